@@ -1,0 +1,35 @@
+// swift-tools-version:5.9
+import PackageDescription
+
+let package = Package(
+    name: "pekit",
+    products: [
+        .library(name: "PekitCore", targets: ["PekitCore"]),
+        .library(name: "PekitLua", targets: ["PekitLua"]),
+        .executable(name: "pekit", targets: ["pekit"]),
+    ],
+    targets: [
+        // Lua 5.4 from Debian's liblua5.4-dev, found through pkg-config.
+        .systemLibrary(
+            name: "CLua",
+            pkgConfig: "lua5.4",
+            providers: [.apt(["liblua5.4-dev"])]
+        ),
+        // libedit (BSD licence) for the REPL's line editing and history.
+        .systemLibrary(
+            name: "CEdit",
+            pkgConfig: "libedit",
+            providers: [.apt(["libedit-dev"])]
+        ),
+        // The Lua macros Swift cannot import, the error trampoline and the allocator:
+        // the only C code, and the only place that may raise a Lua error.
+        .target(name: "CLuaShim", dependencies: ["CLua"]),
+        // Pure Swift: no Lua, no I/O beyond files it is asked to read.
+        .target(name: "PekitCore"),
+        .target(name: "PekitLua", dependencies: ["PekitCore", "CLua", "CLuaShim"]),
+        .executableTarget(name: "pekit", dependencies: ["PekitCore", "PekitLua", "CEdit"]),
+        .testTarget(name: "PekitCoreTests", dependencies: ["PekitCore"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "PekitLuaTests", dependencies: ["PekitLua", "PekitCore"]),
+        .testTarget(name: "PekitCLITests", dependencies: []),
+    ]
+)
