@@ -13,7 +13,8 @@ extension AllowedSet {
     public static let query = alphanumerics + AllowedSet(ascii: "!$&'()*+,-./:;=?@_~")
     /// Foundation's `urlFragmentAllowed` (the same bytes as `query`).
     public static let fragment = alphanumerics + AllowedSet(ascii: "!$&'()*+,-./:;=?@_~")
-    /// Foundation's `urlPathAllowed`: alphanumerics and ``!$&'()*+,-./:=@_~``.
+    /// Foundation's `urlPathAllowed` on Apple platforms: alphanumerics and ``!$&'()*+,-./:=@_~``.
+    /// (swift-corelibs-foundation on Linux leaves out `:`; pekit follows Apple's documentation.)
     public static let path = alphanumerics + AllowedSet(ascii: "!$&'()*+,-./:=@_~")
     /// Foundation's `urlHostAllowed` on Apple platforms: alphanumerics and ``!$&'()*+,-.:;=[]_~``.
     /// (swift-corelibs-foundation on Linux leaves out `:`, `[` and `]`; pekit follows Apple's documentation.)

@@ -11,7 +11,8 @@ public struct PercentEncoder: Sendable, Equatable {
     public enum Space: String, Sendable, Equatable, CaseIterable {
         /// `%20`: RFC 3986, Foundation, AFNetworking.
         case percent
-        /// `+`: HTML forms (application/x-www-form-urlencoded).
+        /// `+`: HTML forms (application/x-www-form-urlencoded). A literal `+` is then always
+        /// escaped as `%2B`, even when the allowed set has it, so the output decodes unambiguously.
         case plus
     }
 
@@ -66,7 +67,11 @@ public struct PercentEncoder: Sendable, Equatable {
     private mutating func rebuildTable() {
         var table = [UInt8](repeating: 1, count: 256)
         for byte in 0..<128 where allowed.contains(UInt8(byte)) { table[byte] = 0 }
-        if space == .plus && !allowed.contains(0x20) { table[0x20] = 2 }
+        if space == .plus {
+            if !allowed.contains(0x20) { table[0x20] = 2 }
+            // A literal '+' would read back as a space, so it is always escaped here.
+            table[0x2B] = 1
+        }
         if keepsValidEscapes && !allowed.contains(0x25) { table[0x25] = 3 }
         self.table = table
     }
