@@ -1,1 +1,69 @@
-print("pekit")
+#if canImport(Glibc)
+import Glibc
+#endif
+import PekitCore
+
+let commands: [Command] = [encodeCommand, decodeCommand]
+
+let topHelp = """
+usage: pekit <command> [options] [arguments]
+
+pekit gets URL encoding, query strings, cookies and HTTP requests exactly right.
+
+commands:
+\(commands.map { "  " + ($0.name + String(repeating: " ", count: max(1, 11 - $0.name.count))) + $0.summary }.joined(separator: "\n"))
+  help       show this help, or 'pekit help <command>' for one command
+
+options:
+  --version  print the version
+  -h, --help show this help
+
+Run 'pekit <command> --help' for a command's options.
+"""
+
+func main() -> Int32 {
+    var args = Array(CommandLine.arguments.dropFirst())
+    guard let first = args.first else {
+        Output.stderr.line(topHelp)
+        return 2
+    }
+    args.removeFirst()
+    switch first {
+    case "--version", "version":
+        Output.stdout.line("pekit \(Pekit.version)")
+        return 0
+    case "help", "--help", "-h":
+        if let name = args.first {
+            guard let command = commands.first(where: { $0.name == name }) else {
+                Output.stderr.line("pekit: unknown command '\(name)' (see 'pekit help')")
+                return 2
+            }
+            Output.stdout.line(command.help)
+        } else {
+            Output.stdout.line(topHelp)
+        }
+        return 0
+    default:
+        guard let command = commands.first(where: { $0.name == first }) else {
+            Output.stderr.line(first.hasPrefix("-") ? "pekit: unknown option '\(first)' (see 'pekit help')"
+                                                    : "pekit: unknown command '\(first)' (see 'pekit help')")
+            return 2
+        }
+        do {
+            return try command.run(args)
+        } catch let error as UsageError {
+            Output.stdout.flush()
+            Output.stderr.line("\(error)")
+            return 2
+        } catch {
+            Output.stdout.flush()
+            Output.stderr.line("\(error)")
+            return 1
+        }
+    }
+}
+
+let status = main()
+Output.stdout.flush()
+Output.stderr.flush()
+exit(status)

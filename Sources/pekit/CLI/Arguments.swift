@@ -1,0 +1,66 @@
+/// A small argument parser: long options with or without values, `--opt=value`, `--` to end
+/// options, repeated options kept in order, and short aliases.
+struct Arguments {
+    struct Option {
+        let name: String          // without the leading dashes
+        let short: Character?
+        let takesValue: Bool
+    }
+
+    private(set) var values: [(name: String, value: String?)] = []
+    private(set) var positionals: [String] = []
+
+    /// Parses `args` for `command`.
+    /// - Parameter stopAtFirstPositional: everything after the first positional is positional (for `run`).
+    /// - Throws: `UsageError` naming the unknown option or the missing value.
+    init(_ args: [String], command: String, options: [Option], stopAtFirstPositional: Bool = false) throws {
+        var i = 0
+        var onlyPositionals = false
+        while i < args.count {
+            let arg = args[i]
+            i += 1
+            if onlyPositionals || arg == "-" || !arg.hasPrefix("-") {
+                positionals.append(arg)
+                if stopAtFirstPositional { onlyPositionals = true }
+                continue
+            }
+            if arg == "--" { onlyPositionals = true; continue }
+            var name: String
+            var inlineValue: String?
+            if arg.hasPrefix("--") {
+                name = String(arg.dropFirst(2))
+                if let eq = name.firstIndex(of: "=") {
+                    inlineValue = String(name[name.index(after: eq)...])
+                    name = String(name[..<eq])
+                }
+            } else {
+                guard arg.count == 2, let option = options.first(where: { $0.short == arg.last }) else {
+                    throw UsageError(command: command, message: "unknown option '\(arg)'")
+                }
+                name = option.name
+            }
+            guard let option = options.first(where: { $0.name == name }) else {
+                throw UsageError(command: command, message: "unknown option '\(arg)'")
+            }
+            if option.takesValue {
+                if let inlineValue {
+                    values.append((name, inlineValue))
+                } else {
+                    guard i < args.count else { throw UsageError(command: command, message: "option '\(arg)' needs a value") }
+                    values.append((name, args[i]))
+                    i += 1
+                }
+            } else {
+                guard inlineValue == nil else { throw UsageError(command: command, message: "option '--\(name)' takes no value") }
+                values.append((name, nil))
+            }
+        }
+    }
+
+    /// Whether the flag was given.
+    func has(_ name: String) -> Bool { values.contains { $0.name == name } }
+    /// The last value given for the option.
+    func value(_ name: String) -> String? { values.last { $0.name == name }?.value ?? nil }
+    /// Every value given for the option, in order.
+    func all(_ name: String) -> [String] { values.compactMap { $0.name == name ? $0.value : nil } }
+}

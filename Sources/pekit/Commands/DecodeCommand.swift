@@ -1,0 +1,50 @@
+import PekitCore
+
+let decodeCommand = Command(
+    name: "decode",
+    summary: "decode percent-encoded strings",
+    help: """
+    usage: pekit decode [--plus] [--strict] [--utf8] [--unicode-escapes] [STRING...]
+
+    Decodes each STRING, or each line of standard input when no STRING is given, and prints the
+    decoded bytes, one result per line. By default a '%' that does not start a valid escape is
+    kept as it is, as browsers do.
+
+    options:
+      --plus              decode '+' as a space (HTML form data)
+      --strict            fail on '%' not followed by two hex digits, naming the byte
+      --utf8              fail when the decoded bytes are not valid UTF-8
+      --unicode-escapes   also decode the non-standard %uXXXX form of JavaScript's escape()
+      -h, --help          show this help
+
+    exit status: 0 on success, 1 when a string cannot be decoded, 2 on a usage error.
+    """,
+    run: runDecode
+)
+
+private func runDecode(_ args: [String]) throws -> Int32 {
+    let parsed = try Arguments(args, command: "decode", options: [
+        .init(name: "plus", short: nil, takesValue: false),
+        .init(name: "strict", short: nil, takesValue: false),
+        .init(name: "utf8", short: nil, takesValue: false),
+        .init(name: "unicode-escapes", short: nil, takesValue: false),
+        .init(name: "help", short: "h", takesValue: false),
+    ])
+    if parsed.has("help") { Output.stdout.line(decodeCommand.help); return 0 }
+    let decoder = PercentDecoder(mode: parsed.has("strict") ? .strict : .lenient, plusAsSpace: parsed.has("plus"),
+                                 requiresUTF8: parsed.has("utf8"), decodesUnicodeEscapes: parsed.has("unicode-escapes"))
+    let newline: [UInt8] = [0x0A]
+    func decode(_ bytes: [UInt8], _ place: String) throws {
+        do {
+            Output.stdout.write(try decoder.decode(bytes: bytes)); Output.stdout.write(newline)
+        } catch let error as PercentDecodingError {
+            throw CommandFailure(message: "pekit decode: \(place): \(error)")
+        }
+    }
+    if parsed.positionals.isEmpty {
+        try forEachInputLine { line, number in try decode(line, "line \(number)") }
+    } else {
+        for (index, string) in parsed.positionals.enumerated() { try decode(Array(string.utf8), "argument \(index + 1)") }
+    }
+    return 0
+}

@@ -1,0 +1,45 @@
+# Sourced by scripts/test, scripts/run, scripts/bench: installs what pekit needs to build and test
+# on Debian when it is missing. Everything comes from Debian's packages.
+
+# pkg-config modules pekit links against, and the Debian packages that provide them.
+PEKIT_PKGCONFIG="lua5.4 libedit"
+PEKIT_BUILD_PACKAGES="pkg-config liblua5.4-dev libedit-dev"
+# Commands the tests drive (a real terminal for the REPL test; the plain Lua interpreter).
+PEKIT_TEST_PACKAGES="tmux lua5.4"
+
+pekit_missing_packages() {
+    local missing=""
+    if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists $PEKIT_PKGCONFIG 2>/dev/null; then
+        missing="$PEKIT_BUILD_PACKAGES"
+    fi
+    if [ "${1:-}" = test ]; then
+        command -v tmux >/dev/null 2>&1 || missing="$missing tmux"
+        command -v lua5.4 >/dev/null 2>&1 || missing="$missing lua5.4"
+    fi
+    echo $missing
+}
+
+# pekit_ensure_deps [test]: installs what is missing, or says the exact command and fails.
+pekit_ensure_deps() {
+    local missing
+    missing=$(pekit_missing_packages "${1:-}")
+    [ -z "$missing" ] && return 0
+    local cmd="apt-get update && apt-get install -y --no-install-recommends $missing"
+    if [ "$(id -u)" != 0 ]; then
+        if command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+            cmd="sudo sh -c '$cmd'"
+        else
+            echo "pekit needs these Debian packages: $missing" >&2
+            echo "install them as root with:  $cmd" >&2
+            return 1
+        fi
+    fi
+    echo "installing: $missing" >&2
+    if ! sh -c "DEBIAN_FRONTEND=noninteractive $cmd" >/tmp/pekit-apt.log 2>&1; then
+        echo "installing failed; the log is /tmp/pekit-apt.log:" >&2
+        tail -20 /tmp/pekit-apt.log >&2
+        return 1
+    fi
+}
+
+pekit_root() { cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd; }
