@@ -1,0 +1,78 @@
+import XCTest
+
+final class EncodeDecodeCommandTests: XCTestCase {
+    func testEncodeArguments() throws {
+        let r = try PekitProcess.run("encode", "汉字&ss", "a b", "")
+        XCTAssertEqual(r.stdout, "%E6%B1%89%E5%AD%97%26ss\na%20b\n\n")
+        XCTAssertEqual(r.stderr, "")
+        XCTAssertEqual(r.status, 0)
+    }
+
+    func testEncodeSetsAndOptions() throws {
+        XCTAssertEqual(try PekitProcess.run("encode", "--set", "afnetworking", "~!@#$%^&*(){}", "/?", ":#[]@", "!$&'()*+,;=", " ").stdout,
+                       "~%21%40%23%24%25%5E%26%2A%28%29%7B%7D\n/?\n%3A%23%5B%5D%40\n%21%24%26%27%28%29%2A%2B%2C%3B%3D\n%20\n")
+        XCTAssertEqual(try PekitProcess.run("encode", "--set", "letters", "汉字&ss").stdout, "%E6%B1%89%E5%AD%97%26ss\n")
+        XCTAssertEqual(try PekitProcess.run("encode", "--allow", "/?", "a/b?c d").stdout, "a/b?c%20d\n")
+        XCTAssertEqual(try PekitProcess.run("encode", "--set=form", "a b+c").stdout, "a+b%2Bc\n")
+        XCTAssertEqual(try PekitProcess.run("encode", "--space", "plus", "--lower", "a b/").stdout, "a+b%2f\n")
+        XCTAssertEqual(try PekitProcess.run("encode", "--keep-escapes", "a%20b c").stdout, "a%20b%20c\n")
+        XCTAssertEqual(try PekitProcess.run("encode", "--", "-x").stdout, "-x\n")
+    }
+
+    func testEncodeStandardInputLinesAreBytes() throws {
+        let r = try PekitProcess.run(["encode"], stdin: [0x61, 0x20, 0x0A, 0xFF, 0x00, 0x0A, 0x7A])
+        XCTAssertEqual(r.stdout, "a%20\n%FF%00\nz\n")
+    }
+
+    func testDecode() throws {
+        XCTAssertEqual(try PekitProcess.run("decode", "%E6%B1%89%E5%AD%97%26ss", "100%").stdout, "汉字&ss\n100%\n")
+        XCTAssertEqual(try PekitProcess.run("decode", "--plus", "a+b%2B").stdout, "a b+\n")
+        XCTAssertEqual(try PekitProcess.run("decode", "--unicode-escapes", "%u6C49").stdout, "汉\n")
+        XCTAssertEqual(try PekitProcess.run(["decode", "%FF%00"]).stdoutBytes, [0xFF, 0x00, 0x0A])
+    }
+
+    func testDecodeErrorsNamePlaceAndExitOne() throws {
+        let r = try PekitProcess.run("decode", "--strict", "ok", "abc%zz")
+        XCTAssertEqual(r.stdout, "ok\n")
+        XCTAssertEqual(r.stderr, "pekit decode: argument 2: invalid escape \"%zz\" at byte 4 (a % needs two hex digits; write %25 for a literal %)\n")
+        XCTAssertEqual(r.status, 1)
+        let s = try PekitProcess.run("decode", "--strict", stdin: "a\nb%2")
+        XCTAssertEqual(s.stdout, "a\n")
+        XCTAssertEqual(s.stderr, "pekit decode: line 2: incomplete escape \"%2\" at byte 2 (a % needs two hex digits; write %25 for a literal %)\n")
+        XCTAssertEqual(s.status, 1)
+        let u = try PekitProcess.run("decode", "--utf8", "%C3%28")
+        XCTAssertEqual(u.stderr, "pekit decode: argument 1: decoded bytes are not valid UTF-8: \"%C3\" at byte 1\n")
+        XCTAssertEqual(u.status, 1)
+    }
+
+    func testUsageErrorsExitTwo() throws {
+        let cases: [([String], String)] = [
+            (["encode", "--bogus"], "pekit encode: unknown option '--bogus' (see 'pekit encode --help')\n"),
+            (["encode", "--set"], "pekit encode: option '--set' needs a value (see 'pekit encode --help')\n"),
+            (["encode", "--set", "nope"], "pekit encode: unknown set 'nope' (known: unreserved, query, path, fragment, host, user, password, letters, alphanumerics, afnetworking, form) (see 'pekit encode --help')\n"),
+            (["encode", "--allow", "é"], "pekit encode: --allow: character \"é\" at position 1 is not ASCII; non-ASCII text is always UTF-8 percent-encoded (see 'pekit encode --help')\n"),
+            (["encode", "--space", "tab"], "pekit encode: --space must be 'plus' or 'percent', not 'tab' (see 'pekit encode --help')\n"),
+            (["decode", "--lower"], "pekit decode: unknown option '--lower' (see 'pekit decode --help')\n"),
+            (["frobnicate"], "pekit: unknown command 'frobnicate' (see 'pekit help')\n"),
+            (["--frob"], "pekit: unknown option '--frob' (see 'pekit help')\n"),
+        ]
+        for (args, message) in cases {
+            let r = try PekitProcess.run(args)
+            XCTAssertEqual(r.stderr, message, "\(args)")
+            XCTAssertEqual(r.status, 2, "\(args)")
+            XCTAssertEqual(r.stdout, "", "\(args)")
+        }
+    }
+
+    func testHelpAndVersion() throws {
+        let version = try PekitProcess.run("--version")
+        XCTAssertEqual(version.stdout, "pekit 0.1.0\n")
+        let help = try PekitProcess.run("help")
+        XCTAssertTrue(help.stdout.hasPrefix("usage: pekit <command> [options] [arguments]\n"))
+        XCTAssertTrue(help.stdout.contains("\n  encode     percent-encode strings (RFC 3986 by default)\n"))
+        let encodeHelp = try PekitProcess.run("encode", "--help")
+        XCTAssertTrue(encodeHelp.stdout.hasPrefix("usage: pekit encode [--set NAME]"))
+        XCTAssertEqual(try PekitProcess.run("help", "encode").stdout, encodeHelp.stdout)
+        XCTAssertEqual(encodeHelp.status, 0)
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import XCTest
+
+/// Runs the built `pekit` binary and captures what a user would see.
+struct PekitResult {
+    let stdout: String
+    let stderr: String
+    let status: Int32
+    var stdoutBytes: [UInt8] = []
+}
+
+enum PekitProcess {
+    /// The binary under test: $PEKIT_BIN (set by scripts/test), else .build/debug/pekit.
+    static var binary: URL {
+        if let path = ProcessInfo.processInfo.environment["PEKIT_BIN"] { return URL(fileURLWithPath: path) }
+        return packageRoot.appendingPathComponent(".build/debug/pekit")
+    }
+
+    static var packageRoot: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    }
+
+    /// Runs `pekit args…` with `stdin` as standard input, in `directory` (default: a fresh temp dir).
+    static func run(_ args: [String], stdin: [UInt8] = [], directory: URL? = nil,
+                    environment: [String: String] = [:], file: StaticString = #filePath, line: UInt = #line) throws -> PekitResult {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = args
+        var env = ProcessInfo.processInfo.environment
+        for (k, v) in environment { env[k] = v }
+        process.environment = env
+        process.currentDirectoryURL = directory ?? FileManager.default.temporaryDirectory
+        let inPipe = Pipe(), outPipe = Pipe(), errPipe = Pipe()
+        process.standardInput = inPipe
+        process.standardOutput = outPipe
+        process.standardError = errPipe
+        try process.run()
+        // Drain both pipes on other threads so a large output cannot block the child.
+        let out = DataBox(), err = DataBox()
+        let group = DispatchGroup()
+        group.enter(); DispatchQueue.global().async { out.data = outPipe.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+        group.enter(); DispatchQueue.global().async { err.data = errPipe.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+        inPipe.fileHandleForWriting.write(Data(stdin))
+        try? inPipe.fileHandleForWriting.close()
+        group.wait()
+        process.waitUntilExit()
+        var result = PekitResult(stdout: String(decoding: out.data, as: UTF8.self), stderr: String(decoding: err.data, as: UTF8.self),
+                                 status: process.terminationStatus)
+        result.stdoutBytes = Array(out.data)
+        return result
+    }
+
+    static func run(_ args: String..., stdin: String = "") throws -> PekitResult {
+        try run(args, stdin: Array(stdin.utf8))
+    }
+}
+
+/// Written by one reader thread, read after `group.wait()`: no concurrent access.
+final class DataBox: @unchecked Sendable { var data = Data() }
