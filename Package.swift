@@ -28,6 +28,8 @@ let package = Package(
         .target(name: "PekitCore"),
         .target(name: "PekitLua", dependencies: ["PekitCore", "CLua", "CLuaShim"]),
         .executableTarget(name: "pekit", dependencies: ["PekitCore", "PekitLua", "CEdit"]),
+        // Timing harness for scripts/bench: pekit's core against Foundation in one process.
+        .executableTarget(name: "pekit-bench", dependencies: ["PekitCore"]),
         .testTarget(name: "PekitCoreTests", dependencies: ["PekitCore"], resources: [.copy("Fixtures")]),
         .testTarget(name: "PekitLuaTests", dependencies: ["PekitLua", "PekitCore"]),
         .testTarget(name: "PekitCLITests", dependencies: []),

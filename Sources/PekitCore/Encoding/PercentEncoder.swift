@@ -4,8 +4,8 @@
 /// between escapes), a byte buffer exactly as it is (so invalid UTF-8 from Lua still encodes).
 /// A byte in `allowed` is copied; any other becomes `%XX`. Output is always ASCII.
 ///
-/// Cost: two passes over the input (count, then fill) with a fast path for runs of allowed
-/// bytes, and exactly one allocation, of the exact output size.
+/// Cost: two table-driven passes over the input (count, then fill), each a few cycles a byte,
+/// and exactly one allocation, of the exact output size.
 public struct PercentEncoder: Sendable, Equatable {
     /// How a space (0x20) is written when it is not in the allowed set.
     public enum Space: String, Sendable, Equatable, CaseIterable {
@@ -29,13 +29,17 @@ public struct PercentEncoder: Sendable, Equatable {
     /// How a space is written.
     public var space: Space { didSet { rebuildTable() } }
     /// The case of hex digits.
-    public var hexCase: HexCase
+    public var hexCase: HexCase { didSet { rebuildTable() } }
     /// When true, a `%` followed by two hex digits is kept as an escape that is already there,
     /// so a partly escaped string is completed without double-encoding (`a%20b c` → `a%20b%20c`).
     public var keepsValidEscapes: Bool { didSet { rebuildTable() } }
 
-    // Per byte: 0 copy, 1 escape, 2 space as '+', 3 '%' that may start a kept escape.
-    private var table: [UInt8] = []
+    // Per byte, what to write: the output bytes packed little-endian in the low 24 bits and their
+    // count in the top 8 (1 for a copied byte or '+', 3 for "%XX"), so the loop is branch-free:
+    // store four bytes, advance by the count. `keepMarker` marks a '%' that is kept when it
+    // starts a valid escape (the keep-escapes mode takes a slower loop).
+    private var table: [UInt32] = []
+    private static let keepMarker: UInt32 = 0xFF00_0000
 
     /// Creates an encoder.
     /// - Parameters:
@@ -65,14 +69,16 @@ public struct PercentEncoder: Sendable, Equatable {
     }
 
     private mutating func rebuildTable() {
-        var table = [UInt8](repeating: 1, count: 256)
-        for byte in 0..<128 where allowed.contains(UInt8(byte)) { table[byte] = 0 }
-        if space == .plus {
-            if !allowed.contains(0x20) { table[0x20] = 2 }
-            // A literal '+' would read back as a space, so it is always escaped here.
-            table[0x2B] = 1
+        var table = (0..<256).map { (byte: Int) -> UInt32 in
+            let value = UInt8(byte)
+            return allowed.contains(value) ? 1 << 24 | UInt32(value) : escapeWord(value)
         }
-        if keepsValidEscapes && !allowed.contains(0x25) { table[0x25] = 3 }
+        if space == .plus {
+            if !allowed.contains(0x20) { table[0x20] = 1 << 24 | 0x2B }
+            // A literal '+' would read back as a space, so it is always escaped here.
+            table[0x2B] = escapeWord(0x2B)
+        }
+        if keepsValidEscapes && !allowed.contains(0x25) { table[0x25] = Self.keepMarker }
         self.table = table
     }
 
@@ -82,7 +88,7 @@ public struct PercentEncoder: Sendable, Equatable {
         return utf8.withUTF8 { input in
             let (count, unchanged) = measure(input)
             if unchanged { return string }
-            return String(unsafeUninitializedCapacity: count) { output in
+            return String(unsafeUninitializedCapacity: count + Self.slack) { output in
                 fill(output.baseAddress!, from: input)
             }
         }
@@ -91,8 +97,8 @@ public struct PercentEncoder: Sendable, Equatable {
     /// Encodes bytes exactly as given.
     public func encode(bytes input: UnsafeBufferPointer<UInt8>) -> [UInt8] {
         let count = encodedCount(input)
-        return [UInt8](unsafeUninitializedCapacity: count) { output, initialized in
-            initialized = count == 0 ? 0 : fill(output.baseAddress!, from: input)
+        return [UInt8](unsafeUninitializedCapacity: count + Self.slack) { output, initialized in
+            initialized = fill(output.baseAddress!, from: input)
         }
     }
 
@@ -105,60 +111,76 @@ public struct PercentEncoder: Sendable, Equatable {
     /// The length of the encoded form of `input`, in bytes.
     public func encodedCount(_ input: UnsafeBufferPointer<UInt8>) -> Int { measure(input).count }
 
+    // The fill loop stores four bytes at a time; the output buffer has this many bytes to spare.
+    private static let slack = 3
+
     // The output length, and whether the output is the input unchanged (no byte rewritten).
     private func measure(_ input: UnsafeBufferPointer<UInt8>) -> (count: Int, unchanged: Bool) {
-        guard let base = input.baseAddress else { return (0, true) }
+        guard let src = input.baseAddress else { return (0, true) }
         return table.withUnsafeBufferPointer { table in
+            let tbl = table.baseAddress!
             let n = input.count
-            var extra = 0, rewritten = 0
+            if keepsValidEscapes {
+                var count = 0
+                var i = 0
+                while i < n {
+                    let entry = tbl[Int(src[i])]
+                    count &+= entry == Self.keepMarker ? (Self.startsEscape(src, i, n) ? 1 : 3) : Int(entry >> 24)
+                    i &+= 1
+                }
+                return (count, false)
+            }
+            var count = 0
+            var changed: UInt32 = 0
             var i = 0
             while i < n {
-                switch table[Int(base[i])] {
-                case 0: break
-                case 1: extra &+= 2
-                case 2: rewritten &+= 1
-                default: if !Self.startsEscape(base, i, n) { extra &+= 2 }
-                }
+                let byte = src[i]
+                let entry = tbl[Int(byte)]
+                count &+= Int(entry >> 24)
+                changed |= entry ^ (1 << 24 | UInt32(byte))
                 i &+= 1
             }
-            return (n &+ extra, extra == 0 && rewritten == 0)
+            return (count, changed == 0)
         }
     }
 
-    // Writes the encoded bytes and returns how many it wrote; `output` has room for `encodedCount`.
-    @discardableResult
+    // Writes the encoded bytes and returns how many it wrote; `output` has room for
+    // `encodedCount` plus `slack` bytes.
     private func fill(_ output: UnsafeMutablePointer<UInt8>, from input: UnsafeBufferPointer<UInt8>) -> Int {
-        guard let base = input.baseAddress else { return 0 }
-        let digits = hexCase == .upper ? Self.upperDigits : Self.lowerDigits
+        guard let src = input.baseAddress else { return 0 }
+        let out = UnsafeMutableRawPointer(output)
         return table.withUnsafeBufferPointer { table in
+            let tbl = table.baseAddress!
             let n = input.count
             var i = 0, o = 0
+            if keepsValidEscapes {
+                while i < n {
+                    var entry = tbl[Int(src[i])]
+                    if entry == Self.keepMarker {
+                        entry = Self.startsEscape(src, i, n) ? 1 << 24 | 0x25 : escapeWord(0x25)
+                    }
+                    out.storeBytes(of: entry.littleEndian, toByteOffset: o, as: UInt32.self)
+                    o &+= Int(entry >> 24)
+                    i &+= 1
+                }
+                return o
+            }
             while i < n {
-                // Copy the whole run of allowed bytes at once.
-                var end = i
-                while end < n && table[Int(base[end])] == 0 { end &+= 1 }
-                if end > i {
-                    (output + o).update(from: base + i, count: end &- i)
-                    o &+= end &- i
-                    i = end
-                    if i == n { break }
-                }
-                let byte = base[i]
-                switch table[Int(byte)] {
-                case 2:
-                    output[o] = 0x2B; o &+= 1
-                case 3 where Self.startsEscape(base, i, n):
-                    output[o] = byte; o &+= 1
-                default:
-                    output[o] = 0x25
-                    output[o &+ 1] = digits[Int(byte >> 4)]
-                    output[o &+ 2] = digits[Int(byte & 0x0F)]
-                    o &+= 3
-                }
+                let entry = tbl[Int(src[i])]
+                out.storeBytes(of: entry.littleEndian, toByteOffset: o, as: UInt32.self)
+                o &+= Int(entry >> 24)
                 i &+= 1
             }
             return o
         }
+    }
+
+    // The table entry "%XX" for `byte`.
+    private func escapeWord(_ byte: UInt8) -> UInt32 {
+        let digits: StaticString = hexCase == .upper ? "0123456789ABCDEF" : "0123456789abcdef"
+        let high = UInt32(digits.utf8Start[Int(byte >> 4)])
+        let low = UInt32(digits.utf8Start[Int(byte & 0xF)])
+        return 3 << 24 | low << 16 | high << 8 | 0x25
     }
 
     @inline(__always)
@@ -166,8 +188,6 @@ public struct PercentEncoder: Sendable, Equatable {
         i &+ 2 < n && HexDigit.value(base[i &+ 1]) != nil && HexDigit.value(base[i &+ 2]) != nil
     }
 
-    private static let upperDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
-    private static let lowerDigits: [UInt8] = Array("0123456789abcdef".utf8)
 }
 
 /// Hex digit values for escapes.

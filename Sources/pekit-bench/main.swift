@@ -1,0 +1,57 @@
+// Times PekitCore against Foundation on the same bytes in the same process, for scripts/bench.
+// usage: pekit-bench encode|decode SET FILE... ; prints one JSON object per line:
+// {"op":"encode","impl":"pekit","input":"FILE","mbps":1234.5,"runs":7}
+import Foundation
+import PekitCore
+
+func now() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+}
+
+/// Median MB/s of `runs` timed calls of `body` over `bytes` input bytes (after one warm-up call).
+func measure(_ bytes: Int, runs: Int = 7, _ body: () -> Int) -> Double {
+    var sink = body()
+    var rates: [Double] = []
+    for _ in 0..<runs {
+        let start = now()
+        sink &+= body()
+        rates.append(Double(bytes) / 1e6 / (now() - start))
+    }
+    if sink == -1 { print("") }  // keeps the work from being optimised away
+    return rates.sorted()[runs / 2]
+}
+
+func report(_ op: String, _ impl: String, _ input: String, _ mbps: Double) {
+    print("{\"op\":\"\(op)\",\"impl\":\"\(impl)\",\"input\":\"\(input)\",\"mbps\":\(String(format: "%.1f", mbps))}")
+}
+
+let args = CommandLine.arguments.dropFirst()
+guard args.count >= 3, let op = args.first, let set = AllowedSet.preset(named: args[args.startIndex + 1]) else {
+    FileHandle.standardError.write("usage: pekit-bench encode|decode SET FILE...\n".data(using: .utf8)!)
+    exit(2)
+}
+var foundationSet = CharacterSet()
+for byte in set.bytes { foundationSet.insert(Unicode.Scalar(byte)) }
+let encoder = PercentEncoder(allowed: set)
+let decoder = PercentDecoder()
+
+for path in args.dropFirst(2) {
+    guard let data = FileManager.default.contents(atPath: path) else {
+        FileHandle.standardError.write("pekit-bench: cannot read \(path)\n".data(using: .utf8)!)
+        exit(1)
+    }
+    let bytes = [UInt8](data)
+    let name = URL(fileURLWithPath: path).lastPathComponent
+    // Foundation takes a String: bytes that are not UTF-8 are repaired (U+FFFD) first, as a caller would have to.
+    let text = String(decoding: bytes, as: UTF8.self)
+    if op == "encode" {
+        report(op, "pekit", name, measure(bytes.count) { encoder.encode(bytes: bytes).count })
+        report(op, "pekit-string", name, measure(bytes.count) { encoder.encode(text).utf8.count })
+        report(op, "foundation", name, measure(bytes.count, runs: 3) { text.addingPercentEncoding(withAllowedCharacters: foundationSet)?.utf8.count ?? 0 })
+    } else {
+        report(op, "pekit", name, measure(bytes.count) { (try? decoder.decode(bytes: bytes))?.count ?? 0 })
+        report(op, "foundation", name, measure(bytes.count, runs: 3) { text.removingPercentEncoding?.utf8.count ?? 0 })
+    }
+}

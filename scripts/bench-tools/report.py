@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+"""Runs every benchmark of scripts/bench and writes BENCHMARKS.md.
+Each figure is a median of several runs; each ratio compares implementations measured in
+this same run on the same input, so machine noise cancels as far as it can."""
+import json, os, platform, subprocess, sys, datetime
+
+root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+tools = os.path.join(root, "scripts", "bench-tools")
+release = os.path.join(root, ".build", "release")
+work = os.environ.get("PEKIT_BENCH_DIR", "/tmp/pekit-bench")
+mb = int(os.environ.get("PEKIT_BENCH_MB", "4"))
+
+def lines(cmd):
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+    return [json.loads(l) for l in out.splitlines() if l.startswith("{")]
+
+def run_codec(op, files):
+    rows = []
+    rows += lines([os.path.join(release, "pekit-bench"), op, "unreserved"] + files)
+    rows += lines([sys.executable, os.path.join(tools, "peers.py"), op, ""] + files)
+    rows += lines(["lua5.4", os.path.join(tools, "peers.lua"), op] + files)
+    return rows
+
+def table(op, rows, inputs):
+    impls = ["pekit", "pekit-string", "foundation", "python", "lua-gsub"]
+    impls = [i for i in impls if any(r["impl"] == i for r in rows)]
+    out = ["| input | " + " | ".join(f"{i} MB/s" for i in impls) + " | pekit ÷ foundation | pekit ÷ python | pekit ÷ lua |",
+           "|---" * (len(impls) + 4) + "|"]
+    for name in inputs:
+        got = {r["impl"]: r["mbps"] for r in rows if r["input"] == name}
+        ratio = lambda peer: f"{got['pekit'] / got[peer]:.1f}×" if got.get(peer) else "n/a"
+        out.append(f"| {name} | " + " | ".join(f"{got.get(i, 0):.0f}" for i in impls)
+                   + f" | {ratio('foundation')} | {ratio('python')} | {ratio('lua-gsub')} |")
+    return "\n".join(out)
+
+subprocess.run([sys.executable, os.path.join(tools, "make_inputs.py"), work, str(mb)], check=True)
+names = ["ascii.txt", "cjk.txt", "random.bin"]
+enc_rows = run_codec("encode", [os.path.join(work, n) for n in names])
+dec_rows = run_codec("decode", [os.path.join(work, n + ".enc") for n in names])
+
+cpu = "unknown"
+try:
+    cpu = next(l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name"))
+except Exception:
+    pass
+doc = f"""# Benchmarks
+
+Produced by `scripts/bench` (release build) on {datetime.date.today()}, {cpu}, {os.cpu_count()} cores,
+{platform.python_implementation()} {platform.python_version()}. Every figure is the median of several runs; ratios
+compare implementations measured in the same run on the same bytes. Inputs are {mb} MB each, made by
+`scripts/bench-tools/make_inputs.py`: mostly-ASCII text, CJK text, random bytes.
+
+## Percent-encoding (allowed set: RFC 3986 unreserved)
+
+- `pekit`: `PercentEncoder.encode(bytes:)`; `pekit-string`: `PercentEncoder.encode(_: String)`.
+- `foundation`: `String.addingPercentEncoding(withAllowedCharacters:)` with the same set (random bytes are
+  first repaired to valid UTF-8, since Foundation takes a `String`).
+- `python`: `urllib.parse.quote(bytes, safe="")`; `lua-gsub`: the usual `s:gsub("[^%w%-._~]", …)` under `lua5.4`.
+
+{table("encode", enc_rows, names)}
+
+Targets (issue 2): at least 1 GB/s (1000 MB/s) on mostly-ASCII text and at least 20× Foundation on every input.
+
+## Percent-decoding (the encoded forms of the same inputs)
+
+- `pekit`: `PercentDecoder().decode(bytes:)` (lenient); `foundation`: `String.removingPercentEncoding`;
+  `python`: `urllib.parse.unquote_to_bytes`; `lua-gsub`: `s:gsub("%%(%x%x)", …)`.
+
+{table("decode", dec_rows, [n + ".enc" for n in names])}
+"""
+for extra in sorted(os.listdir(tools)):
+    if extra.startswith("section_") and extra.endswith(".py"):
+        doc += "\n" + subprocess.run([sys.executable, os.path.join(tools, extra)], check=True,
+                                     capture_output=True, text=True).stdout
+path = os.path.join(root, "BENCHMARKS.md")
+with open(path + ".tmp", "w") as f:
+    f.write(doc)
+os.replace(path + ".tmp", path)
+print(doc)
