@@ -3,7 +3,7 @@ import Glibc
 #endif
 import PekitCore
 
-let commands: [Command] = [encodeCommand, decodeCommand]
+let commands: [Command] = [encodeCommand, decodeCommand, runCommand, replCommand, pluginsCommand]
 
 let topHelp = """
 usage: pekit <command> [options] [arguments]
@@ -44,22 +44,31 @@ func main() -> Int32 {
         }
         return 0
     default:
+        // `pekit script.lua …` is `pekit run script.lua …`.
+        if first.hasSuffix(".lua") && !first.hasPrefix("-") {
+            return runCommandCatching(runCommand, [first] + args)
+        }
         guard let command = commands.first(where: { $0.name == first }) else {
             Output.stderr.line(first.hasPrefix("-") ? "pekit: unknown option '\(first)' (see 'pekit help')"
                                                     : "pekit: unknown command '\(first)' (see 'pekit help')")
             return 2
         }
-        do {
-            return try command.run(args)
-        } catch let error as UsageError {
-            Output.stdout.flush()
-            Output.stderr.line("\(error)")
-            return 2
-        } catch {
-            Output.stdout.flush()
-            Output.stderr.line("\(error)")
-            return 1
-        }
+        return runCommandCatching(command, args)
+    }
+}
+
+/// Runs a command; a usage error exits 2, any other failure 1, each with its one-line message.
+func runCommandCatching(_ command: Command, _ args: [String]) -> Int32 {
+    do {
+        return try command.run(args)
+    } catch let error as UsageError {
+        Output.stdout.flush()
+        Output.stderr.line("\(error)")
+        return 2
+    } catch {
+        Output.stdout.flush()
+        Output.stderr.line("\(error)")
+        return 1
     }
 }
 

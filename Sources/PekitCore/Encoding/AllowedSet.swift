@@ -29,6 +29,12 @@ public struct AllowedSet: Hashable, Sendable, CustomStringConvertible {
         for byte in bytes { insert(byte) }
     }
 
+    /// The set as a bitmap: bit `b` of `low` (b < 64) or bit `b - 64` of `high` allows byte `b`.
+    /// For storing a set compactly (the Lua host keeps it in a userdata).
+    public init(low: UInt64, high: UInt64) { w0 = low; w1 = high }
+    /// See `init(low:high:)`.
+    public var bitmap: (low: UInt64, high: UInt64) { (w0, w1) }
+
     // An internal constructor for presets written as ASCII literals, which cannot fail.
     init(ascii: StaticString) {
         self.init()
@@ -79,11 +85,14 @@ public struct AllowedSet: Hashable, Sendable, CustomStringConvertible {
     /// Whether no byte is allowed.
     public var isEmpty: Bool { w0 == 0 && w1 == 0 }
 
-    /// The allowed characters in byte order, control characters shown as `\xNN`.
+    /// The allowed characters in byte order, control characters shown as `\xNN` and a
+    /// backslash as `\\` (so the text reads back as a Lua or C string literal).
     public var description: String {
         var text = ""
         for byte in bytes {
-            if byte < 0x20 || byte == 0x7F {
+            if byte == 0x5C {
+                text += "\\\\"
+            } else if byte < 0x20 || byte == 0x7F {
                 text += "\\x" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
             } else {
                 text.unicodeScalars.append(Unicode.Scalar(byte))

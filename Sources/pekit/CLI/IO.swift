@@ -24,6 +24,7 @@ final class Output {
     func line(_ text: String) { write(text.utf8); write(CollectionOfOne(0x0A)) }
 
     func flush() {
+        fflush(nil)  // Lua's print writes through C stdio: keep the order of what users see
         var offset = 0
         buffer.withUnsafeBytes { raw in
             while offset < raw.count {

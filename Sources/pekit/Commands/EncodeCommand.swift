@@ -1,21 +1,26 @@
 import PekitCore
+import PekitLua
 
 let encodeCommand = Command(
     name: "encode",
     summary: "percent-encode strings (RFC 3986 by default)",
     help: """
-    usage: pekit encode [--set NAME] [--allow CHARS] [--space plus|percent] [--lower] [--keep-escapes] [STRING...]
+    usage: pekit encode [--policy NAME] [--set NAME] [--allow CHARS] [--space plus|percent] [--lower]
+                        [--keep-escapes] [--plugins DIR] [STRING...]
 
     Percent-encodes each STRING (its UTF-8 bytes), or each line of standard input when no STRING
     is given, and prints one result per line.
 
     options:
-      --set NAME        the allowed set to start from (default unreserved):
+      --policy NAME     start from a named policy: a plugin in plugins/NAME.lua or a built-in one
+                        (rfc3986, afnetworking, foundation-query, form, oauth1, aws-sigv4)
+      --set NAME        the allowed set to use (default: the policy's, else unreserved):
                         \(AllowedSet.presetNames.joined(separator: ", "))
       --allow CHARS     also allow these ASCII characters: --allow '/?' is Python's quote(s, safe='/?')
       --space plus      write a space as '+' (then a literal '+' is always %2B); 'percent' gives %20
       --lower           lower-case hex digits (%2f)
       --keep-escapes    keep valid %XX escapes already in the input instead of encoding their '%'
+      --plugins DIR     search DIR for plugins first
       -h, --help        show this help
 
     examples:
@@ -33,6 +38,8 @@ private func runEncode(_ args: [String]) throws -> Int32 {
         .init(name: "space", short: nil, takesValue: true),
         .init(name: "lower", short: nil, takesValue: false),
         .init(name: "keep-escapes", short: nil, takesValue: false),
+        .init(name: "policy", short: nil, takesValue: true),
+        pluginsOption,
         .init(name: "help", short: "h", takesValue: false),
     ])
     if parsed.has("help") { Output.stdout.line(encodeCommand.help); return 0 }
@@ -52,6 +59,12 @@ private func runEncode(_ args: [String]) throws -> Int32 {
 
 private func makeEncoder(_ parsed: Arguments) throws -> PercentEncoder {
     var encoder = PercentEncoder()
+    if let policy = parsed.value("policy") {
+        let runtime = try makeRuntime(extraPluginDirectories: parsed.all("plugins"))
+        do { encoder = try runtime.encoder(policy: policy) } catch {
+            throw CommandFailure(message: "pekit encode: \(error)")
+        }
+    }
     if let name = parsed.value("set") {
         guard let set = AllowedSet.preset(named: name) else {
             throw UsageError(command: "encode", message: "unknown set '\(name)' (known: \(AllowedSet.presetNames.joined(separator: ", ")))")

@@ -1,0 +1,114 @@
+/// A backend's encoding rules: how one component is percent-encoded, and how nested parameters
+/// are flattened into `key=value` pairs. Every field has a sane default.
+///
+/// Shaped like Alamofire's encodings: each rule is an enum of presets plus a `custom` case holding
+/// a closure (which the Lua host makes from a plugin's Lua function).
+public struct Policy: Sendable {
+    /// Key order of the flattened pairs.
+    public enum Order: Sendable {
+        /// Compare keys as strings at every level (AFNetworking).
+        case ascending
+        /// Byte order of the encoded key, then of the encoded value (AWS SigV4, OAuth 1.0).
+        case bytes
+        /// Keep the order of ordered maps and pair lists; plain maps fall back to `ascending`.
+        case given
+        /// `areInIncreasingOrder(a, b)` on the unencoded keys.
+        case custom(@Sendable (ByteString, ByteString) throws -> Bool)
+    }
+
+    /// How array elements are keyed.
+    public enum ArrayEncoding: Sendable {
+        case brackets   // a[]=1&a[]=2
+        case indices    // a[0]=1&a[1]=2
+        case `repeat`   // a=1&a=2
+        case comma      // a=1,2
+        /// `(key, index) -> key` with a 0-based index.
+        case custom(@Sendable (ByteString, Int) throws -> ByteString)
+    }
+
+    /// How nested map keys are written.
+    public enum ObjectEncoding: Sendable {
+        case brackets   // a[b]=1
+        case dots       // a.b=1
+        /// `(prefix, key) -> key`.
+        case custom(@Sendable (ByteString, ByteString) throws -> ByteString)
+    }
+
+    /// How a null value is written.
+    public enum NullEncoding: String, Sendable, CaseIterable {
+        case key        // the key alone (AFNetworking)
+        case empty      // a=
+        case skip       // left out
+    }
+
+    /// How booleans are written.
+    public enum BooleanEncoding: String, Sendable, CaseIterable {
+        case literal    // true / false
+        case numeric    // 1 / 0
+    }
+
+    /// Whether and how keys or values are percent-encoded.
+    public enum ComponentEncoding: Sendable, Equatable {
+        /// With the policy's `allowed` set.
+        case policy
+        /// Left as they are.
+        case none
+        /// With an allowed set of its own (e.g. keep `[` `]` literal in keys).
+        case allowed(AllowedSet)
+    }
+
+    /// How empty arrays and maps are written.
+    public enum EmptyEncoding: String, Sendable, CaseIterable {
+        case skip       // left out
+        case key        // a bare `key=`
+    }
+
+    public var name: String
+    public var description: String
+    /// Bytes that are not escaped.
+    public var allowed: AllowedSet
+    /// How a space is written.
+    public var space: PercentEncoder.Space
+    /// Hex digit case in escapes.
+    public var hexCase: PercentEncoder.HexCase
+    public var order: Order
+    public var arrays: ArrayEncoding
+    public var objects: ObjectEncoding
+    public var null: NullEncoding
+    public var booleans: BooleanEncoding
+    public var encodeKeys: ComponentEncoding
+    public var encodeValues: ComponentEncoding
+    /// Between pairs (`&`).
+    public var separator: ByteString
+    /// Between key and value (`=`).
+    public var assign: ByteString
+    public var empty: EmptyEncoding
+    /// Written before a non-empty query (`?` or nothing).
+    public var prefix: ByteString
+
+    /// A policy; every parameter has the default of the `rfc3986` policy.
+    public init(name: String = "custom", description: String = "", allowed: AllowedSet = .unreserved,
+                space: PercentEncoder.Space = .percent, hexCase: PercentEncoder.HexCase = .upper,
+                order: Order = .ascending, arrays: ArrayEncoding = .brackets, objects: ObjectEncoding = .brackets,
+                null: NullEncoding = .empty, booleans: BooleanEncoding = .literal,
+                encodeKeys: ComponentEncoding = .policy, encodeValues: ComponentEncoding = .policy,
+                separator: ByteString = "&", assign: ByteString = "=", empty: EmptyEncoding = .skip,
+                prefix: ByteString = "") {
+        self.name = name; self.description = description; self.allowed = allowed; self.space = space
+        self.hexCase = hexCase; self.order = order; self.arrays = arrays; self.objects = objects
+        self.null = null; self.booleans = booleans; self.encodeKeys = encodeKeys; self.encodeValues = encodeValues
+        self.separator = separator; self.assign = assign; self.empty = empty; self.prefix = prefix
+    }
+
+    /// The encoder for one component under this policy.
+    public var encoder: PercentEncoder { PercentEncoder(allowed: allowed, space: space, hexCase: hexCase) }
+
+    /// The encoder for keys or values, or nil when they are left as they are.
+    public func encoder(for component: ComponentEncoding) -> PercentEncoder? {
+        switch component {
+        case .policy: return encoder
+        case .none: return nil
+        case .allowed(let set): return PercentEncoder(allowed: set, space: space, hexCase: hexCase)
+        }
+    }
+}

@@ -1,0 +1,24 @@
+/// A string as bytes: what Lua strings, URL components and header values really are.
+///
+/// Embedded NUL and bytes that are not UTF-8 survive unchanged. Write literals as ordinary strings
+/// (`let key: ByteString = "name"`); `description` shows the bytes as UTF-8 (invalid sequences as U+FFFD).
+public struct ByteString: Hashable, Comparable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
+    /// The bytes.
+    public var bytes: [UInt8]
+
+    public init(_ bytes: [UInt8]) { self.bytes = bytes }
+    public init<S: Sequence>(bytes: S) where S.Element == UInt8 { self.bytes = Array(bytes) }
+    public init(_ string: String) { bytes = Array(string.utf8) }
+    public init(stringLiteral value: String) { bytes = Array(value.utf8) }
+
+    /// Byte order (what `order = "bytes"` and most canonical forms sort by).
+    public static func < (lhs: ByteString, rhs: ByteString) -> Bool { lhs.bytes.lexicographicallyPrecedes(rhs.bytes) }
+
+    public var description: String { String(decoding: bytes, as: UTF8.self) }
+    /// The bytes as a String when they are valid UTF-8.
+    public var utf8String: String? { String(validating: bytes, as: UTF8.self) }
+    public var isEmpty: Bool { bytes.isEmpty }
+    public var count: Int { bytes.count }
+
+    public static func + (lhs: ByteString, rhs: ByteString) -> ByteString { ByteString(lhs.bytes + rhs.bytes) }
+}

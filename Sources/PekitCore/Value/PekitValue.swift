@@ -1,0 +1,67 @@
+/// The one value type shared by the query flattener, JSON bodies and the Lua bridge.
+///
+/// Maps remember whether their order is meaningful: an ordered map (a JSON object, Lua's
+/// `pekit.ordered{…}`) keeps the order it was given; a plain map (a Lua table, whose order is
+/// random) is kept sorted by key so that output is deterministic.
+public indirect enum PekitValue: Equatable, Sendable {
+    case string(ByteString)
+    case integer(Int64)
+    case number(Double)
+    case boolean(Bool)
+    /// An explicit null (`pekit.null` in Lua; Lua tables cannot hold nil).
+    case null
+    case array([PekitValue])
+    case map(PekitMap)
+    /// A set: flattened as repeated keys, sorted by string form (AFNetworking's NSSet rule).
+    case set([PekitValue])
+
+    /// A string value from Swift text.
+    public static func text(_ string: String) -> PekitValue { .string(ByteString(string)) }
+
+    /// A short name of the kind of value, for error messages.
+    public var kindName: String {
+        switch self {
+        case .string: return "string"
+        case .integer: return "integer"
+        case .number: return "number"
+        case .boolean: return "boolean"
+        case .null: return "null"
+        case .array: return "array"
+        case .map(let map): return map.isOrdered ? "ordered map" : "map"
+        case .set: return "set"
+        }
+    }
+}
+
+/// A map from byte-string keys to values, with or without a meaningful order.
+public struct PekitMap: Equatable, Sendable {
+    /// One entry.
+    public struct Entry: Equatable, Sendable {
+        public var key: ByteString
+        public var value: PekitValue
+        public init(key: ByteString, value: PekitValue) { self.key = key; self.value = value }
+    }
+
+    /// The entries, in the given order (ordered) or in byte order of their keys (plain).
+    public private(set) var entries: [Entry]
+    /// Whether the order of `entries` was given by the caller and should be kept.
+    public let isOrdered: Bool
+
+    /// An ordered map: `entries` keep the order given (duplicate keys are kept too).
+    public init(ordered entries: [Entry]) {
+        self.entries = entries
+        isOrdered = true
+    }
+
+    /// A plain map: entries are sorted by key bytes.
+    public init(unordered entries: [Entry]) {
+        self.entries = entries.sorted { $0.key < $1.key }
+        isOrdered = false
+    }
+
+    public var isEmpty: Bool { entries.isEmpty }
+    public var count: Int { entries.count }
+
+    /// The value of the first entry with this key.
+    public subscript(key: ByteString) -> PekitValue? { entries.first { $0.key == key }?.value }
+}

@@ -1,0 +1,34 @@
+import Foundation
+/// An error from Lua code (a runtime error, a syntax error, a failed plugin), with the message
+/// Lua gave (position included) and, when there is one, the traceback.
+public struct LuaError: Error, CustomStringConvertible, Equatable {
+    /// The message, e.g. `script.lua:3: attempt to call a nil value (global 'f')`.
+    public let message: String
+    /// `stack traceback:` and its lines, or empty.
+    public let traceback: String
+
+    public init(message: String, traceback: String = "") {
+        self.message = message
+        self.traceback = traceback
+    }
+
+    /// Splits what the traceback message handler produced into message and traceback.
+    init(handled text: String) {
+        if let range = text.range(of: "\nstack traceback:") {
+            message = String(text[..<range.lowerBound])
+            traceback = String(text[text.index(after: range.lowerBound)...])
+        } else {
+            message = text
+            traceback = ""
+        }
+    }
+
+    public var description: String { message }
+}
+
+/// An error a Swift function exposed to Lua reports; the bridge turns it into a Lua error
+/// prefixed with the caller's position and the function's name.
+struct LuaArgumentError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,81 @@
+import CLua
+import CLuaShim
+import PekitCore
+
+/// A Swift function exposed to Lua. Boxes live as long as their runtime; Lua holds only an
+/// unretained pointer to them (a light userdata upvalue of the C trampoline).
+final class LuaFunctionBox {
+    let name: String
+    let body: (LuaCall) throws -> Int32
+    init(name: String, body: @escaping (LuaCall) throws -> Int32) { self.name = name; self.body = body }
+}
+
+/// What a Swift function sees of one call from Lua: its arguments, and helpers that turn bad
+/// ones into clear errors (`bad argument #2 to 'pekit.encode' (table expected, got boolean)`).
+struct LuaCall {
+    let stack: LuaStack
+    let name: String
+    let runtime: LuaRuntime
+    /// The number of arguments passed.
+    let count: Int32
+
+    var L: OpaquePointer { stack.L }
+
+    func badArgument(_ n: Int32, _ message: String) -> LuaArgumentError {
+        LuaArgumentError("bad argument #\(n) (\(message))")
+    }
+
+    func typeError(_ n: Int32, expected: String) -> LuaArgumentError {
+        badArgument(n, "\(expected) expected, got \(count < n ? "no value" : stack.typeName(n))")
+    }
+
+    /// A string argument as bytes; numbers are accepted and written as Lua writes them.
+    func bytes(_ n: Int32) throws -> [UInt8] {
+        switch stack.type(n) {
+        case LUA_TSTRING: return stack.bytes(n) ?? []
+        case LUA_TNUMBER: return Array(stack.toStringMeta(n).utf8)
+        default: throw typeError(n, expected: "string")
+        }
+    }
+
+    func string(_ n: Int32) throws -> String { String(decoding: try bytes(n), as: UTF8.self) }
+
+    func optionalString(_ n: Int32) throws -> String? { stack.isNoneOrNil(n) ? nil : try string(n) }
+
+    /// Requires a table (or nothing) at `n`; returns whether there is one.
+    func optionalTable(_ n: Int32) throws -> Bool {
+        if stack.isNoneOrNil(n) { return false }
+        guard stack.type(n) == LUA_TTABLE else { throw typeError(n, expected: "table") }
+        return true
+    }
+
+    func table(_ n: Int32) throws {
+        guard stack.type(n) == LUA_TTABLE else { throw typeError(n, expected: "table") }
+    }
+}
+
+/// The single entry point the C trampoline calls for every Swift function. It never lets a
+/// Swift error or a Lua error cross: Swift errors become a pushed message and PEKIT_RAISE.
+let luaDispatcher: pekit_dispatch_fn = { state, context in
+    guard let state, let context else { return 0 }
+    let box = Unmanaged<LuaFunctionBox>.fromOpaque(context).takeUnretainedValue()
+    let stack = LuaStack(L: state)
+    guard let runtime = LuaRuntime.runtime(for: state) else {
+        stack.push("\(box.name): the pekit runtime is gone")
+        return PEKIT_RAISE
+    }
+    let call = LuaCall(stack: stack, name: box.name, runtime: runtime, count: stack.top)
+    do {
+        return try box.body(call)
+    } catch let error as LuaRaisedValue {
+        // The error value of a failed Lua call is on the stack already: pass it on unchanged.
+        _ = error
+        return PEKIT_RAISE
+    } catch {
+        stack.push("\(box.name): \(error)")
+        return PEKIT_RAISE
+    }
+}
+
+/// Thrown by a Swift function that left a Lua error value on the stack to re-raise as it is.
+struct LuaRaisedValue: Error {}

@@ -1,0 +1,236 @@
+import CLua
+import CLuaShim
+import PekitCore
+
+extension LuaRuntime {
+    /// Builds the `pekit` table, makes it the global `pekit` and what `require "pekit"` returns.
+    func installPekitModule() throws {
+        let stack = self.stack
+        stack.newTable()
+        let pekit = stack.top
+
+        // The prelude: value markers, inspect, the sandbox builder.
+        try load(Array(preludeSource.utf8), chunkName: "=pekit.prelude")
+        stack.pushValue(pekit)
+        try call(1, results: 1)
+        let internals = stack.top
+        for (field, key) in [("null_mt", LuaMarker.null.rawValue), ("ordered_mt", LuaMarker.ordered.rawValue),
+                             ("set_mt", LuaMarker.set.rawValue), ("array_mt", LuaMarker.array.rawValue),
+                             ("null", "pekit.null"), ("make_env", "pekit.make_env"), ("inspect", "pekit.inspect")] {
+            _ = stack.rawGet(internals, field)
+            setRegistry(key)
+        }
+        stack.pop()
+
+        stack.push(Pekit.version)
+        stack.rawSet(pekit, "version")
+        installCharsetModule(into: pekit)
+        installEncodingFunctions(into: pekit)
+        installPolicyModule(into: pekit)
+        installPluginsModule(into: pekit)
+
+        stack.pushValue(pekit)
+        lua_setglobal(L, "pekit")
+        _ = stack.rawGet(pekit_registryindex(), LUA_LOADED_TABLE)
+        stack.pushValue(pekit)
+        stack.rawSet(-2, "pekit")
+        stack.pop(2)
+    }
+
+    /// The encoder that a `policy_or_options` argument asks for: nothing (rfc3986), a policy name,
+    /// a charset, or an options table `{policy=, allowed=, space=, lower=, keep_escapes=}`.
+    func encoder(from call: LuaCall, argument n: Int32) throws -> PercentEncoder {
+        let stack = call.stack
+        switch stack.type(n) {
+        case LUA_TNONE, LUA_TNIL:
+            return try policies.get("rfc3986").encoder
+        case LUA_TSTRING:
+            return try policies.get(call.string(n)).encoder
+        case LUA_TTABLE:
+            var base = Policy.rfc3986
+            if stack.rawGet(n, "policy") != LUA_TNIL {
+                guard let name = stack.string(-1) else { stack.pop(); throw call.badArgument(n, "field \"policy\" must be a policy name") }
+                base = try policies.get(name)
+            } else {
+                base = try policies.get("rfc3986")
+            }
+            stack.pop()
+            var keep = false
+            if stack.rawGet(n, "keep_escapes") != LUA_TNIL { keep = stack.bool(-1) }
+            stack.pop()
+            let definition: PolicyDefinition
+            do {
+                definition = try PolicyDefinition(runtime: self, table: n, origin: call.name, limited: false,
+                                                  extraFields: ["policy", "keep_escapes"])
+            } catch let error as LuaArgumentError {
+                throw call.badArgument(n, error.description)
+            }
+            var encoder = definition.applied(to: base).encoder
+            encoder.keepsValidEscapes = keep
+            return encoder
+        default:
+            if let set = charset(at: n) { return PercentEncoder(allowed: set) }
+            throw call.typeError(n, expected: "policy name, charset or options table")
+        }
+    }
+
+    func installEncodingFunctions(into pekit: Int32) {
+        setFunction(pekit, "pekit", "encode") { call in
+            let input = try call.bytes(1)
+            let encoder = try call.runtime.encoder(from: call, argument: 2)
+            call.stack.push(encoder.encode(bytes: input))
+            return 1
+        }
+        setFunction(pekit, "pekit", "decode") { call in
+            let input = try call.bytes(1)
+            var decoder = PercentDecoder()
+            let stack = call.stack
+            switch stack.type(2) {
+            case LUA_TNONE, LUA_TNIL: break
+            case LUA_TSTRING:
+                // A policy name: decode what that policy encodes ('+' as space for form policies).
+                decoder.plusAsSpace = try call.runtime.policies.get(call.string(2)).space == .plus
+            case LUA_TTABLE:
+                let fields = ["plus", "strict", "utf8", "unicode_escapes"]
+                stack.pushNil()
+                while lua_next(call.L, 2) != 0 {
+                    let key = stack.string(-2) ?? "?"
+                    guard stack.type(-2) == LUA_TSTRING, fields.contains(key) else {
+                        stack.pop(2)
+                        throw call.badArgument(2, "unknown option \"\(key)\" (options: \(fields.joined(separator: ", ")))")
+                    }
+                    let on = stack.bool(-1)
+                    switch key {
+                    case "plus": decoder.plusAsSpace = on
+                    case "strict": decoder.mode = on ? .strict : .lenient
+                    case "utf8": decoder.requiresUTF8 = on
+                    default: decoder.decodesUnicodeEscapes = on
+                    }
+                    stack.pop()
+                }
+            default:
+                throw call.typeError(2, expected: "options table or policy name")
+            }
+            call.stack.push(try decoder.decode(bytes: input))
+            return 1
+        }
+    }
+
+    func installPolicyModule(into pekit: Int32) {
+        stack.newTable()
+        let module = stack.top
+        setFunction(module, "pekit.policy", "define") { call in
+            try call.table(1)
+            let policy = try call.runtime.policies.define(table: 1)
+            call.stack.push(policy.name)
+            return 1
+        }
+        setFunction(module, "pekit.policy", "get") { call in
+            let name = try call.string(1)
+            call.runtime.push(policy: try call.runtime.policies.get(name))
+            return 1
+        }
+        setFunction(module, "pekit.policy", "list") { call in
+            let list = call.runtime.policies.list()
+            call.stack.newTable(narr: Int32(list.count))
+            for (i, item) in list.enumerated() {
+                call.stack.newTable(nrec: 3)
+                call.stack.push(item.name); call.stack.rawSet(-2, "name")
+                call.stack.push(item.description); call.stack.rawSet(-2, "description")
+                call.stack.push(item.origin); call.stack.rawSet(-2, "origin")
+                call.stack.rawSetIndex(-2, Int64(i + 1))
+            }
+            return 1
+        }
+        stack.rawSet(pekit, "policy")
+    }
+
+    /// Pushes a table describing `policy` with the same fields a plugin writes.
+    func push(policy: Policy) {
+        let stack = self.stack
+        stack.newTable(nrec: 16)
+        let t = stack.top
+        func set(_ field: String, _ value: String) { stack.push(value); stack.rawSet(t, field) }
+        set("name", policy.name)
+        set("kind", "policy")
+        set("description", policy.description)
+        push(charset: policy.allowed); stack.rawSet(t, "allowed")
+        set("space", policy.space == .plus ? "+" : "%20")
+        stack.push(bool: policy.hexCase == .lower); stack.rawSet(t, "lower")
+        switch policy.order {
+        case .ascending: set("order", "ascending")
+        case .bytes: set("order", "bytes")
+        case .given: set("order", "given")
+        case .custom: set("order", "custom")
+        }
+        switch policy.arrays {
+        case .brackets: set("arrays", "brackets")
+        case .indices: set("arrays", "indices")
+        case .repeat: set("arrays", "repeat")
+        case .comma: set("arrays", "comma")
+        case .custom: set("arrays", "custom")
+        }
+        switch policy.objects {
+        case .brackets: set("objects", "brackets")
+        case .dots: set("objects", "dots")
+        case .custom: set("objects", "custom")
+        }
+        set("null", policy.null.rawValue)
+        set("booleans", policy.booleans.rawValue)
+        for (field, encoding) in [("encode_keys", policy.encodeKeys), ("encode_values", policy.encodeValues)] {
+            switch encoding {
+            case .policy: stack.push(bool: true)
+            case .none: stack.push(bool: false)
+            case .allowed(let set): push(charset: set)
+            }
+            stack.rawSet(t, field)
+        }
+        stack.push(policy.separator); stack.rawSet(t, "separator")
+        stack.push(policy.assign); stack.rawSet(t, "assign")
+        set("empty", policy.empty.rawValue)
+        stack.push(policy.prefix); stack.rawSet(t, "prefix")
+    }
+
+    func installPluginsModule(into pekit: Int32) {
+        stack.newTable()
+        let module = stack.top
+        // The search path is a plain Lua list: scripts may insert their own directories.
+        let path = PluginLoader.defaultPath(options: options)
+        stack.newTable(narr: Int32(path.count))
+        for (i, directory) in path.enumerated() { stack.push(directory); stack.rawSetIndex(-2, Int64(i + 1)) }
+        stack.pushValue(-1)
+        setRegistry(PluginLoader.pathKey)
+        stack.rawSet(module, "path")
+        setFunction(module, "pekit.plugins", "load") { call in
+            let loader = call.runtime.plugins
+            loader.push(try loader.load(try call.string(1)))
+            return 1
+        }
+        setFunction(module, "pekit.plugins", "list") { call in
+            let list = call.runtime.plugins.list()
+            let stack = call.stack
+            stack.newTable(narr: Int32(list.count))
+            for (i, info) in list.enumerated() {
+                stack.newTable(nrec: 5)
+                stack.push(info.name); stack.rawSet(-2, "name")
+                stack.push(info.kind); stack.rawSet(-2, "kind")
+                stack.push(info.description); stack.rawSet(-2, "description")
+                stack.push(info.file); stack.rawSet(-2, "file")
+                if let error = info.error { stack.push(error); stack.rawSet(-2, "error") }
+                stack.rawSetIndex(-2, Int64(i + 1))
+            }
+            return 1
+        }
+        setFunction(module, "pekit.plugins", "reload") { call in
+            call.runtime.reloadPlugins()
+            return 0
+        }
+        stack.rawSet(pekit, "plugins")
+    }
+
+    /// Forgets loaded plugins and the policies read from them, so edited files are read again.
+    public func reloadPlugins() {
+        plugins.reset()
+        policies.reset()
+    }
+}

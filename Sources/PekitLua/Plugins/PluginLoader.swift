@@ -1,0 +1,191 @@
+import CLua
+import CLuaShim
+import Foundation
+import PekitCore
+
+/// What `pekit.plugins.list()` and `pekit plugins` show of one plugin file.
+public struct PluginInfo: Equatable {
+    public let name: String
+    public let kind: String
+    public let description: String
+    public let file: String
+    /// Why the file could not be loaded, when it could not.
+    public let error: String?
+}
+
+/// An error that names the plugin and its file: `plugin "x" (plugins/x.lua): …`.
+struct PluginError: Error, CustomStringConvertible {
+    let description: String
+}
+
+/// Finds plugin files on the search path and loads them as text, each in its own sandboxed
+/// environment, under the instruction budget and memory cap.
+final class PluginLoader {
+    /// One loaded plugin; its table stays in the Lua registry.
+    struct Loaded {
+        let name: String
+        let kind: String
+        let description: String
+        let file: String
+        let ref: Int32
+    }
+
+    static let kinds = ["policy", "cookie-filter"]
+    private unowned let runtime: LuaRuntime
+    private var cache: [String: Loaded] = [:]
+    /// The registry key of the Lua table `pekit.plugins.path` (scripts may edit it).
+    static let pathKey = "pekit.plugins.path"
+
+    init(runtime: LuaRuntime) { self.runtime = runtime }
+
+    /// The default search path, first match wins: `--plugins` directories, `PEKIT_PLUGIN_PATH`,
+    /// `./plugins`, `~/.config/pekit/plugins`, then the plugins installed beside the binary
+    /// (`PREFIX/share/pekit/plugins`) or, for a binary in a build tree, the source tree's `plugins/`.
+    static func defaultPath(options: LuaRuntime.Options) -> [String] {
+        var path = options.extraPluginDirectories
+        if let list = options.environment["PEKIT_PLUGIN_PATH"] {
+            path += list.split(separator: ":").map(String.init).filter { !$0.isEmpty }
+        }
+        path.append("./plugins")
+        if let home = options.environment["HOME"], !home.isEmpty { path.append(home + "/.config/pekit/plugins") }
+        if let executable = options.executablePath {
+            let binDirectory = URL(fileURLWithPath: executable).resolvingSymlinksInPath().deletingLastPathComponent()
+            path.append(binDirectory.deletingLastPathComponent().appendingPathComponent("share/pekit/plugins").path)
+            // A binary under .build/…/release: the source tree's plugins/.
+            var directory = binDirectory
+            for _ in 0..<5 {
+                directory = directory.deletingLastPathComponent()
+                if FileManager.default.fileExists(atPath: directory.appendingPathComponent("Package.swift").path) {
+                    path.append(directory.appendingPathComponent("plugins").path)
+                    break
+                }
+            }
+        }
+        var seen = Set<String>()
+        return path.filter { seen.insert($0).inserted }
+    }
+
+    /// The current search path (the Lua table `pekit.plugins.path`, which scripts may change).
+    var path: [String] {
+        let stack = runtime.stack
+        defer { stack.pop() }
+        guard runtime.getRegistry(Self.pathKey) == LUA_TTABLE else { return [] }
+        return (0..<stack.rawLength(-1)).compactMap { i in
+            _ = stack.rawGetIndex(-1, Int64(i + 1))
+            defer { stack.pop() }
+            return stack.string(-1)
+        }
+    }
+
+    static func isValidName(_ name: String) -> Bool {
+        !name.isEmpty && !name.hasPrefix(".") && name.unicodeScalars.allSatisfy {
+            $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" || $0 == ".")
+        }
+    }
+
+    /// The file of plugin `name`, first match on the path.
+    func find(_ name: String) -> String? {
+        guard Self.isValidName(name) else { return nil }
+        for directory in path {
+            let file = (directory as NSString).appendingPathComponent(name + ".lua")
+            if FileManager.default.isReadableFile(atPath: file) { return file }
+        }
+        return nil
+    }
+
+    /// Loads (once) and returns plugin `name`.
+    /// - Throws: `PluginError` naming the plugin and file: not found, syntax error, runtime error,
+    ///   budget or memory exceeded, not returning a table, a bad `name` or `kind`.
+    func load(_ name: String) throws -> Loaded {
+        if let loaded = cache[name] { return loaded }
+        guard Self.isValidName(name) else {
+            throw PluginError(description: "invalid plugin name \"\(name)\" (letters, digits, '-', '_' and '.' only)")
+        }
+        guard let file = find(name) else {
+            throw PluginError(description: "no plugin \"\(name)\" (looked for \(name).lua in: \(path.joined(separator: ", ")))")
+        }
+        let loaded = try load(file: file, name: name)
+        cache[name] = loaded
+        return loaded
+    }
+
+    /// Pushes the table of a loaded plugin.
+    func push(_ loaded: Loaded) { runtime.pushReference(loaded.ref) }
+
+    /// Forgets loaded plugins so the next use reads the files again (`:reload`).
+    func reset() { cache.removeAll() }
+
+    private func load(file: String, name: String) throws -> Loaded {
+        let place = "plugin \"\(name)\" (\(file))"
+        guard let data = FileManager.default.contents(atPath: file) else {
+            throw PluginError(description: "\(place): cannot read the file")
+        }
+        let stack = runtime.stack
+        let base = stack.top
+        defer { stack.setTop(base) }
+        do {
+            try runtime.load([UInt8](data), chunkName: "@" + file)
+        } catch let error as LuaError {
+            throw PluginError(description: "\(place): \(error.message)")
+        }
+        // The chunk's only upvalue is _ENV: give it a fresh sandbox environment.
+        runtime.getRegistry("pekit.make_env")
+        stack.push(bool: true)
+        try runtime.call(1, results: 1, traceback: false)
+        _ = lua_setupvalue(runtime.L, -2, 1)
+        do {
+            try runtime.call(0, results: 1, traceback: false, budget: runtime.options.pluginInstructionBudget,
+                             memoryLimit: runtime.options.pluginMemoryLimit)
+        } catch let error as LuaError {
+            throw PluginError(description: "\(place): \(error.message)")
+        }
+        guard stack.type(-1) == LUA_TTABLE else {
+            throw PluginError(description: "\(place): a plugin must return a table, not \(stack.typeName(-1) == "nil" ? "nothing" : "a " + stack.typeName(-1))")
+        }
+        let table = stack.top
+        var kind = ""
+        if stack.rawGet(table, "kind") == LUA_TSTRING { kind = stack.string(-1) ?? "" }
+        stack.pop()
+        guard Self.kinds.contains(kind) else {
+            throw PluginError(description: "\(place): field \"kind\" must be \(Self.kinds.map { "\"\($0)\"" }.joined(separator: " or ")), not \(kind.isEmpty ? "missing" : "\"\(kind)\"")")
+        }
+        let nameType = stack.rawGet(table, "name")
+        if nameType != LUA_TNIL {
+            let declared = stack.string(-1)
+            guard declared == name else {
+                throw PluginError(description: "\(place): field \"name\" is \(declared.map { "\"\($0)\"" } ?? "not a string"); it must match the file name \"\(name)\"")
+            }
+        }
+        stack.pop()
+        var description = ""
+        let descriptionType = stack.rawGet(table, "description")
+        if descriptionType == LUA_TSTRING { description = stack.string(-1) ?? "" }
+        defer { stack.pop() }
+        guard descriptionType == LUA_TSTRING || descriptionType == LUA_TNIL else {
+            throw PluginError(description: "\(place): field \"description\" must be a string, not a \(stack.typeName(-1))")
+        }
+        stack.pushValue(table)
+        return Loaded(name: name, kind: kind, description: description, file: file, ref: runtime.reference())
+    }
+
+    /// Every plugin file on the path (first match per name), loaded to read its kind and
+    /// description; files that fail to load are listed with their error.
+    func list() -> [PluginInfo] {
+        var seen = Set<String>()
+        var result: [PluginInfo] = []
+        for directory in path {
+            let files = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter { $0.hasSuffix(".lua") }.sorted()
+            for file in files {
+                let name = String(file.dropLast(4))
+                guard Self.isValidName(name), seen.insert(name).inserted else { continue }
+                do {
+                    let loaded = try load(name)
+                    result.append(PluginInfo(name: name, kind: loaded.kind, description: loaded.description, file: loaded.file, error: nil))
+                } catch {
+                    result.append(PluginInfo(name: name, kind: "?", description: "", file: (directory as NSString).appendingPathComponent(file), error: "\(error)"))
+                }
+            }
+        }
+        return result.sorted { $0.name < $1.name }
+    }
+}

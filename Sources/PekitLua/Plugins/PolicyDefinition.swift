@@ -1,0 +1,168 @@
+import CLua
+import CLuaShim
+import PekitCore
+
+/// Reads a policy from a Lua table, field by field, rejecting unknown fields and wrong types
+/// with a message that names the field and what it accepts.
+struct PolicyDefinition {
+    /// The fields a policy table may have, and what each takes (for messages and docs).
+    static let fields: [(name: String, accepts: String)] = [
+        ("name", "a string"), ("kind", "\"policy\""), ("description", "a string"),
+        ("extends", "the name of another policy"),
+        ("allowed", "a charset, a preset name (\(AllowedSet.presetNames.joined(separator: ", "))) or extra characters to allow beyond unreserved"),
+        ("space", "\"%20\" or \"+\""), ("lower", "a boolean"),
+        ("order", "\"ascending\", \"bytes\", \"given\" or a function(a, b)"),
+        ("arrays", "\"brackets\", \"indices\", \"repeat\", \"comma\" or a function(key, index)"),
+        ("objects", "\"brackets\", \"dots\" or a function(prefix, key)"),
+        ("null", "\"key\", \"empty\" or \"skip\""), ("booleans", "\"literal\" or \"numeric\""),
+        ("encode_keys", "true, false or a charset"), ("encode_values", "true, false or a charset"),
+        ("separator", "a string"), ("assign", "a string"), ("empty", "\"skip\" or \"key\""), ("prefix", "a string"),
+    ]
+
+    /// What the table names as its base, if anything.
+    var extends: String?
+    private var apply: [(inout Policy) -> Void] = []
+
+    /// Reads the table at `index`.
+    /// - Parameters:
+    ///   - origin: where the table came from, for callbacks' error messages.
+    ///   - limited: whether functions in it run under the plugin limits.
+    ///   - extraFields: other field names the caller accepts (and reads itself).
+    /// - Throws: `LuaArgumentError` naming the field.
+    init(runtime: LuaRuntime, table index: Int32, origin: String, limited: Bool, extraFields: Set<String> = []) throws {
+        let stack = runtime.stack
+        let table = stack.absolute(index)
+        let known = Set(Self.fields.map(\.name)).union(extraFields)
+        stack.pushNil()
+        while lua_next(runtime.L, table) != 0 {
+            defer { stack.pop() }
+            guard stack.type(-2) == LUA_TSTRING, let field = stack.string(-2) else {
+                throw LuaArgumentError("a policy's fields are named by strings, not by a \(stack.typeName(-2))")
+            }
+            guard known.contains(field) else {
+                throw LuaArgumentError("unknown field \"\(field)\" (a policy has: \(Self.fields.map(\.name).joined(separator: ", ")))")
+            }
+            if extraFields.contains(field) { continue }
+            try read(field, runtime: runtime, origin: origin, limited: limited)
+        }
+    }
+
+    private func wrongType(_ field: String, _ runtime: LuaRuntime) -> LuaArgumentError {
+        let accepts = Self.fields.first { $0.name == field }?.accepts ?? "?"
+        let stack = runtime.stack
+        let got = stack.type(-1) == LUA_TSTRING ? "\"\(stack.string(-1) ?? "")\"" : "a \(stack.typeName(-1))"
+        return LuaArgumentError("field \"\(field)\" must be \(accepts), not \(got)")
+    }
+
+    private mutating func read(_ field: String, runtime: LuaRuntime, origin: String, limited: Bool) throws {
+        let stack = runtime.stack
+        let text = stack.type(-1) == LUA_TSTRING ? stack.string(-1) : nil
+        let isFunction = stack.type(-1) == LUA_TFUNCTION
+        func callback() -> LuaCallback {
+            stack.pushValue(-1)
+            return LuaCallback(runtime: runtime, origin: "\(origin): \(field)", limited: limited)
+        }
+        switch field {
+        case "name", "description", "separator", "assign", "prefix":
+            guard let bytes = stack.bytes(-1) else { throw wrongType(field, runtime) }
+            let value = String(decoding: bytes, as: UTF8.self)
+            switch field {
+            case "name": apply.append { $0.name = value }
+            case "description": apply.append { $0.description = value }
+            case "separator": apply.append { $0.separator = ByteString(bytes) }
+            case "assign": apply.append { $0.assign = ByteString(bytes) }
+            default: apply.append { $0.prefix = ByteString(bytes) }
+            }
+        case "kind":
+            guard text == "policy" else { throw wrongType(field, runtime) }
+        case "extends":
+            guard let text else { throw wrongType(field, runtime) }
+            extends = text
+        case "allowed":
+            let set = try Self.allowedSet(runtime, field)
+            apply.append { $0.allowed = set }
+        case "space":
+            switch text {
+            case "%20", "percent": apply.append { $0.space = .percent }
+            case "+", "plus": apply.append { $0.space = .plus }
+            default: throw wrongType(field, runtime)
+            }
+        case "lower":
+            guard stack.type(-1) == LUA_TBOOLEAN else { throw wrongType(field, runtime) }
+            let lower = stack.bool(-1)
+            apply.append { $0.hexCase = lower ? .lower : .upper }
+        case "order":
+            let order: Policy.Order
+            switch text {
+            case "ascending": order = .ascending
+            case "bytes": order = .bytes
+            case "given": order = .given
+            default:
+                guard isFunction else { throw wrongType(field, runtime) }
+                order = .custom(callback().comparator)
+            }
+            apply.append { $0.order = order }
+        case "arrays":
+            let arrays: Policy.ArrayEncoding
+            switch text {
+            case "brackets": arrays = .brackets
+            case "indices": arrays = .indices
+            case "repeat": arrays = .repeat
+            case "comma": arrays = .comma
+            default:
+                guard isFunction else { throw wrongType(field, runtime) }
+                arrays = .custom(callback().arrayKey)
+            }
+            apply.append { $0.arrays = arrays }
+        case "objects":
+            let objects: Policy.ObjectEncoding
+            switch text {
+            case "brackets": objects = .brackets
+            case "dots": objects = .dots
+            default:
+                guard isFunction else { throw wrongType(field, runtime) }
+                objects = .custom(callback().objectKey)
+            }
+            apply.append { $0.objects = objects }
+        case "null":
+            guard let value = text.flatMap(Policy.NullEncoding.init(rawValue:)) else { throw wrongType(field, runtime) }
+            apply.append { $0.null = value }
+        case "booleans":
+            guard let value = text.flatMap(Policy.BooleanEncoding.init(rawValue:)) else { throw wrongType(field, runtime) }
+            apply.append { $0.booleans = value }
+        case "empty":
+            guard let value = text.flatMap(Policy.EmptyEncoding.init(rawValue:)) else { throw wrongType(field, runtime) }
+            apply.append { $0.empty = value }
+        case "encode_keys", "encode_values":
+            let encoding: Policy.ComponentEncoding
+            if stack.type(-1) == LUA_TBOOLEAN {
+                encoding = stack.bool(-1) ? .policy : .none
+            } else {
+                encoding = .allowed(try Self.allowedSet(runtime, field))
+            }
+            if field == "encode_keys" { apply.append { $0.encodeKeys = encoding } } else { apply.append { $0.encodeValues = encoding } }
+        default:
+            break
+        }
+    }
+
+    /// An allowed set from the value on top: a charset, a preset name, or extra characters
+    /// added to the unreserved set (as Python's `quote(s, safe=…)`).
+    static func allowedSet(_ runtime: LuaRuntime, _ field: String) throws -> AllowedSet {
+        if let set = runtime.charset(at: -1) { return set }
+        guard let text = runtime.stack.string(-1) else {
+            throw LuaArgumentError("field \"\(field)\" must be a charset, a preset name or a string of characters, not a \(runtime.stack.typeName(-1))")
+        }
+        if let preset = AllowedSet.preset(named: text) { return preset }
+        do { return AllowedSet.unreserved + (try AllowedSet(characters: text)) } catch {
+            throw LuaArgumentError("field \"\(field)\": \(error)")
+        }
+    }
+
+    /// `base` with this definition's fields applied.
+    func applied(to base: Policy) -> Policy {
+        var policy = base
+        for change in apply { change(&policy) }
+        return policy
+    }
+}

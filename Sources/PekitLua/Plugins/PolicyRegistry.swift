@@ -1,0 +1,102 @@
+import CLua
+import CLuaShim
+import PekitCore
+
+/// Named policies: those defined by scripts (`pekit.policy.define`), those loaded from plugin
+/// files on first use, and the built-in ones of `PekitCore` when no plugin file has the name.
+final class PolicyRegistry {
+    struct Entry {
+        let policy: Policy
+        /// "built-in", "defined by a script", or the plugin file.
+        let origin: String
+        let fromPlugin: Bool
+    }
+
+    private unowned let runtime: LuaRuntime
+    private var entries: [String: Entry] = [:]
+    private var resolving: [String] = []
+
+    init(runtime: LuaRuntime) { self.runtime = runtime }
+
+    /// The policy called `name`: defined, else from `plugins/name.lua`, else built in.
+    /// - Throws: `PluginError` for a plugin that fails to load or is not a policy, or for an
+    ///   unknown name; a cycle of `extends` is an error too.
+    func get(_ name: String) throws -> Policy {
+        try entry(name).policy
+    }
+
+    func entry(_ name: String) throws -> Entry {
+        if let entry = entries[name] { return entry }
+        if resolving.contains(name) {
+            throw PluginError(description: "policy \"\(name)\": extends itself (\((resolving + [name]).joined(separator: " -> ")))")
+        }
+        resolving.append(name)
+        defer { resolving.removeLast() }
+        let plugins = runtime.plugins
+        if plugins.find(name) != nil {
+            let loaded = try plugins.load(name)
+            guard loaded.kind == "policy" else {
+                throw PluginError(description: "plugin \"\(name)\" (\(loaded.file)) is a \(loaded.kind), not a policy")
+            }
+            let place = "plugin \"\(name)\" (\(loaded.file))"
+            let stack = runtime.stack
+            plugins.push(loaded)
+            defer { stack.pop() }
+            let policy = try build(table: stack.top, origin: place, limited: true, defaultName: name)
+            let entry = Entry(policy: policy, origin: loaded.file, fromPlugin: true)
+            entries[name] = entry
+            return entry
+        }
+        if let builtin = Policy.builtins[name] {
+            let entry = Entry(policy: builtin, origin: "built-in", fromPlugin: false)
+            entries[name] = entry
+            return entry
+        }
+        let known = Set(Policy.builtins.keys).union(entries.keys).sorted()
+        throw PluginError(description: "unknown policy \"\(name)\" (no \(name).lua on the plugin path: \(plugins.path.joined(separator: ", ")); built in: \(known.joined(separator: ", ")))")
+    }
+
+    /// A policy from the table at `index`, resolving `extends` (default base: rfc3986).
+    func build(table index: Int32, origin: String, limited: Bool, defaultName: String?) throws -> Policy {
+        let definition: PolicyDefinition
+        do {
+            definition = try PolicyDefinition(runtime: runtime, table: index, origin: origin, limited: limited)
+        } catch let error as LuaArgumentError {
+            throw PluginError(description: "\(origin): \(error)")
+        }
+        var base = Policy.rfc3986
+        if let parent = definition.extends { base = try get(parent) }
+        if let defaultName { base.name = defaultName }
+        base.description = ""
+        return definition.applied(to: base)
+    }
+
+    /// Defines (or redefines) a policy from a script's table; it needs a `name`.
+    func define(table index: Int32) throws -> Policy {
+        let stack = runtime.stack
+        guard stack.rawGet(index, "name") == LUA_TSTRING, let name = stack.string(-1) else {
+            stack.pop()
+            throw LuaArgumentError("a policy needs a field \"name\" (a string)")
+        }
+        stack.pop()
+        let policy = try build(table: index, origin: "policy \"\(name)\"", limited: false, defaultName: name)
+        entries[name] = Entry(policy: policy, origin: "defined by a script", fromPlugin: false)
+        return policy
+    }
+
+    /// Forgets policies that came from plugin files, so edited files are read again.
+    func reset() {
+        entries = entries.filter { !$0.value.fromPlugin }
+    }
+
+    /// Every policy a name can reach: defined ones, policy plugins on the path, built-ins.
+    func list() -> [(name: String, description: String, origin: String)] {
+        var result: [String: (String, String)] = [:]
+        for (name, builtin) in Policy.builtins { result[name] = (builtin.description, "built-in") }
+        for plugin in runtime.plugins.list() where plugin.kind == "policy" { result[plugin.name] = (plugin.description, plugin.file) }
+        for (name, entry) in entries where !entry.fromPlugin && entry.origin != "built-in" {
+            result[name] = (entry.policy.description, entry.origin)
+        }
+        return result.keys.sorted().map { ($0, result[$0]!.0, result[$0]!.1) }
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+import CLua
+import CLuaShim
+import PekitCore
+
+/// The read-eval-print logic of `pekit repl`, apart from the terminal: feed it lines, print
+/// what it returns. As in Lua's own `lua.c`: a line is first tried as `return <line>` so an
+/// expression prints its value; a statement cut off mid-way (a syntax error at `<eof>`) asks
+/// for more lines; errors are printed and the session goes on.
+public final class LuaREPL {
+    /// What to do after a line.
+    public enum Outcome: Equatable {
+        /// Print this (values or a message); may be empty.
+        case output(String)
+        /// Print this to standard error.
+        case error(String)
+        /// The statement is incomplete: read another line (continuation prompt).
+        case needMore
+        /// `:quit`.
+        case quit
+    }
+
+    public let runtime: LuaRuntime
+    private var pending: [String] = []
+
+    public init(runtime: LuaRuntime) { self.runtime = runtime }
+
+    /// Whether a statement is waiting for more lines.
+    public var isContinuing: Bool { !pending.isEmpty }
+
+    public static let help = """
+    Type Lua: an expression prints its value, e.g. pekit.encode("漢字&ss").
+      :help       this help
+      :plugins    list the plugins on the search path
+      :reload     read plugin files again after editing them
+      :quit       leave (or Ctrl-D)
+    """
+
+    /// Handles one line.
+    public func feed(_ line: String) -> Outcome {
+        if pending.isEmpty, line.hasPrefix(":") { return command(line.trimmingCharacters(in: .whitespaces)) }
+        let stack = runtime.stack
+        let base = stack.top
+        defer { stack.setTop(base) }
+        if pending.isEmpty {
+            // An expression? Compile `return <line>` first.
+            var expression = line
+            if expression.hasPrefix("=") { expression.removeFirst() }  // Lua 5.1's "=expr"
+            if (try? runtime.load(Array(("return " + expression).utf8), chunkName: "=stdin")) != nil {
+                return run()
+            }
+        }
+        pending.append(line)
+        let source = pending.joined(separator: "\n")
+        do {
+            try runtime.load(Array(source.utf8), chunkName: "=stdin")
+        } catch let error as LuaError {
+            if error.message.hasSuffix("<eof>") { return .needMore }
+            pending.removeAll()
+            return .error(error.message)
+        } catch {
+            pending.removeAll()
+            return .error("\(error)")
+        }
+        pending.removeAll()
+        return run()
+    }
+
+    /// Abandons a statement in progress (Ctrl-C at a continuation prompt).
+    public func cancel() { pending.removeAll() }
+
+    private func run() -> Outcome {
+        let stack = runtime.stack
+        let base = stack.top - 1
+        do {
+            try runtime.callForREPL()
+        } catch let error as LuaError {
+            return .error(error.traceback.isEmpty ? error.message : error.message + "\n" + error.traceback)
+        } catch {
+            return .error("\(error)")
+        }
+        let count = stack.top - base
+        guard count > 0 else { return .output("") }
+        return .output((1...count).map { runtime.inspect(at: base + $0) }.joined(separator: "\t"))
+    }
+
+    private func command(_ line: String) -> Outcome {
+        switch line {
+        case ":quit", ":q", ":exit": return .quit
+        case ":help", ":h", ":?": return .output(Self.help)
+        case ":reload":
+            runtime.reloadPlugins()
+            return .output("plugins will be read again on next use")
+        case ":plugins":
+            let list = runtime.plugins.list()
+            if list.isEmpty { return .output("no plugins on the path: \(runtime.plugins.path.joined(separator: ", "))") }
+            return .output(formatPlugins(list))
+        default:
+            return .error("unknown command \(line) (try :help)")
+        }
+    }
+}
+
+/// The lines of `pekit plugins` / `:plugins`: name, kind, description, file, in aligned columns;
+/// a broken file shows its error instead.
+public func formatPlugins(_ list: [PluginInfo]) -> String {
+    let width = (list.map(\.name.count).max() ?? 0) + 2
+    let kindWidth = 15
+    return list.map { info in
+        let name = info.name.padding(toLength: width, withPad: " ", startingAt: 0)
+        if let error = info.error { return name + "broken".padding(toLength: kindWidth, withPad: " ", startingAt: 0) + error }
+        return name + info.kind.padding(toLength: kindWidth, withPad: " ", startingAt: 0) + info.description + "  [" + info.file + "]"
+    }.joined(separator: "\n")
+}
+
+extension LuaRuntime {
+    func callForREPL() throws {
+        pekit_catch_interrupts(L)
+        defer {
+            pekit_release_interrupts()
+            lua_sethook(L, nil, 0, 0)
+        }
+        try call(0, results: LUA_MULTRET)
+    }
+
+    /// The loader, for the REPL's `:plugins` and the CLI's `pekit plugins`.
+    public func listPlugins() -> [PluginInfo] { plugins.list() }
+    /// The plugin search path in effect.
+    public var pluginPath: [String] { plugins.path }
+    /// The encoder of a named policy (loading its plugin on first use).
+    public func encoder(policy name: String) throws -> PercentEncoder { try policies.get(name).encoder }
+    /// A named policy (loading its plugin on first use).
+    public func policy(named name: String) throws -> Policy { try policies.get(name) }
+}
+
+/// The pekit version, for banners.
+public let version = Pekit.version

@@ -1,0 +1,104 @@
+import CLua
+import CLuaShim
+import Foundation
+import PekitCore
+
+extension LuaRuntime {
+    /// Runs a script file as `pekit run` does: `arg` set as Lua's own interpreter sets it, the
+    /// script's directory first on `package.path`, the arguments passed as `...`, Ctrl-C caught.
+    /// - Parameters:
+    ///   - path: the script, as the user wrote it (messages say `path:LINE:`).
+    ///   - arguments: `arg[1]`…; `interpreter` fills `arg[-n]…arg[-1]`.
+    /// - Throws: `LuaError` for a missing file, a syntax error or a runtime error (with traceback).
+    public func runScript(path: String, arguments: [String], interpreter: [String] = ["pekit", "run"]) throws {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            let reason = FileManager.default.fileExists(atPath: path) ? "permission denied" : "no such file"
+            throw LuaError(message: "cannot open \(path) (\(reason))")
+        }
+        var source = [UInt8](data)
+        // Skip a first line starting with '#' (a #! line), keeping line numbers, as lua.c does.
+        if source.first == 0x23 {
+            let end = source.firstIndex(of: 0x0A) ?? source.count
+            source.replaceSubrange(0..<end, with: [])
+        }
+        setArgTable(script: path, arguments: arguments, interpreter: interpreter)
+        let directory = (path as NSString).deletingLastPathComponent
+        prependPackagePath(directory.isEmpty ? "." : directory)
+        try load(source, chunkName: "@" + path)
+        if options.sandboxed { try setSandboxEnvironment() }
+        for argument in arguments { stack.push(argument) }
+        try callCatchingInterrupts(Int32(arguments.count), results: 0)
+    }
+
+    /// Runs a chunk of source (`-e`), named `=(command line)` as lua.c names it.
+    public func runChunk(_ source: String, name: String = "=(command line)") throws {
+        try load(Array(source.utf8), chunkName: name)
+        if options.sandboxed { try setSandboxEnvironment() }
+        try callCatchingInterrupts(0, results: 0)
+    }
+
+    /// `require(module)` and sets the global of the same name (`-l module`).
+    public func requireModule(_ module: String) throws {
+        guard lua_getglobal(L, "require") == LUA_TFUNCTION else {
+            stack.pop()
+            throw LuaError(message: "require is not available (sandboxed)")
+        }
+        stack.push(module)
+        try callCatchingInterrupts(1, results: 1)
+        lua_setglobal(L, module)
+    }
+
+    /// Sets the `arg` table as lua.c does.
+    public func setArgTable(script: String, arguments: [String], interpreter: [String]) {
+        stack.newTable(narr: Int32(arguments.count), nrec: Int32(interpreter.count + 1))
+        for (i, word) in interpreter.enumerated() { stack.push(word); stack.rawSetIndex(-2, Int64(i - interpreter.count)) }
+        stack.push(script); stack.rawSetIndex(-2, 0)
+        for (i, word) in arguments.enumerated() { stack.push(word); stack.rawSetIndex(-2, Int64(i + 1)) }
+        lua_setglobal(L, "arg")
+    }
+
+    private func prependPackagePath(_ directory: String) {
+        guard lua_getglobal(L, "package") == LUA_TTABLE else { stack.pop(); return }
+        let current = stack.rawGet(-1, "path") == LUA_TSTRING ? (stack.string(-1) ?? "") : ""
+        stack.pop()
+        stack.push("\(directory)/?.lua;\(directory)/?/init.lua;" + current)
+        stack.rawSet(-2, "path")
+        stack.pop()
+    }
+
+    // Gives the function on top a fresh sandbox environment (the plugin allow-list, non-strict).
+    private func setSandboxEnvironment() throws {
+        getRegistry("pekit.make_env")
+        stack.push(bool: false)
+        try call(1, results: 1)
+        _ = lua_setupvalue(L, -2, 1)
+    }
+
+    private func callCatchingInterrupts(_ nargs: Int32, results: Int32) throws {
+        pekit_catch_interrupts(L)
+        defer {
+            pekit_release_interrupts()
+            lua_sethook(L, nil, 0, 0)
+        }
+        try call(nargs, results: results)
+    }
+
+    /// The pretty form of the value at `index` (nested tables, sorted keys, cycles marked).
+    public func inspect(at index: Int32) -> String {
+        let i = stack.absolute(index)
+        getRegistry("pekit.inspect")
+        stack.pushValue(i)
+        do {
+            try call(1, results: 1, traceback: false)
+        } catch {
+            return "<inspect failed: \(error)>"
+        }
+        defer { stack.pop() }
+        return stack.string(-1) ?? ""
+    }
+}
+
+/// Whether an error is the one Ctrl-C raises.
+extension LuaError {
+    public var isInterrupt: Bool { message.hasSuffix("interrupted") }
+}

@@ -1,0 +1,179 @@
+/// Lua code the host runs once at start-up, with the full standard library, before any user
+/// code: the value markers (`pekit.null`, `ordered`, `set`, `array`), the pretty printer, and the
+/// sandbox environment builder. Trusted code; it captures what it needs so that user code
+/// changing globals later cannot affect it.
+let preludeSource = #"""
+local pekit = ...
+local G = _G
+local string, table, math, utf8, coroutine, os = string, table, math, utf8, coroutine, os
+local type, pairs, ipairs, next, error, tostring, select = type, pairs, ipairs, next, error, tostring, select
+local setmetatable, rawequal, rawget, rawlen = setmetatable, rawequal, rawget, rawlen
+local getrawmetatable = debug.getmetatable
+local sformat, sbyte, schar, concat, sort = string.format, string.byte, string.char, table.concat, table.sort
+
+local null_mt = { __name = "pekit.null", __metatable = "pekit.null",
+  __tostring = function() return "pekit.null" end,
+  __index = function(_, k) error("attempt to index pekit.null (field '" .. tostring(k) .. "')", 2) end,
+  __newindex = function() error("pekit.null is read-only", 2) end }
+local null = setmetatable({}, null_mt)
+
+local ordered_mt = { __name = "pekit.ordered", __metatable = "pekit.ordered" }
+ordered_mt.__index = function(t, k)
+  for i = 1, rawlen(t) do local pair = rawget(t, i); if pair[1] == k then return pair[2] end end
+end
+ordered_mt.__pairs = function(t)
+  local i = 0
+  return function() i = i + 1; local pair = rawget(t, i); if pair then return pair[1], pair[2] end end, t, nil
+end
+local set_mt = { __name = "pekit.set", __metatable = "pekit.set" }
+local array_mt = { __name = "pekit.array", __metatable = "pekit.array" }
+
+local function argerror(fname, n, expected, got)
+  error(sformat("bad argument #%d to '%s' (%s expected, got %s)", n, fname, expected, got == nil and "no value" or type(got)), 3)
+end
+
+function pekit.ordered(list)
+  if type(list) ~= "table" then argerror("pekit.ordered", 1, "list of {key, value} pairs", list) end
+  local out = {}
+  for i, pair in ipairs(list) do
+    if type(pair) ~= "table" then error(sformat("pekit.ordered: entry %d must be a {key, value} pair, not a %s", i, type(pair)), 2) end
+    local k = pair[1]
+    if type(k) ~= "string" and math.type(k) ~= "integer" then
+      error(sformat("pekit.ordered: entry %d: the key must be a string or an integer, not %s", i, k == nil and "nil" or type(k)), 2)
+    end
+    local v = pair[2]
+    if v == nil then v = null end
+    out[i] = { k, v }
+  end
+  return setmetatable(out, ordered_mt)
+end
+
+function pekit.set(list)
+  if type(list) ~= "table" then argerror("pekit.set", 1, "table", list) end
+  local out = {}
+  for i, v in ipairs(list) do out[i] = v end
+  return setmetatable(out, set_mt)
+end
+
+function pekit.array(t)
+  if t == nil then t = {} end
+  if type(t) ~= "table" then argerror("pekit.array", 1, "table", t) end
+  if getrawmetatable(t) ~= nil then error("pekit.array: the table already has a metatable", 2) end
+  return setmetatable(t, array_mt)
+end
+
+pekit.null = null
+
+-- The pretty printer used by the REPL and by pekit.inspect.
+local keywords = {}
+for w in ("and break do else elseif end false for function goto if in local nil not or repeat return then true until while"):gmatch("%a+") do keywords[w] = true end
+
+local function quote(s)
+  local out = s:gsub('[%c"\\\128-\255]', function(c)
+    local b = sbyte(c)
+    if c == '"' then return '\\"' elseif c == "\\" then return "\\\\"
+    elseif c == "\n" then return "\\n" elseif c == "\r" then return "\\r" elseif c == "\t" then return "\\t"
+    elseif b >= 128 then return c
+    else return sformat("\\%d", b) end
+  end)
+  if utf8.len(s) == nil then  -- not UTF-8: escape the high bytes too, so the terminal shows them
+    out = out:gsub("[\128-\255]", function(c) return sformat("\\x%02X", sbyte(c)) end)
+  end
+  return '"' .. out .. '"'
+end
+
+local function keyorder(a, b)
+  local ta, tb = type(a), type(b)
+  if ta ~= tb then return ta < tb end
+  if ta == "number" or ta == "string" then return a < b end
+  return tostring(a) < tostring(b)
+end
+
+local function inspect(value, maxdepth)
+  maxdepth = maxdepth or 16
+  local path = {}
+  local function fmt(v, depth, indent)
+    local t = type(v)
+    if t == "string" then return quote(v) end
+    if t == "number" then return math.type(v) == "integer" and sformat("%d", v) or tostring(v) end
+    if t ~= "table" then return tostring(v) end
+    local mt = getrawmetatable(v)
+    if mt == null_mt then return "pekit.null" end
+    if path[v] then return "<cycle>" end
+    if depth >= maxdepth then return "{...}" end
+    path[v] = true
+    local items = {}
+    local inner = indent .. "  "
+    if mt == ordered_mt then
+      for i = 1, rawlen(v) do
+        local pair = rawget(v, i)
+        items[#items + 1] = "{" .. fmt(pair[1], depth + 1, inner) .. ", " .. fmt(pair[2], depth + 1, inner) .. "}"
+      end
+    else
+      local n = rawlen(v)
+      for i = 1, n do items[#items + 1] = fmt(rawget(v, i), depth + 1, inner) end
+      local keys = {}
+      for k in next, v do
+        if not (math.type(k) == "integer" and k >= 1 and k <= n) then keys[#keys + 1] = k end
+      end
+      sort(keys, keyorder)
+      for _, k in ipairs(keys) do
+        local ks = (type(k) == "string" and k:match("^[%a_][%w_]*$") and not keywords[k]) and k or ("[" .. fmt(k, depth + 1, inner) .. "]")
+        items[#items + 1] = ks .. " = " .. fmt(rawget(v, k), depth + 1, inner)
+      end
+    end
+    path[v] = nil
+    local prefix = (mt == ordered_mt and "pekit.ordered") or (mt == set_mt and "pekit.set") or (mt == array_mt and "pekit.array") or ""
+    if #items == 0 then return prefix .. "{}" end
+    local flat = prefix .. "{ " .. concat(items, ", ") .. " }"
+    if #flat <= 72 and not flat:find("\n", 1, true) then return flat end
+    return prefix .. "{\n" .. inner .. concat(items, ",\n" .. inner) .. "\n" .. indent .. "}"
+  end
+  return fmt(value, 0, "")
+end
+
+function pekit.inspect(value, options)
+  local depth = type(options) == "table" and options.depth or nil
+  return inspect(value, depth)
+end
+
+-- Sandbox environments: the allow-list of Redis's script_lua.c, adapted. No io, no os.execute,
+-- no load/loadfile/dofile/require, no debug, no string.dump, no collectgarbage.
+local base_names = { "assert", "error", "ipairs", "next", "pairs", "pcall", "select", "tonumber",
+  "tostring", "type", "xpcall", "rawequal", "rawlen", "rawget", "rawset", "setmetatable", "print", "_VERSION" }
+local function copy(t) local c = {} for k, v in next, t do c[k] = v end return c end
+local base = {}
+for _, name in ipairs(base_names) do base[name] = G[name] end
+local safe_getmetatable = G.getmetatable
+base.getmetatable = function(v)
+  -- The string metatable is shared with the host; a sandbox must not reach it.
+  if type(v) == "string" then return nil end
+  return safe_getmetatable(v)
+end
+local libs = { string = copy(string), table = copy(table), math = copy(math), utf8 = copy(utf8), coroutine = copy(coroutine),
+  os = { time = os.time, clock = os.clock, date = os.date, difftime = os.difftime } }
+libs.string.dump = nil
+
+local function readonly(t, name)
+  return setmetatable({}, { __index = t, __pairs = function() return next, t, nil end,
+    __newindex = function(_, k) error(sformat("%s is read-only (cannot set '%s')", name, tostring(k)), 2) end,
+    __metatable = false })
+end
+
+local function make_env(strict)
+  local env = {}
+  for k, v in next, base do env[k] = v end
+  for k, v in next, libs do env[k] = copy(v) end
+  env.pekit = readonly(pekit, "pekit")
+  env._G = env
+  if strict then
+    setmetatable(env, { __index = function(_, k)
+      error(sformat("undefined global '%s'", tostring(k)), 2)
+    end })
+  end
+  return env
+end
+
+return { null_mt = null_mt, ordered_mt = ordered_mt, set_mt = set_mt, array_mt = array_mt,
+         null = null, make_env = make_env, inspect = inspect }
+"""#

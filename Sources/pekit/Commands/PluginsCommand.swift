@@ -1,0 +1,37 @@
+import PekitLua
+
+let pluginsCommand = Command(
+    name: "plugins",
+    summary: "list the plugins on the search path",
+    help: """
+    usage: pekit plugins [--plugins DIR] [--path]
+
+    Lists every plugin on the search path (first match per name wins): name, kind, description
+    and file; a file that fails to load is listed with its error. The search path is:
+    --plugins DIR, then $PEKIT_PLUGIN_PATH (colon-separated), ./plugins,
+    ~/.config/pekit/plugins, and the plugins installed beside the pekit binary.
+
+    options:
+      --path          print the search path instead, one directory per line
+      --plugins DIR   search DIR first
+      -h, --help      show this help
+    """,
+    run: runPlugins
+)
+
+private func runPlugins(_ args: [String]) throws -> Int32 {
+    let parsed = try Arguments(args, command: "plugins", options: [
+        pluginsOption, .init(name: "path", short: nil, takesValue: false), .init(name: "help", short: "h", takesValue: false),
+    ])
+    if parsed.has("help") { Output.stdout.line(pluginsCommand.help); return 0 }
+    if let extra = parsed.positionals.first { throw UsageError(command: "plugins", message: "unexpected argument '\(extra)'") }
+    let runtime = try makeRuntime(extraPluginDirectories: parsed.all("plugins"))
+    if parsed.has("path") {
+        for directory in runtime.pluginPath { Output.stdout.line(directory) }
+        return 0
+    }
+    let list = runtime.listPlugins()
+    if !list.isEmpty { Output.stdout.line(formatPlugins(list)) }
+    if list.isEmpty { Output.stderr.line("pekit plugins: no plugins found in: \(runtime.pluginPath.joined(separator: ", "))") }
+    return list.contains { $0.error != nil } ? 1 : 0
+}

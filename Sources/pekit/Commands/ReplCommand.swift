@@ -1,0 +1,93 @@
+import CEdit
+import Foundation
+import PekitLua
+
+let replCommand = Command(
+    name: "repl",
+    summary: "interactive Lua with the pekit module",
+    help: """
+    usage: pekit repl [--plugins DIR]
+
+    An interactive Lua 5.4 prompt with the global 'pekit'. An expression prints its value
+    (tables nested, keys sorted, cycles marked); a statement left open continues on the next
+    line ('>>'); errors are printed and the session goes on. Line editing and history
+    (~/.pekit_history, or $PEKIT_HISTORY) come from libedit.
+
+    commands: :help, :plugins, :reload (read edited plugin files again), :quit (or Ctrl-D).
+
+    With standard input not a terminal there is no prompt and no line editing, so
+      echo 'print(pekit.encode("a b"))' | pekit repl
+    works in scripts; the exit status is then 1 if any line failed.
+    """,
+    run: runRepl
+)
+
+private func runRepl(_ args: [String]) throws -> Int32 {
+    let parsed = try Arguments(args, command: "repl", options: [pluginsOption, .init(name: "help", short: "h", takesValue: false)])
+    if parsed.has("help") { Output.stdout.line(replCommand.help); return 0 }
+    if let extra = parsed.positionals.first { throw UsageError(command: "repl", message: "unexpected argument '\(extra)'") }
+    let runtime = try makeRuntime(extraPluginDirectories: parsed.all("plugins"))
+    let repl = LuaREPL(runtime: runtime)
+    return isatty(0) != 0 ? interactive(repl) : piped(repl)
+}
+
+private func emit(_ outcome: LuaREPL.Outcome) -> Bool {
+    switch outcome {
+    case .output(let text):
+        if !text.isEmpty { fputs(text + "\n", stdout) }
+        fflush(stdout)
+    case .error(let text):
+        fflush(stdout)
+        Output.stderr.line(text)
+        Output.stderr.flush()
+        return false
+    case .needMore, .quit:
+        break
+    }
+    return true
+}
+
+private func piped(_ repl: LuaREPL) -> Int32 {
+    var failed = false
+    var quit = false
+    do {
+        try forEachInputLine { bytes, _ in
+            guard !quit else { return }
+            let outcome = repl.feed(String(decoding: bytes, as: UTF8.self))
+            if outcome == .quit { quit = true }
+            if !emit(outcome) { failed = true }
+        }
+    } catch {
+        Output.stderr.line("pekit repl: \(error)")
+        return 1
+    }
+    if repl.isContinuing {
+        Output.stderr.line("pekit repl: the input ended inside an unfinished statement")
+        failed = true
+    }
+    return failed ? 1 : 0
+}
+
+private func interactive(_ repl: LuaREPL) -> Int32 {
+    let historyFile = ProcessInfo.processInfo.environment["PEKIT_HISTORY"]
+        ?? ((ProcessInfo.processInfo.environment["HOME"] ?? ".") + "/.pekit_history")
+    using_history()
+    stifle_history(1000)
+    _ = read_history(historyFile)
+    fputs("pekit \(PekitLua.version) (Lua 5.4) — :help for help, :quit or Ctrl-D to leave\n", stdout)
+    fflush(stdout)
+    while true {
+        guard let raw = readline(repl.isContinuing ? ">> " : "> ") else { break }  // Ctrl-D
+        let line = String(decoding: UnsafeRawBufferPointer(start: raw, count: strlen(raw)), as: UTF8.self)
+        free(raw)
+        if !line.trimmingCharacters(in: .whitespaces).isEmpty {
+            add_history(line)
+            _ = write_history(historyFile)
+        }
+        let outcome = repl.feed(line)
+        if outcome == .quit { break }
+        _ = emit(outcome)
+    }
+    fputs("\n", stdout)
+    return 0
+}

@@ -1,0 +1,83 @@
+import Foundation
+import PekitLua
+
+let runCommand = Command(
+    name: "run",
+    summary: "run a Lua script with the pekit module",
+    help: """
+    usage: pekit run [--sandbox] [--plugins DIR] [-e CHUNK] [-l MODULE] SCRIPT.lua [ARGS...]
+           pekit SCRIPT.lua [ARGS...]
+
+    Runs SCRIPT.lua (or standard input for '-') with Lua 5.4, the global 'pekit' and
+    require "pekit". The script gets its arguments in 'arg' (arg[0] is the script) and as '...'.
+    Modules beside the script load with require; LUA_PATH and LUA_CPATH are honoured.
+
+    options:
+      -e CHUNK        run this Lua chunk first (several may be given, run in order)
+      -l MODULE       require MODULE and set the global of the same name first
+      --sandbox       give the script only the safe libraries plugins get (no io, os.execute,
+                      require, load, debug)
+      --plugins DIR   search DIR for plugins before the default path
+      -h, --help      show this help
+
+    exit status: 0 on success, 1 when the script fails (the error and a traceback go to
+    standard error), 2 on a usage error, 130 when interrupted with Ctrl-C.
+    """,
+    run: runRun
+)
+
+private func runRun(_ args: [String]) throws -> Int32 {
+    let parsed = try Arguments(args, command: "run", options: [
+        .init(name: "sandbox", short: nil, takesValue: false),
+        .init(name: "e", short: "e", takesValue: true),
+        .init(name: "l", short: "l", takesValue: true),
+        pluginsOption,
+        .init(name: "help", short: "h", takesValue: false),
+    ], stopAtFirstPositional: true)
+    if parsed.has("help") { Output.stdout.line(runCommand.help); return 0 }
+    guard !parsed.positionals.isEmpty || parsed.has("e") || parsed.has("l") else {
+        throw UsageError(command: "run", message: "no script given")
+    }
+    let runtime = try makeRuntime(extraPluginDirectories: parsed.all("plugins"), sandboxed: parsed.has("sandbox"))
+    return runLua {
+        for option in parsed.values {
+            switch option.name {
+            case "e": try runtime.runChunk(option.value ?? "")
+            case "l": try runtime.requireModule(option.value ?? "")
+            default: break
+            }
+        }
+        guard let script = parsed.positionals.first else { return }
+        let arguments = Array(parsed.positionals.dropFirst())
+        if script == "-" {
+            var input: [UInt8] = []
+            try forEachInputLine { line, _ in input += line + [0x0A] }
+            runtime.setArgTable(script: "-", arguments: arguments, interpreter: ["pekit", "run"])
+            try runtime.runChunk(String(decoding: input, as: UTF8.self), name: "=stdin")
+        } else {
+            try runtime.runScript(path: script, arguments: arguments)
+        }
+    }
+}
+
+/// Runs Lua work and turns its failure into the message, traceback and exit status users see.
+func runLua(_ body: () throws -> Void) -> Int32 {
+    do {
+        try body()
+        fflush(stdout)
+        return 0
+    } catch let error as LuaError {
+        fflush(stdout)
+        if error.isInterrupt {
+            Output.stderr.line("pekit: interrupted")
+            return 130
+        }
+        Output.stderr.line("pekit: \(error.message)")
+        if !error.traceback.isEmpty { Output.stderr.line(error.traceback) }
+        return 1
+    } catch {
+        fflush(stdout)
+        Output.stderr.line("pekit: \(error)")
+        return 1
+    }
+}
