@@ -106,3 +106,13 @@ func formatLuaFloat(_ value: Double) -> String {
     let n = withVaList([value]) { vsnprintf(&buffer, count, "%.14g", $0) }
     return String(decoding: buffer.prefix(Int(max(0, n))).map { UInt8(bitPattern: $0) }, as: UTF8.self)
 }
+
+extension LuaStack {
+    /// Pushes the global `name` (raw access to the global table).
+    func pushGlobal(_ name: String) {
+        pekit_pushglobaltable(L)
+        _ = rawGet(-1, name)
+        lua_rotate(L, -2, 1)
+        pop()
+    }
+}

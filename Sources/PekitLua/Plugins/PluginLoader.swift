@@ -124,7 +124,8 @@ final class PluginLoader {
         let base = stack.top
         defer { stack.setTop(base) }
         do {
-            try runtime.load([UInt8](data), chunkName: "@" + file)
+            // A short chunk name: Lua cuts long ones to "...", and the message names the full path anyway.
+            try runtime.load([UInt8](data), chunkName: "@" + name + ".lua")
         } catch let error as LuaError {
             throw PluginError(description: "\(place): \(error.message)")
         }

@@ -27,6 +27,9 @@ final class PolicyRegistry {
 
     func entry(_ name: String) throws -> Entry {
         if let entry = entries[name] { return entry }
+        guard PluginLoader.isValidName(name) else {
+            throw PluginError(description: "invalid plugin name \"\(name)\" (letters, digits, '-', '_' and '.' only)")
+        }
         if resolving.contains(name) {
             throw PluginError(description: "policy \"\(name)\": extends itself (\((resolving + [name]).joined(separator: " -> ")))")
         }

@@ -30,11 +30,13 @@ extension LuaRuntime {
         try callCatchingInterrupts(Int32(arguments.count), results: 0)
     }
 
-    /// Runs a chunk of source (`-e`), named `=(command line)` as lua.c names it.
-    public func runChunk(_ source: String, name: String = "=(command line)") throws {
-        try load(Array(source.utf8), chunkName: name)
+    /// Runs a chunk of source (`-e`, or a script read from standard input), named
+    /// `=(command line)` as lua.c names it, with `arguments` as `...`.
+    public func runChunk(_ source: [UInt8], name: String = "=(command line)", arguments: [String] = []) throws {
+        try load(source, chunkName: name)
         if options.sandboxed { try setSandboxEnvironment() }
-        try callCatchingInterrupts(0, results: 0)
+        for argument in arguments { stack.push(argument) }
+        try callCatchingInterrupts(Int32(arguments.count), results: 0)
     }
 
     /// `require(module)` and sets the global of the same name (`-l module`).

@@ -102,7 +102,8 @@ public final class LuaRuntime {
             let stack = LuaStack(L: L)
             let text: String
             if status == LUA_ERRMEM {
-                text = "not enough memory (over the limit)"
+                let cap = memoryLimit > 0 ? memoryLimit : savedLimit
+                text = cap > 0 ? "not enough memory (the limit is \(cap >> 20) MB)" : "not enough memory"
             } else if stack.type(-1) == LUA_TSTRING {
                 text = stack.string(-1) ?? ""
             } else {

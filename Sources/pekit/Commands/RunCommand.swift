@@ -42,7 +42,7 @@ private func runRun(_ args: [String]) throws -> Int32 {
     return runLua {
         for option in parsed.values {
             switch option.name {
-            case "e": try runtime.runChunk(option.value ?? "")
+            case "e": try runtime.runChunk(Array((option.value ?? "").utf8))
             case "l": try runtime.requireModule(option.value ?? "")
             default: break
             }
@@ -53,7 +53,7 @@ private func runRun(_ args: [String]) throws -> Int32 {
             var input: [UInt8] = []
             try forEachInputLine { line, _ in input += line + [0x0A] }
             runtime.setArgTable(script: "-", arguments: arguments, interpreter: ["pekit", "run"])
-            try runtime.runChunk(String(decoding: input, as: UTF8.self), name: "=stdin")
+            try runtime.runChunk(input, name: "=stdin", arguments: arguments)
         } else {
             try runtime.runScript(path: script, arguments: arguments)
         }

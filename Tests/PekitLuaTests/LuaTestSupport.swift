@@ -1,0 +1,38 @@
+import Foundation
+import XCTest
+@testable import PekitLua
+
+/// The repository's plugins/ directory.
+let repoPlugins = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("plugins").path
+
+/// A runtime that sees only `directories` (default: the repository's plugins).
+func makeRuntime(plugins directories: [String] = [repoPlugins], sandboxed: Bool = false) throws -> LuaRuntime {
+    var options = LuaRuntime.Options()
+    options.extraPluginDirectories = directories
+    options.environment = ["HOME": "/nonexistent"]
+    options.sandboxed = sandboxed
+    return try LuaRuntime(options: options)
+}
+
+extension LuaREPL {
+    /// Evaluates one line; the printed value, or "error: message".
+    func eval(_ line: String) -> String {
+        switch feed(line) {
+        case .output(let text): return text
+        case .error(let text): return "error: " + (text.components(separatedBy: "\nstack traceback:").first ?? text)
+        case .needMore: return "<more>"
+        case .quit: return "<quit>"
+        }
+    }
+}
+
+/// A temporary directory with the given plugin files.
+func pluginDirectory(_ files: [String: String]) throws -> String {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pekit-plugins-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    for (name, text) in files {
+        try text.write(to: directory.appendingPathComponent(name + ".lua"), atomically: true, encoding: .utf8)
+    }
+    return directory.path
+}

@@ -1,0 +1,158 @@
+import Foundation
+import XCTest
+import PekitCore
+@testable import PekitLua
+
+final class PluginTests: XCTestCase {
+    let sample = #"a b+c/?&=~*:[]é"#
+
+    func testShippedPoliciesEncodeExactly() throws {
+        let lua = LuaREPL(runtime: try makeRuntime())
+        let expected = [
+            "rfc3986": "a%20b%2Bc%2F%3F%26%3D~%2A%3A%5B%5D%C3%A9",
+            "afnetworking": "a%20b%2Bc/?%26%3D~%2A%3A%5B%5D%C3%A9",
+            "foundation-query": "a%20b+c/?%26%3D~*:%5B%5D%C3%A9",
+            "form": "a+b%2Bc%2F%3F%26%3D%7E*%3A%5B%5D%C3%A9",
+            "oauth1": "a%20b%2Bc%2F%3F%26%3D~%2A%3A%5B%5D%C3%A9",
+            "aws-sigv4": "a%20b%2Bc%2F%3F%26%3D~%2A%3A%5B%5D%C3%A9",
+        ]
+        for (name, output) in expected {
+            XCTAssertEqual(lua.eval(#"pekit.encode("\#(sample)", "\#(name)")"#), "\"\(output)\"", name)
+        }
+        XCTAssertEqual(lua.eval(#"pekit.encode("\#(sample)")"#), "\"\(expected["rfc3986"]!)\"", "rfc3986 is the default")
+        // foundation-query is what URLComponents.queryItems writes.
+        var components = URLComponents()
+        components.queryItems = [URLQueryItem(name: "k", value: sample)]
+        XCTAssertEqual(components.percentEncodedQuery, "k=" + expected["foundation-query"]!)
+    }
+
+    // Each shipped plugin says exactly what the Swift built-in of the same name says.
+    func testPluginsAgreeWithBuiltins() throws {
+        let runtime = try makeRuntime()
+        for (name, builtin) in Policy.builtins {
+            let plugin = try runtime.policy(named: name)
+            XCTAssertEqual(describe(plugin), describe(builtin), name)
+            XCTAssertNotNil(runtime.plugins.find(name), "\(name) is shipped as a plugin file")
+        }
+    }
+
+    func describe(_ p: Policy) -> String {
+        "\(p.name)|\(p.description)|\(p.allowed)|\(p.space)|\(p.hexCase)|\(p.order)|\(p.arrays)|\(p.objects)|\(p.null)|\(p.booleans)|\(p.encodeKeys)|\(p.encodeValues)|\(p.separator)|\(p.assign)|\(p.empty)|\(p.prefix)"
+    }
+
+    func testAPolicyFileChangesOutputWithoutRebuilding() throws {
+        let directory = try pluginDirectory(["mine": #"return { kind = "policy", allowed = "unreserved" }"#])
+        let runtime = try makeRuntime(plugins: [directory])
+        let lua = LuaREPL(runtime: runtime)
+        XCTAssertEqual(lua.eval(#"pekit.encode("[a]", "mine")"#), #""%5Ba%5D""#)
+        try #"return { kind = "policy", extends = "afnetworking", allowed = pekit.charset.afnetworking + "[]" }"#
+            .write(toFile: directory + "/mine.lua", atomically: true, encoding: .utf8)
+        XCTAssertEqual(lua.eval(#"pekit.encode("[a]", "mine")"#), #""%5Ba%5D""#, "cached until reloaded")
+        XCTAssertEqual(lua.eval(":reload"), "plugins will be read again on next use")
+        XCTAssertEqual(lua.eval(#"pekit.encode("[a] ?", "mine")"#), #""[a]%20?""#)
+        XCTAssertEqual(lua.eval(#"pekit.policy.get("mine").null"#), #""key""#, "extends keeps the base's fields")
+    }
+
+    func testBrokenPluginsFailWithTheirNameAndTheProcessGoesOn() throws {
+        let directory = try pluginDirectory([
+            "spin": "while true do end",
+            "spincatch": "while true do pcall(function() while true do end end) end",
+            "hog": #"local t = {} for i = 1, 1e9 do t[i] = ("x"):rep(1000) .. i end"#,
+            "undef": #"return { kind = "policy", allowed = nothing_here }"#,
+            "field": #"return { kind = "policy", arrayz = "brackets" }"#,
+            "type": #"return { kind = "policy", space = 20 }"#,
+            "syntax": #"return { kind = "policy" space = 1 }"#,
+            "nottable": "return 42",
+            "nokind": "return {}",
+            "named": #"return { kind = "policy", name = "other" }"#,
+            "filter": #"return { kind = "cookie-filter" }"#,
+            "selfish": #"return { kind = "policy", extends = "selfish" }"#,
+            "escape": #"return { kind = "policy", description = tostring(io) }"#,
+        ])
+        var options = LuaRuntime.Options()
+        options.extraPluginDirectories = [directory]
+        options.environment = [:]
+        options.pluginInstructionBudget = 5_000_000
+        options.pluginMemoryLimit = 8 << 20
+        let lua = LuaREPL(runtime: try LuaRuntime(options: options))
+        func failure(_ name: String) -> String {
+            lua.eval(#"select(2, pcall(pekit.encode, "x", "\#(name)"))"#)
+                .replacingOccurrences(of: directory, with: "DIR")
+        }
+        XCTAssertEqual(failure("spin"), #""pekit.encode: plugin \"spin\" (DIR/spin.lua): instruction budget exceeded (an endless loop?)""#)
+        XCTAssertEqual(failure("spincatch"), #""pekit.encode: plugin \"spincatch\" (DIR/spincatch.lua): instruction budget exceeded (an endless loop?)""#)
+        XCTAssertEqual(failure("hog"), #""pekit.encode: plugin \"hog\" (DIR/hog.lua): not enough memory (the limit is 8 MB)""#)
+        XCTAssertEqual(failure("undef"), #""pekit.encode: plugin \"undef\" (DIR/undef.lua): undef.lua:1: undefined global 'nothing_here'""#)
+        XCTAssertEqual(failure("field"), #""pekit.encode: plugin \"field\" (DIR/field.lua): unknown field \"arrayz\" (a policy has: name, kind, description, extends, allowed, space, lower, order, arrays, objects, null, booleans, encode_keys, encode_values, separator, assign, empty, prefix)""#)
+        XCTAssertEqual(failure("type"), #""pekit.encode: plugin \"type\" (DIR/type.lua): field \"space\" must be \"%20\" or \"+\", not a number""#)
+        XCTAssertEqual(failure("syntax"), #""pekit.encode: plugin \"syntax\" (DIR/syntax.lua): syntax.lua:1: '}' expected near 'space'""#)
+        XCTAssertEqual(failure("nottable"), #""pekit.encode: plugin \"nottable\" (DIR/nottable.lua): a plugin must return a table, not a number""#)
+        XCTAssertEqual(failure("nokind"), #""pekit.encode: plugin \"nokind\" (DIR/nokind.lua): field \"kind\" must be \"policy\" or \"cookie-filter\", not missing""#)
+        XCTAssertEqual(failure("named"), #""pekit.encode: plugin \"named\" (DIR/named.lua): field \"name\" is \"other\"; it must match the file name \"named\"""#)
+        XCTAssertEqual(failure("filter"), #""pekit.encode: plugin \"filter\" (DIR/filter.lua) is a cookie-filter, not a policy""#)
+        XCTAssertEqual(failure("selfish"), #""pekit.encode: policy \"selfish\": extends itself (selfish -> selfish)""#)
+        XCTAssertEqual(failure("escape"), #""pekit.encode: plugin \"escape\" (DIR/escape.lua): escape.lua:1: undefined global 'io'""#)
+        XCTAssertEqual(failure("../etc/passwd"), #""pekit.encode: invalid plugin name \"../etc/passwd\" (letters, digits, '-', '_' and '.' only)""#)
+        // The runtime is still usable, with its memory cap relaxed again.
+        XCTAssertEqual(lua.eval(#"#string.rep("x", 20 * 1024 * 1024)"#), "20971520")
+        XCTAssertEqual(lua.eval(#"pekit.encode("a b", pekit.charset.unreserved)"#), #""a%20b""#)
+    }
+
+    func testSandboxAllowList() throws {
+        let directory = try pluginDirectory(["probe": """
+            local seen = {}
+            for _, name in ipairs({"io", "os", "load", "loadfile", "dofile", "require", "debug", "collectgarbage", "package"}) do
+              seen[#seen + 1] = name .. "=" .. tostring(rawget(_G, name) ~= nil)
+            end
+            seen[#seen + 1] = "os.execute=" .. tostring(os.execute ~= nil)
+            seen[#seen + 1] = "string.dump=" .. tostring(string.dump ~= nil)
+            seen[#seen + 1] = "strmeta=" .. tostring(getmetatable("") ~= nil)
+            return { kind = "policy", description = table.concat(seen, " ") }
+            """])
+        let lua = LuaREPL(runtime: try makeRuntime(plugins: [directory]))
+        XCTAssertEqual(lua.eval(#"pekit.plugins.load("probe").description"#),
+                       #""io=false os=true load=false loadfile=false dofile=false require=false debug=false collectgarbage=false package=false os.execute=false string.dump=false strmeta=false""#)
+        XCTAssertEqual(lua.eval(#"pekit.policy.get("probe").name"#), #""probe""#)
+    }
+
+    func testPolicyModule() throws {
+        let lua = LuaREPL(runtime: try makeRuntime())
+        XCTAssertEqual(lua.eval(#"pekit.policy.define{ name = "brackets", extends = "rfc3986", allowed = "[]" }"#), #""brackets""#)
+        XCTAssertEqual(lua.eval(#"pekit.encode("[a b]", "brackets")"#), #""[a%20b]""#)
+        XCTAssertEqual(lua.eval(#"pekit.policy.define{ extends = "rfc3986" }"#), #"error: stdin:1: pekit.policy.define: a policy needs a field "name" (a string)"#)
+        XCTAssertEqual(lua.eval(#"pekit.policy.define{ name = "x", order = 5 }"#),
+                       #"error: stdin:1: pekit.policy.define: policy "x": field "order" must be "ascending", "bytes", "given" or a function(a, b), not a number"#)
+        let list = lua.eval(#"(function() local names = {} for _, p in ipairs(pekit.policy.list()) do names[#names + 1] = p.name end return table.concat(names, ",") end)()"#)
+        XCTAssertEqual(list, #""afnetworking,aws-sigv4,brackets,form,foundation-query,oauth1,rfc3986""#)
+        XCTAssertEqual(lua.eval(#"pekit.policy.get("afnetworking").allowed"#),
+                       #"charset("-./0123456789?ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz~")"#)
+        XCTAssertEqual(lua.eval(#"pekit.encode("a b*", {policy = "form", space = "%20", lower = true, allowed = pekit.charset.form - "*"})"#), #""a%20b%2a""#)
+        XCTAssertEqual(lua.eval(#"pekit.encode("a%20b c", {keep_escapes = true})"#), #""a%20b%20c""#)
+        XCTAssertEqual(lua.eval(#"pekit.encode("a b", {spaces = "+"})"#), #"error: stdin:1: pekit.encode: bad argument #2 (unknown field "spaces" (a policy has: name, kind, description, extends, allowed, space, lower, order, arrays, objects, null, booleans, encode_keys, encode_values, separator, assign, empty, prefix))"#)
+        XCTAssertEqual(lua.eval(#"pekit.decode("a+b", "form")"#), #""a b""#)
+    }
+
+    func testCharsets() throws {
+        let lua = LuaREPL(runtime: try makeRuntime())
+        XCTAssertEqual(lua.eval(#"tostring(pekit.charset("[]") + "a")"#), #""charset(\"[]a\")""#)
+        XCTAssertEqual(lua.eval(#"pekit.charset.letters - pekit.charset("abc") == pekit.charset("ABCDEFGHIJKLMNOPQRSTUVWXYZdefghijklmnopqrstuvwxyz")"#), "true")
+        XCTAssertEqual(lua.eval(#"(~pekit.charset.alphanumerics):contains("/")"#), "true")
+        XCTAssertEqual(lua.eval(#"(~pekit.charset.alphanumerics):contains("é")"#), "false")
+        XCTAssertEqual(lua.eval(#"pekit.charset.unreserved:contains("a~")"#), "true")
+        XCTAssertEqual(lua.eval(#"pekit.encode("汉字&ss", pekit.charset.letters)"#), #""%E6%B1%89%E5%AD%97%26ss""#)
+        XCTAssertEqual(lua.eval(#"pekit.charset("\1\\")"#), #"charset("\x01\\")"#)
+        XCTAssertEqual(lua.eval(#"pekit.charset("é")"#), #"error: stdin:1: pekit.charset: bad argument #1 (character "é" at position 1 is not ASCII; non-ASCII text is always UTF-8 percent-encoded)"#)
+        XCTAssertEqual(lua.eval(#"pekit.charset.letters + 1"#), "error: stdin:1: charset.__add: bad argument #2 (charset or string expected, got number)")
+    }
+
+    func testPluginsListAndPath() throws {
+        let directory = try pluginDirectory(["zeta": #"return { kind = "cookie-filter", description = "z" }"#, "broken": "return 1"])
+        let lua = LuaREPL(runtime: try makeRuntime(plugins: [directory]))
+        XCTAssertEqual(lua.eval(#"pekit.plugins.path[1]"#), "\"\(directory)\"")
+        let names = lua.eval(#"(function() local out = {} for _, p in ipairs(pekit.plugins.list()) do if p.file:find("\#(directory)", 1, true) then out[#out + 1] = p.name .. ":" .. p.kind .. (p.error and "!" or "") end end return table.concat(out, " ") end)()"#)
+        XCTAssertEqual(names, #""broken:?! zeta:cookie-filter""#)
+        // Scripts may put their own directory first.
+        _ = lua.eval(#"table.insert(pekit.plugins.path, 1, "\#(repoPlugins)")"#)
+        XCTAssertEqual(lua.eval(#"pekit.encode("a b", "form")"#), #""a+b""#)
+    }
+}
