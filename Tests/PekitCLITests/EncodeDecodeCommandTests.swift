@@ -71,7 +71,7 @@ final class EncodeDecodeCommandTests: XCTestCase {
         XCTAssertTrue(help.stdout.hasPrefix("usage: pekit <command> [options] [arguments]\n"))
         XCTAssertTrue(help.stdout.contains("\n  encode     percent-encode strings (RFC 3986 by default)\n"))
         let encodeHelp = try PekitProcess.run("encode", "--help")
-        XCTAssertTrue(encodeHelp.stdout.hasPrefix("usage: pekit encode [--set NAME]"))
+        XCTAssertTrue(encodeHelp.stdout.hasPrefix("usage: pekit encode [--policy NAME] [--set NAME]"))
         XCTAssertEqual(try PekitProcess.run("help", "encode").stdout, encodeHelp.stdout)
         XCTAssertEqual(encodeHelp.status, 0)
     }

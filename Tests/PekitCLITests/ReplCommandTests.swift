@@ -1,0 +1,80 @@
+import Foundation
+import XCTest
+
+final class ReplCommandTests: XCTestCase {
+    func testPipedRepl() throws {
+        let input = """
+            print(pekit.encode("a b"))
+            pekit.encode("汉字&ss", pekit.charset.letters)
+            {b = {1, 2}, a = pekit.null}
+            for i = 1,
+            2 do print(i) end
+            error("boom")
+            1 + 1
+
+            """
+        let r = try PekitProcess.run(["repl"], stdin: Array(input.utf8))
+        XCTAssertEqual(r.stdout, "a%20b\n\"%E6%B1%89%E5%AD%97%26ss\"\n{ a = pekit.null, b = { 1, 2 } }\n1\n2\n2\n")
+        XCTAssertEqual(r.stderr, "stdin:1: boom\nstack traceback:\n\t[C]: in function 'error'\n\tstdin:1: in main chunk\n")
+        XCTAssertEqual(r.status, 1, "a failed line makes the exit status 1")
+        let clean = try PekitProcess.run(["repl"], stdin: Array("x = 1\nx\n:quit\nprint('not reached')\n".utf8))
+        XCTAssertEqual(clean.stdout, "1\n")
+        XCTAssertEqual(clean.status, 0)
+        let open = try PekitProcess.run(["repl"], stdin: Array("for i = 1, 2 do\n".utf8))
+        XCTAssertEqual(open.stderr, "pekit repl: the input ended inside an unfinished statement\n")
+        XCTAssertEqual(open.status, 1)
+    }
+
+    /// A real terminal: tmux runs the REPL; keys are typed and the screen is read back.
+    func testReplInATerminal() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux") else {
+            throw XCTSkip("tmux is not installed (scripts/test installs it)")
+        }
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("pekit-home-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        let session = "pekit-test-\(getpid())"
+        // tmux is run with posix_spawn and waitpid, its output sent to a file: the server that
+        // new-session daemonizes would otherwise keep Foundation's Process (and a pipe) waiting.
+        let outFile = home.appendingPathComponent("tmux.out").path
+        func tmux(_ args: String...) throws -> String {
+            var actions = posix_spawn_file_actions_t()
+            posix_spawn_file_actions_init(&actions)
+            defer { posix_spawn_file_actions_destroy(&actions) }
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 1, outFile, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            posix_spawn_file_actions_adddup2(&actions, 1, 2)
+            let argv = (["tmux", "-L", session] + args).map { strdup($0) } + [nil]
+            defer { argv.forEach { free($0) } }
+            var pid: pid_t = 0
+            guard posix_spawn(&pid, "/usr/bin/tmux", &actions, nil, argv, environ) == 0 else { throw XCTSkip("cannot start tmux") }
+            var status: Int32 = 0
+            waitpid(pid, &status, 0)
+            return (try? String(contentsOfFile: outFile, encoding: .utf8)) ?? ""
+        }
+        _ = try tmux("new-session", "-d", "-s", session, "-x", "120", "-y", "30",
+                     "env HOME=\(home.path) TERM=xterm \(PekitProcess.binary.path) repl")
+        defer { _ = try? tmux("kill-server") }
+        func screen(waitingFor text: String) throws -> String {
+            for _ in 0..<50 {
+                let shown = try tmux("capture-pane", "-p", "-t", session)
+                if shown.contains(text) { return shown }
+                Thread.sleep(forTimeInterval: 0.1)
+            }
+            return try tmux("capture-pane", "-p", "-t", session)
+        }
+        XCTAssertTrue(try screen(waitingFor: "> ").contains("pekit 0.1.0 (Lua 5.4)"))
+        _ = try tmux("send-keys", "-t", session, "pekit.encode('a b', 'form')", "Enter")
+        XCTAssertTrue(try screen(waitingFor: "\"a+b\"").contains("> pekit.encode('a b', 'form')\n\"a+b\"\n"))
+        _ = try tmux("send-keys", "-t", session, "function f()", "Enter")
+        XCTAssertTrue(try screen(waitingFor: ">>").contains("\n>>"), "continuation prompt")
+        _ = try tmux("send-keys", "-t", session, "return 7 end", "Enter", "f()", "Enter")
+        XCTAssertTrue(try screen(waitingFor: "\n7\n").contains("\n7\n"))
+        _ = try tmux("send-keys", "-t", session, ":quit", "Enter")
+        for _ in 0..<50 where !FileManager.default.fileExists(atPath: home.appendingPathComponent(".pekit_history").path) {
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        let history = try String(contentsOf: home.appendingPathComponent(".pekit_history"), encoding: .utf8)
+        // libedit's history format writes a space as \040.
+        XCTAssertTrue(history.contains(#"pekit.encode('a\040b',\040'form')"#), history)
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import XCTest
+
+final class RunCommandTests: XCTestCase {
+    var directory: URL!
+
+    override func setUpWithError() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("pekit-run-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("lib"), withIntermediateDirectories: true)
+    }
+
+    func write(_ name: String, _ text: String) throws {
+        try text.write(to: directory.appendingPathComponent(name), atomically: true, encoding: .utf8)
+    }
+
+    func run(_ args: [String], stdin: String = "", environment: [String: String] = [:]) throws -> PekitResult {
+        try PekitProcess.run(args, stdin: Array(stdin.utf8), directory: directory, environment: environment)
+    }
+
+    func testScriptArgumentsRequireAndModule() throws {
+        try write("lib/helper.lua", "return { twice = function(s) return s .. s end }")
+        try write("lib/main.lua", """
+            #!/usr/bin/env pekit
+            local helper = require "helper"
+            local p = require "pekit"
+            print(arg[0], arg[1], arg[2], arg[-1], arg[-2], select("#", ...), ...)
+            print(helper.twice(pekit.encode("a b")), p == pekit, pekit.version)
+            """)
+        let r = try run(["run", "lib/main.lua", "one", "two"])
+        XCTAssertEqual(r.stdout, "lib/main.lua\tone\ttwo\trun\tpekit\t2\tone\ttwo\na%20ba%20b\ttrue\t0.1.0\n")
+        XCTAssertEqual(r.stderr, "")
+        XCTAssertEqual(r.status, 0)
+        XCTAssertEqual(try run(["lib/main.lua", "x"]).stdout.components(separatedBy: "\n").first, "lib/main.lua\tx\tnil\trun\tpekit\t1\tx")
+    }
+
+    func testRuntimeErrorPrintsPlaceAndTraceback() throws {
+        try write("err.lua", "local function f() error(\"boom\") end\nlocal function g() f() end\ng()\n")
+        let r = try run(["run", "err.lua"])
+        XCTAssertEqual(r.stdout, "")
+        XCTAssertEqual(r.stderr, """
+            pekit: err.lua:1: boom
+            stack traceback:
+            \t[C]: in function 'error'
+            \terr.lua:1: in upvalue 'f'
+            \terr.lua:2: in local 'g'
+            \terr.lua:3: in main chunk
+
+            """)
+        XCTAssertEqual(r.status, 1)
+    }
+
+    func testSyntaxErrorMissingFileAndUsage() throws {
+        try write("syn.lua", "print('ok')\nx = = 1\n")
+        let syntax = try run(["run", "syn.lua"])
+        XCTAssertEqual(syntax.stderr, "pekit: syn.lua:2: unexpected symbol near '='\n")
+        XCTAssertEqual(syntax.status, 1)
+        let missing = try run(["run", "nothere.lua"])
+        XCTAssertEqual(missing.stderr, "pekit: cannot open nothere.lua (no such file)\n")
+        XCTAssertEqual(missing.status, 1)
+        let usage = try run(["run"])
+        XCTAssertEqual(usage.stderr, "pekit run: no script given (see 'pekit run --help')\n")
+        XCTAssertEqual(usage.status, 2)
+        let flag = try run(["run", "--frob", "x.lua"])
+        XCTAssertEqual(flag.stderr, "pekit run: unknown option '--frob' (see 'pekit run --help')\n")
+        XCTAssertEqual(flag.status, 2)
+    }
+
+    func testChunksModulesStdinAndSandbox() throws {
+        XCTAssertEqual(try run(["run", "-e", "print(1 + 1)", "-l", "string", "-e", "print(string.upper('x'))"]).stdout, "2\nX\n")
+        XCTAssertEqual(try run(["run", "-", "a", "b"], stdin: "print('stdin', ...)\n").stdout, "stdin\ta\tb\n")
+        let sandboxed = try run(["run", "--sandbox", "-e", "print(io, os.execute, require, pekit.encode('a b'))"])
+        XCTAssertEqual(sandboxed.stdout, "nil\tnil\tnil\ta%20b\n")
+        let error = try run(["run", "-e", "pekit.decode('%zz', {strict = true})"])
+        XCTAssertTrue(error.stderr.hasPrefix("pekit: (command line):1: pekit.decode: invalid escape \"%zz\" at byte 1"), error.stderr)
+        XCTAssertEqual(error.status, 1)
+    }
+
+    func testLuaPathIsHonoured() throws {
+        try write("lib/extra.lua", "return 'from LUA_PATH'")
+        let r = try run(["run", "-e", "print((require 'extra'))"], environment: ["LUA_PATH": directory.path + "/lib/?.lua;;"])
+        XCTAssertEqual(r.stdout, "from LUA_PATH\n")
+    }
+
+    func testInterruptStopsTheScriptCleanly() throws {
+        let process = Process()
+        process.executableURL = PekitProcess.binary
+        process.arguments = ["run", "-e", "while true do pcall(function() while true do end end) end"]
+        let errPipe = Pipe()
+        process.standardError = errPipe
+        try process.run()
+        Thread.sleep(forTimeInterval: 0.5)
+        process.interrupt()
+        process.waitUntilExit()
+        XCTAssertEqual(String(decoding: errPipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self), "pekit: interrupted\n")
+        XCTAssertEqual(process.terminationStatus, 130)
+    }
+
+    func testPluginPathAndPolicyOnTheCommandLine() throws {
+        let plugins = directory.appendingPathComponent("myplugins")
+        try FileManager.default.createDirectory(at: plugins, withIntermediateDirectories: true)
+        let plugin = plugins.appendingPathComponent("mine.lua")
+        try #"return { kind = "policy", description = "mine", allowed = "unreserved" }"#.write(to: plugin, atomically: true, encoding: .utf8)
+        XCTAssertEqual(try run(["encode", "--plugins", plugins.path, "--policy", "mine", "a/b"]).stdout, "a%2Fb\n")
+        // Edited: the next run sees the new rule, no rebuild.
+        try #"return { kind = "policy", description = "mine", allowed = "/" }"#.write(to: plugin, atomically: true, encoding: .utf8)
+        XCTAssertEqual(try run(["encode", "--policy", "mine", "a/b"], environment: ["PEKIT_PLUGIN_PATH": plugins.path]).stdout, "a/b\n")
+        XCTAssertEqual(try run(["run", "--plugins", plugins.path, "-e", "print(pekit.encode('a/b c', 'mine'))"]).stdout, "a/b%20c\n")
+        let listed = try run(["plugins", "--plugins", plugins.path])
+        let mine = listed.stdout.split(separator: "\n").first { $0.hasPrefix("mine ") }.map(String.init) ?? ""
+        XCTAssertTrue(mine.hasSuffix(" policy         mine  [\(plugins.path)/mine.lua]"), listed.stdout)
+        XCTAssertTrue(listed.stdout.contains("afnetworking"), "the repository's plugins are found beside the binary")
+        XCTAssertEqual(listed.status, 0)
+        let path = try run(["plugins", "--path", "--plugins", "/x"])
+        XCTAssertTrue(path.stdout.hasPrefix("/x\n./plugins\n"), path.stdout)
+        let unknown = try run(["encode", "--policy", "nope", "a"])
+        XCTAssertTrue(unknown.stderr.hasPrefix("pekit encode: unknown policy \"nope\" (no nope.lua on the plugin path: ./plugins, "), unknown.stderr)
+        XCTAssertEqual(unknown.status, 1)
+    }
+
+    func testShippedPoliciesFromTheCommandLine() throws {
+        XCTAssertEqual(try run(["encode", "--policy", "afnetworking", "~!@#$%^&*(){}", "/?"]).stdout, "~%21%40%23%24%25%5E%26%2A%28%29%7B%7D\n/?\n")
+        XCTAssertEqual(try run(["encode", "--policy", "form", "a b+c"]).stdout, "a+b%2Bc\n")
+        XCTAssertEqual(try run(["encode", "--policy", "foundation-query", "a+b&c"]).stdout, "a+b%26c\n")
+    }
+}
