@@ -31,6 +31,18 @@ final class PercentEncoderTests: XCTestCase {
         XCTAssertEqual(PercentEncoder().encode("a%20b"), "a%2520b")
     }
 
+    func testEncodeIntoCallerBuffer() {
+        let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 16)
+        defer { buffer.deallocate() }
+        let input = Array("a b/é".utf8)
+        let written = input.withUnsafeBufferPointer { PercentEncoder().encode(bytes: $0, into: buffer) }
+        XCTAssertEqual(written, 14)
+        XCTAssertEqual(Array(buffer[..<14]), Array("a%20b%2F%C3%A9".utf8))
+        // 14 bytes of output need 14 + outputSlack of room.
+        let small = UnsafeMutableBufferPointer(rebasing: buffer[..<(14 + PercentEncoder.outputSlack - 1)])
+        XCTAssertNil(input.withUnsafeBufferPointer { PercentEncoder().encode(bytes: $0, into: small) })
+    }
+
     func testBytesThatAreNotUTF8() {
         XCTAssertEqual(PercentEncoder().encode(bytes: [0xFF, 0x00, 0x41, 0xC3]), Array("%FF%00A%C3".utf8))
         XCTAssertEqual(PercentEncoder().encode(bytes: [UInt8]()), [])

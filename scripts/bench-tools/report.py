@@ -69,7 +69,7 @@ Targets (issue 2): at least 1 GB/s (1000 MB/s) on mostly-ASCII text and at least
 {table("decode", dec_rows, [n + ".enc" for n in names])}
 """
 for extra in sorted(os.listdir(tools)):
-    if extra.startswith("section_") and extra.endswith(".py"):
+    if extra.startswith("section_") and extra.endswith(".py"):  # section_N_name.py, in N order
         doc += "\n" + subprocess.run([sys.executable, os.path.join(tools, extra)], check=True,
                                      capture_output=True, text=True).stdout
 path = os.path.join(root, "BENCHMARKS.md")

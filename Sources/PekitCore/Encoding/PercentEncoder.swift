@@ -102,6 +102,19 @@ public struct PercentEncoder: Sendable, Equatable {
         }
     }
 
+    /// Encodes bytes into a buffer the caller owns, for callers that encode many short strings
+    /// into one scratch buffer (no allocation at all).
+    /// - Returns: the number of bytes written, or nil when `output` is too small: it needs
+    ///   `encodedCount(input) + PercentEncoder.outputSlack` bytes.
+    public func encode(bytes input: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>) -> Int? {
+        guard let base = output.baseAddress, encodedCount(input) + Self.slack <= output.count else { return nil }
+        return fill(base, from: input)
+    }
+
+    /// The room beyond the encoded length that `encode(bytes:into:)` needs (it stores four
+    /// bytes at a time).
+    public static let outputSlack = slack
+
     /// Encodes bytes exactly as given.
     public func encode<Bytes: Collection>(bytes: Bytes) -> [UInt8] where Bytes.Element == UInt8 {
         if let result = bytes.withContiguousStorageIfAvailable({ encode(bytes: $0) }) { return result }

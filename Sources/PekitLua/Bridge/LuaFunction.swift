@@ -38,6 +38,14 @@ struct LuaCall {
         }
     }
 
+    /// Calls `body` with the bytes of string argument `n` in place (valid only during the call).
+    func withBytes<T>(_ n: Int32, _ body: (UnsafeBufferPointer<UInt8>) throws -> T) throws -> T {
+        guard stack.type(n) == LUA_TSTRING else { return try bytes(n).withUnsafeBufferPointer(body) }
+        var length = 0
+        guard let pointer = lua_tolstring(L, n, &length) else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
+        return try pointer.withMemoryRebound(to: UInt8.self, capacity: length) { try body(UnsafeBufferPointer(start: $0, count: length)) }
+    }
+
     func string(_ n: Int32) throws -> String { String(decoding: try bytes(n), as: UTF8.self) }
 
     func optionalString(_ n: Int32) throws -> String? { stack.isNoneOrNil(n) ? nil : try string(n) }

@@ -25,6 +25,11 @@ struct LuaStack {
             } ?? lua_pushlstring(L, "", 0)
         }
     }
+    func push(_ bytes: UnsafeBufferPointer<UInt8>) {
+        bytes.withMemoryRebound(to: CChar.self) { chars in
+            _ = lua_pushlstring(L, chars.baseAddress ?? UnsafePointer(bitPattern: 1), chars.count)
+        }
+    }
     func push(_ string: String) { push(Array(string.utf8)) }
     func push(_ bytes: ByteString) { push(bytes.bytes) }
     func push(integer: Int64) { lua_pushinteger(L, lua_Integer(integer)) }

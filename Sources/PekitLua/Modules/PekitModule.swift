@@ -43,9 +43,9 @@ extension LuaRuntime {
         let stack = call.stack
         switch stack.type(n) {
         case LUA_TNONE, LUA_TNIL:
-            return try policies.get("rfc3986").encoder
+            return try policies.defaultEntry().encoder
         case LUA_TSTRING:
-            return try policies.get(call.string(n)).encoder
+            return try policies.entry(call.string(n)).encoder
         case LUA_TTABLE:
             var base = Policy.rfc3986
             if stack.rawGet(n, "policy") != LUA_TNIL {
@@ -76,9 +76,16 @@ extension LuaRuntime {
 
     func installEncodingFunctions(into pekit: Int32) {
         setFunction(pekit, "pekit", "encode") { call in
-            let input = try call.bytes(1)
             let encoder = try call.runtime.encoder(from: call, argument: 2)
-            call.stack.push(encoder.encode(bytes: input))
+            // Encode straight from Lua's copy of the string: no intermediate array.
+            try call.withBytes(1) { input in
+                let scratch = call.runtime.scratch
+                if let written = encoder.encode(bytes: input, into: scratch.buffer) {
+                    call.stack.push(UnsafeBufferPointer(rebasing: scratch.buffer[..<written]))
+                } else {
+                    call.stack.push(encoder.encode(bytes: input))  // larger than the scratch buffer
+                }
+            }
             return 1
         }
         setFunction(pekit, "pekit", "decode") { call in

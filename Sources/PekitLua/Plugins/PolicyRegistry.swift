@@ -5,15 +5,26 @@ import PekitCore
 /// Named policies: those defined by scripts (`pekit.policy.define`), those loaded from plugin
 /// files on first use, and the built-in ones of `PekitCore` when no plugin file has the name.
 final class PolicyRegistry {
-    struct Entry {
+    final class Entry {
         let policy: Policy
         /// "built-in", "defined by a script", or the plugin file.
         let origin: String
         let fromPlugin: Bool
+        /// Built once: `pekit.encode(s, name)` is called in loops.
+        let encoder: PercentEncoder
+
+        init(policy: Policy, origin: String, fromPlugin: Bool) {
+            self.policy = policy
+            self.origin = origin
+            self.fromPlugin = fromPlugin
+            encoder = policy.encoder
+        }
     }
 
     private unowned let runtime: LuaRuntime
-    private var entries: [String: Entry] = [:]
+    private var entries: [String: Entry] = [:] { didSet { lastLookup = nil } }
+    // The last name looked up: scripts call pekit.encode(s, "name") in loops.
+    private var lastLookup: (name: String, entry: Entry)?
     private var resolving: [String] = []
 
     init(runtime: LuaRuntime) { self.runtime = runtime }
@@ -25,8 +36,15 @@ final class PolicyRegistry {
         try entry(name).policy
     }
 
+    /// The default policy's entry (`rfc3986`).
+    func defaultEntry() throws -> Entry { try entry("rfc3986") }
+
     func entry(_ name: String) throws -> Entry {
-        if let entry = entries[name] { return entry }
+        if let last = lastLookup, last.name == name { return last.entry }
+        if let entry = entries[name] {
+            lastLookup = (name, entry)
+            return entry
+        }
         guard PluginLoader.isValidName(name) else {
             throw PluginError(description: "invalid plugin name \"\(name)\" (letters, digits, '-', '_' and '.' only)")
         }

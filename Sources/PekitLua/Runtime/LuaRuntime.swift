@@ -7,6 +7,13 @@ import PekitCore
 ///
 /// Not thread-safe: use one runtime per thread. Every call into Lua is protected (`lua_pcall`)
 /// and comes back as a thrown `LuaError`; no Lua error ever unwinds through Swift frames.
+/// A fixed buffer owned by the runtime (no allocation per call).
+final class ScratchBuffer {
+    let buffer: UnsafeMutableBufferPointer<UInt8>
+    init(size: Int) { buffer = .allocate(capacity: size) }
+    deinit { buffer.deallocate() }
+}
+
 public final class LuaRuntime {
     /// How a runtime is set up.
     public struct Options {
@@ -31,6 +38,8 @@ public final class LuaRuntime {
     let L: OpaquePointer
     let options: Options
     private var boxes: [LuaFunctionBox] = []
+    /// A reusable output buffer for functions that produce short strings in loops.
+    let scratch = ScratchBuffer(size: 16 << 10)
     lazy var policies = PolicyRegistry(runtime: self)
     lazy var plugins = PluginLoader(runtime: self)
 

@@ -1,0 +1,39 @@
+-- Run by `pekit run`: the cost of crossing from Lua into pekit.encode, against the usual
+-- plain-Lua gsub encoder on the same input. Prints JSON lines.
+local clock = os.clock
+local function median(t) table.sort(t); return t[(#t + 1) // 2] end
+local function gsub_encode(s)
+  return (s:gsub("[^A-Za-z0-9%-%._~]", function(c) return string.format("%%%02X", c:byte()) end))
+end
+
+local short = "a b/c?d=e&f~g_h."  -- 16 bytes, some escapes
+assert(#short == 16)
+local n = 1000000
+local function per_call(f)
+  local runs = {}
+  for r = 1, 5 do
+    local t = clock()
+    for i = 1, n do f(short) end
+    runs[r] = (clock() - t) / n * 1e9
+  end
+  return median(runs)
+end
+local encode = pekit.encode
+print(string.format('{"case":"16B","impl":"pekit.encode","ns":%.1f}', per_call(encode)))
+print(string.format('{"case":"16B","impl":"lua-gsub","ns":%.1f}', per_call(gsub_encode)))
+
+local big = {}
+local words = { "the ", "quick ", "brown ", "fox/", "jumps?", "over=", "lazy&", "dog. ", "汉字 " }
+local size = 0
+while size < 1000000 do local w = words[#big % #words + 1]; big[#big + 1] = w; size = size + #w end
+big = table.concat(big):sub(1, 1000000)
+local function rate(f)
+  local runs = {}
+  for r = 1, 5 do
+    local t = clock(); f(big); runs[r] = #big / 1e6 / (clock() - t)
+  end
+  return median(runs)
+end
+print(string.format('{"case":"1MB","impl":"pekit.encode","mbps":%.1f}', rate(encode)))
+print(string.format('{"case":"1MB","impl":"lua-gsub","mbps":%.1f}', rate(gsub_encode)))
+local f = assert(io.open(arg[1], "wb")); f:write(big); f:close()

@@ -1,0 +1,39 @@
+#!/usr/bin/env python3
+"""BENCHMARKS.md section: the Lua host (pekit.encode from Lua, start-up of pekit run)."""
+import json, os, statistics, subprocess, sys, tempfile, time
+root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+pekit = os.path.join(root, ".build", "release", "pekit")
+bench = os.path.join(root, ".build", "release", "pekit-bench")
+tools = os.path.join(root, "scripts", "bench-tools")
+work = tempfile.mkdtemp(prefix="pekit-bench-lua-")
+text = os.path.join(work, "text-1mb.txt")
+
+out = subprocess.run([pekit, "run", os.path.join(tools, "lua_call.lua"), text], check=True, capture_output=True, text=True).stdout
+rows = [json.loads(l) for l in out.splitlines() if l.startswith("{")]
+get = lambda case, impl, key: next(r[key] for r in rows if r["case"] == case and r["impl"] == impl)
+swift = [json.loads(l) for l in subprocess.run([bench, "encode", "unreserved", text], check=True, capture_output=True, text=True).stdout.splitlines()]
+swift_mbps = next(r["mbps"] for r in swift if r["impl"] == "pekit")
+
+def startup(cmd, runs=21):
+    times = []
+    for _ in range(runs):
+        t = time.perf_counter(); subprocess.run(cmd, check=True); times.append((time.perf_counter() - t) * 1000)
+    return statistics.median(times)
+empty = os.path.join(work, "empty.lua")
+open(empty, "w").close()
+pekit_ms = startup([pekit, "run", empty])
+lua_ms = startup(["lua5.4", "-e", ""])
+
+ns, gsub_ns = get("16B", "pekit.encode", "ns"), get("16B", "lua-gsub", "ns")
+mb, gsub_mb = get("1MB", "pekit.encode", "mbps"), get("1MB", "lua-gsub", "mbps")
+print(f"""## The Lua host (issue 3)
+
+`scripts/bench-tools/lua_call.lua` under `pekit run`, against the plain-Lua gsub encoder in the same process,
+and the Swift-only encoder (`pekit-bench`) on the same 1 MB text. Start-up: median of 21 runs of an empty script.
+
+| case | pekit | peer | ratio | target |
+|---|---|---|---|---|
+| `pekit.encode` on 16 bytes, from Lua | {ns:.0f} ns/call | lua-gsub {gsub_ns:.0f} ns/call | {gsub_ns / ns:.1f}× faster | under 300 ns |
+| `pekit.encode` on 1 MB, from Lua | {mb:.0f} MB/s | Swift-only {swift_mbps:.0f} MB/s; lua-gsub {gsub_mb:.0f} MB/s | {mb / swift_mbps:.2f} of Swift-only; {mb / gsub_mb:.1f}× lua-gsub | at least 0.5 of Swift-only |
+| `pekit run empty.lua` start-up | {pekit_ms:.1f} ms | `lua5.4 -e ''` {lua_ms:.1f} ms | {pekit_ms / lua_ms:.1f}× | |
+""")
