@@ -32,7 +32,7 @@ final class PercentEncoderTests: XCTestCase {
     }
 
     func testEncodeIntoCallerBuffer() {
-        let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 16)
+        let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 32)
         defer { buffer.deallocate() }
         let input = Array("a b/é".utf8)
         let written = input.withUnsafeBufferPointer { PercentEncoder().encode(bytes: $0, into: buffer) }
