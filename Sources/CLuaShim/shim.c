@@ -1,4 +1,5 @@
 #include "CLuaShim.h"
+#include <malloc.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +50,11 @@ int pekit_enforce_memory(lua_State *L, int on) {
 void pekit_set_memory_limit(lua_State *L, size_t limit) { alloc_state(L)->limit = limit; }
 size_t pekit_memory_limit(lua_State *L) { return alloc_state(L)->limit; }
 size_t pekit_memory_used(lua_State *L) { return alloc_state(L)->used; }
+
+void pekit_tune_malloc(void) {
+    mallopt(M_MMAP_THRESHOLD, 32 << 20);
+    mallopt(M_TRIM_THRESHOLD, 64 << 20);
+}
 
 void pekit_close(lua_State *L) {
     pekit_alloc_state *st = alloc_state(L);

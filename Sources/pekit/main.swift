@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import PekitCore
+import PekitLua
 
 let commands: [Command] = [encodeCommand, decodeCommand, runCommand, replCommand, pluginsCommand]
 
@@ -22,6 +23,7 @@ Run 'pekit <command> --help' for a command's options.
 """
 
 func main() -> Int32 {
+    tuneMalloc()
     var args = Array(CommandLine.arguments.dropFirst())
     guard let first = args.first else {
         Output.stderr.line(topHelp)

@@ -35,6 +35,10 @@ int pekit_enforce_memory(lua_State *L, int on);
 void pekit_set_memory_limit(lua_State *L, size_t limit);
 size_t pekit_memory_limit(lua_State *L);
 size_t pekit_memory_used(lua_State *L);
+/// Keeps large blocks (up to 32 MB) in the heap rather than an mmap each: scripts make and drop
+/// large strings in loops, and a fresh mapping costs a page fault per page. Process-wide, so the
+/// CLI calls it, not the library.
+void pekit_tune_malloc(void);
 /// Closes the state and frees the allocator's bookkeeping.
 void pekit_close(lua_State *L);
 

@@ -106,10 +106,16 @@ public struct PercentEncoder: Sendable, Equatable {
     /// into one scratch buffer (no allocation at all).
     /// - Returns: the number of bytes written, or nil when `output` is too small: it needs
     ///   `encodedCount(input) + PercentEncoder.outputSlack` bytes.
+    ///   With room for the worst case (`maximumEncodedCount(input.count)`) the length is not
+    ///   measured first, so the input is read once.
     public func encode(bytes input: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>) -> Int? {
-        guard let base = output.baseAddress, encodedCount(input) + Self.slack <= output.count else { return nil }
+        guard let base = output.baseAddress else { return input.isEmpty ? 0 : nil }
+        guard output.count >= Self.maximumEncodedCount(input.count) || encodedCount(input) + Self.slack <= output.count else { return nil }
         return fill(base, from: input)
     }
+
+    /// Room that always suffices for `encode(bytes:into:)`: every byte escaped, plus the slack.
+    public static func maximumEncodedCount(_ inputCount: Int) -> Int { inputCount * 3 + slack }
 
     /// The room beyond the encoded length that `encode(bytes:into:)` needs (it stores four
     /// bytes at a time).

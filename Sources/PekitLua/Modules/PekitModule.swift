@@ -80,11 +80,10 @@ extension LuaRuntime {
             // Encode straight from Lua's copy of the string: no intermediate array.
             try call.withBytes(1) { input in
                 let scratch = call.runtime.scratch
-                if let written = encoder.encode(bytes: input, into: scratch.buffer) {
-                    call.stack.push(UnsafeBufferPointer(rebasing: scratch.buffer[..<written]))
-                } else {
-                    call.stack.push(encoder.encode(bytes: input))  // larger than the scratch buffer
-                }
+                let output = scratch.reserve(PercentEncoder.maximumEncodedCount(input.count))
+                let written = encoder.encode(bytes: input, into: output) ?? 0
+                call.stack.push(UnsafeBufferPointer(rebasing: output[..<written]))
+                scratch.trim()
             }
             return 1
         }

@@ -7,11 +7,35 @@ import PekitCore
 ///
 /// Not thread-safe: use one runtime per thread. Every call into Lua is protected (`lua_pcall`)
 /// and comes back as a thrown `LuaError`; no Lua error ever unwinds through Swift frames.
-/// A fixed buffer owned by the runtime (no allocation per call).
+/// A buffer owned by the runtime and reused across calls, so encoding from Lua allocates nothing
+/// of its own; it grows on demand and keeps at most `retainLimit` bytes between calls.
 final class ScratchBuffer {
-    let buffer: UnsafeMutableBufferPointer<UInt8>
-    init(size: Int) { buffer = .allocate(capacity: size) }
+    private(set) var buffer: UnsafeMutableBufferPointer<UInt8>
+    private let initialSize: Int
+    static let retainLimit = 16 << 20
+
+    init(size: Int) {
+        initialSize = size
+        buffer = .allocate(capacity: size)
+    }
     deinit { buffer.deallocate() }
+
+    /// A buffer of at least `size` bytes.
+    func reserve(_ size: Int) -> UnsafeMutableBufferPointer<UInt8> {
+        if buffer.count < size {
+            buffer.deallocate()
+            buffer = .allocate(capacity: max(size, buffer.count * 2))
+        }
+        return buffer
+    }
+
+    /// Gives memory back after a call that needed more than is worth keeping.
+    func trim() {
+        if buffer.count > Self.retainLimit {
+            buffer.deallocate()
+            buffer = .allocate(capacity: initialSize)
+        }
+    }
 }
 
 public final class LuaRuntime {
@@ -154,3 +178,7 @@ public final class LuaRuntime {
     /// Pushes a referenced value.
     func pushReference(_ ref: Int32) { _ = stack.rawGetIndex(pekit_registryindex(), Int64(ref)) }
 }
+
+/// Process-wide allocator tuning for programs that run scripts handling large strings (the CLI
+/// calls it once at start-up): large blocks stay in the heap instead of a fresh mapping each.
+public func tuneMalloc() { pekit_tune_malloc() }
