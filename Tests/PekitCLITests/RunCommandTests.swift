@@ -81,6 +81,29 @@ final class RunCommandTests: XCTestCase {
         XCTAssertEqual(r.stdout, "from LUA_PATH\n")
     }
 
+    /// A Lua 5.4 C module, built here with cc, loads through LUA_CPATH.
+    func testLuaCModulesLoad() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/cc") else { throw XCTSkip("no C compiler") }
+        try write("tiny.c", """
+            #include <lua.h>
+            #include <lauxlib.h>
+            static int hello(lua_State *L) { lua_pushstring(L, "hello from C"); return 1; }
+            int luaopen_tiny(lua_State *L) {
+              lua_newtable(L); lua_pushcfunction(L, hello); lua_setfield(L, -2, "hello"); return 1;
+            }
+            """)
+        let cc = Process()
+        cc.executableURL = URL(fileURLWithPath: "/usr/bin/cc")
+        cc.arguments = ["-shared", "-fPIC", "-I/usr/include/lua5.4", "-o", directory.appendingPathComponent("lib/tiny.so").path,
+                        directory.appendingPathComponent("tiny.c").path]
+        try cc.run()
+        cc.waitUntilExit()
+        XCTAssertEqual(cc.terminationStatus, 0)
+        let r = try run(["run", "-e", "print(require('tiny').hello())"], environment: ["LUA_CPATH": directory.path + "/lib/?.so"])
+        XCTAssertEqual(r.stdout, "hello from C\n")
+        XCTAssertEqual(r.stderr, "")
+    }
+
     func testInterruptStopsTheScriptCleanly() throws {
         let process = Process()
         process.executableURL = PekitProcess.binary
