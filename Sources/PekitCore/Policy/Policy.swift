@@ -22,8 +22,9 @@ public struct Policy: Sendable {
         case indices    // a[0]=1&a[1]=2
         case `repeat`   // a=1&a=2
         case comma      // a=1,2
-        /// `(key, index) -> key` with a 0-based index.
-        case custom(@Sendable (ByteString, Int) throws -> ByteString)
+        /// `(key, index, nested) -> key` with a 0-based index; `nested` says whether the element
+        /// is itself an array, set or map (jQuery.param writes `a[0][b]` for those, `a[]` otherwise).
+        case custom(@Sendable (ByteString, Int, Bool) throws -> ByteString)
     }
 
     /// How nested map keys are written.

@@ -46,9 +46,10 @@ final class LuaCallback: @unchecked Sendable {
         { a, b in try self.call([.string(a), .string(b)]) { runtime, i in runtime.stack.bool(i) } }
     }
 
-    /// A key builder for `ArrayEncoding.custom` (Lua sees a 1-based index, as Lua does).
-    var arrayKey: @Sendable (ByteString, Int) throws -> ByteString {
-        { key, index in try self.call([.string(key), .integer(Int64(index + 1))], read: Self.readKey) }
+    /// A key builder for `ArrayEncoding.custom` (Lua sees a 1-based index, as Lua does, and
+    /// whether the element is nested).
+    var arrayKey: @Sendable (ByteString, Int, Bool) throws -> ByteString {
+        { key, index, nested in try self.call([.string(key), .integer(Int64(index + 1)), .boolean(nested)], read: Self.readKey) }
     }
 
     /// A key builder for `ObjectEncoding.custom`.
