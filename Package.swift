@@ -31,7 +31,7 @@ let package = Package(
         // Timing harness for scripts/bench: pekit's core against Foundation in one process.
         .executableTarget(name: "pekit-bench", dependencies: ["PekitCore"]),
         .testTarget(name: "PekitCoreTests", dependencies: ["PekitCore"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "PekitLuaTests", dependencies: ["PekitLua", "PekitCore"]),
+        .testTarget(name: "PekitLuaTests", dependencies: ["PekitLua", "PekitCore"], resources: [.copy("Fixtures")]),
         .testTarget(name: "PekitCLITests", dependencies: []),
     ]
 )

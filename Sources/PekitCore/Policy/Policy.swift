@@ -56,6 +56,10 @@ public struct Policy: Sendable {
         case none
         /// With an allowed set of its own (e.g. keep `[` `]` literal in keys).
         case allowed(AllowedSet)
+        /// Keys only: each key segment encoded with the policy's set while the structure between
+        /// them (`[`, `]`, `.`) stays literal, as Rack's `build_nested_query` writes `k%5B%5D[x]`
+        /// for the key `k[]` holding `{x = …}`.
+        case segments
     }
 
     /// How empty arrays and maps are written.
@@ -108,7 +112,7 @@ public struct Policy: Sendable {
     public func encoder(for component: ComponentEncoding) -> PercentEncoder? {
         switch component {
         case .policy: return encoder
-        case .none: return nil
+        case .none, .segments: return nil
         case .allowed(let set): return PercentEncoder(allowed: set, space: space, hexCase: hexCase)
         }
     }

@@ -108,13 +108,24 @@ func stableSorted<T>(_ items: [T], by areInIncreasingOrder: (T, T) throws -> Boo
 private struct Flattener {
     let policy: Policy
     var out: [QueryPair] = []
+    /// Set when keys are encoded segment by segment (`encode_keys = "segments"`).
+    let segmentEncoder: PercentEncoder?
 
-    init(policy: Policy) { self.policy = policy }
+    init(policy: Policy) {
+        self.policy = policy
+        segmentEncoder = policy.encodeKeys == .segments ? policy.encoder : nil
+    }
+
+    /// A key segment as it goes into a composed key.
+    func segment(_ key: ByteString) -> ByteString {
+        guard let segmentEncoder else { return key }
+        return ByteString(segmentEncoder.encode(bytes: key.bytes))
+    }
 
     mutating func top(_ value: PekitValue) throws {
         switch value {
         case .map(let map):
-            for entry in try entries(map) { try add(entry.key, entry.value) }
+            for entry in try entries(map) { try add(segment(entry.key), entry.value) }
         case .null:
             break
         case .array(let items):
@@ -123,7 +134,7 @@ private struct Flattener {
                 guard case .array(let pair) = item, pair.count == 2 || pair.count == 1, let key = Self.scalarText(pair[0]) else {
                     throw QueryError("parameters[\(i + 1)]: parameters must be a map or a list of {key, value} pairs")
                 }
-                try add(key, pair.count == 2 ? pair[1] : .null)
+                try add(segment(key), pair.count == 2 ? pair[1] : .null)
             }
         default:
             throw QueryError("parameters must be a map or a list of {key, value} pairs, not a \(value.kindName)")
@@ -225,9 +236,9 @@ private struct Flattener {
 
     func childKey(_ prefix: ByteString, _ key: ByteString) throws -> ByteString {
         switch policy.objects {
-        case .brackets: return prefix + "[" + key + "]"
-        case .dots: return prefix + "." + key
-        case .custom(let makeKey): return try makeKey(prefix, key)
+        case .brackets: return prefix + "[" + segment(key) + "]"
+        case .dots: return prefix + "." + segment(key)
+        case .custom(let makeKey): return try makeKey(prefix, segment(key))
         }
     }
 }

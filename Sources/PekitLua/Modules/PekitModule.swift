@@ -28,6 +28,7 @@ extension LuaRuntime {
         installEncodingFunctions(into: pekit)
         installPolicyModule(into: pekit)
         installPluginsModule(into: pekit)
+        installQueryModule(into: pekit)
 
         stack.pushValue(pekit)
         lua_setglobal(L, "pekit")
@@ -187,6 +188,7 @@ extension LuaRuntime {
             switch encoding {
             case .policy: stack.push(bool: true)
             case .none: stack.push(bool: false)
+            case .segments: stack.push("segments")
             case .allowed(let set): push(charset: set)
             }
             stack.rawSet(t, field)

@@ -15,7 +15,7 @@ struct PolicyDefinition {
         ("arrays", "\"brackets\", \"indices\", \"repeat\", \"comma\" or a function(key, index)"),
         ("objects", "\"brackets\", \"dots\" or a function(prefix, key)"),
         ("null", "\"key\", \"empty\" or \"skip\""), ("booleans", "\"literal\" or \"numeric\""),
-        ("encode_keys", "true, false or a charset"), ("encode_values", "true, false or a charset"),
+        ("encode_keys", "true, false, \"segments\" or a charset"), ("encode_values", "true, false or a charset"),
         ("separator", "a string"), ("assign", "a string"), ("empty", "\"skip\" or \"key\""), ("prefix", "a string"),
     ]
 
@@ -137,6 +137,8 @@ struct PolicyDefinition {
             let encoding: Policy.ComponentEncoding
             if stack.type(-1) == LUA_TBOOLEAN {
                 encoding = stack.bool(-1) ? .policy : .none
+            } else if field == "encode_keys" && text == "segments" {
+                encoding = .segments
             } else {
                 encoding = .allowed(try Self.allowedSet(runtime, field))
             }

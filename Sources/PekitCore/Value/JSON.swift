@@ -1,0 +1,216 @@
+/// JSON to and from `PekitValue`, keeping object key order (objects become ordered maps) and
+/// strings as bytes. Numbers without a fraction or exponent that fit in 64 bits are integers.
+public enum JSON {
+    /// Why a JSON text could not be read: the byte position (1-based) and the cause.
+    public struct ParseError: Error, Equatable, CustomStringConvertible {
+        public let position: Int
+        public let reason: String
+        public var description: String { "invalid JSON at byte \(position): \(reason)" }
+    }
+
+    /// Parses a JSON text. Nesting deeper than `maxDepth` is an error, never a stack overflow.
+    public static func parse<Bytes: Collection>(_ text: Bytes, maxDepth: Int = 512) throws -> PekitValue where Bytes.Element == UInt8 {
+        var parser = Parser(bytes: Array(text), maxDepth: maxDepth)
+        parser.skipSpace()
+        let value = try parser.value(depth: 0)
+        parser.skipSpace()
+        guard parser.i == parser.bytes.count else { throw parser.error("unexpected text after the value") }
+        return value
+    }
+
+    /// Writes `value` as compact JSON (ordered maps in their order; sets as arrays; NaN and
+    /// infinities as null; bytes that are not UTF-8 as `\u00XX` escapes of each byte).
+    public static func write(_ value: PekitValue) -> [UInt8] {
+        var out: [UInt8] = []
+        write(value, into: &out)
+        return out
+    }
+
+    static func write(_ value: PekitValue, into out: inout [UInt8]) {
+        switch value {
+        case .null: out += Array("null".utf8)
+        case .boolean(let b): out += Array((b ? "true" : "false").utf8)
+        case .integer(let n): out += Array(String(n).utf8)
+        case .number(let x): out += Array((x.isFinite ? "\(x)" : "null").utf8)
+        case .string(let s): writeString(s.bytes, into: &out)
+        case .array(let items), .set(let items):
+            out.append(0x5B)
+            for (i, item) in items.enumerated() {
+                if i > 0 { out.append(0x2C) }
+                write(item, into: &out)
+            }
+            out.append(0x5D)
+        case .map(let map):
+            out.append(0x7B)
+            for (i, entry) in map.entries.enumerated() {
+                if i > 0 { out.append(0x2C) }
+                writeString(entry.key.bytes, into: &out)
+                out.append(0x3A)
+                write(entry.value, into: &out)
+            }
+            out.append(0x7D)
+        }
+    }
+
+    static func writeString(_ bytes: [UInt8], into out: inout [UInt8]) {
+        let valid = UTF8Validation.isValid(bytes)
+        out.append(0x22)
+        for byte in bytes {
+            switch byte {
+            case 0x22: out += [0x5C, 0x22]
+            case 0x5C: out += [0x5C, 0x5C]
+            case 0x0A: out += [0x5C, 0x6E]
+            case 0x0D: out += [0x5C, 0x72]
+            case 0x09: out += [0x5C, 0x74]
+            case 0x00..<0x20, 0x7F: out += Array(String(format4: byte).utf8)
+            case 0x80...0xFF where !valid: out += Array(String(format4: byte).utf8)
+            default: out.append(byte)
+            }
+        }
+        out.append(0x22)
+    }
+
+    private struct Parser {
+        let bytes: [UInt8]
+        let maxDepth: Int
+        var i = 0
+
+        func error(_ reason: String) -> ParseError { ParseError(position: i + 1, reason: reason) }
+
+        mutating func skipSpace() {
+            while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x0A || bytes[i] == 0x0D || bytes[i] == 0x09 { i += 1 }
+        }
+
+        mutating func value(depth: Int) throws -> PekitValue {
+            guard depth < maxDepth else { throw error("nested deeper than \(maxDepth) levels") }
+            guard i < bytes.count else { throw error("unexpected end of input") }
+            switch bytes[i] {
+            case 0x7B: return try object(depth: depth)
+            case 0x5B: return try array(depth: depth)
+            case 0x22: return .string(ByteString(try string()))
+            case 0x74: try literal("true"); return .boolean(true)
+            case 0x66: try literal("false"); return .boolean(false)
+            case 0x6E: try literal("null"); return .null
+            case 0x2D, 0x30...0x39: return try number()
+            default: throw error("unexpected character \"\(PercentDecodingError.printable([bytes[i]]))\"")
+            }
+        }
+
+        mutating func literal(_ word: String) throws {
+            let w = Array(word.utf8)
+            guard i + w.count <= bytes.count, Array(bytes[i..<i + w.count]) == w else { throw error("expected \(word)") }
+            i += w.count
+        }
+
+        mutating func object(depth: Int) throws -> PekitValue {
+            i += 1
+            var entries: [PekitMap.Entry] = []
+            skipSpace()
+            if i < bytes.count, bytes[i] == 0x7D { i += 1; return .map(PekitMap(ordered: entries)) }
+            while true {
+                skipSpace()
+                guard i < bytes.count, bytes[i] == 0x22 else { throw error("expected a string key") }
+                let key = try string()
+                skipSpace()
+                guard i < bytes.count, bytes[i] == 0x3A else { throw error("expected ':' after a key") }
+                i += 1
+                skipSpace()
+                entries.append(.init(key: ByteString(key), value: try value(depth: depth + 1)))
+                skipSpace()
+                guard i < bytes.count else { throw error("unexpected end of input in an object") }
+                if bytes[i] == 0x2C { i += 1; continue }
+                if bytes[i] == 0x7D { i += 1; return .map(PekitMap(ordered: entries)) }
+                throw error("expected ',' or '}' in an object")
+            }
+        }
+
+        mutating func array(depth: Int) throws -> PekitValue {
+            i += 1
+            var items: [PekitValue] = []
+            skipSpace()
+            if i < bytes.count, bytes[i] == 0x5D { i += 1; return .array(items) }
+            while true {
+                skipSpace()
+                items.append(try value(depth: depth + 1))
+                skipSpace()
+                guard i < bytes.count else { throw error("unexpected end of input in an array") }
+                if bytes[i] == 0x2C { i += 1; continue }
+                if bytes[i] == 0x5D { i += 1; return .array(items) }
+                throw error("expected ',' or ']' in an array")
+            }
+        }
+
+        mutating func hex4() throws -> UInt32 {
+            guard i + 4 <= bytes.count else { throw error("incomplete \\u escape") }
+            var value: UInt32 = 0
+            for _ in 0..<4 {
+                guard let d = HexDigit.value(bytes[i]) else { throw error("invalid \\u escape") }
+                value = value << 4 | UInt32(d)
+                i += 1
+            }
+            return value
+        }
+
+        mutating func string() throws -> [UInt8] {
+            let start = i
+            i += 1
+            var out: [UInt8] = []
+            while true {
+                guard i < bytes.count else { i = start; throw error("unterminated string") }
+                let b = bytes[i]
+                if b == 0x22 { i += 1; break }
+                if b < 0x20 { throw error("control character in a string") }
+                if b != 0x5C { out.append(b); i += 1; continue }
+                i += 1
+                guard i < bytes.count else { throw error("unterminated escape") }
+                let e = bytes[i]
+                i += 1
+                switch e {
+                case 0x22, 0x5C, 0x2F: out.append(e)
+                case 0x62: out.append(0x08)
+                case 0x66: out.append(0x0C)
+                case 0x6E: out.append(0x0A)
+                case 0x72: out.append(0x0D)
+                case 0x74: out.append(0x09)
+                case 0x75:
+                    var code = try hex4()
+                    if (0xD800...0xDBFF).contains(code), i + 6 <= bytes.count, bytes[i] == 0x5C, bytes[i + 1] == 0x75 {
+                        i += 2
+                        let low = try hex4()
+                        guard (0xDC00...0xDFFF).contains(low) else { throw error("invalid surrogate pair") }
+                        code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                    }
+                    guard let scalar = Unicode.Scalar(code) else { throw error("unpaired surrogate \\u\(String(code, radix: 16))") }
+                    out += Array(String(Character(scalar)).utf8)
+                default:
+                    throw error("invalid escape \\\(PercentDecodingError.printable([e]))")
+                }
+            }
+            return out
+        }
+
+        mutating func number() throws -> PekitValue {
+            let start = i
+            if bytes[i] == 0x2D { i += 1 }
+            var isInteger = true
+            while i < bytes.count {
+                let b = bytes[i]
+                if (0x30...0x39).contains(b) { i += 1 } else if b == 0x2E || b == 0x65 || b == 0x45 || b == 0x2B || b == 0x2D { isInteger = false; i += 1 } else { break }
+            }
+            let text = String(decoding: bytes[start..<i], as: UTF8.self)
+            if isInteger, let n = Int64(text) { return .integer(n) }
+            guard let x = Double(text), text.last.map({ ("0"..."9").contains($0) }) == true else {
+                i = start
+                throw error("invalid number \"\(text)\"")
+            }
+            return .number(x)
+        }
+    }
+}
+
+extension String {
+    /// `\u00XX` for a byte.
+    init(format4 byte: UInt8) {
+        self = "\\u00" + String(byte, radix: 16, uppercase: false).leftPadded(to: 2)
+    }
+}

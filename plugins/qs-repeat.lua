@@ -1,0 +1,8 @@
+-- qs.stringify with { arrayFormat: 'repeat' }.
+return {
+  name = "qs-repeat",
+  kind = "policy",
+  description = "qs.stringify with arrayFormat 'repeat'",
+  extends = "qs",
+  arrays = "repeat",         -- a=1&a=2
+}
