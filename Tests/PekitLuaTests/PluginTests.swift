@@ -156,3 +156,47 @@ final class PluginTests: XCTestCase {
         XCTAssertEqual(lua.eval(#"pekit.encode("a b", "form")"#), #""a+b""#)
     }
 }
+
+final class QueryModuleTests: XCTestCase {
+    func testQueryFromLua() throws {
+        let lua = LuaREPL(runtime: try makeRuntime())
+        let seed = #"{name = "小A", phone = {mobile = "xx", home = "xx"}, families = {"father", "mother"}, nums = pekit.set{"1", "2"}, does_not_include = "/?", space = " ", GeneralDelimitersToEncode = ":#[]@", SubDelimitersToEncode = "!$&'()*+,;="}"#
+        XCTAssertEqual(lua.eval("pekit.query.encode(\(seed), 'afnetworking')"),
+                       #""GeneralDelimitersToEncode=%3A%23%5B%5D%40&SubDelimitersToEncode=%21%24%26%27%28%29%2A%2B%2C%3B%3D&does_not_include=/?&families%5B%5D=father&families%5B%5D=mother&name=%E5%B0%8FA&nums=1&nums=2&phone%5Bhome%5D=xx&phone%5Bmobile%5D=xx&space=%20""#)
+        XCTAssertEqual(lua.eval(#"pekit.query.encode({name = "p&p", nick_name = "p&p[]@= =!", ["father name"] = "~!@#$%^&*(){}"}, "afnetworking")"#),
+                       #""father%20name=~%21%40%23%24%25%5E%26%2A%28%29%7B%7D&name=p%26p&nick_name=p%26p%5B%5D%40%3D%20%3D%21""#)
+        XCTAssertEqual(lua.eval(#"pekit.query.encode(pekit.ordered{ {"b", 1}, {"a", pekit.null} }, {policy = "qs", null = "key"})"#), #""b=1&a""#)
+        XCTAssertEqual(lua.eval(#"pekit.query.pairs({a = {1, 2}}, "php")"#), #"{ { "a[0]", "1" }, { "a[1]", "2" } }"#)
+        XCTAssertEqual(lua.eval(#"pekit.query.encode({a = {{b = 1}, 2}}, "jquery")"#), #""a%5B0%5D%5Bb%5D=1&a%5B%5D=2""#)
+        XCTAssertEqual(lua.eval(#"pekit.query.encode({a = {1, 2}}, {arrays = function(key, i) return key .. "_" .. i end})"#), #""a_1=1&a_2=2""#)
+        XCTAssertEqual(lua.eval(#"pekit.query.decode("a[]=1&a[]=2&b=x+y").a[2]"#), #""2""#)
+        XCTAssertEqual(lua.eval(#"pekit.query.decode("a=1&a=2", {duplicates = "first"})"#), #"pekit.ordered{ {"a", "1"} }"#)
+        XCTAssertEqual(lua.eval(#"pekit.query.decode("a[9]=1", {array_limit = 3, strict = true})"#), "error: stdin:1: pekit.query.decode: array index 9 is over the limit of 3 (arrayLimit)")
+        XCTAssertEqual(lua.eval(#"pekit.query.decode("a", {servr = "qs"})"#), #"error: stdin:1: pekit.query.decode: bad argument #2 (unknown option "servr" (options: policy, server, depth, parameters, array_limit, max_length, duplicates, strict, plus, dots, comma))"#)
+        XCTAssertEqual(lua.eval(#"#pekit.query.check({a = {1, 2}}, "qs", "rack")"#), "1")
+        XCTAssertEqual(lua.eval(#"pekit.query.check({a = {1, 2}}, "qs", "rack")[1].problem"#), #""sent as an array of 2, arrives as a map of 2 keys: rack reads indices as map keys""#)
+        XCTAssertEqual(lua.eval(#"pekit.query.compare({s = "a b"}, {"rfc3986", "form"})[2].differs[1]"#), "true")
+        XCTAssertEqual(lua.eval(#"pekit.query.encode({f = print})"#), "error: stdin:1: pekit.query.encode: params.f: cannot use a function as a value")
+    }
+
+    func testPluginComparatorLimits() throws {
+        let directory = try pluginDirectory([
+            "spinorder": #"return { kind = "policy", order = function(a, b) while true do end end }"#,
+            "failorder": #"return { kind = "policy", order = function(a, b) error("no order for " .. a) end }"#,
+            "weird": #"return { kind = "policy", order = function(a, b) return math.random() < 0.5 end }"#,
+        ])
+        var options = LuaRuntime.Options()
+        options.extraPluginDirectories = [directory]
+        options.environment = [:]
+        options.pluginInstructionBudget = 1_000_000
+        let lua = LuaREPL(runtime: try LuaRuntime(options: options))
+        let value = #"pekit.ordered{ {"b", 1}, {"a", 2} }"#
+        XCTAssertEqual(lua.eval("select(2, pcall(pekit.query.encode, \(value), 'spinorder'))").replacingOccurrences(of: directory, with: "DIR"),
+                       #""pekit.query.encode: plugin \"spinorder\" (DIR/spinorder.lua): order: instruction budget exceeded (an endless loop?)""#)
+        XCTAssertEqual(lua.eval("select(2, pcall(pekit.query.encode, \(value), 'failorder'))").replacingOccurrences(of: directory, with: "DIR"),
+                       #""pekit.query.encode: plugin \"failorder\" (DIR/failorder.lua): order: failorder.lua:1: no order for a""#)
+        // An inconsistent comparator: every pair is still there once.
+        XCTAssertEqual(lua.eval("#pekit.query.encode(\(value), 'weird')"), "7")
+        XCTAssertEqual(lua.eval("pekit.query.encode(\(value), 'qs')"), #""b=1&a=2""#, "the runtime goes on")
+    }
+}

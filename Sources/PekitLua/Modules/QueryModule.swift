@@ -52,6 +52,114 @@ extension LuaRuntime {
             }
             return 1
         }
+        setFunction(module, "pekit.query", "decode") { call in
+            let input = try call.bytes(1)
+            let parser = try call.runtime.queryParser(from: call, argument: 2)
+            call.runtime.push(try parser.parse(ByteString(input)))
+            return 1
+        }
+        setFunction(module, "pekit.query", "compare") { call in
+            let value = try call.runtime.value(at: 1, path: "params")
+            try call.table(2)
+            var policies: [Policy] = []
+            for i in 1...max(1, call.stack.rawLength(2)) where call.stack.rawLength(2) > 0 {
+                _ = call.stack.rawGetIndex(2, Int64(i))
+                defer { call.stack.pop() }
+                guard let name = call.stack.string(-1) else { throw call.badArgument(2, "a list of policy names expected") }
+                policies.append(try call.runtime.policies.entry(name).policy)
+            }
+            let rows = try QueryCheck.compare(value, policies: policies)
+            let stack = call.stack
+            stack.newTable(narr: Int32(rows.count))
+            for (i, row) in rows.enumerated() {
+                stack.newTable(nrec: 4)
+                stack.push(row.policy.name); stack.rawSet(-2, "policy")
+                stack.push(row.pairs.joined(separator: row.policy.separator.description)); stack.rawSet(-2, "query")
+                stack.newTable(narr: Int32(row.pairs.count))
+                for (j, pair) in row.pairs.enumerated() { stack.push(pair); stack.rawSetIndex(-2, Int64(j + 1)) }
+                stack.rawSet(-2, "pairs")
+                stack.newTable(narr: Int32(row.differs.count))
+                for (j, differs) in row.differs.enumerated() { stack.push(bool: differs); stack.rawSetIndex(-2, Int64(j + 1)) }
+                stack.rawSet(-2, "differs")
+                stack.rawSetIndex(-2, Int64(i + 1))
+            }
+            return 1
+        }
+        setFunction(module, "pekit.query", "check") { call in
+            let value = try call.runtime.value(at: 1, path: "params")
+            let policy = try call.runtime.policy(from: call, argument: 2)
+            let serverName = try call.optionalString(3) ?? "qs"
+            guard let server = QueryParser.servers[serverName] else {
+                throw call.badArgument(3, "unknown server \"\(serverName)\" (known: \(QueryParser.servers.keys.sorted().joined(separator: ", ")))")
+            }
+            let (query, problems) = try QueryCheck.check(value, policy: policy, server: server, serverName: serverName)
+            let stack = call.stack
+            stack.newTable(narr: Int32(problems.count))
+            for (i, problem) in problems.enumerated() {
+                stack.newTable(nrec: 2)
+                stack.push(problem.path); stack.rawSet(-2, "path")
+                stack.push(problem.problem); stack.rawSet(-2, "problem")
+                stack.rawSetIndex(-2, Int64(i + 1))
+            }
+            stack.push(query)
+            return 2
+        }
         stack.rawSet(pekit, "query")
+    }
+
+    /// Parse options: `{policy=, server=, depth=, parameters=, array_limit=, max_length=,
+    /// duplicates=, strict=, plus=, dots=, comma=}`, or a policy name.
+    func queryParser(from call: LuaCall, argument n: Int32) throws -> QueryParser {
+        let stack = call.stack
+        switch stack.type(n) {
+        case LUA_TNONE, LUA_TNIL: return QueryParser(policy: try policies.defaultEntry().policy)
+        case LUA_TSTRING: return QueryParser(policy: try policies.entry(call.string(n)).policy)
+        case LUA_TTABLE: break
+        default: throw call.typeError(n, expected: "options table or policy name")
+        }
+        var parser: QueryParser
+        if stack.rawGet(n, "server") != LUA_TNIL {
+            let name = stack.string(-1) ?? ""
+            stack.pop()
+            guard let server = QueryParser.servers[name] else {
+                throw call.badArgument(n, "unknown server \"\(name)\" (known: \(QueryParser.servers.keys.sorted().joined(separator: ", ")))")
+            }
+            parser = server
+        } else {
+            stack.pop()
+            _ = stack.rawGet(n, "policy")
+            let name = stack.string(-1)
+            stack.pop()
+            parser = QueryParser(policy: try name.map { try policies.entry($0).policy } ?? policies.defaultEntry().policy)
+        }
+        let known = ["policy", "server", "depth", "parameters", "array_limit", "max_length", "duplicates", "strict", "plus", "dots", "comma"]
+        stack.pushNil()
+        while lua_next(call.L, n) != 0 {
+            defer { stack.pop() }
+            guard stack.type(-2) == LUA_TSTRING, let key = stack.string(-2), known.contains(key) else {
+                throw call.badArgument(n, "unknown option \"\(stack.string(-2) ?? "?")\" (options: \(known.joined(separator: ", ")))")
+            }
+            func limit() throws -> Int {
+                guard let value = stack.integer(-1), value >= 0 else { throw call.badArgument(n, "option \"\(key)\" must be a non-negative integer") }
+                return Int(value)
+            }
+            switch key {
+            case "depth": parser.depth = min(try limit(), 1000)
+            case "parameters": parser.parameterLimit = try limit()
+            case "array_limit": parser.arrayLimit = try limit()
+            case "max_length": parser.maxLength = try limit()
+            case "duplicates":
+                guard let mode = stack.string(-1).flatMap(QueryParser.Duplicates.init(rawValue:)) else {
+                    throw call.badArgument(n, "option \"duplicates\" must be \"combine\", \"first\" or \"last\"")
+                }
+                parser.duplicates = mode
+            case "strict": parser.strict = stack.bool(-1)
+            case "plus": parser.plusAsSpace = stack.bool(-1)
+            case "dots": parser.allowDots = stack.bool(-1)
+            case "comma": parser.comma = stack.bool(-1)
+            default: break
+            }
+        }
+        return parser
     }
 }

@@ -63,3 +63,15 @@ func forEachInputLine(_ body: ([UInt8], Int) throws -> Void) throws {
     }
     if !pending.isEmpty { lineNumber += 1; try body(pending, lineNumber) }
 }
+
+/// All of standard input, as bytes exactly.
+func readAllInput() throws -> [UInt8] {
+    var all: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+        let n = chunk.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
+        if n < 0 { if errno == EINTR { continue }; throw CommandFailure(message: "cannot read standard input (errno \(errno))") }
+        if n == 0 { return all }
+        all += chunk[0..<n]
+    }
+}

@@ -50,8 +50,7 @@ private func runRun(_ args: [String]) throws -> Int32 {
         guard let script = parsed.positionals.first else { return }
         let arguments = Array(parsed.positionals.dropFirst())
         if script == "-" {
-            var input: [UInt8] = []
-            try forEachInputLine { line, _ in input += line + [0x0A] }
+            let input = try readAllInput()
             runtime.setArgTable(script: "-", arguments: arguments, interpreter: ["pekit", "run"])
             try runtime.runChunk(input, name: "=stdin", arguments: arguments)
         } else {
