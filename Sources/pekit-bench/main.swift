@@ -28,6 +28,29 @@ func report(_ op: String, _ impl: String, _ input: String, _ mbps: Double) {
 }
 
 let args = CommandLine.arguments.dropFirst()
+
+// pekit-bench query DOC.json: flatten+encode under qs's rules, then parse back (ms, medians).
+if args.first == "query", let path = args.dropFirst().first {
+    guard let data = FileManager.default.contents(atPath: path), let doc = try? JSON.parse([UInt8](data)) else {
+        FileHandle.standardError.write("pekit-bench: cannot read \(path)\n".data(using: .utf8)!)
+        exit(1)
+    }
+    let policy = Policy(name: "qs", order: .given, arrays: .indices)
+    var out = ByteString("")
+    func ms(_ body: () -> Void) -> Double {
+        body()
+        var times: [Double] = []
+        for _ in 0..<5 { let start = now(); body(); times.append((now() - start) * 1000) }
+        return times.sorted()[2]
+    }
+    let encodeMs = ms { out = (try? policy.queryString(doc)) ?? "" }
+    var parser = QueryParser()
+    parser.parameterLimit = 1_000_000; parser.arrayLimit = 1000; parser.depth = 10
+    let parseMs = ms { _ = try? parser.parse(out) }
+    print("{\"impl\":\"pekit-swift\",\"encode_ms\":\(String(format: "%.2f", encodeMs)),\"parse_ms\":\(String(format: "%.2f", parseMs)),\"bytes\":\(out.count)}")
+    exit(0)
+}
+
 guard args.count >= 3, let op = args.first, let set = AllowedSet.preset(named: args[args.startIndex + 1]) else {
     FileHandle.standardError.write("usage: pekit-bench encode|decode SET FILE...\n".data(using: .utf8)!)
     exit(2)

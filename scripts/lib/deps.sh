@@ -12,6 +12,10 @@ pekit_missing_packages() {
     if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists $PEKIT_PKGCONFIG 2>/dev/null; then
         missing="$PEKIT_BUILD_PACKAGES"
     fi
+    if [ "${1:-}" = bench ]; then
+        [ -f /usr/share/nodejs/qs/package.json ] || missing="$missing node-qs"
+        command -v lua5.4 >/dev/null 2>&1 || missing="$missing lua5.4"
+    fi
     if [ "${1:-}" = test ]; then
         command -v tmux >/dev/null 2>&1 || missing="$missing tmux"
         command -v lua5.4 >/dev/null 2>&1 || missing="$missing lua5.4"
@@ -19,7 +23,7 @@ pekit_missing_packages() {
     echo $missing
 }
 
-# pekit_ensure_deps [test]: installs what is missing, or says the exact command and fails.
+# pekit_ensure_deps [test|bench]: installs what is missing, or says the exact command and fails.
 pekit_ensure_deps() {
     local missing
     missing=$(pekit_missing_packages "${1:-}")

@@ -96,13 +96,14 @@ public struct QueryParser: Sendable {
         }
         let root = Node.map()
         var count = 0
-        for part in split(bytes, on: separator.bytes) where !part.isEmpty {
+        for range in split(bytes, on: separator.bytes) where !range.isEmpty {
+            let part = bytes[range]
             count += 1
             if count > parameterLimit {
                 if strict { throw QueryError("more than \(parameterLimit) parameters (parameterLimit)") }
                 break
             }
-            var rawKey = part[...], rawValue: ArraySlice<UInt8>? = nil
+            var rawKey = part, rawValue: ArraySlice<UInt8>? = nil
             if let at = firstIndex(of: assign.bytes, in: part) {
                 rawKey = part[part.startIndex..<at]
                 rawValue = part[(at + assign.count)...]
@@ -112,7 +113,8 @@ public struct QueryParser: Sendable {
             let value: PekitValue
             if let rawValue {
                 if comma, rawValue.contains(0x2C) {
-                    value = .array(split(Array(rawValue), on: [0x2C]).map { .string(ByteString(decode($0[...]))) })
+                    let raw = Array(rawValue)
+                    value = .array(split(raw, on: [0x2C]).map { .string(ByteString(decode(raw[$0]))) })
                 } else {
                     value = .string(ByteString(decode(rawValue)))
                 }
@@ -125,6 +127,8 @@ public struct QueryParser: Sendable {
     }
 
     private func decode(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
+        // Most keys and many values have nothing to decode.
+        if !bytes.contains(where: { $0 == 0x25 || ($0 == 0x2B && plusAsSpace) }) { return Array(bytes) }
         let decoder = PercentDecoder(mode: .lenient, plusAsSpace: plusAsSpace)
         return (try? decoder.decode(bytes: bytes)) ?? Array(bytes)
     }
@@ -239,27 +243,32 @@ public struct QueryParser: Sendable {
         return .key(ByteString(segment))
     }
 
-    private func split(_ bytes: [UInt8], on separator: [UInt8]) -> [[UInt8]] {
-        guard !separator.isEmpty else { return [bytes] }
-        var parts: [[UInt8]] = []
+    /// The ranges between separators (no copies).
+    private func split(_ bytes: [UInt8], on separator: [UInt8]) -> [Range<Int>] {
+        guard !separator.isEmpty else { return [0..<bytes.count] }
+        var parts: [Range<Int>] = []
         var start = 0, i = 0
         while i + separator.count <= bytes.count {
-            if bytes[i] == separator[0] && (separator.count == 1 || Array(bytes[i..<i + separator.count]) == separator) {
-                parts.append(Array(bytes[start..<i]))
+            if bytes[i] == separator[0] && (separator.count == 1 || bytes[i..<i + separator.count].elementsEqual(separator)) {
+                parts.append(start..<i)
                 i += separator.count
                 start = i
             } else {
                 i += 1
             }
         }
-        parts.append(Array(bytes[start...]))
+        parts.append(start..<bytes.count)
         return parts
     }
 
-    private func firstIndex(of needle: [UInt8], in haystack: [UInt8]) -> Int? {
+    private func firstIndex(of needle: [UInt8], in haystack: ArraySlice<UInt8>) -> Int? {
         guard !needle.isEmpty, haystack.count >= needle.count else { return nil }
         if needle.count == 1 { return haystack.firstIndex(of: needle[0]) }
-        for i in 0...(haystack.count - needle.count) where Array(haystack[i..<i + needle.count]) == needle { return i }
+        var i = haystack.startIndex
+        while i + needle.count <= haystack.endIndex {
+            if haystack[i..<i + needle.count].elementsEqual(needle) { return i }
+            i += 1
+        }
         return nil
     }
 }

@@ -15,6 +15,14 @@ public struct ByteString: Hashable, Comparable, Sendable, ExpressibleByStringLit
     public static func < (lhs: ByteString, rhs: ByteString) -> Bool { lhs.bytes.lexicographicallyPrecedes(rhs.bytes) }
 
     public var description: String { String(decoding: bytes, as: UTF8.self) }
+
+    /// Hashes the bytes in one call (the default for arrays feeds the hasher a byte at a time).
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(bytes.count)
+        bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+    }
+
+    public static func == (lhs: ByteString, rhs: ByteString) -> Bool { lhs.bytes == rhs.bytes }
     /// The bytes as a String when they are valid UTF-8.
     public var utf8String: String? { String(validating: bytes, as: UTF8.self) }
     public var isEmpty: Bool { bytes.isEmpty }

@@ -24,22 +24,20 @@ extension LuaRuntime {
     /// - Parameter path: the name of the value for messages (`params`).
     func value(at index: Int32, path: String) throws -> PekitValue {
         var onPath = Set<UnsafeRawPointer>()
-        return try readValue(stack.absolute(index), path: path, depth: 0, onPath: &onPath)
+        var keyPath = KeyPath(root: path)
+        return try readValue(stack.absolute(index), path: &keyPath, depth: 0, onPath: &onPath)
     }
 
     private func marker(of index: Int32) -> LuaMarker? {
         guard lua_getmetatable(L, index) != 0 else { return nil }
-        defer { stack.pop() }
-        for marker in [LuaMarker.null, .ordered, .set, .array] {
-            getRegistry(marker.rawValue)
-            let same = lua_rawequal(L, -1, -2) != 0
-            stack.pop()
-            if same { return marker }
-        }
-        return nil
+        // The marker metatables never move (Lua's collector does not move objects, and the
+        // registry keeps them alive), so comparing addresses is exact.
+        let pointer = lua_topointer(L, -1)
+        stack.pop()
+        return markers.first { $0.pointer == pointer }?.marker
     }
 
-    private func readValue(_ index: Int32, path: String, depth: Int, onPath: inout Set<UnsafeRawPointer>) throws -> PekitValue {
+    private func readValue(_ index: Int32, path: inout KeyPath, depth: Int, onPath: inout Set<UnsafeRawPointer>) throws -> PekitValue {
         switch stack.type(index) {
         case LUA_TSTRING: return .string(ByteString(stack.bytes(index) ?? []))
         case LUA_TNUMBER:
@@ -48,16 +46,16 @@ extension LuaRuntime {
         case LUA_TBOOLEAN: return .boolean(stack.bool(index))
         case LUA_TNIL, LUA_TNONE: return .null
         case LUA_TTABLE: break
-        default: throw LuaConversionError(path: path, reason: "cannot use a \(stack.typeName(index)) as a value")
+        default: throw LuaConversionError(path: path.text, reason: "cannot use a \(stack.typeName(index)) as a value")
         }
         let kind = marker(of: index)
         if kind == .null { return .null }
         guard let pointer = lua_topointer(L, index) else { return .null }
-        if onPath.contains(pointer) { throw LuaConversionError(path: path, reason: "cycle (the table contains itself)") }
+        if onPath.contains(pointer) { throw LuaConversionError(path: path.text, reason: "cycle (the table contains itself)") }
         guard depth < options.maxDepth else {
-            throw LuaConversionError(path: path, reason: "nested deeper than \(options.maxDepth) levels")
+            throw LuaConversionError(path: path.text, reason: "nested deeper than \(options.maxDepth) levels")
         }
-        guard lua_checkstack(L, 8) != 0 else { throw LuaConversionError(path: path, reason: "Lua stack exhausted") }
+        guard lua_checkstack(L, 8) != 0 else { throw LuaConversionError(path: path.text, reason: "Lua stack exhausted") }
         onPath.insert(pointer)
         defer { onPath.remove(pointer) }
 
@@ -70,18 +68,25 @@ extension LuaRuntime {
                 _ = stack.rawGetIndex(index, Int64(i))
                 defer { stack.pop() }
                 let pair = stack.top
-                guard stack.type(pair) == LUA_TTABLE else { throw LuaConversionError(path: "\(path)[\(i)]", reason: "not a {key, value} pair") }
+                guard stack.type(pair) == LUA_TTABLE else {
+                    path.components.append(.index(i))
+                    throw LuaConversionError(path: path.text, reason: "not a {key, value} pair")
+                }
                 _ = stack.rawGetIndex(pair, 1)
-                let key = try mapKey(-1, path: "\(path)[\(i)]")
+                path.components.append(.index(i))
+                let key = try mapKey(-1, path: path)
+                path.components.removeLast()
                 stack.pop()
                 _ = stack.rawGetIndex(pair, 2)
-                let element = try readValue(stack.top, path: appendPath(path, key), depth: depth + 1, onPath: &onPath)
+                path.components.append(.key(key))
+                let element = try readValue(stack.top, path: &path, depth: depth + 1, onPath: &onPath)
+                path.components.removeLast()
                 stack.pop()
                 entries.append(.init(key: key, value: element))
             }
             return .map(PekitMap(ordered: entries))
         case .set, .array:
-            let elements = try readSequence(index, count: stack.rawLength(index), path: path, depth: depth, onPath: &onPath)
+            let elements = try readSequence(index, count: stack.rawLength(index), path: &path, depth: depth, onPath: &onPath)
             return kind == .set ? .set(elements) : .array(elements)
         default:
             break
@@ -97,27 +102,31 @@ extension LuaRuntime {
             stack.pop()
         }
         if keyCount > 0 && onlyPositiveIntegers && stack.rawLength(index) == keyCount {
-            return .array(try readSequence(index, count: keyCount, path: path, depth: depth, onPath: &onPath))
+            return .array(try readSequence(index, count: keyCount, path: &path, depth: depth, onPath: &onPath))
         }
         var entries: [PekitMap.Entry] = []
         entries.reserveCapacity(keyCount)
         stack.pushNil()
         while lua_next(L, index) != 0 {
             let key = try mapKey(-2, path: path)
-            let element = try readValue(stack.top, path: appendPath(path, key), depth: depth + 1, onPath: &onPath)
+            path.components.append(.key(key))
+            let element = try readValue(stack.top, path: &path, depth: depth + 1, onPath: &onPath)
+            path.components.removeLast()
             stack.pop()
             entries.append(.init(key: key, value: element))
         }
         return .map(PekitMap(unordered: entries))
     }
 
-    private func readSequence(_ index: Int32, count: Int, path: String, depth: Int, onPath: inout Set<UnsafeRawPointer>) throws -> [PekitValue] {
+    private func readSequence(_ index: Int32, count: Int, path: inout KeyPath, depth: Int, onPath: inout Set<UnsafeRawPointer>) throws -> [PekitValue] {
         var elements: [PekitValue] = []
         elements.reserveCapacity(count)
         var i = 1
         while i <= count {
             _ = stack.rawGetIndex(index, Int64(i))
-            let element = try readValue(stack.top, path: "\(path)[\(i)]", depth: depth + 1, onPath: &onPath)
+            path.components.append(.index(i))
+            let element = try readValue(stack.top, path: &path, depth: depth + 1, onPath: &onPath)
+            path.components.removeLast()
             stack.pop()
             elements.append(element)
             i += 1
@@ -126,63 +135,118 @@ extension LuaRuntime {
     }
 
     // A key as bytes, without converting it in place (that would confuse lua_next).
-    private func mapKey(_ index: Int32, path: String) throws -> ByteString {
+    private func mapKey(_ index: Int32, path: KeyPath) throws -> ByteString {
         switch stack.type(index) {
         case LUA_TSTRING: return ByteString(stack.bytes(index) ?? [])
         case LUA_TNUMBER:
             if stack.isInteger(index), let value = stack.integer(index) { return ByteString(String(value)) }
             return ByteString((stack.number(index) ?? 0).luaString)
         default:
-            throw LuaConversionError(path: path, reason: "a key must be a string or a number, not a \(stack.typeName(index))")
+            throw LuaConversionError(path: path.text, reason: "a key must be a string or a number, not a \(stack.typeName(index))")
         }
-    }
-
-    private func appendPath(_ path: String, _ key: ByteString) -> String {
-        let text = key.description
-        let isName = !text.isEmpty && text.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || $0 == "_" || ("0"..."9").contains($0)) }
-            && !("0"..."9").contains(text.unicodeScalars.first!)
-        return isName ? "\(path).\(text)" : "\(path)[\"\(text)\"]"
     }
 
     /// Pushes `value` as Lua sees it: arrays carry the `pekit.array` mark (so empty ones stay
     /// arrays), ordered maps are `pekit.ordered` lists, sets `pekit.set`, null `pekit.null`.
-    func push(_ value: PekitValue) {
+    /// - Parameter keepOrder: push ordered maps as `pekit.ordered` lists (key order kept, lookups
+    ///   by key linear); otherwise as plain tables (fast lookups, Lua's own order).
+    func push(_ value: PekitValue, keepOrder: Bool = true) {
         _ = lua_checkstack(L, 4)
         switch value {
         case .string(let bytes): stack.push(bytes)
         case .integer(let n): stack.push(integer: n)
         case .number(let x): stack.push(number: x)
         case .boolean(let b): stack.push(bool: b)
-        case .null: getRegistry("pekit.null")
+        case .null: pushMarker(.nullValue)
         case .array(let elements), .set(let elements):
             stack.newTable(narr: Int32(clamping: elements.count))
             for (i, element) in elements.enumerated() {
-                push(element)
+                push(element, keepOrder: keepOrder)
                 stack.rawSetIndex(-2, Int64(i + 1))
             }
-            if case .set = value { getRegistry(LuaMarker.set.rawValue) } else { getRegistry(LuaMarker.array.rawValue) }
+            if case .set = value { pushMarker(.set) } else { pushMarker(.array) }
             lua_setmetatable(L, -2)
         case .map(let map):
-            if map.isOrdered {
+            if map.isOrdered && keepOrder {
                 stack.newTable(narr: Int32(clamping: map.count))
                 for (i, entry) in map.entries.enumerated() {
                     stack.newTable(narr: 2)
                     stack.push(entry.key)
                     stack.rawSetIndex(-2, 1)
-                    push(entry.value)
+                    push(entry.value, keepOrder: keepOrder)
                     stack.rawSetIndex(-2, 2)
                     stack.rawSetIndex(-2, Int64(i + 1))
                 }
-                getRegistry(LuaMarker.ordered.rawValue)
+                pushMarker(.ordered)
                 lua_setmetatable(L, -2)
             } else {
                 stack.newTable(nrec: Int32(clamping: map.count))
                 for entry in map.entries {
                     stack.push(entry.key)
-                    push(entry.value)
+                    push(entry.value, keepOrder: keepOrder)
                     lua_rawset(L, -3)
                 }
             }
         }
+    }
+}
+
+/// A key path built only when an error needs it (`params.list[2]["a b"]`).
+struct KeyPath {
+    enum Component { case key(ByteString), index(Int) }
+    let root: String
+    var components: [Component] = []
+
+    init(root: String) { self.root = root }
+
+    var text: String {
+        components.reduce(root) { path, component in
+            switch component {
+            case .index(let i): return "\(path)[\(i)]"
+            case .key(let key):
+                let text = key.description
+                let isName = !text.isEmpty && text.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || $0 == "_" || ("0"..."9").contains($0)) }
+                    && !("0"..."9").contains(text.unicodeScalars.first!)
+                return isName ? "\(path).\(text)" : "\(path)[\"\(text)\"]"
+            }
+        }
+    }
+}
+
+/// The marker metatables (and pekit.null) as registry references and addresses, for fast
+/// pushing and recognising.
+struct MarkerCache {
+    struct Entry { let marker: LuaMarker; let pointer: UnsafeRawPointer?; let ref: Int32 }
+    var entries: [Entry] = []
+    var nullValueRef: Int32 = 0
+}
+
+enum PushMarker { case ordered, set, array, nullValue }
+
+extension LuaRuntime {
+    var markers: [MarkerCache.Entry] { markerCache.entries }
+
+    func pushMarker(_ marker: PushMarker) {
+        let ref: Int32
+        switch marker {
+        case .nullValue: ref = markerCache.nullValueRef
+        case .ordered: ref = markerCache.entries.first { $0.marker == .ordered }?.ref ?? 0
+        case .set: ref = markerCache.entries.first { $0.marker == .set }?.ref ?? 0
+        case .array: ref = markerCache.entries.first { $0.marker == .array }?.ref ?? 0
+        }
+        _ = lua_rawgeti(L, pekit_registryindex(), lua_Integer(ref))
+    }
+
+    /// Fills the cache from the registry keys the prelude's values were stored under.
+    func cacheMarkers() {
+        var cache = MarkerCache()
+        for marker in [LuaMarker.null, .ordered, .set, .array] {
+            getRegistry(marker.rawValue)
+            let pointer = lua_topointer(L, -1)
+            cache.entries.append(.init(marker: marker, pointer: pointer, ref: reference()))
+        }
+        getRegistry("pekit.null")
+        cache.nullValueRef = reference()
+        markerCache = cache
     }
 }

@@ -21,6 +21,7 @@ extension LuaRuntime {
             setRegistry(key)
         }
         stack.pop()
+        cacheMarkers()
 
         stack.push(Pekit.version)
         stack.rawSet(pekit, "version")

@@ -46,7 +46,7 @@ extension LuaRuntime {
                 stack.newTable(narr: 2)
                 stack.push(pair.key)
                 stack.rawSetIndex(-2, 1)
-                if let value = pair.value { stack.push(value) } else { call.runtime.getRegistry("pekit.null") }
+                if let value = pair.value { stack.push(value) } else { call.runtime.pushMarker(.nullValue) }
                 stack.rawSetIndex(-2, 2)
                 stack.rawSetIndex(-2, Int64(i + 1))
             }
@@ -55,7 +55,12 @@ extension LuaRuntime {
         setFunction(module, "pekit.query", "decode") { call in
             let input = try call.bytes(1)
             let parser = try call.runtime.queryParser(from: call, argument: 2)
-            call.runtime.push(try parser.parse(ByteString(input)))
+            var keepOrder = false
+            if call.stack.type(2) == LUA_TTABLE {
+                keepOrder = call.stack.rawGet(2, "ordered") != LUA_TNIL && call.stack.bool(-1)
+                call.stack.pop()
+            }
+            call.runtime.push(try parser.parse(ByteString(input)), keepOrder: keepOrder)
             return 1
         }
         setFunction(module, "pekit.query", "compare") { call in
@@ -105,6 +110,21 @@ extension LuaRuntime {
             return 2
         }
         stack.rawSet(pekit, "query")
+
+        // pekit.json: JSON with key order kept (objects become pekit.ordered tables).
+        stack.newTable()
+        setFunction(-1, "pekit.json", "decode") { call in
+            let text = try call.bytes(1)
+            do { call.runtime.push(try JSON.parse(text, maxDepth: call.runtime.options.maxDepth)) } catch let error as JSON.ParseError {
+                throw LuaArgumentError("\(error)")
+            }
+            return 1
+        }
+        setFunction(-1, "pekit.json", "encode") { call in
+            call.stack.push(JSON.write(try call.runtime.value(at: 1, path: "value")))
+            return 1
+        }
+        stack.rawSet(pekit, "json")
     }
 
     /// Parse options: `{policy=, server=, depth=, parameters=, array_limit=, max_length=,
@@ -132,7 +152,7 @@ extension LuaRuntime {
             stack.pop()
             parser = QueryParser(policy: try name.map { try policies.entry($0).policy } ?? policies.defaultEntry().policy)
         }
-        let known = ["policy", "server", "depth", "parameters", "array_limit", "max_length", "duplicates", "strict", "plus", "dots", "comma"]
+        let known = ["policy", "server", "depth", "parameters", "array_limit", "max_length", "duplicates", "strict", "plus", "dots", "comma", "ordered"]
         stack.pushNil()
         while lua_next(call.L, n) != 0 {
             defer { stack.pop() }

@@ -62,6 +62,8 @@ public final class LuaRuntime {
     let L: OpaquePointer
     let options: Options
     private var boxes: [LuaFunctionBox] = []
+    /// The marker metatables, cached after start-up.
+    var markerCache = MarkerCache()
     /// A reusable output buffer for functions that produce short strings in loops.
     let scratch = ScratchBuffer(size: 16 << 10)
     lazy var policies = PolicyRegistry(runtime: self)

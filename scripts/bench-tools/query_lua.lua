@@ -1,0 +1,13 @@
+-- pekit.query from Lua on the benchmark document (decoded once with pekit.json, not timed).
+local f = assert(io.open(arg[1], "rb")); local doc = pekit.json.decode(f:read("a")); f:close()
+local function median(fn)
+  fn(); local t = {}
+  for i = 1, 5 do local s = os.clock(); fn(); t[i] = (os.clock() - s) * 1000 end
+  table.sort(t); return t[3]
+end
+local out
+local options = { policy = "qs" }
+local encode_ms = median(function() out = pekit.query.encode(doc, "qs") end)
+local parse_opts = { parameters = 1000000, array_limit = 1000, depth = 10 }
+local parse_ms = median(function() pekit.query.decode(out, parse_opts) end)
+print(string.format('{"impl":"pekit-lua","encode_ms":%.2f,"parse_ms":%.2f,"bytes":%d}', encode_ms, parse_ms, #out))
