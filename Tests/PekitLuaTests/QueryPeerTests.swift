@@ -23,3 +23,33 @@ final class QueryPeerTests: XCTestCase {
         XCTAssertEqual(failures, 0)
     }
 }
+
+/// Exact outputs of the shipped policies that have no peer installed here, from their specs.
+final class QueryPolicySpecTests: XCTestCase {
+    // RFC 5849 section 3.4.1.3.2: the normalized parameters of the worked example.
+    func testOAuth1NormalizationExampleFromTheRFC() throws {
+        let lua = LuaREPL(runtime: try makeRuntime())
+        let params = #"{ {"b5", "=%3D"}, {"a3", "a"}, {"c@", ""}, {"a2", "r b"}, {"oauth_consumer_key", "9djdj82h48djs9d2"}, {"oauth_token", "kkk9d7dh3k39sjv7"}, {"oauth_signature_method", "HMAC-SHA1"}, {"oauth_timestamp", "137131201"}, {"oauth_nonce", "7d8f3e4a"}, {"c2", ""}, {"a3", "2 q"} }"#
+        XCTAssertEqual(lua.eval("pekit.query.encode(\(params), 'oauth1')"),
+                       #""a2=r%20b&a3=2%20q&a3=a&b5=%3D%253D&c%40=&c2=&oauth_consumer_key=9djdj82h48djs9d2&oauth_nonce=7d8f3e4a&oauth_signature_method=HMAC-SHA1&oauth_timestamp=137131201&oauth_token=kkk9d7dh3k39sjv7""#)
+    }
+
+    func testOtherShippedPolicies() throws {
+        let lua = LuaREPL(runtime: try makeRuntime())
+        let doc = #"pekit.ordered{ {"b", "x y"}, {"a", {1, {c = true}}}, {"n", pekit.null}, {"t", "~*'()!"}, {"A", "+"} }"#
+        let expected = [
+            // AWS SigV4: repeated keys, sorted by encoded key then value; unreserved only.
+            "aws-sigv4": "A=%2B&a=1&a%5Bc%5D=true&b=x%20y&n=&t=~%2A%27%28%29%21",
+            // Alamofire: AFNetworking's escaping and order, booleans as 1, null as "n=".
+            "alamofire": "A=%2B&a%5B%5D=1&a%5B%5D%5Bc%5D=1&b=x%20y&n=&t=~%2A%27%28%29%21",
+            // jQuery.param: a[] for plain elements, a[1][c] for nested ones; encodeURIComponent with +.
+            "jquery": "b=x+y&a%5B%5D=1&a%5B1%5D%5Bc%5D=true&n=&t=~*'()!&A=%2B",
+            // WHATWG form: order kept, repeat for arrays.
+            "form": "b=x+y&a=1&a%5Bc%5D=true&n=&t=%7E*%27%28%29%21&A=%2B",
+            "afnetworking": "A=%2B&a%5B%5D=1&a%5B%5D%5Bc%5D=1&b=x%20y&n&t=~%2A%27%28%29%21",
+        ]
+        for (name, output) in expected {
+            XCTAssertEqual(lua.eval("pekit.query.encode(\(doc), '\(name)')"), "\"\(output)\"", name)
+        }
+    }
+}
