@@ -1,0 +1,104 @@
+/// The cookie-date algorithm of RFC 6265 §5.1.1, to the letter: tolerant of the odd formats
+/// servers send, strict about the ranges.
+public enum CookieDate {
+    /// Seconds since 1970-01-01T00:00:00Z, or nil when the text is not a cookie date.
+    public static func parse(_ text: String) -> Int64? {
+        let bytes = Array(text.utf8)
+        func isDelimiter(_ b: UInt8) -> Bool {
+            b == 0x09 || (0x20...0x2F).contains(b) || (0x3B...0x40).contains(b) || (0x5B...0x60).contains(b) || (0x7B...0x7E).contains(b)
+        }
+        var tokens: [ArraySlice<UInt8>] = []
+        var i = 0
+        while i < bytes.count {
+            while i < bytes.count, isDelimiter(bytes[i]) { i += 1 }
+            let start = i
+            while i < bytes.count, !isDelimiter(bytes[i]) { i += 1 }
+            if i > start { tokens.append(bytes[start..<i]) }
+        }
+        var time: (Int, Int, Int)?, day: Int?, month: Int?, year: Int?
+        for token in tokens {
+            if time == nil, let t = hmsTime(token) { time = t; continue }
+            if day == nil, let d = leadingDigits(token, min: 1, max: 2) { day = d; continue }
+            if month == nil, let m = monthNumber(token) { month = m; continue }
+            if year == nil, let y = leadingDigits(token, min: 2, max: 4) { year = y; continue }
+        }
+        guard var y = year, let d = day, let m = month, let (h, mi, s) = time else { return nil }
+        if (70...99).contains(y) { y += 1900 } else if (0...69).contains(y) { y += 2000 }
+        guard (1...31).contains(d), y >= 1601, h <= 23, mi <= 59, s <= 59 else { return nil }
+        guard d <= daysIn(month: m, year: y) else { return nil }
+        return Int64(daysFromCivil(y, m, d)) * 86400 + Int64(h * 3600 + mi * 60 + s)
+    }
+
+    /// 1*2DIGIT followed by a non-digit or the end (`min`…`max` digits).
+    static func leadingDigits(_ token: ArraySlice<UInt8>, min: Int, max: Int) -> Int? {
+        var n = 0, count = 0
+        for b in token {
+            guard (0x30...0x39).contains(b) else { break }
+            count += 1
+            if count > max { return nil }
+            n = n * 10 + Int(b - 0x30)
+        }
+        return count >= min ? n : nil
+    }
+
+    /// hms-time = time-field ":" time-field ":" time-field, then a non-digit or the end.
+    static func hmsTime(_ token: ArraySlice<UInt8>) -> (Int, Int, Int)? {
+        var fields: [Int] = []
+        var i = token.startIndex
+        for index in 0..<3 {
+            var n = 0, count = 0
+            while i < token.endIndex, (0x30...0x39).contains(token[i]), count < 2 { n = n * 10 + Int(token[i] - 0x30); count += 1; i += 1 }
+            guard count >= 1 else { return nil }
+            fields.append(n)
+            if index < 2 {
+                guard i < token.endIndex, token[i] == 0x3A else { return nil }
+                i += 1
+            }
+        }
+        if i < token.endIndex, (0x30...0x39).contains(token[i]) { return nil }
+        return (fields[0], fields[1], fields[2])
+    }
+
+    static func monthNumber(_ token: ArraySlice<UInt8>) -> Int? {
+        guard token.count >= 3 else { return nil }
+        let prefix = String(decoding: token.prefix(3), as: UTF8.self).lowercased()
+        return ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"].firstIndex(of: prefix).map { $0 + 1 }
+    }
+
+    static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
+    static func daysFromCivil(_ year: Int, _ month: Int, _ day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146097 + doe - 719468
+    }
+
+    /// An HTTP date for `seconds` (`Thu, 01 Jan 1970 00:00:00 GMT`).
+    public static func format(_ seconds: Int64) -> String {
+        var days = Int(seconds >= 0 ? seconds / 86400 : (seconds - 86399) / 86400)
+        let rest = Int(seconds - Int64(days) * 86400)
+        let weekday = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"][((days % 7) + 7) % 7]
+        days += 719468
+        let era = (days >= 0 ? days : days - 146096) / 146097
+        let doe = days - era * 146097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        let y = yoe + era * 400 + (m <= 2 ? 1 : 0)
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        return "\(weekday), \(two(d)) \(months[m - 1]) \(y) \(two(rest / 3600)):\(two(rest / 60 % 60)):\(two(rest % 60)) GMT"
+    }
+}

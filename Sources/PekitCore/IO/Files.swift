@@ -1,0 +1,71 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The file operations the core is asked to do: read a file, and replace one atomically.
+public enum Files {
+    /// The bytes of a file, or nil when it cannot be read.
+    public static func read(_ path: String) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var out: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n < 0 { if errno == EINTR { continue }; return nil }
+            if n == 0 { return out }
+            out += chunk[0..<n]
+        }
+    }
+
+    /// Why a file operation failed.
+    static func reason() -> String {
+        String(decoding: UnsafeRawBufferPointer(start: strerror(errno), count: strlen(strerror(errno))), as: UTF8.self)
+    }
+
+    /// Replaces `path` with `bytes` so that a reader (or a crash) only ever sees the old file or
+    /// the new one, complete: written to a temporary file beside it, flushed, renamed over it.
+    /// An exclusive lock on `path.lock` keeps two writers from interleaving.
+    /// - Throws: `CookieError.file` naming the path and the system's reason.
+    public static func writeAtomically(_ bytes: [UInt8], to path: String, mode: mode_t = 0o600) throws {
+        let lockPath = path + ".lock"
+        let lock = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard lock >= 0 else { throw CookieError.file(path: lockPath, reason: reason()) }
+        defer { close(lock) }
+        while flock(lock, LOCK_EX) != 0 {
+            if errno != EINTR { throw CookieError.file(path: lockPath, reason: "cannot lock: \(reason())") }
+        }
+        defer { _ = flock(lock, LOCK_UN) }
+        let temporary = "\(path).tmp.\(getpid())"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
+        guard fd >= 0 else { throw CookieError.file(path: temporary, reason: reason()) }
+        var written = 0
+        let ok: Bool = bytes.withUnsafeBytes { raw in
+            while written < raw.count {
+                let n = write(fd, raw.baseAddress! + written, raw.count - written)
+                if n < 0 { if errno == EINTR { continue }; return false }
+                written += n
+            }
+            return fsync(fd) == 0
+        }
+        let failure = ok ? nil : reason()
+        close(fd)
+        if let failure {
+            unlink(temporary)
+            throw CookieError.file(path: path, reason: failure)
+        }
+        guard rename(temporary, path) == 0 else {
+            let failure = reason()
+            unlink(temporary)
+            throw CookieError.file(path: path, reason: failure)
+        }
+    }
+}
+
+/// A text file's contents (invalid UTF-8 repaired), or nil.
+func readTextFile(_ path: String) -> String? {
+    Files.read(path).map { String(decoding: $0, as: UTF8.self) }
+}

@@ -1,0 +1,94 @@
+/// The parts of an absolute http(s) URL that cookies and requests need, parsed per RFC 3986
+/// without re-encoding anything: scheme, host (lower-cased; IPv6 without brackets), port, path,
+/// query. Userinfo and fragment are kept apart.
+public struct RequestURL: Equatable, Sendable, CustomStringConvertible {
+    public var scheme: String
+    public var userinfo: String?
+    public var host: String
+    public var port: Int?
+    /// The path as written ("" when absent).
+    public var path: String
+    public var query: String?
+    public var fragment: String?
+
+    /// Why a URL could not be used.
+    public struct ParseError: Error, Equatable, CustomStringConvertible {
+        public let url: String
+        public let reason: String
+        public var description: String { "invalid URL \"\(url)\": \(reason)" }
+    }
+
+    /// Parses an absolute URL (`scheme://host[:port][/path][?query][#fragment]`).
+    public init(_ text: String) throws {
+        func fail(_ reason: String) -> ParseError { ParseError(url: text, reason: reason) }
+        guard let colon = text.firstIndex(of: ":"), text[colon...].hasPrefix("://") else {
+            throw fail("expected scheme://host")
+        }
+        let scheme = text[..<colon].lowercased()
+        guard let first = scheme.first, first.isLetter, scheme.allSatisfy({ $0.isLetter || $0.isNumber || "+-.".contains($0) }) else {
+            throw fail("invalid scheme")
+        }
+        self.scheme = scheme
+        var rest = text[text.index(colon, offsetBy: 3)...]
+        if let hash = rest.firstIndex(of: "#") { fragment = String(rest[rest.index(after: hash)...]); rest = rest[..<hash] } else { fragment = nil }
+        if let q = rest.firstIndex(of: "?") { query = String(rest[rest.index(after: q)...]); rest = rest[..<q] } else { query = nil }
+        let authorityEnd = rest.firstIndex(of: "/") ?? rest.endIndex
+        var authority = rest[..<authorityEnd]
+        path = String(rest[authorityEnd...])
+        if let at = authority.lastIndex(of: "@") { userinfo = String(authority[..<at]); authority = authority[authority.index(after: at)...] } else { userinfo = nil }
+        var hostPart = authority
+        var portText: Substring?
+        if authority.hasPrefix("[") {
+            guard let close = authority.firstIndex(of: "]") else { throw fail("unclosed '[' in the host") }
+            hostPart = authority[authority.index(after: authority.startIndex)..<close]
+            let after = authority[authority.index(after: close)...]
+            if after.hasPrefix(":") { portText = after.dropFirst() } else if !after.isEmpty { throw fail("unexpected text after the IPv6 address") }
+        } else if let c = authority.lastIndex(of: ":") {
+            hostPart = authority[..<c]
+            portText = authority[authority.index(after: c)...]
+        }
+        guard !hostPart.isEmpty else { throw fail("no host") }
+        host = hostPart.lowercased()
+        if let portText, !portText.isEmpty {
+            guard let port = Int(portText), (0...65535).contains(port) else { throw fail("invalid port \"\(portText)\"") }
+            self.port = port
+        } else {
+            port = nil
+        }
+    }
+
+    /// Whether the host is an IPv4 or IPv6 address (never domain-matched by suffix).
+    public var hostIsIPAddress: Bool { Self.isIPAddress(host) }
+
+    public static func isIPAddress(_ host: String) -> Bool {
+        if host.contains(":") { return true }  // IPv6 (brackets already removed)
+        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 4 && parts.allSatisfy { !$0.isEmpty && $0.count <= 3 && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) && Int($0)! <= 255 }
+    }
+
+    /// https, wss, or a loopback host (which browsers treat as secure).
+    public var isSecureContext: Bool {
+        scheme == "https" || scheme == "wss" || host == "localhost" || host.hasSuffix(".localhost") || host == "::1" || host.hasPrefix("127.")
+    }
+
+    /// The path for cookie matching: "/" when empty.
+    public var cookiePath: String { path.isEmpty ? "/" : path }
+
+    /// The port to connect to (the scheme's default when none is given).
+    public var effectivePort: Int { port ?? (scheme == "https" ? 443 : scheme == "http" ? 80 : 0) }
+
+    /// `host` or `host:port`, as a Host header writes it (IPv6 in brackets).
+    public var authority: String {
+        let h = host.contains(":") ? "[\(host)]" : host
+        return port.map { "\(h):\($0)" } ?? h
+    }
+
+    public var description: String {
+        var s = "\(scheme)://"
+        if let userinfo { s += userinfo + "@" }
+        s += authority + path
+        if let query { s += "?" + query }
+        if let fragment { s += "#" + fragment }
+        return s
+    }
+}
