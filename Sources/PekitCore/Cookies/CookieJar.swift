@@ -121,7 +121,6 @@ public final class CookieJar {
         }
         if cookie.httpOnly && !http { return reject("HttpOnly cookies can only be set over HTTP") }
         let secureOrigin = url.isSecureContext
-        if cookie.secure && !secureOrigin { return reject("Secure cookies can only be set from https (or loopback)") }
         let lowerName = name.lowercased()
         if lowerName.hasPrefix("__secure-") && !(cookie.secure && secureOrigin) {
             return reject("a __Secure- cookie needs the Secure attribute and an https origin")
@@ -129,6 +128,7 @@ public final class CookieJar {
         if lowerName.hasPrefix("__host-") && !(cookie.secure && secureOrigin && cookie.hostOnly && parsed.domain == nil && cookie.path == "/") {
             return reject("a __Host- cookie needs Secure, an https origin, no Domain and Path=/")
         }
+        if cookie.secure && !secureOrigin { return reject("Secure cookies can only be set from https (or loopback)") }
         if cookie.sameSite == Cookie.SameSite.none && !cookie.secure { return reject("SameSite=None needs the Secure attribute") }
         for filter in filters {
             if let rewrite = filter.rewrite, let changed = try rewrite(cookie, url) { cookie = changed }

@@ -1,0 +1,131 @@
+/// Saving and loading a jar: the Netscape cookies.txt format that curl, wget and browser
+/// exporters use (with `#HttpOnly_` lines, and host-only kept apart from domain cookies), and a
+/// JSON format that keeps every attribute.
+extension CookieJar {
+    public enum FileFormat: String, Sendable, CaseIterable {
+        case netscape, json
+
+        /// JSON for a `.json` path, Netscape otherwise.
+        public static func guess(_ path: String) -> FileFormat { path.lowercased().hasSuffix(".json") ? .json : .netscape }
+    }
+
+    /// The file text for the jar's cookies (session cookies only when `sessions` is true).
+    public func serialized(_ format: FileFormat, sessions: Bool = false) -> [UInt8] {
+        let now = clock()
+        let cookies = all.filter { !$0.isExpired(at: now) && (sessions || $0.isPersistent) }
+        switch format {
+        case .netscape:
+            var text = "# Netscape HTTP Cookie File\n# Written by pekit \(Pekit.version). Fields: domain, subdomains, path, secure, expires, name, value.\n\n"
+            for c in cookies {
+                let domain = (c.httpOnly ? "#HttpOnly_" : "") + (c.hostOnly ? c.domain : "." + c.domain)
+                let expires = c.expires.map { $0 <= 0 ? "1" : String(Int64(min($0, 253_402_300_799))) } ?? "0"
+                text += [domain, c.hostOnly ? "FALSE" : "TRUE", c.path, c.secure ? "TRUE" : "FALSE", expires, c.name, c.value].joined(separator: "\t") + "\n"
+            }
+            return Array(text.utf8)
+        case .json:
+            let list = cookies.map { c -> PekitValue in
+                let entries: [PekitMap.Entry] = [
+                    .init(key: "name", value: .text(c.name)), .init(key: "value", value: .text(c.value)),
+                    .init(key: "domain", value: .text(c.domain)), .init(key: "path", value: .text(c.path)),
+                    .init(key: "expires", value: c.expires.map { .number($0) } ?? .null),
+                    .init(key: "creation", value: .number(c.creation)), .init(key: "last_access", value: .number(c.lastAccess)),
+                    .init(key: "host_only", value: .boolean(c.hostOnly)), .init(key: "secure", value: .boolean(c.secure)),
+                    .init(key: "http_only", value: .boolean(c.httpOnly)),
+                    .init(key: "same_site", value: c.sameSite.map { .text($0.rawValue) } ?? .null),
+                    .init(key: "partitioned", value: .boolean(c.partitioned)),
+                ]
+                return .map(PekitMap(ordered: entries))
+            }
+            let document = PekitValue.map(PekitMap(ordered: [.init(key: "pekit_cookies", value: .integer(1)), .init(key: "cookies", value: .array(list))]))
+            return JSON.write(document) + [0x0A]
+        }
+    }
+
+    /// Writes the jar to `path` atomically (temporary file, then rename, under a lock).
+    public func save(to path: String, format: FileFormat? = nil, sessions: Bool = false) throws {
+        try Files.writeAtomically(serialized(format ?? .guess(path), sessions: sessions), to: path)
+    }
+
+    /// Adds the cookies of a file; a malformed line or entry is skipped and reported
+    /// (`path:LINE: reason`), the rest loads. Returns how many were loaded and the warnings.
+    /// - Throws: `CookieError.file` when the file cannot be read or is not a cookie file at all.
+    @discardableResult
+    public func load(from path: String, format: FileFormat? = nil) throws -> (loaded: Int, warnings: [String]) {
+        guard let bytes = Files.read(path) else { throw CookieError.file(path: path, reason: "cannot read the file (\(Files.reason()))") }
+        let format = format ?? (bytes.first { $0 != 0x20 && $0 != 0x0A && $0 != 0x09 && $0 != 0x0D } == 0x7B ? .json : .netscape)
+        return try load(bytes, format: format, name: path)
+    }
+
+    /// Adds the cookies of file text (see `load(from:)`).
+    public func load(_ bytes: [UInt8], format: FileFormat, name: String) throws -> (loaded: Int, warnings: [String]) {
+        var warnings: [String] = []
+        var loaded = 0
+        switch format {
+        case .netscape:
+            var number = 0
+            for rawLine in bytes.split(separator: 0x0A, omittingEmptySubsequences: false) {
+                number += 1
+                var line = String(decoding: rawLine, as: UTF8.self)
+                if line.hasSuffix("\r") { line.removeLast() }
+                var httpOnly = false
+                if line.hasPrefix("#HttpOnly_") { httpOnly = true; line.removeFirst(10) }
+                else if line.hasPrefix("#") || line.trimmingSpaces.isEmpty { continue }
+                let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+                guard fields.count == 7 || fields.count == 6 else {
+                    warnings.append("\(name):\(number): expected 7 tab-separated fields, found \(fields.count); line skipped")
+                    continue
+                }
+                let subdomains = fields[1].uppercased()
+                guard subdomains == "TRUE" || subdomains == "FALSE", fields[3].uppercased() == "TRUE" || fields[3].uppercased() == "FALSE",
+                      let expires = Int64(fields[4]), fields[2].hasPrefix("/") || fields[2].isEmpty else {
+                    warnings.append("\(name):\(number): malformed fields (subdomains and secure must be TRUE or FALSE, expires a number, path start with /); line skipped")
+                    continue
+                }
+                var domain = fields[0].lowercased()
+                let hostOnly = subdomains == "FALSE" && !domain.hasPrefix(".")
+                if domain.hasPrefix(".") { domain.removeFirst() }
+                guard !domain.isEmpty else { warnings.append("\(name):\(number): empty domain; line skipped"); continue }
+                let cookie = Cookie(name: fields[5], value: fields.count == 7 ? fields[6] : "", domain: domain, path: fields[2].isEmpty ? "/" : fields[2],
+                                    expires: expires == 0 ? nil : Double(expires), hostOnly: hostOnly,
+                                    secure: fields[3].uppercased() == "TRUE", httpOnly: httpOnly)
+                set(cookie)
+                loaded += 1
+            }
+        case .json:
+            let document: PekitValue
+            do { document = try JSON.parse(bytes) } catch { throw CookieError.file(path: name, reason: "\(error)") }
+            guard case .map(let map) = document, case .array(let list)? = map["cookies"] else {
+                throw CookieError.file(path: name, reason: "not a pekit cookie file (expected {\"pekit_cookies\": 1, \"cookies\": [...]})")
+            }
+            for (i, item) in list.enumerated() {
+                guard case .map(let c) = item, case .string(let cookieName)? = c["name"], case .string(let value)? = c["value"],
+                      case .string(let domain)? = c["domain"], case .string(let path)? = c["path"] else {
+                    warnings.append("\(name): cookies[\(i + 1)]: needs string name, value, domain and path; skipped")
+                    continue
+                }
+                func number(_ key: ByteString) -> Double? {
+                    switch c[key] { case .number(let x)?: return x; case .integer(let n)?: return Double(n); default: return nil }
+                }
+                func flag(_ key: ByteString) -> Bool { if case .boolean(let b)? = c[key] { return b }; return false }
+                var sameSite: Cookie.SameSite?
+                if case .string(let s)? = c["same_site"] { sameSite = Cookie.SameSite(rawValue: s.description) }
+                let creation = number("creation") ?? clock()
+                set(Cookie(name: cookieName.description, value: value.description, domain: domain.description.lowercased(), path: path.description,
+                           expires: number("expires"), creation: creation, lastAccess: number("last_access") ?? creation,
+                           hostOnly: c["host_only"] == nil ? true : flag("host_only"), secure: flag("secure"), httpOnly: flag("http_only"),
+                           sameSite: sameSite, partitioned: flag("partitioned")))
+                loaded += 1
+            }
+        }
+        return (loaded, warnings)
+    }
+}
+
+extension String {
+    var trimmingSpaces: Substring {
+        var s = Substring(self)
+        while let f = s.first, f == " " || f == "\t" { s.removeFirst() }
+        while let l = s.last, l == " " || l == "\t" { s.removeLast() }
+        return s
+    }
+}

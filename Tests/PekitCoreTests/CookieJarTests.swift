@@ -1,0 +1,160 @@
+import XCTest
+@testable import PekitCore
+
+final class CookieJarTests: XCTestCase {
+    final class Clock: @unchecked Sendable { var now = 1_700_000_000.0 }
+    var clock = Clock()
+    lazy var psl = PublicSuffixList(text: "com\nuk\nco.uk\ngithub.io\n*.ck\n!www.ck\n")
+
+    func jar() -> CookieJar {
+        let clock = self.clock
+        return CookieJar(publicSuffixes: psl, clock: { clock.now })
+    }
+    func url(_ s: String) -> RequestURL { try! RequestURL(s) }
+    func store(_ jar: CookieJar, _ u: String, _ headers: String...) -> [String] {
+        headers.map { h in
+            switch try! jar.receive(h, from: url(u)) {
+            case .stored(let c): return "stored \(c.name)"
+            case .removed(let name, let n): return "removed \(name) \(n)"
+            case .rejected(let name, let reason): return "rejected \(name): \(reason)"
+            }
+        }
+    }
+    func header(_ jar: CookieJar, _ u: String, _ context: CookieJar.RequestContext = .init()) -> String {
+        do { return try jar.header(for: url(u), context: context) ?? "nil" } catch { return "error: \(error)" }
+    }
+
+    func testCookieDates() {
+        XCTAssertEqual(CookieDate.parse("Sun, 06 Nov 1994 08:49:37 GMT"), 784111777)
+        XCTAssertEqual(CookieDate.parse("Sunday, 06-Nov-94 08:49:37 GMT"), 784111777)
+        XCTAssertEqual(CookieDate.parse("Sun Nov  6 08:49:37 1994"), 784111777)
+        XCTAssertEqual(CookieDate.parse("06 nov 1994 8:49:37"), 784111777)
+        XCTAssertEqual(CookieDate.parse("Wed, 09 Jun 2021 10:18:14 GMT"), 1623233894)
+        XCTAssertNil(CookieDate.parse("Sun, 31 Feb 1994 08:49:37 GMT"), "no such day")
+        XCTAssertNil(CookieDate.parse("Sun, 06 Nov 1600 08:49:37 GMT"), "before 1601")
+        XCTAssertNil(CookieDate.parse("Sun, 06 Nov 1994 24:00:00 GMT"))
+        XCTAssertNil(CookieDate.parse("06 Nov 1994"), "no time")
+        XCTAssertEqual(CookieDate.parse("Thu, 01 Jan 70 00:00:00"), 0)
+        XCTAssertEqual(CookieDate.parse("1 Jan 2069 00:00:00"), CookieDate.parse("1 Jan 69 00:00:00"))
+        XCTAssertEqual(CookieDate.format(784111777), "Sun, 06 Nov 1994 08:49:37 GMT")
+    }
+
+    func testParsingAndAttributes() {
+        let j = jar()
+        XCTAssertEqual(store(j, "http://example.com/a/b", "a=1", " b = 2 ; Path=/a", "c", "=d", "e=5; Max-Age=60; Expires=Thu, 01 Jan 1970 00:00:00 GMT"),
+                       ["stored a", "stored b", "rejected c: not a cookie: the name=value part has no '=' or an empty name (RFC 6265 section 5.2)",
+                        "rejected =d: not a cookie: the name=value part has no '=' or an empty name (RFC 6265 section 5.2)", "stored e"])
+        let stored = j.all
+        XCTAssertEqual(stored.map(\.path), ["/a", "/a", "/a"], "default path of /a/b is /a")
+        XCTAssertEqual(stored.first { $0.name == "e" }.map { $0.expires! - $0.creation }, 60, "Max-Age wins over Expires")
+        XCTAssertEqual(header(j, "http://example.com/a/x"), "a=1; b=2; e=5")
+        XCTAssertEqual(header(j, "http://example.com/"), "nil")
+        XCTAssertEqual(header(j, "http://example.com/ab"), "nil", "path-match needs a / boundary")
+    }
+
+    func testDomainRules() {
+        let j = jar()
+        XCTAssertEqual(store(j, "http://www.example.com/", "d=1; Domain=.example.com", "h=2", "p=3; Domain=com", "x=4; Domain=other.com", "s=5; Domain=www.example.com"),
+                       ["stored d", "stored h", "rejected p: Domain=com is a public suffix", "rejected x: Domain=other.com does not domain-match the host www.example.com", "stored s"])
+        XCTAssertEqual(header(j, "http://www.example.com/"), "d=1; h=2; s=5")
+        XCTAssertEqual(header(j, "http://a.www.example.com/"), "d=1; s=5", "host-only h is not sent to a subdomain")
+        XCTAssertEqual(header(j, "http://example.com/"), "d=1")
+        XCTAssertEqual(header(j, "http://evil-example.com/"), "nil")
+        // A public suffix equal to the host makes a host-only cookie.
+        let io = jar()
+        XCTAssertEqual(store(io, "https://github.io/", "a=1; Domain=github.io"), ["stored a"])
+        XCTAssertEqual(io.all.first?.hostOnly, true)
+        XCTAssertEqual(store(io, "https://x.github.io/", "b=1; Domain=github.io"), ["rejected b: Domain=github.io is a public suffix"])
+        // Wildcards and exceptions of the list.
+        XCTAssertTrue(psl.isPublicSuffix("foo.ck"))
+        XCTAssertFalse(psl.isPublicSuffix("www.ck"))
+        XCTAssertEqual(psl.registrableDomain("a.b.example.co.uk"), "example.co.uk")
+    }
+
+    func testIPAddressesAreHostOnly() {
+        let j = jar()
+        XCTAssertEqual(store(j, "http://1.2.3.4/", "a=1; Domain=1.2.3.4", "b=2; Domain=2.3.4"),
+                       ["stored a", "rejected b: Domain=2.3.4 does not domain-match the host 1.2.3.4"])
+        XCTAssertEqual(j.all.first?.hostOnly, true)
+        XCTAssertEqual(header(j, "http://1.2.3.4/x"), "a=1")
+        XCTAssertEqual(header(j, "http://11.2.3.4/x"), "nil")
+    }
+
+    func testSecureHttpOnlySameSiteAndPrefixes() {
+        let j = jar()
+        XCTAssertEqual(store(j, "http://example.com/", "s=1; Secure", "__Secure-a=1; Secure", "__Host-b=1; Secure; Path=/"),
+                       ["rejected s: Secure cookies can only be set from https (or loopback)",
+                        "rejected __Secure-a: a __Secure- cookie needs the Secure attribute and an https origin",
+                        "rejected __Host-b: a __Host- cookie needs Secure, an https origin, no Domain and Path=/"])
+        XCTAssertEqual(store(j, "https://example.com/", "s=1; Secure", "__Host-b=1; Secure; Path=/", "__Host-c=1; Secure; Path=/; Domain=example.com",
+                             "h=1; HttpOnly", "st=1; SameSite=Strict", "lx=1; SameSite=lax", "no=1; SameSite=None", "ns=1; SameSite=None; Secure"),
+                       ["stored s", "stored __Host-b", "rejected __Host-c: a __Host- cookie needs Secure, an https origin, no Domain and Path=/",
+                        "stored h", "stored st", "stored lx", "rejected no: SameSite=None needs the Secure attribute", "stored ns"])
+        XCTAssertEqual(header(j, "https://example.com/"), "s=1; __Host-b=1; h=1; st=1; lx=1; ns=1")
+        XCTAssertEqual(header(j, "http://example.com/"), "h=1; st=1; lx=1")
+        XCTAssertEqual(header(j, "https://example.com/", .init(http: false)), "s=1; __Host-b=1; st=1; lx=1; ns=1")
+        XCTAssertEqual(header(j, "https://example.com/", .init(site: .cross)), "s=1; __Host-b=1; h=1; ns=1")
+        XCTAssertEqual(header(j, "https://example.com/", .init(site: .crossNavigation)), "s=1; __Host-b=1; h=1; lx=1; ns=1")
+        // An insecure origin cannot replace a Secure cookie (RFC 6265bis).
+        XCTAssertEqual(store(j, "http://example.com/", "s=2"), ["rejected s: a Secure cookie of that name exists; an insecure origin cannot replace it"])
+        // Loopback http counts as secure, as in browsers.
+        XCTAssertEqual(store(jar(), "http://127.0.0.1:8080/", "l=1; Secure"), ["stored l"])
+    }
+
+    func testOrderReplacementExpiryAndDelete() {
+        let j = jar()
+        _ = store(j, "http://example.com/a/b/c", "first=1; Path=/", "deep=2; Path=/a/b", "second=3; Path=/")
+        clock.now += 10
+        _ = store(j, "http://example.com/", "first=new")  // replaces, keeps its creation time
+        XCTAssertEqual(header(j, "http://example.com/a/b/x"), "deep=2; first=new; second=3")
+        XCTAssertEqual(store(j, "http://example.com/", "second=x; Max-Age=0"), ["removed second 1"])
+        XCTAssertEqual(store(j, "http://example.com/", "gone=x; Expires=Thu, 01 Jan 1970 00:00:00 GMT"), ["removed gone 0"])
+        _ = store(j, "http://example.com/", "short=1; Max-Age=5")
+        XCTAssertEqual(header(j, "http://example.com/"), "first=new; short=1")
+        clock.now += 6
+        XCTAssertEqual(header(j, "http://example.com/"), "first=new")
+        XCTAssertEqual(j.removeExpired(), 1)
+        XCTAssertEqual(try j.delete(for: url("http://example.com/a/b/"), name: "deep"), 1)
+        XCTAssertEqual(try j.delete(for: url("http://example.com/")), 1)
+        XCTAssertEqual(j.count, 0)
+    }
+
+    func testLimitsEvictLeastRecentlyUsed() {
+        let j = jar()
+        j.limits.perDomain = 3
+        j.limits.total = 5
+        for i in 0..<3 { clock.now += 1; _ = store(j, "http://a.com/", "a\(i)=1") }
+        clock.now += 1
+        _ = header(j, "http://a.com/")  // touches all three
+        clock.now += 1
+        _ = store(j, "http://a.com/", "a3=1")
+        XCTAssertEqual(j.all.filter { $0.domain == "a.com" }.count, 3)
+        for i in 0..<3 { clock.now += 1; _ = store(j, "http://b.com/", "b\(i)=1") }
+        XCTAssertEqual(j.count, 5)
+        XCTAssertEqual(store(j, "http://a.com/", "big=" + String(repeating: "x", count: 4094)), ["rejected big: name and value are 4097 bytes; the limit is 4096"])
+    }
+
+    func testPersistenceRoundTrip() throws {
+        let j = jar()
+        _ = store(j, "https://www.example.com/p/q", "a=1; Domain=example.com; Max-Age=3600; Secure; HttpOnly; SameSite=Lax",
+                  "b=2; Path=/; Expires=Wed, 09 Jun 2038 10:18:14 GMT", "session=s; Partitioned; Secure")
+        let netscape = String(decoding: j.serialized(.netscape, sessions: true), as: UTF8.self)
+        XCTAssertEqual(netscape.split(separator: "\n").dropFirst(2).joined(separator: "\n"), """
+            #HttpOnly_.example.com\tTRUE\t/p\tTRUE\t1700003600\ta\t1
+            www.example.com\tFALSE\t/\tFALSE\t2159691494\tb\t2
+            www.example.com\tFALSE\t/p\tTRUE\t0\tsession\ts
+            """)
+        XCTAssertFalse(String(decoding: j.serialized(.netscape), as: UTF8.self).contains("session"), "session cookies only when asked")
+        let back = jar()
+        let (loaded, warnings) = try back.load(j.serialized(.netscape, sessions: true) + Array("bad line\n.x.com\tTRUE\t/\tMAYBE\t0\tn\tv\n".utf8), format: .netscape, name: "f.txt")
+        XCTAssertEqual(loaded, 3)
+        XCTAssertEqual(warnings, ["f.txt:7: expected 7 tab-separated fields, found 1; line skipped",
+                                  "f.txt:8: malformed fields (subdomains and secure must be TRUE or FALSE, expires a number, path start with /); line skipped"])
+        XCTAssertEqual(back.all.map { "\($0.domain) \($0.hostOnly) \($0.httpOnly) \($0.secure) \($0.name)" },
+                       ["example.com false true true a", "www.example.com true false false b", "www.example.com true false true session"])
+        // JSON keeps every attribute.
+        let json = jar()
+        _ = try json.load(j.serialized(.json, sessions: true), format: .json, name: "j.json")
+        XCTAssertEqual(json.all, j.all)
+    }
+}
