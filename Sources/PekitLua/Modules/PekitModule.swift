@@ -30,6 +30,7 @@ extension LuaRuntime {
         installPolicyModule(into: pekit)
         installPluginsModule(into: pekit)
         installQueryModule(into: pekit)
+        installCookiesModule(into: pekit)
 
         stack.pushValue(pekit)
         lua_setglobal(L, "pekit")

@@ -62,6 +62,11 @@ public final class LuaRuntime {
     let L: OpaquePointer
     let options: Options
     private var boxes: [LuaFunctionBox] = []
+    /// Cookie jars by the id their userdata holds (dropped by `__gc`).
+    var jars: [Int: CookieJar] = [:]
+    var jarClocks: [Int: JarClock] = [:]
+    var nextJarID = 0
+    var cachedSuffixes: PublicSuffixList?
     /// The marker metatables, cached after start-up.
     var markerCache = MarkerCache()
     /// A reusable output buffer for functions that produce short strings in loops.

@@ -1,0 +1,75 @@
+import Foundation
+import XCTest
+@testable import PekitLua
+
+final class CookiesModuleTests: XCTestCase {
+    // The seed's three operations: store from response headers for a URL, the Cookie header
+    // for a URL, delete for a URL.
+    func testSeedOperations() throws {
+        let lua = LuaREPL(runtime: try makeRuntime())
+        XCTAssertEqual(lua.eval("jar = pekit.cookies.jar{ now = 1700000000 }"), "")
+        XCTAssertEqual(lua.eval(#"r = jar:receive("https://www.example.com/account/login", { "sid=abc; Path=/; Secure; HttpOnly", "theme=dark", "bad" })"#), "")
+        XCTAssertEqual(lua.eval("#r.stored, #r.rejected, r.rejected[1].name"), "2\t1\t\"bad\"")
+        // theme has the default path /account: longer paths come first.
+        XCTAssertEqual(lua.eval(#"jar:header("https://www.example.com/account/x")"#), #""theme=dark; sid=abc""#)
+        XCTAssertEqual(lua.eval(#"jar:header("https://www.example.com/")"#), #""sid=abc""#)
+        XCTAssertEqual(lua.eval(#"jar:header("https://www.example.com/", { http_only = false })"#), "nil")
+        XCTAssertEqual(lua.eval(#"jar:delete("https://www.example.com/account/")"#), "2")
+        XCTAssertEqual(lua.eval("#jar"), "0")
+    }
+
+    // IP direct connect, end to end: received by IP, sent by name and by another IP of the host.
+    func testHTTPDNSFilter() throws {
+        let lua = LuaREPL(runtime: try makeRuntime())
+        _ = lua.eval(#"jar = pekit.cookies.jar{ filter = { "httpdns", hosts = { ["203.0.113.7"] = "api.example.com", ["203.0.113.8"] = "API.example.com" } } }"#)
+        XCTAssertEqual(lua.eval(#"jar:receive("http://203.0.113.7/login", "session=s1; Path=/").stored[1].domain"#), #""api.example.com""#)
+        XCTAssertEqual(lua.eval(#"jar:header("http://api.example.com/me")"#), #""session=s1""#)
+        XCTAssertEqual(lua.eval(#"jar:header("http://203.0.113.8/me")"#), #""session=s1""#)
+        XCTAssertEqual(lua.eval(#"jar:header("http://203.0.113.9/me")"#), "nil")
+        // Without the filter the cookie stays with the IP address.
+        _ = lua.eval("plain = pekit.cookies.jar{}")
+        _ = lua.eval(#"plain:receive("http://203.0.113.7/login", "session=s1; Path=/")"#)
+        XCTAssertEqual(lua.eval(#"plain:header("http://api.example.com/me")"#), "nil")
+    }
+
+    func testFiltersStackAndNaiveRuleLeaks() throws {
+        let lua = LuaREPL(runtime: try makeRuntime())
+        _ = lua.eval(#"naive = pekit.cookies.jar{ filter = "host-contains" }"#)
+        _ = lua.eval(#"naive:receive("http://example.com/", "t=1")"#)
+        XCTAssertEqual(lua.eval(#"naive:header("http://evil-example.com/")"#), #""t=1""#, "the unsafe rule leaks, as its description warns")
+        _ = lua.eval(#"safe = pekit.cookies.jar{}"#)
+        _ = lua.eval(#"safe:receive("http://example.com/", "t=1")"#)
+        XCTAssertEqual(lua.eval(#"safe:header("http://evil-example.com/")"#), "nil")
+        _ = lua.eval(#"stacked = pekit.cookies.jar{ filter = { { "deny", names = { "^_ga" } }, { accept = function(c) return c.value ~= "no" end } } }"#)
+        XCTAssertEqual(lua.eval(#"(function() local r = stacked:receive("http://example.com/", { "_ga=1", "a=no", "b=yes" }) return #r.stored, r.rejected[1].reason, r.rejected[2].reason end)()"#),
+                       "1\t\"refused by the filter \\\"deny\\\"\"\t\"refused by the filter \\\"inline\\\"\"")
+        _ = lua.eval(#"rw = pekit.cookies.jar{ filter = { rewrite = function(c) c.value = c.value:upper(); return c end } }"#)
+        XCTAssertEqual(lua.eval(#"rw:receive("http://example.com/", "a=low").stored[1].value"#), #""LOW""#)
+        XCTAssertEqual(lua.eval(#"pekit.cookies.jar{ filter = "afnetworking" }"#), #"error: stdin:1: pekit.cookies.jar: plugin "afnetworking" (\#(repoPlugins)/afnetworking.lua) is a policy, not a cookie-filter"#)
+        XCTAssertEqual(lua.eval(#"pekit.cookies.jar{ filtre = "x" }"#), #"error: stdin:1: pekit.cookies.jar: bad argument #1 (unknown option "filtre" (options: filter, now, public_suffixes))"#)
+    }
+
+    func testExplainSetClockAndPersistence() throws {
+        let lua = LuaREPL(runtime: try makeRuntime())
+        _ = lua.eval("jar = pekit.cookies.jar{ now = 1700000000 }")
+        _ = lua.eval(#"jar:receive("https://a.example.com/p/", { "d=1; Domain=example.com; Path=/", "h=2; Path=/p", "s=3; Secure; Path=/", "old=4; Max-Age=10; Path=/" })"#)
+        _ = lua.eval(#"jar:set{ name = "manual", value = "m", domain = ".example.com", path = "/", same_site = "Strict" }"#)
+        XCTAssertEqual(lua.eval("jar:clock(1700000020)"), "1700000020.0")
+        let explained = lua.eval(#"(function() local out = {} for _, v in ipairs(jar:explain("http://b.example.com/q")) do out[#out + 1] = v.cookie.name .. ":" .. tostring(v.sent) .. ":" .. v.reason end return table.concat(out, "|") end)()"#)
+        XCTAssertEqual(explained, #""s:false:domain: host-only cookie for a.example.com, not b.example.com|old:false:expired|h:false:domain: host-only cookie for a.example.com, not b.example.com|d:true:sent: b.example.com domain-matches example.com, path / matches /q|manual:true:sent: b.example.com domain-matches example.com, path / matches /q""#)
+        XCTAssertEqual(lua.eval(#"jar:header("http://b.example.com/", { same_site = "cross-site" })"#), #""d=1""#)
+        XCTAssertEqual(lua.eval("jar:expire()"), "1")
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pekit-jar-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        // cookies.txt has no creation times, so equal paths come back in file order; JSON keeps them.
+        for (format, header) in [("netscape", "h=2; s=3; d=1; manual=m"), ("json", "h=2; d=1; s=3; manual=m")] {
+            XCTAssertEqual(lua.eval(#"jar:save("\#(dir)/jar.\#(format)", { format = "\#(format)", sessions = true })"#), "")
+            _ = lua.eval("back = pekit.cookies.jar{ now = 1700000020 }")
+            XCTAssertEqual(lua.eval(#"back:load("\#(dir)/jar.\#(format)")"#), "4\tpekit.array{}")
+            XCTAssertEqual(lua.eval(#"back:header("https://a.example.com/p/x")"#), "\"\(header)\"", format)
+        }
+        XCTAssertEqual(lua.eval(#"jar:save("/nonexistent-dir/x.txt")"#), #"error: stdin:1: jar.save: /nonexistent-dir/x.txt.lock: No such file or directory"#)
+        XCTAssertEqual(lua.eval(#"jar:load("/nonexistent-dir/x.txt")"#), #"error: stdin:1: jar.load: /nonexistent-dir/x.txt: cannot read the file (No such file or directory)"#)
+        XCTAssertEqual(lua.eval(#"jar:header("notaurl")"#), #"error: stdin:1: jar.header: bad argument #2 (invalid URL "notaurl": expected scheme://host)"#)
+    }
+}
