@@ -51,6 +51,34 @@ if args.first == "query", let path = args.dropFirst().first {
     exit(0)
 }
 
+// pekit-bench cookies DOMAINS PER_DOMAIN: parse+store rate, and Cookie header lookups (µs).
+if args.first == "cookies", args.count >= 3, let domains = Int(args[args.startIndex + 1]), let perDomain = Int(args[args.startIndex + 2]) {
+    let psl = try? PublicSuffixList.load()
+    let jar = CookieJar(publicSuffixes: psl, clock: { 1_700_000_000 })
+    jar.limits.total = domains * perDomain + 1
+    jar.limits.perDomain = perDomain + 1
+    var received: [(String, RequestURL)] = []
+    for d in 0..<domains {
+        let url = try! RequestURL("https://www.site\(d).example.com/app/page")
+        for c in 0..<perDomain {
+            received.append(("c\(c)=value\(d)_\(c); Path=/app; Domain=site\(d).example.com; Max-Age=86400; Secure; HttpOnly; SameSite=Lax", url))
+        }
+    }
+    let start = now()
+    for (header, url) in received { _ = try? jar.receive(header, from: url) }
+    let parsePerSecond = Double(received.count) / (now() - start)
+    var rng = SystemRandomNumberGenerator()
+    let lookups = (0..<20_000).map { _ in try! RequestURL("https://www.site\(Int.random(in: 0..<domains, using: &rng)).example.com/app/x") }
+    var times: [Double] = []
+    for _ in 0..<5 {
+        let t = now()
+        for url in lookups { _ = try? jar.header(for: url) }
+        times.append((now() - t) / Double(lookups.count) * 1e6)
+    }
+    print("{\"impl\":\"pekit\",\"cookies\":\(jar.count),\"domains\":\(domains),\"parse_per_s\":\(Int(parsePerSecond)),\"lookup_us\":\(String(format: "%.2f", times.sorted()[2]))}")
+    exit(0)
+}
+
 guard args.count >= 3, let op = args.first, let set = AllowedSet.preset(named: args[args.startIndex + 1]) else {
     FileHandle.standardError.write("usage: pekit-bench encode|decode SET FILE...\n".data(using: .utf8)!)
     exit(2)

@@ -4,14 +4,17 @@
 # pkg-config modules pekit links against, and the Debian packages that provide them.
 PEKIT_PKGCONFIG="lua5.4 libedit"
 PEKIT_BUILD_PACKAGES="pkg-config liblua5.4-dev libedit-dev"
-# Commands the tests drive (a real terminal for the REPL test; the plain Lua interpreter).
-PEKIT_TEST_PACKAGES="tmux lua5.4"
+# What the tests drive: a real terminal for the REPL, the plain Lua interpreter, the public
+# suffix list for cookies, curl to write a real cookies.txt.
+PEKIT_TEST_PACKAGES="tmux lua5.4 curl"
 
 pekit_missing_packages() {
     local missing=""
     if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists $PEKIT_PKGCONFIG 2>/dev/null; then
         missing="$PEKIT_BUILD_PACKAGES"
     fi
+    # Cookie jars check Domain attributes against Debian's copy of the public suffix list.
+    [ -f /usr/share/publicsuffix/public_suffix_list.dat ] || missing="$missing publicsuffix"
     if [ "${1:-}" = bench ]; then
         [ -f /usr/share/nodejs/qs/package.json ] || missing="$missing node-qs"
         command -v lua5.4 >/dev/null 2>&1 || missing="$missing lua5.4"
@@ -19,6 +22,7 @@ pekit_missing_packages() {
     if [ "${1:-}" = test ]; then
         command -v tmux >/dev/null 2>&1 || missing="$missing tmux"
         command -v lua5.4 >/dev/null 2>&1 || missing="$missing lua5.4"
+        command -v curl >/dev/null 2>&1 || missing="$missing curl"
     fi
     echo $missing
 }

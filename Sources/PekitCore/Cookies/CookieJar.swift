@@ -58,15 +58,23 @@ public final class CookieJar {
 
     /// §5.1.3: identical, or a suffix after a '.' of a host that is not an IP address.
     public static func domainMatches(_ host: String, _ domain: String) -> Bool {
+        domainMatches(host, domain, hostIsIP: RequestURL.isIPAddress(host))
+    }
+
+    static func domainMatches(_ host: String, _ domain: String, hostIsIP: Bool) -> Bool {
         if host == domain { return true }
-        return !RequestURL.isIPAddress(host) && host.hasSuffix(domain) && host.dropLast(domain.count).hasSuffix(".")
+        guard !hostIsIP, host.utf8.count > domain.utf8.count else { return false }
+        let h = host.utf8, d = domain.utf8
+        let start = h.index(h.endIndex, offsetBy: -d.count)
+        return h[start...].elementsEqual(d) && h[h.index(before: start)] == UInt8(ascii: ".")
     }
 
     /// §5.1.4 path-match.
     public static func pathMatches(_ requestPath: String, _ cookiePath: String) -> Bool {
-        if requestPath == cookiePath { return true }
-        guard requestPath.hasPrefix(cookiePath) else { return false }
-        return cookiePath.hasSuffix("/") || requestPath.dropFirst(cookiePath.count).hasPrefix("/")
+        let r = requestPath.utf8, c = cookiePath.utf8
+        if r.count < c.count || !r.starts(with: c) { return false }
+        if r.count == c.count || c.last == UInt8(ascii: "/") { return true }
+        return r[r.index(r.startIndex, offsetBy: c.count)] == UInt8(ascii: "/")
     }
 
     /// §5.1.4 default-path of a request path.
@@ -215,10 +223,9 @@ public final class CookieJar {
     private func candidateDomains(_ host: String) -> [String] {
         if RequestURL.isIPAddress(host) { return [host] }
         var result = [host]
-        var rest = Substring(host)
-        while let dot = rest.firstIndex(of: ".") {
-            rest = rest[rest.index(after: dot)...]
-            if !rest.isEmpty { result.append(String(rest)) }
+        let bytes = Array(host.utf8)
+        for (i, byte) in bytes.enumerated() where byte == UInt8(ascii: ".") && i + 1 < bytes.count {
+            result.append(String(decoding: bytes[(i + 1)...], as: UTF8.self))
         }
         return result
     }
@@ -271,13 +278,30 @@ public final class CookieJar {
     public func cookies(for url: RequestURL, context: RequestContext = RequestContext()) throws -> [Cookie] {
         let host = try logicalHost(url)
         let now = tick()
-        let candidates: [Cookie] = filters.contains { $0.match != nil } ? all : cookies(inDomainsOf: host)
-        var chosen = try candidates.filter { try verdict($0, url: url, host: host, now: now, context: context).0 }
-        chosen.sort { a, b in a.path.count != b.path.count ? a.path.count > b.path.count : a.creation < b.creation }
-        for cookie in chosen {
-            if let i = byDomain[cookie.domain]?.firstIndex(where: { $0.name == cookie.name && $0.path == cookie.path }) {
-                byDomain[cookie.domain]?[i].lastAccess = now
+        if filters.contains(where: { $0.match != nil }) {
+            // A filter replaces RFC matching: every cookie is a candidate.
+            var chosen = try all.filter { try verdict($0, url: url, host: host, now: now, context: context).0 }
+            chosen.sort { a, b in a.path.count != b.path.count ? a.path.count > b.path.count : a.creation < b.creation }
+            for cookie in chosen {
+                if let i = byDomain[cookie.domain]?.firstIndex(where: { $0.name == cookie.name && $0.path == cookie.path }) {
+                    byDomain[cookie.domain]?[i].lastAccess = now
+                }
             }
+            return chosen
+        }
+        // The fast path: only the domains the host can match, no messages built. Every candidate
+        // domain is the host or a parent of it at a '.', so a domain cookie stored under one
+        // domain-matches by construction; a host-only one needs the host itself.
+        let path = url.cookiePath
+        let secure = url.isSecureContext
+        var chosen: [Cookie] = []
+        for domain in candidateDomains(host) {
+            // Modified in place (one lookup per domain), last-access set on what is sent.
+            byDomain[domain]?.collectSendable(into: &chosen, requestHost: host, listDomain: domain, path: path,
+                                              secure: secure, context: context, now: now)
+        }
+        chosen.sort { a, b in
+            a.path.utf8.count != b.path.utf8.count ? a.path.utf8.count > b.path.utf8.count : a.creation < b.creation
         }
         return chosen
     }
@@ -285,7 +309,15 @@ public final class CookieJar {
     /// The Cookie header value for `url`, or nil when no cookie is sent.
     public func header(for url: RequestURL, context: RequestContext = RequestContext()) throws -> String? {
         let list = try cookies(for: url, context: context)
-        return list.isEmpty ? nil : list.map(\.pair).joined(separator: "; ")
+        guard !list.isEmpty else { return nil }
+        var header = ""
+        header.reserveCapacity(list.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 3 })
+        for (i, cookie) in list.enumerated() {
+            if i > 0 { header += "; " }
+            if !cookie.name.isEmpty { header += cookie.name; header += "=" }
+            header += cookie.value
+        }
+        return header
     }
 
     // MARK: Managing
@@ -339,5 +371,24 @@ public final class CookieJar {
         }
         count -= removed
         return removed
+    }
+}
+
+extension Array where Element == Cookie {
+    /// Appends the cookies of one domain's list that §5.4 sends, stamping their last access.
+    mutating func collectSendable(into chosen: inout [Cookie], requestHost: String, listDomain: String, path: String,
+                                  secure: Bool, context: CookieJar.RequestContext, now: Double) {
+        for i in indices {
+            let c = self[i]
+            if c.isExpired(at: now) { continue }
+            if c.hostOnly && listDomain != requestHost { continue }
+            if !CookieJar.pathMatches(path, c.path) { continue }
+            if c.secure && !secure { continue }
+            if c.httpOnly && !context.http { continue }
+            if c.sameSite == .strict && context.site != .same { continue }
+            if c.sameSite == .lax && context.site == .cross { continue }
+            self[i].lastAccess = now
+            chosen.append(self[i])
+        }
     }
 }

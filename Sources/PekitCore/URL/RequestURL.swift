@@ -61,9 +61,22 @@ public struct RequestURL: Equatable, Sendable, CustomStringConvertible {
     public var hostIsIPAddress: Bool { Self.isIPAddress(host) }
 
     public static func isIPAddress(_ host: String) -> Bool {
-        if host.contains(":") { return true }  // IPv6 (brackets already removed)
-        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
-        return parts.count == 4 && parts.allSatisfy { !$0.isEmpty && $0.count <= 3 && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) && Int($0)! <= 255 }
+        var parts = 0, digits = 0, value = 0
+        for byte in host.utf8 {
+            switch byte {
+            case UInt8(ascii: ":"): return true  // IPv6 (brackets already removed)
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                digits += 1
+                value = value * 10 + Int(byte - UInt8(ascii: "0"))
+                if digits > 3 || value > 255 { return false }
+            case UInt8(ascii: "."):
+                if digits == 0 { return false }
+                parts += 1; digits = 0; value = 0
+            default:
+                return false
+            }
+        }
+        return parts == 3 && digits > 0
     }
 
     /// https, wss, or a loopback host (which browsers treat as secure).

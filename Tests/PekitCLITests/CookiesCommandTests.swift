@@ -1,0 +1,90 @@
+import Foundation
+import XCTest
+
+final class CookiesCommandTests: XCTestCase {
+    var directory: URL!
+
+    override func setUpWithError() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("pekit-cookies-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    func run(_ args: String...) throws -> PekitResult { try PekitProcess.run(Array(args), directory: directory) }
+
+    func testReceiveHeaderListExplainDelete() throws {
+        let receive = try run("cookies", "receive", "jar.txt", "https://www.example.com/a/b", "sid=1; Domain=example.com; Secure; HttpOnly; Expires=Wed, 09 Jun 2038 10:18:14 GMT",
+                              "lang=zh; Path=/", "x=1; Domain=com")
+        XCTAssertEqual(receive.stdout, """
+            stored   sid=1  domain=example.com path=/a  Secure HttpOnly expires 2038-06-09T10:18:14Z
+            stored   lang=zh  domain=www.example.com path=/  host-only session
+            rejected x: Domain=com is a public suffix
+
+            """)
+        XCTAssertEqual(receive.status, 0)
+        XCTAssertEqual(try run("cookies", "header", "jar.txt", "https://www.example.com/a/x").stdout, "sid=1; lang=zh\n", "the session cookie was kept in the file")
+        XCTAssertEqual(try run("cookies", "header", "jar.txt", "https://other.com/").stdout, "")
+        XCTAssertEqual(try run("cookies", "explain", "jar.txt", "http://www.example.com/a/").stdout,
+                       "not sent sid=1  secure: only sent over https (or loopback)\nsent     lang=zh  sent: host-only cookie for www.example.com, path / matches /a/\n")
+        XCTAssertEqual(try run("cookies", "delete", "jar.txt", "https://www.example.com/", "lang").stdout, "1\n")
+        XCTAssertEqual(try run("cookies", "list", "jar.txt").stdout, "sid=1  domain=example.com path=/a  Secure HttpOnly expires 2038-06-09T10:18:14Z\n")
+        let file = try String(contentsOf: directory.appendingPathComponent("jar.txt"), encoding: .utf8)
+        XCTAssertTrue(file.hasSuffix("#HttpOnly_.example.com\tTRUE\t/a\tTRUE\t2159691494\tsid\t1\n"), file)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: directory.appendingPathComponent("jar.txt.tmp.\(0)").path))
+    }
+
+    func testClockFiltersAndErrors() throws {
+        _ = try run("cookies", "receive", "jar.json", "http://203.0.113.7/", "s=1; Max-Age=100", "--filter", "httpdns", "--now", "1000")
+        XCTAssertEqual(try run("cookies", "header", "jar.json", "http://203.0.113.7/", "--now", "1050").stdout, "s=1\n")
+        XCTAssertEqual(try run("cookies", "header", "jar.json", "http://203.0.113.7/", "--now", "1101").stdout, "", "expired by the clock")
+        XCTAssertTrue(try String(contentsOf: directory.appendingPathComponent("jar.json"), encoding: .utf8).hasPrefix(#"{"pekit_cookies":1,"cookies":[{"name":"s""#))
+        let usage = try run("cookies", "header", "jar.txt")
+        XCTAssertEqual(usage.stderr, "pekit cookies: header needs JAR URL (see 'pekit cookies --help')\n")
+        XCTAssertEqual(usage.status, 2)
+        let badURL = try run("cookies", "header", "jar.txt", "notaurl")
+        XCTAssertEqual(badURL.stderr, "pekit cookies: invalid URL \"notaurl\": expected scheme://host\n")
+        XCTAssertEqual(badURL.status, 1)
+        try "garbage line\n.ok.com\tTRUE\t/\tFALSE\t0\tn\tv\n".write(to: directory.appendingPathComponent("broken.txt"), atomically: true, encoding: .utf8)
+        let broken = try run("cookies", "list", "broken.txt")
+        XCTAssertEqual(broken.stderr, "pekit cookies: warning: broken.txt:1: expected 7 tab-separated fields, found 1; line skipped\n")
+        XCTAssertEqual(broken.stdout, "n=v  domain=ok.com path=/  session\n")
+    }
+
+    /// A jar written by curl -c, against a real server on loopback, loads and matches.
+    func testLoadsWhatCurlWrites() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/curl") else { throw XCTSkip("curl is not installed") }
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        server.arguments = ["python3", "-c", """
+            import http.server, sys
+            class H(http.server.BaseHTTPRequestHandler):
+                def do_GET(self):
+                    self.send_response(200)
+                    self.send_header("Set-Cookie", "plain=1; Path=/")
+                    self.send_header("Set-Cookie", "secret=2; Path=/; HttpOnly")
+                    self.send_header("Set-Cookie", "dom=3; Domain=localhost; Path=/app; Max-Age=3600")
+                    self.end_headers()
+                def log_message(self, *a): pass
+            s = http.server.HTTPServer(("127.0.0.1", 0), H)
+            print(s.server_address[1], flush=True)
+            s.handle_request()
+            """]
+        let out = Pipe()
+        server.standardOutput = out
+        try server.run()
+        defer { server.terminate() }
+        let portLine = String(decoding: out.fileHandleForReading.availableData, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let curl = Process()
+        curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        curl.arguments = ["-s", "-o", "/dev/null", "-c", directory.appendingPathComponent("curl.txt").path, "http://127.0.0.1:\(portLine)/"]
+        try curl.run()
+        curl.waitUntilExit()
+        XCTAssertEqual(curl.terminationStatus, 0)
+        let list = try run("cookies", "list", "curl.txt")
+        XCTAssertEqual(list.stderr, "")
+        XCTAssertEqual(list.stdout.split(separator: "\n").map { $0.replacingOccurrences(of: #"expires \S+"#, with: "expires T", options: .regularExpression) }.sorted(),
+                       ["plain=1  domain=127.0.0.1 path=/  host-only session", "secret=2  domain=127.0.0.1 path=/  host-only HttpOnly session"])
+        // cookies.txt carries no creation times: equal paths come in the order curl wrote them.
+        let header = try run("cookies", "header", "curl.txt", "http://127.0.0.1:9/x").stdout
+        XCTAssertEqual(header.dropLast().components(separatedBy: "; ").sorted(), ["plain=1", "secret=2"])
+    }
+}
