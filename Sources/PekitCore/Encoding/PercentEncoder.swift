@@ -128,7 +128,26 @@ public struct PercentEncoder: Sendable, Equatable {
     }
 
     /// The length of the encoded form of `input`, in bytes.
-    public func encodedCount(_ input: UnsafeBufferPointer<UInt8>) -> Int { measure(input).count }
+    public func encodedCount(_ input: UnsafeBufferPointer<UInt8>) -> Int {
+        guard let src = input.baseAddress else { return 0 }
+        if keepsValidEscapes { return measure(input).count }
+        return table.withUnsafeBufferPointer { table in
+            let tbl = table.baseAddress!
+            let n = input.count
+            // Four independent sums, so the loop is not one long dependency chain.
+            var a = 0, b = 0, c = 0, d = 0
+            var i = 0
+            while i + 4 <= n {
+                a &+= Int(tbl[Int(src[i])] >> 24)
+                b &+= Int(tbl[Int(src[i &+ 1])] >> 24)
+                c &+= Int(tbl[Int(src[i &+ 2])] >> 24)
+                d &+= Int(tbl[Int(src[i &+ 3])] >> 24)
+                i &+= 4
+            }
+            while i < n { a &+= Int(tbl[Int(src[i])] >> 24); i &+= 1 }
+            return a &+ b &+ c &+ d
+        }
+    }
 
     // The fill loop stores four bytes at a time; the output buffer has this many bytes to spare.
     private static let slack = 3
