@@ -16,7 +16,8 @@ extension LuaRuntime {
         let internals = stack.top
         for (field, key) in [("null_mt", LuaMarker.null.rawValue), ("ordered_mt", LuaMarker.ordered.rawValue),
                              ("set_mt", LuaMarker.set.rawValue), ("array_mt", LuaMarker.array.rawValue),
-                             ("null", "pekit.null"), ("make_env", "pekit.make_env"), ("inspect", "pekit.inspect")] {
+                             ("null", "pekit.null"), ("make_env", "pekit.make_env"), ("inspect", "pekit.inspect"),
+                             ("headers_mt", "pekit.mt.headers")] {
             _ = stack.rawGet(internals, field)
             setRegistry(key)
         }
@@ -31,6 +32,7 @@ extension LuaRuntime {
         installPluginsModule(into: pekit)
         installQueryModule(into: pekit)
         installCookiesModule(into: pekit)
+        installRequestModule(into: pekit)
 
         stack.pushValue(pekit)
         lua_setglobal(L, "pekit")

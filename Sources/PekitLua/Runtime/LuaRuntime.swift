@@ -67,6 +67,9 @@ public final class LuaRuntime {
     var jarClocks: [Int: JarClock] = [:]
     var nextJarID = 0
     var cachedSuffixes: PublicSuffixList?
+    /// Built requests by the id their userdata holds (dropped by `__gc`).
+    var requests: [Int: HTTPRequest] = [:]
+    var nextRequestID = 0
     /// The marker metatables, cached after start-up.
     var markerCache = MarkerCache()
     /// A reusable output buffer for functions that produce short strings in loops.

@@ -174,6 +174,14 @@ local function make_env(strict)
   return env
 end
 
+-- Request headers: a list of {name, value}, also indexable by name in any case (first match).
+local headers_mt = { __name = "pekit.headers" }
+headers_mt.__index = function(t, k)
+  if type(k) ~= "string" then return nil end
+  local lower = k:lower()
+  for i = 1, rawlen(t) do local f = rawget(t, i); if f[1]:lower() == lower then return f[2] end end
+end
+
 return { null_mt = null_mt, ordered_mt = ordered_mt, set_mt = set_mt, array_mt = array_mt,
-         null = null, make_env = make_env, inspect = inspect }
+         null = null, make_env = make_env, inspect = inspect, headers_mt = headers_mt }
 """#

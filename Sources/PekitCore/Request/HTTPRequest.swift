@@ -1,0 +1,119 @@
+/// A built request: what will be sent, exactly.
+public struct HTTPRequest: Sendable {
+    public enum Body: Sendable, Equatable {
+        case empty
+        case bytes([UInt8])
+        case multipart(MultipartBody)
+    }
+
+    public var method: String
+    /// The final URL, as text (the policy's output untouched).
+    public var url: String
+    public var headers: HTTPHeaders
+    public var body: Body
+
+    public init(method: String, url: String, headers: HTTPHeaders, body: Body) {
+        self.method = method; self.url = url; self.headers = headers; self.body = body
+    }
+
+    /// The origin-form request target: the path ("/" when empty) and the query; never the fragment.
+    public var target: String {
+        var rest = Substring(url)
+        if let hash = rest.firstIndex(of: "#") { rest = rest[..<hash] }
+        if let colon = rest.firstIndex(of: ":"), rest[colon...].hasPrefix("://") { rest = rest[rest.index(colon, offsetBy: 3)...] }
+        guard let slash = rest.firstIndex(where: { $0 == "/" || $0 == "?" }) else { return "/" }
+        let target = rest[slash...]
+        return target.hasPrefix("?") ? "/" + target : String(target)
+    }
+
+    /// The body bytes (a multipart body with file parts is read in full: use `writeBody` to stream).
+    public func bodyBytes() throws -> [UInt8] {
+        switch body {
+        case .empty: return []
+        case .bytes(let bytes): return bytes
+        case .multipart(let multipart): return try multipart.bytes()
+        }
+    }
+
+    /// Streams the body through `sink` with bounded memory.
+    public func writeBody(to sink: ([UInt8]) throws -> Void) throws {
+        switch body {
+        case .empty: return
+        case .bytes(let bytes): try sink(bytes)
+        case .multipart(let multipart): try multipart.write(to: sink)
+        }
+    }
+
+    /// The exact HTTP/1.1 message: request line, header fields, empty line, body.
+    public func raw() throws -> [UInt8] {
+        var text = "\(method) \(target) HTTP/1.1\r\n"
+        for field in headers.fields { text += "\(field.name): \(field.value)\r\n" }
+        text += "\r\n"
+        return Array(text.utf8) + (try bodyBytes())
+    }
+}
+
+extension String {
+    /// `self` as one POSIX shell word: single-quoted, with `'` written as `'\''`.
+    public var shellQuoted: String {
+        if !isEmpty && allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_./:=@,+%".contains($0)) }) { return self }
+        var out = "'"
+        for c in self { if c == "'" { out += "'\\''" } else { out.append(c) } }
+        return out + "'"
+    }
+}
+
+extension HTTPRequest {
+    /// One POSIX shell command that sends the same request with curl: every header given with
+    /// -H (replacing curl's own; curl's default Accept removed when the request has none), the
+    /// body piped from printf (octal escapes, so any byte survives) and file parts from cat.
+    public func curl() throws -> String {
+        var words = ["curl", "--http1.1"]
+        if method == "HEAD" { words.append("--head") } else if !(method == "GET" && body == .empty) { words += ["--request", method.shellQuoted] }
+        words.append(url.shellQuoted)
+        var hasAccept = false
+        for field in headers.fields {
+            if field.name.lowercased() == "accept" { hasAccept = true }
+            if field.name.lowercased() == "content-length" { continue }  // curl computes the same
+            words += ["-H", "\(field.name): \(field.value)".shellQuoted]
+        }
+        if !hasAccept { words += ["-H", "Accept:".shellQuoted] }
+        switch body {
+        case .empty:
+            return words.joined(separator: " ")
+        case .bytes(let bytes):
+            words += ["--data-binary", "@-"]
+            return "printf " + Self.printfFormat(bytes) + " | " + words.joined(separator: " ")
+        case .multipart(let multipart):
+            words += ["--data-binary", "@-"]
+            var producers: [String] = []
+            for part in multipart.parts {
+                switch part.source {
+                case .data(let data): producers.append("printf " + Self.printfFormat(multipart.head(part) + data + [0x0D, 0x0A]))
+                case .file(let path):
+                    producers.append("printf " + Self.printfFormat(multipart.head(part)))
+                    producers.append("cat " + path.shellQuoted)
+                    producers.append("printf " + Self.printfFormat([0x0D, 0x0A]))
+                }
+            }
+            producers.append("printf " + Self.printfFormat(multipart.tail))
+            return "{ " + producers.joined(separator: "; ") + "; } | " + words.joined(separator: " ")
+        }
+    }
+
+    /// A printf format that prints exactly `bytes`: printable ASCII as is, `%` as `%%`, the rest
+    /// as octal escapes, all single-quoted.
+    static func printfFormat(_ bytes: [UInt8]) -> String {
+        var out = "'"
+        for b in bytes {
+            switch b {
+            case 0x25: out += "%%"
+            case 0x27: out += "\\047"
+            case 0x5C: out += "\\\\"
+            case 0x20..<0x7F: out.unicodeScalars.append(Unicode.Scalar(b))
+            default: out += "\\" + String(b, radix: 8).leftPadded(to: 3)
+            }
+        }
+        return out + "'"
+    }
+}

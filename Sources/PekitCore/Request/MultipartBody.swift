@@ -1,0 +1,134 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A multipart/form-data body (RFC 7578) that is streamed: file parts are read from disk in
+/// chunks while the body is written, so a 1 GB upload needs 64 KB of memory, not 1 GB.
+public struct MultipartBody: Equatable, Sendable {
+    public struct Part: Equatable, Sendable {
+        public enum Source: Equatable, Sendable { case data([UInt8]), file(String) }
+        public var name: String
+        public var filename: String?
+        public var contentType: String?
+        public var source: Source
+
+        public init(name: String, filename: String? = nil, contentType: String? = nil, source: Source) {
+            self.name = name; self.filename = filename; self.contentType = contentType; self.source = source
+        }
+    }
+
+    public let boundary: String
+    public let parts: [Part]
+
+    /// A body with a fresh random boundary that none of the in-memory parts contains (file parts
+    /// are not read twice: 128 random bits make a collision practically impossible).
+    public init(parts: [Part]) {
+        var boundary: String
+        repeat {
+            var rng = SystemRandomNumberGenerator()
+            boundary = "pekit-" + (0..<4).map { _ in String(rng.next() as UInt32, radix: 16).leftPadded(to: 8) }.joined()
+        } while parts.contains { part in
+            if case .data(let bytes) = part.source { return Self.contains(bytes, Array(boundary.utf8)) }
+            return false
+        }
+        self.init(parts: parts, boundary: boundary)
+    }
+
+    /// A body with a given boundary (for reproducible output in tests).
+    public init(parts: [Part], boundary: String) {
+        self.parts = parts
+        self.boundary = boundary
+    }
+
+    public var contentType: String { "multipart/form-data; boundary=\(boundary)" }
+
+    static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+        guard haystack.count >= needle.count else { return false }
+        for i in 0...(haystack.count - needle.count) where haystack[i] == needle[0] && haystack[i..<(i + needle.count)].elementsEqual(needle) { return true }
+        return false
+    }
+
+    /// A name or filename in a quoted-string: `"` , CR and LF percent-encoded as browsers do (WHATWG).
+    static func quoted(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "%22"
+            case "\r": out += "%0D"
+            case "\n": out += "%0A"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return "\"" + out + "\""
+    }
+
+    func head(_ part: Part) -> [UInt8] {
+        var text = "--\(boundary)\r\nContent-Disposition: form-data; name=\(Self.quoted(part.name))"
+        if let filename = part.filename {
+            if filename.unicodeScalars.allSatisfy({ $0.isASCII && $0.value >= 0x20 }) {
+                text += "; filename=\(Self.quoted(filename))"
+            } else {
+                // Non-ASCII: the UTF-8 name in filename, as browsers send it (RFC 7578 §4.2), and
+                // the same name as RFC 5987's filename* for servers that prefer it (RFC 6266).
+                let encoded = PercentEncoder(allowed: .unreserved).encode(filename)
+                text += "; filename=\(Self.quoted(filename)); filename*=UTF-8''\(encoded)"
+            }
+        }
+        text += "\r\n"
+        if let type = part.contentType ?? (part.filename != nil ? "application/octet-stream" : nil) {
+            text += "Content-Type: \(type)\r\n"
+        }
+        text += "\r\n"
+        return Array(text.utf8)
+    }
+
+    var tail: [UInt8] { Array("--\(boundary)--\r\n".utf8) }
+
+    /// The exact body length (file sizes from the file system).
+    public func contentLength() throws -> Int {
+        var total = tail.count
+        for part in parts {
+            total += head(part).count + 2
+            switch part.source {
+            case .data(let bytes): total += bytes.count
+            case .file(let path):
+                var info = stat()
+                guard stat(path, &info) == 0 else { throw RequestError.file(path: path, reason: Files.reason()) }
+                total += Int(info.st_size)
+            }
+        }
+        return total
+    }
+
+    /// Writes the body through `sink` in pieces of at most `chunkSize` bytes.
+    public func write(chunkSize: Int = 1 << 16, to sink: ([UInt8]) throws -> Void) throws {
+        for part in parts {
+            try sink(head(part))
+            switch part.source {
+            case .data(let bytes):
+                var start = 0
+                while start < bytes.count { let end = min(start + chunkSize, bytes.count); try sink(Array(bytes[start..<end])); start = end }
+            case .file(let path):
+                let fd = open(path, O_RDONLY | O_CLOEXEC)
+                guard fd >= 0 else { throw RequestError.file(path: path, reason: Files.reason()) }
+                defer { close(fd) }
+                var buffer = [UInt8](repeating: 0, count: chunkSize)
+                while true {
+                    let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+                    if n < 0 { if errno == EINTR { continue }; throw RequestError.file(path: path, reason: Files.reason()) }
+                    if n == 0 { break }
+                    try sink(n == buffer.count ? buffer : Array(buffer[0..<n]))
+                }
+            }
+            try sink([0x0D, 0x0A])
+        }
+        try sink(tail)
+    }
+
+    /// The whole body in memory (for small bodies and rendering).
+    public func bytes() throws -> [UInt8] {
+        var out: [UInt8] = []
+        try write { out += $0 }
+        return out
+    }
+}

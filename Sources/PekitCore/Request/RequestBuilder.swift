@@ -1,0 +1,164 @@
+/// Builds requests the way AFHTTPRequestSerializer does, done right: parameters into the query
+/// or a form body by method, JSON, raw and multipart bodies, default headers, Basic auth, the
+/// cookie jar's Cookie header, and validation that rules out header injection.
+public struct RequestBuilder {
+    /// Where parameters go.
+    public enum ParameterPlacement: String, Sendable { case auto, query, body }
+
+    public var method = "GET"
+    public var url: String
+    /// Resolved against when `url` is relative (RFC 3986 §5, with AFNetworking's trailing '/').
+    public var base: String?
+    public var params: PekitValue?
+    public var policy = Policy.rfc3986
+    public var paramsIn = ParameterPlacement.auto
+    /// Methods whose parameters go into the query (AFNetworking's HTTPMethodsEncodingParametersInURI).
+    public var methodsInQuery: Set<String> = ["GET", "HEAD", "DELETE"]
+    /// Header overrides in order: a value sets the header, nil removes a default one.
+    public var headers: [(name: String, value: String?)] = []
+    public var json: PekitValue?
+    public var form: PekitValue?
+    /// A raw body and its content type.
+    public var body: [UInt8]?
+    public var contentType: String?
+    public var multipart: [MultipartBody.Part]?
+    /// A fixed boundary (tests); a random one otherwise.
+    public var boundary: String?
+    public var basicAuth: (user: String, password: String)?
+    public var jar: CookieJar?
+    /// The environment for Accept-Language (`LANGUAGE`, `LANG`).
+    public var environment: [String: String] = [:]
+
+    public init(url: String) { self.url = url }
+
+    /// AFNetworking's Accept-Language: preferred languages with q from 1 down to 0.5.
+    public static func acceptLanguage(environment: [String: String]) -> String {
+        var languages: [String] = []
+        if let list = environment["LANGUAGE"], !list.isEmpty { languages = list.split(separator: ":").map(String.init) }
+        else if let lang = environment["LC_ALL"] ?? environment["LANG"] { languages = [lang] }
+        var tags: [String] = []
+        for language in languages {
+            let base = language.split(separator: ".").first.map(String.init) ?? ""  // drop ".UTF-8"
+            let noModifier = base.split(separator: "@").first.map(String.init) ?? ""
+            guard !noModifier.isEmpty, noModifier != "C", noModifier != "POSIX" else { continue }
+            let tag = noModifier.replacingUnderscores
+            if !tags.contains(tag) { tags.append(tag) }
+        }
+        if tags.isEmpty { tags = ["en"] }
+        return tags.prefix(6).enumerated().map { i, tag in
+            let q = 10 - i
+            return "\(tag);q=" + (q == 10 ? "1" : "0.\(q)")
+        }.joined(separator: ", ")
+    }
+
+    /// `pekit/VERSION (Linux; ARCH)`, ASCII only.
+    public static var userAgent: String {
+        #if arch(x86_64)
+        let arch = "x86_64"
+        #elseif arch(arm64)
+        let arch = "aarch64"
+        #else
+        let arch = "unknown"
+        #endif
+        #if os(Linux)
+        let os = "Linux"
+        #else
+        let os = "Darwin"
+        #endif
+        return "pekit/\(Pekit.version) (\(os); \(arch))"
+    }
+
+    /// Builds the request.
+    /// - Throws: `RequestError` naming the field: a method that is not a token, a header name or
+    ///   value that could inject, a URL that cannot be used, a file that cannot be read, or two
+    ///   bodies at once; or an error of the policy's custom functions.
+    public func build() throws -> HTTPRequest {
+        let method = self.method.uppercased() == self.method ? self.method : self.method.uppercased()
+        guard HTTPHeaders.isToken(method) else { throw RequestError.invalidMethod(self.method) }
+        var urlText = base.map { URLResolution.resolve(url, against: $0) } ?? url
+        let parsed: RequestURL
+        do { parsed = try RequestURL(urlText) } catch { throw RequestError.invalidURL("\(error)") }
+        let bodies = [json != nil, form != nil, body != nil, multipart != nil].filter { $0 }.count
+        guard bodies <= 1 else { throw RequestError.invalid("give one body: json, form, body or multipart") }
+
+        var requestBody = HTTPRequest.Body.empty
+        var bodyType: String?
+        if let params {
+            let inQuery: Bool
+            switch paramsIn {
+            case .query: inQuery = true
+            case .body: inQuery = false
+            case .auto: inQuery = methodsInQuery.contains(method) || bodies > 0
+            }
+            if inQuery {
+                urlText = URLResolution.appendQuery(policy.prefix.isEmpty ? try policy.queryString(params).description
+                                                    : String(try policy.queryString(params).description.dropFirst(policy.prefix.count)), to: urlText)
+            } else if multipart == nil {
+                requestBody = .bytes(try policy.queryString(params).bytes)
+                bodyType = "application/x-www-form-urlencoded; charset=utf-8"
+            }
+        }
+        if let form {
+            requestBody = .bytes(try policy.queryString(form).bytes)
+            bodyType = "application/x-www-form-urlencoded; charset=utf-8"
+        } else if let json {
+            requestBody = .bytes(JSON.write(ordered(json)))
+            bodyType = "application/json"
+        } else if let body {
+            requestBody = .bytes(body)
+            bodyType = contentType ?? "application/octet-stream"
+        } else if var parts = multipart {
+            if let params, paramsIn != .query {
+                // Parameters become text fields, named by the policy's key rules.
+                parts = try policy.pairs(params).map { MultipartBody.Part(name: $0.key.description, source: .data($0.value?.bytes ?? [])) } + parts
+            }
+            let multipartBody = boundary.map { MultipartBody(parts: parts, boundary: $0) } ?? MultipartBody(parts: parts)
+            requestBody = .multipart(multipartBody)
+            bodyType = multipartBody.contentType
+        }
+
+        var headers = HTTPHeaders()
+        try headers.add("Host", parsed.authority)
+        try headers.add("User-Agent", Self.userAgent)
+        try headers.add("Accept-Language", Self.acceptLanguage(environment: environment))
+        if let (user, password) = basicAuth {
+            try headers.add("Authorization", "Basic " + Base64.encode(Array("\(user):\(password)".utf8)))
+        }
+        if let jar, let cookie = try jar.header(for: parsed) { try headers.add("Cookie", cookie) }
+        if let bodyType { try headers.add("Content-Type", bodyType) }
+        let length: Int
+        switch requestBody {
+        case .empty: length = 0
+        case .bytes(let bytes): length = bytes.count
+        case .multipart(let m): length = try m.contentLength()
+        }
+        if length > 0 || ["POST", "PUT", "PATCH"].contains(method) { try headers.add("Content-Length", String(length)) }
+        for (name, value) in self.headers {
+            if let value { try headers.set(name, value) } else {
+                try HTTPHeaders.validate(name: name, value: "")
+                headers.remove(name)
+            }
+        }
+        return HTTPRequest(method: method, url: urlText, headers: headers, body: requestBody)
+    }
+
+    /// JSON bodies follow the policy's key order: sorted for ascending and bytes orders.
+    func ordered(_ value: PekitValue) -> PekitValue {
+        switch value {
+        case .map(let map):
+            var entries = map.entries.map { PekitMap.Entry(key: $0.key, value: ordered($0.value)) }
+            switch policy.order {
+            case .ascending, .bytes: entries = stableSorted(entries) { $0.key < $1.key }
+            default: break
+            }
+            return .map(PekitMap(ordered: entries))
+        case .array(let items): return .array(items.map(ordered))
+        case .set(let items): return .array(items.map(ordered))
+        default: return value
+        }
+    }
+}
+
+extension String {
+    var replacingUnderscores: String { String(map { $0 == "_" ? "-" : $0 }) }
+}

@@ -1,0 +1,102 @@
+/// RFC 3986 §5: relative references resolved against a base, and query strings appended, all
+/// on the text as written (nothing is re-encoded, so what a policy produced stays byte for byte).
+public enum URLResolution {
+    /// Resolves `reference` against `base` (RFC 3986 §5.2). Like AFNetworking, a base path that
+    /// does not end in '/' gets one first, so "users" against ".../v1" is ".../v1/users".
+    public static func resolve(_ reference: String, against base: String) -> String {
+        if hasScheme(reference) { return reference }
+        var base = split(base)
+        if !base.path.hasSuffix("/") { base.path += "/" }
+        let ref = split(reference)
+        var result = base
+        result.fragment = ref.fragment
+        if let authority = ref.authority {
+            result.authority = authority
+            result.path = removeDotSegments(ref.path)
+            result.query = ref.query
+        } else if ref.path.isEmpty {
+            result.query = ref.query ?? base.query
+        } else {
+            if ref.path.hasPrefix("/") {
+                result.path = removeDotSegments(ref.path)
+            } else {
+                let merged: String
+                if base.authority != nil && base.path.isEmpty { merged = "/" + ref.path }
+                else { merged = String(base.path[...(base.path.lastIndex(of: "/") ?? base.path.startIndex)]) + ref.path }
+                result.path = removeDotSegments(merged)
+            }
+            result.query = ref.query
+        }
+        return join(result)
+    }
+
+    /// Appends an encoded query: after '&' when the URL has one, after '?' otherwise; an empty
+    /// query adds nothing (no lone '?'). A fragment stays at the end.
+    public static func appendQuery(_ query: String, to url: String) -> String {
+        guard !query.isEmpty else { return url }
+        var head = Substring(url), fragment = ""
+        if let hash = url.firstIndex(of: "#") { head = url[..<hash]; fragment = String(url[hash...]) }
+        if let q = head.firstIndex(of: "?") {
+            let existing = head[head.index(after: q)...]
+            let joiner = existing.isEmpty || existing.hasSuffix("&") ? "" : "&"
+            return head + joiner + query + fragment
+        }
+        return head + "?" + query + fragment
+    }
+
+    struct Parts { var scheme: String?; var authority: String?; var path: String; var query: String?; var fragment: String? }
+
+    static func hasScheme(_ s: String) -> Bool {
+        guard let colon = s.firstIndex(of: ":"), colon != s.startIndex else { return false }
+        let scheme = s[..<colon]
+        return scheme.first!.isLetter && scheme.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }
+    }
+
+    static func split(_ s: String) -> Parts {
+        var rest = Substring(s)
+        var parts = Parts(scheme: nil, authority: nil, path: "", query: nil, fragment: nil)
+        if let hash = rest.firstIndex(of: "#") { parts.fragment = String(rest[rest.index(after: hash)...]); rest = rest[..<hash] }
+        if let q = rest.firstIndex(of: "?") { parts.query = String(rest[rest.index(after: q)...]); rest = rest[..<q] }
+        if hasScheme(String(rest)), let colon = rest.firstIndex(of: ":") { parts.scheme = String(rest[..<colon]); rest = rest[rest.index(after: colon)...] }
+        if rest.hasPrefix("//") {
+            rest = rest.dropFirst(2)
+            let end = rest.firstIndex(of: "/") ?? rest.endIndex
+            parts.authority = String(rest[..<end])
+            rest = rest[end...]
+        }
+        parts.path = String(rest)
+        return parts
+    }
+
+    static func join(_ p: Parts) -> String {
+        var s = ""
+        if let scheme = p.scheme { s += scheme + ":" }
+        if let authority = p.authority { s += "//" + authority }
+        s += p.path
+        if let query = p.query { s += "?" + query }
+        if let fragment = p.fragment { s += "#" + fragment }
+        return s
+    }
+
+    /// RFC 3986 §5.2.4.
+    public static func removeDotSegments(_ path: String) -> String {
+        var input = Substring(path)
+        var output: [Substring] = []
+        while !input.isEmpty {
+            if input.hasPrefix("../") { input = input.dropFirst(3) }
+            else if input.hasPrefix("./") { input = input.dropFirst(2) }
+            else if input.hasPrefix("/./") { input = input.dropFirst(2) }
+            else if input == "/." { input = "/" }
+            else if input.hasPrefix("/../") { input = input.dropFirst(3); if !output.isEmpty { output.removeLast() } }
+            else if input == "/.." { input = "/"; if !output.isEmpty { output.removeLast() } }
+            else if input == "." || input == ".." { input = "" }
+            else {
+                let start = input.hasPrefix("/") ? input.index(after: input.startIndex) : input.startIndex
+                let end = input[start...].firstIndex(of: "/") ?? input.endIndex
+                output.append(input[..<end])
+                input = input[end...]
+            }
+        }
+        return output.joined()
+    }
+}

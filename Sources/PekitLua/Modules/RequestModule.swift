@@ -1,0 +1,223 @@
+import CLua
+import CLuaShim
+import PekitCore
+
+/// `pekit.request{…}`: builds a request; the result has `method`, `url`, `headers`, `body`,
+/// and `:raw()`, `:curl()`, `:json()`, `:write_body(path)`.
+extension LuaRuntime {
+    static let requestMetatable = "pekit.request"
+    static let requestFields = ["method", "url", "base", "params", "policy", "params_in", "methods_in_query", "headers", "json", "form",
+                                "body", "content_type", "multipart", "boundary", "auth", "jar"]
+
+    func request(at index: Int32, _ call: LuaCall) throws -> HTTPRequest {
+        guard let raw = luaL_testudata(L, index, Self.requestMetatable), let request = requests[raw.load(as: Int.self)] else {
+            throw call.typeError(index, expected: "request")
+        }
+        return request
+    }
+
+    /// Reads the fields of a request table into a builder.
+    func requestBuilder(from call: LuaCall, table n: Int32) throws -> RequestBuilder {
+        let stack = call.stack
+        stack.pushNil()
+        while lua_next(L, n) != 0 {
+            defer { stack.pop() }
+            guard let key = stack.string(-2), Self.requestFields.contains(key) else {
+                throw call.badArgument(n, "unknown field \"\(stack.string(-2) ?? "?")\" (a request has: \(Self.requestFields.joined(separator: ", ")))")
+            }
+        }
+        func field(_ name: String) -> Int32 { stack.rawGet(n, name) }
+        func text(_ name: String) throws -> String? {
+            defer { stack.pop() }
+            switch field(name) {
+            case LUA_TNIL: return nil
+            case LUA_TSTRING: return stack.string(-1)
+            default: throw call.badArgument(n, "field \"\(name)\" must be a string, not a \(stack.typeName(-1))")
+            }
+        }
+        guard let url = try text("url") else { throw call.badArgument(n, "a request needs a field \"url\"") }
+        var builder = RequestBuilder(url: url)
+        builder.environment = options.environment
+        if let method = try text("method") { builder.method = method }
+        builder.base = try text("base")
+        if let placement = try text("params_in") {
+            guard let value = RequestBuilder.ParameterPlacement(rawValue: placement) else {
+                throw call.badArgument(n, "field \"params_in\" must be \"query\", \"body\" or \"auto\"")
+            }
+            builder.paramsIn = value
+        }
+        builder.contentType = try text("content_type")
+        builder.boundary = try text("boundary")
+        if field("policy") != LUA_TNIL { builder.policy = try policy(from: call, argument: stack.top) }
+        stack.pop()
+        for (name, apply) in [("params", { (b: inout RequestBuilder, v: PekitValue) in b.params = v }),
+                              ("json", { (b: inout RequestBuilder, v: PekitValue) in b.json = v }),
+                              ("form", { (b: inout RequestBuilder, v: PekitValue) in b.form = v })] {
+            if field(name) != LUA_TNIL { apply(&builder, try value(at: -1, path: name)) }
+            stack.pop()
+        }
+        if field("body") != LUA_TNIL {
+            guard let bytes = stack.bytes(-1) else { stack.pop(); throw call.badArgument(n, "field \"body\" must be a string") }
+            builder.body = bytes
+        }
+        stack.pop()
+        if field("methods_in_query") != LUA_TNIL {
+            guard case .array(let items) = try value(at: -1, path: "methods_in_query") else {
+                stack.pop(); throw call.badArgument(n, "field \"methods_in_query\" must be a list of method names")
+            }
+            builder.methodsInQuery = Set(items.compactMap { if case .string(let s) = $0 { return s.description.uppercased() } else { return nil } })
+        }
+        stack.pop()
+        if field("headers") != LUA_TNIL {
+            guard stack.type(-1) == LUA_TTABLE else { stack.pop(); throw call.badArgument(n, "field \"headers\" must be a table") }
+            let t = stack.top
+            var overrides: [(String, String?)] = []
+            stack.pushNil()
+            while lua_next(L, t) != 0 {
+                defer { stack.pop() }
+                guard let name = stack.string(-2) else { throw call.badArgument(n, "headers are named by strings") }
+                if stack.type(-1) == LUA_TBOOLEAN && !stack.bool(-1) { overrides.append((name, nil)) }
+                else if let value = stack.string(-1) { overrides.append((name, value)) }
+                else if stack.type(-1) == LUA_TNUMBER { overrides.append((name, stack.toStringMeta(-1))) }
+                else { throw call.badArgument(n, "header \"\(name)\" must be a string, or false to remove it") }
+            }
+            builder.headers = overrides.sorted { $0.0.lowercased() < $1.0.lowercased() }
+        }
+        stack.pop()
+        if field("auth") != LUA_TNIL {
+            let t = stack.top
+            guard stack.type(t) == LUA_TTABLE, stack.rawGet(t, "user") == LUA_TSTRING, let user = stack.string(-1),
+                  stack.rawGet(t, "password") == LUA_TSTRING, let password = stack.string(-1) else {
+                stack.setTop(t); stack.pop(); throw call.badArgument(n, "field \"auth\" must be {user = …, password = …}")
+            }
+            stack.pop(2)
+            builder.basicAuth = (user, password)
+        }
+        stack.pop()
+        if field("jar") != LUA_TNIL { builder.jar = try jar(at: stack.top, call) }
+        stack.pop()
+        if field("multipart") != LUA_TNIL {
+            guard case .array(let items) = try value(at: -1, path: "multipart") else {
+                stack.pop(); throw call.badArgument(n, "field \"multipart\" must be a list of parts")
+            }
+            builder.multipart = try items.enumerated().map { i, item in
+                guard case .map(let part) = item, case .string(let name)? = part["name"] else {
+                    throw call.badArgument(n, "multipart[\(i + 1)] needs a name")
+                }
+                func s(_ key: ByteString) -> String? { if case .string(let v)? = part[key] { return v.description }; return nil }
+                let source: MultipartBody.Part.Source
+                if let path = s("path") { source = .file(path) }
+                else if case .string(let data)? = part["data"] { source = .data(data.bytes) }
+                else if case .string(let data)? = part["value"] { source = .data(data.bytes) }
+                else { throw call.badArgument(n, "multipart[\(i + 1)] needs value, data or path") }
+                var filename = s("filename")
+                if filename == nil, case .file(let path) = source { filename = String(path.split(separator: "/").last ?? "") }
+                return MultipartBody.Part(name: name.description, filename: filename, contentType: s("type"), source: source)
+            }
+        }
+        stack.pop()
+        return builder
+    }
+
+    func installRequestModule(into pekit: Int32) {
+        luaL_newmetatable(L, Self.requestMetatable)
+        let meta = stack.top
+        stack.push("pekit.request"); stack.rawSet(meta, "__name")
+        setFunction(meta, "request", "__gc") { call in
+            if let raw = luaL_testudata(call.L, 1, Self.requestMetatable) { call.runtime.requests[raw.load(as: Int.self)] = nil }
+            return 0
+        }
+        setFunction(meta, "request", "__tostring") { call in
+            let r = try call.runtime.request(at: 1, call)
+            call.stack.push("request \(r.method) \(r.url)"); return 1
+        }
+        stack.newTable()
+        let methods = stack.top
+        setFunction(methods, "request", "raw") { call in call.stack.push(try call.runtime.request(at: 1, call).raw()); return 1 }
+        setFunction(methods, "request", "curl") { call in call.stack.push(try call.runtime.request(at: 1, call).curl()); return 1 }
+        setFunction(methods, "request", "json") { call in
+            let r = try call.runtime.request(at: 1, call)
+            call.stack.push(JSON.write(Self.describe(r)))
+            return 1
+        }
+        setFunction(methods, "request", "write_body") { call in
+            let r = try call.runtime.request(at: 1, call)
+            let path = try call.string(2)
+            let fd = PekitCore.Files.openForWriting(path)
+            guard fd >= 0 else { throw LuaArgumentError("\(path): cannot open for writing") }
+            defer { PekitCore.Files.closeFile(fd) }
+            var written = 0
+            try r.writeBody { chunk in try PekitCore.Files.writeAll(fd, chunk, path: path); written += chunk.count }
+            call.stack.push(integer: Int64(written))
+            return 1
+        }
+        stack.rawSet(meta, "__methods")
+        // Fields are read from the Swift request; methods come from the table above.
+        setFunction(meta, "request", "__index") { call in
+            let r = try call.runtime.request(at: 1, call)
+            let key = call.stack.string(2) ?? ""
+            switch key {
+            case "method": call.stack.push(r.method)
+            case "url": call.stack.push(r.url)
+            case "target": call.stack.push(r.target)
+            case "body": call.stack.push(try r.bodyBytes())
+            case "headers":
+                call.stack.newTable(narr: Int32(r.headers.fields.count))
+                for (i, f) in r.headers.fields.enumerated() {
+                    call.stack.newTable(narr: 2)
+                    call.stack.push(f.name); call.stack.rawSetIndex(-2, 1)
+                    call.stack.push(f.value); call.stack.rawSetIndex(-2, 2)
+                    call.stack.rawSetIndex(-2, Int64(i + 1))
+                }
+                call.runtime.getRegistry("pekit.mt.headers")
+                lua_setmetatable(call.L, -2)
+            default:
+                _ = luaL_getmetafield(call.L, 1, "__methods")
+                _ = call.stack.rawGet(-1, key)
+            }
+            return 1
+        }
+        stack.pop()
+
+        pushFunction("pekit.request") { call in
+            // Called as pekit.request{…}: argument 1 is the module table, 2 the fields.
+            let n: Int32 = call.stack.type(1) == LUA_TTABLE && call.count >= 2 ? 2 : 1
+            try call.table(n)
+            let request = try call.runtime.requestBuilder(from: call, table: n).build()
+            call.runtime.nextRequestID += 1
+            call.runtime.requests[call.runtime.nextRequestID] = request
+            let raw = pekit_newuserdata(call.L, MemoryLayout<Int>.size)!
+            raw.storeBytes(of: call.runtime.nextRequestID, as: Int.self)
+            _ = pekit_getmetatable_named(call.L, Self.requestMetatable)
+            lua_setmetatable(call.L, -2)
+            return 1
+        }
+        stack.newTable()
+        stack.pushValue(-2)
+        stack.rawSet(-2, "__call")
+        stack.newTable()
+        stack.pushValue(-2)
+        lua_setmetatable(L, -2)
+        // pekit.request is a callable table, so later modules (pekit.request.xxx) can hang off it.
+        stack.rawSet(pekit, "request")
+        stack.pop(2)
+    }
+
+    static func describe(_ r: HTTPRequest) -> PekitValue {
+        var body: PekitValue = .null
+        if let bytes = try? r.bodyBytes(), !bytes.isEmpty {
+            body = .map(PekitMap(ordered: [.init(key: "length", value: .integer(Int64(bytes.count))),
+                                           .init(key: "text", value: UTF8Validation.isValid(bytes) && bytes.count <= 65536 ? .string(ByteString(bytes)) : .null)]))
+        }
+        return .map(PekitMap(ordered: [
+            .init(key: "method", value: .text(r.method)), .init(key: "url", value: .text(r.url)),
+            .init(key: "headers", value: .array(r.headers.fields.map { .array([.text($0.name), .text($0.value)]) })),
+            .init(key: "body", value: body),
+        ]))
+    }
+}
+
+extension LuaRuntime {
+    /// The JSON description `req:json()` and `pekit request --describe` print.
+    public static func describeRequest(_ request: HTTPRequest) -> PekitValue { describe(request) }
+}

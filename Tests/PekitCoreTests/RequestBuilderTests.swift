@@ -1,0 +1,134 @@
+import Foundation
+import XCTest
+@testable import PekitCore
+
+final class RequestBuilderTests: XCTestCase {
+    func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
+
+    func testURLResolutionAndQueryAppending() {
+        // RFC 3986 §5.4.1 normal examples, against "http://a/b/c/d;p?q".
+        let base = "http://a/b/c/d;p?q"
+        let cases = ["g": "http://a/b/c/d;p/g", "./g": "http://a/b/c/d;p/g", "/g": "http://a/g", "//g": "http://g", "?y": "http://a/b/c/d;p/?y",
+                     "../g": "http://a/b/c/g", "g?y#s": "http://a/b/c/d;p/g?y#s", "": "http://a/b/c/d;p/?q", "https:x": "https:x"]
+        // (AFNetworking's rule adds '/' to a base path without one, so "d;p" is a directory here.)
+        for (reference, expected) in cases { XCTAssertEqual(URLResolution.resolve(reference, against: base), expected, reference) }
+        XCTAssertEqual(URLResolution.resolve("users?x=1", against: "https://api.example.com/v1"), "https://api.example.com/v1/users?x=1")
+        XCTAssertEqual(URLResolution.resolve("../v2/users", against: "https://api.example.com/v1/"), "https://api.example.com/v2/users")
+        XCTAssertEqual(URLResolution.removeDotSegments("/a/b/c/./../../g"), "/a/g")
+        XCTAssertEqual(URLResolution.appendQuery("a=1", to: "http://x/p"), "http://x/p?a=1")
+        XCTAssertEqual(URLResolution.appendQuery("a=1", to: "http://x/p?b=2#f"), "http://x/p?b=2&a=1#f")
+        XCTAssertEqual(URLResolution.appendQuery("a=1", to: "http://x/p?"), "http://x/p?a=1")
+        XCTAssertEqual(URLResolution.appendQuery("", to: "http://x/p"), "http://x/p", "no lone '?'")
+    }
+
+    // The seed reference: AFNetworking parameters into the URL for GET, into the body for POST.
+    func testReferenceOutputs() throws {
+        let params = PekitValue.map(PekitMap(unordered: [.init(key: "name", value: .text("p&p")), .init(key: "nick_name", value: .text("p&p[]@= =!")),
+                                                         .init(key: "father name", value: .text("~!@#$%^&*(){}"))]))
+        let query = "father%20name=~%21%40%23%24%25%5E%26%2A%28%29%7B%7D&name=p%26p&nick_name=p%26p%5B%5D%40%3D%20%3D%21"
+        var get = RequestBuilder(url: "https://www.baidu.com")
+        get.params = params
+        get.policy = .afnetworking
+        XCTAssertEqual(try get.build().url, "https://www.baidu.com?" + query)
+        XCTAssertEqual(text(try get.build().raw()), "GET /?\(query) HTTP/1.1\r\nHost: www.baidu.com\r\nUser-Agent: \(RequestBuilder.userAgent)\r\nAccept-Language: en;q=1\r\n\r\n")
+        var post = get
+        post.method = "POST"
+        let request = try post.build()
+        XCTAssertEqual(request.url, "https://www.baidu.com")
+        XCTAssertEqual(text(try request.bodyBytes()), query)
+        XCTAssertEqual(request.headers["content-type"], "application/x-www-form-urlencoded; charset=utf-8")
+        XCTAssertEqual(request.headers["Content-Length"], String(query.utf8.count))
+        var forced = post
+        forced.paramsIn = .query
+        XCTAssertEqual(try forced.build().url, "https://www.baidu.com?" + query)
+    }
+
+    func testHeadersDefaultsAuthJarAndInjection() throws {
+        var b = RequestBuilder(url: "http://example.com:8080/x")
+        b.environment = ["LANGUAGE": "zh_CN.UTF-8:en_US:fr", "LANG": "de_DE.UTF-8"]
+        b.basicAuth = ("user", "pa:ss")
+        let jar = CookieJar(publicSuffixes: nil, clock: { 1_700_000_000 })
+        _ = try jar.receive("sid=1", from: RequestURL("http://example.com:8080/"))
+        b.jar = jar
+        b.headers = [("X-Trace", "abc"), ("User-Agent", nil), ("accept-language", "ja")]
+        let r = try b.build()
+        XCTAssertEqual(r.headers.fields.map { "\($0.name): \($0.value)" },
+                       ["Host: example.com:8080", "accept-language: ja", "Authorization: Basic dXNlcjpwYTpzcw==", "Cookie: sid=1", "X-Trace: abc"])
+        XCTAssertEqual(RequestBuilder.acceptLanguage(environment: ["LANGUAGE": "zh_CN.UTF-8:en_US:fr"]), "zh-CN;q=1, en-US;q=0.9, fr;q=0.8")
+        XCTAssertEqual(RequestBuilder.acceptLanguage(environment: ["LANG": "C.UTF-8"]), "en;q=1")
+        func error(_ change: (inout RequestBuilder) -> Void) -> String {
+            var b = RequestBuilder(url: "http://example.com/")
+            change(&b)
+            do { _ = try b.build(); return "no error" } catch { return "\(error)" }
+        }
+        XCTAssertEqual(error { $0.headers = [("X-A", "1\r\nEvil: yes")] }, "header X-A: the value contains CR at byte 2 (header injection is refused)")
+        XCTAssertEqual(error { $0.headers = [("X-A", "a\nb")] }, "header X-A: the value contains LF at byte 2 (header injection is refused)")
+        XCTAssertEqual(error { $0.headers = [("X-A", "a\u{0}")] }, "header X-A: the value contains NUL at byte 2 (header injection is refused)")
+        XCTAssertEqual(error { $0.headers = [("Bad Name", "x")] }, "header name \"Bad Name\" is not an HTTP token")
+        XCTAssertEqual(error { $0.method = "GET /evil HTTP/1.1\r\n" }, "method \"GET /evil HTTP/1.1\\x0D\\x0A\" is not an HTTP token")
+        XCTAssertEqual(error { $0.url = "nope" }, "invalid URL \"nope\": expected scheme://host")
+        XCTAssertEqual(error { $0.json = .null; $0.form = .null }, "give one body: json, form, body or multipart")
+    }
+
+    func testJSONBodyFollowsPolicyOrder() throws {
+        var b = RequestBuilder(url: "http://x/")
+        b.method = "PUT"
+        b.json = .map(PekitMap(ordered: [.init(key: "b", value: .integer(1)), .init(key: "a", value: .map(PekitMap(ordered: [.init(key: "z", value: .null), .init(key: "y", value: .boolean(true))])))]))
+        XCTAssertEqual(text(try b.build().bodyBytes()), #"{"a":{"y":true,"z":null},"b":1}"#)
+        b.policy = .form  // order "given"
+        XCTAssertEqual(text(try b.build().bodyBytes()), #"{"b":1,"a":{"z":null,"y":true}}"#)
+        XCTAssertEqual(try b.build().headers["Content-Type"], "application/json")
+    }
+
+    /// Multipart bodies parse back with Python's email parser (a real MIME parser; it leaves the
+    /// WHATWG %22 escape of a quote in a filename as it is, where form parsers decode it).
+    func testMultipartIsWellFormed() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pekit-mp-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let file = dir.appendingPathComponent("data.bin")
+        try Data([0, 1, 2, 0xFF, 0x0D, 0x0A, 0x2D, 0x2D]).write(to: file)
+        var b = RequestBuilder(url: "http://x/upload")
+        b.method = "POST"
+        b.params = .map(PekitMap(unordered: [.init(key: "meta", value: .map(PekitMap(unordered: [.init(key: "k", value: .text("v"))])))]))
+        b.multipart = [MultipartBody.Part(name: "title", source: .data(Array("hello \"world\"".utf8))),
+                       MultipartBody.Part(name: "doc", filename: "报告 \"1\".txt", contentType: "text/plain", source: .data(Array("汉字".utf8))),
+                       MultipartBody.Part(name: "blob", filename: "data.bin", source: .file(file.path))]
+        b.boundary = "BOUNDARY"
+        let r = try b.build()
+        let body = try r.bodyBytes()
+        XCTAssertEqual(Int(r.headers["Content-Length"] ?? ""), body.count)
+        XCTAssertTrue(text(body).contains("Content-Disposition: form-data; name=\"doc\"; filename=\"报告 %221%22.txt\"; filename*=UTF-8''%E6%8A%A5%E5%91%8A%20%221%22.txt\r\n"))
+        let message = Array("Content-Type: \(r.headers["Content-Type"]!)\r\n\r\n".utf8) + body
+        let script = """
+            import email, email.policy, sys, json
+            m = email.message_from_bytes(sys.stdin.buffer.read(), policy=email.policy.default)
+            out = []
+            for p in m.iter_parts():
+                out.append([p.get_param("name", header="content-disposition"), p.get_filename(), p.get_payload(decode=True).hex()])
+            print(json.dumps([m.is_multipart(), m.defects and str(m.defects), out]))
+            """
+        let python = Process()
+        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        python.arguments = ["python3", "-c", script]
+        let input = Pipe(), output = Pipe()
+        python.standardInput = input
+        python.standardOutput = output
+        try python.run()
+        input.fileHandleForWriting.write(Data(message))
+        try input.fileHandleForWriting.close()
+        let result = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        python.waitUntilExit()
+        XCTAssertEqual(result.trimmingCharacters(in: .whitespacesAndNewlines),
+                       #"[true, [], [["meta[k]", null, "76"], ["title", null, "68656c6c6f2022776f726c6422"], ["doc", "\u62a5\u544a %221%22.txt", "e6b189e5ad97"], ["blob", "data.bin", "000102ff0d0a2d2d"]]]"#)
+        // Streaming writes in bounded chunks.
+        var largest = 0
+        try r.writeBody { largest = max(largest, $0.count) }
+        XCTAssertLessThanOrEqual(largest, 1 << 16)
+    }
+
+    func testShellQuotingAndPrintf() {
+        XCTAssertEqual("plain-word".shellQuoted, "plain-word")
+        XCTAssertEqual("it's".shellQuoted, #"'it'\''s'"#)
+        XCTAssertEqual(HTTPRequest.printfFormat([0x61, 0x25, 0x27, 0x5C, 0x00, 0x0A, 0xE6]), #"'a%%\047\\\000\012\346'"#)
+    }
+}
