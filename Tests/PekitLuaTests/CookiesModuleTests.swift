@@ -73,3 +73,26 @@ final class CookiesModuleTests: XCTestCase {
         XCTAssertEqual(lua.eval(#"jar:header("notaurl")"#), #"error: stdin:1: jar.header: bad argument #2 (invalid URL "notaurl": expected scheme://host)"#)
     }
 }
+
+final class RequestModuleTests: XCTestCase {
+    func testRequestsFromLua() throws {
+        let lua = LuaREPL(runtime: try makeRuntime())
+        let seed = #"{name = "小A", phone = {mobile = "xx", home = "xx"}, families = {"father", "mother"}, nums = pekit.set{"1", "2"}, does_not_include = "/?", space = " ", GeneralDelimitersToEncode = ":#[]@", SubDelimitersToEncode = "!$&'()*+,;="}"#
+        let query = "GeneralDelimitersToEncode=%3A%23%5B%5D%40&SubDelimitersToEncode=%21%24%26%27%28%29%2A%2B%2C%3B%3D&does_not_include=/?&families%5B%5D=father&families%5B%5D=mother&name=%E5%B0%8FA&nums=1&nums=2&phone%5Bhome%5D=xx&phone%5Bmobile%5D=xx&space=%20"
+        XCTAssertEqual(lua.eval("pekit.request{ url = 'https://www.baidu.com', params = \(seed), policy = 'afnetworking' }.url"), "\"https://www.baidu.com?\(query)\"")
+        _ = lua.eval("post = pekit.request{ method = 'POST', url = 'https://www.baidu.com', params = \(seed), policy = 'afnetworking' }")
+        XCTAssertEqual(lua.eval("post.url, post.body == '\(query)', post.headers['content-type'], post.headers[1][1]"),
+                       "\"https://www.baidu.com\"\ttrue\t\"application/x-www-form-urlencoded; charset=utf-8\"\t\"Host\"")
+        XCTAssertEqual(lua.eval("pekit.request{ url = 'users', base = 'https://api.example.com/v1', json = pekit.ordered{ {'b', 1}, {'a', pekit.null} }, method = 'PUT', policy = 'qs' }.body"),
+                       #""{\"b\":1,\"a\":null}""#)
+        XCTAssertEqual(lua.eval("pekit.request{ url = 'http://x/', headers = { ['X-A'] = 'a\\r\\nB: c' } }"),
+                       "error: stdin:1: pekit.request: header X-A: the value contains CR at byte 2 (header injection is refused)")
+        XCTAssertEqual(lua.eval("pekit.request{ url = 'http://x/', colour = 1 }"),
+                       "error: stdin:1: pekit.request: bad argument #1 (unknown field \"colour\" (a request has: method, url, base, params, policy, params_in, methods_in_query, headers, json, form, body, content_type, multipart, boundary, auth, jar))")
+        _ = lua.eval("jar = pekit.cookies.jar{}; jar:receive('https://api.example.com/', 'sid=9')")
+        XCTAssertEqual(lua.eval("pekit.request{ url = 'https://api.example.com/me', jar = jar, auth = { user = 'u', password = 'p' } }.headers.cookie"), "\"sid=9\"")
+        XCTAssertEqual(lua.eval("#pekit.request{ url = 'http://x/', method = 'POST', multipart = { { name = 'a', value = 'b' } }, boundary = 'XYZ' }:raw()"), "226")
+        XCTAssertEqual(lua.eval("pekit.request{ url = 'http://x/', method = 'POST', body = 'a\\0b', content_type = 'application/x-thing' }:curl()"),
+                       #""printf 'a\\000b' | curl --http1.1 --request POST http://x/ -H 'Host: x' -H 'User-Agent: pekit/0.1.0 (Linux; x86_64)' -H 'Accept-Language: en;q=1' -H 'Content-Type: application/x-thing' -H 'Content-Length: 3' -H Accept: --data-binary @-""#)
+    }
+}

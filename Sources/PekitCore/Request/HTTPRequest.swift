@@ -65,7 +65,8 @@ extension String {
 
 extension HTTPRequest {
     /// One POSIX shell command that sends the same request with curl: every header given with
-    /// -H (replacing curl's own; curl's default Accept removed when the request has none), the
+    /// -H in order (replacing curl's own, Content-Length included so it keeps its place; curl's
+    /// default Accept removed when the request has none), the
     /// body piped from printf (octal escapes, so any byte survives) and file parts from cat.
     public func curl() throws -> String {
         var words = ["curl", "--http1.1"]
@@ -74,7 +75,6 @@ extension HTTPRequest {
         var hasAccept = false
         for field in headers.fields {
             if field.name.lowercased() == "accept" { hasAccept = true }
-            if field.name.lowercased() == "content-length" { continue }  // curl computes the same
             words += ["-H", "\(field.name): \(field.value)".shellQuoted]
         }
         if !hasAccept { words += ["-H", "Accept:".shellQuoted] }
@@ -105,8 +105,9 @@ extension HTTPRequest {
     /// as octal escapes, all single-quoted.
     static func printfFormat(_ bytes: [UInt8]) -> String {
         var out = "'"
-        for b in bytes {
+        for (i, b) in bytes.enumerated() {
             switch b {
+            case 0x2D where i == 0: out += "\\055"  // a format starting with '-' would read as an option
             case 0x25: out += "%%"
             case 0x27: out += "\\047"
             case 0x5C: out += "\\\\"

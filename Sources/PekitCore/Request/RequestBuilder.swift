@@ -88,7 +88,7 @@ public struct RequestBuilder {
             switch paramsIn {
             case .query: inQuery = true
             case .body: inQuery = false
-            case .auto: inQuery = methodsInQuery.contains(method) || bodies > 0
+            case .auto: inQuery = methodsInQuery.contains(method) || (bodies > 0 && multipart == nil)
             }
             if inQuery {
                 urlText = URLResolution.appendQuery(policy.prefix.isEmpty ? try policy.queryString(params).description

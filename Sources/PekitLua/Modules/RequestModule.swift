@@ -16,14 +16,15 @@ extension LuaRuntime {
         return request
     }
 
-    /// Reads the fields of a request table into a builder.
+    /// Reads the fields of a request table into a builder (errors name it argument #1, as the
+    /// user wrote it, whatever its stack slot).
     func requestBuilder(from call: LuaCall, table n: Int32) throws -> RequestBuilder {
         let stack = call.stack
         stack.pushNil()
         while lua_next(L, n) != 0 {
             defer { stack.pop() }
             guard let key = stack.string(-2), Self.requestFields.contains(key) else {
-                throw call.badArgument(n, "unknown field \"\(stack.string(-2) ?? "?")\" (a request has: \(Self.requestFields.joined(separator: ", ")))")
+                throw call.badArgument(1, "unknown field \"\(stack.string(-2) ?? "?")\" (a request has: \(Self.requestFields.joined(separator: ", ")))")
             }
         }
         func field(_ name: String) -> Int32 { stack.rawGet(n, name) }
@@ -32,17 +33,17 @@ extension LuaRuntime {
             switch field(name) {
             case LUA_TNIL: return nil
             case LUA_TSTRING: return stack.string(-1)
-            default: throw call.badArgument(n, "field \"\(name)\" must be a string, not a \(stack.typeName(-1))")
+            default: throw call.badArgument(1, "field \"\(name)\" must be a string, not a \(stack.typeName(-1))")
             }
         }
-        guard let url = try text("url") else { throw call.badArgument(n, "a request needs a field \"url\"") }
+        guard let url = try text("url") else { throw call.badArgument(1, "a request needs a field \"url\"") }
         var builder = RequestBuilder(url: url)
         builder.environment = options.environment
         if let method = try text("method") { builder.method = method }
         builder.base = try text("base")
         if let placement = try text("params_in") {
             guard let value = RequestBuilder.ParameterPlacement(rawValue: placement) else {
-                throw call.badArgument(n, "field \"params_in\" must be \"query\", \"body\" or \"auto\"")
+                throw call.badArgument(1, "field \"params_in\" must be \"query\", \"body\" or \"auto\"")
             }
             builder.paramsIn = value
         }
@@ -57,29 +58,29 @@ extension LuaRuntime {
             stack.pop()
         }
         if field("body") != LUA_TNIL {
-            guard let bytes = stack.bytes(-1) else { stack.pop(); throw call.badArgument(n, "field \"body\" must be a string") }
+            guard let bytes = stack.bytes(-1) else { stack.pop(); throw call.badArgument(1, "field \"body\" must be a string") }
             builder.body = bytes
         }
         stack.pop()
         if field("methods_in_query") != LUA_TNIL {
             guard case .array(let items) = try value(at: -1, path: "methods_in_query") else {
-                stack.pop(); throw call.badArgument(n, "field \"methods_in_query\" must be a list of method names")
+                stack.pop(); throw call.badArgument(1, "field \"methods_in_query\" must be a list of method names")
             }
             builder.methodsInQuery = Set(items.compactMap { if case .string(let s) = $0 { return s.description.uppercased() } else { return nil } })
         }
         stack.pop()
         if field("headers") != LUA_TNIL {
-            guard stack.type(-1) == LUA_TTABLE else { stack.pop(); throw call.badArgument(n, "field \"headers\" must be a table") }
+            guard stack.type(-1) == LUA_TTABLE else { stack.pop(); throw call.badArgument(1, "field \"headers\" must be a table") }
             let t = stack.top
             var overrides: [(String, String?)] = []
             stack.pushNil()
             while lua_next(L, t) != 0 {
                 defer { stack.pop() }
-                guard let name = stack.string(-2) else { throw call.badArgument(n, "headers are named by strings") }
+                guard let name = stack.string(-2) else { throw call.badArgument(1, "headers are named by strings") }
                 if stack.type(-1) == LUA_TBOOLEAN && !stack.bool(-1) { overrides.append((name, nil)) }
                 else if let value = stack.string(-1) { overrides.append((name, value)) }
                 else if stack.type(-1) == LUA_TNUMBER { overrides.append((name, stack.toStringMeta(-1))) }
-                else { throw call.badArgument(n, "header \"\(name)\" must be a string, or false to remove it") }
+                else { throw call.badArgument(1, "header \"\(name)\" must be a string, or false to remove it") }
             }
             builder.headers = overrides.sorted { $0.0.lowercased() < $1.0.lowercased() }
         }
@@ -88,7 +89,7 @@ extension LuaRuntime {
             let t = stack.top
             guard stack.type(t) == LUA_TTABLE, stack.rawGet(t, "user") == LUA_TSTRING, let user = stack.string(-1),
                   stack.rawGet(t, "password") == LUA_TSTRING, let password = stack.string(-1) else {
-                stack.setTop(t); stack.pop(); throw call.badArgument(n, "field \"auth\" must be {user = …, password = …}")
+                stack.setTop(t); stack.pop(); throw call.badArgument(1, "field \"auth\" must be {user = …, password = …}")
             }
             stack.pop(2)
             builder.basicAuth = (user, password)
@@ -98,18 +99,18 @@ extension LuaRuntime {
         stack.pop()
         if field("multipart") != LUA_TNIL {
             guard case .array(let items) = try value(at: -1, path: "multipart") else {
-                stack.pop(); throw call.badArgument(n, "field \"multipart\" must be a list of parts")
+                stack.pop(); throw call.badArgument(1, "field \"multipart\" must be a list of parts")
             }
             builder.multipart = try items.enumerated().map { i, item in
                 guard case .map(let part) = item, case .string(let name)? = part["name"] else {
-                    throw call.badArgument(n, "multipart[\(i + 1)] needs a name")
+                    throw call.badArgument(1, "multipart[\(i + 1)] needs a name")
                 }
                 func s(_ key: ByteString) -> String? { if case .string(let v)? = part[key] { return v.description }; return nil }
                 let source: MultipartBody.Part.Source
                 if let path = s("path") { source = .file(path) }
                 else if case .string(let data)? = part["data"] { source = .data(data.bytes) }
                 else if case .string(let data)? = part["value"] { source = .data(data.bytes) }
-                else { throw call.badArgument(n, "multipart[\(i + 1)] needs value, data or path") }
+                else { throw call.badArgument(1, "multipart[\(i + 1)] needs value, data or path") }
                 var filename = s("filename")
                 if filename == nil, case .file(let path) = source { filename = String(path.split(separator: "/").last ?? "") }
                 return MultipartBody.Part(name: name.description, filename: filename, contentType: s("type"), source: source)

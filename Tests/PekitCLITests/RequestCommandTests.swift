@@ -1,0 +1,109 @@
+import Foundation
+import XCTest
+
+final class RequestCommandTests: XCTestCase {
+    /// A loopback server that answers each request with the exact bytes it received.
+    static let echoServer = """
+        import socket, sys
+        s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        s.bind(("127.0.0.1", 0)); s.listen(5)
+        print(s.getsockname()[1], flush=True)
+        for _ in range(int(sys.argv[1])):
+            c, _ = s.accept(); data = b""
+            while b"\\r\\n\\r\\n" not in data:
+                chunk = c.recv(65536)
+                if not chunk: break
+                data += chunk
+            head, _, body = data.partition(b"\\r\\n\\r\\n")
+            length = 0
+            for line in head.split(b"\\r\\n")[1:]:
+                k, _, v = line.partition(b":")
+                if k.strip().lower() == b"content-length": length = int(v.strip())
+            while len(body) < length:
+                chunk = c.recv(65536)
+                if not chunk: break
+                body += chunk
+            got = head + b"\\r\\n\\r\\n" + body
+            c.sendall(b"HTTP/1.1 200 OK\\r\\nContent-Length: %d\\r\\nConnection: close\\r\\n\\r\\n" % len(got) + got); c.close()
+        """
+
+    func startEcho(requests: Int) throws -> (Process, Int) {
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        server.arguments = ["python3", "-c", Self.echoServer, String(requests)]
+        let out = Pipe()
+        server.standardOutput = out
+        try server.run()
+        let port = Int(String(decoding: out.fileHandleForReading.availableData, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        return (server, port)
+    }
+
+    func sh(_ command: String) throws -> [UInt8] {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/bin/sh")
+        p.arguments = ["-c", command]
+        let out = Pipe()
+        p.standardOutput = out
+        try p.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return Array(data)
+    }
+
+    func testRawMessage() throws {
+        let r = try PekitProcess.run(["request", "--policy", "afnetworking", "--param", "name=p&p", "--param", "nick_name=p&p[]@= =!",
+                                      "--header", "X-Trace: 1", "--header", "Accept-Language:", "https://www.baidu.com"],
+                                     environment: ["LANGUAGE": "zh_CN"])
+        XCTAssertEqual(r.stdout, "GET /?name=p%26p&nick_name=p%26p%5B%5D%40%3D%20%3D%21 HTTP/1.1\r\nHost: www.baidu.com\r\nUser-Agent: pekit/0.1.0 (Linux; x86_64)\r\nX-Trace: 1\r\n\r\n")
+        let post = try PekitProcess.run(["request", "--form", "a=1 2", "--form", "b=x", "--describe", "http://h/"])
+        XCTAssertEqual(post.stdout, #"{"method":"POST","url":"http://h/","headers":[["Host","h"],["User-Agent","pekit/0.1.0 (Linux; x86_64)"],["Accept-Language","en;q=1"],["Content-Type","application/x-www-form-urlencoded; charset=utf-8"],["Content-Length","11"]],"body":{"length":11,"text":"a=1%202&b=x"}}"# + "\n")
+    }
+
+    /// The curl rendering, run through sh, puts the same bytes on the wire as raw() describes.
+    func testCurlCommandSendsTheSameBytes() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/curl") else { throw XCTSkip("curl is not installed") }
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pekit-req-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let file = dir.appendingPathComponent("it's a file.bin")
+        try Data([0, 0x27, 0x25, 0x5C, 0xFF, 0x0A, 0x0D, 0x24]).write(to: file)
+        let (server, port) = try startEcho(requests: 2)
+        defer { server.terminate() }
+        let cases: [[String]] = [
+            ["-X", "POST", "--param", "name=小A", "--param", "q=it's 100% $HOME `x`", "--header", #"X-Odd: a"b$c\d"#, "--policy", "afnetworking"],
+            ["--file", "upload=@\(file.path)", "--param", "note=hi"],
+        ]
+        for args in cases {
+            let url = "http://127.0.0.1:\(port)/p?x=1"
+            var rendered = try PekitProcess.run(["request"] + args + ["--describe", url])
+            XCTAssertEqual(rendered.status, 0, rendered.stderr)
+            let raw = try PekitProcess.run(["request"] + args + [url]).stdoutBytes
+            rendered = try PekitProcess.run(["request"] + args + ["--curl", url])
+            // The multipart boundary is random: read it from the raw message and pin it.
+            var command = rendered.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            if let range = String(decoding: raw, as: UTF8.self).range(of: #"boundary=pekit-[0-9a-f]+"#, options: .regularExpression),
+               let other = command.range(of: #"boundary=pekit-[0-9a-f]+"#, options: .regularExpression) {
+                let ours = String(String(decoding: raw, as: UTF8.self)[range])
+                let theirs = String(command[other])
+                command = command.replacingOccurrences(of: String(theirs.dropFirst(9)), with: String(ours.dropFirst(9)))
+            }
+            let echoed = try sh(command + " -s --max-time 10")
+            XCTAssertEqual(String(decoding: echoed, as: UTF8.self).hasPrefix(String(decoding: raw.prefix(20), as: UTF8.self)), true)
+            if !args.contains("--file") { XCTAssertEqual(echoed, raw, "curl sent different bytes:\n\(String(decoding: echoed, as: UTF8.self))") }
+            else { XCTAssertEqual(echoed.count, raw.count, "same length, boundaries aside") }
+        }
+    }
+
+    func testErrors() throws {
+        let injection = try PekitProcess.run(["request", "--header", "X-A: 1\r\nEvil: 2", "http://h/"])
+        XCTAssertEqual(injection.stderr, "pekit request: header X-A: the value contains CR at byte 2 (header injection is refused)\n")
+        XCTAssertEqual(injection.status, 1)
+        let method = try PekitProcess.run(["request", "-X", "GET /x", "http://h/"])
+        XCTAssertEqual(method.stderr, "pekit request: method \"GET /x\" is not an HTTP token\n")
+        let missing = try PekitProcess.run(["request", "--file", "f=@/nonexistent/file", "http://h/"])
+        XCTAssertEqual(missing.stderr, "pekit request: /nonexistent/file: No such file or directory\n")
+        let usage = try PekitProcess.run(["request", "--param", "novalue", "http://h/"])
+        XCTAssertEqual(usage.stderr, "pekit request: --param takes key=value, not 'novalue' (see 'pekit request --help')\n")
+        XCTAssertEqual(usage.status, 2)
+        XCTAssertEqual(try PekitProcess.run(["request"]).stderr, "pekit request: give a URL (see 'pekit request --help')\n")
+    }
+}
