@@ -96,3 +96,17 @@ final class RequestModuleTests: XCTestCase {
                        #""printf 'a\\000b' | curl --http1.1 --request POST http://x/ -H 'Host: x' -H 'User-Agent: pekit/0.1.0 (Linux; x86_64)' -H 'Accept-Language: en;q=1' -H 'Content-Type: application/x-thing' -H 'Content-Length: 3' -H Accept: --data-binary @-""#)
     }
 }
+
+final class RequestPolicyDefaultsTests: XCTestCase {
+    func testABackendPluginCarriesRequestDefaults() throws {
+        let directory = try pluginDirectory(["mybackend": """
+            return { kind = "policy", extends = "afnetworking", params_in = "query",
+                     headers = { ["X-Api-Version"] = "2", Accept = "application/json" } }
+            """, "badheaders": #"return { kind = "policy", headers = { ["X-A"] = "1\r\n2" } }"#])
+        let lua = LuaREPL(runtime: try makeRuntime(plugins: [directory, repoPlugins]))
+        _ = lua.eval("r = pekit.request{ method = 'POST', url = 'http://api/x', params = { b = 1, a = 2 }, policy = 'mybackend' }")
+        XCTAssertEqual(lua.eval("r.url, r.body, r.headers.accept, r.headers['x-api-version']"), "\"http://api/x?a=2&b=1\"\t\"\"\t\"application/json\"\t\"2\"")
+        XCTAssertEqual(lua.eval("select(2, pcall(pekit.request, { url = 'http://x/', policy = 'badheaders' }))").replacingOccurrences(of: directory, with: "DIR"),
+                       #""pekit.request: plugin \"badheaders\" (DIR/badheaders.lua): field \"headers\": header X-A: the value contains CR at byte 2 (header injection is refused)""#)
+    }
+}

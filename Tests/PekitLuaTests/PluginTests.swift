@@ -83,7 +83,7 @@ final class PluginTests: XCTestCase {
         XCTAssertEqual(failure("spincatch"), #""pekit.encode: plugin \"spincatch\" (DIR/spincatch.lua): instruction budget exceeded (an endless loop?)""#)
         XCTAssertEqual(failure("hog"), #""pekit.encode: plugin \"hog\" (DIR/hog.lua): not enough memory (the limit is 8 MB)""#)
         XCTAssertEqual(failure("undef"), #""pekit.encode: plugin \"undef\" (DIR/undef.lua): undef.lua:1: undefined global 'nothing_here'""#)
-        XCTAssertEqual(failure("field"), #""pekit.encode: plugin \"field\" (DIR/field.lua): unknown field \"arrayz\" (a policy has: name, kind, description, extends, allowed, space, lower, order, arrays, objects, null, booleans, encode_keys, encode_values, separator, assign, empty, prefix)""#)
+        XCTAssertEqual(failure("field"), #""pekit.encode: plugin \"field\" (DIR/field.lua): unknown field \"arrayz\" (a policy has: name, kind, description, extends, allowed, space, lower, order, arrays, objects, null, booleans, encode_keys, encode_values, separator, assign, empty, prefix, headers, params_in, methods_in_query)""#)
         XCTAssertEqual(failure("type"), #""pekit.encode: plugin \"type\" (DIR/type.lua): field \"space\" must be \"%20\" or \"+\", not a number""#)
         XCTAssertEqual(failure("syntax"), #""pekit.encode: plugin \"syntax\" (DIR/syntax.lua): syntax.lua:1: '}' expected near 'space'""#)
         XCTAssertEqual(failure("nottable"), #""pekit.encode: plugin \"nottable\" (DIR/nottable.lua): a plugin must return a table, not a number""#)
@@ -128,7 +128,7 @@ final class PluginTests: XCTestCase {
                        #"charset("-./0123456789?ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz~")"#)
         XCTAssertEqual(lua.eval(#"pekit.encode("a b*", {policy = "form", space = "%20", lower = true, allowed = pekit.charset.form - "*"})"#), #""a%20b%2a""#)
         XCTAssertEqual(lua.eval(#"pekit.encode("a%20b c", {keep_escapes = true})"#), #""a%20b%20c""#)
-        XCTAssertEqual(lua.eval(#"pekit.encode("a b", {spaces = "+"})"#), #"error: stdin:1: pekit.encode: bad argument #2 (unknown field "spaces" (a policy has: name, kind, description, extends, allowed, space, lower, order, arrays, objects, null, booleans, encode_keys, encode_values, separator, assign, empty, prefix))"#)
+        XCTAssertEqual(lua.eval(#"pekit.encode("a b", {spaces = "+"})"#), #"error: stdin:1: pekit.encode: bad argument #2 (unknown field "spaces" (a policy has: name, kind, description, extends, allowed, space, lower, order, arrays, objects, null, booleans, encode_keys, encode_values, separator, assign, empty, prefix, headers, params_in, methods_in_query))"#)
         XCTAssertEqual(lua.eval(#"pekit.decode("a+b", "form")"#), #""a b""#)
     }
 

@@ -90,6 +90,12 @@ public struct Policy: Sendable {
     public var empty: EmptyEncoding
     /// Written before a non-empty query (`?` or nothing).
     public var prefix: ByteString
+    /// Request defaults a backend's policy may carry: headers added to every request built with
+    /// it, and where parameters go ("query", "body", or nil for the method's default).
+    public var requestHeaders: [(name: String, value: String)] = []
+    public var paramsIn: String?
+    /// Methods whose parameters go into the query (nil: GET, HEAD, DELETE).
+    public var methodsInQuery: Set<String>?
 
     /// A policy; every parameter has the default of the `rfc3986` policy.
     public init(name: String = "custom", description: String = "", allowed: AllowedSet = .unreserved,

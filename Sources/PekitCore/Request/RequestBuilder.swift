@@ -11,9 +11,11 @@ public struct RequestBuilder {
     public var base: String?
     public var params: PekitValue?
     public var policy = Policy.rfc3986
-    public var paramsIn = ParameterPlacement.auto
-    /// Methods whose parameters go into the query (AFNetworking's HTTPMethodsEncodingParametersInURI).
-    public var methodsInQuery: Set<String> = ["GET", "HEAD", "DELETE"]
+    /// nil: the policy's `params_in`, else auto.
+    public var paramsIn: ParameterPlacement?
+    /// Methods whose parameters go into the query (AFNetworking's HTTPMethodsEncodingParametersInURI);
+    /// nil: the policy's list, else GET, HEAD, DELETE.
+    public var methodsInQuery: Set<String>?
     /// Header overrides in order: a value sets the header, nil removes a default one.
     public var headers: [(name: String, value: String?)] = []
     public var json: PekitValue?
@@ -83,6 +85,8 @@ public struct RequestBuilder {
 
         var requestBody = HTTPRequest.Body.empty
         var bodyType: String?
+        let paramsIn = self.paramsIn ?? policy.paramsIn.flatMap(ParameterPlacement.init(rawValue:)) ?? .auto
+        let methodsInQuery = self.methodsInQuery ?? policy.methodsInQuery ?? ["GET", "HEAD", "DELETE"]
         if let params {
             let inQuery: Bool
             switch paramsIn {
@@ -133,6 +137,7 @@ public struct RequestBuilder {
         case .multipart(let m): length = try m.contentLength()
         }
         if length > 0 || ["POST", "PUT", "PATCH"].contains(method) { try headers.add("Content-Length", String(length)) }
+        for (name, value) in policy.requestHeaders { try headers.set(name, value) }
         for (name, value) in self.headers {
             if let value { try headers.set(name, value) } else {
                 try HTTPHeaders.validate(name: name, value: "")

@@ -17,6 +17,8 @@ struct PolicyDefinition {
         ("null", "\"key\", \"empty\" or \"skip\""), ("booleans", "\"literal\" or \"numeric\""),
         ("encode_keys", "true, false, \"segments\" or a charset"), ("encode_values", "true, false or a charset"),
         ("separator", "a string"), ("assign", "a string"), ("empty", "\"skip\" or \"key\""), ("prefix", "a string"),
+        ("headers", "a table of header names to values (request defaults)"),
+        ("params_in", "\"query\", \"body\" or \"auto\""), ("methods_in_query", "a list of method names"),
     ]
 
     /// What the table names as its base, if anything.
@@ -133,6 +135,32 @@ struct PolicyDefinition {
         case "empty":
             guard let value = text.flatMap(Policy.EmptyEncoding.init(rawValue:)) else { throw wrongType(field, runtime) }
             apply.append { $0.empty = value }
+        case "headers":
+            guard stack.type(-1) == LUA_TTABLE else { throw wrongType(field, runtime) }
+            var headers: [(String, String)] = []
+            let t = stack.top
+            stack.pushNil()
+            while lua_next(runtime.L, t) != 0 {
+                defer { stack.pop() }
+                guard let name = stack.string(-2), let value = stack.string(-1) else { throw wrongType(field, runtime) }
+                do { try HTTPHeaders.validate(name: name, value: value) } catch { throw LuaArgumentError("field \"headers\": \(error)") }
+                headers.append((name, value))
+            }
+            let sorted = headers.sorted { $0.0.lowercased() < $1.0.lowercased() }
+            apply.append { $0.requestHeaders = sorted }
+        case "params_in":
+            guard let text, ["query", "body", "auto"].contains(text) else { throw wrongType(field, runtime) }
+            apply.append { $0.paramsIn = text }
+        case "methods_in_query":
+            guard stack.type(-1) == LUA_TTABLE else { throw wrongType(field, runtime) }
+            var methods = Set<String>()
+            for i in 0..<stack.rawLength(-1) {
+                _ = stack.rawGetIndex(-1, Int64(i + 1))
+                defer { stack.pop() }
+                guard let m = stack.string(-1) else { throw wrongType(field, runtime) }
+                methods.insert(m.uppercased())
+            }
+            apply.append { $0.methodsInQuery = methods }
         case "encode_keys", "encode_values":
             let encoding: Policy.ComponentEncoding
             if stack.type(-1) == LUA_TBOOLEAN {
