@@ -70,11 +70,15 @@ final class ReplCommandTests: XCTestCase {
         _ = try tmux("send-keys", "-t", session, "return 7 end", "Enter", "f()", "Enter")
         XCTAssertTrue(try screen(waitingFor: "\n7\n").contains("\n7\n"))
         _ = try tmux("send-keys", "-t", session, ":quit", "Enter")
-        for _ in 0..<50 where !FileManager.default.fileExists(atPath: home.appendingPathComponent(".pekit_history").path) {
+        // The history file is rewritten after each line: poll until it holds the line (or time out).
+        let wanted = #"pekit.encode('a\040b',\040'form')"#
+        var history = ""
+        for _ in 0..<100 {
+            history = (try? String(contentsOf: home.appendingPathComponent(".pekit_history"), encoding: .utf8)) ?? ""
+            if history.contains(wanted) { break }
             Thread.sleep(forTimeInterval: 0.1)
         }
-        let history = try String(contentsOf: home.appendingPathComponent(".pekit_history"), encoding: .utf8)
         // libedit's history format writes a space as \040.
-        XCTAssertTrue(history.contains(#"pekit.encode('a\040b',\040'form')"#), history)
+        XCTAssertTrue(history.contains(wanted), history)
     }
 }

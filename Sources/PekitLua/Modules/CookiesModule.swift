@@ -19,8 +19,7 @@ extension LuaRuntime {
 
     /// The jar of the userdata at `index`.
     func jar(at index: Int32, _ call: LuaCall) throws -> CookieJar {
-        guard let raw = luaL_testudata(L, index, Self.jarMetatable) else { throw call.typeError(index, expected: "cookie jar") }
-        let id = raw.load(as: Int.self)
+        guard let id = handleID(at: index, metatable: Self.jarMetatable) else { throw call.typeError(index, expected: "cookie jar") }
         guard let jar = jars[id] else { throw LuaArgumentError("the cookie jar was closed") }
         return jar
     }
@@ -175,15 +174,9 @@ extension LuaRuntime {
     // MARK: The module
 
     func installCookiesModule(into pekit: Int32) {
-        luaL_newmetatable(L, Self.jarMetatable)
-        let meta = stack.top
-        stack.push("pekit.cookies.jar"); stack.rawSet(meta, "__name")
-        setFunction(meta, "jar", "__gc") { call in
-            if let raw = luaL_testudata(call.L, 1, Self.jarMetatable) {
-                call.runtime.jars[raw.load(as: Int.self)] = nil
-                call.runtime.jarClocks[raw.load(as: Int.self)] = nil
-            }
-            return 0
+        let meta = newHandleMetatable(Self.jarMetatable) { runtime, id in
+            runtime.jars[id] = nil
+            runtime.jarClocks[id] = nil
         }
         setFunction(meta, "jar", "__tostring") { call in
             call.stack.push("cookie jar (\(try call.runtime.jar(at: 1, call).count) cookies)"); return 1
@@ -271,7 +264,7 @@ extension LuaRuntime {
         }
         setFunction(methods, "jar", "clock") { call in
             // jar:clock() → the jar's time; jar:clock(t) fixes it at t; jar:clock(false) follows the system clock.
-            guard let raw = luaL_testudata(call.L, 1, Self.jarMetatable), let clock = call.runtime.jarClocks[raw.load(as: Int.self)] else {
+            guard let id = call.runtime.handleID(at: 1, metatable: Self.jarMetatable), let clock = call.runtime.jarClocks[id] else {
                 throw call.typeError(1, expected: "cookie jar")
             }
             if call.count >= 2 {
@@ -357,13 +350,10 @@ extension LuaRuntime {
             let clock = JarClock(fixed: clockValue)
             let jar = CookieJar(publicSuffixes: suffixes, clock: { clock.now() })
             jar.filters = filters
-            runtime.nextJarID += 1
-            runtime.jars[runtime.nextJarID] = jar
-            runtime.jarClocks[runtime.nextJarID] = clock
-            let raw = pekit_newuserdata(call.L, MemoryLayout<Int>.size)!
-            raw.storeBytes(of: runtime.nextJarID, as: Int.self)
-            _ = pekit_getmetatable_named(call.L, Self.jarMetatable)
-            lua_setmetatable(call.L, -2)
+            let id = runtime.nextHandleID()
+            runtime.jars[id] = jar
+            runtime.jarClocks[id] = clock
+            runtime.pushHandle(id, metatable: Self.jarMetatable)
             return 1
         }
         setFunction(-1, "pekit.cookies", "parse") { call in

@@ -10,7 +10,7 @@ extension LuaRuntime {
                                 "body", "content_type", "multipart", "boundary", "auth", "jar"]
 
     func request(at index: Int32, _ call: LuaCall) throws -> HTTPRequest {
-        guard let raw = luaL_testudata(L, index, Self.requestMetatable), let request = requests[raw.load(as: Int.self)] else {
+        guard let id = handleID(at: index, metatable: Self.requestMetatable), let request = requests[id] else {
             throw call.typeError(index, expected: "request")
         }
         return request
@@ -121,13 +121,7 @@ extension LuaRuntime {
     }
 
     func installRequestModule(into pekit: Int32) {
-        luaL_newmetatable(L, Self.requestMetatable)
-        let meta = stack.top
-        stack.push("pekit.request"); stack.rawSet(meta, "__name")
-        setFunction(meta, "request", "__gc") { call in
-            if let raw = luaL_testudata(call.L, 1, Self.requestMetatable) { call.runtime.requests[raw.load(as: Int.self)] = nil }
-            return 0
-        }
+        let meta = newHandleMetatable(Self.requestMetatable) { runtime, id in runtime.requests[id] = nil }
         setFunction(meta, "request", "__tostring") { call in
             let r = try call.runtime.request(at: 1, call)
             call.stack.push("request \(r.method) \(r.url)"); return 1
@@ -185,12 +179,9 @@ extension LuaRuntime {
             let n: Int32 = call.stack.type(1) == LUA_TTABLE && call.count >= 2 ? 2 : 1
             try call.table(n)
             let request = try call.runtime.requestBuilder(from: call, table: n).build()
-            call.runtime.nextRequestID += 1
-            call.runtime.requests[call.runtime.nextRequestID] = request
-            let raw = pekit_newuserdata(call.L, MemoryLayout<Int>.size)!
-            raw.storeBytes(of: call.runtime.nextRequestID, as: Int.self)
-            _ = pekit_getmetatable_named(call.L, Self.requestMetatable)
-            lua_setmetatable(call.L, -2)
+            let id = call.runtime.nextHandleID()
+            call.runtime.requests[id] = request
+            call.runtime.pushHandle(id, metatable: Self.requestMetatable)
             return 1
         }
         stack.newTable()

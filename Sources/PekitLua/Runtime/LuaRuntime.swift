@@ -65,11 +65,10 @@ public final class LuaRuntime {
     /// Cookie jars by the id their userdata holds (dropped by `__gc`).
     var jars: [Int: CookieJar] = [:]
     var jarClocks: [Int: JarClock] = [:]
-    var nextJarID = 0
+    var handleCounter = 0
     var cachedSuffixes: PublicSuffixList?
     /// Built requests by the id their userdata holds (dropped by `__gc`).
     var requests: [Int: HTTPRequest] = [:]
-    var nextRequestID = 0
     /// The marker metatables, cached after start-up.
     var markerCache = MarkerCache()
     /// A reusable output buffer for functions that produce short strings in loops.
