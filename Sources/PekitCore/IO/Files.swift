@@ -39,7 +39,9 @@ public enum Files {
             if errno != EINTR { throw CookieError.file(path: lockPath, reason: "cannot lock: \(reason())") }
         }
         defer { _ = flock(lock, LOCK_UN) }
-        let temporary = "\(path).tmp.\(getpid())"
+        // One fixed name, safe under the lock: a file left by a writer that was killed is simply
+        // truncated and reused by the next save, so none accumulate.
+        let temporary = "\(path).tmp"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
         guard fd >= 0 else { throw CookieError.file(path: temporary, reason: reason()) }
         var written = 0
