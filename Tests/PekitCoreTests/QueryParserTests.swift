@@ -73,5 +73,7 @@ final class QueryParserTests: XCTestCase {
             XCTAssertEqual("\($0)", "invalid JSON at byte 513: nested deeper than 512 levels")
         }
         XCTAssertEqual(json(.string(ByteString([0x61, 0xFF]))), #""a\u00ff""#)
+        // Found by scripts/fuzz json: a number that overflows to infinity could not be written back.
+        XCTAssertThrowsError(try JSON.parse(Array("-52e1862".utf8))) { XCTAssertEqual("\($0)", "invalid JSON at byte 1: number \"-52e1862\" is out of range") }
     }
 }

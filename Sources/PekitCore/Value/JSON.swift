@@ -203,6 +203,10 @@ public enum JSON {
                 i = start
                 throw error("invalid number \"\(text)\"")
             }
+            guard x.isFinite else {
+                i = start
+                throw error("number \"\(text)\" is out of range")  // found by scripts/fuzz json
+            }
             return .number(x)
         }
     }
