@@ -22,11 +22,6 @@ extension Policy {
         return ByteString(join(encoded))
     }
 
-    /// Encodes and joins pairs as they are (no reordering beyond what `order = "bytes"` asks).
-    public func queryString(pairs: [QueryPair]) -> ByteString {
-        ByteString(join((try? encodedPairs(pairs)) ?? []))
-    }
-
     func join(_ encoded: [EncodedPair]) -> [UInt8] {
         guard !encoded.isEmpty else { return [] }
         var out = prefix.bytes

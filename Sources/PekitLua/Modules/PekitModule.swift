@@ -52,26 +52,10 @@ extension LuaRuntime {
         case LUA_TSTRING:
             return try policies.entry(call.string(n)).encoder
         case LUA_TTABLE:
-            var base = Policy.rfc3986
-            if stack.rawGet(n, "policy") != LUA_TNIL {
-                guard let name = stack.string(-1) else { stack.pop(); throw call.badArgument(n, "field \"policy\" must be a policy name") }
-                base = try policies.get(name)
-            } else {
-                base = try policies.get("rfc3986")
-            }
+            // Any policy field, plus keep_escapes which only the encoder has.
+            var encoder = try policy(from: call, argument: n, extraFields: ["keep_escapes"]).encoder
+            encoder.keepsValidEscapes = stack.rawGet(n, "keep_escapes") != LUA_TNIL && stack.bool(-1)
             stack.pop()
-            var keep = false
-            if stack.rawGet(n, "keep_escapes") != LUA_TNIL { keep = stack.bool(-1) }
-            stack.pop()
-            let definition: PolicyDefinition
-            do {
-                definition = try PolicyDefinition(runtime: self, table: n, origin: call.name, limited: false,
-                                                  extraFields: ["policy", "keep_escapes"])
-            } catch let error as LuaArgumentError {
-                throw call.badArgument(n, error.description)
-            }
-            var encoder = definition.applied(to: base).encoder
-            encoder.keepsValidEscapes = keep
             return encoder
         default:
             if let set = charset(at: n) { return PercentEncoder(allowed: set) }
@@ -142,15 +126,10 @@ extension LuaRuntime {
             return 1
         }
         setFunction(module, "pekit.policy", "list") { call in
-            let list = call.runtime.policies.list()
-            call.stack.newTable(narr: Int32(list.count))
-            for (i, item) in list.enumerated() {
-                call.stack.newTable(nrec: 3)
-                call.stack.push(item.name); call.stack.rawSet(-2, "name")
-                call.stack.push(item.description); call.stack.rawSet(-2, "description")
-                call.stack.push(item.origin); call.stack.rawSet(-2, "origin")
-                call.stack.rawSetIndex(-2, Int64(i + 1))
-            }
+            call.runtime.push(.array(call.runtime.policies.list().map { item in
+                .map(PekitMap(unordered: [.init(key: "name", value: .text(item.name)), .init(key: "description", value: .text(item.description)),
+                                          .init(key: "origin", value: .text(item.origin))]))
+            }), keepOrder: false)
             return 1
         }
         stack.rawSet(pekit, "policy")
@@ -219,18 +198,12 @@ extension LuaRuntime {
             return 1
         }
         setFunction(module, "pekit.plugins", "list") { call in
-            let list = call.runtime.plugins.list()
-            let stack = call.stack
-            stack.newTable(narr: Int32(list.count))
-            for (i, info) in list.enumerated() {
-                stack.newTable(nrec: 5)
-                stack.push(info.name); stack.rawSet(-2, "name")
-                stack.push(info.kind); stack.rawSet(-2, "kind")
-                stack.push(info.description); stack.rawSet(-2, "description")
-                stack.push(info.file); stack.rawSet(-2, "file")
-                if let error = info.error { stack.push(error); stack.rawSet(-2, "error") }
-                stack.rawSetIndex(-2, Int64(i + 1))
-            }
+            call.runtime.push(.array(call.runtime.plugins.list().map { info in
+                var entries: [PekitMap.Entry] = [.init(key: "name", value: .text(info.name)), .init(key: "kind", value: .text(info.kind)),
+                                                 .init(key: "description", value: .text(info.description)), .init(key: "file", value: .text(info.file))]
+                if let error = info.error { entries.append(.init(key: "error", value: .text(error))) }
+                return .map(PekitMap(unordered: entries))
+            }), keepOrder: false)
             return 1
         }
         setFunction(module, "pekit.plugins", "reload") { call in

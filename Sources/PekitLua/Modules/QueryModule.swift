@@ -5,8 +5,9 @@ import PekitCore
 /// `pekit.query`: nested parameters to `key=value` pairs and back.
 extension LuaRuntime {
     /// The policy a `policy` argument names: nothing (rfc3986), a name, or a table of policy
-    /// fields (`{policy = "base", arrays = "indices", …}`).
-    func policy(from call: LuaCall, argument n: Int32) throws -> Policy {
+    /// fields (`{policy = "base", arrays = "indices", …}`); `extraFields` are other fields the
+    /// caller reads itself.
+    func policy(from call: LuaCall, argument n: Int32, extraFields: Set<String> = []) throws -> Policy {
         let stack = call.stack
         switch stack.type(n) {
         case LUA_TNONE, LUA_TNIL: return try policies.defaultEntry().policy
@@ -19,7 +20,8 @@ extension LuaRuntime {
             }
             stack.pop()
             do {
-                return try PolicyDefinition(runtime: self, table: n, origin: call.name, limited: false, extraFields: ["policy"]).applied(to: base)
+                return try PolicyDefinition(runtime: self, table: n, origin: call.name, limited: false,
+                                            extraFields: extraFields.union(["policy"])).applied(to: base)
             } catch let error as LuaArgumentError {
                 throw call.badArgument(n, error.description)
             }
@@ -74,20 +76,14 @@ extension LuaRuntime {
                 policies.append(try call.runtime.policies.entry(name).policy)
             }
             let rows = try QueryCheck.compare(value, policies: policies)
-            let stack = call.stack
-            stack.newTable(narr: Int32(rows.count))
-            for (i, row) in rows.enumerated() {
-                stack.newTable(nrec: 4)
-                stack.push(row.policy.name); stack.rawSet(-2, "policy")
-                stack.push(row.pairs.joined(separator: row.policy.separator.description)); stack.rawSet(-2, "query")
-                stack.newTable(narr: Int32(row.pairs.count))
-                for (j, pair) in row.pairs.enumerated() { stack.push(pair); stack.rawSetIndex(-2, Int64(j + 1)) }
-                stack.rawSet(-2, "pairs")
-                stack.newTable(narr: Int32(row.differs.count))
-                for (j, differs) in row.differs.enumerated() { stack.push(bool: differs); stack.rawSetIndex(-2, Int64(j + 1)) }
-                stack.rawSet(-2, "differs")
-                stack.rawSetIndex(-2, Int64(i + 1))
-            }
+            call.runtime.push(.array(rows.map { row in
+                .map(PekitMap(unordered: [
+                    .init(key: "policy", value: .text(row.policy.name)),
+                    .init(key: "query", value: .text(row.pairs.joined(separator: row.policy.separator.description))),
+                    .init(key: "pairs", value: .array(row.pairs.map(PekitValue.text))),
+                    .init(key: "differs", value: .array(row.differs.map(PekitValue.boolean))),
+                ]))
+            }), keepOrder: false)
             return 1
         }
         setFunction(module, "pekit.query", "check") { call in
@@ -98,15 +94,10 @@ extension LuaRuntime {
                 throw call.badArgument(3, "unknown server \"\(serverName)\" (known: \(QueryParser.servers.keys.sorted().joined(separator: ", ")))")
             }
             let (query, problems) = try QueryCheck.check(value, policy: policy, server: server, serverName: serverName)
-            let stack = call.stack
-            stack.newTable(narr: Int32(problems.count))
-            for (i, problem) in problems.enumerated() {
-                stack.newTable(nrec: 2)
-                stack.push(problem.path); stack.rawSet(-2, "path")
-                stack.push(problem.problem); stack.rawSet(-2, "problem")
-                stack.rawSetIndex(-2, Int64(i + 1))
-            }
-            stack.push(query)
+            call.runtime.push(.array(problems.map { problem in
+                .map(PekitMap(unordered: [.init(key: "path", value: .text(problem.path)), .init(key: "problem", value: .text(problem.problem))]))
+            }), keepOrder: false)
+            call.stack.push(query)
             return 2
         }
         stack.rawSet(pekit, "query")
