@@ -5,6 +5,7 @@ let package = Package(
     name: "pekit",
     products: [
         .library(name: "PekitCore", targets: ["PekitCore"]),
+        .library(name: "PekitHTTP", targets: ["PekitHTTP"]),
         .library(name: "PekitLua", targets: ["PekitLua"]),
         .executable(name: "pekit", targets: ["pekit"]),
     ],
@@ -21,17 +22,28 @@ let package = Package(
             pkgConfig: "libedit",
             providers: [.apt(["libedit-dev"])]
         ),
+        // libcurl (OpenSSL flavour) for sending requests.
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+        // Typed wrappers for curl's variadic setopt/getinfo.
+        .target(name: "CCurlShim", dependencies: ["CCurl"]),
         // The Lua macros Swift cannot import, the error trampoline and the allocator:
         // the only C code, and the only place that may raise a Lua error.
         .target(name: "CLuaShim", dependencies: ["CLua"]),
         // Pure Swift: no Lua, no I/O beyond files it is asked to read.
         .target(name: "PekitCore"),
-        .target(name: "PekitLua", dependencies: ["PekitCore", "CLua", "CLuaShim"]),
+        // Sending: PekitCore's requests over libcurl, cookies through the jar, redirects by RFC 9110.
+        .target(name: "PekitHTTP", dependencies: ["PekitCore", "CCurl", "CCurlShim"]),
+        .target(name: "PekitLua", dependencies: ["PekitCore", "PekitHTTP", "CLua", "CLuaShim"]),
         .executableTarget(name: "pekit", dependencies: ["PekitCore", "PekitLua", "CEdit"]),
         // Timing harness for scripts/bench: pekit's core against Foundation in one process.
         .executableTarget(name: "pekit-bench", dependencies: ["PekitCore"]),
         .testTarget(name: "PekitCoreTests", dependencies: ["PekitCore"], resources: [.copy("Fixtures")]),
         .testTarget(name: "PekitLuaTests", dependencies: ["PekitLua", "PekitCore"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "PekitHTTPTests", dependencies: ["PekitHTTP", "PekitCore"]),
         .testTarget(name: "PekitCLITests", dependencies: []),
     ]
 )

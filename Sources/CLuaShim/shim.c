@@ -138,6 +138,7 @@ void pekit_set_instruction_budget(lua_State *L, int count) {
 }
 
 static lua_State *volatile interrupted_state = NULL;
+static volatile sig_atomic_t interrupt_pending = 0;
 
 static void interrupt_hook(lua_State *L, lua_Debug *ar) {
     (void)ar;
@@ -149,11 +150,13 @@ static void interrupt_hook(lua_State *L, lua_Debug *ar) {
 static void on_sigint(int sig) {
     // As lua.c: a second Ctrl-C while the hook is pending kills the process the default way.
     signal(sig, SIG_DFL);
+    interrupt_pending = 1;
     if (interrupted_state)
         lua_sethook(interrupted_state, interrupt_hook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
 }
 
 void pekit_catch_interrupts(lua_State *L) {
+    interrupt_pending = 0;
     interrupted_state = L;
     signal(SIGINT, on_sigint);
 }
@@ -162,3 +165,5 @@ void pekit_release_interrupts(void) {
     interrupted_state = NULL;
     signal(SIGINT, SIG_DFL);
 }
+
+int pekit_interrupt_pending(void) { return interrupt_pending; }

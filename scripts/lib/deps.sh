@@ -2,11 +2,12 @@
 # on Debian when it is missing. Everything comes from Debian's packages.
 
 # pkg-config modules pekit links against, and the Debian packages that provide them.
-PEKIT_PKGCONFIG="lua5.4 libedit"
-PEKIT_BUILD_PACKAGES="pkg-config liblua5.4-dev libedit-dev"
+PEKIT_PKGCONFIG="lua5.4 libedit libcurl"
+PEKIT_BUILD_PACKAGES="pkg-config liblua5.4-dev libedit-dev libcurl4-openssl-dev"
 # What the tests drive: a real terminal for the REPL, the plain Lua interpreter, the public
-# suffix list for cookies, curl to write a real cookies.txt.
-PEKIT_TEST_PACKAGES="tmux lua5.4 curl"
+# suffix list for cookies, curl to write a real cookies.txt, python3 and openssl for the local
+# HTTP/HTTPS test server and its certificates.
+PEKIT_TEST_PACKAGES="tmux lua5.4 curl python3 openssl"
 
 pekit_missing_packages() {
     local missing=""
@@ -18,6 +19,13 @@ pekit_missing_packages() {
     if [ "${1:-}" = bench ]; then
         [ -f /usr/share/nodejs/qs/package.json ] || missing="$missing node-qs"
         command -v lua5.4 >/dev/null 2>&1 || missing="$missing lua5.4"
+        command -v curl >/dev/null 2>&1 || missing="$missing curl"
+        python3 -c 'import requests' >/dev/null 2>&1 || missing="$missing python3-requests"
+    fi
+    # The examples run against the bundled local server (Python, with openssl for HTTPS).
+    if [ "${1:-}" = test ] || [ "${1:-}" = examples ]; then
+        command -v python3 >/dev/null 2>&1 || missing="$missing python3"
+        command -v openssl >/dev/null 2>&1 || missing="$missing openssl"
     fi
     if [ "${1:-}" = test ]; then
         command -v tmux >/dev/null 2>&1 || missing="$missing tmux"

@@ -67,4 +67,6 @@ void pekit_set_instruction_budget(lua_State *L, int count);
 void pekit_catch_interrupts(lua_State *L);
 /// Restores the default SIGINT behaviour.
 void pekit_release_interrupts(void);
+/// Whether Ctrl-C came since `pekit_catch_interrupts` (polled by transfers that run outside Lua).
+int pekit_interrupt_pending(void);
 #endif

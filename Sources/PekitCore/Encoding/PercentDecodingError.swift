@@ -45,7 +45,7 @@ public struct PercentDecodingError: Error, Equatable, Sendable, CustomStringConv
     }
 
     // Shows bytes as text where printable ASCII, `\xNN` elsewhere, so a message never carries raw control bytes.
-    static func printable(_ bytes: [UInt8]) -> String {
+    public static func printable(_ bytes: [UInt8]) -> String {
         var text = ""
         for byte in bytes {
             switch byte {

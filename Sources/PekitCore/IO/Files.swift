@@ -41,28 +41,81 @@ public enum Files {
         defer { _ = flock(lock, LOCK_UN) }
         // One fixed name, safe under the lock: a file left by a writer that was killed is simply
         // truncated and reused by the next save, so none accumulate.
-        let temporary = "\(path).tmp"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
-        guard fd >= 0 else { throw CookieError.file(path: temporary, reason: reason()) }
-        var written = 0
-        let ok: Bool = bytes.withUnsafeBytes { raw in
+        let writer = try AtomicWriter(path: path, temporary: "\(path).tmp", mode: mode)
+        do {
+            try writer.write(bytes)
+            try writer.commit()
+        } catch {
+            writer.abort()
+            throw error
+        }
+    }
+}
+
+extension Files {
+    /// Writes a file that appears complete or not at all: bytes go to a temporary file beside
+    /// `path`, which `commit()` flushes and renames over it and `abort()` (or deinit) removes.
+    public final class AtomicWriter {
+        public let path: String
+        public let temporary: String
+        private var fd: Int32
+        /// Bytes written so far.
+        public private(set) var count = 0
+
+        /// Opens the temporary file: `temporary`, or a unique `path.pekit-XXXXXX` when nil.
+        /// - Throws: `CookieError.file` naming the path and the system's reason.
+        public init(path: String, temporary: String? = nil, mode: mode_t = 0o644) throws {
+            self.path = path
+            if let temporary {
+                self.temporary = temporary
+                fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
+            } else {
+                var template = Array("\(path).pekit-XXXXXX".utf8CString)
+                fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+                self.temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                if fd >= 0 { fchmod(fd, mode) }
+            }
+            guard fd >= 0 else { throw CookieError.file(path: temporary ?? path, reason: reason()) }
+        }
+
+        deinit { abort() }
+
+        /// Appends `bytes`.
+        public func write(_ bytes: [UInt8]) throws {
+            try bytes.withUnsafeBytes { try write($0) }
+        }
+
+        /// Appends the bytes at `raw`.
+        public func write(_ raw: UnsafeRawBufferPointer) throws {
+            guard fd >= 0 else { throw CookieError.file(path: path, reason: "already closed") }
+            var written = 0
             while written < raw.count {
-                let n = write(fd, raw.baseAddress! + written, raw.count - written)
-                if n < 0 { if errno == EINTR { continue }; return false }
+                let n = Glibc.write(fd, raw.baseAddress! + written, raw.count - written)
+                if n < 0 { if errno == EINTR { continue }; throw CookieError.file(path: temporary, reason: reason()) }
                 written += n
             }
-            return fsync(fd) == 0
+            count += raw.count
         }
-        let failure = ok ? nil : reason()
-        close(fd)
-        if let failure {
-            unlink(temporary)
-            throw CookieError.file(path: path, reason: failure)
+
+        /// Flushes the file and renames it over `path`.
+        public func commit() throws {
+            guard fd >= 0 else { throw CookieError.file(path: path, reason: "already closed") }
+            let synced = fsync(fd) == 0
+            let failure = synced ? nil : reason()
+            close(fd); fd = -1
+            if let failure { unlink(temporary); throw CookieError.file(path: path, reason: failure) }
+            guard rename(temporary, path) == 0 else {
+                let failure = reason()
+                unlink(temporary)
+                throw CookieError.file(path: path, reason: failure)
+            }
         }
-        guard rename(temporary, path) == 0 else {
-            let failure = reason()
+
+        /// Removes the temporary file; `path` is untouched.
+        public func abort() {
+            guard fd >= 0 else { return }
+            close(fd); fd = -1
             unlink(temporary)
-            throw CookieError.file(path: path, reason: failure)
         }
     }
 }

@@ -4,6 +4,8 @@ public struct HTTPRequest: Sendable {
         case empty
         case bytes([UInt8])
         case multipart(MultipartBody)
+        /// The bytes of a file, read while sending (an upload of any size in bounded memory).
+        case file(String)
     }
 
     public var method: String
@@ -11,9 +13,11 @@ public struct HTTPRequest: Sendable {
     public var url: String
     public var headers: HTTPHeaders
     public var body: Body
+    /// Logical hosts sent to other addresses (curl's `--connect-to`).
+    public var connect: [HostMapping]
 
-    public init(method: String, url: String, headers: HTTPHeaders, body: Body) {
-        self.method = method; self.url = url; self.headers = headers; self.body = body
+    public init(method: String, url: String, headers: HTTPHeaders, body: Body, connect: [HostMapping] = []) {
+        self.method = method; self.url = url; self.headers = headers; self.body = body; self.connect = connect
     }
 
     /// The origin-form request target: the path ("/" when empty) and the query; never the fragment.
@@ -26,22 +30,27 @@ public struct HTTPRequest: Sendable {
         return target.hasPrefix("?") ? "/" + target : String(target)
     }
 
-    /// The body bytes (a multipart body with file parts is read in full: use `writeBody` to stream).
-    public func bodyBytes() throws -> [UInt8] {
+    /// The body as segments of bytes and files, for streaming.
+    public var segments: [BodySegment] {
         switch body {
         case .empty: return []
-        case .bytes(let bytes): return bytes
-        case .multipart(let multipart): return try multipart.bytes()
+        case .bytes(let bytes): return [.bytes(bytes)]
+        case .multipart(let multipart): return multipart.segments
+        case .file(let path): return [.file(path)]
         }
+    }
+
+    /// The body bytes (file parts are read in full: use `writeBody` to stream).
+    public func bodyBytes() throws -> [UInt8] {
+        if case .bytes(let bytes) = body { return bytes }
+        var out: [UInt8] = []
+        try writeBody { out += $0 }
+        return out
     }
 
     /// Streams the body through `sink` with bounded memory.
     public func writeBody(to sink: ([UInt8]) throws -> Void) throws {
-        switch body {
-        case .empty: return
-        case .bytes(let bytes): try sink(bytes)
-        case .multipart(let multipart): try multipart.write(to: sink)
-        }
+        try BodyStream(segments).write(to: sink)
     }
 
     /// The exact HTTP/1.1 message: request line, header fields, empty line, body.
@@ -70,6 +79,7 @@ extension HTTPRequest {
     /// body piped from printf (octal escapes, so any byte survives) and file parts from cat.
     public func curl() throws -> String {
         var words = ["curl", "--http1.1"]
+        for mapping in connect { words += ["--connect-to", mapping.curlArgument.shellQuoted] }
         if method == "HEAD" { words.append("--head") } else if !(method == "GET" && body == .empty) { words += ["--request", method.shellQuoted] }
         words.append(url.shellQuoted)
         var hasAccept = false
@@ -84,19 +94,17 @@ extension HTTPRequest {
         case .bytes(let bytes):
             words += ["--data-binary", "@-"]
             return "printf " + Self.printfFormat(bytes) + " | " + words.joined(separator: " ")
-        case .multipart(let multipart):
+        case .file(let path):
+            words += ["--data-binary", ("@" + path).shellQuoted]
+            return words.joined(separator: " ")
+        case .multipart:
             words += ["--data-binary", "@-"]
-            var producers: [String] = []
-            for part in multipart.parts {
-                switch part.source {
-                case .data(let data): producers.append("printf " + Self.printfFormat(multipart.head(part) + data + [0x0D, 0x0A]))
-                case .file(let path):
-                    producers.append("printf " + Self.printfFormat(multipart.head(part)))
-                    producers.append("cat " + path.shellQuoted)
-                    producers.append("printf " + Self.printfFormat([0x0D, 0x0A]))
+            let producers = segments.map { segment -> String in
+                switch segment {
+                case .bytes(let bytes): return "printf " + Self.printfFormat(bytes)
+                case .file(let path): return "cat " + path.shellQuoted
                 }
             }
-            producers.append("printf " + Self.printfFormat(multipart.tail))
             return "{ " + producers.joined(separator: "; ") + "; } | " + words.joined(separator: " ")
         }
     }

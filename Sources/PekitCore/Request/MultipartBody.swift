@@ -84,45 +84,24 @@ public struct MultipartBody: Equatable, Sendable {
 
     var tail: [UInt8] { Array("--\(boundary)--\r\n".utf8) }
 
-    /// The exact body length (file sizes from the file system).
-    public func contentLength() throws -> Int {
-        var total = tail.count
+    /// The body as segments: each part's head, its bytes or file, CRLF; then the closing line.
+    public var segments: [BodySegment] {
+        var out: [BodySegment] = []
         for part in parts {
-            total += head(part).count + 2
             switch part.source {
-            case .data(let bytes): total += bytes.count
-            case .file(let path):
-                var info = stat()
-                guard stat(path, &info) == 0 else { throw RequestError.file(path: path, reason: Files.reason()) }
-                total += Int(info.st_size)
+            case .data(let bytes): out.append(.bytes(head(part) + bytes + [0x0D, 0x0A]))
+            case .file(let path): out += [.bytes(head(part)), .file(path), .bytes([0x0D, 0x0A])]
             }
         }
-        return total
+        return out + [.bytes(tail)]
     }
+
+    /// The exact body length (file sizes from the file system).
+    public func contentLength() throws -> Int { try BodyStream.length(of: segments) }
 
     /// Writes the body through `sink` in pieces of at most `chunkSize` bytes.
     public func write(chunkSize: Int = 1 << 16, to sink: ([UInt8]) throws -> Void) throws {
-        for part in parts {
-            try sink(head(part))
-            switch part.source {
-            case .data(let bytes):
-                var start = 0
-                while start < bytes.count { let end = min(start + chunkSize, bytes.count); try sink(Array(bytes[start..<end])); start = end }
-            case .file(let path):
-                let fd = open(path, O_RDONLY | O_CLOEXEC)
-                guard fd >= 0 else { throw RequestError.file(path: path, reason: Files.reason()) }
-                defer { close(fd) }
-                var buffer = [UInt8](repeating: 0, count: chunkSize)
-                while true {
-                    let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-                    if n < 0 { if errno == EINTR { continue }; throw RequestError.file(path: path, reason: Files.reason()) }
-                    if n == 0 { break }
-                    try sink(n == buffer.count ? buffer : Array(buffer[0..<n]))
-                }
-            }
-            try sink([0x0D, 0x0A])
-        }
-        try sink(tail)
+        try BodyStream(segments).write(chunkSize: chunkSize, to: sink)
     }
 
     /// The whole body in memory (for small bodies and rendering).

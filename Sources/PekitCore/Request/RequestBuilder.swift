@@ -24,6 +24,10 @@ public struct RequestBuilder {
     public var body: [UInt8]?
     public var contentType: String?
     public var multipart: [MultipartBody.Part]?
+    /// A raw body read from this file while sending (bounded memory at any size).
+    public var bodyFile: String?
+    /// Logical hosts sent to other addresses (curl's `--connect-to`).
+    public var connect: [HostMapping] = []
     /// A fixed boundary (tests); a random one otherwise.
     public var boundary: String?
     public var basicAuth: (user: String, password: String)?
@@ -80,8 +84,8 @@ public struct RequestBuilder {
         var urlText = base.map { URLResolution.resolve(url, against: $0) } ?? url
         let parsed: RequestURL
         do { parsed = try RequestURL(urlText) } catch { throw RequestError.invalidURL("\(error)") }
-        let bodies = [json != nil, form != nil, body != nil, multipart != nil].filter { $0 }.count
-        guard bodies <= 1 else { throw RequestError.invalid("give one body: json, form, body or multipart") }
+        let bodies = [json != nil, form != nil, body != nil, multipart != nil, bodyFile != nil].filter { $0 }.count
+        guard bodies <= 1 else { throw RequestError.invalid("give one body: json, form, body, body_file or multipart") }
 
         var requestBody = HTTPRequest.Body.empty
         var bodyType: String?
@@ -111,6 +115,9 @@ public struct RequestBuilder {
         } else if let body {
             requestBody = .bytes(body)
             bodyType = contentType ?? "application/octet-stream"
+        } else if let bodyFile {
+            requestBody = .file(bodyFile)
+            bodyType = contentType ?? "application/octet-stream"
         } else if var parts = multipart {
             if let params, paramsIn != .query {
                 // Parameters become text fields, named by the policy's key rules.
@@ -130,12 +137,7 @@ public struct RequestBuilder {
         }
         if let jar, let cookie = try jar.header(for: parsed) { try headers.add("Cookie", cookie) }
         if let bodyType { try headers.add("Content-Type", bodyType) }
-        let length: Int
-        switch requestBody {
-        case .empty: length = 0
-        case .bytes(let bytes): length = bytes.count
-        case .multipart(let m): length = try m.contentLength()
-        }
+        let length = try BodyStream.length(of: HTTPRequest(method: method, url: urlText, headers: HTTPHeaders(), body: requestBody).segments)
         if length > 0 || ["POST", "PUT", "PATCH"].contains(method) { try headers.add("Content-Length", String(length)) }
         for (name, value) in policy.requestHeaders { try headers.set(name, value) }
         for (name, value) in self.headers {
@@ -144,7 +146,7 @@ public struct RequestBuilder {
                 headers.remove(name)
             }
         }
-        return HTTPRequest(method: method, url: urlText, headers: headers, body: requestBody)
+        return HTTPRequest(method: method, url: urlText, headers: headers, body: requestBody, connect: connect)
     }
 
     /// JSON bodies follow the policy's key order: sorted for ascending and bytes orders.

@@ -17,7 +17,7 @@ extension LuaRuntime {
         for (field, key) in [("null_mt", LuaMarker.null.rawValue), ("ordered_mt", LuaMarker.ordered.rawValue),
                              ("set_mt", LuaMarker.set.rawValue), ("array_mt", LuaMarker.array.rawValue),
                              ("null", "pekit.null"), ("make_env", "pekit.make_env"), ("inspect", "pekit.inspect"),
-                             ("headers_mt", "pekit.mt.headers")] {
+                             ("headers_mt", "pekit.mt.headers"), ("response_mt", "pekit.mt.response")] {
             _ = stack.rawGet(internals, field)
             setRegistry(key)
         }
@@ -33,6 +33,7 @@ extension LuaRuntime {
         installQueryModule(into: pekit)
         installCookiesModule(into: pekit)
         installRequestModule(into: pekit)
+        installHTTPModule(into: pekit)
 
         stack.pushValue(pekit)
         lua_setglobal(L, "pekit")

@@ -7,7 +7,7 @@ import PekitCore
 extension LuaRuntime {
     static let requestMetatable = "pekit.request"
     static let requestFields = ["method", "url", "base", "params", "policy", "params_in", "methods_in_query", "headers", "json", "form",
-                                "body", "content_type", "multipart", "boundary", "auth", "jar"]
+                                "body", "body_file", "content_type", "multipart", "boundary", "auth", "jar", "connect"]
 
     func request(at index: Int32, _ call: LuaCall) throws -> HTTPRequest {
         guard let id = handleID(at: index, metatable: Self.requestMetatable), let request = requests[id] else {
@@ -17,14 +17,19 @@ extension LuaRuntime {
     }
 
     /// Reads the fields of a request table into a builder (errors name it argument #1, as the
-    /// user wrote it, whatever its stack slot).
-    func requestBuilder(from call: LuaCall, table n: Int32) throws -> RequestBuilder {
+    /// user wrote it, whatever its stack slot). `alsoAllowed` are other fields the caller reads
+    /// from the same table (send options).
+    /// `url` and `method`, when given, come from the call (`pekit.http.get(url, …)`) and may not
+    /// be fields too.
+    func requestBuilder(from call: LuaCall, table n: Int32, alsoAllowed: [String] = [], url fixedURL: String? = nil,
+                        method fixedMethod: String? = nil, argument: Int32 = 1) throws -> RequestBuilder {
         let stack = call.stack
         stack.pushNil()
         while lua_next(L, n) != 0 {
             defer { stack.pop() }
-            guard let key = stack.string(-2), Self.requestFields.contains(key) else {
-                throw call.badArgument(1, "unknown field \"\(stack.string(-2) ?? "?")\" (a request has: \(Self.requestFields.joined(separator: ", ")))")
+            guard let key = stack.string(-2), Self.requestFields.contains(key) || alsoAllowed.contains(key) else {
+                let known = Self.requestFields + alsoAllowed.filter { !Self.requestFields.contains($0) }
+                throw call.badArgument(argument, "unknown field \"\(stack.string(-2) ?? "?")\" (known: \(known.joined(separator: ", ")))")
             }
         }
         func field(_ name: String) -> Int32 { stack.rawGet(n, name) }
@@ -33,21 +38,27 @@ extension LuaRuntime {
             switch field(name) {
             case LUA_TNIL: return nil
             case LUA_TSTRING: return stack.string(-1)
-            default: throw call.badArgument(1, "field \"\(name)\" must be a string, not a \(stack.typeName(-1))")
+            default: throw call.badArgument(argument, "field \"\(name)\" must be a string, not a \(stack.typeName(-1))")
             }
         }
-        guard let url = try text("url") else { throw call.badArgument(1, "a request needs a field \"url\"") }
+        let fieldURL = try text("url"), fieldMethod = try text("method")
+        if fixedURL != nil && fieldURL != nil { throw call.badArgument(argument, "field \"url\": the URL is the first argument") }
+        if let fixedMethod, fieldMethod != nil { throw call.badArgument(argument, "field \"method\": this function sends \(fixedMethod)") }
+        guard let url = fixedURL ?? fieldURL else { throw call.badArgument(argument, "a request needs a field \"url\"") }
         var builder = RequestBuilder(url: url)
         builder.environment = options.environment
-        if let method = try text("method") { builder.method = method }
+        if let method = fixedMethod ?? fieldMethod { builder.method = method }
         builder.base = try text("base")
         if let placement = try text("params_in") {
             guard let value = RequestBuilder.ParameterPlacement(rawValue: placement) else {
-                throw call.badArgument(1, "field \"params_in\" must be \"query\", \"body\" or \"auto\"")
+                throw call.badArgument(argument, "field \"params_in\" must be \"query\", \"body\" or \"auto\"")
             }
             builder.paramsIn = value
         }
         builder.contentType = try text("content_type")
+        builder.bodyFile = try text("body_file")
+        if field("connect") != LUA_TNIL { builder.connect = try hostMappings(at: stack.top, call) }
+        stack.pop()
         builder.boundary = try text("boundary")
         if field("policy") != LUA_TNIL { builder.policy = try policy(from: call, argument: stack.top) }
         stack.pop()
@@ -58,29 +69,29 @@ extension LuaRuntime {
             stack.pop()
         }
         if field("body") != LUA_TNIL {
-            guard let bytes = stack.bytes(-1) else { stack.pop(); throw call.badArgument(1, "field \"body\" must be a string") }
+            guard let bytes = stack.bytes(-1) else { stack.pop(); throw call.badArgument(argument, "field \"body\" must be a string") }
             builder.body = bytes
         }
         stack.pop()
         if field("methods_in_query") != LUA_TNIL {
             guard case .array(let items) = try value(at: -1, path: "methods_in_query") else {
-                stack.pop(); throw call.badArgument(1, "field \"methods_in_query\" must be a list of method names")
+                stack.pop(); throw call.badArgument(argument, "field \"methods_in_query\" must be a list of method names")
             }
             builder.methodsInQuery = Set(items.compactMap { if case .string(let s) = $0 { return s.description.uppercased() } else { return nil } })
         }
         stack.pop()
         if field("headers") != LUA_TNIL {
-            guard stack.type(-1) == LUA_TTABLE else { stack.pop(); throw call.badArgument(1, "field \"headers\" must be a table") }
+            guard stack.type(-1) == LUA_TTABLE else { stack.pop(); throw call.badArgument(argument, "field \"headers\" must be a table") }
             let t = stack.top
             var overrides: [(String, String?)] = []
             stack.pushNil()
             while lua_next(L, t) != 0 {
                 defer { stack.pop() }
-                guard let name = stack.string(-2) else { throw call.badArgument(1, "headers are named by strings") }
+                guard let name = stack.string(-2) else { throw call.badArgument(argument, "headers are named by strings") }
                 if stack.type(-1) == LUA_TBOOLEAN && !stack.bool(-1) { overrides.append((name, nil)) }
                 else if let value = stack.string(-1) { overrides.append((name, value)) }
                 else if stack.type(-1) == LUA_TNUMBER { overrides.append((name, stack.toStringMeta(-1))) }
-                else { throw call.badArgument(1, "header \"\(name)\" must be a string, or false to remove it") }
+                else { throw call.badArgument(argument, "header \"\(name)\" must be a string, or false to remove it") }
             }
             builder.headers = overrides.sorted { $0.0.lowercased() < $1.0.lowercased() }
         }
@@ -89,7 +100,7 @@ extension LuaRuntime {
             let t = stack.top
             guard stack.type(t) == LUA_TTABLE, stack.rawGet(t, "user") == LUA_TSTRING, let user = stack.string(-1),
                   stack.rawGet(t, "password") == LUA_TSTRING, let password = stack.string(-1) else {
-                stack.setTop(t); stack.pop(); throw call.badArgument(1, "field \"auth\" must be {user = …, password = …}")
+                stack.setTop(t); stack.pop(); throw call.badArgument(argument, "field \"auth\" must be {user = …, password = …}")
             }
             stack.pop(2)
             builder.basicAuth = (user, password)
@@ -99,18 +110,18 @@ extension LuaRuntime {
         stack.pop()
         if field("multipart") != LUA_TNIL {
             guard case .array(let items) = try value(at: -1, path: "multipart") else {
-                stack.pop(); throw call.badArgument(1, "field \"multipart\" must be a list of parts")
+                stack.pop(); throw call.badArgument(argument, "field \"multipart\" must be a list of parts")
             }
             builder.multipart = try items.enumerated().map { i, item in
                 guard case .map(let part) = item, case .string(let name)? = part["name"] else {
-                    throw call.badArgument(1, "multipart[\(i + 1)] needs a name")
+                    throw call.badArgument(argument, "multipart[\(i + 1)] needs a name")
                 }
                 func s(_ key: ByteString) -> String? { if case .string(let v)? = part[key] { return v.description }; return nil }
                 let source: MultipartBody.Part.Source
                 if let path = s("path") { source = .file(path) }
                 else if case .string(let data)? = part["data"] { source = .data(data.bytes) }
                 else if case .string(let data)? = part["value"] { source = .data(data.bytes) }
-                else { throw call.badArgument(1, "multipart[\(i + 1)] needs value, data or path") }
+                else { throw call.badArgument(argument, "multipart[\(i + 1)] needs value, data or path") }
                 var filename = s("filename")
                 if filename == nil, case .file(let path) = source { filename = String(path.split(separator: "/").last ?? "") }
                 return MultipartBody.Part(name: name.description, filename: filename, contentType: s("type"), source: source)
@@ -121,7 +132,7 @@ extension LuaRuntime {
     }
 
     func installRequestModule(into pekit: Int32) {
-        let meta = newHandleMetatable(Self.requestMetatable) { runtime, id in runtime.requests[id] = nil }
+        let meta = newHandleMetatable(Self.requestMetatable) { runtime, id in runtime.requests[id] = nil; runtime.requestCookies[id] = nil }
         setFunction(meta, "request", "__tostring") { call in
             let r = try call.runtime.request(at: 1, call)
             call.stack.push("request \(r.method) \(r.url)"); return 1
@@ -130,6 +141,13 @@ extension LuaRuntime {
         let methods = stack.top
         setFunction(methods, "request", "raw") { call in call.stack.push(try call.runtime.request(at: 1, call).raw()); return 1 }
         setFunction(methods, "request", "curl") { call in call.stack.push(try call.runtime.request(at: 1, call).curl()); return 1 }
+        setFunction(methods, "request", "send") { call in
+            let id = call.runtime.handleID(at: 1, metatable: Self.requestMetatable) ?? -1
+            let request = try call.runtime.request(at: 1, call)
+            let options = try call.runtime.sendOptions(from: call, argument: 2, request: id)
+            try call.runtime.send(request, options: options)
+            return 1
+        }
         setFunction(methods, "request", "json") { call in
             let r = try call.runtime.request(at: 1, call)
             call.stack.push(JSON.write(Self.describe(r)))
@@ -178,10 +196,8 @@ extension LuaRuntime {
             // Called as pekit.request{…}: argument 1 is the module table, 2 the fields.
             let n: Int32 = call.stack.type(1) == LUA_TTABLE && call.count >= 2 ? 2 : 1
             try call.table(n)
-            let request = try call.runtime.requestBuilder(from: call, table: n).build()
-            let id = call.runtime.nextHandleID()
-            call.runtime.requests[id] = request
-            call.runtime.pushHandle(id, metatable: Self.requestMetatable)
+            let builder = try call.runtime.requestBuilder(from: call, table: n)
+            call.runtime.pushRequest(try builder.build(), builder: builder)
             return 1
         }
         stack.newTable()
@@ -193,6 +209,29 @@ extension LuaRuntime {
         // pekit.request is a callable table, so later modules (pekit.request.xxx) can hang off it.
         stack.rawSet(pekit, "request")
         stack.pop(2)
+    }
+
+    /// Pushes a request handle, remembering its jar and whether its Cookie header was written by hand.
+    func pushRequest(_ request: HTTPRequest, builder: RequestBuilder) {
+        let id = nextHandleID()
+        requests[id] = request
+        requestCookies[id] = RequestCookies(jar: builder.jar, handWritten: builder.headers.contains { $0.name.lowercased() == "cookie" && $0.value != nil })
+        pushHandle(id, metatable: Self.requestMetatable)
+    }
+
+    /// A `connect` table: `{["logical:port"] = "address:port", …}`, in a defined order.
+    func hostMappings(at index: Int32, _ call: LuaCall) throws -> [HostMapping] {
+        guard stack.type(index) == LUA_TTABLE else { throw LuaArgumentError("field \"connect\" must be a table {[\"host:port\"] = \"address:port\"}") }
+        var mappings: [HostMapping] = []
+        stack.pushNil()
+        while lua_next(L, index) != 0 {
+            defer { stack.pop() }
+            guard stack.type(-2) == LUA_TSTRING, stack.type(-1) == LUA_TSTRING, let key = stack.string(-2), let value = stack.string(-1) else {
+                throw LuaArgumentError("field \"connect\" maps strings to strings, as {[\"api.example.com:443\"] = \"203.0.113.7:443\"}")
+            }
+            mappings.append(try HostMapping(key, value))
+        }
+        return mappings.sorted { ($0.host, $0.port ?? 0) < ($1.host, $1.port ?? 0) }
     }
 
     static func describe(_ r: HTTPRequest) -> PekitValue {

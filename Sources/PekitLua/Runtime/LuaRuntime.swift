@@ -2,6 +2,7 @@ import CLua
 import CLuaShim
 import Foundation
 import PekitCore
+import PekitHTTP
 
 /// The Lua host: one `lua_State` with pekit's modules, the plugin loader and the policy registry.
 ///
@@ -69,6 +70,12 @@ public final class LuaRuntime {
     var cachedSuffixes: PublicSuffixList?
     /// Built requests by the id their userdata holds (dropped by `__gc`).
     var requests: [Int: HTTPRequest] = [:]
+    /// Each request's jar and whether its Cookie header was written by hand (then kept on send).
+    var requestCookies: [Int: RequestCookies] = [:]
+    /// The connection cache of `pekit.http`, made on first use.
+    var httpClient: HTTPClient?
+    var httpClientBusy = false
+    var warnedInsecure = false
     /// The marker metatables, cached after start-up.
     var markerCache = MarkerCache()
     /// A reusable output buffer for functions that produce short strings in loops.

@@ -182,6 +182,19 @@ headers_mt.__index = function(t, k)
   for i = 1, rawlen(t) do local f = rawget(t, i); if f[1]:lower() == lower then return f[2] end end
 end
 
+-- Responses of pekit.http: plain tables with a few methods.
+local response_methods = {}
+function response_methods:header(name) return self.headers[name] end
+function response_methods:header_all(name)
+  local out, lower = {}, name:lower()
+  for i = 1, #self.headers do local f = self.headers[i]; if f[1]:lower() == lower then out[#out + 1] = f[2] end end
+  return out
+end
+function response_methods:json() return pekit.json.decode(self.body) end
+local response_mt = { __name = "pekit.response", __index = response_methods,
+  __tostring = function(r) return sformat("response %d %s", r.status, r.url) end }
+
 return { null_mt = null_mt, ordered_mt = ordered_mt, set_mt = set_mt, array_mt = array_mt,
-         null = null, make_env = make_env, inspect = inspect, headers_mt = headers_mt }
+         null = null, make_env = make_env, inspect = inspect, headers_mt = headers_mt,
+         response_mt = response_mt }
 """#

@@ -1,0 +1,85 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A request body as pieces in memory and files on disk, read in order with bounded memory.
+/// Both the curl rendering and sending use it, so a file part is never loaded whole.
+public enum BodySegment: Equatable, Sendable {
+    case bytes([UInt8])
+    case file(String)
+}
+
+/// Reads a list of segments front to back into caller buffers (curl's read callback), opening
+/// each file only when it is reached. `rewind()` starts over, for a body sent again after a
+/// redirect or a retried connection.
+public final class BodyStream {
+    private let segments: [BodySegment]
+    private var index = 0
+    private var offset = 0
+    private var fd: Int32 = -1
+
+    public init(_ segments: [BodySegment]) { self.segments = segments }
+    deinit { if fd >= 0 { close(fd) } }
+
+    /// Fills up to `capacity` bytes at `buffer`; 0 at the end of the body.
+    /// - Throws: `RequestError.file` when a file cannot be opened or read.
+    public func read(into buffer: UnsafeMutableRawPointer, capacity: Int) throws -> Int {
+        while index < segments.count {
+            switch segments[index] {
+            case .bytes(let bytes):
+                if offset < bytes.count {
+                    let n = min(capacity, bytes.count - offset)
+                    bytes.withUnsafeBytes { raw in buffer.copyMemory(from: raw.baseAddress! + offset, byteCount: n) }
+                    offset += n
+                    return n
+                }
+            case .file(let path):
+                if fd < 0 {
+                    fd = open(path, O_RDONLY | O_CLOEXEC)
+                    guard fd >= 0 else { throw RequestError.file(path: path, reason: Files.reason()) }
+                }
+                let n = Glibc.read(fd, buffer, capacity)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw RequestError.file(path: path, reason: Files.reason())
+                }
+                if n > 0 { return n }
+                close(fd); fd = -1
+            }
+            index += 1; offset = 0
+        }
+        return 0
+    }
+
+    /// Starts again from the first byte.
+    public func rewind() {
+        if fd >= 0 { close(fd); fd = -1 }
+        index = 0; offset = 0
+    }
+
+    /// Streams every byte through `sink` in pieces of at most `chunkSize` bytes.
+    public func write(chunkSize: Int = 1 << 16, to sink: ([UInt8]) throws -> Void) throws {
+        var buffer = [UInt8](repeating: 0, count: chunkSize)
+        while true {
+            let n = try buffer.withUnsafeMutableBytes { try read(into: $0.baseAddress!, capacity: $0.count) }
+            if n == 0 { return }
+            try sink(n == buffer.count ? buffer : Array(buffer[0..<n]))
+        }
+    }
+
+    /// The total length (file sizes from the file system).
+    /// - Throws: `RequestError.file` for a file that cannot be examined.
+    public static func length(of segments: [BodySegment]) throws -> Int {
+        try segments.reduce(0) { total, segment in
+            switch segment {
+            case .bytes(let bytes): return total + bytes.count
+            case .file(let path):
+                var info = stat()
+                guard stat(path, &info) == 0 else { throw RequestError.file(path: path, reason: Files.reason()) }
+                return total + Int(info.st_size)
+            }
+        }
+    }
+}

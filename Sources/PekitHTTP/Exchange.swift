@@ -1,0 +1,100 @@
+import CCurl
+import PekitCore
+
+/// One request and its response on the wire: the state curl's callbacks share (their userdata).
+/// The callbacks never throw through curl: an error is kept here, the callback tells curl to
+/// stop, and `HTTPClient` throws it after `curl_easy_perform` returns.
+final class Exchange {
+    var response = HTTPResponse()
+    let body: BodyStream
+    let sink: SendOptions.Sink
+    /// Decides, once the header block is complete, whether this response is a redirect that will
+    /// be followed, in which case its body is not the caller's and is dropped.
+    let willFollow: (HTTPResponse) -> Bool
+    let isCancelled: (() -> Bool)?
+    private var discardBody = false
+    private(set) var writer: Files.AtomicWriter?
+    /// The first error a callback met.
+    var error: Error?
+    private(set) var cancelled = false
+
+    init(body: BodyStream, sink: SendOptions.Sink, willFollow: @escaping (HTTPResponse) -> Bool, isCancelled: (() -> Bool)?) {
+        self.body = body; self.sink = sink; self.willFollow = willFollow; self.isCancelled = isCancelled
+    }
+
+    /// One header line as curl delivers it (with its CRLF): a status line starts a new block
+    /// (interim 1xx responses are replaced by the final one), an empty line ends it.
+    func headerLine(_ raw: UnsafeRawBufferPointer) {
+        var line = Array(raw)
+        while let last = line.last, last == 0x0A || last == 0x0D { line.removeLast() }
+        if line.isEmpty {
+            if response.status >= 200 { discardBody = willFollow(response) }
+            return
+        }
+        if line.starts(with: Array("HTTP/".utf8)) {
+            parseStatusLine(line)
+            return
+        }
+        if line[0] == 0x20 || line[0] == 0x09, let previous = response.headers.popLast() {
+            // obs-fold (RFC 9112 §5.2): a continuation joins the previous value with one space.
+            let more = line.drop { $0 == 0x20 || $0 == 0x09 }
+            response.headers.append(.init(name: previous.name, value: ByteString(previous.value.bytes + [0x20] + more)))
+            return
+        }
+        guard let colon = line.firstIndex(of: 0x3A) else { return }
+        let name = String(decoding: line[..<colon], as: UTF8.self)
+        var value = line[(colon + 1)...]
+        while let first = value.first, first == 0x20 || first == 0x09 { value = value.dropFirst() }
+        while let last = value.last, last == 0x20 || last == 0x09 { value = value.dropLast() }
+        response.headers.append(.init(name: name, value: ByteString(Array(value))))
+    }
+
+    private func parseStatusLine(_ line: [UInt8]) {
+        let parts = line.split(separator: 0x20, maxSplits: 2, omittingEmptySubsequences: false)
+        response.headers = []
+        response.httpVersion = String(decoding: parts[0].dropFirst(5), as: UTF8.self)
+        response.status = parts.count > 1 ? Int(String(decoding: parts[1], as: UTF8.self)) ?? 0 : 0
+        response.reason = parts.count > 2 ? String(decoding: parts[2], as: UTF8.self) : ""
+    }
+
+    /// Body bytes: dropped for a followed redirect, else kept, written to the file, or handed on.
+    /// Returns false to stop the transfer.
+    func bodyBytes(_ raw: UnsafeRawBufferPointer) -> Bool {
+        if discardBody { return true }
+        response.bodyLength += raw.count
+        do {
+            switch sink {
+            case .memory: response.body.append(contentsOf: raw)
+            case .file(let path):
+                if writer == nil { writer = try Files.AtomicWriter(path: path) }
+                try writer?.write(raw)
+            case .custom(let consume): try consume(Array(raw))
+            }
+            return true
+        } catch {
+            self.error = error
+            return false
+        }
+    }
+
+    /// Upload bytes for curl's read callback; nil to abort.
+    func uploadBytes(into buffer: UnsafeMutableRawPointer, capacity: Int) -> Int? {
+        do { return try body.read(into: buffer, capacity: capacity) } catch { self.error = error; return nil }
+    }
+
+    /// Whether to stop now (polled by curl's progress callback).
+    func shouldStop() -> Bool {
+        if let isCancelled, isCancelled() { cancelled = true }
+        return cancelled
+    }
+
+    /// After a successful transfer: a file sink is completed (created empty if no byte came).
+    func finish() throws {
+        guard case .file(let path) = sink, !discardBody else { return }
+        if writer == nil { writer = try Files.AtomicWriter(path: path) }
+        try writer?.commit()
+    }
+
+    /// After a failed transfer: nothing partial is left behind.
+    func abandon() { writer?.abort() }
+}

@@ -1,0 +1,65 @@
+import PekitCore
+
+/// What came back: the final response after any redirects that were followed.
+public struct HTTPResponse: Sendable {
+    /// One response header field; the value is kept as the bytes that arrived.
+    public struct Field: Equatable, Sendable {
+        public let name: String
+        public let value: ByteString
+        public init(name: String, value: ByteString) { self.name = name; self.value = value }
+    }
+
+    /// A redirect that was followed: the request that got it and where it pointed.
+    public struct Hop: Equatable, Sendable {
+        public let method: String
+        public let url: String
+        public let status: Int
+        public let location: String
+    }
+
+    /// Seconds from the start of the final exchange to each phase (curl's `*_TIME_T` values);
+    /// 0 for a phase that did not happen (no DNS for an address, no TLS for http).
+    public struct Timing: Equatable, Sendable {
+        public var dns = 0.0
+        public var connect = 0.0
+        public var tls = 0.0
+        public var firstByte = 0.0
+        public var total = 0.0
+        public init() {}
+    }
+
+    public var status = 0
+    /// The reason phrase ("" for HTTP/2, which has none).
+    public var reason = ""
+    /// "1.0", "1.1", "2" or "3".
+    public var httpVersion = ""
+    /// Every field in order, repeated ones (Set-Cookie) each kept.
+    public var headers: [Field] = []
+    /// The body as received (empty when it went to a sink).
+    public var body: [UInt8] = []
+    /// Body bytes received, wherever they went.
+    public var bodyLength = 0
+    /// The URL of the final request.
+    public var url = ""
+    /// The method of the final request (a 303 turns POST into GET).
+    public var method = ""
+    public var redirects: [Hop] = []
+    public var timing = Timing()
+    /// The address and port the final exchange was sent to (after any `connect` mapping).
+    public var remoteAddress = ""
+    public var remotePort = 0
+
+    public init() {}
+
+    /// The first value of `name` (case-insensitive).
+    public func header(_ name: String) -> ByteString? {
+        let lower = name.lowercased()
+        return headers.first { $0.name.lowercased() == lower }?.value
+    }
+
+    /// Every value of `name`, in order.
+    public func headers(named name: String) -> [ByteString] {
+        let lower = name.lowercased()
+        return headers.filter { $0.name.lowercased() == lower }.map(\.value)
+    }
+}

@@ -1,0 +1,56 @@
+import PekitCore
+
+/// The request that follows a redirect, by RFC 9110 §15.4 and what browsers, curl and requests do.
+enum Redirect {
+    static let statuses: Set<Int> = [301, 302, 303, 307, 308]
+
+    /// Bytes a Location may carry as they are; the rest (spaces, controls, non-ASCII, which
+    /// servers do send) is percent-encoded as UTF-8, as browsers do, so the URL is usable.
+    private static let locationEncoder = PercentEncoder(
+        allowed: AllowedSet(bytes: (UInt8(0x21)...0x7E).filter { !Array("\"<>\\^`{|}".utf8).contains($0) }),
+        keepsValidEscapes: true)
+
+    /// The next request after `response` to `request`.
+    /// - 303 turns any method but HEAD into GET; 301 and 302 turn POST into GET (what every client
+    ///   does, as §15.4.2/3 allow); a method that changes drops the body and its headers.
+    ///   307 and 308 keep method and body.
+    /// - Host follows the new URL; Authorization and a hand-written Cookie are dropped when the
+    ///   origin changes (the jar decides cookies per URL anyway).
+    /// - A Location without a fragment keeps the fragment of the request's URL (§10.2.2).
+    /// - Throws: `HTTPError.badRedirect` for a Location that is not an http(s) URL.
+    static func next(after request: HTTPRequest, status: Int, location: String) throws -> HTTPRequest {
+        let encoded = locationEncoder.encode(location)
+        var url = URLResolution.resolve(encoded, against: request.url)
+        let target: RequestURL
+        do { target = try RequestURL(url) } catch {
+            throw HTTPError.badRedirect(url: request.url, location: location, reason: "\(error)")
+        }
+        guard target.scheme == "http" || target.scheme == "https" else {
+            throw HTTPError.badRedirect(url: request.url, location: location, reason: "only http and https are followed")
+        }
+        if target.fragment == nil, let fragment = (try? RequestURL(request.url))?.fragment { url += "#" + fragment }
+
+        var next = request
+        next.url = url
+        let toGet = (status == 303 && request.method != "HEAD") || ((status == 301 || status == 302) && request.method == "POST")
+        if toGet {
+            next.method = "GET"
+            next.body = .empty
+            for name in ["Content-Type", "Content-Length", "Content-Encoding", "Transfer-Encoding"] { next.headers.remove(name) }
+        }
+        if request.headers["Host"] != nil { try? next.headers.set("Host", target.authority) }
+        if let source = try? RequestURL(request.url), !sameOrigin(source, target) {
+            next.headers.remove("Authorization")
+            next.headers.remove("Cookie")
+        }
+        return next
+    }
+
+    /// Same scheme, host and port; or http to https on the same host with default ports, which
+    /// requests also treats as safe for credentials.
+    static func sameOrigin(_ a: RequestURL, _ b: RequestURL) -> Bool {
+        guard a.host == b.host else { return false }
+        if a.scheme == b.scheme { return a.effectivePort == b.effectivePort }
+        return a.scheme == "http" && b.scheme == "https" && a.effectivePort == 80 && b.effectivePort == 443
+    }
+}

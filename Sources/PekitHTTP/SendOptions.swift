@@ -1,0 +1,52 @@
+import PekitCore
+
+/// How a request is sent. The defaults are curl's and requests' where those are safe: redirects
+/// followed (at most 10), TLS verified, proxies from the environment, no total time limit.
+public struct SendOptions {
+    /// Where the body of the final response goes.
+    public enum Sink {
+        /// Kept in `HTTPResponse.body`.
+        case memory
+        /// Written to a file that appears complete, or not at all (temporary file, then rename).
+        case file(String)
+        /// Handed over in pieces as they arrive; an error thrown stops the transfer.
+        case custom(([UInt8]) throws -> Void)
+    }
+
+    public enum Version: String, Sendable {
+        /// HTTP/2 over TLS when the server offers it, HTTP/1.1 otherwise.
+        case automatic
+        case http1_1 = "1.1"
+        /// HTTP/2 (over TLS by ALPN; prior knowledge on plain http).
+        case http2 = "2"
+    }
+
+    /// Cookies: each hop's Set-Cookie fields are stored for that hop's URL.
+    public var jar: CookieJar?
+    /// Whether each hop's Cookie header comes from the jar (false keeps a Cookie header the
+    /// caller wrote by hand).
+    public var cookieHeaderFromJar = true
+    public var followRedirects = true
+    public var maxRedirects = 10
+    /// Seconds to connect (DNS, TCP, TLS); nil: curl's 300.
+    public var connectTimeout: Double? = 30
+    /// Seconds for the whole exchange; nil: no limit.
+    public var timeout: Double?
+    /// Turns off certificate and host name checks.
+    public var insecure = false
+    /// A PEM file of certificate authorities to trust instead of the system's.
+    public var caCertificate: String?
+    /// A proxy URL; "" for none; nil: curl's environment variables (http_proxy, HTTPS_PROXY,
+    /// ALL_PROXY, NO_PROXY).
+    public var proxy: String?
+    /// Added to the request's own host mappings.
+    public var connect: [HostMapping] = []
+    public var version = Version.automatic
+    /// Sends Accept-Encoding for what libcurl can decode and decodes the body.
+    public var compressed = false
+    public var sink = Sink.memory
+    /// Polled during the transfer; true stops it with `HTTPError.cancelled`.
+    public var isCancelled: (() -> Bool)?
+
+    public init() {}
+}

@@ -1,0 +1,192 @@
+import CLua
+import Foundation
+import CLuaShim
+import PekitCore
+import PekitHTTP
+
+/// A request's cookie settings, kept beside it for sending.
+struct RequestCookies {
+    let jar: CookieJar?
+    let handWritten: Bool
+}
+
+/// `pekit.http`: sends requests with libcurl. `send(req_or_fields [, options])`, `req:send(options)`,
+/// and `get/post/put/patch/delete/head(url [, fields_and_options])`. The response is a table:
+/// status, reason, http_version, headers, body, bytes, url, method, redirects, timing, address.
+extension LuaRuntime {
+    static let sendFields = ["jar", "follow", "max_redirects", "timeout", "connect_timeout", "insecure", "cacert",
+                             "proxy", "connect", "http", "compressed", "sink"]
+
+    /// Send options from the table at `argument` (none: defaults). `request` is the id of the
+    /// request handle being sent, whose jar and hand-written Cookie header count too.
+    func sendOptions(from call: LuaCall, argument n: Int32, request id: Int?, checkFields: Bool = true) throws -> SendOptions {
+        var options = SendOptions()
+        if let id, let cookies = requestCookies[id] {
+            options.jar = cookies.jar
+            options.cookieHeaderFromJar = !cookies.handWritten
+        }
+        options.isCancelled = { pekit_interrupt_pending() != 0 }
+        guard try call.optionalTable(n) else { return options }
+        let stack = call.stack
+        if checkFields {
+            stack.pushNil()
+            while lua_next(L, n) != 0 {
+                defer { stack.pop() }
+                guard let key = stack.string(-2), Self.sendFields.contains(key) else {
+                    throw call.badArgument(n, "unknown option \"\(stack.string(-2) ?? "?")\" (options: \(Self.sendFields.joined(separator: ", ")))")
+                }
+            }
+        }
+        func read<T>(_ name: String, _ expected: String, _ convert: () -> T?) throws -> T? {
+            defer { stack.pop() }
+            if stack.rawGet(n, name) == LUA_TNIL { return nil }
+            guard let value = convert() else { throw call.badArgument(n, "option \"\(name)\" must be \(expected), not a \(stack.typeName(-1))") }
+            return value
+        }
+        func seconds(_ name: String) throws -> Double? {
+            guard let value = try read(name, "a number of seconds", { stack.type(-1) == LUA_TNUMBER ? lua_tonumberx(L, -1, nil) : nil }) else { return nil }
+            guard value > 0, value.isFinite else { throw call.badArgument(n, "option \"\(name)\" must be more than 0 seconds") }
+            return value
+        }
+        func flag(_ name: String) throws -> Bool? { try read(name, "a boolean") { stack.type(-1) == LUA_TBOOLEAN ? stack.bool(-1) : nil } }
+        func text(_ name: String) throws -> String? { try read(name, "a string") { stack.type(-1) == LUA_TSTRING ? stack.string(-1) : nil } }
+
+        if stack.rawGet(n, "jar") != LUA_TNIL { options.jar = try jar(at: stack.top, call) }
+        stack.pop()
+        if let follow = try flag("follow") { options.followRedirects = follow }
+        if let limit = try read("max_redirects", "a count", { lua_isinteger(L, -1) != 0 ? Int(lua_tointegerx(L, -1, nil)) : nil }) {
+            guard limit >= 0 else { throw call.badArgument(n, "option \"max_redirects\" must be 0 or more") }
+            options.maxRedirects = limit
+        }
+        if let timeout = try seconds("timeout") { options.timeout = timeout }
+        if let timeout = try seconds("connect_timeout") { options.connectTimeout = timeout }
+        if let insecure = try flag("insecure") { options.insecure = insecure }
+        options.caCertificate = try text("cacert")
+        options.proxy = try text("proxy")
+        if stack.rawGet(n, "connect") != LUA_TNIL { options.connect = try hostMappings(at: stack.top, call) }
+        stack.pop()
+        if let version = try text("http") {
+            guard let value = SendOptions.Version(rawValue: version == "auto" ? "automatic" : version) else {
+                throw call.badArgument(n, "option \"http\" must be \"1.1\", \"2\" or \"auto\"")
+            }
+            options.version = value
+        }
+        if let compressed = try flag("compressed") { options.compressed = compressed }
+        switch stack.rawGet(n, "sink") {
+        case LUA_TNIL: stack.pop()
+        case LUA_TSTRING: options.sink = .file(stack.string(-1) ?? ""); stack.pop()
+        case LUA_TFUNCTION:
+            let callback = LuaCallback(runtime: self, origin: "sink", limited: false)
+            options.sink = .custom { chunk in try callback.call([.string(ByteString(chunk))]) { _, _ in () } }
+        default:
+            let type = stack.typeName(-1)
+            stack.pop()
+            throw call.badArgument(n, "option \"sink\" must be a file path or a function(chunk), not a \(type)")
+        }
+        return options
+    }
+
+    /// Sends and pushes the response table.
+    func send(_ request: HTTPRequest, options: SendOptions) throws {
+        if options.insecure && !warnedInsecure && request.url.lowercased().hasPrefix("https:") {
+            warnedInsecure = true
+            fputs("pekit.http: warning: insecure = true: TLS certificates and host names are not checked\n", stderr)
+        }
+        // A sink function may send again while a transfer runs: that one gets its own handle.
+        let client: HTTPClient
+        if httpClientBusy || httpClient == nil {
+            do { client = try HTTPClient() } catch { throw LuaArgumentError("\(error)") }
+            if !httpClientBusy { httpClient = client }
+        } else if let shared = httpClient {
+            client = shared
+        } else {
+            throw LuaArgumentError("cannot initialise libcurl")
+        }
+        let nested = httpClientBusy
+        httpClientBusy = true
+        defer { if !nested { httpClientBusy = false } }
+        let response: HTTPResponse
+        do { response = try client.send(request, options: options) } catch let error as HTTPError {
+            throw LuaArgumentError("\(error)")
+        } catch let error as RequestError {
+            throw LuaArgumentError("\(request.method) \(request.url): \(error)")
+        }
+        push(response: response)
+    }
+
+    func push(response r: HTTPResponse) {
+        func address() -> String { r.remoteAddress.contains(":") ? "[\(r.remoteAddress)]:\(r.remotePort)" : "\(r.remoteAddress):\(r.remotePort)" }
+        let timing = PekitValue.map(PekitMap(ordered: [
+            .init(key: "dns", value: .number(r.timing.dns)), .init(key: "connect", value: .number(r.timing.connect)),
+            .init(key: "tls", value: .number(r.timing.tls)), .init(key: "first_byte", value: .number(r.timing.firstByte)),
+            .init(key: "total", value: .number(r.timing.total)),
+        ]))
+        let redirects = PekitValue.array(r.redirects.map { hop in
+            .map(PekitMap(ordered: [.init(key: "method", value: .text(hop.method)), .init(key: "url", value: .text(hop.url)),
+                                    .init(key: "status", value: .integer(Int64(hop.status))), .init(key: "location", value: .text(hop.location))]))
+        })
+        push(.map(PekitMap(ordered: [
+            .init(key: "status", value: .integer(Int64(r.status))), .init(key: "reason", value: .text(r.reason)),
+            .init(key: "http_version", value: .text(r.httpVersion)), .init(key: "url", value: .text(r.url)),
+            .init(key: "method", value: .text(r.method)), .init(key: "body", value: .string(ByteString(r.body))),
+            .init(key: "bytes", value: .integer(Int64(r.bodyLength))), .init(key: "redirects", value: redirects),
+            .init(key: "timing", value: timing), .init(key: "address", value: .text(address())),
+        ])), keepOrder: false)
+        let table = stack.top
+        stack.newTable(narr: Int32(r.headers.count))
+        for (i, field) in r.headers.enumerated() {
+            stack.newTable(narr: 2)
+            stack.push(field.name); stack.rawSetIndex(-2, 1)
+            stack.push(field.value); stack.rawSetIndex(-2, 2)
+            stack.rawSetIndex(-2, Int64(i + 1))
+        }
+        getRegistry("pekit.mt.headers")
+        lua_setmetatable(L, -2)
+        stack.rawSet(table, "headers")
+        getRegistry("pekit.mt.response")
+        lua_setmetatable(L, table)
+    }
+
+    func installHTTPModule(into pekit: Int32) {
+        stack.newTable()
+        let http = stack.top
+        setFunction(http, "pekit.http", "send") { call in
+            let runtime = call.runtime
+            if let id = runtime.handleID(at: 1, metatable: Self.requestMetatable) {
+                try runtime.send(try runtime.request(at: 1, call), options: try runtime.sendOptions(from: call, argument: 2, request: id))
+                return 1
+            }
+            guard call.stack.type(1) == LUA_TTABLE else { throw call.typeError(1, expected: "request or table of request fields") }
+            let builder = try runtime.requestBuilder(from: call, table: 1)
+            let request = try builder.build()
+            var options = try runtime.sendOptions(from: call, argument: 2, request: nil)
+            if options.jar == nil, let jar = builder.jar { options.jar = jar }
+            options.cookieHeaderFromJar = !builder.headers.contains { $0.name.lowercased() == "cookie" && $0.value != nil }
+            try runtime.send(request, options: options)
+            return 1
+        }
+        for method in ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD"] {
+            // get(url, {params=…, headers=…, jar=…, timeout=…}): request fields and send options in one table.
+            setFunction(http, "pekit.http", method.lowercased()) { call in
+                let runtime = call.runtime
+                let url = try call.string(1)
+                var builder: RequestBuilder
+                if try call.optionalTable(2) {
+                    builder = try runtime.requestBuilder(from: call, table: 2, alsoAllowed: Self.sendFields, url: url, method: method, argument: 2)
+                } else {
+                    builder = RequestBuilder(url: url)
+                    builder.environment = runtime.options.environment
+                    builder.method = method
+                }
+                let request = try builder.build()
+                var options = try runtime.sendOptions(from: call, argument: 2, request: nil, checkFields: false)
+                options.cookieHeaderFromJar = !builder.headers.contains { $0.name.lowercased() == "cookie" && $0.value != nil }
+                try runtime.send(request, options: options)
+                return 1
+            }
+        }
+        stack.push(HTTPClient.curlVersion)
+        stack.rawSet(http, "curl_version")
+        stack.rawSet(pekit, "http")
+    }
+}

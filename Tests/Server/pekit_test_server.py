@@ -1,0 +1,233 @@
+#!/usr/bin/env python3
+"""pekit's local test and demo server: HTTP (and HTTPS with --tls-dir) on 127.0.0.1 only.
+
+Prints one JSON line when ready: {"http": PORT, "https": PORT or null, "cacert": PATH or null}.
+Exits when its parent process goes away (or on SIGTERM), so no server outlives a test run.
+
+Endpoints (any method unless noted):
+  /echo                 JSON: method, target, version, headers, body, sni, tls, cookie
+  /raw                  the exact bytes of the request (head and body)
+  /cookies/set?k=v&…    one Set-Cookie per pair (Path=/), then the /echo JSON
+  /cookies/raw?h=…&h=…  each h as a Set-Cookie field as it is
+  /cookies              JSON {"cookie": the Cookie header or null}
+  /login   (POST form user=&password=)   303 to /me with a session cookie; 401 otherwise
+  /logout               deletes the session cookie
+  /me                   200 JSON {"user": …} with a valid session cookie, else 401
+  /redirect/CODE?to=URL[&cookie=k=v]      CODE with Location (default /echo), optional Set-Cookie
+  /chain/N              302 to /chain/N-1 … /chain/0 is /echo
+  /delay/SECONDS        waits, then /echo
+  /bytes/N[?chunked=1]  N bytes, byte i = i % 251
+  /upload               reads the body in pieces: JSON {length, sha256}
+  /status/CODE          that status with a one-line body
+"""
+import argparse, hashlib, http.server, json, os, secrets, socketserver, ssl, subprocess, sys, threading, time
+from urllib.parse import parse_qsl, urlsplit
+
+SESSIONS = {}
+USERS = {"ada": "secret", "linus": "penguin"}
+
+
+class Recorder:
+    """Wraps the request stream and keeps every byte read, for /raw."""
+    def __init__(self, stream):
+        self.stream, self.data = stream, bytearray()
+    def readline(self, *args):
+        line = self.stream.readline(*args); self.data += line; return line
+    def read(self, *args):
+        chunk = self.stream.read(*args); self.data += chunk; return chunk
+    def __getattr__(self, name):
+        return getattr(self.stream, name)
+
+
+class Handler(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server_version = "pekit-test-server"
+    sys_version = ""
+
+    def log_message(self, *args):
+        pass
+
+    def setup(self):
+        super().setup()
+        self.rfile = Recorder(self.rfile)
+
+    def handle_one_request(self):
+        # One handler serves every request of a kept-alive connection: reset per request.
+        self.rfile.data = bytearray()
+        self.body_cache = None
+        super().handle_one_request()
+
+    def version_string(self):
+        return self.server_version
+
+    def body(self):
+        if self.body_cache is None:
+            length = int(self.headers.get("Content-Length") or 0)
+            self.body_cache = self.rfile.read(length) if length else b""
+        return self.body_cache
+
+    def reply(self, status, body=b"", headers=(), content_type="application/json"):
+        if isinstance(body, (dict, list)):
+            body = json.dumps(body, ensure_ascii=False, sort_keys=True).encode()
+        self.send_response(status)
+        for name, value in headers:
+            self.send_header(name, value)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
+
+    def echo(self):
+        body = self.body()
+        try:
+            text = body.decode()
+        except UnicodeDecodeError:
+            text = None
+        return {
+            "method": self.command, "target": self.path, "version": self.request_version,
+            "headers": [[k, v] for k, v in self.headers.items()],
+            "body": text, "body_length": len(body),
+            "tls": isinstance(self.connection, ssl.SSLSocket),
+            "sni": getattr(self.connection, "pekit_sni", None),
+            "cookie": self.headers.get("Cookie"),
+        }
+
+    def route(self):
+        url = urlsplit(self.path)
+        parts = [p for p in url.path.split("/") if p]
+        query = parse_qsl(url.query, keep_blank_values=True)
+        head = parts[0] if parts else ""
+        if head == "raw":
+            self.body()
+            return self.reply(200, bytes(self.rfile.data), content_type="application/octet-stream")
+        if head == "cookies" and len(parts) > 1 and parts[1] == "set":
+            return self.reply(200, self.echo(), [("Set-Cookie", f"{k}={v}; Path=/") for k, v in query])
+        if head == "cookies" and len(parts) > 1 and parts[1] == "raw":
+            return self.reply(200, self.echo(), [("Set-Cookie", v) for k, v in query if k == "h"])
+        if head == "cookies":
+            return self.reply(200, {"cookie": self.headers.get("Cookie")})
+        if head == "login":
+            form = dict(parse_qsl(self.body().decode("utf-8", "replace")))
+            user = form.get("user", "")
+            if self.command != "POST" or USERS.get(user) != form.get("password"):
+                return self.reply(401, {"error": "wrong user or password"})
+            token = secrets.token_hex(8)
+            SESSIONS[token] = user
+            return self.reply(303, {"ok": True}, [("Location", "/me"),
+                                                 ("Set-Cookie", f"session={token}; Path=/; HttpOnly; SameSite=Lax")])
+        if head == "logout":
+            return self.reply(200, {"ok": True}, [("Set-Cookie", "session=; Path=/; Max-Age=0")])
+        if head == "me":
+            cookies = dict(p.strip().split("=", 1) for p in (self.headers.get("Cookie") or "").split(";") if "=" in p)
+            user = SESSIONS.get(cookies.get("session", ""))
+            return self.reply(200, {"user": user}) if user else self.reply(401, {"error": "not logged in"})
+        if head == "redirect" and len(parts) > 1:
+            q = dict(query)
+            headers = [("Location", q.get("to", "/echo"))]
+            if "cookie" in q:
+                headers.append(("Set-Cookie", q["cookie"] + "; Path=/"))
+            self.body()
+            return self.reply(int(parts[1]), b"redirecting\n", headers, "text/plain")
+        if head == "chain" and len(parts) > 1:
+            n = int(parts[1])
+            return self.reply(302, b"", [("Location", f"/chain/{n - 1}" if n > 1 else "/echo")], "text/plain")
+        if head == "delay" and len(parts) > 1:
+            time.sleep(float(parts[1]))
+            return self.reply(200, self.echo())
+        if head == "bytes" and len(parts) > 1:
+            n = int(parts[1])
+            pattern = bytes(i % 251 for i in range(251 * 64))
+            if dict(query).get("chunked"):
+                self.send_response(200)
+                self.send_header("Content-Type", "application/octet-stream")
+                self.send_header("Transfer-Encoding", "chunked")
+                self.end_headers()
+                sent = 0
+                while sent < n:
+                    size = min(n - sent, 251 * 64)
+                    self.wfile.write(b"%x\r\n" % size + pattern[:size] + b"\r\n")
+                    sent += size
+                self.wfile.write(b"0\r\n\r\n")
+                return
+            self.send_response(200)
+            self.send_header("Content-Type", "application/octet-stream")
+            self.send_header("Content-Length", str(n))
+            self.end_headers()
+            sent = 0
+            while sent < n and self.command != "HEAD":
+                size = min(n - sent, len(pattern))
+                self.wfile.write(pattern[:size])
+                sent += size
+            return
+        if head == "upload":
+            length = int(self.headers.get("Content-Length") or 0)
+            digest, got = hashlib.sha256(), 0
+            while got < length:
+                chunk = self.rfile.stream.read(min(1 << 16, length - got))
+                if not chunk:
+                    break
+                digest.update(chunk); got += len(chunk)
+            return self.reply(200, {"length": got, "sha256": digest.hexdigest()})
+        if head == "status" and len(parts) > 1:
+            code = int(parts[1])
+            return self.reply(code, f"status {code}\n".encode(), content_type="text/plain")
+        return self.reply(200, self.echo())
+
+    do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = do_OPTIONS = do_HEAD = route
+
+
+class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+
+
+def make_certificates(directory):
+    """A test CA and a server certificate for api.example.test and www.example.test (no IP)."""
+    ca, key, cert = (os.path.join(directory, n) for n in ("ca.pem", "server.key", "server.pem"))
+    if all(os.path.exists(p) for p in (ca, key, cert)):
+        return ca, key, cert
+    os.makedirs(directory, exist_ok=True)
+    run = lambda *a: subprocess.run(a, check=True, capture_output=True, cwd=directory)
+    ec = ("-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes")
+    run("openssl", "req", "-x509", *ec, "-keyout", "ca.key", "-out", "ca.pem", "-days", "3",
+        "-subj", "/CN=pekit test CA", "-addext", "basicConstraints=critical,CA:TRUE",
+        "-addext", "keyUsage=critical,keyCertSign,cRLSign")
+    run("openssl", "req", *ec, "-keyout", "server.key", "-out", "server.csr", "-subj", "/CN=api.example.test")
+    with open(os.path.join(directory, "ext.cnf"), "w") as f:
+        f.write("subjectAltName=DNS:api.example.test,DNS:www.example.test\n"
+                "extendedKeyUsage=serverAuth\nbasicConstraints=CA:FALSE\n")
+    run("openssl", "x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key",
+        "-CAcreateserial", "-out", "server.pem", "-days", "3", "-extfile", "ext.cnf")
+    return ca, key, cert
+
+
+def serve(server):
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--tls-dir", help="serve HTTPS too, with certificates made (once) in this directory")
+    parser.add_argument("--port", type=int, default=0)
+    args = parser.parse_args()
+    http_server = Server(("127.0.0.1", args.port), Handler)
+    serve(http_server)
+    https_port = cacert = None
+    if args.tls_dir:
+        cacert, key, cert = make_certificates(args.tls_dir)
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(cert, key)
+        context.sni_callback = lambda sock, name, ctx: setattr(sock, "pekit_sni", name)
+        https_server = Server(("127.0.0.1", 0), Handler)
+        https_server.socket = context.wrap_socket(https_server.socket, server_side=True)
+        https_port = https_server.server_address[1]
+        serve(https_server)
+    print(json.dumps({"http": http_server.server_address[1], "https": https_port, "cacert": cacert}), flush=True)
+    parent = os.getppid()
+    while os.getppid() == parent:
+        time.sleep(0.2)
+
+
+if __name__ == "__main__":
+    main()
