@@ -38,12 +38,14 @@ let package = Package(
         // Sending: PekitCore's requests over libcurl, cookies through the jar, redirects by RFC 9110.
         .target(name: "PekitHTTP", dependencies: ["PekitCore", "CCurl", "CCurlShim"]),
         .target(name: "PekitLua", dependencies: ["PekitCore", "PekitHTTP", "CLua", "CLuaShim"]),
-        .executableTarget(name: "pekit", dependencies: ["PekitCore", "PekitLua", "CEdit"]),
+        .executableTarget(name: "pekit", dependencies: ["PekitCore", "PekitHTTP", "PekitLua", "CEdit"]),
         // Timing harness for scripts/bench: pekit's core against Foundation in one process.
         .executableTarget(name: "pekit-bench", dependencies: ["PekitCore"]),
         .testTarget(name: "PekitCoreTests", dependencies: ["PekitCore"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "PekitLuaTests", dependencies: ["PekitLua", "PekitCore"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "PekitHTTPTests", dependencies: ["PekitHTTP", "PekitCore"]),
-        .testTarget(name: "PekitCLITests", dependencies: []),
+        .testTarget(name: "PekitLuaTests", dependencies: ["PekitLua", "PekitCore", "PekitTestSupport"], resources: [.copy("Fixtures")]),
+        // Starts Tests/Server/pekit_test_server.py (HTTP and HTTPS on 127.0.0.1) for the tests.
+        .target(name: "PekitTestSupport", path: "Tests/PekitTestSupport"),
+        .testTarget(name: "PekitHTTPTests", dependencies: ["PekitHTTP", "PekitCore", "PekitTestSupport"]),
+        .testTarget(name: "PekitCLITests", dependencies: ["PekitTestSupport"]),
     ]
 )

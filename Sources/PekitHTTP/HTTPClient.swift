@@ -52,7 +52,7 @@ public final class HTTPClient {
             }
             guard hops.count < options.maxRedirects else { throw HTTPError.tooManyRedirects(url: request.url, limit: options.maxRedirects) }
             hops.append(.init(method: current.method, url: current.url, status: response.status, location: location.description))
-            current = try Redirect.next(after: current, status: response.status, location: location.description)
+            current = try Redirect.next(after: current, status: response.status, location: location)
         }
     }
 

@@ -15,6 +15,9 @@ public struct HTTPResponse: Sendable {
         public let url: String
         public let status: Int
         public let location: String
+        public init(method: String, url: String, status: Int, location: String) {
+            self.method = method; self.url = url; self.status = status; self.location = location
+        }
     }
 
     /// Seconds from the start of the final exchange to each phase (curl's `*_TIME_T` values);

@@ -18,15 +18,15 @@ enum Redirect {
     ///   origin changes (the jar decides cookies per URL anyway).
     /// - A Location without a fragment keeps the fragment of the request's URL (§10.2.2).
     /// - Throws: `HTTPError.badRedirect` for a Location that is not an http(s) URL.
-    static func next(after request: HTTPRequest, status: Int, location: String) throws -> HTTPRequest {
-        let encoded = locationEncoder.encode(location)
+    static func next(after request: HTTPRequest, status: Int, location: ByteString) throws -> HTTPRequest {
+        let encoded = String(decoding: location.bytes.withUnsafeBufferPointer { locationEncoder.encode(bytes: $0) }, as: UTF8.self)
         var url = URLResolution.resolve(encoded, against: request.url)
         let target: RequestURL
         do { target = try RequestURL(url) } catch {
-            throw HTTPError.badRedirect(url: request.url, location: location, reason: "\(error)")
+            throw HTTPError.badRedirect(url: request.url, location: location.description, reason: "\(error)")
         }
         guard target.scheme == "http" || target.scheme == "https" else {
-            throw HTTPError.badRedirect(url: request.url, location: location, reason: "only http and https are followed")
+            throw HTTPError.badRedirect(url: request.url, location: location.description, reason: "only http and https are followed")
         }
         if target.fragment == nil, let fragment = (try? RequestURL(request.url))?.fragment { url += "#" + fragment }
 

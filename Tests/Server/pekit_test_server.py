@@ -5,7 +5,7 @@ Prints one JSON line when ready: {"http": PORT, "https": PORT or null, "cacert":
 Exits when its parent process goes away (or on SIGTERM), so no server outlives a test run.
 
 Endpoints (any method unless noted):
-  /echo                 JSON: method, target, version, headers, body, sni, tls, cookie
+  /echo                 JSON: method, target, version, headers, body, sni, tls, cookie, client_port
   /raw                  the exact bytes of the request (head and body)
   /cookies/set?k=v&…    one Set-Cookie per pair (Path=/), then the /echo JSON
   /cookies/raw?h=…&h=…  each h as a Set-Cookie field as it is
@@ -91,6 +91,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
             "tls": isinstance(self.connection, ssl.SSLSocket),
             "sni": getattr(self.connection, "pekit_sni", None),
             "cookie": self.headers.get("Cookie"),
+            "client_port": self.client_address[1],
         }
 
     def route(self):
@@ -124,7 +125,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.reply(200, {"user": user}) if user else self.reply(401, {"error": "not logged in"})
         if head == "redirect" and len(parts) > 1:
             q = dict(query)
-            headers = [("Location", q.get("to", "/echo"))]
+            # Sent as UTF-8 bytes, as real servers do (send_header writes Latin-1).
+            headers = [("Location", q.get("to", "/echo").encode().decode("latin-1"))]
             if "cookie" in q:
                 headers.append(("Set-Cookie", q["cookie"] + "; Path=/"))
             self.body()

@@ -56,7 +56,8 @@ public struct HTTPRequest: Sendable {
     /// The exact HTTP/1.1 message: request line, header fields, empty line, body.
     public func raw() throws -> [UInt8] {
         var text = "\(method) \(target) HTTP/1.1\r\n"
-        for field in headers.fields { text += "\(field.name): \(field.value)\r\n" }
+        // An empty value is written without the space, as curl sends it (no trailing whitespace).
+        for field in headers.fields { text += field.value.isEmpty ? "\(field.name):\r\n" : "\(field.name): \(field.value)\r\n" }
         text += "\r\n"
         return Array(text.utf8) + (try bodyBytes())
     }
@@ -85,7 +86,8 @@ extension HTTPRequest {
         var hasAccept = false
         for field in headers.fields {
             if field.name.lowercased() == "accept" { hasAccept = true }
-            words += ["-H", "\(field.name): \(field.value)".shellQuoted]
+            // "Name:" alone would tell curl to remove the header; "Name;" sends it empty.
+            words += ["-H", (field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)").shellQuoted]
         }
         if !hasAccept { words += ["-H", "Accept:".shellQuoted] }
         switch body {

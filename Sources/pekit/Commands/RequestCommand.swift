@@ -1,14 +1,16 @@
 import Foundation
 import PekitCore
+import PekitHTTP
 import PekitLua
 
 let requestCommand = Command(
     name: "request",
-    summary: "build an HTTP request and print it raw, as a curl command, or as JSON",
+    summary: "build an HTTP request; print it raw, as a curl command or as JSON, or send it",
     help: """
     usage: pekit request [--method M] [--policy P] [--param k=v]... [--json FILE] [--form k=v]...
-                         [--file field=@path]... [--header 'K: V']... [--jar FILE] [--base URL]
-                         [--raw | --curl | --describe] URL
+                         [--file field=@path]... [--body-file PATH] [--header 'K: V']... [--jar FILE]
+                         [--base URL] [--connect NAME:PORT=ADDRESS:PORT]...
+                         [--raw | --curl | --describe | --send [send options]] URL
 
     Builds the request the way AFNetworking's serializer does, done right: --param values go into
     the query for GET, HEAD and DELETE and into a form body otherwise (--params-in query|body to
@@ -23,12 +25,28 @@ let requestCommand = Command(
       --form k=v        a form body field (repeat)
       --json FILE       a JSON body from FILE ('-' for standard input)
       --file f=@path    a multipart file part (repeat; makes the body multipart/form-data)
+      --body-file PATH  a raw body streamed from PATH (any size, bounded memory)
       --header 'K: V'   a header (repeat; 'K:' with no value removes a default one)
-      --jar FILE        add the Cookie header from this cookie jar file
+      --jar FILE        add the Cookie header from this cookie jar file; with --send, cookies
+                        that come back are saved to it too (created when missing)
+      --connect N:P=A:Q send requests for host N port P to address A port Q, keeping the name
+                        for Host, TLS and cookies (curl's --connect-to; repeat)
       --base URL        resolve a relative URL against this base
       --user U:P        Basic authentication
       --plugins DIR     search DIR for plugins first
       -h, --help        show this help
+
+    sending (--send): the response body goes to standard output; the exit status is 0 for any
+    HTTP status (--fail: 22 for 400 and above, as curl -f), 1 when the transfer fails.
+      -i, --include     print the status line and header fields first
+      -o, --output FILE write the body to FILE (complete or not at all)
+      -v, --verbose     print each redirect, the address and the timings to standard error
+      --no-follow       do not follow redirects (default: follow up to --max-redirects, 10)
+      --max-redirects N follow at most N redirects
+      --timeout S       give up after S seconds in all;  --connect-timeout S  to connect (30)
+      --cacert FILE     trust the CAs in FILE;  -k, --insecure  do not check certificates
+      --proxy URL       use this proxy ('' for none; default: http_proxy, HTTPS_PROXY, NO_PROXY…)
+      --http V          1.1 or 2;  --compressed  ask for and decode a compressed body
     """,
     run: runRequest
 )
@@ -40,7 +58,15 @@ private func runRequest(_ args: [String]) throws -> Int32 {
         .init(name: "form", short: nil, takesValue: true), .init(name: "json", short: nil, takesValue: true),
         .init(name: "file", short: nil, takesValue: true), .init(name: "header", short: "H", takesValue: true),
         .init(name: "jar", short: nil, takesValue: true), .init(name: "base", short: nil, takesValue: true),
-        .init(name: "user", short: "u", takesValue: true),
+        .init(name: "user", short: "u", takesValue: true), .init(name: "body-file", short: nil, takesValue: true),
+        .init(name: "connect", short: nil, takesValue: true), .init(name: "send", short: nil, takesValue: false),
+        .init(name: "include", short: "i", takesValue: false), .init(name: "output", short: "o", takesValue: true),
+        .init(name: "verbose", short: "v", takesValue: false), .init(name: "no-follow", short: nil, takesValue: false),
+        .init(name: "max-redirects", short: nil, takesValue: true), .init(name: "timeout", short: nil, takesValue: true),
+        .init(name: "connect-timeout", short: nil, takesValue: true), .init(name: "cacert", short: nil, takesValue: true),
+        .init(name: "insecure", short: "k", takesValue: false), .init(name: "proxy", short: nil, takesValue: true),
+        .init(name: "http", short: nil, takesValue: true), .init(name: "compressed", short: nil, takesValue: false),
+        .init(name: "fail", short: nil, takesValue: false),
         .init(name: "raw", short: nil, takesValue: false), .init(name: "curl", short: nil, takesValue: false),
         .init(name: "describe", short: nil, takesValue: false), pluginsOption, .init(name: "help", short: "h", takesValue: false),
     ])
@@ -95,14 +121,26 @@ private func runRequest(_ args: [String]) throws -> Int32 {
             let parts = user.split(separator: ":", maxSplits: 1)
             builder.basicAuth = (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
         }
+        let sending = parsed.has("send")
         if let jarPath = parsed.value("jar") {
             let jar = CookieJar(publicSuffixes: try PublicSuffixList.load(), clock: { Date().timeIntervalSince1970 })
-            _ = try jar.load(from: jarPath)
+            // A jar file that does not exist yet is where --send will save the first cookies.
+            if !(sending && !FileManager.default.fileExists(atPath: jarPath)) { _ = try jar.load(from: jarPath) }
             builder.jar = jar
         }
-        let hasBody = builder.form != nil || builder.json != nil || builder.multipart != nil
+        builder.bodyFile = parsed.value("body-file")
+        builder.connect = try parsed.all("connect").map { spec in
+            guard let eq = spec.firstIndex(of: "=") else {
+                throw UsageError(command: "request", message: "--connect takes NAME:PORT=ADDRESS:PORT, not '\(spec)'")
+            }
+            return try HostMapping(String(spec[..<eq]), String(spec[spec.index(after: eq)...]))
+        }
+        let hasBody = builder.form != nil || builder.json != nil || builder.multipart != nil || builder.bodyFile != nil
         builder.method = parsed.value("method") ?? (hasBody ? "POST" : "GET")
         let request = try builder.build()
+        if sending {
+            return try send(request, jar: builder.jar, parsed)
+        }
         if parsed.has("curl") {
             Output.stdout.line(try request.curl())
         } else if parsed.has("describe") {
@@ -119,4 +157,56 @@ private func runRequest(_ args: [String]) throws -> Int32 {
     } catch {
         throw CommandFailure(message: "pekit request: \(error)")
     }
+}
+
+/// `pekit request --send`: sends with libcurl and prints what came back.
+private func send(_ request: HTTPRequest, jar: CookieJar?, _ parsed: Arguments) throws -> Int32 {
+    var options = SendOptions()
+    options.jar = jar
+    options.cookieHeaderFromJar = !parsed.all("header").contains { $0.lowercased().hasPrefix("cookie:") }
+    options.followRedirects = !parsed.has("no-follow")
+    func number(_ name: String) throws -> Double? {
+        guard let text = parsed.value(name) else { return nil }
+        guard let value = Double(text), value > 0, value.isFinite else {
+            throw UsageError(command: "request", message: "--\(name) takes a number of seconds, not '\(text)'")
+        }
+        return value
+    }
+    if let text = parsed.value("max-redirects") {
+        guard let limit = Int(text), limit >= 0 else { throw UsageError(command: "request", message: "--max-redirects takes a count, not '\(text)'") }
+        options.maxRedirects = limit
+    }
+    options.timeout = try number("timeout")
+    if let seconds = try number("connect-timeout") { options.connectTimeout = seconds }
+    options.caCertificate = parsed.value("cacert")
+    options.insecure = parsed.has("insecure")
+    if options.insecure { Output.stderr.line("pekit request: warning: --insecure: TLS certificates and host names are not checked") }
+    options.proxy = parsed.value("proxy")
+    if let version = parsed.value("http") {
+        guard let value = SendOptions.Version(rawValue: version) else { throw UsageError(command: "request", message: "--http takes 1.1 or 2") }
+        options.version = value
+    }
+    options.compressed = parsed.has("compressed")
+    if let path = parsed.value("output") { options.sink = .file(path) } else {
+        options.sink = .custom { Output.stdout.write($0) }
+    }
+    let verbose = parsed.has("verbose")
+    let include = parsed.has("include")
+    // With -i the head must come before the body, so the body waits in memory.
+    if include && parsed.value("output") == nil { options.sink = .memory }
+    let response = try HTTPClient().send(request, options: options)
+    if verbose {
+        for hop in response.redirects { Output.stderr.line("< \(hop.status) \(hop.method) \(hop.url) -> \(hop.location)") }
+        let t = response.timing
+        Output.stderr.line("< \(response.status) \(response.method) \(response.url) from \(response.remoteAddress):\(response.remotePort)")
+        Output.stderr.line(String(format: "  dns %.3f  connect %.3f  tls %.3f  first byte %.3f  total %.3f s", t.dns, t.connect, t.tls, t.firstByte, t.total))
+    }
+    if include {
+        var head = "HTTP/\(response.httpVersion) \(response.status)\(response.reason.isEmpty ? "" : " " + response.reason)\r\n"
+        for field in response.headers { head += "\(field.name): \(field.value.description)\r\n" }
+        Output.stdout.write(head + "\r\n")
+        Output.stdout.write(response.body)
+    }
+    if let jar, let path = parsed.value("jar") { try jar.save(to: path, sessions: true) }
+    return parsed.has("fail") && response.status >= 400 ? 22 : 0
 }

@@ -1,0 +1,283 @@
+import Foundation
+import PekitCore
+import PekitHTTP
+import PekitTestSupport
+import XCTest
+
+final class HTTPClientTests: XCTestCase {
+    var server: TestServer!
+    var client: HTTPClient!
+
+    override func setUpWithError() throws {
+        server = try TestServer.shared()
+        client = try HTTPClient()
+    }
+
+    func build(_ url: String, _ configure: (inout RequestBuilder) -> Void = { _ in }) throws -> HTTPRequest {
+        var builder = RequestBuilder(url: url)
+        configure(&builder)
+        return try builder.build()
+    }
+
+    func echo(_ response: HTTPResponse) throws -> [String: Any] {
+        try XCTUnwrap(JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])
+    }
+
+    func temporaryDirectory() throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pekit-http-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        return dir
+    }
+
+    /// What goes on the wire is exactly `raw()`: request line, every header in order, body.
+    func testSendsExactlyTheBuiltBytes() throws {
+        let dir = try temporaryDirectory()
+        let file = dir.appendingPathComponent("upload.bin")
+        try Data((0..<70_000).map { UInt8($0 % 256) }).write(to: file)
+        let requests = [
+            try build("\(server.base)/raw?x=%2F") { $0.params = .map(PekitMap(ordered: [.init(key: "q", value: .text("a b&c"))])) },
+            try build("\(server.base)/raw") { $0.method = "POST"; $0.json = .map(PekitMap(ordered: [.init(key: "漢", value: .integer(1))])) },
+            try build("\(server.base)/raw") { $0.method = "PUT"; $0.bodyFile = file.path },
+            try build("\(server.base)/raw") {
+                $0.method = "POST"; $0.boundary = "pekit-test"
+                $0.multipart = [.init(name: "note", source: .data(Array("hi".utf8))), .init(name: "f", filename: "u.bin", source: .file(file.path))]
+            },
+            try build("\(server.base)/raw") { $0.method = "DELETE"; $0.headers = [("X-Empty", ""), ("User-Agent", nil)] },
+            try build("\(server.base)/raw/../a/./b") { $0.method = "OPTIONS" },
+        ]
+        for request in requests {
+            let response = try client.send(request)
+            XCTAssertEqual(response.status, 200)
+            XCTAssertEqual(response.body, try request.raw(), "\(request.method) \(request.url):\n\(String(decoding: response.body.prefix(600), as: UTF8.self))")
+        }
+    }
+
+    /// 301/302/303 turn POST into GET without body; 307/308 keep both; 303 keeps HEAD. The same
+    /// as curl -L does (run here against the same server).
+    func testRedirectMethodRulesMatchCurl() throws {
+        for code in [301, 302, 303, 307, 308] {
+            let request = try build("\(server.base)/redirect/\(code)?to=/echo") { $0.method = "POST"; $0.form = .map(PekitMap(ordered: [.init(key: "a", value: .text("1"))])) }
+            let response = try client.send(request)
+            let ours = try echo(response)
+            let curl = try runCurl(["-sL", "-d", "a=1", "\(server.base)/redirect/\(code)?to=/echo"])
+            let theirs = try XCTUnwrap(JSONSerialization.jsonObject(with: curl) as? [String: Any])
+            XCTAssertEqual(ours["method"] as? String, theirs["method"] as? String, "\(code)")
+            XCTAssertEqual(ours["body_length"] as? Int, theirs["body_length"] as? Int, "\(code)")
+            let names = { (e: [String: Any]) in ((e["headers"] as? [[String]]) ?? []).map { $0[0].lowercased() }.filter { $0.hasPrefix("content-") }.sorted() }
+            XCTAssertEqual(names(ours), names(theirs), "\(code)")
+            XCTAssertEqual(response.redirects, [.init(method: "POST", url: "\(server.base)/redirect/\(code)?to=/echo", status: code, location: "/echo")])
+            XCTAssertEqual(response.url, "\(server.base)/echo")
+            XCTAssertEqual(response.method, code >= 307 ? "POST" : "GET")
+        }
+        let head = try client.send(try build("\(server.base)/redirect/303?to=/echo") { $0.method = "HEAD" })
+        XCTAssertEqual(head.method, "HEAD")
+        XCTAssertEqual(head.status, 200)
+    }
+
+    func runCurl(_ arguments: [String]) throws -> Data {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        p.arguments = arguments
+        let out = Pipe()
+        p.standardOutput = out
+        try p.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return data
+    }
+
+    func testRedirectLimitsAndNotFollowing() throws {
+        var options = SendOptions()
+        options.maxRedirects = 3
+        XCTAssertThrowsError(try client.send(try build("\(server.base)/chain/5"), options: options)) { error in
+            XCTAssertEqual("\(error)", "\(server.base)/chain/5: more than 3 redirects (raise max_redirects, or follow = false to see the response)")
+        }
+        XCTAssertEqual(try client.send(try build("\(server.base)/chain/3"), options: options).redirects.count, 3)
+        options.followRedirects = false
+        let response = try client.send(try build("\(server.base)/chain/5"), options: options)
+        XCTAssertEqual(response.status, 302)
+        XCTAssertEqual(response.header("location"), "/chain/4")
+        XCTAssertEqual(response.redirects, [])
+        let bad = try build("\(server.base)/redirect/302?to=ftp://example.test/x")
+        XCTAssertThrowsError(try client.send(bad)) { error in
+            XCTAssertEqual("\(error)", "\(server.base)/redirect/302?to=ftp://example.test/x: cannot follow redirect to \"ftp://example.test/x\": only http and https are followed")
+        }
+        // A Location with a space and UTF-8 (servers do send them) is encoded, as browsers do.
+        let odd = try client.send(try build("\(server.base)/redirect/302?to=/echo%3Fq%3Da%20b%C3%A9"))
+        XCTAssertEqual(try echo(odd)["target"] as? String, "/echo?q=a%20b%C3%A9")
+    }
+
+    /// Every hop stores its Set-Cookie for its own URL and sends the jar's cookies for its own URL.
+    func testCookiesOnEveryHop() throws {
+        let jar = CookieJar(publicSuffixes: nil, clock: { 1_800_000_000 })
+        var options = SendOptions()
+        options.jar = jar
+        let response = try client.send(try build("\(server.base)/redirect/302?to=/cookies&cookie=hop%3D1"), options: options)
+        XCTAssertEqual(try echo(response)["cookie"] as? String, "hop=1")
+        XCTAssertEqual(try jar.header(for: RequestURL("http://127.0.0.1/")), "hop=1")
+        // To another host name (same server): the cookie of 127.0.0.1 is not sent there.
+        let other = try client.send(try build("\(server.base)/redirect/302?to=http://localhost:\(server.httpPort)/cookies"), options: options)
+        XCTAssertTrue(try echo(other)["cookie"] is NSNull)
+        // A login: POST, 303 with the session cookie, then GET /me with it.
+        let login = try client.send(try build("\(server.base)/login") {
+            $0.method = "POST"; $0.form = .map(PekitMap(ordered: [.init(key: "user", value: .text("ada")), .init(key: "password", value: .text("secret"))]))
+        }, options: options)
+        XCTAssertEqual(login.status, 200)
+        XCTAssertEqual(String(decoding: login.body, as: UTF8.self), #"{"user": "ada"}"#)
+        XCTAssertEqual(try jar.cookies(for: RequestURL("http://127.0.0.1/")).map(\.name), ["hop", "session"])
+        // A hand-written Cookie header is kept when the caller says so.
+        options.cookieHeaderFromJar = false
+        let manual = try client.send(try build("\(server.base)/cookies") { $0.headers = [("Cookie", "mine=1")] }, options: options)
+        XCTAssertEqual(try echo(manual)["cookie"] as? String, "mine=1")
+    }
+
+    /// connect: the socket goes to 127.0.0.1 while Host, SNI, the certificate check and cookies
+    /// use the name.
+    func testConnectKeepsTheNameForTLSAndCookies() throws {
+        let url = "https://api.example.test:\(server.httpsPort)/cookies/set?k=v"
+        let jar = CookieJar(publicSuffixes: nil, clock: { 1_800_000_000 })
+        var options = SendOptions()
+        options.caCertificate = server.cacert
+        options.jar = jar
+        options.connect = [try HostMapping("api.example.test:\(server.httpsPort)", "127.0.0.1:\(server.httpsPort)")]
+        let response = try client.send(try build(url), options: options)
+        let e = try echo(response)
+        XCTAssertEqual(e["sni"] as? String, "api.example.test")
+        XCTAssertEqual(e["tls"] as? Bool, true)
+        XCTAssertEqual((e["headers"] as? [[String]])?.first, ["Host", "api.example.test:\(server.httpsPort)"])
+        XCTAssertEqual(response.remoteAddress, "127.0.0.1")
+        XCTAssertGreaterThan(response.timing.tls, 0)
+        XCTAssertEqual(jar.all.map { "\($0.domain) \($0.name)" }, ["api.example.test k"])
+        // The mapping can also travel with the request (and shows in its curl command).
+        let request = try build("https://api.example.test:\(server.httpsPort)/echo") { $0.connect = options.connect }
+        options.connect = []
+        XCTAssertEqual(try client.send(request, options: options).status, 200)
+        XCTAssertTrue(try request.curl().contains("--connect-to api.example.test:\(server.httpsPort):127.0.0.1:\(server.httpsPort) "))
+    }
+
+    func testCertificateErrorsSayWhatToDo() throws {
+        var options = SendOptions()
+        options.connect = [try HostMapping("api.example.test", "127.0.0.1")]
+        let url = "https://api.example.test:\(server.httpsPort)/echo"
+        XCTAssertThrowsError(try client.send(try build(url), options: options)) { error in
+            let text = "\(error)"
+            XCTAssertTrue(text.hasPrefix("GET \(url): SSL certificate problem: unable to get local issuer certificate (curl error 60); to trust a private CA pass cacert"), text)
+        }
+        options.caCertificate = server.cacert
+        options.connect = []
+        let byAddress = "https://127.0.0.1:\(server.httpsPort)/echo"
+        XCTAssertThrowsError(try client.send(try build(byAddress), options: options)) { error in
+            let text = "\(error)"
+            XCTAssertTrue(text.contains("(curl error 60); the certificate is not for this host name: to reach a host at another address, keep its name in the URL and map it with connect"), text)
+        }
+        options.caCertificate = nil
+        options.insecure = true
+        XCTAssertEqual(try client.send(try build(byAddress), options: options).status, 200)
+    }
+
+    func testNetworkErrorsAndTimeouts() throws {
+        XCTAssertThrowsError(try client.send(try build("http://127.0.0.1:1/x"))) { error in
+            XCTAssertEqual("\(error)", "GET http://127.0.0.1:1/x: Failed to connect to 127.0.0.1 port 1 after 0 ms: Couldn't connect to server (curl error 7)")
+        }
+        var options = SendOptions()
+        options.timeout = 0.3
+        XCTAssertThrowsError(try client.send(try build("\(server.base)/delay/3"), options: options)) { error in
+            let text = "\(error)"
+            XCTAssertTrue(text.hasPrefix("GET \(server.base)/delay/3: Operation timed out after 3"), text)
+            XCTAssertTrue(text.hasSuffix("(curl error 28); raise timeout or connect_timeout (seconds)"), text)
+        }
+        // An HTTP error status is a response.
+        let missing = try client.send(try build("\(server.base)/status/404"))
+        XCTAssertEqual(missing.status, 404)
+        XCTAssertEqual(missing.reason, "Not Found")
+        XCTAssertEqual(String(decoding: missing.body, as: UTF8.self), "status 404\n")
+    }
+
+    func testSinksAndUploadsStream() throws {
+        let dir = try temporaryDirectory()
+        let path = dir.appendingPathComponent("download.bin").path
+        var options = SendOptions()
+        options.sink = .file(path)
+        let response = try client.send(try build("\(server.base)/redirect/302?to=/bytes/1000000"), options: options)
+        XCTAssertEqual(response.body, [])
+        XCTAssertEqual(response.bodyLength, 1_000_000)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        XCTAssertEqual(bytes.count, 1_000_000)
+        XCTAssertTrue(bytes.enumerated().allSatisfy { $0.element == UInt8($0.offset % 251) })
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path), ["download.bin"])
+
+        var chunks = 0, total = 0
+        options.sink = .custom { chunk in chunks += 1; total += chunk.count }
+        _ = try client.send(try build("\(server.base)/bytes/300000?chunked=1"), options: options)
+        XCTAssertEqual(total, 300_000)
+        XCTAssertGreaterThan(chunks, 1)
+
+        // A sink that fails stops the transfer; a failed download leaves no file behind.
+        struct Enough: Error {}
+        options.sink = .custom { _ in throw Enough() }
+        XCTAssertThrowsError(try client.send(try build("\(server.base)/bytes/300000"), options: options)) { XCTAssertTrue($0 is Enough) }
+        let partial = dir.appendingPathComponent("partial.bin").path
+        options.sink = .file(partial)
+        options.timeout = 0.5
+        XCTAssertThrowsError(try client.send(try build("\(server.base)/delay/2"), options: options))
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path), ["download.bin"])
+
+        // An upload from a file: the server's hash of what arrived is the file's.
+        let upload = dir.appendingPathComponent("upload.bin")
+        let content = Data((0..<3_000_000).map { UInt8(($0 * 7) % 256) })
+        try content.write(to: upload)
+        let sent = try client.send(try build("\(server.base)/upload") { $0.method = "POST"; $0.bodyFile = upload.path })
+        let e = try echo(sent)
+        XCTAssertEqual(e["length"] as? Int, 3_000_000)
+        XCTAssertEqual(e["sha256"] as? String, try sha256(upload.path))
+        // ...and again after a 307, which sends the body a second time.
+        let again = try client.send(try build("\(server.base)/redirect/307?to=/upload") { $0.method = "POST"; $0.bodyFile = upload.path })
+        XCTAssertEqual(try echo(again)["length"] as? Int, 3_000_000)
+    }
+
+    func sha256(_ path: String) throws -> String {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
+        p.arguments = [path]
+        let out = Pipe()
+        p.standardOutput = out
+        try p.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        return String(text.prefix(64))
+    }
+
+    /// One client keeps the connection: two requests arrive from the same client port.
+    func testKeepAlive() throws {
+        let a = try echo(try client.send(try build("\(server.base)/echo")))
+        let b = try echo(try client.send(try build("\(server.base)/echo")))
+        XCTAssertEqual(a["client_port"] as? Int, b["client_port"] as? Int)
+    }
+
+    func testProxyAndCancel() throws {
+        var options = SendOptions()
+        options.proxy = server.base
+        let viaProxy = try echo(try client.send(try build("http://logical.example.test/echo?x=1"), options: options))
+        XCTAssertEqual(viaProxy["target"] as? String, "http://logical.example.test/echo?x=1")
+        options = SendOptions()
+        options.isCancelled = { true }
+        XCTAssertThrowsError(try client.send(try build("\(server.base)/delay/2"), options: options)) { error in
+            XCTAssertEqual("\(error)", "\(server.base)/delay/2: interrupted")
+        }
+    }
+
+    func testHostMappingParsing() throws {
+        XCTAssertEqual(try HostMapping("API.example.com:443", "203.0.113.7:8443").curlArgument, "api.example.com:443:203.0.113.7:8443")
+        XCTAssertEqual(try HostMapping("api.example.com", "[2001:db8::7]").curlArgument, "api.example.com::[2001:db8::7]:")
+        XCTAssertEqual(try HostMapping("[::1]:80", "127.0.0.1").curlArgument, "[::1]:80:127.0.0.1:")
+        XCTAssertThrowsError(try HostMapping("api.example.com:443", "2001:db8::7")) {
+            XCTAssertEqual("\($0)", "connect[\"api.example.com:443\"] = \"2001:db8::7\": write an IPv6 address in brackets, as [2001:db8::1]:443")
+        }
+        XCTAssertThrowsError(try HostMapping("api.example.com:99999", "1.2.3.4")) {
+            XCTAssertEqual("\($0)", "connect key \"api.example.com:99999\": the port must be a number from 1 to 65535")
+        }
+        XCTAssertThrowsError(try HostMapping("a b", "1.2.3.4")) {
+            XCTAssertEqual("\($0)", "connect key \"a b\": the host may not contain spaces, control bytes or any of / ? # @ [ ]")
+        }
+    }
+}
