@@ -1,0 +1,95 @@
+import Foundation
+import PekitTestSupport
+import XCTest
+@testable import PekitLua
+
+final class HTTPModuleTests: XCTestCase {
+    var server: TestServer!
+    var lua: LuaREPL!
+
+    override func setUpWithError() throws {
+        server = try TestServer.shared()
+        lua = LuaREPL(runtime: try makeRuntime())
+        XCTAssertEqual(lua.eval(#"base = "\#(server.base)"; tls_port = \#(server.httpsPort); cacert = "\#(server.cacert)""#), "")
+    }
+
+    func testResponseShape() {
+        XCTAssertEqual(lua.eval(#"r = pekit.http.get(base .. "/echo", { params = { q = "a b", n = 1 }, headers = { ["X-Trace"] = "7" } })"#), "")
+        XCTAssertEqual(lua.eval("r.status, r.reason, r.http_version, r.method, r.url == base .. '/echo?n=1&q=a%20b'"), #"200\#t"OK"\#t"1.1"\#t"GET"\#ttrue"#)
+        XCTAssertEqual(lua.eval(#"r.headers["content-type"], r:header("Content-Length") == tostring(#r.body), r.bytes == #r.body"#), #""application/json"\#ttrue\#ttrue"#)
+        XCTAssertEqual(lua.eval("r.headers[1][1], #r.redirects, math.type(r.timing.total), r.timing.total > 0"), #""Server"\#t0\#t"float"\#ttrue"#)
+        XCTAssertEqual(lua.eval("r.address == '127.0.0.1:' .. base:match(':(%d+)$')"), "true")
+        _ = lua.eval("e = r:json()")
+        XCTAssertEqual(lua.eval(#"e.method, e.target, e.headers[4][1], e.headers[4][2]"#), #""GET"\#t"/echo?n=1&q=a%20b"\#t"X-Trace"\#t"7""#)
+        XCTAssertEqual(lua.eval("tostring(r):match('^response 200 http')"), #""response 200 http""#)
+        // Every Set-Cookie is kept, in order.
+        _ = lua.eval(#"c = pekit.http.get(base .. "/cookies/set?a=1&b=2")"#)
+        XCTAssertEqual(lua.eval(#"table.concat(c:header_all("set-cookie"), " | ")"#), #""a=1; Path=/ | b=2; Path=/""#)
+    }
+
+    /// A session: log in (POST, 303, GET /me) with a jar, then reuse it; per-hop cookies.
+    func testSessionWithJar() {
+        _ = lua.eval("jar = pekit.cookies.jar()")
+        XCTAssertEqual(lua.eval(#"r = pekit.http.post(base .. "/login", { form = { user = "ada", password = "secret" }, jar = jar })"#), "")
+        XCTAssertEqual(lua.eval("r.status, r.method, r.redirects[1].status, r.redirects[1].method, r:json().user"), #"200\#t"GET"\#t303\#t"POST"\#t"ada""#)
+        XCTAssertEqual(lua.eval(#"pekit.http.get(base .. "/me", { jar = jar }):json().user"#), #""ada""#)
+        // A request built with the jar sends its cookies when sent later, fresh from the jar.
+        _ = lua.eval(#"req = pekit.request{ url = base .. "/cookies", jar = jar }"#)
+        _ = lua.eval(#"pekit.http.get(base .. "/cookies/set?late=1", { jar = jar })"#)
+        XCTAssertEqual(lua.eval("req:send():json().cookie:gsub('session=%x+', 'session=S')"), #""session=S; late=1"\#t1"#)
+        XCTAssertEqual(lua.eval("pekit.http.send(req, { jar = pekit.cookies.jar() }):json().cookie"), "pekit.null")
+        // A Cookie header written by hand is sent as it is.
+        XCTAssertEqual(lua.eval(#"pekit.http.get(base .. "/cookies", { jar = jar, headers = { Cookie = "mine=1" } }):json().cookie"#), #""mine=1""#)
+        XCTAssertEqual(lua.eval(#"pekit.http.get(base .. "/logout", { jar = jar }).status, pekit.http.get(base .. "/me", { jar = jar }).status"#), "200\t401")
+    }
+
+    /// connect in the request: shown in req:curl(), used by req:send(), with SNI and cookies by name.
+    func testConnectAndTLS() {
+        _ = lua.eval(#"url = "https://api.example.test:" .. tls_port .. "/cookies/set?k=v""#)
+        _ = lua.eval(#"req = pekit.request{ url = url, connect = { ["api.example.test:" .. tls_port] = "127.0.0.1:" .. tls_port } }"#)
+        XCTAssertEqual(lua.eval("req:curl():match('%-%-connect%-to (%S+)') == 'api.example.test:' .. tls_port .. ':127.0.0.1:' .. tls_port"), "true")
+        _ = lua.eval("jar = pekit.cookies.jar()")
+        _ = lua.eval("r = req:send{ cacert = cacert, jar = jar }")
+        _ = lua.eval("e = r:json()")
+        XCTAssertEqual(lua.eval("r.status, e.sni, e.tls"), #"200\#t"api.example.test"\#ttrue"#)
+        XCTAssertEqual(lua.eval("jar:all()[1].domain, r.timing.tls > 0"), #""api.example.test"\#ttrue"#)
+        let untrusted = lua.eval("select(2, pcall(req.send, req))")
+        XCTAssertTrue(untrusted.hasPrefix(#""request.send: GET https://api.example.test:"#) && untrusted.contains("SSL certificate problem: unable to get local issuer certificate (curl error 60); to trust a private CA pass cacert"), untrusted)
+    }
+
+    func testErrorsAreCatchableAndNamed() {
+        XCTAssertEqual(lua.eval(#"select(2, pcall(pekit.http.get, "http://127.0.0.1:1/"))"#),
+                       #""pekit.http.get: GET http://127.0.0.1:1/: Failed to connect to 127.0.0.1 port 1 after 0 ms: Couldn't connect to server (curl error 7)""#)
+        XCTAssertEqual(lua.eval(#"pekit.http.get(base .. "/x", { timeout = "soon" })"#),
+                       "error: stdin:1: pekit.http.get: bad argument #2 (option \"timeout\" must be a number of seconds, not a string)")
+        XCTAssertTrue(lua.eval(#"pekit.http.get(base, { bogus = 1 })"#).hasSuffix(#"pekit.http.get: bad argument #2 (unknown field "bogus" (known: method, url, base, params, policy, params_in, methods_in_query, headers, json, form, body, body_file, content_type, multipart, boundary, auth, jar, connect, follow, max_redirects, timeout, connect_timeout, insecure, cacert, proxy, http, compressed, sink))"#))
+        XCTAssertTrue(lua.eval(#"pekit.http.get(base, { url = "http://x/" })"#).hasSuffix(#"bad argument #2 (field "url": the URL is the first argument)"#))
+        XCTAssertTrue(lua.eval(#"pekit.http.send(pekit.request{url = base}, { folow = false })"#).hasSuffix(#"pekit.http.send: bad argument #2 (unknown option "folow" (options: jar, follow, max_redirects, timeout, connect_timeout, insecure, cacert, proxy, connect, http, compressed, sink))"#))
+        XCTAssertTrue(lua.eval(#"pekit.http.get(base, { connect = { ["a:1"] = "::1" } })"#).hasSuffix(#"connect["a:1"] = "::1": write an IPv6 address in brackets, as [2001:db8::1]:443"#))
+        XCTAssertEqual(lua.eval(#"r = pekit.http.get(base .. "/chain/3", { max_redirects = 1 })"#),
+                       "error: stdin:1: pekit.http.get: \(server.base)/chain/3: more than 1 redirects (raise max_redirects, or follow = false to see the response)")
+        XCTAssertEqual(lua.eval(#"pekit.http.get(base .. "/chain/3", { follow = false }).status"#), "302")
+        XCTAssertEqual(lua.eval(#"pekit.http.get(base .. "/status/503").status"#), "503")
+    }
+
+    /// Sinks: a function gets the chunks; a path gets the file, complete; an error in the
+    /// function stops the transfer and comes back with its place.
+    func testSinks() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pekit-sink-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        _ = lua.eval("n, calls = 0, 0")
+        _ = lua.eval(#"r = pekit.http.get(base .. "/bytes/500000", { sink = function(chunk) n = n + #chunk; calls = calls + 1 end })"#)
+        XCTAssertEqual(lua.eval("n, r.bytes, #r.body, calls > 1"), "500000\t500000\t0\ttrue")
+        _ = lua.eval(#"r = pekit.http.get(base .. "/bytes/70000", { sink = "\#(dir.path)/out.bin" })"#)
+        XCTAssertEqual(lua.eval("r.bytes"), "70000")
+        XCTAssertEqual(try Data(contentsOf: dir.appendingPathComponent("out.bin")).count, 70000)
+        XCTAssertTrue(lua.eval(#"pekit.http.get(base .. "/bytes/70000", { sink = function() error("full") end })"#).contains("sink: stdin:1: full"), "place of the error")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path), ["out.bin"])
+        // A sink may send another request (it gets its own connection).
+        _ = lua.eval(#"pekit.http.get(base .. "/bytes/10", { sink = function() inner = inner or pekit.http.get(base .. "/echo").status end })"#)
+        XCTAssertEqual(lua.eval("inner"), "200")
+        // An upload from a file.
+        try Data(repeating: 0x61, count: 200_000).write(to: dir.appendingPathComponent("up.bin"))
+        XCTAssertEqual(lua.eval(#"pekit.http.post(base .. "/upload", { body_file = "\#(dir.path)/up.bin" }):json().length"#), "200000")
+    }
+}
