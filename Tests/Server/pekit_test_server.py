@@ -20,7 +20,7 @@ Endpoints (any method unless noted):
   /upload               reads the body in pieces: JSON {length, sha256}
   /status/CODE          that status with a one-line body
 """
-import argparse, hashlib, http.server, json, os, secrets, socketserver, ssl, subprocess, sys, threading, time
+import argparse, hashlib, shutil, signal, http.server, json, os, secrets, socketserver, ssl, subprocess, sys, threading, time
 from urllib.parse import parse_qsl, urlsplit
 
 SESSIONS = {}
@@ -212,7 +212,9 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tls-dir", help="serve HTTPS too, with certificates made (once) in this directory")
     parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--cleanup", action="store_true", help="remove --tls-dir on exit")
     args = parser.parse_args()
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))  # runs the cleanup below
     http_server = Server(("127.0.0.1", args.port), Handler)
     serve(http_server)
     https_port = cacert = None
@@ -227,8 +229,12 @@ def main():
         serve(https_server)
     print(json.dumps({"http": http_server.server_address[1], "https": https_port, "cacert": cacert}), flush=True)
     parent = os.getppid()
-    while os.getppid() == parent:
-        time.sleep(0.2)
+    try:
+        while os.getppid() == parent:
+            time.sleep(0.2)
+    finally:
+        if args.cleanup and args.tls_dir:
+            shutil.rmtree(args.tls_dir, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -45,6 +45,12 @@ function pekit.ordered(list)
     if v == nil then v = null end
     out[i] = { k, v }
   end
+  -- A table written as {a = 1} has no order to keep: say so rather than drop its fields.
+  for k in next, list do
+    if math.type(k) ~= "integer" or k < 1 or k > #out then
+      error(sformat("pekit.ordered: field '%s' is not in the list; Lua forgets the order of {a = 1, b = 2}, so write pekit.ordered{ {\"a\", 1}, {\"b\", 2} }", tostring(k)), 2)
+    end
+  end
   return setmetatable(out, ordered_mt)
 end
 

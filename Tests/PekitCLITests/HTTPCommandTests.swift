@@ -1,0 +1,141 @@
+import Foundation
+import PekitTestSupport
+import XCTest
+
+/// Sending from the command line and from scripts, against the local test server.
+final class HTTPCommandTests: XCTestCase {
+    var server: TestServer!
+    var demoEnvironment: [String: String] {
+        ["PEKIT_DEMO_URL": server.base, "PEKIT_DEMO_HTTPS_PORT": String(server.httpsPort), "PEKIT_DEMO_CACERT": server.cacert]
+    }
+
+    override func setUpWithError() throws { server = try TestServer.shared() }
+
+    func example(_ name: String) throws -> PekitResult {
+        try PekitProcess.run([PekitProcess.packageRoot.appendingPathComponent("scripts/examples/\(name).lua").path], environment: demoEnvironment)
+    }
+
+    func testSessionExample() throws {
+        let r = try example("session")
+        XCTAssertEqual(r.stderr, "")
+        XCTAssertEqual(r.stdout, """
+            POST /login -> 303, Location /me
+            GET /me -> 200 OK\tuser = ada
+            stored:\tsession\t127.0.0.1\t/\tHttpOnly\thost-only
+            GET /me ->\t200
+            GET /me without the jar ->\t401
+            after logout:\t0\tcookies; GET /me ->\t401
+
+            """)
+    }
+
+    func testTwoBackendsExample() throws {
+        let r = try example("two-backends")
+        XCTAssertEqual(r.stderr, "")
+        XCTAssertEqual(r.stdout, """
+            rack      GET /echo?user[name]=%E5%B0%8FA&user[tags][]=a+b&user[tags][]=c%2Cd&page=2
+            qs-comma  GET /echo?user%5Bname%5D=%E5%B0%8FA&user%5Btags%5D=a%20b%2Cc%2Cd&page=2
+                        params.user.tags: sent as an array of 2 in comma format, arrives as the string "a b,c,d": qs does not split on commas
+
+            """)
+    }
+
+    func testIPDirectExample() throws {
+        let r = try example("ip-direct")
+        XCTAssertEqual(r.stderr, "")
+        XCTAssertEqual(r.stdout, """
+            connected to\t127.0.0.1\t| SNI\tapi.example.test\t| Host\tapi.example.test
+            cookie stored for\tapi.example.test\t| sent back:\tregion=eu
+            curl --http1.1 --connect-to api.example.test:PORT:127.0.0.1:PORT https://api.example.test:PORT/echo -H 'Host: api.example.test:PORT' -H 'User-Agent: pekit/0.1.0 (Linux; x86_64)' -H 'Accept-Language: en;q=1' -H Accept:
+            false\tpekit.http.get: GET https://127.0.0.1:PORT/echo: SSL: no alternative certificate subject name matches target host name '127.0.0.1' (curl error 60); the certificate is not for this host name: to reach a host at another address, keep its name in the URL and map it with connect = {["name:443"] = "address:443"}
+
+            """)
+    }
+
+    func testJarFilesExample() throws {
+        let r = try example("jar-files")
+        XCTAssertEqual(r.stderr, "")
+        XCTAssertEqual(r.stdout, """
+            #HttpOnly_127.0.0.1\tFALSE\t/\tFALSE\t0\tsession\t…
+            127.0.0.1\tFALSE\t/\tFALSE\t0\ttheme\tdark
+            loaded\t2\tcookies; GET /me ->\tlinus
+
+            """)
+    }
+
+    func testExamplesSayHowToRunThem() throws {
+        guard ProcessInfo.processInfo.environment["PEKIT_DEMO_URL"] == nil else { throw XCTSkip("PEKIT_DEMO_URL is set") }
+        let r = try PekitProcess.run([PekitProcess.packageRoot.appendingPathComponent("scripts/examples/session.lua").path])
+        do {
+            XCTAssertTrue(r.stderr.contains("session.lua:3: run me with scripts/run, which starts the local demo server"), r.stderr)
+            XCTAssertEqual(r.status, 1)
+        }
+    }
+
+    /// The one-shot command: log in with a jar file, then use it; the jar file is curl's format.
+    func testRequestSendWithJarFile() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pekit-send-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let jar = dir.appendingPathComponent("jar.txt").path
+        let login = try PekitProcess.run(["request", "--send", "-i", "--form", "user=ada", "--form", "password=secret", "--jar", jar, "\(server.base)/login"])
+        XCTAssertEqual(login.status, 0, login.stderr)
+        XCTAssertTrue(login.stdout.hasPrefix("HTTP/1.1 200 OK\r\nServer: pekit-test-server\r\nDate: "), login.stdout)
+        XCTAssertTrue(login.stdout.hasSuffix("\r\nContent-Type: application/json\r\nContent-Length: 15\r\n\r\n{\"user\": \"ada\"}"), login.stdout)
+        let me = try PekitProcess.run(["request", "--send", "--jar", jar, "\(server.base)/me"])
+        XCTAssertEqual(me.stdout, #"{"user": "ada"}"#)
+        // curl reads the same file.
+        let curl = Process()
+        curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        curl.arguments = ["-s", "-b", jar, "\(server.base)/me"]
+        let out = Pipe()
+        curl.standardOutput = out
+        try curl.run()
+        curl.waitUntilExit()
+        XCTAssertEqual(String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self), #"{"user": "ada"}"#)
+
+        let download = dir.appendingPathComponent("bytes.bin").path
+        let saved = try PekitProcess.run(["request", "--send", "-o", download, "-v", "\(server.base)/redirect/302?to=/bytes/1000"])
+        XCTAssertEqual(saved.stdout, "")
+        XCTAssertTrue(saved.stderr.hasPrefix("< 302 GET \(server.base)/redirect/302?to=/bytes/1000 -> /bytes/1000\n< 200 GET \(server.base)/bytes/1000 from 127.0.0.1:\(server.httpPort)\n  dns "), saved.stderr)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: download)).count, 1000)
+
+        let failed = try PekitProcess.run(["request", "--send", "--fail", "\(server.base)/status/404"])
+        XCTAssertEqual(failed.status, 22)
+        XCTAssertEqual(failed.stdout, "status 404\n")
+        let refused = try PekitProcess.run(["request", "--send", "http://127.0.0.1:1/"])
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertEqual(refused.stderr, "pekit request: GET http://127.0.0.1:1/: Failed to connect to 127.0.0.1 port 1 after 0 ms: Couldn't connect to server (curl error 7)\n")
+        let badTimeout = try PekitProcess.run(["request", "--send", "--timeout", "soon", "\(server.base)/"])
+        XCTAssertEqual(badTimeout.status, 2)
+        XCTAssertEqual(badTimeout.stderr, "pekit request: --timeout takes a number of seconds, not 'soon' (see 'pekit request --help')\n")
+        let tls = try PekitProcess.run(["request", "--send", "--cacert", server.cacert, "--connect", "www.example.test:443=127.0.0.1:\(server.httpsPort)",
+                                        "https://www.example.test/echo"])
+        XCTAssertTrue(tls.stdout.contains(#""sni": "www.example.test""#), tls.stdout + tls.stderr)
+    }
+
+    /// libcurl reads the usual proxy variables (lower-case http_proxy, as curl does).
+    func testProxyFromEnvironment() throws {
+        let r = try PekitProcess.run(["run", "-e", #"print(pekit.http.get("http://logical.example.test/echo"):json().target)"#],
+                                     environment: ["http_proxy": server.base, "NO_PROXY": ""])
+        XCTAssertEqual(r.stdout, "http://logical.example.test/echo\n", r.stderr)
+    }
+
+    /// Ctrl-C during a slow transfer stops it at once and exits 130.
+    func testInterruptDuringTransfer() throws {
+        let process = Process()
+        process.executableURL = PekitProcess.binary
+        process.arguments = ["run", "-e", #"pcall(pekit.http.get, "\#(server.base)/delay/10"); print("not reached")"#]
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        let started = Date()
+        try process.run()
+        Thread.sleep(forTimeInterval: 0.7)
+        process.interrupt()
+        process.waitUntilExit()
+        XCTAssertLessThan(Date().timeIntervalSince(started), 5)
+        XCTAssertEqual(String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self), "pekit: interrupted\n")
+        XCTAssertEqual(String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self), "")
+        XCTAssertEqual(process.terminationStatus, 130)
+    }
+}
