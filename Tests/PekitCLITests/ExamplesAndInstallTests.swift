@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 
 final class ExamplesAndInstallTests: XCTestCase {
-    /// README's first command runs this demo: it must keep working.
+    /// The tour needs no server: it must keep working.
     func testTourExampleRuns() throws {
         let r = try PekitProcess.run([PekitProcess.packageRoot.appendingPathComponent("scripts/examples/tour.lua").path])
         XCTAssertEqual(r.stderr, "")
