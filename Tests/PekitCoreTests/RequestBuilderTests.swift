@@ -67,7 +67,7 @@ final class RequestBuilderTests: XCTestCase {
         XCTAssertEqual(error { $0.headers = [("Bad Name", "x")] }, "header name \"Bad Name\" is not an HTTP token")
         XCTAssertEqual(error { $0.method = "GET /evil HTTP/1.1\r\n" }, "method \"GET /evil HTTP/1.1\\x0D\\x0A\" is not an HTTP token")
         XCTAssertEqual(error { $0.url = "nope" }, "invalid URL \"nope\": expected scheme://host")
-        XCTAssertEqual(error { $0.json = .null; $0.form = .null }, "give one body: json, form, body or multipart")
+        XCTAssertEqual(error { $0.json = .null; $0.form = .null }, "give one body: json, form, body, body_file or multipart")
     }
 
     func testJSONBodyFollowsPolicyOrder() throws {

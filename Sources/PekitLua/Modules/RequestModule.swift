@@ -29,7 +29,8 @@ extension LuaRuntime {
             defer { stack.pop() }
             guard let key = stack.string(-2), Self.requestFields.contains(key) || alsoAllowed.contains(key) else {
                 let known = Self.requestFields + alsoAllowed.filter { !Self.requestFields.contains($0) }
-                throw call.badArgument(argument, "unknown field \"\(stack.string(-2) ?? "?")\" (known: \(known.joined(separator: ", ")))")
+                let what = alsoAllowed.isEmpty ? "a request has" : "request fields and send options"
+                throw call.badArgument(argument, "unknown field \"\(stack.string(-2) ?? "?")\" (\(what): \(known.joined(separator: ", ")))")
             }
         }
         func field(_ name: String) -> Int32 { stack.rawGet(n, name) }
