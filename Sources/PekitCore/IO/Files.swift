@@ -29,8 +29,17 @@ public enum Files {
     /// Replaces `path` with `bytes` so that a reader (or a crash) only ever sees the old file or
     /// the new one, complete: written to a temporary file beside it, flushed, renamed over it.
     /// An exclusive lock on `path.lock` keeps two writers from interleaving.
+    /// A symbolic link is followed (the file it names is replaced, the link kept); a target that
+    /// is not a regular file (`/dev/null`, `/dev/stdout`, a FIFO) is written directly.
     /// - Throws: `CookieError.file` naming the path and the system's reason.
     public static func writeAtomically(_ bytes: [UInt8], to path: String, mode: mode_t = 0o600) throws {
+        let path = resolved(path)
+        if isSpecial(path) {
+            let writer = try AtomicWriter(path: path, mode: mode)
+            try writer.write(bytes)
+            try writer.commit()
+            return
+        }
         let lockPath = path + ".lock"
         let lock = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard lock >= 0 else { throw CookieError.file(path: lockPath, reason: reason()) }
@@ -62,11 +71,17 @@ extension Files {
         /// Bytes written so far.
         public private(set) var count = 0
 
-        /// Opens the temporary file: `temporary`, or a unique `path.pekit-XXXXXX` when nil.
+        /// Opens the temporary file: `temporary`, or a unique `path.pekit-XXXXXX` when nil. A
+        /// symbolic link is followed; a target that is not a regular file (`/dev/null`, a FIFO)
+        /// is written directly, since it cannot be replaced by renaming.
         /// - Throws: `CookieError.file` naming the path and the system's reason.
         public init(path: String, temporary: String? = nil, mode: mode_t = 0o644) throws {
+            let path = Files.resolved(path)
             self.path = path
-            if let temporary {
+            if Files.isSpecial(path) {
+                self.temporary = path
+                fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)
+            } else if let temporary {
                 self.temporary = temporary
                 fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
             } else {
@@ -100,6 +115,7 @@ extension Files {
         /// Flushes the file and renames it over `path`.
         public func commit() throws {
             guard fd >= 0 else { throw CookieError.file(path: path, reason: "already closed") }
+            if temporary == path { close(fd); fd = -1; return }
             let synced = fsync(fd) == 0
             let failure = synced ? nil : reason()
             close(fd); fd = -1
@@ -115,12 +131,25 @@ extension Files {
         public func abort() {
             guard fd >= 0 else { return }
             close(fd); fd = -1
-            unlink(temporary)
+            if temporary != path { unlink(temporary) }
         }
     }
 }
 
 extension Files {
+    /// `path` with symbolic links resolved when it exists (so renaming replaces the file, not the link).
+    static func resolved(_ path: String) -> String {
+        guard let real = realpath(path, nil) else { return path }
+        defer { free(real) }
+        return String(cString: real)
+    }
+
+    /// Whether `path` exists and is not a regular file (a device, a FIFO, a socket).
+    static func isSpecial(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) != S_IFREG
+    }
+
     /// A file descriptor for writing (created or truncated), or -1.
     public static func openForWriting(_ path: String) -> Int32 { open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) }
     public static func closeFile(_ fd: Int32) { close(fd) }
