@@ -11,6 +11,7 @@ extension LuaRuntime {
     ///   - arguments: `arg[1]`…; `interpreter` fills `arg[-n]…arg[-1]`.
     /// - Throws: `LuaError` for a missing file, a syntax error or a runtime error (with traceback).
     public func runScript(path: String, arguments: [String], interpreter: [String] = ["pekit", "run"]) throws {
+        try checkThread()
         guard let data = FileManager.default.contents(atPath: path) else {
             let reason = FileManager.default.fileExists(atPath: path) ? "permission denied" : "no such file"
             throw LuaError(message: "cannot open \(path) (\(reason))")
@@ -41,6 +42,7 @@ extension LuaRuntime {
 
     /// `require(module)` and sets the global of the same name (`-l module`).
     public func requireModule(_ module: String) throws {
+        try checkThread()
         guard lua_getglobal(L, "require") == LUA_TFUNCTION else {
             stack.pop()
             throw LuaError(message: "require is not available (sandboxed)")
@@ -52,6 +54,7 @@ extension LuaRuntime {
 
     /// Sets the `arg` table as lua.c does.
     public func setArgTable(script: String, arguments: [String], interpreter: [String]) {
+        guard isOwnerThread else { return }
         stack.newTable(narr: Int32(arguments.count), nrec: Int32(interpreter.count + 1))
         for (i, word) in interpreter.enumerated() { stack.push(word); stack.rawSetIndex(-2, Int64(i - interpreter.count)) }
         stack.push(script); stack.rawSetIndex(-2, 0)
@@ -87,6 +90,7 @@ extension LuaRuntime {
 
     /// The pretty form of the value at `index` (nested tables, sorted keys, cycles marked).
     public func inspect(at index: Int32) -> String {
+        guard isOwnerThread else { return "<inspect failed: \(LuaRuntime.wrongThread)>" }
         let i = stack.absolute(index)
         getRegistry("pekit.inspect")
         stack.pushValue(i)

@@ -4,10 +4,6 @@ import Foundation
 import PekitCore
 import PekitHTTP
 
-/// The Lua host: one `lua_State` with pekit's modules, the plugin loader and the policy registry.
-///
-/// Not thread-safe: use one runtime per thread. Every call into Lua is protected (`lua_pcall`)
-/// and comes back as a thrown `LuaError`; no Lua error ever unwinds through Swift frames.
 /// A buffer owned by the runtime and reused across calls, so encoding from Lua allocates nothing
 /// of its own; it grows on demand and keeps at most `retainLimit` bytes between calls.
 final class ScratchBuffer {
@@ -39,6 +35,11 @@ final class ScratchBuffer {
     }
 }
 
+/// The Lua host: one `lua_State` with pekit's modules, the plugin loader and the policy registry.
+///
+/// One runtime per thread: calls from another thread than the one that made it are refused with
+/// a `LuaError`. Every call into Lua is protected (`lua_pcall`) and comes back as a thrown
+/// `LuaError`; no Lua error ever unwinds through Swift frames.
 public final class LuaRuntime {
     /// How a runtime is set up.
     public struct Options {
@@ -62,6 +63,9 @@ public final class LuaRuntime {
 
     let L: OpaquePointer
     let options: Options
+    /// The thread that made the runtime: a Lua state is not thread-safe, so using it from
+    /// another thread is refused with an error instead of racing.
+    private let owner = pthread_self()
     private var boxes: [LuaFunctionBox] = []
     /// Cookie jars by the id their userdata holds (dropped by `__gc`).
     var jars: [Int: CookieJar] = [:]
@@ -108,6 +112,14 @@ public final class LuaRuntime {
 
     var stack: LuaStack { LuaStack(L: L) }
 
+    static let wrongThread = "this Lua runtime belongs to the thread that created it (a Lua state is not thread-safe): create one LuaRuntime per thread"
+    var isOwnerThread: Bool { pthread_equal(owner, pthread_self()) != 0 }
+
+    /// - Throws: `LuaError` when called from a thread other than the one that made the runtime.
+    func checkThread() throws {
+        guard isOwnerThread else { throw LuaError(message: Self.wrongThread) }
+    }
+
     // MARK: Exposing Swift functions
 
     /// Pushes a Lua function that runs `body`; errors it throws become Lua errors naming `name`.
@@ -134,6 +146,7 @@ public final class LuaRuntime {
     ///   - memoryLimit: bytes the call may allocate beyond current use (0: no cap).
     func call(_ nargs: Int32, results: Int32 = LUA_MULTRET, traceback: Bool = true,
               budget: Int32 = 0, memoryLimit: Int = 0, on state: OpaquePointer? = nil) throws {
+        try checkThread()
         let L = state ?? self.L
         let savedHook = lua_gethook(L), savedMask = lua_gethookmask(L), savedCount = lua_gethookcount(L)
         let savedLimit = pekit_memory_limit(L)
@@ -166,6 +179,7 @@ public final class LuaRuntime {
     /// Compiles `source` as a text chunk (never bytecode) and leaves the function on the stack.
     /// - Throws: `LuaError` with Lua's syntax message (`name:LINE: … near …`).
     func load(_ source: [UInt8], chunkName: String) throws {
+        try checkThread()
         let source = source.isEmpty ? [0x20] : source  // a non-null buffer for an empty chunk
         let status = source.withUnsafeBufferPointer { buffer -> Int32 in
             buffer.withMemoryRebound(to: CChar.self) { chars in
