@@ -17,10 +17,10 @@ final class QueryParserTests: XCTestCase {
         XCTAssertEqual(try parse(deep), #"{"a":{"b":{"b":{"b":{"b":{"b":{"[b][b]":"1"}}}}}}}"#)
         XCTAssertEqual(failure(deep) { $0.strict = true }, #"key "a[b][b][b][b][b][b][b]" is nested deeper than 5 levels (depth)"#)
         XCTAssertEqual(try parse("a=1&b=2&c=3") { $0.parameterLimit = 2 }, #"{"a":"1","b":"2"}"#)
-        XCTAssertEqual(failure("a=1&b=2&c=3") { $0.parameterLimit = 2; $0.strict = true }, "more than 2 parameters (parameterLimit)")
+        XCTAssertEqual(failure("a=1&b=2&c=3") { $0.parameterLimit = 2; $0.strict = true }, "more than 2 parameters (the parameters limit; lenient parsing keeps the first 2)")
         XCTAssertEqual(try parse("a[0]=x&a[21]=y"), #"{"a":{"0":"x","21":"y"}}"#)
         XCTAssertEqual(failure("a[21]=y") { $0.strict = true }, "array index 21 is over the limit of 20 (arrayLimit)")
-        XCTAssertEqual(failure("a=12345") { $0.maxLength = 4 }, "the query is 7 bytes; the limit is 4 (maxLength)")
+        XCTAssertEqual(failure("a=12345") { $0.maxLength = 4 }, "the query is 7 bytes, more than the limit of 4 (max_length)")
         XCTAssertEqual(failure("a[b=1") { $0.strict = true }, "no error", "qs keeps an unclosed bracket as part of the key")
         XCTAssertEqual(failure("a[b]c=1") { $0.strict = true }, #"key "a[b]c" is malformed (an unclosed '[' or text after ']')"#)
     }

@@ -9,6 +9,7 @@ Endpoints (any method unless noted):
   /raw                  the exact bytes of the request (head and body)
   /cookies/set?k=v&…    one Set-Cookie per pair (Path=/), then the /echo JSON
   /cookies/raw?h=…&h=…  each h as a Set-Cookie field as it is
+  /cookies/many/N       N Set-Cookie fields, c0=v … c(N-1)=v
   /cookies              JSON {"cookie": the Cookie header or null}
   /login   (POST form user=&password=)   303 to /me with a session cookie; 401 otherwise
   /logout               deletes the session cookie
@@ -107,6 +108,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.reply(200, bytes(self.rfile.data), content_type="application/octet-stream")
         if head == "cookies" and len(parts) > 1 and parts[1] == "set":
             return self.reply(200, self.echo(), [("Set-Cookie", f"{k}={v}; Path=/") for k, v in query])
+        if head == "cookies" and len(parts) > 2 and parts[1] == "many":
+            return self.reply(200, self.echo(), [("Set-Cookie", f"c{i}=v; Path=/") for i in range(int(parts[2]))])
         if head == "cookies" and len(parts) > 1 and parts[1] == "raw":
             return self.reply(200, self.echo(), [("Set-Cookie", v) for k, v in query if k == "h"])
         if head == "cookies":

@@ -51,14 +51,22 @@ extension CookieJar {
     /// - Throws: `CookieError.file` when the file cannot be read or is not a cookie file at all.
     @discardableResult
     public func load(from path: String, format: FileFormat? = nil) throws -> (loaded: Int, warnings: [String]) {
+        if let size = Files.size(path), size > limits.fileBytes {
+            throw CookieError.file(path: path, reason: "the file is \(size) bytes, more than a cookie jar file may be (\(limits.fileBytes)); is it a cookie file?")
+        }
         guard let bytes = Files.read(path) else { throw CookieError.file(path: path, reason: "cannot read the file (\(Files.reason()))") }
         let format = format ?? (bytes.first { $0 != 0x20 && $0 != 0x0A && $0 != 0x09 && $0 != 0x0D } == 0x7B ? .json : .netscape)
         return try load(bytes, format: format, name: path)
     }
 
+    static let maxWarnings = 100
+
     /// Adds the cookies of file text (see `load(from:)`).
     public func load(_ bytes: [UInt8], format: FileFormat, name: String) throws -> (loaded: Int, warnings: [String]) {
         var warnings: [String] = []
+        var unreported = 0
+        // A file of garbage gives one warning a line: keep the first ones, count the rest.
+        func warn(_ message: String) { if warnings.count < Self.maxWarnings { warnings.append(message) } else { unreported += 1 } }
         var loaded = 0
         switch format {
         case .netscape:
@@ -72,19 +80,19 @@ extension CookieJar {
                 else if line.hasPrefix("#") || line.trimmingSpaces.isEmpty { continue }
                 let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
                 guard fields.count == 7 || fields.count == 6 else {
-                    warnings.append("\(name):\(number): expected 7 tab-separated fields, found \(fields.count); line skipped")
+                    warn("\(name):\(number): expected 7 tab-separated fields, found \(fields.count); line skipped")
                     continue
                 }
                 let subdomains = fields[1].uppercased()
                 guard subdomains == "TRUE" || subdomains == "FALSE", fields[3].uppercased() == "TRUE" || fields[3].uppercased() == "FALSE",
                       let expires = Int64(fields[4]), fields[2].hasPrefix("/") || fields[2].isEmpty else {
-                    warnings.append("\(name):\(number): malformed fields (subdomains and secure must be TRUE or FALSE, expires a number, path start with /); line skipped")
+                    warn("\(name):\(number): malformed fields (subdomains and secure must be TRUE or FALSE, expires a number, path start with /); line skipped")
                     continue
                 }
                 var domain = fields[0].lowercased()
                 let hostOnly = subdomains == "FALSE" && !domain.hasPrefix(".")
                 if domain.hasPrefix(".") { domain.removeFirst() }
-                guard !domain.isEmpty else { warnings.append("\(name):\(number): empty domain; line skipped"); continue }
+                guard !domain.isEmpty else { warn("\(name):\(number): empty domain; line skipped"); continue }
                 let cookie = Cookie(name: fields[5], value: fields.count == 7 ? fields[6] : "", domain: domain, path: fields[2].isEmpty ? "/" : fields[2],
                                     expires: expires == 0 ? nil : Double(expires), hostOnly: hostOnly,
                                     secure: fields[3].uppercased() == "TRUE", httpOnly: httpOnly)
@@ -100,7 +108,7 @@ extension CookieJar {
             for (i, item) in list.enumerated() {
                 guard case .map(let c) = item, case .string(let cookieName)? = c["name"], case .string(let value)? = c["value"],
                       case .string(let domain)? = c["domain"], case .string(let path)? = c["path"] else {
-                    warnings.append("\(name): cookies[\(i + 1)]: needs string name, value, domain and path; skipped")
+                    warn("\(name): cookies[\(i + 1)]: needs string name, value, domain and path; skipped")
                     continue
                 }
                 func number(_ key: ByteString) -> Double? {
@@ -117,6 +125,7 @@ extension CookieJar {
                 loaded += 1
             }
         }
+        if unreported > 0 { warnings.append("\(name): \(unreported) more lines or entries skipped") }
         return (loaded, warnings)
     }
 }

@@ -10,6 +10,9 @@ public final class CookieJar {
         public var maxNameValueBytes = 4096
         public var perDomain = 50
         public var total = 3000
+        /// The largest cookie file `load` reads: 3,000 cookies of 4 KB are 12 MB, so a bigger
+        /// file is not a cookie jar, and reading it whole could exhaust memory.
+        public var fileBytes = 64 << 20
         public init() {}
     }
 
@@ -40,6 +43,8 @@ public final class CookieJar {
 
     private var byDomain: [String: [Cookie]] = [:]
     private(set) public var count = 0
+    /// Cookies removed so far to keep within `limits` (least recently used first).
+    private(set) public var evicted = 0
     private var lastTime = 0.0
 
     public init(publicSuffixes: PublicSuffixList?, clock: @escaping @Sendable () -> Double) {
@@ -190,9 +195,9 @@ public final class CookieJar {
     private func enforceLimits(domain: String, now: Double) {
         if var list = byDomain[domain], list.count > limits.perDomain {
             list.removeAll { $0.isExpired(at: now) }
-            while list.count > limits.perDomain {
-                let oldest = list.indices.min { list[$0].lastAccess < list[$1].lastAccess }!
+            while list.count > limits.perDomain, let oldest = list.indices.min(by: { list[$0].lastAccess < list[$1].lastAccess }) {
                 list.remove(at: oldest)
+                evicted += 1
             }
             count -= (byDomain[domain]?.count ?? 0) - list.count
             byDomain[domain] = list
@@ -203,6 +208,7 @@ public final class CookieJar {
                 byDomain[domain]?.remove(at: index)
                 if byDomain[domain]?.isEmpty == true { byDomain[domain] = nil }
                 count -= 1
+                evicted += 1
             }
         }
     }
@@ -210,7 +216,7 @@ public final class CookieJar {
     private func leastRecentlyUsed() -> (String, Int)? {
         var best: (String, Int, Double)?
         for (domain, list) in byDomain {
-            for (i, cookie) in list.enumerated() where best == nil || cookie.lastAccess < best!.2 { best = (domain, i, cookie.lastAccess) }
+            for (i, cookie) in list.enumerated() where cookie.lastAccess < (best?.2 ?? .infinity) { best = (domain, i, cookie.lastAccess) }
         }
         return best.map { ($0.0, $0.1) }
     }

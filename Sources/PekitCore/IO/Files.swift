@@ -144,6 +144,13 @@ extension Files {
         return String(cString: real)
     }
 
+    /// The size of a regular file, or nil.
+    public static func size(_ path: String) -> Int? {
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return Int(info.st_size)
+    }
+
     /// Whether `path` exists and is not a regular file (a device, a FIFO, a socket).
     static func isSpecial(_ path: String) -> Bool {
         var info = stat()

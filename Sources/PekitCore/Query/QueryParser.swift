@@ -92,7 +92,7 @@ public struct QueryParser: Sendable {
     public func parse(_ input: ByteString) throws -> PekitValue {
         let bytes = input.bytes
         guard bytes.count <= maxLength else {
-            throw QueryError("the query is \(bytes.count) bytes; the limit is \(maxLength) (maxLength)")
+            throw QueryError("the query is \(bytes.count) bytes, more than the limit of \(maxLength) (max_length)")
         }
         let root = Node.map()
         var count = 0
@@ -100,7 +100,7 @@ public struct QueryParser: Sendable {
             let part = bytes[range]
             count += 1
             if count > parameterLimit {
-                if strict { throw QueryError("more than \(parameterLimit) parameters (parameterLimit)") }
+                if strict { throw QueryError("more than \(parameterLimit) parameters (the parameters limit; lenient parsing keeps the first \(parameterLimit))") }
                 break
             }
             var rawKey = part, rawValue: ArraySlice<UInt8>? = nil

@@ -202,6 +202,7 @@ extension LuaRuntime {
                 headers = [try call.string(3)]
             }
             var stored: [PekitValue] = [], rejected: [PekitValue] = [], removed = 0
+            let evictedBefore = jar.evicted
             for header in headers {
                 switch try jar.receive(header, from: url) {
                 case .stored(let cookie): stored.append(Self.value(of: cookie))
@@ -213,6 +214,7 @@ extension LuaRuntime {
             runtime.push(.map(PekitMap(unordered: [
                 .init(key: "stored", value: .array(stored)), .init(key: "rejected", value: .array(rejected)),
                 .init(key: "removed", value: .integer(Int64(removed))),
+                .init(key: "evicted", value: .integer(Int64(jar.evicted - evictedBefore))),
             ])), keepOrder: false)
             return 1
         }
