@@ -12,12 +12,12 @@ final class CrashSafetyTests: XCTestCase {
         // Saves, over and over, a jar of 2,000 cookies whose values all carry the same generation.
         try """
             local jar = pekit.cookies.jar{ now = 1700000000 }
-            local generation = 0
+            local generation, tag = 0, arg[2] or "gen"
             while true do
               generation = generation + 1
               jar:clear()
               for i = 1, 2000 do
-                jar:set{ name = "c" .. i, value = "gen" .. generation, domain = "site" .. (i % 40) .. ".example", expires = 2000000000 }
+                jar:set{ name = "c" .. i, value = tag .. generation, domain = "site" .. (i % 40) .. ".example", expires = 2000000000 }
               end
               jar:save(arg[1])
             end
@@ -27,8 +27,13 @@ final class CrashSafetyTests: XCTestCase {
             let process = Process()
             process.executableURL = PekitProcess.binary
             process.arguments = ["run", script.path, jarPath]
+            let before = modified(jarPath)
             try process.run()
-            Thread.sleep(forTimeInterval: 0.15 + Double(round % 5) * 0.07)
+            // Kill at a different moment of a save each round: after the saver has finished one
+            // (so it is running at full speed, whatever the build), then 0–80 ms later.
+            let deadline = Date().addingTimeInterval(10)
+            while modified(jarPath) == before && Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
+            Thread.sleep(forTimeInterval: Double(round % 5) * 0.02)
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
             guard let text = try? String(contentsOfFile: jarPath, encoding: .utf8) else { continue }
@@ -38,8 +43,34 @@ final class CrashSafetyTests: XCTestCase {
             XCTAssertEqual(generations.count, 1, "round \(round): one generation, not a mix: \(generations.prefix(3))")
             checked += 1
         }
-        XCTAssertGreaterThan(checked, 8, "the saver got to write the file in most rounds")
+        XCTAssertEqual(checked, 12, "the saver wrote the file before every kill")
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains(".tmp") }
         XCTAssertLessThanOrEqual(leftovers.count, 1, "at most the one temporary file a killed writer can leave: \(leftovers)")
+
+        // Two processes saving the same jar at once: a reader only ever sees one whole jar of
+        // one writer's one generation.
+        let writers = try ["A", "B"].map { tag -> Process in
+            let process = Process()
+            process.executableURL = PekitProcess.binary
+            process.arguments = ["run", script.path, jarPath, tag]
+            try process.run()
+            return process
+        }
+        defer { writers.forEach { kill($0.processIdentifier, SIGKILL); $0.waitUntilExit() } }
+        var seen = Set<String>()
+        let end = Date().addingTimeInterval(1.5)
+        while Date() < end {
+            guard let text = try? String(contentsOfFile: jarPath, encoding: .utf8) else { continue }
+            let lines = text.split(separator: "\n").filter { !$0.hasPrefix("#") && !$0.isEmpty }
+            let values = Set(lines.map { $0.split(separator: "\t").last.map(String.init) ?? "" })
+            XCTAssertEqual(lines.count, 2000)
+            XCTAssertEqual(values.count, 1, "one writer's one generation: \(values.prefix(3))")
+            if let value = values.first { seen.insert(String(value.prefix(1))) }
+        }
+        XCTAssertTrue(seen.isSuperset(of: ["A", "B"]), "both writers saved while the reader watched: \(seen)")
+    }
+
+    func modified(_ path: String) -> Date? {
+        (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
     }
 }
