@@ -41,6 +41,10 @@ let package = Package(
         .executableTarget(name: "pekit", dependencies: ["PekitCore", "PekitHTTP", "PekitLua", "CEdit"]),
         // Timing harness for scripts/bench: pekit's core against Foundation in one process.
         .executableTarget(name: "pekit-bench", dependencies: ["PekitCore"]),
+        // libFuzzer target for the Lua value conversion: scripts/fuzz lua SECONDS. Without main
+        // (-parse-as-library) so libFuzzer's own main is used in the fuzz build.
+        .executableTarget(name: "pekit-fuzz-lua", dependencies: ["PekitLua"],
+                          swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
         .testTarget(name: "PekitCoreTests", dependencies: ["PekitCore"], resources: [.copy("Fixtures")]),
         .testTarget(name: "PekitLuaTests", dependencies: ["PekitLua", "PekitCore", "PekitTestSupport"], resources: [.copy("Fixtures")]),
         // Starts Tests/Server/pekit_test_server.py (HTTP and HTTPS on 127.0.0.1) for the tests.

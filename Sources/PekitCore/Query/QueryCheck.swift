@@ -127,7 +127,7 @@ public enum QueryCheck {
                 for (i, pair) in zip(a, b).enumerated() { diff(pair.0, pair.1, path: "\(path)[\(i + 1)]") }
             case (.array(let a), .map):
                 var reason = ""
-                if case .indices = policy.arrays, a.count > server.arrayLimit + 1 { reason = ": an index over \(serverName)'s limit of \(server.arrayLimit) turns the array into a map" }
+                if case .indices = policy.arrays, a.count - 1 > server.arrayLimit { reason = ": an index over \(serverName)'s limit of \(server.arrayLimit) turns the array into a map" }
                 else if !server.indicesMakeArrays { reason = ": \(serverName) reads indices as map keys" }
                 report(path, "sent as \(describe(want)), arrives as \(describe(got))\(reason)")
             case (.array(let a), .string(let s)):

@@ -110,7 +110,7 @@ public struct RequestBuilder {
             requestBody = .bytes(try policy.queryString(form).bytes)
             bodyType = "application/x-www-form-urlencoded; charset=utf-8"
         } else if let json {
-            requestBody = .bytes(JSON.write(ordered(json)))
+            requestBody = .bytes(try JSON.encode(ordered(json), root: "json"))
             bodyType = "application/json"
         } else if let body {
             requestBody = .bytes(body)

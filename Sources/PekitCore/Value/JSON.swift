@@ -26,6 +26,44 @@ public enum JSON {
         return out
     }
 
+    /// Why a value cannot be written as JSON without changing it.
+    public struct EncodeError: Error, Equatable, CustomStringConvertible {
+        /// Where: `value.user.name`, `value.tags[2]` (1-based, as Lua counts).
+        public let path: String
+        public let byte: UInt8
+        public let position: Int
+        public var description: String {
+            "\(path): not UTF-8 (byte 0x\(String(byte, radix: 16, uppercase: true).leftPadded(to: 2)) at \(position)); JSON text can only carry UTF-8, so send these bytes as a raw body or encode them (base64, percent-encoding) first"
+        }
+    }
+
+    /// Writes `value` as JSON like `write`, but refuses a string or key that is not UTF-8
+    /// (which `write` would turn into other characters), naming where it is.
+    /// - Throws: `EncodeError` with the key path of the first such string, `root` its first part.
+    public static func encode(_ value: PekitValue, root: String = "value") throws -> [UInt8] {
+        try checkUTF8(value, path: root)
+        return write(value)
+    }
+
+    private static func checkUTF8(_ value: PekitValue, path: String) throws {
+        func check(_ bytes: [UInt8], _ path: String) throws {
+            let bad = bytes.withUnsafeBufferPointer { UTF8Validation.firstInvalidIndex($0) }
+            if let bad { throw EncodeError(path: path, byte: bytes[bad], position: bad + 1) }
+        }
+        switch value {
+        case .string(let s): try check(s.bytes, path)
+        case .array(let items), .set(let items):
+            for (i, item) in items.enumerated() { try checkUTF8(item, path: "\(path)[\(i + 1)]") }
+        case .map(let map):
+            for entry in map.entries {
+                let name = "\(path).\(PercentDecodingError.printable(entry.key.bytes))"
+                try check(entry.key.bytes, name)
+                try checkUTF8(entry.value, path: name)
+            }
+        case .null, .boolean, .integer, .number: return
+        }
+    }
+
     static func write(_ value: PekitValue, into out: inout [UInt8]) {
         switch value {
         case .null: out += Array("null".utf8)

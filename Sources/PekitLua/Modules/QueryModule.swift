@@ -112,7 +112,9 @@ extension LuaRuntime {
             return 1
         }
         setFunction(-1, "pekit.json", "encode") { call in
-            call.stack.push(JSON.write(try call.runtime.value(at: 1, path: "value")))
+            do { call.stack.push(try JSON.encode(try call.runtime.value(at: 1, path: "value"))) } catch let error as JSON.EncodeError {
+                throw LuaArgumentError("\(error)")
+            }
             return 1
         }
         stack.rawSet(pekit, "json")
