@@ -177,13 +177,13 @@ final class HTTPClientTests: XCTestCase {
 
     func testNetworkErrorsAndTimeouts() throws {
         XCTAssertThrowsError(try client.send(try build("http://127.0.0.1:1/x"))) { error in
-            XCTAssertEqual("\(error)", "GET http://127.0.0.1:1/x: Failed to connect to 127.0.0.1 port 1 after 0 ms: Couldn't connect to server (curl error 7)")
+            XCTAssertEqual("\(error)".replacingOccurrences(of: #"after \d+ ms"#, with: "after 0 ms", options: .regularExpression), "GET http://127.0.0.1:1/x: Failed to connect to 127.0.0.1 port 1 after 0 ms: Couldn't connect to server (curl error 7)")
         }
         var options = SendOptions()
         options.timeout = 0.3
         XCTAssertThrowsError(try client.send(try build("\(server.base)/delay/3"), options: options)) { error in
             let text = "\(error)"
-            XCTAssertTrue(text.hasPrefix("GET \(server.base)/delay/3: Operation timed out after 3"), text)
+            XCTAssertTrue(text.hasPrefix("GET \(server.base)/delay/3: Operation timed out after "), text)
             XCTAssertTrue(text.hasSuffix("(curl error 28); raise timeout or connect_timeout (seconds)"), text)
         }
         // An HTTP error status is a response.

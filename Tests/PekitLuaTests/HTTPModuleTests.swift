@@ -58,7 +58,7 @@ final class HTTPModuleTests: XCTestCase {
     }
 
     func testErrorsAreCatchableAndNamed() {
-        XCTAssertEqual(lua.eval(#"select(2, pcall(pekit.http.get, "http://127.0.0.1:1/"))"#),
+        XCTAssertEqual(lua.eval(#"select(2, pcall(pekit.http.get, "http://127.0.0.1:1/"))"#).replacingOccurrences(of: #"after \d+ ms"#, with: "after 0 ms", options: .regularExpression),
                        #""pekit.http.get: GET http://127.0.0.1:1/: Failed to connect to 127.0.0.1 port 1 after 0 ms: Couldn't connect to server (curl error 7)""#)
         XCTAssertEqual(lua.eval(#"pekit.http.get(base .. "/x", { timeout = "soon" })"#),
                        "error: stdin:1: pekit.http.get: bad argument #2 (option \"timeout\" must be a number of seconds, not a string)")

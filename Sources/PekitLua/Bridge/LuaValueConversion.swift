@@ -199,17 +199,20 @@ struct KeyPath {
 
     init(root: String) { self.root = root }
 
+    /// `params.user.tags[2]`; a long path keeps its first and last steps around "…".
     var text: String {
-        components.reduce(root) { path, component in
+        let steps = components.map { component -> String in
             switch component {
-            case .index(let i): return "\(path)[\(i)]"
+            case .index(let i): return "[\(i)]"
             case .key(let key):
                 let text = key.description
-                let isName = !text.isEmpty && text.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || $0 == "_" || ("0"..."9").contains($0)) }
-                    && !("0"..."9").contains(text.unicodeScalars.first!)
-                return isName ? "\(path).\(text)" : "\(path)[\"\(text)\"]"
+                let isName = text.unicodeScalars.first.map { !("0"..."9").contains($0) } ?? false
+                    && text.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || $0 == "_" || ("0"..."9").contains($0)) }
+                return isName ? ".\(text)" : "[\"\(text)\"]"
             }
         }
+        guard steps.count > 12 else { return root + steps.joined() }
+        return root + steps.prefix(6).joined() + "…" + steps.suffix(3).joined()
     }
 }
 
