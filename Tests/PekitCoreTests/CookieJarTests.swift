@@ -157,4 +157,32 @@ final class CookieJarTests: XCTestCase {
         _ = try json.load(j.serialized(.json, sessions: true), format: .json, name: "j.json")
         XCTAssertEqual(json.all, j.all)
     }
+
+    /// Property: save then load is the identity on every attribute (JSON), and on every attribute
+    /// the Netscape format has (domain, subdomains, path, secure, expiry, name, value, HttpOnly).
+    func testSaveLoadIsTheIdentityOnRandomCookies() throws {
+        var rng = SplitMix(seed: 6265)
+        let names = ["a", "sid", "__Host-x", "b_2", "theme", "z"], values = ["", "1", "a b", "x=y", "漢字", "\"q\"", "%41"]
+        let domains = ["example.com", "www.example.com", "127.0.0.1", "sub.example.org"]
+        let j = CookieJar(publicSuffixes: nil, clock: { 1_700_000_000 })
+        j.limits.perDomain = 1000
+        for i in 0..<400 {
+            j.set(Cookie(name: names[rng.next(names.count)] + String(i), value: values[rng.next(values.count)],
+                         domain: domains[rng.next(domains.count)], path: ["/", "/a", "/a/b/"][rng.next(3)],
+                         expires: rng.next(3) == 0 ? nil : Double(1_700_000_000 + rng.next(100_000_000)),
+                         creation: Double(1_600_000_000 + i), lastAccess: Double(1_650_000_000 + i), hostOnly: rng.next(2) == 0,
+                         secure: rng.next(2) == 0, httpOnly: rng.next(2) == 0,
+                         sameSite: [nil, .strict, .lax, .none][rng.next(4)], partitioned: rng.next(5) == 0))
+        }
+        XCTAssertEqual(j.count, 400)
+        let json = CookieJar(publicSuffixes: nil, clock: { 1_700_000_000 })
+        json.limits.perDomain = 1000
+        XCTAssertEqual(try json.load(j.serialized(.json, sessions: true), format: .json, name: "j").warnings, [])
+        XCTAssertEqual(json.all, j.all)
+        let netscape = CookieJar(publicSuffixes: nil, clock: { 1_700_000_000 })
+        netscape.limits.perDomain = 1000
+        XCTAssertEqual(try netscape.load(j.serialized(.netscape, sessions: true), format: .netscape, name: "n").warnings, [])
+        func carried(_ c: Cookie) -> String { "\(c.domain) \(c.hostOnly) \(c.path) \(c.secure) \(c.expires ?? 0) \(c.name) \(c.value) \(c.httpOnly)" }
+        XCTAssertEqual(netscape.all.map(carried).sorted(), j.all.map(carried).sorted())
+    }
 }

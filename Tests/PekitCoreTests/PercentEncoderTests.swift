@@ -164,6 +164,8 @@ struct SplitMix {
         z = (z ^ (z >> 27)) &* 0x94D049BB133111EB
         return z ^ (z >> 31)
     }
+    /// A number in 0..<bound.
+    mutating func next(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
 }
 
 func hexBytes(_ hex: String) -> [UInt8] {
