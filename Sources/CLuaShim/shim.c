@@ -1,3 +1,4 @@
+#include <stdatomic.h>
 #include "CLuaShim.h"
 #include <malloc.h>
 #include <signal.h>
@@ -63,15 +64,17 @@ void pekit_close(lua_State *L) {
 }
 
 // ---- Trampoline ----
-static pekit_dispatch_fn dispatcher = NULL;
-void pekit_set_dispatcher(pekit_dispatch_fn fn) { dispatcher = fn; }
+// Atomic: runtimes are created on any thread (ThreadSanitizer found the plain global racing).
+static _Atomic(pekit_dispatch_fn) dispatcher = NULL;
+void pekit_set_dispatcher(pekit_dispatch_fn fn) { atomic_store_explicit(&dispatcher, fn, memory_order_release); }
 
 static int pekit_trampoline(lua_State *L) {
     void *context = lua_touserdata(L, lua_upvalueindex(1));
     // Host pushes run with the cap relaxed: an allocation failure inside an API call made from
     // Swift would raise through Swift frames.
     int previous = pekit_enforce_memory(L, 0);
-    int n = dispatcher ? dispatcher(L, context) : (lua_pushliteral(L, "pekit: no dispatcher"), PEKIT_RAISE);
+    pekit_dispatch_fn dispatch = atomic_load_explicit(&dispatcher, memory_order_acquire);
+    int n = dispatch ? dispatch(L, context) : (lua_pushliteral(L, "pekit: no dispatcher"), PEKIT_RAISE);
     pekit_enforce_memory(L, previous);
     if (n == PEKIT_RAISE) {  // the Swift frames are gone now
         if (lua_type(L, -1) == LUA_TSTRING) {  // name the caller's line, as luaL_error does
