@@ -140,8 +140,10 @@ void pekit_set_instruction_budget(lua_State *L, int count) {
     else lua_sethook(L, NULL, 0, 0);
 }
 
-static lua_State *volatile interrupted_state = NULL;
-static volatile sig_atomic_t interrupt_pending = 0;
+// Process-wide, like the signal: the state running code most recently is the one interrupted.
+// Lock-free atomics, so both the signal handler and runtimes on other threads may touch them.
+static _Atomic(lua_State *) interrupted_state = NULL;
+static atomic_int interrupt_pending = 0;
 
 static void interrupt_hook(lua_State *L, lua_Debug *ar) {
     (void)ar;
@@ -153,20 +155,21 @@ static void interrupt_hook(lua_State *L, lua_Debug *ar) {
 static void on_sigint(int sig) {
     // As lua.c: a second Ctrl-C while the hook is pending kills the process the default way.
     signal(sig, SIG_DFL);
-    interrupt_pending = 1;
-    if (interrupted_state)
-        lua_sethook(interrupted_state, interrupt_hook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
+    atomic_store(&interrupt_pending, 1);
+    lua_State *L = atomic_load(&interrupted_state);
+    if (L)
+        lua_sethook(L, interrupt_hook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
 }
 
 void pekit_catch_interrupts(lua_State *L) {
-    interrupt_pending = 0;
-    interrupted_state = L;
+    atomic_store(&interrupt_pending, 0);
+    atomic_store(&interrupted_state, L);
     signal(SIGINT, on_sigint);
 }
 
 void pekit_release_interrupts(void) {
-    interrupted_state = NULL;
+    atomic_store(&interrupted_state, NULL);
     signal(SIGINT, SIG_DFL);
 }
 
-int pekit_interrupt_pending(void) { return interrupt_pending; }
+int pekit_interrupt_pending(void) { return atomic_load(&interrupt_pending); }
