@@ -44,19 +44,8 @@ public struct HostMapping: Equatable, Sendable, CustomStringConvertible {
 
     static func hostPort(_ text: String, what: String) throws -> (host: String, port: Int?) {
         func fail(_ reason: String) -> RequestError { .invalid("\(what): \(reason)") }
-        var host = Substring(text), portText: Substring?
-        if text.hasPrefix("[") {
-            guard let close = text.firstIndex(of: "]") else { throw fail("unclosed '['") }
-            host = text[text.index(after: text.startIndex)..<close]
-            let after = text[text.index(after: close)...]
-            if after.hasPrefix(":") { portText = after.dropFirst() } else if !after.isEmpty { throw fail("unexpected text after ']'") }
-        } else if let colon = text.firstIndex(of: ":") {
-            guard text[text.index(after: colon)...].allSatisfy(\.isNumber) else {
-                throw fail("write an IPv6 address in brackets, as [2001:db8::1]:443")
-            }
-            host = text[..<colon]
-            portText = text[text.index(after: colon)...]
-        }
+        let (host, portText) = try RequestURL.splitHostPort(Substring(text), fail)
+        if host.contains(":") && !text.hasPrefix("[") { throw fail("write an IPv6 address in brackets, as [2001:db8::1]:443") }
         guard !host.isEmpty else { throw fail("no host") }
         guard host.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && !"/?#@[]".utf8.contains($0) }) else {
             throw fail("the host may not contain spaces, control bytes or any of / ? # @ [ ]")

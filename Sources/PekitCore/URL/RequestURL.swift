@@ -36,17 +36,7 @@ public struct RequestURL: Equatable, Sendable, CustomStringConvertible {
         var authority = rest[..<authorityEnd]
         path = String(rest[authorityEnd...])
         if let at = authority.lastIndex(of: "@") { userinfo = String(authority[..<at]); authority = authority[authority.index(after: at)...] } else { userinfo = nil }
-        var hostPart = authority
-        var portText: Substring?
-        if authority.hasPrefix("[") {
-            guard let close = authority.firstIndex(of: "]") else { throw fail("unclosed '[' in the host") }
-            hostPart = authority[authority.index(after: authority.startIndex)..<close]
-            let after = authority[authority.index(after: close)...]
-            if after.hasPrefix(":") { portText = after.dropFirst() } else if !after.isEmpty { throw fail("unexpected text after the IPv6 address") }
-        } else if let c = authority.lastIndex(of: ":") {
-            hostPart = authority[..<c]
-            portText = authority[authority.index(after: c)...]
-        }
+        let (hostPart, portText) = try Self.splitHostPort(authority, fail)
         guard !hostPart.isEmpty else { throw fail("no host") }
         host = hostPart.lowercased()
         if let portText, !portText.isEmpty {
@@ -55,6 +45,20 @@ public struct RequestURL: Equatable, Sendable, CustomStringConvertible {
         } else {
             port = nil
         }
+    }
+
+    /// `host[:port]` or `[IPv6][:port]` split at the port's colon (brackets removed); the port
+    /// text is nil when there is no colon. `fail` makes the error for a bracket left open or
+    /// text after the closing one.
+    static func splitHostPort<E: Error>(_ text: Substring, _ fail: (String) -> E) throws -> (host: Substring, port: Substring?) {
+        if text.hasPrefix("[") {
+            guard let close = text.firstIndex(of: "]") else { throw fail("unclosed '[' in the host") }
+            let after = text[text.index(after: close)...]
+            guard after.isEmpty || after.hasPrefix(":") else { throw fail("unexpected text after the IPv6 address") }
+            return (text[text.index(after: text.startIndex)..<close], after.isEmpty ? nil : after.dropFirst())
+        }
+        guard let colon = text.lastIndex(of: ":") else { return (text, nil) }
+        return (text[..<colon], text[text.index(after: colon)...])
     }
 
     /// Whether the host is an IPv4 or IPv6 address (never domain-matched by suffix).
