@@ -280,4 +280,48 @@ final class HTTPClientTests: XCTestCase {
             XCTAssertEqual("\($0)", "connect key \"a b\": the host may not contain spaces, control bytes or any of / ? # @ [ ]")
         }
     }
+
+    /// HTTP/2 over TLS (ALPN) against nghttpd with the test certificate: no reason phrase, the
+    /// same body, the logical name kept through `connect`.
+    func testHTTP2() throws {
+        let nghttpd = ["/usr/sbin/nghttpd", "/usr/bin/nghttpd"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        guard let nghttpd else { throw XCTSkip("nghttpd is not installed (Debian nghttp2-server; scripts/test installs it)") }
+        let docroot = try temporaryDirectory()
+        try Data("hello over h2\n".utf8).write(to: docroot.appendingPathComponent("hello.txt"))
+        let tls = URL(fileURLWithPath: server.cacert).deletingLastPathComponent()
+        // A free port: bind to 0, read it, let go (nghttpd cannot report one it chose).
+        let probe = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in(sin_family: sa_family_t(AF_INET), sin_port: 0, sin_addr: in_addr(s_addr: inet_addr("127.0.0.1")), sin_zero: (0, 0, 0, 0, 0, 0, 0, 0))
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(probe, $0, length) } }
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(probe, $0, &length) } }
+        let port = Int(UInt16(bigEndian: address.sin_port))
+        close(probe)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: nghttpd)
+        process.arguments = ["--htdocs=\(docroot.path)", "--address=127.0.0.1", String(port),
+                             tls.appendingPathComponent("server.key").path, tls.appendingPathComponent("server.pem").path]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { process.terminate(); process.waitUntilExit() }
+        var options = SendOptions()
+        options.caCertificate = server.cacert
+        options.connect = [try HostMapping("api.example.test:\(port)", "127.0.0.1:\(port)")]
+        let request = try build("https://api.example.test:\(port)/hello.txt")
+        var response: HTTPResponse?
+        for _ in 0..<50 {  // until nghttpd listens
+            response = try? client.send(request, options: options)
+            if response != nil { break }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        let r = try XCTUnwrap(response, "nghttpd did not answer")
+        XCTAssertEqual(r.httpVersion, "2")
+        XCTAssertEqual(r.status, 200)
+        XCTAssertEqual(r.reason, "")
+        XCTAssertEqual(String(decoding: r.body, as: UTF8.self), "hello over h2\n")
+        // Asked for explicitly, the same; nghttpd speaks nothing else (HTTP/1.1 gets no reply).
+        options.version = .http2
+        XCTAssertEqual(try client.send(request, options: options).httpVersion, "2")
+    }
 }

@@ -6,8 +6,8 @@ PEKIT_PKGCONFIG="lua5.4 libedit libcurl"
 PEKIT_BUILD_PACKAGES="pkg-config liblua5.4-dev libedit-dev libcurl4-openssl-dev"
 # What the tests drive: a real terminal for the REPL, the plain Lua interpreter, the public
 # suffix list for cookies, curl to write a real cookies.txt, python3 and openssl for the local
-# HTTP/HTTPS test server and its certificates.
-PEKIT_TEST_PACKAGES="tmux lua5.4 curl python3 openssl"
+# HTTP/HTTPS test server and its certificates, nghttpd for HTTP/2.
+PEKIT_TEST_PACKAGES="tmux lua5.4 curl python3 openssl nghttp2-server"
 
 pekit_missing_packages() {
     local missing=""
@@ -28,6 +28,8 @@ pekit_missing_packages() {
         command -v openssl >/dev/null 2>&1 || missing="$missing openssl"
     fi
     if [ "${1:-}" = test ]; then
+        # An HTTP/2 server for the HTTP/2 test.
+        command -v nghttpd >/dev/null 2>&1 || [ -x /usr/sbin/nghttpd ] || missing="$missing nghttp2-server"
         command -v tmux >/dev/null 2>&1 || missing="$missing tmux"
         command -v lua5.4 >/dev/null 2>&1 || missing="$missing lua5.4"
         command -v curl >/dev/null 2>&1 || missing="$missing curl"
