@@ -8,6 +8,9 @@ final class HTTPClientTests: XCTestCase {
     var server: TestServer!
     var client: HTTPClient!
 
+    // XCTest keeps test case instances (and what they hold) to the end of the run: let go.
+    override func tearDown() { client = nil }
+
     override func setUpWithError() throws {
         server = try TestServer.shared()
         client = try HTTPClient()

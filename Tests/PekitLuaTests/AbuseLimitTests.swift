@@ -9,6 +9,9 @@ import XCTest
 final class AbuseLimitTests: XCTestCase {
     var lua: LuaREPL!
 
+    // XCTest keeps test case instances (and what they hold) to the end of the run: let go.
+    override func tearDown() { lua = nil }
+
     override func setUpWithError() throws { lua = LuaREPL(runtime: try makeRuntime()) }
 
     func failure(_ expression: String) -> String { lua.eval("select(2, pcall(\(expression)))") }

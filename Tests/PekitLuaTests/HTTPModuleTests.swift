@@ -7,6 +7,9 @@ final class HTTPModuleTests: XCTestCase {
     var server: TestServer!
     var lua: LuaREPL!
 
+    // XCTest keeps test case instances (and what they hold) to the end of the run: let go.
+    override func tearDown() { lua = nil }
+
     override func setUpWithError() throws {
         server = try TestServer.shared()
         lua = LuaREPL(runtime: try makeRuntime())
