@@ -34,6 +34,9 @@ public struct RequestBuilder {
     public var jar: CookieJar?
     /// The environment for Accept-Language (`LANGUAGE`, `LANG`).
     public var environment: [String: String] = [:]
+    /// Accept-Language worked out once by the caller (`acceptLanguage(environment:)`); nil: from
+    /// `environment` on each build.
+    public var acceptLanguage: String?
 
     public init(url: String) { self.url = url }
 
@@ -58,7 +61,7 @@ public struct RequestBuilder {
     }
 
     /// `pekit/VERSION (Linux; ARCH)`, ASCII only.
-    public static var userAgent: String {
+    public static let userAgent: String = {
         #if arch(x86_64)
         let arch = "x86_64"
         #elseif arch(arm64)
@@ -72,7 +75,7 @@ public struct RequestBuilder {
         let os = "Darwin"
         #endif
         return "pekit/\(Pekit.version) (\(os); \(arch))"
-    }
+    }()
 
     /// Builds the request.
     /// - Throws: `RequestError` naming the field: a method that is not a token, a header name or
@@ -131,7 +134,7 @@ public struct RequestBuilder {
         var headers = HTTPHeaders()
         try headers.add("Host", parsed.authority)
         try headers.add("User-Agent", Self.userAgent)
-        try headers.add("Accept-Language", Self.acceptLanguage(environment: environment))
+        try headers.add("Accept-Language", acceptLanguage ?? Self.acceptLanguage(environment: environment))
         if let (user, password) = basicAuth {
             try headers.add("Authorization", "Basic " + Base64.encode(Array("\(user):\(password)".utf8)))
         }

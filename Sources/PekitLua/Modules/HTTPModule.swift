@@ -175,7 +175,7 @@ extension LuaRuntime {
                     builder = try runtime.requestBuilder(from: call, table: 2, alsoAllowed: Self.sendFields, url: url, method: method, argument: 2)
                 } else {
                     builder = RequestBuilder(url: url)
-                    builder.environment = runtime.options.environment
+                    builder.acceptLanguage = runtime.acceptLanguage
                     builder.method = method
                 }
                 let request = try builder.build()

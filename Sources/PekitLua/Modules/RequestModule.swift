@@ -47,7 +47,7 @@ extension LuaRuntime {
         if let fixedMethod, fieldMethod != nil { throw call.badArgument(argument, "field \"method\": this function sends \(fixedMethod)") }
         guard let url = fixedURL ?? fieldURL else { throw call.badArgument(argument, "a request needs a field \"url\"") }
         var builder = RequestBuilder(url: url)
-        builder.environment = options.environment
+        builder.acceptLanguage = acceptLanguage
         if let method = fixedMethod ?? fieldMethod { builder.method = method }
         builder.base = try text("base")
         if let placement = try text("params_in") {

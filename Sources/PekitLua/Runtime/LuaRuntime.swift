@@ -80,6 +80,8 @@ public final class LuaRuntime {
     var httpClient: HTTPClient?
     var httpClientBusy = false
     var warnedInsecure = false
+    /// Accept-Language for requests, from the environment once.
+    lazy var acceptLanguage = RequestBuilder.acceptLanguage(environment: options.environment)
     /// The marker metatables, cached after start-up.
     var markerCache = MarkerCache()
     /// A reusable output buffer for functions that produce short strings in loops.
