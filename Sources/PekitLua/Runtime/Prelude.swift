@@ -160,8 +160,16 @@ local libs = { string = copy(string), table = copy(table), math = copy(math), ut
   os = { time = os.time, clock = os.clock, date = os.date, difftime = os.difftime } }
 libs.string.dump = nil
 
-local function readonly(t, name)
-  return setmetatable({}, { __index = t, __pairs = function() return next, t, nil end,
+-- A read-only view of t without the fields in `hidden`.
+local function readonly(t, name, hidden)
+  hidden = hidden or {}
+  local function visible(_, k) if not hidden[k] then return t[k] end end
+  local function step(_, k)
+    local v
+    repeat k, v = next(t, k) until k == nil or not hidden[k]
+    return k, v
+  end
+  return setmetatable({}, { __index = visible, __pairs = function() return step, t, nil end,
     __newindex = function(_, k) error(sformat("%s is read-only (cannot set '%s')", name, tostring(k)), 2) end,
     __metatable = false })
 end
@@ -170,7 +178,8 @@ local function make_env(strict)
   local env = {}
   for k, v in next, base do env[k] = v end
   for k, v in next, libs do env[k] = copy(v) end
-  env.pekit = readonly(pekit, "pekit")
+  -- Sandboxed code (plugins, run --sandbox) does no network I/O: pekit.http is left out.
+  env.pekit = readonly(pekit, "pekit", { http = true })
   env._G = env
   if strict then
     setmetatable(env, { __index = function(_, k)
