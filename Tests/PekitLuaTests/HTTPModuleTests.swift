@@ -95,4 +95,20 @@ final class HTTPModuleTests: XCTestCase {
         try Data(repeating: 0x61, count: 200_000).write(to: dir.appendingPathComponent("up.bin"))
         XCTAssertEqual(lua.eval(#"pekit.http.post(base .. "/upload", { body_file = "\#(dir.path)/up.bin" }):json().length"#), "200000")
     }
+
+    /// The jar's filters apply to every hop: a deny filter drops its cookie (the redirect's is
+    /// kept); the httpdns filter
+    /// files a cookie received by IP under the name, and a later request to the name (reached
+    /// with connect, over TLS) sends it.
+    func testJarFiltersApplyWhenSending() {
+        _ = lua.eval(#"deny = pekit.cookies.jar{ filter = { "deny", names = { "^a$" } } }"#)
+        XCTAssertEqual(lua.eval(#"pekit.http.get(base .. "/redirect/302?to=/cookies/set%3Fa%3D1&cookie=b%3D2", { jar = deny }).status, #deny, deny:all()[1].name"#), "200\t1\t\"b\"")
+        _ = lua.eval(#"ipjar = pekit.cookies.jar{ filter = { "httpdns", hosts = { ["127.0.0.1"] = "api.example.test" } } }"#)
+        _ = lua.eval(#"pekit.http.get(base .. "/cookies/set?k=v", { jar = ipjar })"#)
+        XCTAssertEqual(lua.eval("ipjar:all()[1].domain"), #""api.example.test""#)
+        _ = lua.eval(#"name = "api.example.test:" .. tls_port"#)
+        XCTAssertEqual(lua.eval(#"pekit.http.get("https://" .. name .. "/cookies", { jar = ipjar, cacert = cacert, connect = { [name] = "127.0.0.1:" .. tls_port } }):json().cookie"#), #""k=v""#)
+        // ...and by IP again, through the filter's host mapping.
+        XCTAssertEqual(lua.eval(#"pekit.http.get(base .. "/cookies", { jar = ipjar }):json().cookie"#), #""k=v""#)
+    }
 }
