@@ -22,14 +22,14 @@ let package = Package(
             pkgConfig: "libedit",
             providers: [.apt(["libedit-dev"])]
         ),
-        // libcurl (OpenSSL flavour) for sending requests.
+        // libcurl's headers (OpenSSL flavour) for sending requests. The library itself is loaded
+        // by CCurlShim with dlopen on first use, not linked, so start-up does not pay for it.
         .systemLibrary(
             name: "CCurl",
-            pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
-        // Typed wrappers for curl's variadic setopt/getinfo.
-        .target(name: "CCurlShim", dependencies: ["CCurl"]),
+        // Loads libcurl on first use; typed wrappers for its variadic setopt/getinfo.
+        .target(name: "CCurlShim", dependencies: ["CCurl"], linkerSettings: [.linkedLibrary("dl")]),
         // The Lua macros Swift cannot import, the error trampoline and the allocator:
         // the only C code, and the only place that may raise a Lua error.
         .target(name: "CLuaShim", dependencies: ["CLua"]),

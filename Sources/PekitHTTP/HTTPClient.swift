@@ -9,20 +9,26 @@ import PekitCore
 /// host reuse the connection (keep-alive, TLS sessions). Not thread-safe: one client per thread.
 public final class HTTPClient {
     private let handle: UnsafeMutableRawPointer
-    private static let globalInit: CURLcode = curl_global_init(Int(CURL_GLOBAL_DEFAULT))
 
-    /// - Throws: `HTTPError.setup` when libcurl cannot be initialised.
+    /// Loads libcurl (once) and makes a handle.
+    /// - Throws: `HTTPError.setup` when libcurl cannot be loaded or initialised.
     public init() throws {
-        guard Self.globalInit == CURLE_OK, let handle = curl_easy_init() else {
-            throw HTTPError.setup("cannot initialise libcurl")
-        }
+        try Self.loadCurl()
+        guard let handle = pekit_curl.easy_init() else { throw HTTPError.setup("cannot initialise libcurl") }
         self.handle = handle
     }
 
-    deinit { curl_easy_cleanup(handle) }
+    deinit { pekit_curl.easy_cleanup(handle) }
 
-    /// libcurl's version line ("libcurl/7.88.1 OpenSSL/3.0.19 …").
-    public static var curlVersion: String { String(cString: curl_version()) }
+    static func loadCurl() throws {
+        if let failure = pekit_curl_load() { throw HTTPError.setup(String(cString: failure)) }
+    }
+
+    /// libcurl's version line ("libcurl/7.88.1 OpenSSL/3.0.19 …"), or why it cannot be loaded.
+    public static var curlVersion: String {
+        do { try loadCurl() } catch { return "\(error)" }
+        return pekit_curl.version().map { String(cString: $0) } ?? "unknown"
+    }
 
     /// Sends `request`, following redirects by `options`.
     /// - Returns: the final response; an HTTP error status (4xx, 5xx) is a response, not an error.
@@ -58,7 +64,7 @@ public final class HTTPClient {
 
     /// One request and response on the wire.
     private func exchange(_ request: HTTPRequest, options: SendOptions, willFollow: @escaping (HTTPResponse) -> Bool) throws -> HTTPResponse {
-        curl_easy_reset(handle)  // keeps the connection cache
+        pekit_curl.easy_reset(handle)  // keeps the connection cache
         let segments = request.segments
         let exchange = Exchange(body: BodyStream(segments), sink: options.sink, willFollow: willFollow, isCancelled: options.isCancelled)
         let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
@@ -66,8 +72,8 @@ public final class HTTPClient {
         var headerList: UnsafeMutablePointer<curl_slist>?
         var connectList: UnsafeMutablePointer<curl_slist>?
         defer {
-            curl_slist_free_all(headerList)
-            curl_slist_free_all(connectList)
+            pekit_curl.slist_free_all(headerList)
+            pekit_curl.slist_free_all(connectList)
             errorBuffer.deallocate()
         }
         let context = Unmanaged.passUnretained(exchange).toOpaque()
@@ -114,15 +120,15 @@ public final class HTTPClient {
         // Exactly the request's header fields: curl's own defaults are removed ("Name:") unless
         // the request has that field; an empty value is written "Name;" in curl's syntax.
         for field in request.headers.fields {
-            headerList = curl_slist_append(headerList, field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)")
+            headerList = pekit_curl.slist_append(headerList, field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)")
         }
         for name in ["Host", "Accept", "Expect", "Content-Type"] where request.headers[name] == nil {
-            headerList = curl_slist_append(headerList, "\(name):")
+            headerList = pekit_curl.slist_append(headerList, "\(name):")
         }
         set(CURLOPT_HTTPHEADER, pointer: UnsafeMutableRawPointer(headerList))
 
         for mapping in request.connect + options.connect {
-            connectList = curl_slist_append(connectList, mapping.curlArgument)
+            connectList = pekit_curl.slist_append(connectList, mapping.curlArgument)
         }
         if connectList != nil { set(CURLOPT_CONNECT_TO, pointer: UnsafeMutableRawPointer(connectList)) }
 
@@ -144,13 +150,13 @@ public final class HTTPClient {
             throw HTTPError.setup("\(request.method) \(request.url): libcurl refused option \(failed.rawValue) (this libcurl: \(Self.curlVersion))")
         }
 
-        let code = withExtendedLifetime(exchange) { curl_easy_perform(handle) }
+        let code = withExtendedLifetime(exchange) { pekit_curl.easy_perform(handle) }
         if let error = exchange.error { exchange.abandon(); throw error }
         if exchange.cancelled { exchange.abandon(); throw HTTPError.cancelled(url: request.url) }
         guard code == CURLE_OK else {
             exchange.abandon()
             let detail = String(cString: errorBuffer)
-            let reason = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
+            let reason = detail.isEmpty ? pekit_curl.easy_strerror(code).map { String(cString: $0) } ?? "curl error" : detail
             throw HTTPError.transfer(method: request.method, url: request.url, code: Int(code.rawValue), reason: reason,
                                      hint: Self.hint(code, reason))
         }

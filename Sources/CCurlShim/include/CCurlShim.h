@@ -3,29 +3,54 @@
 
 #include <curl/curl.h>
 
-// curl_easy_setopt and curl_easy_getinfo are variadic (and macros under GCC's type checks), so
-// Swift cannot call them: one typed wrapper per argument kind.
+// libcurl is loaded with dlopen on first use, not linked: linking it (and the thirty libraries
+// it pulls in: TLS, LDAP, SASL, Kerberos, SSH…) cost every pekit start-up about 5 ms, even
+// `pekit encode`. The wrappers below call through the pointers pekit_curl_load() fills; they
+// are also typed, since curl_easy_setopt and curl_easy_getinfo are variadic (and macros under
+// GCC's type checks), which Swift cannot call.
+
+/// The libcurl functions pekit uses, resolved from libcurl.so.4.
+typedef struct {
+    CURLcode (*global_init)(long);
+    CURL *(*easy_init)(void);
+    void (*easy_cleanup)(CURL *);
+    void (*easy_reset)(CURL *);
+    CURLcode (*easy_perform)(CURL *);
+    CURLcode (*easy_setopt)(CURL *, CURLoption, ...);
+    CURLcode (*easy_getinfo)(CURL *, CURLINFO, ...);
+    const char *(*easy_strerror)(CURLcode);
+    struct curl_slist *(*slist_append)(struct curl_slist *, const char *);
+    void (*slist_free_all)(struct curl_slist *);
+    char *(*version)(void);
+} pekit_curl_api;
+
+/// The loaded functions (all NULL before a successful pekit_curl_load).
+extern pekit_curl_api pekit_curl;
+
+/// Loads libcurl once (thread-safe) and runs curl_global_init. Returns NULL on success, or a
+/// message saying what failed (the library missing, a symbol missing, the initialisation).
+const char *pekit_curl_load(void);
 
 /// Sets an option that takes a `long` (flags, counts, milliseconds).
-static inline CURLcode pekit_curl_setopt_long(CURL *h, CURLoption o, long v) { return curl_easy_setopt(h, o, v); }
+static inline CURLcode pekit_curl_setopt_long(CURL *h, CURLoption o, long v) { return pekit_curl.easy_setopt(h, o, v); }
 /// Sets an option that takes a `curl_off_t` (body sizes beyond 2 GiB).
-static inline CURLcode pekit_curl_setopt_off(CURL *h, CURLoption o, curl_off_t v) { return curl_easy_setopt(h, o, v); }
+static inline CURLcode pekit_curl_setopt_off(CURL *h, CURLoption o, curl_off_t v) { return pekit_curl.easy_setopt(h, o, v); }
 /// Sets an option that takes a C string (curl copies it).
-static inline CURLcode pekit_curl_setopt_string(CURL *h, CURLoption o, const char *v) { return curl_easy_setopt(h, o, v); }
+static inline CURLcode pekit_curl_setopt_string(CURL *h, CURLoption o, const char *v) { return pekit_curl.easy_setopt(h, o, v); }
 /// Sets an option that takes a pointer (callback data, header lists, the error buffer).
-static inline CURLcode pekit_curl_setopt_pointer(CURL *h, CURLoption o, void *v) { return curl_easy_setopt(h, o, v); }
+static inline CURLcode pekit_curl_setopt_pointer(CURL *h, CURLoption o, void *v) { return pekit_curl.easy_setopt(h, o, v); }
 /// Sets a write, header or read callback (all three share this signature).
-static inline CURLcode pekit_curl_setopt_data_callback(CURL *h, CURLoption o, curl_write_callback f) { return curl_easy_setopt(h, o, f); }
+static inline CURLcode pekit_curl_setopt_data_callback(CURL *h, CURLoption o, curl_write_callback f) { return pekit_curl.easy_setopt(h, o, f); }
 /// Sets the seek callback, so a body can be sent again when curl retries on a fresh connection.
-static inline CURLcode pekit_curl_setopt_seek_callback(CURL *h, curl_seek_callback f) { return curl_easy_setopt(h, CURLOPT_SEEKFUNCTION, f); }
+static inline CURLcode pekit_curl_setopt_seek_callback(CURL *h, curl_seek_callback f) { return pekit_curl.easy_setopt(h, CURLOPT_SEEKFUNCTION, f); }
 /// Sets the progress callback, which lets a transfer be cancelled (Ctrl-C).
-static inline CURLcode pekit_curl_setopt_xferinfo_callback(CURL *h, curl_xferinfo_callback f) { return curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, f); }
+static inline CURLcode pekit_curl_setopt_xferinfo_callback(CURL *h, curl_xferinfo_callback f) { return pekit_curl.easy_setopt(h, CURLOPT_XFERINFOFUNCTION, f); }
 
-/// Reads a `long` transfer fact (the status code, the redirect count).
-static inline CURLcode pekit_curl_getinfo_long(CURL *h, CURLINFO i, long *v) { return curl_easy_getinfo(h, i, v); }
+/// Reads a `long` transfer fact (the status code, the port).
+static inline CURLcode pekit_curl_getinfo_long(CURL *h, CURLINFO i, long *v) { return pekit_curl.easy_getinfo(h, i, v); }
 /// Reads a `curl_off_t` transfer fact (the timings in microseconds).
-static inline CURLcode pekit_curl_getinfo_off(CURL *h, CURLINFO i, curl_off_t *v) { return curl_easy_getinfo(h, i, v); }
+static inline CURLcode pekit_curl_getinfo_off(CURL *h, CURLINFO i, curl_off_t *v) { return pekit_curl.easy_getinfo(h, i, v); }
 /// Reads a string transfer fact (the address connected to); owned by curl.
-static inline CURLcode pekit_curl_getinfo_string(CURL *h, CURLINFO i, char **v) { return curl_easy_getinfo(h, i, v); }
+static inline CURLcode pekit_curl_getinfo_string(CURL *h, CURLINFO i, char **v) { return pekit_curl.easy_getinfo(h, i, v); }
 
 #endif

@@ -185,8 +185,9 @@ extension LuaRuntime {
                 return 1
             }
         }
-        stack.push(HTTPClient.curlVersion)
-        stack.rawSet(http, "curl_version")
+        // A function, not a field: curl_version() initialises libcurl's TLS and LDAP libraries,
+        // which every pekit start-up would otherwise pay for.
+        setFunction(http, "pekit.http", "curl_version") { call in call.stack.push(HTTPClient.curlVersion); return 1 }
         stack.rawSet(pekit, "http")
     }
 }
