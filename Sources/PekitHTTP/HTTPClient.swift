@@ -1,6 +1,9 @@
 import CCurl
 import CCurlShim
 import PekitCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Sends `HTTPRequest`s with libcurl and follows redirects itself, so that every hop's cookies go
 /// through the jar (and its filters) and the method rules are RFC 9110's.
@@ -21,13 +24,13 @@ public final class HTTPClient {
     deinit { pekit_curl.easy_cleanup(handle) }
 
     static func loadCurl() throws {
-        if let failure = pekit_curl_load() { throw HTTPError.setup(String(cString: failure)) }
+        if let failure = pekit_curl_load() { throw HTTPError.setup(cText(failure)) }
     }
 
     /// libcurl's version line ("libcurl/7.88.1 OpenSSL/3.0.19 …"), or why it cannot be loaded.
     public static var curlVersion: String {
         do { try loadCurl() } catch { return "\(error)" }
-        return pekit_curl.version().map { String(cString: $0) } ?? "unknown"
+        return pekit_curl.version().map { cText($0) } ?? "unknown"
     }
 
     /// Sends `request`, following redirects by `options`.
@@ -155,8 +158,8 @@ public final class HTTPClient {
         if exchange.cancelled { exchange.abandon(); throw HTTPError.cancelled(url: request.url) }
         guard code == CURLE_OK else {
             exchange.abandon()
-            let detail = String(cString: errorBuffer)
-            let reason = detail.isEmpty ? pekit_curl.easy_strerror(code).map { String(cString: $0) } ?? "curl error" : detail
+            let detail = cText(errorBuffer)
+            let reason = detail.isEmpty ? pekit_curl.easy_strerror(code).map { cText($0) } ?? "curl error" : detail
             throw HTTPError.transfer(method: request.method, url: request.url, code: Int(code.rawValue), reason: reason,
                                      hint: Self.hint(code, reason))
         }
@@ -179,7 +182,7 @@ public final class HTTPClient {
         response.timing.firstByte = seconds(CURLINFO_STARTTRANSFER_TIME_T)
         response.timing.total = seconds(CURLINFO_TOTAL_TIME_T)
         var ip: UnsafeMutablePointer<CChar>?
-        if pekit_curl_getinfo_string(handle, CURLINFO_PRIMARY_IP, &ip) == CURLE_OK, let ip { response.remoteAddress = String(cString: ip) }
+        if pekit_curl_getinfo_string(handle, CURLINFO_PRIMARY_IP, &ip) == CURLE_OK, let ip { response.remoteAddress = cText(ip) }
         var port = 0
         if pekit_curl_getinfo_long(handle, CURLINFO_PRIMARY_PORT, &port) == CURLE_OK { response.remotePort = port }
         return response
@@ -201,6 +204,11 @@ public final class HTTPClient {
         default: return nil
         }
     }
+}
+
+/// A NUL-terminated C string from libcurl (messages, the version line) as text.
+func cText(_ pointer: UnsafePointer<CChar>) -> String {
+    String(decoding: UnsafeRawBufferPointer(start: pointer, count: strlen(pointer)), as: UTF8.self)
 }
 
 private func exchange(_ userdata: UnsafeMutableRawPointer?) -> Exchange? {

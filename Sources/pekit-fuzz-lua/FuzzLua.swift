@@ -86,7 +86,10 @@ assert(type(pekit.inspect(v)) == "string")
 private let runtime: LuaRuntime = {
     var options = LuaRuntime.Options()
     if let plugins = ProcessInfo.processInfo.environment["PEKIT_FUZZ_PLUGINS"] { options.extraPluginDirectories = [plugins] }
-    do { return try LuaRuntime(options: options) } catch { fatalError("fuzz set-up: \(error)") }
+    do { return try LuaRuntime(options: options) } catch {
+        FileHandle.standardError.write(Data("fuzz set-up: \(error)\n".utf8))
+        exit(1)
+    }
 }()
 
 @_cdecl("LLVMFuzzerTestOneInput")

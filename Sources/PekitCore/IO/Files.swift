@@ -141,7 +141,7 @@ extension Files {
     static func resolved(_ path: String) -> String {
         guard let real = realpath(path, nil) else { return path }
         defer { free(real) }
-        return String(cString: real)
+        return String(decoding: UnsafeRawBufferPointer(start: real, count: strlen(real)), as: UTF8.self)
     }
 
     /// The size of a regular file, or nil.
