@@ -257,6 +257,19 @@ final class HTTPClientTests: XCTestCase {
         XCTAssertEqual(a["client_port"] as? Int, b["client_port"] as? Int)
     }
 
+    /// compressed: Accept-Encoding sent, the body decoded; without it, nothing asked, plain text.
+    func testCompressed() throws {
+        var options = SendOptions()
+        options.compressed = true
+        let decoded = try client.send(try build("\(server.base)/gzip"), options: options)
+        XCTAssertEqual(decoded.header("Content-Encoding"), "gzip")
+        XCTAssertEqual(String(decoding: decoded.body, as: UTF8.self), String(repeating: "compressible ", count: 200))
+        XCTAssertLessThan(Int(decoded.header("Content-Length")?.description ?? "") ?? .max, 200, "it came compressed")
+        let plain = try client.send(try build("\(server.base)/gzip"))
+        XCTAssertNil(plain.header("Content-Encoding"))
+        XCTAssertEqual(plain.body.count, 13 * 200)
+    }
+
     func testProxyAndCancel() throws {
         var options = SendOptions()
         options.proxy = server.base

@@ -20,8 +20,9 @@ Endpoints (any method unless noted):
   /bytes/N[?chunked=1]  N bytes, byte i = i % 251
   /upload               reads the body in pieces: JSON {length, sha256}
   /status/CODE          that status with a one-line body
+  /gzip                 "compressible " x 200, gzip-encoded if Accept-Encoding allows
 """
-import argparse, hashlib, shutil, signal, socket, http.server, json, os, secrets, socketserver, ssl, subprocess, sys, threading, time
+import argparse, gzip, hashlib, shutil, signal, socket, http.server, json, os, secrets, socketserver, ssl, subprocess, sys, threading, time
 from urllib.parse import parse_qsl, urlsplit
 
 SESSIONS = {}
@@ -177,6 +178,12 @@ class Handler(http.server.BaseHTTPRequestHandler):
                     break
                 digest.update(chunk); got += len(chunk)
             return self.reply(200, {"length": got, "sha256": digest.hexdigest()})
+        if head == "gzip":
+            # gzip-encoded when the client asks for it (Accept-Encoding), plain otherwise.
+            text = ("compressible " * 200).encode()
+            if "gzip" in (self.headers.get("Accept-Encoding") or ""):
+                return self.reply(200, gzip.compress(text, mtime=0), [("Content-Encoding", "gzip")], "text/plain")
+            return self.reply(200, text, content_type="text/plain")
         if head == "status" and len(parts) > 1:
             code = int(parts[1])
             return self.reply(code, f"status {code}\n".encode(), content_type="text/plain")
