@@ -114,35 +114,52 @@ extension LuaRuntime {
         push(response: response)
     }
 
+    /// Pushes the response table, field by field (no intermediate values: this is per request).
     func push(response r: HTTPResponse) {
-        func address() -> String { r.remoteAddress.contains(":") ? "[\(r.remoteAddress)]:\(r.remotePort)" : "\(r.remoteAddress):\(r.remotePort)" }
-        let timing = PekitValue.map(PekitMap(ordered: [
-            .init(key: "dns", value: .number(r.timing.dns)), .init(key: "connect", value: .number(r.timing.connect)),
-            .init(key: "tls", value: .number(r.timing.tls)), .init(key: "first_byte", value: .number(r.timing.firstByte)),
-            .init(key: "total", value: .number(r.timing.total)),
-        ]))
-        let redirects = PekitValue.array(r.redirects.map { hop in
-            .map(PekitMap(ordered: [.init(key: "method", value: .text(hop.method)), .init(key: "url", value: .text(hop.url)),
-                                    .init(key: "status", value: .integer(Int64(hop.status))), .init(key: "location", value: .text(hop.location))]))
-        })
-        push(.map(PekitMap(ordered: [
-            .init(key: "status", value: .integer(Int64(r.status))), .init(key: "reason", value: .text(r.reason)),
-            .init(key: "http_version", value: .text(r.httpVersion)), .init(key: "url", value: .text(r.url)),
-            .init(key: "method", value: .text(r.method)), .init(key: "body", value: .string(ByteString(r.body))),
-            .init(key: "bytes", value: .integer(Int64(r.bodyLength))), .init(key: "redirects", value: redirects),
-            .init(key: "timing", value: timing), .init(key: "address", value: .text(address())),
-        ])), keepOrder: false)
+        let stack = self.stack
+        stack.newTable(nrec: 12)
         let table = stack.top
-        stack.newTable(narr: Int32(r.headers.count))
-        for (i, field) in r.headers.enumerated() {
-            stack.newTable(narr: 2)
-            stack.push(field.name); stack.rawSetIndex(-2, 1)
-            stack.push(field.value); stack.rawSetIndex(-2, 2)
-            stack.rawSetIndex(-2, Int64(i + 1))
+        func set(_ key: String, _ push: () -> Void) { push(); stack.rawSet(table, key) }
+        set("status") { stack.push(integer: Int64(r.status)) }
+        set("reason") { stack.push(r.reason) }
+        set("http_version") { stack.push(r.httpVersion) }
+        set("url") { stack.push(r.url) }
+        set("method") { stack.push(r.method) }
+        set("body") { stack.push(r.body) }
+        set("bytes") { stack.push(integer: Int64(r.bodyLength)) }
+        set("address") {
+            stack.push(r.remoteAddress.contains(":") ? "[\(r.remoteAddress)]:\(r.remotePort)" : "\(r.remoteAddress):\(r.remotePort)")
         }
-        getRegistry("pekit.mt.headers")
-        lua_setmetatable(L, -2)
-        stack.rawSet(table, "headers")
+        set("timing") {
+            stack.newTable(nrec: 5)
+            for (key, seconds) in [("dns", r.timing.dns), ("connect", r.timing.connect), ("tls", r.timing.tls),
+                                   ("first_byte", r.timing.firstByte), ("total", r.timing.total)] {
+                stack.push(number: seconds)
+                stack.rawSet(-2, key)
+            }
+        }
+        set("redirects") {
+            stack.newTable(narr: Int32(r.redirects.count))
+            for (i, hop) in r.redirects.enumerated() {
+                stack.newTable(nrec: 4)
+                stack.push(hop.method); stack.rawSet(-2, "method")
+                stack.push(hop.url); stack.rawSet(-2, "url")
+                stack.push(integer: Int64(hop.status)); stack.rawSet(-2, "status")
+                stack.push(hop.location); stack.rawSet(-2, "location")
+                stack.rawSetIndex(-2, Int64(i + 1))
+            }
+        }
+        set("headers") {
+            stack.newTable(narr: Int32(r.headers.count))
+            for (i, field) in r.headers.enumerated() {
+                stack.newTable(narr: 2)
+                stack.push(field.name); stack.rawSetIndex(-2, 1)
+                stack.push(field.value); stack.rawSetIndex(-2, 2)
+                stack.rawSetIndex(-2, Int64(i + 1))
+            }
+            getRegistry("pekit.mt.headers")
+            lua_setmetatable(L, -2)
+        }
         getRegistry("pekit.mt.response")
         lua_setmetatable(L, table)
     }
