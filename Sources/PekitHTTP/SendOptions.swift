@@ -49,4 +49,11 @@ public struct SendOptions {
     public var isCancelled: (() -> Bool)?
 
     public init() {}
+
+    /// Options that keep the cookies as `builder` set them up: its jar, and a Cookie header the
+    /// caller wrote or removed by hand left alone.
+    public init(cookiesOf builder: RequestBuilder) {
+        jar = builder.jar
+        cookieHeaderFromJar = !builder.overridesCookie
+    }
 }

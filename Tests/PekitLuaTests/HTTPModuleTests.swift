@@ -43,6 +43,8 @@ final class HTTPModuleTests: XCTestCase {
         XCTAssertEqual(lua.eval("pekit.http.send(req, { jar = pekit.cookies.jar() }):json().cookie"), "pekit.null")
         // A Cookie header written by hand is sent as it is.
         XCTAssertEqual(lua.eval(#"pekit.http.get(base .. "/cookies", { jar = jar, headers = { Cookie = "mine=1" } }):json().cookie"#), #""mine=1""#)
+        // ...and one removed by hand stays removed, on every hop, as it was when built.
+        XCTAssertEqual(lua.eval(#"pekit.http.get(base .. "/redirect/302?to=/cookies", { jar = jar, headers = { Cookie = false } }):json().cookie"#), "pekit.null")
         XCTAssertEqual(lua.eval(#"pekit.http.get(base .. "/logout", { jar = jar }).status, pekit.http.get(base .. "/me", { jar = jar }).status"#), "200\t401")
     }
 

@@ -156,21 +156,6 @@ extension Files {
         var info = stat()
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) != S_IFREG
     }
-
-    /// A file descriptor for writing (created or truncated), or -1.
-    public static func openForWriting(_ path: String) -> Int32 { open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) }
-    public static func closeFile(_ fd: Int32) { close(fd) }
-    /// Writes all of `bytes`.
-    public static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws {
-        var written = 0
-        try bytes.withUnsafeBytes { raw in
-            while written < raw.count {
-                let n = write(fd, raw.baseAddress! + written, raw.count - written)
-                if n < 0 { if errno == EINTR { continue }; throw CookieError.file(path: path, reason: reason()) }
-                written += n
-            }
-        }
-    }
 }
 
 /// A text file's contents (invalid UTF-8 repaired), or nil.

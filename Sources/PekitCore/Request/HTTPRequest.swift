@@ -6,6 +6,16 @@ public struct HTTPRequest: Sendable {
         case multipart(MultipartBody)
         /// The bytes of a file, read while sending (an upload of any size in bounded memory).
         case file(String)
+
+        /// The body as segments of bytes and files, for streaming.
+        public var segments: [BodySegment] {
+            switch self {
+            case .empty: return []
+            case .bytes(let bytes): return [.bytes(bytes)]
+            case .multipart(let multipart): return multipart.segments
+            case .file(let path): return [.file(path)]
+            }
+        }
     }
 
     public var method: String
@@ -31,14 +41,7 @@ public struct HTTPRequest: Sendable {
     }
 
     /// The body as segments of bytes and files, for streaming.
-    public var segments: [BodySegment] {
-        switch body {
-        case .empty: return []
-        case .bytes(let bytes): return [.bytes(bytes)]
-        case .multipart(let multipart): return multipart.segments
-        case .file(let path): return [.file(path)]
-        }
-    }
+    public var segments: [BodySegment] { body.segments }
 
     /// The body bytes (file parts are read in full: use `writeBody` to stream).
     public func bodyBytes() throws -> [UInt8] {

@@ -40,6 +40,10 @@ public struct RequestBuilder {
 
     public init(url: String) { self.url = url }
 
+    /// Whether the caller set or removed the Cookie header by hand: then a jar's Cookie header
+    /// must not replace it when the request is sent.
+    public var overridesCookie: Bool { headers.contains { $0.name.lowercased() == "cookie" } }
+
     /// AFNetworking's Accept-Language: preferred languages with q from 1 down to 0.5.
     public static func acceptLanguage(environment: [String: String]) -> String {
         var languages: [String] = []
@@ -140,7 +144,7 @@ public struct RequestBuilder {
         }
         if let jar, let cookie = try jar.header(for: parsed) { try headers.add("Cookie", cookie) }
         if let bodyType { try headers.add("Content-Type", bodyType) }
-        let length = try BodyStream.length(of: HTTPRequest(method: method, url: urlText, headers: HTTPHeaders(), body: requestBody).segments)
+        let length = try BodyStream.length(of: requestBody.segments)
         if length > 0 || ["POST", "PUT", "PATCH"].contains(method) { try headers.add("Content-Length", String(length)) }
         for (name, value) in policy.requestHeaders { try headers.set(name, value) }
         for (name, value) in self.headers {

@@ -4,10 +4,11 @@ import CLuaShim
 import PekitCore
 import PekitHTTP
 
-/// A request's cookie settings, kept beside it for sending.
-struct RequestCookies {
-    let jar: CookieJar?
-    let handWritten: Bool
+/// A built request as a handle keeps it: the request and the send options its builder implies
+/// (its jar, whether its Cookie header is the caller's).
+struct StoredRequest {
+    let request: HTTPRequest
+    let sendDefaults: SendOptions
 }
 
 /// `pekit.http`: sends requests with libcurl. `send(req_or_fields [, options])`, `req:send(options)`,
@@ -17,14 +18,10 @@ extension LuaRuntime {
     static let sendFields = ["jar", "follow", "max_redirects", "timeout", "connect_timeout", "insecure", "cacert",
                              "proxy", "connect", "http", "compressed", "sink"]
 
-    /// Send options from the table at `argument` (none: defaults). `request` is the id of the
-    /// request handle being sent, whose jar and hand-written Cookie header count too.
-    func sendOptions(from call: LuaCall, argument n: Int32, request id: Int?, checkFields: Bool = true) throws -> SendOptions {
-        var options = SendOptions()
-        if let id, let cookies = requestCookies[id] {
-            options.jar = cookies.jar
-            options.cookieHeaderFromJar = !cookies.handWritten
-        }
+    /// Send options from the table at `argument` (none: `base` as it is), on top of `base` (what
+    /// the request's builder implies: its jar, its hand-written Cookie header).
+    func sendOptions(from call: LuaCall, argument n: Int32, base: SendOptions, checkFields: Bool = true) throws -> SendOptions {
+        var options = base
         options.isCancelled = { pekit_interrupt_pending() != 0 }
         guard try call.optionalTable(n) else { return options }
         let stack = call.stack
@@ -94,14 +91,12 @@ extension LuaRuntime {
         }
         // A sink function may send again while a transfer runs: that one gets its own handle.
         let client: HTTPClient
-        if httpClientBusy || httpClient == nil {
-            do { client = try HTTPClient() } catch { throw LuaArgumentError("\(error)") }
-            if !httpClientBusy { httpClient = client }
-        } else if let shared = httpClient {
-            client = shared
-        } else {
-            throw LuaArgumentError("cannot initialise libcurl")
+        do {
+            if !httpClientBusy, let shared = httpClient { client = shared } else { client = try HTTPClient() }
+        } catch {
+            throw LuaArgumentError("\(error)")
         }
+        if !httpClientBusy { httpClient = client }
         let nested = httpClientBusy
         httpClientBusy = true
         defer { if !nested { httpClientBusy = false } }
@@ -169,17 +164,15 @@ extension LuaRuntime {
         let http = stack.top
         setFunction(http, "pekit.http", "send") { call in
             let runtime = call.runtime
-            if let id = runtime.handleID(at: 1, metatable: Self.requestMetatable) {
-                try runtime.send(try runtime.request(at: 1, call), options: try runtime.sendOptions(from: call, argument: 2, request: id))
+            if runtime.handleID(at: 1, metatable: Self.requestMetatable) != nil {
+                let stored = try runtime.storedRequest(at: 1, call)
+                try runtime.send(stored.request, options: try runtime.sendOptions(from: call, argument: 2, base: stored.sendDefaults))
                 return 1
             }
             guard call.stack.type(1) == LUA_TTABLE else { throw call.typeError(1, expected: "request or table of request fields") }
             let builder = try runtime.requestBuilder(from: call, table: 1)
             let request = try builder.build()
-            var options = try runtime.sendOptions(from: call, argument: 2, request: nil)
-            if options.jar == nil, let jar = builder.jar { options.jar = jar }
-            options.cookieHeaderFromJar = !builder.headers.contains { $0.name.lowercased() == "cookie" && $0.value != nil }
-            try runtime.send(request, options: options)
+            try runtime.send(request, options: try runtime.sendOptions(from: call, argument: 2, base: SendOptions(cookiesOf: builder)))
             return 1
         }
         for method in ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD"] {
@@ -196,9 +189,8 @@ extension LuaRuntime {
                     builder.method = method
                 }
                 let request = try builder.build()
-                var options = try runtime.sendOptions(from: call, argument: 2, request: nil, checkFields: false)
-                options.cookieHeaderFromJar = !builder.headers.contains { $0.name.lowercased() == "cookie" && $0.value != nil }
-                try runtime.send(request, options: options)
+                try runtime.send(request, options: try runtime.sendOptions(from: call, argument: 2, base: SendOptions(cookiesOf: builder),
+                                                                            checkFields: false))
                 return 1
             }
         }

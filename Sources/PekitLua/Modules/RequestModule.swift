@@ -1,6 +1,7 @@
 import CLua
 import CLuaShim
 import PekitCore
+import PekitHTTP
 
 /// `pekit.request{…}`: builds a request; the result has `method`, `url`, `headers`, `body`,
 /// and `:raw()`, `:curl()`, `:json()`, `:write_body(path)`.
@@ -9,12 +10,14 @@ extension LuaRuntime {
     static let requestFields = ["method", "url", "base", "params", "policy", "params_in", "methods_in_query", "headers", "json", "form",
                                 "body", "body_file", "content_type", "multipart", "boundary", "auth", "jar", "connect"]
 
-    func request(at index: Int32, _ call: LuaCall) throws -> HTTPRequest {
-        guard let id = handleID(at: index, metatable: Self.requestMetatable), let request = requests[id] else {
+    func storedRequest(at index: Int32, _ call: LuaCall) throws -> StoredRequest {
+        guard let id = handleID(at: index, metatable: Self.requestMetatable), let stored = requests[id] else {
             throw call.typeError(index, expected: "request")
         }
-        return request
+        return stored
     }
+
+    func request(at index: Int32, _ call: LuaCall) throws -> HTTPRequest { try storedRequest(at: index, call).request }
 
     /// Reads the fields of a request table into a builder (errors name it argument #1, as the
     /// user wrote it, whatever its stack slot). `alsoAllowed` are other fields the caller reads
@@ -133,7 +136,7 @@ extension LuaRuntime {
     }
 
     func installRequestModule(into pekit: Int32) {
-        let meta = newHandleMetatable(Self.requestMetatable) { runtime, id in runtime.requests[id] = nil; runtime.requestCookies[id] = nil }
+        let meta = newHandleMetatable(Self.requestMetatable) { runtime, id in runtime.requests[id] = nil }
         setFunction(meta, "request", "__tostring") { call in
             let r = try call.runtime.request(at: 1, call)
             call.stack.push("request \(r.method) \(r.url)"); return 1
@@ -143,10 +146,8 @@ extension LuaRuntime {
         setFunction(methods, "request", "raw") { call in call.stack.push(try call.runtime.request(at: 1, call).raw()); return 1 }
         setFunction(methods, "request", "curl") { call in call.stack.push(try call.runtime.request(at: 1, call).curl()); return 1 }
         setFunction(methods, "request", "send") { call in
-            let id = call.runtime.handleID(at: 1, metatable: Self.requestMetatable) ?? -1
-            let request = try call.runtime.request(at: 1, call)
-            let options = try call.runtime.sendOptions(from: call, argument: 2, request: id)
-            try call.runtime.send(request, options: options)
+            let stored = try call.runtime.storedRequest(at: 1, call)
+            try call.runtime.send(stored.request, options: try call.runtime.sendOptions(from: call, argument: 2, base: stored.sendDefaults))
             return 1
         }
         setFunction(methods, "request", "json") { call in
@@ -157,11 +158,11 @@ extension LuaRuntime {
         setFunction(methods, "request", "write_body") { call in
             let r = try call.runtime.request(at: 1, call)
             let path = try call.string(2)
-            let fd = PekitCore.Files.openForWriting(path)
-            guard fd >= 0 else { throw LuaArgumentError("\(path): cannot open for writing") }
-            defer { PekitCore.Files.closeFile(fd) }
-            var written = 0
-            try r.writeBody { chunk in try PekitCore.Files.writeAll(fd, chunk, path: path); written += chunk.count }
+            // Complete or not at all, like every file pekit writes.
+            let writer = try PekitCore.Files.AtomicWriter(path: path)
+            try r.writeBody { chunk in try writer.write(chunk) }
+            try writer.commit()
+            let written = writer.count
             call.stack.push(integer: Int64(written))
             return 1
         }
@@ -212,11 +213,10 @@ extension LuaRuntime {
         stack.pop(2)
     }
 
-    /// Pushes a request handle, remembering its jar and whether its Cookie header was written by hand.
+    /// Pushes a request handle, with the send options its builder implies.
     func pushRequest(_ request: HTTPRequest, builder: RequestBuilder) {
         let id = nextHandleID()
-        requests[id] = request
-        requestCookies[id] = RequestCookies(jar: builder.jar, handWritten: builder.headers.contains { $0.name.lowercased() == "cookie" && $0.value != nil })
+        requests[id] = StoredRequest(request: request, sendDefaults: SendOptions(cookiesOf: builder))
         pushHandle(id, metatable: Self.requestMetatable)
     }
 

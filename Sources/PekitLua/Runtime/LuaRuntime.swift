@@ -73,9 +73,7 @@ public final class LuaRuntime {
     var handleCounter = 0
     var cachedSuffixes: PublicSuffixList?
     /// Built requests by the id their userdata holds (dropped by `__gc`).
-    var requests: [Int: HTTPRequest] = [:]
-    /// Each request's jar and whether its Cookie header was written by hand (then kept on send).
-    var requestCookies: [Int: RequestCookies] = [:]
+    var requests: [Int: StoredRequest] = [:]
     /// The connection cache of `pekit.http`, made on first use.
     var httpClient: HTTPClient?
     var httpClientBusy = false

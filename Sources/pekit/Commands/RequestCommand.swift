@@ -139,7 +139,7 @@ private func runRequest(_ args: [String]) throws -> Int32 {
         builder.method = parsed.value("method") ?? (hasBody ? "POST" : "GET")
         let request = try builder.build()
         if sending {
-            return try send(request, jar: builder.jar, parsed)
+            return try send(request, builder: builder, parsed)
         }
         if parsed.has("curl") {
             Output.stdout.line(try request.curl())
@@ -160,10 +160,8 @@ private func runRequest(_ args: [String]) throws -> Int32 {
 }
 
 /// `pekit request --send`: sends with libcurl and prints what came back.
-private func send(_ request: HTTPRequest, jar: CookieJar?, _ parsed: Arguments) throws -> Int32 {
-    var options = SendOptions()
-    options.jar = jar
-    options.cookieHeaderFromJar = !parsed.all("header").contains { $0.lowercased().hasPrefix("cookie:") }
+private func send(_ request: HTTPRequest, builder: RequestBuilder, _ parsed: Arguments) throws -> Int32 {
+    var options = SendOptions(cookiesOf: builder)
     options.followRedirects = !parsed.has("no-follow")
     func number(_ name: String) throws -> Double? {
         guard let text = parsed.value(name) else { return nil }
@@ -187,13 +185,13 @@ private func send(_ request: HTTPRequest, jar: CookieJar?, _ parsed: Arguments) 
         options.version = value
     }
     options.compressed = parsed.has("compressed")
-    if let path = parsed.value("output") { options.sink = .file(path) } else {
-        options.sink = .custom { Output.stdout.write($0) }
-    }
     let verbose = parsed.has("verbose")
     let include = parsed.has("include")
-    // With -i the head must come before the body, so the body waits in memory.
-    if include && parsed.value("output") == nil { options.sink = .memory }
+    // The body streams to the file or standard output; with -i the head comes first, so the
+    // body waits in memory.
+    if let path = parsed.value("output") { options.sink = .file(path) }
+    else if include { options.sink = .memory }
+    else { options.sink = .custom { Output.stdout.write($0) } }
     let response = try HTTPClient().send(request, options: options)
     if verbose {
         for hop in response.redirects { Output.stderr.line("< \(hop.status) \(hop.method) \(hop.url) -> \(hop.location)") }
@@ -207,6 +205,6 @@ private func send(_ request: HTTPRequest, jar: CookieJar?, _ parsed: Arguments) 
         Output.stdout.write(head + "\r\n")
         Output.stdout.write(response.body)
     }
-    if let jar, let path = parsed.value("jar") { try jar.save(to: path, sessions: true) }
+    if let jar = builder.jar, let path = parsed.value("jar") { try jar.save(to: path, sessions: true) }
     return parsed.has("fail") && response.status >= 400 ? 22 : 0
 }
