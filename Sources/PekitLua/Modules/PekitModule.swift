@@ -148,24 +148,9 @@ extension LuaRuntime {
         push(charset: policy.allowed); stack.rawSet(t, "allowed")
         set("space", policy.space == .plus ? "+" : "%20")
         stack.push(bool: policy.hexCase == .lower); stack.rawSet(t, "lower")
-        switch policy.order {
-        case .ascending: set("order", "ascending")
-        case .bytes: set("order", "bytes")
-        case .given: set("order", "given")
-        case .custom: set("order", "custom")
-        }
-        switch policy.arrays {
-        case .brackets: set("arrays", "brackets")
-        case .indices: set("arrays", "indices")
-        case .repeat: set("arrays", "repeat")
-        case .comma: set("arrays", "comma")
-        case .custom: set("arrays", "custom")
-        }
-        switch policy.objects {
-        case .brackets: set("objects", "brackets")
-        case .dots: set("objects", "dots")
-        case .custom: set("objects", "custom")
-        }
+        set("order", policy.order.name)
+        set("arrays", policy.arrays.name)
+        set("objects", policy.objects.name)
         set("null", policy.null.rawValue)
         set("booleans", policy.booleans.rawValue)
         for (field, encoding) in [("encode_keys", policy.encodeKeys), ("encode_values", policy.encodeValues)] {

@@ -95,33 +95,21 @@ struct PolicyDefinition {
             apply.append { $0.hexCase = lower ? .lower : .upper }
         case "order":
             let order: Policy.Order
-            switch text {
-            case "ascending": order = .ascending
-            case "bytes": order = .bytes
-            case "given": order = .given
-            default:
+            if let named = text.flatMap(Policy.Order.init(name:)) { order = named } else {
                 guard isFunction else { throw wrongType(field, runtime) }
                 order = .custom(callback().comparator)
             }
             apply.append { $0.order = order }
         case "arrays":
             let arrays: Policy.ArrayEncoding
-            switch text {
-            case "brackets": arrays = .brackets
-            case "indices": arrays = .indices
-            case "repeat": arrays = .repeat
-            case "comma": arrays = .comma
-            default:
+            if let named = text.flatMap(Policy.ArrayEncoding.init(name:)) { arrays = named } else {
                 guard isFunction else { throw wrongType(field, runtime) }
                 arrays = .custom(callback().arrayKey)
             }
             apply.append { $0.arrays = arrays }
         case "objects":
             let objects: Policy.ObjectEncoding
-            switch text {
-            case "brackets": objects = .brackets
-            case "dots": objects = .dots
-            default:
+            if let named = text.flatMap(Policy.ObjectEncoding.init(name:)) { objects = named } else {
                 guard isFunction else { throw wrongType(field, runtime) }
                 objects = .custom(callback().objectKey)
             }

@@ -1,0 +1,58 @@
+/// The names policies are written with (plugin files, `pekit.policy.get`, messages): one table
+/// for reading and writing them. A custom closure is named "custom" and cannot be named back.
+extension Policy.Order {
+    static let named: [(String, Policy.Order)] = [("ascending", .ascending), ("bytes", .bytes), ("given", .given)]
+
+    /// The preset called `name`, or nil.
+    public init?(name: String) {
+        guard let found = Self.named.first(where: { $0.0 == name }) else { return nil }
+        self = found.1
+    }
+
+    public var name: String {
+        switch self {
+        case .ascending: return "ascending"
+        case .bytes: return "bytes"
+        case .given: return "given"
+        case .custom: return "custom"
+        }
+    }
+}
+
+extension Policy.ArrayEncoding {
+    static let named: [(String, Policy.ArrayEncoding)] = [("brackets", .brackets), ("indices", .indices), ("repeat", .repeat), ("comma", .comma)]
+
+    /// The preset called `name`, or nil.
+    public init?(name: String) {
+        guard let found = Self.named.first(where: { $0.0 == name }) else { return nil }
+        self = found.1
+    }
+
+    public var name: String {
+        switch self {
+        case .brackets: return "brackets"
+        case .indices: return "indices"
+        case .repeat: return "repeat"
+        case .comma: return "comma"
+        case .custom: return "custom"
+        }
+    }
+}
+
+extension Policy.ObjectEncoding {
+    static let named: [(String, Policy.ObjectEncoding)] = [("brackets", .brackets), ("dots", .dots)]
+
+    /// The preset called `name`, or nil.
+    public init?(name: String) {
+        guard let found = Self.named.first(where: { $0.0 == name }) else { return nil }
+        self = found.1
+    }
+
+    public var name: String {
+        switch self {
+        case .brackets: return "brackets"
+        case .dots: return "dots"
+        case .custom: return "custom"
+        }
+    }
+}
