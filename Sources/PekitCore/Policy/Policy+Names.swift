@@ -1,13 +1,21 @@
 /// The names policies are written with (plugin files, `pekit.policy.get`, messages): one table
 /// for reading and writing them. A custom closure is named "custom" and cannot be named back.
-extension Policy.Order {
-    static let named: [(String, Policy.Order)] = [("ascending", .ascending), ("bytes", .bytes), ("given", .given)]
+public protocol NamedPolicyOption {
+    /// The presets and their names.
+    static var named: [(String, Self)] { get }
+    var name: String { get }
+}
 
+extension NamedPolicyOption {
     /// The preset called `name`, or nil.
     public init?(name: String) {
         guard let found = Self.named.first(where: { $0.0 == name }) else { return nil }
         self = found.1
     }
+}
+
+extension Policy.Order: NamedPolicyOption {
+    public static let named: [(String, Policy.Order)] = [("ascending", .ascending), ("bytes", .bytes), ("given", .given)]
 
     public var name: String {
         switch self {
@@ -19,14 +27,8 @@ extension Policy.Order {
     }
 }
 
-extension Policy.ArrayEncoding {
-    static let named: [(String, Policy.ArrayEncoding)] = [("brackets", .brackets), ("indices", .indices), ("repeat", .repeat), ("comma", .comma)]
-
-    /// The preset called `name`, or nil.
-    public init?(name: String) {
-        guard let found = Self.named.first(where: { $0.0 == name }) else { return nil }
-        self = found.1
-    }
+extension Policy.ArrayEncoding: NamedPolicyOption {
+    public static let named: [(String, Policy.ArrayEncoding)] = [("brackets", .brackets), ("indices", .indices), ("repeat", .repeat), ("comma", .comma)]
 
     public var name: String {
         switch self {
@@ -39,14 +41,8 @@ extension Policy.ArrayEncoding {
     }
 }
 
-extension Policy.ObjectEncoding {
-    static let named: [(String, Policy.ObjectEncoding)] = [("brackets", .brackets), ("dots", .dots)]
-
-    /// The preset called `name`, or nil.
-    public init?(name: String) {
-        guard let found = Self.named.first(where: { $0.0 == name }) else { return nil }
-        self = found.1
-    }
+extension Policy.ObjectEncoding: NamedPolicyOption {
+    public static let named: [(String, Policy.ObjectEncoding)] = [("brackets", .brackets), ("dots", .dots)]
 
     public var name: String {
         switch self {
