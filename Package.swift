@@ -45,7 +45,7 @@ let package = Package(
         // (-parse-as-library) so libFuzzer's own main is used in the fuzz build.
         .executableTarget(name: "pekit-fuzz-lua", dependencies: ["PekitLua"],
                           swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
-        .testTarget(name: "PekitCoreTests", dependencies: ["PekitCore"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "PekitCoreTests", dependencies: ["PekitCore", "PekitTestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "PekitLuaTests", dependencies: ["PekitLua", "PekitCore", "PekitTestSupport"], resources: [.copy("Fixtures")]),
         // Starts Tests/Server/pekit_test_server.py (HTTP and HTTPS on 127.0.0.1) for the tests.
         .target(name: "PekitTestSupport", path: "Tests/PekitTestSupport"),

@@ -1,12 +1,12 @@
 import Foundation
+import PekitTestSupport
 import XCTest
 
 final class CookiesCommandTests: XCTestCase {
     var directory: URL!
 
     override func setUpWithError() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("pekit-cookies-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        directory = try makeTemporaryDirectory("cookies")
     }
 
     func run(_ args: String...) throws -> PekitResult { try PekitProcess.run(Array(args), directory: directory) }

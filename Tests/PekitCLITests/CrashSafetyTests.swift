@@ -1,12 +1,12 @@
 import Foundation
+import PekitTestSupport
 import XCTest
 
 /// `jar:save` writes a temporary file and renames it into place: a process killed with SIGKILL
 /// at any moment leaves either the old jar or the new one, complete, never a mix.
 final class CrashSafetyTests: XCTestCase {
     func testKillDuringSaveLeavesACompleteJar() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pekit-crash-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let dir = try makeTemporaryDirectory("crash")
         let jarPath = dir.appendingPathComponent("jar.txt").path
         let script = dir.appendingPathComponent("saver.lua")
         // Saves, over and over, a jar of 2,000 cookies whose values all carry the same generation.

@@ -74,8 +74,7 @@ final class HTTPCommandTests: XCTestCase {
 
     /// The one-shot command: log in with a jar file, then use it; the jar file is curl's format.
     func testRequestSendWithJarFile() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pekit-send-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let dir = try makeTemporaryDirectory("send")
         let jar = dir.appendingPathComponent("jar.txt").path
         let login = try PekitProcess.run(["request", "--send", "-i", "--form", "user=ada", "--form", "password=secret", "--jar", jar, "\(server.base)/login"])
         XCTAssertEqual(login.status, 0, login.stderr)

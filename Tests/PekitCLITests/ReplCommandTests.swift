@@ -1,4 +1,5 @@
 import Foundation
+import PekitTestSupport
 import XCTest
 
 final class ReplCommandTests: XCTestCase {
@@ -30,8 +31,7 @@ final class ReplCommandTests: XCTestCase {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux") else {
             throw XCTSkip("tmux is not installed (scripts/test installs it)")
         }
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("pekit-home-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        let home = try makeTemporaryDirectory("home")
         let session = "pekit-test-\(getpid())"
         // tmux is run with posix_spawn and waitpid, its output sent to a file: the server that
         // new-session daemonizes would otherwise keep Foundation's Process (and a pipe) waiting.

@@ -1,4 +1,5 @@
 import Foundation
+import PekitTestSupport
 import XCTest
 
 final class RequestCommandTests: XCTestCase {
@@ -62,8 +63,7 @@ final class RequestCommandTests: XCTestCase {
     /// The curl rendering, run through sh, puts the same bytes on the wire as raw() describes.
     func testCurlCommandSendsTheSameBytes() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/curl") else { throw XCTSkip("curl is not installed") }
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pekit-req-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let dir = try makeTemporaryDirectory("req")
         let file = dir.appendingPathComponent("it's a file.bin")
         try Data([0, 0x27, 0x25, 0x5C, 0xFF, 0x0A, 0x0D, 0x24]).write(to: file)
         let (server, port) = try startEcho(requests: 2)

@@ -1,4 +1,5 @@
 import Foundation
+import PekitTestSupport
 import XCTest
 
 final class RunCommandTests: XCTestCase {

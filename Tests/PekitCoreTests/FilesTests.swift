@@ -1,18 +1,13 @@
 import Foundation
+import PekitTestSupport
 import XCTest
 @testable import PekitCore
 
 final class FilesTests: XCTestCase {
-    func directory() throws -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pekit-files-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        return dir
-    }
-
     /// A file is replaced whole; a symbolic link is followed and kept; a device is written in
     /// place (renaming over /dev/null would replace the device with a file).
     func testAtomicWritesRespectLinksAndDevices() throws {
-        let dir = try directory()
+        let dir = try makeTemporaryDirectory("files")
         let real = dir.appendingPathComponent("real.txt").path, link = dir.appendingPathComponent("link.txt").path
         try Files.writeAtomically(Array("one".utf8), to: real)
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: real)

@@ -1,4 +1,5 @@
 import Foundation
+import PekitTestSupport
 import XCTest
 @testable import PekitCore
 
@@ -83,8 +84,7 @@ final class RequestBuilderTests: XCTestCase {
     /// Multipart bodies parse back with Python's email parser (a real MIME parser; it leaves the
     /// WHATWG %22 escape of a quote in a filename as it is, where form parsers decode it).
     func testMultipartIsWellFormed() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pekit-mp-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let dir = try makeTemporaryDirectory("mp")
         let file = dir.appendingPathComponent("data.bin")
         try Data([0, 1, 2, 0xFF, 0x0D, 0x0A, 0x2D, 0x2D]).write(to: file)
         var b = RequestBuilder(url: "http://x/upload")

@@ -26,11 +26,7 @@ final class HTTPClientTests: XCTestCase {
         try XCTUnwrap(JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])
     }
 
-    func temporaryDirectory() throws -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pekit-http-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        return dir
-    }
+    func temporaryDirectory() throws -> URL { try makeTemporaryDirectory("http") }
 
     /// What goes on the wire is exactly `raw()`: request line, every header in order, body.
     func testSendsExactlyTheBuiltBytes() throws {

@@ -67,8 +67,7 @@ final class AbuseLimitTests: XCTestCase {
     }
 
     func testGarbageAndHugeCookieFiles() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pekit-abuse-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let dir = try makeTemporaryDirectory("abuse")
         let huge = dir.appendingPathComponent("huge.txt").path
         XCTAssertTrue(FileManager.default.createFile(atPath: huge, contents: nil))
         XCTAssertEqual(truncate(huge, 1 << 30), 0)  // 1 GiB, sparse

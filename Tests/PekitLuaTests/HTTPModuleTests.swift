@@ -80,8 +80,7 @@ final class HTTPModuleTests: XCTestCase {
     /// Sinks: a function gets the chunks; a path gets the file, complete; an error in the
     /// function stops the transfer and comes back with its place.
     func testSinks() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pekit-sink-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let dir = try makeTemporaryDirectory("sink")
         _ = lua.eval("n, calls = 0, 0")
         _ = lua.eval(#"r = pekit.http.get(base .. "/bytes/500000", { sink = function(chunk) n = n + #chunk; calls = calls + 1 end })"#)
         XCTAssertEqual(lua.eval("n, r.bytes, #r.body, calls > 1"), "500000\t500000\t0\ttrue")

@@ -1,4 +1,5 @@
 import Foundation
+import PekitTestSupport
 import XCTest
 @testable import PekitLua
 
@@ -29,8 +30,7 @@ extension LuaREPL {
 
 /// A temporary directory with the given plugin files.
 func pluginDirectory(_ files: [String: String]) throws -> String {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pekit-plugins-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let directory = try makeTemporaryDirectory("plugins")
     for (name, text) in files {
         try text.write(to: directory.appendingPathComponent(name + ".lua"), atomically: true, encoding: .utf8)
     }

@@ -55,3 +55,10 @@ public final class TestServer: @unchecked Sendable {
     /// `http://127.0.0.1:PORT`.
     public var base: String { "http://127.0.0.1:\(httpPort)" }
 }
+
+/// A new empty directory under the system's temporary directory, named `pekit-NAME-UUID`.
+public func makeTemporaryDirectory(_ name: String) throws -> URL {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pekit-\(name)-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    return directory
+}
