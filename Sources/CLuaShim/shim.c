@@ -5,12 +5,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-// ---- Allocator ----
+// ---- Allocator and the per-state control block ----
+// One per lua_State universe (its coroutines share it): the memory count and cap, and the
+// instruction budget every thread of the state charges.
 typedef struct {
     size_t used;
     size_t limit;
     int enforce;
+    int budgeted;     // a plugin's state: Lua code runs only within a budget
+    int calls;        // budgeted calls in progress (nested ones share the outermost budget)
+    long long budget;
 } pekit_alloc_state;
+
+static void pekit_hook(lua_State *L, lua_Debug *ar);
 
 static void *pekit_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     pekit_alloc_state *st = (pekit_alloc_state *)ud;
@@ -27,12 +34,15 @@ static void *pekit_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     return p;
 }
 
-lua_State *pekit_newstate(size_t limit) {
+lua_State *pekit_newstate(size_t limit, int budgeted) {
     pekit_alloc_state *st = calloc(1, sizeof *st);
     if (!st) return NULL;
     st->limit = limit;
+    st->budgeted = budgeted;
     lua_State *L = lua_newstate(pekit_alloc, st);
     if (!L) { free(st); return NULL; }
+    // Threads copy their creator's hook, so every coroutine of the state has this one too.
+    lua_sethook(L, pekit_hook, LUA_MASKCOUNT, PEKIT_HOOK_PERIOD);
     return L;
 }
 
@@ -51,6 +61,10 @@ int pekit_enforce_memory(lua_State *L, int on) {
 void pekit_set_memory_limit(lua_State *L, size_t limit) { alloc_state(L)->limit = limit; }
 size_t pekit_memory_limit(lua_State *L) { return alloc_state(L)->limit; }
 size_t pekit_memory_used(lua_State *L) { return alloc_state(L)->used; }
+int pekit_memory_exceeded(lua_State *L) {
+    pekit_alloc_state *st = alloc_state(L);
+    return st->limit && st->used > st->limit;
+}
 
 void pekit_tune_malloc(void) {
     mallopt(M_MMAP_THRESHOLD, 32 << 20);
@@ -59,6 +73,8 @@ void pekit_tune_malloc(void) {
 
 void pekit_close(lua_State *L) {
     pekit_alloc_state *st = alloc_state(L);
+    // Finalizers run here, with hooks off (as Lua runs every finalizer): sandboxed states
+    // refuse __gc in setmetatable, so only pekit's own handles have one.
     lua_close(L);
     free(st);
 }
@@ -68,6 +84,9 @@ void pekit_close(lua_State *L) {
 static _Atomic(pekit_dispatch_fn) dispatcher = NULL;
 void pekit_set_dispatcher(pekit_dispatch_fn fn) { atomic_store_explicit(&dispatcher, fn, memory_order_release); }
 
+static int interrupted(void);
+static int stop(lua_State *L, const char *why);
+
 static int pekit_trampoline(lua_State *L) {
     void *context = lua_touserdata(L, lua_upvalueindex(1));
     // Host pushes run with the cap relaxed: an allocation failure inside an API call made from
@@ -76,6 +95,9 @@ static int pekit_trampoline(lua_State *L) {
     pekit_dispatch_fn dispatch = atomic_load_explicit(&dispatcher, memory_order_acquire);
     int n = dispatch ? dispatch(L, context) : (lua_pushliteral(L, "pekit: no dispatcher"), PEKIT_RAISE);
     pekit_enforce_memory(L, previous);
+    // Ctrl-C during a call (a transfer polls for it and gives up): stop here, and at every
+    // instruction after, even if the script wraps the call in pcall.
+    if (interrupted()) return stop(L, "interrupted");
     if (n == PEKIT_RAISE) {  // the Swift frames are gone now
         if (lua_type(L, -1) == LUA_TSTRING) {  // name the caller's line, as luaL_error does
             luaL_where(L, 1);
@@ -123,52 +145,82 @@ int pekit_tostring(lua_State *L, int i) {
     i = lua_absindex(L, i);
     lua_pushcfunction(L, tostring_body);
     lua_pushvalue(L, i);
-    return lua_pcall(L, 1, 1, 0);
+    // A __tostring is Lua code: it runs under the state's cap like any other.
+    int previous = pekit_enforce_memory(L, 1);
+    int status = lua_pcall(L, 1, 1, 0);
+    pekit_enforce_memory(L, previous);
+    return status;
 }
 
 // ---- Limits ----
-static void budget_hook(lua_State *L, lua_Debug *ar) {
-    (void)ar;
-    // Keep firing at every instruction, so code that catches the error with pcall cannot go on;
-    // the host restores the previous hook when its protected call returns.
-    lua_sethook(L, budget_hook, LUA_MASKCOUNT, 1);
-    luaL_error(L, "instruction budget exceeded (an endless loop?)");
-}
-
-void pekit_set_instruction_budget(lua_State *L, int count) {
-    if (count > 0) lua_sethook(L, budget_hook, LUA_MASKCOUNT, count);
-    else lua_sethook(L, NULL, 0, 0);
-}
-
-// Process-wide, like the signal: the state running code most recently is the one interrupted.
+// Process-wide, like the signal: Ctrl-C stops whatever Lua code is running, in any state.
 // Lock-free atomics, so both the signal handler and runtimes on other threads may touch them.
-static _Atomic(lua_State *) interrupted_state = NULL;
+static atomic_int catching_interrupts = 0;
 static atomic_int interrupt_pending = 0;
 
-static void interrupt_hook(lua_State *L, lua_Debug *ar) {
+static int interrupted(void) {
+    return atomic_load_explicit(&catching_interrupts, memory_order_relaxed)
+        && atomic_load_explicit(&interrupt_pending, memory_order_relaxed);
+}
+
+// Raises and keeps the hook firing at every instruction of this thread, so a pcall or a
+// coroutine.resume that catches the error cannot go on running.
+static int stop(lua_State *L, const char *why) {
+    lua_sethook(L, pekit_hook, LUA_MASKCOUNT, 1);
+    return luaL_error(L, "%s", why);
+}
+
+static const char *budget_message = "instruction budget exceeded (an endless loop?)";
+
+static void pekit_hook(lua_State *L, lua_Debug *ar) {
     (void)ar;
-    // Stays set (every instruction), so a pcall in the script cannot swallow the interrupt.
-    lua_sethook(L, interrupt_hook, LUA_MASKCOUNT, 1);
-    luaL_error(L, "interrupted");
+    if (interrupted()) stop(L, "interrupted");
+    pekit_alloc_state *st = alloc_state(L);
+    if (st->budgeted) {
+        st->budget -= lua_gethookcount(L);
+        if (st->budget <= 0) stop(L, budget_message);
+    }
+    // Back to the usual period after a stop has been dealt with (a new budget, Ctrl-C released).
+    if (lua_gethookcount(L) != PEKIT_HOOK_PERIOD) lua_sethook(L, pekit_hook, LUA_MASKCOUNT, PEKIT_HOOK_PERIOD);
+}
+
+int pekit_budget_begin(lua_State *L, long long count) {
+    pekit_alloc_state *st = alloc_state(L);
+    if (!st->budgeted) return 0;
+    if (st->calls++ == 0) st->budget = count;
+    return 1;
+}
+
+void pekit_budget_end(lua_State *L) {
+    pekit_alloc_state *st = alloc_state(L);
+    // Spent again once the outermost call returns: a finalizer that the collector runs while
+    // the host pushes values (outside any call) is stopped at its first hook.
+    if (st->calls > 0 && --st->calls == 0) st->budget = 0;
+}
+
+void pekit_charge(lua_State *L, long long steps) {
+    if (interrupted()) stop(L, "interrupted");
+    pekit_alloc_state *st = alloc_state(L);
+    if (st->budgeted) {
+        st->budget -= steps;
+        if (st->budget <= 0) stop(L, budget_message);
+    }
 }
 
 static void on_sigint(int sig) {
-    // As lua.c: a second Ctrl-C while the hook is pending kills the process the default way.
+    // As lua.c: a second Ctrl-C while the first is pending kills the process the default way.
     signal(sig, SIG_DFL);
     atomic_store(&interrupt_pending, 1);
-    lua_State *L = atomic_load(&interrupted_state);
-    if (L)
-        lua_sethook(L, interrupt_hook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
 }
 
-void pekit_catch_interrupts(lua_State *L) {
+void pekit_catch_interrupts(void) {
     atomic_store(&interrupt_pending, 0);
-    atomic_store(&interrupted_state, L);
+    atomic_store(&catching_interrupts, 1);
     signal(SIGINT, on_sigint);
 }
 
 void pekit_release_interrupts(void) {
-    atomic_store(&interrupted_state, NULL);
+    atomic_store(&catching_interrupts, 0);
     signal(SIGINT, SIG_DFL);
 }
 

@@ -106,17 +106,35 @@ final class RunCommandTests: XCTestCase {
     }
 
     func testInterruptStopsTheScriptCleanly() throws {
-        let process = Process()
-        process.executableURL = PekitProcess.binary
-        process.arguments = ["run", "-e", "while true do pcall(function() while true do end end) end"]
-        let errPipe = Pipe()
-        process.standardError = errPipe
-        try process.run()
-        Thread.sleep(forTimeInterval: 0.5)
-        process.interrupt()
-        process.waitUntilExit()
-        XCTAssertEqual(String(decoding: errPipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self), "pekit: interrupted\n")
-        XCTAssertEqual(process.terminationStatus, 130)
+        for code in ["while true do pcall(function() while true do end end) end",
+                     "coroutine.wrap(function() while true do pcall(function() while true do end end) end end)()",
+                     #"print(("a"):rep(100000):find(("a*"):rep(20) .. "b"))"#] {
+            let process = Process()
+            process.executableURL = PekitProcess.binary
+            process.arguments = ["run", "-e", code]
+            let errPipe = Pipe()
+            process.standardError = errPipe
+            try process.run()
+            Thread.sleep(forTimeInterval: 0.5)
+            process.interrupt()  // one press
+            process.waitUntilExit()
+            XCTAssertEqual(String(decoding: errPipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self), "pekit: interrupted\n", code)
+            XCTAssertEqual(process.terminationStatus, 130, code)
+        }
+        // A script's own error that says "interrupted" is an ordinary failure.
+        let own = try run(["run", "-e", #"error("transfer was interrupted")"#])
+        XCTAssertEqual(own.status, 1)
+        XCTAssertTrue(own.stderr.hasPrefix("pekit: (command line):1: transfer was interrupted\nstack traceback:"), own.stderr)
+    }
+
+    /// `setmetatable(_G, …)` with a failing __newindex must not abort the host when it sets `arg`.
+    func testHostileGlobalsMetatable() throws {
+        try write("s.lua", "print(arg[0], pekit.encode('a b'))")
+        let r = try run(["run", "-e", #"setmetatable(_G, { __newindex = function() error("x") end, __index = function() error("y") end })"#, "s.lua"])
+        XCTAssertEqual(r.stdout, "s.lua\ta%20b\n", r.stderr)
+        XCTAssertEqual(r.status, 0)
+        let l = try run(["run", "-e", #"setmetatable(_G, { __newindex = function() error("x") end })"#, "-l", "string"])
+        XCTAssertEqual(l.status, 0, l.stderr)
     }
 
     func testPluginPathAndPolicyOnTheCommandLine() throws {
@@ -135,10 +153,26 @@ final class RunCommandTests: XCTestCase {
         XCTAssertTrue(listed.stdout.contains("afnetworking"), "the repository's plugins are found beside the binary")
         XCTAssertEqual(listed.status, 0)
         let path = try run(["plugins", "--path", "--plugins", "/x"])
-        XCTAssertTrue(path.stdout.hasPrefix("/x\n./plugins\n"), path.stdout)
+        XCTAssertTrue(path.stdout.hasPrefix("/x\n/"), path.stdout)
+        XCTAssertFalse(path.stdout.contains("./plugins"), "a checkout's ./plugins is not trusted by default")
         let unknown = try run(["encode", "--policy", "nope", "a"])
-        XCTAssertTrue(unknown.stderr.hasPrefix("pekit encode: unknown policy \"nope\" (no nope.lua on the plugin path: ./plugins, "), unknown.stderr)
+        XCTAssertTrue(unknown.stderr.hasPrefix("pekit encode: unknown policy \"nope\" (no nope.lua on the plugin path: /"), unknown.stderr)
         XCTAssertEqual(unknown.status, 1)
+    }
+
+    /// ./plugins comes with whatever directory pekit runs in: used only when the user trusts it.
+    func testLocalPluginsNeedTrust() throws {
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("plugins"), withIntermediateDirectories: true)
+        try write("plugins/afnetworking.lua", #"return { kind = "policy", description = "shadow", allowed = "unreserved" }"#)
+        try write("plugins/local.lua", #"return { kind = "policy", allowed = "/" }"#)
+        XCTAssertEqual(try run(["encode", "--policy", "afnetworking", "a/b?"]).stdout, "a/b?\n", "the shipped afnetworking, not the checkout's")
+        let refused = try run(["encode", "--policy", "local", "a/b"])
+        XCTAssertTrue(refused.stderr.hasSuffix("; ./plugins/local.lua exists but ./plugins is searched only when trusted: use --plugins ./plugins or PEKIT_TRUST_LOCAL_PLUGINS=1 if you trust this directory)\n"), refused.stderr)
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertEqual(try run(["encode", "--policy", "local", "a/b c"], environment: ["PEKIT_TRUST_LOCAL_PLUGINS": "1"]).stdout, "a/b%20c\n")
+        XCTAssertEqual(try run(["encode", "--plugins", "./plugins", "--policy", "afnetworking", "a/b?"]).stdout, "a%2Fb%3F\n")
+        let path = try run(["plugins", "--path"], environment: ["PEKIT_TRUST_LOCAL_PLUGINS": "1"])
+        XCTAssertTrue(path.stdout.hasPrefix("./plugins\n"), path.stdout)
     }
 
     func testShippedPoliciesFromTheCommandLine() throws {

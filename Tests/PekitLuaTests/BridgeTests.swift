@@ -110,6 +110,19 @@ final class BridgeTests: XCTestCase {
         DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) { kill(getpid(), SIGINT) }
         XCTAssertEqual(lua.eval("while true do pcall(function() while true do end end) end"), "error: interrupted")
         XCTAssertEqual(lua.eval("1"), "1", "the runtime goes on after an interrupt")
+        // Inside coroutines (their own threads, each catching errors), and in pattern matching (C).
+        for code in ["while true do coroutine.resume(coroutine.create(function() while true do pcall(function() while true do end end) end end)) end",
+                     "coroutine.wrap(function() while true do end end)()",
+                     #"local s = ("a"):rep(100000); return s:find(("a*"):rep(20) .. "b")"#,
+                     #"return coroutine.wrap(function() return ("a"):rep(100000):gsub("(a-)(a-)(a-)b", "x") end)()"#] {
+            DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) { kill(getpid(), SIGINT) }
+            XCTAssertTrue(lua.eval(code).hasSuffix("interrupted"), code)
+            XCTAssertEqual(lua.eval("1"), "1")
+        }
+        // A script's own error that merely says so is not an interruption.
+        XCTAssertThrowsError(try runtime.runChunk(Array(#"error("transfer was interrupted")"#.utf8))) { error in
+            XCTAssertEqual((error as? LuaError)?.isInterrupt, false)
+        }
     }
 }
 

@@ -187,7 +187,7 @@ final class QueryModuleTests: XCTestCase {
             "weird": #"return { kind = "policy", order = function(a, b) return math.random() < 0.5 end }"#,
         ])
         var options = LuaRuntime.Options()
-        options.extraPluginDirectories = [directory]
+        options.extraPluginDirectories = [directory, repoPlugins]
         options.environment = [:]
         options.pluginInstructionBudget = 1_000_000
         let lua = LuaREPL(runtime: try LuaRuntime(options: options))

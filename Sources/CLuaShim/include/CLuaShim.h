@@ -28,8 +28,9 @@ static inline const char *pekit_typename_at(lua_State *L, int i) { return luaL_t
 
 // ---- The allocator: a memory cap that applies only while Lua code runs ----
 /// A new state whose allocations are counted; `limit` bytes (0 = none) are enforced while
-/// `pekit_enforce_memory` is on. Returns NULL when the state cannot be created.
-lua_State *pekit_newstate(size_t limit);
+/// `pekit_enforce_memory` is on. A `budgeted` state (a plugin's) runs Lua code only within
+/// `pekit_budget_begin`/`end`. Returns NULL when the state cannot be created.
+lua_State *pekit_newstate(size_t limit, int budgeted);
 /// Turns the cap on (Lua running) or off (host pushes); returns the previous setting.
 int pekit_enforce_memory(lua_State *L, int on);
 void pekit_set_memory_limit(lua_State *L, size_t limit);
@@ -60,13 +61,38 @@ int pekit_pcall(lua_State *L, int nargs, int nresults);
 /// pushes the string, or the error message and returns nonzero.
 int pekit_tostring(lua_State *L, int i);
 
+/// Whether Swift code pushed the state past its memory cap during the call in progress (host
+/// pushes are counted, not refused): the dispatcher then raises the memory error itself.
+int pekit_memory_exceeded(lua_State *L);
+
 // ---- Limits for plugins and scripts ----
-/// Raises "instruction budget exceeded" once `count` VM instructions have run (0 clears).
-void pekit_set_instruction_budget(lua_State *L, int count);
-/// Installs a SIGINT handler that stops the running Lua code with "interrupted" (as lua.c does).
-void pekit_catch_interrupts(lua_State *L);
+// Every state made by pekit_newstate carries a count hook (every PEKIT_HOOK_PERIOD instructions)
+// that every coroutine inherits. It charges one instruction budget shared by all the state's
+// threads, so a coroutine cannot start a fresh one, and it stops the code on Ctrl-C; once either
+// fires it fires at every instruction, so pcall and coroutine.resume cannot swallow it.
+#define PEKIT_HOOK_PERIOD 1000
+/// In a budgeted state, starts a budget of `count` instructions (and pattern-matching steps)
+/// for the call about to be made, unless a call is in progress (nested calls share the
+/// outermost budget). Returns 1 when `pekit_budget_end` must follow, 0 for an unbudgeted state.
+int pekit_budget_begin(lua_State *L, long long count);
+/// Ends a call begun by `pekit_budget_begin`; after the outermost, the budget is spent.
+void pekit_budget_end(lua_State *L);
+/// Charges `steps` of C-level work (pattern matching) to the budget; raises "instruction budget
+/// exceeded" or "interrupted" like the hook does. Only for C functions called from Lua.
+void pekit_charge(lua_State *L, long long steps);
+/// Installs a SIGINT handler; from now on Ctrl-C stops the Lua code running in any state (as
+/// lua.c does, but also inside coroutines and pattern matching).
+void pekit_catch_interrupts(void);
 /// Restores the default SIGINT behaviour.
 void pekit_release_interrupts(void);
-/// Whether Ctrl-C came since `pekit_catch_interrupts` (polled by transfers that run outside Lua).
+/// Whether Ctrl-C came since `pekit_catch_interrupts` (polled by transfers that run outside Lua,
+/// and by the host to tell an interruption from an error that merely says "interrupted").
 int pekit_interrupt_pending(void);
+
+// ---- Pattern matching that can be stopped ----
+/// Replaces string.find, match, gmatch and gsub in the state's string table (the one the
+/// string metatable indexes) with pekit's own matcher: Lua 5.4's pattern language, the same
+/// results, but every matching step is charged to the budget and checks for Ctrl-C, so a
+/// pathological pattern is stopped instead of running unbounded in C.
+void pekit_open_patterns(lua_State *L);
 #endif

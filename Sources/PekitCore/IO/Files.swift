@@ -21,6 +21,26 @@ public enum Files {
         }
     }
 
+    /// The bytes of a regular file of at most `limit` bytes, or nil when it cannot be read, is not
+    /// a regular file (a device or FIFO: opened without blocking, then refused), or is larger.
+    /// The limit holds while reading, whatever `stat` said (a file may grow as it is read).
+    public static func read(_ path: String, limit: Int) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        var out: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n < 0 { if errno == EINTR { continue }; return nil }
+            if n == 0 { return out }
+            guard out.count + n <= limit else { return nil }
+            out += chunk[0..<n]
+        }
+    }
+
     /// Why a file operation failed.
     static func reason() -> String {
         String(decoding: UnsafeRawBufferPointer(start: strerror(errno), count: strlen(strerror(errno))), as: UTF8.self)

@@ -3,9 +3,12 @@ import Foundation
 /// Lua gave (position included) and, when there is one, the traceback.
 public struct LuaError: Error, CustomStringConvertible, Equatable {
     /// The message, e.g. `script.lua:3: attempt to call a nil value (global 'f')`.
-    public let message: String
+    public internal(set) var message: String
     /// `stack traceback:` and its lines, or empty.
     public let traceback: String
+    /// Whether the code was stopped by Ctrl-C (the flag the signal set, not the message's text:
+    /// a script's own `error("… interrupted")` is an ordinary error).
+    public internal(set) var isInterrupt = false
 
     public init(message: String, traceback: String = "") {
         self.message = message

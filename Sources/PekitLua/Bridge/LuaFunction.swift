@@ -60,6 +60,15 @@ struct LuaCall {
     func table(_ n: Int32) throws {
         guard stack.type(n) == LUA_TTABLE else { throw typeError(n, expected: "table") }
     }
+
+    /// Refuses the call unless the caller's runtime may use `capability`
+    /// (`pekit.http.get: not allowed in a plugin (it sends over the network)`).
+    /// - Parameter what: the part of the call that needs it, when not the whole call (`field "body_file"`).
+    func require(_ capability: LuaCapability, for what: String? = nil) throws {
+        let role = runtime.role
+        guard !role.allows(capability) else { return }
+        throw LuaArgumentError("\(what.map { $0 + ": " } ?? "")not allowed \(role.place) (\(capability.reason))")
+    }
 }
 
 /// The single entry point the C trampoline calls for every Swift function. It never lets a
@@ -74,8 +83,22 @@ let luaDispatcher: pekit_dispatch_fn = { state, context in
         return PEKIT_RAISE
     }
     let call = LuaCall(stack: stack, name: box.name, runtime: runtime, count: stack.top)
+    return runtime.entering(state) { dispatch(box, call) }
+}
+
+private func dispatch(_ box: LuaFunctionBox, _ call: LuaCall) -> Int32 {
+    let stack = call.stack
     do {
-        return try box.body(call)
+        let results = try box.body(call)
+        // Values pushed for the caller count against its cap: they were made with the cap off
+        // (a failed allocation inside an API call would raise through Swift frames), so the
+        // error is raised here instead, once they are dropped again.
+        if pekit_memory_exceeded(call.L) != 0 {
+            stack.pop(results)
+            stack.push("\(box.name): not enough memory (the limit is \(pekit_memory_limit(call.L) >> 20) MB)")
+            return PEKIT_RAISE
+        }
+        return results
     } catch let error as LuaRaisedValue {
         // The error value of a failed Lua call is on the stack already: pass it on unchanged.
         _ = error

@@ -12,6 +12,10 @@ extension LuaRuntime {
         let meta = stack.top
         stack.push(name)
         stack.rawSet(meta, "__name")
+        // getmetatable answers the name: a script cannot reach, or patch, the methods every
+        // handle of the kind shares.
+        stack.push(name)
+        stack.rawSet(meta, "__metatable")
         setFunction(meta, name, "__gc") { call in
             if let id = call.runtime.handleID(at: 1, metatable: name) { release(call.runtime, id) }
             return 0

@@ -9,9 +9,19 @@ struct LuaConversionError: Error, CustomStringConvertible {
     var description: String { "\(path): \(reason)" }
 }
 
-/// The registry keys of the marker metatables set up by the prelude.
-enum LuaMarker: String {
-    case null = "pekit.mt.null", ordered = "pekit.mt.ordered", set = "pekit.mt.set", array = "pekit.mt.array"
+/// The marks a table can carry (metatables set up by the prelude): `pekit.null`, `pekit.ordered`,
+/// `pekit.set`, `pekit.array`.
+enum LuaMarker: CaseIterable {
+    case null, ordered, set, array
+
+    var metatableKey: RegistryKey {
+        switch self {
+        case .null: return .nullMetatable
+        case .ordered: return .orderedMetatable
+        case .set: return .setMetatable
+        case .array: return .arrayMetatable
+        }
+    }
 }
 
 extension LuaRuntime {
@@ -28,13 +38,14 @@ extension LuaRuntime {
         return try readValue(stack.absolute(index), path: &keyPath, depth: 0, onPath: &onPath)
     }
 
-    private func marker(of index: Int32) -> LuaMarker? {
+    /// The mark of the table at `index`, if it has one.
+    func marker(of index: Int32) -> LuaMarker? {
         guard lua_getmetatable(L, index) != 0 else { return nil }
         // The marker metatables never move (Lua's collector does not move objects, and the
         // registry keeps them alive), so comparing addresses is exact.
         let pointer = lua_topointer(L, -1)
         stack.pop()
-        return markers.first { $0.pointer == pointer }?.marker
+        return markerCache.marker(at: pointer)
     }
 
     private func readValue(_ index: Int32, path: inout KeyPath, depth: Int, onPath: inout Set<UnsafeRawPointer>) throws -> PekitValue {
@@ -157,15 +168,14 @@ extension LuaRuntime {
         case .integer(let n): stack.push(integer: n)
         case .number(let x): stack.push(number: x)
         case .boolean(let b): stack.push(bool: b)
-        case .null: pushMarker(.nullValue)
+        case .null: pushNull()
         case .array(let elements), .set(let elements):
             stack.newTable(narr: Int32(clamping: elements.count))
             for (i, element) in elements.enumerated() {
                 push(element, keepOrder: keepOrder)
                 stack.rawSetIndex(-2, Int64(i + 1))
             }
-            if case .set = value { pushMarker(.set) } else { pushMarker(.array) }
-            lua_setmetatable(L, -2)
+            if case .set = value { setMarker(.set) } else { setMarker(.array) }
         case .map(let map):
             if map.isOrdered && keepOrder {
                 stack.newTable(narr: Int32(clamping: map.count))
@@ -177,8 +187,7 @@ extension LuaRuntime {
                     stack.rawSetIndex(-2, 2)
                     stack.rawSetIndex(-2, Int64(i + 1))
                 }
-                pushMarker(.ordered)
-                lua_setmetatable(L, -2)
+                setMarker(.ordered)
             } else {
                 stack.newTable(nrec: Int32(clamping: map.count))
                 for entry in map.entries {
@@ -216,40 +225,40 @@ struct KeyPath {
     }
 }
 
-/// The marker metatables (and pekit.null) as registry references and addresses, for fast
-/// pushing and recognising.
+/// The marker metatables and `pekit.null` as registry references and addresses, for fast pushing
+/// and recognising.
 struct MarkerCache {
-    struct Entry { let marker: LuaMarker; let pointer: UnsafeRawPointer?; let ref: Int32 }
-    var entries: [Entry] = []
-    var nullValueRef: Int32 = 0
+    var pointers: [UnsafeRawPointer?] = []
+    var refs: [Int32] = []
+    var nullRef: Int32 = 0
+
+    func marker(at pointer: UnsafeRawPointer?) -> LuaMarker? {
+        guard pointer != nil, let i = pointers.firstIndex(of: pointer) else { return nil }
+        return LuaMarker.allCases[i]
+    }
 }
 
-enum PushMarker { case ordered, set, array, nullValue }
-
 extension LuaRuntime {
-    var markers: [MarkerCache.Entry] { markerCache.entries }
-
-    func pushMarker(_ marker: PushMarker) {
-        let ref: Int32
-        switch marker {
-        case .nullValue: ref = markerCache.nullValueRef
-        case .ordered: ref = markerCache.entries.first { $0.marker == .ordered }?.ref ?? 0
-        case .set: ref = markerCache.entries.first { $0.marker == .set }?.ref ?? 0
-        case .array: ref = markerCache.entries.first { $0.marker == .array }?.ref ?? 0
-        }
-        _ = lua_rawgeti(L, pekit_registryindex(), lua_Integer(ref))
+    /// Sets the mark's metatable on the table on top.
+    func setMarker(_ marker: LuaMarker) {
+        let i = LuaMarker.allCases.firstIndex(of: marker) ?? 0
+        _ = lua_rawgeti(L, pekit_registryindex(), lua_Integer(markerCache.refs[i]))
+        lua_setmetatable(L, -2)
     }
+
+    /// Pushes `pekit.null`.
+    func pushNull() { _ = lua_rawgeti(L, pekit_registryindex(), lua_Integer(markerCache.nullRef)) }
 
     /// Fills the cache from the registry keys the prelude's values were stored under.
     func cacheMarkers() {
         var cache = MarkerCache()
-        for marker in [LuaMarker.null, .ordered, .set, .array] {
-            getRegistry(marker.rawValue)
-            let pointer = lua_topointer(L, -1)
-            cache.entries.append(.init(marker: marker, pointer: pointer, ref: reference()))
+        for marker in LuaMarker.allCases {
+            getRegistry(marker.metatableKey)
+            cache.pointers.append(lua_topointer(L, -1))
+            cache.refs.append(reference())
         }
-        getRegistry("pekit.null")
-        cache.nullValueRef = reference()
+        getRegistry(.null)
+        cache.nullRef = reference()
         markerCache = cache
     }
 }

@@ -67,6 +67,8 @@ extension LuaRuntime {
         stack.rawSet(meta, "__index")
         stack.push("pekit.charset")
         stack.rawSet(meta, "__name")
+        stack.push("pekit.charset")
+        stack.rawSet(meta, "__metatable")
         stack.pop()
 
         // pekit.charset: presets as fields, and callable to build a set from characters.

@@ -24,7 +24,8 @@ extension LuaRuntime {
         return jar
     }
 
-    func push(url: RequestURL) -> PekitValue {
+    /// A URL as filters see it.
+    static func value(of url: RequestURL) -> PekitValue {
         .map(PekitMap(ordered: [
             .init(key: "url", value: .text(url.description)), .init(key: "scheme", value: .text(url.scheme)),
             .init(key: "host", value: .text(url.host)), .init(key: "port", value: .integer(Int64(url.effectivePort))),
@@ -111,59 +112,71 @@ extension LuaRuntime {
             stack.pop()
             return [try filterFromPlugin(name: name, options: i)]
         }
-        return [filter(fromTable: i, name: "inline", limited: false)]
+        return [filter(fromTable: i, name: "inline")]
     }
 
+    /// A filter from a cookie-filter plugin: its table, or what its `new(options)` returns. The
+    /// options are copied into the plugin's own state; its functions run there, under its limits.
     private func filterFromPlugin(name: String, options: Int32?) throws -> CookieFilter {
         let loaded = try plugins.load(name)
+        let place = "plugin \"\(name)\" (\(loaded.file))"
         guard loaded.kind == "cookie-filter" else {
-            throw PluginError(description: "plugin \"\(name)\" (\(loaded.file)) is a \(loaded.kind), not a cookie-filter")
+            throw PluginError(description: "\(place) is a \(loaded.kind), not a cookie-filter")
         }
+        var optionsCopy = LuaCopy.table([], marker: nil)
+        if let options {
+            do { optionsCopy = try copy(at: options, path: "filter options", functions: false) } catch {
+                throw LuaArgumentError("\(error)")
+            }
+        }
+        let plugin = loaded.runtime
+        let stack = plugin.stack
         let base = stack.top
         defer { stack.setTop(base) }
-        plugins.push(loaded)
+        loaded.push()
         let table = stack.top
         if stack.rawGet(table, "new") == LUA_TFUNCTION {
-            if let options { stack.pushValue(options) } else { stack.newTable() }
+            plugin.push(copy: optionsCopy)
             do {
-                try call(1, results: 1, traceback: false, budget: self.options.pluginInstructionBudget, memoryLimit: self.options.pluginMemoryLimit)
+                try plugin.call(1, results: 1, traceback: false)
             } catch let error as LuaError {
-                throw PluginError(description: "plugin \"\(name)\" (\(loaded.file)): new: \(error.message)")
+                throw PluginError(description: "\(place): new: \(error.message)")
             }
             guard stack.type(-1) == LUA_TTABLE else {
-                throw PluginError(description: "plugin \"\(name)\" (\(loaded.file)): new must return a table of functions")
+                throw PluginError(description: "\(place): new must return a table of functions")
             }
-            return filter(fromTable: stack.top, name: name, limited: true, origin: "plugin \"\(name)\" (\(loaded.file))")
+            return plugin.filter(fromTable: stack.top, name: name, origin: place)
         }
         stack.pop()
-        return filter(fromTable: table, name: name, limited: true, origin: "plugin \"\(name)\" (\(loaded.file))")
+        return plugin.filter(fromTable: table, name: name, origin: place)
     }
 
-    private func filter(fromTable index: Int32, name: String, limited: Bool, origin: String? = nil) -> CookieFilter {
+    /// A filter whose functions are those of the table at `index` of this runtime's current stack.
+    private func filter(fromTable index: Int32, name: String, origin: String? = nil) -> CookieFilter {
         var filter = CookieFilter(name: name)
         let place = origin ?? "filter \"\(name)\""
         func callback(_ field: String) -> LuaCallback? {
             guard stack.rawGet(index, field) == LUA_TFUNCTION else { stack.pop(); return nil }
-            return LuaCallback(runtime: self, origin: "\(place): \(field)", limited: limited)
+            return LuaCallback(runtime: self, origin: "\(place): \(field)")
         }
         if let host = callback("host") {
-            filter.host = { [unowned self] url in
-                try host.call([self.push(url: url)]) { runtime, i in runtime.stack.string(i) }
+            filter.host = { url in
+                try host.call([Self.value(of: url)]) { runtime, i in runtime.stack.string(i) }
             }
         }
         if let accept = callback("accept") {
-            filter.accept = { [unowned self] cookie, url in
-                try accept.call([Self.value(of: cookie), self.push(url: url)]) { runtime, i in runtime.stack.bool(i) }
+            filter.accept = { cookie, url in
+                try accept.call([Self.value(of: cookie), Self.value(of: url)]) { runtime, i in runtime.stack.bool(i) }
             }
         }
         if let match = callback("match") {
-            filter.match = { [unowned self] cookie, url in
-                try match.call([Self.value(of: cookie), self.push(url: url)]) { runtime, i in runtime.stack.bool(i) }
+            filter.match = { cookie, url in
+                try match.call([Self.value(of: cookie), Self.value(of: url)]) { runtime, i in runtime.stack.bool(i) }
             }
         }
         if let rewrite = callback("rewrite") {
-            filter.rewrite = { [unowned self] cookie, url in
-                try rewrite.call([Self.value(of: cookie), self.push(url: url)]) { runtime, i in
+            filter.rewrite = { cookie, url in
+                try rewrite.call([Self.value(of: cookie), Self.value(of: url)]) { runtime, i in
                     runtime.stack.isNoneOrNil(i) ? nil : try Self.cookie(from: runtime.value(at: i, path: "cookie"), now: 0)
                 }
             }
@@ -291,6 +304,7 @@ extension LuaRuntime {
             return 1
         }
         setFunction(methods, "jar", "save") { call in
+            try call.require(.files)
             let jar = try call.runtime.jar(at: 1, call)
             let path = try call.string(2)
             var format: CookieJar.FileFormat?
@@ -310,6 +324,7 @@ extension LuaRuntime {
             return 0
         }
         setFunction(methods, "jar", "load") { call in
+            try call.require(.files)
             let jar = try call.runtime.jar(at: 1, call)
             let (loaded, warnings) = try jar.load(from: try call.string(2))
             call.stack.push(integer: Int64(loaded))

@@ -73,7 +73,7 @@ extension LuaRuntime {
         case LUA_TNIL: stack.pop()
         case LUA_TSTRING: options.sink = .file(stack.string(-1) ?? ""); stack.pop()
         case LUA_TFUNCTION:
-            let callback = LuaCallback(runtime: self, origin: "sink", limited: false)
+            let callback = LuaCallback(runtime: self, origin: "sink")
             options.sink = .custom { chunk in try callback.call([.string(ByteString(chunk))]) { _, _ in () } }
         default:
             let type = stack.typeName(-1)
@@ -152,10 +152,10 @@ extension LuaRuntime {
                 stack.push(field.value); stack.rawSetIndex(-2, 2)
                 stack.rawSetIndex(-2, Int64(i + 1))
             }
-            getRegistry("pekit.mt.headers")
+            getRegistry(.headersMetatable)
             lua_setmetatable(L, -2)
         }
-        getRegistry("pekit.mt.response")
+        getRegistry(.responseMetatable)
         lua_setmetatable(L, table)
     }
 
@@ -163,6 +163,7 @@ extension LuaRuntime {
         stack.newTable()
         let http = stack.top
         setFunction(http, "pekit.http", "send") { call in
+            try call.require(.network)
             let runtime = call.runtime
             if runtime.handleID(at: 1, metatable: Self.requestMetatable) != nil {
                 let stored = try runtime.storedRequest(at: 1, call)
@@ -178,6 +179,7 @@ extension LuaRuntime {
         for method in ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD"] {
             // get(url, {params=…, headers=…, jar=…, timeout=…}): request fields and send options in one table.
             setFunction(http, "pekit.http", method.lowercased()) { call in
+                try call.require(.network)
                 let runtime = call.runtime
                 let url = try call.string(1)
                 var builder: RequestBuilder

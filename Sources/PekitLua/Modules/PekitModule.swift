@@ -14,10 +14,10 @@ extension LuaRuntime {
         stack.pushValue(pekit)
         try call(1, results: 1)
         let internals = stack.top
-        for (field, key) in [("null_mt", LuaMarker.null.rawValue), ("ordered_mt", LuaMarker.ordered.rawValue),
-                             ("set_mt", LuaMarker.set.rawValue), ("array_mt", LuaMarker.array.rawValue),
-                             ("null", "pekit.null"), ("make_env", "pekit.make_env"), ("inspect", "pekit.inspect"),
-                             ("headers_mt", "pekit.mt.headers"), ("response_mt", "pekit.mt.response")] {
+        for (field, key) in [("null_mt", RegistryKey.nullMetatable), ("ordered_mt", .orderedMetatable),
+                             ("set_mt", .setMetatable), ("array_mt", .arrayMetatable),
+                             ("null", .null), ("lockdown", .lockDown), ("inspect", .inspect),
+                             ("headers_mt", .headersMetatable), ("response_mt", .responseMetatable)] {
             _ = stack.rawGet(internals, field)
             setRegistry(key)
         }
@@ -36,7 +36,7 @@ extension LuaRuntime {
         installHTTPModule(into: pekit)
 
         stack.pushValue(pekit)
-        lua_setglobal(L, "pekit")
+        setGlobal("pekit")
         _ = stack.rawGet(pekit_registryindex(), LUA_LOADED_TABLE)
         stack.pushValue(pekit)
         stack.rawSet(-2, "pekit")
@@ -116,8 +116,9 @@ extension LuaRuntime {
         stack.newTable()
         let module = stack.top
         setFunction(module, "pekit.policy", "define") { call in
+            try call.require(.policies)
             try call.table(1)
-            let policy = try call.runtime.policies.define(table: 1)
+            let policy = try call.runtime.policies.define(table: 1, in: call.runtime)
             call.stack.push(policy.name)
             return 1
         }
@@ -127,6 +128,7 @@ extension LuaRuntime {
             return 1
         }
         setFunction(module, "pekit.policy", "list") { call in
+            try call.require(.plugins)  // it loads every plugin on the path
             call.runtime.push(.array(call.runtime.policies.list().map { item in
                 .map(PekitMap(unordered: [.init(key: "name", value: .text(item.name)), .init(key: "description", value: .text(item.description)),
                                           .init(key: "origin", value: .text(item.origin))]))
@@ -176,14 +178,17 @@ extension LuaRuntime {
         stack.newTable(narr: Int32(path.count))
         for (i, directory) in path.enumerated() { stack.push(directory); stack.rawSetIndex(-2, Int64(i + 1)) }
         stack.pushValue(-1)
-        setRegistry(PluginLoader.pathKey)
+        setRegistry(.pluginPath)
         stack.rawSet(module, "path")
         setFunction(module, "pekit.plugins", "load") { call in
-            let loader = call.runtime.plugins
-            loader.push(try loader.load(try call.string(1)))
+            try call.require(.plugins)
+            let loaded = try call.runtime.plugins.load(try call.string(1))
+            // A copy: the plugin's own table stays in its own state, out of the caller's reach.
+            try call.runtime.pushCopy(of: loaded)
             return 1
         }
         setFunction(module, "pekit.plugins", "list") { call in
+            try call.require(.plugins)
             call.runtime.push(.array(call.runtime.plugins.list().map { info in
                 var entries: [PekitMap.Entry] = [.init(key: "name", value: .text(info.name)), .init(key: "kind", value: .text(info.kind)),
                                                  .init(key: "description", value: .text(info.description)), .init(key: "file", value: .text(info.file))]
@@ -193,6 +198,7 @@ extension LuaRuntime {
             return 1
         }
         setFunction(module, "pekit.plugins", "reload") { call in
+            try call.require(.plugins)
             call.runtime.reloadPlugins()
             return 0
         }

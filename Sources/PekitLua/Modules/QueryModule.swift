@@ -20,7 +20,7 @@ extension LuaRuntime {
             }
             stack.pop()
             do {
-                return try PolicyDefinition(runtime: self, table: n, origin: call.name, limited: false,
+                return try PolicyDefinition(runtime: self, table: n, origin: call.name,
                                             extraFields: extraFields.union(["policy"])).applied(to: base)
             } catch let error as LuaArgumentError {
                 throw call.badArgument(n, error.description)
@@ -48,7 +48,7 @@ extension LuaRuntime {
                 stack.newTable(narr: 2)
                 stack.push(pair.key)
                 stack.rawSetIndex(-2, 1)
-                if let value = pair.value { stack.push(value) } else { call.runtime.pushMarker(.nullValue) }
+                if let value = pair.value { stack.push(value) } else { call.runtime.pushNull() }
                 stack.rawSetIndex(-2, 2)
                 stack.rawSetIndex(-2, Int64(i + 1))
             }

@@ -61,6 +61,7 @@ extension LuaRuntime {
         }
         builder.contentType = try text("content_type")
         builder.bodyFile = try text("body_file")
+        if builder.bodyFile != nil { try call.require(.files, for: "field \"body_file\"") }
         if field("connect") != LUA_TNIL { builder.connect = try hostMappings(at: stack.top, call) }
         stack.pop()
         builder.boundary = try text("boundary")
@@ -122,7 +123,10 @@ extension LuaRuntime {
                 }
                 func s(_ key: ByteString) -> String? { if case .string(let v)? = part[key] { return v.description }; return nil }
                 let source: MultipartBody.Part.Source
-                if let path = s("path") { source = .file(path) }
+                if let path = s("path") {
+                    try call.require(.files, for: "multipart[\(i + 1)].path")
+                    source = .file(path)
+                }
                 else if case .string(let data)? = part["data"] { source = .data(data.bytes) }
                 else if case .string(let data)? = part["value"] { source = .data(data.bytes) }
                 else { throw call.badArgument(argument, "multipart[\(i + 1)] needs value, data or path") }
@@ -146,6 +150,7 @@ extension LuaRuntime {
         setFunction(methods, "request", "raw") { call in call.stack.push(try call.runtime.request(at: 1, call).raw()); return 1 }
         setFunction(methods, "request", "curl") { call in call.stack.push(try call.runtime.request(at: 1, call).curl()); return 1 }
         setFunction(methods, "request", "send") { call in
+            try call.require(.network)
             let stored = try call.runtime.storedRequest(at: 1, call)
             try call.runtime.send(stored.request, options: try call.runtime.sendOptions(from: call, argument: 2, base: stored.sendDefaults))
             return 1
@@ -156,6 +161,7 @@ extension LuaRuntime {
             return 1
         }
         setFunction(methods, "request", "write_body") { call in
+            try call.require(.files)
             let r = try call.runtime.request(at: 1, call)
             let path = try call.string(2)
             // Complete or not at all, like every file pekit writes.
@@ -184,7 +190,7 @@ extension LuaRuntime {
                     call.stack.push(f.value); call.stack.rawSetIndex(-2, 2)
                     call.stack.rawSetIndex(-2, Int64(i + 1))
                 }
-                call.runtime.getRegistry("pekit.mt.headers")
+                call.runtime.getRegistry(.headersMetatable)
                 lua_setmetatable(call.L, -2)
             default:
                 _ = luaL_getmetafield(call.L, 1, "__methods")

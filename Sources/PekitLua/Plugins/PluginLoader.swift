@@ -18,23 +18,34 @@ struct PluginError: Error, CustomStringConvertible {
     let description: String
 }
 
-/// Finds plugin files on the search path and loads them as text, each in its own sandboxed
-/// environment, under the instruction budget and memory cap.
+/// Finds plugin files on the search path and loads each, as text, into a runtime of its own
+/// (role `.plugin`: its own Lua state, memory cap and instruction budget, pure functions only).
 final class PluginLoader {
-    /// One loaded plugin; its table stays in the Lua registry.
+    /// One loaded plugin; its table stays in its own runtime's registry.
     struct Loaded {
         let name: String
         let kind: String
         let description: String
         let file: String
+        /// The plugin's own runtime.
+        let runtime: LuaRuntime
         let ref: Int32
+
+        /// Pushes the plugin's table onto its own runtime's stack.
+        func push() { runtime.pushReference(ref) }
     }
 
     static let kinds = ["policy", "cookie-filter"]
+    /// The largest plugin file read: plugins are source code, and a device or a huge file on the
+    /// path must not take the host's memory.
+    static let sizeLimit = 4 << 20
     private unowned let runtime: LuaRuntime
     private var cache: [String: Loaded] = [:]
-    /// The registry key of the Lua table `pekit.plugins.path` (scripts may edit it).
-    static let pathKey = "pekit.plugins.path"
+    /// Plugins being loaded now, outermost first: a plugin whose code (through the host) asks
+    /// for itself again is a cycle, not an endless recursion.
+    private var loading: [String] = []
+    /// Plugins read before a reload: policies and filters made from them still call into them.
+    private var retired: [Loaded] = []
 
     init(runtime: LuaRuntime) { self.runtime = runtime }
 
@@ -46,7 +57,11 @@ final class PluginLoader {
         if let list = options.environment["PEKIT_PLUGIN_PATH"] {
             path += list.split(separator: ":").map(String.init).filter { !$0.isEmpty }
         }
-        path.append("./plugins")
+        // A checkout someone else wrote may carry ./plugins: searched only when the user trusts it,
+        // as git runs no hooks and honours no config that a repository brings with it.
+        if options.trustLocalPlugins ?? (options.environment["PEKIT_TRUST_LOCAL_PLUGINS"] == "1") {
+            path.append("./plugins")
+        }
         if let home = options.environment["HOME"], !home.isEmpty { path.append(home + "/.config/pekit/plugins") }
         if let executable = options.executablePath {
             let binDirectory = URL(fileURLWithPath: executable).resolvingSymlinksInPath().deletingLastPathComponent()
@@ -69,7 +84,7 @@ final class PluginLoader {
     var path: [String] {
         let stack = runtime.stack
         defer { stack.pop() }
-        guard runtime.getRegistry(Self.pathKey) == LUA_TTABLE else { return [] }
+        guard runtime.getRegistry(.pluginPath) == LUA_TTABLE else { return [] }
         return (0..<stack.rawLength(-1)).compactMap { i in
             _ = stack.rawGetIndex(-1, Int64(i + 1))
             defer { stack.pop() }
@@ -102,41 +117,48 @@ final class PluginLoader {
             throw PluginError(description: "invalid plugin name \"\(name)\" (letters, digits, '-', '_' and '.' only)")
         }
         guard let file = find(name) else {
-            throw PluginError(description: "no plugin \"\(name)\" (looked for \(name).lua in: \(path.joined(separator: ", ")))")
+            throw PluginError(description: "no plugin \"\(name)\" (looked for \(name).lua in: \(path.joined(separator: ", "))\(localHint(name)))")
         }
+        guard !loading.contains(name) else {
+            throw PluginError(description: "plugin \"\(name)\" (\(file)) is needed while it loads (\((loading + [name]).joined(separator: " -> ")))")
+        }
+        loading.append(name)
+        defer { loading.removeLast() }
         let loaded = try load(file: file, name: name)
         cache[name] = loaded
         return loaded
     }
 
-    /// Pushes the table of a loaded plugin.
-    func push(_ loaded: Loaded) { runtime.pushReference(loaded.ref) }
+    /// What to say when the plugin is in an untrusted ./plugins.
+    func localHint(_ name: String) -> String {
+        guard !path.contains("./plugins"), FileManager.default.isReadableFile(atPath: "plugins/\(name).lua") else { return "" }
+        return "; ./plugins/\(name).lua exists but ./plugins is searched only when trusted: use --plugins ./plugins or PEKIT_TRUST_LOCAL_PLUGINS=1 if you trust this directory"
+    }
 
     /// Forgets loaded plugins so the next use reads the files again (`:reload`).
-    func reset() { cache.removeAll() }
+    func reset() {
+        retired += cache.values
+        cache.removeAll()
+    }
 
     private func load(file: String, name: String) throws -> Loaded {
         let place = "plugin \"\(name)\" (\(file))"
-        guard let data = FileManager.default.contents(atPath: file) else {
-            throw PluginError(description: "\(place): cannot read the file")
+        guard let data = PekitCore.Files.read(file, limit: Self.sizeLimit) else {
+            throw PluginError(description: "\(place): cannot read the file (it must be a regular file of at most \(Self.sizeLimit >> 20) MB)")
         }
-        let stack = runtime.stack
+        let plugin: LuaRuntime
+        do {
+            plugin = try LuaRuntime(options: runtime.options, role: .plugin(name: name, file: file), host: runtime)
+        } catch let error as LuaError {
+            throw PluginError(description: "\(place): \(error.message)")
+        }
+        let stack = plugin.stack
         let base = stack.top
         defer { stack.setTop(base) }
         do {
             // A short chunk name: Lua cuts long ones to "...", and the message names the full path anyway.
-            try runtime.load([UInt8](data), chunkName: "@" + name + ".lua")
-        } catch let error as LuaError {
-            throw PluginError(description: "\(place): \(error.message)")
-        }
-        // The chunk's only upvalue is _ENV: give it a fresh sandbox environment.
-        runtime.getRegistry("pekit.make_env")
-        stack.push(bool: true)
-        try runtime.call(1, results: 1, traceback: false)
-        _ = lua_setupvalue(runtime.L, -2, 1)
-        do {
-            try runtime.call(0, results: 1, traceback: false, budget: runtime.options.pluginInstructionBudget,
-                             memoryLimit: runtime.options.pluginMemoryLimit)
+            try plugin.load(data, chunkName: "@" + name + ".lua")
+            try plugin.call(0, results: 1, traceback: false)
         } catch let error as LuaError {
             throw PluginError(description: "\(place): \(error.message)")
         }
@@ -166,7 +188,7 @@ final class PluginLoader {
             throw PluginError(description: "\(place): field \"description\" must be a string, not a \(stack.typeName(-1))")
         }
         stack.pushValue(table)
-        return Loaded(name: name, kind: kind, description: description, file: file, ref: runtime.reference())
+        return Loaded(name: name, kind: kind, description: description, file: file, runtime: plugin, ref: plugin.reference())
     }
 
     /// Every plugin file on the path (first match per name), loaded to read its kind and
@@ -188,5 +210,19 @@ final class PluginLoader {
             }
         }
         return result.sorted { $0.name < $1.name }
+    }
+}
+
+extension LuaRuntime {
+    /// Pushes a copy of a loaded plugin's table onto the current state (functions as proxies that
+    /// call into the plugin under its limits).
+    func pushCopy(of loaded: PluginLoader.Loaded) throws {
+        loaded.push()
+        defer { loaded.runtime.stack.pop() }
+        let copy: LuaCopy
+        do { copy = try loaded.runtime.copy(at: -1, path: "plugin \"\(loaded.name)\"", functions: true) } catch {
+            throw PluginError(description: "plugin \"\(loaded.name)\" (\(loaded.file)): \(error)")
+        }
+        push(copy: copy)
     }
 }

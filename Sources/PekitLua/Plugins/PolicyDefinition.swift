@@ -27,11 +27,12 @@ struct PolicyDefinition {
 
     /// Reads the table at `index`.
     /// - Parameters:
+    ///   - runtime: the runtime whose current stack holds the table (a plugin's own, for a plugin's
+    ///     policy: its functions then run under that plugin's limits).
     ///   - origin: where the table came from, for callbacks' error messages.
-    ///   - limited: whether functions in it run under the plugin limits.
     ///   - extraFields: other field names the caller accepts (and reads itself).
     /// - Throws: `LuaArgumentError` naming the field.
-    init(runtime: LuaRuntime, table index: Int32, origin: String, limited: Bool, extraFields: Set<String> = []) throws {
+    init(runtime: LuaRuntime, table index: Int32, origin: String, extraFields: Set<String> = []) throws {
         let stack = runtime.stack
         let table = stack.absolute(index)
         let known = Set(Self.fields.map(\.name)).union(extraFields)
@@ -45,7 +46,7 @@ struct PolicyDefinition {
                 throw LuaArgumentError("unknown field \"\(field)\" (a policy has: \(Self.fields.map(\.name).joined(separator: ", ")))")
             }
             if extraFields.contains(field) { continue }
-            try read(field, runtime: runtime, origin: origin, limited: limited)
+            try read(field, runtime: runtime, origin: origin)
         }
     }
 
@@ -56,13 +57,13 @@ struct PolicyDefinition {
         return LuaArgumentError("field \"\(field)\" must be \(accepts), not \(got)")
     }
 
-    private mutating func read(_ field: String, runtime: LuaRuntime, origin: String, limited: Bool) throws {
+    private mutating func read(_ field: String, runtime: LuaRuntime, origin: String) throws {
         let stack = runtime.stack
         let text = stack.type(-1) == LUA_TSTRING ? stack.string(-1) : nil
         let isFunction = stack.type(-1) == LUA_TFUNCTION
         func callback() -> LuaCallback {
             stack.pushValue(-1)
-            return LuaCallback(runtime: runtime, origin: "\(origin): \(field)", limited: limited)
+            return LuaCallback(runtime: runtime, origin: "\(origin): \(field)")
         }
         switch field {
         case "name", "description", "separator", "assign", "prefix":

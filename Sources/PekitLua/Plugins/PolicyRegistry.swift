@@ -60,10 +60,10 @@ final class PolicyRegistry {
                 throw PluginError(description: "plugin \"\(name)\" (\(loaded.file)) is a \(loaded.kind), not a policy")
             }
             let place = "plugin \"\(name)\" (\(loaded.file))"
-            let stack = runtime.stack
-            plugins.push(loaded)
+            let stack = loaded.runtime.stack
+            loaded.push()
             defer { stack.pop() }
-            let policy = try build(table: stack.top, origin: place, limited: true, defaultName: name)
+            let policy = try build(table: stack.top, in: loaded.runtime, origin: place, defaultName: name)
             let entry = Entry(policy: policy, origin: loaded.file, fromPlugin: true)
             entries[name] = entry
             return entry
@@ -74,14 +74,15 @@ final class PolicyRegistry {
             return entry
         }
         let known = Set(Policy.builtins.keys).union(entries.keys).sorted()
-        throw PluginError(description: "unknown policy \"\(name)\" (no \(name).lua on the plugin path: \(plugins.path.joined(separator: ", ")); built in: \(known.joined(separator: ", ")))")
+        throw PluginError(description: "unknown policy \"\(name)\" (no \(name).lua on the plugin path: \(plugins.path.joined(separator: ", ")); built in: \(known.joined(separator: ", "))\(plugins.localHint(name)))")
     }
 
-    /// A policy from the table at `index`, resolving `extends` (default base: rfc3986).
-    func build(table index: Int32, origin: String, limited: Bool, defaultName: String?) throws -> Policy {
+    /// A policy from the table at `index` of `owner`'s current stack (the host's, or a plugin's
+    /// own runtime), resolving `extends` (default base: rfc3986).
+    func build(table index: Int32, in owner: LuaRuntime, origin: String, defaultName: String?) throws -> Policy {
         let definition: PolicyDefinition
         do {
-            definition = try PolicyDefinition(runtime: runtime, table: index, origin: origin, limited: limited)
+            definition = try PolicyDefinition(runtime: owner, table: index, origin: origin)
         } catch let error as LuaArgumentError {
             throw PluginError(description: "\(origin): \(error)")
         }
@@ -93,14 +94,14 @@ final class PolicyRegistry {
     }
 
     /// Defines (or redefines) a policy from a script's table; it needs a `name`.
-    func define(table index: Int32) throws -> Policy {
-        let stack = runtime.stack
+    func define(table index: Int32, in owner: LuaRuntime) throws -> Policy {
+        let stack = owner.stack
         guard stack.rawGet(index, "name") == LUA_TSTRING, let name = stack.string(-1) else {
             stack.pop()
             throw LuaArgumentError("a policy needs a field \"name\" (a string)")
         }
         stack.pop()
-        let policy = try build(table: index, origin: "policy \"\(name)\"", limited: false, defaultName: name)
+        let policy = try build(table: index, in: owner, origin: "policy \"\(name)\"", defaultName: name)
         entries[name] = Entry(policy: policy, origin: "defined by a script", fromPlugin: false)
         return policy
     }

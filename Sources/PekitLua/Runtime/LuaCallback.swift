@@ -2,43 +2,54 @@ import CLua
 import CLuaShim
 import PekitCore
 
-/// A Lua function kept in the registry so Swift code (a policy's `custom` closure) can call it
-/// later, protected, and — for plugin code — under the instruction budget and memory cap.
+/// A Lua function kept in the registry so Swift code (a policy's `custom` closure, a cookie
+/// filter, a sink) can call it later, protected. It runs on the state of its runtime's call in
+/// progress (the coroutine that called pekit, if one did) and, in a plugin's runtime, under that
+/// plugin's instruction budget and memory cap.
 final class LuaCallback: @unchecked Sendable {
-    private weak var runtime: LuaRuntime?
+    private(set) weak var runtime: LuaRuntime?
     private let ref: Int32
     /// Says where the function came from in errors: `plugin "x" (plugins/x.lua): order`.
     let origin: String
-    /// Plugin code runs under the sandbox limits; functions a script passed in do not.
-    let limited: Bool
 
-    /// Takes the function on top of the stack (pops it).
-    init(runtime: LuaRuntime, origin: String, limited: Bool) {
+    /// Takes the function on top of the runtime's current stack (pops it).
+    init(runtime: LuaRuntime, origin: String) {
         self.runtime = runtime
         self.origin = origin
-        self.limited = limited
         ref = runtime.reference()
+    }
+
+    deinit { runtime?.releaseReference(ref) }
+
+    /// Calls the function with the arguments `push` pushes (returning their count) and reads its
+    /// results (at `first`…top) with `read`. Errors name `origin`.
+    func invoke<T>(results: Int32, push: (LuaRuntime) throws -> Int32, read: (LuaRuntime, _ first: Int32) throws -> T) throws -> T {
+        guard let runtime else { throw LuaError(message: "\(origin): the Lua runtime is gone") }
+        let stack = runtime.stack
+        let base = stack.top
+        defer { runtime.stack.setTop(base) }
+        guard lua_checkstack(stack.L, 8) != 0 else { throw LuaError(message: "\(origin): Lua stack exhausted") }
+        runtime.pushReference(ref)
+        let count = try push(runtime)
+        do {
+            try runtime.call(count, results: results, traceback: false)
+        } catch var error as LuaError {
+            error.message = "\(origin): \(error.message)"
+            throw error
+        }
+        do {
+            return try read(runtime, base + 1)
+        } catch {
+            throw LuaError(message: "\(origin): \(error)")
+        }
     }
 
     /// Calls the function with `arguments` and returns its first result converted by `read`.
     func call<T>(_ arguments: [PekitValue], read: (LuaRuntime, Int32) throws -> T) throws -> T {
-        guard let runtime else { throw LuaError(message: "\(origin): the Lua runtime is gone") }
-        let base = runtime.stack.top
-        defer { runtime.stack.setTop(base) }
-        runtime.pushReference(ref)
-        for argument in arguments { runtime.push(argument) }
-        do {
-            try runtime.call(Int32(arguments.count), results: 1, traceback: false,
-                             budget: limited ? runtime.options.pluginInstructionBudget : 0,
-                             memoryLimit: limited ? runtime.options.pluginMemoryLimit : 0)
-        } catch let error as LuaError {
-            throw LuaError(message: "\(origin): \(error.message)")
-        }
-        do {
-            return try read(runtime, runtime.stack.top)
-        } catch {
-            throw LuaError(message: "\(origin): \(error)")
-        }
+        try invoke(results: 1, push: { runtime in
+            for argument in arguments { runtime.push(argument) }
+            return Int32(arguments.count)
+        }, read: read)
     }
 
     /// A comparator for `Policy.Order.custom`.
@@ -63,4 +74,13 @@ final class LuaCallback: @unchecked Sendable {
         guard let bytes = stack.bytes(i) else { throw LuaArgumentError("the function must return a string, not \(stack.typeName(i))") }
         return ByteString(bytes)
     }
+}
+
+extension LuaRuntime {
+    /// Pushes the function a callback holds (onto this runtime's current state).
+    func pushReferenceOf(_ callback: LuaCallback) { callback.pushFunction(onto: self) }
+}
+
+extension LuaCallback {
+    fileprivate func pushFunction(onto runtime: LuaRuntime) { runtime.pushReference(ref) }
 }

@@ -73,7 +73,7 @@ public final class LuaREPL {
         let stack = runtime.stack
         let base = stack.top - 1
         do {
-            try runtime.callForREPL()
+            try runtime.callCatchingInterrupts(0, results: LUA_MULTRET)
         } catch let error as LuaError {
             return .error(error.traceback.isEmpty ? error.message : error.message + "\n" + error.traceback)
         } catch {
@@ -114,15 +114,6 @@ public func formatPlugins(_ list: [PluginInfo]) -> String {
 }
 
 extension LuaRuntime {
-    func callForREPL() throws {
-        pekit_catch_interrupts(L)
-        defer {
-            pekit_release_interrupts()
-            lua_sethook(L, nil, 0, 0)
-        }
-        try call(0, results: LUA_MULTRET)
-    }
-
     /// The loader, for the REPL's `:plugins` and the CLI's `pekit plugins`.
     public func listPlugins() -> [PluginInfo] { plugins.list() }
     /// The plugin search path in effect.

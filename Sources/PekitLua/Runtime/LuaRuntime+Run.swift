@@ -26,7 +26,6 @@ extension LuaRuntime {
         let directory = (path as NSString).deletingLastPathComponent
         prependPackagePath(directory.isEmpty ? "." : directory)
         try load(source, chunkName: "@" + path)
-        if options.sandboxed { try setSandboxEnvironment() }
         for argument in arguments { stack.push(argument) }
         try callCatchingInterrupts(Int32(arguments.count), results: 0)
     }
@@ -35,7 +34,6 @@ extension LuaRuntime {
     /// `=(command line)` as lua.c names it, with `arguments` as `...`.
     public func runChunk(_ source: [UInt8], name: String = "=(command line)", arguments: [String] = []) throws {
         try load(source, chunkName: name)
-        if options.sandboxed { try setSandboxEnvironment() }
         for argument in arguments { stack.push(argument) }
         try callCatchingInterrupts(Int32(arguments.count), results: 0)
     }
@@ -43,13 +41,14 @@ extension LuaRuntime {
     /// `require(module)` and sets the global of the same name (`-l module`).
     public func requireModule(_ module: String) throws {
         try checkThread()
-        guard lua_getglobal(L, "require") == LUA_TFUNCTION else {
+        stack.pushGlobal("require")
+        guard stack.type(-1) == LUA_TFUNCTION else {
             stack.pop()
             throw LuaError(message: "require is not available (sandboxed)")
         }
         stack.push(module)
         try callCatchingInterrupts(1, results: 1)
-        lua_setglobal(L, module)
+        setGlobal(module)
     }
 
     /// Sets the `arg` table as lua.c does.
@@ -59,11 +58,12 @@ extension LuaRuntime {
         for (i, word) in interpreter.enumerated() { stack.push(word); stack.rawSetIndex(-2, Int64(i - interpreter.count)) }
         stack.push(script); stack.rawSetIndex(-2, 0)
         for (i, word) in arguments.enumerated() { stack.push(word); stack.rawSetIndex(-2, Int64(i + 1)) }
-        lua_setglobal(L, "arg")
+        setGlobal("arg")
     }
 
     private func prependPackagePath(_ directory: String) {
-        guard lua_getglobal(L, "package") == LUA_TTABLE else { stack.pop(); return }
+        stack.pushGlobal("package")
+        guard stack.type(-1) == LUA_TTABLE else { stack.pop(); return }
         let current = stack.rawGet(-1, "path") == LUA_TSTRING ? (stack.string(-1) ?? "") : ""
         stack.pop()
         stack.push("\(directory)/?.lua;\(directory)/?/init.lua;" + current)
@@ -71,20 +71,10 @@ extension LuaRuntime {
         stack.pop()
     }
 
-    // Gives the function on top a fresh sandbox environment (the plugin allow-list, non-strict).
-    private func setSandboxEnvironment() throws {
-        getRegistry("pekit.make_env")
-        stack.push(bool: false)
-        try call(1, results: 1)
-        _ = lua_setupvalue(L, -2, 1)
-    }
-
-    private func callCatchingInterrupts(_ nargs: Int32, results: Int32) throws {
-        pekit_catch_interrupts(L)
-        defer {
-            pekit_release_interrupts()
-            lua_sethook(L, nil, 0, 0)
-        }
+    /// Calls the function on top with Ctrl-C stopping it (exit 130 in the CLI), as lua.c does.
+    func callCatchingInterrupts(_ nargs: Int32, results: Int32) throws {
+        pekit_catch_interrupts()
+        defer { pekit_release_interrupts() }
         try call(nargs, results: results)
     }
 
@@ -92,7 +82,7 @@ extension LuaRuntime {
     public func inspect(at index: Int32) -> String {
         guard isOwnerThread else { return "<inspect failed: \(LuaRuntime.wrongThread)>" }
         let i = stack.absolute(index)
-        getRegistry("pekit.inspect")
+        getRegistry(.inspect)
         stack.pushValue(i)
         do {
             try call(1, results: 1, traceback: false)
@@ -104,7 +94,3 @@ extension LuaRuntime {
     }
 }
 
-/// Whether an error is the one Ctrl-C raises.
-extension LuaError {
-    public var isInterrupt: Bool { message.hasSuffix("interrupted") }
-}

@@ -40,16 +40,25 @@ final class ScratchBuffer {
 /// One runtime per thread: calls from another thread than the one that made it are refused with
 /// a `LuaError`. Every call into Lua is protected (`lua_pcall`) and comes back as a thrown
 /// `LuaError`; no Lua error ever unwinds through Swift frames.
+///
+/// Each plugin runs in a runtime of its own (role `.plugin`): its own `lua_State`, memory cap
+/// and instruction budget, pure functions only. Plugins share no table with the host or with
+/// each other; what crosses is copied (`LuaTransfer`).
 public final class LuaRuntime {
     /// How a runtime is set up.
     public struct Options {
-        /// Scripts get only the safe standard libraries (the plugin allow-list) when true.
+        /// Scripts get only the safe standard libraries (the plugin allow-list) and pekit's pure
+        /// functions when true: no files, no network (`pekit run --sandbox`).
         public var sandboxed: Bool = false
         /// Extra plugin directories searched before the default path (`--plugins DIR`).
         public var extraPluginDirectories: [String] = []
-        /// VM instructions a plugin may run per call (load or function) before it is stopped.
-        public var pluginInstructionBudget: Int32 = 50_000_000
-        /// Bytes a plugin may allocate beyond what is in use when it starts.
+        /// Whether `./plugins` (in the current directory) is on the default path: off unless the
+        /// user trusts it (`PEKIT_TRUST_LOCAL_PLUGINS=1`), as git ignores a repository's own hooks.
+        public var trustLocalPlugins: Bool? = nil
+        /// VM instructions (and pattern-matching steps) a plugin may run per call, load or function,
+        /// counting every coroutine it starts, before it is stopped.
+        public var pluginInstructionBudget: Int = 50_000_000
+        /// Bytes a plugin's state may hold in all (its own Lua state, whatever pekit returned to it).
         public var pluginMemoryLimit: Int = 64 << 20
         /// Deepest nesting of tables converted to values.
         public var maxDepth: Int = 64
@@ -61,8 +70,17 @@ public final class LuaRuntime {
         public init() {}
     }
 
-    let L: OpaquePointer
+    /// The state made for the runtime; scripts run on it and its coroutines.
+    let mainState: OpaquePointer
+    /// The state of the call in progress: the caller's own (a coroutine has its own stack), set
+    /// by the dispatcher for the duration of each call from Lua; `mainState` between calls.
+    /// Every helper that pushes or reads values uses it, so none touches another thread's stack.
+    private(set) var L: OpaquePointer
     let options: Options
+    /// What the runtime's code may do (the host, `run --sandbox`, or one plugin).
+    let role: LuaRole
+    /// The runtime that loaded this plugin (nil for the host): named policies are looked up there.
+    private(set) weak var host: LuaRuntime?
     /// The thread that made the runtime: a Lua state is not thread-safe, so using it from
     /// another thread is refused with an error instead of racing.
     private let owner = pthread_self()
@@ -82,32 +100,56 @@ public final class LuaRuntime {
     lazy var acceptLanguage = RequestBuilder.acceptLanguage(environment: options.environment)
     /// The marker metatables, cached after start-up.
     var markerCache = MarkerCache()
+    /// Host-side functions standing for plugin functions, one per plugin function.
+    var proxies: [ProxyKey: LuaFunctionBox] = [:]
     /// A reusable output buffer for functions that produce short strings in loops.
     let scratch = ScratchBuffer(size: 16 << 10)
-    lazy var policies = PolicyRegistry(runtime: self)
-    lazy var plugins = PluginLoader(runtime: self)
+    private lazy var ownPolicies = PolicyRegistry(runtime: self)
+    private lazy var ownPlugins = PluginLoader(runtime: self)
+    /// Named policies: a plugin's runtime uses its host's.
+    var policies: PolicyRegistry { host?.policies ?? ownPolicies }
+    /// The plugin loader: a plugin's runtime uses its host's.
+    var plugins: PluginLoader { host?.plugins ?? ownPlugins }
 
     /// Creates a state with the standard libraries and the `pekit` module (global and `require`).
     /// - Throws: `LuaError` when the state cannot be created or set up.
-    public init(options: Options = Options()) throws {
-        guard let state = pekit_newstate(0) else { throw LuaError(message: "pekit: cannot create a Lua state (out of memory)") }
+    public convenience init(options: Options = Options()) throws {
+        try self.init(options: options, role: options.sandboxed ? .sandbox : .host, host: nil)
+    }
+
+    init(options: Options, role: LuaRole, host: LuaRuntime?) throws {
+        let limit = role.isPlugin ? options.pluginMemoryLimit : 0
+        guard let state = pekit_newstate(limit, role.isPlugin ? 1 : 0) else { throw LuaError(message: "pekit: cannot create a Lua state (out of memory)") }
+        mainState = state
         L = state
         self.options = options
+        self.role = role
+        self.host = host
         pekit_set_dispatcher(luaDispatcher)
-        pekit_extraspace(L).pointee = Unmanaged.passUnretained(self).toOpaque()
-        luaL_openlibs(L)
+        pekit_extraspace(state).pointee = Unmanaged.passUnretained(self).toOpaque()
+        luaL_openlibs(state)
+        pekit_open_patterns(state)
         try installPekitModule()
+        if role != .host { try lockDown() }
     }
 
     deinit {
-        pekit_extraspace(L).pointee = nil
-        pekit_close(L)
+        pekit_extraspace(mainState).pointee = nil
+        pekit_close(mainState)
     }
 
     /// The runtime that owns `state` (or the coroutine `state` belongs to).
     static func runtime(for state: OpaquePointer) -> LuaRuntime? {
         guard let pointer = pekit_extraspace(state).pointee else { return nil }
         return Unmanaged<LuaRuntime>.fromOpaque(pointer).takeUnretainedValue()
+    }
+
+    /// Makes `state` the state of the call in progress while `body` runs.
+    func entering<T>(_ state: OpaquePointer, _ body: () throws -> T) rethrows -> T {
+        let previous = L
+        L = state
+        defer { L = previous }
+        return try body()
     }
 
     var stack: LuaStack { LuaStack(L: L) }
@@ -129,6 +171,11 @@ public final class LuaRuntime {
         pekit_push_swift_function(L, Unmanaged.passUnretained(box).toOpaque())
     }
 
+    /// Pushes the function of an existing box (kept alive by `proxies`).
+    func push(box: LuaFunctionBox) {
+        pekit_push_swift_function(L, Unmanaged.passUnretained(box).toOpaque())
+    }
+
     /// Sets `table[field]` (table at `index`) to a function named `qualifier.field`.
     func setFunction(_ index: Int32, _ qualifier: String, _ field: String, _ body: @escaping (LuaCall) throws -> Int32) {
         let table = stack.absolute(index)
@@ -138,33 +185,25 @@ public final class LuaRuntime {
 
     // MARK: Calling Lua
 
-    /// Calls the function below `nargs` arguments on the stack, protected, with the memory cap on.
-    /// On success the results are on the stack; on failure nothing is left and a `LuaError` is thrown.
-    /// - Parameters:
-    ///   - traceback: add a traceback to string errors.
-    ///   - budget: VM instructions allowed (0: no limit).
-    ///   - memoryLimit: bytes the call may allocate beyond current use (0: no cap).
-    func call(_ nargs: Int32, results: Int32 = LUA_MULTRET, traceback: Bool = true,
-              budget: Int32 = 0, memoryLimit: Int = 0, on state: OpaquePointer? = nil) throws {
+    /// Calls the function below `nargs` arguments on the stack of the current state, protected,
+    /// with the memory cap on and, in a plugin's runtime, under the plugin's instruction budget
+    /// (one budget for the outermost call and everything it starts). On success the results are
+    /// on the stack; on failure nothing is left and a `LuaError` is thrown.
+    /// - Parameter traceback: add a traceback to string errors.
+    func call(_ nargs: Int32, results: Int32 = LUA_MULTRET, traceback: Bool = true) throws {
         try checkThread()
-        let L = state ?? self.L
-        let savedHook = lua_gethook(L), savedMask = lua_gethookmask(L), savedCount = lua_gethookcount(L)
-        let savedLimit = pekit_memory_limit(L)
-        if budget > 0 { pekit_set_instruction_budget(L, budget) }
-        if memoryLimit > 0 {
-            let allowed = pekit_memory_used(L) + memoryLimit
-            pekit_set_memory_limit(L, savedLimit == 0 ? allowed : min(savedLimit, allowed))
-        }
+        let L = self.L
+        let budgeted = pekit_budget_begin(L, Int64(options.pluginInstructionBudget)) != 0
+        // Ended after the error's text is read: a plugin's error object may have a __tostring.
+        defer { if budgeted { pekit_budget_end(L) } }
         let previous = pekit_enforce_memory(L, 1)
         let status = traceback ? pekit_pcall_traceback(L, nargs, results) : pekit_pcall(L, nargs, results)
         pekit_enforce_memory(L, previous)
-        pekit_set_memory_limit(L, savedLimit)
-        if budget > 0 { lua_sethook(L, savedHook, savedMask, savedCount) }
         if status != LUA_OK {
             let stack = LuaStack(L: L)
             let text: String
             if status == LUA_ERRMEM {
-                let cap = memoryLimit > 0 ? memoryLimit : savedLimit
+                let cap = pekit_memory_limit(L)
                 text = cap > 0 ? "not enough memory (the limit is \(cap >> 20) MB)" : "not enough memory"
             } else if stack.type(-1) == LUA_TSTRING {
                 text = stack.string(-1) ?? ""
@@ -172,7 +211,9 @@ public final class LuaRuntime {
                 text = stack.toStringMeta(-1)
             }
             stack.pop()
-            throw LuaError(handled: text)
+            var error = LuaError(handled: text)
+            error.isInterrupt = pekit_interrupt_pending() != 0
+            throw error
         }
     }
 
@@ -198,15 +239,26 @@ public final class LuaRuntime {
     // MARK: Registry
 
     /// Stores the value on top of the stack under `key` in the registry (pops it).
-    func setRegistry(_ key: String) { stack.rawSet(pekit_registryindex(), key) }
+    func setRegistry(_ key: RegistryKey) { stack.rawSet(pekit_registryindex(), key.rawValue) }
     /// Pushes the registry value stored under `key`; returns its type.
     @discardableResult
-    func getRegistry(_ key: String) -> Int32 { stack.rawGet(pekit_registryindex(), key) }
+    func getRegistry(_ key: RegistryKey) -> Int32 { stack.rawGet(pekit_registryindex(), key.rawValue) }
 
     /// Keeps the value on top of the stack alive in the registry (pops it); returns its reference.
     func reference() -> Int32 { luaL_ref(L, pekit_registryindex()) }
     /// Pushes a referenced value.
     func pushReference(_ ref: Int32) { _ = stack.rawGetIndex(pekit_registryindex(), Int64(ref)) }
+    /// Lets a referenced value go.
+    func releaseReference(_ ref: Int32) { luaL_unref(L, pekit_registryindex(), ref) }
+
+    /// Sets the global `name` to the value on top (pops it), without metamethods: a script may
+    /// have given `_G` a `__newindex` that errors, and an error here would cross Swift frames.
+    func setGlobal(_ name: String) {
+        pekit_pushglobaltable(L)
+        lua_rotate(L, -2, 1)
+        stack.rawSet(-2, name)
+        stack.pop()
+    }
 }
 
 /// Process-wide allocator tuning for programs that run scripts handling large strings (the CLI

@@ -5,7 +5,7 @@
 let preludeSource = #"""
 local pekit = ...
 local G = _G
-local string, table, math, utf8, coroutine, os = string, table, math, utf8, coroutine, os
+local string, table, math, utf8, coroutine, os, debug = string, table, math, utf8, coroutine, os, debug
 local type, pairs, ipairs, next, error, tostring, select = type, pairs, ipairs, next, error, tostring, select
 local setmetatable, rawequal, rawget, rawlen = setmetatable, rawequal, rawget, rawlen
 local getrawmetatable = debug.getmetatable
@@ -143,54 +143,44 @@ function pekit.inspect(value, options)
   return inspect(value, depth)
 end
 
--- Sandbox environments: the allow-list of Redis's script_lua.c, adapted. No io, no os.execute,
--- no load/loadfile/dofile/require, no debug, no string.dump, no collectgarbage.
-local base_names = { "assert", "error", "ipairs", "next", "pairs", "pcall", "select", "tonumber",
-  "tostring", "type", "xpcall", "rawequal", "rawlen", "rawget", "rawset", "setmetatable", "print", "_VERSION" }
-local function copy(t) local c = {} for k, v in next, t do c[k] = v end return c end
-local base = {}
-for _, name in ipairs(base_names) do base[name] = G[name] end
-local safe_getmetatable = G.getmetatable
-base.getmetatable = function(v)
-  -- The string metatable is shared with the host; a sandbox must not reach it.
-  if type(v) == "string" then return nil end
-  return safe_getmetatable(v)
-end
-local libs = { string = copy(string), table = copy(table), math = copy(math), utf8 = copy(utf8), coroutine = copy(coroutine),
-  os = { time = os.time, clock = os.clock, date = os.date, difftime = os.difftime } }
-libs.string.dump = nil
-
--- A read-only view of t without the fields in `hidden`.
-local function readonly(t, name, hidden)
-  hidden = hidden or {}
-  local function visible(_, k) if not hidden[k] then return t[k] end end
-  local function step(_, k)
-    local v
-    repeat k, v = next(t, k) until k == nil or not hidden[k]
-    return k, v
+-- Locking a sandboxed state down (plugins, run --sandbox): an allow-list, as Redis's
+-- script_lua.c keeps one. No io, no os but the clock, no load/loadfile/dofile/require, no
+-- debug, no package, no string.dump, no collectgarbage. Runs once, after the modules are set up.
+local allowed_globals = { "assert", "error", "ipairs", "next", "pairs", "pcall", "select", "tonumber",
+  "tostring", "type", "xpcall", "rawequal", "rawlen", "rawget", "rawset", "setmetatable", "getmetatable",
+  "print", "_VERSION", "_G", "string", "table", "math", "utf8", "coroutine", "os", "pekit" }
+local function lockdown(plugin_print, strict)
+  local place = strict and "in a plugin" or "in a sandboxed script"
+  local keep = {}
+  for _, name in ipairs(allowed_globals) do keep[name] = true end
+  local osclock = { time = os.time, clock = os.clock, date = os.date, difftime = os.difftime }
+  local safe_getmetatable = G.getmetatable
+  for name in next, G do if not keep[name] then G[name] = nil end end
+  G.os = osclock
+  -- The string metatable indexes `string`: dump goes from there too, so ("").dump is nil.
+  string.dump = nil
+  G.getmetatable = function(v)
+    if type(v) == "string" then return nil end
+    return safe_getmetatable(v)
   end
-  return setmetatable({}, { __index = visible, __pairs = function() return step, t, nil end,
-    __newindex = function(_, k) error(sformat("%s is read-only (cannot set '%s')", name, tostring(k)), 2) end,
-    __metatable = false })
-end
-
-local function make_env(strict)
-  local env = {}
-  for k, v in next, base do env[k] = v end
-  for k, v in next, libs do env[k] = copy(v) end
-  -- Sandboxed code (plugins, run --sandbox) does no network I/O: pekit.http is left out.
-  env.pekit = readonly(pekit, "pekit", { http = true })
-  env._G = env
+  local loaded = debug.getregistry()._LOADED
+  for name in next, loaded do if not keep[name] then loaded[name] = nil end end
+  loaded.os = osclock
+  -- Lua runs finalizers with hooks off, so a __gc that loops could never be stopped.
+  G.setmetatable = function(t, mt)
+    if type(mt) == "table" and rawget(mt, "__gc") ~= nil then
+      error("setmetatable: __gc is not allowed " .. place .. " (a finalizer cannot be stopped)", 2)
+    end
+    return setmetatable(t, mt)
+  end
+  if plugin_print then G.print = plugin_print end
   if strict then
-    setmetatable(env, { __index = function(_, k)
-      error(sformat("undefined global '%s'", tostring(k)), 2)
-    end })
+    setmetatable(G, { __index = function(_, k) error(sformat("undefined global '%s'", tostring(k)), 2) end })
   end
-  return env
 end
 
 -- Request headers: a list of {name, value}, also indexable by name in any case (first match).
-local headers_mt = { __name = "pekit.headers" }
+local headers_mt = { __name = "pekit.headers", __metatable = "pekit.headers" }
 headers_mt.__index = function(t, k)
   if type(k) ~= "string" then return nil end
   local lower = k:lower()
@@ -206,10 +196,10 @@ function response_methods:header_all(name)
   return out
 end
 function response_methods:json() return pekit.json.decode(self.body) end
-local response_mt = { __name = "pekit.response", __index = response_methods,
+local response_mt = { __name = "pekit.response", __metatable = "pekit.response", __index = response_methods,
   __tostring = function(r) return sformat("response %d %s", r.status, r.url) end }
 
 return { null_mt = null_mt, ordered_mt = ordered_mt, set_mt = set_mt, array_mt = array_mt,
-         null = null, make_env = make_env, inspect = inspect, headers_mt = headers_mt,
+         null = null, lockdown = lockdown, inspect = inspect, headers_mt = headers_mt,
          response_mt = response_mt }
 """#

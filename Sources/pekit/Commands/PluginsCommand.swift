@@ -8,7 +8,8 @@ let pluginsCommand = Command(
 
     Lists every plugin on the search path (first match per name wins): name, kind, description
     and file; a file that fails to load is listed with its error. The search path is:
-    --plugins DIR, then $PEKIT_PLUGIN_PATH (colon-separated), ./plugins,
+    --plugins DIR, then $PEKIT_PLUGIN_PATH (colon-separated), ./plugins when trusted
+    (PEKIT_TRUST_LOCAL_PLUGINS=1: a checkout's own plugins are not run by default),
     ~/.config/pekit/plugins, and the plugins installed beside the pekit binary.
 
     options:

@@ -15,7 +15,7 @@ let runCommand = Command(
     options:
       -e CHUNK        run this Lua chunk first (several may be given, run in order)
       -l MODULE       require MODULE and set the global of the same name first
-      --sandbox       give the script only the safe libraries plugins get (no io, os.execute,
+      --sandbox       run the script under the plugin rules: no files, no network (no io, os.execute,
                       require, load, debug)
       --plugins DIR   search DIR for plugins before the default path
       -h, --help      show this help

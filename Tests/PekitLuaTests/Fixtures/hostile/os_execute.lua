@@ -1,0 +1,3 @@
+-- expect: os_execute.lua:2: attempt to call a nil value (field 'execute')
+os.execute("touch /tmp/pekit-hostile-owned")
+return { kind = "policy" }

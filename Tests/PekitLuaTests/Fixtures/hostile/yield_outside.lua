@@ -1,0 +1,3 @@
+-- expect: attempt to yield from outside a coroutine
+coroutine.yield()
+return { kind = "policy" }
