@@ -115,13 +115,45 @@ void pekit_push_swift_function(lua_State *L, void *context) {
 }
 
 // ---- Protected calls ----
-static int msghandler(lua_State *L) {
-    const char *msg = lua_tostring(L, 1);
-    if (msg == NULL) {
-        if (luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING) return 1;
-        msg = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
+static int describe_body(lua_State *L) {
+    if (luaL_getmetafield(L, 1, "__tostring") != LUA_TNIL) {
+        lua_pop(L, 1);
+        luaL_tolstring(L, 1, NULL);
+        return 1;
     }
-    luaL_traceback(L, L, msg, 1);
+    // A table thrown as an error: show what is in it, as the REPL would print it.
+    if (lua_type(L, 1) == LUA_TTABLE && lua_getfield(L, LUA_REGISTRYINDEX, "pekit.inspect") == LUA_TFUNCTION) {
+        lua_pushvalue(L, 1);
+        lua_call(L, 1, 1);
+        lua_pushliteral(L, "error object: ");
+        lua_insert(L, -2);
+        lua_concat(L, 2);
+        return 1;
+    }
+    lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
+    return 1;
+}
+
+int pekit_describe_error(lua_State *L) {
+    if (lua_type(L, -1) == LUA_TSTRING) return LUA_OK;
+    int value = lua_gettop(L);
+    lua_pushcfunction(L, describe_body);
+    lua_pushvalue(L, value);
+    int previous = pekit_enforce_memory(L, 1);  // __tostring and the dump are Lua code
+    int status = lua_pcall(L, 1, 1, 0);
+    pekit_enforce_memory(L, previous);
+    if (status != LUA_OK) {
+        const char *why = lua_tostring(L, -1);
+        lua_pushfstring(L, "(error object is a %s value; describing it failed: %s)", luaL_typename(L, value), why ? why : "?");
+        lua_remove(L, -2);
+    }
+    lua_replace(L, value);
+    return status;
+}
+
+static int msghandler(lua_State *L) {
+    pekit_describe_error(L);
+    luaL_traceback(L, L, lua_tostring(L, 1), 1);
     return 1;
 }
 

@@ -1,10 +1,11 @@
 // libFuzzer target for the Lua value conversion (scripts/fuzz lua SECONDS): each input is turned
 // by a small generator into a Lua value (strings of any bytes, integers at the limits, NaN and
 // infinities, booleans, pekit.null, arrays, maps with odd keys, ordered tables, sets, empty
-// arrays, cycles, deep nesting) and pushed through every path that converts Lua values: JSON,
-// the query flattener under several policies, the query parser on the result, requests and
-// inspect. A Lua error is an expected outcome; a crash, a sanitizer report or a broken round
-// trip is a finding. Built only with -DPEKIT_FUZZ (scripts/fuzz); a plain build says so.
+// arrays, cycles, deep nesting, tables whose metamethods error or yield) and pushed through
+// every path that converts Lua values: JSON, the query flattener under several policies, the
+// query parser on the result, requests and inspect, on the main thread and again inside a
+// coroutine. A Lua error is an expected outcome; a crash, a sanitizer report, a broken round
+// trip or a coroutine that gets another answer is a finding. Built only with -DPEKIT_FUZZ (scripts/fuzz); a plain build says so.
 import Foundation
 import PekitLua
 
@@ -36,7 +37,7 @@ struct ValueGenerator {
     mutating func value(depth: Int) -> String {
         budget -= 1
         if budget <= 0 || depth > 80 { return "1" }
-        switch next() % 13 {
+        switch next() % 14 {
         case 0, 1: return string()
         case 2:
             var raw: UInt64 = 0
@@ -55,6 +56,7 @@ struct ValueGenerator {
         case 9: return "pekit.set{" + list(next() % 4) { $0.value(depth: depth + 1) } + "}"
         case 10: return "pekit.array{}"
         case 11: return "(function() local t = { x = \(value(depth: depth + 1)) } t.self = t return t end)()"
+        case 13: return "setmetatable({" + list(next() % 4) { $0.value(depth: depth + 1) } + "}, HOSTILE)"
         default:
             let n = Int(next()) + 1
             return String(repeating: "{", count: n) + value(depth: depth + 1) + String(repeating: "}", count: n)
@@ -62,8 +64,30 @@ struct ValueGenerator {
     }
 }
 
+/// Metamethods that must never run when pekit reads a table: each errors or yields.
+let hostileSetup = #"""
+HOSTILE = {}
+for _, e in ipairs { "__index", "__newindex", "__pairs", "__len", "__eq", "__lt", "__le", "__concat", "__call" } do
+  HOSTILE[e] = function() error("metamethod " .. e .. " ran") end
+end
+HOSTILE.__tostring = function() coroutine.yield() end
+"""#
+
 let probe = #"""
 local v = ...
+local function encode_all(v)
+  local out = {}
+  for _, policy in ipairs { "rfc3986", "qs", "php", "rack", "afnetworking", "jquery" } do
+    out[#out + 1] = tostring(select(2, pcall(pekit.query.encode, v, policy)))
+  end
+  out[#out + 1] = tostring(select(2, pcall(pekit.json.encode, v)))
+  out[#out + 1] = pekit.inspect(v)
+  return table.concat(out, "\n")
+end
+local main = encode_all(v)
+assert(not main:find("metamethod", 1, true), "a metamethod ran: " .. main)
+local inside = coroutine.wrap(encode_all)(v)
+assert(inside == main, "a coroutine differs:\n" .. main .. "\n--\n" .. inside)
 local ok, j = pcall(pekit.json.encode, v)
 if ok then
   local w = pekit.json.decode(j)
@@ -86,7 +110,11 @@ assert(type(pekit.inspect(v)) == "string")
 private let runtime: LuaRuntime = {
     var options = LuaRuntime.Options()
     if let plugins = ProcessInfo.processInfo.environment["PEKIT_FUZZ_PLUGINS"] { options.extraPluginDirectories = [plugins] }
-    do { return try LuaRuntime(options: options) } catch {
+    do {
+        let runtime = try LuaRuntime(options: options)
+        try runtime.runChunk(Array(hostileSetup.utf8), name: "=fuzz-setup")
+        return runtime
+    } catch {
         FileHandle.standardError.write(Data("fuzz set-up: \(error)\n".utf8))
         exit(1)
     }
@@ -102,7 +130,8 @@ public func pekitFuzzLua(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     } catch {
         let message = "\(error)"
         // Lua errors the probe does not catch are its own assertions: a finding.
-        if message.contains("round trip") || message.contains("assertion failed") {
+        if message.contains("round trip") || message.contains("assertion failed") || message.contains("a metamethod ran")
+            || message.contains("a coroutine differs") {
             FileHandle.standardError.write(Data("finding: \(message)\nvalue: \(generatorCopy.value(depth: 0))\n".utf8))
             abort()
         }

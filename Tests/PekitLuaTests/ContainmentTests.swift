@@ -141,6 +141,19 @@ final class ContainmentTests: XCTestCase {
         XCTAssertFalse(PluginLoader.defaultPath(options: options).contains("./plugins"))
     }
 
+    /// Devices and FIFOs are refused before a byte is read: /dev/zero never ends, a FIFO blocks.
+    func testDevicesAndFIFOsAreNotRead() throws {
+        let directory = try pluginDirectory([:])
+        XCTAssertEqual(mkfifo(directory + "/fifo.lua", 0o600), 0)
+        let lua = LuaREPL(runtime: try makeRuntime(plugins: [directory]))
+        XCTAssertEqual(lua.eval(#"select(2, pcall(pekit.encode, "x", "fifo"))"#),
+                       #""pekit.encode: plugin \"fifo\" (\#(directory)/fifo.lua): not a regular file""#)
+        XCTAssertEqual(lua.eval(#"pekit.cookies.jar{ public_suffixes = false }:load("/dev/zero")"#),
+                       "error: stdin:1: jar.load: /dev/zero: not a regular file (a device, pipe or directory cannot be a cookie jar)")
+        XCTAssertEqual(lua.eval(#"pekit.cookies.jar{ public_suffixes = false }:load("\#(directory)/fifo.lua")"#),
+                       "error: stdin:1: jar.load: \(directory)/fifo.lua: not a regular file (a device, pipe or directory cannot be a cookie jar)")
+    }
+
     static func luaEscaped(_ text: String) -> String {
         text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
     }

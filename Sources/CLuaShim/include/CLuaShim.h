@@ -57,6 +57,10 @@ void pekit_push_swift_function(lua_State *L, void *context);
 int pekit_pcall_traceback(lua_State *L, int nargs, int nresults);
 /// lua_pcall with no message handler (the error value is returned as it is).
 int pekit_pcall(lua_State *L, int nargs, int nresults);
+/// Replaces the error value on top with its text (unless it is a string already): its
+/// __tostring, or for a table "error object: " and a readable dump, run protected and under the
+/// state's memory cap. Never raises; returns nonzero when describing failed (the text says so).
+int pekit_describe_error(lua_State *L);
 /// Converts the value at `i` with tostring semantics (calling __tostring) under protection;
 /// pushes the string, or the error message and returns nonzero.
 int pekit_tostring(lua_State *L, int i);

@@ -54,7 +54,13 @@ extension CookieJar {
         if let size = Files.size(path), size > limits.fileBytes {
             throw CookieError.file(path: path, reason: "the file is \(size) bytes, more than a cookie jar file may be (\(limits.fileBytes)); is it a cookie file?")
         }
-        guard let bytes = Files.read(path) else { throw CookieError.file(path: path, reason: "cannot read the file (\(Files.reason()))") }
+        let bytes: [UInt8]
+        switch Files.read(path, limit: limits.fileBytes) {
+        case .bytes(let read): bytes = read
+        case .notRegular: throw CookieError.file(path: path, reason: "not a regular file (a device, pipe or directory cannot be a cookie jar)")
+        case .tooLarge: throw CookieError.file(path: path, reason: "more than \(limits.fileBytes) bytes, more than a cookie jar file may be; is it a cookie file?")
+        case .failed(let why): throw CookieError.file(path: path, reason: "cannot read the file (\(why))")
+        }
         let format = format ?? (bytes.first { $0 != 0x20 && $0 != 0x0A && $0 != 0x09 && $0 != 0x0D } == 0x7B ? .json : .netscape)
         return try load(bytes, format: format, name: path)
     }

@@ -21,22 +21,32 @@ public enum Files {
         }
     }
 
-    /// The bytes of a regular file of at most `limit` bytes, or nil when it cannot be read, is not
-    /// a regular file (a device or FIFO: opened without blocking, then refused), or is larger.
-    /// The limit holds while reading, whatever `stat` said (a file may grow as it is read).
-    public static func read(_ path: String, limit: Int) -> [UInt8]? {
+    /// What reading a file with a size limit gave.
+    public enum BoundedRead {
+        case bytes([UInt8])
+        /// A device, FIFO, socket or directory (opened without blocking, then refused).
+        case notRegular
+        /// More than the limit: found while reading, whatever `stat` said (a file may grow).
+        case tooLarge
+        /// The system's reason.
+        case failed(String)
+    }
+
+    /// The bytes of a regular file of at most `limit` bytes.
+    public static func read(_ path: String, limit: Int) -> BoundedRead {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else { return nil }
+        guard fd >= 0 else { return .failed(reason()) }
         defer { close(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        guard fstat(fd, &info) == 0 else { return .failed(reason()) }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { return .notRegular }
         var out: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if n < 0 { if errno == EINTR { continue }; return nil }
-            if n == 0 { return out }
-            guard out.count + n <= limit else { return nil }
+            if n < 0 { if errno == EINTR || errno == EAGAIN { continue }; return .failed(reason()) }
+            if n == 0 { return .bytes(out) }
+            guard out.count + n <= limit else { return .tooLarge }
             out += chunk[0..<n]
         }
     }

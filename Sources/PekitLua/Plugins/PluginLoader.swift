@@ -143,8 +143,12 @@ final class PluginLoader {
 
     private func load(file: String, name: String) throws -> Loaded {
         let place = "plugin \"\(name)\" (\(file))"
-        guard let data = PekitCore.Files.read(file, limit: Self.sizeLimit) else {
-            throw PluginError(description: "\(place): cannot read the file (it must be a regular file of at most \(Self.sizeLimit >> 20) MB)")
+        let data: [UInt8]
+        switch PekitCore.Files.read(file, limit: Self.sizeLimit) {
+        case .bytes(let read): data = read
+        case .notRegular: throw PluginError(description: "\(place): not a regular file")
+        case .tooLarge: throw PluginError(description: "\(place): larger than \(Self.sizeLimit >> 20) MB (a plugin is source code)")
+        case .failed(let why): throw PluginError(description: "\(place): cannot read the file (\(why))")
         }
         let plugin: LuaRuntime
         do {

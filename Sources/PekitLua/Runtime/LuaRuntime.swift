@@ -205,10 +205,9 @@ public final class LuaRuntime {
             if status == LUA_ERRMEM {
                 let cap = pekit_memory_limit(L)
                 text = cap > 0 ? "not enough memory (the limit is \(cap >> 20) MB)" : "not enough memory"
-            } else if stack.type(-1) == LUA_TSTRING {
-                text = stack.string(-1) ?? ""
             } else {
-                text = stack.toStringMeta(-1)
+                pekit_describe_error(L)
+                text = stack.string(-1) ?? ""
             }
             stack.pop()
             var error = LuaError(handled: text)

@@ -9,7 +9,10 @@ local string, table, math, utf8, coroutine, os, debug = string, table, math, utf
 local type, pairs, ipairs, next, error, tostring, select = type, pairs, ipairs, next, error, tostring, select
 local setmetatable, rawequal, rawget, rawlen = setmetatable, rawequal, rawget, rawlen
 local getrawmetatable = debug.getmetatable
+-- Captured, and never called as methods: a script may break the string metatable or `string`.
 local sformat, sbyte, schar, concat, sort = string.format, string.byte, string.char, table.concat, table.sort
+local sgsub, smatch, sfind, slower = string.gsub, string.match, string.find, string.lower
+local utf8len, mathtype = utf8.len, math.type
 
 local null_mt = { __name = "pekit.null", __metatable = "pekit.null",
   __tostring = function() return "pekit.null" end,
@@ -38,7 +41,7 @@ function pekit.ordered(list)
   for i, pair in ipairs(list) do
     if type(pair) ~= "table" then error(sformat("pekit.ordered: entry %d must be a {key, value} pair, not a %s", i, type(pair)), 2) end
     local k = pair[1]
-    if type(k) ~= "string" and math.type(k) ~= "integer" then
+    if type(k) ~= "string" and mathtype(k) ~= "integer" then
       error(sformat("pekit.ordered: entry %d: the key must be a string or an integer, not %s", i, k == nil and "nil" or type(k)), 2)
     end
     local v = pair[2]
@@ -47,7 +50,7 @@ function pekit.ordered(list)
   end
   -- A table written as {a = 1} has no order to keep: say so rather than drop its fields.
   for k in next, list do
-    if math.type(k) ~= "integer" or k < 1 or k > #out then
+    if mathtype(k) ~= "integer" or k < 1 or k > #out then
       error(sformat("pekit.ordered: field '%s' is not in the list; Lua forgets the order of {a = 1, b = 2}, so write pekit.ordered{ {\"a\", 1}, {\"b\", 2} }", tostring(k)), 2)
     end
   end
@@ -75,15 +78,15 @@ local keywords = {}
 for w in ("and break do else elseif end false for function goto if in local nil not or repeat return then true until while"):gmatch("%a+") do keywords[w] = true end
 
 local function quote(s)
-  local out = s:gsub('[%c"\\\128-\255]', function(c)
+  local out = sgsub(s, '[%c"\\\128-\255]', function(c)
     local b = sbyte(c)
     if c == '"' then return '\\"' elseif c == "\\" then return "\\\\"
     elseif c == "\n" then return "\\n" elseif c == "\r" then return "\\r" elseif c == "\t" then return "\\t"
     elseif b >= 128 then return c
     else return sformat("\\%d", b) end
   end)
-  if utf8.len(s) == nil then  -- not UTF-8: escape the high bytes too, so the terminal shows them
-    out = out:gsub("[\128-\255]", function(c) return sformat("\\x%02X", sbyte(c)) end)
+  if utf8len(s) == nil then  -- not UTF-8: escape the high bytes too, so the terminal shows them
+    out = sgsub(out, "[\128-\255]", function(c) return sformat("\\x%02X", sbyte(c)) end)
   end
   return '"' .. out .. '"'
 end
@@ -101,7 +104,7 @@ local function inspect(value, maxdepth)
   local function fmt(v, depth, indent)
     local t = type(v)
     if t == "string" then return quote(v) end
-    if t == "number" then return math.type(v) == "integer" and sformat("%d", v) or tostring(v) end
+    if t == "number" then return mathtype(v) == "integer" and sformat("%d", v) or tostring(v) end
     if t ~= "table" then return tostring(v) end
     local mt = getrawmetatable(v)
     if mt == null_mt then return "pekit.null" end
@@ -120,11 +123,11 @@ local function inspect(value, maxdepth)
       for i = 1, n do items[#items + 1] = fmt(rawget(v, i), depth + 1, inner) end
       local keys = {}
       for k in next, v do
-        if not (math.type(k) == "integer" and k >= 1 and k <= n) then keys[#keys + 1] = k end
+        if not (mathtype(k) == "integer" and k >= 1 and k <= n) then keys[#keys + 1] = k end
       end
       sort(keys, keyorder)
       for _, k in ipairs(keys) do
-        local ks = (type(k) == "string" and k:match("^[%a_][%w_]*$") and not keywords[k]) and k or ("[" .. fmt(k, depth + 1, inner) .. "]")
+        local ks = (type(k) == "string" and smatch(k, "^[%a_][%w_]*$") and not keywords[k]) and k or ("[" .. fmt(k, depth + 1, inner) .. "]")
         items[#items + 1] = ks .. " = " .. fmt(rawget(v, k), depth + 1, inner)
       end
     end
@@ -132,7 +135,7 @@ local function inspect(value, maxdepth)
     local prefix = (mt == ordered_mt and "pekit.ordered") or (mt == set_mt and "pekit.set") or (mt == array_mt and "pekit.array") or ""
     if #items == 0 then return prefix .. "{}" end
     local flat = prefix .. "{ " .. concat(items, ", ") .. " }"
-    if #flat <= 72 and not flat:find("\n", 1, true) then return flat end
+    if #flat <= 72 and not sfind(flat, "\n", 1, true) then return flat end
     return prefix .. "{\n" .. inner .. concat(items, ",\n" .. inner) .. "\n" .. indent .. "}"
   end
   return fmt(value, 0, "")
@@ -183,16 +186,17 @@ end
 local headers_mt = { __name = "pekit.headers", __metatable = "pekit.headers" }
 headers_mt.__index = function(t, k)
   if type(k) ~= "string" then return nil end
-  local lower = k:lower()
-  for i = 1, rawlen(t) do local f = rawget(t, i); if f[1]:lower() == lower then return f[2] end end
+  local lower = slower(k)
+  for i = 1, rawlen(t) do local f = rawget(t, i); if slower(f[1]) == lower then return f[2] end end
 end
 
 -- Responses of pekit.http: plain tables with a few methods.
 local response_methods = {}
 function response_methods:header(name) return self.headers[name] end
 function response_methods:header_all(name)
-  local out, lower = {}, name:lower()
-  for i = 1, #self.headers do local f = self.headers[i]; if f[1]:lower() == lower then out[#out + 1] = f[2] end end
+  local out, lower = {}, slower(name)
+  local headers = rawget(self, "headers")
+  for i = 1, rawlen(headers) do local f = rawget(headers, i); if slower(f[1]) == lower then out[#out + 1] = f[2] end end
   return out
 end
 function response_methods:json() return pekit.json.decode(self.body) end
