@@ -68,7 +68,8 @@ extension LuaRuntime {
         onPath.insert(pointer)
         defer { onPath.remove(pointer) }
         var entries: [(key: LuaCopy, value: LuaCopy)] = []
-        try forEachRaw(index) {
+        let iterate = mark == .ordered ? forEachOrdered : forEachRaw
+        try iterate(index) {
             let key = try copyValue(stack.absolute(-2), path: &path, depth: depth + 1, onPath: &onPath, functions: false)
             path.components.append(Self.pathComponent(key))
             defer { path.components.removeLast() }
@@ -97,6 +98,15 @@ extension LuaRuntime {
         case .string(let bytes): stack.push(bytes)
         case .charset(let set): push(charset: set)
         case .null: pushNull()
+        case .table(let entries, .ordered?):
+            var builder = beginOrdered(capacity: entries.count)
+            for entry in entries {
+                push(copy: entry.key)
+                push(copy: entry.value)
+                if stack.type(-2) == LUA_TNIL { stack.pop(2); continue }
+                appendOrdered(&builder)
+            }
+            endOrdered(builder)
         case .table(let entries, let mark):
             stack.newTable(nrec: Int32(clamping: entries.count))
             for entry in entries {

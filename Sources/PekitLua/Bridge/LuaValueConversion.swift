@@ -73,27 +73,11 @@ extension LuaRuntime {
         switch kind {
         case .ordered:
             var entries: [PekitMap.Entry] = []
-            let n = stack.rawLength(index)
-            entries.reserveCapacity(n)
-            for i in 1...max(n, 1) where n > 0 {
-                _ = stack.rawGetIndex(index, Int64(i))
-                defer { stack.pop() }
-                let pair = stack.top
-                guard stack.type(pair) == LUA_TTABLE else {
-                    path.components.append(.index(i))
-                    throw LuaConversionError(path: path.text, reason: "not a {key, value} pair")
-                }
-                _ = stack.rawGetIndex(pair, 1)
-                path.components.append(.index(i))
-                let key = try mapKey(-1, path: path)
-                path.components.removeLast()
-                stack.pop()
-                _ = stack.rawGetIndex(pair, 2)
+            try forEachOrdered(index) {
+                let key = try mapKey(-2, path: path)
                 path.components.append(.key(key))
-                let element = try readValue(stack.top, path: &path, depth: depth + 1, onPath: &onPath)
-                path.components.removeLast()
-                stack.pop()
-                entries.append(.init(key: key, value: element))
+                defer { path.components.removeLast() }
+                entries.append(.init(key: key, value: try readValue(stack.top, path: &path, depth: depth + 1, onPath: &onPath)))
             }
             return .map(PekitMap(ordered: entries))
         case .set, .array:
@@ -178,16 +162,13 @@ extension LuaRuntime {
             if case .set = value { setMarker(.set) } else { setMarker(.array) }
         case .map(let map):
             if map.isOrdered && keepOrder {
-                stack.newTable(narr: Int32(clamping: map.count))
-                for (i, entry) in map.entries.enumerated() {
-                    stack.newTable(narr: 2)
+                var builder = beginOrdered(capacity: map.count)
+                for entry in map.entries {
                     stack.push(entry.key)
-                    stack.rawSetIndex(-2, 1)
                     push(entry.value, keepOrder: keepOrder)
-                    stack.rawSetIndex(-2, 2)
-                    stack.rawSetIndex(-2, Int64(i + 1))
+                    appendOrdered(&builder)
                 }
-                setMarker(.ordered)
+                endOrdered(builder)
             } else {
                 stack.newTable(nrec: Int32(clamping: map.count))
                 for entry in map.entries {
@@ -231,6 +212,8 @@ struct MarkerCache {
     var pointers: [UnsafeRawPointer?] = []
     var refs: [Int32] = []
     var nullRef: Int32 = 0
+    /// The weak table of key orders of `pekit.ordered` tables.
+    var ordersRef: Int32 = 0
 
     func marker(at pointer: UnsafeRawPointer?) -> LuaMarker? {
         guard pointer != nil, let i = pointers.firstIndex(of: pointer) else { return nil }
@@ -259,6 +242,8 @@ extension LuaRuntime {
         }
         getRegistry(.null)
         cache.nullRef = reference()
+        getRegistry(.orders)
+        cache.ordersRef = reference()
         markerCache = cache
     }
 }

@@ -16,7 +16,7 @@ extension LuaRuntime {
         let internals = stack.top
         for (field, key) in [("null_mt", RegistryKey.nullMetatable), ("ordered_mt", .orderedMetatable),
                              ("set_mt", .setMetatable), ("array_mt", .arrayMetatable),
-                             ("null", .null), ("lockdown", .lockDown), ("inspect", .inspect),
+                             ("null", .null), ("lockdown", .lockDown), ("inspect", .inspect), ("orders", .orders),
                              ("headers_mt", .headersMetatable), ("response_mt", .responseMetatable)] {
             _ = stack.rawGet(internals, field)
             setRegistry(key)

@@ -49,6 +49,6 @@ enum LuaCapability: Equatable {
 enum RegistryKey: String {
     case nullMetatable = "pekit.mt.null", orderedMetatable = "pekit.mt.ordered", setMetatable = "pekit.mt.set",
          arrayMetatable = "pekit.mt.array", headersMetatable = "pekit.mt.headers", responseMetatable = "pekit.mt.response"
-    case null = "pekit.null", inspect = "pekit.inspect", lockDown = "pekit.lockdown"
+    case null = "pekit.null", inspect = "pekit.inspect", lockDown = "pekit.lockdown", orders = "pekit.orders"
     case pluginPath = "pekit.plugins.path"
 }

@@ -20,13 +20,87 @@ local null_mt = { __name = "pekit.null", __metatable = "pekit.null",
   __newindex = function() error("pekit.null is read-only", 2) end }
 local null = setmetatable({}, null_mt)
 
+-- Ordered tables are plain tables (t.k, t.k = v, t.k = nil, next, rawget behave as on any
+-- table) whose key order is kept beside them: orders[t] = { keys = {k1, k2, …}, pos = {[k] = i},
+-- n = #keys }. A key absent from the table is when __newindex runs: it goes to the end; a key
+-- set to nil is skipped from then on, and one added again goes to the end (as in JavaScript and
+-- Python). A slot whose key moved is false. Swift reads the same structure (LuaOrdered.swift).
 local ordered_mt = { __name = "pekit.ordered", __metatable = "pekit.ordered" }
-ordered_mt.__index = function(t, k)
-  for i = 1, rawlen(t) do local pair = rawget(t, i); if pair[1] == k then return pair[2] end end
+local orders = setmetatable({}, { __mode = "k" })
+
+local function order_of(t)
+  local o = orders[t]
+  if o == nil then o = { keys = {}, pos = {}, n = 0 }; orders[t] = o end
+  return o
+end
+
+-- Drops the slots of moved and removed keys (amortised: when the list has doubled).
+local function compact(t, o)
+  local keys, pos, n = {}, {}, 0
+  for i = 1, o.n do
+    local k = o.keys[i]
+    if k ~= false and (t == nil or rawget(t, k) ~= nil) and pos[k] == nil then n = n + 1; keys[n] = k; pos[k] = n end
+  end
+  o.keys, o.pos, o.n, o.compacted = keys, pos, n, n
+end
+
+local function append_key(o, k, t)
+  local keys, pos = o.keys, o.pos
+  local old = pos[k]
+  if old then keys[old] = false end
+  local n = o.n + 1
+  o.n = n
+  keys[n] = k
+  pos[k] = n
+  if n > 64 and n > 2 * (o.compacted or 0) then compact(t, o) end
+end
+
+-- The keys of an ordered table in order: those recorded (still present), then any set with
+-- rawset behind the order's back, sorted.
+local function ordered_keys(t)
+  local out, seen = {}, {}
+  local o = orders[t]
+  if o then
+    local keys = o.keys
+    for i = 1, o.n do
+      local k = keys[i]
+      if k ~= false and k ~= nil and not seen[k] and rawget(t, k) ~= nil then out[#out + 1] = k; seen[k] = true end
+    end
+  end
+  local extra = {}
+  for k in next, t do if not seen[k] then extra[#extra + 1] = k end end
+  if #extra > 0 then
+    sort(extra, function(a, b)
+      local ta, tb = type(a), type(b)
+      if ta ~= tb then return ta < tb end
+      if ta == "number" or ta == "string" then return a < b end
+      return tostring(a) < tostring(b)
+    end)
+    for _, k in ipairs(extra) do out[#out + 1] = k end
+  end
+  return out
+end
+
+ordered_mt.__newindex = function(t, k, v)
+  if type(k) ~= "string" and mathtype(k) ~= "integer" then
+    error(sformat("pekit.ordered: a key must be a string or an integer, not %s", k == nil and "nil" or type(k)), 2)
+  end
+  if v ~= nil then
+    rawset(t, k, v)
+    append_key(order_of(t), k, t)
+  end
 end
 ordered_mt.__pairs = function(t)
-  local i = 0
-  return function() i = i + 1; local pair = rawget(t, i); if pair then return pair[1], pair[2] end end, t, nil
+  local keys, i = ordered_keys(t), 0
+  return function()
+    while true do
+      i = i + 1
+      local k = keys[i]
+      if k == nil then return nil end
+      local v = rawget(t, k)
+      if v ~= nil then return k, v end
+    end
+  end, t, nil
 end
 local set_mt = { __name = "pekit.set", __metatable = "pekit.set" }
 local array_mt = { __name = "pekit.array", __metatable = "pekit.array" }
@@ -36,24 +110,29 @@ local function argerror(fname, n, expected, got)
 end
 
 function pekit.ordered(list)
+  if list == nil then list = {} end
   if type(list) ~= "table" then argerror("pekit.ordered", 1, "list of {key, value} pairs", list) end
-  local out = {}
-  for i, pair in ipairs(list) do
-    if type(pair) ~= "table" then error(sformat("pekit.ordered: entry %d must be a {key, value} pair, not a %s", i, type(pair)), 2) end
-    local k = pair[1]
-    if type(k) ~= "string" and mathtype(k) ~= "integer" then
-      error(sformat("pekit.ordered: entry %d: the key must be a string or an integer, not %s", i, k == nil and "nil" or type(k)), 2)
-    end
-    local v = pair[2]
-    if v == nil then v = null end
-    out[i] = { k, v }
-  end
+  local n = rawlen(list)
   -- A table written as {a = 1} has no order to keep: say so rather than drop its fields.
   for k in next, list do
-    if mathtype(k) ~= "integer" or k < 1 or k > #out then
+    if mathtype(k) ~= "integer" or k < 1 or k > n then
       error(sformat("pekit.ordered: field '%s' is not in the list; Lua forgets the order of {a = 1, b = 2}, so write pekit.ordered{ {\"a\", 1}, {\"b\", 2} }", tostring(k)), 2)
     end
   end
+  local out, o = {}, { keys = {}, pos = {}, n = 0 }
+  for i = 1, n do
+    local pair = rawget(list, i)
+    if type(pair) ~= "table" then error(sformat("pekit.ordered: entry %d must be a {key, value} pair, not a %s", i, type(pair)), 2) end
+    local k = rawget(pair, 1)
+    if type(k) ~= "string" and mathtype(k) ~= "integer" then
+      error(sformat("pekit.ordered: entry %d: the key must be a string or an integer, not %s", i, k == nil and "nil" or type(k)), 2)
+    end
+    local v = rawget(pair, 2)
+    if v == nil then v = null end
+    if rawget(out, k) == nil then append_key(o, k) end  -- a repeated key keeps its first place
+    rawset(out, k, v)
+  end
+  orders[out] = o
   return setmetatable(out, ordered_mt)
 end
 
@@ -114,9 +193,8 @@ local function inspect(value, maxdepth)
     local items = {}
     local inner = indent .. "  "
     if mt == ordered_mt then
-      for i = 1, rawlen(v) do
-        local pair = rawget(v, i)
-        items[#items + 1] = "{" .. fmt(pair[1], depth + 1, inner) .. ", " .. fmt(pair[2], depth + 1, inner) .. "}"
+      for _, k in ipairs(ordered_keys(v)) do
+        items[#items + 1] = "{" .. fmt(k, depth + 1, inner) .. ", " .. fmt(rawget(v, k), depth + 1, inner) .. "}"
       end
     else
       local n = rawlen(v)
@@ -203,7 +281,7 @@ function response_methods:json() return pekit.json.decode(self.body) end
 local response_mt = { __name = "pekit.response", __metatable = "pekit.response", __index = response_methods,
   __tostring = function(r) return sformat("response %d %s", r.status, r.url) end }
 
-return { null_mt = null_mt, ordered_mt = ordered_mt, set_mt = set_mt, array_mt = array_mt,
+return { null_mt = null_mt, ordered_mt = ordered_mt, orders = orders, set_mt = set_mt, array_mt = array_mt,
          null = null, lockdown = lockdown, inspect = inspect, headers_mt = headers_mt,
          response_mt = response_mt }
 """#

@@ -1,0 +1,70 @@
+import XCTest
+@testable import PekitLua
+
+/// Decoded data is Lua data: what a script changes is what every consumer sees.
+final class OrderedTableTests: XCTestCase {
+    /// Each consumer of a value, as one line: query string, JSON, request URL, inspect, pairs.
+    static let consumers = #"""
+    local function consumers(t)
+      local keys = {}
+      for k, v in pairs(t) do keys[#keys + 1] = tostring(k) .. "=" .. (type(v) == "table" and "{}" or tostring(v)) end
+      local n = 0
+      for _ in next, t do n = n + 1 end
+      return table.concat({ pekit.query.encode(t, "qs"), pekit.json.encode(t),
+        pekit.request{ url = "http://h/", params = t, policy = "qs" }.target, pekit.inspect(t):gsub("%s+", " "),
+        table.concat(keys, ","), "next:" .. n }, " | ")
+    end
+    """#
+
+    func eval(_ lua: LuaREPL, _ code: String) -> String {
+        lua.eval("(function() \(Self.consumers)\n \(code) end)()")
+    }
+
+    func testEditsToOrderedTablesReachEveryConsumer() throws {
+        let lua = LuaREPL(runtime: try makeRuntime())
+        let cases: [(String, String)] = [
+            ("local o = pekit.json.decode('{\"x\":1,\"a\":2}') o.x = 10 return consumers(o)",
+             #"x=10&a=2 | {"x":10,"a":2} | /?x=10&a=2 | pekit.ordered{ {"x", 10}, {"a", 2} } | x=10,a=2 | next:2"#),
+            ("local o = pekit.json.decode('{\"x\":1,\"a\":2}') o.y = 3 return consumers(o)",
+             #"x=1&a=2&y=3 | {"x":1,"a":2,"y":3} | /?x=1&a=2&y=3 | pekit.ordered{ {"x", 1}, {"a", 2}, {"y", 3} } | x=1,a=2,y=3 | next:3"#),
+            ("local o = pekit.json.decode('{\"x\":1,\"a\":2}') o.x = nil return consumers(o)",
+             #"a=2 | {"a":2} | /?a=2 | pekit.ordered{ {"a", 2} } | a=2 | next:1"#),
+            ("local o = pekit.json.decode('{\"x\":1,\"a\":2}') o.x = nil o.x = 5 return consumers(o)",
+             #"a=2&x=5 | {"a":2,"x":5} | /?a=2&x=5 | pekit.ordered{ {"a", 2}, {"x", 5} } | a=2,x=5 | next:2"#),
+            ("local o = pekit.ordered{ {\"b\", 1}, {\"a\", 2} } o.b = nil o.c = 3 o.b = 4 o.a = 0 return consumers(o)",
+             #"a=0&c=3&b=4 | {"a":0,"c":3,"b":4} | /?a=0&c=3&b=4 | pekit.ordered{ {"a", 0}, {"c", 3}, {"b", 4} } | a=0,c=3,b=4 | next:3"#),
+            ("local o = pekit.query.decode('b=1&a=2', { ordered = true }) o.b = 'x' o.z = 'y' return consumers(o)",
+             #"b=x&a=2&z=y | {"b":"x","a":"2","z":"y"} | /?b=x&a=2&z=y | pekit.ordered{ {"b", "x"}, {"a", "2"}, {"z", "y"} } | b=x,a=2,z=y | next:3"#),
+            ("local o = pekit.json.decode('{\"list\":[3,1,2]}') table.insert(o.list, 0) table.remove(o.list, 1) table.sort(o.list) return consumers(o)",
+             #"list%5B0%5D=0&list%5B1%5D=1&list%5B2%5D=2 | {"list":[0,1,2]} | /?list%5B0%5D=0&list%5B1%5D=1&list%5B2%5D=2 | pekit.ordered{ {"list", pekit.array{ 0, 1, 2 }} } | list={} | next:1"#),
+            ("local o = pekit.json.decode('{\"e\":[]}') o.e[1] = 'x' return consumers(o)",
+             #"e%5B0%5D=x | {"e":["x"]} | /?e%5B0%5D=x | pekit.ordered{ {"e", pekit.array{ "x" }} } | e={} | next:1"#),
+            ("local s = pekit.set{ 'a' } s[#s + 1] = 'b' return consumers({ s = s })",
+             #"s=a&s=b | {"s":["a","b"]} | /?s=a&s=b | { s = pekit.set{ "a", "b" } } | s={} | next:1"#),
+            ("local cfg = pekit.json.decode('{\"params\":{\"page\":1,\"q\":\"x\"}}') cfg.params.page = 2 return consumers(cfg.params)",
+             #"page=2&q=x | {"page":2,"q":"x"} | /?page=2&q=x | pekit.ordered{ {"page", 2}, {"q", "x"} } | page=2,q=x | next:2"#),
+            ("local o = pekit.ordered{ {'a', 1} } rawset(o, 'z', 2) rawset(o, 'm', 3) return consumers(o)",
+             #"a=1&m=3&z=2 | {"a":1,"m":3,"z":2} | /?a=1&m=3&z=2 | pekit.ordered{ {"a", 1}, {"m", 3}, {"z", 2} } | a=1,m=3,z=2 | next:3"#),
+        ]
+        for (code, expected) in cases {
+            XCTAssertEqual(eval(lua, code), "\"\(expected.replacingOccurrences(of: "\"", with: "\\\""))\"", code)
+        }
+    }
+
+    func testPolicyTablesAndResponsesAreEditable() throws {
+        let lua = LuaREPL(runtime: try makeRuntime())
+        XCTAssertEqual(lua.eval(#"(function() local p = pekit.policy.get("form") p.space = "%20" return pekit.encode("a b", p) end)()"#), #""a%20b""#)
+        XCTAssertEqual(lua.eval(#"(function() local p = pekit.policy.get("qs") p.arrays = "brackets" return pekit.query.encode({ a = { 1 } }, p) end)()"#), #""a%5B%5D=1""#)
+        XCTAssertEqual(lua.eval(#"pekit.ordered{ {"a", 1} }.a"#), "1")
+        XCTAssertEqual(lua.eval(#"pekit.ordered{ {"a", 1}, {"a", 2} }"#), #"pekit.ordered{ {"a", 2} }"#, "a repeated key keeps its first place, the last value")
+        XCTAssertEqual(lua.eval(#"(function() local o = pekit.ordered() o[true] = 1 end)()"#),
+                       "error: stdin:1: pekit.ordered: a key must be a string or an integer, not boolean")
+    }
+
+    /// Many keys added and removed: the order list is compacted, not grown without bound.
+    func testChurnKeepsTheOrderSmall() throws {
+        let lua = LuaREPL(runtime: try makeRuntime())
+        XCTAssertEqual(lua.eval(#"(function() local o = pekit.ordered() for i = 1, 100000 do o["k" .. i] = i; o["k" .. (i - 1)] = nil end return pekit.json.encode(o) end)()"#),
+                       #""{\"k100000\":100000}""#)
+    }
+}
