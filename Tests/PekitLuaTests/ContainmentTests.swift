@@ -87,12 +87,25 @@ final class ContainmentTests: XCTestCase {
             local calls = 0
             return { kind = "cookie-filter", description = "counts",
               match = function(cookie, url) calls = calls + 1; return calls end,
-              nested = { list = { 1, 2, { deep = pekit.null } }, set = pekit.set{ "a" } } }
+              new = function(options)
+                return { options = options, nested = { list = { 1, 2, { deep = pekit.null } }, set = pekit.set{ "a" },
+                         order = pekit.ordered{ { "z", 1 }, { "a", 2 } } } }
+              end }
             """#])
         let lua = LuaREPL(runtime: try makeRuntime(plugins: [directory]))
-        XCTAssertEqual(lua.eval(#"local p = pekit.plugins.load("filter"); p.kind = "changed"; p.nested.list[1] = 99; return pekit.plugins.load("filter").kind, pekit.plugins.load("filter").nested.list[1]"#),
-                       "\"cookie-filter\"\t1")
-        XCTAssertEqual(lua.eval(#"pekit.plugins.load("filter").nested"#), #"{ list = { 1, 2, { deep = pekit.null } }, set = pekit.set{ "a" } }"#)
+        XCTAssertEqual(lua.eval(#"local p = pekit.plugins.load("filter"); p.kind = "changed"; p.description = nil; return pekit.plugins.load("filter").kind, pekit.plugins.load("filter").description"#),
+                       "\"cookie-filter\"\t\"counts\"")
+        XCTAssertEqual(lua.eval(#"pekit.plugins.load("filter").new({ x = { 1 } })"#),
+                       """
+                       {
+                         nested = {
+                           list = { 1, 2, { deep = pekit.null } },
+                           order = pekit.ordered{ {"z", 1}, {"a", 2} },
+                           set = pekit.set{ "a" }
+                         },
+                         options = { x = { 1 } }
+                       }
+                       """)
         // Its functions run in the plugin, with its own state, whichever copy calls them.
         XCTAssertEqual(lua.eval(#"pekit.plugins.load("filter").match({}, {})"#), "1")
         XCTAssertEqual(lua.eval(#"pekit.plugins.load("filter").match({}, {})"#), "2")

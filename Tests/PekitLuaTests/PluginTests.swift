@@ -68,6 +68,8 @@ final class PluginTests: XCTestCase {
             "filter": #"return { kind = "cookie-filter" }"#,
             "selfish": #"return { kind = "policy", extends = "selfish" }"#,
             "escape": #"return { kind = "policy", description = tostring(io) }"#,
+            "filtertypo": #"return { kind = "cookie-filter", mathc = function() return true end }"#,
+            "filtertype": #"return { kind = "cookie-filter", match = "yes" }"#,
         ])
         var options = LuaRuntime.Options()
         options.extraPluginDirectories = [directory]
@@ -92,6 +94,15 @@ final class PluginTests: XCTestCase {
         XCTAssertEqual(failure("filter"), #""pekit.encode: plugin \"filter\" (DIR/filter.lua) is a cookie-filter, not a policy""#)
         XCTAssertEqual(failure("selfish"), #""pekit.encode: policy \"selfish\": extends itself (selfish -> selfish)""#)
         XCTAssertEqual(failure("escape"), #""pekit.encode: plugin \"escape\" (DIR/escape.lua): escape.lua:1: undefined global 'io'""#)
+        // Checked when loaded, not at first use: a misspelt function would otherwise be ignored.
+        XCTAssertEqual(lua.eval(#"select(2, pcall(pekit.plugins.load, "filtertypo"))"#).replacingOccurrences(of: directory, with: "DIR"),
+                       #""pekit.plugins.load: plugin \"filtertypo\" (DIR/filtertypo.lua): unknown field \"mathc\" (a cookie-filter has: name, kind, description, new, host, accept, match, rewrite)""#)
+        XCTAssertEqual(lua.eval(#"select(2, pcall(pekit.plugins.load, "filtertype"))"#).replacingOccurrences(of: directory, with: "DIR"),
+                       #""pekit.plugins.load: plugin \"filtertype\" (DIR/filtertype.lua): field \"match\" must be a function, not a string""#)
+        XCTAssertEqual(lua.eval(#"select(2, pcall(pekit.plugins.load, "field"))"#).replacingOccurrences(of: directory, with: "DIR"),
+                       #""pekit.plugins.load: plugin \"field\" (DIR/field.lua): unknown field \"arrayz\" (a policy has: name, kind, description, extends, allowed, space, lower, order, arrays, objects, null, booleans, encode_keys, encode_values, separator, assign, empty, prefix, headers, params_in, methods_in_query)""#)
+        XCTAssertEqual(lua.eval(#"(function() for _, p in ipairs(pekit.plugins.list()) do if p.name == "filtertypo" then return p.kind .. " " .. tostring(p.error ~= nil) end end end)()"#),
+                       #""? true""#, "listed as broken, with its error")
         XCTAssertEqual(failure("../etc/passwd"), #""pekit.encode: invalid plugin name \"../etc/passwd\" (letters, digits, '-', '_' and '.' only)""#)
         // The runtime is still usable, with its memory cap relaxed again.
         XCTAssertEqual(lua.eval(#"#string.rep("x", 20 * 1024 * 1024)"#), "20971520")

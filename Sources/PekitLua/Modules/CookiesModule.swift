@@ -120,8 +120,8 @@ extension LuaRuntime {
     private func filterFromPlugin(name: String, options: Int32?) throws -> CookieFilter {
         let loaded = try plugins.load(name)
         let place = "plugin \"\(name)\" (\(loaded.file))"
-        guard loaded.kind == "cookie-filter" else {
-            throw PluginError(description: "\(place) is a \(loaded.kind), not a cookie-filter")
+        guard loaded.kind == .cookieFilter else {
+            throw PluginError(description: "\(place) is a \(loaded.kind.rawValue), not a cookie-filter")
         }
         var optionsCopy = LuaCopy.table([], marker: nil)
         if let options {

@@ -24,7 +24,7 @@ final class PluginLoader {
     /// One loaded plugin; its table stays in its own runtime's registry.
     struct Loaded {
         let name: String
-        let kind: String
+        let kind: PluginKind
         let description: String
         let file: String
         /// The plugin's own runtime.
@@ -35,7 +35,6 @@ final class PluginLoader {
         func push() { runtime.pushReference(ref) }
     }
 
-    static let kinds = ["policy", "cookie-filter"]
     /// The largest plugin file read: plugins are source code, and a device or a huge file on the
     /// path must not take the host's memory.
     static let sizeLimit = 4 << 20
@@ -170,11 +169,11 @@ final class PluginLoader {
             throw PluginError(description: "\(place): a plugin must return a table, not \(stack.typeName(-1) == "nil" ? "nothing" : "a " + stack.typeName(-1))")
         }
         let table = stack.top
-        var kind = ""
-        if stack.rawGet(table, "kind") == LUA_TSTRING { kind = stack.string(-1) ?? "" }
+        var kindName = ""
+        if stack.rawGet(table, "kind") == LUA_TSTRING { kindName = stack.string(-1) ?? "" }
         stack.pop()
-        guard Self.kinds.contains(kind) else {
-            throw PluginError(description: "\(place): field \"kind\" must be \(Self.kinds.map { "\"\($0)\"" }.joined(separator: " or ")), not \(kind.isEmpty ? "missing" : "\"\(kind)\"")")
+        guard let kind = PluginKind(rawValue: kindName) else {
+            throw PluginError(description: "\(place): field \"kind\" must be \(PluginKind.names), not \(kindName.isEmpty ? "missing" : "\"\(kindName)\"")")
         }
         let nameType = stack.rawGet(table, "name")
         if nameType != LUA_TNIL {
@@ -190,6 +189,9 @@ final class PluginLoader {
         defer { stack.pop() }
         guard descriptionType == LUA_TSTRING || descriptionType == LUA_TNIL else {
             throw PluginError(description: "\(place): field \"description\" must be a string, not a \(stack.typeName(-1))")
+        }
+        do { try kind.validate(table: table, in: plugin, origin: place) } catch let error as LuaArgumentError {
+            throw PluginError(description: "\(place): \(error)")
         }
         stack.pushValue(table)
         return Loaded(name: name, kind: kind, description: description, file: file, runtime: plugin, ref: plugin.reference())
@@ -207,7 +209,7 @@ final class PluginLoader {
                 guard Self.isValidName(name), seen.insert(name).inserted else { continue }
                 do {
                     let loaded = try load(name)
-                    result.append(PluginInfo(name: name, kind: loaded.kind, description: loaded.description, file: loaded.file, error: nil))
+                    result.append(PluginInfo(name: name, kind: loaded.kind.rawValue, description: loaded.description, file: loaded.file, error: nil))
                 } catch {
                     result.append(PluginInfo(name: name, kind: "?", description: "", file: (directory as NSString).appendingPathComponent(file), error: "\(error)"))
                 }

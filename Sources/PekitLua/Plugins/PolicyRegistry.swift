@@ -56,8 +56,8 @@ final class PolicyRegistry {
         let plugins = runtime.plugins
         if plugins.find(name) != nil {
             let loaded = try plugins.load(name)
-            guard loaded.kind == "policy" else {
-                throw PluginError(description: "plugin \"\(name)\" (\(loaded.file)) is a \(loaded.kind), not a policy")
+            guard loaded.kind == .policy else {
+                throw PluginError(description: "plugin \"\(name)\" (\(loaded.file)) is a \(loaded.kind.rawValue), not a policy")
             }
             let place = "plugin \"\(name)\" (\(loaded.file))"
             let stack = loaded.runtime.stack
@@ -115,7 +115,7 @@ final class PolicyRegistry {
     func list() -> [(name: String, description: String, origin: String)] {
         var result: [String: (String, String)] = [:]
         for (name, builtin) in Policy.builtins { result[name] = (builtin.description, "built-in") }
-        for plugin in runtime.plugins.list() where plugin.kind == "policy" { result[plugin.name] = (plugin.description, plugin.file) }
+        for plugin in runtime.plugins.list() where plugin.kind == PluginKind.policy.rawValue { result[plugin.name] = (plugin.description, plugin.file) }
         for (name, entry) in entries where !entry.fromPlugin && entry.origin != "built-in" {
             result[name] = (entry.policy.description, entry.origin)
         }
