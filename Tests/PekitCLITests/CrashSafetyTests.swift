@@ -58,8 +58,9 @@ final class CrashSafetyTests: XCTestCase {
         }
         defer { writers.forEach { kill($0.processIdentifier, SIGKILL); $0.waitUntilExit() } }
         var seen = Set<String>()
-        let end = Date().addingTimeInterval(1.5)
-        while Date() < end {
+        // Until both writers were seen (a sanitizer build starts slowly), at most 20 s.
+        let end = Date().addingTimeInterval(20)
+        while Date() < end && !seen.isSuperset(of: ["A", "B"]) {
             guard let text = try? String(contentsOfFile: jarPath, encoding: .utf8) else { continue }
             let lines = text.split(separator: "\n").filter { !$0.hasPrefix("#") && !$0.isEmpty }
             let values = Set(lines.map { $0.split(separator: "\t").last.map(String.init) ?? "" })
