@@ -57,6 +57,18 @@ struct LuaCall {
         return true
     }
 
+    /// The strings of the list at argument `n` (raw, 1…#).
+    func strings(_ n: Int32, expected: String) throws -> [String] {
+        try (0..<stack.rawLength(n)).map { i in
+            _ = stack.rawGetIndex(n, Int64(i + 1))
+            defer { stack.pop() }
+            guard stack.type(-1) == LUA_TSTRING, let text = stack.string(-1) else {
+                throw badArgument(n, "\(expected) expected; item \(i + 1) is a \(stack.typeName(-1))")
+            }
+            return text
+        }
+    }
+
     func table(_ n: Int32) throws {
         guard stack.type(n) == LUA_TTABLE else { throw typeError(n, expected: "table") }
     }

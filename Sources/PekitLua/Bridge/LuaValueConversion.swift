@@ -90,25 +90,20 @@ extension LuaRuntime {
         // A plain table: an array when its keys are exactly 1…n, a map otherwise.
         var keyCount = 0
         var onlyPositiveIntegers = true
-        stack.pushNil()
-        while lua_next(L, index) != 0 {
+        try forEachRaw(index) {
             keyCount += 1
             if !(stack.isInteger(-2) && (stack.integer(-2) ?? 0) >= 1) { onlyPositiveIntegers = false }
-            stack.pop()
         }
         if keyCount > 0 && onlyPositiveIntegers && stack.rawLength(index) == keyCount {
             return .array(try readSequence(index, count: keyCount, path: &path, depth: depth, onPath: &onPath))
         }
         var entries: [PekitMap.Entry] = []
         entries.reserveCapacity(keyCount)
-        stack.pushNil()
-        while lua_next(L, index) != 0 {
+        try forEachRaw(index) {
             let key = try mapKey(-2, path: path)
             path.components.append(.key(key))
-            let element = try readValue(stack.top, path: &path, depth: depth + 1, onPath: &onPath)
-            path.components.removeLast()
-            stack.pop()
-            entries.append(.init(key: key, value: element))
+            defer { path.components.removeLast() }
+            entries.append(.init(key: key, value: try readValue(stack.top, path: &path, depth: depth + 1, onPath: &onPath)))
         }
         return .map(PekitMap(unordered: entries))
     }
@@ -129,7 +124,7 @@ extension LuaRuntime {
         return elements
     }
 
-    // A key as bytes, without converting it in place (that would confuse lua_next).
+    // A key as bytes, without converting it in place (that would confuse the traversal).
     private func mapKey(_ index: Int32, path: KeyPath) throws -> ByteString {
         switch stack.type(index) {
         case LUA_TSTRING: return ByteString(stack.bytes(index) ?? [])

@@ -90,11 +90,7 @@ extension LuaRuntime {
         }
         // A list of filters: only positional entries, each a string or a table.
         var onlyPositional = true
-        stack.pushNil()
-        while lua_next(L, i) != 0 {
-            if !stack.isInteger(-2) { onlyPositional = false }
-            stack.pop()
-        }
+        try forEachRaw(i) { if !stack.isInteger(-2) { onlyPositional = false } }
         let first = stack.rawGetIndex(i, 1)
         stack.pop()
         if onlyPositional && stack.rawLength(i) > 0 && (first == LUA_TTABLE || stack.rawLength(i) > 1) {
@@ -203,17 +199,7 @@ extension LuaRuntime {
             let runtime = call.runtime
             let jar = try runtime.jar(at: 1, call)
             let url = try runtime.requestURL(call, 2)
-            var headers: [String] = []
-            if call.stack.type(3) == LUA_TTABLE {
-                for i in 0..<call.stack.rawLength(3) {
-                    _ = call.stack.rawGetIndex(3, Int64(i + 1))
-                    defer { call.stack.pop() }
-                    guard let h = call.stack.string(-1) else { throw call.badArgument(3, "a list of Set-Cookie strings expected") }
-                    headers.append(h)
-                }
-            } else {
-                headers = [try call.string(3)]
-            }
+            let headers = call.stack.type(3) == LUA_TTABLE ? try call.strings(3, expected: "a list of Set-Cookie strings") : [try call.string(3)]
             var stored: [PekitValue] = [], rejected: [PekitValue] = [], removed = 0
             let evictedBefore = jar.evicted
             for header in headers {
@@ -233,17 +219,10 @@ extension LuaRuntime {
         }
         func context(_ call: LuaCall, _ n: Int32) throws -> CookieJar.RequestContext {
             var context = CookieJar.RequestContext()
-            guard try call.optionalTable(n) else { return context }
-            if call.stack.rawGet(n, "http_only") != LUA_TNIL { context.http = call.stack.bool(-1) }
-            call.stack.pop()
-            if call.stack.rawGet(n, "same_site") != LUA_TNIL {
-                guard let site = call.stack.string(-1).flatMap(CookieJar.RequestContext.Site.init(rawValue:)) else {
-                    call.stack.pop()
-                    throw call.badArgument(n, "same_site must be \"same-site\", \"cross-site-navigation\" or \"cross-site\"")
-                }
-                context.site = site
-            }
-            call.stack.pop()
+            guard let fields = try LuaFields.read(call, argument: n, known: ["http_only", "same_site"]) else { return context }
+            if let http = try fields.flag("http_only") { context.http = http }
+            let sites = ["same-site", "cross-site-navigation", "cross-site"]
+            if let site = try fields.choice("same_site", sites).flatMap(CookieJar.RequestContext.Site.init(rawValue:)) { context.site = site }
             return context
         }
         setFunction(methods, "jar", "header") { call in
@@ -284,8 +263,8 @@ extension LuaRuntime {
             }
             if call.count >= 2 {
                 if call.stack.type(2) == LUA_TBOOLEAN && !call.stack.bool(2) { clock.fixed = nil }
-                else if let t = call.stack.number(2) { clock.fixed = t }
-                else { throw call.typeError(2, expected: "number or false") }
+                else if let t = call.stack.number(2), t.isFinite, abs(t) <= 1e11 { clock.fixed = t }
+                else { throw call.typeError(2, expected: "time in seconds since 1970 or false") }
             }
             call.stack.push(number: clock.now())
             return 1
@@ -307,19 +286,9 @@ extension LuaRuntime {
             try call.require(.files)
             let jar = try call.runtime.jar(at: 1, call)
             let path = try call.string(2)
-            var format: CookieJar.FileFormat?
-            var sessions = false
-            if try call.optionalTable(3) {
-                if call.stack.rawGet(3, "format") != LUA_TNIL {
-                    guard let f = call.stack.string(-1).flatMap(CookieJar.FileFormat.init(rawValue:)) else {
-                        call.stack.pop(); throw call.badArgument(3, "format must be \"netscape\" or \"json\"")
-                    }
-                    format = f
-                }
-                call.stack.pop()
-                sessions = call.stack.rawGet(3, "sessions") != LUA_TNIL && call.stack.bool(-1)
-                call.stack.pop()
-            }
+            let options = try LuaFields.read(call, argument: 3, known: ["format", "sessions"])
+            let format = try options?.choice("format", ["netscape", "json"]).flatMap(CookieJar.FileFormat.init(rawValue:))
+            let sessions = try options?.flag("sessions") ?? false
             try jar.save(to: path, format: format, sessions: sessions)
             return 0
         }
@@ -337,31 +306,14 @@ extension LuaRuntime {
         stack.newTable()
         setFunction(-1, "pekit.cookies", "jar") { call in
             let runtime = call.runtime
-            let hasOptions = try call.optionalTable(1)
             var suffixes: PublicSuffixList? = nil
             var clockValue: Double? = nil
             var filters: [CookieFilter] = []
             var usePSL = true
-            if hasOptions {
-                let stack = call.stack
-                stack.pushNil()
-                while lua_next(call.L, 1) != 0 {
-                    defer { stack.pop() }
-                    let key = stack.string(-2) ?? "?"
-                    guard ["filter", "now", "public_suffixes"].contains(key) else {
-                        throw call.badArgument(1, "unknown option \"\(key)\" (options: filter, now, public_suffixes)")
-                    }
-                }
-                if stack.rawGet(1, "now") != LUA_TNIL {
-                    guard let now = stack.number(-1) else { stack.pop(); throw call.badArgument(1, "now must be a number (seconds since 1970)") }
-                    clockValue = now
-                }
-                stack.pop()
-                if stack.rawGet(1, "public_suffixes") != LUA_TNIL { usePSL = stack.bool(-1) }
-                stack.pop()
-                _ = stack.rawGet(1, "filter")
-                filters = try runtime.cookieFilters(at: stack.top, call)
-                stack.pop()
+            if let options = try LuaFields.read(call, argument: 1, known: ["filter", "now", "public_suffixes"]) {
+                clockValue = try options.number("now", in: -1e11...1e11, expected: "a time in seconds since 1970")
+                usePSL = try options.flag("public_suffixes") ?? true
+                filters = try options.with("filter") { try runtime.cookieFilters(at: $0, call) } ?? []
             }
             if usePSL { suffixes = try runtime.publicSuffixList() }
             let clock = JarClock(fixed: clockValue)

@@ -20,65 +20,33 @@ extension LuaRuntime {
 
     /// Send options from the table at `argument` (none: `base` as it is), on top of `base` (what
     /// the request's builder implies: its jar, its hand-written Cookie header).
-    func sendOptions(from call: LuaCall, argument n: Int32, base: SendOptions, checkFields: Bool = true) throws -> SendOptions {
+    func sendOptions(from call: LuaCall, argument n: Int32, base: SendOptions, alsoAllowed: [String] = []) throws -> SendOptions {
         var options = base
         options.isCancelled = { pekit_interrupt_pending() != 0 }
-        guard try call.optionalTable(n) else { return options }
-        let stack = call.stack
-        if checkFields {
-            stack.pushNil()
-            while lua_next(L, n) != 0 {
-                defer { stack.pop() }
-                guard let key = stack.string(-2), Self.sendFields.contains(key) else {
-                    throw call.badArgument(n, "unknown option \"\(stack.string(-2) ?? "?")\" (options: \(Self.sendFields.joined(separator: ", ")))")
-                }
+        guard let fields = try LuaFields.read(call, argument: n, known: Self.sendFields + alsoAllowed) else { return options }
+        if let jar = try fields.with("jar", { try jar(at: $0, call) }) { options.jar = jar }
+        if let follow = try fields.flag("follow") { options.followRedirects = follow }
+        if let limit = try fields.integer("max_redirects", in: 0...1000) { options.maxRedirects = limit }
+        if let timeout = try fields.seconds("timeout") { options.timeout = timeout }
+        if let timeout = try fields.seconds("connect_timeout") { options.connectTimeout = timeout }
+        if let insecure = try fields.flag("insecure") { options.insecure = insecure }
+        options.caCertificate = try fields.string("cacert")
+        options.proxy = try fields.string("proxy")
+        if let mappings = try fields.with("connect", { try hostMappings(at: $0, call) }) { options.connect = mappings }
+        if let version = try fields.choice("http", ["1.1", "2", "auto"]) {
+            options.version = SendOptions.Version(rawValue: version == "auto" ? "automatic" : version) ?? .automatic
+        }
+        if let compressed = try fields.flag("compressed") { options.compressed = compressed }
+        try fields.with("sink") { i in
+            switch stack.type(i) {
+            case LUA_TSTRING: options.sink = .file(stack.string(i) ?? "")
+            case LUA_TFUNCTION:
+                stack.pushValue(i)
+                let callback = LuaCallback(runtime: self, origin: "sink")
+                options.sink = .custom { chunk in try callback.call([.string(ByteString(chunk))]) { _, _ in () } }
+            default:
+                throw fields.mismatch("sink", expected: "a file path or a function(chunk)")
             }
-        }
-        func read<T>(_ name: String, _ expected: String, _ convert: () -> T?) throws -> T? {
-            defer { stack.pop() }
-            if stack.rawGet(n, name) == LUA_TNIL { return nil }
-            guard let value = convert() else { throw call.badArgument(n, "option \"\(name)\" must be \(expected), not a \(stack.typeName(-1))") }
-            return value
-        }
-        func seconds(_ name: String) throws -> Double? {
-            guard let value = try read(name, "a number of seconds", { stack.type(-1) == LUA_TNUMBER ? lua_tonumberx(L, -1, nil) : nil }) else { return nil }
-            guard value > 0, value.isFinite else { throw call.badArgument(n, "option \"\(name)\" must be more than 0 seconds") }
-            return value
-        }
-        func flag(_ name: String) throws -> Bool? { try read(name, "a boolean") { stack.type(-1) == LUA_TBOOLEAN ? stack.bool(-1) : nil } }
-        func text(_ name: String) throws -> String? { try read(name, "a string") { stack.type(-1) == LUA_TSTRING ? stack.string(-1) : nil } }
-
-        if stack.rawGet(n, "jar") != LUA_TNIL { options.jar = try jar(at: stack.top, call) }
-        stack.pop()
-        if let follow = try flag("follow") { options.followRedirects = follow }
-        if let limit = try read("max_redirects", "a count", { lua_isinteger(L, -1) != 0 ? Int(lua_tointegerx(L, -1, nil)) : nil }) {
-            guard limit >= 0 else { throw call.badArgument(n, "option \"max_redirects\" must be 0 or more") }
-            options.maxRedirects = limit
-        }
-        if let timeout = try seconds("timeout") { options.timeout = timeout }
-        if let timeout = try seconds("connect_timeout") { options.connectTimeout = timeout }
-        if let insecure = try flag("insecure") { options.insecure = insecure }
-        options.caCertificate = try text("cacert")
-        options.proxy = try text("proxy")
-        if stack.rawGet(n, "connect") != LUA_TNIL { options.connect = try hostMappings(at: stack.top, call) }
-        stack.pop()
-        if let version = try text("http") {
-            guard let value = SendOptions.Version(rawValue: version == "auto" ? "automatic" : version) else {
-                throw call.badArgument(n, "option \"http\" must be \"1.1\", \"2\" or \"auto\"")
-            }
-            options.version = value
-        }
-        if let compressed = try flag("compressed") { options.compressed = compressed }
-        switch stack.rawGet(n, "sink") {
-        case LUA_TNIL: stack.pop()
-        case LUA_TSTRING: options.sink = .file(stack.string(-1) ?? ""); stack.pop()
-        case LUA_TFUNCTION:
-            let callback = LuaCallback(runtime: self, origin: "sink")
-            options.sink = .custom { chunk in try callback.call([.string(ByteString(chunk))]) { _, _ in () } }
-        default:
-            let type = stack.typeName(-1)
-            stack.pop()
-            throw call.badArgument(n, "option \"sink\" must be a file path or a function(chunk), not a \(type)")
         }
         return options
     }
@@ -192,7 +160,7 @@ extension LuaRuntime {
                 }
                 let request = try builder.build()
                 try runtime.send(request, options: try runtime.sendOptions(from: call, argument: 2, base: SendOptions(cookiesOf: builder),
-                                                                            checkFields: false))
+                                                                            alsoAllowed: Self.requestFields))
                 return 1
             }
         }

@@ -87,23 +87,11 @@ extension LuaRuntime {
                 // A policy name: decode what that policy encodes ('+' as space for form policies).
                 decoder.plusAsSpace = try call.runtime.policies.get(call.string(2)).space == .plus
             case LUA_TTABLE:
-                let fields = ["plus", "strict", "utf8", "unicode_escapes"]
-                stack.pushNil()
-                while lua_next(call.L, 2) != 0 {
-                    let key = stack.string(-2) ?? "?"
-                    guard stack.type(-2) == LUA_TSTRING, fields.contains(key) else {
-                        stack.pop(2)
-                        throw call.badArgument(2, "unknown option \"\(key)\" (options: \(fields.joined(separator: ", ")))")
-                    }
-                    let on = stack.bool(-1)
-                    switch key {
-                    case "plus": decoder.plusAsSpace = on
-                    case "strict": decoder.mode = on ? .strict : .lenient
-                    case "utf8": decoder.requiresUTF8 = on
-                    default: decoder.decodesUnicodeEscapes = on
-                    }
-                    stack.pop()
-                }
+                let options = try LuaFields.read(call, argument: 2, known: ["plus", "strict", "utf8", "unicode_escapes"])
+                if let on = try options?.flag("plus") { decoder.plusAsSpace = on }
+                if let on = try options?.flag("strict") { decoder.mode = on ? .strict : .lenient }
+                if let on = try options?.flag("utf8") { decoder.requiresUTF8 = on }
+                if let on = try options?.flag("unicode_escapes") { decoder.decodesUnicodeEscapes = on }
             default:
                 throw call.typeError(2, expected: "options table or policy name")
             }

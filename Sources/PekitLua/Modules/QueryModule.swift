@@ -57,24 +57,15 @@ extension LuaRuntime {
         setFunction(module, "pekit.query", "decode") { call in
             let input = try call.bytes(1)
             let parser = try call.runtime.queryParser(from: call, argument: 2)
-            var keepOrder = false
-            if call.stack.type(2) == LUA_TTABLE {
-                keepOrder = call.stack.rawGet(2, "ordered") != LUA_TNIL && call.stack.bool(-1)
-                call.stack.pop()
-            }
+            let keepOrder = call.stack.type(2) == LUA_TTABLE
+                ? (try LuaFields.read(call, argument: 2, known: Self.parseOptions)?.flag("ordered") ?? false) : false
             call.runtime.push(try parser.parse(ByteString(input)), keepOrder: keepOrder)
             return 1
         }
         setFunction(module, "pekit.query", "compare") { call in
             let value = try call.runtime.value(at: 1, path: "params")
             try call.table(2)
-            var policies: [Policy] = []
-            for i in 1...max(1, call.stack.rawLength(2)) where call.stack.rawLength(2) > 0 {
-                _ = call.stack.rawGetIndex(2, Int64(i))
-                defer { call.stack.pop() }
-                guard let name = call.stack.string(-1) else { throw call.badArgument(2, "a list of policy names expected") }
-                policies.append(try call.runtime.policies.entry(name).policy)
-            }
+            let policies = try call.strings(2, expected: "a list of policy names").map { try call.runtime.policies.entry($0).policy }
             let rows = try QueryCheck.compare(value, policies: policies)
             call.runtime.push(.array(rows.map { row in
                 .map(PekitMap(unordered: [
@@ -91,7 +82,7 @@ extension LuaRuntime {
             let policy = try call.runtime.policy(from: call, argument: 2)
             let serverName = try call.optionalString(3) ?? "qs"
             guard let server = QueryParser.servers[serverName] else {
-                throw call.badArgument(3, "unknown server \"\(serverName)\" (known: \(QueryParser.servers.keys.sorted().joined(separator: ", ")))")
+                throw call.badArgument(3, "expected \(LuaFields.alternatives(QueryParser.servers.keys.sorted())), got \"\(serverName)\"")
             }
             let (query, problems) = try QueryCheck.check(value, policy: policy, server: server, serverName: serverName)
             call.runtime.push(.array(problems.map { problem in
@@ -120,8 +111,11 @@ extension LuaRuntime {
         stack.rawSet(pekit, "json")
     }
 
+    static let parseOptions = ["policy", "server", "depth", "parameters", "array_limit", "max_length", "duplicates", "strict", "plus",
+                               "dots", "comma", "ordered"]
+
     /// Parse options: `{policy=, server=, depth=, parameters=, array_limit=, max_length=,
-    /// duplicates=, strict=, plus=, dots=, comma=}`, or a policy name.
+    /// duplicates=, strict=, plus=, dots=, comma=, ordered=}`, or a policy name.
     func queryParser(from call: LuaCall, argument n: Int32) throws -> QueryParser {
         let stack = call.stack
         switch stack.type(n) {
@@ -130,49 +124,25 @@ extension LuaRuntime {
         case LUA_TTABLE: break
         default: throw call.typeError(n, expected: "options table or policy name")
         }
+        guard let options = try LuaFields.read(call, argument: n, known: Self.parseOptions) else { return QueryParser(policy: try policies.defaultEntry().policy) }
         var parser: QueryParser
-        if stack.rawGet(n, "server") != LUA_TNIL {
-            let name = stack.string(-1) ?? ""
-            stack.pop()
-            guard let server = QueryParser.servers[name] else {
-                throw call.badArgument(n, "unknown server \"\(name)\" (known: \(QueryParser.servers.keys.sorted().joined(separator: ", ")))")
-            }
-            parser = server
+        if let name = try options.choice("server", QueryParser.servers.keys.sorted()) {
+            parser = QueryParser.servers[name] ?? QueryParser(policy: .rfc3986)
         } else {
-            stack.pop()
-            _ = stack.rawGet(n, "policy")
-            let name = stack.string(-1)
-            stack.pop()
-            parser = QueryParser(policy: try name.map { try policies.entry($0).policy } ?? policies.defaultEntry().policy)
+            parser = QueryParser(policy: try options.string("policy").map { try policies.entry($0).policy } ?? policies.defaultEntry().policy)
         }
-        let known = ["policy", "server", "depth", "parameters", "array_limit", "max_length", "duplicates", "strict", "plus", "dots", "comma", "ordered"]
-        stack.pushNil()
-        while lua_next(call.L, n) != 0 {
-            defer { stack.pop() }
-            guard stack.type(-2) == LUA_TSTRING, let key = stack.string(-2), known.contains(key) else {
-                throw call.badArgument(n, "unknown option \"\(stack.string(-2) ?? "?")\" (options: \(known.joined(separator: ", ")))")
-            }
-            func limit() throws -> Int {
-                guard let value = stack.integer(-1), value >= 0 else { throw call.badArgument(n, "option \"\(key)\" must be a non-negative integer") }
-                return Int(value)
-            }
-            switch key {
-            case "depth": parser.depth = min(try limit(), 1000)
-            case "parameters": parser.parameterLimit = try limit()
-            case "array_limit": parser.arrayLimit = try limit()
-            case "max_length": parser.maxLength = try limit()
-            case "duplicates":
-                guard let mode = stack.string(-1).flatMap(QueryParser.Duplicates.init(rawValue:)) else {
-                    throw call.badArgument(n, "option \"duplicates\" must be \"combine\", \"first\" or \"last\"")
-                }
-                parser.duplicates = mode
-            case "strict": parser.strict = stack.bool(-1)
-            case "plus": parser.plusAsSpace = stack.bool(-1)
-            case "dots": parser.allowDots = stack.bool(-1)
-            case "comma": parser.comma = stack.bool(-1)
-            default: break
-            }
+        if let depth = try options.integer("depth", in: 0...1000) { parser.depth = depth }
+        if let limit = try options.integer("parameters", in: 0...Int64.max) { parser.parameterLimit = limit }
+        if let limit = try options.integer("array_limit", in: 0...Int64.max) { parser.arrayLimit = limit }
+        if let limit = try options.integer("max_length", in: 0...Int64.max) { parser.maxLength = limit }
+        if let mode = try options.choice("duplicates", ["combine", "first", "last"]).flatMap(QueryParser.Duplicates.init(rawValue:)) {
+            parser.duplicates = mode
         }
+        if let on = try options.flag("strict") { parser.strict = on }
+        if let on = try options.flag("plus") { parser.plusAsSpace = on }
+        if let on = try options.flag("dots") { parser.allowDots = on }
+        if let on = try options.flag("comma") { parser.comma = on }
+        _ = try options.flag("ordered")
         return parser
     }
 }

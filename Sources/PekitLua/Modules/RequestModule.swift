@@ -26,117 +26,88 @@ extension LuaRuntime {
     /// be fields too.
     func requestBuilder(from call: LuaCall, table n: Int32, alsoAllowed: [String] = [], url fixedURL: String? = nil,
                         method fixedMethod: String? = nil, argument: Int32 = 1) throws -> RequestBuilder {
-        let stack = call.stack
-        stack.pushNil()
-        while lua_next(L, n) != 0 {
-            defer { stack.pop() }
-            guard let key = stack.string(-2), Self.requestFields.contains(key) || alsoAllowed.contains(key) else {
-                let known = Self.requestFields + alsoAllowed.filter { !Self.requestFields.contains($0) }
-                let what = alsoAllowed.isEmpty ? "a request has" : "request fields and send options"
-                throw call.badArgument(argument, "unknown field \"\(stack.string(-2) ?? "?")\" (\(what): \(known.joined(separator: ", ")))")
-            }
+        let known = Self.requestFields + alsoAllowed.filter { !Self.requestFields.contains($0) }
+        guard let fields = try LuaFields.read(call, argument: argument, known: known, at: n) else {
+            throw call.typeError(argument, expected: "table")
         }
-        func field(_ name: String) -> Int32 { stack.rawGet(n, name) }
-        func text(_ name: String) throws -> String? {
-            defer { stack.pop() }
-            switch field(name) {
-            case LUA_TNIL: return nil
-            case LUA_TSTRING: return stack.string(-1)
-            default: throw call.badArgument(argument, "field \"\(name)\" must be a string, not a \(stack.typeName(-1))")
-            }
-        }
-        let fieldURL = try text("url"), fieldMethod = try text("method")
-        if fixedURL != nil && fieldURL != nil { throw call.badArgument(argument, "field \"url\": the URL is the first argument") }
-        if let fixedMethod, fieldMethod != nil { throw call.badArgument(argument, "field \"method\": this function sends \(fixedMethod)") }
+        let fieldURL = try fields.string("url"), fieldMethod = try fields.string("method")
+        if fixedURL != nil && fieldURL != nil { throw fields.error("url", "the URL is the first argument") }
+        if let fixedMethod, fieldMethod != nil { throw fields.error("method", "this function sends \(fixedMethod)") }
         guard let url = fixedURL ?? fieldURL else { throw call.badArgument(argument, "a request needs a field \"url\"") }
         var builder = RequestBuilder(url: url)
         builder.acceptLanguage = acceptLanguage
         if let method = fixedMethod ?? fieldMethod { builder.method = method }
-        builder.base = try text("base")
-        if let placement = try text("params_in") {
-            guard let value = RequestBuilder.ParameterPlacement(rawValue: placement) else {
-                throw call.badArgument(argument, "field \"params_in\" must be \"query\", \"body\" or \"auto\"")
-            }
-            builder.paramsIn = value
+        builder.base = try fields.string("base")
+        if let placement = try fields.choice("params_in", ["query", "body", "auto"]) {
+            builder.paramsIn = RequestBuilder.ParameterPlacement(rawValue: placement) ?? .auto
         }
-        builder.contentType = try text("content_type")
-        builder.bodyFile = try text("body_file")
+        builder.contentType = try fields.string("content_type")
+        builder.bodyFile = try fields.string("body_file")
         if builder.bodyFile != nil { try call.require(.files, for: "field \"body_file\"") }
-        if field("connect") != LUA_TNIL { builder.connect = try hostMappings(at: stack.top, call) }
-        stack.pop()
-        builder.boundary = try text("boundary")
-        if field("policy") != LUA_TNIL { builder.policy = try policy(from: call, argument: stack.top) }
-        stack.pop()
-        for (name, apply) in [("params", { (b: inout RequestBuilder, v: PekitValue) in b.params = v }),
-                              ("json", { (b: inout RequestBuilder, v: PekitValue) in b.json = v }),
-                              ("form", { (b: inout RequestBuilder, v: PekitValue) in b.form = v })] {
-            if field(name) != LUA_TNIL { apply(&builder, try value(at: -1, path: name)) }
-            stack.pop()
-        }
-        if field("body") != LUA_TNIL {
-            guard let bytes = stack.bytes(-1) else { stack.pop(); throw call.badArgument(argument, "field \"body\" must be a string") }
-            builder.body = bytes
-        }
-        stack.pop()
-        if field("methods_in_query") != LUA_TNIL {
-            guard case .array(let items) = try value(at: -1, path: "methods_in_query") else {
-                stack.pop(); throw call.badArgument(argument, "field \"methods_in_query\" must be a list of method names")
+        if let mappings = try fields.with("connect", { try hostMappings(at: $0, call) }) { builder.connect = mappings }
+        builder.boundary = try fields.string("boundary")
+        if let policy = try fields.with("policy", { try policy(from: call, argument: $0) }) { builder.policy = policy }
+        builder.params = try fields.value("params")
+        builder.json = try fields.value("json")
+        builder.form = try fields.value("form")
+        builder.body = try fields.bytes("body")
+        if let methods = try fields.strings("methods_in_query") { builder.methodsInQuery = Set(methods.map { $0.uppercased() }) }
+        if let headers = try fields.with("headers", { try headerOverrides(at: $0, fields) }) { builder.headers = headers }
+        if let auth = try fields.with("auth", { i -> (String, String) in
+            guard let credentials = try LuaFields.read(call, argument: argument, known: ["user", "password"], at: i),
+                  let user = try credentials.string("user"), let password = try credentials.string("password") else {
+                throw fields.error("auth", "expected {user = …, password = …}")
             }
-            builder.methodsInQuery = Set(items.compactMap { if case .string(let s) = $0 { return s.description.uppercased() } else { return nil } })
+            return (user, password)
+        }) { builder.basicAuth = auth }
+        if let jar = try fields.with("jar", { try jar(at: $0, call) }) { builder.jar = jar }
+        if let parts = try fields.value("multipart") {
+            guard case .array(let items) = parts else { throw fields.error("multipart", "expected a list of parts") }
+            builder.multipart = try items.enumerated().map { i, item in try multipartPart(item, number: i + 1, call) }
         }
-        stack.pop()
-        if field("headers") != LUA_TNIL {
-            guard stack.type(-1) == LUA_TTABLE else { stack.pop(); throw call.badArgument(argument, "field \"headers\" must be a table") }
-            let t = stack.top
-            var overrides: [(String, String?)] = []
-            stack.pushNil()
-            while lua_next(L, t) != 0 {
-                defer { stack.pop() }
-                guard let name = stack.string(-2) else { throw call.badArgument(argument, "headers are named by strings") }
-                if stack.type(-1) == LUA_TBOOLEAN && !stack.bool(-1) { overrides.append((name, nil)) }
-                else if let value = stack.string(-1) { overrides.append((name, value)) }
-                else if stack.type(-1) == LUA_TNUMBER { overrides.append((name, stack.toStringMeta(-1))) }
-                else { throw call.badArgument(argument, "header \"\(name)\" must be a string, or false to remove it") }
-            }
-            builder.headers = overrides.sorted { $0.0.lowercased() < $1.0.lowercased() }
-        }
-        stack.pop()
-        if field("auth") != LUA_TNIL {
-            let t = stack.top
-            guard stack.type(t) == LUA_TTABLE, stack.rawGet(t, "user") == LUA_TSTRING, let user = stack.string(-1),
-                  stack.rawGet(t, "password") == LUA_TSTRING, let password = stack.string(-1) else {
-                stack.setTop(t); stack.pop(); throw call.badArgument(argument, "field \"auth\" must be {user = …, password = …}")
-            }
-            stack.pop(2)
-            builder.basicAuth = (user, password)
-        }
-        stack.pop()
-        if field("jar") != LUA_TNIL { builder.jar = try jar(at: stack.top, call) }
-        stack.pop()
-        if field("multipart") != LUA_TNIL {
-            guard case .array(let items) = try value(at: -1, path: "multipart") else {
-                stack.pop(); throw call.badArgument(argument, "field \"multipart\" must be a list of parts")
-            }
-            builder.multipart = try items.enumerated().map { i, item in
-                guard case .map(let part) = item, case .string(let name)? = part["name"] else {
-                    throw call.badArgument(argument, "multipart[\(i + 1)] needs a name")
-                }
-                func s(_ key: ByteString) -> String? { if case .string(let v)? = part[key] { return v.description }; return nil }
-                let source: MultipartBody.Part.Source
-                if let path = s("path") {
-                    try call.require(.files, for: "multipart[\(i + 1)].path")
-                    source = .file(path)
-                }
-                else if case .string(let data)? = part["data"] { source = .data(data.bytes) }
-                else if case .string(let data)? = part["value"] { source = .data(data.bytes) }
-                else { throw call.badArgument(argument, "multipart[\(i + 1)] needs value, data or path") }
-                var filename = s("filename")
-                if filename == nil, case .file(let path) = source { filename = String(path.split(separator: "/").last ?? "") }
-                return MultipartBody.Part(name: name.description, filename: filename, contentType: s("type"), source: source)
-            }
-        }
-        stack.pop()
         return builder
+    }
+
+    /// Header overrides: `{["X-A"] = "1", Accept = false}` (false removes a default header).
+    private func headerOverrides(at index: Int32, _ fields: LuaFields) throws -> [(String, String?)] {
+        guard stack.type(index) == LUA_TTABLE else { throw fields.mismatch("headers", expected: "a table of header names to values") }
+        var overrides: [(String, String?)] = []
+        try forEachRaw(index) {
+            guard stack.type(-2) == LUA_TSTRING, let name = stack.string(-2) else { throw fields.error("headers", "headers are named by strings") }
+            switch stack.type(-1) {
+            case LUA_TBOOLEAN where !stack.bool(-1): overrides.append((name, nil))
+            case LUA_TSTRING: overrides.append((name, stack.string(-1)))
+            case LUA_TNUMBER: overrides.append((name, stack.toStringMeta(-1)))
+            default: throw fields.error("headers", "header \"\(name)\" must be a string, or false to remove it")
+            }
+        }
+        return overrides.sorted { $0.0.lowercased() < $1.0.lowercased() }
+    }
+
+    /// One part of `multipart = {…}`: `{name=, value=|data=|path=, filename=, type=}`.
+    private func multipartPart(_ item: PekitValue, number: Int, _ call: LuaCall) throws -> MultipartBody.Part {
+        guard case .map(let part) = item, case .string(let name)? = part["name"] else {
+            throw call.badArgument(1, "multipart[\(number)] needs a name")
+        }
+        let known: Set<ByteString> = ["name", "value", "data", "path", "filename", "type"]
+        if let unknown = part.entries.first(where: { !known.contains($0.key) }) {
+            throw call.badArgument(1, "multipart[\(number)]: unknown field \"\(unknown.key)\"; known: name, value, data, path, filename, type")
+        }
+        func text(_ key: ByteString) -> String? { if case .string(let v)? = part[key] { return v.description }; return nil }
+        let source: MultipartBody.Part.Source
+        if let path = text("path") {
+            try call.require(.files, for: "multipart[\(number)].path")
+            source = .file(path)
+        } else if case .string(let data)? = part["data"] {
+            source = .data(data.bytes)
+        } else if case .string(let data)? = part["value"] {
+            source = .data(data.bytes)
+        } else {
+            throw call.badArgument(1, "multipart[\(number)] needs value, data or path")
+        }
+        var filename = text("filename")
+        if filename == nil, case .file(let path) = source { filename = String(path.split(separator: "/").last ?? "") }
+        return MultipartBody.Part(name: name.description, filename: filename, contentType: text("type"), source: source)
     }
 
     func installRequestModule(into pekit: Int32) {
@@ -230,9 +201,7 @@ extension LuaRuntime {
     func hostMappings(at index: Int32, _ call: LuaCall) throws -> [HostMapping] {
         guard stack.type(index) == LUA_TTABLE else { throw LuaArgumentError("field \"connect\" must be a table {[\"host:port\"] = \"address:port\"}") }
         var mappings: [HostMapping] = []
-        stack.pushNil()
-        while lua_next(L, index) != 0 {
-            defer { stack.pop() }
+        try forEachRaw(index) {
             guard stack.type(-2) == LUA_TSTRING, stack.type(-1) == LUA_TSTRING, let key = stack.string(-2), let value = stack.string(-1) else {
                 throw LuaArgumentError("field \"connect\" maps strings to strings, as {[\"api.example.com:443\"] = \"203.0.113.7:443\"}")
             }

@@ -34,20 +34,19 @@ struct PolicyDefinition {
     /// - Throws: `LuaArgumentError` naming the field.
     init(runtime: LuaRuntime, table index: Int32, origin: String, extraFields: Set<String> = []) throws {
         let stack = runtime.stack
-        let table = stack.absolute(index)
         let known = Set(Self.fields.map(\.name)).union(extraFields)
-        stack.pushNil()
-        while lua_next(runtime.L, table) != 0 {
-            defer { stack.pop() }
+        var definition = self
+        try runtime.forEachRaw(index) {
             guard stack.type(-2) == LUA_TSTRING, let field = stack.string(-2) else {
                 throw LuaArgumentError("a policy's fields are named by strings, not by a \(stack.typeName(-2))")
             }
             guard known.contains(field) else {
                 throw LuaArgumentError("unknown field \"\(field)\" (a policy has: \(Self.fields.map(\.name).joined(separator: ", ")))")
             }
-            if extraFields.contains(field) { continue }
-            try read(field, runtime: runtime, origin: origin)
+            if extraFields.contains(field) { return }
+            try definition.read(field, runtime: runtime, origin: origin)
         }
+        self = definition
     }
 
     private func wrongType(_ field: String, _ runtime: LuaRuntime) -> LuaArgumentError {
@@ -127,11 +126,10 @@ struct PolicyDefinition {
         case "headers":
             guard stack.type(-1) == LUA_TTABLE else { throw wrongType(field, runtime) }
             var headers: [(String, String)] = []
-            let t = stack.top
-            stack.pushNil()
-            while lua_next(runtime.L, t) != 0 {
-                defer { stack.pop() }
-                guard let name = stack.string(-2), let value = stack.string(-1) else { throw wrongType(field, runtime) }
+            try runtime.forEachRaw(stack.top) {
+                guard stack.type(-2) == LUA_TSTRING, stack.type(-1) == LUA_TSTRING, let name = stack.string(-2), let value = stack.string(-1) else {
+                    throw LuaArgumentError("field \"headers\" must map header names to strings, not \(stack.typeName(-2)) to \(stack.typeName(-1))")
+                }
                 do { try HTTPHeaders.validate(name: name, value: value) } catch { throw LuaArgumentError("field \"headers\": \(error)") }
                 headers.append((name, value))
             }

@@ -1,0 +1,46 @@
+import XCTest
+@testable import PekitLua
+
+/// Every options table is read by one reader: unknown fields listed, types and ranges checked,
+/// NaN and infinities refused, the field named.
+final class LuaFieldsTests: XCTestCase {
+    func testTypesRangesAndNames() throws {
+        let lua = LuaREPL(runtime: try makeRuntime())
+        let cases: [(String, String)] = [
+            (#"pekit.http.get("http://127.0.0.1:9/", { timeout = 1e300 })"#,
+             #"pekit.http.get: bad argument #2 (field "timeout": expected a number of seconds more than 0 and at most 1000000, got 1e+300)"#),
+            (#"pekit.http.get("http://127.0.0.1:9/", { connect_timeout = 0/0 })"#,
+             #"pekit.http.get: bad argument #2 (field "connect_timeout": expected a number of seconds more than 0 and at most 1000000, got "#),
+            (#"pekit.http.get("http://127.0.0.1:9/", { timeout = 0 })"#,
+             #"pekit.http.get: bad argument #2 (field "timeout": expected a number of seconds more than 0 and at most 1000000, got 0)"#),
+            (#"pekit.http.send({ url = "http://h/" }, { max_redirects = 2.5 })"#,
+             #"pekit.http.send: bad argument #2 (field "max_redirects": expected a whole number from 0 to 1000, got 2.5)"#),
+            (#"pekit.http.send({ url = "http://h/" }, { http = "3" })"#,
+             #"pekit.http.send: bad argument #2 (field "http": expected "1.1", "2" or "auto", got "3")"#),
+            (#"pekit.query.decode("a=1", { depth = "5" })"#,
+             #"pekit.query.decode: bad argument #2 (field "depth": expected a whole number from 0 to 1000, got "5")"#),
+            (#"pekit.query.decode("a=1", { duplicates = "all" })"#,
+             #"pekit.query.decode: bad argument #2 (field "duplicates": expected "combine", "first" or "last", got "all")"#),
+            (#"pekit.query.decode("a=1", { [1] = true })"#,
+             #"pekit.query.decode: bad argument #2 (unknown field [1]; known: policy, server, depth, parameters, array_limit, max_length, duplicates, strict, plus, dots, comma, ordered)"#),
+            (#"pekit.decode("a", { plus = 1 })"#, #"pekit.decode: bad argument #2 (field "plus": expected true or false, got 1)"#),
+            (#"pekit.cookies.jar{ now = 0/0 }"#, #"pekit.cookies.jar: bad argument #1 (field "now": expected a time in seconds since 1970, got "#),
+            (#"pekit.cookies.jar{ public_suffixes = false }:header("http://h/", { same_site = "lax" })"#,
+             #"jar.header: bad argument #3 (field "same_site": expected "same-site", "cross-site-navigation" or "cross-site", got "lax")"#),
+            (#"pekit.cookies.jar{ public_suffixes = false }:clock(1/0)"#, #"jar.clock: bad argument #2 (time in seconds since 1970 or false expected, got number)"#),
+            (#"pekit.request{ url = "http://h/", params_in = "header" }"#,
+             #"pekit.request: bad argument #1 (field "params_in": expected "query", "body" or "auto", got "header")"#),
+            (#"pekit.request{ url = "http://h/", auth = { user = "u" } }"#,
+             #"pekit.request: bad argument #1 (field "auth": expected {user = …, password = …})"#),
+            (#"pekit.request{ url = "http://h/", method = "POST", multipart = { { name = "a", value = "1", fielname = "x" } } }"#,
+             #"pekit.request: bad argument #1 (multipart[1]: unknown field "fielname"; known: name, value, data, path, filename, type)"#),
+            (#"pekit.request{ url = "http://h/", headers = { ["X-A"] = {} } }"#,
+             #"pekit.request: bad argument #1 (field "headers": header "X-A" must be a string, or false to remove it)"#),
+            (#"pekit.request{ url = "http://h/", params = { f = print } }"#, #"pekit.request: params.f: cannot use a function as a value"#),
+        ]
+        for (code, expected) in cases {
+            let got = lua.eval("select(2, pcall(function() return \(code) end))")
+            XCTAssertTrue(got.hasPrefix("\"stdin:1: " + expected.replacingOccurrences(of: "\"", with: "\\\"")), "\(code)\n\(got)")
+        }
+    }
+}
