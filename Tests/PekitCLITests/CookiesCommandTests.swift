@@ -49,6 +49,29 @@ final class CookiesCommandTests: XCTestCase {
         XCTAssertEqual(broken.stdout, "n=v  domain=ok.com path=/  session\n")
     }
 
+    /// The command is Swift over PekitCore: its errors are one line, never a Lua traceback, and
+    /// every cookie command reads the list PEKIT_PUBLIC_SUFFIX_LIST names.
+    func testErrorsAreOneLineAndTheSuffixListIsTheEnvironments() throws {
+        let noFilter = try run("cookies", "header", "jar.txt", "http://x.example/", "--filter", "nosuch")
+        XCTAssertTrue(noFilter.stderr.hasPrefix("pekit cookies: --filter: no plugin \"nosuch\" (looked for nosuch.lua in: "), noFilter.stderr)
+        XCTAssertFalse(noFilter.stderr.contains("traceback"))
+        XCTAssertEqual(noFilter.status, 1)
+        let badNow = try run("cookies", "header", "jar.txt", "http://x.example/", "--now", "nan")
+        XCTAssertEqual(badNow.stderr, "pekit cookies: --now takes seconds since 1970, not 'nan' (see 'pekit cookies --help')\n")
+        try "example\n".write(to: directory.appendingPathComponent("psl.dat"), atomically: true, encoding: .utf8)
+        let env = ["PEKIT_PUBLIC_SUFFIX_LIST": directory.appendingPathComponent("psl.dat").path]
+        // With a list where "example" is a public suffix, Domain=example is refused; with Debian's, "com" is.
+        let own = try PekitProcess.run(["cookies", "receive", "j.txt", "http://a.example/", "x=1; Domain=example"], directory: directory, environment: env)
+        XCTAssertEqual(own.stdout, "rejected x: Domain=example is a public suffix\n")
+        let missing = try PekitProcess.run(["cookies", "header", "j.txt", "http://a.example/"], directory: directory,
+                                           environment: ["PEKIT_PUBLIC_SUFFIX_LIST": "/nonexistent/list.dat"])
+        XCTAssertEqual(missing.stderr, "pekit cookies: cannot read the public suffix list at /nonexistent/list.dat: No such file or directory (install Debian's publicsuffix package, or name a list with PEKIT_PUBLIC_SUFFIX_LIST)\n")
+        XCTAssertEqual(missing.status, 1)
+        let request = try PekitProcess.run(["request", "--jar", "j.txt", "http://a.example/"], directory: directory,
+                                           environment: ["PEKIT_PUBLIC_SUFFIX_LIST": "/nonexistent/list.dat"])
+        XCTAssertTrue(request.stderr.contains("cannot read the public suffix list at /nonexistent/list.dat"), "request --jar honours it too: \(request.stderr)")
+    }
+
     /// A jar written by curl -c, against a real server on loopback, loads and matches.
     func testLoadsWhatCurlWrites() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/curl") else { throw XCTSkip("curl is not installed") }

@@ -83,22 +83,35 @@ public enum CookieDate {
         return era * 146097 + doe - 719468
     }
 
-    /// An HTTP date for `seconds` (`Thu, 01 Jan 1970 00:00:00 GMT`).
-    public static func format(_ seconds: Int64) -> String {
-        var days = Int(seconds >= 0 ? seconds / 86400 : (seconds - 86399) / 86400)
+    /// The UTC calendar date and time of `seconds` since 1970 (proleptic Gregorian, Hinnant's
+    /// algorithm): year, month, day, seconds into the day, days since 1970.
+    static func civil(_ seconds: Int64) -> (year: Int, month: Int, day: Int, second: Int, days: Int) {
+        let days = Int(seconds >= 0 ? seconds / 86400 : (seconds - 86399) / 86400)
         let rest = Int(seconds - Int64(days) * 86400)
-        let weekday = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"][((days % 7) + 7) % 7]
-        days += 719468
-        let era = (days >= 0 ? days : days - 146096) / 146097
-        let doe = days - era * 146097
+        let shifted = days + 719468
+        let era = (shifted >= 0 ? shifted : shifted - 146096) / 146097
+        let doe = shifted - era * 146097
         let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365
         let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
         let mp = (5 * doy + 2) / 153
         let d = doy - (153 * mp + 2) / 5 + 1
         let m = mp < 10 ? mp + 3 : mp - 9
-        let y = yoe + era * 400 + (m <= 2 ? 1 : 0)
+        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d, rest, days)
+    }
+
+    private static func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+
+    /// An HTTP date for `seconds` (`Thu, 01 Jan 1970 00:00:00 GMT`).
+    public static func format(_ seconds: Int64) -> String {
+        let t = civil(seconds)
+        let weekday = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"][((t.days % 7) + 7) % 7]
         let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        return "\(weekday), \(two(d)) \(months[m - 1]) \(y) \(two(rest / 3600)):\(two(rest / 60 % 60)):\(two(rest % 60)) GMT"
+        return "\(weekday), \(two(t.day)) \(months[t.month - 1]) \(t.year) \(two(t.second / 3600)):\(two(t.second / 60 % 60)):\(two(t.second % 60)) GMT"
+    }
+
+    /// An ISO 8601 UTC time for `seconds` (`2038-06-09T10:18:14Z`), as `pekit cookies` prints it.
+    public static func iso8601(_ seconds: Int64) -> String {
+        let t = civil(seconds)
+        return "\(t.year)-\(two(t.month))-\(two(t.day))T\(two(t.second / 3600)):\(two(t.second / 60 % 60)):\(two(t.second % 60))Z"
     }
 }

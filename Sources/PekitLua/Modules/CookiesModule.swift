@@ -11,8 +11,7 @@ extension LuaRuntime {
     /// `jar{}` then fails with the reason, unless it says `public_suffixes = false`).
     func publicSuffixList() throws -> PublicSuffixList {
         if let list = cachedSuffixes { return list }
-        let path = options.environment["PEKIT_PUBLIC_SUFFIX_LIST"] ?? PublicSuffixList.defaultPath
-        let list = try PublicSuffixList.load(path: path)
+        let list = try PublicSuffixList.load(environment: options.environment)
         cachedSuffixes = list
         return list
     }
@@ -109,6 +108,12 @@ extension LuaRuntime {
             return [try filterFromPlugin(name: name, options: i)]
         }
         return [filter(fromTable: i, name: "inline")]
+    }
+
+    /// The filter a cookie-filter plugin makes with no options (`pekit cookies --filter NAME`).
+    /// - Throws: an error naming the plugin: not found, not a cookie-filter, failing to load.
+    public func cookieFilter(plugin name: String) throws -> CookieFilter {
+        try filterFromPlugin(name: name, options: nil)
     }
 
     /// A filter from a cookie-filter plugin: its table, or what its `new(options)` returns. The

@@ -1,3 +1,4 @@
+import Foundation
 import PekitCore
 import PekitLua
 
@@ -32,56 +33,6 @@ let cookiesCommand = Command(
     run: runCookies
 )
 
-/// The command is written in Lua against pekit.cookies, so the CLI and scripts share one surface.
-private let cookiesScript = #"""
--- Arguments: the number of filters, the filters, the clock ("" for the system's), the action,
--- the jar file, the URL (absent for "list" without one), and the rest.
-local args = { ... }
-local nfilters = tonumber(args[1])
-local filters = { table.unpack(args, 2, 1 + nfilters) }
-local now = tonumber(args[nfilters + 2])
-local action, jarPath, url = args[nfilters + 3], args[nfilters + 4], args[nfilters + 5]
-local rest = { table.unpack(args, nfilters + 6) }
-local options = { filter = #filters > 0 and filters or nil, now = now }
-local jar = pekit.cookies.jar(options)
-local f = io.open(jarPath, "rb")
-if f then
-  f:close()
-  local _, warnings = jar:load(jarPath)
-  for _, w in ipairs(warnings) do io.stderr:write("pekit cookies: warning: ", w, "\n") end
-end
-local function describe(c)
-  local flags = {}
-  if c.host_only then flags[#flags + 1] = "host-only" end
-  if c.secure then flags[#flags + 1] = "Secure" end
-  if c.http_only then flags[#flags + 1] = "HttpOnly" end
-  if c.same_site then flags[#flags + 1] = "SameSite=" .. c.same_site end
-  if c.partitioned then flags[#flags + 1] = "Partitioned" end
-  flags[#flags + 1] = c.expires and ("expires " .. os.date("!%Y-%m-%dT%H:%M:%SZ", math.floor(c.expires))) or "session"
-  return ("%s=%s  domain=%s path=%s  %s"):format(c.name, c.value, c.domain, c.path, table.concat(flags, " "))
-end
-if action == "receive" then
-  if #rest == 0 then error("pekit cookies receive: give at least one Set-Cookie value", 0) end
-  local result = jar:receive(url, rest)
-  for _, c in ipairs(result.stored) do print("stored   " .. describe(c)) end
-  for _, r in ipairs(result.rejected) do print("rejected " .. r.name .. ": " .. r.reason) end
-  if result.removed > 0 then print("removed  " .. result.removed .. " (expired)") end
-  jar:save(jarPath, { sessions = true })
-elseif action == "header" then
-  local h = jar:header(url)
-  if h then print(h) end
-elseif action == "list" then
-  for _, c in ipairs(url and jar:cookies(url) or jar:all()) do print(describe(c)) end
-elseif action == "explain" then
-  for _, v in ipairs(jar:explain(url)) do
-    print(("%-8s %s=%s  %s"):format(v.sent and "sent" or "not sent", v.cookie.name, v.cookie.value, v.reason))
-  end
-elseif action == "delete" then
-  print(jar:delete(url, rest[1]))
-  jar:save(jarPath, { sessions = true })
-end
-"""#
-
 private func runCookies(_ args: [String]) throws -> Int32 {
     let parsed = try Arguments(args, command: "cookies", options: [
         .init(name: "filter", short: nil, takesValue: true), .init(name: "now", short: nil, takesValue: true),
@@ -99,14 +50,104 @@ private func runCookies(_ args: [String]) throws -> Int32 {
         throw UsageError(command: "cookies", message: "\(action) needs \(what)")
     }
     guard words.count <= most else { throw UsageError(command: "cookies", message: "too many arguments for \(action)") }
-    if let now = parsed.value("now"), Double(now) == nil {
-        throw UsageError(command: "cookies", message: "--now takes seconds since 1970, not '\(now)'")
+    var now: Double?
+    if let text = parsed.value("now") {
+        guard let value = Double(text), value.isFinite, abs(value) <= 1e11 else {
+            throw UsageError(command: "cookies", message: "--now takes seconds since 1970, not '\(text)'")
+        }
+        now = value
     }
-    if words.count >= 3 {
-        do { _ = try RequestURL(words[2]) } catch { throw CommandFailure(message: "pekit cookies: \(error)") }
-    }
-    let runtime = try makeRuntime(extraPluginDirectories: parsed.all("plugins"))
+    let jarPath = words[1]
+    let url: RequestURL? = try words.count >= 3 ? cookieURL(words[2]) : nil
+    let jar: CookieJar
+    do {
+        jar = CookieJar(publicSuffixes: try PublicSuffixList.load(environment: ProcessInfo.processInfo.environment),
+                        clock: { now ?? Date().timeIntervalSince1970 })
+    } catch { throw CommandFailure(message: "pekit cookies: \(error)") }
+    // Filters are Lua plugins: a runtime only when one is asked for, kept while the jar is used.
+    var runtime: LuaRuntime?
     let filters = parsed.all("filter")
-    let arguments = [String(filters.count)] + filters + [parsed.value("now") ?? ""] + words
-    return runLua { try runtime.runChunk(Array(cookiesScript.utf8), name: "=pekit cookies", arguments: arguments) }
+    if !filters.isEmpty {
+        let host = try makeRuntime(extraPluginDirectories: parsed.all("plugins"))
+        do { jar.filters = try filters.map { try host.cookieFilter(plugin: $0) } } catch {
+            throw CommandFailure(message: "pekit cookies: --filter: \(error)")
+        }
+        runtime = host
+    }
+    return try withExtendedLifetime(runtime) {
+        try runCookieAction(action, jar: jar, jarPath: jarPath, url: url, rest: Array(words.dropFirst(3)))
+    }
+}
+
+private func cookieURL(_ text: String) throws -> RequestURL {
+    do { return try RequestURL(text) } catch { throw CommandFailure(message: "pekit cookies: \(error)") }
+}
+
+private func runCookieAction(_ action: String, jar: CookieJar, jarPath: String, url: RequestURL?, rest: [String]) throws -> Int32 {
+    func fail(_ error: Error) -> CommandFailure { CommandFailure(message: "pekit cookies: \(error)") }
+    if FileManager.default.fileExists(atPath: jarPath) {
+        do {
+            for warning in try jar.load(from: jarPath).warnings { Output.stderr.line("pekit cookies: warning: \(warning)") }
+        } catch { throw fail(error) }
+    }
+    func save() throws {
+        do { try jar.save(to: jarPath, format: nil, sessions: true) } catch { throw fail(error) }
+    }
+    do {
+        switch action {
+        case "receive":
+            guard let url else { return 2 }
+            let evictedBefore = jar.evicted
+            var removed = 0
+            var lines: [String] = [], rejected: [String] = []
+            for header in rest {
+                switch try jar.receive(header, from: url) {
+                case .stored(let cookie): lines.append("stored   " + describe(cookie))
+                case .rejected(let name, let reason): rejected.append("rejected \(name): \(reason)")
+                case .removed(_, let count): removed += count
+                }
+            }
+            for line in lines + rejected { Output.stdout.line(line) }
+            if removed > 0 { Output.stdout.line("removed  \(removed) (expired)") }
+            if jar.evicted > evictedBefore { Output.stdout.line("evicted  \(jar.evicted - evictedBefore) (over the jar's limits)") }
+            try save()
+        case "header":
+            if let url, let header = try jar.header(for: url) { Output.stdout.line(header) }
+        case "list":
+            for cookie in try url.map({ try jar.cookies(for: $0) }) ?? jar.all { Output.stdout.line(describe(cookie)) }
+        case "explain":
+            guard let url else { return 2 }
+            for verdict in try jar.explain(url) {
+                let sent = (verdict.sent ? "sent" : "not sent").padding(toLength: 8, withPad: " ", startingAt: 0)
+                Output.stdout.line("\(sent) \(verdict.cookie.name)=\(verdict.cookie.value)  \(verdict.reason)")
+            }
+        default:  // delete
+            guard let url else { return 2 }
+            Output.stdout.line(String(try jar.delete(for: url, name: rest.first)))
+            try save()
+        }
+    } catch let error as CommandFailure {
+        throw error
+    } catch {
+        throw fail(error)
+    }
+    return 0
+}
+
+/// One cookie as the command prints it: `sid=1  domain=example.com path=/  Secure HttpOnly session`.
+private func describe(_ c: Cookie) -> String {
+    var flags: [String] = []
+    if c.hostOnly { flags.append("host-only") }
+    if c.secure { flags.append("Secure") }
+    if c.httpOnly { flags.append("HttpOnly") }
+    if let site = c.sameSite { flags.append("SameSite=\(site.rawValue)") }
+    if c.partitioned { flags.append("Partitioned") }
+    if let expires = c.expires, expires.isFinite, abs(expires) < 1e15 {
+        flags.append("expires " + CookieDate.iso8601(Int64(expires.rounded(.down))))
+    } else if c.expires != nil {
+        flags.append("expires never")
+    } else {
+        flags.append("session")
+    }
+    return "\(c.name)=\(c.value)  domain=\(c.domain) path=\(c.path)  \(flags.joined(separator: " "))"
 }
