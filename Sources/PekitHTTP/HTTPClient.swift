@@ -191,16 +191,13 @@ public final class HTTPClient {
     static func milliseconds(_ seconds: Double) -> Int { max(1, Int((seconds * 1000).rounded(.up))) }
 
     /// A next step for the failures whose fix is clear.
-    static func hint(_ code: CURLcode, _ reason: String) -> String? {
+    static func hint(_ code: CURLcode, _ reason: String) -> HTTPError.Hint? {
         switch code {
         case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE:
-            if reason.contains("subject name") || reason.contains("host name") {
-                return "the certificate is not for this host name: to reach a host at another address, keep its name in the URL and map it with connect = {[\"name:443\"] = \"address:443\"}"
-            }
-            return "to trust a private CA pass cacert = \"ca.pem\" (insecure = true skips the check: never in production)"
-        case CURLE_OPERATION_TIMEDOUT: return "raise timeout or connect_timeout (seconds)"
-        case CURLE_COULDNT_RESOLVE_HOST: return "check the host name, or map it to an address with connect"
-        case CURLE_UNSUPPORTED_PROTOCOL: return "pekit sends http and https only"
+            return reason.contains("subject name") || reason.contains("host name") ? .wrongHostName : .untrustedCertificate
+        case CURLE_OPERATION_TIMEDOUT: return .timeout
+        case CURLE_COULDNT_RESOLVE_HOST: return .unresolvedHost
+        case CURLE_UNSUPPORTED_PROTOCOL: return .unsupportedProtocol
         default: return nil
         }
     }

@@ -21,6 +21,12 @@ public struct SendOptions {
         case http2 = "2"
     }
 
+    /// The timeouts a caller may set, in seconds (libcurl takes milliseconds in a long: larger
+    /// values would overflow the conversion). The lower bound is exclusive where callers check it.
+    public static let secondsRange: ClosedRange<Double> = 0...1_000_000
+    /// The redirect limits a caller may set.
+    public static let redirectRange: ClosedRange<Int> = 0...1000
+
     /// Cookies: each hop's Set-Cookie fields are stored for that hop's URL.
     public var jar: CookieJar?
     /// Whether each hop's Cookie header comes from the jar (false keeps a Cookie header the

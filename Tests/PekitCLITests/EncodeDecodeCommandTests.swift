@@ -51,7 +51,7 @@ final class EncodeDecodeCommandTests: XCTestCase {
             (["encode", "--set"], "pekit encode: option '--set' needs a value (see 'pekit encode --help')\n"),
             (["encode", "--set", "nope"], "pekit encode: unknown set 'nope' (known: unreserved, query, path, fragment, host, user, password, letters, alphanumerics, afnetworking, form) (see 'pekit encode --help')\n"),
             (["encode", "--allow", "é"], "pekit encode: --allow: character \"é\" at position 1 is not ASCII; non-ASCII text is always UTF-8 percent-encoded (see 'pekit encode --help')\n"),
-            (["encode", "--space", "tab"], "pekit encode: --space must be 'plus' or 'percent', not 'tab' (see 'pekit encode --help')\n"),
+            (["encode", "--space", "tab"], "pekit encode: --space takes %20, percent, + or plus, not 'tab' (see 'pekit encode --help')\n"),
             (["decode", "--lower"], "pekit decode: unknown option '--lower' (see 'pekit decode --help')\n"),
             (["frobnicate"], "pekit: unknown command 'frobnicate' (see 'pekit help')\n"),
             (["--frob"], "pekit: unknown option '--frob' (see 'pekit help')\n"),

@@ -106,7 +106,7 @@ final class HTTPCommandTests: XCTestCase {
         XCTAssertEqual(refused.stderr.replacingOccurrences(of: #"after \d+ ms"#, with: "after 0 ms", options: .regularExpression), "pekit request: GET http://127.0.0.1:1/: Failed to connect to 127.0.0.1 port 1 after 0 ms: Couldn't connect to server (curl error 7)\n")
         let badTimeout = try PekitProcess.run(["request", "--send", "--timeout", "soon", "\(server.base)/"])
         XCTAssertEqual(badTimeout.status, 2)
-        XCTAssertEqual(badTimeout.stderr, "pekit request: --timeout takes a number of seconds, not 'soon' (see 'pekit request --help')\n")
+        XCTAssertEqual(badTimeout.stderr, "pekit request: --timeout takes a number of seconds more than 0 and at most 1000000, not 'soon' (see 'pekit request --help')\n")
         let tls = try PekitProcess.run(["request", "--send", "--cacert", server.cacert, "--connect", "www.example.test:443=127.0.0.1:\(server.httpsPort)",
                                         "https://www.example.test/echo"])
         XCTAssertTrue(tls.stdout.contains(#""sni": "www.example.test""#), tls.stdout + tls.stderr)

@@ -86,7 +86,7 @@ final class PluginTests: XCTestCase {
         XCTAssertEqual(failure("hog"), #""pekit.encode: plugin \"hog\" (DIR/hog.lua): not enough memory (the limit is 8 MB)""#)
         XCTAssertEqual(failure("undef"), #""pekit.encode: plugin \"undef\" (DIR/undef.lua): undef.lua:1: undefined global 'nothing_here'""#)
         XCTAssertEqual(failure("field"), #""pekit.encode: plugin \"field\" (DIR/field.lua): unknown field \"arrayz\" (a policy has: name, kind, description, extends, allowed, space, lower, order, arrays, objects, null, booleans, encode_keys, encode_values, separator, assign, empty, prefix, headers, params_in, methods_in_query)""#)
-        XCTAssertEqual(failure("type"), #""pekit.encode: plugin \"type\" (DIR/type.lua): field \"space\" must be \"%20\" or \"+\", not a number""#)
+        XCTAssertEqual(failure("type"), #""pekit.encode: plugin \"type\" (DIR/type.lua): field \"space\" must be \"%20\", \"percent\", \"+\" or \"plus\", not a number""#)
         XCTAssertEqual(failure("syntax"), #""pekit.encode: plugin \"syntax\" (DIR/syntax.lua): syntax.lua:1: '}' expected near 'space'""#)
         XCTAssertEqual(failure("nottable"), #""pekit.encode: plugin \"nottable\" (DIR/nottable.lua): a plugin must return a table, not a number""#)
         XCTAssertEqual(failure("nokind"), #""pekit.encode: plugin \"nokind\" (DIR/nokind.lua): field \"kind\" must be \"policy\" or \"cookie-filter\", not missing""#)

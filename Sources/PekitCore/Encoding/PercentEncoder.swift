@@ -14,6 +14,18 @@ public struct PercentEncoder: Sendable, Equatable {
         /// `+`: HTML forms (application/x-www-form-urlencoded). A literal `+` is then always
         /// escaped as `%2B`, even when the allowed set has it, so the output decodes unambiguously.
         case plus
+
+        /// Every spelling accepted, on the command line and in plugins alike.
+        public static let names = ["%20", "percent", "+", "plus"]
+
+        /// `%20` or `percent`, `+` or `plus`.
+        public init?(name: String) {
+            switch name {
+            case "%20", "percent": self = .percent
+            case "+", "plus": self = .plus
+            default: return nil
+            }
+        }
     }
 
     /// The case of the hex digits in `%XX`.

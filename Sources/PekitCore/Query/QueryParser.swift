@@ -86,6 +86,15 @@ public struct QueryParser: Sendable {
     /// The server models by name, for `check`.
     public static let servers: [String: QueryParser] = ["qs": .qs, "php": .php, "rack": .rack]
 
+    /// The model of the server called `name`.
+    /// - Throws: `QueryError` listing the servers there are.
+    public static func server(named name: String) throws -> QueryParser {
+        guard let server = servers[name] else {
+            throw QueryError("unknown server '\(name)' (known: \(servers.keys.sorted().joined(separator: ", ")))")
+        }
+        return server
+    }
+
     /// Parses `input` into an ordered map (keys in first-seen order).
     /// - Throws: `QueryError` naming the limit or the malformed key (strict mode), or when the
     ///   input is longer than `maxLength`.

@@ -1,6 +1,7 @@
 import CLua
 import CLuaShim
 import PekitCore
+import PekitHTTP
 
 /// The fields of a table argument (options, request fields, a policy), read by name and type.
 /// Unknown fields are refused up front and every mistake names the argument and the field:
@@ -114,10 +115,12 @@ struct LuaFields {
         }
     }
 
-    /// A duration in seconds: more than 0, at most a million (about eleven days).
+    /// A duration in seconds: more than 0, at most `SendOptions.secondsRange`'s bound (about
+    /// eleven days).
     func seconds(_ name: String) throws -> Double? {
-        guard let value = try number(name, in: 0...1_000_000, expected: "a number of seconds more than 0 and at most 1000000") else { return nil }
-        guard value > 0 else { throw error(name, "expected a number of seconds more than 0 and at most 1000000, got 0") }
+        let expected = "a number of seconds more than 0 and at most \(Int(SendOptions.secondsRange.upperBound))"
+        guard let value = try number(name, in: SendOptions.secondsRange, expected: expected) else { return nil }
+        guard value > 0 else { throw error(name, "expected \(expected), got 0") }
         return value
     }
 

@@ -26,7 +26,8 @@ extension LuaRuntime {
         guard let fields = try LuaFields.read(call, argument: n, known: Self.sendFields + alsoAllowed) else { return options }
         if let jar = try fields.with("jar", { try jar(at: $0, call) }) { options.jar = jar }
         if let follow = try fields.flag("follow") { options.followRedirects = follow }
-        if let limit = try fields.integer("max_redirects", in: 0...1000) { options.maxRedirects = limit }
+        let redirects = SendOptions.redirectRange
+        if let limit = try fields.integer("max_redirects", in: Int64(redirects.lowerBound)...Int64(redirects.upperBound)) { options.maxRedirects = limit }
         if let timeout = try fields.seconds("timeout") { options.timeout = timeout }
         if let timeout = try fields.seconds("connect_timeout") { options.connectTimeout = timeout }
         if let insecure = try fields.flag("insecure") { options.insecure = insecure }

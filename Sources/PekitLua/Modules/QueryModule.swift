@@ -81,9 +81,8 @@ extension LuaRuntime {
             let value = try call.runtime.value(at: 1, path: "params")
             let policy = try call.runtime.policy(from: call, argument: 2)
             let serverName = try call.optionalString(3) ?? "qs"
-            guard let server = QueryParser.servers[serverName] else {
-                throw call.badArgument(3, "expected \(LuaFields.alternatives(QueryParser.servers.keys.sorted())), got \"\(serverName)\"")
-            }
+            let server: QueryParser
+            do { server = try QueryParser.server(named: serverName) } catch { throw call.badArgument(3, "\(error)") }
             let (query, problems) = try QueryCheck.check(value, policy: policy, server: server, serverName: serverName)
             call.runtime.push(.array(problems.map { problem in
                 .map(PekitMap(unordered: [.init(key: "path", value: .text(problem.path)), .init(key: "problem", value: .text(problem.problem))]))
@@ -127,7 +126,7 @@ extension LuaRuntime {
         guard let options = try LuaFields.read(call, argument: n, known: Self.parseOptions) else { return QueryParser(policy: try policies.defaultEntry().policy) }
         var parser: QueryParser
         if let name = try options.choice("server", QueryParser.servers.keys.sorted()) {
-            parser = QueryParser.servers[name] ?? QueryParser(policy: .rfc3986)
+            parser = try QueryParser.server(named: name)
         } else {
             parser = QueryParser(policy: try options.string("policy").map { try policies.entry($0).policy } ?? policies.defaultEntry().policy)
         }

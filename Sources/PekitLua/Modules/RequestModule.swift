@@ -128,7 +128,7 @@ extension LuaRuntime {
         }
         setFunction(methods, "request", "json") { call in
             let r = try call.runtime.request(at: 1, call)
-            call.stack.push(JSON.write(Self.describe(r)))
+            call.stack.push(JSON.write(r.summary))
             return 1
         }
         setFunction(methods, "request", "write_body") { call in
@@ -209,22 +209,4 @@ extension LuaRuntime {
         }
         return mappings.sorted { ($0.host, $0.port ?? 0) < ($1.host, $1.port ?? 0) }
     }
-
-    static func describe(_ r: HTTPRequest) -> PekitValue {
-        var body: PekitValue = .null
-        if let bytes = try? r.bodyBytes(), !bytes.isEmpty {
-            body = .map(PekitMap(ordered: [.init(key: "length", value: .integer(Int64(bytes.count))),
-                                           .init(key: "text", value: UTF8Validation.isValid(bytes) && bytes.count <= 65536 ? .string(ByteString(bytes)) : .null)]))
-        }
-        return .map(PekitMap(ordered: [
-            .init(key: "method", value: .text(r.method)), .init(key: "url", value: .text(r.url)),
-            .init(key: "headers", value: .array(r.headers.fields.map { .array([.text($0.name), .text($0.value)]) })),
-            .init(key: "body", value: body),
-        ]))
-    }
-}
-
-extension LuaRuntime {
-    /// The JSON description `req:json()` and `pekit request --describe` print.
-    public static func describeRequest(_ request: HTTPRequest) -> PekitValue { describe(request) }
 }

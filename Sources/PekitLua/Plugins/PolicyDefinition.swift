@@ -10,7 +10,7 @@ struct PolicyDefinition {
         ("name", "a string"), ("kind", "\"policy\""), ("description", "a string"),
         ("extends", "the name of another policy"),
         ("allowed", "a charset, a preset name (\(AllowedSet.presetNames.joined(separator: ", "))) or extra characters to allow beyond unreserved"),
-        ("space", "\"%20\" or \"+\""), ("lower", "a boolean"),
+        ("space", LuaFields.alternatives(PercentEncoder.Space.names)), ("lower", "a boolean"),
         ("order", "\"ascending\", \"bytes\", \"given\" or a function(a, b)"),
         ("arrays", "\"brackets\", \"indices\", \"repeat\", \"comma\" or a function(key, index)"),
         ("objects", "\"brackets\", \"dots\" or a function(prefix, key)"),
@@ -84,11 +84,8 @@ struct PolicyDefinition {
             let set = try Self.allowedSet(runtime, field)
             apply.append { $0.allowed = set }
         case "space":
-            switch text {
-            case "%20", "percent": apply.append { $0.space = .percent }
-            case "+", "plus": apply.append { $0.space = .plus }
-            default: throw wrongType(field, runtime)
-            }
+            guard let space = text.flatMap(PercentEncoder.Space.init(name:)) else { throw wrongType(field, runtime) }
+            apply.append { $0.space = space }
         case "lower":
             guard stack.type(-1) == LUA_TBOOLEAN else { throw wrongType(field, runtime) }
             let lower = stack.bool(-1)

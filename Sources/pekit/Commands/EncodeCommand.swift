@@ -5,7 +5,7 @@ let encodeCommand = Command(
     name: "encode",
     summary: "percent-encode strings (RFC 3986 by default)",
     help: """
-    usage: pekit encode [--policy NAME] [--set NAME] [--allow CHARS] [--space plus|percent] [--lower]
+    usage: pekit encode [--policy NAME] [--set NAME] [--allow CHARS] [--space plus|percent|+|%20] [--lower]
                         [--keep-escapes] [--plugins DIR] [STRING...]
 
     Percent-encodes each STRING (its UTF-8 bytes), or each line of standard input when no STRING
@@ -17,7 +17,8 @@ let encodeCommand = Command(
       --set NAME        the allowed set to use (default: the policy's, else unreserved):
                         \(AllowedSet.presetNames.joined(separator: ", "))
       --allow CHARS     also allow these ASCII characters: --allow '/?' is Python's quote(s, safe='/?')
-      --space plus      write a space as '+' (then a literal '+' is always %2B); 'percent' gives %20
+      --space plus      write a space as '+' (then a literal '+' is always %2B); '+' too;
+                        'percent' or '%20' gives %20 (the same words plugins use)
       --lower           lower-case hex digits (%2f)
       --keep-escapes    keep valid %XX escapes already in the input instead of encoding their '%'
       --plugins DIR     search DIR for plugins first
@@ -78,8 +79,8 @@ private func makeEncoder(_ parsed: Arguments) throws -> PercentEncoder {
         }
     }
     if let space = parsed.value("space") {
-        guard let value = PercentEncoder.Space(rawValue: space) else {
-            throw UsageError(command: "encode", message: "--space must be 'plus' or 'percent', not '\(space)'")
+        guard let value = PercentEncoder.Space(name: space) else {
+            throw UsageError(command: "encode", message: "--space takes \(PercentEncoder.Space.names.dropLast().joined(separator: ", ")) or \(PercentEncoder.Space.names.last ?? ""), not '\(space)'")
         }
         encoder.space = value
     }

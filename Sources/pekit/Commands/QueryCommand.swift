@@ -61,10 +61,7 @@ private func runQuery(_ args: [String]) throws -> Int32 {
         while input.last == 0x0A || input.last == 0x0D { input.removeLast() }
         var parser: QueryParser
         if let server = parsed.value("server") {
-            guard let model = QueryParser.servers[server] else {
-                throw UsageError(command: "query", message: "unknown server '\(server)' (known: \(QueryParser.servers.keys.sorted().joined(separator: ", ")))")
-            }
-            parser = model
+            do { parser = try QueryParser.server(named: server) } catch { throw UsageError(command: "query", message: "\(error)") }
         } else {
             parser = QueryParser(policy: try policy(parsed.value("policy") ?? "rfc3986"))
         }
@@ -101,9 +98,8 @@ private func runQuery(_ args: [String]) throws -> Int32 {
         }
         let chosen = try policy(parsed.value("policy") ?? "rfc3986")
         if let serverName = parsed.value("check") {
-            guard let server = QueryParser.servers[serverName] else {
-                throw UsageError(command: "query", message: "unknown server '\(serverName)' (known: \(QueryParser.servers.keys.sorted().joined(separator: ", ")))")
-            }
+            let server: QueryParser
+            do { server = try QueryParser.server(named: serverName) } catch { throw UsageError(command: "query", message: "\(error)") }
             let (query, problems) = try QueryCheck.check(value, policy: chosen, server: server, serverName: serverName)
             Output.stdout.line(query.description)
             if problems.isEmpty {

@@ -145,7 +145,7 @@ private func runRequest(_ args: [String]) throws -> Int32 {
         if parsed.has("curl") {
             Output.stdout.line(try request.curl())
         } else if parsed.has("describe") {
-            Output.stdout.write(JSON.write(LuaRuntime.describeRequest(request)))
+            Output.stdout.write(JSON.write(request.summary))
             Output.stdout.line("")
         } else {
             Output.stdout.write(try request.raw())
@@ -155,6 +155,8 @@ private func runRequest(_ args: [String]) throws -> Int32 {
         throw error
     } catch let error as CommandFailure {
         throw error
+    } catch let error as HTTPError {
+        throw CommandFailure(message: "pekit request: \(error.message(.commandLine))")
     } catch {
         throw CommandFailure(message: "pekit request: \(error)")
     }
@@ -166,13 +168,15 @@ private func send(_ request: HTTPRequest, builder: RequestBuilder, _ parsed: Arg
     options.followRedirects = !parsed.has("no-follow")
     func number(_ name: String) throws -> Double? {
         guard let text = parsed.value(name) else { return nil }
-        guard let value = Double(text), value > 0, value.isFinite else {
-            throw UsageError(command: "request", message: "--\(name) takes a number of seconds, not '\(text)'")
+        guard let value = Double(text), SendOptions.secondsRange.contains(value), value > 0 else {
+            throw UsageError(command: "request", message: "--\(name) takes a number of seconds more than 0 and at most \(Int(SendOptions.secondsRange.upperBound)), not '\(text)'")
         }
         return value
     }
     if let text = parsed.value("max-redirects") {
-        guard let limit = Int(text), limit >= 0 else { throw UsageError(command: "request", message: "--max-redirects takes a count, not '\(text)'") }
+        guard let limit = Int(text), SendOptions.redirectRange.contains(limit) else {
+            throw UsageError(command: "request", message: "--max-redirects takes a count from 0 to \(SendOptions.redirectRange.upperBound), not '\(text)'")
+        }
         options.maxRedirects = limit
     }
     options.timeout = try number("timeout")
