@@ -103,7 +103,7 @@ public struct QueryParser: Sendable {
         guard bytes.count <= maxLength else {
             throw QueryError("the query is \(bytes.count) bytes, more than the limit of \(maxLength) (max_length)")
         }
-        let root = Node.map()
+        let root = QueryTreeNode.map()
         var count = 0
         for range in split(bytes, on: separator.bytes) where !range.isEmpty {
             let part = bytes[range]
@@ -142,88 +142,11 @@ public struct QueryParser: Sendable {
         return (try? decoder.decode(bytes: bytes)) ?? Array(bytes)
     }
 
-    /// `a[b][]` → ["a", "b", ""], with the depth limit applied.
-    func segments(of key: [UInt8]) throws -> [[UInt8]] {
-        var key = key
-        if allowDots { key = dotsToBrackets(key) }
-        if phpNames { key = phpMangled(key) }
-        if rackKeys { return try rackSegments(key) }
-        guard let open = key.firstIndex(of: 0x5B), open > 0, key[open...].contains(0x5D) else { return [key] }
-        var result: [[UInt8]] = [Array(key[..<open])]
-        var i = open
-        var level = 0
-        while i < key.count, key[i] == 0x5B, let close = key[(i + 1)...].firstIndex(of: 0x5D) {
-            if level == depth {
-                if strict { throw QueryError("key \"\(ByteString(key))\" is nested deeper than \(depth) levels (depth)") }
-                result.append(Array(key[i...]))  // the rest, literally, as qs keeps it
-                return result
-            }
-            result.append(Array(key[(i + 1)..<close]))
-            level += 1
-            i = close + 1
-        }
-        if i < key.count {
-            // Text after the brackets, or an unclosed bracket: qs keeps it as one more segment.
-            if strict { throw QueryError("key \"\(ByteString(key))\" is malformed (an unclosed '[' or text after ']')") }
-            result.append(Array(key[i...]))
-        }
-        return result
-    }
-
-    private func rackSegments(_ key: [UInt8]) throws -> [[UInt8]] {
-        var result: [[UInt8]] = []
-        var i = 0
-        let isBracket = { (b: UInt8) in b == 0x5B || b == 0x5D }
-        while i < key.count {
-            if !result.isEmpty, i + 1 < key.count, key[i] == 0x5B, key[i + 1] == 0x5D {
-                result.append([]); i += 2
-            } else {
-                while i < key.count, isBracket(key[i]) { i += 1 }
-                let start = i
-                while i < key.count, !isBracket(key[i]) { i += 1 }
-                if i > start { result.append(Array(key[start..<i])) }
-                while i < key.count, key[i] == 0x5D { i += 1 }
-            }
-            if result.count > depth + 1 {
-                if strict { throw QueryError("key \"\(ByteString(key))\" is nested deeper than \(depth) levels (depth)") }
-                return Array(result.prefix(depth + 1))
-            }
-        }
-        return result.isEmpty ? [key] : result
-    }
-
-    private func phpMangled(_ key: [UInt8]) -> [UInt8] {
-        var out = key
-        let open = key.firstIndex(of: 0x5B)
-        let closed = open.map { key[$0...].contains(0x5D) } ?? false
-        let nameEnd = closed ? open! : key.count
-        for i in 0..<nameEnd where out[i] == 0x2E || out[i] == 0x20 || (out[i] == 0x5B && !closed) { out[i] = 0x5F }
-        // PHP drops leading spaces of the name before mangling the rest.
-        while out.first == 0x5F, key.first == 0x20 { out.removeFirst(); break }
-        return out
-    }
-
-    private func dotsToBrackets(_ key: [UInt8]) -> [UInt8] {
-        var out: [UInt8] = []
-        var i = 0
-        while i < key.count {
-            if key[i] == 0x2E, i > 0, i + 1 < key.count, key[i + 1] != 0x2E, key[i + 1] != 0x5B {
-                var j = i + 1
-                while j < key.count, key[j] != 0x2E, key[j] != 0x5B { j += 1 }
-                out.append(0x5B); out += key[(i + 1)..<j]; out.append(0x5D)
-                i = j
-            } else {
-                out.append(key[i]); i += 1
-            }
-        }
-        return out
-    }
-
-    private func insert(segments: [[UInt8]], value: PekitValue, into root: Node) throws {
+    private func insert(segments: [[UInt8]], value: PekitValue, into root: QueryTreeNode) throws {
         var node = root
         for (level, segment) in segments.enumerated() {
             let isLast = level == segments.count - 1
-            let slot: Node.Slot = try slot(for: segment, in: node, isFirst: level == 0)
+            let slot: QueryTreeNode.Slot = try slot(for: segment, in: node, isFirst: level == 0)
             if isLast {
                 node.set(slot, leaf: value, duplicates: duplicates)
             } else {
@@ -242,7 +165,7 @@ public struct QueryParser: Sendable {
         return Int(String(decoding: segment, as: UTF8.self))
     }
 
-    private func slot(for segment: [UInt8], in node: Node, isFirst: Bool) throws -> Node.Slot {
+    private func slot(for segment: [UInt8], in node: QueryTreeNode, isFirst: Bool) throws -> QueryTreeNode.Slot {
         if isFirst { return .key(ByteString(segment)) }
         if segment.isEmpty { return .append }
         if indicesMakeArrays, let n = index(segment) {
@@ -279,126 +202,5 @@ public struct QueryParser: Sendable {
             i += 1
         }
         return nil
-    }
-}
-
-/// The tree being built: maps keep first-seen key order; arrays are sparse until the end.
-private final class Node {
-    enum Slot { case key(ByteString), index(Int), append }
-    enum Kind { case map, array, leaf(PekitValue) }
-
-    var kind: Kind
-    var keys: [ByteString] = []
-    var children: [ByteString: Node] = [:]
-    var items: [Int: Node] = [:]
-    var nextIndex = 0
-
-    init(_ kind: Kind) { self.kind = kind }
-    static func map() -> Node { Node(.map) }
-
-    /// An array turned into a map (an index past the limit, or a key on an array): its
-    /// indices become keys, as qs does.
-    func makeMap() {
-        guard case .array = kind else { return }
-        for index in items.keys.sorted() {
-            let key = ByteString(String(index))
-            keys.append(key)
-            children[key] = items[index]
-        }
-        items = [:]
-        kind = .map
-    }
-
-    func resolve(_ slot: Slot) -> Slot {
-        switch (kind, slot) {
-        case (.array, .key):
-            makeMap(); return slot
-        case (.map, .index(let n)):
-            return .key(ByteString(String(n)))
-        case (.map, .append):
-            return .key(ByteString(String(keys.count)))
-        case (.leaf, _):
-            kind = .map; return resolve(slot)
-        default:
-            return slot
-        }
-    }
-
-    func get(_ slot: Slot) -> Node? {
-        switch slot {
-        case .key(let key): return children[key]
-        case .index(let n): return items[n]
-        case .append: return nil
-        }
-    }
-
-    func put(_ slot: Slot, _ node: Node) {
-        switch slot {
-        case .key(let key):
-            if children[key] == nil { keys.append(key) }
-            children[key] = node
-        case .index(let n):
-            items[n] = node
-            nextIndex = max(nextIndex, n + 1)
-        case .append:
-            items[nextIndex] = node
-            nextIndex += 1
-        }
-    }
-
-    func child(_ slot: Slot, nextIsIndex: Bool, duplicates: QueryParser.Duplicates) -> Node {
-        if case .leaf = kind { kind = nextIsIndex ? .array : .map }
-        let slot = resolve(slot)
-        if let existing = get(slot) {
-            if case .leaf(let old) = existing.kind {
-                if duplicates == .combine {
-                    // qs: a plain value and a nested one under the same key make an array of both.
-                    let nested = Node(nextIsIndex ? .array : .map)
-                    existing.kind = .array
-                    existing.items = [0: Node(.leaf(old)), 1: nested]
-                    existing.nextIndex = 2
-                    return nested
-                }
-                existing.kind = nextIsIndex ? .array : .map
-            }
-            return existing
-        }
-        let node = Node(nextIsIndex ? .array : .map)
-        put(slot, node)
-        return node
-    }
-
-    func set(_ slot: Slot, leaf value: PekitValue, duplicates: QueryParser.Duplicates) {
-        let slot = resolve(slot)
-        guard let existing = get(slot) else { return put(slot, Node(.leaf(value))) }
-        switch duplicates {
-        case .first: return
-        case .last: existing.kind = .leaf(value); existing.keys = []; existing.children = [:]; existing.items = [:]
-        case .combine:
-            switch existing.kind {
-            case .leaf(let old):
-                existing.kind = .array
-                existing.items = [0: Node(.leaf(old)), 1: Node(.leaf(value))]
-                existing.nextIndex = 2
-            case .array:
-                existing.put(.append, Node(.leaf(value)))
-            case .map:
-                existing.put(.key(ByteString(String(existing.keys.count))), Node(.leaf(value)))
-            }
-        }
-    }
-
-    func value(compact: Bool) -> PekitValue {
-        switch kind {
-        case .leaf(let value): return value
-        case .array:
-            let indices = items.keys.sorted()
-            if compact || indices.last.map({ $0 == indices.count - 1 }) ?? true {
-                return .array(indices.compactMap { items[$0]?.value(compact: compact) })
-            }
-            return .map(PekitMap(ordered: indices.compactMap { i in items[i].map { .init(key: ByteString(String(i)), value: $0.value(compact: compact)) } }))
-        case .map:
-            return .map(PekitMap(ordered: keys.compactMap { key in children[key].map { .init(key: key, value: $0.value(compact: compact)) } }))
-        }
     }
 }

@@ -10,187 +10,25 @@ extension LuaRuntime {
     /// The public suffix list, read once per runtime (nil when the file is missing: every
     /// `jar{}` then fails with the reason, unless it says `public_suffixes = false`).
     func publicSuffixList() throws -> PublicSuffixList {
-        if let list = cachedSuffixes { return list }
+        if let list = cookieState.suffixes { return list }
         let list = try PublicSuffixList.load(environment: options.environment)
-        cachedSuffixes = list
+        cookieState.suffixes = list
         return list
     }
 
     /// The jar of the userdata at `index`.
     func jar(at index: Int32, _ call: LuaCall) throws -> CookieJar {
         guard let id = handleID(at: index, metatable: Self.jarMetatable) else { throw call.typeError(index, expected: "cookie jar") }
-        guard let jar = jars[id] else { throw LuaArgumentError("the cookie jar was closed") }
+        guard let jar = cookieState.jars[id] else { throw LuaArgumentError("the cookie jar was closed") }
         return jar
-    }
-
-    /// A URL as filters see it.
-    static func value(of url: RequestURL) -> PekitValue {
-        .map(PekitMap(ordered: [
-            .init(key: "url", value: .text(url.description)), .init(key: "scheme", value: .text(url.scheme)),
-            .init(key: "host", value: .text(url.host)), .init(key: "port", value: .integer(Int64(url.effectivePort))),
-            .init(key: "path", value: .text(url.cookiePath)),
-        ]))
-    }
-
-    static func value(of cookie: Cookie) -> PekitValue {
-        var entries: [PekitMap.Entry] = [
-            .init(key: "name", value: .text(cookie.name)), .init(key: "value", value: .text(cookie.value)),
-            .init(key: "domain", value: .text(cookie.domain)), .init(key: "path", value: .text(cookie.path)),
-            .init(key: "creation", value: .number(cookie.creation)), .init(key: "last_access", value: .number(cookie.lastAccess)),
-            .init(key: "host_only", value: .boolean(cookie.hostOnly)), .init(key: "secure", value: .boolean(cookie.secure)),
-            .init(key: "http_only", value: .boolean(cookie.httpOnly)), .init(key: "partitioned", value: .boolean(cookie.partitioned)),
-        ]
-        if let expires = cookie.expires { entries.append(.init(key: "expires", value: .number(expires))) }
-        if let sameSite = cookie.sameSite { entries.append(.init(key: "same_site", value: .text(sameSite.rawValue))) }
-        return .map(PekitMap(unordered: entries))
-    }
-
-    /// A cookie from a table with at least name, value and domain.
-    static func cookie(from value: PekitValue, now: Double) throws -> Cookie {
-        guard case .map(let map) = value else { throw LuaArgumentError("a cookie must be a table") }
-        func text(_ key: ByteString) -> String? { if case .string(let s)? = map[key] { return s.description }; return nil }
-        func number(_ key: ByteString) -> Double? {
-            switch map[key] { case .number(let x)?: return x; case .integer(let n)?: return Double(n); default: return nil }
-        }
-        func flag(_ key: ByteString) -> Bool? { if case .boolean(let b)? = map[key] { return b }; return nil }
-        guard let name = text("name"), let value = text("value"), let domain = text("domain") else {
-            throw LuaArgumentError("a cookie needs string fields name, value and domain")
-        }
-        var sameSite: Cookie.SameSite?
-        if let s = text("same_site") {
-            guard let v = Cookie.SameSite.allCases.first(where: { $0.rawValue.lowercased() == s.lowercased() }) else {
-                throw LuaArgumentError("same_site must be \"Strict\", \"Lax\" or \"None\", not \"\(s)\"")
-            }
-            sameSite = v
-        }
-        var d = domain.lowercased()
-        if d.hasPrefix(".") { d.removeFirst() }
-        return Cookie(name: name, value: value, domain: d, path: text("path") ?? "/", expires: number("expires"),
-                      creation: number("creation") ?? 0, lastAccess: number("last_access"),
-                      hostOnly: flag("host_only") ?? !domain.hasPrefix("."), secure: flag("secure") ?? false,
-                      httpOnly: flag("http_only") ?? false, sameSite: sameSite, partitioned: flag("partitioned") ?? false)
-    }
-
-    func requestURL(_ call: LuaCall, _ n: Int32) throws -> RequestURL {
-        do { return try RequestURL(call.string(n)) } catch let error as RequestURL.ParseError { throw call.badArgument(n, "\(error)") }
-    }
-
-    // MARK: Filters
-
-    /// Filters from a spec: a plugin name, `{ "name", option = … }`, a table of functions, or a list of these.
-    func cookieFilters(at index: Int32, _ call: LuaCall) throws -> [CookieFilter] {
-        let stack = call.stack
-        let i = stack.absolute(index)
-        switch stack.type(i) {
-        case LUA_TNIL, LUA_TNONE: return []
-        case LUA_TSTRING: return [try filterFromPlugin(name: stack.string(i) ?? "", options: nil)]
-        case LUA_TTABLE: break
-        default: throw LuaArgumentError("filter must be a plugin name, a table of functions, or a list of these")
-        }
-        // A list of filters: only positional entries, each a string or a table.
-        var onlyPositional = true
-        try forEachRaw(i) { if !stack.isInteger(-2) { onlyPositional = false } }
-        let first = stack.rawGetIndex(i, 1)
-        stack.pop()
-        if onlyPositional && stack.rawLength(i) > 0 && (first == LUA_TTABLE || stack.rawLength(i) > 1) {
-            var result: [CookieFilter] = []
-            for n in 1...stack.rawLength(i) {
-                _ = stack.rawGetIndex(i, Int64(n))
-                defer { stack.pop() }
-                result += try cookieFilters(at: stack.top, call)
-            }
-            return result
-        }
-        if first == LUA_TSTRING {
-            _ = stack.rawGetIndex(i, 1)
-            let name = stack.string(-1) ?? ""
-            stack.pop()
-            return [try filterFromPlugin(name: name, options: i)]
-        }
-        return [filter(fromTable: i, name: "inline")]
-    }
-
-    /// The filter a cookie-filter plugin makes with no options (`pekit cookies --filter NAME`).
-    /// - Throws: an error naming the plugin: not found, not a cookie-filter, failing to load.
-    public func cookieFilter(plugin name: String) throws -> CookieFilter {
-        try filterFromPlugin(name: name, options: nil)
-    }
-
-    /// A filter from a cookie-filter plugin: its table, or what its `new(options)` returns. The
-    /// options are copied into the plugin's own state; its functions run there, under its limits.
-    private func filterFromPlugin(name: String, options: Int32?) throws -> CookieFilter {
-        let loaded = try plugins.load(name)
-        let place = "plugin \"\(name)\" (\(loaded.file))"
-        guard loaded.kind == .cookieFilter else {
-            throw PluginError(description: "\(place) is a \(loaded.kind.rawValue), not a cookie-filter")
-        }
-        var optionsCopy = LuaCopy.table([], marker: nil)
-        if let options {
-            do { optionsCopy = try copy(at: options, path: "filter options", functions: false) } catch {
-                throw LuaArgumentError("\(error)")
-            }
-        }
-        let plugin = loaded.runtime
-        let stack = plugin.stack
-        let base = stack.top
-        defer { stack.setTop(base) }
-        loaded.push()
-        let table = stack.top
-        if stack.rawGet(table, "new") == LUA_TFUNCTION {
-            plugin.push(copy: optionsCopy)
-            do {
-                try plugin.call(1, results: 1, traceback: false)
-            } catch let error as LuaError {
-                throw PluginError(description: "\(place): new: \(error.message)")
-            }
-            guard stack.type(-1) == LUA_TTABLE else {
-                throw PluginError(description: "\(place): new must return a table of functions")
-            }
-            return plugin.filter(fromTable: stack.top, name: name, origin: place)
-        }
-        stack.pop()
-        return plugin.filter(fromTable: table, name: name, origin: place)
-    }
-
-    /// A filter whose functions are those of the table at `index` of this runtime's current stack.
-    private func filter(fromTable index: Int32, name: String, origin: String? = nil) -> CookieFilter {
-        var filter = CookieFilter(name: name)
-        let place = origin ?? "filter \"\(name)\""
-        func callback(_ field: String) -> LuaCallback? {
-            guard stack.rawGet(index, field) == LUA_TFUNCTION else { stack.pop(); return nil }
-            return LuaCallback(runtime: self, origin: "\(place): \(field)")
-        }
-        if let host = callback("host") {
-            filter.host = { url in
-                try host.call([Self.value(of: url)]) { runtime, i in runtime.stack.string(i) }
-            }
-        }
-        if let accept = callback("accept") {
-            filter.accept = { cookie, url in
-                try accept.call([Self.value(of: cookie), Self.value(of: url)]) { runtime, i in runtime.stack.bool(i) }
-            }
-        }
-        if let match = callback("match") {
-            filter.match = { cookie, url in
-                try match.call([Self.value(of: cookie), Self.value(of: url)]) { runtime, i in runtime.stack.bool(i) }
-            }
-        }
-        if let rewrite = callback("rewrite") {
-            filter.rewrite = { cookie, url in
-                try rewrite.call([Self.value(of: cookie), Self.value(of: url)]) { runtime, i in
-                    runtime.stack.isNoneOrNil(i) ? nil : try Self.cookie(from: runtime.value(at: i, path: "cookie"), now: 0)
-                }
-            }
-        }
-        return filter
     }
 
     // MARK: The module
 
     func installCookiesModule(into pekit: Int32) {
         let meta = newHandleMetatable(Self.jarMetatable) { runtime, id in
-            runtime.jars[id] = nil
-            runtime.jarClocks[id] = nil
+            runtime.cookieState.jars[id] = nil
+            runtime.cookieState.clocks[id] = nil
         }
         setFunction(meta, "jar", "__tostring") { call in
             call.stack.push("cookie jar (\(try call.runtime.jar(at: 1, call).count) cookies)"); return 1
@@ -263,7 +101,7 @@ extension LuaRuntime {
         }
         setFunction(methods, "jar", "clock") { call in
             // jar:clock() → the jar's time; jar:clock(t) fixes it at t; jar:clock(false) follows the system clock.
-            guard let id = call.runtime.handleID(at: 1, metatable: Self.jarMetatable), let clock = call.runtime.jarClocks[id] else {
+            guard let id = call.runtime.handleID(at: 1, metatable: Self.jarMetatable), let clock = call.runtime.cookieState.clocks[id] else {
                 throw call.typeError(1, expected: "cookie jar")
             }
             if call.count >= 2 {
@@ -325,8 +163,8 @@ extension LuaRuntime {
             let jar = CookieJar(publicSuffixes: suffixes, clock: { clock.now() })
             jar.filters = filters
             let id = runtime.nextHandleID()
-            runtime.jars[id] = jar
-            runtime.jarClocks[id] = clock
+            runtime.cookieState.jars[id] = jar
+            runtime.cookieState.clocks[id] = clock
             runtime.pushHandle(id, metatable: Self.jarMetatable)
             return 1
         }

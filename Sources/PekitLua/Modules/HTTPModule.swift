@@ -54,21 +54,21 @@ extension LuaRuntime {
 
     /// Sends and pushes the response table.
     func send(_ request: HTTPRequest, options: SendOptions) throws {
-        if options.insecure && !warnedInsecure && request.url.lowercased().hasPrefix("https:") {
-            warnedInsecure = true
+        if options.insecure && !httpState.warnedInsecure && request.url.lowercased().hasPrefix("https:") {
+            httpState.warnedInsecure = true
             fputs("pekit.http: warning: insecure = true: TLS certificates and host names are not checked\n", stderr)
         }
         // A sink function may send again while a transfer runs: that one gets its own handle.
         let client: HTTPClient
         do {
-            if !httpClientBusy, let shared = httpClient { client = shared } else { client = try HTTPClient() }
+            if !httpState.busy, let shared = httpState.client { client = shared } else { client = try HTTPClient() }
         } catch {
             throw LuaArgumentError("\(error)")
         }
-        if !httpClientBusy { httpClient = client }
-        let nested = httpClientBusy
-        httpClientBusy = true
-        defer { if !nested { httpClientBusy = false } }
+        if !httpState.busy { httpState.client = client }
+        let nested = httpState.busy
+        httpState.busy = true
+        defer { if !nested { httpState.busy = false } }
         let response: HTTPResponse
         do { response = try client.send(request, options: options) } catch let error as HTTPError {
             throw LuaArgumentError("\(error)")

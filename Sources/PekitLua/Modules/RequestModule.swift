@@ -11,7 +11,7 @@ extension LuaRuntime {
                                 "body", "body_file", "content_type", "multipart", "boundary", "auth", "jar", "connect"]
 
     func storedRequest(at index: Int32, _ call: LuaCall) throws -> StoredRequest {
-        guard let id = handleID(at: index, metatable: Self.requestMetatable), let stored = requests[id] else {
+        guard let id = handleID(at: index, metatable: Self.requestMetatable), let stored = requestState.requests[id] else {
             throw call.typeError(index, expected: "request")
         }
         return stored
@@ -111,7 +111,7 @@ extension LuaRuntime {
     }
 
     func installRequestModule(into pekit: Int32) {
-        let meta = newHandleMetatable(Self.requestMetatable) { runtime, id in runtime.requests[id] = nil }
+        let meta = newHandleMetatable(Self.requestMetatable) { runtime, id in runtime.requestState.requests[id] = nil }
         setFunction(meta, "request", "__tostring") { call in
             let r = try call.runtime.request(at: 1, call)
             call.stack.push("request \(r.method) \(r.url)"); return 1
@@ -193,7 +193,7 @@ extension LuaRuntime {
     /// Pushes a request handle, with the send options its builder implies.
     func pushRequest(_ request: HTTPRequest, builder: RequestBuilder) {
         let id = nextHandleID()
-        requests[id] = StoredRequest(request: request, sendDefaults: SendOptions(cookiesOf: builder))
+        requestState.requests[id] = StoredRequest(request: request, sendDefaults: SendOptions(cookiesOf: builder))
         pushHandle(id, metatable: Self.requestMetatable)
     }
 

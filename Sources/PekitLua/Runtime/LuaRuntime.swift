@@ -85,17 +85,11 @@ public final class LuaRuntime {
     /// another thread is refused with an error instead of racing.
     private let owner = pthread_self()
     private var boxes: [LuaFunctionBox] = []
-    /// Cookie jars by the id their userdata holds (dropped by `__gc`).
-    var jars: [Int: CookieJar] = [:]
-    var jarClocks: [Int: JarClock] = [:]
     var handleCounter = 0
-    var cachedSuffixes: PublicSuffixList?
-    /// Built requests by the id their userdata holds (dropped by `__gc`).
-    var requests: [Int: StoredRequest] = [:]
-    /// The connection cache of `pekit.http`, made on first use.
-    var httpClient: HTTPClient?
-    var httpClientBusy = false
-    var warnedInsecure = false
+    /// What each module keeps for this runtime.
+    let cookieState = CookiesState()
+    let requestState = RequestState()
+    let httpState = HTTPState()
     /// Accept-Language for requests, from the environment once.
     lazy var acceptLanguage = RequestBuilder.acceptLanguage(environment: options.environment)
     /// The marker metatables, cached after start-up.

@@ -1,0 +1,111 @@
+/// Choosing the cookies to send: RFC 6265 §5.4, and why each is or is not sent.
+extension CookieJar {
+    // MARK: Sending (§5.4)
+
+    /// Why a cookie is or is not sent to a URL.
+    public struct Verdict: Equatable, Sendable {
+        public let cookie: Cookie
+        public let sent: Bool
+        public let reason: String
+    }
+
+    /// The verdict for every cookie in the jar (for `explain`), without touching last-access.
+    public func explain(_ url: RequestURL, context: RequestContext = RequestContext()) throws -> [Verdict] {
+        let host = try logicalHost(url)
+        let now = clock()
+        return try all.map { cookie in
+            let (sent, reason) = try verdict(cookie, url: url, host: host, now: now, context: context)
+            return Verdict(cookie: cookie, sent: sent, reason: reason)
+        }
+    }
+
+    func verdict(_ cookie: Cookie, url: RequestURL, host: String, now: Double, context: RequestContext) throws -> (Bool, String) {
+        if cookie.isExpired(at: now) { return (false, "expired") }
+        let matchers = filters.compactMap { filter in filter.match.map { (filter.name, $0) } }
+        if matchers.isEmpty {
+            if cookie.hostOnly {
+                if host != cookie.domain { return (false, "domain: host-only cookie for \(cookie.domain), not \(host)") }
+            } else if !Self.domainMatches(host, cookie.domain) {
+                return (false, "domain: \(host) does not domain-match \(cookie.domain)")
+            }
+            if !Self.pathMatches(url.cookiePath, cookie.path) { return (false, "path: \(url.cookiePath) does not path-match \(cookie.path)") }
+        } else {
+            for (name, match) in matchers where try !match(cookie, url) { return (false, "filter: \"\(name)\" does not match") }
+        }
+        if cookie.secure && !url.isSecureContext { return (false, "secure: only sent over https (or loopback)") }
+        if cookie.httpOnly && !context.http { return (false, "httponly: not for non-HTTP access") }
+        switch (cookie.sameSite, context.site) {
+        case (.strict?, .cross), (.strict?, .crossNavigation): return (false, "samesite: Strict, and the request is cross-site")
+        case (.lax?, .cross): return (false, "samesite: Lax, and the request is a cross-site subresource")
+        default: break
+        }
+        let how = matchers.isEmpty ? (cookie.hostOnly ? "host-only cookie for \(host)" : "\(host) domain-matches \(cookie.domain)") : "matched by the filter"
+        return (true, "sent: \(how), path \(cookie.path) matches \(url.cookiePath)")
+    }
+
+    /// The cookies to send to `url`, in §5.4's order (longer paths first, then earlier
+    /// creation); their last-access times are updated.
+    public func cookies(for url: RequestURL, context: RequestContext = RequestContext()) throws -> [Cookie] {
+        let host = try logicalHost(url)
+        let now = tick()
+        if filters.contains(where: { $0.match != nil }) {
+            // A filter replaces RFC matching: every cookie is a candidate.
+            var chosen = try all.filter { try verdict($0, url: url, host: host, now: now, context: context).0 }
+            chosen.sort { a, b in a.path.count != b.path.count ? a.path.count > b.path.count : a.creation < b.creation }
+            for cookie in chosen {
+                if let i = byDomain[cookie.domain]?.firstIndex(where: { $0.name == cookie.name && $0.path == cookie.path }) {
+                    byDomain[cookie.domain]?[i].lastAccess = now
+                }
+            }
+            return chosen
+        }
+        // The fast path: only the domains the host can match, no messages built. Every candidate
+        // domain is the host or a parent of it at a '.', so a domain cookie stored under one
+        // domain-matches by construction; a host-only one needs the host itself.
+        let path = url.cookiePath
+        let secure = url.isSecureContext
+        var chosen: [Cookie] = []
+        for domain in candidateDomains(host) {
+            // Modified in place (one lookup per domain), last-access set on what is sent.
+            byDomain[domain]?.collectSendable(into: &chosen, requestHost: host, listDomain: domain, path: path,
+                                              secure: secure, context: context, now: now)
+        }
+        chosen.sort { a, b in
+            a.path.utf8.count != b.path.utf8.count ? a.path.utf8.count > b.path.utf8.count : a.creation < b.creation
+        }
+        return chosen
+    }
+
+    /// The Cookie header value for `url`, or nil when no cookie is sent.
+    public func header(for url: RequestURL, context: RequestContext = RequestContext()) throws -> String? {
+        let list = try cookies(for: url, context: context)
+        guard !list.isEmpty else { return nil }
+        var header = ""
+        header.reserveCapacity(list.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 3 })
+        for (i, cookie) in list.enumerated() {
+            if i > 0 { header += "; " }
+            if !cookie.name.isEmpty { header += cookie.name; header += "=" }
+            header += cookie.value
+        }
+        return header
+    }
+}
+
+extension Array where Element == Cookie {
+    /// Appends the cookies of one domain's list that §5.4 sends, stamping their last access.
+    mutating func collectSendable(into chosen: inout [Cookie], requestHost: String, listDomain: String, path: String,
+                                  secure: Bool, context: CookieJar.RequestContext, now: Double) {
+        for i in indices {
+            let c = self[i]
+            if c.isExpired(at: now) { continue }
+            if c.hostOnly && listDomain != requestHost { continue }
+            if !CookieJar.pathMatches(path, c.path) { continue }
+            if c.secure && !secure { continue }
+            if c.httpOnly && !context.http { continue }
+            if c.sameSite == .strict && context.site != .same { continue }
+            if c.sameSite == .lax && context.site == .cross { continue }
+            self[i].lastAccess = now
+            chosen.append(self[i])
+        }
+    }
+}

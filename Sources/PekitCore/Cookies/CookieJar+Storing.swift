@@ -1,0 +1,145 @@
+/// Storing cookies: RFC 6265 §5.3, the limits, eviction.
+extension CookieJar {
+    // MARK: Storing (§5.3)
+
+    /// Stores what `setCookie` says, as received in a response to `url`.
+    /// - Parameter http: false for a non-HTTP API (it may not set or replace HttpOnly cookies).
+    public func receive(_ setCookie: String, from url: RequestURL, http: Bool = true) throws -> Outcome {
+        guard let parsed = SetCookie(setCookie) else {
+            let name = setCookie.split(separator: ";").first.map { String($0.prefix(40)) } ?? ""
+            return .rejected(name: name, reason: "not a cookie: the name=value part has no '=' or an empty name (RFC 6265 section 5.2)")
+        }
+        let name = parsed.name
+        func reject(_ reason: String) -> Outcome { .rejected(name: name, reason: reason) }
+        guard name.utf8.count + parsed.value.utf8.count <= limits.maxNameValueBytes else {
+            return reject("name and value are \(name.utf8.count + parsed.value.utf8.count) bytes; the limit is \(limits.maxNameValueBytes)")
+        }
+        let now = tick()
+        let host = try logicalHost(url)
+        var cookie = Cookie(name: name, value: parsed.value, domain: host, path: parsed.path ?? Self.defaultPath(url.path),
+                            creation: now, hostOnly: true, secure: parsed.secure, httpOnly: parsed.httpOnly,
+                            sameSite: parsed.sameSite, partitioned: parsed.partitioned)
+        if let maxAge = parsed.maxAge {
+            cookie.expires = maxAge <= 0 ? -Double.greatestFiniteMagnitude : now + Double(min(maxAge, Int64(1) << 40))
+        } else if let expires = parsed.expires {
+            cookie.expires = Double(expires)
+        }
+        if var domain = parsed.domain {
+            if let list = publicSuffixes, list.isPublicSuffix(domain) {
+                guard domain == host else { return reject("Domain=\(domain) is a public suffix") }
+                domain = ""
+            }
+            if !domain.isEmpty {
+                guard Self.domainMatches(host, domain) else { return reject("Domain=\(domain) does not domain-match the host \(host)") }
+                if RequestURL.isIPAddress(host) {
+                    cookie.hostOnly = true  // an IP address is only ever matched exactly
+                } else {
+                    cookie.hostOnly = false
+                    cookie.domain = domain
+                }
+            }
+        }
+        if cookie.httpOnly && !http { return reject("HttpOnly cookies can only be set over HTTP") }
+        let secureOrigin = url.isSecureContext
+        let lowerName = name.lowercased()
+        if lowerName.hasPrefix("__secure-") && !(cookie.secure && secureOrigin) {
+            return reject("a __Secure- cookie needs the Secure attribute and an https origin")
+        }
+        if lowerName.hasPrefix("__host-") && !(cookie.secure && secureOrigin && cookie.hostOnly && parsed.domain == nil && cookie.path == "/") {
+            return reject("a __Host- cookie needs Secure, an https origin, no Domain and Path=/")
+        }
+        if cookie.secure && !secureOrigin { return reject("Secure cookies can only be set from https (or loopback)") }
+        if cookie.sameSite == Cookie.SameSite.none && !cookie.secure { return reject("SameSite=None needs the Secure attribute") }
+        for filter in filters {
+            if let rewrite = filter.rewrite, let changed = try rewrite(cookie, url) { cookie = changed }
+            if let accept = filter.accept, try !accept(cookie, url) { return reject("refused by the filter \"\(filter.name)\"") }
+        }
+        // Leave secure cookies alone (RFC 6265bis): an insecure origin cannot shadow one.
+        if !cookie.secure && !secureOrigin {
+            let shadowed = cookies(inDomainsOf: cookie.domain).contains { old in
+                old.secure && old.name == cookie.name && (Self.domainMatches(old.domain, cookie.domain) || Self.domainMatches(cookie.domain, old.domain))
+                    && Self.pathMatches(cookie.path, old.path)
+            }
+            if shadowed { return reject("a Secure cookie of that name exists; an insecure origin cannot replace it") }
+        }
+        var list = byDomain[cookie.domain] ?? []
+        if let index = list.firstIndex(where: { $0.name == cookie.name && $0.path == cookie.path }) {
+            let old = list[index]
+            if old.httpOnly && !http { return reject("an HttpOnly cookie of that name exists") }
+            cookie.creation = old.creation
+            list.remove(at: index)
+            count -= 1
+        }
+        if cookie.isExpired(at: now) {
+            let removed = (byDomain[cookie.domain]?.count ?? 0) - list.count
+            byDomain[cookie.domain] = list.isEmpty ? nil : list
+            return .removed(name: name, count: removed)
+        }
+        list.append(cookie)
+        byDomain[cookie.domain] = list
+        count += 1
+        enforceLimits(domain: cookie.domain, now: now)
+        return .stored(cookie)
+    }
+
+    /// Stores a cookie as it is (the non-HTTP `jar:set`), replacing one with the same key.
+    public func set(_ cookie: Cookie) {
+        var cookie = cookie
+        let now = tick()
+        if cookie.creation == 0 { cookie.creation = now }
+        cookie.lastAccess = max(cookie.lastAccess, cookie.creation)
+        var list = byDomain[cookie.domain] ?? []
+        if let index = list.firstIndex(where: { $0.name == cookie.name && $0.path == cookie.path }) {
+            list.remove(at: index)
+            count -= 1
+        }
+        list.append(cookie)
+        byDomain[cookie.domain] = list
+        count += 1
+        enforceLimits(domain: cookie.domain, now: now)
+    }
+
+    func enforceLimits(domain: String, now: Double) {
+        if var list = byDomain[domain], list.count > limits.perDomain {
+            list.removeAll { $0.isExpired(at: now) }
+            while list.count > limits.perDomain, let oldest = list.indices.min(by: { list[$0].lastAccess < list[$1].lastAccess }) {
+                list.remove(at: oldest)
+                evicted += 1
+            }
+            count -= (byDomain[domain]?.count ?? 0) - list.count
+            byDomain[domain] = list
+        }
+        if count > limits.total {
+            removeExpired()
+            while count > limits.total, let (domain, index) = leastRecentlyUsed() {
+                byDomain[domain]?.remove(at: index)
+                if byDomain[domain]?.isEmpty == true { byDomain[domain] = nil }
+                count -= 1
+                evicted += 1
+            }
+        }
+    }
+
+    func leastRecentlyUsed() -> (String, Int)? {
+        var best: (String, Int, Double)?
+        for (domain, list) in byDomain {
+            for (i, cookie) in list.enumerated() where cookie.lastAccess < (best?.2 ?? .infinity) { best = (domain, i, cookie.lastAccess) }
+        }
+        return best.map { ($0.0, $0.1) }
+    }
+
+    /// Cookies stored under `domain` or any of its parent domains.
+    func cookies(inDomainsOf host: String) -> [Cookie] {
+        candidateDomains(host).flatMap { byDomain[$0] ?? [] }
+    }
+
+    func candidateDomains(_ host: String) -> [String] {
+        if RequestURL.isIPAddress(host) { return [host] }
+        var result = [host]
+        let bytes = Array(host.utf8)
+        for (i, byte) in bytes.enumerated() where byte == UInt8(ascii: ".") && i + 1 < bytes.count {
+            result.append(String(decoding: bytes[(i + 1)...], as: UTF8.self))
+        }
+        return result
+    }
+}

@@ -1,0 +1,115 @@
+import CLua
+import CLuaShim
+import Foundation
+import PekitCore
+
+/// Cookie filters: inline tables of functions, plugins (run in their own state), lists of both.
+extension LuaRuntime {
+    /// Filters from a spec: a plugin name, `{ "name", option = … }`, a table of functions, or a list of these.
+    func cookieFilters(at index: Int32, _ call: LuaCall) throws -> [CookieFilter] {
+        let stack = call.stack
+        let i = stack.absolute(index)
+        switch stack.type(i) {
+        case LUA_TNIL, LUA_TNONE: return []
+        case LUA_TSTRING: return [try filterFromPlugin(name: stack.string(i) ?? "", options: nil)]
+        case LUA_TTABLE: break
+        default: throw LuaArgumentError("filter must be a plugin name, a table of functions, or a list of these")
+        }
+        // A list of filters: only positional entries, each a string or a table.
+        var onlyPositional = true
+        try forEachRaw(i) { if !stack.isInteger(-2) { onlyPositional = false } }
+        let first = stack.rawGetIndex(i, 1)
+        stack.pop()
+        if onlyPositional && stack.rawLength(i) > 0 && (first == LUA_TTABLE || stack.rawLength(i) > 1) {
+            var result: [CookieFilter] = []
+            for n in 1...stack.rawLength(i) {
+                _ = stack.rawGetIndex(i, Int64(n))
+                defer { stack.pop() }
+                result += try cookieFilters(at: stack.top, call)
+            }
+            return result
+        }
+        if first == LUA_TSTRING {
+            _ = stack.rawGetIndex(i, 1)
+            let name = stack.string(-1) ?? ""
+            stack.pop()
+            return [try filterFromPlugin(name: name, options: i)]
+        }
+        return [filter(fromTable: i, name: "inline")]
+    }
+
+    /// The filter a cookie-filter plugin makes with no options (`pekit cookies --filter NAME`).
+    /// - Throws: an error naming the plugin: not found, not a cookie-filter, failing to load.
+    public func cookieFilter(plugin name: String) throws -> CookieFilter {
+        try filterFromPlugin(name: name, options: nil)
+    }
+
+    /// A filter from a cookie-filter plugin: its table, or what its `new(options)` returns. The
+    /// options are copied into the plugin's own state; its functions run there, under its limits.
+    func filterFromPlugin(name: String, options: Int32?) throws -> CookieFilter {
+        let loaded = try plugins.load(name)
+        let place = "plugin \"\(name)\" (\(loaded.file))"
+        guard loaded.kind == .cookieFilter else {
+            throw PluginError(description: "\(place) is a \(loaded.kind.rawValue), not a cookie-filter")
+        }
+        var optionsCopy = LuaCopy.table([], marker: nil)
+        if let options {
+            do { optionsCopy = try copy(at: options, path: "filter options", functions: false) } catch {
+                throw LuaArgumentError("\(error)")
+            }
+        }
+        let plugin = loaded.runtime
+        let stack = plugin.stack
+        let base = stack.top
+        defer { stack.setTop(base) }
+        loaded.push()
+        let table = stack.top
+        if stack.rawGet(table, "new") == LUA_TFUNCTION {
+            plugin.push(copy: optionsCopy)
+            do {
+                try plugin.call(1, results: 1, traceback: false)
+            } catch let error as LuaError {
+                throw PluginError(description: "\(place): new: \(error.message)")
+            }
+            guard stack.type(-1) == LUA_TTABLE else {
+                throw PluginError(description: "\(place): new must return a table of functions")
+            }
+            return plugin.filter(fromTable: stack.top, name: name, origin: place)
+        }
+        stack.pop()
+        return plugin.filter(fromTable: table, name: name, origin: place)
+    }
+
+    /// A filter whose functions are those of the table at `index` of this runtime's current stack.
+    func filter(fromTable index: Int32, name: String, origin: String? = nil) -> CookieFilter {
+        var filter = CookieFilter(name: name)
+        let place = origin ?? "filter \"\(name)\""
+        func callback(_ field: String) -> LuaCallback? {
+            guard stack.rawGet(index, field) == LUA_TFUNCTION else { stack.pop(); return nil }
+            return LuaCallback(runtime: self, origin: "\(place): \(field)")
+        }
+        if let host = callback("host") {
+            filter.host = { url in
+                try host.call([Self.value(of: url)]) { runtime, i in runtime.stack.string(i) }
+            }
+        }
+        if let accept = callback("accept") {
+            filter.accept = { cookie, url in
+                try accept.call([Self.value(of: cookie), Self.value(of: url)]) { runtime, i in runtime.stack.bool(i) }
+            }
+        }
+        if let match = callback("match") {
+            filter.match = { cookie, url in
+                try match.call([Self.value(of: cookie), Self.value(of: url)]) { runtime, i in runtime.stack.bool(i) }
+            }
+        }
+        if let rewrite = callback("rewrite") {
+            filter.rewrite = { cookie, url in
+                try rewrite.call([Self.value(of: cookie), Self.value(of: url)]) { runtime, i in
+                    runtime.stack.isNoneOrNil(i) ? nil : try Self.cookie(from: runtime.value(at: i, path: "cookie"), now: 0)
+                }
+            }
+        }
+        return filter
+    }
+}

@@ -1,0 +1,59 @@
+import CLua
+import CLuaShim
+import Foundation
+import PekitCore
+
+/// Cookies and URLs as Lua sees them (tables), and back.
+extension LuaRuntime {
+    /// A URL as filters see it.
+    static func value(of url: RequestURL) -> PekitValue {
+        .map(PekitMap(ordered: [
+            .init(key: "url", value: .text(url.description)), .init(key: "scheme", value: .text(url.scheme)),
+            .init(key: "host", value: .text(url.host)), .init(key: "port", value: .integer(Int64(url.effectivePort))),
+            .init(key: "path", value: .text(url.cookiePath)),
+        ]))
+    }
+
+    static func value(of cookie: Cookie) -> PekitValue {
+        var entries: [PekitMap.Entry] = [
+            .init(key: "name", value: .text(cookie.name)), .init(key: "value", value: .text(cookie.value)),
+            .init(key: "domain", value: .text(cookie.domain)), .init(key: "path", value: .text(cookie.path)),
+            .init(key: "creation", value: .number(cookie.creation)), .init(key: "last_access", value: .number(cookie.lastAccess)),
+            .init(key: "host_only", value: .boolean(cookie.hostOnly)), .init(key: "secure", value: .boolean(cookie.secure)),
+            .init(key: "http_only", value: .boolean(cookie.httpOnly)), .init(key: "partitioned", value: .boolean(cookie.partitioned)),
+        ]
+        if let expires = cookie.expires { entries.append(.init(key: "expires", value: .number(expires))) }
+        if let sameSite = cookie.sameSite { entries.append(.init(key: "same_site", value: .text(sameSite.rawValue))) }
+        return .map(PekitMap(unordered: entries))
+    }
+
+    /// A cookie from a table with at least name, value and domain.
+    static func cookie(from value: PekitValue, now: Double) throws -> Cookie {
+        guard case .map(let map) = value else { throw LuaArgumentError("a cookie must be a table") }
+        func text(_ key: ByteString) -> String? { if case .string(let s)? = map[key] { return s.description }; return nil }
+        func number(_ key: ByteString) -> Double? {
+            switch map[key] { case .number(let x)?: return x; case .integer(let n)?: return Double(n); default: return nil }
+        }
+        func flag(_ key: ByteString) -> Bool? { if case .boolean(let b)? = map[key] { return b }; return nil }
+        guard let name = text("name"), let value = text("value"), let domain = text("domain") else {
+            throw LuaArgumentError("a cookie needs string fields name, value and domain")
+        }
+        var sameSite: Cookie.SameSite?
+        if let s = text("same_site") {
+            guard let v = Cookie.SameSite.allCases.first(where: { $0.rawValue.lowercased() == s.lowercased() }) else {
+                throw LuaArgumentError("same_site must be \"Strict\", \"Lax\" or \"None\", not \"\(s)\"")
+            }
+            sameSite = v
+        }
+        var d = domain.lowercased()
+        if d.hasPrefix(".") { d.removeFirst() }
+        return Cookie(name: name, value: value, domain: d, path: text("path") ?? "/", expires: number("expires"),
+                      creation: number("creation") ?? 0, lastAccess: number("last_access"),
+                      hostOnly: flag("host_only") ?? !domain.hasPrefix("."), secure: flag("secure") ?? false,
+                      httpOnly: flag("http_only") ?? false, sameSite: sameSite, partitioned: flag("partitioned") ?? false)
+    }
+
+    func requestURL(_ call: LuaCall, _ n: Int32) throws -> RequestURL {
+        do { return try RequestURL(call.string(n)) } catch let error as RequestURL.ParseError { throw call.badArgument(n, "\(error)") }
+    }
+}
