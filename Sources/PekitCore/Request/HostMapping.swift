@@ -19,10 +19,12 @@ public struct HostMapping: Equatable, Sendable, CustomStringConvertible {
     }
 
     /// Parses one `connect` entry.
+    /// - Parameter written: the entry as the user wrote it, for messages (default: the Lua field,
+    ///   `connect["name:443"] = "address:443"`; the CLI passes `--connect name:443=address:443`).
     /// - Throws: `RequestError.invalid` naming the entry and what is wrong with it.
-    public init(_ logical: String, _ physical: String) throws {
-        let from = try Self.hostPort(logical, what: "connect key \"\(logical)\"")
-        let to = try Self.hostPort(physical, what: "connect[\"\(logical)\"] = \"\(physical)\"")
+    public init(_ logical: String, _ physical: String, written: String? = nil) throws {
+        let from = try Self.hostPort(logical, what: written ?? "connect key \"\(logical)\"")
+        let to = try Self.hostPort(physical, what: written ?? "connect[\"\(logical)\"] = \"\(physical)\"")
         self.init(host: from.host, port: from.port, address: to.host, addressPort: to.port)
     }
 

@@ -134,7 +134,7 @@ private func runRequest(_ args: [String]) throws -> Int32 {
             guard let eq = spec.firstIndex(of: "=") else {
                 throw UsageError(command: "request", message: "--connect takes NAME:PORT=ADDRESS:PORT, not '\(spec)'")
             }
-            return try HostMapping(String(spec[..<eq]), String(spec[spec.index(after: eq)...]))
+            return try HostMapping(String(spec[..<eq]), String(spec[spec.index(after: eq)...]), written: "--connect \(spec)")
         }
         let hasBody = builder.form != nil || builder.json != nil || builder.multipart != nil || builder.bodyFile != nil
         builder.method = parsed.value("method") ?? (hasBody ? "POST" : "GET")
