@@ -119,12 +119,7 @@ final class ContainmentTests: XCTestCase {
             "grow": #"return { kind = "cookie-filter", new = function(o) local t = {} return { match = function() for i = 1, 1e9 do t[i] = ("x"):rep(100) .. i end end } end }"#,
             "yield": #"return { kind = "cookie-filter", match = function() coroutine.yield() end }"#,
         ])
-        var options = LuaRuntime.Options()
-        options.extraPluginDirectories = [directory]
-        options.environment = [:]
-        options.pluginInstructionBudget = 2_000_000
-        options.pluginMemoryLimit = 8 << 20
-        let lua = LuaREPL(runtime: try LuaRuntime(options: options))
+        let lua = LuaREPL(runtime: try makeLimitedRuntime(plugins: [directory], budget: 2_000_000, memory: 8 << 20))
         func header(_ filter: String) -> String {
             lua.eval(#"select(2, pcall(function() local j = pekit.cookies.jar{ public_suffixes = false, filter = "\#(filter)" }; j:receive("http://x.example/", "a=1"); return j:header("http://x.example/") end))"#)
                 .replacingOccurrences(of: directory, with: "DIR")

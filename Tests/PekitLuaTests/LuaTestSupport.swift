@@ -16,6 +16,17 @@ func makeRuntime(plugins directories: [String] = [repoPlugins], sandboxed: Bool 
     return try LuaRuntime(options: options)
 }
 
+/// A runtime with only `directories` on the plugin path, no environment, and small plugin limits
+/// (so that a runaway plugin is stopped quickly).
+func makeLimitedRuntime(plugins directories: [String], budget: Int, memory: Int = 8 << 20) throws -> LuaRuntime {
+    var options = LuaRuntime.Options()
+    options.extraPluginDirectories = directories
+    options.environment = [:]
+    options.pluginInstructionBudget = budget
+    options.pluginMemoryLimit = memory
+    return try LuaRuntime(options: options)
+}
+
 extension LuaREPL {
     /// Evaluates one line; the printed value, or "error: message".
     func eval(_ line: String) -> String {

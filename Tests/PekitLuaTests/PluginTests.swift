@@ -71,12 +71,7 @@ final class PluginTests: XCTestCase {
             "filtertypo": #"return { kind = "cookie-filter", mathc = function() return true end }"#,
             "filtertype": #"return { kind = "cookie-filter", match = "yes" }"#,
         ])
-        var options = LuaRuntime.Options()
-        options.extraPluginDirectories = [directory]
-        options.environment = [:]
-        options.pluginInstructionBudget = 5_000_000
-        options.pluginMemoryLimit = 8 << 20
-        let lua = LuaREPL(runtime: try LuaRuntime(options: options))
+        let lua = LuaREPL(runtime: try makeLimitedRuntime(plugins: [directory], budget: 5_000_000, memory: 8 << 20))
         func failure(_ name: String) -> String {
             lua.eval(#"select(2, pcall(pekit.encode, "x", "\#(name)"))"#)
                 .replacingOccurrences(of: directory, with: "DIR")
@@ -197,11 +192,7 @@ final class QueryModuleTests: XCTestCase {
             "failorder": #"return { kind = "policy", order = function(a, b) error("no order for " .. a) end }"#,
             "weird": #"return { kind = "policy", order = function(a, b) return math.random() < 0.5 end }"#,
         ])
-        var options = LuaRuntime.Options()
-        options.extraPluginDirectories = [directory, repoPlugins]
-        options.environment = [:]
-        options.pluginInstructionBudget = 1_000_000
-        let lua = LuaREPL(runtime: try LuaRuntime(options: options))
+        let lua = LuaREPL(runtime: try makeLimitedRuntime(plugins: [directory, repoPlugins], budget: 1_000_000))
         let value = #"pekit.ordered{ {"b", 1}, {"a", 2} }"#
         XCTAssertEqual(lua.eval("select(2, pcall(pekit.query.encode, \(value), 'spinorder'))").replacingOccurrences(of: directory, with: "DIR"),
                        #""pekit.query.encode: plugin \"spinorder\" (DIR/spinorder.lua): order: instruction budget exceeded (an endless loop?)""#)

@@ -61,11 +61,7 @@ extension LuaRuntime {
         }
         let mark = marker(of: index)
         if mark == .null { return .null }
-        guard let pointer = lua_topointer(L, index) else { return .none }
-        if onPath.contains(pointer) { throw LuaConversionError(path: path.text, reason: "cycle (the table contains itself)") }
-        guard depth < options.maxDepth else { throw LuaConversionError(path: path.text, reason: "nested deeper than \(options.maxDepth) levels") }
-        guard lua_checkstack(L, 8) != 0 else { throw LuaConversionError(path: path.text, reason: "Lua stack exhausted") }
-        onPath.insert(pointer)
+        let pointer = try enter(index, path: path, depth: depth, onPath: &onPath)
         defer { onPath.remove(pointer) }
         var entries: [(key: LuaCopy, value: LuaCopy)] = []
         let iterate = mark == .ordered ? forEachOrdered : forEachRaw

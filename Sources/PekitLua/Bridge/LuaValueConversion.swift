@@ -61,13 +61,7 @@ extension LuaRuntime {
         }
         let kind = marker(of: index)
         if kind == .null { return .null }
-        guard let pointer = lua_topointer(L, index) else { return .null }
-        if onPath.contains(pointer) { throw LuaConversionError(path: path.text, reason: "cycle (the table contains itself)") }
-        guard depth < options.maxDepth else {
-            throw LuaConversionError(path: path.text, reason: "nested deeper than \(options.maxDepth) levels")
-        }
-        guard lua_checkstack(L, 8) != 0 else { throw LuaConversionError(path: path.text, reason: "Lua stack exhausted") }
-        onPath.insert(pointer)
+        let pointer = try enter(index, path: path, depth: depth, onPath: &onPath)
         defer { onPath.remove(pointer) }
 
         switch kind {
@@ -106,6 +100,17 @@ extension LuaRuntime {
             entries.append(.init(key: key, value: try readValue(stack.top, path: &path, depth: depth + 1, onPath: &onPath)))
         }
         return .map(PekitMap(unordered: entries))
+    }
+
+    /// The checks every walk into a table makes: a cycle, nesting past `maxDepth`, room on the
+    /// stack. Returns the table's address, now on `onPath`, for the caller to remove on leaving.
+    func enter(_ index: Int32, path: KeyPath, depth: Int, onPath: inout Set<UnsafeRawPointer>) throws -> UnsafeRawPointer {
+        let pointer = lua_topointer(L, index) ?? UnsafeRawPointer(bitPattern: 1)!
+        if onPath.contains(pointer) { throw LuaConversionError(path: path.text, reason: "cycle (the table contains itself)") }
+        guard depth < options.maxDepth else { throw LuaConversionError(path: path.text, reason: "nested deeper than \(options.maxDepth) levels") }
+        guard lua_checkstack(L, 8) != 0 else { throw LuaConversionError(path: path.text, reason: "Lua stack exhausted") }
+        onPath.insert(pointer)
+        return pointer
     }
 
     private func readSequence(_ index: Int32, count: Int, path: inout KeyPath, depth: Int, onPath: inout Set<UnsafeRawPointer>) throws -> [PekitValue] {
