@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 /// The parts of an absolute http(s) URL that cookies and requests need, parsed per RFC 3986
 /// without re-encoding anything: scheme, host (lower-cased; IPv6 without brackets), port, path,
 /// query. Userinfo and fragment are kept apart.
@@ -15,7 +18,9 @@ public struct RequestURL: Equatable, Sendable, CustomStringConvertible {
     public struct ParseError: Error, Equatable, CustomStringConvertible {
         public let url: String
         public let reason: String
-        public var description: String { "invalid URL \"\(url)\": \(reason)" }
+        /// The URL is shown escaped (`\r`, `\x0D`, non-ASCII as `\xE2`…): a message must not
+        /// carry a raw CR or escape sequence to the terminal.
+        public var description: String { "invalid URL \"\(PercentDecodingError.printable(Array(url.utf8)))\": \(reason)" }
     }
 
     /// Parses an absolute URL (`scheme://host[:port][/path][?query][#fragment]`).
@@ -24,6 +29,14 @@ public struct RequestURL: Equatable, Sendable, CustomStringConvertible {
     public init(_ text: String) throws {
         func fail(_ reason: String) -> ParseError { ParseError(url: text, reason: reason) }
         let utf8 = text.utf8
+        // A control byte would end the request line or a header early (CR LF smuggles a header
+        // or a whole request): never part of a URL pekit sends.
+        if let bad = utf8.firstIndex(where: { $0 < 0x20 || $0 == 0x7F }) {
+            let byte = utf8[bad]
+            let name = [0x00: "NUL", 0x09: "tab", 0x0A: "LF", 0x0D: "CR", 0x7F: "DEL"][Int(byte)].map { " (\($0))" } ?? ""
+            let hex = String(byte, radix: 16, uppercase: true)
+            throw fail("control byte 0x\(hex.count == 1 ? "0" + hex : hex)\(name) at byte \(utf8.distance(from: utf8.startIndex, to: bad) + 1); encode it (%\(hex.count == 1 ? "0" + hex : hex)) if it is data")
+        }
         guard let colon = utf8.firstIndex(of: 0x3A), utf8[colon...].starts(with: [0x3A, 0x2F, 0x2F]) else {
             throw fail("expected scheme://host")
         }
@@ -95,9 +108,23 @@ public struct RequestURL: Equatable, Sendable, CustomStringConvertible {
         return parts == 3 && digits > 0
     }
 
-    /// https, wss, or a loopback host (which browsers treat as secure).
+    /// https, wss, or a loopback host, which browsers treat as potentially trustworthy: an IPv4
+    /// address in 127.0.0.0/8, the IPv6 loopback `::1`, `localhost` and names under `.localhost`.
+    /// A name that merely starts with "127." (`127.0.0.1.example.com`) is not one.
     public var isSecureContext: Bool {
-        scheme == "https" || scheme == "wss" || host == "localhost" || host.hasSuffix(".localhost") || host == "::1" || host.hasPrefix("127.")
+        scheme == "https" || scheme == "wss" || isLoopback
+    }
+
+    /// Whether the host is the machine itself (see `isSecureContext`).
+    public var isLoopback: Bool {
+        if host == "localhost" || host.hasSuffix(".localhost") { return true }
+        if host.contains(":") {  // IPv6: ::1 however it is written
+            var address = in6_addr()
+            return inet_pton(AF_INET6, host, &address) == 1 && withUnsafeBytes(of: &address) { bytes in
+                bytes.prefix(15).allSatisfy { $0 == 0 } && bytes[15] == 1
+            }
+        }
+        return Self.isIPAddress(host) && host.hasPrefix("127.")
     }
 
     /// The path for cookie matching: "/" when empty.
