@@ -1,3 +1,5 @@
+import Foundation
+import PekitTestSupport
 import XCTest
 @testable import PekitCore
 
@@ -38,5 +40,26 @@ final class HardeningTests: XCTestCase {
             builder.method = "GET"
             XCTAssertThrowsError(try builder.build(), url)
         }
+    }
+
+    /// A generated command line never lets a user-controlled operand read as an option.
+    func testCurlOperandsCannotBeOptions() throws {
+        let directory = try makeTemporaryDirectory("curl-operands")
+        let saved = FileManager.default.currentDirectoryPath
+        FileManager.default.changeCurrentDirectoryPath(directory.path)
+        defer { FileManager.default.changeCurrentDirectoryPath(saved) }
+        try "x".write(toFile: "-A", atomically: false, encoding: .utf8)
+        try "y".write(toFile: "-", atomically: false, encoding: .utf8)
+        var builder = RequestBuilder(url: "http://h/up")
+        builder.method = "POST"
+        builder.boundary = "B"
+        builder.multipart = [MultipartBody.Part(name: "f", filename: "x", source: .file("-A"))]
+        let multipart = try builder.build().curl()
+        XCTAssertTrue(multipart.contains("; cat ./-A; printf"), multipart)
+        XCTAssertFalse(multipart.contains("cat -A"))
+        var file = RequestBuilder(url: "http://h/up")
+        file.method = "PUT"
+        file.bodyFile = "-"
+        XCTAssertTrue(try file.build().curl().hasSuffix(" --data-binary @./-"), "@- would read standard input")
     }
 }

@@ -100,19 +100,23 @@ extension HTTPRequest {
             words += ["--data-binary", "@-"]
             return "printf " + Self.printfFormat(bytes) + " | " + words.joined(separator: " ")
         case .file(let path):
-            words += ["--data-binary", ("@" + path).shellQuoted]
+            words += ["--data-binary", ("@" + Self.operand(path)).shellQuoted]
             return words.joined(separator: " ")
         case .multipart:
             words += ["--data-binary", "@-"]
             let producers = segments.map { segment -> String in
                 switch segment {
                 case .bytes(let bytes): return "printf " + Self.printfFormat(bytes)
-                case .file(let path): return "cat " + path.shellQuoted
+                case .file(let path): return "cat " + Self.operand(path).shellQuoted
                 }
             }
             return "{ " + producers.joined(separator: "; ") + "; } | " + words.joined(separator: " ")
         }
     }
+
+    /// A file path as a command's operand: `cat -A` would be an option and `@-` curl's standard
+    /// input, so a path starting with "-" is written `./-…` (the same file).
+    static func operand(_ path: String) -> String { path.hasPrefix("-") ? "./" + path : path }
 
     /// A printf format that prints exactly `bytes`: printable ASCII as is, `%` as `%%`, the rest
     /// as octal escapes, all single-quoted.
