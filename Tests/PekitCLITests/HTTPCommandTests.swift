@@ -119,6 +119,17 @@ final class HTTPCommandTests: XCTestCase {
         XCTAssertEqual(r.stdout, "http://logical.example.test/echo\n", r.stderr)
     }
 
+    /// What a server says is escaped before it reaches a person's terminal: a CR or an escape
+    /// sequence in a Location cannot rewrite the line.
+    func testVerboseEscapesControlBytesFromTheServer() throws {
+        let r = try PekitProcess.run(["request", "--send", "-v", "\(server.base)/redirect/302?to=/echo%0Dx%1B%5B31mRED"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let first = r.stderr.split(separator: "\n").first.map(String.init) ?? ""
+        XCTAssertEqual(first, "< 302 GET \(server.base)/redirect/302?to=/echo%0Dx%1B%5B31mRED -> /echo\\rx\\x1B[31mRED")
+        XCTAssertFalse(r.stderr.contains("\r"))
+        XCTAssertFalse(r.stderr.contains("\u{1B}"))
+    }
+
     /// Ctrl-C during a slow transfer stops it at once and exits 130.
     func testInterruptDuringTransfer() throws {
         let process = Process()

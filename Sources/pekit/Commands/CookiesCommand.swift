@@ -103,7 +103,7 @@ private func runCookieAction(_ action: String, jar: CookieJar, jarPath: String, 
             for header in rest {
                 switch try jar.receive(header, from: url) {
                 case .stored(let cookie): lines.append("stored   " + describe(cookie))
-                case .rejected(let name, let reason): rejected.append("rejected \(name): \(reason)")
+                case .rejected(let name, let reason): rejected.append(printable("rejected \(name): \(reason)"))
                 case .removed(_, let count): removed += count
                 }
             }
@@ -112,14 +112,14 @@ private func runCookieAction(_ action: String, jar: CookieJar, jarPath: String, 
             if jar.evicted > evictedBefore { Output.stdout.line("evicted  \(jar.evicted - evictedBefore) (over the jar's limits)") }
             try save()
         case "header":
-            if let url, let header = try jar.header(for: url) { Output.stdout.line(header) }
+            if let url, let header = try jar.header(for: url) { Output.stdout.line(printable(header)) }
         case "list":
             for cookie in try url.map({ try jar.cookies(for: $0) }) ?? jar.all { Output.stdout.line(describe(cookie)) }
         case "explain":
             guard let url else { return 2 }
             for verdict in try jar.explain(url) {
                 let sent = (verdict.sent ? "sent" : "not sent").padding(toLength: 8, withPad: " ", startingAt: 0)
-                Output.stdout.line("\(sent) \(verdict.cookie.name)=\(verdict.cookie.value)  \(verdict.reason)")
+                Output.stdout.line(printable("\(sent) \(verdict.cookie.name)=\(verdict.cookie.value)  \(verdict.reason)"))
             }
         default:  // delete
             guard let url else { return 2 }
@@ -149,5 +149,5 @@ private func describe(_ c: Cookie) -> String {
     } else {
         flags.append("session")
     }
-    return "\(c.name)=\(c.value)  domain=\(c.domain) path=\(c.path)  \(flags.joined(separator: " "))"
+    return printable("\(c.name)=\(c.value)  domain=\(c.domain) path=\(c.path)  \(flags.joined(separator: " "))")
 }

@@ -199,14 +199,17 @@ private func send(_ request: HTTPRequest, builder: RequestBuilder, _ parsed: Arg
     else { options.sink = .custom { Output.stdout.write($0) } }
     let response = try HTTPClient().send(request, options: options)
     if verbose {
-        for hop in response.redirects { Output.stderr.line("< \(hop.status) \(hop.method) \(hop.url) -> \(hop.location)") }
+        for hop in response.redirects { Output.stderr.line(printable("< \(hop.status) \(hop.method) \(hop.url) -> \(hop.location)")) }
         let t = response.timing
-        Output.stderr.line("< \(response.status) \(response.method) \(response.url) from \(response.remoteAddress):\(response.remotePort)")
+        Output.stderr.line(printable("< \(response.status) \(response.method) \(response.url) from \(response.remoteAddress):\(response.remotePort)"))
         Output.stderr.line(String(format: "  dns %.3f  connect %.3f  tls %.3f  first byte %.3f  total %.3f s", t.dns, t.connect, t.tls, t.firstByte, t.total))
     }
     if include {
-        var head = "HTTP/\(response.httpVersion) \(response.status)\(response.reason.isEmpty ? "" : " " + response.reason)\r\n"
-        for field in response.headers { head += "\(field.name): \(field.value.description)\r\n" }
+        // As curl -i: the head as it came, but escaped when a person reads it on a terminal.
+        let terminal = isatty(STDOUT_FILENO) != 0
+        let shown = { (text: String) in terminal ? printable(text) : text }
+        var head = "HTTP/\(response.httpVersion) \(response.status)\(response.reason.isEmpty ? "" : " " + shown(response.reason))\r\n"
+        for field in response.headers { head += "\(shown(field.name)): \(shown(field.value.description))\r\n" }
         Output.stdout.write(head + "\r\n")
         Output.stdout.write(response.body)
     }

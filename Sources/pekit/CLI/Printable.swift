@@ -1,0 +1,23 @@
+/// Text that came from a server or a file (a Location, a header, a reason phrase, a cookie value)
+/// made safe to print for a person: control characters are escaped (`\r`, `\n`, `\x1B`, `\x9B`),
+/// so a server cannot move the cursor, overwrite a line or send escape sequences to the terminal.
+/// Tab stays. Everything else is unchanged.
+func printable(_ text: String) -> String {
+    guard text.unicodeScalars.contains(where: isControl) else { return text }
+    var out = ""
+    for scalar in text.unicodeScalars {
+        guard isControl(scalar) else { out.unicodeScalars.append(scalar); continue }
+        switch scalar {
+        case "\r": out += "\\r"
+        case "\n": out += "\\n"
+        default:
+            let hex = String(scalar.value, radix: 16, uppercase: true)
+            out += "\\x" + (hex.count == 1 ? "0" + hex : hex)
+        }
+    }
+    return out
+}
+
+private func isControl(_ scalar: Unicode.Scalar) -> Bool {
+    (scalar.value < 0x20 && scalar != "\t") || (0x7F...0x9F).contains(scalar.value)
+}
