@@ -12,8 +12,9 @@ final class CookiesCommandTests: XCTestCase {
     func run(_ args: String...) throws -> PekitResult { try PekitProcess.run(Array(args), directory: directory) }
 
     func testReceiveHeaderListExplainDelete() throws {
+        // The clock in 2038, so the Expires (2038-06-09) is within the 400 days a cookie is kept.
         let receive = try run("cookies", "receive", "jar.txt", "https://www.example.com/a/b", "sid=1; Domain=example.com; Secure; HttpOnly; Expires=Wed, 09 Jun 2038 10:18:14 GMT",
-                              "lang=zh; Path=/", "x=1; Domain=com")
+                              "lang=zh; Path=/", "x=1; Domain=com", "--now", "2150000000")
         XCTAssertEqual(receive.stdout, """
             stored   sid=1  domain=example.com path=/a  Secure HttpOnly expires 2038-06-09T10:18:14Z
             stored   lang=zh  domain=www.example.com path=/  host-only session
@@ -21,12 +22,12 @@ final class CookiesCommandTests: XCTestCase {
 
             """)
         XCTAssertEqual(receive.status, 0)
-        XCTAssertEqual(try run("cookies", "header", "jar.txt", "https://www.example.com/a/x").stdout, "sid=1; lang=zh\n", "the session cookie was kept in the file")
-        XCTAssertEqual(try run("cookies", "header", "jar.txt", "https://other.com/").stdout, "")
-        XCTAssertEqual(try run("cookies", "explain", "jar.txt", "http://www.example.com/a/").stdout,
+        XCTAssertEqual(try run("cookies", "header", "jar.txt", "https://www.example.com/a/x", "--now", "2150000000").stdout, "sid=1; lang=zh\n", "the session cookie was kept in the file")
+        XCTAssertEqual(try run("cookies", "header", "jar.txt", "https://other.com/", "--now", "2150000000").stdout, "")
+        XCTAssertEqual(try run("cookies", "explain", "jar.txt", "http://www.example.com/a/", "--now", "2150000000").stdout,
                        "not sent sid=1  secure: only sent over https (or loopback)\nsent     lang=zh  sent: host-only cookie for www.example.com, path / matches /a/\n")
-        XCTAssertEqual(try run("cookies", "delete", "jar.txt", "https://www.example.com/", "lang").stdout, "1\n")
-        XCTAssertEqual(try run("cookies", "list", "jar.txt").stdout, "sid=1  domain=example.com path=/a  Secure HttpOnly expires 2038-06-09T10:18:14Z\n")
+        XCTAssertEqual(try run("cookies", "delete", "jar.txt", "https://www.example.com/", "lang", "--now", "2150000000").stdout, "1\n")
+        XCTAssertEqual(try run("cookies", "list", "jar.txt", "--now", "2150000000").stdout, "sid=1  domain=example.com path=/a  Secure HttpOnly expires 2038-06-09T10:18:14Z\n")
         let file = try String(contentsOf: directory.appendingPathComponent("jar.txt"), encoding: .utf8)
         XCTAssertTrue(file.hasSuffix("#HttpOnly_.example.com\tTRUE\t/a\tTRUE\t2159691494\tsid\t1\n"), file)
         XCTAssertFalse(FileManager.default.fileExists(atPath: directory.appendingPathComponent("jar.txt.tmp").path), "renamed into place")

@@ -136,12 +136,13 @@ final class CookieJarTests: XCTestCase {
 
     func testPersistenceRoundTrip() throws {
         let j = jar()
+        // b's Expires (2038) is capped at 400 days from the clock's time (1700000000 + 34560000).
         _ = store(j, "https://www.example.com/p/q", "a=1; Domain=example.com; Max-Age=3600; Secure; HttpOnly; SameSite=Lax",
                   "b=2; Path=/; Expires=Wed, 09 Jun 2038 10:18:14 GMT", "session=s; Partitioned; Secure")
         let netscape = String(decoding: j.serialized(.netscape, sessions: true), as: UTF8.self)
         XCTAssertEqual(netscape.split(separator: "\n").dropFirst(2).joined(separator: "\n"), """
             #HttpOnly_.example.com\tTRUE\t/p\tTRUE\t1700003600\ta\t1
-            www.example.com\tFALSE\t/\tFALSE\t2159691494\tb\t2
+            www.example.com\tFALSE\t/\tFALSE\t1734560000\tb\t2
             www.example.com\tFALSE\t/p\tTRUE\t0\tsession\ts
             """)
         XCTAssertFalse(String(decoding: j.serialized(.netscape), as: UTF8.self).contains("session"), "session cookies only when asked")
@@ -167,7 +168,7 @@ final class CookieJarTests: XCTestCase {
         let j = CookieJar(publicSuffixes: nil, clock: { 1_700_000_000 })
         j.limits.perDomain = 1000
         for i in 0..<400 {
-            j.set(Cookie(name: names[rng.next(names.count)] + String(i), value: values[rng.next(values.count)],
+            try j.set(Cookie(name: names[rng.next(names.count)] + String(i), value: values[rng.next(values.count)],
                          domain: domains[rng.next(domains.count)], path: ["/", "/a", "/a/b/"][rng.next(3)],
                          expires: rng.next(3) == 0 ? nil : Double(1_700_000_000 + rng.next(100_000_000)),
                          creation: Double(1_600_000_000 + i), lastAccess: Double(1_650_000_000 + i), hostOnly: rng.next(2) == 0,

@@ -62,4 +62,47 @@ final class HardeningTests: XCTestCase {
         file.bodyFile = "-"
         XCTAssertTrue(try file.build().curl().hasSuffix(" --data-binary @./-"), "@- would read standard input")
     }
+
+    /// One poisoned cookie must not block a domain forever: refused on receipt, skipped on load.
+    func testPoisonedCookiesAreRefusedAndSkipped() throws {
+        let jar = CookieJar(publicSuffixes: nil, clock: { 1_700_000_000 })
+        XCTAssertEqual(try jar.receive("poison=x\u{01}y; Domain=example.com", from: RequestURL("https://www.example.com/")),
+                       .rejected(name: "poison", reason: "the value holds control byte 0x01 at byte 2 (ignored, as RFC 6265bis section 5.6 says)"))
+        XCTAssertEqual(try jar.receive("bad\u{7F}name=1", from: RequestURL("https://www.example.com/")),
+                       .rejected(name: "bad\u{7F}name", reason: "the name holds control byte 0x7F at byte 4 (ignored, as RFC 6265bis section 5.6 says)"))
+        _ = try jar.receive("tab=a\tb", from: RequestURL("https://www.example.com/"))
+        XCTAssertEqual(try jar.header(for: RequestURL("https://www.example.com/")), "tab=a\tb", "a tab is allowed")
+        let file = ".example.com\tTRUE\t/\tFALSE\t0\tpoison\tx\u{01}y\n.example.com\tTRUE\t/\tFALSE\t0\tbig\t" + String(repeating: "v", count: 5000)
+            + "\n.example.com\tTRUE\t/\tFALSE\t0\tok\t1\n"
+        let loaded = CookieJar(publicSuffixes: nil, clock: { 1_700_000_000 })
+        let (count, warnings) = try loaded.load(Array(file.utf8), format: .netscape, name: "jar.txt")
+        XCTAssertEqual(count, 1)
+        XCTAssertEqual(warnings, [
+            "jar.txt:1: cookie \"poison\": the value holds control byte 0x01 at byte 2 (ignored, as RFC 6265bis section 5.6 says); line skipped",
+            "jar.txt:2: cookie \"big\": name and value are 5003 bytes; the limit is 4096; line skipped",
+        ])
+        XCTAssertEqual(try loaded.header(for: RequestURL("https://www.example.com/")), "ok=1")
+    }
+
+    /// Expiry is capped at 400 days (RFC 6265bis), so no stored number is too large to list or
+    /// save; NaN is refused.
+    func testExpiryIsCappedAndNaNRefused() throws {
+        let jar = CookieJar(publicSuffixes: nil, clock: { 1_000_000 })
+        try jar.set(Cookie(name: "far", value: "1", domain: "x.example", expires: 1e300))
+        XCTAssertEqual(jar.all.first?.expires, 1_000_000 + 400 * 86400)
+        _ = try jar.receive("m=1; Max-Age=99999999999", from: RequestURL("http://x.example/"))
+        _ = try jar.receive("e=1; Expires=Fri, 31 Dec 9999 23:59:59 GMT", from: RequestURL("http://x.example/"))
+        XCTAssertEqual(Set(jar.all.map(\.expires)), [1_000_000 + 400 * 86400])
+        XCTAssertThrowsError(try jar.set(Cookie(name: "nan", value: "1", domain: "x.example", expires: .nan))) {
+            XCTAssertEqual("\($0)", "expires is not a number (NaN); give seconds since 1970")
+        }
+        let json = String(decoding: jar.serialized(.json, sessions: true), as: UTF8.self)
+        XCTAssertTrue(json.contains("\"expires\":35560000"), json)
+        // A file written with a huge expiry by an older pekit loads, capped.
+        let old = CookieJar(publicSuffixes: nil, clock: { 1_000_000 })
+        let (loaded, warnings) = try old.load(Array(#"{"pekit_cookies":1,"cookies":[{"name":"a","value":"1","domain":"x.example","path":"/","expires":1e300}]}"#.utf8), format: .json, name: "j.json")
+        XCTAssertEqual(loaded, 1)
+        XCTAssertEqual(warnings, [])
+        XCTAssertEqual(old.all.first?.expires, 1_000_000 + 400 * 86400)
+    }
 }

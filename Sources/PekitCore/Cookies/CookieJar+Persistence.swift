@@ -102,7 +102,7 @@ extension CookieJar {
                 let cookie = Cookie(name: fields[5], value: fields.count == 7 ? fields[6] : "", domain: domain, path: fields[2].isEmpty ? "/" : fields[2],
                                     expires: expires == 0 ? nil : Double(expires), hostOnly: hostOnly,
                                     secure: fields[3].uppercased() == "TRUE", httpOnly: httpOnly)
-                set(cookie)
+                do { try set(cookie) } catch { warn("\(name):\(number): \(error); line skipped"); continue }
                 loaded += 1
             }
         case .json:
@@ -124,10 +124,15 @@ extension CookieJar {
                 var sameSite: Cookie.SameSite?
                 if case .string(let s)? = c["same_site"] { sameSite = Cookie.SameSite(rawValue: s.description) }
                 let creation = number("creation") ?? clock()
-                set(Cookie(name: cookieName.description, value: value.description, domain: domain.description.lowercased(), path: path.description,
-                           expires: number("expires"), creation: creation, lastAccess: number("last_access") ?? creation,
-                           hostOnly: c["host_only"] == nil ? true : flag("host_only"), secure: flag("secure"), httpOnly: flag("http_only"),
-                           sameSite: sameSite, partitioned: flag("partitioned")))
+                do {
+                    try set(Cookie(name: cookieName.description, value: value.description, domain: domain.description.lowercased(), path: path.description,
+                                   expires: number("expires"), creation: creation, lastAccess: number("last_access") ?? creation,
+                                   hostOnly: c["host_only"] == nil ? true : flag("host_only"), secure: flag("secure"), httpOnly: flag("http_only"),
+                                   sameSite: sameSite, partitioned: flag("partitioned")))
+                } catch {
+                    warn("\(name): cookies[\(i + 1)]: \(error); skipped")
+                    continue
+                }
                 loaded += 1
             }
         }

@@ -11,18 +11,19 @@ extension CookieJar {
         }
         let name = parsed.name
         func reject(_ reason: String) -> Outcome { .rejected(name: name, reason: reason) }
-        guard name.utf8.count + parsed.value.utf8.count <= limits.maxNameValueBytes else {
-            return reject("name and value are \(name.utf8.count + parsed.value.utf8.count) bytes; the limit is \(limits.maxNameValueBytes)")
-        }
+        if let problem = Cookie.problem(name: name, value: parsed.value, limit: limits.maxNameValueBytes) { return reject(problem) }
         let now = tick()
         let host = try logicalHost(url)
         var cookie = Cookie(name: name, value: parsed.value, domain: host, path: parsed.path ?? Self.defaultPath(url.path),
                             creation: now, hostOnly: true, secure: parsed.secure, httpOnly: parsed.httpOnly,
                             sameSite: parsed.sameSite, partitioned: parsed.partitioned)
+        // The cap counts from the clock's time, not the tie-breaking tick, so that storing the same
+        // cookie again (a saved jar loaded back) keeps the same expiry.
+        let latest = clock() + Cookie.maximumLifetime
         if let maxAge = parsed.maxAge {
-            cookie.expires = maxAge <= 0 ? -Double.greatestFiniteMagnitude : now + Double(min(maxAge, Int64(1) << 40))
+            cookie.expires = maxAge <= 0 ? -Double.greatestFiniteMagnitude : min(now + Double(min(maxAge, Int64(1) << 40)), latest)
         } else if let expires = parsed.expires {
-            cookie.expires = Double(expires)
+            cookie.expires = min(Double(expires), latest)
         }
         if var domain = parsed.domain {
             if let list = publicSuffixes, list.isPublicSuffix(domain) {
@@ -82,11 +83,19 @@ extension CookieJar {
         return .stored(cookie)
     }
 
-    /// Stores a cookie as it is (the non-HTTP `jar:set`), replacing one with the same key.
-    public func set(_ cookie: Cookie) {
+    /// Stores a cookie as it is (the non-HTTP `jar:set`, a loaded file), replacing one with the
+    /// same key; its expiry is capped at `Cookie.maximumLifetime` from now.
+    /// - Throws: `CookieError.invalidCookie` for control bytes in the name or value, a name and
+    ///   value over the size limit, or an expiry that is not a number.
+    public func set(_ cookie: Cookie) throws {
+        if let problem = Cookie.problem(name: cookie.name, value: cookie.value, limit: limits.maxNameValueBytes) {
+            throw CookieError.invalidCookie("cookie \"\(String(cookie.name.prefix(40)))\": \(problem)")
+        }
         var cookie = cookie
         let now = tick()
-        if cookie.creation == 0 { cookie.creation = now }
+        cookie.expires = try Cookie.keptExpiry(cookie.expires, now: clock())
+        if cookie.creation == 0 || !cookie.creation.isFinite { cookie.creation = now }
+        if !cookie.lastAccess.isFinite { cookie.lastAccess = cookie.creation }
         cookie.lastAccess = max(cookie.lastAccess, cookie.creation)
         var list = byDomain[cookie.domain] ?? []
         if let index = list.firstIndex(where: { $0.name == cookie.name && $0.path == cookie.path }) {

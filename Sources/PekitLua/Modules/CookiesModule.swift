@@ -91,7 +91,7 @@ extension LuaRuntime {
             let jar = try call.runtime.jar(at: 1, call)
             try call.table(2)
             let cookie = try Self.cookie(from: call.runtime.value(at: 2, path: "cookie"), now: jar.clock())
-            jar.set(cookie)
+            try jar.set(cookie)
             return 0
         }
         setFunction(methods, "jar", "delete") { call in
