@@ -188,7 +188,12 @@ public final class HTTPClient {
         return response
     }
 
-    static func milliseconds(_ seconds: Double) -> Int { max(1, Int((seconds * 1000).rounded(.up))) }
+    /// libcurl's milliseconds for `seconds`, clamped to what its long holds: a Swift caller may
+    /// pass any Double (the Lua and CLI surfaces refuse more than `SendOptions.secondsRange`).
+    static func milliseconds(_ seconds: Double) -> Int {
+        guard seconds.isFinite else { return Int(1e15) }  // NaN or infinite: no meaningful limit
+        return Int(min(max((seconds * 1000).rounded(.up), 1), 1e15))
+    }
 
     /// A next step for the failures whose fix is clear.
     static func hint(_ code: CURLcode, _ reason: String) -> HTTPError.Hint? {

@@ -29,6 +29,21 @@ final class HTTPClientTests: XCTestCase {
     func temporaryDirectory() throws -> URL { try makeTemporaryDirectory("http") }
 
     /// What goes on the wire is exactly `raw()`: request line, every header in order, body.
+    /// Timeouts a Swift caller passes unchecked (huge, infinite, NaN) do not crash the conversion
+    /// to libcurl's milliseconds (they trapped with SIGILL before).
+    func testExtremeTimeoutsDoNotCrash() throws {
+        var builder = RequestBuilder(url: server.base + "/status/204")
+        builder.method = "GET"
+        let request = try builder.build()
+        for seconds in [1e16, 1e300, .infinity, -.infinity, .nan] {
+            var options = SendOptions()
+            options.timeout = seconds
+            options.connectTimeout = seconds
+            let response = try HTTPClient().send(request, options: options)
+            XCTAssertEqual(response.status, 204, "\(seconds)")
+        }
+    }
+
     func testSendsExactlyTheBuiltBytes() throws {
         let dir = try temporaryDirectory()
         let file = dir.appendingPathComponent("upload.bin")

@@ -18,7 +18,8 @@ extension CookieJar {
             var text = "# Netscape HTTP Cookie File\n# Written by pekit \(Pekit.version). Fields: domain, subdomains, path, secure, expires, name, value.\n\n"
             for c in cookies {
                 let domain = (c.httpOnly ? "#HttpOnly_" : "") + (c.hostOnly ? c.domain : "." + c.domain)
-                let expires = c.expires.map { $0 <= 0 ? "1" : String(Int64(min($0, 253_402_300_799))) } ?? "0"
+                // 1 for an expired cookie (0 would mean a session one); at most the year 9999.
+                let expires = c.expires.map { $0.isNaN || $0 <= 0 ? "1" : String(Int64(Swift.min($0, 253_402_300_799))) } ?? "0"
                 text += [domain, c.hostOnly ? "FALSE" : "TRUE", c.path, c.secure ? "TRUE" : "FALSE", expires, c.name, c.value].joined(separator: "\t") + "\n"
             }
             return Array(text.utf8)
