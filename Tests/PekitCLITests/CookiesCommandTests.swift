@@ -73,6 +73,36 @@ final class CookiesCommandTests: XCTestCase {
         XCTAssertTrue(request.stderr.contains("cannot read the public suffix list at /nonexistent/list.dat"), "request --jar honours it too: \(request.stderr)")
     }
 
+    /// Processes updating one jar at once merge: 40 concurrent receives keep all 40 cookies.
+    func testConcurrentUpdatesKeepEveryCookie() throws {
+        let processes = try (0..<40).map { i -> Process in
+            let process = Process()
+            process.executableURL = PekitProcess.binary
+            process.arguments = ["cookies", "receive", "conc.txt", "http://x.example/", "c\(i)=v"]
+            process.currentDirectoryURL = directory
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            return process
+        }
+        processes.forEach { $0.waitUntilExit() }
+        XCTAssertEqual(processes.filter { $0.terminationStatus != 0 }.count, 0)
+        let header = try run("cookies", "header", "conc.txt", "http://x.example/").stdout
+        XCTAssertEqual(Set(header.dropLast().components(separatedBy: "; ")), Set((0..<40).map { "c\($0)=v" }))
+    }
+
+    /// A file that is not a jar is someone's data: not replaced unless asked.
+    func testAFileThatIsNotAJarIsNotReplaced() throws {
+        let notes = directory.appendingPathComponent("notes.txt")
+        try "notes\nmore notes\n".write(to: notes, atomically: true, encoding: .utf8)
+        let r = try run("cookies", "receive", "notes.txt", "http://x.example/", "a=1")
+        XCTAssertEqual(r.status, 1)
+        XCTAssertTrue(r.stderr.hasSuffix("pekit cookies: notes.txt does not look like a cookie jar (2 lines skipped, none loaded); not replacing it (--force replaces it)\n"), r.stderr)
+        XCTAssertEqual(try String(contentsOf: notes, encoding: .utf8), "notes\nmore notes\n")
+        let forced = try run("cookies", "receive", "notes.txt", "http://x.example/", "a=1", "--force")
+        XCTAssertEqual(forced.status, 0, forced.stderr)
+        XCTAssertEqual(try run("cookies", "header", "notes.txt", "http://x.example/").stdout, "a=1\n")
+    }
+
     /// A jar written by curl -c, against a real server on loopback, loads and matches.
     func testLoadsWhatCurlWrites() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/curl") else { throw XCTSkip("curl is not installed") }

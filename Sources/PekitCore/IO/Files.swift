@@ -70,23 +70,84 @@ public enum Files {
             try writer.commit()
             return
         }
-        let lockPath = path + ".lock"
+        try withLock(path) {
+            // One fixed name, safe under the lock: a file left by a writer that was killed is
+            // simply truncated and reused by the next save, so none accumulate.
+            let writer = try AtomicWriter(path: path, temporary: "\(path).tmp", mode: mode)
+            do {
+                try writer.write(bytes)
+                try writer.commit()
+            } catch {
+                writer.abort()
+                throw error
+            }
+        }
+    }
+
+    /// Runs `body` holding the exclusive lock on `path.lock` (`flock`), which every writer of
+    /// `path` through pekit takes. Hold it across a whole read-change-write (load a jar, receive,
+    /// save) so that processes updating one file at once merge their changes instead of each
+    /// writing back what it read and losing the others'. Re-entrant within the process, so
+    /// `writeAtomically` inside `body` does not wait for itself.
+    /// - Throws: `CookieError.file` when the lock file cannot be made or locked; what `body` throws.
+    public static func withLock<T>(_ path: String, _ body: () throws -> T) throws -> T {
+        let lockPath = resolved(path) + ".lock"
         let lock = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard lock >= 0 else { throw CookieError.file(path: lockPath, reason: reason()) }
-        defer { close(lock) }
-        while flock(lock, LOCK_EX) != 0 {
-            if errno != EINTR { throw CookieError.file(path: lockPath, reason: "cannot lock: \(reason())") }
+        // Known by the lock file's identity, not its name: "jar.txt" before the jar exists and
+        // "/dir/jar.txt" after are one lock.
+        var info = stat()
+        guard fstat(lock, &info) == 0 else {
+            let why = reason()
+            close(lock)
+            throw CookieError.file(path: lockPath, reason: why)
         }
-        defer { _ = flock(lock, LOCK_UN) }
-        // One fixed name, safe under the lock: a file left by a writer that was killed is simply
-        // truncated and reused by the next save, so none accumulate.
-        let writer = try AtomicWriter(path: path, temporary: "\(path).tmp", mode: mode)
-        do {
-            try writer.write(bytes)
-            try writer.commit()
-        } catch {
-            writer.abort()
-            throw error
+        let key = "\(info.st_dev):\(info.st_ino)"
+        if FileLocks.shared.enter(key) {
+            close(lock)
+            defer { FileLocks.shared.leave(key, fd: nil) }
+            return try body()
+        }
+        while flock(lock, LOCK_EX) != 0 {
+            if errno != EINTR {
+                let why = reason()
+                close(lock)
+                FileLocks.shared.leave(key, fd: nil)
+                throw CookieError.file(path: lockPath, reason: "cannot lock: \(why)")
+            }
+        }
+        defer { FileLocks.shared.leave(key, fd: lock) }
+        return try body()
+    }
+}
+
+/// The lock files this process holds (by device and inode), with how many `withLock` calls are
+/// inside each.
+final class FileLocks: @unchecked Sendable {
+    static let shared = FileLocks()
+    private var depth: [String: Int] = [:]
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+
+    private init() { pthread_mutex_init(mutex, nil) }
+
+    /// Counts one more holder; returns true when the process held the lock already.
+    func enter(_ path: String) -> Bool {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        let held = depth[path, default: 0] > 0
+        depth[path, default: 0] += 1
+        return held
+    }
+
+    /// Counts one holder less; the outermost one unlocks and closes `fd`.
+    func leave(_ path: String, fd: Int32?) {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        depth[path, default: 1] -= 1
+        if depth[path] == 0 { depth[path] = nil }
+        if let fd {
+            _ = flock(fd, LOCK_UN)
+            close(fd)
         }
     }
 }

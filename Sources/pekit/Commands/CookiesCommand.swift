@@ -11,11 +11,12 @@ let cookiesCommand = Command(
            pekit cookies list    JAR [URL]
            pekit cookies explain JAR URL
            pekit cookies delete  JAR URL [NAME]
-       options: [--filter NAME]... [--now SECONDS] [--plugins DIR]
+       options: [--filter NAME]... [--now SECONDS] [--force] [--plugins DIR]
 
     JAR is a cookie file: Netscape cookies.txt (as curl -c writes it), or JSON when it ends in
     .json. It is created when missing and rewritten atomically (session cookies included, so a
-    jar carries a session across commands). Cookies follow RFC 6265 with the public suffix list.
+    jar carries a session across commands), under a lock held from loading to saving, so that
+    commands updating one jar at once all keep their cookies. Cookies follow RFC 6265 with the public suffix list.
 
       receive   store each Set-Cookie value as received from URL; prints what was stored or why not
       header    print the Cookie header to send to URL (nothing when no cookie matches)
@@ -27,6 +28,7 @@ let cookiesCommand = Command(
       --filter NAME   a cookie-filter plugin (rfc6265, host-contains, deny, httpdns, or your own);
                       repeat to stack them
       --now SECONDS   the clock, in seconds since 1970, to replay old traffic
+      --force         save even over a file that did not load as a jar (otherwise refused)
       --plugins DIR   search DIR for plugins first
       -h, --help      show this help
     """,
@@ -36,6 +38,7 @@ let cookiesCommand = Command(
 private func runCookies(_ args: [String]) throws -> Int32 {
     let parsed = try Arguments(args, command: "cookies", options: [
         .init(name: "filter", short: nil, takesValue: true), .init(name: "now", short: nil, takesValue: true),
+        .init(name: "force", short: nil, takesValue: false),
         pluginsOption, .init(name: "help", short: "h", takesValue: false),
     ])
     if parsed.has("help") { Output.stdout.line(cookiesCommand.help); return 0 }
@@ -74,21 +77,36 @@ private func runCookies(_ args: [String]) throws -> Int32 {
         }
         runtime = host
     }
+    let force = parsed.has("force")
     return try withExtendedLifetime(runtime) {
-        try runCookieAction(action, jar: jar, jarPath: jarPath, url: url, rest: Array(words.dropFirst(3)))
+        let run = { try runCookieAction(action, jar: jar, jarPath: jarPath, url: url, rest: Array(words.dropFirst(3)), force: force) }
+        guard action == "receive" || action == "delete" else { return try run() }
+        // A read-change-write of the jar: under its lock, so that processes updating one jar at
+        // once merge (each loads what the one before saved) instead of overwriting each other.
+        do { return try Files.withLock(jarPath, run) } catch let error as CookieError { throw CommandFailure(message: "pekit cookies: \(error)") }
     }
+}
+
+/// Refuses to save a jar over a file that exists and did not load as one (no line loaded, some
+/// skipped): it is someone's notes, not cookies. `--force` replaces it anyway.
+func refuseToReplace(_ path: String, loaded: Int, skipped: Int, command: String) throws {
+    guard loaded == 0, skipped > 0 else { return }
+    throw CommandFailure(message: "pekit \(command): \(path) does not look like a cookie jar (\(skipped) line\(skipped == 1 ? "" : "s") skipped, none loaded); not replacing it (--force replaces it)")
 }
 
 private func cookieURL(_ text: String) throws -> RequestURL {
     do { return try RequestURL(text) } catch { throw CommandFailure(message: "pekit cookies: \(error)") }
 }
 
-private func runCookieAction(_ action: String, jar: CookieJar, jarPath: String, url: RequestURL?, rest: [String]) throws -> Int32 {
+private func runCookieAction(_ action: String, jar: CookieJar, jarPath: String, url: RequestURL?, rest: [String], force: Bool) throws -> Int32 {
     func fail(_ error: Error) -> CommandFailure { CommandFailure(message: "pekit cookies: \(error)") }
     if FileManager.default.fileExists(atPath: jarPath) {
-        do {
-            for warning in try jar.load(from: jarPath).warnings { Output.stderr.line("pekit cookies: warning: \(warning)") }
-        } catch { throw fail(error) }
+        let loaded: (loaded: Int, warnings: [String])
+        do { loaded = try jar.load(from: jarPath) } catch { throw fail(error) }
+        for warning in loaded.warnings { Output.stderr.line("pekit cookies: warning: \(printable(warning))") }
+        if (action == "receive" || action == "delete") && !force {
+            try refuseToReplace(jarPath, loaded: loaded.loaded, skipped: loaded.warnings.count, command: "cookies")
+        }
     }
     func save() throws {
         do { try jar.save(to: jarPath, format: nil, sessions: true) } catch { throw fail(error) }

@@ -28,7 +28,9 @@ let requestCommand = Command(
       --body-file PATH  a raw body streamed from PATH (any size, bounded memory)
       --header 'K: V'   a header (repeat; 'K:' with no value removes a default one)
       --jar FILE        add the Cookie header from this cookie jar file; with --send, cookies
-                        that come back are saved to it too (created when missing)
+                        that come back are saved to it too (created when missing; locked from
+                        loading to saving; a file that is not a jar is not replaced without
+                        --force)
       --connect N:P=A:Q send requests for host N port P to address A port Q, keeping the name
                         for Host, TLS and cookies (curl's --connect-to; repeat)
       --base URL        resolve a relative URL against this base
@@ -66,7 +68,7 @@ private func runRequest(_ args: [String]) throws -> Int32 {
         .init(name: "connect-timeout", short: nil, takesValue: true), .init(name: "cacert", short: nil, takesValue: true),
         .init(name: "insecure", short: "k", takesValue: false), .init(name: "proxy", short: nil, takesValue: true),
         .init(name: "http", short: nil, takesValue: true), .init(name: "compressed", short: nil, takesValue: false),
-        .init(name: "fail", short: nil, takesValue: false),
+        .init(name: "fail", short: nil, takesValue: false), .init(name: "force", short: nil, takesValue: false),
         .init(name: "raw", short: nil, takesValue: false), .init(name: "curl", short: nil, takesValue: false),
         .init(name: "describe", short: nil, takesValue: false), pluginsOption, .init(name: "help", short: "h", takesValue: false),
     ])
@@ -74,6 +76,18 @@ private func runRequest(_ args: [String]) throws -> Int32 {
     guard parsed.positionals.count == 1, let url = parsed.positionals.first else {
         throw UsageError(command: "request", message: parsed.positionals.isEmpty ? "give a URL" : "give one URL")
     }
+    // Sending with a jar file is a read-change-write of it: under its lock, so that requests
+    // sharing a jar at once merge their cookies (they run one after another) instead of each
+    // writing back what it read.
+    if let jarPath = parsed.value("jar"), parsed.has("send") {
+        do { return try Files.withLock(jarPath) { try buildAndRun(parsed, url: url) } } catch let error as CookieError {
+            throw CommandFailure(message: "pekit request: \(error)")
+        }
+    }
+    return try buildAndRun(parsed, url: url)
+}
+
+private func buildAndRun(_ parsed: Arguments, url: String) throws -> Int32 {
     let runtime = try makeRuntime(extraPluginDirectories: parsed.all("plugins"))
     var builder = RequestBuilder(url: url)
     builder.environment = ProcessInfo.processInfo.environment
@@ -126,7 +140,11 @@ private func runRequest(_ args: [String]) throws -> Int32 {
             let jar = CookieJar(publicSuffixes: try PublicSuffixList.load(environment: ProcessInfo.processInfo.environment),
                                 clock: { Date().timeIntervalSince1970 })
             // A jar file that does not exist yet is where --send will save the first cookies.
-            if !(sending && !FileManager.default.fileExists(atPath: jarPath)) { _ = try jar.load(from: jarPath) }
+            if !(sending && !FileManager.default.fileExists(atPath: jarPath)) {
+                let (loaded, warnings) = try jar.load(from: jarPath)
+                for warning in warnings { Output.stderr.line("pekit request: warning: \(printable(warning))") }
+                if sending && !parsed.has("force") { try refuseToReplace(jarPath, loaded: loaded, skipped: warnings.count, command: "request") }
+            }
             builder.jar = jar
         }
         builder.bodyFile = parsed.value("body-file")
