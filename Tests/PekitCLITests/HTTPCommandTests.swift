@@ -85,9 +85,9 @@ final class HTTPCommandTests: XCTestCase {
         // A file that is not a jar is not replaced by the cookies that come back.
         let notes = dir.appendingPathComponent("notes.txt").path
         try "my notes\n".write(toFile: notes, atomically: true, encoding: .utf8)
-        let refused = try PekitProcess.run(["request", "--send", "--jar", notes, "\(server.base)/cookies/set?a=1"])
-        XCTAssertEqual(refused.status, 1)
-        XCTAssertTrue(refused.stderr.hasSuffix("pekit request: \(notes) does not look like a cookie jar (1 line skipped, none loaded); not replacing it (--force replaces it)\n"), refused.stderr)
+        let notAJar = try PekitProcess.run(["request", "--send", "--jar", notes, "\(server.base)/cookies/set?a=1"])
+        XCTAssertEqual(notAJar.status, 1)
+        XCTAssertTrue(notAJar.stderr.hasSuffix("pekit request: \(notes) does not look like a cookie jar (1 line skipped, none loaded); not replacing it (--force replaces it)\n"), notAJar.stderr)
         XCTAssertEqual(try String(contentsOfFile: notes, encoding: .utf8), "my notes\n")
         // curl reads the same file.
         let curl = Process()
