@@ -12,14 +12,19 @@ final class Exchange {
     /// be followed, in which case its body is not the caller's and is dropped.
     let willFollow: (HTTPResponse) -> Bool
     let isCancelled: (() -> Bool)?
+    /// The most body bytes taken, and the URL for the error.
+    let maxBody: Int?
+    let url: String
     private var discardBody = false
     private(set) var writer: Files.AtomicWriter?
     /// The first error a callback met.
     var error: Error?
     private(set) var cancelled = false
 
-    init(body: BodyStream, sink: SendOptions.Sink, willFollow: @escaping (HTTPResponse) -> Bool, isCancelled: (() -> Bool)?) {
-        self.body = body; self.sink = sink; self.willFollow = willFollow; self.isCancelled = isCancelled
+    init(body: BodyStream, sink: SendOptions.Sink, maxBody: Int?, url: String, willFollow: @escaping (HTTPResponse) -> Bool,
+         isCancelled: (() -> Bool)?) {
+        self.body = body; self.sink = sink; self.maxBody = maxBody; self.url = url
+        self.willFollow = willFollow; self.isCancelled = isCancelled
     }
 
     /// One header line as curl delivers it (with its CRLF): a status line starts a new block
@@ -62,6 +67,12 @@ final class Exchange {
     func bodyBytes(_ raw: UnsafeRawBufferPointer) -> Bool {
         if discardBody { return true }
         response.bodyLength += raw.count
+        if let maxBody, response.bodyLength > maxBody {
+            var inMemory = false
+            if case .memory = sink { inMemory = true }
+            error = HTTPError.bodyTooLarge(url: url, limit: maxBody, inMemory: inMemory)
+            return false
+        }
         do {
             switch sink {
             case .memory: response.body.append(contentsOf: raw)

@@ -69,7 +69,8 @@ public final class HTTPClient {
     private func exchange(_ request: HTTPRequest, options: SendOptions, willFollow: @escaping (HTTPResponse) -> Bool) throws -> HTTPResponse {
         pekit_curl.easy_reset(handle)  // keeps the connection cache
         let segments = request.segments
-        let exchange = Exchange(body: BodyStream(segments), sink: options.sink, willFollow: willFollow, isCancelled: options.isCancelled)
+        let exchange = Exchange(body: BodyStream(segments), sink: options.sink, maxBody: options.effectiveMaxBody, url: request.url,
+                                willFollow: willFollow, isCancelled: options.isCancelled)
         let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
         var headerList: UnsafeMutablePointer<curl_slist>?

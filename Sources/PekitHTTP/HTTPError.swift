@@ -30,6 +30,8 @@ public enum HTTPError: Error, Equatable, CustomStringConvertible {
     /// The transfer failed: curl's error code, its detailed message, and a hint when the fix is clear.
     case transfer(method: String, url: String, code: Int, reason: String, hint: Hint?)
     case tooManyRedirects(url: String, limit: Int)
+    /// The response body passed the limit (`SendOptions.maxBody`).
+    case bodyTooLarge(url: String, limit: Int, inMemory: Bool)
     /// A Location that cannot be followed (another scheme, not a URL).
     case badRedirect(url: String, location: String, reason: String)
     /// Stopped by the caller (Ctrl-C).
@@ -48,6 +50,11 @@ public enum HTTPError: Error, Equatable, CustomStringConvertible {
         case .tooManyRedirects(let url, let limit):
             return "\(url): more than \(limit) redirects " + (naming == .lua ? "(raise max_redirects, or follow = false to see the response)"
                                                                             : "(raise --max-redirects, or --no-follow to see the response)")
+        case .bodyTooLarge(let url, let limit, let inMemory):
+            let size = limit % (1 << 20) == 0 ? "\(limit >> 20) MiB" : "\(limit) bytes"
+            let lua = naming == .lua
+            let stream = inMemory ? (lua ? "stream it with sink = \"file\" or sink = function(chunk), or " : "write it to a file with -o FILE, or ") : ""
+            return "\(url): the response body is larger than \(size) (\(lua ? "max_body" : "--max-filesize")); \(stream)raise \(lua ? "max_body" : "--max-filesize")"
         case .badRedirect(let url, let location, let reason):
             return "\(url): cannot follow redirect to \"\(PercentDecodingError.printable(Array(location.utf8)))\": \(reason)"
         case .cancelled(let url):

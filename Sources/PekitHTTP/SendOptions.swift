@@ -27,6 +27,20 @@ public struct SendOptions {
     /// The redirect limits a caller may set.
     public static let redirectRange: ClosedRange<Int> = 0...1000
 
+    /// The most response-body bytes kept or passed on; nil: 1 GiB when the body is kept in
+    /// memory (`.memory`, the default), no limit when it streams to a file or a function. Counted
+    /// after decompression, so a small gzip cannot expand without bound (curl's --max-filesize).
+    public var maxBody: Int?
+    /// The limit for an in-memory body when `maxBody` is nil.
+    public static let defaultMaxMemoryBody = 1 << 30
+
+    /// The body limit that applies to this sink.
+    public var effectiveMaxBody: Int? {
+        if let maxBody { return maxBody }
+        if case .memory = sink { return Self.defaultMaxMemoryBody }
+        return nil
+    }
+
     /// Cookies: each hop's Set-Cookie fields are stored for that hop's URL.
     public var jar: CookieJar?
     /// Whether each hop's Cookie header comes from the jar (false keeps a Cookie header the

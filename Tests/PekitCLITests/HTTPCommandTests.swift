@@ -137,6 +137,19 @@ final class HTTPCommandTests: XCTestCase {
         XCTAssertFalse(r.stderr.contains("\u{1B}"))
     }
 
+    /// --max-filesize, as curl's: a body over the limit fails, and nothing is left of -o's file.
+    func testMaxFilesize() throws {
+        let dir = try makeTemporaryDirectory("max-filesize")
+        let out = dir.appendingPathComponent("out.bin").path
+        let r = try PekitProcess.run(["request", "--send", "--max-filesize", "1000", "-o", out, "\(server.base)/bytes/5000"])
+        XCTAssertEqual(r.status, 1)
+        XCTAssertEqual(r.stderr, "pekit request: \(server.base)/bytes/5000: the response body is larger than 1000 bytes (--max-filesize); raise --max-filesize\n")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: out))
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path), [], "no temporary file left")
+        let i = try PekitProcess.run(["request", "--send", "-i", "--max-filesize", "10", "\(server.base)/bytes/50"])
+        XCTAssertEqual(i.stderr, "pekit request: \(server.base)/bytes/50: the response body is larger than 10 bytes (--max-filesize); write it to a file with -o FILE, or raise --max-filesize\n")
+    }
+
     /// Ctrl-C during a slow transfer stops it at once and exits 130.
     func testInterruptDuringTransfer() throws {
         let process = Process()

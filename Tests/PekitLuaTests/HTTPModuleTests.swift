@@ -1,6 +1,7 @@
 import Foundation
 import PekitTestSupport
 import XCTest
+import PekitHTTP
 @testable import PekitLua
 
 final class HTTPModuleTests: XCTestCase {
@@ -67,14 +68,28 @@ final class HTTPModuleTests: XCTestCase {
                        #""pekit.http.get: GET http://127.0.0.1:1/: Failed to connect to 127.0.0.1 port 1 after 0 ms: Couldn't connect to server (curl error 7)""#)
         XCTAssertEqual(lua.eval(#"pekit.http.get(base .. "/x", { timeout = "soon" })"#),
                        "error: stdin:1: pekit.http.get: bad argument #2 (field \"timeout\": expected a number of seconds more than 0 and at most 1000000, got \"soon\")")
-        XCTAssertTrue(lua.eval(#"pekit.http.get(base, { bogus = 1 })"#).hasSuffix(#"pekit.http.get: bad argument #2 (unknown field "bogus"; known: method, url, base, params, policy, params_in, methods_in_query, headers, json, form, body, body_file, content_type, multipart, boundary, auth, jar, connect, follow, max_redirects, timeout, connect_timeout, insecure, cacert, proxy, http, compressed, sink)"#))
+        XCTAssertTrue(lua.eval(#"pekit.http.get(base, { bogus = 1 })"#).hasSuffix(#"pekit.http.get: bad argument #2 (unknown field "bogus"; known: method, url, base, params, policy, params_in, methods_in_query, headers, json, form, body, body_file, content_type, multipart, boundary, auth, jar, connect, follow, max_redirects, timeout, connect_timeout, insecure, cacert, proxy, http, compressed, sink, max_body)"#))
         XCTAssertTrue(lua.eval(#"pekit.http.get(base, { url = "http://x/" })"#).hasSuffix(#"bad argument #2 (field "url": the URL is the first argument)"#))
-        XCTAssertTrue(lua.eval(#"pekit.http.send(pekit.request{url = base}, { folow = false })"#).hasSuffix(#"pekit.http.send: bad argument #2 (unknown field "folow"; known: jar, follow, max_redirects, timeout, connect_timeout, insecure, cacert, proxy, connect, http, compressed, sink)"#))
+        XCTAssertTrue(lua.eval(#"pekit.http.send(pekit.request{url = base}, { folow = false })"#).hasSuffix(#"pekit.http.send: bad argument #2 (unknown field "folow"; known: jar, follow, max_redirects, timeout, connect_timeout, insecure, cacert, proxy, connect, http, compressed, sink, max_body)"#))
         XCTAssertTrue(lua.eval(#"pekit.http.get(base, { connect = { ["a:1"] = "::1" } })"#).hasSuffix(#"connect["a:1"] = "::1": write an IPv6 address in brackets, as [2001:db8::1]:443"#))
         XCTAssertEqual(lua.eval(#"r = pekit.http.get(base .. "/chain/3", { max_redirects = 1 })"#),
                        "error: stdin:1: pekit.http.get: \(server.base)/chain/3: more than 1 redirects (raise max_redirects, or follow = false to see the response)")
         XCTAssertEqual(lua.eval(#"pekit.http.get(base .. "/chain/3", { follow = false }).status"#), "302")
         XCTAssertEqual(lua.eval(#"pekit.http.get(base .. "/status/503").status"#), "503")
+    }
+
+    /// A body kept in memory has a limit (1 GiB by default, max_body to change it), counted after
+    /// decompression; a streamed one has none unless asked.
+    func testBodyLimits() {
+        XCTAssertEqual(lua.eval(#"select(2, pcall(pekit.http.get, base .. "/bytes/5000", { max_body = 1000 }))"#),
+                       #""pekit.http.get: \#(server.base)/bytes/5000: the response body is larger than 1000 bytes (max_body); stream it with sink = \"file\" or sink = function(chunk), or raise max_body""#)
+        XCTAssertEqual(lua.eval(#"select(2, pcall(pekit.http.get, base .. "/gzip", { compressed = true, max_body = 1000 }))"#),
+                       #""pekit.http.get: \#(server.base)/gzip: the response body is larger than 1000 bytes (max_body); stream it with sink = \"file\" or sink = function(chunk), or raise max_body""#)
+        XCTAssertEqual(lua.eval(#"pekit.http.get(base .. "/bytes/5000", { max_body = 5000 }).bytes"#), "5000")
+        XCTAssertEqual(lua.eval(#"(function() local n = 0 pekit.http.get(base .. "/bytes/5000", { sink = function(c) n = n + #c end }) return n end)()"#), "5000")
+        XCTAssertEqual(lua.eval(#"select(2, pcall(pekit.http.get, base .. "/bytes/5000", { max_body = 100, sink = function() end }))"#),
+                       #""pekit.http.get: \#(server.base)/bytes/5000: the response body is larger than 100 bytes (max_body); raise max_body""#)
+        XCTAssertEqual(SendOptions().effectiveMaxBody, 1 << 30)
     }
 
     /// Sinks: a function gets the chunks; a path gets the file, complete; an error in the

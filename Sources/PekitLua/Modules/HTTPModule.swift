@@ -16,7 +16,7 @@ struct StoredRequest {
 /// status, reason, http_version, headers, body, bytes, url, method, redirects, timing, address.
 extension LuaRuntime {
     static let sendFields = ["jar", "follow", "max_redirects", "timeout", "connect_timeout", "insecure", "cacert",
-                             "proxy", "connect", "http", "compressed", "sink"]
+                             "proxy", "connect", "http", "compressed", "sink", "max_body"]
 
     /// Send options from the table at `argument` (none: `base` as it is), on top of `base` (what
     /// the request's builder implies: its jar, its hand-written Cookie header).
@@ -38,6 +38,7 @@ extension LuaRuntime {
             options.version = SendOptions.Version(rawValue: version == "auto" ? "automatic" : version) ?? .automatic
         }
         if let compressed = try fields.flag("compressed") { options.compressed = compressed }
+        if let limit = try fields.integer("max_body", in: 0...Int64.max) { options.maxBody = limit }
         try fields.with("sink") { i in
             switch stack.type(i) {
             case LUA_TSTRING: options.sink = .file(stack.string(i) ?? "")

@@ -45,6 +45,8 @@ let requestCommand = Command(
       -v, --verbose     print each redirect, the address and the timings to standard error
       --no-follow       do not follow redirects (default: follow up to --max-redirects, 10)
       --max-redirects N follow at most N redirects
+      --max-filesize N  fail when the response body is larger than N bytes (default with -i:
+                        1 GiB, since the body is then held in memory; none when streamed)
       --timeout S       give up after S seconds in all;  --connect-timeout S  to connect (30)
       --cacert FILE     trust the CAs in FILE;  -k, --insecure  do not check certificates
       --proxy URL       use this proxy ('' for none; default: http_proxy, HTTPS_PROXY, NO_PROXY…)
@@ -69,6 +71,7 @@ private func runRequest(_ args: [String]) throws -> Int32 {
         .init(name: "insecure", short: "k", takesValue: false), .init(name: "proxy", short: nil, takesValue: true),
         .init(name: "http", short: nil, takesValue: true), .init(name: "compressed", short: nil, takesValue: false),
         .init(name: "fail", short: nil, takesValue: false), .init(name: "force", short: nil, takesValue: false),
+        .init(name: "max-filesize", short: nil, takesValue: true),
         .init(name: "raw", short: nil, takesValue: false), .init(name: "curl", short: nil, takesValue: false),
         .init(name: "describe", short: nil, takesValue: false), pluginsOption, .init(name: "help", short: "h", takesValue: false),
     ])
@@ -196,6 +199,12 @@ private func send(_ request: HTTPRequest, builder: RequestBuilder, _ parsed: Arg
             throw UsageError(command: "request", message: "--max-redirects takes a count from 0 to \(SendOptions.redirectRange.upperBound), not '\(text)'")
         }
         options.maxRedirects = limit
+    }
+    if let text = parsed.value("max-filesize") {
+        guard let limit = Int(text), limit >= 0 else {
+            throw UsageError(command: "request", message: "--max-filesize takes a number of bytes, not '\(text)'")
+        }
+        options.maxBody = limit
     }
     options.timeout = try number("timeout")
     if let seconds = try number("connect-timeout") { options.connectTimeout = seconds }
