@@ -105,4 +105,24 @@ final class HardeningTests: XCTestCase {
         XCTAssertEqual(warnings, [])
         XCTAssertEqual(old.all.first?.expires, 1_000_000 + 400 * 86400)
     }
+
+    /// A 40,000-line jar loads with the limits applied once at the end (it took 19 s when each
+    /// line scanned for the least recently used cookie): the result is what the limits say.
+    func testLargeJarLoadsWithTheLimitsApplied() throws {
+        var text = ""
+        for i in 0..<40_000 { text += "d\(i % 400).example\tFALSE\t/\tFALSE\t0\tc\(i)\tv\n" }
+        var tick = 1_000_000.0
+        let jar = CookieJar(publicSuffixes: nil, clock: { tick += 1; return tick })
+        let (loaded, warnings) = try jar.load(Array(text.utf8), format: .netscape, name: "big.txt")
+        XCTAssertEqual(loaded, 40_000)
+        XCTAssertEqual(warnings, [])
+        // Every domain keeps its 50 most recent (lines 20000…), the jar its 3000 most recent.
+        XCTAssertEqual(jar.count, 3000)
+        XCTAssertEqual(jar.evicted, 37_000)
+        XCTAssertEqual(Set(jar.all.map(\.name)), Set((37_000..<40_000).map { "c\($0)" }))
+        // A repeated line replaces, it does not add.
+        let again = CookieJar(publicSuffixes: nil, clock: { 5 })
+        XCTAssertEqual(try again.load(Array("x.example\tFALSE\t/\tFALSE\t0\ta\t1\nx.example\tFALSE\t/\tFALSE\t0\ta\t2\n".utf8), format: .netscape, name: "r").loaded, 2)
+        XCTAssertEqual(again.all.map(\.value), ["2"])
+    }
 }

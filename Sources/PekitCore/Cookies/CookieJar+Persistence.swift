@@ -75,66 +75,68 @@ extension CookieJar {
         // A file of garbage gives one warning a line: keep the first ones, count the rest.
         func warn(_ message: String) { if warnings.count < Self.maxWarnings { warnings.append(message) } else { unreported += 1 } }
         var loaded = 0
-        switch format {
-        case .netscape:
-            var number = 0
-            for rawLine in bytes.split(separator: 0x0A, omittingEmptySubsequences: false) {
-                number += 1
-                var line = String(decoding: rawLine, as: UTF8.self)
-                if line.hasSuffix("\r") { line.removeLast() }
-                var httpOnly = false
-                if line.hasPrefix("#HttpOnly_") { httpOnly = true; line.removeFirst(10) }
-                else if line.hasPrefix("#") || line.trimmingSpaces.isEmpty { continue }
-                let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-                guard fields.count == 7 || fields.count == 6 else {
-                    warn("\(name):\(number): expected 7 tab-separated fields, found \(fields.count); line skipped")
-                    continue
+        try bulkSet {
+            switch format {
+            case .netscape:
+                var number = 0
+                for rawLine in bytes.split(separator: 0x0A, omittingEmptySubsequences: false) {
+                    number += 1
+                    var line = String(decoding: rawLine, as: UTF8.self)
+                    if line.hasSuffix("\r") { line.removeLast() }
+                    var httpOnly = false
+                    if line.hasPrefix("#HttpOnly_") { httpOnly = true; line.removeFirst(10) }
+                    else if line.hasPrefix("#") || line.trimmingSpaces.isEmpty { continue }
+                    let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+                    guard fields.count == 7 || fields.count == 6 else {
+                        warn("\(name):\(number): expected 7 tab-separated fields, found \(fields.count); line skipped")
+                        continue
+                    }
+                    let subdomains = fields[1].uppercased()
+                    guard subdomains == "TRUE" || subdomains == "FALSE", fields[3].uppercased() == "TRUE" || fields[3].uppercased() == "FALSE",
+                          let expires = Int64(fields[4]), fields[2].hasPrefix("/") || fields[2].isEmpty else {
+                        warn("\(name):\(number): malformed fields (subdomains and secure must be TRUE or FALSE, expires a number, path start with /); line skipped")
+                        continue
+                    }
+                    var domain = fields[0].lowercased()
+                    let hostOnly = subdomains == "FALSE" && !domain.hasPrefix(".")
+                    if domain.hasPrefix(".") { domain.removeFirst() }
+                    guard !domain.isEmpty else { warn("\(name):\(number): empty domain; line skipped"); continue }
+                    let cookie = Cookie(name: fields[5], value: fields.count == 7 ? fields[6] : "", domain: domain, path: fields[2].isEmpty ? "/" : fields[2],
+                                        expires: expires == 0 ? nil : Double(expires), hostOnly: hostOnly,
+                                        secure: fields[3].uppercased() == "TRUE", httpOnly: httpOnly)
+                    do { try set(cookie) } catch { warn("\(name):\(number): \(error); line skipped"); continue }
+                    loaded += 1
                 }
-                let subdomains = fields[1].uppercased()
-                guard subdomains == "TRUE" || subdomains == "FALSE", fields[3].uppercased() == "TRUE" || fields[3].uppercased() == "FALSE",
-                      let expires = Int64(fields[4]), fields[2].hasPrefix("/") || fields[2].isEmpty else {
-                    warn("\(name):\(number): malformed fields (subdomains and secure must be TRUE or FALSE, expires a number, path start with /); line skipped")
-                    continue
+            case .json:
+                let document: PekitValue
+                do { document = try JSON.parse(bytes) } catch { throw CookieError.file(path: name, reason: "\(error)") }
+                guard case .map(let map) = document, case .array(let list)? = map["cookies"] else {
+                    throw CookieError.file(path: name, reason: "not a pekit cookie file (expected {\"pekit_cookies\": 1, \"cookies\": [...]})")
                 }
-                var domain = fields[0].lowercased()
-                let hostOnly = subdomains == "FALSE" && !domain.hasPrefix(".")
-                if domain.hasPrefix(".") { domain.removeFirst() }
-                guard !domain.isEmpty else { warn("\(name):\(number): empty domain; line skipped"); continue }
-                let cookie = Cookie(name: fields[5], value: fields.count == 7 ? fields[6] : "", domain: domain, path: fields[2].isEmpty ? "/" : fields[2],
-                                    expires: expires == 0 ? nil : Double(expires), hostOnly: hostOnly,
-                                    secure: fields[3].uppercased() == "TRUE", httpOnly: httpOnly)
-                do { try set(cookie) } catch { warn("\(name):\(number): \(error); line skipped"); continue }
-                loaded += 1
-            }
-        case .json:
-            let document: PekitValue
-            do { document = try JSON.parse(bytes) } catch { throw CookieError.file(path: name, reason: "\(error)") }
-            guard case .map(let map) = document, case .array(let list)? = map["cookies"] else {
-                throw CookieError.file(path: name, reason: "not a pekit cookie file (expected {\"pekit_cookies\": 1, \"cookies\": [...]})")
-            }
-            for (i, item) in list.enumerated() {
-                guard case .map(let c) = item, case .string(let cookieName)? = c["name"], case .string(let value)? = c["value"],
-                      case .string(let domain)? = c["domain"], case .string(let path)? = c["path"] else {
-                    warn("\(name): cookies[\(i + 1)]: needs string name, value, domain and path; skipped")
-                    continue
+                for (i, item) in list.enumerated() {
+                    guard case .map(let c) = item, case .string(let cookieName)? = c["name"], case .string(let value)? = c["value"],
+                          case .string(let domain)? = c["domain"], case .string(let path)? = c["path"] else {
+                        warn("\(name): cookies[\(i + 1)]: needs string name, value, domain and path; skipped")
+                        continue
+                    }
+                    func number(_ key: ByteString) -> Double? {
+                        switch c[key] { case .number(let x)?: return x; case .integer(let n)?: return Double(n); default: return nil }
+                    }
+                    func flag(_ key: ByteString) -> Bool { if case .boolean(let b)? = c[key] { return b }; return false }
+                    var sameSite: Cookie.SameSite?
+                    if case .string(let s)? = c["same_site"] { sameSite = Cookie.SameSite(rawValue: s.description) }
+                    let creation = number("creation") ?? clock()
+                    do {
+                        try set(Cookie(name: cookieName.description, value: value.description, domain: domain.description.lowercased(), path: path.description,
+                                       expires: number("expires"), creation: creation, lastAccess: number("last_access") ?? creation,
+                                       hostOnly: c["host_only"] == nil ? true : flag("host_only"), secure: flag("secure"), httpOnly: flag("http_only"),
+                                       sameSite: sameSite, partitioned: flag("partitioned")))
+                    } catch {
+                        warn("\(name): cookies[\(i + 1)]: \(error); skipped")
+                        continue
+                    }
+                    loaded += 1
                 }
-                func number(_ key: ByteString) -> Double? {
-                    switch c[key] { case .number(let x)?: return x; case .integer(let n)?: return Double(n); default: return nil }
-                }
-                func flag(_ key: ByteString) -> Bool { if case .boolean(let b)? = c[key] { return b }; return false }
-                var sameSite: Cookie.SameSite?
-                if case .string(let s)? = c["same_site"] { sameSite = Cookie.SameSite(rawValue: s.description) }
-                let creation = number("creation") ?? clock()
-                do {
-                    try set(Cookie(name: cookieName.description, value: value.description, domain: domain.description.lowercased(), path: path.description,
-                                   expires: number("expires"), creation: creation, lastAccess: number("last_access") ?? creation,
-                                   hostOnly: c["host_only"] == nil ? true : flag("host_only"), secure: flag("secure"), httpOnly: flag("http_only"),
-                                   sameSite: sameSite, partitioned: flag("partitioned")))
-                } catch {
-                    warn("\(name): cookies[\(i + 1)]: \(error); skipped")
-                    continue
-                }
-                loaded += 1
             }
         }
         if unreported > 0 { warnings.append("\(name): \(unreported) more lines or entries skipped") }

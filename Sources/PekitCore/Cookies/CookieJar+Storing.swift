@@ -97,6 +97,18 @@ extension CookieJar {
         if cookie.creation == 0 || !cookie.creation.isFinite { cookie.creation = now }
         if !cookie.lastAccess.isFinite { cookie.lastAccess = cookie.creation }
         cookie.lastAccess = max(cookie.lastAccess, cookie.creation)
+        if var index = bulk {
+            let key = cookie.name + "\u{0}" + cookie.path
+            if let at = index[cookie.domain]?[key] {
+                byDomain[cookie.domain]?[at] = cookie
+            } else {
+                index[cookie.domain, default: [:]][key] = byDomain[cookie.domain]?.count ?? 0
+                byDomain[cookie.domain, default: []].append(cookie)
+                count += 1
+            }
+            bulk = index
+            return
+        }
         var list = byDomain[cookie.domain] ?? []
         if let index = list.firstIndex(where: { $0.name == cookie.name && $0.path == cookie.path }) {
             list.remove(at: index)
@@ -106,6 +118,46 @@ extension CookieJar {
         byDomain[cookie.domain] = list
         count += 1
         enforceLimits(domain: cookie.domain, now: now)
+    }
+
+    /// Stores many cookies (a file being loaded): `body` calls `set`, the limits apply once at
+    /// the end, each by one sort. O(N log N) for N cookies.
+    func bulkSet(_ body: () throws -> Void) rethrows {
+        var index: [String: [String: Int]] = [:]
+        for (domain, list) in byDomain {
+            for (i, c) in list.enumerated() { index[domain, default: [:]][c.name + "\u{0}" + c.path] = i }
+        }
+        bulk = index
+        defer {
+            bulk = nil
+            enforceAllLimits()
+        }
+        try body()
+    }
+
+    /// Every domain within `limits.perDomain` and the jar within `limits.total`, least recently
+    /// used first, expired cookies before any other.
+    func enforceAllLimits() {
+        if count > limits.total || byDomain.values.contains(where: { $0.count > limits.perDomain }) { removeExpired() }
+        for (domain, list) in byDomain where list.count > limits.perDomain {
+            let kept = list.enumerated().sorted { ($0.element.lastAccess, $0.offset) > ($1.element.lastAccess, $1.offset) }
+                .prefix(limits.perDomain).sorted { $0.offset < $1.offset }.map(\.element)
+            evicted += list.count - kept.count
+            count -= list.count - kept.count
+            byDomain[domain] = kept
+        }
+        guard count > limits.total else { return }
+        var all: [(domain: String, index: Int, lastAccess: Double)] = []
+        for (domain, list) in byDomain { for (i, c) in list.enumerated() { all.append((domain, i, c.lastAccess)) } }
+        all.sort { $0.lastAccess < $1.lastAccess }
+        var drop: [String: Set<Int>] = [:]
+        for item in all.prefix(count - limits.total) { drop[item.domain, default: []].insert(item.index) }
+        for (domain, indices) in drop {
+            let kept = (byDomain[domain] ?? []).enumerated().filter { !indices.contains($0.offset) }.map(\.element)
+            byDomain[domain] = kept.isEmpty ? nil : kept
+            evicted += indices.count
+            count -= indices.count
+        }
     }
 
     func enforceLimits(domain: String, now: Double) {

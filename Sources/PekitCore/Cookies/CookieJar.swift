@@ -47,6 +47,10 @@ public final class CookieJar {
     /// Cookies removed so far to keep within `limits` (least recently used first).
     public internal(set) var evicted = 0
     private var lastTime = 0.0
+    /// While a file loads: where each (domain, name, path) is in its domain's list, so that a
+    /// repeated cookie replaces in place in O(1), and the limits wait until the end (one sort
+    /// instead of a scan per cookie: loading N cookies is O(N log N)).
+    var bulk: [String: [String: Int]]?
 
     public init(publicSuffixes: PublicSuffixList?, clock: @escaping @Sendable () -> Double) {
         self.publicSuffixes = publicSuffixes
