@@ -16,6 +16,8 @@ final class Exchange {
     let maxBody: Int?
     let url: String
     private var discardBody = false
+    /// Between a status line and the empty line that ends its header block.
+    private(set) var inHeaders = false
     private(set) var writer: Files.AtomicWriter?
     /// The first error a callback met.
     var error: Error?
@@ -33,10 +35,12 @@ final class Exchange {
         var line = Array(raw)
         while let last = line.last, last == 0x0A || last == 0x0D { line.removeLast() }
         if line.isEmpty {
+            inHeaders = false
             if response.status >= 200 { discardBody = willFollow(response) }
             return
         }
         if line.starts(with: Array("HTTP/".utf8)) {
+            inHeaders = true
             parseStatusLine(line)
             return
         }

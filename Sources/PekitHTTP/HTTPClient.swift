@@ -160,7 +160,11 @@ public final class HTTPClient {
         guard code == CURLE_OK else {
             exchange.abandon()
             let detail = cText(errorBuffer)
-            let reason = detail.isEmpty ? pekit_curl.easy_strerror(code).map { cText($0) } ?? "curl error" : detail
+            var reason = detail.isEmpty ? pekit_curl.easy_strerror(code).map { cText($0) } ?? "curl error" : detail
+            if code == CURLE_OUT_OF_MEMORY && exchange.inHeaders {
+                // What libcurl 7.88 says when a header line passes its limit (CURL_MAX_HTTP_HEADER).
+                reason = "a response header line is longer than libcurl accepts (100 KiB; libcurl reports \"\(reason)\")"
+            }
             throw HTTPError.transfer(method: request.method, url: request.url, code: Int(code.rawValue), reason: reason,
                                      hint: Self.hint(code, reason))
         }

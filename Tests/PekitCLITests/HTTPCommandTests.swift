@@ -150,6 +150,14 @@ final class HTTPCommandTests: XCTestCase {
         XCTAssertEqual(i.stderr, "pekit request: \(server.base)/bytes/50: the response body is larger than 10 bytes (--max-filesize); write it to a file with -o FILE, or raise --max-filesize\n")
     }
 
+    /// A header line past libcurl's limit is reported as that, not as "Out of memory".
+    func testHugeHeaderLineSaysWhichLimit() throws {
+        let r = try PekitProcess.run(["request", "--send", "\(server.base)/bigheader/1048576"])
+        XCTAssertEqual(r.status, 1)
+        XCTAssertEqual(r.stderr, "pekit request: GET \(server.base)/bigheader/1048576: a response header line is longer than libcurl accepts (100 KiB; libcurl reports \"Out of memory\") (curl error 27)\n")
+        XCTAssertEqual(try PekitProcess.run(["request", "--send", "\(server.base)/bigheader/50000"]).stdout, "ok", "under the limit")
+    }
+
     /// Ctrl-C during a slow transfer stops it at once and exits 130.
     func testInterruptDuringTransfer() throws {
         let process = Process()

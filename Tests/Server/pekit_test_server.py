@@ -21,6 +21,7 @@ Endpoints (any method unless noted):
   /upload               reads the body in pieces: JSON {length, sha256}
   /status/CODE          that status with a one-line body
   /gzip                 "compressible " x 200, gzip-encoded if Accept-Encoding allows
+  /bigheader/N          a header field X-Big of N bytes
 """
 import argparse, gzip, hashlib, shutil, signal, socket, http.server, json, os, secrets, socketserver, ssl, subprocess, sys, threading, time
 from urllib.parse import parse_qsl, urlsplit
@@ -184,6 +185,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             if "gzip" in (self.headers.get("Accept-Encoding") or ""):
                 return self.reply(200, gzip.compress(text, mtime=0), [("Content-Encoding", "gzip")], "text/plain")
             return self.reply(200, text, content_type="text/plain")
+        if head == "bigheader" and len(parts) > 1:
+            return self.reply(200, b"ok", [("X-Big", "a" * int(parts[1]))], "text/plain")
         if head == "status" and len(parts) > 1:
             code = int(parts[1])
             return self.reply(code, f"status {code}\n".encode(), content_type="text/plain")
