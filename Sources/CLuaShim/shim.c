@@ -239,21 +239,26 @@ void pekit_charge(lua_State *L, long long steps) {
     }
 }
 
+// The SIGINT handler before pekit_catch_interrupts (the CLI's, which removes temporary files).
+static void (*previous_sigint)(int) = SIG_DFL;
+
 static void on_sigint(int sig) {
-    // As lua.c: a second Ctrl-C while the first is pending kills the process the default way.
-    signal(sig, SIG_DFL);
+    // As lua.c: a second Ctrl-C while the first is pending ends the process, through the
+    // handler that was there before (so temporary files are still removed).
+    signal(sig, previous_sigint);
     atomic_store(&interrupt_pending, 1);
 }
 
 void pekit_catch_interrupts(void) {
     atomic_store(&interrupt_pending, 0);
     atomic_store(&catching_interrupts, 1);
-    signal(SIGINT, on_sigint);
+    void (*was)(int) = signal(SIGINT, on_sigint);
+    if (was != on_sigint && was != SIG_ERR) previous_sigint = was;
 }
 
 void pekit_release_interrupts(void) {
     atomic_store(&catching_interrupts, 0);
-    signal(SIGINT, SIG_DFL);
+    signal(SIGINT, previous_sigint);
 }
 
 int pekit_interrupt_pending(void) { return atomic_load(&interrupt_pending); }

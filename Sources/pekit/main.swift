@@ -24,6 +24,8 @@ Run 'pekit <command> --help' for a command's options.
 
 func main() -> Int32 {
     tuneMalloc()
+    // Ctrl-C, kill or a closed terminal: no half-written out.pekit-… file stays behind.
+    TemporaryFiles.removeOnSignals()
     var args = Array(CommandLine.arguments.dropFirst())
     guard let first = args.first else {
         Output.stderr.line(topHelp)

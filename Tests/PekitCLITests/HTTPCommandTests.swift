@@ -158,6 +158,40 @@ final class HTTPCommandTests: XCTestCase {
         XCTAssertEqual(try PekitProcess.run(["request", "--send", "\(server.base)/bigheader/50000"]).stdout, "ok", "under the limit")
     }
 
+    /// SIGINT, SIGTERM or SIGHUP during a download leaves no temporary file; a stale one of a
+    /// writer that died (SIGKILL) is swept by the next write to the same file.
+    func testSignalsLeaveNoTemporaryFiles() throws {
+        let dir = try makeTemporaryDirectory("signals")
+        let out = dir.appendingPathComponent("out.bin").path
+        let cases: [(Int32, [String])] = [
+            (SIGINT, ["request", "--send", "-o", out, "\(server.base)/bytes/300000?chunked=1&pause=0.1"]),
+            (SIGTERM, ["request", "--send", "-o", out, "\(server.base)/bytes/300000?chunked=1&pause=0.1"]),
+            (SIGHUP, ["request", "--send", "-o", out, "\(server.base)/bytes/300000?chunked=1&pause=0.1"]),
+            (SIGTERM, ["run", "-e", "pekit.http.get('\(server.base)/bytes/300000?chunked=1&pause=0.1', { sink = '\(out)' })"]),
+        ]
+        for (sig, args) in cases {
+            let process = Process()
+            process.executableURL = PekitProcess.binary
+            process.arguments = args
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            // Until the temporary file exists (the transfer has started), at most 5 s.
+            let deadline = Date().addingTimeInterval(5)
+            while Date() < deadline, (try FileManager.default.contentsOfDirectory(atPath: dir.path)).isEmpty { Thread.sleep(forTimeInterval: 0.02) }
+            kill(process.processIdentifier, sig)
+            process.waitUntilExit()
+            XCTAssertEqual(process.terminationReason, .uncaughtSignal, "\(sig) \(args)")
+            XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path), [], "signal \(sig): \(args)")
+        }
+        // A writer killed with SIGKILL cannot clean up: the next write to the same file does.
+        let stale = dir.appendingPathComponent("out.bin.pekit-999999-abcdef").path
+        FileManager.default.createFile(atPath: stale, contents: Data("partial".utf8))
+        let r = try PekitProcess.run(["request", "--send", "-o", out, "\(server.base)/bytes/10"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path), ["out.bin"])
+    }
+
     /// Ctrl-C during a slow transfer stops it at once and exits 130.
     func testInterruptDuringTransfer() throws {
         let process = Process()

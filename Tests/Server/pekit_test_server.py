@@ -17,7 +17,7 @@ Endpoints (any method unless noted):
   /redirect/CODE?to=URL[&cookie=k=v]      CODE with Location (default /echo), optional Set-Cookie
   /chain/N              302 to /chain/N-1 … /chain/0 is /echo
   /delay/SECONDS        waits, then /echo
-  /bytes/N[?chunked=1]  N bytes, byte i = i % 251
+  /bytes/N[?chunked=1[&pause=S]]  N bytes, byte i = i % 251 (chunked: S seconds between chunks)
   /upload               reads the body in pieces: JSON {length, sha256}
   /status/CODE          that status with a one-line body
   /gzip                 "compressible " x 200, gzip-encoded if Accept-Encoding allows
@@ -157,7 +157,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 while sent < n:
                     size = min(n - sent, 251 * 64)
                     self.wfile.write(b"%x\r\n" % size + pattern[:size] + b"\r\n")
+                    self.wfile.flush()
                     sent += size
+                    if dict(query).get("pause"):
+                        time.sleep(float(dict(query)["pause"]))
                 self.wfile.write(b"0\r\n\r\n")
                 return
             self.send_response(200)

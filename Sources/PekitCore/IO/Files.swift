@@ -159,6 +159,8 @@ extension Files {
         public let path: String
         public let temporary: String
         private var fd: Int32
+        /// The temporary file's slot in `TemporaryFiles` (removed on SIGINT/SIGTERM/SIGHUP).
+        private var slot: Int?
         /// Bytes written so far.
         public private(set) var count = 0
 
@@ -176,12 +178,14 @@ extension Files {
                 self.temporary = temporary
                 fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
             } else {
-                var template = Array("\(path).pekit-XXXXXX".utf8CString)
+                TemporaryFiles.sweep(path)
+                var template = Array(TemporaryFiles.template(for: path).utf8CString)
                 fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
                 self.temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
                 if fd >= 0 { fchmod(fd, mode) }
             }
             guard fd >= 0 else { throw CookieError.file(path: temporary ?? path, reason: reason()) }
+            if self.temporary != path { slot = TemporaryFiles.register(self.temporary) }
         }
 
         deinit { abort() }
@@ -210,6 +214,7 @@ extension Files {
             let synced = fsync(fd) == 0
             let failure = synced ? nil : reason()
             close(fd); fd = -1
+            defer { TemporaryFiles.unregister(slot); slot = nil }
             if let failure { unlink(temporary); throw CookieError.file(path: path, reason: failure) }
             guard rename(temporary, path) == 0 else {
                 let failure = reason()
@@ -223,6 +228,8 @@ extension Files {
             guard fd >= 0 else { return }
             close(fd); fd = -1
             if temporary != path { unlink(temporary) }
+            TemporaryFiles.unregister(slot)
+            slot = nil
         }
     }
 }
