@@ -26,18 +26,19 @@ func main() -> Int32 {
     tuneMalloc()
     // Ctrl-C, kill or a closed terminal: no half-written out.pekit-… file stays behind.
     TemporaryFiles.removeOnSignals()
-    var args = Array(CommandLine.arguments.dropFirst())
-    guard let first = args.first else {
+    var args = commandLineBytes()
+    guard let firstBytes = args.first else {
         Output.stderr.line(topHelp)
         return 2
     }
+    let first = String(decoding: firstBytes, as: UTF8.self)
     args.removeFirst()
     switch first {
     case "--version", "version":
         Output.stdout.line("pekit \(Pekit.version)")
         return 0
     case "help", "--help", "-h":
-        if let name = args.first {
+        if let name = args.first.map({ String(decoding: $0, as: UTF8.self) }) {
             guard let command = commands.first(where: { $0.name == name }) else {
                 Output.stderr.line("pekit: unknown command '\(name)' (see 'pekit help')")
                 return 2
@@ -50,7 +51,7 @@ func main() -> Int32 {
     default:
         // `pekit script.lua …` is `pekit run script.lua …`.
         if first.hasSuffix(".lua") && !first.hasPrefix("-") {
-            return runCommandCatching(runCommand, [first] + args)
+            return runCommandCatching(runCommand, [firstBytes] + args)
         }
         guard let command = commands.first(where: { $0.name == first }) else {
             Output.stderr.line(first.hasPrefix("-") ? "pekit: unknown option '\(first)' (see 'pekit help')"
@@ -62,7 +63,7 @@ func main() -> Int32 {
 }
 
 /// Runs a command; a usage error exits 2, any other failure 1, each with its one-line message.
-func runCommandCatching(_ command: Command, _ args: [String]) -> Int32 {
+func runCommandCatching(_ command: Command, _ args: [[UInt8]]) -> Int32 {
     do {
         return try command.run(args)
     } catch let error as UsageError {
@@ -73,6 +74,15 @@ func runCommandCatching(_ command: Command, _ args: [String]) -> Int32 {
         Output.stdout.flush()
         Output.stderr.line("\(error)")
         return 1
+    }
+}
+
+/// The arguments after the program name as the bytes the shell passed: CommandLine.arguments
+/// repairs invalid UTF-8 into U+FFFD, which would change what is encoded, run or opened.
+func commandLineBytes() -> [[UInt8]] {
+    (1..<Int(CommandLine.argc)).map { i in
+        guard let pointer = CommandLine.unsafeArgv[i] else { return [] }
+        return Array(UnsafeRawBufferPointer(start: pointer, count: strlen(pointer)))
     }
 }
 

@@ -75,4 +75,24 @@ final class EncodeDecodeCommandTests: XCTestCase {
         XCTAssertEqual(try PekitProcess.run("help", "encode").stdout, encodeHelp.stdout)
         XCTAssertEqual(encodeHelp.status, 0)
     }
+
+    /// Arguments are bytes: a byte that is not UTF-8 is that byte, not U+FFFD (the shell is
+    /// used to pass it, since Foundation's Process takes arguments as Swift strings).
+    func testArgumentsAreBytes() throws {
+        func shell(_ script: String) throws -> String {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", script, "sh", PekitProcess.binary.path]
+            let out = Pipe()
+            process.standardOutput = out
+            try process.run()
+            let data = out.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return String(decoding: data, as: UTF8.self)
+        }
+        XCTAssertEqual(try shell(#""$1" encode "$(printf 'a\377b')""#), "a%FFb\n")
+        XCTAssertEqual(try shell(#""$1" encode --policy form "$(printf '\377 ')""#), "%FF+\n")
+        XCTAssertEqual(try shell(#""$1" run -e "$(printf 'print(#"\377")')""#), "1\n")
+        XCTAssertEqual(try shell(#"printf 'print(#arg[1], arg[1]:byte())' > /tmp/pekit-argv-$$.lua; "$1" run /tmp/pekit-argv-$$.lua "$(printf '\376')"; rm -f /tmp/pekit-argv-$$.lua"#), "1\t254\n")
+    }
 }

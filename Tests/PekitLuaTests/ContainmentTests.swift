@@ -69,7 +69,7 @@ final class ContainmentTests: XCTestCase {
         for attack in attacks where attack.sandbox != "skip" {
             let runtime = try makeRuntime(plugins: [repoPlugins], sandboxed: true)
             var answer = "ok"
-            do { try runtime.runScript(path: attack.file, arguments: []) } catch let error as LuaError {
+            do { try runtime.runScript(path: attack.file, arguments: [String]()) } catch let error as LuaError {
                 answer = error.message.replacingOccurrences(of: directory + "/", with: "")
             }
             let expected = attack.sandbox ?? attack.expect.replacingOccurrences(of: "in a plugin", with: "in a sandboxed script")

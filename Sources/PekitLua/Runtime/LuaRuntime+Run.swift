@@ -11,6 +11,11 @@ extension LuaRuntime {
     ///   - arguments: `arg[1]`…; `interpreter` fills `arg[-n]…arg[-1]`.
     /// - Throws: `LuaError` for a missing file, a syntax error or a runtime error (with traceback).
     public func runScript(path: String, arguments: [String], interpreter: [String] = ["pekit", "run"]) throws {
+        try runScript(path: path, arguments: arguments.map { Array($0.utf8) }, interpreter: interpreter)
+    }
+
+    /// `runScript` with the arguments as bytes (a command line may hold any bytes; Lua strings are bytes).
+    public func runScript(path: String, arguments: [[UInt8]], interpreter: [String] = ["pekit", "run"]) throws {
         try checkThread()
         guard let data = FileManager.default.contents(atPath: path) else {
             let reason = FileManager.default.fileExists(atPath: path) ? "permission denied" : "no such file"
@@ -33,6 +38,11 @@ extension LuaRuntime {
     /// Runs a chunk of source (`-e`, or a script read from standard input), named
     /// `=(command line)` as lua.c names it, with `arguments` as `...`.
     public func runChunk(_ source: [UInt8], name: String = "=(command line)", arguments: [String] = []) throws {
+        try runChunk(source, name: name, arguments: arguments.map { Array($0.utf8) })
+    }
+
+    /// `runChunk` with the arguments as bytes.
+    public func runChunk(_ source: [UInt8], name: String = "=(command line)", arguments: [[UInt8]]) throws {
         try load(source, chunkName: name)
         for argument in arguments { stack.push(argument) }
         try callCatchingInterrupts(Int32(arguments.count), results: 0)
@@ -53,6 +63,11 @@ extension LuaRuntime {
 
     /// Sets the `arg` table as lua.c does.
     public func setArgTable(script: String, arguments: [String], interpreter: [String]) {
+        setArgTable(script: script, arguments: arguments.map { Array($0.utf8) }, interpreter: interpreter)
+    }
+
+    /// `setArgTable` with the arguments as bytes.
+    public func setArgTable(script: String, arguments: [[UInt8]], interpreter: [String]) {
         guard isOwnerThread else { return }
         stack.newTable(narr: Int32(arguments.count), nrec: Int32(interpreter.count + 1))
         for (i, word) in interpreter.enumerated() { stack.push(word); stack.rawSetIndex(-2, Int64(i - interpreter.count)) }

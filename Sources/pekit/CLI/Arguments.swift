@@ -8,12 +8,19 @@ struct Arguments {
     }
 
     private(set) var values: [(name: String, value: String?)] = []
+    /// Each option value as the bytes given, in the order of `values`.
+    private(set) var rawValues: [(name: String, value: [UInt8]?)] = []
     private(set) var positionals: [String] = []
+    /// The positionals as the bytes given (invalid UTF-8 kept).
+    private(set) var rawPositionals: [[UInt8]] = []
 
-    /// Parses `args` for `command`.
+    /// Parses `raw` (the command line's bytes) for `command`. Option names are ASCII; values
+    /// and positionals keep their bytes in `rawValues`/`rawPositionals`, and are text (invalid
+    /// UTF-8 repaired) in `values`/`positionals`.
     /// - Parameter stopAtFirstPositional: everything after the first positional is positional (for `run`).
     /// - Throws: `UsageError` naming the unknown option or the missing value.
-    init(_ args: [String], command: String, options: [Option], stopAtFirstPositional: Bool = false) throws {
+    init(_ raw: [[UInt8]], command: String, options: [Option], stopAtFirstPositional: Bool = false) throws {
+        let args = raw.map { String(decoding: $0, as: UTF8.self) }
         var i = 0
         var onlyPositionals = false
         while i < args.count {
@@ -21,6 +28,7 @@ struct Arguments {
             i += 1
             if onlyPositionals || arg == "-" || !arg.hasPrefix("-") {
                 positionals.append(arg)
+                rawPositionals.append(raw[i - 1])
                 if stopAtFirstPositional { onlyPositionals = true }
                 continue
             }
@@ -45,14 +53,19 @@ struct Arguments {
             if option.takesValue {
                 if let inlineValue {
                     values.append((name, inlineValue))
+                    // The bytes after "=" (option names are ASCII, so "=" is found byte for byte).
+                    let bytes = raw[i - 1]
+                    rawValues.append((name, bytes.firstIndex(of: 0x3D).map { Array(bytes[($0 + 1)...]) } ?? []))
                 } else {
                     guard i < args.count else { throw UsageError(command: command, message: "option '\(arg)' needs a value") }
                     values.append((name, args[i]))
+                    rawValues.append((name, raw[i]))
                     i += 1
                 }
             } else {
                 guard inlineValue == nil else { throw UsageError(command: command, message: "option '--\(name)' takes no value") }
                 values.append((name, nil))
+                rawValues.append((name, nil))
             }
         }
     }

@@ -3,6 +3,7 @@ struct Command {
     let name: String
     let summary: String
     let help: String
-    /// Runs with the arguments after the command name; returns the exit status.
-    let run: ([String]) throws -> Int32
+    /// Runs with the arguments after the command name, as the bytes the shell passed (not
+    /// repaired into UTF-8: `pekit encode $'\xff'` means the byte FF); returns the exit status.
+    let run: ([[UInt8]]) throws -> Int32
 }

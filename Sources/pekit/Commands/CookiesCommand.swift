@@ -35,7 +35,7 @@ let cookiesCommand = Command(
     run: runCookies
 )
 
-private func runCookies(_ args: [String]) throws -> Int32 {
+private func runCookies(_ args: [[UInt8]]) throws -> Int32 {
     let parsed = try Arguments(args, command: "cookies", options: [
         .init(name: "filter", short: nil, takesValue: true), .init(name: "now", short: nil, takesValue: true),
         .init(name: "force", short: nil, takesValue: false),

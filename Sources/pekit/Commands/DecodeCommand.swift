@@ -22,7 +22,7 @@ let decodeCommand = Command(
     run: runDecode
 )
 
-private func runDecode(_ args: [String]) throws -> Int32 {
+private func runDecode(_ args: [[UInt8]]) throws -> Int32 {
     let parsed = try Arguments(args, command: "decode", options: [
         .init(name: "plus", short: nil, takesValue: false),
         .init(name: "strict", short: nil, takesValue: false),
@@ -44,7 +44,7 @@ private func runDecode(_ args: [String]) throws -> Int32 {
     if parsed.positionals.isEmpty {
         try forEachInputLine { line, number in try decode(line, "line \(number)") }
     } else {
-        for (index, string) in parsed.positionals.enumerated() { try decode(Array(string.utf8), "argument \(index + 1)") }
+        for (index, bytes) in parsed.rawPositionals.enumerated() { try decode(bytes, "argument \(index + 1)") }
     }
     return 0
 }

@@ -32,7 +32,7 @@ let encodeCommand = Command(
     run: runEncode
 )
 
-private func runEncode(_ args: [String]) throws -> Int32 {
+private func runEncode(_ args: [[UInt8]]) throws -> Int32 {
     let parsed = try Arguments(args, command: "encode", options: [
         .init(name: "set", short: nil, takesValue: true),
         .init(name: "allow", short: nil, takesValue: true),
@@ -51,8 +51,8 @@ private func runEncode(_ args: [String]) throws -> Int32 {
             Output.stdout.write(encoder.encode(bytes: line)); Output.stdout.write(newline)
         }
     } else {
-        for string in parsed.positionals {
-            Output.stdout.write(encoder.encode(bytes: Array(string.utf8))); Output.stdout.write(newline)
+        for bytes in parsed.rawPositionals {
+            Output.stdout.write(encoder.encode(bytes: bytes)); Output.stdout.write(newline)
         }
     }
     return 0

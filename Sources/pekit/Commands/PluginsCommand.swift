@@ -20,7 +20,7 @@ let pluginsCommand = Command(
     run: runPlugins
 )
 
-private func runPlugins(_ args: [String]) throws -> Int32 {
+private func runPlugins(_ args: [[UInt8]]) throws -> Int32 {
     let parsed = try Arguments(args, command: "plugins", options: [
         pluginsOption, .init(name: "path", short: nil, takesValue: false), .init(name: "help", short: "h", takesValue: false),
     ])

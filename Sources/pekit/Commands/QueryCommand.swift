@@ -36,7 +36,7 @@ let queryCommand = Command(
     run: runQuery
 )
 
-private func runQuery(_ args: [String]) throws -> Int32 {
+private func runQuery(_ args: [[UInt8]]) throws -> Int32 {
     let parsed = try Arguments(args, command: "query", options: [
         .init(name: "policy", short: nil, takesValue: true), .init(name: "as", short: nil, takesValue: true),
         .init(name: "check", short: nil, takesValue: true), .init(name: "decode", short: nil, takesValue: false),

@@ -22,7 +22,7 @@ let replCommand = Command(
     run: runRepl
 )
 
-private func runRepl(_ args: [String]) throws -> Int32 {
+private func runRepl(_ args: [[UInt8]]) throws -> Int32 {
     let parsed = try Arguments(args, command: "repl", options: [pluginsOption, .init(name: "help", short: "h", takesValue: false)])
     if parsed.has("help") { Output.stdout.line(replCommand.help); return 0 }
     if let extra = parsed.positionals.first { throw UsageError(command: "repl", message: "unexpected argument '\(extra)'") }

@@ -55,7 +55,7 @@ let requestCommand = Command(
     run: runRequest
 )
 
-private func runRequest(_ args: [String]) throws -> Int32 {
+private func runRequest(_ args: [[UInt8]]) throws -> Int32 {
     let parsed = try Arguments(args, command: "request", options: [
         .init(name: "method", short: "X", takesValue: true), .init(name: "policy", short: nil, takesValue: true),
         .init(name: "param", short: nil, takesValue: true), .init(name: "params-in", short: nil, takesValue: true),

@@ -26,7 +26,7 @@ let runCommand = Command(
     run: runRun
 )
 
-private func runRun(_ args: [String]) throws -> Int32 {
+private func runRun(_ args: [[UInt8]]) throws -> Int32 {
     let parsed = try Arguments(args, command: "run", options: [
         .init(name: "sandbox", short: nil, takesValue: false),
         .init(name: "e", short: "e", takesValue: true),
@@ -40,15 +40,16 @@ private func runRun(_ args: [String]) throws -> Int32 {
     }
     let runtime = try makeRuntime(extraPluginDirectories: parsed.all("plugins"), sandboxed: parsed.has("sandbox"))
     return runLua {
-        for option in parsed.values {
+        for option in parsed.rawValues {
             switch option.name {
-            case "e": try runtime.runChunk(Array((option.value ?? "").utf8))
-            case "l": try runtime.requireModule(option.value ?? "")
+            case "e": try runtime.runChunk(option.value ?? [])
+            case "l": try runtime.requireModule(String(decoding: option.value ?? [], as: UTF8.self))
             default: break
             }
         }
         guard let script = parsed.positionals.first else { return }
-        let arguments = Array(parsed.positionals.dropFirst())
+        // The script's arguments reach Lua as the bytes given (Lua strings are bytes).
+        let arguments = Array(parsed.rawPositionals.dropFirst())
         if script == "-" {
             let input = try readAllInput()
             runtime.setArgTable(script: "-", arguments: arguments, interpreter: ["pekit", "run"])
