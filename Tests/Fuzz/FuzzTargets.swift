@@ -9,6 +9,16 @@ private let fuzzTarget: String = {
     return String(decoding: UnsafeRawBufferPointer(start: raw, count: strlen(raw)), as: UTF8.self)
 }()
 
+/// A directory of this fuzzing process, with a FIFO that no one ever writes to.
+private let fuzzDirectory: String = {
+    var template = Array("/tmp/pekit-fuzz-XXXXXX".utf8CString)
+    let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+    precondition(made != nil, "cannot make a fuzz directory")
+    let directory = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    mkfifo(directory + "/fifo", 0o600)
+    return directory
+}()
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func pekitFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
@@ -45,7 +55,30 @@ public func pekitFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         let jar = CookieJar(publicSuffixes: nil, clock: { 1_700_000_000 })
         _ = try? jar.load(bytes, format: .netscape, name: "fuzz")
         _ = try? jar.load(bytes, format: .json, name: "fuzz")
-        _ = jar.serialized(.netscape, sessions: true)
+        // What is kept can always be written, read back and listed (no control byte, no
+        // expiry too large to write, no value over the limit survives loading).
+        for cookie in jar.all {
+            precondition(Cookie.problem(name: cookie.name, value: cookie.value, limit: jar.limits.maxNameValueBytes) == nil, "a bad cookie was kept")
+            precondition(cookie.expires.map { !$0.isNaN && $0 <= 1_700_000_000 + Cookie.maximumLifetime } ?? true, "expiry past the cap")
+        }
+        let written = jar.serialized(.netscape, sessions: true)
+        let back = CookieJar(publicSuffixes: nil, clock: { 1_700_000_000 })
+        precondition((try? back.load(written, format: .netscape, name: "again"))?.warnings == [], "a saved jar does not load cleanly")
+        // From files: the input as a regular file, huge values made from it, and special files
+        // chosen by the first byte (a device that never ends, one that is empty, a FIFO with no
+        // writer, which must be refused at once instead of blocking).
+        let directory = fuzzDirectory
+        let path = directory + "/jar.txt"
+        let huge = bytes.first.map { $0 & 1 == 1 } ?? false
+        let content = huge ? Array("x.example\tFALSE\t/\tFALSE\t0\tn\t".utf8) + Array(repeating: bytes.last ?? 0x41, count: 5000) + bytes : bytes
+        _ = try? Files.writeAtomically(content, to: path)
+        let fromFile = CookieJar(publicSuffixes: nil, clock: { 1_700_000_000 })
+        _ = try? fromFile.load(from: path)
+        precondition(fromFile.all.allSatisfy { $0.value.utf8.count <= 4096 }, "a huge value was loaded")
+        let special = ["/dev/zero", "/dev/urandom", "/dev/null", directory + "/fifo", directory]
+        let target = special[Int(bytes.first ?? 0) % special.count]
+        // Every one of them is refused without reading (never a hang, never unbounded memory).
+        if (try? fromFile.load(from: target)) != nil { preconditionFailure("\(target) loaded as a cookie jar") }
     case "json":
         // Strings that are not UTF-8 are written as \u00XX escapes of their bytes, which read
         // back as characters: the round trip is exact only for UTF-8 input (a finding of this fuzzer).
