@@ -94,5 +94,8 @@ final class EncodeDecodeCommandTests: XCTestCase {
         XCTAssertEqual(try shell(#""$1" encode --policy form "$(printf '\377 ')""#), "%FF+\n")
         XCTAssertEqual(try shell(#""$1" run -e "$(printf 'print(#"\377")')""#), "1\n")
         XCTAssertEqual(try shell(#"printf 'print(#arg[1], arg[1]:byte())' > /tmp/pekit-argv-$$.lua; "$1" run /tmp/pekit-argv-$$.lua "$(printf '\376')"; rm -f /tmp/pekit-argv-$$.lua"#), "1\t254\n")
+        // A file name that is not UTF-8 is refused, not repaired into another file's name.
+        XCTAssertEqual(try shell(#"d=$(mktemp -d); cd "$d"; "$1" cookies receive "$(printf 'j\377.txt')" http://x.example/ a=1 2>&1; echo "exit $?"; ls -A; rm -rf "$d""#),
+                       "pekit cookies: the file name \"j\\xFF.txt\" is not UTF-8, which pekit cannot open by name; rename the file\nexit 1\n")
     }
 }

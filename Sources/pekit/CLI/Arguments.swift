@@ -1,3 +1,5 @@
+import PekitCore
+
 /// A small argument parser: long options with or without values, `--opt=value`, `--` to end
 /// options, repeated options kept in order, and short aliases.
 struct Arguments {
@@ -76,4 +78,16 @@ struct Arguments {
     func value(_ name: String) -> String? { values.last { $0.name == name }?.value ?? nil }
     /// Every value given for the option, in order.
     func all(_ name: String) -> [String] { values.compactMap { $0.name == name ? $0.value : nil } }
+
+    /// Refuses file names that are not UTF-8 (in the values of `options` and the positionals at
+    /// `positionals`): pekit opens files by their names as text, and a repaired name (U+FFFD)
+    /// would be another file, so the command stops before touching any.
+    /// - Throws: `CommandFailure` showing the name with its bytes escaped.
+    func requireTextPaths(command: String, options: [String] = [], positionals indices: [Int] = []) throws {
+        let named = rawValues.filter { options.contains($0.name) }.compactMap(\.value)
+        let given = indices.filter { $0 < rawPositionals.count }.map { rawPositionals[$0] }
+        for bytes in named + given where String(validating: bytes, as: UTF8.self) == nil {
+            throw CommandFailure(message: "pekit \(command): the file name \"\(PercentDecodingError.printable(bytes))\" is not UTF-8, which pekit cannot open by name; rename the file")
+        }
+    }
 }

@@ -60,6 +60,7 @@ private func runCookies(_ args: [[UInt8]]) throws -> Int32 {
         }
         now = value
     }
+    try parsed.requireTextPaths(command: "cookies", positionals: [1])
     let jarPath = words[1]
     let url: RequestURL? = try words.count >= 3 ? cookieURL(words[2]) : nil
     let jar: CookieJar

@@ -79,6 +79,7 @@ private func runRequest(_ args: [[UInt8]]) throws -> Int32 {
     guard parsed.positionals.count == 1, let url = parsed.positionals.first else {
         throw UsageError(command: "request", message: parsed.positionals.isEmpty ? "give a URL" : "give one URL")
     }
+    try parsed.requireTextPaths(command: "request", options: ["jar", "body-file", "output", "file", "cacert"])
     // Sending with a jar file is a read-change-write of it: under its lock, so that requests
     // sharing a jar at once merge their cookies (they run one after another) instead of each
     // writing back what it read.

@@ -38,6 +38,7 @@ private func runRun(_ args: [[UInt8]]) throws -> Int32 {
     guard !parsed.positionals.isEmpty || parsed.has("e") || parsed.has("l") else {
         throw UsageError(command: "run", message: "no script given")
     }
+    try parsed.requireTextPaths(command: "run", options: ["plugins"], positionals: [0])
     let runtime = try makeRuntime(extraPluginDirectories: parsed.all("plugins"), sandboxed: parsed.has("sandbox"))
     return runLua {
         for option in parsed.rawValues {
