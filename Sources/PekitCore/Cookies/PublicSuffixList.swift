@@ -4,40 +4,74 @@ public struct PublicSuffixList: Sendable {
     /// Where Debian's `publicsuffix` package puts the list.
     public static let defaultPath = "/usr/share/publicsuffix/public_suffix_list.dat"
 
-    private var rules: Set<String> = []
-    private var wildcards: Set<String> = []    // "*.ck" stored as "ck"
-    private var exceptions: Set<String> = []   // "!www.ck" stored as "www.ck"
+    /// The rules, indexed without making a String each: every command that touches cookies
+    /// reads the 230 KB list, so building 10,000 strings and a set of them was most of their
+    /// start-up. A rule is found by the hash of its kind and lower-cased bytes, then compared
+    /// byte for byte against the list itself (a hash collision cannot give a wrong answer).
+    private enum Kind: UInt8 { case rule = 0, wildcard = 1, exception = 2 }
+    /// The list's bytes, lower-cased (ASCII).
+    private let text: [UInt8]
+    /// hash(kind, rule) → the rule's place in `text` (start << 16 | length); collisions go to `more`.
+    private var index: [UInt64: Int] = [:]
+    private var more: [UInt64: [Int]] = [:]
+    private(set) public var count = 0
 
     /// Parses list text (rules one a line, `//` comments, `*.` wildcards, `!` exceptions).
     public init(text: String) { self.init(bytes: Array(text.utf8)) }
 
-    /// Parses the list's bytes. Scans bytes, not Characters: the list is 230 KB and every
-    /// cookie command reads it, so this is the whole cost of their start-up (about 1 ms).
-    /// Complexity: O(n) in the size of the list.
+    /// Parses the list's bytes (rules one a line, `//` comments, `*.` wildcards, `!` exceptions).
+    /// Complexity: O(n) in the size of the list, with no allocation per rule.
     public init(bytes: [UInt8]) {
-        rules.reserveCapacity(10_000)
+        text = bytes.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
+        index.reserveCapacity(12_000)
         var i = 0
-        let n = bytes.count
+        let n = text.count
         while i < n {
             // One line: the rule is its first word; "//" starts a comment line.
             var end = i
-            while end < n && bytes[end] != 0x0A && bytes[end] != 0x0D { end += 1 }
+            while end < n && text[end] != 0x0A && text[end] != 0x0D { end += 1 }
             var wordEnd = i
-            while wordEnd < end && bytes[wordEnd] != 0x20 && bytes[wordEnd] != 0x09 { wordEnd += 1 }
-            if wordEnd > i && !(wordEnd - i >= 2 && bytes[i] == 0x2F && bytes[i + 1] == 0x2F) {
+            while wordEnd < end && text[wordEnd] != 0x20 && text[wordEnd] != 0x09 { wordEnd += 1 }
+            if wordEnd > i && !(wordEnd - i >= 2 && text[i] == 0x2F && text[i + 1] == 0x2F) {
                 var start = i
-                var kind = 0  // 0 rule, 1 wildcard, 2 exception
-                if bytes[start] == 0x21 { kind = 2; start += 1 }
-                else if wordEnd - start >= 2 && bytes[start] == 0x2A && bytes[start + 1] == 0x2E { kind = 1; start += 2 }
-                let rule = String(decoding: bytes[start..<wordEnd].map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
-                switch kind {
-                case 1: wildcards.insert(rule)
-                case 2: exceptions.insert(rule)
-                default: rules.insert(rule)
-                }
+                var kind = Kind.rule
+                if text[start] == 0x21 { kind = .exception; start += 1 }
+                else if wordEnd - start >= 2 && text[start] == 0x2A && text[start + 1] == 0x2E { kind = .wildcard; start += 2 }
+                if wordEnd > start && wordEnd - start < 1 << 16 { insert(kind, start, wordEnd - start) }
             }
             i = end + 1
         }
+    }
+
+    private static func hash(_ kind: Kind, _ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325 ^ UInt64(kind.rawValue)  // FNV-1a
+        for b in bytes { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01b3 }
+        return h
+    }
+
+    private mutating func insert(_ kind: Kind, _ start: Int, _ length: Int) {
+        let key = text.withUnsafeBufferPointer { Self.hash(kind, UnsafeBufferPointer(rebasing: $0[start..<start + length])) }
+        let place = start << 16 | length
+        if let existing = index[key] {
+            if matches(existing, start, length, in: text) { return }  // a repeated rule
+            more[key, default: []].append(place)
+        } else {
+            index[key] = place
+        }
+        count += 1
+    }
+
+    private func matches(_ place: Int, _ start: Int, _ length: Int, in bytes: [UInt8]) -> Bool {
+        let ruleStart = place >> 16, ruleLength = place & 0xFFFF
+        return ruleLength == length && text[ruleStart..<ruleStart + ruleLength].elementsEqual(bytes[start..<start + length])
+    }
+
+    /// Whether `candidate` (lower-case) is a rule of `kind`.
+    private func contains(_ kind: Kind, _ candidate: [UInt8]) -> Bool {
+        let key = candidate.withUnsafeBufferPointer { Self.hash(kind, $0) }
+        guard let place = index[key] else { return false }
+        if matches(place, 0, candidate.count, in: candidate) { return true }
+        return more[key]?.contains { matches($0, 0, candidate.count, in: candidate) } ?? false
     }
 
     /// The list file the environment names: `PEKIT_PUBLIC_SUFFIX_LIST`, else `defaultPath`.
@@ -65,9 +99,6 @@ public struct PublicSuffixList: Sendable {
         try load(path: path(environment: environment))
     }
 
-    /// The number of rules (for sanity checks).
-    public var count: Int { rules.count + wildcards.count + exceptions.count }
-
     /// The public suffix of `host` by the list's algorithm (the implicit rule "*" applies when
     /// no rule matches, so every TLD is a public suffix).
     public func publicSuffix(of host: String) -> String {
@@ -75,10 +106,10 @@ public struct PublicSuffixList: Sendable {
         guard !labels.isEmpty else { return host }
         var best = labels.count - 1  // index where the suffix starts; "*" rule: the last label
         for start in (0..<labels.count).reversed() {
-            let candidate = labels[start...].joined(separator: ".")
-            if exceptions.contains(candidate) { return labels[(start + 1)...].joined(separator: ".") }
-            if rules.contains(candidate) { best = start }
-            if start > 0, wildcards.contains(candidate) { best = start - 1 }
+            let candidate = Array(labels[start...].joined(separator: ".").utf8)
+            if contains(.exception, candidate) { return labels[(start + 1)...].joined(separator: ".") }
+            if contains(.rule, candidate) { best = start }
+            if start > 0, contains(.wildcard, candidate) { best = start - 1 }
         }
         return labels[best...].joined(separator: ".")
     }

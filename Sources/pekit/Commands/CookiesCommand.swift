@@ -65,7 +65,15 @@ private func runCookies(_ args: [[UInt8]]) throws -> Int32 {
     let url: RequestURL? = try words.count >= 3 ? cookieURL(words[2]) : nil
     let jar: CookieJar
     do {
-        jar = CookieJar(publicSuffixes: try PublicSuffixList.load(environment: ProcessInfo.processInfo.environment),
+        // Only storing checks Domain attributes against the public suffix list: the other
+        // actions do not read it (it is most of a cookie command's start-up). getenv, not
+        // ProcessInfo's whole environment, for the same reason.
+        var suffixes: PublicSuffixList?
+        if action == "receive" {
+            let list = getenv("PEKIT_PUBLIC_SUFFIX_LIST").map { String(decoding: UnsafeRawBufferPointer(start: $0, count: strlen($0)), as: UTF8.self) }
+            suffixes = try PublicSuffixList.load(environment: list.map { ["PEKIT_PUBLIC_SUFFIX_LIST": $0] } ?? [:])
+        }
+        jar = CookieJar(publicSuffixes: suffixes,
                         clock: { now ?? Date().timeIntervalSince1970 })
     } catch { throw CommandFailure(message: "pekit cookies: \(error)") }
     // Filters are Lua plugins: a runtime only when one is asked for, kept while the jar is used.
@@ -101,7 +109,7 @@ private func cookieURL(_ text: String) throws -> RequestURL {
 
 private func runCookieAction(_ action: String, jar: CookieJar, jarPath: String, url: RequestURL?, rest: [String], force: Bool) throws -> Int32 {
     func fail(_ error: Error) -> CommandFailure { CommandFailure(message: "pekit cookies: \(error)") }
-    if FileManager.default.fileExists(atPath: jarPath) {
+    if access(jarPath, F_OK) == 0 {
         let loaded: (loaded: Int, warnings: [String])
         do { loaded = try jar.load(from: jarPath) } catch { throw fail(error) }
         for warning in loaded.warnings { Output.stderr.line("pekit cookies: warning: \(printable(warning))") }
