@@ -43,7 +43,7 @@ final class ReplCommandTests: XCTestCase {
             posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
             posix_spawn_file_actions_addopen(&actions, 1, outFile, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
             posix_spawn_file_actions_adddup2(&actions, 1, 2)
-            let argv = (["tmux", "-L", session] + args).map { strdup($0) } + [nil]
+            let argv = (["tmux", "-u", "-L", session] + args).map { strdup($0) } + [nil]
             defer { argv.forEach { free($0) } }
             var pid: pid_t = 0
             guard posix_spawn(&pid, "/usr/bin/tmux", &actions, nil, argv, environ) == 0 else { throw XCTSkip("cannot start tmux") }
@@ -65,6 +65,9 @@ final class ReplCommandTests: XCTestCase {
         XCTAssertTrue(try screen(waitingFor: "> ").contains("pekit 0.1.0 (Lua 5.4)"))
         _ = try tmux("send-keys", "-t", session, "pekit.encode('a b', 'form')", "Enter")
         XCTAssertTrue(try screen(waitingFor: "\"a+b\"").contains("> pekit.encode('a b', 'form')\n\"a+b\"\n"))
+        // Non-ASCII typed at the prompt reaches Lua (libedit needs a UTF-8 LC_CTYPE for it).
+        _ = try tmux("send-keys", "-t", session, "pekit.encode('漢字&ss')", "Enter")
+        XCTAssertTrue(try screen(waitingFor: "%26ss").contains("\"%E6%BC%A2%E5%AD%97%26ss\""))
         _ = try tmux("send-keys", "-t", session, "function f()", "Enter")
         XCTAssertTrue(try screen(waitingFor: ">>").contains("\n>>"), "continuation prompt")
         _ = try tmux("send-keys", "-t", session, "return 7 end", "Enter", "f()", "Enter")

@@ -69,6 +69,14 @@ private func piped(_ repl: LuaREPL) -> Int32 {
 }
 
 private func interactive(_ repl: LuaREPL) -> Int32 {
+    // libedit reads multibyte characters only under a UTF-8 LC_CTYPE: without this, "漢字" typed
+    // or pasted at the prompt was dropped. Only the character type: Lua formats numbers by
+    // LC_NUMERIC, which stays "C". With no UTF-8 locale in the environment, C.UTF-8.
+    let chosen = setlocale(LC_CTYPE, "")
+    let codeset = nl_langinfo(nl_item(CODESET)).map { String(decoding: UnsafeRawBufferPointer(start: $0, count: strlen($0)), as: UTF8.self) }
+    if chosen == nil || codeset != "UTF-8" {
+        _ = setlocale(LC_CTYPE, "C.UTF-8")
+    }
     let historyFile = ProcessInfo.processInfo.environment["PEKIT_HISTORY"]
         ?? ((ProcessInfo.processInfo.environment["HOME"] ?? ".") + "/.pekit_history")
     using_history()
