@@ -38,7 +38,7 @@ func main() -> Int32 {
         Output.stdout.line("pekit \(Pekit.version)")
         return 0
     case "help", "--help", "-h":
-        if let name = args.first.map({ String(decoding: $0, as: UTF8.self) }) {
+        if let name = args.first.map({ String(decoding: $0, as: UTF8.self) }), name != "--help", name != "-h" {
             guard let command = commands.first(where: { $0.name == name }) else {
                 Output.stderr.line("pekit: unknown command '\(name)' (see 'pekit help')")
                 return 2

@@ -74,6 +74,11 @@ final class EncodeDecodeCommandTests: XCTestCase {
         XCTAssertTrue(encodeHelp.stdout.hasPrefix("usage: pekit encode [--policy NAME] [--set NAME]"))
         XCTAssertEqual(try PekitProcess.run("help", "encode").stdout, encodeHelp.stdout)
         XCTAssertEqual(encodeHelp.status, 0)
+        for flag in ["--help", "-h"] {
+            let helpHelp = try PekitProcess.run("help", flag)
+            XCTAssertEqual(helpHelp.stdout, help.stdout, "pekit help \(flag)")
+            XCTAssertEqual(helpHelp.status, 0)
+        }
     }
 
     /// Arguments are bytes: a byte that is not UTF-8 is that byte, not U+FFFD (the shell is
