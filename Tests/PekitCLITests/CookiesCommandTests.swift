@@ -76,6 +76,17 @@ final class CookiesCommandTests: XCTestCase {
         XCTAssertTrue(request.stderr.contains("cannot read the public suffix list at /nonexistent/list.dat"), "request --jar honours it too: \(request.stderr)")
     }
 
+    /// Every value given gets a line: an expired one says so, and whether it deleted a stored
+    /// cookie; a pasted "Set-Cookie:" field name is dropped, with a note.
+    func testExpiredAndPastedValues() throws {
+        let first = try run("cookies", "receive", "e.txt", "http://x.example/", "a=1", "Set-Cookie: b=2", "gone=1; Max-Age=0")
+        XCTAssertEqual(first.stdout, "stored   a=1  domain=x.example path=/  host-only session\nstored   b=2  domain=x.example path=/  host-only session\nexpired  gone (no stored cookie to delete)\n")
+        XCTAssertEqual(first.stderr, "pekit cookies: note: \"Set-Cookie: b=2\" starts with the field name Set-Cookie:; the value after it is used\n")
+        let second = try run("cookies", "receive", "e.txt", "http://x.example/", "a=; Expires=Thu, 01 Jan 1970 00:00:00 GMT")
+        XCTAssertEqual(second.stdout, "expired  a (deleted the stored one)\n")
+        XCTAssertEqual(try run("cookies", "header", "e.txt", "http://x.example/").stdout, "b=2\n")
+    }
+
     /// Processes updating one jar at once merge: 40 concurrent receives keep all 40 cookies.
     func testConcurrentUpdatesKeepEveryCookie() throws {
         let processes = try (0..<40).map { i -> Process in

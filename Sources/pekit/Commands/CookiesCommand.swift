@@ -125,17 +125,24 @@ private func runCookieAction(_ action: String, jar: CookieJar, jarPath: String, 
         case "receive":
             guard let url else { return 2 }
             let evictedBefore = jar.evicted
-            var removed = 0
             var lines: [String] = [], rejected: [String] = []
-            for header in rest {
+            for given in rest {
+                var header = given
+                // A line pasted from a response or a browser's tools: the field's name is not part
+                // of the value (it would make a cookie named "Set-Cookie: a").
+                if header.lowercased().hasPrefix("set-cookie:") {
+                    header = String(header.dropFirst("set-cookie:".count).drop { $0 == " " || $0 == "\t" })
+                    Output.stderr.line(printable("pekit cookies: note: \"\(String(given.prefix(40)))\" starts with the field name Set-Cookie:; the value after it is used"))
+                }
                 switch try jar.receive(header, from: url) {
                 case .stored(let cookie): lines.append("stored   " + describe(cookie))
                 case .rejected(let name, let reason): rejected.append(printable("rejected \(name): \(reason)"))
-                case .removed(_, let count): removed += count
+                case .removed(let name, let count):
+                    // Max-Age=0 or a past Expires: how a server deletes a cookie.
+                    lines.append(printable("expired  \(name) (\(count > 0 ? "deleted the stored one" : "no stored cookie to delete"))"))
                 }
             }
             for line in lines + rejected { Output.stdout.line(line) }
-            if removed > 0 { Output.stdout.line("removed  \(removed) (expired)") }
             if jar.evicted > evictedBefore { Output.stdout.line("evicted  \(jar.evicted - evictedBefore) (over the jar's limits)") }
             try save()
         case "header":
