@@ -22,6 +22,12 @@ final class EncodeDecodeCommandTests: XCTestCase {
     func testEncodeStandardInputLinesAreBytes() throws {
         let r = try PekitProcess.run(["encode"], stdin: [0x61, 0x20, 0x0A, 0xFF, 0x00, 0x0A, 0x7A])
         XCTAssertEqual(r.stdout, "a%20\n%FF%00\nz\n")
+        // CR LF lines (a file from Windows, a copy from a browser): the CR is part of the ending.
+        let crlf: [UInt8] = Array("a b\r\nc\r\n".utf8)
+        XCTAssertEqual(try PekitProcess.run(["encode"], stdin: crlf).stdout, "a%20b\nc\n")
+        XCTAssertEqual(try PekitProcess.run(["encode", "--binary"], stdin: crlf).stdout, "a%20b%0D\nc%0D\n")
+        XCTAssertEqual(try PekitProcess.run(["decode"], stdin: Array("a%20b\r\n".utf8)).stdout, "a b\n")
+        XCTAssertEqual(try PekitProcess.run(["decode", "--binary"], stdin: Array("a%20b\r\n".utf8)).stdoutBytes, Array("a b\r\n".utf8))
     }
 
     func testDecode() throws {

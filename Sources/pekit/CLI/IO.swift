@@ -37,9 +37,14 @@ final class Output {
     }
 }
 
-/// Reads standard input as lines of bytes (split at LF, the LF removed), calling `body` for each;
-/// memory is bounded by the longest line.
-func forEachInputLine(_ body: ([UInt8], Int) throws -> Void) throws {
+/// Reads standard input as lines of bytes (split at LF, the LF removed, and a CR before it too
+/// unless `keepCR`, as Python's text mode reads CRLF files), calling `body` for each; memory is
+/// bounded by the longest line.
+func forEachInputLine(keepCR: Bool = false, _ lineBody: ([UInt8], Int) throws -> Void) throws {
+    try readLines { line, number in try lineBody(!keepCR && line.last == 0x0D ? Array(line.dropLast()) : line, number) }
+}
+
+private func readLines(_ body: ([UInt8], Int) throws -> Void) throws {
     var pending: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 1 << 16)
     var lineNumber = 0

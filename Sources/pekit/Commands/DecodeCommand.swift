@@ -4,17 +4,18 @@ let decodeCommand = Command(
     name: "decode",
     summary: "decode percent-encoded strings",
     help: """
-    usage: pekit decode [--plus] [--strict] [--utf8] [--unicode-escapes] [STRING...]
+    usage: pekit decode [--plus] [--strict] [--utf8] [--unicode-escapes] [--binary] [STRING...]
 
     Decodes each STRING, or each line of standard input when no STRING is given, and prints the
     decoded bytes, one result per line. By default a '%' that does not start a valid escape is
-    kept as it is, as browsers do.
+    kept as it is, as browsers do. A line's CR LF ending is removed whole; --binary keeps the CR.
 
     options:
       --plus              decode '+' as a space (HTML form data)
       --strict            fail on '%' not followed by two hex digits, naming the byte
       --utf8              fail when the decoded bytes are not valid UTF-8
       --unicode-escapes   also decode the non-standard %uXXXX form of JavaScript's escape()
+      --binary            lines of standard input end at LF only (a CR before it is data)
       -h, --help          show this help
 
     exit status: 0 on success, 1 when a string cannot be decoded, 2 on a usage error.
@@ -28,6 +29,7 @@ private func runDecode(_ args: [[UInt8]]) throws -> Int32 {
         .init(name: "strict", short: nil, takesValue: false),
         .init(name: "utf8", short: nil, takesValue: false),
         .init(name: "unicode-escapes", short: nil, takesValue: false),
+        .init(name: "binary", short: nil, takesValue: false),
         .init(name: "help", short: "h", takesValue: false),
     ])
     if parsed.has("help") { Output.stdout.line(decodeCommand.help); return 0 }
@@ -42,7 +44,7 @@ private func runDecode(_ args: [[UInt8]]) throws -> Int32 {
         }
     }
     if parsed.positionals.isEmpty {
-        try forEachInputLine { line, number in try decode(line, "line \(number)") }
+        try forEachInputLine(keepCR: parsed.has("binary")) { line, number in try decode(line, "line \(number)") }
     } else {
         for (index, bytes) in parsed.rawPositionals.enumerated() { try decode(bytes, "argument \(index + 1)") }
     }

@@ -6,10 +6,11 @@ let encodeCommand = Command(
     summary: "percent-encode strings (RFC 3986 by default)",
     help: """
     usage: pekit encode [--policy NAME] [--set NAME] [--allow CHARS] [--space plus|percent|+|%20] [--lower]
-                        [--keep-escapes] [--plugins DIR] [STRING...]
+                        [--keep-escapes] [--binary] [--plugins DIR] [STRING...]
 
-    Percent-encodes each STRING (its UTF-8 bytes), or each line of standard input when no STRING
-    is given, and prints one result per line.
+    Percent-encodes each STRING (its bytes, as the shell passed them), or each line of standard
+    input when no STRING is given, and prints one result per line. A line's CR LF ending is
+    removed whole (as Python's text mode reads it); --binary keeps the CR, to be encoded as %0D.
 
     options:
       --policy NAME     start from a named policy: a plugin in plugins/NAME.lua or a built-in one
@@ -21,6 +22,7 @@ let encodeCommand = Command(
                         'percent' or '%20' gives %20 (the same words plugins use)
       --lower           lower-case hex digits (%2f)
       --keep-escapes    keep valid %XX escapes already in the input instead of encoding their '%'
+      --binary          lines of standard input end at LF only (a CR before it is data)
       --plugins DIR     search DIR for plugins first
       -h, --help        show this help
 
@@ -41,13 +43,14 @@ private func runEncode(_ args: [[UInt8]]) throws -> Int32 {
         .init(name: "keep-escapes", short: nil, takesValue: false),
         .init(name: "policy", short: nil, takesValue: true),
         pluginsOption,
+        .init(name: "binary", short: nil, takesValue: false),
         .init(name: "help", short: "h", takesValue: false),
     ])
     if parsed.has("help") { Output.stdout.line(encodeCommand.help); return 0 }
     let encoder = try makeEncoder(parsed)
     let newline: [UInt8] = [0x0A]
     if parsed.positionals.isEmpty {
-        try forEachInputLine { line, _ in
+        try forEachInputLine(keepCR: parsed.has("binary")) { line, _ in
             Output.stdout.write(encoder.encode(bytes: line)); Output.stdout.write(newline)
         }
     } else {
