@@ -67,4 +67,15 @@ final class OrderedTableTests: XCTestCase {
         XCTAssertEqual(lua.eval(#"(function() local o = pekit.ordered() for i = 1, 100000 do o["k" .. i] = i; o["k" .. (i - 1)] = nil end return pekit.json.encode(o) end)()"#),
                        #""{\"k100000\":100000}""#)
     }
+
+    /// pretty = true writes what JSON.stringify(v, null, 2) writes (checked against node for this
+    /// document), in the order the script sees; an unknown option is an error.
+    func testPrettyJSON() throws {
+        let lua = LuaREPL(runtime: try makeRuntime())
+        XCTAssertEqual(lua.eval(#"pekit.json.encode(pekit.json.decode([==[{"b":[1,{"c":null},[]],"a":{},"s":"x\"y","n":1.5}]==]), {pretty = true})"#),
+                       #""{\n  \"b\": [\n    1,\n    {\n      \"c\": null\n    },\n    []\n  ],\n  \"a\": {},\n  \"s\": \"x\\\"y\",\n  \"n\": 1.5\n}""#)
+        XCTAssertEqual(lua.eval(#"pekit.json.encode({}, {prety = true})"#),
+                       #"error: stdin:1: pekit.json.encode: bad argument #2 (unknown field "prety"; known: pretty)"#)
+        XCTAssertEqual(lua.eval(#"pekit.json.decode("[]", {})"#), "error: stdin:1: pekit.json.decode: bad argument #2 (pekit.json.decode takes no options)")
+    }
 }

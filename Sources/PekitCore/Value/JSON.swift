@@ -45,6 +45,45 @@ public enum JSON {
         return write(value)
     }
 
+    /// `encode`, indented two spaces a level as `JSON.stringify(v, null, 2)` writes it (key order
+    /// kept; empty arrays and objects as `[]` and `{}`).
+    public static func encodePretty(_ value: PekitValue, root: String = "value") throws -> [UInt8] {
+        try checkUTF8(value, path: root)
+        var out: [UInt8] = []
+        writePretty(value, depth: 0, into: &out)
+        return out
+    }
+
+    private static func writePretty(_ value: PekitValue, depth: Int, into out: inout [UInt8]) {
+        func newline(_ level: Int) { out.append(0x0A); out += [UInt8](repeating: 0x20, count: 2 * level) }
+        switch value {
+        case .array(let items), .set(let items):
+            guard !items.isEmpty else { out += [0x5B, 0x5D]; return }
+            out.append(0x5B)
+            for (i, item) in items.enumerated() {
+                if i > 0 { out.append(0x2C) }
+                newline(depth + 1)
+                writePretty(item, depth: depth + 1, into: &out)
+            }
+            newline(depth)
+            out.append(0x5D)
+        case .map(let map):
+            guard !map.entries.isEmpty else { out += [0x7B, 0x7D]; return }
+            out.append(0x7B)
+            for (i, entry) in map.entries.enumerated() {
+                if i > 0 { out.append(0x2C) }
+                newline(depth + 1)
+                writeString(entry.key.bytes, into: &out)
+                out += [0x3A, 0x20]
+                writePretty(entry.value, depth: depth + 1, into: &out)
+            }
+            newline(depth)
+            out.append(0x7D)
+        default:
+            write(value, into: &out)
+        }
+    }
+
     private static func checkUTF8(_ value: PekitValue, path: String) throws {
         func check(_ bytes: [UInt8], _ path: String) throws {
             let bad = bytes.withUnsafeBufferPointer { UTF8Validation.firstInvalidIndex($0) }

@@ -96,13 +96,17 @@ extension LuaRuntime {
         stack.newTable()
         setFunction(-1, "pekit.json", "decode") { call in
             let text = try call.bytes(1)
+            if call.count > 1 { throw call.badArgument(2, "pekit.json.decode takes no options") }
             do { call.runtime.push(try JSON.parse(text, maxDepth: call.runtime.options.maxDepth)) } catch let error as JSON.ParseError {
                 throw LuaArgumentError("\(error)")
             }
             return 1
         }
         setFunction(-1, "pekit.json", "encode") { call in
-            do { call.stack.push(try JSON.encode(try call.runtime.value(at: 1, path: "value"))) } catch let error as JSON.EncodeError {
+            // pekit.json.encode(v [, {pretty = true}]): two-space indent, key order kept.
+            let pretty = try LuaFields.read(call, argument: 2, known: ["pretty"])?.flag("pretty") ?? false
+            let value = try call.runtime.value(at: 1, path: "value")
+            do { call.stack.push(pretty ? try JSON.encodePretty(value) : try JSON.encode(value)) } catch let error as JSON.EncodeError {
                 throw LuaArgumentError("\(error)")
             }
             return 1
