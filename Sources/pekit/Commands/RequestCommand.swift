@@ -7,9 +7,10 @@ let requestCommand = Command(
     name: "request",
     summary: "build an HTTP request; print it raw, as a curl command or as JSON, or send it",
     help: """
-    usage: pekit request [--method M] [--policy P] [--param k=v]... [--json FILE] [--form k=v]...
-                         [--file field=@path]... [--body-file PATH] [--header 'K: V']... [--jar FILE]
-                         [--base URL] [--connect NAME:PORT=ADDRESS:PORT]...
+    usage: pekit request [-X M] [--policy P] [--param k=v]... [--params-in query|body] [--json FILE]
+                         [--form k=v]... [--file field=@path]... [--body-file PATH] [-H 'K: V']...
+                         [-u USER:PASSWORD] [--jar FILE [--force]] [--base URL]
+                         [--connect NAME:PORT=ADDRESS:PORT]...
                          [--raw | --curl | --describe | --send [send options]] URL
 
     Builds the request the way AFNetworking's serializer does, done right: --param values go into
@@ -18,7 +19,7 @@ let requestCommand = Command(
     shell-safe curl command that sends the same bytes (--curl), or a JSON description (--describe).
 
     options:
-      --method M        the method (default GET; POST when a body is given)
+      -X, --method M    the method (default GET; POST when a body is given)
       --policy P        the encoding policy for the query and form body (default rfc3986)
       --param k=v       a parameter (repeat; keys may nest: a[b]=1 is written as the policy says)
       --params-in W     query or body, to override the method's default
@@ -26,7 +27,7 @@ let requestCommand = Command(
       --json FILE       a JSON body from FILE ('-' for standard input)
       --file f=@path    a multipart file part (repeat; makes the body multipart/form-data)
       --body-file PATH  a raw body streamed from PATH (any size, bounded memory)
-      --header 'K: V'   a header (repeat; 'K:' with no value removes a default one)
+      -H, --header 'K: V'  a header (repeat; 'K:' with no value removes a default one)
       --jar FILE        add the Cookie header from this cookie jar file; with --send, cookies
                         that come back are saved to it too (created when missing; locked from
                         loading to saving; a file that is not a jar is not replaced without
@@ -34,13 +35,14 @@ let requestCommand = Command(
       --connect N:P=A:Q send requests for host N port P to address A port Q, keeping the name
                         for Host, TLS and cookies (curl's --connect-to; repeat)
       --base URL        resolve a relative URL against this base
-      --user U:P        Basic authentication
+      -u, --user U:P    Basic authentication
       --plugins DIR     search DIR for plugins first
       -h, --help        show this help
 
     sending (--send): the response body goes to standard output; the exit status is 0 for any
     HTTP status (--fail: 22 for 400 and above, as curl -f), 1 when the transfer fails.
       -i, --include     print the status line and header fields first
+      --fail            exit 22 when the status is 400 or more (the body is still printed)
       -o, --output FILE write the body to FILE (complete or not at all)
       -v, --verbose     print each redirect, the address and the timings to standard error
       --no-follow       do not follow redirects (default: follow up to --max-redirects, 10)
