@@ -19,11 +19,11 @@ extension CookieJar {
                             sameSite: parsed.sameSite, partitioned: parsed.partitioned)
         // The cap counts from the clock's time, not the tie-breaking tick, so that storing the same
         // cookie again (a saved jar loaded back) keeps the same expiry.
-        let latest = clock() + Cookie.maximumLifetime
         if let maxAge = parsed.maxAge {
-            cookie.expires = maxAge <= 0 ? -Double.greatestFiniteMagnitude : min(now + Double(min(maxAge, Int64(1) << 40)), latest)
+            cookie.expires = maxAge <= 0 ? -Double.greatestFiniteMagnitude
+                : try Cookie.keptExpiry(now + Double(min(maxAge, Int64(1) << 40)), now: clock())
         } else if let expires = parsed.expires {
-            cookie.expires = min(Double(expires), latest)
+            cookie.expires = try Cookie.keptExpiry(Double(expires), now: clock())
         }
         if var domain = parsed.domain {
             if let list = publicSuffixes, list.isPublicSuffix(domain) {

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 /// The Public Suffix List (publicsuffix.org) and its matching algorithm, read from the list
 /// file (Debian's `publicsuffix` package installs it at `defaultPath`).
 public struct PublicSuffixList: Sendable {
@@ -97,6 +100,13 @@ public struct PublicSuffixList: Sendable {
     /// Reads the list file the environment names (`PEKIT_PUBLIC_SUFFIX_LIST`, else `defaultPath`).
     public static func load(environment: [String: String]) throws -> PublicSuffixList {
         try load(path: path(environment: environment))
+    }
+
+    /// Reads the list file this process's environment names. One `getenv`, not a dictionary of
+    /// the whole environment: the cookie commands' start-up is this and little else.
+    public static func loadFromProcessEnvironment() throws -> PublicSuffixList {
+        let named = getenv("PEKIT_PUBLIC_SUFFIX_LIST").map { String(decoding: UnsafeRawBufferPointer(start: $0, count: strlen($0)), as: UTF8.self) }
+        return try load(environment: named.map { ["PEKIT_PUBLIC_SUFFIX_LIST": $0] } ?? [:])
     }
 
     /// The public suffix of `host` by the list's algorithm (the implicit rule "*" applies when

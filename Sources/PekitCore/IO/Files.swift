@@ -11,12 +11,19 @@ public enum Files {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
+        if case .bytes(let bytes) = readAll(fd, limit: .max) { return bytes }
+        return nil
+    }
+
+    /// Everything `fd` gives until end of file, failing past `limit` bytes.
+    private static func readAll(_ fd: Int32, limit: Int) -> BoundedRead {
         var out: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if n < 0 { if errno == EINTR { continue }; return nil }
-            if n == 0 { return out }
+            if n < 0 { if errno == EINTR || errno == EAGAIN { continue }; return .failed(reason()) }
+            if n == 0 { return .bytes(out) }
+            guard out.count + n <= limit else { return .tooLarge }
             out += chunk[0..<n]
         }
     }
@@ -40,15 +47,7 @@ public enum Files {
         var info = stat()
         guard fstat(fd, &info) == 0 else { return .failed(reason()) }
         guard (info.st_mode & S_IFMT) == S_IFREG else { return .notRegular }
-        var out: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if n < 0 { if errno == EINTR || errno == EAGAIN { continue }; return .failed(reason()) }
-            if n == 0 { return .bytes(out) }
-            guard out.count + n <= limit else { return .tooLarge }
-            out += chunk[0..<n]
-        }
+        return readAll(fd, limit: limit)
     }
 
     /// Why a file operation failed.

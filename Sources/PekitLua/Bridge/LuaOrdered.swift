@@ -15,51 +15,47 @@ extension LuaRuntime {
         let base = stack.top
         defer { stack.setTop(base) }
         _ = lua_checkstack(L, 8)
-        // The order's keys (base+1, an empty table when there is no order), keys given (base+2).
+        // The order's keys (base+1) and positions (base+2); empty tables when there is no order.
+        // A slot is current when its key's position is that slot (a moved key's old slot is
+        // false, and `pos` points to the newest), so no table of keys already given is needed.
         _ = stack.rawGetIndex(pekit_registryindex(), Int64(markerCache.ordersRef))
         stack.pushValue(table)
-        let hasOrder = lua_rawget(L, -2) == LUA_TTABLE
         var count = 0
-        if hasOrder {
+        if lua_rawget(L, -2) == LUA_TTABLE {
             let o = stack.top
             _ = stack.rawGet(o, "keys")
+            _ = stack.rawGet(o, "pos")
             if stack.rawGet(o, "n") == LUA_TNUMBER { count = Int(stack.integer(-1) ?? 0) }
             stack.pop()
-            lua_copy(L, -1, base + 1)  // keys to base+1
-            stack.setTop(base + 1)
+            lua_copy(L, -2, base + 1)
+            lua_copy(L, -1, base + 2)
+            stack.setTop(base + 2)
         } else {
             stack.setTop(base)
             stack.newTable()
+            stack.newTable()
         }
-        let keys = base + 1
-        stack.newTable()
-        let seen = base + 2
+        let keys = base + 1, pos = base + 2
         for i in 0..<count {
+            defer { stack.setTop(pos) }
             let keyType = stack.rawGetIndex(keys, Int64(i + 1))
-            if keyType == LUA_TBOOLEAN || keyType == LUA_TNIL || lua_rawget(L, seen) != LUA_TNIL {
-                // A moved slot, or a key already given: lua_rawget replaced the key.
-                stack.setTop(seen)
-                continue
-            }
-            stack.pop()
-            _ = stack.rawGetIndex(keys, Int64(i + 1))
+            guard keyType == LUA_TSTRING || keyType == LUA_TNUMBER else { continue }  // a moved slot
             stack.pushValue(-1)
-            guard lua_rawget(L, table) != LUA_TNIL else { stack.setTop(seen); continue }  // removed
-            stack.pushValue(-2)
-            stack.push(bool: true)
-            lua_rawset(L, seen)
+            guard lua_rawget(L, pos) == LUA_TNUMBER, stack.integer(-1) == Int64(i + 1) else { continue }
+            stack.pop()
+            stack.pushValue(-1)
+            guard lua_rawget(L, table) != LUA_TNIL else { continue }  // removed
             try body()
-            stack.setTop(seen)
         }
         // Keys the order does not know (set with rawset), sorted as plain tables' keys are.
         stack.newTable()
-        let extras = seen + 1
+        let extras = pos + 1
         var names: [(name: ByteString, slot: Int)] = []
         stack.pushNil()
         while lua_next(L, table) != 0 {
             stack.pop()
             stack.pushValue(-1)
-            if lua_rawget(L, seen) == LUA_TNIL {
+            if lua_rawget(L, pos) == LUA_TNIL {
                 stack.pushValue(-2)
                 stack.rawSetIndex(extras, Int64(names.count + 1))
                 let name = stack.type(-2) == LUA_TSTRING ? (stack.bytes(-2) ?? []) : Array(stack.toStringMeta(-2).utf8)

@@ -121,7 +121,7 @@ extension LuaRuntime {
     /// results copied out, and the plugin's limits apply to the call.
     private func pushProxy(for callback: LuaCallback) {
         guard let plugin = callback.runtime else { stack.pushNil(); return }
-        plugin.pushReferenceOf(callback)
+        plugin.pushReference(callback.ref)
         let key = ProxyKey(runtime: ObjectIdentifier(plugin), function: lua_topointer(plugin.L, -1) ?? UnsafeRawPointer(bitPattern: 1)!)
         plugin.stack.pop()
         if let box = proxies[key] { push(box: box); return }

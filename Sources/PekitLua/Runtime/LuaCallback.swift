@@ -8,7 +8,8 @@ import PekitCore
 /// plugin's instruction budget and memory cap.
 final class LuaCallback: @unchecked Sendable {
     private(set) weak var runtime: LuaRuntime?
-    private let ref: Int32
+    /// The function's reference in its runtime's registry.
+    let ref: Int32
     /// Says where the function came from in errors: `plugin "x" (plugins/x.lua): order`.
     let origin: String
 
@@ -74,13 +75,4 @@ final class LuaCallback: @unchecked Sendable {
         guard let bytes = stack.bytes(i) else { throw LuaArgumentError("the function must return a string, not \(stack.typeName(i))") }
         return ByteString(bytes)
     }
-}
-
-extension LuaRuntime {
-    /// Pushes the function a callback holds (onto this runtime's current state).
-    func pushReferenceOf(_ callback: LuaCallback) { callback.pushFunction(onto: self) }
-}
-
-extension LuaCallback {
-    fileprivate func pushFunction(onto runtime: LuaRuntime) { runtime.pushReference(ref) }
 }

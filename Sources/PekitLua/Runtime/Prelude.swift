@@ -58,17 +58,19 @@ end
 -- The keys of an ordered table in order: those recorded (still present), then any set with
 -- rawset behind the order's back, sorted.
 local function ordered_keys(t)
-  local out, seen = {}, {}
+  local out = {}
   local o = orders[t]
+  local pos = o and o.pos or {}
   if o then
     local keys = o.keys
     for i = 1, o.n do
+      -- A slot is current when its key's position is that slot (a moved key's old one is false).
       local k = keys[i]
-      if k ~= false and k ~= nil and not seen[k] and rawget(t, k) ~= nil then out[#out + 1] = k; seen[k] = true end
+      if k and pos[k] == i and rawget(t, k) ~= nil then out[#out + 1] = k end
     end
   end
   local extra = {}
-  for k in next, t do if not seen[k] then extra[#extra + 1] = k end end
+  for k in next, t do if pos[k] == nil then extra[#extra + 1] = k end end
   if #extra > 0 then
     sort(extra, function(a, b)
       local ta, tb = type(a), type(b)

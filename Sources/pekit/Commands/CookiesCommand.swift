@@ -66,13 +66,8 @@ private func runCookies(_ args: [[UInt8]]) throws -> Int32 {
     let jar: CookieJar
     do {
         // Only storing checks Domain attributes against the public suffix list: the other
-        // actions do not read it (it is most of a cookie command's start-up). getenv, not
-        // ProcessInfo's whole environment, for the same reason.
-        var suffixes: PublicSuffixList?
-        if action == "receive" {
-            let list = getenv("PEKIT_PUBLIC_SUFFIX_LIST").map { String(decoding: UnsafeRawBufferPointer(start: $0, count: strlen($0)), as: UTF8.self) }
-            suffixes = try PublicSuffixList.load(environment: list.map { ["PEKIT_PUBLIC_SUFFIX_LIST": $0] } ?? [:])
-        }
+        // actions never read it (it is most of a cookie command's start-up).
+        let suffixes = action == "receive" ? try PublicSuffixList.loadFromProcessEnvironment() : nil
         jar = CookieJar(publicSuffixes: suffixes,
                         clock: { now ?? Date().timeIntervalSince1970 })
     } catch { throw CommandFailure(message: "pekit cookies: \(error)") }
@@ -94,13 +89,6 @@ private func runCookies(_ args: [[UInt8]]) throws -> Int32 {
         // once merge (each loads what the one before saved) instead of overwriting each other.
         do { return try Files.withLock(jarPath, run) } catch let error as CookieError { throw CommandFailure(message: "pekit cookies: \(error)") }
     }
-}
-
-/// Refuses to save a jar over a file that exists and did not load as one (no line loaded, some
-/// skipped): it is someone's notes, not cookies. `--force` replaces it anyway.
-func refuseToReplace(_ path: String, loaded: Int, skipped: Int, command: String) throws {
-    guard loaded == 0, skipped > 0 else { return }
-    throw CommandFailure(message: "pekit \(command): \(path) does not look like a cookie jar (\(skipped) line\(skipped == 1 ? "" : "s") skipped, none loaded); not replacing it (--force replaces it)")
 }
 
 private func cookieURL(_ text: String) throws -> RequestURL {

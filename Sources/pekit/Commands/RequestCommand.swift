@@ -143,8 +143,7 @@ private func buildAndRun(_ parsed: Arguments, url: String) throws -> Int32 {
         }
         let sending = parsed.has("send")
         if let jarPath = parsed.value("jar") {
-            let jar = CookieJar(publicSuffixes: try PublicSuffixList.load(environment: ProcessInfo.processInfo.environment),
-                                clock: { Date().timeIntervalSince1970 })
+            let jar = CookieJar(publicSuffixes: try PublicSuffixList.loadFromProcessEnvironment(), clock: { Date().timeIntervalSince1970 })
             // A jar file that does not exist yet is where --send will save the first cookies.
             if !(sending && !FileManager.default.fileExists(atPath: jarPath)) {
                 let (loaded, warnings) = try jar.load(from: jarPath)
