@@ -73,9 +73,10 @@ public final class LuaRuntime {
     /// The state made for the runtime; scripts run on it and its coroutines.
     let mainState: OpaquePointer
     /// The state of the call in progress: the caller's own (a coroutine has its own stack), set
-    /// by the dispatcher for the duration of each call from Lua; `mainState` between calls.
+    /// by the dispatcher (and only there) for the duration of each call from Lua; `mainState`
+    /// between calls.
     /// Every helper that pushes or reads values uses it, so none touches another thread's stack.
-    private(set) var L: OpaquePointer
+    var L: OpaquePointer
     let options: Options
     /// What the runtime's code may do (the host, `run --sandbox`, or one plugin).
     let role: LuaRole
@@ -98,12 +99,12 @@ public final class LuaRuntime {
     var proxies: [ProxyKey: LuaFunctionBox] = [:]
     /// A reusable output buffer for functions that produce short strings in loops.
     let scratch = ScratchBuffer(size: 16 << 10)
-    private lazy var ownPolicies = PolicyRegistry(runtime: self)
-    private lazy var ownPlugins = PluginLoader(runtime: self)
+    // Resolved once: `pekit.encode(s, name)` looks a policy up on every call, and reading the
+    // weak `host` each time is an atomic operation on the hot path.
     /// Named policies: a plugin's runtime uses its host's.
-    var policies: PolicyRegistry { host?.policies ?? ownPolicies }
+    lazy var policies: PolicyRegistry = host?.policies ?? PolicyRegistry(runtime: self)
     /// The plugin loader: a plugin's runtime uses its host's.
-    var plugins: PluginLoader { host?.plugins ?? ownPlugins }
+    lazy var plugins: PluginLoader = host?.plugins ?? PluginLoader(runtime: self)
 
     /// Creates a state with the standard libraries and the `pekit` module (global and `require`).
     /// - Throws: `LuaError` when the state cannot be created or set up.
@@ -136,14 +137,6 @@ public final class LuaRuntime {
     static func runtime(for state: OpaquePointer) -> LuaRuntime? {
         guard let pointer = pekit_extraspace(state).pointee else { return nil }
         return Unmanaged<LuaRuntime>.fromOpaque(pointer).takeUnretainedValue()
-    }
-
-    /// Makes `state` the state of the call in progress while `body` runs.
-    func entering<T>(_ state: OpaquePointer, _ body: () throws -> T) rethrows -> T {
-        let previous = L
-        L = state
-        defer { L = previous }
-        return try body()
     }
 
     var stack: LuaStack { LuaStack(L: L) }
