@@ -106,7 +106,8 @@ case("values", function() return pekit.ordered{ { "b", 1 } }, pekit.set{ 2, 1 },
 local function result(f)
   local packed = table.pack(pcall(f))
   for i = 1, packed.n do packed[i] = pekit.inspect(packed[i]) end
-  return table.concat(packed, " ", 1, packed.n)
+  -- curl says how long a refused connection took ("after 0 ms", "after 1 ms"): not compared.
+  return (table.concat(packed, " ", 1, packed.n):gsub("after %d+ ms", "after N ms"))
 end
 
 local problems = {}
