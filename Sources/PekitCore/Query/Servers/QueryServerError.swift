@@ -1,0 +1,32 @@
+/// An error a real server's query parser raises, as the model of that server raises it: the
+/// server, its own error class, its message, and where in the query it happened.
+public struct QueryServerError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The server as users know it: "Rack", "Go", "Python", "qs".
+    public let server: String
+    /// The server's error class (`ParameterTypeError`, `ValueError`); empty when it has none.
+    public let kind: String
+    /// The server's own message.
+    public let message: String
+    /// The raw parameter the server was reading, when it was reading one.
+    public let key: ByteString?
+    /// The byte offset of that parameter in the query.
+    public let offset: Int?
+
+    public init(server: String, kind: String, message: String, key: ByteString? = nil, offset: Int? = nil) {
+        self.server = server
+        self.kind = kind
+        self.message = message
+        self.key = key
+        self.offset = offset
+    }
+
+    public var description: String {
+        var text = kind.isEmpty ? "\(server): \(message)" : "\(server) \(kind): \(message)"
+        if let key, let offset {
+            text += " (parameter \"\(key)\" at byte \(offset))"
+        } else if let offset {
+            text += " (at byte \(offset))"
+        }
+        return text
+    }
+}
