@@ -491,6 +491,37 @@ static int pattern_gsub(lua_State *L) {
     return 2;
 }
 
+int pekit_pattern_ranges(lua_State *L) {
+    size_t srcl, lp;
+    const char *s = luaL_checklstring(L, 1, &srcl);
+    const char *p = luaL_checklstring(L, 2, &lp);
+    const char *src = s;
+    int anchored = (*p == '^');
+    lua_Integer n = 0;
+    if (anchored) { p++; lp--; }
+    lua_newtable(L);
+    Matcher m;
+    prepare(&m, L, s, srcl, p, lp);
+    while (1) {
+        reset(&m);
+        const char *e = match(&m, src, p);
+        if (e == src) return luaL_error(L, "the delimiter pattern matches an empty string at position %d", (int)(src - s) + 1);
+        if (e) {
+            lua_pushinteger(L, (lua_Integer)(src - s) + 1);
+            lua_rawseti(L, -2, ++n);
+            lua_pushinteger(L, (lua_Integer)(e - s));
+            lua_rawseti(L, -2, ++n);
+            src = e;
+        } else if (src < m.src_end) {
+            src++;
+        } else {
+            break;
+        }
+        if (anchored) break;
+    }
+    return 1;
+}
+
 void pekit_open_patterns(lua_State *L) {
     static const luaL_Reg functions[] = {
         {"find", pattern_find}, {"match", pattern_match}, {"gmatch", pattern_gmatch}, {"gsub", pattern_gsub}, {NULL, NULL},

@@ -44,8 +44,8 @@ if args.first == "query", let path = args.dropFirst().first {
         return times.sorted()[2]
     }
     let encodeMs = ms { out = (try? policy.queryString(doc)) ?? "" }
-    var parser = QueryParser()
-    parser.parameterLimit = 1_000_000; parser.arrayLimit = 1000; parser.depth = 10
+    var parser = QSParser()
+    parser.parameterLimit = nil; parser.arrayLimit = 1000; parser.depth = 10
     let parseMs = ms { _ = try? parser.parse(out) }
     print("{\"impl\":\"pekit-swift\",\"encode_ms\":\(String(format: "%.2f", encodeMs)),\"parse_ms\":\(String(format: "%.2f", parseMs)),\"bytes\":\(out.count)}")
     exit(0)

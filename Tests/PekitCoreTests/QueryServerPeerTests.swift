@@ -5,69 +5,29 @@ import XCTest
 /// Every server model against what the real parser read from the same input
 /// (Fixtures/servers/make_server_vectors.py ran node-qs, PHP, Rack, Python, Go and node).
 final class QueryServerPeerTests: XCTestCase {
-    /// The model a vector names, configured with the options it gives (in the server's own names).
+    /// The model a vector names, configured with the options it gives (in the server's own names)
+    /// through the same reader the CLI's `--set` and Lua's option tables use.
     static func model(_ name: String, _ options: PekitMap) throws -> QueryServer {
-        func flag(_ key: String) -> Bool? { if case .boolean(let b)? = options[ByteString(key)] { return b }; return nil }
-        func int(_ key: String) -> Int? { if case .integer(let n)? = options[ByteString(key)] { return Int(n) }; return nil }
-        func text(_ key: String) -> ByteString? { if case .string(let s)? = options[ByteString(key)] { return s }; return nil }
-        switch name {
-        case "qs":
-            var p = QSParser()
-            p.allowDots = flag("allowDots") ?? p.allowDots
-            p.allowPrototypes = flag("allowPrototypes") ?? p.allowPrototypes
-            p.allowSparse = flag("allowSparse") ?? p.allowSparse
-            p.arrayLimit = int("arrayLimit") ?? p.arrayLimit
-            p.charset = text("charset").flatMap { QSParser.Charset(rawValue: $0.description) } ?? p.charset
-            p.charsetSentinel = flag("charsetSentinel") ?? p.charsetSentinel
-            p.comma = flag("comma") ?? p.comma
-            if flag("depth") == false { p.depth = 0 }
-            p.depth = int("depth") ?? p.depth
-            p.ignoreQueryPrefix = flag("ignoreQueryPrefix") ?? p.ignoreQueryPrefix
-            p.interpretNumericEntities = flag("interpretNumericEntities") ?? p.interpretNumericEntities
-            if let limit = int("parameterLimit") { p.parameterLimit = QSParser.splitLimit(Double(limit)) }
-            if text("parameterLimit") == "inf" { p.parameterLimit = nil }
-            p.parseArrays = flag("parseArrays") ?? p.parseArrays
-            p.strictNullHandling = flag("strictNullHandling") ?? p.strictNullHandling
-            if let sep = text("delimiter") { p.delimiter = .string(sep) }
-            if case .map(let pattern)? = options["delimiter"], case .string("[;,]")? = pattern["pattern"] {
-                p.delimiter = .custom { input in
-                    var parts: [Range<Int>] = [], start = 0
-                    for (i, b) in input.enumerated() where b == 0x3B || b == 0x2C { parts.append(start..<i); start = i + 1 }
-                    return parts + [start..<input.count]
-                }
+        var values: [(name: String, value: PekitValue)] = []
+        var pattern = false
+        for entry in options.entries {
+            switch (entry.key.description, entry.value) {
+            case ("parameterLimit", .string("inf")): values.append(("parameterLimit", .text("Infinity")))
+            case ("delimiter", .map): pattern = true
+            default: values.append((entry.key.description, entry.value))
             }
-            return .qs(p)
-        case "php":
-            var p = PHPParser()
-            p.maxInputVars = int("max_input_vars") ?? p.maxInputVars
-            p.maxInputNestingLevel = int("max_input_nesting_level") ?? p.maxInputNestingLevel
-            return .php(p)
-        case "rack":
-            var p = RackParser()
-            p.keySpaceLimit = int("key_space_limit") ?? p.keySpaceLimit
-            p.paramDepthLimit = int("param_depth_limit") ?? p.paramDepthLimit
-            p.bytesizeLimit = int("bytesize_limit") ?? p.bytesizeLimit
-            p.paramsLimit = int("params_limit") ?? p.paramsLimit
-            p.separators = text("separators")
-            return .rack(p)
-        case "python":
-            var p = PythonParser()
-            p.keepBlankValues = flag("keep_blank_values") ?? false
-            p.strictParsing = flag("strict_parsing") ?? false
-            p.maxNumFields = int("max_num_fields")
-            p.separator = text("separator") ?? "&"
-            p.encoding = try XCTUnwrap(PythonParser.Encoding(rawValue: text("encoding")?.description ?? "utf-8"))
-            p.errors = try XCTUnwrap(PythonParser.Errors(rawValue: text("errors")?.description ?? "replace"))
-            return .python(p)
-        case "node-querystring":
-            var p = NodeQuerystringParser()
-            p.sep = text("sep") ?? p.sep
-            p.eq = text("eq") ?? p.eq
-            p.maxKeys = int("maxKeys") ?? p.maxKeys
-            return .nodeQuerystring(p)
-        default:
-            return try QueryServer.named(name)
         }
+        var server = try QueryServer.named(name, options: values)
+        if pattern, case .qs(var qs) = server {
+            // The fixture's RegExp /[;,]/, as the Lua host's pattern "[;,]" splits.
+            qs.delimiter = .custom { input in
+                var parts: [Range<Int>] = [], start = 0
+                for (i, b) in input.enumerated() where b == 0x3B || b == 0x2C { parts.append(start..<i); start = i + 1 }
+                return parts + [start..<input.count]
+            }
+            server = .qs(qs)
+        }
+        return server
     }
 
     /// The fixture's canonical form: maps as {"$map": [[k, v], …]}, bytes that are not UTF-8 as

@@ -99,4 +99,10 @@ int pekit_interrupt_pending(void);
 /// results, but every matching step is charged to the budget and checks for Ctrl-C, so a
 /// pathological pattern is stopped instead of running unbounded in C.
 void pekit_open_patterns(lua_State *L);
+
+/// Lua function (s, pattern) -> {start1, end1, start2, end2, ...}: where each match of the Lua
+/// pattern in s starts and ends (1-based, inclusive), left to right as gsub finds them, counted
+/// against the budget like every match. A pattern that matches the empty string is an error.
+/// For `pekit.query.decode`'s `delimiter = {pattern = ...}`.
+int pekit_pattern_ranges(lua_State *L);
 #endif

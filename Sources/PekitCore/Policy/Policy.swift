@@ -46,6 +46,7 @@ public struct Policy: Sendable {
     public enum BooleanEncoding: String, Sendable, CaseIterable {
         case literal    // true / false
         case numeric    // 1 / 0
+        case capitalized // True / False (Python's str, as requests sends them)
     }
 
     /// Whether and how keys or values are percent-encoded.

@@ -74,6 +74,20 @@ extension Policy {
     }
 }
 
+extension Policy {
+    /// A scalar as this policy writes it (booleans as `booleans` says); nil for anything else.
+    func text(_ value: PekitValue) -> ByteString? {
+        if case .boolean(let b) = value {
+            switch booleans {
+            case .numeric: return ByteString(b ? "1" : "0")
+            case .capitalized: return ByteString(b ? "True" : "False")
+            case .literal: break
+            }
+        }
+        return Flattener.scalarText(value)
+    }
+}
+
 /// A stable merge sort that takes a throwing comparator and cannot misbehave when the comparator
 /// is inconsistent (the order is then unspecified, but every element is kept exactly once).
 func stableSorted<T>(_ items: [T], by areInIncreasingOrder: (T, T) throws -> Bool) rethrows -> [T] {
@@ -100,7 +114,7 @@ func stableSorted<T>(_ items: [T], by areInIncreasingOrder: (T, T) throws -> Boo
     return source
 }
 
-private struct Flattener {
+struct Flattener {
     let policy: Policy
     var out: [QueryPair] = []
     /// Set when keys are encoded segment by segment (`encode_keys = "segments"`).
@@ -165,10 +179,7 @@ private struct Flattener {
         return "\(x)"
     }
 
-    func text(_ value: PekitValue) -> ByteString? {
-        if case .boolean(let b) = value, policy.booleans == .numeric { return ByteString(b ? "1" : "0") }
-        return Self.scalarText(value)
-    }
+    func text(_ value: PekitValue) -> ByteString? { policy.text(value) }
 
     static func isNested(_ value: PekitValue) -> Bool {
         switch value {

@@ -55,12 +55,14 @@ extension LuaRuntime {
             return 1
         }
         setFunction(module, "pekit.query", "decode") { call in
-            let input = try call.bytes(1)
-            let parser = try call.runtime.queryParser(from: call, argument: 2)
-            let keepOrder = call.stack.type(2) == LUA_TTABLE
-                ? (try LuaFields.read(call, argument: 2, known: Self.parseOptions)?.flag("ordered") ?? false) : false
-            call.runtime.push(try parser.parse(ByteString(input)), keepOrder: keepOrder)
-            return 1
+            // A whole URL or "?…" is read for its query part, as a server would see it.
+            let input = QueryInput.query(of: try call.bytes(1)).query
+            let (server, ordered) = try call.runtime.queryServer(from: call, argument: 2)
+            let (value, error) = try server.read(ByteString(bytes: input))
+            call.runtime.push(value, keepOrder: ordered)
+            guard case .go = server else { return 1 }
+            if let error { call.stack.push(ByteString(error.message)) } else { call.stack.pushNil() }
+            return 2
         }
         setFunction(module, "pekit.query", "compare") { call in
             let value = try call.runtime.value(at: 1, path: "params")
@@ -80,15 +82,18 @@ extension LuaRuntime {
         setFunction(module, "pekit.query", "check") { call in
             let value = try call.runtime.value(at: 1, path: "params")
             let policy = try call.runtime.policy(from: call, argument: 2)
-            let serverName = try call.optionalString(3) ?? "qs"
-            let server: QueryParser
-            do { server = try QueryParser.server(named: serverName) } catch { throw call.badArgument(3, "\(error)") }
-            let (query, problems) = try QueryCheck.check(value, policy: policy, server: server, serverName: serverName)
-            call.runtime.push(.array(problems.map { problem in
-                .map(PekitMap(unordered: [.init(key: "path", value: .text(problem.path)), .init(key: "problem", value: .text(problem.problem))]))
-            }), keepOrder: false)
-            call.stack.push(query)
-            return 2
+            let (server, _) = try call.runtime.queryServer(from: call, argument: 3, defaultServer: "qs")
+            let report = try QueryCheck.check(value, policy: policy, server: server)
+            func leaves(_ list: [QueryCheck.Leaf]) -> PekitValue {
+                .array(list.map { leaf in
+                    .map(PekitMap(unordered: [.init(key: "path", value: .text(leaf.path)), .init(key: "status", value: .text(leaf.status.rawValue)),
+                                              .init(key: "problem", value: .text(leaf.detail))]))
+                })
+            }
+            call.runtime.push(leaves(report.problems), keepOrder: false)
+            call.stack.push(report.query)
+            call.runtime.push(leaves(report.leaves), keepOrder: false)
+            return 3
         }
         stack.rawSet(pekit, "query")
 
@@ -112,40 +117,5 @@ extension LuaRuntime {
             return 1
         }
         stack.rawSet(pekit, "json")
-    }
-
-    static let parseOptions = ["policy", "server", "depth", "parameters", "array_limit", "max_length", "duplicates", "strict", "plus",
-                               "dots", "comma", "ordered"]
-
-    /// Parse options: `{policy=, server=, depth=, parameters=, array_limit=, max_length=,
-    /// duplicates=, strict=, plus=, dots=, comma=, ordered=}`, or a policy name.
-    func queryParser(from call: LuaCall, argument n: Int32) throws -> QueryParser {
-        let stack = call.stack
-        switch stack.type(n) {
-        case LUA_TNONE, LUA_TNIL: return QueryParser(policy: try policies.defaultEntry().policy)
-        case LUA_TSTRING: return QueryParser(policy: try policies.entry(call.string(n)).policy)
-        case LUA_TTABLE: break
-        default: throw call.typeError(n, expected: "options table or policy name")
-        }
-        guard let options = try LuaFields.read(call, argument: n, known: Self.parseOptions) else { return QueryParser(policy: try policies.defaultEntry().policy) }
-        var parser: QueryParser
-        if let name = try options.choice("server", QueryParser.servers.keys.sorted()) {
-            parser = try QueryParser.server(named: name)
-        } else {
-            parser = QueryParser(policy: try options.string("policy").map { try policies.entry($0).policy } ?? policies.defaultEntry().policy)
-        }
-        if let depth = try options.integer("depth", in: 0...1000) { parser.depth = depth }
-        if let limit = try options.integer("parameters", in: 0...Int64.max) { parser.parameterLimit = limit }
-        if let limit = try options.integer("array_limit", in: 0...Int64.max) { parser.arrayLimit = limit }
-        if let limit = try options.integer("max_length", in: 0...Int64.max) { parser.maxLength = limit }
-        if let mode = try options.choice("duplicates", ["combine", "first", "last"]).flatMap(QueryParser.Duplicates.init(rawValue:)) {
-            parser.duplicates = mode
-        }
-        if let on = try options.flag("strict") { parser.strict = on }
-        if let on = try options.flag("plus") { parser.plusAsSpace = on }
-        if let on = try options.flag("dots") { parser.allowDots = on }
-        if let on = try options.flag("comma") { parser.comma = on }
-        _ = try options.flag("ordered")
-        return parser
     }
 }

@@ -14,7 +14,7 @@ struct PolicyDefinition {
         ("order", "\"ascending\", \"bytes\", \"given\" or a function(a, b)"),
         ("arrays", "\"brackets\", \"indices\", \"repeat\", \"comma\" or a function(key, index)"),
         ("objects", "\"brackets\", \"dots\" or a function(prefix, key)"),
-        ("null", "\"key\", \"empty\" or \"skip\""), ("booleans", "\"literal\" or \"numeric\""),
+        ("null", "\"key\", \"empty\" or \"skip\""), ("booleans", "\"literal\", \"numeric\" or \"capitalized\""),
         ("encode_keys", "true, false, \"segments\" or a charset"), ("encode_values", "true, false or a charset"),
         ("separator", "a string"), ("assign", "a string"), ("empty", "\"skip\" or \"key\""), ("prefix", "a string"),
         ("headers", "a table of header names to values (request defaults)"),

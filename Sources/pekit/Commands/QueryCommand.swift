@@ -3,27 +3,37 @@ import PekitLua
 
 let queryCommand = Command(
     name: "query",
-    summary: "flatten JSON parameters into a query string, or parse one",
+    summary: "flatten JSON parameters into a query string, or read one as a real server does",
     help: """
-    usage: pekit query [--policy NAME] [--as A,B,...] [--check SERVER] [--plugins DIR] [JSON | -]
-           pekit query --decode [--policy NAME | --server SERVER] [--strict] [STRING | -]
+    usage: pekit query [--policy NAME] [--as A,B,...] [--check SERVER] [--set OPTION=VALUE]... [--plugins DIR] [JSON | -]
+           pekit query --decode [--server SERVER | --policy NAME] [--set OPTION=VALUE]... [--escape-bytes] [QUERY | URL | -]
 
     Flattens a JSON object (an argument, or standard input for '-' or none) into a query string
-    under a policy; JSON objects keep their key order. With --decode, parses a query string into
-    JSON the way a server would.
+    under a policy; JSON objects keep their key order. With --check, reads the result back as a
+    real server does and reports every value: exact, changed-type (a number or true arriving as
+    a string), changed, lost or extra. With --decode, reads a query string (or the query part
+    of a URL, or of '?…') as SERVER does and prints what it gets as JSON.
+
+    servers (each a model of the real parser, checked against it; options under its own names):
+    \(serverHelp)
 
     options:
       --policy NAME    the encoding rules: a plugin or built-in policy (default rfc3986); shipped:
                        afnetworking, alamofire, qs, qs-brackets, qs-repeat, qs-comma, php, rack,
-                       jquery, form, foundation-query, aws-sigv4, oauth1, rfc3986
+                       jquery, jquery1, go, python-requests, node-querystring, form,
+                       foundation-query, aws-sigv4, oauth1, rfc3986. With --decode and no
+                       --server: qs reading what the policy writes (dots, commas, bare keys).
       --as A,B,...     the same parameters through several policies, one line each, with ^ under
                        the pairs that differ from the first policy's
-      --check SERVER   re-parse the output as SERVER would (qs, php, rack) and report what does
-                       not survive the round trip; exit status 1 when something does not
-      --decode         parse STRING instead (JSON out)
-      --server NAME    with --decode: parse as qs, php or rack do (default: as --policy writes)
-      --strict         with --decode: fail when a limit is passed (depth 5, 1000 parameters,
-                       array index 20, 16 MB) instead of applying the lenient rule
+      --check SERVER   read the output back as SERVER does and report every value; exit status 1
+                       unless every value arrives exactly as sent
+      --decode         read QUERY instead (JSON out)
+      --server SERVER  with --decode: the server whose parser to run (default: qs under --policy)
+      --set OPTION=VALUE  an option of the server's model, in its own name (repeat for more;
+                       VALUE is JSON when it parses as JSON, else a string):
+                       --set allowDots=true, --set keep_blank_values=true, --set max_input_vars=5
+      --escape-bytes   with --decode: write bytes that are not UTF-8 as \\xFF in the JSON
+                       (without it they are an error naming where they are)
       --plugins DIR    search DIR for plugins first
       -h, --help       show this help
 
@@ -32,15 +42,31 @@ let queryCommand = Command(
       pekit query --as afnetworking,php,qs '{"list": [1, 2], "s": "a b"}'
       pekit query --policy qs-comma --check qs '{"tags": ["a,b", "c"]}'
       pekit query --decode --server php 'a[]=1&a[]=2&b.c=3'
+      pekit query --decode --server python --set keep_blank_values=true 'https://h/p?a=&b=1'
     """,
     run: runQuery
 )
+
+/// The models with their versions and options, for the help text.
+private let serverHelp: String = QueryServer.all.map { entry in
+    let options = QueryServer.optionNames[entry.name] ?? []
+    let name = entry.name.padding(toLength: 17, withPad: " ", startingAt: 0)
+    var lines = ["  \(name)\(entry.model.modelled)"]
+    var line = ""
+    for option in options {
+        if !line.isEmpty, line.count + option.count + 2 > 76 { lines.append(String(repeating: " ", count: 19) + line + ","); line = "" }
+        line += line.isEmpty ? option : ", " + option
+    }
+    if !line.isEmpty { lines.append(String(repeating: " ", count: 19) + line) }
+    return lines.joined(separator: "\n")
+}.joined(separator: "\n")
 
 private func runQuery(_ args: [[UInt8]]) throws -> Int32 {
     let parsed = try Arguments(args, command: "query", options: [
         .init(name: "policy", short: nil, takesValue: true), .init(name: "as", short: nil, takesValue: true),
         .init(name: "check", short: nil, takesValue: true), .init(name: "decode", short: nil, takesValue: false),
-        .init(name: "server", short: nil, takesValue: true), .init(name: "strict", short: nil, takesValue: false),
+        .init(name: "server", short: nil, takesValue: true), .init(name: "set", short: nil, takesValue: true),
+        .init(name: "escape-bytes", short: nil, takesValue: false),
         pluginsOption, .init(name: "help", short: "h", takesValue: false),
     ])
     if parsed.has("help") { Output.stdout.line(queryCommand.help); return 0 }
@@ -57,23 +83,51 @@ private func runQuery(_ args: [[UInt8]]) throws -> Int32 {
     func policy(_ name: String) throws -> Policy {
         do { return try runtime.policy(named: name) } catch { throw CommandFailure(message: "pekit query: \(error)") }
     }
-    if parsed.has("decode") {
-        while input.last == 0x0A || input.last == 0x0D { input.removeLast() }
-        var parser: QueryParser
-        if let server = parsed.value("server") {
-            do { parser = try QueryParser.server(named: server) } catch { throw UsageError(command: "query", message: "\(error)") }
-        } else {
-            parser = QueryParser(policy: try policy(parsed.value("policy") ?? "rfc3986"))
+    let settings = try parsed.all("set").map { setting -> (name: String, value: PekitValue) in
+        guard let equals = setting.firstIndex(of: "="), equals != setting.startIndex else {
+            throw UsageError(command: "query", message: "--set takes OPTION=VALUE, got '\(setting)'")
         }
-        parser.strict = parsed.has("strict")
+        let text = String(setting[setting.index(after: equals)...])
+        return (String(setting[..<equals]), (try? JSON.parse(Array(text.utf8))) ?? .text(text))
+    }
+    func server(_ name: String?, policyName: String?) throws -> QueryServer {
         do {
-            Output.stdout.write(JSON.write(try parser.parse(ByteString(input))))
-            Output.stdout.line("")
+            if let name { return try QueryServer.named(name, options: settings) }
+            return try QueryServer.qs(policy: try policy(policyName ?? "rfc3986"), options: settings)
         } catch let error as QueryError {
+            throw UsageError(command: "query", message: "\(error)")
+        }
+    }
+    if parsed.has("decode") {
+        if parsed.has("check") || parsed.has("as") { throw UsageError(command: "query", message: "--decode cannot be used with --check or --as") }
+        if parsed.has("server"), parsed.has("policy") { throw UsageError(command: "query", message: "give --server or --policy with --decode, not both") }
+        while input.last == 0x0A || input.last == 0x0D { input.removeLast() }
+        let model = try server(parsed.value("server"), policyName: parsed.value("policy"))
+        let (query, source) = QueryInput.query(of: input)
+        if source != .query {
+            Output.stderr.line("pekit query: reading the query part of the \(source == .url ? "URL" : "'?…' input"): \(String(decoding: query, as: UTF8.self))")
+        }
+        do {
+            let (value, error) = try model.read(ByteString(bytes: query))
+            let json: [UInt8]
+            if parsed.has("escape-bytes") {
+                json = JSON.write(escapingBytes(value))
+            } else {
+                do { json = try JSON.encode(value, root: "query") } catch let error as JSON.EncodeError {
+                    throw CommandFailure(message: "pekit query: \(error.path): byte 0x\(String(format: "%02X", error.byte)) at \(error.position) is not UTF-8, which JSON cannot hold; --escape-bytes writes such bytes as \\x\(String(format: "%02X", error.byte))")
+                }
+            }
+            Output.stdout.write(json)
+            Output.stdout.line("")
+            if let error { Output.stderr.line("pekit query: \(model.name) also returns an error: \(error.message)") }
+        } catch let error as QueryServerError {
             throw CommandFailure(message: "pekit query: \(error)")
         }
         return 0
     }
+    if parsed.has("server") { throw UsageError(command: "query", message: "--server goes with --decode (use --check SERVER to check a round trip)") }
+    if parsed.has("escape-bytes") { throw UsageError(command: "query", message: "--escape-bytes goes with --decode") }
+    if !settings.isEmpty, !parsed.has("check") { throw UsageError(command: "query", message: "--set goes with --decode or --check") }
     let value: PekitValue
     do { value = try JSON.parse(input) } catch {
         throw CommandFailure(message: "pekit query: \(parsed.positionals.first.map { _ in "argument" } ?? "standard input"): \(error)")
@@ -83,7 +137,7 @@ private func runQuery(_ args: [[UInt8]]) throws -> Int32 {
             let policies = try list.split(separator: ",").map { try policy(String($0)) }
             guard !policies.isEmpty else { throw UsageError(command: "query", message: "--as needs policy names") }
             let rows = try QueryCheck.compare(value, policies: policies)
-            let width = rows.map(\.policy.name.count).max()! + 2
+            let width = (rows.map(\.policy.name.count).max() ?? 0) + 2
             for row in rows {
                 let label = row.policy.name.padding(toLength: width, withPad: " ", startingAt: 0)
                 Output.stdout.line(label + row.pairs.joined(separator: row.policy.separator.description))
@@ -98,15 +152,21 @@ private func runQuery(_ args: [[UInt8]]) throws -> Int32 {
         }
         let chosen = try policy(parsed.value("policy") ?? "rfc3986")
         if let serverName = parsed.value("check") {
-            let server: QueryParser
-            do { server = try QueryParser.server(named: serverName) } catch { throw UsageError(command: "query", message: "\(error)") }
-            let (query, problems) = try QueryCheck.check(value, policy: chosen, server: server, serverName: serverName)
-            Output.stdout.line(query.description)
-            if problems.isEmpty {
-                Output.stdout.line("ok: \(serverName) reads back exactly what was sent")
+            let model = try server(serverName, policyName: nil)
+            let report = try QueryCheck.check(value, policy: chosen, server: model)
+            Output.stdout.line(report.query.description)
+            for leaf in report.leaves {
+                Output.stdout.line("  " + leaf.status.rawValue.padding(toLength: 13, withPad: " ", startingAt: 0) + "\(leaf.path): \(leaf.detail)")
+            }
+            if report.isExact {
+                Output.stdout.line("ok: \(model.modelled) reads back exactly what was sent")
                 return 0
             }
-            for problem in problems { Output.stdout.line("  \(problem)") }
+            let values = report.leaves.filter { $0.status != .extra && $0.status != .error }.count
+            let bad = report.problems.filter { $0.status != .extra && $0.status != .error }.count
+            Output.stdout.line("not ok: \(bad) of \(values) value\(values == 1 ? "" : "s") \(values == 1 ? "does" : "do") not arrive exactly as sent" +
+                               (report.problems.contains { $0.status == .extra } ? ", and \(model.name) reads values that were not sent" : "") +
+                               (report.problems.contains { $0.status == .error } ? ", and \(model.name) reports an error" : ""))
             return 1
         }
         Output.stdout.write(try chosen.queryString(value).bytes)
@@ -114,5 +174,33 @@ private func runQuery(_ args: [[UInt8]]) throws -> Int32 {
         return 0
     } catch let error as QueryError {
         throw CommandFailure(message: "pekit query: \(error)")
+    }
+}
+
+/// Strings and keys with bytes that are not UTF-8 written as `\xFF` (Python's backslashreplace).
+private func escapingBytes(_ value: PekitValue) -> PekitValue {
+    func escaped(_ s: ByteString) -> ByteString {
+        guard !UTF8Validation.isValid(s.bytes) else { return s }
+        var out: [UInt8] = []
+        s.bytes.withUnsafeBufferPointer { buffer in
+            var i = 0
+            while i < buffer.count {
+                let (length, problem) = UTF8Decoding.sequence(in: buffer, at: i)
+                if problem == nil { out += buffer[i..<i + length] } else {
+                    for k in i..<i + length { out += Array("\\x\(String(format: "%02X", buffer[k]))".utf8) }
+                }
+                i += length
+            }
+        }
+        return ByteString(out)
+    }
+    switch value {
+    case .string(let s): return .string(escaped(s))
+    case .array(let items): return .array(items.map(escapingBytes))
+    case .set(let items): return .set(items.map(escapingBytes))
+    case .map(let map):
+        let entries = map.entries.map { PekitMap.Entry(key: escaped($0.key), value: escapingBytes($0.value)) }
+        return .map(map.isOrdered ? PekitMap(ordered: entries) : PekitMap(unordered: entries))
+    default: return value
     }
 }

@@ -55,7 +55,7 @@ public struct RackParser: Sendable {
                 if let name, !UTF8Validation.isValid(name) {
                     throw error("InvalidParameterError", "invalid byte sequence in UTF-8")
                 }
-                _ = try normalize(params, name: name.map(ByteString.init), value: value.map { RackValue.string(ByteString($0)) } ?? .null, depth: paramDepthLimit)
+                _ = try normalize(params, name: name?[...], value: value.map { RackValue.string(ByteString($0)) } ?? .null, depth: paramDepthLimit)
             } catch let e as QueryServerError {
                 throw QueryServerError(server: e.server, kind: e.kind, message: e.message, key: ByteString(bytes: piece), offset: range.lowerBound)
             }
@@ -87,20 +87,20 @@ public struct RackParser: Sendable {
     }
 
     /// `normalize_params(params, name, v, depth)`; returns what Ruby's method returns.
-    private func normalize(_ params: RackParams, name: ByteString?, value: RackValue, depth: Int) throws -> RackValue {
+    private func normalize(_ params: RackParams, name: ArraySlice<UInt8>?, value: RackValue, depth: Int) throws -> RackValue {
         if depth <= 0 { throw error("QueryLimitError", "Rack::QueryParser::QueryLimitError") }
-        let (k, after) = Self.split(name?.bytes ?? [])
+        let (k, after) = Self.split(name ?? [])
         if k.isEmpty {
-            if case .string = value, name == "[]" { return .array(RackArray([value])) }
+            if case .string = value, let name, name.elementsEqual([0x5B, 0x5D]) { return .array(RackArray([value])) }
             return .null
         }
-        let key = ByteString(k)
+        let key = ByteString(bytes: k)
         let typeName = { (v: RackValue?) in v?.className ?? "NilClass" }
         if after.isEmpty {
             try params.set(key, value)
-        } else if after == [0x5B] {
-            try params.set(name ?? "", value)
-        } else if after == [0x5B, 0x5D] {
+        } else if after.elementsEqual([0x5B]) {
+            try params.set(ByteString(bytes: name ?? []), value)
+        } else if after.elementsEqual([0x5B, 0x5D]) {
             if params[key].isNil { try params.set(key, .array(RackArray([]))) }
             guard case .array(let list)? = params[key] else {
                 throw error("ParameterTypeError", "expected Array (got \(typeName(params[key]))) for param `\(key)'")
@@ -112,51 +112,53 @@ public struct RackParser: Sendable {
                 throw error("ParameterTypeError", "expected Array (got \(typeName(params[key]))) for param `\(key)'")
             }
             if case .params(let last)? = list.items.last, !Self.hasKey(last, childKey) {
-                _ = try normalize(last, name: ByteString(childKey), value: value, depth: depth - 1)
+                _ = try normalize(last, name: childKey, value: value, depth: depth - 1)
             } else {
-                list.items.append(try normalize(RackParams(limit: keySpaceLimit), name: ByteString(childKey), value: value, depth: depth - 1))
+                list.items.append(try normalize(RackParams(limit: keySpaceLimit), name: childKey, value: value, depth: depth - 1))
             }
         } else {
             if params[key].isNil { try params.set(key, .params(RackParams(limit: keySpaceLimit))) }
             guard case .params(let child)? = params[key] else {
                 throw error("ParameterTypeError", "expected Hash (got \(typeName(params[key]))) for param `\(key)'")
             }
-            try params.set(key, try normalize(child, name: ByteString(after), value: value, depth: depth - 1))
+            try params.set(key, try normalize(child, name: after, value: value, depth: depth - 1))
         }
         return .params(params)
     }
 
     /// `name =~ %r(\A[\[\]]*([^\[\]]+)\]*)`: the key and what follows (both empty when no match).
-    static func split(_ name: [UInt8]) -> (key: [UInt8], after: [UInt8]) {
-        var i = 0
-        while i < name.count, name[i] == 0x5B || name[i] == 0x5D { i += 1 }
+    static func split(_ name: ArraySlice<UInt8>) -> (key: ArraySlice<UInt8>, after: ArraySlice<UInt8>) {
+        var i = name.startIndex
+        while i < name.endIndex, name[i] == 0x5B || name[i] == 0x5D { i += 1 }
         let start = i
-        while i < name.count, name[i] != 0x5B, name[i] != 0x5D { i += 1 }
+        while i < name.endIndex, name[i] != 0x5B, name[i] != 0x5D { i += 1 }
         guard i > start else { return ([], []) }
-        let key = Array(name[start..<i])
-        while i < name.count, name[i] == 0x5D { i += 1 }
-        return (key, Array(name[i...]))
+        let key = name[start..<i]
+        while i < name.endIndex, name[i] == 0x5D { i += 1 }
+        return (key, name[i...])
     }
 
     /// `after =~ %r(^\[\]\[([^\[\]]+)\]$) || after =~ %r(^\[\](.+)$)`, with Ruby's line anchors.
-    static func arrayChild(_ after: [UInt8]) -> [UInt8]? {
-        let lineStarts = [0] + after.indices.filter { after[$0] == 0x0A }.map { $0 + 1 }
-        let atLineEnd = { (i: Int) in i == after.count || after[i] == 0x0A }
+    static func arrayChild(_ after: ArraySlice<UInt8>) -> ArraySlice<UInt8>? {
+        let end = after.endIndex
+        let atLineEnd = { (i: Int) in i == end || after[i] == 0x0A }
+        // Line starts, lazily: the start, then after each newline.
+        let lineStarts = sequence(first: after.startIndex) { s in after[s...].firstIndex(of: 0x0A).map { $0 + 1 } }
         for s in lineStarts where after[s...].starts(with: [0x5B, 0x5D, 0x5B]) {
             var i = s + 3
-            while i < after.count, after[i] != 0x5B, after[i] != 0x5D { i += 1 }
-            if i > s + 3, i < after.count, after[i] == 0x5D, atLineEnd(i + 1) { return Array(after[(s + 3)..<i]) }
+            while i < end, after[i] != 0x5B, after[i] != 0x5D { i += 1 }
+            if i > s + 3, i < end, after[i] == 0x5D, atLineEnd(i + 1) { return after[(s + 3)..<i] }
         }
         for s in lineStarts where after[s...].starts(with: [0x5B, 0x5D]) {
             var i = s + 2
-            while i < after.count, after[i] != 0x0A { i += 1 }
-            if i > s + 2 { return Array(after[(s + 2)..<i]) }
+            while i < end, after[i] != 0x0A { i += 1 }
+            if i > s + 2 { return after[(s + 2)..<i] }
         }
         return nil
     }
 
     /// `params_hash_has_key?`.
-    static func hasKey(_ hash: RackParams, _ key: [UInt8]) -> Bool {
+    static func hasKey(_ hash: RackParams, _ key: ArraySlice<UInt8>) -> Bool {
         if key.count >= 2, zip(key, key.dropFirst()).contains(where: { $0 == 0x5B && $1 == 0x5D }) { return false }
         var parts: [[UInt8]] = key.split(omittingEmptySubsequences: true) { $0 == 0x5B || $0 == 0x5D }.map(Array.init)
         while parts.last?.isEmpty == true { parts.removeLast() }
