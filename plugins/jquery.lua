@@ -1,18 +1,10 @@
--- jQuery.param(obj) (traditional = false): encodeURIComponent escaping with %20 turned into +,
--- a[]=x for plain elements but a[0][b]=x for elements that are objects or arrays, null as "a=".
+-- jQuery 3.x jQuery.param(obj) (traditional = false), checked against jQuery 3.6.1:
+-- encodeURIComponent escaping (space as %20: jQuery 3 stopped turning it into +), a[]=x for plain
+-- elements but a[0][b]=x for elements that are objects or arrays, null as "a=".
 return {
   name = "jquery",
   kind = "policy",
-  description = "jQuery.param: a[]=x, a[0][b]=x for nested elements, encodeURIComponent with + for space",
-  allowed = pekit.charset.alphanumerics + "-_.!~*'()",
-  space = "+",
-  order = "given",
-  objects = "brackets",
-  null = "empty",
-  booleans = "literal",
-  -- The rule jQuery's buildParams applies: an index only when the element is itself nested.
-  arrays = function(key, index, nested)
-    if nested then return key .. "[" .. (index - 1) .. "]" end
-    return key .. "[]"
-  end,
+  description = "jQuery 3 jQuery.param: a[]=x, a[0][b]=x for nested elements, encodeURIComponent (space as %20)",
+  extends = "jquery1",
+  space = "%20",
 }

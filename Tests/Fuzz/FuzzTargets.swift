@@ -35,13 +35,17 @@ public func pekitFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             precondition(decoded == bytes, "round trip failed")
         }
     case "query":
-        var parser = QueryParser()
-        parser.strict = bytes.first.map { $0 & 1 == 1 } ?? false
-        parser.allowDots = bytes.count > 1 && bytes[1] & 1 == 1
-        parser.comma = bytes.count > 2 && bytes[2] & 1 == 1
-        if let value = try? parser.parse(ByteString(bytes)) { _ = try? Policy.rfc3986.queryString(value) }
-        _ = try? QueryParser.php.parse(ByteString(bytes))
-        _ = try? QueryParser.rack.parse(ByteString(bytes))
+        var qs = QSParser()
+        qs.allowDots = bytes.first.map { $0 & 1 == 1 } ?? false
+        qs.comma = bytes.count > 1 && bytes[1] & 1 == 1
+        qs.strictNullHandling = bytes.count > 2 && bytes[2] & 1 == 1
+        qs.allowPrototypes = bytes.count > 3 && bytes[3] & 1 == 1
+        if let value = try? qs.parse(ByteString(bytes)) { _ = try? Policy.rfc3986.queryString(value) }
+        for server in QueryServer.all {
+            if let (value, _) = try? server.model.read(ByteString(bytes)) {
+                _ = try? QueryCheck.check(value, policy: .rfc3986, server: server.model)
+            }
+        }
     case "setcookie":
         let text = String(decoding: bytes, as: UTF8.self)
         _ = SetCookie(text)

@@ -21,21 +21,69 @@ final class QueryCommandTests: XCTestCase {
             """)
     }
 
-    func testCheckReportsWhatDoesNotSurvive() throws {
+    func testCheckReportsEveryValue() throws {
         let bad = try PekitProcess.run("query", "--policy", "qs-comma", "--check", "qs", #"{"tags": ["a,b", "c"]}"#)
-        XCTAssertEqual(bad.stdout, "tags=a%2Cb%2Cc\n  params.tags: sent as an array of 2 in comma format, arrives as the string \"a,b,c\": qs does not split on commas\n")
+        XCTAssertEqual(bad.stdout, """
+            tags=a%2Cb%2Cc
+              changed      params.tags: sent as a list of 2, arrives as "a,b,c": qs does not split on commas
+              lost         params.tags[1]: "a,b": the list arrives as one value
+              lost         params.tags[2]: "c": the list arrives as one value
+            not ok: 3 of 3 values do not arrive exactly as sent
+
+            """)
         XCTAssertEqual(bad.status, 1)
-        let good = try PekitProcess.run("query", "--policy", "php", "--check", "php", #"{"a": [1, 2], "b": {"c": "x y"}}"#)
-        XCTAssertEqual(good.stdout, "a%5B0%5D=1&a%5B1%5D=2&b%5Bc%5D=x+y\nok: php reads back exactly what was sent\n")
+        // Numbers arrive as strings: a check that said "ok" here would be lying.
+        let numbers = try PekitProcess.run("query", "--policy", "php", "--check", "php", #"{"a": [1, 2], "b": {"c": "x y"}}"#)
+        XCTAssertEqual(numbers.stdout, """
+            a%5B0%5D=1&a%5B1%5D=2&b%5Bc%5D=x+y
+              changed-type params.a[1]: the number 1 arrives as the string "1"
+              changed-type params.a[2]: the number 2 arrives as the string "2"
+              exact        params.b.c: "x y"
+            not ok: 2 of 3 values do not arrive exactly as sent
+
+            """)
+        XCTAssertEqual(numbers.status, 1)
+        let good = try PekitProcess.run("query", "--policy", "php", "--check", "php", #"{"a": ["1", "2"], "b": {"c": "x y"}}"#)
+        XCTAssertEqual(good.stdout, """
+            a%5B0%5D=1&a%5B1%5D=2&b%5Bc%5D=x+y
+              exact        params.a[1]: "1"
+              exact        params.a[2]: "2"
+              exact        params.b.c: "x y"
+            ok: PHP 8.2 parse_str reads back exactly what was sent
+
+            """)
         XCTAssertEqual(good.status, 0)
+        let python = try PekitProcess.run("query", "--policy", "form", "--check", "python", "--set", "keep_blank_values=true", #"{"a": "", "b": [], "c": null}"#)
+        XCTAssertEqual(python.stdout, """
+            a=&c=
+              exact        params.a: ""
+              lost         params.b: an empty list is not sent (the policy skips empty lists and maps)
+              changed-type params.c: null arrives as an empty string
+            not ok: 2 of 3 values do not arrive exactly as sent
+
+            """)
     }
 
     func testDecode() throws {
         XCTAssertEqual(try PekitProcess.run("query", "--decode", "--server", "php", "a[]=1&a[]=2&b.c=3").stdout, #"{"a":["1","2"],"b_c":"3"}"# + "\n")
         XCTAssertEqual(try PekitProcess.run("query", "--decode", "a[b][c]=x+y&n").stdout, #"{"a":{"b":{"c":"x y"}},"n":""}"# + "\n")
-        let strict = try PekitProcess.run("query", "--decode", "--strict", "a[30]=1")
-        XCTAssertEqual(strict.stderr, "pekit query: array index 30 is over the limit of 20 (arrayLimit)\n")
-        XCTAssertEqual(strict.status, 1)
+        let url = try PekitProcess.run("query", "--decode", "--server", "python", "--set", "keep_blank_values=true", "https://h/p?a=&b=1&b=2#top")
+        XCTAssertEqual(url.stdout, #"{"a":[""],"b":["1","2"]}"# + "\n")
+        XCTAssertEqual(url.stderr, "pekit query: reading the query part of the URL: a=&b=1&b=2\n")
+        let rack = try PekitProcess.run("query", "--decode", "--server", "rack", "a[]=1&a[b]=2")
+        XCTAssertEqual(rack.stderr, "pekit query: Rack ParameterTypeError: expected Hash (got Array) for param `a' (parameter \"a[b]=2\" at byte 6)\n")
+        XCTAssertEqual(rack.status, 1)
+        let go = try PekitProcess.run("query", "--decode", "--server", "go", "a=1;b=2&c=%zz&d=4")
+        XCTAssertEqual(go.stdout, #"{"d":["4"]}"# + "\n")
+        XCTAssertEqual(go.stderr, "pekit query: go also returns an error: invalid semicolon separator in query\n")
+        let bytes = try PekitProcess.run("query", "--decode", "--server", "rack", "a=%FF&b=ok")
+        XCTAssertEqual(bytes.stderr, "pekit query: query.a: byte 0xFF at 1 is not UTF-8, which JSON cannot hold; --escape-bytes writes such bytes as \\xFF\n")
+        XCTAssertEqual(bytes.status, 1)
+        XCTAssertEqual(try PekitProcess.run("query", "--decode", "--server", "rack", "--escape-bytes", "a=%FF&b=ok").stdout, #"{"a":"\\xFF","b":"ok"}"# + "\n")
+        let option = try PekitProcess.run("query", "--decode", "--server", "php", "--set", "depth=1", "a=1")
+        XCTAssertEqual(option.stderr, "pekit query: --set depth: php has no such option (known: max_input_vars, max_input_nesting_level) (see 'pekit query --help')\n")
+        XCTAssertEqual(option.status, 2)
+        XCTAssertEqual(try PekitProcess.run("query", "--decode", "--server", "qs", "--set", "depth=0", "a[b]=1").stdout, #"{"a[b]":"1"}"# + "\n")
     }
 
     func testErrors() throws {
@@ -45,7 +93,7 @@ final class QueryCommandTests: XCTestCase {
         let top = try PekitProcess.run("query", "[1, 2]")
         XCTAssertEqual(top.stderr, "pekit query: parameters[1]: parameters must be a map or a list of {key, value} pairs\n")
         let server = try PekitProcess.run("query", "--check", "django", "{}")
-        XCTAssertEqual(server.stderr, "pekit query: unknown server 'django' (known: php, qs, rack) (see 'pekit query --help')\n")
+        XCTAssertEqual(server.stderr, "pekit query: unknown server 'django' (known: qs, php, rack, python, go, whatwg, node-querystring) (see 'pekit query --help')\n")
         XCTAssertEqual(server.status, 2)
         let policy = try PekitProcess.run("query", "--policy", "nope", "{}")
         XCTAssertTrue(policy.stderr.hasPrefix("pekit query: unknown policy \"nope\""), policy.stderr)

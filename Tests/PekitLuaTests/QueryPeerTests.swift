@@ -42,8 +42,9 @@ final class QueryPolicySpecTests: XCTestCase {
             "aws-sigv4": "A=%2B&a=1&a%5Bc%5D=true&b=x%20y&n=&t=~%2A%27%28%29%21",
             // Alamofire: AFNetworking's escaping and order, booleans as 1, null as "n=".
             "alamofire": "A=%2B&a%5B%5D=1&a%5B%5D%5Bc%5D=1&b=x%20y&n=&t=~%2A%27%28%29%21",
-            // jQuery.param: a[] for plain elements, a[1][c] for nested ones; encodeURIComponent with +.
-            "jquery": "b=x+y&a%5B%5D=1&a%5B1%5D%5Bc%5D=true&n=&t=~*'()!&A=%2B",
+            // jQuery 1/2 jQuery.param: a[] for plain elements, a[1][c] for nested ones; encodeURIComponent
+            // with + (jQuery 3, checked against the real one in QueryPeerTests, keeps %20).
+            "jquery1": "b=x+y&a%5B%5D=1&a%5B1%5D%5Bc%5D=true&n=&t=~*'()!&A=%2B",
             // WHATWG form: order kept, repeat for arrays.
             "form": "b=x+y&a=1&a%5Bc%5D=true&n=&t=%7E*%27%28%29%21&A=%2B",
             "afnetworking": "A=%2B&a%5B%5D=1&a%5B%5D%5Bc%5D=1&b=x%20y&n&t=~%2A%27%28%29%21",

@@ -12,7 +12,8 @@ local params = pekit.ordered {
 for _, backend in ipairs { { policy = "rack", server = "rack" }, { policy = "qs-comma", server = "qs" } } do
   local req = pekit.request { url = base .. "/echo", params = params, policy = backend.policy }
   print(("%-9s GET %s"):format(backend.policy, req:send():json().target))
-  -- What would that server make of it? check re-parses it the way the server does.
+  -- What would that server make of it? check reads it the way the server's own parser does and
+  -- reports every value that does not arrive exactly as sent (numbers arrive as strings).
   local problems = pekit.query.check(params, backend.policy, backend.server)
-  for _, p in ipairs(problems) do print(("%-9s   %s: %s"):format("", p.path, p.problem)) end
+  for _, p in ipairs(problems) do print(("%-9s   %-12s %s: %s"):format("", p.status, p.path, p.problem)) end
 end

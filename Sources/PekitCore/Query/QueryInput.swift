@@ -12,7 +12,7 @@ public enum QueryInput {
     }
 
     /// The query part of `input`: after a leading `?` or after the first `?` of a URL, up to a
-    /// `#`. A URL is text starting with a scheme and `://`, with `//`, or with `/`.
+    /// `#`. A URL is text starting with a scheme and `://`, or a path (`/…`) with a `?`.
     public static func query(of input: [UInt8]) -> (query: ArraySlice<UInt8>, source: Source) {
         if input.first == 0x3F {
             let end = input.firstIndex(of: 0x23) ?? input.count
@@ -25,7 +25,7 @@ public enum QueryInput {
     }
 
     static func isURL(_ input: [UInt8]) -> Bool {
-        if input.first == 0x2F { return true }
+        if input.first == 0x2F { return input.contains(0x3F) }
         guard let first = input.first, isLetter(first) else { return false }
         var i = 1
         while i < input.count, isLetter(input[i]) || (0x30...0x39).contains(input[i]) || input[i] == 0x2B || input[i] == 0x2D || input[i] == 0x2E { i += 1 }

@@ -58,8 +58,8 @@ extension LuaRuntime {
                 server = try QueryServer.qs(policy: try options.string("policy").map { try policies.entry($0).policy } ?? policies.defaultEntry().policy,
                                             options: values)
             }
-        } catch let error as QueryError {
-            throw call.badArgument(n, error.description)
+        } catch let error as QueryServer.OptionError {
+            throw options.error(error.option, error.message)
         }
         if case .qs(var qs) = server {
             try readQSFunctions(options, into: &qs)

@@ -94,6 +94,8 @@ private func runQuery(_ args: [[UInt8]]) throws -> Int32 {
         do {
             if let name { return try QueryServer.named(name, options: settings) }
             return try QueryServer.qs(policy: try policy(policyName ?? "rfc3986"), options: settings)
+        } catch let error as QueryServer.OptionError {
+            throw UsageError(command: "query", message: "--set \(error.option): \(error.message)")
         } catch let error as QueryError {
             throw UsageError(command: "query", message: "\(error)")
         }

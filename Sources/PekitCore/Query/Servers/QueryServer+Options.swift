@@ -15,25 +15,31 @@ extension QueryServer {
 
     /// The model called `name` with `options` applied (qs's `decoder` and a pattern `delimiter`
     /// are Lua functions and patterns, which the Lua host sets itself).
-    /// - Throws: `QueryError` naming an unknown option, or the option and what it takes.
+    /// - Throws: `QueryError` for an unknown server; `OptionError` naming an unknown option, or
+    ///   the option and what it takes.
     public static func named(_ name: String, options: [(name: String, value: PekitValue)]) throws -> QueryServer {
-        var server = try named(name)
-        let known = optionNames[name] ?? []
-        for (option, value) in options {
-            guard known.contains(option) else {
-                throw QueryError("\(name) has no option \"\(option)\"" + (known.isEmpty ? " (it has none)" : " (known: \(known.joined(separator: ", ")))"))
-            }
-            try server.set(option, value)
-        }
-        return server
+        try named(name).setting(options)
     }
 
     /// `qs` reading what `policy` writes, with qs's options applied.
+    /// - Throws: `OptionError`.
     public static func qs(policy: Policy, options: [(name: String, value: PekitValue)]) throws -> QueryServer {
-        var server = QueryServer.qs(QSParser(policy: policy))
+        try QueryServer.qs(QSParser(policy: policy)).setting(options)
+    }
+
+    /// A bad option: which, and what is wrong (`expected true or false, got "yes"`).
+    public struct OptionError: Error, Equatable, CustomStringConvertible {
+        public let option: String
+        public let message: String
+        public var description: String { "option \"\(option)\": \(message)" }
+    }
+
+    private func setting(_ options: [(name: String, value: PekitValue)]) throws -> QueryServer {
+        var server = self
+        let known = Self.optionNames[name] ?? []
         for (option, value) in options {
-            guard optionNames["qs"]?.contains(option) == true else {
-                throw QueryError("qs has no option \"\(option)\" (known: \(optionNames["qs"]?.joined(separator: ", ") ?? ""))")
+            guard known.contains(option) else {
+                throw OptionError(option: option, message: "\(name) has no such option" + (known.isEmpty ? " (it has none)" : " (known: \(known.joined(separator: ", ")))"))
             }
             try server.set(option, value)
         }
@@ -41,7 +47,7 @@ extension QueryServer {
     }
 
     private mutating func set(_ option: String, _ value: PekitValue) throws {
-        func fail(_ expected: String) -> QueryError {
+        func fail(_ expected: String) -> OptionError {
             let got: String
             switch value {
             case .string(let s): got = "\"\(s)\""
@@ -50,7 +56,7 @@ extension QueryServer {
             case .boolean(let b): got = String(b)
             default: got = "a \(value.kindName)"
             }
-            return QueryError("option \"\(option)\": expected \(expected), got \(got)")
+            return OptionError(option: option, message: "expected \(expected), got \(got)")
         }
         func flag() throws -> Bool {
             guard case .boolean(let b) = value else { throw fail("true or false") }
@@ -69,7 +75,7 @@ extension QueryServer {
         }
         func choice<T: RawRepresentable>(_ type: T.Type, _ all: [T]) throws -> T where T.RawValue == String {
             guard case .string(let s) = value, let v = T(rawValue: s.description) else {
-                throw fail(all.map { "\"\($0.rawValue)\"" }.joined(separator: ", "))
+                throw fail(alternatives(all.map(\.rawValue)))
             }
             return v
         }
@@ -122,10 +128,10 @@ extension QueryServer {
             case "max_num_fields": p.maxNumFields = try integer()
             case "separator": p.separator = try text()
             case "encoding":
-                guard case .string(let s) = value else { throw fail("\"utf-8\", \"latin-1\" or \"ascii\"") }
+                guard case .string(let s) = value else { throw fail(alternatives(PythonParser.Encoding.allCases.map(\.rawValue))) }
                 let aliases = ["utf8": "utf-8", "latin1": "latin-1", "iso-8859-1": "latin-1", "us-ascii": "ascii"]
                 let lower = s.description.lowercased()
-                guard let encoding = PythonParser.Encoding(rawValue: aliases[lower] ?? lower) else { throw fail("\"utf-8\", \"latin-1\" or \"ascii\"") }
+                guard let encoding = PythonParser.Encoding(rawValue: aliases[lower] ?? lower) else { throw fail(alternatives(PythonParser.Encoding.allCases.map(\.rawValue))) }
                 p.encoding = encoding
             default: p.errors = try choice(PythonParser.Errors.self, PythonParser.Errors.allCases)
             }
@@ -141,4 +147,11 @@ extension QueryServer {
             break
         }
     }
+}
+
+/// `"a", "b" or "c"`.
+func alternatives(_ names: [String]) -> String {
+    let quoted = names.map { "\"\($0)\"" }
+    guard quoted.count > 1 else { return quoted.joined() }
+    return quoted.dropLast().joined(separator: ", ") + " or " + quoted[quoted.count - 1]
 }
