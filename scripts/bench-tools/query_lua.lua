@@ -8,6 +8,6 @@ end
 local out
 local options = { policy = "qs" }
 local encode_ms = median(function() out = pekit.query.encode(doc, "qs") end)
-local parse_opts = { parameters = 1000000, array_limit = 1000, depth = 10 }
+local parse_opts = { parameterLimit = math.huge, arrayLimit = 1000, depth = 10 }
 local parse_ms = median(function() pekit.query.decode(out, parse_opts) end)
 print(string.format('{"impl":"pekit-lua","encode_ms":%.2f,"parse_ms":%.2f,"bytes":%d}', encode_ms, parse_ms, #out))

@@ -38,6 +38,11 @@ public enum UTF8Decoding {
         return (length, nil)
     }
 
+    /// `bytes` itself when it is UTF-8 (no copy), else with every ill-formed subpart replaced.
+    public static func repaired(_ bytes: [UInt8]) -> [UInt8] {
+        bytes.withUnsafeBufferPointer { UTF8Validation.firstInvalidIndex($0) == nil } ? bytes : bytes.withUnsafeBufferPointer { repaired($0) }
+    }
+
     /// `bytes` with every ill-formed subpart replaced by U+FFFD (EF BF BD). O(n).
     public static func repaired<Bytes: Collection>(_ bytes: Bytes) -> [UInt8] where Bytes.Element == UInt8 {
         if let done = bytes.withContiguousStorageIfAvailable({ repaired($0) }) { return done }

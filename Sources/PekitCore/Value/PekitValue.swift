@@ -3,7 +3,7 @@
 /// Maps remember whether their order is meaningful: an ordered map (a JSON object, Lua's
 /// `pekit.ordered{…}`) keeps the order it was given; a plain map (a Lua table, whose order is
 /// random) is kept sorted by key so that output is deterministic.
-public indirect enum PekitValue: Equatable, Sendable {
+public enum PekitValue: Equatable, Sendable {
     case string(ByteString)
     case integer(Int64)
     case number(Double)

@@ -50,6 +50,9 @@ public struct QSParser: Sendable {
 
     public init() {}
 
+    /// Tests set this to compare the fast path with the faithful port.
+    nonisolated(unsafe) static var faithfulOnly = false
+
     /// `ToUint32`, which `String.prototype.split` applies to qs's `parameterLimit`.
     public static func splitLimit(_ n: Double) -> Int? {
         if n == .infinity { return nil }
@@ -65,7 +68,9 @@ public struct QSParser: Sendable {
         var input = query.bytes
         guard !input.isEmpty else { return .map(PekitMap(ordered: [])) }
         if ignoreQueryPrefix, input.first == 0x3F { input.removeFirst() }
-        let temp = try parseValues(Array(String(decoding: input, as: UTF8.self).utf8))
+        input = UTF8Decoding.repaired(input)
+        if !Self.faithfulOnly, let fast = fastParse(input) { return fast }
+        let temp = try parseValues(input)
         var object = JSValue.object(JSObject())
         for key in temp.keys {
             guard let value = temp[key], let built = try parseKeys(key.bytes, value) else { continue }
@@ -185,10 +190,11 @@ public struct QSParser: Sendable {
         var plain = true
         for b in text where b == 0x2B || b == 0x25 { plain = false; break }
         if plain { return Array(text) }
+        if charset == .utf8, let decoded = try? JSURIDecoding.decodeURIComponent(text, plusAsSpace: true) { return decoded }
         let spaced = text.map { $0 == 0x2B ? 0x20 : $0 }
         switch charset {
         case .utf8:
-            return (try? JSURIDecoding.decodeURIComponent(spaced)) ?? spaced
+            return spaced
         case .iso88591:
             var out: [UInt8] = []
             var i = 0

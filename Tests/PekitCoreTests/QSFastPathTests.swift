@@ -1,0 +1,50 @@
+import Foundation
+import XCTest
+@testable import PekitCore
+
+/// qs's fast path must give exactly what the faithful port gives: on every qs fixture, and on
+/// random queries built from the pieces that make qs's merge irregular.
+final class QSFastPathTests: XCTestCase {
+    func both(_ parser: QSParser, _ query: ByteString) -> (fast: String, faithful: String) {
+        func run() -> String {
+            do { return String(decoding: JSON.write(try parser.parse(query)), as: UTF8.self) } catch { return "error: \(error)" }
+        }
+        QSParser.faithfulOnly = false
+        let fast = run()
+        QSParser.faithfulOnly = true
+        defer { QSParser.faithfulOnly = false }
+        return (fast, run())
+    }
+
+    func testFastPathAgreesWithThePort() throws {
+        let url = try XCTUnwrap(Bundle.module.url(forResource: "server-vectors", withExtension: "json", subdirectory: "Fixtures/servers"))
+        guard case .array(let vectors) = try JSON.parse(Data(contentsOf: url)) else { return XCTFail("not a list") }
+        var queries: [(QSParser, ByteString)] = []
+        for case .map(let vector) in vectors where vector["model"] == .text("qs") {
+            guard case .string(let query)? = vector["query"], case .map(let options)? = vector["options"] else { continue }
+            guard case .qs(let parser) = try QueryServerPeerTests.model("qs", options) else { continue }
+            queries.append((parser, query))
+        }
+        // Random queries: brackets, indices, repeats, dots, escapes and prototype names.
+        var rng = SystemRandomNumberGenerator()
+        let atoms = ["a", "b", "0", "1", "21", "[", "]", "[]", "[0]", "[1]", "[x]", "[y]", ".", "=", "&", "&", "&", "%5B", "%5D",
+                     "x", "%FF", "__proto__", "toString", "[25]", "+", "%2E"]
+        let options: [(inout QSParser) -> Void] = [{ _ in }, { $0.allowDots = true }, { $0.strictNullHandling = true },
+                                                   { $0.depth = 1 }, { $0.arrayLimit = 0 }, { $0.parseArrays = false }, { $0.allowSparse = true },
+                                                   { $0.allowPrototypes = true }, { $0.parameterLimit = 3 }]
+        for n in 0..<20_000 {
+            var parser = QSParser()
+            options[n % options.count](&parser)
+            let query = (0..<Int.random(in: 1...16, using: &rng)).map { _ in atoms.randomElement(using: &rng)! }.joined()
+            queries.append((parser, ByteString(query)))
+        }
+        var fastUsed = 0, failures: [String] = []
+        for (parser, query) in queries {
+            if parser.fastPathApplies, parser.fastParse(query.bytes) != nil { fastUsed += 1 }
+            let (fast, faithful) = both(parser, query)
+            if fast != faithful { failures.append("\(query): fast \(fast), faithful \(faithful)") }
+        }
+        XCTAssertGreaterThan(fastUsed, queries.count / 3, "the fast path should take ordinary inputs (and a third of these odd ones)")
+        XCTAssert(failures.isEmpty, "\(failures.count) differ:\n" + failures.prefix(30).joined(separator: "\n"))
+    }
+}
