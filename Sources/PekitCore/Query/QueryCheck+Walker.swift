@@ -26,7 +26,7 @@ extension QueryCheck {
                     }
                 case .array(let items):
                     add(path, .changed, "sent as \(describe(sent)), arrives as \(describe(got))")
-                    for entry in map.entries { walk(entry.value, JSKeyOrder<Int>.arrayIndex(entry.key.bytes).flatMap { Int($0) < items.count ? items[Int($0)] : nil }, join(path, entry.key)) }
+                    for entry in map.entries { walk(entry.value, jsArrayIndex(entry.key.bytes).flatMap { Int($0) < items.count ? items[Int($0)] : nil }, join(path, entry.key)) }
                 case nil:
                     lostAll(sent, path, "\(name) does not see it")
                 default:

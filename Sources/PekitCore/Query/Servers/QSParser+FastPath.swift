@@ -37,7 +37,10 @@ extension QSParser {
         /// The raw key of the only piece that has filled this list with `[]` (nil once another did).
         var appendOwner: Range<Int>?
 
-        init(isArray: Bool) { self.isArray = isArray }
+        init(isArray: Bool) {
+            self.isArray = isArray
+            if !isArray { entries.reserveCapacity(4) }
+        }
 
         static func hash(_ key: UnsafeBufferPointer<UInt8>) -> Int {
             var hasher = Hasher()
@@ -64,7 +67,7 @@ extension QSParser {
         }
 
         func add(_ key: ByteString, _ child: FastChild) {
-            if !hasIndexKey, JSKeyOrder<Int>.arrayIndex(key.bytes) != nil { hasIndexKey = true }
+            if !hasIndexKey, jsArrayIndex(key.bytes) != nil { hasIndexKey = true }
             entries.append((key, child))
             if entries.count == 9 {
                 nextSameHash = Array(repeating: -1, count: 9)
@@ -99,7 +102,7 @@ extension QSParser {
             map.reserveCapacity(entries.count)
             if hasIndexKey {
                 // Object.keys order: array-index names first, ascending, then the rest as added.
-                let indexed = entries.indices.compactMap { i in JSKeyOrder<Int>.arrayIndex(entries[i].key.bytes).map { ($0, i) } }
+                let indexed = entries.indices.compactMap { i in jsArrayIndex(entries[i].key.bytes).map { ($0, i) } }
                 let first = Set(indexed.map(\.1))
                 for (_, i) in indexed.sorted(by: { $0.0 < $1.0 }) { map.append(.init(key: entries[i].key, value: Self.convert(entries[i].child, sparse))) }
                 for i in entries.indices where !first.contains(i) { map.append(.init(key: entries[i].key, value: Self.convert(entries[i].child, sparse))) }
@@ -177,7 +180,7 @@ extension QSParser {
         guard !state.key.isEmpty else { return }
         if state.key.count == 9, state.key == Self.proto { return }
         // A top-level name that is an array index comes first in qs's key order.
-        if JSKeyOrder<Int>.arrayIndex(state.key) != nil { throw GiveUp() }
+        if jsArrayIndex(state.key) != nil { throw GiveUp() }
         let value: PekitValue
         if let pos {
             value = .string(ByteString(Self.fastDecode(input[(pos + 1)..<range.upperBound])))
@@ -191,25 +194,24 @@ extension QSParser {
 
     /// qs's `utils.decode` for UTF-8, into `out`.
     static func decode(_ s: ArraySlice<UInt8>, into out: inout [UInt8]) {
-        out.removeAll(keepingCapacity: true)
-        var plain = true
-        for b in s where b == 0x25 || b == 0x2B { plain = false; break }
-        if plain { out.append(contentsOf: s); return }
-        out.append(contentsOf: fastDecode(s))
+        out = fastDecode(s)
     }
 
     static func fastDecode(_ s: ArraySlice<UInt8>) -> [UInt8] {
-        var plain = true
-        for b in s where b == 0x25 || b == 0x2B { plain = false; break }
-        if plain { return Array(s) }
-        return defaultDecode(s, charset: .utf8)
+        s.withUnsafeBufferPointer { buffer in
+            var plain = true
+            for b in buffer where b == 0x25 || b == 0x2B { plain = false; break }
+            if plain { return Array(buffer) }
+            if let decoded = JSURIDecoding.decoded(buffer, plusAsSpace: true) { return decoded }
+            return buffer.map { $0 == 0x2B ? 0x20 : $0 }
+        }
     }
 
     /// qs's parseKeys: the chain of segments of `state.key`; false when qs drops the key.
     private func segments(_ state: inout FastState) throws -> Bool {
         state.chain.removeAll(keepingCapacity: true)
         let key = state.key
-        let found = depth > 0 ? Self.bracketSegments(key) : []
+        let found = depth > 0 ? Self.bracketSegments(key, limit: depth + 1) : []
         let parentEnd = found.first?.lowerBound ?? key.count
         // A key that starts with a bracket makes qs merge a list into the top-level map (or, at
         // depth 0, strip the brackets of the whole key): the port decides those.

@@ -262,15 +262,16 @@ public struct QSParser: Sendable {
     }
 
     /// The matches of `/\[[^[\]]*]/g`, left to right.
-    static func bracketSegments(_ key: [UInt8]) -> [Range<Int>] {
+    static func bracketSegments(_ key: [UInt8], limit: Int = .max) -> [Range<Int>] {
         var found: [Range<Int>] = []
+        found.reserveCapacity(min(limit, 8))
         var p = 0
         while p < key.count {
             guard key[p] == 0x5B else { p += 1; continue }
             var q = p + 1
             while q < key.count, key[q] != 0x5B, key[q] != 0x5D { q += 1 }
             if q == key.count { break }
-            if key[q] == 0x5D { found.append(p..<(q + 1)); p = q + 1 } else { p = q }
+            if key[q] == 0x5D { found.append(p..<(q + 1)); p = q + 1; if found.count == limit { break } } else { p = q }
         }
         return found
     }
