@@ -4,7 +4,7 @@
 return {
   name = "afnetworking",
   kind = "policy",
-  description = "AFNetworking: query-allowed minus :#[]@!$&'()*+,;= (so / and ? stay), sorted keys, a[]/a[b], null as key alone",
+  description = "AFNetworking 3/4 AFQueryStringFromParameters: query-allowed minus :#[]@!$&'()*+,;= (so / and ? stay), sorted keys, a[]/a[b], null as key alone",
   allowed = pekit.charset.query - ":#[]@!$&'()*+,;=",
   space = "%20",
   order = "ascending",     -- keys compared as strings at every level

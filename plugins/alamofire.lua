@@ -3,7 +3,7 @@
 return {
   name = "alamofire",
   kind = "policy",
-  description = "Alamofire URLEncoding defaults: sorted keys, a[]/a[b], booleans as 1/0, AFNetworking's escaping",
+  description = "Alamofire 5 URLEncoding defaults: sorted keys, a[]/a[b], booleans as 1/0, AFNetworking's escaping",
   extends = "afnetworking",
   null = "empty",
   booleans = "numeric",

@@ -3,7 +3,7 @@
 return {
   name = "aws-sigv4",
   kind = "policy",
-  description = "AWS Signature V4 canonical query string: unreserved only, %20, sorted by encoded key then value",
+  description = "AWS Signature V4 canonical query string (as botocore signs it): unreserved only, %20, sorted by encoded key then value",
   allowed = "unreserved",
   space = "%20",
   order = "bytes",

@@ -2,7 +2,7 @@
 return {
   name = "form",
   kind = "policy",
-  description = "WHATWG application/x-www-form-urlencoded: *-._ and alphanumerics, space as +",
+  description = "WHATWG URL Standard application/x-www-form-urlencoded (URLSearchParams): *-._ and alphanumerics, space as +",
   allowed = "form",
   space = "+",             -- and a literal "+" is always %2B
   order = "given",

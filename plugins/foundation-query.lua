@@ -3,7 +3,7 @@
 return {
   name = "foundation-query",
   kind = "policy",
-  description = "Foundation URLComponents.queryItems: urlQueryAllowed minus & and =; '+' is left as it is",
+  description = "Foundation URLComponents.queryItems (Apple and swift-corelibs-foundation): urlQueryAllowed minus & and =; '+' is left as it is",
   allowed = pekit.charset.query - "&=",
   space = "%20",
   order = "given",         -- queryItems keep the order they were given

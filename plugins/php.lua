@@ -3,7 +3,7 @@
 return {
   name = "php",
   kind = "policy",
-  description = "PHP http_build_query: a[0]=x, a[b]=x, urlencode (space as +, ~ escaped), nulls skipped, true as 1",
+  description = "PHP 8.2 http_build_query: a[0]=x, a[b]=x, urlencode (space as +, ~ escaped), nulls skipped, true as 1",
   allowed = pekit.charset.alphanumerics + "-_.",
   space = "+",
   order = "given",

@@ -2,7 +2,7 @@
 return {
   name = "qs-brackets",
   kind = "policy",
-  description = "qs.stringify with arrayFormat 'brackets'",
+  description = "qs 6.11 qs.stringify with arrayFormat 'brackets'",
   extends = "qs",
   arrays = "brackets",       -- a[]=1&a[]=2
 }

@@ -2,7 +2,7 @@
 return {
   name = "qs-repeat",
   kind = "policy",
-  description = "qs.stringify with arrayFormat 'repeat'",
+  description = "qs 6.11 qs.stringify with arrayFormat 'repeat'",
   extends = "qs",
   arrays = "repeat",         -- a=1&a=2
 }

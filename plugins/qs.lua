@@ -3,7 +3,7 @@
 return {
   name = "qs",
   kind = "policy",
-  description = "qs.stringify defaults: a[0]=x indices, a[b]=x, RFC 3986 escaping, order kept",
+  description = "qs 6.11 qs.stringify defaults: a[0]=x indices, a[b]=x, RFC 3986 escaping, order kept",
   allowed = "unreserved",
   space = "%20",
   order = "given",

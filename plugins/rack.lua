@@ -4,7 +4,7 @@
 return {
   name = "rack",
   kind = "policy",
-  description = "Rack build_nested_query (Rails): a[]=x, a[b]=x, brackets literal, space as +, nil as key alone",
+  description = "Rack 2.2 build_nested_query (Rails): a[]=x, a[b]=x, brackets literal, space as +, nil as key alone",
   allowed = "form",
   space = "+",
   order = "given",

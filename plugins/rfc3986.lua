@@ -2,7 +2,7 @@
 return {
   name = "rfc3986",
   kind = "policy",
-  description = "RFC 3986: only unreserved characters are left unescaped; space as %20",
+  description = "RFC 3986 section 2.3: only unreserved characters are left unescaped; space as %20",
   allowed = "unreserved",
   space = "%20",
   order = "ascending",

@@ -98,8 +98,10 @@ for _, policy in ipairs { "rfc3986", "qs", "php", "rack", "afnetworking", "jquer
   local ok, q = pcall(pekit.query.encode, v, policy)
   if ok then
     assert(type(q) == "string")
-    pcall(pekit.query.decode, q, { server = "qs" })
-    pcall(pekit.query.check, v, policy, "php")
+    for _, server in ipairs { "qs", "php", "rack", "python", "go", "whatwg", "node-querystring" } do
+      pcall(pekit.query.decode, q, { server = server })
+      pcall(pekit.query.check, v, policy, server)
+    end
   end
 end
 pcall(pekit.query.pairs, v)

@@ -42,6 +42,6 @@ final class QueryPropertyTests: XCTestCase {
               return policies, checked
             end)()
             """#)
-        XCTAssertEqual(result, "14\t4200")
+        XCTAssertEqual(result, "18\t5400")
     }
 }

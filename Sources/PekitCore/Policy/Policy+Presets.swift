@@ -3,21 +3,21 @@
 /// get the same bytes.
 extension Policy {
     /// RFC 3986: unreserved bytes only, `%20`, sorted keys, `a[]` and `a[b]`, null as `a=`. The default.
-    public static let rfc3986 = Policy(name: "rfc3986", description: "RFC 3986: only unreserved characters are left unescaped; space as %20")
+    public static let rfc3986 = Policy(name: "rfc3986", description: "RFC 3986 section 2.3: only unreserved characters are left unescaped; space as %20")
 
     /// AFNetworking's `AFQueryStringPairsFromDictionary` and `AFPercentEscapedStringFromString`.
     public static let afnetworking = Policy(
-        name: "afnetworking", description: "AFNetworking: query-allowed minus :#[]@!$&'()*+,;= (so / and ? stay), sorted keys, a[]/a[b], null as key alone",
+        name: "afnetworking", description: "AFNetworking 3/4 AFQueryStringFromParameters: query-allowed minus :#[]@!$&'()*+,;= (so / and ? stay), sorted keys, a[]/a[b], null as key alone",
         allowed: .afnetworking, null: .key, booleans: .numeric)
 
     /// Foundation's `URLComponents.queryItems`: urlQueryAllowed minus `&` and `=`, order kept.
     public static let foundationQuery = Policy(
-        name: "foundation-query", description: "Foundation URLComponents.queryItems: urlQueryAllowed minus & and =; '+' is left as it is",
+        name: "foundation-query", description: "Foundation URLComponents.queryItems (Apple and swift-corelibs-foundation): urlQueryAllowed minus & and =; '+' is left as it is",
         allowed: .query - AllowedSet(ascii: "&="), order: .given, arrays: .repeat, null: .key)
 
     /// WHATWG application/x-www-form-urlencoded (`URLSearchParams`, HTML forms).
     public static let form = Policy(
-        name: "form", description: "WHATWG application/x-www-form-urlencoded: *-._ and alphanumerics, space as +",
+        name: "form", description: "WHATWG URL Standard application/x-www-form-urlencoded (URLSearchParams): *-._ and alphanumerics, space as +",
         allowed: .form, space: .plus, order: .given, arrays: .repeat)
 
     /// OAuth 1.0 signature base string parameters (RFC 5849 §3.6, §3.4.1.3.2).
@@ -27,7 +27,7 @@ extension Policy {
 
     /// AWS Signature Version 4 canonical query string.
     public static let awsSigV4 = Policy(
-        name: "aws-sigv4", description: "AWS Signature V4 canonical query string: unreserved only, %20, sorted by encoded key then value",
+        name: "aws-sigv4", description: "AWS Signature V4 canonical query string (as botocore signs it): unreserved only, %20, sorted by encoded key then value",
         order: .bytes, arrays: .repeat)
 
     /// The built-in policies by name.
