@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .library(name: "PekitCore", targets: ["PekitCore"]),
         .library(name: "PekitHTTP", targets: ["PekitHTTP"]),
+        .library(name: "PekitCrypto", targets: ["PekitCrypto"]),
         .library(name: "PekitLua", targets: ["PekitLua"]),
         .executable(name: "pekit", targets: ["pekit"]),
     ],
@@ -28,6 +29,15 @@ let package = Package(
             name: "CCurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
+        // OpenSSL's libcrypto headers (Debian's libssl-dev); the library itself (libssl3) is loaded
+        // by CCryptoShim on first use, like libcurl.
+        .systemLibrary(
+            name: "CCrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
+        .target(name: "CCryptoShim", dependencies: ["CCrypto"], linkerSettings: [.linkedLibrary("dl")]),
+        // Digests, HMAC and random bytes over libcrypto.
+        .target(name: "PekitCrypto", dependencies: ["CCryptoShim"]),
         // Loads libcurl on first use; typed wrappers for its variadic setopt/getinfo.
         .target(name: "CCurlShim", dependencies: ["CCurl"], linkerSettings: [.linkedLibrary("dl")]),
         // The Lua macros Swift cannot import, the error trampoline and the allocator:
@@ -37,7 +47,7 @@ let package = Package(
         .target(name: "PekitCore"),
         // Sending: PekitCore's requests over libcurl, cookies through the jar, redirects by RFC 9110.
         .target(name: "PekitHTTP", dependencies: ["PekitCore", "CCurl", "CCurlShim"]),
-        .target(name: "PekitLua", dependencies: ["PekitCore", "PekitHTTP", "CLua", "CLuaShim"]),
+        .target(name: "PekitLua", dependencies: ["PekitCore", "PekitHTTP", "PekitCrypto", "CLua", "CLuaShim"]),
         .executableTarget(name: "pekit", dependencies: ["PekitCore", "PekitHTTP", "PekitLua", "CEdit"]),
         // Timing harness for scripts/bench: pekit's core against Foundation in one process.
         .executableTarget(name: "pekit-bench", dependencies: ["PekitCore"]),
@@ -46,7 +56,7 @@ let package = Package(
         .executableTarget(name: "pekit-fuzz-lua", dependencies: ["PekitLua"],
                           swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
         .testTarget(name: "PekitCoreTests", dependencies: ["PekitCore", "PekitTestSupport"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "PekitLuaTests", dependencies: ["PekitLua", "PekitCore", "PekitTestSupport"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "PekitLuaTests", dependencies: ["PekitLua", "PekitCore", "PekitCrypto", "PekitTestSupport"], resources: [.copy("Fixtures")]),
         // Starts Tests/Server/pekit_test_server.py (HTTP and HTTPS on 127.0.0.1) for the tests.
         .target(name: "PekitTestSupport", path: "Tests/PekitTestSupport"),
         .testTarget(name: "PekitHTTPTests", dependencies: ["PekitHTTP", "PekitCore", "PekitTestSupport"]),

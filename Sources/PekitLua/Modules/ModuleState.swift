@@ -1,5 +1,6 @@
 import PekitCore
 import PekitHTTP
+import PekitCrypto
 
 /// What `pekit.cookies` keeps for one runtime: the jars its scripts hold (by the id in their
 /// userdata; a handle's `__gc` drops its entry), their clocks, and the public suffix list, read once.
@@ -21,4 +22,9 @@ final class HTTPState {
     var client: HTTPClient?
     var busy = false
     var warnedInsecure = false
+}
+
+/// What `pekit.crypto` keeps for one runtime: the streaming hashes its scripts hold.
+final class CryptoState {
+    var hashes: [Int: HashStream] = [:]
 }

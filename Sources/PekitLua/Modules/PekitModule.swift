@@ -34,6 +34,8 @@ extension LuaRuntime {
         installCookiesModule(into: pekit)
         installRequestModule(into: pekit)
         installHTTPModule(into: pekit)
+        installCryptoModule(into: pekit)
+        installTimeModule(into: pekit)
 
         stack.pushValue(pekit)
         setGlobal("pekit")

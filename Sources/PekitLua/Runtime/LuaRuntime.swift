@@ -91,6 +91,7 @@ public final class LuaRuntime {
     let cookieState = CookiesState()
     let requestState = RequestState()
     let httpState = HTTPState()
+    let cryptoState = CryptoState()
     /// Accept-Language for requests, from the environment once.
     lazy var acceptLanguage = RequestBuilder.acceptLanguage(environment: options.environment)
     /// The marker metatables, cached after start-up.

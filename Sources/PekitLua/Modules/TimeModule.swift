@@ -1,0 +1,59 @@
+import CLua
+import CLuaShim
+import Glibc
+import PekitCore
+
+/// `pekit.time`: Unix seconds (fractions allowed), the text formats HTTP and signing use, and a
+/// sleep Ctrl-C can stop.
+extension LuaRuntime {
+    func installTimeModule(into pekit: Int32) {
+        stack.newTable()
+        let module = stack.top
+        let formats = Timestamp.Format.allCases.map(\.rawValue)
+        func format(_ call: LuaCall, _ n: Int32) throws -> Timestamp.Format {
+            guard let name = try call.optionalString(n) else { return .iso8601 }
+            guard let format = Timestamp.Format(rawValue: name) else {
+                throw call.badArgument(n, "format \(LuaFields.alternatives(formats)) expected, got \"\(name)\"")
+            }
+            return format
+        }
+        setFunction(module, "pekit.time", "now") { call in
+            var spec = timespec()
+            clock_gettime(CLOCK_REALTIME, &spec)
+            call.stack.push(number: Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9)
+            return 1
+        }
+        setFunction(module, "pekit.time", "format") { call in
+            guard call.stack.type(1) == LUA_TNUMBER, let t = call.stack.number(1) else { throw call.typeError(1, expected: "number (Unix seconds)") }
+            guard let text = Timestamp.format(t, try format(call, 2)) else {
+                throw call.badArgument(1, "\(call.stack.toStringMeta(1)) is not a time from year 1 to 9999")
+            }
+            call.stack.push(ByteString(text))
+            return 1
+        }
+        setFunction(module, "pekit.time", "parse") { call in
+            var spec = timespec()
+            clock_gettime(CLOCK_REALTIME, &spec)
+            let t = try Timestamp.parse(try call.string(1), try format(call, 2), now: Double(spec.tv_sec))
+            if t == t.rounded(), abs(t) < 9e15 { call.stack.push(integer: Int64(t)) } else { call.stack.push(number: t) }
+            return 1
+        }
+        setFunction(module, "pekit.time", "sleep") { call in
+            guard call.stack.type(1) == LUA_TNUMBER, let seconds = call.stack.number(1), seconds.isFinite, seconds >= 0, seconds <= 1e6 else {
+                throw call.typeError(1, expected: "number of seconds from 0 to 1000000")
+            }
+            // In short steps, so that Ctrl-C stops it at once.
+            var left = seconds
+            while left > 0 {
+                if pekit_interrupt_pending() != 0 { throw LuaError(message: "interrupted") }
+                let step = min(left, 0.02)
+                var spec = timespec(tv_sec: Int(step), tv_nsec: Int((step - step.rounded(.down)) * 1e9))
+                nanosleep(&spec, nil)
+                left -= step
+            }
+            if pekit_interrupt_pending() != 0 { throw LuaError(message: "interrupted") }
+            return 0
+        }
+        stack.rawSet(pekit, "time")
+    }
+}
