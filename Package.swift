@@ -37,7 +37,7 @@ let package = Package(
         ),
         .target(name: "CCryptoShim", dependencies: ["CCrypto"], linkerSettings: [.linkedLibrary("dl")]),
         // Digests, HMAC and random bytes over libcrypto.
-        .target(name: "PekitCrypto", dependencies: ["CCryptoShim"]),
+        .target(name: "PekitCrypto", dependencies: ["PekitCore", "CCryptoShim"]),
         // Loads libcurl on first use; typed wrappers for its variadic setopt/getinfo.
         .target(name: "CCurlShim", dependencies: ["CCurl"], linkerSettings: [.linkedLibrary("dl")]),
         // The Lua macros Swift cannot import, the error trampoline and the allocator:

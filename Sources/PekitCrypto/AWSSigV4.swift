@@ -1,0 +1,234 @@
+import PekitCore
+
+/// AWS Signature Version 4, computed as botocore computes it (`SigV4Auth`, `S3SigV4Auth`,
+/// `SigV4QueryAuth`, `S3SigV4QueryAuth` of botocore 1.x): the same headers signed (all but
+/// botocore's list of hop-by-hop ones, `User-Agent` and `X-Amzn-Trace-Id`), the same canonical
+/// path (dot segments and double slashes removed, then encoded again, except for S3), the same
+/// canonical query (the URL's pairs sorted as they are), the same payload hash rules.
+public struct AWSSigV4: Sendable {
+    /// Where the signature goes.
+    public enum Placement: String, Sendable, CaseIterable {
+        /// The `Authorization` header (with `X-Amz-Date`).
+        case header
+        /// A presigned URL (`X-Amz-Signature` and the other `X-Amz-*` parameters in the query).
+        case query
+    }
+    /// Whether the body is hashed into the signature.
+    public enum Payload: String, Sendable, CaseIterable {
+        case hash
+        /// `UNSIGNED-PAYLOAD` (botocore still hashes the body of a plain-http request).
+        case unsigned
+    }
+
+    public var accessKey: String
+    public var secretKey: String
+    public var sessionToken: String?
+    public var region: String
+    public var service: String
+    public var payload = Payload.hash
+    public var placement = Placement.header
+    /// Seconds a presigned URL stays valid (`X-Amz-Expires`).
+    public var expires = 3600
+
+    public init(accessKey: String, secretKey: String, sessionToken: String? = nil, region: String, service: String) {
+        self.accessKey = accessKey; self.secretKey = secretKey; self.sessionToken = sessionToken
+        self.region = region; self.service = service
+    }
+
+    /// What was signed, for debugging a rejected signature.
+    public struct Explanation: Sendable, Equatable {
+        public let canonicalRequest: String
+        public let stringToSign: String
+        public let signature: String
+    }
+
+    public static let unsignedPayload = "UNSIGNED-PAYLOAD"
+    static let blacklist: Set<String> = ["connection", "expect", "keep-alive", "proxy-authenticate", "proxy-authorization", "te",
+                                         "trailer", "transfer-encoding", "upgrade", "user-agent", "x-amzn-trace-id"]
+
+    var isS3: Bool { service == "s3" }
+
+    /// Signs `request` at `time` (Unix seconds): adds the headers, or rewrites the URL for a
+    /// presigned one. O(body) for the payload hash.
+    /// - Throws: `CryptoError` (libcrypto), `RequestURL.ParseError`, `RequestError` for a body
+    ///   that cannot be read, or a query signature asked of a request with a body.
+    @discardableResult
+    public func sign(_ request: inout HTTPRequest, at time: Double) throws -> Explanation {
+        guard let stamp = Timestamp.format(time, .iso8601Basic) else { throw CryptoError("cannot sign at time \(time)") }
+        let date = String(stamp.prefix(8))
+        let scope = "\(date)/\(region)/\(service)/aws4_request"
+        let url = try RequestURL(request.url)
+        var payloadHash: String?
+        switch placement {
+        case .header:
+            request.headers.remove("Authorization")
+            if request.headers["Date"] != nil {
+                request.headers.remove("Date")
+                try request.headers.add("Date", Self.rfc2822(time))
+                request.headers.remove("X-Amz-Date")
+            } else {
+                request.headers.remove("X-Amz-Date")
+                try request.headers.add("X-Amz-Date", stamp)
+            }
+            if let sessionToken, !sessionToken.isEmpty {
+                request.headers.remove("X-Amz-Security-Token")
+                try request.headers.add("X-Amz-Security-Token", sessionToken)
+            }
+            if payload == .unsigned {
+                request.headers.remove("X-Amz-Content-SHA256")
+                try request.headers.add("X-Amz-Content-SHA256", Self.unsignedPayload)
+            }
+            if isS3 {
+                let hash = try payloadDigest(request, url)
+                request.headers.remove("X-Amz-Content-SHA256")
+                try request.headers.add("X-Amz-Content-SHA256", hash)
+            }
+        case .query:
+            if request.headers["content-type"] == "application/x-www-form-urlencoded; charset=utf-8" { request.headers.remove("content-type") }
+            guard try request.bodyBytes().isEmpty else {
+                throw CryptoError("a presigned URL (sign_in = \"query\") cannot carry a request body")
+            }
+            var params: [(String, String)] = [
+                ("X-Amz-Algorithm", "AWS4-HMAC-SHA256"), ("X-Amz-Credential", "\(accessKey)/\(scope)"), ("X-Amz-Date", stamp),
+                ("X-Amz-Expires", String(expires)), ("X-Amz-SignedHeaders", signedHeaders(headersToSign(request, url))),
+            ]
+            if let sessionToken { params.append(("X-Amz-Security-Token", sessionToken)) }
+            // botocore reads the query as a dict (the first value of each name) and writes it again.
+            var first: [(String, String)] = []
+            if let query = url.query, !query.isEmpty {
+                let read = try PythonParser.keepBlank.parse(ByteString(query))
+                if case .map(let map) = read {
+                    for entry in map.entries { if case .array(let values) = entry.value, case .string(let v)? = values.first { first.append((entry.key.description, v.description)) } }
+                }
+            }
+            let encode = { (s: String) in PercentEncoder.rfc3986.encode(s) }
+            let operation = first.map { "\(encode($0.0))=\(encode($0.1))" }
+            let auth = params.map { "\(encode($0.0))=\(encode($0.1))" }
+            var rebuilt = url
+            rebuilt.query = (operation + auth).joined(separator: "&")
+            request.url = rebuilt.description
+            if isS3 { payloadHash = Self.unsignedPayload }
+        }
+        let signedURL = try RequestURL(request.url)
+        let headers = headersToSign(request, signedURL)
+        let bodyHash: String
+        if let given = request.headers["X-Amz-Content-SHA256"] { bodyHash = given }
+        else if let payloadHash { bodyHash = payloadHash }
+        else { bodyHash = try payloadDigest(request, signedURL) }
+        let canonical = [
+            request.method.uppercased(),
+            isS3 ? signedURL.path : Self.canonicalPath(signedURL.path),
+            Self.canonicalQuery(signedURL.query ?? ""),
+            canonicalHeaders(headers) + "\n",
+            signedHeaders(headers),
+            bodyHash,
+        ].joined(separator: "\n")
+        let stringToSign = ["AWS4-HMAC-SHA256", stamp, scope, hexDigest(Array(canonical.utf8))].joined(separator: "\n")
+        var key = try Digest.hmac(.sha256, key: Array("AWS4\(secretKey)".utf8), Array(date.utf8))
+        for part in [region, service, "aws4_request"] { key = try Digest.hmac(.sha256, key: key, Array(part.utf8)) }
+        let signature = String(decoding: Hex.encode(try Digest.hmac(.sha256, key: key, Array(stringToSign.utf8))), as: UTF8.self)
+        switch placement {
+        case .header:
+            try request.headers.add("Authorization", "AWS4-HMAC-SHA256 Credential=\(accessKey)/\(scope), SignedHeaders=\(signedHeaders(headers)), Signature=\(signature)")
+        case .query:
+            request.url = signedURLWithSignature(request.url, signature)
+        }
+        return Explanation(canonicalRequest: canonical, stringToSign: stringToSign, signature: signature)
+    }
+
+    private func signedURLWithSignature(_ url: String, _ signature: String) -> String {
+        // Before a fragment, if the URL has one (urlunsplit keeps it at the end).
+        if let hash = url.firstIndex(of: "#") { return url[..<hash] + "&X-Amz-Signature=\(signature)" + url[hash...] }
+        return url + "&X-Amz-Signature=\(signature)"
+    }
+
+    func hexDigest(_ bytes: [UInt8]) -> String {
+        (try? Digest.hash(.sha256, bytes)).map { String(decoding: Hex.encode($0), as: UTF8.self) } ?? ""
+    }
+
+    /// The payload hash (or `UNSIGNED-PAYLOAD`) as botocore decides it.
+    func payloadDigest(_ request: HTTPRequest, _ url: RequestURL) throws -> String {
+        let plainHTTP = !request.url.hasPrefix("https")
+        if payload == .unsigned && !plainHTTP { return Self.unsignedPayload }
+        let stream = try HashStream(.sha256)
+        try request.writeBody { try stream.update($0) }
+        return String(decoding: Hex.encode(try stream.finish()), as: UTF8.self)
+    }
+
+    /// The headers signed: lower-case names (all but the blacklist) with their values in order, and
+    /// the host from the URL when there is no Host header.
+    func headersToSign(_ request: HTTPRequest, _ url: RequestURL) -> [(name: String, values: [String])] {
+        var names: [String] = []
+        var values: [String: [String]] = [:]
+        for field in request.headers.fields {
+            let name = field.name.lowercased()
+            guard !Self.blacklist.contains(name) else { continue }
+            if values[name] == nil { names.append(name); values[name] = [] }
+            values[name]?.append(field.value)
+        }
+        if values["host"] == nil {
+            names.append("host")
+            let defaultPort = url.scheme == "https" ? 443 : url.scheme == "http" ? 80 : -1
+            var host = url.host.contains(":") ? "[\(url.host.lowercased())]" : url.host.lowercased()
+            if let port = url.port, port != defaultPort { host += ":\(port)" }
+            values["host"] = [host]
+        }
+        return names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map { ($0, values[$0] ?? []) }
+    }
+
+    func canonicalHeaders(_ headers: [(name: String, values: [String])]) -> String {
+        headers.map { "\($0.name):" + $0.values.map(Self.trimAll).joined(separator: ",") }.joined(separator: "\n")
+    }
+
+    func signedHeaders(_ headers: [(name: String, values: [String])]) -> String {
+        headers.map(\.name).joined(separator: ";")
+    }
+
+    /// Python's `' '.join(value.split())`: whitespace runs to one space, none at the ends.
+    static func trimAll(_ value: String) -> String {
+        let isSpace = { (b: UInt8) in b == 0x20 || (b >= 0x09 && b <= 0x0D) || (b >= 0x1C && b <= 0x1F) }
+        return value.utf8.split(whereSeparator: isSpace).map { String(decoding: $0, as: UTF8.self) }.joined(separator: " ")
+    }
+
+    /// botocore's `_normalize_url_path`: remove dot segments and empty segments, then
+    /// `quote(path, safe='/~')` (a `%` already there is encoded again).
+    static func canonicalPath(_ path: String) -> String {
+        guard !path.isEmpty else { return "/" }
+        var output: [Substring] = []
+        for segment in path.split(separator: "/", omittingEmptySubsequences: true) where segment != "." {
+            if segment == ".." { if !output.isEmpty { output.removeLast() } } else { output.append(segment) }
+        }
+        var normalized = path.hasPrefix("/") ? "/" : ""
+        normalized += output.joined(separator: "/")
+        if path.hasSuffix("/") && !output.isEmpty { normalized += "/" }
+        var allowed = AllowedSet.unreserved
+        allowed.insert(0x2F)
+        return PercentEncoder(allowed: allowed, space: .percent).encode(normalized)
+    }
+
+    /// The URL's query pairs, split at the first `=`, sorted as strings, joined again.
+    static func canonicalQuery(_ query: String) -> String {
+        guard !query.isEmpty else { return "" }
+        let pairs = query.split(separator: "&", omittingEmptySubsequences: false).map { pair -> (Substring, Substring) in
+            guard let eq = pair.firstIndex(of: "=") else { return (pair, "") }
+            return (pair[..<eq], pair[pair.index(after: eq)...])
+        }
+        return pairs.sorted { a, b in
+            a.0 != b.0 ? a.0.unicodeScalars.lexicographicallyPrecedes(b.0.unicodeScalars) : a.1.unicodeScalars.lexicographicallyPrecedes(b.1.unicodeScalars)
+        }.map { "\($0.0)=\($0.1)" }.joined(separator: "&")
+    }
+
+    /// email.utils.formatdate: `Sun, 06 Nov 1994 08:49:37 -0000`.
+    static func rfc2822(_ time: Double) -> String {
+        (Timestamp.format(time, .http) ?? "").replacingOccurrences(of: " GMT", with: " -0000")
+    }
+}
+
+extension PythonParser {
+    /// `parse_qs(..., keep_blank_values=True)`.
+    static var keepBlank: PythonParser {
+        var p = PythonParser()
+        p.keepBlankValues = true
+        return p
+    }
+}
