@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 import PekitCore
 import PekitCrypto
+import PekitTestSupport
 @testable import PekitLua
 
 /// AWS Signature V4 against botocore's SigV4Auth, S3SigV4Auth, SigV4QueryAuth and
@@ -33,5 +34,52 @@ final class SigV4Tests: XCTestCase {
             let want = try XCTUnwrap(v["signed_headers"] as? [[String]]).map { "\($0[0]): \($0[1])" }
             XCTAssertEqual(request.headers.fields.map { "\($0.name): \($0.value)" }, want, label)
         }
+    }
+}
+
+/// Signed requests sent to the local server, which checks the signature as AWS does
+/// (Tests/Server/pekit_test_server.py, /aws/…, recomputed with hashlib and hmac).
+final class SigV4SendTests: XCTestCase {
+    var lua: LuaREPL!
+    override func tearDown() { lua = nil }
+
+    override func setUpWithError() throws {
+        let server = try TestServer.shared()
+        lua = LuaREPL(runtime: try makeRuntime())
+        XCTAssertEqual(lua.eval(#"""
+            base = "\#(server.base)"
+            keys = { access_key = "AKIDEXAMPLE", secret_key = "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY", region = "eu-west-1" }
+            function sign(req, extra)
+              local options = {}
+              for k, v in pairs(keys) do options[k] = v end
+              for k, v in pairs(extra) do options[k] = v end
+              return pekit.sign.aws_sigv4(req, options)
+            end
+            """#), "")
+    }
+
+    func testTheServerAcceptsSignedRequests() {
+        XCTAssertEqual(lua.eval(#"""
+            local req = pekit.request{ method = "POST", url = base .. "/aws/prod/items", params = { b = "2 3", a = "1" },
+                                       json = { name = "小A" }, headers = { ["X-Custom"] = "  spaced   out  " } }
+            local r = sign(req, { service = "execute-api", session_token = "TOKEN" }):send()
+            return r.status, r:json().ok
+            """#), "200\ttrue")
+        XCTAssertEqual(lua.eval(#"""
+            local req = pekit.request{ method = "PUT", url = base .. "/aws/bucket/a%20key", body = "file body" }
+            local r = sign(req, { service = "s3", payload = "unsigned" }):send()
+            return r.status, r:json().ok
+            """#), "200\ttrue")
+        XCTAssertEqual(lua.eval(#"""
+            local req = sign(pekit.request{ url = base .. "/aws/bucket/report.csv" }, { service = "s3", sign_in = "query", expires = 60 })
+            local r = pekit.http.get(req.url)
+            return r.status, r:json().ok
+            """#), "200\ttrue")
+        // A wrong key, or a presigned URL changed after signing, is refused: the check is real.
+        XCTAssertEqual(lua.eval(#"""
+            local req = sign(pekit.request{ url = base .. "/aws/x?a=1" }, { service = "execute-api", secret_key = "wrong" })
+            local presigned = sign(pekit.request{ url = base .. "/aws/x?a=1" }, { service = "execute-api", sign_in = "query" })
+            return req:send().status, pekit.http.get(presigned.url:gsub("a=1", "a=2")).status
+            """#), "403\t403")
     }
 }

@@ -22,11 +22,64 @@ Endpoints (any method unless noted):
   /status/CODE          that status with a one-line body
   /gzip                 "compressible " x 200, gzip-encoded if Accept-Encoding allows
   /bigheader/N          a header field X-Big of N bytes
+  /aws/…                verifies an AWS Signature V4 (header or presigned query) for access key
+                        AKIDEXAMPLE, recomputed from the request as received (hashlib and hmac,
+                        following AWS's specification, not pekit's code): 200 JSON {"ok": true,
+                        "service": …}, or 403 with the canonical request the server computed
 """
 import argparse, gzip, hashlib, shutil, signal, socket, http.server, json, os, secrets, socketserver, ssl, subprocess, sys, threading, time
 from urllib.parse import parse_qsl, urlsplit
 
 SESSIONS = {}
+AWS_SECRETS = {"AKIDEXAMPLE": "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY"}
+
+
+def aws_verify(method, target, headers, body):
+    """Checks a SigV4 signature as an AWS endpoint does. Returns (ok, details)."""
+    import hmac
+    from urllib.parse import quote, unquote
+    url = urlsplit(target)
+    pairs = [p.partition("=") for p in url.query.split("&")] if url.query else []
+    query = {unquote(k): unquote(v) for k, _, v in pairs}
+    if "X-Amz-Signature" in query:
+        credential, signed, given = query["X-Amz-Credential"], query["X-Amz-SignedHeaders"], query["X-Amz-Signature"]
+        stamp = query["X-Amz-Date"]
+        kept = [(k, v) for k, _, v in pairs if unquote(k) != "X-Amz-Signature"]
+    else:
+        auth = headers.get("Authorization", "")
+        if not auth.startswith("AWS4-HMAC-SHA256 "):
+            return False, {"error": "no AWS4-HMAC-SHA256 Authorization header or X-Amz-Signature"}
+        fields = dict(part.strip().split("=", 1) for part in auth[len("AWS4-HMAC-SHA256 "):].split(","))
+        credential, signed, given = fields["Credential"], fields["SignedHeaders"], fields["Signature"]
+        stamp = headers.get("X-Amz-Date", "")
+        kept = [(k, v) for k, _, v in pairs]
+    access, date, region, service, _ = credential.split("/")
+    secret = AWS_SECRETS.get(access)
+    if secret is None:
+        return False, {"error": "unknown access key " + access}
+    # The canonical form AWS computes: each query name and value decoded and encoded again with
+    # the unreserved set, sorted; the path encoded again (but for S3); the signed headers trimmed.
+    enc = lambda s: quote(unquote(s), safe="-_.~")
+    canonical_query = "&".join(f"{k}={v}" for k, v in sorted((enc(k), enc(v)) for k, v in kept))
+    path = url.path or "/"
+    if service != "s3":
+        path = quote(path, safe="/~")
+    names = signed.split(";")
+    lines = []
+    for name in names:
+        values = headers.get_all(name) or []
+        lines.append(name + ":" + ",".join(" ".join(v.split()) for v in values))
+    payload = headers.get("X-Amz-Content-SHA256") or ("UNSIGNED-PAYLOAD" if service == "s3" and "X-Amz-Signature" in query
+                                                     else hashlib.sha256(body).hexdigest())
+    canonical = "\n".join([method, path, canonical_query, "\n".join(lines) + "\n", signed, payload])
+    scope = f"{date}/{region}/{service}/aws4_request"
+    to_sign = "\n".join(["AWS4-HMAC-SHA256", stamp, scope, hashlib.sha256(canonical.encode()).hexdigest()])
+    key = ("AWS4" + secret).encode()
+    for part in (date, region, service, "aws4_request"):
+        key = hmac.new(key, part.encode(), hashlib.sha256).digest()
+    expected = hmac.new(key, to_sign.encode(), hashlib.sha256).hexdigest()
+    ok = hmac.compare_digest(expected, given)
+    return ok, {"ok": ok, "service": service, "canonical_request": canonical, "string_to_sign": to_sign}
 USERS = {"ada": "secret", "linus": "penguin"}
 
 
@@ -105,6 +158,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
         parts = [p for p in url.path.split("/") if p]
         query = parse_qsl(url.query, keep_blank_values=True)
         head = parts[0] if parts else ""
+        if head == "aws":
+            ok, details = aws_verify(self.command, self.path, self.headers, self.body())
+            return self.reply(200 if ok else 403, details)
         if head == "raw":
             self.body()
             return self.reply(200, bytes(self.rfile.data), content_type="application/octet-stream")

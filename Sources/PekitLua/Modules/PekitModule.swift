@@ -36,6 +36,7 @@ extension LuaRuntime {
         installHTTPModule(into: pekit)
         installCryptoModule(into: pekit)
         installTimeModule(into: pekit)
+        installSignModule(into: pekit)
 
         stack.pushValue(pekit)
         setGlobal("pekit")
