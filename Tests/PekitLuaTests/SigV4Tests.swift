@@ -79,7 +79,7 @@ final class SigV4SendTests: XCTestCase {
         XCTAssertEqual(lua.eval(#"""
             local req = sign(pekit.request{ url = base .. "/aws/x?a=1" }, { service = "execute-api", secret_key = "wrong" })
             local presigned = sign(pekit.request{ url = base .. "/aws/x?a=1" }, { service = "execute-api", sign_in = "query" })
-            return req:send().status, pekit.http.get(presigned.url:gsub("a=1", "a=2")).status
+            return req:send().status, pekit.http.get((presigned.url:gsub("a=1", "a=2"))).status
             """#), "403\t403")
     }
 }
