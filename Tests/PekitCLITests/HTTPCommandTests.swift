@@ -77,6 +77,19 @@ final class HTTPCommandTests: XCTestCase {
     }
 
     /// The one-shot command: log in with a jar file, then use it; the jar file is curl's format.
+    func testAWSSigV4FlagSignsWhatTheServerChecks() throws {
+        let ok = try PekitProcess.run(["request", "--send", "--aws-sigv4", "aws:amz:eu-west-1:execute-api", "-u", "AKIDEXAMPLE:wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY",
+                                       "--json", "-", "-H", "X-Amz-Security-Token: T", "\(server.base)/aws/items?b=2&a=1"], stdin: Array(#"{"n": 1}"#.utf8))
+        XCTAssertEqual(ok.status, 0, ok.stderr)
+        XCTAssertTrue(ok.stdout.hasPrefix(#"{"canonical_request": "POST\n/aws/items\na=1&b=2\naccept-language:"#), ok.stdout)
+        XCTAssertTrue(ok.stdout.contains(#""ok": true"#), ok.stdout)
+        let wrong = try PekitProcess.run(["request", "--send", "--fail", "--aws-sigv4", "aws:amz:eu-west-1:s3", "-u", "AKIDEXAMPLE:nope", "\(server.base)/aws/b/k"])
+        XCTAssertEqual(wrong.status, 22)
+        let usage = try PekitProcess.run(["request", "--aws-sigv4", "aws:amz:eu-west-1:s3", "http://h/"])
+        XCTAssertEqual(usage.stderr, "pekit request: --aws-sigv4 needs -u ACCESS_KEY:SECRET_KEY (see 'pekit request --help')\n")
+        XCTAssertEqual(usage.status, 2)
+    }
+
     func testRequestSendWithJarFile() throws {
         let dir = try makeTemporaryDirectory("send")
         let jar = dir.appendingPathComponent("jar.txt").path

@@ -1,5 +1,6 @@
 import Foundation
 import PekitCore
+import PekitCrypto
 import PekitHTTP
 import PekitLua
 
@@ -9,7 +10,8 @@ let requestCommand = Command(
     help: """
     usage: pekit request [-X M] [--policy P] [--param k=v]... [--params-in query|body] [--json FILE]
                          [--form k=v]... [--file field=@path]... [--body-file PATH] [-H 'K: V']...
-                         [-u USER:PASSWORD] [--jar FILE [--force]] [--base URL]
+                         [-u USER:PASSWORD] [--aws-sigv4 aws:amz:REGION:SERVICE -u KEY:SECRET]
+                         [--jar FILE [--force]] [--base URL]
                          [--connect NAME:PORT=ADDRESS:PORT]...
                          [--raw | --curl | --describe | --send [send options]] URL
 
@@ -36,6 +38,10 @@ let requestCommand = Command(
                         for Host, TLS and cookies (curl's --connect-to; repeat)
       --base URL        resolve a relative URL against this base
       -u, --user U:P    Basic authentication
+      --aws-sigv4 aws:amz:REGION:SERVICE  sign with AWS Signature V4 (curl's flag) as botocore
+                        signs, with -u ACCESS_KEY:SECRET_KEY; a session token goes in
+                        -H 'X-Amz-Security-Token: …'; REGION and SERVICE may be left out for
+                        SERVICE.REGION.amazonaws.com hosts
       --plugins DIR     search DIR for plugins first
       -h, --help        show this help
 
@@ -73,7 +79,7 @@ private func runRequest(_ args: [[UInt8]]) throws -> Int32 {
         .init(name: "insecure", short: "k", takesValue: false), .init(name: "proxy", short: nil, takesValue: true),
         .init(name: "http", short: nil, takesValue: true), .init(name: "compressed", short: nil, takesValue: false),
         .init(name: "fail", short: nil, takesValue: false), .init(name: "force", short: nil, takesValue: false),
-        .init(name: "max-filesize", short: nil, takesValue: true),
+        .init(name: "max-filesize", short: nil, takesValue: true), .init(name: "aws-sigv4", short: nil, takesValue: true),
         .init(name: "raw", short: nil, takesValue: false), .init(name: "curl", short: nil, takesValue: false),
         .init(name: "describe", short: nil, takesValue: false), pluginsOption, .init(name: "help", short: "h", takesValue: false),
     ])
@@ -137,7 +143,7 @@ private func buildAndRun(_ parsed: Arguments, url: String) throws -> Int32 {
             let value = String(header[header.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
             builder.headers.append((name, value.isEmpty ? nil : value))
         }
-        if let user = parsed.value("user") {
+        if let user = parsed.value("user"), !parsed.has("aws-sigv4") {
             let parts = user.split(separator: ":", maxSplits: 1)
             builder.basicAuth = (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
         }
@@ -161,7 +167,10 @@ private func buildAndRun(_ parsed: Arguments, url: String) throws -> Int32 {
         }
         let hasBody = builder.form != nil || builder.json != nil || builder.multipart != nil || builder.bodyFile != nil
         builder.method = parsed.value("method") ?? (hasBody ? "POST" : "GET")
-        let request = try builder.build()
+        var request = try builder.build()
+        if let spec = parsed.value("aws-sigv4") {
+            try signAWS(&request, spec: spec, user: parsed.value("user"))
+        }
         if sending {
             return try send(request, builder: builder, parsed)
         }
@@ -244,4 +253,29 @@ private func send(_ request: HTTPRequest, builder: RequestBuilder, _ parsed: Arg
     }
     if let jar = builder.jar, let path = parsed.value("jar") { try jar.save(to: path, sessions: true) }
     return parsed.has("fail") && response.status >= 400 ? 22 : 0
+}
+
+/// `--aws-sigv4 aws:amz:REGION:SERVICE` with `-u KEY:SECRET`, as curl takes them.
+private func signAWS(_ request: inout HTTPRequest, spec: String, user: String?) throws {
+    let parts = spec.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+    guard parts.count >= 1, parts.count <= 4, parts[0].lowercased() == "aws", parts.count < 2 || parts[1].lowercased() == "amz" else {
+        throw UsageError(command: "request", message: "--aws-sigv4 takes aws:amz:REGION:SERVICE (AWS Signature V4), not '\(spec)'")
+    }
+    guard let user, let colon = user.firstIndex(of: ":"), colon != user.startIndex, user.index(after: colon) != user.endIndex else {
+        throw UsageError(command: "request", message: "--aws-sigv4 needs -u ACCESS_KEY:SECRET_KEY")
+    }
+    var region = parts.count > 2 ? parts[2] : ""
+    var service = parts.count > 3 ? parts[3] : ""
+    if region.isEmpty || service.isEmpty {
+        // As curl does: SERVICE.REGION.amazonaws.com names both.
+        let labels = (try RequestURL(request.url)).host.split(separator: ".").map(String.init)
+        guard labels.count >= 4, labels.suffix(2) == ["amazonaws", "com"] else {
+            throw UsageError(command: "request", message: "--aws-sigv4: give the region and service (aws:amz:REGION:SERVICE); they cannot be read from this host")
+        }
+        if service.isEmpty { service = labels[labels.count - 4] }
+        if region.isEmpty { region = labels[labels.count - 3] }
+    }
+    let signer = AWSSigV4(accessKey: String(user[..<colon]), secretKey: String(user[user.index(after: colon)...]),
+                          sessionToken: request.headers["X-Amz-Security-Token"], region: region, service: service)
+    try signer.sign(&request, at: Date().timeIntervalSince1970.rounded(.down))
 }
