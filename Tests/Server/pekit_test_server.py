@@ -26,12 +26,46 @@ Endpoints (any method unless noted):
                         AKIDEXAMPLE, recomputed from the request as received (hashlib and hmac,
                         following AWS's specification, not pekit's code): 200 JSON {"ok": true,
                         "service": …}, or 403 with the canonical request the server computed
+  /oauth1/…             verifies an OAuth 1.0a HMAC-SHA1/HMAC-SHA256 Authorization header for consumer
+                        "pekit-consumer" (secret "consumer secret") and token "pekit-token" (secret
+                        "token secret"), recomputed per RFC 5849 with hashlib and hmac: 200 or 403
 """
 import argparse, gzip, hashlib, shutil, signal, socket, http.server, json, os, secrets, socketserver, ssl, subprocess, sys, threading, time
 from urllib.parse import parse_qsl, urlsplit
 
 SESSIONS = {}
 AWS_SECRETS = {"AKIDEXAMPLE": "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY"}
+
+
+def oauth1_verify(method, target, headers, body, scheme):
+    """Checks an OAuth 1.0a HMAC signature per RFC 5849 section 3.4. Returns (ok, details)."""
+    import base64, hmac, re
+    from urllib.parse import quote, unquote, parse_qsl as qsl
+    auth = headers.get("Authorization", "")
+    if not auth.startswith("OAuth "):
+        return False, {"error": "no OAuth Authorization header"}
+    oauth = {unquote(k): unquote(v) for k, v in re.findall(r'([a-z_]+)="([^"]*)"', auth)}
+    secrets_by_key = {"pekit-consumer": "consumer secret"}
+    token_secrets = {"pekit-token": "token secret"}
+    esc = lambda s: quote(s, safe="~")
+    url = urlsplit(target)
+    params = qsl(url.query, keep_blank_values=True)
+    content_type = (headers.get("Content-Type") or "").split(";")[0].strip().lower()
+    if content_type == "application/x-www-form-urlencoded":
+        params += qsl(body.decode(), keep_blank_values=True)
+    params += [(k, v) for k, v in oauth.items() if k not in ("oauth_signature", "realm")]
+    normalized = "&".join(f"{k}={v}" for k, v in sorted((esc(k), esc(v)) for k, v in params))
+    base_uri = f"{scheme}://{headers['Host'].lower()}{url.path or '/'}"
+    base = "&".join([esc(method.upper()), esc(base_uri), esc(normalized)])
+    key = esc(secrets_by_key.get(oauth.get("oauth_consumer_key"), "")) + "&" + esc(token_secrets.get(oauth.get("oauth_token"), ""))
+    digest = {"HMAC-SHA1": hashlib.sha1, "HMAC-SHA256": hashlib.sha256}.get(oauth.get("oauth_signature_method"))
+    if digest is None:
+        return False, {"error": "unsupported method " + str(oauth.get("oauth_signature_method"))}
+    expected = base64.b64encode(hmac.new(key.encode(), base.encode(), digest).digest()).decode()
+    ok = hmac.compare_digest(expected, oauth.get("oauth_signature", ""))
+    if ok and "oauth_body_hash" in oauth:
+        ok = oauth["oauth_body_hash"] == base64.b64encode(hashlib.sha1(body).digest()).decode()
+    return ok, {"ok": ok, "base_string": base}
 
 
 def aws_verify(method, target, headers, body):
@@ -158,6 +192,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
         parts = [p for p in url.path.split("/") if p]
         query = parse_qsl(url.query, keep_blank_values=True)
         head = parts[0] if parts else ""
+        if head == "oauth1":
+            scheme = "https" if isinstance(self.connection, ssl.SSLSocket) else "http"
+            ok, details = oauth1_verify(self.command, self.path, self.headers, self.body(), scheme)
+            return self.reply(200 if ok else 403, details)
         if head == "aws":
             ok, details = aws_verify(self.command, self.path, self.headers, self.body())
             return self.reply(200 if ok else 403, details)

@@ -33,4 +33,25 @@ int pekit_crypto_random(unsigned char *out, int count);
 /// Compares `count` bytes in time that does not depend on where they differ; 0 when equal.
 int pekit_crypto_memcmp(const void *a, const void *b, size_t count);
 
+/// A private key read from PEM text (PKCS#8, PKCS#1 RSA or SEC1 EC); NULL when it is none.
+void *pekit_crypto_private_key(const char *pem, size_t count);
+/// A public key read from PEM text (SubjectPublicKeyInfo, or PKCS#1 RSA); NULL when it is none.
+void *pekit_crypto_public_key(const char *pem, size_t count);
+void pekit_crypto_key_free(void *key);
+/// 6 for RSA, 408 for EC (OpenSSL's EVP_PKEY ids), another number for other keys.
+int pekit_crypto_key_type(void *key);
+/// The key size in bits (the curve's for EC).
+int pekit_crypto_key_bits(void *key);
+
+/// Signs `data` with `key` and digest `md` (RSA: PKCS#1 v1.5; EC: DER-encoded ECDSA) into `out`
+/// (room for `*out_count` bytes; set to the signature's size). Returns 1 on success.
+int pekit_crypto_sign(void *key, const void *md, const unsigned char *data, size_t count, unsigned char *out, size_t *out_count);
+/// 1 when `signature` is a valid signature of `data` under `key` and `md`, 0 when not.
+int pekit_crypto_verify(void *key, const void *md, const unsigned char *data, size_t count, const unsigned char *signature, size_t signature_count);
+
+/// An ECDSA signature from DER to JOSE's r || s, each `size` bytes; returns 1 on success.
+int pekit_crypto_ecdsa_der_to_raw(const unsigned char *der, size_t count, unsigned char *out, int size);
+/// An ECDSA signature from r || s (each `size` bytes) to DER into `out` (room for `*out_count`).
+int pekit_crypto_ecdsa_raw_to_der(const unsigned char *raw, int size, unsigned char *out, size_t *out_count);
+
 #endif

@@ -120,6 +120,11 @@ extension LuaRuntime {
         let methods = stack.top
         setFunction(methods, "request", "raw") { call in call.stack.push(try call.runtime.request(at: 1, call).raw()); return 1 }
         setFunction(methods, "request", "curl") { call in call.stack.push(try call.runtime.request(at: 1, call).curl()); return 1 }
+        setFunction(methods, "request", "header") { call in
+            // The first value of a header field, by case-insensitive name (as r:header on responses).
+            if let value = try call.runtime.request(at: 1, call).headers[try call.string(2)] { call.stack.push(value) } else { call.stack.pushNil() }
+            return 1
+        }
         setFunction(methods, "request", "send") { call in
             try call.require(.network)
             let stored = try call.runtime.storedRequest(at: 1, call)

@@ -9,14 +9,28 @@ import PekitCrypto
 /// signature.
 extension LuaRuntime {
     static let sigV4Fields = ["access_key", "secret_key", "session_token", "region", "service", "time", "payload", "sign_in", "expires", "explain"]
+    static let oauth1Fields = ["consumer_key", "consumer_secret", "rsa_key", "token", "token_secret", "method", "nonce", "timestamp",
+                               "realm", "callback", "verifier", "body_hash", "explain"]
+
+    /// The request handle at argument 1 and its id.
+    func signedRequest(_ call: LuaCall) throws -> (id: Int, stored: StoredRequest) {
+        guard let id = handleID(at: 1, metatable: Self.requestMetatable), let stored = requestState.requests[id] else {
+            throw call.typeError(1, expected: "request (from pekit.request)")
+        }
+        return (id, stored)
+    }
+
+    func wallClock() -> Double {
+        var spec = timespec()
+        clock_gettime(CLOCK_REALTIME, &spec)
+        return Double(spec.tv_sec)
+    }
 
     func installSignModule(into pekit: Int32) {
         stack.newTable()
         setFunction(-1, "pekit.sign", "aws_sigv4") { call in
             let runtime = call.runtime
-            guard let id = runtime.handleID(at: 1, metatable: Self.requestMetatable), let stored = runtime.requestState.requests[id] else {
-                throw call.typeError(1, expected: "request (from pekit.request)")
-            }
+            let (id, stored) = try runtime.signedRequest(call)
             guard let fields = try LuaFields.read(call, argument: 2, known: Self.sigV4Fields) else {
                 throw call.badArgument(2, "table expected with access_key, secret_key, region and service")
             }
@@ -33,9 +47,7 @@ extension LuaRuntime {
             if let fixed = try fields.number("time", in: 0...253_402_300_799, expected: "Unix seconds (a number from 0)") {
                 time = fixed
             } else {
-                var spec = timespec()
-                clock_gettime(CLOCK_REALTIME, &spec)
-                time = Double(spec.tv_sec)
+                time = runtime.wallClock()
             }
             var request = stored.request
             let explanation = try signer.sign(&request, at: time)
@@ -46,6 +58,36 @@ extension LuaRuntime {
                 .init(key: "canonical_request", value: .text(explanation.canonicalRequest)),
                 .init(key: "string_to_sign", value: .text(explanation.stringToSign)),
                 .init(key: "signature", value: .text(explanation.signature)),
+            ])), keepOrder: false)
+            return 2
+        }
+        setFunction(-1, "pekit.sign", "oauth1") { call in
+            let runtime = call.runtime
+            let (id, stored) = try runtime.signedRequest(call)
+            guard let fields = try LuaFields.read(call, argument: 2, known: Self.oauth1Fields) else {
+                throw call.badArgument(2, "table expected with consumer_key and consumer_secret (or rsa_key)")
+            }
+            guard let key = try fields.string("consumer_key"), !key.isEmpty else { throw fields.error("consumer_key", "required (a non-empty string)") }
+            var signer = OAuth1(consumerKey: key)
+            signer.consumerSecret = try fields.string("consumer_secret") ?? ""
+            signer.rsaKey = try fields.bytes("rsa_key")
+            signer.token = try fields.string("token")
+            signer.tokenSecret = try fields.string("token_secret")
+            if let method = try fields.choice("method", OAuth1.Method.allCases.map(\.rawValue)) { signer.method = OAuth1.Method(rawValue: method) ?? .hmacSHA1 }
+            if signer.method == .rsaSHA1, signer.rsaKey == nil { throw fields.error("rsa_key", "RSA-SHA1 needs the PEM private key") }
+            signer.nonce = try fields.string("nonce")
+            signer.timestamp = try fields.integer("timestamp", in: 0...Int64(Int32.max) * 4)
+            signer.realm = try fields.string("realm")
+            signer.callback = try fields.string("callback")
+            signer.verifier = try fields.string("verifier")
+            signer.bodyHash = try fields.flag("body_hash") ?? true
+            var request = stored.request
+            let explanation = try signer.sign(&request, now: runtime.wallClock())
+            runtime.requestState.requests[id] = StoredRequest(request: request, sendDefaults: stored.sendDefaults)
+            call.stack.pushValue(1)
+            guard try fields.flag("explain") == true else { return 1 }
+            runtime.push(.map(PekitMap(ordered: [
+                .init(key: "base_string", value: .text(explanation.baseString)), .init(key: "signature", value: .text(explanation.signature)),
             ])), keepOrder: false)
             return 2
         }
