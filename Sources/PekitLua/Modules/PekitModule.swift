@@ -37,6 +37,7 @@ extension LuaRuntime {
         installCryptoModule(into: pekit)
         installTimeModule(into: pekit)
         installSignModule(into: pekit)
+        installJWTModule(into: pekit)
 
         stack.pushValue(pekit)
         setGlobal("pekit")
