@@ -40,11 +40,20 @@ public final class HTTPClient {
     public func send(_ request: HTTPRequest, options: SendOptions = SendOptions()) throws -> HTTPResponse {
         var current = request
         var hops: [HTTPResponse.Hop] = []
+        let origin = try? RequestURL(request.url)
         while true {
             let url: RequestURL
             do { url = try RequestURL(current.url) } catch { throw RequestError.invalidURL("\(error)") }
             if let jar = options.jar, options.cookieHeaderFromJar {
                 if let cookie = try jar.header(for: url) { try current.headers.set("Cookie", cookie) } else { current.headers.remove("Cookie") }
+            }
+            // Signed again on every hop (a fresh time and nonce; the URL may have changed).
+            if let sign = options.sign {
+                if let origin, Redirect.sameOrigin(origin, url) {
+                    try sign(&current)
+                } else {
+                    for name in SendOptions.signatureHeaders { current.headers.remove(name) }
+                }
             }
             let canFollow = options.followRedirects
             var response = try exchange(current, options: options) { response in

@@ -75,5 +75,12 @@ public struct SendOptions {
     public init(cookiesOf builder: RequestBuilder) {
         jar = builder.jar
         cookieHeaderFromJar = !builder.overridesCookie
+        sign = builder.signer
     }
+
+    /// Signs each hop to the request's own origin again (a redirect to another origin carries no
+    /// signature: its headers are dropped, as Authorization is).
+    public var sign: ((inout HTTPRequest) throws -> Void)?
+    /// The headers a signature adds.
+    static let signatureHeaders = ["Authorization", "X-Amz-Date", "X-Amz-Security-Token", "X-Amz-Content-SHA256"]
 }

@@ -47,7 +47,7 @@ final class SigV4SendTests: XCTestCase {
         let server = try TestServer.shared()
         lua = LuaREPL(runtime: try makeRuntime())
         XCTAssertEqual(lua.eval(#"""
-            base = "\#(server.base)"
+            base = "\#(server.base)"; tls_port = \#(server.httpsPort); cacert = "\#(server.cacert)"
             keys = { access_key = "AKIDEXAMPLE", secret_key = "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY", region = "eu-west-1" }
             function sign(req, extra)
               local options = {}
@@ -75,6 +75,14 @@ final class SigV4SendTests: XCTestCase {
             local r = pekit.http.get(req.url)
             return r.status, r:json().ok
             """#), "200\ttrue")
+        // sign = {…} on the request signs every hop to the same origin again, and none elsewhere.
+        XCTAssertEqual(lua.eval(#"""
+            local aws = { "aws-sigv4", service = "execute-api" }
+            for k, v in pairs(keys) do aws[k] = v end
+            local r = pekit.request{ url = base .. "/redirect/302?to=/aws/moved%3Fx%3D1", sign = aws }:send()
+            local away = pekit.request{ url = base .. "/redirect/302?to=https://127.0.0.1:" .. tls_port .. "/aws/away", sign = aws }:send{ insecure = true }
+            return r.status, #r.redirects, away.status, away:json().error
+            """#), "200\t1\t403\t\"no AWS4-HMAC-SHA256 Authorization header or X-Amz-Signature\"")
         // A wrong key, or a presigned URL changed after signing, is refused: the check is real.
         XCTAssertEqual(lua.eval(#"""
             local req = sign(pekit.request{ url = base .. "/aws/x?a=1" }, { service = "execute-api", secret_key = "wrong" })

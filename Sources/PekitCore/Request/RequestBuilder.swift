@@ -32,6 +32,9 @@ public struct RequestBuilder {
     public var boundary: String?
     public var basicAuth: (user: String, password: String)?
     public var jar: CookieJar?
+    /// Signs the built request (AWS SigV4, OAuth 1.0a…); the sender calls it again for each
+    /// redirect hop to the same origin, so every hop carries a fresh signature.
+    public var signer: ((inout HTTPRequest) throws -> Void)?
     /// The environment for Accept-Language (`LANGUAGE`, `LANG`).
     public var environment: [String: String] = [:]
     /// Accept-Language worked out once by the caller (`acceptLanguage(environment:)`); nil: from
@@ -153,7 +156,9 @@ public struct RequestBuilder {
                 headers.remove(name)
             }
         }
-        return HTTPRequest(method: method, url: urlText, headers: headers, body: requestBody, connect: connect)
+        var request = HTTPRequest(method: method, url: urlText, headers: headers, body: requestBody, connect: connect)
+        try signer?(&request)
+        return request
     }
 
     /// JSON bodies follow the policy's key order: sorted for ascending and bytes orders.

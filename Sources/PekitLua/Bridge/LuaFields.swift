@@ -17,19 +17,23 @@ struct LuaFields {
     /// The argument number the user wrote, for messages.
     let argument: Int32
     let known: [String]
+    /// Whether `[1]` is taken too (`sign = {"aws-sigv4", region = …}`).
+    var takesFirst = false
 
     /// The table at argument `n`, or nil when the argument is absent or nil.
     /// - Parameters:
     ///   - known: the field names accepted; any other is an error listing them.
     ///   - index: where the table is on the stack when it is not argument `n` itself.
+    ///   - takesFirst: whether the table may also hold one value at `[1]`.
     /// - Throws: `LuaArgumentError` for a non-table or an unknown field.
-    static func read(_ call: LuaCall, argument n: Int32, known: [String], at index: Int32? = nil) throws -> LuaFields? {
+    static func read(_ call: LuaCall, argument n: Int32, known: [String], at index: Int32? = nil, takesFirst: Bool = false) throws -> LuaFields? {
         let i = call.stack.absolute(index ?? n)
         if call.stack.isNoneOrNil(i) { return nil }
         guard call.stack.type(i) == LUA_TTABLE else {
             throw call.badArgument(n, "table expected, got \(call.stack.typeName(i))")
         }
-        let fields = LuaFields(call: call, index: i, argument: n, known: known)
+        var fields = LuaFields(call: call, index: i, argument: n, known: known)
+        fields.takesFirst = takesFirst
         try fields.checkNames()
         return fields
     }
@@ -37,6 +41,7 @@ struct LuaFields {
     private func checkNames() throws {
         let stack = call.stack
         try call.runtime.forEachRaw(index) {
+            if takesFirst, stack.type(-2) == LUA_TNUMBER, stack.integer(-2) == 1 { return }
             guard stack.type(-2) == LUA_TSTRING, let name = stack.string(-2), known.contains(name) else {
                 let name = stack.type(-2) == LUA_TSTRING ? "\"\(stack.string(-2) ?? "")\"" : "[\(stack.toStringMeta(-2))]"
                 throw call.badArgument(argument, "unknown field \(name); known: \(known.joined(separator: ", "))")

@@ -8,7 +8,7 @@ import PekitHTTP
 extension LuaRuntime {
     static let requestMetatable = "pekit.request"
     static let requestFields = ["method", "url", "base", "params", "policy", "params_in", "methods_in_query", "headers", "json", "form",
-                                "body", "body_file", "content_type", "multipart", "boundary", "auth", "jar", "connect"]
+                                "body", "body_file", "content_type", "multipart", "boundary", "auth", "jar", "connect", "sign"]
 
     func storedRequest(at index: Int32, _ call: LuaCall) throws -> StoredRequest {
         guard let id = handleID(at: index, metatable: Self.requestMetatable), let stored = requestState.requests[id] else {
@@ -61,6 +61,7 @@ extension LuaRuntime {
             return (user, password)
         }) { builder.basicAuth = auth }
         if let jar = try fields.with("jar", { try jar(at: $0, call) }) { builder.jar = jar }
+        if let signer = try fields.with("sign", { try requestSigner(at: $0, call, argument: argument) }) { builder.signer = signer }
         if let parts = try fields.value("multipart") {
             guard case .array(let items) = parts else { throw fields.error("multipart", "expected a list of parts") }
             builder.multipart = try items.enumerated().map { i, item in try multipartPart(item, number: i + 1, call) }
