@@ -44,6 +44,18 @@ final class HTTPCommandTests: XCTestCase {
             """)
     }
 
+    func testSignedExample() throws {
+        let r = try example("signed")
+        XCTAssertEqual(r.stderr, "")
+        XCTAssertEqual(r.stdout, """
+            SigV4   AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/20261130/eu-west-1/execute-api/aws4_request → 200
+            presign X-Amz-Expires=60  → 200
+            OAuth1  oauth_signature_method="HMAC-SHA1" → 200
+            sign =  1 redirect, then → 200
+
+            """)
+    }
+
     func testIPDirectExample() throws {
         let r = try example("ip-direct")
         XCTAssertEqual(r.stderr, "")
