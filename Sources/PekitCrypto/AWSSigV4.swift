@@ -1,3 +1,4 @@
+import Glibc
 import PekitCore
 
 /// AWS Signature Version 4, computed as botocore computes it (`SigV4Auth`, `S3SigV4Auth`,
@@ -109,7 +110,7 @@ public struct AWSSigV4: Sendable {
             request.url = rebuilt.description
             if isS3 { payloadHash = Self.unsignedPayload }
         }
-        let signedURL = try RequestURL(request.url)
+        let signedURL = placement == .header ? url : try RequestURL(request.url)
         let headers = headersToSign(request, signedURL)
         let bodyHash: String
         if let given = request.headers["X-Amz-Content-SHA256"] { bodyHash = given }
@@ -124,8 +125,7 @@ public struct AWSSigV4: Sendable {
             bodyHash,
         ].joined(separator: "\n")
         let stringToSign = ["AWS4-HMAC-SHA256", stamp, scope, hexDigest(Array(canonical.utf8))].joined(separator: "\n")
-        var key = try Digest.hmac(.sha256, key: Array("AWS4\(secretKey)".utf8), Array(date.utf8))
-        for part in [region, service, "aws4_request"] { key = try Digest.hmac(.sha256, key: key, Array(part.utf8)) }
+        let key = try signingKey(date: date)
         let signature = String(decoding: Hex.encode(try Digest.hmac(.sha256, key: key, Array(stringToSign.utf8))), as: UTF8.self)
         switch placement {
         case .header:
@@ -142,6 +142,23 @@ public struct AWSSigV4: Sendable {
         return url + "&X-Amz-Signature=\(signature)"
     }
 
+    /// The signing key of a day, region and service (four HMACs), kept for the next request as
+    /// AWS's SDKs keep it.
+    func signingKey(date: String) throws -> [UInt8] {
+        let id = [secretKey, date, region, service].joined(separator: "\u{0}")
+        if let key = Self.keyCache.withLock({ $0[id] }) { return key }
+        var key = try Digest.hmac(.sha256, key: Array("AWS4\(secretKey)".utf8), Array(date.utf8))
+        for part in [region, service, "aws4_request"] { key = try Digest.hmac(.sha256, key: key, Array(part.utf8)) }
+        Self.keyCache.withLock { cache in
+            if cache.count > 64 { cache.removeAll() }
+            cache[id] = key
+        }
+        return key
+    }
+
+    static let keyCache = Locked<[String: [UInt8]]>([:])
+    static let emptyHash = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+
     func hexDigest(_ bytes: [UInt8]) -> String {
         (try? Digest.hash(.sha256, bytes)).map { String(decoding: Hex.encode($0), as: UTF8.self) } ?? ""
     }
@@ -150,6 +167,7 @@ public struct AWSSigV4: Sendable {
     func payloadDigest(_ request: HTTPRequest, _ url: RequestURL) throws -> String {
         let plainHTTP = !request.url.hasPrefix("https")
         if payload == .unsigned && !plainHTTP { return Self.unsignedPayload }
+        if case .empty = request.body { return Self.emptyHash }
         let stream = try HashStream(.sha256)
         try request.writeBody { try stream.update($0) }
         return String(decoding: Hex.encode(try stream.finish()), as: UTF8.self)
@@ -187,6 +205,14 @@ public struct AWSSigV4: Sendable {
     /// Python's `' '.join(value.split())`: whitespace runs to one space, none at the ends.
     static func trimAll(_ value: String) -> String {
         let isSpace = { (b: UInt8) in b == 0x20 || (b >= 0x09 && b <= 0x0D) || (b >= 0x1C && b <= 0x1F) }
+        // Most values have no space to trim: only single spaces between words.
+        var previousSpace = true, clean = true
+        for b in value.utf8 {
+            let space = isSpace(b)
+            if space && (previousSpace || b != 0x20) { clean = false; break }
+            previousSpace = space
+        }
+        if clean && !previousSpace { return value }
         return value.utf8.split(whereSeparator: isSpace).map { String(decoding: $0, as: UTF8.self) }.joined(separator: " ")
     }
 
@@ -213,9 +239,10 @@ public struct AWSSigV4: Sendable {
             guard let eq = pair.firstIndex(of: "=") else { return (pair, "") }
             return (pair[..<eq], pair[pair.index(after: eq)...])
         }
-        return pairs.sorted { a, b in
-            a.0 != b.0 ? a.0.unicodeScalars.lexicographicallyPrecedes(b.0.unicodeScalars) : a.1.unicodeScalars.lexicographicallyPrecedes(b.1.unicodeScalars)
-        }.map { "\($0.0)=\($0.1)" }.joined(separator: "&")
+        // Code-point order is UTF-8 byte order.
+        return pairs.map { (Array($0.0.utf8), Array($0.1.utf8)) }.sorted { a, b in
+            a.0 != b.0 ? a.0.lexicographicallyPrecedes(b.0) : a.1.lexicographicallyPrecedes(b.1)
+        }.map { String(decoding: $0.0 + [0x3D] + $0.1, as: UTF8.self) }.joined(separator: "&")
     }
 
     /// email.utils.formatdate: `Sun, 06 Nov 1994 08:49:37 -0000`.
@@ -230,5 +257,22 @@ extension PythonParser {
         var p = PythonParser()
         p.keepBlankValues = true
         return p
+    }
+}
+
+/// A value behind a mutex (the signing-key cache is shared by every runtime and thread).
+final class Locked<Value>: @unchecked Sendable {
+    private var value: Value
+    private var mutex = pthread_mutex_t()
+
+    init(_ value: Value) {
+        self.value = value
+        pthread_mutex_init(&mutex, nil)
+    }
+
+    func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        return try body(&value)
     }
 }

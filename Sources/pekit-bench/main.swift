@@ -3,6 +3,7 @@
 // {"op":"encode","impl":"pekit","input":"FILE","mbps":1234.5,"runs":7}
 import Foundation
 import PekitCore
+import PekitCrypto
 
 func now() -> Double {
     var ts = timespec()
@@ -48,6 +49,19 @@ if args.first == "query", let path = args.dropFirst().first {
     parser.parameterLimit = nil; parser.arrayLimit = 1000; parser.depth = 10
     let parseMs = ms { _ = try? parser.parse(out) }
     print("{\"impl\":\"pekit-swift\",\"encode_ms\":\(String(format: "%.2f", encodeMs)),\"parse_ms\":\(String(format: "%.2f", parseMs)),\"bytes\":\(out.count)}")
+    exit(0)
+}
+
+// pekit-bench sigv4 N: µs to sign one request with AWS Signature V4 (the request already built).
+if args.first == "sigv4", let n = args.dropFirst().first.flatMap({ Int($0) }) {
+    var headers = HTTPHeaders()
+    try? headers.add("Host", "iam.amazonaws.com")
+    try? headers.add("Accept-Language", "en;q=1")
+    let request = HTTPRequest(method: "GET", url: "https://iam.amazonaws.com/?Action=ListUsers&Version=2010-05-08", headers: headers, body: .empty)
+    let signer = AWSSigV4(accessKey: "AKIDEXAMPLE", secretKey: "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY", region: "us-east-1", service: "iam")
+    let start = now()
+    for _ in 0..<n { var r = request; _ = try? signer.sign(&r, at: 1_764_504_000) }
+    print("{\"impl\":\"pekit-swift\",\"sigv4_us\":\(String(format: "%.2f", (now() - start) / Double(n) * 1e6))}")
     exit(0)
 }
 
