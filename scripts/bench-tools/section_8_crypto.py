@@ -18,7 +18,7 @@ py = row([sys.executable, os.path.join(tools, "crypto_peer.py")])
 swift = row([os.path.join(release, "pekit-bench"), "sigv4", "20000"])
 lines = ["## Hashes and signing (issue 17)", "",
          "1 MiB inputs, 200 digests a run; a SigV4 request built and signed 20,000 times from Lua (`pekit.request` then",
-         "`pekit.sign.aws_sigv4`), a built request signed 20,000 times from Swift, and an AWSRequest made and
+         "`pekit.sign.aws_sigv4`), a built request signed 20,000 times from Swift, and an AWSRequest made and",
          "signed 5,000 times (botocore 1.x `SigV4Auth.add_auth`). Medians of 5 runs (openssl: its own 3-second run).",
          "Command: `swift build -c release && python3 scripts/bench-tools/section_8_crypto.py` (part of `scripts/bench`).", "",
          "| | sha256 MiB/s | ÷ openssl | HMAC-SHA256 MiB/s | ÷ openssl | SigV4 µs a request |", "|---|---|---|---|---|---|",
