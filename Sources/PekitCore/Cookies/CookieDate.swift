@@ -25,8 +25,8 @@ public enum CookieDate {
         guard var y = year, let d = day, let m = month, let (h, mi, s) = time else { return nil }
         if (70...99).contains(y) { y += 1900 } else if (0...69).contains(y) { y += 2000 }
         guard (1...31).contains(d), y >= 1601, h <= 23, mi <= 59, s <= 59 else { return nil }
-        guard d <= daysIn(month: m, year: y) else { return nil }
-        return Int64(daysFromCivil(y, m, d)) * 86400 + Int64(h * 3600 + mi * 60 + s)
+        guard d <= CivilDate.daysIn(month: m, year: y) else { return nil }
+        return Int64(CivilDate.days(year: y, month: m, day: d)) * 86400 + Int64(h * 3600 + mi * 60 + s)
     }
 
     /// 1*2DIGIT followed by a non-digit or the end (`min`…`max` digits).
@@ -65,38 +65,12 @@ public enum CookieDate {
         return ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"].firstIndex(of: prefix).map { $0 + 1 }
     }
 
-    static func daysIn(month: Int, year: Int) -> Int {
-        switch month {
-        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
-    }
-
-    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
-    static func daysFromCivil(_ year: Int, _ month: Int, _ day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146097 + doe - 719468
-    }
-
-    /// The UTC calendar date and time of `seconds` since 1970 (proleptic Gregorian, Hinnant's
-    /// algorithm): year, month, day, seconds into the day, days since 1970.
+    /// The UTC calendar date and time of `seconds` since 1970: year, month, day, seconds into the
+    /// day, days since 1970.
     static func civil(_ seconds: Int64) -> (year: Int, month: Int, day: Int, second: Int, days: Int) {
-        let days = Int(seconds >= 0 ? seconds / 86400 : (seconds - 86399) / 86400)
-        let rest = Int(seconds - Int64(days) * 86400)
-        let shifted = days + 719468
-        let era = (shifted >= 0 ? shifted : shifted - 146096) / 146097
-        let doe = shifted - era * 146097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d, rest, days)
+        let (days, rest) = CivilDate.split(seconds)
+        let (y, m, d) = CivilDate.date(ofDay: days)
+        return (y, m, d, rest, days)
     }
 
     private static func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }

@@ -9,24 +9,30 @@ public enum UTF8Decoding {
         case unexpectedEndOfData = "unexpected end of data"
     }
 
+    /// The length of the sequence a lead byte starts and the range its second byte must be in
+    /// (RFC 3629: no overlong forms, no surrogates, nothing above U+10FFFF); nil for a byte that
+    /// cannot start one.
+    @inline(__always)
+    public static func lead(_ b0: UInt8) -> (length: Int, lower: UInt8, upper: UInt8)? {
+        switch b0 {
+        case 0xC2...0xDF: return (2, 0x80, 0xBF)
+        case 0xE0: return (3, 0xA0, 0xBF)
+        case 0xE1...0xEC, 0xEE...0xEF: return (3, 0x80, 0xBF)
+        case 0xED: return (3, 0x80, 0x9F)
+        case 0xF0: return (4, 0x90, 0xBF)
+        case 0xF1...0xF3: return (4, 0x80, 0xBF)
+        case 0xF4: return (4, 0x80, 0x8F)
+        default: return nil
+        }
+    }
+
     /// The sequence starting at `i`: its length, and the problem when it is ill-formed (the
     /// length is then that of the maximal subpart, at least 1).
     @inline(__always)
     public static func sequence(in bytes: UnsafeBufferPointer<UInt8>, at i: Int) -> (length: Int, problem: Problem?) {
         let b0 = bytes[i]
         if b0 < 0x80 { return (1, nil) }
-        let length: Int
-        var lower: UInt8 = 0x80, upper: UInt8 = 0xBF
-        switch b0 {
-        case 0xC2...0xDF: length = 2
-        case 0xE0: length = 3; lower = 0xA0
-        case 0xE1...0xEC, 0xEE...0xEF: length = 3
-        case 0xED: length = 3; upper = 0x9F
-        case 0xF0: length = 4; lower = 0x90
-        case 0xF1...0xF3: length = 4
-        case 0xF4: length = 4; upper = 0x8F
-        default: return (1, .invalidStartByte)
-        }
+        guard let (length, lower, upper) = lead(b0) else { return (1, .invalidStartByte) }
         var k = 1
         while k < length {
             guard i + k < bytes.count else { return (k, .unexpectedEndOfData) }

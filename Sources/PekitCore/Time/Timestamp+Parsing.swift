@@ -47,10 +47,10 @@ extension Timestamp {
 
         func time(_ y: Int, _ mo: Int, _ d: Int, _ h: Int, _ mi: Int, _ s: Int, at start: Int) throws -> Double {
             guard (1...12).contains(mo) else { throw ParseError(format: format, offset: start + 1, reason: "month \(mo) is not 1 to 12") }
-            guard d >= 1, d <= daysInMonth(y, mo) else { throw ParseError(format: format, offset: start + 1, reason: "day \(d) is not in month \(mo) of \(y)") }
+            guard d >= 1, d <= CivilDate.daysIn(month: mo, year: y) else { throw ParseError(format: format, offset: start + 1, reason: "day \(d) is not in month \(mo) of \(y)") }
             guard h <= 23, mi <= 59, s <= 60 else { throw ParseError(format: format, offset: start + 1, reason: "\(h):\(mi):\(s) is not a time of day") }
             // A leap second (:60) is read as the next second, as POSIX times have none.
-            return Double(days(year: y, month: mo, day: d) * 86400 + h * 3600 + mi * 60 + s)
+            return Double(CivilDate.days(year: y, month: mo, day: d) * 86400 + h * 3600 + mi * 60 + s)
         }
 
         mutating func iso8601() throws -> Double {
@@ -142,7 +142,7 @@ extension Timestamp {
 
         static func year(of time: Double) -> Int {
             let day = Int((time / 86400).rounded(.down))
-            return Timestamp.civil(day).year
+            return CivilDate.date(ofDay: day).year
         }
     }
 }

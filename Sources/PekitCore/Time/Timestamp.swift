@@ -24,37 +24,6 @@ public enum Timestamp {
     static let longDays = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
     static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
-    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's days_from_civil).
-    static func days(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146097 + doe - 719468
-    }
-
-    /// The date of a day number (civil_from_days).
-    static func civil(_ z: Int) -> (year: Int, month: Int, day: Int) {
-        let z = z + 719468
-        let era = (z >= 0 ? z : z - 146096) / 146097
-        let doe = z - era * 146097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
-    }
-
-    static func daysInMonth(_ year: Int, _ month: Int) -> Int {
-        switch month {
-        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
-    }
-
     /// The text of `time` in `format` (UTC). Fractions of a second are written to the
     /// millisecond in ISO 8601 and dropped in the others.
     /// - Throws: `ParseError`-free; a time outside years 1–9999 gives `nil`.
@@ -62,10 +31,8 @@ public enum Timestamp {
         guard time.isFinite else { return nil }
         let whole = time.rounded(.down)
         guard whole >= -62_135_596_800, whole < 253_402_300_800 else { return nil }  // 0001-01-01 … 9999-12-31
-        let seconds = Int(whole)
-        let day = seconds >= 0 ? seconds / 86400 : (seconds - 86399) / 86400
-        let rest = seconds - day * 86400
-        let (y, mo, d) = civil(day)
+        let (day, rest) = CivilDate.split(Int64(whole))
+        let (y, mo, d) = CivilDate.date(ofDay: day)
         let h = rest / 3600, mi = rest / 60 % 60, s = rest % 60
         func pad(_ n: Int, _ width: Int) -> String { let t = String(n); return String(repeating: "0", count: max(0, width - t.count)) + t }
         switch format {

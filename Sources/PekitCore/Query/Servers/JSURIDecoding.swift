@@ -37,18 +37,7 @@ enum JSURIDecoding {
             k += 3
             if b < 0x80 { out[w] = b; w += 1; continue }
             // The lead byte says how many escapes follow; the bytes must be one valid character.
-            var n = 0
-            var lower: UInt8 = 0x80, upper: UInt8 = 0xBF
-            switch b {
-            case 0xC2...0xDF: n = 2
-            case 0xE0: n = 3; lower = 0xA0
-            case 0xE1...0xEC, 0xEE...0xEF: n = 3
-            case 0xED: n = 3; upper = 0x9F
-            case 0xF0: n = 4; lower = 0x90
-            case 0xF1...0xF3: n = 4
-            case 0xF4: n = 4; upper = 0x8F
-            default: return nil
-            }
+            guard let (n, lower, upper) = UTF8Decoding.lead(b) else { return nil }
             out[w] = b; w += 1
             for m in 1..<n {
                 guard let next = escaped(k), m == 1 ? (next >= lower && next <= upper) : (next & 0xC0 == 0x80) else { return nil }
