@@ -220,29 +220,38 @@ public struct AWSSigV4: Sendable {
     /// `quote(path, safe='/~')` (a `%` already there is encoded again).
     static func canonicalPath(_ path: String) -> String {
         guard !path.isEmpty else { return "/" }
-        var output: [Substring] = []
-        for segment in path.split(separator: "/", omittingEmptySubsequences: true) where segment != "." {
-            if segment == ".." { if !output.isEmpty { output.removeLast() } } else { output.append(segment) }
+        let bytes = Array(path.utf8)
+        var output: [ArraySlice<UInt8>] = []
+        for segment in bytes.split(separator: 0x2F, omittingEmptySubsequences: true) where !segment.elementsEqual([0x2E]) {
+            if segment.elementsEqual([0x2E, 0x2E]) { if !output.isEmpty { output.removeLast() } } else { output.append(segment) }
         }
-        var normalized = path.hasPrefix("/") ? "/" : ""
-        normalized += output.joined(separator: "/")
-        if path.hasSuffix("/") && !output.isEmpty { normalized += "/" }
-        var allowed = AllowedSet.unreserved
-        allowed.insert(0x2F)
-        return PercentEncoder(allowed: allowed, space: .percent).encode(normalized)
+        var normalized: [UInt8] = bytes.first == 0x2F ? [0x2F] : []
+        normalized += output.joined(separator: [0x2F])
+        if bytes.last == 0x2F && !output.isEmpty { normalized.append(0x2F) }
+        return String(decoding: pathEncoder.encode(bytes: normalized), as: UTF8.self)
     }
 
-    /// The URL's query pairs, split at the first `=`, sorted as strings, joined again.
+    static let pathEncoder: PercentEncoder = {
+        var allowed = AllowedSet.unreserved
+        allowed.insert(0x2F)
+        return PercentEncoder(allowed: allowed, space: .percent)
+    }()
+
+    /// The URL's query pairs, split at the first `=`, sorted as strings (code-point order, which is
+    /// UTF-8 byte order), joined again.
     static func canonicalQuery(_ query: String) -> String {
         guard !query.isEmpty else { return "" }
-        let pairs = query.split(separator: "&", omittingEmptySubsequences: false).map { pair -> (Substring, Substring) in
-            guard let eq = pair.firstIndex(of: "=") else { return (pair, "") }
-            return (pair[..<eq], pair[pair.index(after: eq)...])
+        let pairs = Array(query.utf8).split(separator: 0x26, omittingEmptySubsequences: false).map { pair -> (ArraySlice<UInt8>, ArraySlice<UInt8>) in
+            guard let eq = pair.firstIndex(of: 0x3D) else { return (pair, []) }
+            return (pair[..<eq], pair[(eq + 1)...])
         }
-        // Code-point order is UTF-8 byte order.
-        return pairs.map { (Array($0.0.utf8), Array($0.1.utf8)) }.sorted { a, b in
-            a.0 != b.0 ? a.0.lexicographicallyPrecedes(b.0) : a.1.lexicographicallyPrecedes(b.1)
-        }.map { String(decoding: $0.0 + [0x3D] + $0.1, as: UTF8.self) }.joined(separator: "&")
+        var out: [UInt8] = []
+        out.reserveCapacity(query.utf8.count)
+        for (i, pair) in pairs.sorted(by: { a, b in a.0.elementsEqual(b.0) ? a.1.lexicographicallyPrecedes(b.1) : a.0.lexicographicallyPrecedes(b.0) }).enumerated() {
+            if i > 0 { out.append(0x26) }
+            out += pair.0; out.append(0x3D); out += pair.1
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// email.utils.formatdate: `Sun, 06 Nov 1994 08:49:37 -0000`.
