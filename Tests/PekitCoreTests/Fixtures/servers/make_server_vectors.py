@@ -94,6 +94,20 @@ for model in ["qs", "php", "rack", "python", "go", "whatwg", "node-querystring"]
 add("qs", [random_query() for _ in range(100)], {"allowDots": True, "comma": True, "strictNullHandling": True})
 add("qs", [random_query() for _ in range(100)], {"allowDots": True, "depth": 2, "arrayLimit": 3, "parseArrays": True})
 add("python", [random_query() for _ in range(100)], {"keep_blank_values": True, "errors": "backslashreplace"})
+# Every option on random input too.
+for o in [{"allowDots": True}, {"depth": 0}, {"depth": 1}, {"arrayLimit": 0}, {"parseArrays": False}, {"strictNullHandling": True},
+          {"comma": True}, {"allowPrototypes": True}, {"allowSparse": True}, {"charset": "iso-8859-1"}, {"charsetSentinel": True},
+          {"charset": "iso-8859-1", "interpretNumericEntities": True}, {"ignoreQueryPrefix": True}, {"delimiter": ";"},
+          {"delimiter": {"pattern": "[;,]"}}, {"parameterLimit": 3}, {"allowDots": True, "allowPrototypes": True, "comma": True}]:
+    add("qs", [random_query() for _ in range(40)], o)
+for o in [{"max_input_vars": 2}, {"max_input_nesting_level": 1}]:
+    add("php", [random_query() for _ in range(60)], o)
+for o in [{"separators": ";,"}, {"param_depth_limit": 2}, {"key_space_limit": 3}, {"params_limit": 2}]:
+    add("rack", [random_query() for _ in range(60)], o)
+for o in [{"strict_parsing": True}, {"separator": ";"}, {"encoding": "latin-1"}, {"errors": "strict"}, {"max_num_fields": 3}]:
+    add("python", [random_query() for _ in range(40)], o)
+for o in [{"sep": ";", "eq": ":"}, {"maxKeys": 2}, {"sep": "&&", "eq": "=="}]:
+    add("node-querystring", [random_query() for _ in range(60)], o)
 
 def run(cmd, items, env=None):
     out = subprocess.run(cmd, input=json.dumps(items), capture_output=True, text=True, env=env)
