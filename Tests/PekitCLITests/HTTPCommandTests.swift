@@ -239,4 +239,23 @@ final class HTTPCommandTests: XCTestCase {
         XCTAssertEqual(String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self), "")
         XCTAssertEqual(process.terminationStatus, 130)
     }
+
+    /// Ctrl-C stops pekit.time.sleep at once, even inside pcall, and exits 130.
+    func testInterruptDuringSleep() throws {
+        let process = Process()
+        process.executableURL = PekitProcess.binary
+        process.arguments = ["run", "-e", #"pcall(pekit.time.sleep, 30); print("not reached")"#]
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        let started = Date()
+        try process.run()
+        Thread.sleep(forTimeInterval: 0.5)
+        process.interrupt()
+        process.waitUntilExit()
+        XCTAssertLessThan(Date().timeIntervalSince(started), 5)
+        XCTAssertEqual(String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self), "pekit: interrupted\n")
+        XCTAssertEqual(String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self), "")
+        XCTAssertEqual(process.terminationStatus, 130)
+    }
 }
