@@ -1,0 +1,193 @@
+/// A host as the URL Standard parses it (§3.5): a domain, an IPv4 or IPv6 address, an opaque
+/// host (for non-special schemes), or empty.
+public enum URLHost: Equatable, Sendable, CustomStringConvertible {
+    case domain(String)
+    case ipv4(UInt32)
+    case ipv6([UInt16])
+    case opaque(String)
+    case empty
+
+    /// The host serializer (§3.6): IPv6 in brackets with the longest zero run compressed.
+    public var description: String {
+        switch self {
+        case .domain(let d), .opaque(let d): return d
+        case .empty: return ""
+        case .ipv4(let n): return "\(n >> 24).\(n >> 16 & 255).\(n >> 8 & 255).\(n & 255)"
+        case .ipv6(let pieces):
+            // The first longest run of two or more zero pieces is written as "::".
+            var best = (start: -1, length: 1), i = 0
+            while i < 8 {
+                if pieces[i] == 0 {
+                    var j = i
+                    while j < 8, pieces[j] == 0 { j += 1 }
+                    if j - i > best.length { best = (i, j - i) }
+                    i = j
+                } else { i += 1 }
+            }
+            var out = "["
+            var ignore0 = false
+            for k in 0..<8 {
+                if ignore0 && pieces[k] == 0 { continue }
+                ignore0 = false
+                if best.start == k {
+                    out += k == 0 ? "::" : ":"
+                    ignore0 = true
+                    continue
+                }
+                out += String(pieces[k], radix: 16)
+                if k != 7 { out += ":" }
+            }
+            return out + "]"
+        }
+    }
+
+    static let forbiddenHost: Set<UInt32> = [0x00, 0x09, 0x0A, 0x0D, 0x20, 0x23, 0x2F, 0x3A, 0x3C, 0x3E, 0x3F, 0x40, 0x5B, 0x5C, 0x5D, 0x5E, 0x7C]
+
+    static func isForbiddenDomain(_ c: UInt32) -> Bool {
+        forbiddenHost.contains(c) || c <= 0x1F || c == 0x25 || c == 0x7F
+    }
+
+    /// The host parser (§3.5). Returns nil on failure, with the reason in `failure`.
+    static func parse(_ input: [Unicode.Scalar], special: Bool, failure: inout String) -> URLHost? {
+        if input.first == "[" {
+            guard input.last == "]" else { failure = "an IPv6 address must end with \"]\""; return nil }
+            guard let pieces = parseIPv6(Array(input.dropFirst().dropLast()), &failure) else { return nil }
+            return .ipv6(pieces)
+        }
+        if !special {
+            for c in input where c != "%" && forbiddenHost.contains(c.value) {
+                failure = "the host holds the forbidden code point U+\(hexDigitsUpper(c.value))"; return nil
+            }
+            return .opaque(PercentEncodeSet.c0Control.encode(input))
+        }
+        guard !input.isEmpty else { failure = "the host is empty"; return nil }
+        let decoded = PercentDecoder(mode: .lenient).decodeLossy(String(String.UnicodeScalarView(input)))
+        guard let ascii = IDNA.domainToASCII(decoded, &failure) else { return nil }
+        for c in ascii.unicodeScalars where isForbiddenDomain(c.value) {
+            failure = "the host holds the forbidden code point U+\(hexDigitsUpper(c.value))"; return nil
+        }
+        if endsInANumber(ascii) {
+            guard let n = parseIPv4(ascii, &failure) else { return nil }
+            return .ipv4(n)
+        }
+        return .domain(ascii)
+    }
+
+    /// §3.5 "ends in a number".
+    static func endsInANumber(_ s: String) -> Bool {
+        var parts = s.split(separator: ".", omittingEmptySubsequences: false)
+        if parts.last == "" { if parts.count == 1 { return false }; parts.removeLast() }
+        guard let last = parts.last, !last.isEmpty else { return false }
+        if last.allSatisfy({ $0.isASCII && $0.isNumber }) { return true }
+        return ipv4Number(last) != nil
+    }
+
+    /// An IPv4 number: decimal, 0x hex or 0-led octal.
+    static func ipv4Number(_ s: Substring) -> UInt64? {
+        var s = s
+        guard !s.isEmpty else { return nil }
+        var radix = 10
+        if s.count >= 2, s.hasPrefix("0x") || s.hasPrefix("0X") { s = s.dropFirst(2); radix = 16 }
+        else if s.count >= 2, s.hasPrefix("0") { s = s.dropFirst(); radix = 8 }
+        if s.isEmpty { return 0 }
+        var n: UInt64 = 0
+        for c in s {
+            guard let d = c.hexDigitValue, d < radix else { return nil }
+            n = n * UInt64(radix) + UInt64(d)
+            if n > 1 << 40 { n = 1 << 40 }  // past any valid value: failure below, without overflow
+        }
+        return n
+    }
+
+    static func parseIPv4(_ s: String, _ failure: inout String) -> UInt32? {
+        var parts = s.split(separator: ".", omittingEmptySubsequences: false)
+        if parts.last == "", parts.count > 1 { parts.removeLast() }
+        guard parts.count <= 4 else { failure = "an IPv4 address has at most four parts"; return nil }
+        var numbers: [UInt64] = []
+        for part in parts {
+            guard let n = ipv4Number(part) else { failure = "\"\(part)\" is not an IPv4 number"; return nil }
+            numbers.append(n)
+        }
+        for n in numbers.dropLast() where n > 255 { failure = "an IPv4 part is over 255"; return nil }
+        guard let last = numbers.last, last < UInt64(1) << (8 * (5 - numbers.count)) else { failure = "the IPv4 address is out of range"; return nil }
+        var value = last
+        for (i, n) in numbers.dropLast().enumerated() { value += n << (8 * (3 - i)) }
+        return UInt32(value)
+    }
+
+    static func parseIPv6(_ input: [Unicode.Scalar], _ failure: inout String) -> [UInt16]? {
+        var address = [UInt16](repeating: 0, count: 8)
+        var pieceIndex = 0
+        var compress: Int? = nil
+        var p = 0
+        let c = { (i: Int) -> Unicode.Scalar? in i < input.count ? input[i] : nil }
+        if c(p) == ":" {
+            guard c(p + 1) == ":" else { failure = "an IPv6 address cannot start with a single \":\""; return nil }
+            p += 2; pieceIndex += 1; compress = pieceIndex
+        }
+        while let ch = c(p) {
+            guard pieceIndex < 8 else { failure = "an IPv6 address has at most eight pieces"; return nil }
+            if ch == ":" {
+                guard compress == nil else { failure = "an IPv6 address has one \"::\" at most"; return nil }
+                p += 1; pieceIndex += 1; compress = pieceIndex
+                continue
+            }
+            var value = 0, length = 0
+            while length < 4, let h = c(p), h.isASCII, let d = Character(h).hexDigitValue {
+                value = value * 16 + d; p += 1; length += 1
+            }
+            if c(p) == "." {
+                guard length > 0 else { failure = "an IPv4 part in IPv6 is empty"; return nil }
+                p -= length
+                guard pieceIndex <= 6 else { failure = "an IPv4 part in IPv6 comes too late"; return nil }
+                var numbersSeen = 0
+                while c(p) != nil {
+                    var ipv4Piece: Int? = nil
+                    if numbersSeen > 0 {
+                        guard c(p) == ".", numbersSeen < 4 else { failure = "an IPv4 part in IPv6 is malformed"; return nil }
+                        p += 1
+                    }
+                    guard let d0 = c(p), d0.isASCII, Character(d0).isNumber else { failure = "an IPv4 part in IPv6 is malformed"; return nil }
+                    while let d = c(p), d.isASCII, let n = Character(d).wholeNumberValue {
+                        if let piece = ipv4Piece {
+                            guard piece != 0 else { failure = "an IPv4 part in IPv6 has a leading zero"; return nil }
+                            ipv4Piece = piece * 10 + n
+                        } else {
+                            ipv4Piece = n
+                        }
+                        guard (ipv4Piece ?? 0) <= 255 else { failure = "an IPv4 part in IPv6 is over 255"; return nil }
+                        p += 1
+                    }
+                    address[pieceIndex] = address[pieceIndex] &* 0x100 &+ UInt16(ipv4Piece ?? 0)
+                    numbersSeen += 1
+                    if numbersSeen == 2 || numbersSeen == 4 { pieceIndex += 1 }
+                }
+                guard numbersSeen == 4 else { failure = "an IPv4 part in IPv6 needs four numbers"; return nil }
+                break
+            } else if c(p) == ":" {
+                p += 1
+                guard c(p) != nil else { failure = "an IPv6 address cannot end with a single \":\""; return nil }
+            } else if let other = c(p) {
+                failure = "unexpected \"\(other)\" in an IPv6 address"; return nil
+            }
+            address[pieceIndex] = UInt16(value)
+            pieceIndex += 1
+        }
+        if let compress {
+            var swaps = pieceIndex - compress
+            pieceIndex = 7
+            while pieceIndex != 0 && swaps > 0 {
+                address.swapAt(pieceIndex, compress + swaps - 1)
+                pieceIndex -= 1; swaps -= 1
+            }
+        } else if pieceIndex != 8 {
+            failure = "an IPv6 address has eight pieces (or \"::\")"; return nil
+        }
+        return address
+    }
+}
+
+func hexDigitsUpper(_ v: UInt32) -> String {
+    let digits = String(v, radix: 16, uppercase: true)
+    return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+}
