@@ -38,6 +38,7 @@ extension LuaRuntime {
         installTimeModule(into: pekit)
         installSignModule(into: pekit)
         installJWTModule(into: pekit)
+        installURLModule(into: pekit)
 
         stack.pushValue(pekit)
         setGlobal("pekit")
