@@ -223,39 +223,30 @@ final class HTTPCommandTests: XCTestCase {
 
     /// Ctrl-C during a slow transfer stops it at once and exits 130.
     func testInterruptDuringTransfer() throws {
-        let process = Process()
-        process.executableURL = PekitProcess.binary
-        process.arguments = ["run", "-e", #"pcall(pekit.http.get, "\#(server.base)/delay/10"); print("not reached")"#]
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        let started = Date()
-        try process.run()
-        Thread.sleep(forTimeInterval: 0.7)
-        process.interrupt()
-        process.waitUntilExit()
-        XCTAssertLessThan(Date().timeIntervalSince(started), 5)
-        XCTAssertEqual(String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self), "pekit: interrupted\n")
-        XCTAssertEqual(String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self), "")
-        XCTAssertEqual(process.terminationStatus, 130)
+        try assertInterruptStops(#"pcall(pekit.http.get, "\#(server.base)/delay/10"); print("not reached")"#, after: 0.7)
     }
 
     /// Ctrl-C stops pekit.time.sleep at once, even inside pcall, and exits 130.
     func testInterruptDuringSleep() throws {
+        try assertInterruptStops(#"pcall(pekit.time.sleep, 30); print("not reached")"#, after: 0.5)
+    }
+
+    /// Runs `script`, sends SIGINT after `seconds`, and checks pekit stops at once with 130.
+    func assertInterruptStops(_ script: String, after seconds: Double, file: StaticString = #filePath, line: UInt = #line) throws {
         let process = Process()
         process.executableURL = PekitProcess.binary
-        process.arguments = ["run", "-e", #"pcall(pekit.time.sleep, 30); print("not reached")"#]
+        process.arguments = ["run", "-e", script]
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
         let started = Date()
         try process.run()
-        Thread.sleep(forTimeInterval: 0.5)
+        Thread.sleep(forTimeInterval: seconds)
         process.interrupt()
         process.waitUntilExit()
-        XCTAssertLessThan(Date().timeIntervalSince(started), 5)
-        XCTAssertEqual(String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self), "pekit: interrupted\n")
-        XCTAssertEqual(String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self), "")
-        XCTAssertEqual(process.terminationStatus, 130)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 5, file: file, line: line)
+        XCTAssertEqual(String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self), "pekit: interrupted\n", file: file, line: line)
+        XCTAssertEqual(String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self), "", file: file, line: line)
+        XCTAssertEqual(process.terminationStatus, 130, file: file, line: line)
     }
 }
