@@ -102,6 +102,21 @@ final class HTTPCommandTests: XCTestCase {
         XCTAssertEqual(usage.status, 2)
     }
 
+    /// The request line is what a browser sends for a URL with spaces and non-ASCII, and URL
+    /// credentials are the Authorization header the preview shows and --send sends.
+    func testPreviewIsWhatGoesOnTheWire() throws {
+        let preview = try PekitProcess.run("request", "http://h/a b/汉?q=汉 字")
+        XCTAssertTrue(preview.stdout.hasPrefix("GET /a%20b/%E6%B1%89?q=%E6%B1%89%20%E5%AD%97 HTTP/1.1\r\nHost: h\r\nUser-Agent: pekit/0.1.0 (Linux; x86_64)\r\n"), preview.stdout)
+        let sent = try PekitProcess.run(["request", "--send", "\(server.base)/echo/a b/汉?q=汉 字"])
+        XCTAssertEqual(sent.status, 0, sent.stderr)
+        XCTAssertTrue(sent.stdout.contains(#""target": "/echo/a%20b/%E6%B1%89?q=%E6%B1%89%20%E5%AD%97""#), sent.stdout)
+        let user = try PekitProcess.run("request", "http://us%40er:p%3Ass@h:8080/x")
+        XCTAssertTrue(user.stdout.hasPrefix("GET /x HTTP/1.1\r\nHost: h:8080\r\n"), user.stdout)
+        XCTAssertTrue(user.stdout.contains("Authorization: Basic dXNAZXI6cDpzcw==\r\n"), "us@er:p:ss")
+        let authorized = try PekitProcess.run(["request", "--send", server.base.replacingOccurrences(of: "http://", with: "http://ada:se%20cret@") + "/echo"])
+        XCTAssertTrue(authorized.stdout.contains(#"["Authorization", "Basic YWRhOnNlIGNyZXQ="]"#), authorized.stdout)
+    }
+
     func testRequestSendWithJarFile() throws {
         let dir = try makeTemporaryDirectory("send")
         let jar = dir.appendingPathComponent("jar.txt").path

@@ -92,8 +92,20 @@ public struct RequestBuilder {
         let method = self.method.uppercased() == self.method ? self.method : self.method.uppercased()
         guard HTTPHeaders.isToken(method) else { throw RequestError.invalidMethod(self.method) }
         var urlText = base.map { URLResolution.resolve(url, against: $0) } ?? url
-        let parsed: RequestURL
+        var parsed: RequestURL
         do { parsed = try RequestURL(urlText) } catch { throw RequestError.invalidURL("\(error)") }
+        // Credentials in the URL are sent as Basic authentication (as curl and browsers do), so the
+        // preview shows the header that goes on the wire; the URL keeps none.
+        var credentials = basicAuth
+        if let userinfo = parsed.userinfo {
+            if credentials == nil {
+                let decode = { (s: Substring) in String(decoding: (try? PercentDecoder().decode(bytes: Array(s.utf8))) ?? Array(s.utf8), as: UTF8.self) }
+                let colon = userinfo.firstIndex(of: ":")
+                credentials = (decode(userinfo[..<(colon ?? userinfo.endIndex)]), colon.map { decode(userinfo[userinfo.index(after: $0)...]) } ?? "")
+            }
+            parsed.userinfo = nil
+            urlText = parsed.description
+        }
         let bodies = [json != nil, form != nil, body != nil, multipart != nil, bodyFile != nil].filter { $0 }.count
         guard bodies <= 1 else { throw RequestError.invalid("give one body: json, form, body, body_file or multipart") }
 
@@ -142,7 +154,7 @@ public struct RequestBuilder {
         try headers.add("Host", parsed.authority)
         try headers.add("User-Agent", Self.userAgent)
         try headers.add("Accept-Language", acceptLanguage ?? Self.acceptLanguage(environment: environment))
-        if let (user, password) = basicAuth {
+        if let (user, password) = credentials {
             try headers.add("Authorization", "Basic " + Base64.encode(Array("\(user):\(password)".utf8)))
         }
         if let jar, let cookie = try jar.header(for: parsed) { try headers.add("Cookie", cookie) }
@@ -156,10 +168,30 @@ public struct RequestBuilder {
                 headers.remove(name)
             }
         }
-        var request = HTTPRequest(method: method, url: urlText, headers: headers, body: requestBody, connect: connect)
+        var request = HTTPRequest(method: method, url: Self.wireURL(urlText), headers: headers, body: requestBody, connect: connect)
         try signer?(&request)
         return request
     }
+
+    /// The URL as it can go on the wire: in the path, query and fragment, the bytes a URI cannot
+    /// hold (space, non-ASCII, `"<>\^`{|}`) percent-encoded as UTF-8, as browsers send them;
+    /// everything the policy wrote stays as it is.
+    static func wireURL(_ url: String) -> String {
+        let bytes = Array(url.utf8)
+        guard bytes.contains(where: { $0 >= 0x80 || invalidInURI.contains($0) }) else { return url }
+        var start = 0
+        if let scheme = bytes.firstIndex(of: 0x3A), bytes[scheme...].starts(with: [0x3A, 0x2F, 0x2F]) {
+            start = bytes[(scheme + 3)...].firstIndex { $0 == 0x2F || $0 == 0x3F || $0 == 0x23 } ?? bytes.count
+        }
+        var out = Array(bytes[..<start])
+        for b in bytes[start...] {
+            if b >= 0x80 || invalidInURI.contains(b) { out += [0x25, hexUpper[Int(b >> 4)], hexUpper[Int(b & 15)]] } else { out.append(b) }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    static let invalidInURI: Set<UInt8> = [0x20, 0x22, 0x3C, 0x3E, 0x5C, 0x5E, 0x60, 0x7B, 0x7C, 0x7D]
+    static let hexUpper = Array("0123456789ABCDEF".utf8)
 
     /// JSON bodies follow the policy's key order: sorted for ascending and bytes orders.
     func ordered(_ value: PekitValue) -> PekitValue {
