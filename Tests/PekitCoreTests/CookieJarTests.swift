@@ -74,10 +74,21 @@ final class CookieJarTests: XCTestCase {
     func testIPAddressesAreHostOnly() {
         let j = jar()
         XCTAssertEqual(store(j, "http://1.2.3.4/", "a=1; Domain=1.2.3.4", "b=2; Domain=2.3.4"),
-                       ["stored a", "rejected b: Domain=2.3.4 does not domain-match the host 1.2.3.4"])
+                       ["stored a", "rejected b: Domain=2.3.4 does not match the host 1.2.3.4: an IP address takes no Domain attribute but itself"])
         XCTAssertEqual(j.all.first?.hostOnly, true)
         XCTAssertEqual(header(j, "http://1.2.3.4/x"), "a=1")
         XCTAssertEqual(header(j, "http://11.2.3.4/x"), "nil")
+    }
+
+    /// One host however it is written: IPv4 in hex or as one number, IPv6 compressed or not.
+    func testIPAddressesInAnyForm() {
+        let j = jar()
+        XCTAssertEqual(store(j, "http://0xC0A80001/", "a=1", "b=2; Domain=3232235521"), ["stored a", "stored b"])
+        XCTAssertEqual(header(j, "http://192.168.0.1/"), "a=1; b=2")
+        XCTAssertEqual(store(j, "http://[2001:DB8:0:0::1]/", "c=3; Domain=2001:db8::1", "d=4; Domain=db8::1"),
+                       ["stored c", "rejected d: Domain=db8::1 does not match the host 2001:db8::1: an IP address takes no Domain attribute but itself"])
+        XCTAssertEqual(header(j, "http://[2001:db8::1]/"), "c=3")
+        XCTAssertEqual(url("HTTP://[0:0:0:0:0:ffff:c0a8:1]:8080/").authority, "[::ffff:c0a8:1]:8080")
     }
 
     func testSecureHttpOnlySameSiteAndPrefixes() {

@@ -26,7 +26,15 @@ extension CookieJar {
             cookie.expires = try Cookie.keptExpiry(Double(expires), now: clock())
         }
         if var domain = parsed.domain {
-            if let list = publicSuffixes, list.isPublicSuffix(domain) {
+            // An IP address takes no Domain but itself (RFC 6265 §5.1.3: a domain string that is an
+            // IP address matches only identically), in any of its written forms.
+            if RequestURL.isIPAddress(host) {
+                guard RequestURL.canonicalHost(domain) == host else {
+                    return reject("Domain=\(domain) does not match the host \(host): an IP address takes no Domain attribute but itself")
+                }
+                domain = ""
+            }
+            if let list = publicSuffixes, !domain.isEmpty, list.isPublicSuffix(domain) {
                 guard domain == host else { return reject("Domain=\(domain) is a public suffix") }
                 domain = ""
             }

@@ -62,7 +62,7 @@ public struct RequestURL: Equatable, Sendable, CustomStringConvertible {
         }
         let (hostPart, portText) = try Self.splitHostPort(authority, fail)
         guard !hostPart.isEmpty else { throw fail("no host") }
-        host = hostPart.lowercased()
+        host = Self.canonicalHost(String(hostPart), special: ["http", "https", "ws", "wss"].contains(scheme))
         if let portText, !portText.isEmpty {
             guard let port = Int(portText), (0...65535).contains(port) else { throw fail("invalid port \"\(portText)\"") }
             self.port = port
@@ -86,14 +86,28 @@ public struct RequestURL: Equatable, Sendable, CustomStringConvertible {
         return (text[..<colon], text[utf8.index(after: colon)...])
     }
 
+    /// The host as the URL Standard writes it (what browsers send and compare): lower case, an IPv4
+    /// address in dotted decimal whatever form it was given in (`0xC0A80001`, `3232235521`), an
+    /// IPv6 address compressed (`2001:db8::1`, kept without brackets here). A host the standard's
+    /// parser refuses, or a non-ASCII name (IDNA is not in pekit yet), is only lower-cased.
+    public static func canonicalHost(_ host: String, special: Bool = true) -> String {
+        let lower = host.lowercased()
+        guard special, lower.unicodeScalars.allSatisfy({ $0.isASCII }) else { return lower }
+        var failure = ""
+        let text = lower.contains(":") ? "[" + lower + "]" : lower
+        guard let parsed = URLHost.parse(Array(text.unicodeScalars), special: true, failure: &failure) else { return lower }
+        if case .ipv6 = parsed { return String(parsed.description.dropFirst().dropLast()) }
+        return parsed.description
+    }
+
     /// Whether the host is an IPv4 or IPv6 address (never domain-matched by suffix).
     public var hostIsIPAddress: Bool { Self.isIPAddress(host) }
 
     public static func isIPAddress(_ host: String) -> Bool {
+        if host.utf8.contains(0x3A) { return true }  // IPv6 (brackets already removed)
         var parts = 0, digits = 0, value = 0
         for byte in host.utf8 {
             switch byte {
-            case UInt8(ascii: ":"): return true  // IPv6 (brackets already removed)
             case UInt8(ascii: "0")...UInt8(ascii: "9"):
                 digits += 1
                 value = value * 10 + Int(byte - UInt8(ascii: "0"))
