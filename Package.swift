@@ -35,6 +35,14 @@ let package = Package(
             name: "CCrypto",
             providers: [.apt(["libssl-dev"])]
         ),
+        // ICU's headers (Debian's libicu-dev) for IDNA: UTS #46 as the URL Standard uses it, which
+        // libidn2 (IDNA2008: it refuses ☃.net and -x.com, which browsers accept) cannot give.
+        // CIDNAShim loads libicuuc on the first non-ASCII host.
+        .systemLibrary(
+            name: "CICU",
+            providers: [.apt(["libicu-dev"])]
+        ),
+        .target(name: "CIDNAShim", dependencies: ["CICU"], linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "CCryptoShim", dependencies: ["CCrypto"], linkerSettings: [.linkedLibrary("dl")]),
         // Digests, HMAC and random bytes over libcrypto.
         .target(name: "PekitCrypto", dependencies: ["PekitCore", "CCryptoShim"]),
@@ -43,8 +51,8 @@ let package = Package(
         // The Lua macros Swift cannot import, the error trampoline and the allocator:
         // the only C code, and the only place that may raise a Lua error.
         .target(name: "CLuaShim", dependencies: ["CLua"]),
-        // Pure Swift: no Lua, no I/O beyond files it is asked to read.
-        .target(name: "PekitCore"),
+        // Swift with no Lua and no I/O beyond files it is asked to read; ICU only for non-ASCII hosts.
+        .target(name: "PekitCore", dependencies: ["CIDNAShim"]),
         // Sending: PekitCore's requests over libcurl, cookies through the jar, redirects by RFC 9110.
         .target(name: "PekitHTTP", dependencies: ["PekitCore", "CCurl", "CCurlShim"]),
         .target(name: "PekitLua", dependencies: ["PekitCore", "PekitHTTP", "PekitCrypto", "CLua", "CLuaShim"]),

@@ -100,18 +100,3 @@ final class CryptoTimeTests: XCTestCase {
         XCTAssertEqual(lua.eval(#"local t = pekit.time.now() pekit.time.sleep(0.05) return pekit.time.now() - t >= 0.05"#), "true")
     }
 }
-
-final class URLModuleTests: XCTestCase {
-    func testParseFromLua() throws {
-        let lua = LuaREPL(runtime: try makeRuntime())
-        XCTAssertEqual(lua.eval(#"tostring(pekit.url.parse("http://h/a b/汉?q=汉 字#top"))"#), #""http://h/a%20b/%E6%B1%89?q=%E6%B1%89%20%E5%AD%97#top""#)
-        XCTAssertEqual(lua.eval(#"local u = pekit.url.parse("HTTPS://User:Pw@Example.COM:443/./a/../b?x#y") return u.origin, u.username, u.host, u.port, u.pathname"#),
-                       "\"https://example.com\"\t\"User\"\t\"example.com\"\t\"\"\t\"/b\"")
-        XCTAssertEqual(lua.eval(#"pekit.url.parse("http://0xC0A80001/").hostname, pekit.url.parse("http://[2001:DB8:0:0::1]/").host"#),
-                       "\"192.168.0.1\"\t\"[2001:db8::1]\"")
-        XCTAssertEqual(lua.eval(#"pekit.url.parse("../c?d", "http://h/a/b/e").href, pekit.url.parse("http://h/a/b"):resolve("//o/p").href"#),
-                       "\"http://h/a/c?d\"\t\"http://o/p\"")
-        XCTAssertEqual(lua.eval(#"pekit.url.parse("http://h:99999/")"#), "nil\t\"invalid URL \\\"http://h:99999/\\\": the port is over 65535 (at code point 15)\"")
-        XCTAssertEqual(lua.eval(#"pekit.url.parse("/relative")"#), "nil\t\"invalid URL \\\"/relative\\\": not an absolute URL (no scheme) and no base to resolve it against (at code point 1)\"")
-    }
-}

@@ -1,80 +1,141 @@
-/// Domain to ASCII for host names (URL Standard §3.3, UTS #46 with CheckHyphens and
-/// UseSTD3ASCIIRules off, non-transitional). This slice handles ASCII names: they are lower-cased,
-/// and an `xn--` label must be valid Punycode (RFC 3492) whose decoded form is not ASCII only.
-/// Names with non-ASCII characters need UTS #46's mapping and normalization tables and are
-/// refused for now, saying so.
-enum IDNA {
+import CIDNAShim
+
+/// Domain names between their Unicode and ASCII (Punycode) forms, as the URL Standard defines
+/// them (§3.3): UTS #46 processing, non-transitional (`faß.de` is `xn--fa-hia.de`), CheckBidi and
+/// CheckJoiners on, CheckHyphens, UseSTD3ASCIIRules and VerifyDnsLength off — so `☃.net`,
+/// `-x.com` and `a_b.com` are hosts, as in every browser.
+///
+/// The work is ICU's UTS #46 implementation (what Chromium and WebKit use), loaded on the first
+/// name that needs it; names that are ASCII with no `xn--` label never touch it (the Standard's
+/// own fast path). libidn2 is not used: it implements IDNA2008, which refuses symbols and
+/// leading hyphens the URL Standard accepts.
+public enum IDNA {
+    /// Why a name has no ASCII (or Unicode) form.
+    public struct Failure: Error, Equatable, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// The URL Standard's host parsing of `name` for a special scheme — percent-decoded, UTS #46,
+    /// then IPv4 in any of its forms — serialized: what node's `url.domainToASCII` returns.
+    /// `"例子.中国"` → `"xn--fsqu00a.xn--fiqs8s"`, `"0x7F.1"` → `"127.0.0.1"`, `"[::1]"` → `"[::1]"`.
+    /// - Throws: `Failure` naming the label and the rule it breaks.
+    public static func domainToASCII(_ name: String) throws -> String {
+        var failure = ""
+        guard let host = URLHost.parse(Array(name.unicodeScalars), special: true, failure: &failure) else { throw Failure(description: failure) }
+        return host.description
+    }
+
+    /// The Unicode form of a host (UTS #46 ToUnicode of its ASCII form): `"xn--fsqu00a.xn--fiqs8s"`
+    /// → `"例子.中国"`. Addresses come back as `domainToASCII` gives them.
+    /// - Throws: `Failure` when `name` is not a host.
+    public static func domainToUnicode(_ name: String) throws -> String {
+        var failure = ""
+        guard let host = URLHost.parse(Array(name.unicodeScalars), special: true, failure: &failure) else { throw Failure(description: failure) }
+        guard case .domain(let ascii) = host, needsProcessing(ascii.unicodeScalars) else { return host.description }
+        guard let unicode = convert(ascii, toUnicode: true, &failure) else { throw Failure(description: failure) }
+        return unicode
+    }
+
+    /// ICU's error bits the URL Standard does not count: the hyphen rules (CheckHyphens=false)
+    /// and the DNS lengths and empty labels (VerifyDnsLength=false).
+    static let ignoredErrors: UInt32 = 0x01 | 0x02 | 0x04 | 0x08 | 0x10 | 0x20
+
+    /// Domain to ASCII (§3.3) of a percent-decoded host; nil with the reason in `failure`.
     static func domainToASCII(_ domain: [Unicode.Scalar], _ failure: inout String) -> String? {
-        guard domain.allSatisfy({ $0.isASCII }) else {
-            failure = "non-ASCII host names (IDNA) are not supported yet; write the host in its xn-- form"
-            return nil
+        guard needsProcessing(domain) else {
+            var out = String.UnicodeScalarView()
+            out.append(contentsOf: domain.lazy.map { $0.value >= 0x41 && $0.value <= 0x5A ? Unicode.Scalar($0.value | 0x20)! : $0 })
+            return String(out)
         }
-        let lower = String(String.UnicodeScalarView(domain)).lowercased()
-        for label in lower.split(separator: ".", omittingEmptySubsequences: false) where label.hasPrefix("xn--") {
-            // UTS #46 validity, as far as it can be told without its tables: not all ASCII, no
-            // controls, spaces, surrogates, private-use or unassigned code points.
-            guard let decoded = Punycode.decode(Array(label.dropFirst(4).unicodeScalars)), !decoded.allSatisfy({ $0.isASCII }),
-                  decoded.allSatisfy({ ![.control, .surrogate, .privateUse, .unassigned, .lineSeparator, .paragraphSeparator, .spaceSeparator,
-                                          .format].contains($0.properties.generalCategory) && !($0.isASCII && $0.properties.isUppercase) }) else {
-                failure = "\"\(label)\" is not valid Punycode"
+        let name = String(String.UnicodeScalarView(domain))
+        guard let ascii = convert(name, toUnicode: false, &failure) else { return nil }
+        guard !ascii.isEmpty else { failure = "the host \"\(name)\" is empty once IDNA maps it"; return nil }
+        return ascii
+    }
+
+    /// Whether a name needs UTS #46: it is not ASCII, or a label starts with `xn--`.
+    static func needsProcessing<S: Sequence>(_ name: S) -> Bool where S.Element == Unicode.Scalar {
+        var atLabelStart = true, prefix = 0
+        for c in name {
+            guard c.isASCII else { return true }
+            if c == "." { atLabelStart = true; prefix = 0; continue }
+            if atLabelStart {
+                let expected: [UInt32] = [0x78, 0x6E, 0x2D, 0x2D]  // "xn--"
+                if c.value | (prefix < 2 ? 0x20 : 0) == expected[prefix] {
+                    prefix += 1
+                    if prefix == 4 { return true }
+                } else {
+                    atLabelStart = false
+                }
+            }
+        }
+        return false
+    }
+
+    /// One UTS #46 pass through ICU; nil with a message when it breaks a rule the Standard counts.
+    static func convert(_ name: String, toUnicode: Bool, _ failure: inout String) -> String? {
+        guard let (result, errors) = run(name, toUnicode: toUnicode, &failure) else { return nil }
+        let counted = errors & ~ignoredErrors
+        guard counted == 0 else { failure = explain(name, counted); return nil }
+        return result
+    }
+
+    static func run(_ name: String, toUnicode: Bool, _ failure: inout String) -> (String, UInt32)? {
+        var input = Array(name.utf8)
+        var capacity = max(64, input.count * 4)
+        while true {
+            var out = [UInt8](repeating: 0, count: capacity)
+            var errors: UInt32 = 0
+            var message: UnsafePointer<CChar>? = nil
+            let length = input.withUnsafeMutableBufferPointer { inBuffer in
+                inBuffer.withMemoryRebound(to: CChar.self) { i in
+                    out.withUnsafeMutableBufferPointer { o in
+                        o.withMemoryRebound(to: CChar.self) {
+                            pekit_idna_convert(toUnicode ? 1 : 0, i.baseAddress, i.count, $0.baseAddress, $0.count, &errors, &message)
+                        }
+                    }
+                }
+            }
+            if length < 0 {
+                failure = "IDNA is not available: " + (message.map { String(cString: $0) } ?? "ICU failed")
                 return nil
             }
+            if length > capacity { capacity = length; continue }
+            return (String(decoding: out[..<length], as: UTF8.self), errors)
         }
-        return lower
     }
-}
 
-/// Punycode decoding (RFC 3492 §6.2).
-enum Punycode {
-    static func decode(_ input: [Unicode.Scalar]) -> [Unicode.Scalar]? {
-        let base = 36, tMin = 1, tMax = 26, skew = 38, damp = 700
-        var n = 128, i = 0, bias = 72
-        var output: [Unicode.Scalar] = []
-        var rest = input[...]
-        if let delimiter = input.lastIndex(of: "-") {
-            for c in input[..<delimiter] { guard c.isASCII else { return nil }; output.append(c) }
-            rest = input[(delimiter + 1)...]
+    /// Which label breaks which rule, for the message.
+    static func explain(_ name: String, _ errors: UInt32) -> String {
+        let dots: Set<UInt32> = [0x2E, 0x3002, 0xFF0E, 0xFF61]
+        let labels = name.unicodeScalars.split(omittingEmptySubsequences: false, whereSeparator: { dots.contains($0.value) })
+        var ignored = ""
+        for label in labels {
+            let text = String(String.UnicodeScalarView(label))
+            guard let (_, labelErrors) = run(text, toUnicode: false, &ignored) else { continue }
+            let counted = labelErrors & ~ignoredErrors & ~0x800  // Bidi is a rule of the whole name
+            guard counted != 0 else { continue }
+            return "the host \"\(name)\" is not a valid domain: the label \"\(text)\" " + rule(counted, label: label)
         }
-        func digit(_ c: Unicode.Scalar) -> Int? {
-            switch c.value {
-            case 0x30...0x39: return Int(c.value) - 0x30 + 26
-            case 0x41...0x5A: return Int(c.value) - 0x41
-            case 0x61...0x7A: return Int(c.value) - 0x61
-            default: return nil
+        return "the host \"\(name)\" is not a valid domain: it " + rule(errors, label: nil)
+    }
+
+    static func rule(_ errors: UInt32, label: Substring.UnicodeScalarView?) -> String {
+        if errors & 0x80 != 0 {
+            var ignored = ""
+            if let label, let bad = label.first(where: { c in
+                (run(String(c), toUnicode: false, &ignored)?.1 ?? 0) & 0x80 != 0
+            }) {
+                return "holds U+\(hexDigitsUpper(bad.value)), which IDNA (UTS #46) disallows"
             }
+            return "holds a code point IDNA (UTS #46) disallows"
         }
-        func adapt(_ delta: Int, _ count: Int, _ first: Bool) -> Int {
-            var delta = first ? delta / damp : delta / 2
-            delta += delta / count
-            var k = 0
-            while delta > ((base - tMin) * tMax) / 2 { delta /= base - tMin; k += base }
-            return k + (base - tMin + 1) * delta / (delta + skew)
-        }
-        var it = rest.makeIterator()
-        var pending = it.next()
-        while pending != nil {
-            let oldi = i
-            var w = 1, k = base
-            while true {
-                guard let c = pending, let d = digit(c) else { return nil }
-                pending = it.next()
-                guard d <= (Int.max - i) / w else { return nil }
-                i += d * w
-                let t = k <= bias ? tMin : (k >= bias + tMax ? tMax : k - bias)
-                if d < t { break }
-                guard w <= Int.max / (base - t) else { return nil }
-                w *= base - t
-                k += base
-                if pending == nil { return nil }
-            }
-            bias = adapt(i - oldi, output.count + 1, oldi == 0)
-            guard i / (output.count + 1) <= Int(UInt32.max) - n else { return nil }
-            n += i / (output.count + 1)
-            i %= output.count + 1
-            guard let scalar = Unicode.Scalar(UInt32(n)) else { return nil }
-            output.insert(scalar, at: i)
-            i += 1
-        }
-        return output
+        if errors & 0x100 != 0 { return "is not valid Punycode" }
+        if errors & 0x400 != 0 { return "is Punycode for text that is not a valid label (not NFC, or not mapped)" }
+        if errors & 0x200 != 0 { return "is Punycode for text with a dot in it" }
+        if errors & 0x40 != 0 { return "starts with a combining mark" }
+        if errors & 0x1000 != 0 { return "has a zero-width joiner or non-joiner where the CONTEXTJ rule (RFC 5892) forbids it" }
+        if errors & 0x800 != 0 { return "breaks the Bidi rule (RFC 5893) for right-to-left labels" }
+        return "breaks a UTS #46 rule (ICU error bits 0x\(String(errors, radix: 16)))"
     }
 }

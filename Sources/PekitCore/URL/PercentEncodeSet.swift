@@ -7,9 +7,10 @@ struct PercentEncodeSet {
     static let fragment = PercentEncodeSet { c0Control.contains($0) || [0x20, 0x22, 0x3C, 0x3E, 0x60].contains($0) }
     static let query = PercentEncodeSet { c0Control.contains($0) || [0x20, 0x22, 0x23, 0x3C, 0x3E].contains($0) }
     static let specialQuery = PercentEncodeSet { query.contains($0) || $0 == 0x27 }
-    static let path = PercentEncodeSet { query.contains($0) || [0x3F, 0x60, 0x7B, 0x7D].contains($0) }
+    static let path = PercentEncodeSet { query.contains($0) || [0x3F, 0x5E, 0x60, 0x7B, 0x7D].contains($0) }
     static let userinfo = PercentEncodeSet { path.contains($0) || [0x2F, 0x3A, 0x3B, 0x3D, 0x40, 0x5B, 0x5C, 0x5D, 0x5E, 0x7C].contains($0) }
     static let component = PercentEncodeSet { userinfo.contains($0) || [0x24, 0x25, 0x26, 0x2B, 0x2C].contains($0) }
+    static let formURLEncoded = PercentEncodeSet { component.contains($0) || [0x21, 0x27, 0x28, 0x29, 0x7E].contains($0) }
 
     func encode<S: Sequence>(_ scalars: S) -> String where S.Element == Unicode.Scalar {
         var out = ""

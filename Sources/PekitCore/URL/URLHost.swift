@@ -55,6 +55,8 @@ public enum URLHost: Equatable, Sendable, CustomStringConvertible {
             return .ipv6(pieces)
         }
         if !special {
+            // An empty opaque host is the empty host (sc:/// has a host, and it is empty).
+            if input.isEmpty { return .empty }
             for c in input where c != "%" && forbiddenHost.contains(c.value) {
                 failure = "the host holds the forbidden code point U+\(hexDigitsUpper(c.value))"; return nil
             }

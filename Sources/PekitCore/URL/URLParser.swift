@@ -6,10 +6,18 @@ struct URLParser {
         case pathStart, path, opaquePath, query, fragment
     }
 
+    /// For the setters (§4.4 "state override"): the state parsing starts in and the one it
+    /// stops after; `.host` with `hostnameOnly` is the hostname setter's.
+    struct Override {
+        let state: State
+        var hostnameOnly = false
+    }
+
     let input: [Unicode.Scalar]
     let base: WHATWGURL?
     var url = WHATWGURL(scheme: "")
     var state = State.schemeStart
+    let override: Override?
     var buffer: [Unicode.Scalar] = []
     var atSignSeen = false, insideBrackets = false, passwordTokenSeen = false
     var pointer = 0
@@ -18,10 +26,21 @@ struct URLParser {
     init(input: String, base: WHATWGURL?) {
         // Leading and trailing C0 controls and spaces go, and every tab and newline.
         var scalars = Array(input.unicodeScalars)
-        while let first = scalars.first, first.value <= 0x20 { scalars.removeFirst() }
-        while let last = scalars.last, last.value <= 0x20 { scalars.removeLast() }
+        let start = scalars.firstIndex(where: { $0.value > 0x20 }) ?? scalars.count
+        let end = scalars.lastIndex(where: { $0.value > 0x20 }).map { $0 + 1 } ?? start
+        scalars = Array(scalars[start..<max(start, end)])
         self.input = scalars.filter { $0 != "\t" && $0 != "\n" && $0 != "\r" }
         self.base = base
+        self.override = nil
+    }
+
+    /// A setter's parse of `input` into `url` (tabs and newlines removed, nothing trimmed).
+    init(input: String, url: WHATWGURL, override: Override) {
+        self.input = input.unicodeScalars.filter { $0 != "\t" && $0 != "\n" && $0 != "\r" }
+        self.base = nil
+        self.url = url
+        self.override = override
+        self.state = override.state
     }
 
     func fail(_ reason: String) -> WHATWGURL.ParseError { WHATWGURL.ParseError(reason: reason, offset: min(pointer, input.count) + 1) }
@@ -64,12 +83,26 @@ struct URLParser {
             switch state {
             case .schemeStart:
                 if Self.isAlpha(ch) { buffer.append(Unicode.Scalar(ch!.value | 0x20) ?? ch!); state = .scheme }
-                else { state = .noScheme; pointer -= 1 }
+                else if override == nil { state = .noScheme; pointer -= 1 }
+                else { throw fail("a scheme starts with a letter") }
             case .scheme:
                 if let ch, Self.isAlpha(ch) || Self.isDigit(ch) || ch == "+" || ch == "-" || ch == "." {
                     buffer.append(Unicode.Scalar(Self.isAlpha(ch) ? ch.value | 0x20 : ch.value) ?? ch)
                 } else if ch == ":" {
-                    url.scheme = String(String.UnicodeScalarView(buffer))
+                    let scheme = String(String.UnicodeScalarView(buffer))
+                    if override != nil {
+                        // A setter may not turn special into non-special or back, nor make a
+                        // file URL of one with credentials or a port, nor change a file URL
+                        // with an empty host.
+                        if url.isSpecial != (WHATWGURL.specialPorts[scheme] != nil) { return url }
+                        if (url.includesCredentials || url.port != nil) && scheme == "file" { return url }
+                        if url.scheme == "file" && url.host == .empty { return url }
+                    }
+                    url.scheme = scheme
+                    if override != nil {
+                        if let port = url.port, WHATWGURL.specialPorts[scheme] == .some(port) { url.port = nil }
+                        return url
+                    }
                     buffer = []
                     if url.scheme == "file" {
                         state = .file
@@ -82,8 +115,10 @@ struct URLParser {
                     } else {
                         url.path = .opaque(""); state = .opaquePath
                     }
-                } else {
+                } else if override == nil {
                     buffer = []; state = .noScheme; pointer = -1
+                } else {
+                    throw fail("a scheme is letters, digits, \"+\", \"-\" and \".\"")
                 }
             case .noScheme:
                 guard let base else { throw fail("not an absolute URL (no scheme) and no base to resolve it against") }
@@ -145,15 +180,22 @@ struct URLParser {
                     buffer.append(ch!)
                 }
             case .host:
-                if ch == ":" && !insideBrackets {
+                if override != nil && url.scheme == "file" {
+                    pointer -= 1; state = .fileHost
+                } else if ch == ":" && !insideBrackets {
                     if buffer.isEmpty { throw fail("a port without a host") }
+                    if override?.hostnameOnly == true { throw fail("a host name has no port") }
                     try parseHost()
                     state = .port
                 } else if ch == nil || ch == "/" || ch == "?" || ch == "#" || (url.isSpecial && ch == "\\") {
                     pointer -= 1
                     if url.isSpecial && buffer.isEmpty { throw fail("a \(url.scheme) URL needs a host") }
+                    if override != nil && buffer.isEmpty && (url.includesCredentials || url.port != nil) {
+                        throw fail("a URL with credentials or a port needs a host")
+                    }
                     try parseHost()
                     state = .pathStart
+                    if override != nil { return url }
                 } else {
                     if ch == "[" { insideBrackets = true }
                     if ch == "]" { insideBrackets = false }
@@ -162,7 +204,7 @@ struct URLParser {
             case .port:
                 if Self.isDigit(ch) {
                     buffer.append(ch!)
-                } else if ch == nil || ch == "/" || ch == "?" || ch == "#" || (url.isSpecial && ch == "\\") {
+                } else if ch == nil || ch == "/" || ch == "?" || ch == "#" || (url.isSpecial && ch == "\\") || override != nil {
                     if !buffer.isEmpty {
                         let digits = buffer.drop(while: { $0 == "0" })
                         guard digits.count <= 5, let port = Int(String(String.UnicodeScalarView(digits.isEmpty ? ["0"] : Array(digits)))), port <= 65535 else {
@@ -170,7 +212,9 @@ struct URLParser {
                         }
                         url.port = WHATWGURL.specialPorts[url.scheme] == .some(port) ? nil : port
                         buffer = []
+                        if override != nil { return url }
                     }
+                    if override != nil { throw fail("a port is digits") }
                     state = .pathStart; pointer -= 1
                 } else {
                     throw fail("the port holds \"\(ch!)\"; a port is digits")
@@ -208,13 +252,16 @@ struct URLParser {
             case .fileHost:
                 if ch == nil || ch == "/" || ch == "\\" || ch == "?" || ch == "#" {
                     pointer -= 1
-                    if Self.isWindowsDriveLetter(buffer) {
+                    if override == nil && Self.isWindowsDriveLetter(buffer) {
                         state = .path
                     } else if buffer.isEmpty {
-                        url.host = .empty; state = .pathStart
+                        url.host = .empty
+                        if override != nil { return url }
+                        state = .pathStart
                     } else {
                         try parseHost()
                         if url.host == .domain("localhost") { url.host = .empty }
+                        if override != nil { return url }
                         buffer = []
                         state = .pathStart
                     }
@@ -225,16 +272,18 @@ struct URLParser {
                 if url.isSpecial {
                     state = .path
                     if ch != "/" && ch != "\\" { pointer -= 1 }
-                } else if ch == "?" {
+                } else if override == nil && ch == "?" {
                     url.query = ""; state = .query
-                } else if ch == "#" {
+                } else if override == nil && ch == "#" {
                     url.fragment = ""; state = .fragment
                 } else if ch != nil {
                     state = .path
                     if ch != "/" { pointer -= 1 }
+                } else if override != nil && url.host == nil {
+                    pathSegments.append("")
                 }
             case .path:
-                if ch == nil || ch == "/" || (url.isSpecial && ch == "\\") || ch == "?" || ch == "#" {
+                if ch == nil || ch == "/" || (url.isSpecial && ch == "\\") || (override == nil && (ch == "?" || ch == "#")) {
                     let segment = String(String.UnicodeScalarView(buffer))
                     if Self.isDoubleDot(segment) {
                         shortenPath()
@@ -263,7 +312,7 @@ struct URLParser {
                     if case .opaque(var p) = url.path { PercentEncodeSet.c0Control.append(ch, to: &p); url.path = .opaque(p) }
                 }
             case .query:
-                if ch == "#" || ch == nil {
+                if (override == nil && ch == "#") || ch == nil {
                     let set = url.isSpecial ? PercentEncodeSet.specialQuery : PercentEncodeSet.query
                     url.query = (url.query ?? "") + set.encode(buffer)
                     buffer = []

@@ -151,7 +151,7 @@ extension LuaRuntime {
             setFunction(http, "pekit.http", method.lowercased()) { call in
                 try call.require(.network)
                 let runtime = call.runtime
-                let url = try call.string(1)
+                let url = try runtime.urlOrString(at: 1, call)
                 var builder: RequestBuilder
                 if try call.optionalTable(2) {
                     builder = try runtime.requestBuilder(from: call, table: 2, alsoAllowed: Self.sendFields, url: url, method: method, argument: 2)

@@ -28,3 +28,8 @@ final class HTTPState {
 final class CryptoState {
     var hashes: [Int: HashStream] = [:]
 }
+
+/// What `pekit.url` keeps for one runtime: the URLs its scripts hold (values the setters change).
+final class URLState {
+    var urls: [Int: WHATWGURL] = [:]
+}

@@ -30,14 +30,15 @@ extension LuaRuntime {
         guard let fields = try LuaFields.read(call, argument: argument, known: known, at: n) else {
             throw call.typeError(argument, expected: "table")
         }
-        let fieldURL = try fields.string("url"), fieldMethod = try fields.string("method")
+        // A URL value (pekit.url) is taken as its href.
+        let fieldURL = try fields.with("url") { try urlOrString(at: $0, call) }, fieldMethod = try fields.string("method")
         if fixedURL != nil && fieldURL != nil { throw fields.error("url", "the URL is the first argument") }
         if let fixedMethod, fieldMethod != nil { throw fields.error("method", "this function sends \(fixedMethod)") }
         guard let url = fixedURL ?? fieldURL else { throw call.badArgument(argument, "a request needs a field \"url\"") }
         var builder = RequestBuilder(url: url)
         builder.acceptLanguage = acceptLanguage
         if let method = fixedMethod ?? fieldMethod { builder.method = method }
-        builder.base = try fields.string("base")
+        builder.base = try fields.with("base") { try urlOrString(at: $0, call) }
         if let placement = try fields.choice("params_in", ["query", "body", "auto"]) {
             builder.paramsIn = RequestBuilder.ParameterPlacement(rawValue: placement) ?? .auto
         }

@@ -92,6 +92,7 @@ public final class LuaRuntime {
     let requestState = RequestState()
     let httpState = HTTPState()
     let cryptoState = CryptoState()
+    let urlState = URLState()
     /// Accept-Language for requests, from the environment once.
     lazy var acceptLanguage = RequestBuilder.acceptLanguage(environment: options.environment)
     /// The marker metatables, cached after start-up.

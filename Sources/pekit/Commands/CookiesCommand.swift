@@ -68,8 +68,9 @@ private func runCookies(_ args: [[UInt8]]) throws -> Int32 {
         // Only storing checks Domain attributes against the public suffix list: the other
         // actions never read it (it is most of a cookie command's start-up).
         let suffixes = action == "receive" ? try PublicSuffixList.loadFromProcessEnvironment() : nil
+        let fixedNow = now
         jar = CookieJar(publicSuffixes: suffixes,
-                        clock: { now ?? Date().timeIntervalSince1970 })
+                        clock: { fixedNow ?? Date().timeIntervalSince1970 })
     } catch { throw CommandFailure(message: "pekit cookies: \(error)") }
     // Filters are Lua plugins: a runtime only when one is asked for, kept while the jar is used.
     var runtime: LuaRuntime?

@@ -8,6 +8,13 @@ public struct WHATWGFormParser: Sendable {
     /// Each name, in order of first appearance, to the list of its values.
     public func parse(_ query: ByteString) -> PekitValue {
         var result = FlatValues()
+        for (name, value) in pairs(query) { result.append(name, value) }
+        return result.value
+    }
+
+    /// The name-value list itself, in order, repeats kept (what `URLSearchParams` holds).
+    public func pairs(_ query: ByteString) -> [(name: ByteString, value: ByteString)] {
+        var result: [(name: ByteString, value: ByteString)] = []
         let bytes = query.bytes
         var start = 0
         while start <= bytes.count {
@@ -18,9 +25,23 @@ public struct WHATWGFormParser: Sendable {
             let equals = piece.firstIndex(of: 0x3D)
             let name = Self.decode(piece[..<(equals ?? piece.endIndex)])
             let value = equals.map { Self.decode(piece[($0 + 1)...]) } ?? []
-            result.append(ByteString(name), ByteString(value))
+            result.append((ByteString(name), ByteString(value)))
         }
-        return result.value
+        return result
+    }
+
+    /// The `application/x-www-form-urlencoded` serializer (§5.2): the form set percent-encoded,
+    /// a space as `+`, pairs joined with `&`.
+    public static func serialize<S: Sequence>(_ pairs: S) -> String where S.Element == (name: String, value: String) {
+        pairs.map { serializeComponent($0.name) + "=" + serializeComponent($0.value) }.joined(separator: "&")
+    }
+
+    static func serializeComponent(_ text: String) -> String {
+        var out = ""
+        for c in text.unicodeScalars {
+            if c == " " { out += "+" } else { PercentEncodeSet.formURLEncoded.append(c, to: &out) }
+        }
+        return out
     }
 
     static func decode(_ bytes: ArraySlice<UInt8>) -> [UInt8] {

@@ -1,0 +1,2 @@
+#include <unicode/uidna.h>
+#include <unicode/uvernum.h>

@@ -1,0 +1,127 @@
+/// The URL Standard's setters (§6.1, the `URL` class): each parses its value with the basic URL
+/// parser from the component's own state, so `url.host = "example.com:8080"` sets the port too,
+/// and a value the component cannot take leaves the URL as it was (as browsers do, without an
+/// error), except `href`, which throws.
+extension WHATWGURL {
+    /// Whether there is a user name or password.
+    public var includesCredentials: Bool { !username.isEmpty || !password.isEmpty }
+
+    /// A URL without a host (or with the empty host), or a file URL, has no credentials or port.
+    public var cannotHaveCredentialsOrPort: Bool { host == nil || host == .empty || scheme == "file" }
+
+    public var hasOpaquePath: Bool { if case .opaque = path { return true }; return false }
+
+    /// Replaces the whole URL. - Throws: `ParseError` when `value` is not a URL.
+    public mutating func setHref(_ value: String) throws { self = try WHATWGURL(value) }
+
+    /// `http`, `https:` or `https:anything` (what follows `:` is ignored); the special/non-special
+    /// line is not crossed.
+    public mutating func setProtocol(_ value: String) { reparse(value + ":", from: .schemeStart) }
+
+    public mutating func setUsername(_ value: String) {
+        guard !cannotHaveCredentialsOrPort else { return }
+        username = PercentEncodeSet.userinfo.encode(value.unicodeScalars)
+    }
+
+    public mutating func setPassword(_ value: String) {
+        guard !cannotHaveCredentialsOrPort else { return }
+        password = PercentEncodeSet.userinfo.encode(value.unicodeScalars)
+    }
+
+    /// The host and, after a `:`, the port.
+    public mutating func setHost(_ value: String) {
+        guard !hasOpaquePath else { return }
+        reparse(value, from: .host)
+    }
+
+    /// The host only: a value with a port is refused.
+    public mutating func setHostname(_ value: String) {
+        guard !hasOpaquePath else { return }
+        reparse(value, from: .init(state: .host, hostnameOnly: true))
+    }
+
+    /// Digits up to the first other character; `""` removes the port.
+    public mutating func setPort(_ value: String) {
+        guard !cannotHaveCredentialsOrPort else { return }
+        if value.isEmpty { port = nil; return }
+        reparse(value, from: .port)
+    }
+
+    public mutating func setPathname(_ value: String) {
+        guard !hasOpaquePath else { return }
+        path = .segments([])
+        reparse(value, from: .pathStart)
+    }
+
+    /// With or without the leading `?`; `""` removes the query.
+    public mutating func setSearch(_ value: String) {
+        guard !value.isEmpty else { query = nil; stripTrailingSpacesFromOpaquePath(); return }
+        query = ""
+        reparse(value.hasPrefix("?") ? String(value.dropFirst()) : value, from: .query)
+    }
+
+    /// With or without the leading `#`; `""` removes the fragment.
+    public mutating func setHash(_ value: String) {
+        guard !value.isEmpty else { fragment = nil; stripTrailingSpacesFromOpaquePath(); return }
+        fragment = ""
+        reparse(value.hasPrefix("#") ? String(value.dropFirst()) : value, from: .fragment)
+    }
+
+    /// Sets a component by its `URL` attribute name (`"pathname"`); false for an unknown name.
+    /// - Throws: `ParseError` for an `href` that is not a URL.
+    public mutating func set(_ component: String, to value: String) throws -> Bool {
+        switch component {
+        case "href": try setHref(value)
+        case "protocol": setProtocol(value)
+        case "username": setUsername(value)
+        case "password": setPassword(value)
+        case "host": setHost(value)
+        case "hostname": setHostname(value)
+        case "port": setPort(value)
+        case "pathname": setPathname(value)
+        case "search": setSearch(value)
+        case "hash": setHash(value)
+        default: return false
+        }
+        return true
+    }
+
+    /// The names `set(_:to:)` takes, as the `URL` class has them.
+    public static let settableComponents = ["href", "protocol", "username", "password", "host", "hostname", "port", "pathname", "search", "hash"]
+
+    private mutating func reparse(_ value: String, from override: URLParser.State) {
+        reparse(value, from: URLParser.Override(state: override))
+    }
+
+    private mutating func reparse(_ value: String, from override: URLParser.Override) {
+        var parser = URLParser(input: value, url: self, override: override)
+        // A failure keeps what the parser had already set (a host before a bad port), as the
+        // Standard's in-place parse does.
+        self = (try? parser.run()) ?? parser.url
+    }
+
+    /// §4.2 "potentially strip trailing spaces from an opaque path".
+    mutating func stripTrailingSpacesFromOpaquePathIfBare() { stripTrailingSpacesFromOpaquePath() }
+
+    private mutating func stripTrailingSpacesFromOpaquePath() {
+        guard case .opaque(var p) = path, fragment == nil, query == nil else { return }
+        while p.hasSuffix(" ") { p.removeLast() }
+        path = .opaque(p)
+    }
+}
+
+extension WHATWGURL {
+    /// The query as `URLSearchParams` reads it: name-value pairs in order, repeats kept, read with
+    /// the `application/x-www-form-urlencoded` parser (`+` is a space).
+    public var queryPairs: [(name: String, value: String)] {
+        guard let query else { return [] }
+        return WHATWGFormParser().pairs(ByteString(Array(query.utf8))).map { (String(decoding: $0.name.bytes, as: UTF8.self), String(decoding: $0.value.bytes, as: UTF8.self)) }
+    }
+
+    /// Replaces the query with `pairs`, serialized as `URLSearchParams` does (no pairs: no query).
+    public mutating func setQueryPairs(_ pairs: [(name: String, value: String)]) {
+        let text = WHATWGFormParser.serialize(pairs)
+        query = text.isEmpty ? nil : text
+        if query == nil { stripTrailingSpacesFromOpaquePathIfBare() }
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import XCTest
+import PekitCore
+@testable import PekitLua
+
+/// pekit.url from Lua: parsing, setters, the query as pairs, building, IDNA, and URL values
+/// wherever a request takes a URL.
+final class URLModuleTests: XCTestCase {
+    func testParseFromLua() throws {
+        let lua = LuaREPL(runtime: try makeRuntime())
+        XCTAssertEqual(lua.eval(#"tostring(pekit.url.parse("http://h/a b/汉?q=汉 字#top"))"#), #""http://h/a%20b/%E6%B1%89?q=%E6%B1%89%20%E5%AD%97#top""#)
+        XCTAssertEqual(lua.eval(#"local u = pekit.url.parse("HTTPS://User:Pw@Example.COM:443/./a/../b?x#y") return u.origin, u.username, u.host, u.port, u.pathname"#),
+                       "\"https://example.com\"\t\"User\"\t\"example.com\"\t\"\"\t\"/b\"")
+        XCTAssertEqual(lua.eval(#"pekit.url.parse("http://0xC0A80001/").hostname, pekit.url.parse("http://[2001:DB8:0:0::1]/").host"#),
+                       "\"192.168.0.1\"\t\"[2001:db8::1]\"")
+        XCTAssertEqual(lua.eval(#"pekit.url.parse("../c?d", "http://h/a/b/e").href, pekit.url.parse("http://h/a/b"):resolve("//o/p").href"#),
+                       "\"http://h/a/c?d\"\t\"http://o/p\"")
+        XCTAssertEqual(lua.eval(#"pekit.url.parse("x", pekit.url.parse("http://h/a/b")).href"#), "\"http://h/a/x\"")
+        XCTAssertEqual(lua.eval(#"pekit.url.parse("http://h:99999/")"#), "nil\t\"invalid URL \\\"http://h:99999/\\\": the port is over 65535 (at code point 15)\"")
+        XCTAssertEqual(lua.eval(#"pekit.url.parse("/relative")"#), "nil\t\"invalid URL \\\"/relative\\\": not an absolute URL (no scheme) and no base to resolve it against (at code point 1)\"")
+        XCTAssertEqual(lua.eval(#"pekit.url.parse("https://www.例子.中国/").host, pekit.url.parse("http://☃.net/").host"#), "\"www.xn--fsqu00a.xn--fiqs8s\"\t\"xn--n3h.net\"")
+        XCTAssertEqual(lua.eval(#"pekit.url.parse("http://a\u{200D}b.com/")"#),
+                       "nil\t\"invalid URL \\\"http://a\u{200D}b.com/\\\": the host \\\"a\u{200D}b.com\\\" is not a valid domain: the label \\\"a\u{200D}b\\\" has a zero-width joiner or non-joiner where the CONTEXTJ rule (RFC 5892) forbids it (at code point 14)\"")
+    }
+
+    func testSettersFollowTheStandard() throws {
+        let lua = LuaREPL(runtime: try makeRuntime())
+        _ = lua.eval(#"u = pekit.url.parse("http://user:pw@example.com:8080/a/b?q=1#f")"#)
+        XCTAssertEqual(lua.eval(#"u.host = "例子.中国:81" return u.href, u.port"#), "\"http://user:pw@xn--fsqu00a.xn--fiqs8s:81/a/b?q=1#f\"\t\"81\"")
+        XCTAssertEqual(lua.eval(#"u.pathname = "/x y?#" u.search = "汉 字" u.hash = "" return u.href"#), "\"http://user:pw@xn--fsqu00a.xn--fiqs8s:81/x%20y%3F%23?%E6%B1%89%20%E5%AD%97\"")
+        // A value the component cannot take leaves it alone, as in browsers.
+        XCTAssertEqual(lua.eval(#"u.port = "abc" u.protocol = "foo" u.hostname = "h:1" return u.port, u.protocol, u.hostname"#), "\"81\"\t\"http:\"\t\"xn--fsqu00a.xn--fiqs8s\"")
+        XCTAssertEqual(lua.eval(#"u.port = 80 u.username = "" u.password = nil return u.href"#), "\"http://xn--fsqu00a.xn--fiqs8s/x%20y%3F%23?%E6%B1%89%20%E5%AD%97\"")
+        XCTAssertEqual(lua.eval(#"u.href = "https://other/" return tostring(u), "GET " .. u, u == pekit.url.parse("https://other"), rawequal(u, u:copy())"#),
+                       "\"https://other/\"\t\"GET https://other/\"\ttrue\tfalse")
+        XCTAssertEqual(lua.eval(#"u.href = "nope""#), "error: stdin:1: url: href: invalid URL \"nope\": not an absolute URL (no scheme) and no base to resolve it against (at code point 1)")
+        XCTAssertEqual(lua.eval(#"u.origin = "x""#), "error: stdin:1: url: a URL's \"origin\" cannot be set (settable: href, protocol, username, password, host, hostname, port, pathname, search, hash, query)")
+        XCTAssertEqual(lua.eval(#"u.nope"#), "error: stdin:1: url: a URL has no field \"nope\" (fields: href, origin, protocol, username, password, host, hostname, port, pathname, search, hash, query; methods: copy, fields, resolve)")
+        XCTAssertEqual(lua.eval(#"local f = u:fields() return f.href, f.origin, f.search"#), "\"https://other/\"\t\"https://other\"\t\"\"")
+    }
+
+    func testQueryIsOrderedPairs() throws {
+        let lua = LuaREPL(runtime: try makeRuntime())
+        _ = lua.eval(#"u = pekit.url.parse("http://h/?b=1&a=x+y&b=%E6%B1%89&c&&=v")"#)
+        XCTAssertEqual(lua.eval(#"local out = {} for _, p in ipairs(u.query) do out[#out + 1] = p[1] .. "=" .. p[2] end return table.concat(out, " ")"#),
+                       "\"b=1 a=x y b=汉 c= =v\"")
+        XCTAssertEqual(lua.eval(#"u.query = {{"z", "a b"}, {"z", "&"}, {"汉", "~"}} return u.search"#), "\"?z=a+b&z=%26&%E6%B1%89=%7E\"")
+        XCTAssertEqual(lua.eval(#"u.query = {} return u.href"#), "\"http://h/\"")
+        XCTAssertEqual(lua.eval(#"u.query = {user = {name = "x"}} return u.search"#), "\"?user%5Bname%5D=x\"")
+    }
+
+    func testBuildAndDomains() throws {
+        let lua = LuaREPL(runtime: try makeRuntime())
+        XCTAssertEqual(lua.eval(#"tostring(pekit.url.build{scheme = "https", host = "例子.中国", port = 8443, path = {"a/b", "50%", "汉"}, query = {q = "a b"}, fragment = "top"})"#),
+                       "\"https://xn--fsqu00a.xn--fiqs8s:8443/a%2Fb/50%25/%E6%B1%89?q=a%20b#top\"")
+        XCTAssertEqual(lua.eval(#"tostring(pekit.url.build{scheme = "http", host = "h", query = {q = "a b", t = true}, policy = "form"})"#), "\"http://h/?q=a+b&t=true\"")
+        XCTAssertEqual(lua.eval(#"tostring(pekit.url.build{scheme = "http", host = "::1", path = "/a b", query = "x=1#2"})"#), "\"http://[::1]/a%20b?x=1%232\"")
+        XCTAssertEqual(lua.eval(#"pekit.url.build{scheme = "http", path = "/x"}"#), "error: stdin:1: pekit.url.build: bad argument #1 (no URL can be built from these parts: http URLs need a host)")
+        XCTAssertEqual(lua.eval(#"pekit.url.build{scheme = "http", host = "h", port = 70000}"#), "error: stdin:1: pekit.url.build: bad argument #1 (field \"port\": a port is a whole number in 0…65535)")
+        XCTAssertEqual(lua.eval(#"pekit.url.domain_to_ascii("www.例子.中国"), pekit.url.domain_to_unicode("www.xn--fsqu00a.xn--fiqs8s"), pekit.url.domain_to_ascii("0x7F.1")"#),
+                       "\"www.xn--fsqu00a.xn--fiqs8s\"\t\"www.例子.中国\"\t\"127.0.0.1\"")
+        XCTAssertEqual(lua.eval(#"pekit.url.domain_to_ascii("xn--a.com")"#), "nil\t\"the host \\\"xn--a.com\\\" is not a valid domain: the label \\\"xn--a\\\" is Punycode for text that is not a valid label (not NFC, or not mapped)\"")
+    }
+
+    func testRequestsTakeURLValues() throws {
+        let lua = LuaREPL(runtime: try makeRuntime())
+        XCTAssertEqual(lua.eval(#"local u = pekit.url.parse("http://例子.中国/a b?q=1") return pekit.request{url = u, params = {x = "y"}}.url"#),
+                       "\"http://xn--fsqu00a.xn--fiqs8s/a%20b?q=1&x=y\"")
+    }
+}
