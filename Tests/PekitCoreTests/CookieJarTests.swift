@@ -74,7 +74,7 @@ final class CookieJarTests: XCTestCase {
     func testIPAddressesAreHostOnly() {
         let j = jar()
         XCTAssertEqual(store(j, "http://1.2.3.4/", "a=1; Domain=1.2.3.4", "b=2; Domain=2.3.4"),
-                       ["stored a", "rejected b: Domain=2.3.4 does not match the host 1.2.3.4: an IP address takes no Domain attribute but itself"])
+                       ["stored a", "rejected b: Domain=2.3.4 (2.3.0.4) does not match the host 1.2.3.4: an IP address takes no Domain attribute but itself"])
         XCTAssertEqual(j.all.first?.hostOnly, true)
         XCTAssertEqual(header(j, "http://1.2.3.4/x"), "a=1")
         XCTAssertEqual(header(j, "http://11.2.3.4/x"), "nil")
@@ -89,6 +89,24 @@ final class CookieJarTests: XCTestCase {
                        ["stored c", "rejected d: Domain=db8::1 does not match the host 2001:db8::1: an IP address takes no Domain attribute but itself"])
         XCTAssertEqual(header(j, "http://[2001:db8::1]/"), "c=3")
         XCTAssertEqual(url("HTTP://[0:0:0:0:0:ffff:c0a8:1]:8080/").authority, "[::ffff:c0a8:1]:8080")
+    }
+
+    /// One host however it is written: Unicode and Punycode names are one host; a Domain in
+    /// either form is checked (public suffix rules are written in Unicode in the list).
+    func testInternationalizedNamesAreOneHost() throws {
+        let j = CookieJar(publicSuffixes: try PublicSuffixList.load(), clock: { 1_000_000 })
+        XCTAssertEqual(store(j, "https://www.例子.中国/", "a=1", "b=2; Domain=例子.中国", "c=3; Domain=中国", "d=4; Domain=a\u{200D}b.com"),
+                       ["stored a", "stored b", "rejected c: Domain=中国 (xn--fiqs8s) is a public suffix",
+                        "rejected d: Domain=a\u{200D}b.com is not a host name: the host \"a\u{200D}b.com\" is not a valid domain: the label \"a\u{200D}b\" has a zero-width joiner or non-joiner where the CONTEXTJ rule (RFC 5892) forbids it"])
+        XCTAssertEqual(header(j, "https://www.xn--fsqu00a.xn--fiqs8s/"), "a=1; b=2")
+        XCTAssertEqual(header(j, "https://WWW.例子.中国/"), "a=1; b=2")
+        XCTAssertEqual(header(j, "https://xn--fsqu00a.xn--fiqs8s/"), "b=2")
+        XCTAssertEqual(store(j, "https://www.xn--fsqu00a.xn--fiqs8s/", "e=5; Domain=例子.中国"), ["stored e"])
+        XCTAssertEqual(store(j, "https://例子.公司.cn/", "f=1; Domain=xn--55qx5d.cn", "g=1; Domain=例子.公司.cn"),
+                       ["rejected f: Domain=xn--55qx5d.cn is a public suffix", "stored g"])
+        XCTAssertEqual(header(j, "https://xn--fsqu00a.xn--55qx5d.cn/"), "g=1")
+        XCTAssertEqual(url("https://Faß.DE/x").host, "xn--fa-hia.de")
+        XCTAssertThrowsError(try RequestURL("https://a\u{200D}b.com/"))
     }
 
     func testSecureHttpOnlySameSiteAndPrefixes() {

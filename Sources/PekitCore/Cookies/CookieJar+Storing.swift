@@ -26,20 +26,28 @@ extension CookieJar {
             cookie.expires = try Cookie.keptExpiry(Double(expires), now: clock())
         }
         if var domain = parsed.domain {
+            // The Domain attribute is a host as the request's is: 例子.中国 is xn--fsqu00a.xn--fiqs8s,
+            // 0x7F.1 is 127.0.0.1 (RFC 6265bis §5.6.2 lower-cases and converts to A-labels).
+            let written = domain
+            do { domain = try RequestURL.checkedCanonicalHost(domain) } catch {
+                return reject("Domain=\(domain) is not a host name: \(error)")
+            }
+            // Messages name the attribute as written, and the host it is when that differs.
+            let shown = written == domain ? domain : "\(written) (\(domain))"
             // An IP address takes no Domain but itself (RFC 6265 §5.1.3: a domain string that is an
             // IP address matches only identically), in any of its written forms.
             if RequestURL.isIPAddress(host) {
                 guard RequestURL.canonicalHost(domain) == host else {
-                    return reject("Domain=\(domain) does not match the host \(host): an IP address takes no Domain attribute but itself")
+                    return reject("Domain=\(shown) does not match the host \(host): an IP address takes no Domain attribute but itself")
                 }
                 domain = ""
             }
             if let list = publicSuffixes, !domain.isEmpty, list.isPublicSuffix(domain) {
-                guard domain == host else { return reject("Domain=\(domain) is a public suffix") }
+                guard domain == host else { return reject("Domain=\(shown) is a public suffix") }
                 domain = ""
             }
             if !domain.isEmpty {
-                guard Self.domainMatches(host, domain) else { return reject("Domain=\(domain) does not domain-match the host \(host)") }
+                guard Self.domainMatches(host, domain) else { return reject("Domain=\(shown) does not domain-match the host \(host)") }
                 if RequestURL.isIPAddress(host) {
                     cookie.hostOnly = true  // an IP address is only ever matched exactly
                 } else {

@@ -114,12 +114,19 @@ public struct PublicSuffixList: Sendable {
     public func publicSuffix(of host: String) -> String {
         let labels = host.lowercased().split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         guard !labels.isEmpty else { return host }
+        // The list writes internationalized rules in Unicode (中国, 公司.cn) and hosts arrive in
+        // their ASCII form (xn--fiqs8s): a rule matches in either.
+        let unicodeLabels = labels.contains(where: { $0.hasPrefix("xn--") }) ? labels.map { IDNA.labelToUnicode($0) } : nil
+        func has(_ kind: Kind, _ start: Int) -> Bool {
+            if contains(kind, Array(labels[start...].joined(separator: ".").utf8)) { return true }
+            guard let unicodeLabels else { return false }
+            return contains(kind, Array(unicodeLabels[start...].joined(separator: ".").utf8))
+        }
         var best = labels.count - 1  // index where the suffix starts; "*" rule: the last label
         for start in (0..<labels.count).reversed() {
-            let candidate = Array(labels[start...].joined(separator: ".").utf8)
-            if contains(.exception, candidate) { return labels[(start + 1)...].joined(separator: ".") }
-            if contains(.rule, candidate) { best = start }
-            if start > 0, contains(.wildcard, candidate) { best = start - 1 }
+            if has(.exception, start) { return labels[(start + 1)...].joined(separator: ".") }
+            if has(.rule, start) { best = start }
+            if start > 0, has(.wildcard, start) { best = start - 1 }
         }
         return labels[best...].joined(separator: ".")
     }

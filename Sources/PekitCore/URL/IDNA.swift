@@ -36,6 +36,12 @@ public enum IDNA {
         return unicode
     }
 
+    /// The Unicode form of one `xn--` label (itself when it is not valid Punycode).
+    static func labelToUnicode(_ label: String) -> String {
+        var failure = ""
+        return run(label, toUnicode: true, &failure).flatMap { $0.1 & ~ignoredErrors == 0 ? $0.0 : nil } ?? label
+    }
+
     /// ICU's error bits the URL Standard does not count: the hyphen rules (CheckHyphens=false)
     /// and the DNS lengths and empty labels (VerifyDnsLength=false).
     static let ignoredErrors: UInt32 = 0x01 | 0x02 | 0x04 | 0x08 | 0x10 | 0x20

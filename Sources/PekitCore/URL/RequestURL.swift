@@ -62,7 +62,8 @@ public struct RequestURL: Equatable, Sendable, CustomStringConvertible {
         }
         let (hostPart, portText) = try Self.splitHostPort(authority, fail)
         guard !hostPart.isEmpty else { throw fail("no host") }
-        host = Self.canonicalHost(String(hostPart), special: ["http", "https", "ws", "wss"].contains(scheme))
+        let special = ["http", "https", "ws", "wss"].contains(scheme)
+        do { host = try Self.checkedCanonicalHost(String(hostPart), special: special) } catch let error as IDNA.Failure { throw fail(error.description) }
         if let portText, !portText.isEmpty {
             guard let port = Int(portText), (0...65535).contains(port) else { throw fail("invalid port \"\(portText)\"") }
             self.port = port
@@ -86,16 +87,25 @@ public struct RequestURL: Equatable, Sendable, CustomStringConvertible {
         return (text[..<colon], text[utf8.index(after: colon)...])
     }
 
-    /// The host as the URL Standard writes it (what browsers send and compare): lower case, an IPv4
-    /// address in dotted decimal whatever form it was given in (`0xC0A80001`, `3232235521`), an
-    /// IPv6 address compressed (`2001:db8::1`, kept without brackets here). A host the standard's
-    /// parser refuses, or a non-ASCII name (IDNA is not in pekit yet), is only lower-cased.
+    /// The host as the URL Standard writes it (what browsers send and compare): an IPv4 address
+    /// in dotted decimal whatever form it was given in (`0xC0A80001`, `3232235521`), an IPv6
+    /// address compressed (`2001:db8::1`, kept without brackets here), a name lower-cased and in
+    /// its ASCII (IDNA) form (`例子.中国` is `xn--fsqu00a.xn--fiqs8s`). A host the Standard's
+    /// parser refuses is only lower-cased.
     public static func canonicalHost(_ host: String, special: Bool = true) -> String {
-        let lower = host.lowercased()
-        guard special, lower.unicodeScalars.allSatisfy({ $0.isASCII }) else { return lower }
+        (try? checkedCanonicalHost(host, special: special)) ?? host.lowercased()
+    }
+
+    /// `canonicalHost`, failing for a name that is not a host (IDNA's rules, forbidden code
+    /// points, a bad IPv4 address). A non-special scheme's host is only lower-cased.
+    /// - Throws: `IDNA.Failure` saying why.
+    public static func checkedCanonicalHost(_ host: String, special: Bool = true) throws -> String {
+        guard special else { return host.lowercased() }
         var failure = ""
-        let text = lower.contains(":") ? "[" + lower + "]" : lower
-        guard let parsed = URLHost.parse(Array(text.unicodeScalars), special: true, failure: &failure) else { return lower }
+        let text = host.contains(":") && !host.hasPrefix("[") ? "[" + host + "]" : host
+        guard let parsed = URLHost.parse(Array(text.unicodeScalars), special: true, failure: &failure) else {
+            throw IDNA.Failure(description: failure)
+        }
         if case .ipv6 = parsed { return String(parsed.description.dropFirst().dropLast()) }
         return parsed.description
     }
