@@ -98,6 +98,7 @@ public final class HTTPClient {
         func set(_ option: CURLoption, callback: curl_write_callback) { if pekit_curl_setopt_data_callback(handle, option, callback) != CURLE_OK { failed = failed ?? option } }
 
         set(CURLOPT_URL, request.url)
+        if let target = request.requestTarget { set(CURLOPT_REQUEST_TARGET, target) }
         set(CURLOPT_PATH_AS_IS, 1)  // the URL's text is sent as built: no dot-segment removal
         set(CURLOPT_PROTOCOLS_STR, "http,https")
         set(CURLOPT_NOSIGNAL, 1)

@@ -31,7 +31,10 @@ enum Redirect {
         if target.fragment == nil, let fragment = (try? RequestURL(request.url))?.fragment { url += "#" + fragment }
 
         var next = request
-        next.url = url
+        // The new URL with its host as the jar and Host read it (a Location may name 例子.中国);
+        // a raw request target was for the first request only.
+        next.url = RequestBuilder.wireURL(url, authority: target.authority)
+        next.requestTarget = nil
         let toGet = (status == 303 && request.method != "HEAD") || ((status == 301 || status == 302) && request.method == "POST")
         if toGet {
             next.method = "GET"

@@ -4,7 +4,7 @@ import Glibc
 import PekitCore
 import PekitLua
 
-let commands: [Command] = [encodeCommand, decodeCommand, queryCommand, cookiesCommand, requestCommand, runCommand, replCommand, pluginsCommand]
+let commands: [Command] = [encodeCommand, decodeCommand, queryCommand, urlCommand, cookiesCommand, requestCommand, runCommand, replCommand, pluginsCommand]
 
 let topHelp = """
 usage: pekit <command> [options] [arguments]

@@ -66,14 +66,18 @@ final class RequestCommandTests: XCTestCase {
         let dir = try makeTemporaryDirectory("req")
         let file = dir.appendingPathComponent("it's a file.bin")
         try Data([0, 0x27, 0x25, 0x5C, 0xFF, 0x0A, 0x0D, 0x24]).write(to: file)
-        let (server, port) = try startEcho(requests: 2)
+        let (server, port) = try startEcho(requests: 8)
         defer { server.terminate() }
-        let cases: [[String]] = [
-            ["-X", "POST", "--param", "name=小A", "--param", "q=it's 100% $HOME `x`", "--header", #"X-Odd: a"b$c\d"#, "--policy", "afnetworking"],
-            ["--file", "upload=@\(file.path)", "--param", "note=hi"],
+        let plain = "http://127.0.0.1:\(port)/p?x=1"
+        let cases: [([String], String)] = [
+            (["-X", "POST", "--param", "name=小A", "--param", "q=it's 100% $HOME `x`", "--header", #"X-Odd: a"b$c\d"#, "--policy", "afnetworking"], plain),
+            (["--file", "upload=@\(file.path)", "--param", "note=hi"], plain),
+            // An IDN host (sent to the echo server by --connect), credentials, a space and
+            // non-ASCII in the path and query: the preview, curl and pekit agree on every byte.
+            (["--connect", "www.例子.中国:\(port)=127.0.0.1:\(port)"], "http://u:p%C3%A4@WWW.例子.中国:\(port)/a b/汉?q=汉 字#top"),
+            (["--request-target", "/raw%zz/汉?^"], plain),
         ]
-        for args in cases {
-            let url = "http://127.0.0.1:\(port)/p?x=1"
+        for (args, url) in cases {
             var rendered = try PekitProcess.run(["request"] + args + ["--describe", url])
             XCTAssertEqual(rendered.status, 0, rendered.stderr)
             let raw = try PekitProcess.run(["request"] + args + [url]).stdoutBytes
@@ -90,7 +94,25 @@ final class RequestCommandTests: XCTestCase {
             XCTAssertEqual(String(decoding: echoed, as: UTF8.self).hasPrefix(String(decoding: raw.prefix(20), as: UTF8.self)), true)
             if !args.contains("--file") { XCTAssertEqual(echoed, raw, "curl sent different bytes:\n\(String(decoding: echoed, as: UTF8.self))") }
             else { XCTAssertEqual(echoed.count, raw.count, "same length, boundaries aside") }
+            // And pekit itself sends what it previews.
+            let sent = try PekitProcess.run(["request"] + args + ["--send", url])
+            XCTAssertEqual(sent.status, 0, sent.stderr)
+            if !args.contains("--file") { XCTAssertEqual(sent.stdoutBytes, raw, "pekit sent different bytes:\n\(sent.stdout)") }
         }
+    }
+
+    /// The preview is the wire form of the URL: canonical host, encoded path and query, Basic
+    /// credentials from the URL.
+    func testPreviewOfAnInternationalURL() throws {
+        let raw = try PekitProcess.run(["request", "-H", "Accept-Language: en", "HTTP://u:p%C3%A4@WWW.例子.中国:8080/a b/汉?q=汉 字#top"])
+        XCTAssertEqual(raw.stdout, "GET /a%20b/%E6%B1%89?q=%E6%B1%89%20%E5%AD%97 HTTP/1.1\r\nHost: www.xn--fsqu00a.xn--fiqs8s:8080\r\nUser-Agent: pekit/0.1.0 (Linux; x86_64)\r\nAccept-Language: en\r\nAuthorization: Basic dTpww6Q=\r\n\r\n")
+        let curl = try PekitProcess.run(["request", "--curl", "-H", "Accept-Language: en", "--request-target", "*", "-X", "OPTIONS", "http://[2001:DB8:0::1]:81/"])
+        XCTAssertEqual(curl.stdout, "curl --http1.1 --request OPTIONS --request-target '*' 'http://[2001:db8::1]:81/' -H 'Host: [2001:db8::1]:81' -H 'User-Agent: pekit/0.1.0 (Linux; x86_64)' -H 'Accept-Language: en' -H Accept:\n")
+        let bad = try PekitProcess.run(["request", "--request-target", "/a\rb", "http://h/"])
+        XCTAssertEqual(bad.stderr, "pekit request: the request target holds CR at byte 3: it would end the request line\n")
+        XCTAssertEqual(bad.status, 1)
+        let idna = try PekitProcess.run(["request", "http://a\u{200D}b.com/"])
+        XCTAssertEqual(idna.stderr, "pekit request: invalid URL \"http://a\\xE2\\x80\\x8Db.com/\": the host \"a\u{200D}b.com\" is not a valid domain: the label \"a\u{200D}b\" has a zero-width joiner or non-joiner where the CONTEXTJ rule (RFC 5892) forbids it\n")
     }
 
     func testErrors() throws {

@@ -58,11 +58,34 @@ final class HTTPClientTests: XCTestCase {
             },
             try build("\(server.base)/raw") { $0.method = "DELETE"; $0.headers = [("X-Empty", ""), ("User-Agent", nil)] },
             try build("\(server.base)/raw/../a/./b") { $0.method = "OPTIONS" },
+            // As browsers send them: spaces and non-ASCII percent-encoded, userinfo as Basic
+            // Authorization, hosts in their canonical form (IDNA, IPv4 in any form, IPv6).
+            try build("\(server.base)/raw/a b/汉?q=汉 字&x=\"^\"#frag"),
+            try build(server.base.replacingOccurrences(of: "://", with: "://us%20er:p%C3%A4ss@") + "/raw"),
+            try build(server.base.replacingOccurrences(of: "127.0.0.1", with: "0x7F.1") + "/raw"),
+            try build(server.base.replacingOccurrences(of: "127.0.0.1", with: "Www.例子.中国") + "/raw") {
+                $0.connect = [HostMapping(host: "www.例子.中国", port: nil, address: "127.0.0.1", addressPort: nil)]
+            },
+            try build(server.base.replacingOccurrences(of: "127.0.0.1", with: "[2001:DB8:0:0::1]") + "/raw") {
+                $0.connect = [HostMapping(host: "2001:DB8::0:1", port: nil, address: "127.0.0.1", addressPort: nil)]
+            },
+            // A raw target goes as given.
+            try build("\(server.base)/ignored") { $0.target = "/raw/%zz/汉?a=^" },
         ]
         for request in requests {
             let response = try client.send(request)
             XCTAssertEqual(response.status, 200)
             XCTAssertEqual(response.body, try request.raw(), "\(request.method) \(request.url):\n\(String(decoding: response.body.prefix(600), as: UTF8.self))")
+        }
+    }
+
+    func testPreviewShowsTheCanonicalURL() throws {
+        let request = try build("HTTP://u:p@Www.例子.中国:8080/a b?q=汉#f") { $0.acceptLanguage = "en;q=1" }
+        XCTAssertEqual(request.url, "http://www.xn--fsqu00a.xn--fiqs8s:8080/a%20b?q=%E6%B1%89#f")
+        XCTAssertEqual(String(decoding: try request.raw(), as: UTF8.self),
+                       "GET /a%20b?q=%E6%B1%89 HTTP/1.1\r\nHost: www.xn--fsqu00a.xn--fiqs8s:8080\r\nUser-Agent: \(RequestBuilder.userAgent)\r\nAccept-Language: en;q=1\r\nAuthorization: Basic dTpw\r\n\r\n")
+        XCTAssertThrowsError(try build("http://h/") { $0.target = "/a\nb" }) {
+            XCTAssertEqual("\($0)", "the request target holds LF at byte 3: it would end the request line")
         }
     }
 

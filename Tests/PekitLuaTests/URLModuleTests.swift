@@ -66,5 +66,10 @@ final class URLModuleTests: XCTestCase {
         let lua = LuaREPL(runtime: try makeRuntime())
         XCTAssertEqual(lua.eval(#"local u = pekit.url.parse("http://例子.中国/a b?q=1") return pekit.request{url = u, params = {x = "y"}}.url"#),
                        "\"http://xn--fsqu00a.xn--fiqs8s/a%20b?q=1&x=y\"")
+        // A raw request target for testing servers: as given, only CR, LF and NUL refused.
+        XCTAssertEqual(lua.eval(#"local r = pekit.request{url = "http://h/x", target = "/a b?汉"} return r.target, r:raw():match("^[^\r]*")"#),
+                       "\"/a b?汉\"\t\"GET /a b?汉 HTTP/1.1\"")
+        XCTAssertEqual(lua.eval(#"pekit.request{url = "http://h/x", target = "/a\0b"}"#),
+                       "error: stdin:1: pekit.request: the request target holds NUL at byte 3: it would end the request line")
     }
 }

@@ -25,13 +25,18 @@ public struct HTTPRequest: Sendable {
     public var body: Body
     /// Logical hosts sent to other addresses (curl's `--connect-to`).
     public var connect: [HostMapping]
+    /// A request target sent exactly as given instead of the URL's path and query (curl's
+    /// `--request-target`), for testing how servers read what browsers would never send.
+    public var requestTarget: String?
 
     public init(method: String, url: String, headers: HTTPHeaders, body: Body, connect: [HostMapping] = []) {
         self.method = method; self.url = url; self.headers = headers; self.body = body; self.connect = connect
     }
 
-    /// The origin-form request target: the path ("/" when empty) and the query; never the fragment.
+    /// The request target: `requestTarget` when given, else the origin form — the path ("/" when
+    /// empty) and the query; never the fragment.
     public var target: String {
+        if let requestTarget { return requestTarget }
         var rest = Substring(url)
         if let hash = rest.firstIndex(of: "#") { rest = rest[..<hash] }
         if let colon = rest.firstIndex(of: ":"), rest[colon...].hasPrefix("://") { rest = rest[rest.index(colon, offsetBy: 3)...] }
@@ -85,6 +90,7 @@ extension HTTPRequest {
         var words = ["curl", "--http1.1"]
         for mapping in connect { words += ["--connect-to", mapping.curlArgument.shellQuoted] }
         if method == "HEAD" { words.append("--head") } else if !(method == "GET" && body == .empty) { words += ["--request", method.shellQuoted] }
+        if let requestTarget { words += ["--request-target", requestTarget.shellQuoted] }
         words.append(url.shellQuoted)
         var hasAccept = false
         for field in headers.fields {

@@ -14,8 +14,11 @@ public struct HostMapping: Equatable, Sendable, CustomStringConvertible {
     /// The port to connect to; nil keeps the URL's port.
     public var addressPort: Int?
 
+    /// - Parameters: `host` is read as a URL's host is (`例子.中国` is `xn--fsqu00a.xn--fiqs8s`,
+    ///   `0x7F.1` is `127.0.0.1`), so a mapping matches however the request's URL writes it.
     public init(host: String, port: Int?, address: String, addressPort: Int?) {
-        self.host = host.lowercased(); self.port = port; self.address = address; self.addressPort = addressPort
+        self.host = RequestURL.canonicalHost(host); self.port = port; self.address = RequestURL.canonicalHost(address)
+        self.addressPort = addressPort
     }
 
     /// Parses one `connect` entry.
@@ -30,7 +33,7 @@ public struct HostMapping: Equatable, Sendable, CustomStringConvertible {
 
     /// Whether a request to `host:port` is redirected by this mapping.
     public func matches(host: String, port: Int) -> Bool {
-        self.host == host.lowercased() && (self.port == nil || self.port == port)
+        self.host == RequestURL.canonicalHost(host) && (self.port == nil || self.port == port)
     }
 
     /// curl's `HOST:PORT:CONNECT-TO-HOST:CONNECT-TO-PORT` (an empty port matches any / keeps it).
@@ -49,9 +52,10 @@ public struct HostMapping: Equatable, Sendable, CustomStringConvertible {
         let (host, portText) = try RequestURL.splitHostPort(Substring(text), fail)
         if host.contains(":") && !text.hasPrefix("[") { throw fail("write an IPv6 address in brackets, as [2001:db8::1]:443") }
         guard !host.isEmpty else { throw fail("no host") }
-        guard host.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && !"/?#@[]".utf8.contains($0) }) else {
+        guard host.utf8.allSatisfy({ $0 > 0x20 && $0 != 0x7F && !"/?#@[]".utf8.contains($0) }) else {
             throw fail("the host may not contain spaces, control bytes or any of / ? # @ [ ]")
         }
+        do { _ = try RequestURL.checkedCanonicalHost(String(host)) } catch { throw fail("\(error)") }
         guard let portText else { return (String(host), nil) }
         guard let port = Int(portText), (1...65535).contains(port) else { throw fail("the port must be a number from 1 to 65535") }
         return (String(host), port)

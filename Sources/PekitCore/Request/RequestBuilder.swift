@@ -28,6 +28,9 @@ public struct RequestBuilder {
     public var bodyFile: String?
     /// Logical hosts sent to other addresses (curl's `--connect-to`).
     public var connect: [HostMapping] = []
+    /// Sent as the request target exactly as given (`/raw path`, `*`, an absolute URL), instead of
+    /// the URL's path and query; refused only for CR, LF and NUL, which would end the request line.
+    public var target: String?
     /// A fixed boundary (tests); a random one otherwise.
     public var boundary: String?
     public var basicAuth: (user: String, password: String)?
@@ -168,22 +171,31 @@ public struct RequestBuilder {
                 headers.remove(name)
             }
         }
-        var request = HTTPRequest(method: method, url: Self.wireURL(urlText), headers: headers, body: requestBody, connect: connect)
+        var request = HTTPRequest(method: method, url: Self.wireURL(urlText, authority: parsed.authority), headers: headers, body: requestBody, connect: connect)
+        if let target {
+            if let bad = target.utf8.firstIndex(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }) {
+                let name = [0x0D: "CR", 0x0A: "LF", 0x00: "NUL"][Int(target.utf8[bad])] ?? ""
+                throw RequestError.invalid("the request target holds \(name) at byte \(target.utf8.distance(from: target.utf8.startIndex, to: bad) + 1): it would end the request line")
+            }
+            guard !target.isEmpty else { throw RequestError.invalid("the request target is empty") }
+            request.requestTarget = target
+        }
         try signer?(&request)
         return request
     }
 
-    /// The URL as it can go on the wire: in the path, query and fragment, the bytes a URI cannot
-    /// hold (space, non-ASCII, `"<>\^`{|}`) percent-encoded as UTF-8, as browsers send them;
-    /// everything the policy wrote stays as it is.
-    static func wireURL(_ url: String) -> String {
+    /// The URL as it can go on the wire: the scheme lower-cased and the authority canonical
+    /// (`authority`: the host in its IDNA ASCII form, IPv4 dotted, IPv6 compressed); in the path,
+    /// query and fragment, the bytes a URI cannot hold (space, non-ASCII, `"<>\^`{|}`)
+    /// percent-encoded as UTF-8, as browsers send them; everything the policy wrote stays as it is.
+    public static func wireURL(_ url: String, authority: String) -> String {
         let bytes = Array(url.utf8)
-        guard bytes.contains(where: { $0 >= 0x80 || invalidInURI.contains($0) }) else { return url }
         var start = 0
+        var out: [UInt8] = []
         if let scheme = bytes.firstIndex(of: 0x3A), bytes[scheme...].starts(with: [0x3A, 0x2F, 0x2F]) {
             start = bytes[(scheme + 3)...].firstIndex { $0 == 0x2F || $0 == 0x3F || $0 == 0x23 } ?? bytes.count
+            out = bytes[..<scheme].map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 } + [0x3A, 0x2F, 0x2F] + Array(authority.utf8)
         }
-        var out = Array(bytes[..<start])
         for b in bytes[start...] {
             if b >= 0x80 || invalidInURI.contains(b) { out += [0x25, hexUpper[Int(b >> 4)], hexUpper[Int(b & 15)]] } else { out.append(b) }
         }

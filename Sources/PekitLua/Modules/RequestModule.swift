@@ -8,7 +8,7 @@ import PekitHTTP
 extension LuaRuntime {
     static let requestMetatable = "pekit.request"
     static let requestFields = ["method", "url", "base", "params", "policy", "params_in", "methods_in_query", "headers", "json", "form",
-                                "body", "body_file", "content_type", "multipart", "boundary", "auth", "jar", "connect", "sign"]
+                                "body", "body_file", "content_type", "multipart", "boundary", "auth", "jar", "connect", "sign", "target"]
 
     func storedRequest(at index: Int32, _ call: LuaCall) throws -> StoredRequest {
         guard let id = handleID(at: index, metatable: Self.requestMetatable), let stored = requestState.requests[id] else {
@@ -47,6 +47,7 @@ extension LuaRuntime {
         if builder.bodyFile != nil { try call.require(.files, for: "field \"body_file\"") }
         if let mappings = try fields.with("connect", { try hostMappings(at: $0, call) }) { builder.connect = mappings }
         builder.boundary = try fields.string("boundary")
+        builder.target = try fields.string("target")
         if let policy = try fields.with("policy", { try policy(from: call, argument: $0) }) { builder.policy = policy }
         builder.params = try fields.value("params")
         builder.json = try fields.value("json")

@@ -12,7 +12,7 @@ let requestCommand = Command(
                          [--form k=v]... [--file field=@path]... [--body-file PATH] [-H 'K: V']...
                          [-u USER:PASSWORD] [--aws-sigv4 aws:amz:REGION:SERVICE -u KEY:SECRET]
                          [--jar FILE [--force]] [--base URL]
-                         [--connect NAME:PORT=ADDRESS:PORT]...
+                         [--connect NAME:PORT=ADDRESS:PORT]... [--request-target TARGET]
                          [--raw | --curl | --describe | --send [send options]] URL
 
     Builds the request the way AFNetworking's serializer does, done right: --param values go into
@@ -37,6 +37,9 @@ let requestCommand = Command(
       --connect N:P=A:Q send requests for host N port P to address A port Q, keeping the name
                         for Host, TLS and cookies (curl's --connect-to; repeat)
       --base URL        resolve a relative URL against this base
+      --request-target T  send T as the request target exactly as given ('/a b', '*', an
+                        absolute URL) instead of the URL's path and query, to test how a server
+                        reads it (curl's flag; CR, LF and NUL are refused; not kept on redirects)
       -u, --user U:P    Basic authentication
       --aws-sigv4 aws:amz:REGION:SERVICE  sign with AWS Signature V4 (curl's flag) as botocore
                         signs, with -u ACCESS_KEY:SECRET_KEY; a session token goes in
@@ -81,7 +84,7 @@ private func runRequest(_ args: [[UInt8]]) throws -> Int32 {
         .init(name: "fail", short: nil, takesValue: false), .init(name: "force", short: nil, takesValue: false),
         .init(name: "max-filesize", short: nil, takesValue: true), .init(name: "aws-sigv4", short: nil, takesValue: true),
         .init(name: "raw", short: nil, takesValue: false), .init(name: "curl", short: nil, takesValue: false),
-        .init(name: "describe", short: nil, takesValue: false), pluginsOption, .init(name: "help", short: "h", takesValue: false),
+        .init(name: "describe", short: nil, takesValue: false), .init(name: "request-target", short: nil, takesValue: true), pluginsOption, .init(name: "help", short: "h", takesValue: false),
     ])
     if parsed.has("help") { Output.stdout.line(requestCommand.help); return 0 }
     guard parsed.positionals.count == 1, let url = parsed.positionals.first else {
@@ -104,6 +107,7 @@ private func buildAndRun(_ parsed: Arguments, url: String) throws -> Int32 {
     var builder = RequestBuilder(url: url)
     builder.environment = ProcessInfo.processInfo.environment
     builder.base = parsed.value("base")
+    builder.target = parsed.value("request-target")
     func pairs(_ option: String) throws -> PekitValue? {
         let items = parsed.all(option)
         guard !items.isEmpty else { return nil }
