@@ -52,6 +52,28 @@ if args.first == "query", let path = args.dropFirst().first {
     exit(0)
 }
 
+// pekit-bench urls FILE: ms to parse every line with the WHATWG URL parser and serialize its
+// href (median of 5), and how many failed.
+if args.first == "urls", let path = args.dropFirst().first {
+    guard let data = FileManager.default.contents(atPath: path) else {
+        FileHandle.standardError.write("pekit-bench: cannot read \(path)\n".data(using: .utf8)!)
+        exit(1)
+    }
+    let lines = String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+    var failures = 0, length = 0
+    func run() {
+        failures = 0; length = 0
+        for line in lines {
+            if let url = try? WHATWGURL(line) { length &+= url.href.utf8.count } else { failures += 1 }
+        }
+    }
+    run()
+    var times: [Double] = []
+    for _ in 0..<5 { let start = now(); run(); times.append((now() - start) * 1000) }
+    print("{\"impl\":\"pekit-swift\",\"ms\":\(String(format: "%.2f", times.sorted()[2])),\"failures\":\(failures),\"count\":\(lines.count)}")
+    exit(0)
+}
+
 // pekit-bench sigv4 N: µs to sign one request with AWS Signature V4 (the request already built).
 if args.first == "sigv4", let n = args.dropFirst().first.flatMap({ Int($0) }) {
     var headers = HTTPHeaders()

@@ -1,26 +1,67 @@
-/// The URL Standard's percent-encode sets (§1.3): which code points a component writes as
-/// `%XX` of their UTF-8 bytes.
+/// The URL Standard's percent-encode sets (§1.3): which code points a component writes as `%XX`
+/// of their UTF-8 bytes. Every set holds all code points above U+007E, so a set can work on UTF-8
+/// bytes one at a time (a byte of 0x80 or more is always encoded), which is how the parser uses it.
 struct PercentEncodeSet {
-    let contains: (UInt32) -> Bool
+    /// Which ASCII bytes are in the set, as two 64-bit masks (0–63, 64–127).
+    let low: UInt64
+    let high: UInt64
 
-    static let c0Control = PercentEncodeSet { $0 < 0x20 || $0 > 0x7E }
-    static let fragment = PercentEncodeSet { c0Control.contains($0) || [0x20, 0x22, 0x3C, 0x3E, 0x60].contains($0) }
-    static let query = PercentEncodeSet { c0Control.contains($0) || [0x20, 0x22, 0x23, 0x3C, 0x3E].contains($0) }
-    static let specialQuery = PercentEncodeSet { query.contains($0) || $0 == 0x27 }
-    static let path = PercentEncodeSet { query.contains($0) || [0x3F, 0x5E, 0x60, 0x7B, 0x7D].contains($0) }
-    static let userinfo = PercentEncodeSet { path.contains($0) || [0x2F, 0x3A, 0x3B, 0x3D, 0x40, 0x5B, 0x5C, 0x5D, 0x5E, 0x7C].contains($0) }
-    static let component = PercentEncodeSet { userinfo.contains($0) || [0x24, 0x25, 0x26, 0x2B, 0x2C].contains($0) }
-    static let formURLEncoded = PercentEncodeSet { component.contains($0) || [0x21, 0x27, 0x28, 0x29, 0x7E].contains($0) }
+    init(low: UInt64, high: UInt64) { self.low = low; self.high = high }
 
-    func encode<S: Sequence>(_ scalars: S) -> String where S.Element == Unicode.Scalar {
-        var out = ""
-        for c in scalars { append(c, to: &out) }
+    /// The set of the given ASCII bytes plus everything the C0 control set holds.
+    init(adding bytes: [UInt8], to base: PercentEncodeSet = .c0Control) {
+        var low = base.low, high = base.high
+        for b in bytes where b < 128 { if b < 64 { low |= 1 << UInt64(b) } else { high |= 1 << UInt64(b - 64) } }
+        self.init(low: low, high: high)
+    }
+
+    /// A set of the ASCII bytes `test` accepts, plus all non-ASCII.
+    init(_ test: (UInt32) -> Bool) {
+        var low: UInt64 = 0, high: UInt64 = 0
+        for b in 0..<128 where test(UInt32(b)) { if b < 64 { low |= 1 << UInt64(b) } else { high |= 1 << UInt64(b - 64) } }
+        self.init(low: low, high: high)
+    }
+
+    @inline(__always) func contains(_ b: UInt8) -> Bool {
+        b >= 0x7F || (b < 64 ? (low >> UInt64(b)) & 1 : (high >> UInt64(b &- 64)) & 1) != 0
+    }
+
+    static let c0Control = PercentEncodeSet(low: 0xFFFF_FFFF, high: 1 << 63)
+    static let fragment = PercentEncodeSet(adding: Array(" \"<>`".utf8))
+    static let query = PercentEncodeSet(adding: Array(" \"#<>".utf8))
+    static let specialQuery = PercentEncodeSet(adding: Array("'".utf8), to: query)
+    static let path = PercentEncodeSet(adding: Array("?^`{}".utf8), to: query)
+    static let userinfo = PercentEncodeSet(adding: Array("/:;=@[\\]^|".utf8), to: path)
+    static let component = PercentEncodeSet(adding: Array("$%&+,".utf8), to: userinfo)
+    static let formURLEncoded = PercentEncodeSet(adding: Array("!'()~".utf8), to: component)
+
+    static let hexUpper = Array("0123456789ABCDEF".utf8)
+
+    /// Appends `b`, percent-encoded when it is in the set.
+    @inline(__always) func append(_ b: UInt8, to out: inout [UInt8]) {
+        guard contains(b) else { out.append(b); return }
+        // Hex digits by arithmetic: no table to load.
+        let high = b >> 4, low = b & 15
+        out.append(0x25)
+        out.append(high < 10 ? 0x30 + high : 0x37 + high)
+        out.append(low < 10 ? 0x30 + low : 0x37 + low)
+    }
+
+    func encode<C: Collection>(bytes: C) -> [UInt8] where C.Element == UInt8 {
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        for b in bytes { append(b, to: &out) }
         return out
     }
 
+    func encode<S: Sequence>(_ scalars: S) -> String where S.Element == Unicode.Scalar {
+        var text = String.UnicodeScalarView()
+        text.append(contentsOf: scalars)
+        return String(decoding: encode(bytes: String(text).utf8), as: UTF8.self)
+    }
+
     func append(_ c: Unicode.Scalar, to out: inout String) {
-        guard contains(c.value) else { out.unicodeScalars.append(c); return }
-        for b in String(c).utf8 { out += "%" + String(b >> 4, radix: 16, uppercase: true) + String(b & 15, radix: 16, uppercase: true) }
+        out += encode(CollectionOfOne(c))
     }
 }
 

@@ -43,8 +43,60 @@ public enum URLHost: Equatable, Sendable, CustomStringConvertible {
 
     static let forbiddenHost: Set<UInt32> = [0x00, 0x09, 0x0A, 0x0D, 0x20, 0x23, 0x2F, 0x3A, 0x3C, 0x3E, 0x3F, 0x40, 0x5B, 0x5C, 0x5D, 0x5E, 0x7C]
 
-    static func isForbiddenDomain(_ c: UInt32) -> Bool {
-        forbiddenHost.contains(c) || c <= 0x1F || c == 0x25 || c == 0x7F
+    /// The forbidden domain code points below U+0080 as a 128-bit mask (forbidden host code points,
+    /// C0 controls, `%` and DEL).
+    static let forbiddenDomainMask: (UInt64, UInt64) = {
+        var low: UInt64 = 0xFFFF_FFFF | 1 << 0x25, high: UInt64 = 1 << 63
+        for c in forbiddenHost { if c < 64 { low |= 1 << UInt64(c) } else { high |= 1 << UInt64(c - 64) } }
+        return (low, high)
+    }()
+
+    @inline(__always) static func isForbiddenDomain(_ c: UInt32) -> Bool {
+        guard c < 128 else { return false }
+        let mask = forbiddenDomainMask
+        return (c < 64 ? (mask.0 >> UInt64(c)) & 1 : (mask.1 >> UInt64(c - 64)) & 1) != 0
+    }
+
+    /// The host parser (§3.5) over UTF-8 bytes. ASCII names that need no percent-decoding or IDNA
+    /// (nearly all) are read here without making code points.
+    static func parse(bytes input: [UInt8], special: Bool, failure: inout String) -> URLHost? {
+        if input.first == 0x5B {
+            guard input.last == 0x5D, input.count >= 2 else { failure = "an IPv6 address must end with \"]\""; return nil }
+            guard let pieces = parseIPv6(Array(input[1..<(input.count - 1)]), &failure) else { return nil }
+            return .ipv6(pieces)
+        }
+        guard special, !input.isEmpty else {
+            return parse(Array(String(decoding: input, as: UTF8.self).unicodeScalars), special: special, failure: &failure)
+        }
+        var ascii = input
+        if input.contains(0x25) {
+            let decoded = (try? PercentDecoder(mode: .lenient).decode(bytes: input)) ?? input
+            guard decoded.allSatisfy({ $0 < 0x80 }) else {
+                return parse(Array(String(decoding: UTF8Decoding.repaired(decoded), as: UTF8.self).unicodeScalars), special: special, failure: &failure)
+            }
+            ascii = decoded
+        }
+        guard ascii.allSatisfy({ $0 < 0x80 }), !IDNA.needsProcessing(ascii.lazy.map { Unicode.Scalar($0) }) else {
+            return parse(Array(String(decoding: ascii, as: UTF8.self).unicodeScalars), special: special, failure: &failure)
+        }
+        for i in ascii.indices {
+            let b = ascii[i]
+            if b >= 0x61 && b <= 0x7A || b == 0x2E || b == 0x2D || (b >= 0x30 && b <= 0x39) { continue }  // the usual bytes, first
+            if b >= 0x41 && b <= 0x5A { ascii[i] = b | 0x20 }
+            else if isForbiddenDomain(UInt32(b)) {
+                failure = "the host holds the forbidden code point U+\(hexDigitsUpper(UInt32(b)))"; return nil
+            }
+        }
+        let text = String(decoding: ascii, as: UTF8.self)
+        // Only a last label starting with a digit can be a number: most names skip the IPv4 test.
+        var end = ascii.count
+        if end > 1 && ascii[end - 1] == 0x2E { end -= 1 }
+        let lastLabel = (ascii[..<end].lastIndex(of: 0x2E)).map { $0 + 1 } ?? 0
+        if lastLabel < end, ascii[lastLabel] >= 0x30 && ascii[lastLabel] <= 0x39, endsInANumber(ascii) {
+            guard let n = parseIPv4(ascii, &failure) else { return nil }
+            return .ipv4(n)
+        }
+        return .domain(text)
     }
 
     /// The host parser (§3.5). Returns nil on failure, with the reason in `failure`.
@@ -76,38 +128,50 @@ public enum URLHost: Equatable, Sendable, CustomStringConvertible {
     }
 
     /// §3.5 "ends in a number".
-    static func endsInANumber(_ s: String) -> Bool {
-        var parts = s.split(separator: ".", omittingEmptySubsequences: false)
-        if parts.last == "" { if parts.count == 1 { return false }; parts.removeLast() }
+    static func endsInANumber(_ s: String) -> Bool { endsInANumber(Array(s.utf8)) }
+
+    static func endsInANumber(_ s: [UInt8]) -> Bool {
+        var parts = s.split(separator: 0x2E, omittingEmptySubsequences: false)
+        if parts.last?.isEmpty == true { if parts.count == 1 { return false }; parts.removeLast() }
         guard let last = parts.last, !last.isEmpty else { return false }
-        if last.allSatisfy({ $0.isASCII && $0.isNumber }) { return true }
+        if last.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) { return true }
         return ipv4Number(last) != nil
     }
 
     /// An IPv4 number: decimal, 0x hex or 0-led octal.
-    static func ipv4Number(_ s: Substring) -> UInt64? {
+    static func ipv4Number(_ s: ArraySlice<UInt8>) -> UInt64? {
         var s = s
         guard !s.isEmpty else { return nil }
-        var radix = 10
-        if s.count >= 2, s.hasPrefix("0x") || s.hasPrefix("0X") { s = s.dropFirst(2); radix = 16 }
-        else if s.count >= 2, s.hasPrefix("0") { s = s.dropFirst(); radix = 8 }
+        var radix: UInt64 = 10
+        if s.count >= 2, s.first == 0x30, let x = s.dropFirst().first, x | 0x20 == 0x78 { s = s.dropFirst(2); radix = 16 }
+        else if s.count >= 2, s.first == 0x30 { s = s.dropFirst(); radix = 8 }
         if s.isEmpty { return 0 }
         var n: UInt64 = 0
         for c in s {
-            guard let d = c.hexDigitValue, d < radix else { return nil }
-            n = n * UInt64(radix) + UInt64(d)
+            let d: UInt64
+            switch c {
+            case 0x30...0x39: d = UInt64(c - 0x30)
+            case 0x61...0x66: d = UInt64(c - 0x61 + 10)
+            case 0x41...0x46: d = UInt64(c - 0x41 + 10)
+            default: return nil
+            }
+            guard d < radix else { return nil }
+            n = n * radix + d
             if n > 1 << 40 { n = 1 << 40 }  // past any valid value: failure below, without overflow
         }
         return n
     }
 
-    static func parseIPv4(_ s: String, _ failure: inout String) -> UInt32? {
-        var parts = s.split(separator: ".", omittingEmptySubsequences: false)
-        if parts.last == "", parts.count > 1 { parts.removeLast() }
+    static func parseIPv4(_ s: String, _ failure: inout String) -> UInt32? { parseIPv4(Array(s.utf8), &failure) }
+
+    static func parseIPv4(_ s: [UInt8], _ failure: inout String) -> UInt32? {
+        var parts = s.split(separator: 0x2E, omittingEmptySubsequences: false)
+        if parts.last?.isEmpty == true, parts.count > 1 { parts.removeLast() }
         guard parts.count <= 4 else { failure = "an IPv4 address has at most four parts"; return nil }
         var numbers: [UInt64] = []
+        numbers.reserveCapacity(4)
         for part in parts {
-            guard let n = ipv4Number(part) else { failure = "\"\(part)\" is not an IPv4 number"; return nil }
+            guard let n = ipv4Number(part) else { failure = "\"\(String(decoding: part, as: UTF8.self))\" is not an IPv4 number"; return nil }
             numbers.append(n)
         }
         for n in numbers.dropLast() where n > 255 { failure = "an IPv4 part is over 255"; return nil }
@@ -118,27 +182,43 @@ public enum URLHost: Equatable, Sendable, CustomStringConvertible {
     }
 
     static func parseIPv6(_ input: [Unicode.Scalar], _ failure: inout String) -> [UInt16]? {
+        var text = String.UnicodeScalarView()
+        text.append(contentsOf: input)
+        return parseIPv6(Array(String(text).utf8), &failure)
+    }
+
+    /// The IPv6 parser (§3.5.1) over the bytes between the brackets.
+    static func parseIPv6(_ input: [UInt8], _ failure: inout String) -> [UInt16]? {
         var address = [UInt16](repeating: 0, count: 8)
         var pieceIndex = 0
         var compress: Int? = nil
         var p = 0
-        let c = { (i: Int) -> Unicode.Scalar? in i < input.count ? input[i] : nil }
-        if c(p) == ":" {
-            guard c(p + 1) == ":" else { failure = "an IPv6 address cannot start with a single \":\""; return nil }
+        let c = { (i: Int) -> UInt8? in i < input.count ? input[i] : nil }
+        let colon: UInt8 = 0x3A, dot: UInt8 = 0x2E
+        func hex(_ b: UInt8) -> Int? {
+            switch b {
+            case 0x30...0x39: return Int(b - 0x30)
+            case 0x61...0x66: return Int(b - 0x61 + 10)
+            case 0x41...0x46: return Int(b - 0x41 + 10)
+            default: return nil
+            }
+        }
+        if c(p) == colon {
+            guard c(p + 1) == colon else { failure = "an IPv6 address cannot start with a single \":\""; return nil }
             p += 2; pieceIndex += 1; compress = pieceIndex
         }
         while let ch = c(p) {
             guard pieceIndex < 8 else { failure = "an IPv6 address has at most eight pieces"; return nil }
-            if ch == ":" {
+            if ch == colon {
                 guard compress == nil else { failure = "an IPv6 address has one \"::\" at most"; return nil }
                 p += 1; pieceIndex += 1; compress = pieceIndex
                 continue
             }
             var value = 0, length = 0
-            while length < 4, let h = c(p), h.isASCII, let d = Character(h).hexDigitValue {
+            while length < 4, let h = c(p), let d = hex(h) {
                 value = value * 16 + d; p += 1; length += 1
             }
-            if c(p) == "." {
+            if c(p) == dot {
                 guard length > 0 else { failure = "an IPv4 part in IPv6 is empty"; return nil }
                 p -= length
                 guard pieceIndex <= 6 else { failure = "an IPv4 part in IPv6 comes too late"; return nil }
@@ -146,11 +226,12 @@ public enum URLHost: Equatable, Sendable, CustomStringConvertible {
                 while c(p) != nil {
                     var ipv4Piece: Int? = nil
                     if numbersSeen > 0 {
-                        guard c(p) == ".", numbersSeen < 4 else { failure = "an IPv4 part in IPv6 is malformed"; return nil }
+                        guard c(p) == dot, numbersSeen < 4 else { failure = "an IPv4 part in IPv6 is malformed"; return nil }
                         p += 1
                     }
-                    guard let d0 = c(p), d0.isASCII, Character(d0).isNumber else { failure = "an IPv4 part in IPv6 is malformed"; return nil }
-                    while let d = c(p), d.isASCII, let n = Character(d).wholeNumberValue {
+                    guard let d0 = c(p), d0 >= 0x30 && d0 <= 0x39 else { failure = "an IPv4 part in IPv6 is malformed"; return nil }
+                    while let d = c(p), d >= 0x30 && d <= 0x39 {
+                        let n = Int(d - 0x30)
                         if let piece = ipv4Piece {
                             guard piece != 0 else { failure = "an IPv4 part in IPv6 has a leading zero"; return nil }
                             ipv4Piece = piece * 10 + n
@@ -166,11 +247,13 @@ public enum URLHost: Equatable, Sendable, CustomStringConvertible {
                 }
                 guard numbersSeen == 4 else { failure = "an IPv4 part in IPv6 needs four numbers"; return nil }
                 break
-            } else if c(p) == ":" {
+            } else if c(p) == colon {
                 p += 1
                 guard c(p) != nil else { failure = "an IPv6 address cannot end with a single \":\""; return nil }
-            } else if let other = c(p) {
-                failure = "unexpected \"\(other)\" in an IPv6 address"; return nil
+            } else if c(p) != nil {
+                failure = "unexpected \"\(String(decoding: input[p...].prefix(1), as: UTF8.self))\" in an IPv6 address"
+                if let b = c(p), b >= 0x80 { failure = "unexpected non-ASCII text in an IPv6 address" }
+                return nil
             }
             address[pieceIndex] = UInt16(value)
             pieceIndex += 1

@@ -1,4 +1,7 @@
-/// The URL Standard's basic URL parser (§4.4), state by state.
+/// The URL Standard's basic URL parser (§4.4), state by state, over the input's UTF-8 bytes: every
+/// delimiter is ASCII and every percent-encode set holds all non-ASCII, so encoding a byte at a
+/// time writes what encoding each code point's UTF-8 would. Code points matter only in hosts
+/// (IDNA), which are decoded there.
 struct URLParser {
     enum State {
         case schemeStart, scheme, noScheme, specialRelativeOrAuthority, pathOrAuthority, relative, relativeSlash
@@ -13,53 +16,75 @@ struct URLParser {
         var hostnameOnly = false
     }
 
-    let input: [Unicode.Scalar]
+    let input: [UInt8]
     let base: WHATWGURL?
     var url = WHATWGURL(scheme: "")
     var state = State.schemeStart
     let override: Override?
-    var buffer: [Unicode.Scalar] = []
+    var buffer: [UInt8] = []
     var atSignSeen = false, insideBrackets = false, passwordTokenSeen = false
     var pointer = 0
-    var segments: [String] = []
+
+    static let eof = -1
+    // ASCII code points the states test, by name.
+    static let slash = 0x2F, backslash = 0x5C, question = 0x3F, hash = 0x23, colon = 0x3A, at = 0x40, percent = 0x25
 
     init(input: String, base: WHATWGURL?) {
         // Leading and trailing C0 controls and spaces go, and every tab and newline.
-        var scalars = Array(input.unicodeScalars)
-        let start = scalars.firstIndex(where: { $0.value > 0x20 }) ?? scalars.count
-        let end = scalars.lastIndex(where: { $0.value > 0x20 }).map { $0 + 1 } ?? start
-        scalars = Array(scalars[start..<max(start, end)])
-        self.input = scalars.filter { $0 != "\t" && $0 != "\n" && $0 != "\r" }
+        var bytes = Array(input.utf8)
+        let start = bytes.firstIndex(where: { $0 > 0x20 }) ?? bytes.count
+        let end = bytes.lastIndex(where: { $0 > 0x20 }).map { $0 + 1 } ?? start
+        if start > 0 || end < bytes.count { bytes = Array(bytes[start..<max(start, end)]) }
+        self.input = Self.withoutTabsAndNewlines(bytes)
         self.base = base
         self.override = nil
     }
 
     /// A setter's parse of `input` into `url` (tabs and newlines removed, nothing trimmed).
     init(input: String, url: WHATWGURL, override: Override) {
-        self.input = input.unicodeScalars.filter { $0 != "\t" && $0 != "\n" && $0 != "\r" }
+        self.input = Self.withoutTabsAndNewlines(Array(input.utf8))
         self.base = nil
         self.url = url
         self.override = override
         self.state = override.state
     }
 
-    func fail(_ reason: String) -> WHATWGURL.ParseError { WHATWGURL.ParseError(reason: reason, offset: min(pointer, input.count) + 1) }
+    static func withoutTabsAndNewlines(_ bytes: [UInt8]) -> [UInt8] {
+        guard bytes.contains(where: { $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) else { return bytes }
+        return bytes.filter { $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }
+    }
 
-    var c: Unicode.Scalar? { pointer < input.count && pointer >= 0 ? input[pointer] : nil }
-    func at(_ i: Int) -> Unicode.Scalar? { i >= 0 && i < input.count ? input[i] : nil }
-    var remaining: ArraySlice<Unicode.Scalar> { pointer + 1 < input.count ? input[(pointer + 1)...] : [] }
+    /// The error at the current place, its offset counted in code points (1-based).
+    func fail(_ reason: String) -> WHATWGURL.ParseError {
+        let end = min(max(pointer, 0), input.count)
+        let offset = input[..<end].reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
+        return WHATWGURL.ParseError(reason: reason, offset: offset + 1)
+    }
 
-    static func isAlpha(_ c: Unicode.Scalar?) -> Bool { guard let c else { return false }; return (c.value | 0x20) >= 0x61 && (c.value | 0x20) <= 0x7A }
-    static func isDigit(_ c: Unicode.Scalar?) -> Bool { guard let c else { return false }; return c.value >= 0x30 && c.value <= 0x39 }
+    /// The code point starting at byte `i`, as text (for messages).
+    func characterText(at i: Int) -> String {
+        var end = i + 1
+        while end < input.count && input[end] & 0xC0 == 0x80 { end += 1 }
+        return String(decoding: input[i..<min(end, input.count)], as: UTF8.self)
+    }
+
+    /// The byte at `i`, or `eof`.
+    @inline(__always) func at(_ i: Int) -> Int { i >= 0 && i < input.count ? Int(input[i]) : Self.eof }
+
+    @inline(__always) static func isAlpha(_ c: Int) -> Bool { (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7A }
+    @inline(__always) static func isDigit(_ c: Int) -> Bool { c >= 0x30 && c <= 0x39 }
+    static func isAlpha(_ c: Unicode.Scalar) -> Bool { isAlpha(Int(c.value)) }
+    static func isDigit(_ c: Unicode.Scalar) -> Bool { isDigit(Int(c.value)) }
 
     /// A Windows drive letter: a letter then `:` or `|` (normalized: `:` only).
-    static func isWindowsDriveLetter(_ s: [Unicode.Scalar], normalized: Bool = false) -> Bool {
-        s.count == 2 && isAlpha(s[0]) && (s[1] == ":" || (!normalized && s[1] == "|"))
+    static func isWindowsDriveLetter<C: Collection>(_ s: C, normalized: Bool = false) -> Bool where C.Element == UInt8 {
+        guard s.count == 2, let first = s.first, let second = s.dropFirst().first else { return false }
+        return isAlpha(Int(first)) && (second == 0x3A || (!normalized && second == 0x7C))
     }
     func startsWithWindowsDriveLetter(_ i: Int) -> Bool {
-        guard i + 1 < input.count, Self.isAlpha(input[i]), input[i + 1] == ":" || input[i + 1] == "|" else { return false }
+        guard i + 1 < input.count, Self.isAlpha(Int(input[i])), input[i + 1] == 0x3A || input[i + 1] == 0x7C else { return false }
         guard i + 2 < input.count else { return true }
-        return ["/", "\\", "?", "#"].contains(input[i + 2])
+        return [0x2F, 0x5C, 0x3F, 0x23].contains(input[i + 2])
     }
 
     var pathSegments: [String] {
@@ -67,63 +92,87 @@ struct URLParser {
         set { url.path = .segments(newValue) }
     }
 
-    mutating func shortenPath() {
-        var s = pathSegments
-        if url.scheme == "file", s.count == 1, Self.isWindowsDriveLetter(Array(s[0].unicodeScalars), normalized: true) { return }
-        if !s.isEmpty { s.removeLast() }
-        pathSegments = s
+    /// Appends a segment in place (the enum's array is taken out first, so it is not copied).
+    mutating func appendSegment(_ segment: String) {
+        guard case .segments(var s) = url.path else { url.path = .segments([segment]); return }
+        url.path = .segments([])
+        s.append(segment)
+        url.path = .segments(s)
     }
 
-    static func isSingleDot(_ s: String) -> Bool { s == "." || s.lowercased() == "%2e" }
-    static func isDoubleDot(_ s: String) -> Bool { ["..", ".%2e", "%2e.", "%2e%2e"].contains(s.lowercased()) }
+    mutating func shortenPath() {
+        guard case .segments(var s) = url.path else { return }
+        if url.scheme == "file", s.count == 1, Self.isWindowsDriveLetter(Array(s[0].utf8), normalized: true) { return }
+        url.path = .segments([])
+        if !s.isEmpty { s.removeLast() }
+        url.path = .segments(s)
+    }
+
+    static func isSingleDot(_ s: [UInt8]) -> Bool {
+        s == [0x2E] || (s.count == 3 && s[0] == 0x25 && s[1] == 0x32 && s[2] | 0x20 == 0x65)
+    }
+    static func isDoubleDot(_ s: [UInt8]) -> Bool {
+        switch s.count {
+        case 2: return s == [0x2E, 0x2E]
+        case 4: return (s[0] == 0x2E && isSingleDot(Array(s[1...]))) || (s[3] == 0x2E && isSingleDot(Array(s[..<3])))
+        case 6: return isSingleDot(Array(s[..<3])) && isSingleDot(Array(s[3...]))
+        default: return false
+        }
+    }
+
+    @inline(__always) func isSpecialDelimiter(_ c: Int) -> Bool { c == Self.eof || c == Self.slash || c == Self.question || c == Self.hash || (url.isSpecial && c == Self.backslash) }
 
     mutating func run() throws -> WHATWGURL {
+        let count = input.count
+        // The sets as locals: a static is checked for initialization at every use.
+        let pathSet = PercentEncodeSet.path, c0Set = PercentEncodeSet.c0Control
+        let querySet = PercentEncodeSet.query, specialQuerySet = PercentEncodeSet.specialQuery, fragmentSet = PercentEncodeSet.fragment
         while true {
-            let ch = c
+            let c = at(pointer)
             switch state {
             case .schemeStart:
-                if Self.isAlpha(ch) { buffer.append(Unicode.Scalar(ch!.value | 0x20) ?? ch!); state = .scheme }
+                if Self.isAlpha(c) { buffer.append(UInt8(c | 0x20)); state = .scheme }
                 else if override == nil { state = .noScheme; pointer -= 1 }
                 else { throw fail("a scheme starts with a letter") }
             case .scheme:
-                if let ch, Self.isAlpha(ch) || Self.isDigit(ch) || ch == "+" || ch == "-" || ch == "." {
-                    buffer.append(Unicode.Scalar(Self.isAlpha(ch) ? ch.value | 0x20 : ch.value) ?? ch)
-                } else if ch == ":" {
-                    let scheme = String(String.UnicodeScalarView(buffer))
+                if Self.isAlpha(c) || Self.isDigit(c) || c == 0x2B || c == 0x2D || c == 0x2E {
+                    buffer.append(UInt8(Self.isAlpha(c) ? c | 0x20 : c))
+                } else if c == Self.colon {
+                    let scheme = String(decoding: buffer, as: UTF8.self)
                     if override != nil {
                         // A setter may not turn special into non-special or back, nor make a
                         // file URL of one with credentials or a port, nor change a file URL
                         // with an empty host.
-                        if url.isSpecial != (WHATWGURL.specialPorts[scheme] != nil) { return url }
+                        if url.isSpecial != (WHATWGURL.defaultPort(of: scheme) != nil) { return url }
                         if (url.includesCredentials || url.port != nil) && scheme == "file" { return url }
                         if url.scheme == "file" && url.host == .empty { return url }
                     }
                     url.scheme = scheme
                     if override != nil {
-                        if let port = url.port, WHATWGURL.specialPorts[scheme] == .some(port) { url.port = nil }
+                        if let port = url.port, WHATWGURL.defaultPort(of: scheme) == .some(port) { url.port = nil }
                         return url
                     }
-                    buffer = []
+                    buffer.removeAll(keepingCapacity: true)
                     if url.scheme == "file" {
                         state = .file
                     } else if url.isSpecial, let base, base.scheme == url.scheme {
                         state = .specialRelativeOrAuthority
                     } else if url.isSpecial {
                         state = .specialAuthoritySlashes
-                    } else if at(pointer + 1) == "/" {
+                    } else if at(pointer + 1) == Self.slash {
                         state = .pathOrAuthority; pointer += 1
                     } else {
                         url.path = .opaque(""); state = .opaquePath
                     }
                 } else if override == nil {
-                    buffer = []; state = .noScheme; pointer = -1
+                    buffer.removeAll(keepingCapacity: true); state = .noScheme; pointer = -1
                 } else {
                     throw fail("a scheme is letters, digits, \"+\", \"-\" and \".\"")
                 }
             case .noScheme:
                 guard let base else { throw fail("not an absolute URL (no scheme) and no base to resolve it against") }
                 if case .opaque = base.path {
-                    guard ch == "#" else { throw fail("the base URL cannot have a relative URL resolved against it") }
+                    guard c == Self.hash else { throw fail("the base URL cannot have a relative URL resolved against it") }
                     url.scheme = base.scheme; url.path = base.path; url.query = base.query; url.fragment = ""; state = .fragment
                 } else if base.scheme != "file" {
                     state = .relative; pointer -= 1
@@ -131,63 +180,66 @@ struct URLParser {
                     state = .file; pointer -= 1
                 }
             case .specialRelativeOrAuthority:
-                if ch == "/", at(pointer + 1) == "/" { state = .specialAuthorityIgnoreSlashes; pointer += 1 }
+                if c == Self.slash, at(pointer + 1) == Self.slash { state = .specialAuthorityIgnoreSlashes; pointer += 1 }
                 else { state = .relative; pointer -= 1 }
             case .pathOrAuthority:
-                if ch == "/" { state = .authority } else { state = .path; pointer -= 1 }
+                if c == Self.slash { state = .authority } else { state = .path; pointer -= 1 }
             case .relative:
                 guard let base else { throw fail("no base URL") }
                 url.scheme = base.scheme
-                if ch == "/" { state = .relativeSlash }
-                else if url.isSpecial, ch == "\\" { state = .relativeSlash }
+                if c == Self.slash { state = .relativeSlash }
+                else if url.isSpecial, c == Self.backslash { state = .relativeSlash }
                 else {
                     url.username = base.username; url.password = base.password; url.host = base.host; url.port = base.port
                     url.path = base.path; url.query = base.query
-                    if ch == "?" { url.query = ""; state = .query }
-                    else if ch == "#" { url.fragment = ""; state = .fragment }
-                    else if ch != nil {
+                    if c == Self.question { url.query = ""; state = .query }
+                    else if c == Self.hash { url.fragment = ""; state = .fragment }
+                    else if c != Self.eof {
                         url.query = nil; shortenPath(); state = .path; pointer -= 1
                     }
                 }
             case .relativeSlash:
-                if url.isSpecial, ch == "/" || ch == "\\" { state = .specialAuthorityIgnoreSlashes }
-                else if ch == "/" { state = .authority }
+                if url.isSpecial, c == Self.slash || c == Self.backslash { state = .specialAuthorityIgnoreSlashes }
+                else if c == Self.slash { state = .authority }
                 else {
                     url.username = base?.username ?? ""; url.password = base?.password ?? ""; url.host = base?.host; url.port = base?.port
                     state = .path; pointer -= 1
                 }
             case .specialAuthoritySlashes:
-                if ch == "/", at(pointer + 1) == "/" { state = .specialAuthorityIgnoreSlashes; pointer += 1 }
+                if c == Self.slash, at(pointer + 1) == Self.slash { state = .specialAuthorityIgnoreSlashes; pointer += 1 }
                 else { state = .specialAuthorityIgnoreSlashes; pointer -= 1 }
             case .specialAuthorityIgnoreSlashes:
-                if ch != "/" && ch != "\\" { state = .authority; pointer -= 1 }
+                if c != Self.slash && c != Self.backslash { state = .authority; pointer -= 1 }
             case .authority:
-                if ch == "@" {
-                    if atSignSeen { buffer.insert(contentsOf: ["%", "4", "0"], at: 0) }
+                if c == Self.at {
+                    if atSignSeen { buffer.insert(contentsOf: [0x25, 0x34, 0x30], at: 0) }
                     atSignSeen = true
+                    var username = Array(url.username.utf8), password = Array(url.password.utf8)
                     for b in buffer {
-                        if b == ":" && !passwordTokenSeen { passwordTokenSeen = true; continue }
-                        if passwordTokenSeen { PercentEncodeSet.userinfo.append(b, to: &url.password) }
-                        else { PercentEncodeSet.userinfo.append(b, to: &url.username) }
+                        if b == 0x3A && !passwordTokenSeen { passwordTokenSeen = true; continue }
+                        if passwordTokenSeen { PercentEncodeSet.userinfo.append(b, to: &password) }
+                        else { PercentEncodeSet.userinfo.append(b, to: &username) }
                     }
-                    buffer = []
-                } else if ch == nil || ch == "/" || ch == "?" || ch == "#" || (url.isSpecial && ch == "\\") {
+                    url.username = String(decoding: username, as: UTF8.self)
+                    url.password = String(decoding: password, as: UTF8.self)
+                    buffer.removeAll(keepingCapacity: true)
+                } else if isSpecialDelimiter(c) {
                     if atSignSeen && buffer.isEmpty { throw fail("credentials without a host") }
                     pointer -= buffer.count + 1
-                    buffer = []
+                    buffer.removeAll(keepingCapacity: true)
                     state = .host
                 } else {
-                    buffer.append(ch!)
+                    buffer.append(UInt8(c))
                 }
             case .host:
                 if override != nil && url.scheme == "file" {
                     pointer -= 1; state = .fileHost
-                } else if ch == ":" && !insideBrackets {
+                } else if c == Self.colon && !insideBrackets {
                     if buffer.isEmpty { throw fail("a port without a host") }
                     if override?.hostnameOnly == true { throw fail("a host name has no port") }
                     try parseHost()
                     state = .port
-                } else if ch == nil || ch == "/" || ch == "?" || ch == "#" || (url.isSpecial && ch == "\\") {
+                } else if isSpecialDelimiter(c) {
                     pointer -= 1
                     if url.isSpecial && buffer.isEmpty { throw fail("a \(url.scheme) URL needs a host") }
                     if override != nil && buffer.isEmpty && (url.includesCredentials || url.port != nil) {
@@ -197,38 +249,39 @@ struct URLParser {
                     state = .pathStart
                     if override != nil { return url }
                 } else {
-                    if ch == "[" { insideBrackets = true }
-                    if ch == "]" { insideBrackets = false }
-                    buffer.append(ch!)
+                    if c == 0x5B { insideBrackets = true }
+                    if c == 0x5D { insideBrackets = false }
+                    buffer.append(UInt8(c))
                 }
             case .port:
-                if Self.isDigit(ch) {
-                    buffer.append(ch!)
-                } else if ch == nil || ch == "/" || ch == "?" || ch == "#" || (url.isSpecial && ch == "\\") || override != nil {
+                if Self.isDigit(c) {
+                    buffer.append(UInt8(c))
+                } else if isSpecialDelimiter(c) || override != nil {
                     if !buffer.isEmpty {
-                        let digits = buffer.drop(while: { $0 == "0" })
-                        guard digits.count <= 5, let port = Int(String(String.UnicodeScalarView(digits.isEmpty ? ["0"] : Array(digits)))), port <= 65535 else {
-                            throw fail("the port is over 65535")
+                        var port = 0
+                        for d in buffer {
+                            port = port * 10 + Int(d - 0x30)
+                            if port > 65535 { throw fail("the port is over 65535") }
                         }
-                        url.port = WHATWGURL.specialPorts[url.scheme] == .some(port) ? nil : port
-                        buffer = []
+                        url.port = WHATWGURL.defaultPort(of: url.scheme) == .some(port) ? nil : port
+                        buffer.removeAll(keepingCapacity: true)
                         if override != nil { return url }
                     }
                     if override != nil { throw fail("a port is digits") }
                     state = .pathStart; pointer -= 1
                 } else {
-                    throw fail("the port holds \"\(ch!)\"; a port is digits")
+                    throw fail("the port holds \"\(characterText(at: pointer))\"; a port is digits")
                 }
             case .file:
                 url.scheme = "file"
                 url.host = .empty
-                if ch == "/" || ch == "\\" {
+                if c == Self.slash || c == Self.backslash {
                     state = .fileSlash
                 } else if let base, base.scheme == "file" {
                     url.host = base.host; url.path = base.path; url.query = base.query
-                    if ch == "?" { url.query = ""; state = .query }
-                    else if ch == "#" { url.fragment = ""; state = .fragment }
-                    else if ch != nil {
+                    if c == Self.question { url.query = ""; state = .query }
+                    else if c == Self.hash { url.fragment = ""; state = .fragment }
+                    else if c != Self.eof {
                         url.query = nil
                         if !startsWithWindowsDriveLetter(pointer) { shortenPath() } else { url.path = .segments([]) }
                         state = .path; pointer -= 1
@@ -237,20 +290,20 @@ struct URLParser {
                     state = .path; pointer -= 1
                 }
             case .fileSlash:
-                if ch == "/" || ch == "\\" {
+                if c == Self.slash || c == Self.backslash {
                     state = .fileHost
                 } else {
                     if let base, base.scheme == "file" {
                         url.host = base.host
                         if !startsWithWindowsDriveLetter(pointer), case .segments(let s) = base.path, let first = s.first,
-                           Self.isWindowsDriveLetter(Array(first.unicodeScalars), normalized: true) {
+                           Self.isWindowsDriveLetter(Array(first.utf8), normalized: true) {
                             pathSegments = [first]
                         }
                     }
                     state = .path; pointer -= 1
                 }
             case .fileHost:
-                if ch == nil || ch == "/" || ch == "\\" || ch == "?" || ch == "#" {
+                if c == Self.eof || c == Self.slash || c == Self.backslash || c == Self.question || c == Self.hash {
                     pointer -= 1
                     if override == nil && Self.isWindowsDriveLetter(buffer) {
                         state = .path
@@ -262,68 +315,76 @@ struct URLParser {
                         try parseHost()
                         if url.host == .domain("localhost") { url.host = .empty }
                         if override != nil { return url }
-                        buffer = []
+                        buffer.removeAll(keepingCapacity: true)
                         state = .pathStart
                     }
                 } else {
-                    buffer.append(ch!)
+                    buffer.append(UInt8(c))
                 }
             case .pathStart:
                 if url.isSpecial {
                     state = .path
-                    if ch != "/" && ch != "\\" { pointer -= 1 }
-                } else if override == nil && ch == "?" {
+                    if c != Self.slash && c != Self.backslash { pointer -= 1 }
+                } else if override == nil && c == Self.question {
                     url.query = ""; state = .query
-                } else if override == nil && ch == "#" {
+                } else if override == nil && c == Self.hash {
                     url.fragment = ""; state = .fragment
-                } else if ch != nil {
+                } else if c != Self.eof {
                     state = .path
-                    if ch != "/" { pointer -= 1 }
+                    if c != Self.slash { pointer -= 1 }
                 } else if override != nil && url.host == nil {
-                    pathSegments.append("")
+                    appendSegment("")
                 }
             case .path:
-                if ch == nil || ch == "/" || (url.isSpecial && ch == "\\") || (override == nil && (ch == "?" || ch == "#")) {
-                    let segment = String(String.UnicodeScalarView(buffer))
-                    if Self.isDoubleDot(segment) {
+                if c == Self.eof || c == Self.slash || (url.isSpecial && c == Self.backslash) || (override == nil && (c == Self.question || c == Self.hash)) {
+                    let endsSegmentOnly = c == Self.slash || (url.isSpecial && c == Self.backslash)
+                    if Self.isDoubleDot(buffer) {
                         shortenPath()
-                        if ch != "/" && !(url.isSpecial && ch == "\\") { pathSegments.append("") }
-                    } else if Self.isSingleDot(segment) && ch != "/" && !(url.isSpecial && ch == "\\") {
-                        pathSegments.append("")
-                    } else if !Self.isSingleDot(segment) {
-                        var segment = segment
-                        if url.scheme == "file", pathSegments.isEmpty, Self.isWindowsDriveLetter(buffer) {
-                            segment = String(buffer[0]) + ":"
-                        }
-                        pathSegments.append(segment)
+                        if !endsSegmentOnly { appendSegment("") }
+                    } else if Self.isSingleDot(buffer) {
+                        if !endsSegmentOnly { appendSegment("") }
+                    } else {
+                        if url.scheme == "file", pathSegments.isEmpty, Self.isWindowsDriveLetter(buffer) { buffer[1] = 0x3A }
+                        appendSegment(String(decoding: buffer, as: UTF8.self))
                     }
-                    buffer = []
-                    if ch == "?" { url.query = ""; state = .query }
-                    if ch == "#" { url.fragment = ""; state = .fragment }
+                    buffer.removeAll(keepingCapacity: true)
+                    if c == Self.question { url.query = ""; state = .query }
+                    if c == Self.hash { url.fragment = ""; state = .fragment }
                 } else {
-                    var encoded = ""
-                    PercentEncodeSet.path.append(ch!, to: &encoded)
-                    buffer.append(contentsOf: encoded.unicodeScalars)
+                    pathSet.append(UInt8(c), to: &buffer)
                 }
             case .opaquePath:
-                if ch == "?" { url.query = ""; state = .query }
-                else if ch == "#" { url.fragment = ""; state = .fragment }
-                else if let ch {
-                    if case .opaque(var p) = url.path { PercentEncodeSet.c0Control.append(ch, to: &p); url.path = .opaque(p) }
+                if c == Self.question || c == Self.hash || c == Self.eof {
+                    if case .opaque(let p) = url.path, !buffer.isEmpty { url.path = .opaque(p + String(decoding: buffer, as: UTF8.self)) }
+                    buffer.removeAll(keepingCapacity: true)
+                    if c == Self.question { url.query = ""; state = .query }
+                    else if c == Self.hash { url.fragment = ""; state = .fragment }
+                } else {
+                    c0Set.append(UInt8(c), to: &buffer)
                 }
             case .query:
-                if (override == nil && ch == "#") || ch == nil {
-                    let set = url.isSpecial ? PercentEncodeSet.specialQuery : PercentEncodeSet.query
-                    url.query = (url.query ?? "") + set.encode(buffer)
-                    buffer = []
-                    if ch == "#" { url.fragment = ""; state = .fragment }
+                if (override == nil && c == Self.hash) || c == Self.eof {
+                    let set = url.isSpecial ? specialQuerySet : querySet
+                    var encoded = Array((url.query ?? "").utf8)
+                    encoded.reserveCapacity(encoded.count + buffer.count)
+                    for b in buffer { set.append(b, to: &encoded) }
+                    url.query = String(decoding: encoded, as: UTF8.self)
+                    buffer.removeAll(keepingCapacity: true)
+                    if c == Self.hash { url.fragment = ""; state = .fragment }
                 } else {
-                    buffer.append(ch!)
+                    buffer.append(UInt8(c))
                 }
             case .fragment:
-                if let ch { var f = url.fragment ?? ""; PercentEncodeSet.fragment.append(ch, to: &f); url.fragment = f }
+                if c == Self.eof {
+                    var encoded = Array((url.fragment ?? "").utf8)
+                    for b in buffer { fragmentSet.append(b, to: &encoded) }
+                    url.fragment = String(decoding: encoded, as: UTF8.self)
+                    buffer.removeAll(keepingCapacity: true)
+                } else {
+                    buffer.append(UInt8(c))
+                }
             }
-            if pointer >= input.count { break }
+            if pointer >= count { break }
             pointer += 1
         }
         return url
@@ -331,8 +392,8 @@ struct URLParser {
 
     mutating func parseHost() throws {
         var failure = ""
-        guard let host = URLHost.parse(buffer, special: url.isSpecial, failure: &failure) else { throw fail(failure) }
+        guard let host = URLHost.parse(bytes: buffer, special: url.isSpecial, failure: &failure) else { throw fail(failure) }
         url.host = host
-        buffer = []
+        buffer.removeAll(keepingCapacity: true)
     }
 }

@@ -37,7 +37,7 @@ extension WHATWGURL {
             }
             text += host
             if let port { text += ":\(port)" }
-        } else if WHATWGURL.specialPorts[scheme.lowercased()] != nil && scheme.lowercased() != "file" {
+        } else if WHATWGURL.defaultPort(of: scheme.lowercased()) != nil && scheme.lowercased() != "file" {
             throw ParseError(reason: "\(scheme.lowercased()) URLs need a host", offset: 1)
         } else if !username.isEmpty || !password.isEmpty || port != nil {
             throw ParseError(reason: "credentials and a port need a host", offset: 1)

@@ -8,7 +8,8 @@ public struct WHATWGURL: Equatable, Sendable, CustomStringConvertible {
         case opaque(String)
     }
 
-    public var scheme: String
+    /// The scheme, lower case; setting it also sets `isSpecial` (read at every character while parsing).
+    public var scheme: String { didSet { isSpecial = Self.defaultPort(of: scheme) != nil } }
     public var username = ""
     public var password = ""
     public var host: URLHost?
@@ -24,9 +25,20 @@ public struct WHATWGURL: Equatable, Sendable, CustomStringConvertible {
         public var description: String { "\(reason) (at code point \(offset))" }
     }
 
-    static let specialPorts: [String: Int?] = ["ftp": 21, "file": nil, "http": 80, "https": 443, "ws": 80, "wss": 443]
+    /// The special schemes' default ports (`.some(nil)` for file, which has none); nil for the
+    /// schemes that are not special.
+    static func defaultPort(of scheme: String) -> Int?? {
+        switch scheme {
+        case "http", "ws": return .some(80)
+        case "https", "wss": return .some(443)
+        case "ftp": return .some(21)
+        case "file": return .some(nil)
+        default: return nil
+        }
+    }
 
-    public var isSpecial: Bool { Self.specialPorts[scheme] != nil }
+    /// http, https, ws, wss, ftp or file: the schemes with their own parsing rules.
+    public private(set) var isSpecial = false
 
     /// Parses `input`, resolving it against `base` when it is relative.
     /// - Throws: `ParseError` with the reason and offset.
@@ -35,37 +47,47 @@ public struct WHATWGURL: Equatable, Sendable, CustomStringConvertible {
         self = try parser.run()
     }
 
-    init(scheme: String) { self.scheme = scheme }
+    init(scheme: String) { self.scheme = scheme; isSpecial = Self.defaultPort(of: scheme) != nil }
 
     // MARK: serializing
 
     /// The URL serializer (§4.5): `href`.
     public var description: String {
-        var out = scheme + ":"
+        var out: [UInt8] = []
+        out.reserveCapacity(scheme.utf8.count + username.utf8.count + password.utf8.count + 40 + (query?.utf8.count ?? 0) + (fragment?.utf8.count ?? 0))
+        out += scheme.utf8
+        out.append(0x3A)
         if let host {
-            out += "//"
+            out += [0x2F, 0x2F]
             if !username.isEmpty || !password.isEmpty {
-                out += username
-                if !password.isEmpty { out += ":" + password }
-                out += "@"
+                out += username.utf8
+                if !password.isEmpty { out.append(0x3A); out += password.utf8 }
+                out.append(0x40)
             }
-            out += host.description
-            if let port { out += ":\(port)" }
+            out += host.description.utf8
+            if let port { out.append(0x3A); out += String(port).utf8 }
         } else if case .segments(let s) = path, s.count > 1, s[0].isEmpty {
-            out += "/."
+            out += [0x2F, 0x2E]
         }
-        out += pathname
-        if let query { out += "?" + query }
-        if let fragment { out += "#" + fragment }
-        return out
+        appendPathname(to: &out)
+        if let query { out.append(0x3F); out += query.utf8 }
+        if let fragment { out.append(0x23); out += fragment.utf8 }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    func appendPathname(to out: inout [UInt8]) {
+        switch path {
+        case .opaque(let p): out += p.utf8
+        case .segments(let s): for segment in s { out.append(0x2F); out += segment.utf8 }
+        }
     }
 
     public var href: String { description }
     public var pathname: String {
-        switch path {
-        case .opaque(let p): return p
-        case .segments(let s): return s.map { "/" + $0 }.joined()
-        }
+        if case .opaque(let p) = path { return p }
+        var out: [UInt8] = []
+        appendPathname(to: &out)
+        return String(decoding: out, as: UTF8.self)
     }
     public var search: String { query.map { $0.isEmpty ? "" : "?" + $0 } ?? "" }
     public var hash: String { fragment.map { $0.isEmpty ? "" : "#" + $0 } ?? "" }
