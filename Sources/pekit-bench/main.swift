@@ -61,10 +61,11 @@ if args.first == "urls", let path = args.dropFirst().first {
     }
     let lines = String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
     var failures = 0, length = 0
+    let hrefToo = ProcessInfo.processInfo.environment["PEKIT_BENCH_NO_HREF"] == nil
     func run() {
         failures = 0; length = 0
         for line in lines {
-            if let url = try? WHATWGURL(line) { length &+= url.href.utf8.count } else { failures += 1 }
+            if let url = try? WHATWGURL(line) { length &+= hrefToo ? url.href.utf8.count : url.query?.utf8.count ?? 0 } else { failures += 1 }
         }
     }
     run()

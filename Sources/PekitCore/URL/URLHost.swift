@@ -65,9 +65,20 @@ public enum URLHost: Equatable, Sendable, CustomStringConvertible {
             guard let pieces = parseIPv6(Array(input[1..<(input.count - 1)]), &failure) else { return nil }
             return .ipv6(pieces)
         }
-        guard special, !input.isEmpty else {
-            return parse(Array(String(decoding: input, as: UTF8.self).unicodeScalars), special: special, failure: &failure)
+        if !special {
+            // An empty opaque host is the empty host (sc:/// has a host, and it is empty).
+            if input.isEmpty { return .empty }
+            let mask = forbiddenDomainMask
+            for b in input {
+                // The forbidden host code points: NUL, tab, LF, CR, space and the ASCII the mask
+                // has above space (not %, DEL or other controls, which opaque hosts allow).
+                let forbidden = b == 0x00 || b == 0x09 || b == 0x0A || b == 0x0D || b == 0x20
+                    || (b > 0x20 && b < 0x7F && b != 0x25 && (b < 64 ? (mask.0 >> UInt64(b)) & 1 : (mask.1 >> UInt64(b - 64)) & 1) != 0)
+                if forbidden { failure = "the host holds the forbidden code point U+\(hexDigitsUpper(UInt32(b)))"; return nil }
+            }
+            return .opaque(String(decoding: PercentEncodeSet.c0Control.encode(bytes: input), as: UTF8.self))
         }
+        guard !input.isEmpty else { failure = "the host is empty"; return nil }
         var ascii = input
         if input.contains(0x25) {
             let decoded = (try? PercentDecoder(mode: .lenient).decode(bytes: input)) ?? input
@@ -131,9 +142,14 @@ public enum URLHost: Equatable, Sendable, CustomStringConvertible {
     static func endsInANumber(_ s: String) -> Bool { endsInANumber(Array(s.utf8)) }
 
     static func endsInANumber(_ s: [UInt8]) -> Bool {
-        var parts = s.split(separator: 0x2E, omittingEmptySubsequences: false)
-        if parts.last?.isEmpty == true { if parts.count == 1 { return false }; parts.removeLast() }
-        guard let last = parts.last, !last.isEmpty else { return false }
+        var end = s.count
+        if end > 0 && s[end - 1] == 0x2E {
+            if end == 1 { return false }
+            end -= 1
+        }
+        let start = s[..<end].lastIndex(of: 0x2E).map { $0 + 1 } ?? 0
+        let last = s[start..<end]
+        guard !last.isEmpty else { return false }
         if last.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) { return true }
         return ipv4Number(last) != nil
     }

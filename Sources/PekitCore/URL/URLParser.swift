@@ -96,6 +96,7 @@ struct URLParser {
     mutating func appendSegment(_ segment: String) {
         guard case .segments(var s) = url.path else { url.path = .segments([segment]); return }
         url.path = .segments([])
+        if s.capacity == 0 { s.reserveCapacity(6) }  // one allocation for most paths
         s.append(segment)
         url.path = .segments(s)
     }
@@ -214,7 +215,8 @@ struct URLParser {
                 if c == Self.at {
                     if atSignSeen { buffer.insert(contentsOf: [0x25, 0x34, 0x30], at: 0) }
                     atSignSeen = true
-                    var username = Array(url.username.utf8), password = Array(url.password.utf8)
+                    var username: [UInt8] = url.username.isEmpty ? [] : Array(url.username.utf8)
+                    var password: [UInt8] = url.password.isEmpty ? [] : Array(url.password.utf8)
                     for b in buffer {
                         if b == 0x3A && !passwordTokenSeen { passwordTokenSeen = true; continue }
                         if passwordTokenSeen { PercentEncodeSet.userinfo.append(b, to: &password) }
@@ -229,7 +231,11 @@ struct URLParser {
                     buffer.removeAll(keepingCapacity: true)
                     state = .host
                 } else {
-                    buffer.append(UInt8(c))
+                    // The bytes up to the next delimiter in one go.
+                    var j = pointer
+                    while j < count, input[j] != 0x40, input[j] != 0x2F, input[j] != 0x3F, input[j] != 0x23, !(url.isSpecial && input[j] == 0x5C) { j += 1 }
+                    buffer.append(contentsOf: input[pointer..<j])
+                    pointer = j - 1
                 }
             case .host:
                 if override != nil && url.scheme == "file" {
@@ -351,7 +357,15 @@ struct URLParser {
                     if c == Self.question { url.query = ""; state = .query }
                     if c == Self.hash { url.fragment = ""; state = .fragment }
                 } else {
-                    pathSet.append(UInt8(c), to: &buffer)
+                    var j = pointer
+                    let special = url.isSpecial, stops = override == nil
+                    while j < count {
+                        let b = input[j]
+                        if b == 0x2F || (special && b == 0x5C) || (stops && (b == 0x3F || b == 0x23)) { break }
+                        pathSet.append(b, to: &buffer)
+                        j += 1
+                    }
+                    pointer = j - 1
                 }
             case .opaquePath:
                 if c == Self.question || c == Self.hash || c == Self.eof {
@@ -360,34 +374,46 @@ struct URLParser {
                     if c == Self.question { url.query = ""; state = .query }
                     else if c == Self.hash { url.fragment = ""; state = .fragment }
                 } else {
-                    c0Set.append(UInt8(c), to: &buffer)
+                    var j = pointer
+                    while j < count, input[j] != 0x3F, input[j] != 0x23 { c0Set.append(input[j], to: &buffer); j += 1 }
+                    pointer = j - 1
                 }
             case .query:
                 if (override == nil && c == Self.hash) || c == Self.eof {
                     let set = url.isSpecial ? specialQuerySet : querySet
-                    var encoded = Array((url.query ?? "").utf8)
-                    encoded.reserveCapacity(encoded.count + buffer.count)
-                    for b in buffer { set.append(b, to: &encoded) }
-                    url.query = String(decoding: encoded, as: UTF8.self)
+                    url.query = Self.encoded(buffer, set, after: url.query)
                     buffer.removeAll(keepingCapacity: true)
                     if c == Self.hash { url.fragment = ""; state = .fragment }
                 } else {
-                    buffer.append(UInt8(c))
+                    var j = pointer
+                    if override == nil { while j < count, input[j] != 0x23 { j += 1 } } else { j = count }
+                    buffer.append(contentsOf: input[pointer..<j])
+                    pointer = j - 1
                 }
             case .fragment:
                 if c == Self.eof {
-                    var encoded = Array((url.fragment ?? "").utf8)
-                    for b in buffer { fragmentSet.append(b, to: &encoded) }
-                    url.fragment = String(decoding: encoded, as: UTF8.self)
+                    url.fragment = Self.encoded(buffer, fragmentSet, after: url.fragment)
                     buffer.removeAll(keepingCapacity: true)
                 } else {
-                    buffer.append(UInt8(c))
+                    buffer.append(contentsOf: input[pointer...])
+                    pointer = count - 1
                 }
             }
             if pointer >= count { break }
             pointer += 1
         }
         return url
+    }
+
+    /// `prefix` then `bytes` percent-encoded with `set`; with nothing to encode, no copy is made
+    /// before the string.
+    static func encoded(_ bytes: [UInt8], _ set: PercentEncodeSet, after prefix: String?) -> String {
+        let plain = !bytes.contains(where: set.contains)
+        if plain && (prefix ?? "").isEmpty { return String(decoding: bytes, as: UTF8.self) }
+        var out = Array((prefix ?? "").utf8)
+        out.reserveCapacity(out.count + bytes.count + (plain ? 0 : 16))
+        for b in bytes { set.append(b, to: &out) }
+        return String(decoding: out, as: UTF8.self)
     }
 
     mutating func parseHost() throws {
