@@ -13,9 +13,22 @@ extension LuaRuntime {
     static let urlFields = ["href", "origin", "protocol", "username", "password", "host", "hostname", "port", "pathname", "search", "hash"]
 
     func installURLModule(into pekit: Int32) {
-        let meta = newHandleMetatable(Self.urlMetatable) { runtime, id in runtime.urlState.urls[id] = nil }
+        luaL_newmetatable(L, Self.urlMetatable)
+        let meta = stack.top
+        stack.push(Self.urlMetatable); stack.rawSet(meta, "__name")
+        stack.push(Self.urlMetatable); stack.rawSet(meta, "__metatable")
+        stack.pushValue(meta)
+        urlMetatableRef = reference()
+        setFunction(meta, "url", "__gc") { call in
+            // Released once: the pointer is cleared, so a resurrected handle reads as no URL.
+            if let raw = call.runtime.urlUserdata(at: 1), let pointer = raw.load(as: UnsafeMutableRawPointer?.self) {
+                Unmanaged<URLBox>.fromOpaque(pointer).release()
+                raw.storeBytes(of: nil, as: UnsafeMutableRawPointer?.self)
+            }
+            return 0
+        }
         setFunction(meta, "url", "__tostring") { call in
-            call.stack.push(try call.runtime.url(at: 1, call).href)
+            call.stack.push(try call.runtime.urlBox(at: 1, call).href)
             return 1
         }
         setFunction(meta, "url", "__eq") { call in
@@ -38,22 +51,22 @@ extension LuaRuntime {
             return 1
         }
         setFunction(methods, "url", "fields") { call in
-            let url = try call.runtime.url(at: 1, call)
+            let box = try call.runtime.urlBox(at: 1, call)
             call.stack.newTable(nrec: Int32(Self.urlFields.count))
             for field in Self.urlFields {
-                call.stack.push(Self.urlField(url, field) ?? "")
+                call.stack.push(Self.urlField(box, field) ?? "")
                 call.stack.rawSet(-2, field)
             }
             return 1
         }
         stack.rawSet(meta, "__methods")
         pushFunction("url") { call in
-            let url = try call.runtime.url(at: 1, call)
+            let box = try call.runtime.urlBox(at: 1, call)
             let key = call.stack.string(2) ?? ""
-            if let value = Self.urlField(url, key) {
+            if let value = Self.urlField(box, key) {
                 call.stack.push(value)
             } else if key == "query" {
-                call.runtime.pushPairs(url.queryPairs)
+                call.runtime.pushPairs(box.url.queryPairs)
             } else {
                 _ = luaL_getmetafield(call.L, 1, "__methods")
                 guard call.stack.rawGet(-1, key) != LUA_TNIL else {
@@ -64,9 +77,8 @@ extension LuaRuntime {
         }
         stack.rawSet(meta, "__index")
         pushFunction("url") { call in
-            guard let id = call.runtime.handleID(at: 1, metatable: Self.urlMetatable), var url = call.runtime.urlState.urls[id] else {
-                throw call.typeError(1, expected: "url")
-            }
+            let box = try call.runtime.urlBox(at: 1, call)
+            var url = box.url
             let key = call.stack.string(2) ?? ""
             if key == "query" {
                 url.setQueryPairs(try call.runtime.queryPairs(at: 3, call, field: "query"))
@@ -84,7 +96,7 @@ extension LuaRuntime {
                     throw LuaArgumentError("href: invalid URL \"\(value)\": \(error)")
                 }
             }
-            call.runtime.urlState.urls[id] = url
+            box.url = url
             return 0
         }
         stack.rawSet(meta, "__newindex")
@@ -114,9 +126,10 @@ extension LuaRuntime {
         stack.rawSet(pekit, "url")
     }
 
-    static func urlField(_ url: WHATWGURL, _ name: String) -> String? {
+    static func urlField(_ box: URLBox, _ name: String) -> String? {
+        let url = box.url
         switch name {
-        case "href": return url.href
+        case "href": return box.href
         case "origin": return url.origin
         case "protocol": return url.protocolName
         case "username": return url.username
@@ -132,25 +145,40 @@ extension LuaRuntime {
     }
 
     /// The URL in the handle at `index`.
-    func url(at index: Int32, _ call: LuaCall) throws -> WHATWGURL {
-        guard let url = urlIfHandle(at: index) else { throw call.typeError(index, expected: "url (from pekit.url.parse)") }
-        return url
+    func url(at index: Int32, _ call: LuaCall) throws -> WHATWGURL { try urlBox(at: index, call).url }
+
+    func urlBox(at index: Int32, _ call: LuaCall) throws -> URLBox {
+        guard let box = urlBoxIfHandle(at: index) else { throw call.typeError(index, expected: "url (from pekit.url.parse)") }
+        return box
     }
 
-    func urlIfHandle(at index: Int32) -> WHATWGURL? {
-        handleID(at: index, metatable: Self.urlMetatable).flatMap { urlState.urls[$0] }
+    func urlBoxIfHandle(at index: Int32) -> URLBox? {
+        guard let raw = urlUserdata(at: index), let pointer = raw.load(as: UnsafeMutableRawPointer?.self) else { return nil }
+        return Unmanaged<URLBox>.fromOpaque(pointer).takeUnretainedValue()
     }
+
+    /// The memory of the URL handle at `index`, or nil when it is something else.
+    func urlUserdata(at index: Int32) -> UnsafeMutableRawPointer? {
+        guard lua_type(L, index) == LUA_TUSERDATA, let raw = lua_touserdata(L, index), lua_getmetatable(L, index) != 0 else { return nil }
+        pushReference(urlMetatableRef)
+        let isURL = lua_rawequal(L, -1, -2) != 0
+        stack.pop(2)
+        return isURL ? raw : nil
+    }
+
+    func urlIfHandle(at index: Int32) -> WHATWGURL? { urlBoxIfHandle(at: index)?.url }
 
     /// A URL handle's href, or a string (numbers as Lua writes them).
     func urlOrString(at index: Int32, _ call: LuaCall) throws -> String {
-        if let url = urlIfHandle(at: index) { return url.href }
+        if let box = urlBoxIfHandle(at: index) { return box.href }
         return try call.string(index)
     }
 
     func pushURL(_ url: WHATWGURL) {
-        let id = nextHandleID()
-        urlState.urls[id] = url
-        pushHandle(id, metatable: Self.urlMetatable)
+        let raw = pekit_newuserdata(L, MemoryLayout<UnsafeMutableRawPointer>.size)!
+        raw.storeBytes(of: Unmanaged.passRetained(URLBox(url)).toOpaque(), as: UnsafeMutableRawPointer?.self)
+        pushReference(urlMetatableRef)
+        lua_setmetatable(L, -2)
     }
 
     /// Pushes the URL value for `input` (resolved against `base`), or nil and the reason.

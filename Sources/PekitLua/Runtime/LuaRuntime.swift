@@ -92,7 +92,8 @@ public final class LuaRuntime {
     let requestState = RequestState()
     let httpState = HTTPState()
     let cryptoState = CryptoState()
-    let urlState = URLState()
+    /// The URL handles' metatable, by reference: found by index, not by name, on every URL call.
+    var urlMetatableRef: Int32 = LUA_NOREF
     /// Accept-Language for requests, from the environment once.
     lazy var acceptLanguage = RequestBuilder.acceptLanguage(environment: options.environment)
     /// The marker metatables, cached after start-up.
