@@ -1,5 +1,5 @@
 // libFuzzer entry point for scripts/fuzz: compiled into the PekitCore module itself (no Lua).
-// The target is chosen by PEKIT_FUZZ_TARGET: decoder, query, setcookie, cookiefile, json.
+// The target is chosen by PEKIT_FUZZ_TARGET: decoder, query, setcookie, cookiefile, json, url.
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -89,6 +89,25 @@ public func pekitFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         if let value = try? JSON.parse(bytes), UTF8Validation.isValid(bytes) {
             precondition((try? JSON.parse(JSON.write(value))) == value, "JSON round trip failed")
         }
+    case "url":
+        // The WHATWG parser on any text, alone and against a base: it fails or gives a URL whose
+        // href parses again to the same href (the serializer's output is a fixed point), and the
+        // setters take any value without breaking that.
+        let text = String(decoding: bytes, as: UTF8.self)
+        let base = try? WHATWGURL("http://user:pw@h.example:8080/a/b?q#f")
+        for candidate in [try? WHATWGURL(text), try? WHATWGURL(text, base: base), try? WHATWGURL(text, base: try? WHATWGURL("foo:/a/b"))] {
+            guard var url = candidate else { continue }
+            precondition((try? WHATWGURL(url.href))?.href == url.href, "href is not a fixed point: \(url.href)")
+            let half = text.unicodeScalars.count / 2
+            let value = String(String.UnicodeScalarView(text.unicodeScalars.suffix(half)))
+            for component in WHATWGURL.settableComponents where component != "href" {
+                var changed = url
+                _ = try? changed.set(component, to: value)
+                precondition((try? WHATWGURL(changed.href))?.href == changed.href, "after .\(component): href is not a fixed point: \(changed.href)")
+            }
+            url.setQueryPairs(url.queryPairs)
+        }
+        _ = try? IDNA.domainToUnicode(text)
     default:
         preconditionFailure("unknown PEKIT_FUZZ_TARGET \(fuzzTarget)")
     }
