@@ -102,6 +102,8 @@ final class CookiesCommandTests: XCTestCase {
         XCTAssertEqual(processes.filter { $0.terminationStatus != 0 }.count, 0)
         let header = try run("cookies", "header", "conc.txt", "http://x.example/").stdout
         XCTAssertEqual(Set(header.dropLast().components(separatedBy: "; ")), Set((0..<40).map { "c\($0)=v" }))
+        // The lock file goes with the lock: nothing is left beside the jar.
+        XCTAssertFalse(FileManager.default.fileExists(atPath: directory.appendingPathComponent("conc.txt.lock").path))
     }
 
     /// A file that is not a jar is someone's data: not replaced unless asked.

@@ -57,7 +57,8 @@ public enum Files {
 
     /// Replaces `path` with `bytes` so that a reader (or a crash) only ever sees the old file or
     /// the new one, complete: written to a temporary file beside it, flushed, renamed over it.
-    /// An exclusive lock on `path.lock` keeps two writers from interleaving.
+    /// An exclusive lock on `path.lock` keeps two writers from interleaving (the lock file is
+    /// removed again when the lock is let go).
     /// A symbolic link is followed (the file it names is replaced, the link kept); a target that
     /// is not a regular file (`/dev/null`, `/dev/stdout`, a FIFO) is written directly.
     /// - Throws: `CookieError.file` naming the path and the system's reason.
@@ -91,32 +92,42 @@ public enum Files {
     /// - Throws: `CookieError.file` when the lock file cannot be made or locked; what `body` throws.
     public static func withLock<T>(_ path: String, _ body: () throws -> T) throws -> T {
         let lockPath = resolved(path) + ".lock"
-        let lock = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard lock >= 0 else { throw CookieError.file(path: lockPath, reason: reason()) }
-        // Known by the lock file's identity, not its name: "jar.txt" before the jar exists and
-        // "/dir/jar.txt" after are one lock.
-        var info = stat()
-        guard fstat(lock, &info) == 0 else {
-            let why = reason()
-            close(lock)
-            throw CookieError.file(path: lockPath, reason: why)
-        }
-        let key = "\(info.st_dev):\(info.st_ino)"
-        if FileLocks.shared.enter(key) {
-            close(lock)
-            defer { FileLocks.shared.leave(key, fd: nil) }
-            return try body()
-        }
-        while flock(lock, LOCK_EX) != 0 {
-            if errno != EINTR {
+        while true {
+            let lock = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+            guard lock >= 0 else { throw CookieError.file(path: lockPath, reason: reason()) }
+            // Known by the lock file's identity, not its name: "jar.txt" before the jar exists and
+            // "/dir/jar.txt" after are one lock.
+            var info = stat()
+            guard fstat(lock, &info) == 0 else {
                 let why = reason()
                 close(lock)
-                FileLocks.shared.leave(key, fd: nil)
-                throw CookieError.file(path: lockPath, reason: "cannot lock: \(why)")
+                throw CookieError.file(path: lockPath, reason: why)
             }
+            let key = "\(info.st_dev):\(info.st_ino)"
+            if FileLocks.shared.enter(key) {
+                close(lock)
+                defer { FileLocks.shared.leave(key, fd: nil) }
+                return try body()
+            }
+            while flock(lock, LOCK_EX) != 0 {
+                if errno != EINTR {
+                    let why = reason()
+                    close(lock)
+                    FileLocks.shared.leave(key, fd: nil)
+                    throw CookieError.file(path: lockPath, reason: "cannot lock: \(why)")
+                }
+            }
+            // The holder we waited for removes the lock file as it lets go, so the file locked may
+            // be gone (or made anew) by now: only the one at the path counts. Try again on that.
+            var current = stat()
+            guard stat(lockPath, &current) == 0, current.st_dev == info.st_dev, current.st_ino == info.st_ino else {
+                FileLocks.shared.leave(key, fd: lock)
+                continue
+            }
+            // Removed while still held, so no lock file is left beside the jar.
+            defer { FileLocks.shared.leave(key, fd: lock, removing: lockPath) }
+            return try body()
         }
-        defer { FileLocks.shared.leave(key, fd: lock) }
-        return try body()
     }
 }
 
@@ -138,13 +149,15 @@ final class FileLocks: @unchecked Sendable {
         return held
     }
 
-    /// Counts one holder less; the outermost one unlocks and closes `fd`.
-    func leave(_ path: String, fd: Int32?) {
+    /// Counts one holder less; the outermost one removes the lock file `removing` (when given,
+    /// while still holding the lock), then unlocks and closes `fd`.
+    func leave(_ path: String, fd: Int32?, removing lockPath: String? = nil) {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         depth[path, default: 1] -= 1
         if depth[path] == 0 { depth[path] = nil }
         if let fd {
+            if let lockPath { _ = unlink(lockPath) }
             _ = flock(fd, LOCK_UN)
             close(fd)
         }
