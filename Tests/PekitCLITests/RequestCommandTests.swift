@@ -115,6 +115,17 @@ final class RequestCommandTests: XCTestCase {
         XCTAssertEqual(idna.stderr, "pekit request: invalid URL \"http://a\\xE2\\x80\\x8Db.com/\": the host \"a\u{200D}b.com\" is not a valid domain: the label \"a\u{200D}b\" has a zero-width joiner or non-joiner where the CONTEXTJ rule (RFC 5892) forbids it\n")
     }
 
+    /// Accept-Language follows the locale, as documented in --help and README, and one -H fixes it.
+    func testAcceptLanguageFollowsTheLocaleAndOneHeaderFixesIt() throws {
+        let us = try PekitProcess.run(["request", "http://h/"], environment: ["LANG": "en_US.UTF-8", "LANGUAGE": ""])
+        XCTAssertTrue(us.stdout.contains("\r\nAccept-Language: en-US;q=1\r\n"), us.stdout)
+        let c = try PekitProcess.run(["request", "http://h/"], environment: ["LANG": "C", "LANGUAGE": ""])
+        XCTAssertTrue(c.stdout.contains("\r\nAccept-Language: en;q=1\r\n"), c.stdout)
+        let fixed = try PekitProcess.run(["request", "-H", "Accept-Language: en", "http://h/"], environment: ["LANG": "de_DE.UTF-8", "LANGUAGE": ""])
+        XCTAssertTrue(fixed.stdout.contains("\r\nAccept-Language: en\r\n"), fixed.stdout)
+        XCTAssertTrue(try PekitProcess.run(["request", "--help"]).stdout.contains("-H 'Accept-Language: en' fixes it in any locale"))
+    }
+
     func testErrors() throws {
         let injection = try PekitProcess.run(["request", "--header", "X-A: 1\r\nEvil: 2", "http://h/"])
         XCTAssertEqual(injection.stderr, "pekit request: header X-A: the value contains CR at byte 2 (header injection is refused)\n")

@@ -29,7 +29,9 @@ let requestCommand = Command(
       --json FILE       a JSON body from FILE ('-' for standard input)
       --file f=@path    a multipart file part (repeat; makes the body multipart/form-data)
       --body-file PATH  a raw body streamed from PATH (any size, bounded memory)
-      -H, --header 'K: V'  a header (repeat; 'K:' with no value removes a default one)
+      -H, --header 'K: V'  a header (repeat; 'K:' with no value removes a default one). The
+                        default Accept-Language follows LANGUAGE/LANG (en;q=1 under C, en-US;q=1
+                        under en_US.UTF-8): -H 'Accept-Language: en' fixes it in any locale
       --jar FILE        add the Cookie header from this cookie jar file; with --send, cookies
                         that come back are saved to it too (created when missing; locked from
                         loading to saving; a file that is not a jar is not replaced without
