@@ -18,6 +18,18 @@ final class RunCommandTests: XCTestCase {
         try PekitProcess.run(args, stdin: Array(stdin.utf8), directory: directory, environment: environment)
     }
 
+    /// A script's plugins/ directory, beside it, is searched wherever pekit runs from.
+    func testAScriptFindsItsOwnPlugins() throws {
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("lib/plugins"), withIntermediateDirectories: true)
+        try write("lib/plugins/shipped.lua", #"return { kind = "policy", extends = "rfc3986", space = "plus" }"#)
+        try write("lib/tool.lua", #"print(pekit.encode("a b", "shipped"))"#)
+        let r = try PekitProcess.run(["run", directory.appendingPathComponent("lib/tool.lua").path], directory: FileManager.default.temporaryDirectory)
+        XCTAssertEqual(r.stdout, "a+b\n", r.stderr)
+        // Not for other commands, or for a script elsewhere.
+        try write("other.lua", #"print(pcall(pekit.encode, "a b", "shipped"))"#)
+        XCTAssertTrue(try run(["run", "other.lua"]).stdout.hasPrefix("false\t"))
+    }
+
     func testScriptArgumentsRequireAndModule() throws {
         try write("lib/helper.lua", "return { twice = function(s) return s .. s end }")
         try write("lib/main.lua", """

@@ -17,7 +17,8 @@ let runCommand = Command(
       -l MODULE       require MODULE and set the global of the same name first
       --sandbox       run the script under the plugin rules: no files, no network (no io, os.execute,
                       require, load, debug)
-      --plugins DIR   search DIR for plugins before the default path
+      --plugins DIR   search DIR for plugins before the default path (a script's own
+                      plugins/ directory, beside it, is searched next, from any directory)
       -h, --help      show this help
 
     exit status: 0 on success, 1 when the script fails (the error and a traceback go to
@@ -39,7 +40,18 @@ private func runRun(_ args: [[UInt8]]) throws -> Int32 {
         throw UsageError(command: "run", message: "no script given")
     }
     try parsed.requireTextPaths(command: "run", options: ["plugins"], positionals: [0])
-    let runtime = try makeRuntime(extraPluginDirectories: parsed.all("plugins"), sandboxed: parsed.has("sandbox"))
+    // A script ships with its plugins: SCRIPT_DIR/plugins is searched after --plugins and before
+    // the default path, wherever pekit is run from (it is the script's own code, as trusted as
+    // the script; plugins still run contained).
+    var directories = parsed.all("plugins")
+    if let script = parsed.positionals.first, script != "-" {
+        let own = (URL(fileURLWithPath: script).deletingLastPathComponent().path as NSString).appendingPathComponent("plugins")
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: own, isDirectory: &isDirectory), isDirectory.boolValue, !directories.contains(own) {
+            directories.append(own)
+        }
+    }
+    let runtime = try makeRuntime(extraPluginDirectories: directories, sandboxed: parsed.has("sandbox"))
     return runLua {
         for option in parsed.rawValues {
             switch option.name {
