@@ -34,7 +34,7 @@ final class CookiesCommandTests: XCTestCase {
     }
 
     func testClockFiltersAndErrors() throws {
-        _ = try run("cookies", "receive", "jar.json", "http://203.0.113.7/", "s=1; Max-Age=100", "--filter", "httpdns", "--now", "1000")
+        _ = try run("cookies", "receive", "jar.json", "http://203.0.113.7/", "s=1; Max-Age=100", "--filter", "rfc6265", "--now", "1000")
         XCTAssertEqual(try run("cookies", "header", "jar.json", "http://203.0.113.7/", "--now", "1050").stdout, "s=1\n")
         XCTAssertEqual(try run("cookies", "header", "jar.json", "http://203.0.113.7/", "--now", "1101").stdout, "", "expired by the clock")
         XCTAssertTrue(try String(contentsOf: directory.appendingPathComponent("jar.json"), encoding: .utf8).hasPrefix(#"{"pekit_cookies":1,"cookies":[{"name":"s""#))
@@ -104,6 +104,22 @@ final class CookiesCommandTests: XCTestCase {
         XCTAssertEqual(Set(header.dropLast().components(separatedBy: "; ")), Set((0..<40).map { "c\($0)=v" }))
         // The lock file goes with the lock: nothing is left beside the jar.
         XCTAssertFalse(FileManager.default.fileExists(atPath: directory.appendingPathComponent("conc.txt.lock").path))
+    }
+
+    /// Filter options from the command line: KEY=VALUE (KEY=A=B for a map), or JSON; a filter that
+    /// needs an option and got none is an error, not a filter that silently does nothing.
+    func testFilterOptionsFromTheCommandLine() throws {
+        let stored = try run("cookies", "receive", "f.txt", "http://203.0.113.7/", "a=1", "--filter", "httpdns:hosts=203.0.113.7=api.example.com")
+        XCTAssertEqual(stored.stdout, "stored   a=1  domain=api.example.com path=/  host-only session\n", stored.stderr)
+        XCTAssertEqual(try run("cookies", "header", "f.txt", "http://api.example.com/").stdout, "a=1\n")
+        let bare = try run("cookies", "header", "f.txt", "http://api.example.com/", "--filter", "httpdns")
+        XCTAssertEqual(bare.status, 1)
+        XCTAssertTrue(bare.stderr.hasSuffix("new: httpdns needs the option hosts = { [\"IP\"] = \"name\" } (command line: --filter 'httpdns:hosts=IP=NAME')\n"), bare.stderr)
+        let denied = try run("cookies", "receive", "f.txt", "http://h/", "_ga=1", "_gid=2", "b=3", "--filter", #"deny:{"names": ["^_ga$", "^_gid$"]}"#)
+        XCTAssertEqual(denied.stdout.split(separator: "\n").sorted(), ["rejected _ga: refused by the filter \"deny\"", "rejected _gid: refused by the filter \"deny\"", "stored   b=3  domain=h path=/  host-only session"])
+        XCTAssertEqual(try run("cookies", "receive", "f.txt", "http://h/", "_ga=1", "--filter", "deny:names=^_ga").stdout, "rejected _ga: refused by the filter \"deny\"\n")
+        let bad = try run("cookies", "receive", "f.txt", "http://h/", "x=1", "--filter", "deny:names")
+        XCTAssertEqual(bad.stderr, "pekit cookies: --filter: deny: options are KEY=VALUE separated by commas (or a JSON object), not \"names\"\n")
     }
 
     /// A file that is not a jar is someone's data: not replaced unless asked.

@@ -44,6 +44,56 @@ extension LuaRuntime {
         try filterFromPlugin(name: name, options: nil)
     }
 
+    /// A filter from the command line's `--filter SPEC`: `NAME`, `NAME:{JSON object}` (the
+    /// plugin's options, exactly), or `NAME:KEY=VALUE,KEY=VALUE…` where `KEY=A=B` adds `A = B` to
+    /// the map `KEY` and a key given more than once becomes a list
+    /// (`httpdns:hosts=203.0.113.7=api.example.com`, `deny:names=^_ga,names=^_gid$`).
+    /// - Throws: `LuaArgumentError` for a spec that does not read; what the plugin throws.
+    public func cookieFilter(spec: String) throws -> CookieFilter {
+        guard let colon = spec.firstIndex(of: ":") else { return try cookieFilter(plugin: spec) }
+        let name = String(spec[..<colon]), rest = String(spec[spec.index(after: colon)...])
+        let options: PekitValue
+        if rest.hasPrefix("{") {
+            do { options = try JSON.parse(Array(rest.utf8)) } catch { throw LuaArgumentError("\(name): the options are not a JSON object: \(error)") }
+            guard case .map = options else { throw LuaArgumentError("\(name): the options must be a JSON object") }
+        } else {
+            options = try Self.shorthandOptions(rest, filter: name)
+        }
+        let base = stack.top
+        defer { stack.setTop(base) }
+        push(options, keepOrder: true)
+        return try filterFromPlugin(name: name, options: stack.top)
+    }
+
+    /// `KEY=VALUE,…` as options: a value with `=` is a map entry, a repeated key a list.
+    static func shorthandOptions(_ text: String, filter: String) throws -> PekitValue {
+        var keys: [String] = []
+        var values: [String: PekitValue] = [:]
+        for item in text.split(separator: ",", omittingEmptySubsequences: true) {
+            guard let eq = item.firstIndex(of: "="), eq != item.startIndex else {
+                throw LuaArgumentError("\(filter): options are KEY=VALUE separated by commas (or a JSON object), not \"\(item)\"")
+            }
+            let key = String(item[..<eq]), value = item[item.index(after: eq)...]
+            if !keys.contains(key) { keys.append(key) }
+            if let inner = value.firstIndex(of: "=") {
+                var entries: [PekitMap.Entry] = []
+                if case .map(let existing)? = values[key] { entries = existing.entries }
+                else if values[key] != nil { throw LuaArgumentError("\(filter): option \"\(key)\" is given both as a map entry and as a value") }
+                entries.append(.init(key: ByteString(String(value[..<inner])), value: .text(String(value[value.index(after: inner)...]))))
+                values[key] = .map(PekitMap(ordered: entries))
+            } else if let existing = values[key] {
+                switch existing {
+                case .array(let items): values[key] = .array(items + [.text(String(value))])
+                case .string: values[key] = .array([existing, .text(String(value))])
+                default: throw LuaArgumentError("\(filter): option \"\(key)\" is given both as a map entry and as a value")
+                }
+            } else {
+                values[key] = .text(String(value))
+            }
+        }
+        return .map(PekitMap(ordered: keys.map { .init(key: ByteString($0), value: values[$0] ?? .null) }))
+    }
+
     /// A filter from a cookie-filter plugin: its table, or what its `new(options)` returns. The
     /// options are copied into the plugin's own state; its functions run there, under its limits.
     func filterFromPlugin(name: String, options: Int32?) throws -> CookieFilter {

@@ -11,7 +11,7 @@ let cookiesCommand = Command(
            pekit cookies list    JAR [URL]
            pekit cookies explain JAR URL
            pekit cookies delete  JAR URL [NAME]
-       options: [--filter NAME]... [--now SECONDS] [--force] [--plugins DIR]
+       options: [--filter NAME[:OPTIONS]]... [--now SECONDS] [--force] [--plugins DIR]
 
     JAR is a cookie file: Netscape cookies.txt (as curl -c writes it), or JSON when it ends in
     .json. It is created when missing and rewritten atomically (session cookies included, so a
@@ -25,8 +25,12 @@ let cookiesCommand = Command(
       delete    delete the cookies sent to URL (only NAME, when given); prints how many
 
     options:
-      --filter NAME   a cookie-filter plugin (rfc6265, host-contains, deny, httpdns, or your own);
-                      repeat to stack them
+      --filter NAME[:OPTIONS]  a cookie-filter plugin (rfc6265, host-contains, deny, httpdns,
+                      or your own); repeat to stack them. OPTIONS are the plugin's options, as
+                      a JSON object or as KEY=VALUE,… (KEY=A=B adds A = B to the map KEY; a key
+                      given twice is a list):
+                        --filter 'httpdns:hosts=203.0.113.7=api.example.com'
+                        --filter 'deny:{"names": ["^_ga", "^_gid$"]}'
       --now SECONDS   the clock, in seconds since 1970, to replay old traffic
       --force         save even over a file that did not load as a jar (otherwise refused)
       --plugins DIR   search DIR for plugins first
@@ -77,7 +81,7 @@ private func runCookies(_ args: [[UInt8]]) throws -> Int32 {
     let filters = parsed.all("filter")
     if !filters.isEmpty {
         let host = try makeRuntime(extraPluginDirectories: parsed.all("plugins"))
-        do { jar.filters = try filters.map { try host.cookieFilter(plugin: $0) } } catch {
+        do { jar.filters = try filters.map { try host.cookieFilter(spec: $0) } } catch {
             throw CommandFailure(message: "pekit cookies: --filter: \(error)")
         }
         runtime = host
