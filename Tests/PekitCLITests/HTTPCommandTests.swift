@@ -72,6 +72,7 @@ final class HTTPCommandTests: XCTestCase {
         let r = try example("jar-files")
         XCTAssertEqual(r.stderr, "")
         XCTAssertEqual(r.stdout, """
+            #pekit-attributes: SameSite=Lax
             #HttpOnly_127.0.0.1\tFALSE\t/\tFALSE\t0\tsession\t…
             127.0.0.1\tFALSE\t/\tFALSE\t0\ttheme\tdark
             loaded\t2\tcookies; GET /me ->\tlinus

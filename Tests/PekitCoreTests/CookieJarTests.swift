@@ -169,19 +169,21 @@ final class CookieJarTests: XCTestCase {
         _ = store(j, "https://www.example.com/p/q", "a=1; Domain=example.com; Max-Age=3600; Secure; HttpOnly; SameSite=Lax",
                   "b=2; Path=/; Expires=Wed, 09 Jun 2038 10:18:14 GMT", "session=s; Partitioned; Secure")
         let netscape = String(decoding: j.serialized(.netscape, sessions: true), as: UTF8.self)
-        XCTAssertEqual(netscape.split(separator: "\n").dropFirst(2).joined(separator: "\n"), """
+        XCTAssertEqual(netscape.split(separator: "\n").dropFirst(3).joined(separator: "\n"), """
+            #pekit-attributes: SameSite=Lax
             #HttpOnly_.example.com\tTRUE\t/p\tTRUE\t1700003600\ta\t1
             www.example.com\tFALSE\t/\tFALSE\t1734560000\tb\t2
+            #pekit-attributes: Partitioned
             www.example.com\tFALSE\t/p\tTRUE\t0\tsession\ts
             """)
         XCTAssertFalse(String(decoding: j.serialized(.netscape), as: UTF8.self).contains("session"), "session cookies only when asked")
         let back = jar()
         let (loaded, warnings) = try back.load(j.serialized(.netscape, sessions: true) + Array("bad line\n.x.com\tTRUE\t/\tMAYBE\t0\tn\tv\n".utf8), format: .netscape, name: "f.txt")
         XCTAssertEqual(loaded, 3)
-        XCTAssertEqual(warnings, ["f.txt:7: expected 7 tab-separated fields, found 1; line skipped",
-                                  "f.txt:8: malformed fields (subdomains and secure must be TRUE or FALSE, expires a number, path start with /); line skipped"])
-        XCTAssertEqual(back.all.map { "\($0.domain) \($0.hostOnly) \($0.httpOnly) \($0.secure) \($0.name)" },
-                       ["example.com false true true a", "www.example.com true false false b", "www.example.com true false true session"])
+        XCTAssertEqual(warnings, ["f.txt:10: expected 7 tab-separated fields, found 1; line skipped",
+                                  "f.txt:11: malformed fields (subdomains and secure must be TRUE or FALSE, expires a number, path start with /); line skipped"])
+        XCTAssertEqual(back.all.map { "\($0.domain) \($0.hostOnly) \($0.httpOnly) \($0.secure) \($0.name) \($0.sameSite?.rawValue ?? "-") \($0.partitioned)" },
+                       ["example.com false true true a Lax false", "www.example.com true false false b - false", "www.example.com true false true session - true"])
         // JSON keeps every attribute.
         let json = jar()
         _ = try json.load(j.serialized(.json, sessions: true), format: .json, name: "j.json")
@@ -189,7 +191,8 @@ final class CookieJarTests: XCTestCase {
     }
 
     /// Property: save then load is the identity on every attribute (JSON), and on every attribute
-    /// the Netscape format has (domain, subdomains, path, secure, expiry, name, value, HttpOnly).
+    /// the Netscape format carries (domain, subdomains, path, secure, expiry, name, value, HttpOnly,
+    /// and SameSite and Partitioned on pekit's comment lines).
     func testSaveLoadIsTheIdentityOnRandomCookies() throws {
         var rng = SplitMix(seed: 6265)
         let names = ["a", "sid", "__Host-x", "b_2", "theme", "z"], values = ["", "1", "a b", "x=y", "漢字", "\"q\"", "%41"]
@@ -212,7 +215,9 @@ final class CookieJarTests: XCTestCase {
         let netscape = CookieJar(publicSuffixes: nil, clock: { 1_700_000_000 })
         netscape.limits.perDomain = 1000
         XCTAssertEqual(try netscape.load(j.serialized(.netscape, sessions: true), format: .netscape, name: "n").warnings, [])
-        func carried(_ c: Cookie) -> String { "\(c.domain) \(c.hostOnly) \(c.path) \(c.secure) \(c.expires ?? 0) \(c.name) \(c.value) \(c.httpOnly)" }
+        func carried(_ c: Cookie) -> String {
+            "\(c.domain) \(c.hostOnly) \(c.path) \(c.secure) \(c.expires ?? 0) \(c.name) \(c.value) \(c.httpOnly) \(c.sameSite?.rawValue ?? "-") \(c.partitioned)"
+        }
         XCTAssertEqual(netscape.all.map(carried).sorted(), j.all.map(carried).sorted())
     }
 }

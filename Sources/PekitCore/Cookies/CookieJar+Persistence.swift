@@ -9,14 +9,23 @@ extension CookieJar {
         public static func guess(_ path: String) -> FileFormat { path.lowercased().hasSuffix(".json") ? .json : .netscape }
     }
 
+    /// The comment line, in a Netscape file, with the attributes of the cookie on the next line.
+    public static let attributesPrefix = "#pekit-attributes:"
+
     /// The file text for the jar's cookies (session cookies only when `sessions` is true).
     public func serialized(_ format: FileFormat, sessions: Bool = false) -> [UInt8] {
         let now = clock()
         let cookies = all.filter { !$0.isExpired(at: now) && (sessions || $0.isPersistent) }
         switch format {
         case .netscape:
-            var text = "# Netscape HTTP Cookie File\n# Written by pekit \(Pekit.version). Fields: domain, subdomains, path, secure, expires, name, value.\n\n"
+            var text = "# Netscape HTTP Cookie File\n# Written by pekit \(Pekit.version). Fields: domain, subdomains, path, secure, expires, name, value.\n# A '\(Self.attributesPrefix)' line gives the attributes this format has no field for (SameSite, Partitioned) of the cookie after it.\n\n"
             for c in cookies {
+                // What the format has no field for goes on a comment line just before the cookie:
+                // curl and other readers skip it, pekit reads it back.
+                var extra: [String] = []
+                if let sameSite = c.sameSite { extra.append("SameSite=\(sameSite.rawValue)") }
+                if c.partitioned { extra.append("Partitioned") }
+                if !extra.isEmpty { text += Self.attributesPrefix + " " + extra.joined(separator: "; ") + "\n" }
                 let domain = (c.httpOnly ? "#HttpOnly_" : "") + (c.hostOnly ? c.domain : "." + c.domain)
                 // 1 for an expired cookie (0 would mean a session one); at most the year 9999.
                 let expires = c.expires.map { $0.isNaN || $0 <= 0 ? "1" : String(Int64(Swift.min($0, 253_402_300_799))) } ?? "0"
@@ -79,13 +88,29 @@ extension CookieJar {
             switch format {
             case .netscape:
                 var number = 0
+                // The attributes a "#pekit-attributes:" line gives the next cookie line.
+                var pendingSameSite: Cookie.SameSite?, pendingPartitioned = false
                 for rawLine in bytes.split(separator: 0x0A, omittingEmptySubsequences: false) {
                     number += 1
                     var line = String(decoding: rawLine, as: UTF8.self)
                     if line.hasSuffix("\r") { line.removeLast() }
                     var httpOnly = false
+                    if line.hasPrefix(Self.attributesPrefix) {
+                        pendingSameSite = nil; pendingPartitioned = false
+                        for attribute in line.dropFirst(Self.attributesPrefix.count).split(separator: ";") {
+                            let parts = attribute.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: [" "]) }
+                            switch parts.first?.lowercased() {
+                            case "samesite": pendingSameSite = parts.count > 1 ? Cookie.SameSite.allCases.first { $0.rawValue.lowercased() == parts[1].lowercased() } : nil
+                            case "partitioned": pendingPartitioned = true
+                            default: warn("\(name):\(number): unknown attribute \"\(attribute.trimmingCharacters(in: [" "]))\" ignored")
+                            }
+                        }
+                        continue
+                    }
+                    let sameSite = pendingSameSite, partitioned = pendingPartitioned
                     if line.hasPrefix("#HttpOnly_") { httpOnly = true; line.removeFirst(10) }
                     else if line.hasPrefix("#") || line.trimmingSpaces.isEmpty { continue }
+                    pendingSameSite = nil; pendingPartitioned = false
                     let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
                     guard fields.count == 7 || fields.count == 6 else {
                         warn("\(name):\(number): expected 7 tab-separated fields, found \(fields.count); line skipped")
@@ -103,7 +128,7 @@ extension CookieJar {
                     guard !domain.isEmpty else { warn("\(name):\(number): empty domain; line skipped"); continue }
                     let cookie = Cookie(name: fields[5], value: fields.count == 7 ? fields[6] : "", domain: domain, path: fields[2].isEmpty ? "/" : fields[2],
                                         expires: expires == 0 ? nil : Double(expires), hostOnly: hostOnly,
-                                        secure: fields[3].uppercased() == "TRUE", httpOnly: httpOnly)
+                                        secure: fields[3].uppercased() == "TRUE", httpOnly: httpOnly, sameSite: sameSite, partitioned: partitioned)
                     do { try set(cookie) } catch { warn("\(name):\(number): \(error); line skipped"); continue }
                     loaded += 1
                 }
