@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import PekitCore
 
 /// A small argument parser: long options with or without values, `--opt=value`, `--` to end
@@ -23,6 +26,16 @@ struct Arguments {
     /// - Throws: `UsageError` naming the unknown option or the missing value.
     init(_ raw: [[UInt8]], command: String, options: [Option], stopAtFirstPositional: Bool = false) throws {
         let args = raw.map { String(decoding: $0, as: UTF8.self) }
+        // `pekit COMMAND --list-options`: the option table itself, one an line (`-X, --method VALUE`),
+        // for shell completion and for the test that holds every command's help to it.
+        if args == ["--list-options"] {
+            for option in options {
+                let forms = option.name.count == 1 ? ["-\(option.name)"] : (option.short.map { ["-\($0)"] } ?? []) + ["--\(option.name)"]
+                Output.stdout.line(forms.joined(separator: ", ") + (option.takesValue ? " VALUE" : ""))
+            }
+            Output.stdout.flush()
+            exit(0)
+        }
         var i = 0
         var onlyPositionals = false
         while i < args.count {

@@ -35,6 +35,11 @@ let cookiesCommand = Command(
       --force         save even over a file that did not load as a jar (otherwise refused)
       --plugins DIR   search DIR for plugins first
       -h, --help      show this help
+
+    examples:
+      pekit cookies receive jar.txt https://www.example.com/a 'sid=1; Domain=example.com; Secure'
+      pekit cookies header jar.txt https://shop.example.com/cart
+      pekit cookies explain jar.txt http://example.com/
     """,
     run: runCookies
 )

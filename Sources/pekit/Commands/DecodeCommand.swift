@@ -18,6 +18,11 @@ let decodeCommand = Command(
       --binary            lines of standard input end at LF only (a CR before it is data)
       -h, --help          show this help
 
+    examples:
+      pekit decode 'a%20b%E6%B1%89'          # a b汉
+      pekit decode --plus 'q=a+b%26c'        # q=a b&c
+      pekit decode --strict '100%zz'         # fails, naming byte 4
+
     exit status: 0 on success, 1 when a string cannot be decoded, 2 on a usage error.
     """,
     run: runDecode

@@ -16,6 +16,11 @@ let pluginsCommand = Command(
       --path          print the search path instead, one directory per line
       --plugins DIR   search DIR first
       -h, --help      show this help
+
+    examples:
+      pekit plugins
+      pekit plugins --path
+      pekit plugins --plugins ./my-plugins
     """,
     run: runPlugins
 )

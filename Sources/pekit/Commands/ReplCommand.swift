@@ -15,6 +15,15 @@ let replCommand = Command(
 
     commands: :help, :plugins, :reload (read edited plugin files again), :quit (or Ctrl-D).
 
+    options:
+      --plugins DIR   search DIR for plugins first
+      -h, --help      show this help
+
+    example:
+      pekit repl
+      > pekit.encode("a b&c", "form")
+      "a+b%26c"
+
     With standard input not a terminal there is no prompt and no line editing, so
       echo 'print(pekit.encode("a b"))' | pekit repl
     works in scripts; the exit status is then 1 if any line failed.

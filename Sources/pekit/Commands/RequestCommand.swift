@@ -64,6 +64,11 @@ let requestCommand = Command(
       --cacert FILE     trust the CAs in FILE;  -k, --insecure  do not check certificates
       --proxy URL       use this proxy ('' for none; default: http_proxy, HTTPS_PROXY, NO_PROXY…)
       --http V          1.1 or 2;  --compressed  ask for and decode a compressed body
+
+    examples:
+      pekit request --policy afnetworking --param 'tags[]=a b' https://api.example.com/items
+      pekit request -X POST --param q=1 --curl https://api.example.com/search
+      pekit request --send -i --jar jar.txt https://example.com/
     """,
     run: runRequest
 )

@@ -21,6 +21,11 @@ let runCommand = Command(
                       plugins/ directory, beside it, is searched next, from any directory)
       -h, --help      show this help
 
+    examples:
+      pekit run scripts/examples/tour.lua
+      pekit run -e 'print(pekit.encode("a b", "form"))'
+      echo 'print(pekit.version)' | pekit run -
+
     exit status: 0 on success, 1 when the script fails (the error and a traceback go to
     standard error), 2 on a usage error, 130 when interrupted with Ctrl-C.
     """,

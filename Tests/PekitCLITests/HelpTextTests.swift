@@ -1,0 +1,42 @@
+import Foundation
+import XCTest
+
+/// Every command's help against its parser's own option table (`pekit COMMAND --list-options`):
+/// each option, in each of its forms, is in the help; each help has an example; `help` works
+/// every way a user asks for it.
+final class HelpTextTests: XCTestCase {
+    static let commands = ["encode", "decode", "query", "url", "cookies", "request", "run", "repl", "plugins"]
+
+    func testEveryOptionIsInItsCommandsHelp() throws {
+        var missing: [String] = []
+        for command in Self.commands {
+            let table = try PekitProcess.run([command, "--list-options"])
+            XCTAssertEqual(table.status, 0, table.stderr)
+            let help = try PekitProcess.run([command, "--help"]).stdout
+            XCTAssertFalse(table.stdout.isEmpty, command)
+            for line in table.stdout.split(separator: "\n") {
+                let forms = line.split(separator: " ")[0].split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }
+                for form in forms where form != "--list-options" {
+                    // As a word: "--set" is not found inside "--settings".
+                    let pattern = "(^|[^A-Za-z0-9-])" + NSRegularExpression.escapedPattern(for: form) + "($|[^A-Za-z0-9-])"
+                    if help.range(of: pattern, options: .regularExpression) == nil { missing.append("pekit \(command): \(form)") }
+                }
+            }
+            XCTAssertTrue(help.range(of: #"(?m)^ *examples?:"#, options: .regularExpression) != nil, "pekit \(command) --help has no example")
+        }
+        XCTAssertEqual(missing, [], "options missing from their command's help")
+    }
+
+    func testHelpEveryWayItIsAskedFor() throws {
+        for args in [["help"], ["--help"], ["-h"], ["help", "--help"]] {
+            let r = try PekitProcess.run(args)
+            XCTAssertEqual(r.status, 0, "\(args): \(r.stderr)")
+            XCTAssertTrue(r.stdout.hasPrefix("usage: pekit <command>"), "\(args)")
+        }
+        for command in Self.commands {
+            let viaHelp = try PekitProcess.run(["help", command]), viaFlag = try PekitProcess.run([command, "--help"])
+            XCTAssertEqual(viaHelp.stdout, viaFlag.stdout, command)
+            XCTAssertTrue(viaFlag.stdout.hasPrefix("usage: pekit \(command)"), command)
+        }
+    }
+}
