@@ -26,6 +26,33 @@ final class ReplCommandTests: XCTestCase {
         XCTAssertEqual(open.status, 1)
     }
 
+    /// Values print in one readable line: URLs, requests and jars as what they are, a script's
+    /// own __tostring and __name honoured, long strings folded.
+    func testReplPrintsValuesReadably() throws {
+        let input = """
+            pekit.url.parse("http://例子.中国/a b")
+            pekit.request{url = "http://h/"}
+            pekit.cookies.jar()
+            string.rep("x", 500)
+            setmetatable({a = 1}, {__name = "Point"})
+            setmetatable({}, {__tostring = function() return "custom!" end})
+            {u = pekit.url.parse("http://h/"), s = "tab\there\0"}
+
+            """
+        let r = try PekitProcess.run(["repl"], stdin: Array(input.utf8))
+        XCTAssertEqual(r.stdout, """
+            pekit.url.parse("http://xn--fsqu00a.xn--fiqs8s/a%20b")
+            request GET http://h/
+            cookie jar (0 cookies)
+            "\(String(repeating: "x", count: 200))" … (500 bytes)
+            Point { a = 1 }
+            custom!
+            { s = "tab\\there\\0", u = pekit.url.parse("http://h/") }
+
+            """)
+        XCTAssertEqual(r.stderr, "")
+    }
+
     /// A real terminal: tmux runs the REPL; keys are typed and the screen is read back.
     func testReplInATerminal() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux") else {
@@ -52,7 +79,7 @@ final class ReplCommandTests: XCTestCase {
             return (try? String(contentsOfFile: outFile, encoding: .utf8)) ?? ""
         }
         _ = try tmux("new-session", "-d", "-s", session, "-x", "120", "-y", "30",
-                     "env HOME=\(home.path) TERM=xterm \(PekitProcess.binary.path) repl")
+                     "env -u PEKIT_HISTORY HOME=\(home.path) XDG_STATE_HOME= TERM=xterm \(PekitProcess.binary.path) repl")
         defer { _ = try? tmux("kill-server") }
         func screen(waitingFor text: String) throws -> String {
             for _ in 0..<50 {
@@ -77,7 +104,7 @@ final class ReplCommandTests: XCTestCase {
         let wanted = #"pekit.encode('a\040b',\040'form')"#
         var history = ""
         for _ in 0..<100 {
-            history = (try? String(contentsOf: home.appendingPathComponent(".pekit_history"), encoding: .utf8)) ?? ""
+            history = (try? String(contentsOf: home.appendingPathComponent(".local/state/pekit/history"), encoding: .utf8)) ?? ""
             if history.contains(wanted) { break }
             Thread.sleep(forTimeInterval: 0.1)
         }

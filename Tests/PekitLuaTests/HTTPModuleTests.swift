@@ -19,6 +19,9 @@ final class HTTPModuleTests: XCTestCase {
 
     func testResponseShape() {
         XCTAssertEqual(lua.eval(#"r = pekit.http.get(base .. "/echo", { params = { q = "a b", n = 1 }, headers = { ["X-Trace"] = "7" } })"#), "")
+        // The REPL shows a response in one line.
+        XCTAssertEqual(lua.eval("r").replacingOccurrences(of: #", \d+ bytes"#, with: ", N bytes", options: .regularExpression),
+                       "pekit.response: 200 OK, N bytes, GET \(server.base)/echo?n=1&q=a%20b")
         XCTAssertEqual(lua.eval("r.status, r.reason, r.http_version, r.method, r.url == base .. '/echo?n=1&q=a%20b'"), #"200\#t"OK"\#t"1.1"\#t"GET"\#ttrue"#)
         XCTAssertEqual(lua.eval(#"r.headers["content-type"], r:header("Content-Length") == tostring(#r.body), r.bytes == #r.body"#), #""application/json"\#ttrue\#ttrue"#)
         XCTAssertEqual(lua.eval("r.headers[1][1], #r.redirects, math.type(r.timing.total), r.timing.total > 0"), #""Server"\#t0\#t"float"\#ttrue"#)

@@ -31,6 +31,11 @@ extension LuaRuntime {
             call.stack.push(try call.runtime.urlBox(at: 1, call).href)
             return 1
         }
+        // How the REPL and pekit.inspect show a URL value: as the call that makes it.
+        setFunction(meta, "url", "__summary") { call in
+            call.stack.push("pekit.url.parse(\"\(try call.runtime.urlBox(at: 1, call).href)\")")
+            return 1
+        }
         setFunction(meta, "url", "__eq") { call in
             call.stack.push(bool: try call.runtime.url(at: 1, call) == (try call.runtime.url(at: 2, call)))
             return 1

@@ -81,7 +81,7 @@ public final class LuaREPL {
         }
         let count = stack.top - base
         guard count > 0 else { return .output("") }
-        return .output((1...count).map { runtime.inspect(at: base + $0) }.joined(separator: "\t"))
+        return .output((1...count).map { runtime.inspect(at: base + $0, fold: true) }.joined(separator: "\t"))
     }
 
     private func command(_ line: String) -> Outcome {

@@ -94,13 +94,16 @@ extension LuaRuntime {
     }
 
     /// The pretty form of the value at `index` (nested tables, sorted keys, cycles marked).
-    public func inspect(at index: Int32) -> String {
+    /// - Parameter fold: show only the start of long strings (the REPL).
+    public func inspect(at index: Int32, fold: Bool = false) -> String {
         guard isOwnerThread else { return "<inspect failed: \(LuaRuntime.wrongThread)>" }
         let i = stack.absolute(index)
         getRegistry(.inspect)
         stack.pushValue(i)
+        lua_pushnil(L)
+        stack.push(bool: fold)
         do {
-            try call(1, results: 1, traceback: false)
+            try call(3, results: 1, traceback: false)
         } catch {
             return "<inspect failed: \(error)>"
         }

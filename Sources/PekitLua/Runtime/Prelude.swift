@@ -11,7 +11,7 @@ local setmetatable, rawequal, rawget, rawlen = setmetatable, rawequal, rawget, r
 local getrawmetatable = debug.getmetatable
 -- Captured, and never called as methods: a script may break the string metatable or `string`.
 local sformat, sbyte, schar, concat, sort = string.format, string.byte, string.char, table.concat, table.sort
-local sgsub, smatch, sfind, slower = string.gsub, string.match, string.find, string.lower
+local sgsub, smatch, sfind, slower, ssub = string.gsub, string.match, string.find, string.lower, string.sub
 local utf8len, mathtype = utf8.len, math.type
 
 local null_mt = { __name = "pekit.null", __metatable = "pekit.null",
@@ -179,16 +179,32 @@ local function keyorder(a, b)
   return tostring(a) < tostring(b)
 end
 
-local function inspect(value, maxdepth)
+local data_mts = {}
+local function inspect(value, maxdepth, fold)
   maxdepth = maxdepth or 16
   local path = {}
   local function fmt(v, depth, indent)
     local t = type(v)
-    if t == "string" then return quote(v) end
+    if t == "string" then
+      -- The REPL folds a long string: its start, and how long it is.
+      if fold and #v > 400 then
+        local head = ssub(v, 1, 200)
+        while #head > 0 and utf8len(head) == nil and #head > 196 do head = ssub(head, 1, -2) end
+        return quote(head) .. sformat(" … (%d bytes)", #v)
+      end
+      return quote(v)
+    end
     if t == "number" then return mathtype(v) == "integer" and sformat("%d", v) or tostring(v) end
-    if t ~= "table" then return tostring(v) end
-    local mt = getrawmetatable(v)
+    local mt = (t == "table" or t == "userdata") and getrawmetatable(v) or nil
     if mt == null_mt then return "pekit.null" end
+    -- pekit's handles and responses say what they are in one line; other values with a
+    -- __tostring (a script's own classes) print as it says; a __name is shown with the table.
+    if mt and not data_mts[mt] then
+      local summary = rawget(mt, "__summary")
+      if summary then return summary(v) end
+      if rawget(mt, "__tostring") then return tostring(v) end
+    end
+    if t ~= "table" then return tostring(v) end
     if path[v] then return "<cycle>" end
     if depth >= maxdepth then return "{...}" end
     path[v] = true
@@ -212,7 +228,9 @@ local function inspect(value, maxdepth)
       end
     end
     path[v] = nil
-    local prefix = (mt == ordered_mt and "pekit.ordered") or (mt == set_mt and "pekit.set") or (mt == array_mt and "pekit.array") or ""
+    local name = mt and not data_mts[mt] and rawget(mt, "__name")
+    local prefix = (mt == ordered_mt and "pekit.ordered") or (mt == set_mt and "pekit.set") or (mt == array_mt and "pekit.array")
+      or (type(name) == "string" and name .. " ") or ""
     if #items == 0 then return prefix .. "{}" end
     local flat = prefix .. "{ " .. concat(items, ", ") .. " }"
     if #flat <= 72 and not sfind(flat, "\n", 1, true) then return flat end
@@ -281,7 +299,12 @@ function response_methods:header_all(name)
 end
 function response_methods:json() return pekit.json.decode(self.body) end
 local response_mt = { __name = "pekit.response", __metatable = "pekit.response", __index = response_methods,
-  __tostring = function(r) return sformat("response %d %s", r.status, r.url) end }
+  __tostring = function(r) return sformat("response %d %s", r.status, r.url) end,
+  __summary = function(r)
+    return sformat("pekit.response: %d %s, %d bytes, %s %s", rawget(r, "status") or 0, rawget(r, "reason") or "",
+      #(rawget(r, "body") or ""), rawget(r, "method") or "?", rawget(r, "url") or "?")
+  end }
+for _, mt in ipairs({ ordered_mt, set_mt, array_mt, headers_mt }) do data_mts[mt] = true end
 
 return { null_mt = null_mt, ordered_mt = ordered_mt, orders = orders, set_mt = set_mt, array_mt = array_mt,
          null = null, lockdown = lockdown, inspect = inspect, headers_mt = headers_mt,

@@ -10,8 +10,9 @@ let replCommand = Command(
 
     An interactive Lua 5.4 prompt with the global 'pekit'. An expression prints its value
     (tables nested, keys sorted, cycles marked); a statement left open continues on the next
-    line ('>>'); errors are printed and the session goes on. Line editing and history
-    (~/.pekit_history, or $PEKIT_HISTORY) come from libedit.
+    line ('>>'); errors are printed and the session goes on. Line editing comes from libedit;
+    history (the last 1000 lines) is kept in $XDG_STATE_HOME/pekit/history
+    (~/.local/state/pekit/history), or $PEKIT_HISTORY.
 
     commands: :help, :plugins, :reload (read edited plugin files again), :quit (or Ctrl-D).
 
@@ -77,6 +78,22 @@ private func piped(_ repl: LuaREPL) -> Int32 {
     return failed ? 1 : 0
 }
 
+/// How many lines of history are kept.
+private let historyLimit = 1000
+
+/// Where history is kept: `$PEKIT_HISTORY`, else `$XDG_STATE_HOME/pekit/history`, else
+/// `~/.local/state/pekit/history` (the XDG Base Directory rule for state), its directory made
+/// when missing (private, 0700).
+private func historyPath() -> String {
+    let environment = ProcessInfo.processInfo.environment
+    if let path = environment["PEKIT_HISTORY"], !path.isEmpty { return path }
+    let home = environment["HOME"] ?? "."
+    let state = environment["XDG_STATE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.local/state"
+    let directory = state + "/pekit"
+    try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    return directory + "/history"
+}
+
 private func interactive(_ repl: LuaREPL) -> Int32 {
     // libedit reads multibyte characters only under a UTF-8 LC_CTYPE: without this, "漢字" typed
     // or pasted at the prompt was dropped. Only the character type: Lua formats numbers by
@@ -86,10 +103,9 @@ private func interactive(_ repl: LuaREPL) -> Int32 {
     if chosen == nil || codeset != "UTF-8" {
         _ = setlocale(LC_CTYPE, "C.UTF-8")
     }
-    let historyFile = ProcessInfo.processInfo.environment["PEKIT_HISTORY"]
-        ?? ((ProcessInfo.processInfo.environment["HOME"] ?? ".") + "/.pekit_history")
+    let historyFile = historyPath()
     using_history()
-    stifle_history(1000)
+    stifle_history(Int32(historyLimit))
     _ = read_history(historyFile)
     fputs("pekit \(PekitLua.version) (Lua 5.4) — :help for help, :quit or Ctrl-D to leave\n", stdout)
     fflush(stdout)
