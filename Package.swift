@@ -56,7 +56,7 @@ let package = Package(
         // Sending: PekitCore's requests over libcurl, cookies through the jar, redirects by RFC 9110.
         .target(name: "PekitHTTP", dependencies: ["PekitCore", "CCurl", "CCurlShim"]),
         .target(name: "PekitLua", dependencies: ["PekitCore", "PekitHTTP", "PekitCrypto", "CLua", "CLuaShim"]),
-        .executableTarget(name: "pekit", dependencies: ["PekitCore", "PekitHTTP", "PekitCrypto", "PekitLua", "CEdit"]),
+        .executableTarget(name: "pekit", dependencies: ["PekitCore", "PekitHTTP", "PekitCrypto", "PekitLua", "CEdit", "CLuaShim"]),
         // Timing harness for scripts/bench: pekit's core against Foundation in one process.
         .executableTarget(name: "pekit-bench", dependencies: ["PekitCore", "PekitCrypto"]),
         // libFuzzer target for the Lua value conversion: scripts/fuzz lua SECONDS. Without main

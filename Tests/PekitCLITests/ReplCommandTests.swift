@@ -53,13 +53,17 @@ final class ReplCommandTests: XCTestCase {
         XCTAssertEqual(r.stderr, "")
     }
 
-    /// A real terminal: tmux runs the REPL; keys are typed and the screen is read back.
-    func testReplInATerminal() throws {
+    /// A real terminal: tmux runs the REPL; keys are typed and the screen is read back. Under
+    /// C.UTF-8 and en_US.UTF-8 (pekit falls back to C.UTF-8 where the latter is not installed).
+    func testReplInATerminalUnderCUTF8() throws { try terminalSession(lang: "C.UTF-8") }
+    func testReplInATerminalUnderEnUS() throws { try terminalSession(lang: "en_US.UTF-8") }
+
+    func terminalSession(lang: String) throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux") else {
             throw XCTSkip("tmux is not installed (scripts/test installs it)")
         }
         let home = try makeTemporaryDirectory("home")
-        let session = "pekit-test-\(getpid())"
+        let session = "pekit-test-\(getpid())-\(lang.prefix(2))"
         // tmux is run with posix_spawn and waitpid, its output sent to a file: the server that
         // new-session daemonizes would otherwise keep Foundation's Process (and a pipe) waiting.
         let outFile = home.appendingPathComponent("tmux.out").path
@@ -79,7 +83,7 @@ final class ReplCommandTests: XCTestCase {
             return (try? String(contentsOfFile: outFile, encoding: .utf8)) ?? ""
         }
         _ = try tmux("new-session", "-d", "-s", session, "-x", "120", "-y", "30",
-                     "env -u PEKIT_HISTORY HOME=\(home.path) XDG_STATE_HOME= TERM=xterm \(PekitProcess.binary.path) repl")
+                     "env -u PEKIT_HISTORY -u LC_ALL -u LC_CTYPE HOME=\(home.path) XDG_STATE_HOME= LANG=\(lang) TERM=xterm \(PekitProcess.binary.path) repl")
         defer { _ = try? tmux("kill-server") }
         func screen(waitingFor text: String) throws -> String {
             for _ in 0..<50 {
@@ -99,6 +103,19 @@ final class ReplCommandTests: XCTestCase {
         XCTAssertTrue(try screen(waitingFor: ">>").contains("\n>>"), "continuation prompt")
         _ = try tmux("send-keys", "-t", session, "return 7 end", "Enter", "f()", "Enter")
         XCTAssertTrue(try screen(waitingFor: "\n7\n").contains("\n7\n"))
+        // Ctrl-C clears a typed line and a statement in progress; the session goes on.
+        _ = try tmux("send-keys", "-t", session, "abc")
+        _ = try screen(waitingFor: "> abc")
+        _ = try tmux("send-keys", "-t", session, "C-c")
+        XCTAssertTrue(try screen(waitingFor: "abc^C").contains("> abc^C\n>"))
+        _ = try tmux("send-keys", "-t", session, "for i = 1, 2 do", "Enter")
+        _ = try screen(waitingFor: ">> ")
+        _ = try tmux("send-keys", "-t", session, "C-c")
+        _ = try tmux("send-keys", "-t", session, "40 + 2", "Enter")
+        XCTAssertTrue(try screen(waitingFor: "\n42\n").contains(">> ^C\n> 40 + 2\n42\n"))
+        // On an empty line it says how to leave.
+        _ = try tmux("send-keys", "-t", session, "C-c")
+        XCTAssertTrue(try screen(waitingFor: "again").contains("(Ctrl-C again or Ctrl-D to leave)"))
         _ = try tmux("send-keys", "-t", session, ":quit", "Enter")
         // The history file is rewritten after each line: poll until it holds the line (or time out).
         let wanted = #"pekit.encode('a\040b',\040'form')"#

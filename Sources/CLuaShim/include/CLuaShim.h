@@ -93,6 +93,16 @@ void pekit_release_interrupts(void);
 /// and by the host to tell an interruption from an error that merely says "interrupted").
 int pekit_interrupt_pending(void);
 
+/// Ctrl-C at the REPL's prompt: `begin` installs a SIGINT handler without SA_RESTART (so the
+/// read under the prompt is interrupted), `end` restores the one before, `take_interrupt` says
+/// whether Ctrl-C came (and clears it).
+void pekit_prompt_begin(void);
+void pekit_prompt_end(void);
+int pekit_prompt_take_interrupt(void);
+/// One code point from `fd` (a whole UTF-8 sequence; U+FFFD for a broken one), or -1 at end of
+/// input, on an error, or when Ctrl-C interrupted the read: the line editor's getc.
+int pekit_prompt_read_char(int fd);
+
 // ---- Pattern matching that can be stopped ----
 /// Replaces string.find, match, gmatch and gsub in the state's string table (the one the
 /// string metatable indexes) with pekit's own matcher: Lua 5.4's pattern language, the same

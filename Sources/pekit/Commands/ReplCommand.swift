@@ -1,4 +1,5 @@
 import CEdit
+import CLuaShim
 import Foundation
 import PekitLua
 
@@ -15,6 +16,8 @@ let replCommand = Command(
     (~/.local/state/pekit/history), or $PEKIT_HISTORY.
 
     commands: :help, :plugins, :reload (read edited plugin files again), :quit (or Ctrl-D).
+    Ctrl-C clears the line (on an empty line, press it again to leave); during a running
+    statement it stops the statement and the session goes on.
 
     options:
       --plugins DIR   search DIR for plugins first
@@ -78,6 +81,9 @@ private func piped(_ repl: LuaREPL) -> Int32 {
     return failed ? 1 : 0
 }
 
+/// Whether a key was read since the prompt was shown (set by the line editor's getc).
+nonisolated(unsafe) private var promptTyped = false
+
 /// How many lines of history are kept.
 private let historyLimit = 1000
 
@@ -103,14 +109,40 @@ private func interactive(_ repl: LuaREPL) -> Int32 {
     if chosen == nil || codeset != "UTF-8" {
         _ = setlocale(LC_CTYPE, "C.UTF-8")
     }
+    // pekit reads the keys itself (set before anything initializes libedit's readline, which
+    // reads the setting once): a whole UTF-8 character at a time, and Ctrl-C ends the read
+    // (libedit would restart it) so that the line can be cleared.
+    rl_getc_function = { _ in
+        let c = pekit_prompt_read_char(0)
+        if c >= 0 { promptTyped = true }
+        return c
+    }
     let historyFile = historyPath()
     using_history()
     stifle_history(Int32(historyLimit))
     _ = read_history(historyFile)
     fputs("pekit \(PekitLua.version) (Lua 5.4) — :help for help, :quit or Ctrl-D to leave\n", stdout)
     fflush(stdout)
+    var interruptedOnEmptyLine = false
     while true {
-        guard let raw = readline(repl.isContinuing ? ">> " : "> ") else { break }  // Ctrl-D
+        promptTyped = false
+        pekit_prompt_begin()
+        let raw = readline(repl.isContinuing ? ">> " : "> ")
+        pekit_prompt_end()
+        if pekit_prompt_take_interrupt() != 0 {
+            // Ctrl-C clears the line (and a statement in progress), as bash and Python do; on an
+            // empty line, a second one leaves.
+            free(raw)
+            let hadText = promptTyped || repl.isContinuing
+            repl.cancel()
+            if !hadText && interruptedOnEmptyLine { fputs("^C\n", stdout); break }
+            fputs(hadText ? "^C\n" : "^C\n(Ctrl-C again or Ctrl-D to leave)\n", stdout)
+            fflush(stdout)
+            interruptedOnEmptyLine = !hadText
+            continue
+        }
+        interruptedOnEmptyLine = false
+        guard let raw else { break }  // Ctrl-D
         let line = String(decoding: UnsafeRawBufferPointer(start: raw, count: strlen(raw)), as: UTF8.self)
         free(raw)
         if !line.trimmingCharacters(in: .whitespaces).isEmpty {
