@@ -113,6 +113,15 @@ final class ReplCommandTests: XCTestCase {
         _ = try tmux("send-keys", "-t", session, "C-c")
         _ = try tmux("send-keys", "-t", session, "40 + 2", "Enter")
         XCTAssertTrue(try screen(waitingFor: "\n42\n").contains(">> ^C\n> 40 + 2\n42\n"))
+        // Tab completes names, then policy names in the string argument.
+        _ = try tmux("send-keys", "-t", session, "pekit.q", "Tab")
+        _ = try screen(waitingFor: "pekit.query.")
+        _ = try tmux("send-keys", "-t", session, "enc", "Tab")
+        _ = try screen(waitingFor: "pekit.query.encode(")
+        _ = try tmux("send-keys", "-t", session, "{a = 1}, \"afn", "Tab")
+        _ = try screen(waitingFor: "afnetworking\"")
+        _ = try tmux("send-keys", "-t", session, ")", "Enter")
+        XCTAssertTrue(try screen(waitingFor: "\"a=1\"").contains("> pekit.query.encode({a = 1}, \"afnetworking\")\n\"a=1\"\n"))
         // On an empty line it says how to leave.
         _ = try tmux("send-keys", "-t", session, "C-c")
         XCTAssertTrue(try screen(waitingFor: "again").contains("(Ctrl-C again or Ctrl-D to leave)"))

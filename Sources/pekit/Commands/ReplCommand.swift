@@ -17,7 +17,9 @@ let replCommand = Command(
 
     commands: :help, :plugins, :reload (read edited plugin files again), :quit (or Ctrl-D).
     Ctrl-C clears the line (on an empty line, press it again to leave); during a running
-    statement it stops the statement and the session goes on.
+    statement it stops the statement and the session goes on. Tab completes globals, fields and
+    methods (pekit.q<Tab> -> pekit.query., jar:<Tab> lists the jar's methods) and policy,
+    server and plugin names inside the string argument that takes one.
 
     options:
       --plugins DIR   search DIR for plugins first
@@ -81,6 +83,32 @@ private func piped(_ repl: LuaREPL) -> Int32 {
     return failed ? 1 : 0
 }
 
+/// The session Tab completes for, and the candidates of the completion in progress (libedit
+/// asks for them one by one through a C function, which cannot capture them).
+nonisolated(unsafe) private var completionSource: LuaREPL?
+nonisolated(unsafe) private var completionCandidates: [String] = []
+
+/// Tab: libedit gives the word (split at its break characters: spaces, quotes, `(`, `=`, …)
+/// and where it ends; the candidates replace it. Never file names.
+private func installCompletion(_ repl: LuaREPL) {
+    completionSource = repl
+    rl_attempted_completion_function = { text, _, end in
+        rl_attempted_completion_over = 1
+        guard let text, let repl = completionSource else { return nil }
+        let word = String(cString: text)
+        let line = rl_line_buffer.map { String(cString: $0) } ?? ""
+        let before = String(decoding: Array(line.utf8.prefix(Int(max(0, end)))), as: UTF8.self)
+        completionCandidates = repl.completions(word: word, before: before)
+        guard !completionCandidates.isEmpty else { return nil }
+        // A candidate says what follows it ("." or "("): no space is added.
+        rl_completion_append_character = 0
+        return rl_completion_matches(text) { _, state in
+            let i = Int(state)
+            return i < completionCandidates.count ? strdup(completionCandidates[i]) : nil
+        }
+    }
+}
+
 /// Whether a key was read since the prompt was shown (set by the line editor's getc).
 nonisolated(unsafe) private var promptTyped = false
 
@@ -117,6 +145,7 @@ private func interactive(_ repl: LuaREPL) -> Int32 {
         if c >= 0 { promptTyped = true }
         return c
     }
+    installCompletion(repl)
     let historyFile = historyPath()
     using_history()
     stifle_history(Int32(historyLimit))
