@@ -13,7 +13,8 @@ pekit gets URL encoding, query strings, cookies and HTTP requests exactly right.
 
 commands:
 \(commands.map { "  " + ($0.name + String(repeating: " ", count: max(1, 11 - $0.name.count))) + $0.summary }.joined(separator: "\n"))
-  help       show this help, or 'pekit help <command>' for one command
+  help       show this help, or 'pekit help <command>' for one command;
+             'pekit help --lua-api' prints the Lua API reference (README's table)
 
 options:
   --version  print the version
@@ -38,6 +39,11 @@ func main() -> Int32 {
         Output.stdout.line("pekit \(Pekit.version)")
         return 0
     case "help", "--help", "-h":
+        if args.first.map({ String(decoding: $0, as: UTF8.self) }) == "--lua-api" {
+            // README's "Lua API" table, made from the reference the REPL's help shows.
+            Output.stdout.write(Array(LuaAPIDoc.markdownTable.utf8))
+            return 0
+        }
         if let name = args.first.map({ String(decoding: $0, as: UTF8.self) }), name != "--help", name != "-h" {
             guard let command = commands.first(where: { $0.name == name }) else {
                 Output.stderr.line("pekit: unknown command '\(name)' (see 'pekit help')")

@@ -53,6 +53,15 @@ final class ReplCommandTests: XCTestCase {
         XCTAssertEqual(r.stderr, "")
     }
 
+    /// Help inside the REPL: by name, by value, and the CLI's own copy of the reference.
+    func testHelpInside() throws {
+        let r = try PekitProcess.run(["repl"], stdin: Array("help(pekit.url.parse)\n:help jar:receive\n".utf8))
+        XCTAssertTrue(r.stdout.hasPrefix("pekit.url.parse(input [, base])\n  a URL as the WHATWG URL Standard"), r.stdout)
+        XCTAssertTrue(r.stdout.hasSuffix("jar:receive(url, set_cookie_or_list)\n  {stored = {cookies}, rejected = {{name=, reason=}}, removed = n}\nexample:\n  > #pekit.cookies.jar():receive(\"https://example.com/\", \"sid=1; Secure\").stored\n  1\n"), r.stdout)
+        let table = try PekitProcess.run(["help", "--lua-api"])
+        XCTAssertTrue(table.stdout.hasPrefix("| call | returns |\n|---|---|\n| `pekit.encode(s [, policy])` |"))
+    }
+
     /// A real terminal: tmux runs the REPL; keys are typed and the screen is read back. Under
     /// C.UTF-8 and en_US.UTF-8 (pekit falls back to C.UTF-8 where the latter is not installed).
     func testReplInATerminalUnderCUTF8() throws { try terminalSession(lang: "C.UTF-8") }

@@ -23,17 +23,21 @@ public final class LuaREPL {
     public let runtime: LuaRuntime
     private var pending: [String] = []
 
-    public init(runtime: LuaRuntime) { self.runtime = runtime }
+    public init(runtime: LuaRuntime) {
+        self.runtime = runtime
+        installHelp()
+    }
 
     /// Whether a statement is waiting for more lines.
     public var isContinuing: Bool { !pending.isEmpty }
 
     public static let help = """
     Type Lua: an expression prints its value, e.g. pekit.encode("漢字&ss").
-      :help       this help
+      :help       this help;  :help NAME (or help(value)) the reference for NAME
       :plugins    list the plugins on the search path
       :reload     read plugin files again after editing them
       :quit       leave (or Ctrl-D)
+    Tab completes names; Ctrl-C clears the line.
     """
 
     /// Handles one line.
@@ -87,7 +91,7 @@ public final class LuaREPL {
     private func command(_ line: String) -> Outcome {
         switch line {
         case ":quit", ":q", ":exit": return .quit
-        case ":help", ":h", ":?": return .output(Self.help)
+        case ":help", ":h", ":?": return .output(Self.help + "\n" + LuaAPIDoc.index)
         case ":reload":
             runtime.reloadPlugins()
             return .output("plugins will be read again on next use")
@@ -96,8 +100,65 @@ public final class LuaREPL {
             if list.isEmpty { return .output("no plugins on the path: \(runtime.plugins.path.joined(separator: ", "))") }
             return .output(formatPlugins(list))
         default:
+            for prefix in [":help ", ":h "] where line.hasPrefix(prefix) {
+                return help(for: String(line.dropFirst(prefix.count)).trimmingCharacters(in: .whitespaces))
+            }
             return .error("unknown command \(line) (try :help)")
         }
+    }
+}
+
+extension LuaREPL {
+    /// `:help NAME`: the reference entries for a name (`pekit.query.encode`, `pekit.url`, `jar:receive`).
+    func help(for name: String) -> Outcome {
+        let docs = LuaAPIDoc.lookUp(name)
+        guard !docs.isEmpty else { return .error("no help for \(name) (:help lists what there is)") }
+        return .output(docs.map(\.text).joined(separator: "\n\n"))
+    }
+
+    /// The global `help(value)` of the session: the entry for a pekit function (found by
+    /// identity among pekit's tables) or a name; `help()` is `:help`.
+    func installHelp() {
+        runtime.pushFunction("help") { [weak self] call in
+            guard let self else { return 0 }
+            let outcome: Outcome
+            switch call.stack.type(1) {
+            case LUA_TNONE, LUA_TNIL: outcome = .output(Self.help + "\n" + LuaAPIDoc.index)
+            case LUA_TSTRING: outcome = self.help(for: try call.string(1))
+            default:
+                guard let name = self.nameOf(value: 1) else {
+                    throw LuaArgumentError("no help for this \(call.stack.typeName(1)) (help takes a pekit function or a name, as help(pekit.encode) or help(\"jar:receive\"))")
+                }
+                outcome = self.help(for: name)
+            }
+            switch outcome {
+            case .output(let text): print(text)
+            case .error(let text): throw LuaArgumentError(text)
+            default: break
+            }
+            return 0
+        }
+        lua_setglobal(runtime.L, "help")
+    }
+
+    /// The documented name whose value is the one at `index` (rawequal), looked up raw.
+    func nameOf(value index: Int32) -> String? {
+        let stack = runtime.stack
+        let target = stack.absolute(index)
+        let base = stack.top
+        defer { stack.setTop(base) }
+        for doc in LuaAPIDoc.all {
+            for name in doc.names where name.hasPrefix("pekit.") {
+                stack.setTop(base)
+                _ = stack.rawGetIndex(pekit_registryindex(), Int64(LUA_RIDX_GLOBALS))
+                var found = true
+                for part in name.split(separator: ".") {
+                    guard stack.type(-1) == LUA_TTABLE, stack.rawGet(-1, String(part)) != LUA_TNIL else { found = false; break }
+                }
+                if found && lua_rawequal(runtime.L, -1, target) != 0 { return name }
+            }
+        }
+        return nil
     }
 }
 

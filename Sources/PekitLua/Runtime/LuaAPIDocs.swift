@@ -1,0 +1,169 @@
+/// The Lua API's reference: one entry per row of README's "Lua API" table, which is made from
+/// it (`pekit help --lua-api` prints the table; a test holds README to it), and what the REPL's
+/// `:help NAME` and `help(value)` show. Each example runs in a test and gives `result`.
+public struct LuaAPIDoc: Sendable {
+    /// The names `:help` finds the entry by (`pekit.query.encode`, `jar:receive`).
+    public let names: [String]
+    /// The call, as README's first column writes it (Markdown).
+    public let call: String
+    /// What it returns and does, as README's second column writes it (Markdown).
+    public let returns: String
+    /// A line to type at the REPL, and what it prints (nil where it needs a server or files).
+    public let example: String?
+    public let result: String?
+
+    public static let all: [LuaAPIDoc] = [
+        .init(names: ["pekit.encode"], call: "`pekit.encode(s [, policy])`",
+              returns: "`s` percent-encoded; `policy` is a policy name, a charset, or an options table `{policy=, allowed=, space=, lower=, keep_escapes=}` (any policy field)",
+              example: "pekit.encode(\"a b&c\", \"form\")", result: "\"a+b%26c\""),
+        .init(names: ["pekit.decode"], call: "`pekit.decode(s [, options])`",
+              returns: "decoded bytes; options `{plus=, strict=, utf8=, unicode_escapes=}`, or a policy name (`\"form\"` decodes `+` as space)",
+              example: "pekit.decode(\"a%20b+c\", \"form\")", result: "\"a b c\""),
+        .init(names: ["pekit.charset"], call: "`pekit.charset.NAME`, `pekit.charset(\"chars\")`",
+              returns: "allowed sets; `a + b`, `a - b` (either may be a string of characters), `~a`, `a == b`, `a:contains(s)`, `a:chars()`, `tostring(a)`",
+              example: "pekit.charset.unreserved:contains(\"~\")", result: "true"),
+        .init(names: ["pekit.query.encode"], call: "`pekit.query.encode(t [, policy])`",
+              returns: "the query string of nested parameters `t` (a table, `pekit.ordered{…}`, or a list of `{key, value}` pairs); `policy` is a name or a table of policy fields (`{policy = \"qs\", arrays = \"brackets\"}`)",
+              example: "pekit.query.encode({user = {name = \"ada\", tags = {\"x\", \"y\"}}}, \"rack\")", result: "\"user[name]=ada&user[tags][]=x&user[tags][]=y\""),
+        .init(names: ["pekit.query.pairs"], call: "`pekit.query.pairs(t [, policy])`",
+              returns: "the flattened `{key, value}` pairs before encoding (`value` is `pekit.null` for a key alone)",
+              example: "pekit.query.pairs({a = {1, 2}}, \"php\")[2][1]", result: "\"a[1]\""),
+        .init(names: ["pekit.query.decode"], call: "`pekit.query.decode(s [, server])`",
+              returns: "what a real server reads from `s` (a query, `?…`, or a whole URL: its query part is read). `server` is a model name (`\"qs\"`, `\"php\"`, `\"rack\"`, `\"python\"`, `\"go\"`, `\"whatwg\"`, `\"node-querystring\"`), a policy name (qs reading what that policy writes), or a table `{server = NAME, <that server's options under its own names>, ordered = true}` (see \"Server models\"). `go` also returns Go's error text (or nil); a model raises where its server raises",
+              example: "pekit.query.decode(\"a[]=1&a[]=2&b=x\", \"php\").a[2]", result: "\"2\""),
+        .init(names: ["pekit.query.compare"], call: "`pekit.query.compare(t, {\"afnetworking\", \"php\", …})`",
+              returns: "per policy: `policy`, `query`, `pairs`, and `differs` (per pair, against the first policy)",
+              example: "pekit.query.compare({a = {1, 2}}, {\"php\", \"rack\"})[2].query", result: "\"a[]=1&a[]=2\""),
+        .init(names: ["pekit.query.check"], call: "`pekit.query.check(t, policy [, server])`",
+              returns: "`t` encoded with `policy` and read back by `server` (a name or options table as for `decode`; default `qs`): the problems `{path=, status=, problem=}` (status `changed-type`, `changed`, `lost`, `extra` or `error`), the query string, and every value's report (status `exact` too)",
+              example: "pekit.query.check({n = 1}, \"form\", \"rack\")[1].status", result: "\"changed-type\""),
+        .init(names: ["pekit.json.decode", "pekit.json.encode", "pekit.json"], call: "`pekit.json.decode(s)`, `pekit.json.encode(v [, {pretty = true}])`",
+              returns: "JSON with key order kept (objects are `pekit.ordered` tables); `pretty` indents two spaces a level, as `JSON.stringify(v, null, 2)`",
+              example: "pekit.json.encode(pekit.json.decode('{\"b\": 1, \"a\": [true, null]}'))", result: "\"{\\\"b\\\":1,\\\"a\\\":[true,null]}\""),
+        .init(names: ["pekit.url.parse", "pekit.url"], call: "`pekit.url.parse(input [, base])`",
+              returns: "a URL as the WHATWG URL Standard (and browsers, node) parse it, or nil and the reason with its offset: `href`, `origin`, `protocol`, `username`, `password`, `host`, `hostname`, `port`, `pathname`, `search`, `hash` (strings), each settable with the Standard's setter rules (`u.host = \"例子.中国:81\"` sets the port too; a value a component cannot take leaves it, as in browsers; a bad `href` is an error); `u.query` reads and sets the query as `{{name, value}, …}` (the form parser's pairs, repeats kept; set it to pairs or to parameters the default policy flattens); `tostring(u)` and `..` give `href`, `==` compares hrefs; `u:resolve(ref)`, `u:copy()`, `u:fields()` (a plain table). A URL value goes wherever a URL string does (`pekit.request{url = u}`, `pekit.http.get(u)`, a base)",
+              example: "pekit.url.parse(\"HTTP://例子.中国/a b?q=1\").href", result: "\"http://xn--fsqu00a.xn--fiqs8s/a%20b?q=1\""),
+        .init(names: ["pekit.url.build"], call: "`pekit.url.build{scheme=, username=, password=, host=, port=, path=, query=, policy=, fragment=}`",
+              returns: "a URL from its parts, each encoded for its place: `host` in Unicode or ASCII (IPv6 with or without brackets), `path` text or a list of segments each encoded whole (`{\"a/b\"}` is `/a%2Fb`), `query` text or parameters encoded with `policy`; an error names the part that makes no URL",
+              example: "tostring(pekit.url.build{scheme = \"https\", host = \"h\", path = {\"a/b\"}, query = {q = \"x y\"}})", result: "\"https://h/a%2Fb?q=x%20y\""),
+        .init(names: ["pekit.url.domain_to_ascii", "pekit.url.domain_to_unicode"], call: "`pekit.url.domain_to_ascii(s)`, `pekit.url.domain_to_unicode(s)`",
+              returns: "a host's ASCII (IDNA) and Unicode forms, as node's `url.domainToASCII`/`domainToUnicode` give them (percent-decoded first; IPv4 forms written dotted); nil and the reason (the label and the rule) for a name that is not a host",
+              example: "pekit.url.domain_to_ascii(\"www.例子.中国\")", result: "\"www.xn--fsqu00a.xn--fiqs8s\""),
+        .init(names: ["pekit.crypto.md5", "pekit.crypto.sha1", "pekit.crypto.sha224", "pekit.crypto.sha256", "pekit.crypto.sha384", "pekit.crypto.sha512", "pekit.crypto"], call: "`pekit.crypto.md5/sha1/sha224/sha256/sha384/sha512(s)`",
+              returns: "the raw digest bytes (OpenSSL's libcrypto, loaded on first use)",
+              example: "pekit.crypto.hex.encode(pekit.crypto.sha256(\"abc\")):sub(1, 16)", result: "\"ba7816bf8f01cfea\""),
+        .init(names: ["pekit.crypto.hmac"], call: "`pekit.crypto.hmac(alg, key, data)`",
+              returns: "the raw HMAC (`alg`: `\"sha256\"`, `\"SHA-1\"`, …)",
+              example: "pekit.crypto.hex.encode(pekit.crypto.hmac(\"sha256\", \"key\", \"data\")):sub(1, 16)", result: "\"5031fe3d989c6d15\""),
+        .init(names: ["pekit.crypto.hash"], call: "`pekit.crypto.hash(alg)`",
+              returns: "a streaming digest: `h:update(s)` (returns `h`), `h:final()`",
+              example: "pekit.crypto.hex.encode(pekit.crypto.hash(\"md5\"):update(\"a\"):update(\"bc\"):final())", result: "\"900150983cd24fb0d6963f7d28e17f72\""),
+        .init(names: ["pekit.crypto.hex", "pekit.crypto.base64", "pekit.crypto.base64url"], call: "`pekit.crypto.hex`, `.base64`, `.base64url` `.encode(s)` / `.decode(s)`",
+              returns: "RFC 4648; base64url writes no padding and reads it or not; bad input is an error naming the byte",
+              example: "pekit.crypto.base64url.encode(\"\\255\\254\")", result: "\"__4\""),
+        .init(names: ["pekit.crypto.random", "pekit.crypto.equal"], call: "`pekit.crypto.random(n)`, `pekit.crypto.equal(a, b)`",
+              returns: "`n` bytes from OpenSSL's CSPRNG; a comparison in constant time",
+              example: "#pekit.crypto.random(16), pekit.crypto.equal(\"a\", \"a\")", result: "16\ttrue"),
+        .init(names: ["pekit.time.now", "pekit.time.format", "pekit.time.parse", "pekit.time.sleep", "pekit.time"], call: "`pekit.time.now()`, `.format(t [, fmt])`, `.parse(s [, fmt])`, `.sleep(seconds)`",
+              returns: "Unix seconds; `fmt` `\"iso8601\"` (default; parse takes offsets), `\"iso8601-basic\"` (SigV4's `20261130T120000Z`), `\"http\"` (IMF-fixdate; parse also RFC 850 and asctime); `sleep` stops at Ctrl-C",
+              example: "pekit.time.format(0, \"http\")", result: "\"Thu, 01 Jan 1970 00:00:00 GMT\""),
+        .init(names: ["pekit.sign.aws_sigv4", "pekit.sign"], call: "`pekit.sign.aws_sigv4(req, {access_key=, secret_key=, session_token=, region=, service=, time=, payload=\"hash\"\\|\"unsigned\", sign_in=\"header\"\\|\"query\", expires=, explain=})`",
+              returns: "signs `req` in place as botocore does (S3's path and payload rules included) and returns it; `explain = true` also returns `{canonical_request=, string_to_sign=, signature=}`",
+              example: "pekit.sign.aws_sigv4(pekit.request{url = \"https://iam.amazonaws.com/?Action=ListUsers\"}, {access_key = \"AK\", secret_key = \"SK\", region = \"us-east-1\", service = \"iam\", time = 0}):header(\"Authorization\"):sub(1, 44)", result: "\"AWS4-HMAC-SHA256 Credential=AK/19700101/us-e\""),
+        .init(names: ["pekit.sign.oauth1"], call: "`pekit.sign.oauth1(req, {consumer_key=, consumer_secret=, rsa_key=, token=, token_secret=, method=\"HMAC-SHA1\"\\|\"HMAC-SHA256\"\\|\"PLAINTEXT\"\\|\"RSA-SHA1\", nonce=, timestamp=, realm=, callback=, verifier=, body_hash=, explain=})`",
+              returns: "signs `req` in place as oauthlib does (form bodies signed, other bodies hashed into `oauth_body_hash`)",
+              example: "pekit.sign.oauth1(pekit.request{url = \"https://api.example.com/r\"}, {consumer_key = \"ck\", consumer_secret = \"cs\", nonce = \"n\", timestamp = 1}):header(\"Authorization\"):sub(1, 21)", result: "\"OAuth oauth_nonce=\\\"n\\\"\""),
+        .init(names: ["pekit.jwt.encode", "pekit.jwt.decode", "pekit.jwt.verify", "pekit.jwt"], call: "`pekit.jwt.encode(claims, key [, {alg=, header=}])`, `decode(token)`, `verify(token, key [, {algs=, leeway=, audience=, issuer=, time=}])`",
+              returns: "JWTs as PyJWT writes them (HS256/384/512 with a secret, RS256/384/512 and ES256/384 with PEM keys); `verify` returns the claims or fails naming the check (`signature`, `exp`, `nbf`, `iat`, `aud`, `iss`, `alg`, `key`); `none` and a PEM key used as an HMAC secret are always refused",
+              example: "pekit.jwt.verify(pekit.jwt.encode({sub = \"ada\"}, \"secret\"), \"secret\").sub", result: "\"ada\""),
+        .init(names: ["pekit.cookies.jar", "pekit.cookies"], call: "`pekit.cookies.jar{ filter =, now =, public_suffixes = }`",
+              returns: "a cookie jar; `filter` is a plugin name, `{ \"name\", option = … }`, a table of functions (`host`, `accept`, `match`, `rewrite`), or a list of these",
+              example: "#pekit.cookies.jar{ filter = \"rfc6265\" }", result: "0"),
+        .init(names: ["jar:receive"], call: "`jar:receive(url, set_cookie_or_list)`",
+              returns: "`{stored = {cookies}, rejected = {{name=, reason=}}, removed = n}`",
+              example: "#pekit.cookies.jar():receive(\"https://example.com/\", \"sid=1; Secure\").stored", result: "1"),
+        .init(names: ["jar:header"], call: "`jar:header(url [, {http_only=, same_site=\"same-site\"\\|\"cross-site-navigation\"\\|\"cross-site\"}])`",
+              returns: "the Cookie header, or nil",
+              example: "local j = pekit.cookies.jar() j:receive(\"https://example.com/\", \"sid=1; Secure\") return j:header(\"https://example.com/a\")", result: "\"sid=1\""),
+        .init(names: ["jar:cookies", "jar:all", "jar:set", "jar:delete", "jar:clear", "jar:expire", "jar:clock"], call: "`jar:cookies(url [, ctx])`, `jar:all()`, `jar:set{…}`, `jar:delete(url [, name])`, `jar:clear()`, `jar:expire()`, `jar:clock([t])`, `#jar`",
+              returns: "the cookies sent to a URL / all of them; add one; delete those sent to a URL (returns the count); remove all / expired ones; read or fix the clock",
+              example: "local j = pekit.cookies.jar() j:receive(\"https://example.com/\", {\"a=1\", \"b=2; Path=/x\"}) return #j:cookies(\"https://example.com/\"), #j:all()", result: "1\t2"),
+        .init(names: ["jar:explain"], call: "`jar:explain(url [, ctx])`",
+              returns: "for every cookie: `{cookie=, sent=, reason=}` (domain, path, secure, httponly, samesite, expired, filter)",
+              example: "local j = pekit.cookies.jar() j:receive(\"https://example.com/\", \"a=1; Path=/x\") return j:explain(\"https://example.com/\")[1].reason", result: "\"path: / does not path-match /x\""),
+        .init(names: ["jar:save", "jar:load"], call: "`jar:save(path [, {format = \"netscape\"\\|\"json\", sessions = bool}])`, `jar:load(path)`",
+              returns: "atomic save (temporary file renamed into place under a lock); load returns the count and the warnings for skipped lines",
+              example: nil, result: nil),
+        .init(names: ["pekit.cookies.parse"], call: "`pekit.cookies.parse(set_cookie)`",
+              returns: "the attributes of one Set-Cookie value as RFC 6265 §5.2 reads them, or nil",
+              example: "pekit.cookies.parse(\"sid=1; Path=/; HttpOnly; SameSite=Lax\").same_site", result: "\"Lax\""),
+        .init(names: ["pekit.request", "req:raw", "req:curl", "req:json", "req:header", "req:write_body"], call: "`pekit.request{ method=, url=, base=, params=, policy=, params_in=, methods_in_query=, headers=, json=, form=, body=, body_file=, content_type=, multipart=, boundary=, auth=, jar=, connect=, sign=, target= }`",
+              returns: "a request: `req.method`, `req.url` (the final string, as it goes on the wire: see \"Requests\"), `target = \"/raw path\"` sends that request target exactly as given (for testing servers; CR, LF and NUL refused), `req.target`, `req.headers` (a list of `{name, value}`, also `req.headers[\"content-type\"]` in any case), `req:header(name)`, `req.body`, `req:raw()`, `req:curl()`, `req:json()`, `req:write_body(path)` (streamed); `sign = {\"aws-sigv4\", …}` or `{\"oauth1\", …}` (the options of `pekit.sign`) signs it, and every redirect hop to the same origin again (a hop elsewhere carries no signature)",
+              example: "pekit.request{url = \"https://h/search\", params = {q = \"a b\"}}.url", result: "\"https://h/search?q=a%20b\""),
+        .init(names: ["pekit.http.get", "pekit.http.post", "pekit.http.put", "pekit.http.patch", "pekit.http.delete", "pekit.http.head", "pekit.http"], call: "`pekit.http.get(url [, t])`, `.post`, `.put`, `.patch`, `.delete`, `.head`",
+              returns: "sends; `t` holds request fields (`params=`, `json=`, `headers=`, `jar=`, …) and send options together",
+              example: nil, result: nil),
+        .init(names: ["pekit.http.send", "req:send"], call: "`pekit.http.send(req_or_fields [, options])`, `req:send([options])`",
+              returns: "sends a built request (its jar and `connect` included); options below",
+              example: nil, result: nil),
+        .init(names: ["pekit.http.curl_version"], call: "`pekit.http.curl_version()`",
+              returns: "libcurl's version line (`libcurl/7.88.1 OpenSSL/3.0.19 …`)",
+              example: "pekit.http.curl_version():match(\"^libcurl/\") ~= nil", result: "true"),
+        .init(names: ["response", "r:header", "r:header_all", "r:json"], call: "the response",
+              returns: "a table: `status`, `reason`, `http_version`, `headers` (every field in order, `Set-Cookie` each kept; `headers[\"content-type\"]` in any case), `body` (bytes), `bytes` (received, also with a sink), `url` and `method` (of the final request), `redirects` (`{method=, url=, status=, location=}` per hop), `timing` (`dns`, `connect`, `tls`, `first_byte`, `total`, seconds), `address`; `r:header(name)`, `r:header_all(name)`, `r:json()`",
+              example: nil, result: nil),
+        .init(names: ["pekit.policy.define", "pekit.policy.get", "pekit.policy.list", "pekit.policy"], call: "`pekit.policy.define{…}`, `.get(name)`, `.list()`",
+              returns: "define a policy in a script; read one as a table; list every reachable policy",
+              example: "pekit.policy.define{name = \"my-api\", extends = \"rfc3986\", space = \"plus\"} return pekit.encode(\"a b\", \"my-api\")", result: "\"a+b\""),
+        .init(names: ["pekit.plugins.load", "pekit.plugins.list", "pekit.plugins.reload", "pekit.plugins.path", "pekit.plugins"], call: "`pekit.plugins.load(name)`, `.list()`, `.reload()`, `.path`",
+              returns: "a fresh copy of a plugin's table (its functions call into the plugin, under its limits); list plugins (`name`, `kind`, `description`, `file`, `error`); forget loaded ones; the search path (a list you may edit)",
+              example: "pekit.plugins.load(\"httpdns\").kind", result: "\"cookie-filter\""),
+        .init(names: ["pekit.null", "pekit.ordered", "pekit.set", "pekit.array"], call: "`pekit.null`, `pekit.ordered{ {k, v}, … }`, `pekit.set{…}`, `pekit.array{…}`",
+              returns: "values Lua tables cannot say alone: null, key order, sets, empty arrays",
+              example: "pekit.query.encode(pekit.ordered{{\"b\", 1}, {\"a\", pekit.array{}}, {\"c\", pekit.null}}, \"qs\")", result: "\"b=1&c=\""),
+        .init(names: ["pekit.inspect"], call: "`pekit.inspect(v)`",
+              returns: "a readable form of any value (nested, sorted keys, cycles marked)",
+              example: "pekit.inspect({b = {1, 2}, a = pekit.null})", result: "\"{ a = pekit.null, b = { 1, 2 } }\""),
+        .init(names: ["pekit.version"], call: "`pekit.version`",
+              returns: "`\"0.1.0\"`",
+              example: "pekit.version", result: "\"0.1.0\""),
+    ]
+
+    /// README's table.
+    public static var markdownTable: String {
+        (["| call | returns |", "|---|---|"] + all.map { "| \($0.call) | \($0.returns) |" }).joined(separator: "\n") + "\n"
+    }
+
+    /// The modules and other names `:help` knows, for its first screen.
+    public static var index: String {
+        var seen: [String] = []
+        for doc in all {
+            for name in doc.names where name.hasPrefix("pekit.") {
+                let module = name.split(separator: ".").prefix(2).joined(separator: ".")
+                if !seen.contains(module) { seen.append(module) }
+            }
+        }
+        return "help is there for: " + seen.joined(separator: ", ")
+            + ",\nand the methods of jars (jar:receive, …), requests (req:raw, …) and responses (r:json, …).\n"
+            + ":help NAME or help(value), e.g. :help pekit.query.encode, help(pekit.url.parse), :help jar:receive"
+    }
+
+    /// The entries for `name`: the one that names it, or every entry of a module (`pekit.query`).
+    public static func lookUp(_ name: String) -> [LuaAPIDoc] {
+        let module = all.filter { $0.names.contains { $0.hasPrefix(name + ".") || $0.hasPrefix(name + ":") } }
+        if module.count > 1 { return module }
+        let exact = all.filter { $0.names.contains(name) }
+        return exact.isEmpty ? module : exact
+    }
+
+    /// The entry as the terminal shows it: Markdown's backticks and escapes removed.
+    public var text: String {
+        func plain(_ s: String) -> String { s.replacingOccurrences(of: "`", with: "").replacingOccurrences(of: "\\|", with: "|") }
+        var out = plain(call) + "\n  " + plain(returns)
+        if let example {
+            out += "\nexample:\n  > " + example
+            if let result { out += "\n  " + result }
+        }
+        return out
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+import XCTest
+@testable import PekitLua
+
+/// The Lua API reference: README's table is made from it, every example in it runs and prints
+/// what it says, and the REPL's help finds entries by name and by value.
+final class APIDocsTests: XCTestCase {
+    func testReadmeTableIsMadeFromTheReference() throws {
+        let readme = try String(contentsOfFile: URL(fileURLWithPath: repoPlugins).deletingLastPathComponent().appendingPathComponent("README.md").path, encoding: .utf8)
+        let start = try XCTUnwrap(readme.range(of: "<!-- Made by `pekit help --lua-api`"))
+        let afterMarker = try XCTUnwrap(readme[start.upperBound...].firstIndex(of: "\n"))
+        let end = try XCTUnwrap(readme.range(of: "<!-- end of the Lua API table -->"))
+        XCTAssertEqual(String(readme[readme.index(after: afterMarker)..<end.lowerBound]), LuaAPIDoc.markdownTable,
+                       "README's Lua API table differs from LuaAPIDocs.swift: run 'pekit help --lua-api' and paste it between the markers")
+    }
+
+    func testEveryExampleRunsAndPrintsItsResult() throws {
+        var failures: [String] = []
+        for doc in LuaAPIDoc.all {
+            guard let example = doc.example else { continue }
+            let repl = LuaREPL(runtime: try makeRuntime())
+            let got = repl.feed(example)
+            if got != .output(doc.result ?? "") { failures.append("\(doc.names[0]): \(example)\n  got  \(got)\n  want \(doc.result ?? "")") }
+        }
+        XCTAssertEqual(failures, [])
+        XCTAssertGreaterThan(LuaAPIDoc.all.filter { $0.example != nil }.count, 30)
+    }
+
+    func testHelpByNameAndByValue() throws {
+        let repl = LuaREPL(runtime: try makeRuntime())
+        guard case .output(let text) = repl.feed(":help pekit.query.encode") else { return XCTFail("no help") }
+        XCTAssertTrue(text.hasPrefix("pekit.query.encode(t [, policy])\n  the query string of nested parameters t"), text)
+        XCTAssertTrue(text.hasSuffix("example:\n  > pekit.query.encode({user = {name = \"ada\", tags = {\"x\", \"y\"}}}, \"rack\")\n  \"user[name]=ada&user[tags][]=x&user[tags][]=y\""), text)
+        XCTAssertEqual(repl.feed(":help nosuch"), .error("no help for nosuch (:help lists what there is)"))
+        guard case .output(let module) = repl.feed(":help pekit.url") else { return XCTFail("no module help") }
+        XCTAssertEqual(module.components(separatedBy: "\n\n").count, 3, "parse, build, domain_to_ascii/unicode")
+        XCTAssertEqual(repl.feed("help(print)"), .error("stdin:1: help: no help for this function (help takes a pekit function or a name, as help(pekit.encode) or help(\"jar:receive\"))\nstack traceback:\n\t[C]: in function 'help'\n\tstdin:1: in main chunk"))
+    }
+}
