@@ -50,8 +50,16 @@ private func runEncode(_ args: [[UInt8]]) throws -> Int32 {
     let encoder = try makeEncoder(parsed)
     let newline: [UInt8] = [0x0A]
     if parsed.positionals.isEmpty {
-        try forEachInputLine(keepCR: parsed.has("binary")) { line, _ in
-            Output.stdout.write(encoder.encode(bytes: line)); Output.stdout.write(newline)
+        // Each line is encoded straight into the output buffer: nothing is allocated per line.
+        try forEachInputLineBuffer(keepCR: parsed.has("binary")) { line, _ in
+            var written = false
+            _ = Output.stdout.write(reserving: PercentEncoder.maximumEncodedCount(line.count) + 1) { out in
+                guard let n = encoder.encode(bytes: line, into: out) else { return 0 }
+                out[n] = 0x0A
+                written = true
+                return n + 1
+            }
+            if !written { Output.stdout.write(encoder.encode(bytes: line)); Output.stdout.write(newline) }
         }
     } else {
         for bytes in parsed.rawPositionals {
