@@ -109,4 +109,36 @@ final class EncodeDecodeCommandTests: XCTestCase {
         XCTAssertEqual(try shell(#"d=$(mktemp -d); cd "$d"; "$1" cookies receive "$(printf 'j\377.txt')" http://x.example/ a=1 2>&1; echo "exit $?"; ls -A; rm -rf "$d""#),
                        "pekit cookies: the file name \"j\\xFF.txt\" is not UTF-8, which pekit cannot open by name; rename the file\nexit 1\n")
     }
+
+    /// Line mode in one pass a buffer: lines, CRs before LFs and escapes cut by the 256 KB reads
+    /// come out as line-by-line encoding gives them (a reference encoder here, RFC 3986's set).
+    func testLineModeAcrossReadBoundaries() throws {
+        var rng = SystemRandomNumberGenerator()
+        let pieces: [[UInt8]] = [Array("a".utf8), Array(" ".utf8), [0x0D, 0x0A], [0x0A], [0x0D], Array("%4".utf8), Array("1".utf8),
+                                 Array("%zz".utf8), Array("汉".utf8), Array("~-._".utf8), Array("%41".utf8)]
+        var input: [UInt8] = []
+        while input.count < 700_000 { input += pieces[Int.random(in: 0..<pieces.count, using: &rng)] }
+        func unreserved(_ b: UInt8) -> Bool { (0x30...0x39).contains(b) || (0x41...0x5A).contains(b) || (0x61...0x7A).contains(b) || "-._~".utf8.contains(b) }
+        func hex(_ b: UInt8) -> Bool { (0x30...0x39).contains(b) || (0x41...0x46).contains(b) || (0x61...0x66).contains(b) }
+        func reference(keepEscapes: Bool, binary: Bool) -> [UInt8] {
+            var out: [UInt8] = []
+            var lines = input.split(separator: 0x0A, omittingEmptySubsequences: false)
+            if lines.last?.isEmpty == true { lines.removeLast() }
+            for var line in lines {
+                if !binary, line.last == 0x0D { line = line.dropLast() }
+                let bytes = Array(line)
+                for (i, b) in bytes.enumerated() {
+                    if unreserved(b) || (keepEscapes && b == 0x25 && i + 2 < bytes.count && hex(bytes[i + 1]) && hex(bytes[i + 2])) { out.append(b) }
+                    else { out += Array(String(format: "%%%02X", b).utf8) }
+                }
+                out.append(0x0A)
+            }
+            return out
+        }
+        for (args, keep, binary) in [(["encode"], false, false), (["encode", "--keep-escapes"], true, false), (["encode", "--binary"], false, true)] {
+            let r = try PekitProcess.run(args, stdin: input)
+            XCTAssertEqual(r.status, 0, r.stderr)
+            XCTAssertTrue(r.stdoutBytes == reference(keepEscapes: keep, binary: binary), "\(args): \(r.stdoutBytes.count) bytes, want \(reference(keepEscapes: keep, binary: binary).count)")
+        }
+    }
 }

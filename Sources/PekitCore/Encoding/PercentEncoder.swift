@@ -225,6 +225,52 @@ public struct PercentEncoder: Sendable, Equatable {
         }
     }
 
+    /// Line mode over a whole buffer: each line of `input` encoded on its own, the LF that ends
+    /// it written as it is, and with `dropCR` a CR just before an LF left out (as a text-mode
+    /// reader does). One pass and no per-line work: what `pekit encode` does with standard input.
+    /// The caller keeps back, for the next buffer, a last CR and the start of an escape that the
+    /// buffer cuts (`heldBack(_:dropCR:)` says how many bytes).
+    /// - Parameter output: room for `maximumEncodedCount(input.count)` bytes.
+    /// - Returns: the number of bytes written.
+    public func encodeLines(_ input: UnsafeBufferPointer<UInt8>, into output: UnsafeMutablePointer<UInt8>, dropCR: Bool) -> Int {
+        guard let src = input.baseAddress else { return 0 }
+        let out = UnsafeMutableRawPointer(output)
+        let special: UInt32 = 0xFE00_0000
+        var lines = table
+        lines[0x0A] = 1 << 24 | 0x0A
+        if dropCR { lines[0x0D] = special }
+        return lines.withUnsafeBufferPointer { table in
+            let tbl = table.baseAddress!
+            let n = input.count
+            var i = 0, o = 0
+            while i < n {
+                var entry = tbl[Int(src[i])]
+                if entry >> 24 >= 0xFE {
+                    if entry == special {
+                        entry = i &+ 1 < n && src[i &+ 1] == 0x0A ? 0 : escapeWord(0x0D)
+                    } else {  // keepMarker: a '%' kept when an escape follows
+                        entry = Self.startsEscape(src, i, n) ? 1 << 24 | 0x25 : escapeWord(0x25)
+                    }
+                }
+                out.storeBytes(of: entry.littleEndian, toByteOffset: o, as: UInt32.self)
+                o &+= Int(entry >> 24)
+                i &+= 1
+            }
+            return o
+        }
+    }
+
+    /// How many bytes at the end of `buffer` `encodeLines` cannot decide on without the next
+    /// buffer: a CR (an LF may follow), or a '%' and one digit (an escape may go on).
+    public func heldBack(_ buffer: UnsafeBufferPointer<UInt8>, dropCR: Bool) -> Int {
+        let n = buffer.count
+        if n >= 1, dropCR, buffer[n - 1] == 0x0D { return 1 }
+        guard keepsValidEscapes else { return 0 }
+        if n >= 1, buffer[n - 1] == 0x25 { return 1 }
+        if n >= 2, buffer[n - 2] == 0x25 { return 2 }
+        return 0
+    }
+
     // The table entry "%XX" for `byte`.
     private func escapeWord(_ byte: UInt8) -> UInt32 {
         let digits: StaticString = hexCase == .upper ? "0123456789ABCDEF" : "0123456789abcdef"

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import PekitCore
 import PekitLua
 
@@ -50,17 +53,7 @@ private func runEncode(_ args: [[UInt8]]) throws -> Int32 {
     let encoder = try makeEncoder(parsed)
     let newline: [UInt8] = [0x0A]
     if parsed.positionals.isEmpty {
-        // Each line is encoded straight into the output buffer: nothing is allocated per line.
-        try forEachInputLineBuffer(keepCR: parsed.has("binary")) { line, _ in
-            var written = false
-            _ = Output.stdout.write(reserving: PercentEncoder.maximumEncodedCount(line.count) + 1) { out in
-                guard let n = encoder.encode(bytes: line, into: out) else { return 0 }
-                out[n] = 0x0A
-                written = true
-                return n + 1
-            }
-            if !written { Output.stdout.write(encoder.encode(bytes: line)); Output.stdout.write(newline) }
-        }
+        try encodeLines(encoder, dropCR: !parsed.has("binary"))
     } else {
         for bytes in parsed.rawPositionals {
             Output.stdout.write(encoder.encode(bytes: bytes)); Output.stdout.write(newline)
@@ -98,4 +91,42 @@ private func makeEncoder(_ parsed: Arguments) throws -> PercentEncoder {
     if parsed.has("lower") { encoder.hexCase = .lower }
     if parsed.has("keep-escapes") { encoder.keepsValidEscapes = true }
     return encoder
+}
+
+/// Line mode: standard input read 256 KB at a time and encoded in one pass a buffer
+/// (`PercentEncoder.encodeLines`: each line on its own, LF kept, a CR before it dropped unless
+/// --binary), so nothing is done, or allocated, per line. A last line without an LF gets one.
+private func encodeLines(_ encoder: PercentEncoder, dropCR: Bool) throws {
+    let chunkSize = 1 << 18
+    let input = UnsafeMutablePointer<UInt8>.allocate(capacity: chunkSize + 2)
+    let outputCount = PercentEncoder.maximumEncodedCount(chunkSize + 2)
+    let output = UnsafeMutablePointer<UInt8>.allocate(capacity: outputCount)
+    defer { input.deallocate(); output.deallocate() }
+    var held = 0, sawInput = false, endsWithLF = true
+    while true {
+        let n = read(0, input + held, chunkSize)
+        if n < 0 {
+            if errno == EINTR { continue }
+            throw CommandFailure(message: "cannot read standard input: \(String(cString: strerror(errno)))")
+        }
+        if n == 0 { break }
+        sawInput = true
+        let total = held + n
+        // A CR or an escape's start that this buffer cuts waits for the next one.
+        let keep = encoder.heldBack(UnsafeBufferPointer(start: input, count: total), dropCR: dropCR)
+        let ready = total - keep
+        let written = encoder.encodeLines(UnsafeBufferPointer(start: input, count: ready), into: output, dropCR: dropCR)
+        Output.stdout.write(buffer: UnsafeBufferPointer(start: output, count: written))
+        if ready > 0 { endsWithLF = input[ready - 1] == 0x0A }
+        if keep > 0 { (input).update(from: input + ready, count: keep) }
+        held = keep
+    }
+    if held > 0 {
+        // The end of the last line, with nothing after it: a CR there is a line ending too.
+        let count = dropCR && input[held - 1] == 0x0D ? held - 1 : held
+        let written = encoder.encodeLines(UnsafeBufferPointer(start: input, count: count), into: output, dropCR: dropCR)
+        Output.stdout.write(buffer: UnsafeBufferPointer(start: output, count: written))
+        endsWithLF = false
+    }
+    if sawInput && !endsWithLF { Output.stdout.write(CollectionOfOne(0x0A)) }
 }
