@@ -2,12 +2,8 @@
 """BENCHMARKS.md section: pekit.crypto and SigV4 signing (issue 17), against `openssl speed`
 (libcrypto itself), Python's hashlib/hmac and botocore."""
 import json, os, re, subprocess, sys
-root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-tools = os.path.join(root, "scripts", "bench-tools")
-release = os.path.join(root, ".build", "release")
-def row(cmd):
-    out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
-    return json.loads([l for l in out.splitlines() if l.startswith("{")][-1])
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from benchlib import root, tools, release, row
 def openssl(args):
     out = subprocess.run(["openssl", "speed", "-bytes", "1048576", "-seconds", "3"] + args, capture_output=True, text=True).stdout
     kbps = float(re.findall(r"([\d.]+)k\s*$", out.strip().splitlines()[-1])[0])

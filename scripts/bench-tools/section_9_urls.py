@@ -2,12 +2,8 @@
 """BENCHMARKS.md section: parsing URLs as the URL Standard does (issue 16), pekit from Swift and
 from Lua against node's URL (ada) and Python's urllib.parse.urlsplit, on the same 100,000 URLs."""
 import json, os, subprocess, sys, tempfile
-root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-tools = os.path.join(root, "scripts", "bench-tools")
-release = os.path.join(root, ".build", "release")
-def row(cmd):
-    out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
-    return json.loads([l for l in out.splitlines() if l.startswith("{")][-1])
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from benchlib import root, tools, release, row
 with tempfile.TemporaryDirectory() as work:
     urls = os.path.join(work, "urls.txt")
     subprocess.run([sys.executable, os.path.join(tools, "make_urls.py"), urls, "100000"], check=True)
