@@ -101,6 +101,61 @@ final class RequestCommandTests: XCTestCase {
         }
     }
 
+    /// curl's flags with curl's meaning: the request the server receives from pekit is the one
+    /// curl sends for the same flags (request line, body, and every header but the defaults
+    /// each adds on its own: User-Agent, Accept, Accept-Language).
+    func testCurlFlagsSendWhatCurlSends() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/curl") else { throw XCTSkip("curl is not installed") }
+        let dir = try makeTemporaryDirectory("curlflags")
+        let file = dir.appendingPathComponent("d.txt").path
+        try "line1\r\nline2\n&x=1".write(toFile: file, atomically: true, encoding: .utf8)
+        let cases: [[String]] = [
+            ["-d", "a=1", "-d", "b=2"],
+            ["--data", "@\(file)"], ["--data-binary", "@\(file)"], ["--data-raw", "@not-a-file"], ["--data-ascii", "x=y"],
+            ["--data-urlencode", "q=a b&c", "--data-urlencode", "=x y*", "--data-urlencode", "plain ~", "--data-urlencode", "@\(file)", "--data-urlencode", "n@\(file)"],
+            ["-G", "-d", "a=1", "-d", "b=2"], ["-XPUT", "-d", "x"], ["-X", "DELETE"], ["-A", "agent/1.0", "-e", "http://ref.example/"],
+            ["-H", "X-One: 1", "-H", "X-Two:  2"], ["-u", "user:pa ss"], ["-Gd", "q=1"],
+        ]
+        let (server, port) = try startEcho(requests: cases.count * 2)
+        defer { server.terminate() }
+        func normalized(_ bytes: [UInt8], keepAgent: Bool) -> [String] {
+            let text = String(decoding: bytes, as: UTF8.self)
+            let parts = text.components(separatedBy: "\r\n\r\n")
+            var head = parts[0].components(separatedBy: "\r\n")
+            let line = head.removeFirst()
+            let skipped = ["host", "accept", "accept-language"] + (keepAgent ? [] : ["user-agent"])
+            let fields = head.filter { !skipped.contains($0.split(separator: ":").first?.lowercased() ?? "") }.sorted()
+            return [line] + fields + ["", parts.dropFirst().joined(separator: "\r\n\r\n")]
+        }
+        for args in cases {
+            let url = "http://127.0.0.1:\(port)/p?z=0"
+            let curl = Process()
+            curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+            curl.arguments = ["-s"] + args + [url]
+            let out = Pipe()
+            curl.standardOutput = out
+            try curl.run()
+            let theirs = Array(out.fileHandleForReading.readDataToEndOfFile())
+            curl.waitUntilExit()
+            let ours = try PekitProcess.run(["request"] + args + ["--send", url])
+            XCTAssertEqual(ours.status, 0, "\(args): \(ours.stderr)")
+            XCTAssertEqual(normalized(ours.stdoutBytes, keepAgent: args.contains("-A")), normalized(theirs, keepAgent: args.contains("-A")), "\(args)")
+        }
+    }
+
+    /// Options that only sending has send (as the same curl command would); with --raw,
+    /// --curl or --describe they are an error, never silently ignored. Short flags bundle.
+    func testSendOptionsAndBundledFlags() throws {
+        let conflict = try PekitProcess.run(["request", "--raw", "-i", "http://h/"])
+        XCTAssertEqual(conflict.stderr, "pekit request: --include is for sending, and --raw only shows it: leave one out (see 'pekit request --help')\n".replacingOccurrences(of: "only shows it", with: "only shows the request"))
+        XCTAssertEqual(conflict.status, 2)
+        let bundled = try PekitProcess.run(["request", "-XPOST", "-H'X: 1'".replacingOccurrences(of: "'", with: ""), "-uann:pw", "http://h/"])
+        XCTAssertTrue(bundled.stdout.hasPrefix("POST / HTTP/1.1\r\n"), bundled.stdout)
+        XCTAssertTrue(bundled.stdout.contains("\r\nX: 1\r\n") && bundled.stdout.contains("Authorization: Basic YW5uOnB3"), bundled.stdout)
+        let unknown = try PekitProcess.run(["request", "-iZ", "http://h/"])
+        XCTAssertEqual(unknown.stderr, "pekit request: unknown option '-Z' (in '-iZ') (see 'pekit request --help')\n")
+    }
+
     /// The preview is the wire form of the URL: canonical host, encoded path and query, Basic
     /// credentials from the URL.
     func testPreviewOfAnInternationalURL() throws {

@@ -57,10 +57,33 @@ struct Arguments {
                     name = String(name[..<eq])
                 }
             } else {
-                guard arg.count == 2, let option = options.first(where: { $0.short == arg.last }) else {
-                    throw UsageError(command: command, message: "unknown option '\(arg)'")
+                // Short flags as curl and getopt take them: bundled (-sSL, -ik) and with the
+                // value attached (-XPOST, -H'X: 1', -ujohn:pw); a flag that takes a value ends
+                // the bundle. The last flag of a bundle is handled below, as a lone one is.
+                let flags = Array(arg.utf8.dropFirst())
+                var last: Option?
+                for k in flags.indices {
+                    guard flags[k] < 0x80, let option = options.first(where: { $0.short == Character(Unicode.Scalar(flags[k])) }) else {
+                        let shown = flags[k] < 0x80 ? "-" + String(Unicode.Scalar(flags[k])) : arg
+                        throw UsageError(command: command, message: "unknown option '\(shown)'" + (flags.count > 1 && flags[k] < 0x80 ? " (in '\(arg)')" : ""))
+                    }
+                    if option.takesValue {
+                        if k + 1 < flags.count {
+                            let bytes = Array(raw[i - 1].dropFirst(k + 2))
+                            values.append((option.name, String(decoding: bytes, as: UTF8.self)))
+                            rawValues.append((option.name, bytes))
+                        } else {
+                            last = option
+                        }
+                        break
+                    }
+                    if k == flags.count - 1 { last = option } else {
+                        values.append((option.name, nil))
+                        rawValues.append((option.name, nil))
+                    }
                 }
-                name = option.name
+                guard let last else { continue }
+                name = last.name
             }
             guard let option = options.first(where: { $0.name == name }) else {
                 throw UsageError(command: command, message: "unknown option '\(arg)'")

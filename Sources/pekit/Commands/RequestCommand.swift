@@ -13,12 +13,17 @@ let requestCommand = Command(
                          [-u USER:PASSWORD] [--aws-sigv4 aws:amz:REGION:SERVICE -u KEY:SECRET]
                          [--jar FILE [--force]] [--base URL]
                          [--connect NAME:PORT=ADDRESS:PORT]... [--request-target TARGET]
+                         [-d DATA | --data-raw D | --data-binary D | --data-urlencode D]... [-G]
+                         [-A AGENT] [-e REFERER] [--connect-to H1:P1:H2:P2] [--resolve H:P:ADDR]
                          [--raw | --curl | --describe | --send [send options]] URL
 
     Builds the request the way AFNetworking's serializer does, done right: --param values go into
     the query for GET, HEAD and DELETE and into a form body otherwise (--params-in query|body to
     force), encoded with the policy. Prints the exact HTTP/1.1 message (--raw, the default), one
     shell-safe curl command that sends the same bytes (--curl), or a JSON description (--describe).
+    An option that only sending has (-i, -o, -I, -f, -L, -m, -v, …) sends, as the same curl command
+    would; with --raw, --curl or --describe it is an error. Short flags bundle and take attached
+    values, as curl's do (-XPOST, -sSL, -H'X: 1').
 
     options:
       -X, --method M    the method (default GET; POST when a body is given)
@@ -29,7 +34,8 @@ let requestCommand = Command(
       --json FILE       a JSON body from FILE ('-' for standard input)
       --file f=@path    a multipart file part (repeat; makes the body multipart/form-data)
       --body-file PATH  a raw body streamed from PATH (any size, bounded memory)
-      -H, --header 'K: V'  a header (repeat; 'K:' with no value removes a default one). The
+      -H, --header 'K: V'  a header (repeat; as curl: 'K:' removes a default one, 'K;' sends it
+                    empty, the value goes as written). The
                         default Accept-Language follows LANGUAGE/LANG (en;q=1 under C, en-US;q=1
                         under en_US.UTF-8): -H 'Accept-Language: en' fixes it in any locale
       --jar FILE        add the Cookie header from this cookie jar file; with --send, cookies
@@ -43,6 +49,18 @@ let requestCommand = Command(
                         absolute URL) instead of the URL's path and query, to test how a server
                         reads it (curl's flag; CR, LF and NUL are refused; not kept on redirects)
       -u, --user U:P    Basic authentication
+
+    curl's flags, with curl's meaning (a test holds pekit's bytes on the wire to curl's):
+      -d, --data D      a body of D (@FILE: the file with its CR and LF left out; several -d are
+                        joined with &), application/x-www-form-urlencoded, POST unless -X or -G
+      --data-ascii D    the same as -d;  --data-raw D  D as written (no @FILE)
+      --data-binary D   D, or @FILE exactly as it is
+      --data-urlencode D  curl's five forms: content, =content, name=content, @file, name@file;
+                        the content encoded (a space as +)
+      -G, --get         put the -d data into the query instead (GET)
+      -A, --user-agent A  the User-Agent ('' removes it);  -e, --referer URL  the Referer
+      --connect-to H1:P1:H2:P2  connect to H2:P2 for H1:P1 (either port may be empty)
+      --resolve H:P:ADDR  connect to ADDR for H:P
       --aws-sigv4 aws:amz:REGION:SERVICE  sign with AWS Signature V4 (curl's flag) as botocore
                         signs, with -u ACCESS_KEY:SECRET_KEY; a session token goes in
                         -H 'X-Amz-Security-Token: …'; REGION and SERVICE may be left out for
@@ -52,18 +70,25 @@ let requestCommand = Command(
 
     sending (--send): the response body goes to standard output; the exit status is 0 for any
     HTTP status (--fail: 22 for 400 and above, as curl -f), 1 when the transfer fails.
-      -i, --include     print the status line and header fields first
-      --fail            exit 22 when the status is 400 or more (the body is still printed)
+      -i, --include     print the status line and header fields first (into -o's file too)
+      -I, --head        send HEAD and print the head
+      -f, --fail        exit 22 when the status is 400 or more, printing no body (curl's -f)
+      --fail-with-body  the same, with the body printed
       -o, --output FILE write the body to FILE (complete or not at all)
       -v, --verbose     print each redirect, the address and the timings to standard error
-      --no-follow       do not follow redirects (default: follow up to --max-redirects, 10)
-      --max-redirects N follow at most N redirects
+      --no-follow       do not follow redirects (pekit follows up to 10 by default, where curl
+                        follows only with -L, which pekit accepts)
+      -L, --location    follow redirects (the default)
+      --max-redirects N follow at most N redirects (also --max-redirs N, curl's name)
       --max-filesize N  fail when the response body is larger than N bytes (default with -i:
                         1 GiB, since the body is then held in memory; none when streamed)
-      --timeout S       give up after S seconds in all;  --connect-timeout S  to connect (30)
+      --timeout S       give up after S seconds in all (also -m, --max-time S);
+                        --connect-timeout S  to connect (30)
       --cacert FILE     trust the CAs in FILE;  -k, --insecure  do not check certificates
-      --proxy URL       use this proxy ('' for none; default: http_proxy, HTTPS_PROXY, NO_PROXY…)
+      -x, --proxy URL   use this proxy ('' for none; default: http_proxy, HTTPS_PROXY, NO_PROXY…)
       --http V          1.1 or 2;  --compressed  ask for and decode a compressed body
+      -s, --silent      accepted: pekit shows no progress meter (errors still show, as with
+                        -sS);  -S, --show-error  accepted
 
     examples:
       pekit request --policy afnetworking --param 'tags[]=a b' https://api.example.com/items
@@ -86,12 +111,22 @@ private func runRequest(_ args: [[UInt8]]) throws -> Int32 {
         .init(name: "verbose", short: "v", takesValue: false), .init(name: "no-follow", short: nil, takesValue: false),
         .init(name: "max-redirects", short: nil, takesValue: true), .init(name: "timeout", short: nil, takesValue: true),
         .init(name: "connect-timeout", short: nil, takesValue: true), .init(name: "cacert", short: nil, takesValue: true),
-        .init(name: "insecure", short: "k", takesValue: false), .init(name: "proxy", short: nil, takesValue: true),
+        .init(name: "insecure", short: "k", takesValue: false), .init(name: "proxy", short: "x", takesValue: true),
         .init(name: "http", short: nil, takesValue: true), .init(name: "compressed", short: nil, takesValue: false),
-        .init(name: "fail", short: nil, takesValue: false), .init(name: "force", short: nil, takesValue: false),
+        .init(name: "fail", short: "f", takesValue: false), .init(name: "force", short: nil, takesValue: false),
         .init(name: "max-filesize", short: nil, takesValue: true), .init(name: "aws-sigv4", short: nil, takesValue: true),
         .init(name: "raw", short: nil, takesValue: false), .init(name: "curl", short: nil, takesValue: false),
-        .init(name: "describe", short: nil, takesValue: false), .init(name: "request-target", short: nil, takesValue: true), pluginsOption, .init(name: "help", short: "h", takesValue: false),
+        .init(name: "describe", short: nil, takesValue: false), .init(name: "request-target", short: nil, takesValue: true), pluginsOption,
+        // curl's flags, with curl's meaning.
+        .init(name: "data", short: "d", takesValue: true), .init(name: "data-ascii", short: nil, takesValue: true),
+        .init(name: "data-raw", short: nil, takesValue: true), .init(name: "data-binary", short: nil, takesValue: true),
+        .init(name: "data-urlencode", short: nil, takesValue: true), .init(name: "get", short: "G", takesValue: false),
+        .init(name: "user-agent", short: "A", takesValue: true), .init(name: "referer", short: "e", takesValue: true),
+        .init(name: "head", short: "I", takesValue: false), .init(name: "location", short: "L", takesValue: false),
+        .init(name: "max-redirs", short: nil, takesValue: true), .init(name: "max-time", short: "m", takesValue: true),
+        .init(name: "fail-with-body", short: nil, takesValue: false), .init(name: "silent", short: "s", takesValue: false),
+        .init(name: "show-error", short: "S", takesValue: false), .init(name: "connect-to", short: nil, takesValue: true),
+        .init(name: "resolve", short: nil, takesValue: true), .init(name: "help", short: "h", takesValue: false),
     ])
     if parsed.has("help") { Output.stdout.line(requestCommand.help); return 0 }
     guard parsed.positionals.count == 1, let url = parsed.positionals.first else {
@@ -101,7 +136,7 @@ private func runRequest(_ args: [[UInt8]]) throws -> Int32 {
     // Sending with a jar file is a read-change-write of it: under its lock, so that requests
     // sharing a jar at once merge their cookies (they run one after another) instead of each
     // writing back what it read.
-    if let jarPath = parsed.value("jar"), parsed.has("send") {
+    if let jarPath = parsed.value("jar"), try isSending(parsed) {
         do { return try Files.withLock(jarPath) { try buildAndRun(parsed, url: url) } } catch let error as CookieError {
             throw CommandFailure(message: "pekit request: \(error)")
         }
@@ -149,16 +184,25 @@ private func buildAndRun(_ parsed: Arguments, url: String) throws -> Int32 {
             }
         }
         for header in parsed.all("header") {
-            guard let colon = header.firstIndex(of: ":") else { throw UsageError(command: "request", message: "--header takes 'Name: value', not '\(header)'") }
+            // As curl: "Name;" sends the header empty; "Name:" with nothing after it removes a
+            // default one; otherwise the value is sent as written (one space after the colon
+            // is the separator pekit writes again).
+            if header.hasSuffix(";"), !header.contains(":") {
+                builder.headers.append((String(header.dropLast()), ""))
+                continue
+            }
+            guard let colon = header.firstIndex(of: ":") else { throw UsageError(command: "request", message: "--header takes 'Name: value' (or 'Name;' for an empty one), not '\(header)'") }
             let name = String(header[..<colon])
-            let value = String(header[header.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
-            builder.headers.append((name, value.isEmpty ? nil : value))
+            var value = Substring(header[header.index(after: colon)...])
+            if value.hasPrefix(" ") { value = value.dropFirst() }
+            while value.last == " " || value.last == "\t" { value = value.dropLast() }
+            builder.headers.append((name, value.trimmingCharacters(in: .whitespaces).isEmpty ? nil : String(value)))
         }
         if let user = parsed.value("user"), !parsed.has("aws-sigv4") {
             let parts = user.split(separator: ":", maxSplits: 1)
             builder.basicAuth = (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
         }
-        let sending = parsed.has("send")
+        let sending = try isSending(parsed)
         if let jarPath = parsed.value("jar") {
             let jar = CookieJar(publicSuffixes: try PublicSuffixList.loadFromProcessEnvironment(), clock: { Date().timeIntervalSince1970 })
             // A jar file that does not exist yet is where --send will save the first cookies.
@@ -176,8 +220,24 @@ private func buildAndRun(_ parsed: Arguments, url: String) throws -> Int32 {
             }
             return try HostMapping(String(spec[..<eq]), String(spec[spec.index(after: eq)...]), written: "--connect \(spec)")
         }
-        let hasBody = builder.form != nil || builder.json != nil || builder.multipart != nil || builder.bodyFile != nil
-        builder.method = parsed.value("method") ?? (hasBody ? "POST" : "GET")
+        builder.connect += try curlMappings(parsed)
+        if let agent = parsed.value("user-agent") { builder.headers.append(("User-Agent", agent.isEmpty ? nil : agent)) }
+        if let referer = parsed.value("referer") { builder.headers.append(("Referer", referer)) }
+        let data = try curlData(parsed)
+        if let data {
+            if builder.form != nil || builder.json != nil || builder.multipart != nil || builder.bodyFile != nil {
+                throw UsageError(command: "request", message: "-d/--data… is the body: it cannot go with --form, --json, --file or --body-file")
+            }
+            if parsed.has("get") {
+                // -G: the data goes into the query, as curl puts it there.
+                builder.url = URLResolution.appendQuery(String(decoding: data, as: UTF8.self), to: builder.url)
+            } else {
+                builder.body = data
+                builder.contentType = "application/x-www-form-urlencoded"
+            }
+        }
+        let hasBody = builder.form != nil || builder.json != nil || builder.multipart != nil || builder.bodyFile != nil || builder.body != nil
+        builder.method = parsed.value("method") ?? (parsed.has("head") ? "HEAD" : hasBody ? "POST" : "GET")
         var request = try builder.build()
         if let spec = parsed.value("aws-sigv4") {
             try signAWS(&request, spec: spec, user: parsed.value("user"))
@@ -216,7 +276,7 @@ private func send(_ request: HTTPRequest, builder: RequestBuilder, _ parsed: Arg
         }
         return value
     }
-    if let text = parsed.value("max-redirects") {
+    if let text = parsed.value("max-redirects") ?? parsed.value("max-redirs") {
         guard let limit = Int(text), SendOptions.redirectRange.contains(limit) else {
             throw UsageError(command: "request", message: "--max-redirects takes a count from 0 to \(SendOptions.redirectRange.upperBound), not '\(text)'")
         }
@@ -228,7 +288,7 @@ private func send(_ request: HTTPRequest, builder: RequestBuilder, _ parsed: Arg
         }
         options.maxBody = limit
     }
-    options.timeout = try number("timeout")
+    options.timeout = try number("timeout") ?? number("max-time")
     if let seconds = try number("connect-timeout") { options.connectTimeout = seconds }
     options.caCertificate = parsed.value("cacert")
     options.insecure = parsed.has("insecure")
@@ -240,11 +300,14 @@ private func send(_ request: HTTPRequest, builder: RequestBuilder, _ parsed: Arg
     }
     options.compressed = parsed.has("compressed")
     let verbose = parsed.has("verbose")
-    let include = parsed.has("include")
+    let include = parsed.has("include") || parsed.has("head")
     // The body streams to the file or standard output; with -i the head comes first, so the
     // body waits in memory.
-    if let path = parsed.value("output") { options.sink = .file(path) }
-    else if include { options.sink = .memory }
+    // With -f (not --fail-with-body) an error's body is never written: the body waits in memory
+    // until the status says whether it is wanted.
+    let failQuietly = parsed.has("fail") && !parsed.has("fail-with-body")
+    if failQuietly || include { options.sink = .memory }
+    else if let path = parsed.value("output") { options.sink = .file(path) }
     else { options.sink = .custom { Output.stdout.write($0) } }
     let response = try HTTPClient().send(request, options: options)
     if verbose {
@@ -253,17 +316,132 @@ private func send(_ request: HTTPRequest, builder: RequestBuilder, _ parsed: Arg
         Output.stderr.line(printable("< \(response.status) \(response.method) \(response.url) from \(response.remoteAddress):\(response.remotePort)"))
         Output.stderr.line(String(format: "  dns %.3f  connect %.3f  tls %.3f  first byte %.3f  total %.3f s", t.dns, t.connect, t.tls, t.firstByte, t.total))
     }
+    // As curl -f: an HTTP error is a failure (exit 22) and its body is not printed; with
+    // --fail-with-body it is.
+    let failed = (parsed.has("fail") || parsed.has("fail-with-body")) && response.status >= 400
+    if failed && !parsed.has("fail-with-body") {
+        if parsed.has("silent") == parsed.has("show-error") || !parsed.has("silent") {
+            Output.stderr.line("pekit request: the server answered \(response.status)\(response.reason.isEmpty ? "" : " " + printable(response.reason)) (--fail)")
+        }
+        if let jar = builder.jar, let path = parsed.value("jar") { try jar.save(to: path, sessions: true) }
+        return 22
+    }
+    if failQuietly && !include {
+        if let path = parsed.value("output") { try Files.writeAtomically(response.body, to: path, mode: 0o644) } else { Output.stdout.write(response.body) }
+    }
     if include {
         // As curl -i: the head as it came, but escaped when a person reads it on a terminal.
         let terminal = isatty(STDOUT_FILENO) != 0
         let shown = { (text: String) in terminal ? printable(text) : text }
         var head = "HTTP/\(response.httpVersion) \(response.status)\(response.reason.isEmpty ? "" : " " + shown(response.reason))\r\n"
         for field in response.headers { head += "\(shown(field.name)): \(shown(field.value.description))\r\n" }
-        Output.stdout.write(head + "\r\n")
-        Output.stdout.write(response.body)
+        if let path = parsed.value("output") {
+            try Files.writeAtomically(Array((head + "\r\n").utf8) + response.body, to: path, mode: 0o644)
+        } else {
+            Output.stdout.write(head + "\r\n")
+            Output.stdout.write(response.body)
+        }
     }
     if let jar = builder.jar, let path = parsed.value("jar") { try jar.save(to: path, sessions: true) }
-    return parsed.has("fail") && response.status >= 400 ? 22 : 0
+    return failed ? 22 : 0
+}
+
+/// The options that only mean something when the request is sent.
+private let sendOnlyOptions = ["include", "output", "verbose", "no-follow", "max-redirects", "max-redirs", "timeout", "max-time",
+                               "connect-timeout", "cacert", "insecure", "proxy", "http", "compressed", "fail", "fail-with-body",
+                               "max-filesize", "head", "location", "silent", "show-error"]
+
+/// Whether the command sends: --send, or any option that only sending has (-i, -o, -I, -L, -f,
+/// …), as the same curl command would. With --raw, --curl or --describe, which only show the
+/// request, such an option is an error rather than silently ignored.
+private func isSending(_ parsed: Arguments) throws -> Bool {
+    let sendOnly = sendOnlyOptions.filter { parsed.has($0) }
+    let showing = ["raw", "curl", "describe"].filter { parsed.has($0) }
+    if let option = sendOnly.first, let shown = showing.first {
+        throw UsageError(command: "request", message: "--\(option) is for sending, and --\(shown) only shows the request: leave one out")
+    }
+    if parsed.has("send"), let shown = showing.first {
+        throw UsageError(command: "request", message: "--send and --\(shown) cannot go together")
+    }
+    return parsed.has("send") || !sendOnly.isEmpty
+}
+
+/// curl's --connect-to HOST1:PORT1:HOST2:PORT2 and --resolve HOST:PORT:ADDRESS as mappings.
+private func curlMappings(_ parsed: Arguments) throws -> [HostMapping] {
+    func split(_ spec: String) -> [String] {
+        // IPv6 addresses are in brackets: split at the colons outside them.
+        var parts: [String] = [], current = "", depth = 0
+        for c in spec {
+            if c == "[" { depth += 1 } else if c == "]" { depth -= 1 }
+            if c == ":" && depth == 0 { parts.append(current); current = "" } else { current.append(c) }
+        }
+        return parts + [current]
+    }
+    func port(_ text: String, _ option: String, _ spec: String) throws -> Int? {
+        if text.isEmpty { return nil }
+        guard let n = Int(text), (1...65535).contains(n) else { throw UsageError(command: "request", message: "--\(option) \(spec): '\(text)' is not a port") }
+        return n
+    }
+    func host(_ text: String) -> String { text.hasPrefix("[") && text.hasSuffix("]") ? String(text.dropFirst().dropLast()) : text }
+    var out: [HostMapping] = []
+    for spec in parsed.all("connect-to") {
+        let p = split(spec)
+        guard p.count == 4, !p[2].isEmpty || !p[3].isEmpty else { throw UsageError(command: "request", message: "--connect-to takes HOST1:PORT1:HOST2:PORT2, not '\(spec)'") }
+        out.append(HostMapping(host: host(p[0]), port: try port(p[1], "connect-to", spec), address: host(p[2].isEmpty ? p[0] : p[2]),
+                               addressPort: try port(p[3], "connect-to", spec)))
+    }
+    for spec in parsed.all("resolve") {
+        let p = split(spec)
+        guard p.count == 3, !p[0].isEmpty, !p[2].isEmpty else { throw UsageError(command: "request", message: "--resolve takes HOST:PORT:ADDRESS, not '\(spec)'") }
+        let n = try port(p[1], "resolve", spec)
+        out.append(HostMapping(host: host(p[0]), port: n, address: host(p[2]), addressPort: n))
+    }
+    return out
+}
+
+/// The body curl's -d/--data, --data-ascii, --data-raw, --data-binary and --data-urlencode make,
+/// in the order given, joined with '&'; nil when none was given.
+private func curlData(_ parsed: Arguments) throws -> [UInt8]? {
+    let names = ["data", "data-ascii", "data-raw", "data-binary", "data-urlencode"]
+    let given = parsed.rawValues.filter { names.contains($0.name) }
+    guard !given.isEmpty else { return nil }
+    func file(_ path: [UInt8], _ option: String) throws -> [UInt8] {
+        let name = String(decoding: path, as: UTF8.self)
+        if name == "-" { return try readAllInput() }
+        guard let bytes = Files.read(name) else { throw CommandFailure(message: "pekit request: --\(option) @\(name): cannot read the file") }
+        return bytes
+    }
+    var parts: [[UInt8]] = []
+    for (name, value) in given {
+        let v = value ?? []
+        switch name {
+        case "data", "data-ascii":
+            // As curl: @FILE is read with its CR and LF bytes left out.
+            parts.append(v.first == 0x40 ? try file(Array(v.dropFirst()), name).filter { $0 != 0x0D && $0 != 0x0A } : v)
+        case "data-binary":
+            parts.append(v.first == 0x40 ? try file(Array(v.dropFirst()), name) : v)
+        case "data-urlencode":
+            // curl's five forms: content, =content, name=content, @file, name@file.
+            let equals = v.firstIndex(of: 0x3D), at = v.firstIndex(of: 0x40)
+            if let at, equals.map({ at < $0 }) ?? true {
+                let content = try file(Array(v[(at + 1)...]), name)
+                parts.append(at == 0 ? curlEscape(content) : Array(v[..<at]) + [0x3D] + curlEscape(content))
+            } else if let equals {
+                parts.append(equals == 0 ? curlEscape(Array(v.dropFirst())) : Array(v[...equals]) + curlEscape(Array(v[(equals + 1)...])))
+            } else {
+                parts.append(curlEscape(v))
+            }
+        default:
+            parts.append(v)
+        }
+    }
+    return Array(parts.joined(separator: [0x26]))
+}
+
+/// What curl's --data-urlencode writes: ALPHA, DIGIT and -._~ as they are, a space as '+',
+/// everything else as %XX (upper case).
+private func curlEscape(_ bytes: [UInt8]) -> [UInt8] {
+    PercentEncoder(allowed: .unreserved, space: .plus).encode(bytes: bytes)
 }
 
 /// `--aws-sigv4 aws:amz:REGION:SERVICE` with `-u KEY:SECRET`, as curl takes them.
