@@ -92,9 +92,9 @@ final class HTTPCommandTests: XCTestCase {
     /// The one-shot command: log in with a jar file, then use it; the jar file is curl's format.
     func testAWSSigV4FlagSignsWhatTheServerChecks() throws {
         let ok = try PekitProcess.run(["request", "--send", "--aws-sigv4", "aws:amz:eu-west-1:execute-api", "-u", "AKIDEXAMPLE:wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY",
-                                       "--json", "-", "-H", "X-Amz-Security-Token: T", "\(server.base)/aws/items?b=2&a=1"], stdin: Array(#"{"n": 1}"#.utf8))
+                                       "--json", "@-", "-H", "X-Amz-Security-Token: T", "\(server.base)/aws/items?b=2&a=1"], stdin: Array(#"{"n": 1}"#.utf8))
         XCTAssertEqual(ok.status, 0, ok.stderr)
-        XCTAssertTrue(ok.stdout.hasPrefix(#"{"canonical_request": "POST\n/aws/items\na=1&b=2\naccept-language:"#), ok.stdout)
+        XCTAssertTrue(ok.stdout.hasPrefix(#"{"canonical_request": "POST\n/aws/items\na=1&b=2\naccept:application/json\naccept-language:"#), ok.stdout)
         XCTAssertTrue(ok.stdout.contains(#""ok": true"#), ok.stdout)
         let wrong = try PekitProcess.run(["request", "--send", "--fail", "--aws-sigv4", "aws:amz:eu-west-1:s3", "-u", "AKIDEXAMPLE:nope", "\(server.base)/aws/b/k"])
         XCTAssertEqual(wrong.status, 22)
@@ -121,7 +121,7 @@ final class HTTPCommandTests: XCTestCase {
     func testRequestSendWithJarFile() throws {
         let dir = try makeTemporaryDirectory("send")
         let jar = dir.appendingPathComponent("jar.txt").path
-        let login = try PekitProcess.run(["request", "--send", "-i", "--form", "user=ada", "--form", "password=secret", "--jar", jar, "\(server.base)/login"])
+        let login = try PekitProcess.run(["request", "--send", "-i", "-d", "user=ada", "-d", "password=secret", "--jar", jar, "\(server.base)/login"])
         XCTAssertEqual(login.status, 0, login.stderr)
         XCTAssertTrue(login.stdout.hasPrefix("HTTP/1.1 200 OK\r\nServer: pekit-test-server\r\nDate: "), login.stdout)
         XCTAssertTrue(login.stdout.hasSuffix("\r\nContent-Type: application/json\r\nContent-Length: 15\r\n\r\n{\"user\": \"ada\"}"), login.stdout)

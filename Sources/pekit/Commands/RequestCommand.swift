@@ -8,8 +8,8 @@ let requestCommand = Command(
     name: "request",
     summary: "build an HTTP request; print it raw, as a curl command or as JSON, or send it",
     help: """
-    usage: pekit request [-X M] [--policy P] [--param k=v]... [--params-in query|body] [--json FILE]
-                         [--form k=v]... [--file field=@path]... [--body-file PATH] [-H 'K: V']...
+    usage: pekit request [-X M] [--policy P] [--param k=v]... [--params-in query|body] [--json DATA]
+                         [-F name=value|name=@file]... [--body-file PATH] [-H 'K: V']...
                          [-u USER:PASSWORD] [--aws-sigv4 aws:amz:REGION:SERVICE -u KEY:SECRET]
                          [--jar FILE [--force]] [--base URL]
                          [--connect NAME:PORT=ADDRESS:PORT]... [--request-target TARGET]
@@ -30,9 +30,12 @@ let requestCommand = Command(
       --policy P        the encoding policy for the query and form body (default rfc3986)
       --param k=v       a parameter (repeat; keys may nest: a[b]=1 is written as the policy says)
       --params-in W     query or body, to override the method's default
-      --form k=v        a form body field (repeat)
-      --json FILE       a JSON body from FILE ('-' for standard input)
-      --file f=@path    a multipart file part (repeat; makes the body multipart/form-data)
+      -F, --form SPEC   a multipart/form-data part, as curl's -F: name=value, name=@file (a
+                        file part; its type guessed from the name as curl does), name=<file (a
+                        text part from the file), each with ;type=… and ;filename=… (repeat)
+      --json DATA       a JSON body, as curl's --json: DATA as written, or @FILE (@- for
+                        standard input); Content-Type and Accept application/json
+      --file f=@path    a multipart file part (repeat; -F f=@path says the same)
       --body-file PATH  a raw body streamed from PATH (any size, bounded memory)
       -H, --header 'K: V'  a header (repeat; as curl: 'K:' removes a default one, 'K;' sends it
                     empty, the value goes as written). The
@@ -102,7 +105,7 @@ private func runRequest(_ args: [[UInt8]]) throws -> Int32 {
     let parsed = try Arguments(args, command: "request", options: [
         .init(name: "method", short: "X", takesValue: true), .init(name: "policy", short: nil, takesValue: true),
         .init(name: "param", short: nil, takesValue: true), .init(name: "params-in", short: nil, takesValue: true),
-        .init(name: "form", short: nil, takesValue: true), .init(name: "json", short: nil, takesValue: true),
+        .init(name: "form", short: "F", takesValue: true), .init(name: "json", short: nil, takesValue: true),
         .init(name: "file", short: nil, takesValue: true), .init(name: "header", short: "H", takesValue: true),
         .init(name: "jar", short: nil, takesValue: true), .init(name: "base", short: nil, takesValue: true),
         .init(name: "user", short: "u", takesValue: true), .init(name: "body-file", short: nil, takesValue: true),
@@ -161,28 +164,46 @@ private func buildAndRun(_ parsed: Arguments, url: String) throws -> Int32 {
     do {
         if let name = parsed.value("policy") { builder.policy = try runtime.policy(named: name) }
         builder.params = try pairs("param")
-        builder.form = try pairs("form")
         if let placement = parsed.value("params-in") {
             guard let value = RequestBuilder.ParameterPlacement(rawValue: placement) else {
                 throw UsageError(command: "request", message: "--params-in must be query or body")
             }
             builder.paramsIn = value
         }
-        if let file = parsed.value("json") {
-            let bytes = file == "-" ? try readAllInput() : (Files.read(file) ?? { () -> [UInt8] in [] }())
-            guard file == "-" || Files.read(file) != nil else { throw CommandFailure(message: "pekit request: \(file): cannot read the file") }
-            builder.json = try JSON.parse(bytes)
-        }
-        let files = parsed.all("file")
-        if !files.isEmpty {
-            builder.multipart = try files.map { spec in
-                guard let eq = spec.firstIndex(of: "="), spec[spec.index(after: eq)...].hasPrefix("@") else {
-                    throw UsageError(command: "request", message: "--file takes field=@path, not '\(spec)'")
+        let jsonData = parsed.rawValues.filter { $0.name == "json" }.compactMap(\.value)
+        if !jsonData.isEmpty {
+            // curl's --json: the data (or @FILE, @- for standard input) sent as it is, with
+            // Content-Type and Accept application/json; several are joined as they are.
+            var body: [UInt8] = []
+            for data in jsonData {
+                if data.first == 0x40 {
+                    let name = String(decoding: data.dropFirst(), as: UTF8.self)
+                    guard let bytes = name == "-" ? try readAllInput() : Files.read(name) else {
+                        throw CommandFailure(message: "pekit request: --json @\(name): cannot read the file")
+                    }
+                    body += bytes
+                } else {
+                    let text = String(decoding: data, as: UTF8.self)
+                    if (try? JSON.parse(data)) == nil, FileManager.default.fileExists(atPath: text) {
+                        throw UsageError(command: "request", message: "--json takes the JSON itself or @FILE, as curl does: for the file, --json @\(text)")
+                    }
+                    body += data
                 }
-                let path = String(spec[spec.index(eq, offsetBy: 2)...])
-                return MultipartBody.Part(name: String(spec[..<eq]), filename: String(path.split(separator: "/").last ?? ""), source: .file(path))
             }
+            builder.body = body
+            builder.contentType = "application/json"
+            builder.headers.append(("Accept", "application/json"))
         }
+        var parts: [MultipartBody.Part] = []
+        for spec in parsed.all("file") {
+            guard let eq = spec.firstIndex(of: "="), spec[spec.index(after: eq)...].hasPrefix("@") else {
+                throw UsageError(command: "request", message: "--file takes field=@path, not '\(spec)'")
+            }
+            let path = String(spec[spec.index(eq, offsetBy: 2)...])
+            parts.append(MultipartBody.Part(name: String(spec[..<eq]), filename: String(path.split(separator: "/").last ?? ""), source: .file(path)))
+        }
+        for spec in parsed.all("form") { parts.append(try curlFormPart(spec)) }
+        if !parts.isEmpty { builder.multipart = parts }
         for header in parsed.all("header") {
             // As curl: "Name;" sends the header empty; "Name:" with nothing after it removes a
             // default one; otherwise the value is sent as written (one space after the colon
@@ -225,8 +246,8 @@ private func buildAndRun(_ parsed: Arguments, url: String) throws -> Int32 {
         if let referer = parsed.value("referer") { builder.headers.append(("Referer", referer)) }
         let data = try curlData(parsed)
         if let data {
-            if builder.form != nil || builder.json != nil || builder.multipart != nil || builder.bodyFile != nil {
-                throw UsageError(command: "request", message: "-d/--data… is the body: it cannot go with --form, --json, --file or --body-file")
+            if builder.form != nil || builder.json != nil || builder.multipart != nil || builder.bodyFile != nil || builder.body != nil {
+                throw UsageError(command: "request", message: "-d/--data… is the body: it cannot go with -F/--form, --json, --file or --body-file")
             }
             if parsed.has("get") {
                 // -G: the data goes into the query, as curl puts it there.
@@ -236,6 +257,8 @@ private func buildAndRun(_ parsed: Arguments, url: String) throws -> Int32 {
                 builder.contentType = "application/x-www-form-urlencoded"
             }
         }
+        let bodies = [builder.multipart != nil, builder.bodyFile != nil, builder.body != nil && data == nil, data != nil && !parsed.has("get")].filter { $0 }.count
+        if bodies > 1 { throw UsageError(command: "request", message: "give one body: -d/--data…, --json, -F/--file or --body-file") }
         let hasBody = builder.form != nil || builder.json != nil || builder.multipart != nil || builder.bodyFile != nil || builder.body != nil
         builder.method = parsed.value("method") ?? (parsed.has("head") ? "HEAD" : hasBody ? "POST" : "GET")
         var request = try builder.build()
@@ -364,6 +387,47 @@ private func isSending(_ parsed: Arguments) throws -> Bool {
         throw UsageError(command: "request", message: "--send and --\(shown) cannot go together")
     }
     return parsed.has("send") || !sendOnly.isEmpty
+}
+
+/// A part of curl's -F/--form: `name=value`, `name=@file` (a file part, named by the file),
+/// `name=<file` (a text part read from the file), with `;type=` and `;filename=` after.
+private func curlFormPart(_ spec: String) throws -> MultipartBody.Part {
+    guard let eq = spec.firstIndex(of: "="), eq != spec.startIndex else {
+        throw UsageError(command: "request", message: "-F/--form takes name=value, name=@file or name=<file, not '\(spec)'")
+    }
+    let name = String(spec[..<eq])
+    var rest = String(spec[spec.index(after: eq)...])
+    var type: String?, filename: String?
+    let isFile = rest.hasPrefix("@"), isText = rest.hasPrefix("<")
+    if isFile || isText {
+        // For a file, ";type=" and ";filename=" follow the path.
+        var pieces = rest.dropFirst().components(separatedBy: ";")
+        rest = pieces.removeFirst()
+        for piece in pieces {
+            let trimmed = piece.trimmingCharacters(in: .whitespaces)
+            if trimmed.lowercased().hasPrefix("type=") { type = String(trimmed.dropFirst(5)) }
+            else if trimmed.lowercased().hasPrefix("filename=") { filename = String(trimmed.dropFirst(9)) }
+            else { throw UsageError(command: "request", message: "-F \(spec): '\(trimmed)' is not type= or filename=") }
+        }
+    } else if let semicolon = rest.range(of: ";type=") {
+        type = String(rest[semicolon.upperBound...])
+        rest = String(rest[..<semicolon.lowerBound])
+    }
+    if isFile {
+        // curl's own guess from the file name, else application/octet-stream.
+        let guessed = ["gif": "image/gif", "jpg": "image/jpeg", "jpeg": "image/jpeg", "png": "image/png", "svg": "image/svg+xml",
+                       "txt": "text/plain", "htm": "text/html", "html": "text/html", "pdf": "application/pdf", "xml": "application/xml"]
+        let ext = (rest.split(separator: "/").last ?? "").split(separator: ".").last.map { $0.lowercased() } ?? ""
+        return MultipartBody.Part(name: name, filename: filename ?? String(rest.split(separator: "/").last ?? ""),
+                                  contentType: type ?? guessed[ext] ?? "application/octet-stream", source: .file(rest))
+    }
+    if isText {
+        guard let bytes = rest == "-" ? try readAllInput() : Files.read(rest) else {
+            throw CommandFailure(message: "pekit request: -F \(name)=<\(rest): cannot read the file")
+        }
+        return MultipartBody.Part(name: name, filename: filename, contentType: type, source: .data(bytes))
+    }
+    return MultipartBody.Part(name: name, contentType: type, source: .data(Array(rest.utf8)))
 }
 
 /// curl's --connect-to HOST1:PORT1:HOST2:PORT2 and --resolve HOST:PORT:ADDRESS as mappings.
