@@ -15,6 +15,53 @@ final class HTTPCommandTests: XCTestCase {
         try PekitProcess.run([PekitProcess.packageRoot.appendingPathComponent("scripts/examples/\(name).lua").path], environment: demoEnvironment)
     }
 
+    /// curl's cookie and output flags against curl itself on the test server: -b (a string or a
+    /// file), -c (the file written), -w, -D, -O.
+    func testCurlCookieAndOutputFlags() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/curl") else { throw XCTSkip("curl is not installed") }
+        let dir = try makeTemporaryDirectory("curlout")
+        func curl(_ args: [String]) throws -> String {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+            p.arguments = ["-s"] + args
+            p.currentDirectoryURL = dir
+            let out = Pipe()
+            p.standardOutput = out
+            try p.run()
+            let data = out.fileHandleForReading.readDataToEndOfFile()
+            p.waitUntilExit()
+            return String(decoding: data, as: UTF8.self)
+        }
+        func pekit(_ args: [String]) throws -> PekitResult { try PekitProcess.run(["request"] + args, directory: dir) }
+        func cookieLines(_ path: String) throws -> [String] {
+            try String(contentsOf: dir.appendingPathComponent(path), encoding: .utf8).split(separator: "\n").filter { !$0.hasPrefix("#") || $0.hasPrefix("#HttpOnly_") }.map(String.init)
+        }
+        // -c writes what came back; both files hold the same cookie lines.
+        _ = try curl(["-c", "curl.txt", "-o", "/dev/null", "\(server.base)/cookies/set?a=1&b=two"])
+        XCTAssertEqual(try pekit(["-c", "ours.txt", "-o", "/dev/null", "\(server.base)/cookies/set?a=1&b=two"]).status, 0)
+        XCTAssertEqual(try cookieLines("ours.txt").sorted(), try cookieLines("curl.txt").sorted())
+        // -b FILE and -b STRING send the same Cookie header.
+        func cookieSeen(_ json: String) -> String? {
+            (try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])?["cookie"] as? String
+        }
+        XCTAssertEqual(cookieSeen(try pekit(["-b", "curl.txt", "-s", "\(server.base)/echo"]).stdout), cookieSeen(try curl(["-b", "ours.txt", "\(server.base)/echo"])))
+        XCTAssertEqual(cookieSeen(try pekit(["-b", "x=1; y=2", "-s", "\(server.base)/echo"]).stdout), "x=1; y=2")
+        // -w with the variables scripts use, after following redirects.
+        let format = "%{http_code} %{num_redirects} %{size_download} %{url_effective} %{content_type} %{method}\\n"
+        XCTAssertEqual(try pekit(["-L", "-w", format, "-o", "/dev/null", "\(server.base)/redirect/302?to=/bytes/50"]).stdout,
+                       try curl(["-L", "-w", format, "-o", "/dev/null", "\(server.base)/redirect/302?to=/bytes/50"]))
+        // -D: the head; -O: the file named by the URL.
+        let ours = try pekit(["-D", "-", "-o", "/dev/null", "\(server.base)/status/201"]).stdout
+        let theirs = try curl(["-D", "-", "-o", "/dev/null", "\(server.base)/status/201"])
+        func names(_ head: String) -> [String] { head.components(separatedBy: "\r\n").map { $0.components(separatedBy: ":")[0] }.filter { !$0.hasPrefix("Date") } }
+        XCTAssertEqual(names(ours), names(theirs))
+        XCTAssertEqual(try pekit(["-O", "\(server.base)/bytes/10"]).status, 0)
+        XCTAssertEqual(try Data(contentsOf: dir.appendingPathComponent("10")).count, 10)
+        let bad = try pekit(["-w", "%{bogus}", "\(server.base)/echo"])
+        XCTAssertEqual(bad.status, 2)
+        XCTAssertTrue(bad.stderr.hasPrefix("pekit request: -w: unknown variable %{bogus} (known: http_code"), bad.stderr)
+    }
+
     func testSessionExample() throws {
         let r = try example("session")
         XCTAssertEqual(r.stderr, "")

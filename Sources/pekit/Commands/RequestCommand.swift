@@ -64,6 +64,8 @@ let requestCommand = Command(
       -A, --user-agent A  the User-Agent ('' removes it);  -e, --referer URL  the Referer
       --connect-to H1:P1:H2:P2  connect to H2:P2 for H1:P1 (either port may be empty)
       --resolve H:P:ADDR  connect to ADDR for H:P
+      -b, --cookie C    a Cookie header (C has '='), or a cookie file to read (Netscape format)
+      -c, --cookie-jar FILE  write every cookie, session ones too, to FILE after sending
       --aws-sigv4 aws:amz:REGION:SERVICE  sign with AWS Signature V4 (curl's flag) as botocore
                         signs, with -u ACCESS_KEY:SECRET_KEY; a session token goes in
                         -H 'X-Amz-Security-Token: …'; REGION and SERVICE may be left out for
@@ -78,6 +80,14 @@ let requestCommand = Command(
       -f, --fail        exit 22 when the status is 400 or more, printing no body (curl's -f)
       --fail-with-body  the same, with the body printed
       -o, --output FILE write the body to FILE (complete or not at all)
+      -O, --remote-name write it to the file the URL names, in the current directory
+      -D, --dump-header FILE  write the response's status line and header fields to FILE ('-':
+                        standard output; the final response's, after redirects)
+      -w, --write-out F after the body, F with %{http_code}, %{num_redirects}, %{size_download},
+                        %{url_effective}, %{content_type}, %{method}, %{http_version}, %{remote_ip},
+                        %{remote_port}, %{size_header}, %{time_namelookup}, %{time_connect},
+                        %{time_appconnect}, %{time_starttransfer}, %{time_total}; \n \t \\ %%
+                        (an unknown variable is an error, before anything is sent)
       -v, --verbose     print each redirect, the address and the timings to standard error
       --no-follow       do not follow redirects (pekit follows up to 10 by default, where curl
                         follows only with -L, which pekit accepts)
@@ -129,13 +139,16 @@ private func runRequest(_ args: [[UInt8]]) throws -> Int32 {
         .init(name: "max-redirs", short: nil, takesValue: true), .init(name: "max-time", short: "m", takesValue: true),
         .init(name: "fail-with-body", short: nil, takesValue: false), .init(name: "silent", short: "s", takesValue: false),
         .init(name: "show-error", short: "S", takesValue: false), .init(name: "connect-to", short: nil, takesValue: true),
-        .init(name: "resolve", short: nil, takesValue: true), .init(name: "help", short: "h", takesValue: false),
+        .init(name: "resolve", short: nil, takesValue: true), .init(name: "cookie", short: "b", takesValue: true),
+        .init(name: "cookie-jar", short: "c", takesValue: true), .init(name: "remote-name", short: "O", takesValue: false),
+        .init(name: "dump-header", short: "D", takesValue: true), .init(name: "write-out", short: "w", takesValue: true), .init(name: "help", short: "h", takesValue: false),
     ])
     if parsed.has("help") { Output.stdout.line(requestCommand.help); return 0 }
     guard parsed.positionals.count == 1, let url = parsed.positionals.first else {
         throw UsageError(command: "request", message: parsed.positionals.isEmpty ? "give a URL" : "give one URL")
     }
-    try parsed.requireTextPaths(command: "request", options: ["jar", "body-file", "output", "file", "cacert"])
+    try parsed.requireTextPaths(command: "request", options: ["jar", "body-file", "output", "file", "cacert", "cookie-jar", "dump-header"])
+    if let format = parsed.value("write-out") { _ = try WriteOut.parse(format) }
     // Sending with a jar file is a read-change-write of it: under its lock, so that requests
     // sharing a jar at once merge their cookies (they run one after another) instead of each
     // writing back what it read.
@@ -234,6 +247,21 @@ private func buildAndRun(_ parsed: Arguments, url: String) throws -> Int32 {
             }
             builder.jar = jar
         }
+        // curl's -b: a cookie string (it has '=') is the Cookie header; otherwise a cookie file
+        // to read. -c FILE: the cookies, session ones too, are written there after sending.
+        if let cookie = parsed.value("cookie") {
+            if cookie.contains("=") {
+                builder.headers.append(("Cookie", cookie))
+            } else {
+                let jar = try builder.jar ?? CookieJar(publicSuffixes: PublicSuffixList.loadFromProcessEnvironment(), clock: { Date().timeIntervalSince1970 })
+                let (_, warnings) = try jar.load(from: cookie)
+                for warning in warnings { Output.stderr.line("pekit request: warning: \(printable(warning))") }
+                builder.jar = jar
+            }
+        }
+        if parsed.value("cookie-jar") != nil, builder.jar == nil {
+            builder.jar = CookieJar(publicSuffixes: try PublicSuffixList.loadFromProcessEnvironment(), clock: { Date().timeIntervalSince1970 })
+        }
         builder.bodyFile = parsed.value("body-file")
         builder.connect = try parsed.all("connect").map { spec in
             guard let eq = spec.firstIndex(of: "=") else {
@@ -324,13 +352,23 @@ private func send(_ request: HTTPRequest, builder: RequestBuilder, _ parsed: Arg
     options.compressed = parsed.has("compressed")
     let verbose = parsed.has("verbose")
     let include = parsed.has("include") || parsed.has("head")
-    // The body streams to the file or standard output; with -i the head comes first, so the
-    // body waits in memory.
-    // With -f (not --fail-with-body) an error's body is never written: the body waits in memory
-    // until the status says whether it is wanted.
+    // With -f (not --fail-with-body) an error's body is never written, and -i and -w put
+    // something before or after it: the body then waits in memory until the end.
     let failQuietly = parsed.has("fail") && !parsed.has("fail-with-body")
-    if failQuietly || include { options.sink = .memory }
-    else if let path = parsed.value("output") { options.sink = .file(path) }
+    var outputPath = parsed.value("output")
+    if parsed.has("remote-name") {
+        // curl's -O: the URL's last path segment, in the current directory.
+        let segment = (try? RequestURL(request.url))?.path.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? ""
+        let name = String(decoding: (try? PercentDecoder(mode: .lenient).decode(bytes: Array(segment.utf8))) ?? Array(segment.utf8), as: UTF8.self)
+        guard !name.isEmpty, name != ".", name != "..", !name.contains("/") else {
+            throw UsageError(command: "request", message: "-O needs a URL that ends in a file name (use -o FILE)")
+        }
+        outputPath = name
+    }
+    let writeOut = try parsed.value("write-out").map(WriteOut.parse)
+    let held = failQuietly || include || writeOut != nil
+    if held { options.sink = .memory }
+    else if let path = outputPath { options.sink = .file(path) }
     else { options.sink = .custom { Output.stdout.write($0) } }
     let response = try HTTPClient().send(request, options: options)
     if verbose {
@@ -339,40 +377,48 @@ private func send(_ request: HTTPRequest, builder: RequestBuilder, _ parsed: Arg
         Output.stderr.line(printable("< \(response.status) \(response.method) \(response.url) from \(response.remoteAddress):\(response.remotePort)"))
         Output.stderr.line(String(format: "  dns %.3f  connect %.3f  tls %.3f  first byte %.3f  total %.3f s", t.dns, t.connect, t.tls, t.firstByte, t.total))
     }
+    if let jar = builder.jar {
+        if let path = parsed.value("jar") { try jar.save(to: path, sessions: true) }
+        if let path = parsed.value("cookie-jar") { try jar.save(to: path, sessions: true) }
+    }
     // As curl -f: an HTTP error is a failure (exit 22) and its body is not printed; with
     // --fail-with-body it is.
     let failed = (parsed.has("fail") || parsed.has("fail-with-body")) && response.status >= 400
-    if failed && !parsed.has("fail-with-body") {
-        if parsed.has("silent") == parsed.has("show-error") || !parsed.has("silent") {
+    if failed && failQuietly {
+        if !parsed.has("silent") || parsed.has("show-error") {
             Output.stderr.line("pekit request: the server answered \(response.status)\(response.reason.isEmpty ? "" : " " + printable(response.reason)) (--fail)")
         }
-        if let jar = builder.jar, let path = parsed.value("jar") { try jar.save(to: path, sessions: true) }
         return 22
     }
-    if failQuietly && !include {
-        if let path = parsed.value("output") { try Files.writeAtomically(response.body, to: path, mode: 0o644) } else { Output.stdout.write(response.body) }
+    func head(escaped: Bool) -> String {
+        let shown = { (text: String) in escaped ? printable(text) : text }
+        var text = "HTTP/\(response.httpVersion) \(response.status)\(response.reason.isEmpty ? "" : " " + shown(response.reason))\r\n"
+        for field in response.headers { text += "\(shown(field.name)): \(shown(field.value.description))\r\n" }
+        return text + "\r\n"
     }
-    if include {
+    if let path = parsed.value("dump-header") {
+        // curl's -D: the final response's status line and header fields, as they came.
+        if path == "-" { Output.stdout.write(head(escaped: false)) } else { try Files.writeAtomically(Array(head(escaped: false).utf8), to: path, mode: 0o644) }
+    }
+    if held {
         // As curl -i: the head as it came, but escaped when a person reads it on a terminal.
-        let terminal = isatty(STDOUT_FILENO) != 0
-        let shown = { (text: String) in terminal ? printable(text) : text }
-        var head = "HTTP/\(response.httpVersion) \(response.status)\(response.reason.isEmpty ? "" : " " + shown(response.reason))\r\n"
-        for field in response.headers { head += "\(shown(field.name)): \(shown(field.value.description))\r\n" }
-        if let path = parsed.value("output") {
-            try Files.writeAtomically(Array((head + "\r\n").utf8) + response.body, to: path, mode: 0o644)
+        let shownHead = include ? Array(head(escaped: outputPath == nil && isatty(STDOUT_FILENO) != 0).utf8) : []
+        if let path = outputPath {
+            try Files.writeAtomically(shownHead + response.body, to: path, mode: 0o644)
         } else {
-            Output.stdout.write(head + "\r\n")
+            Output.stdout.write(shownHead)
             Output.stdout.write(response.body)
         }
     }
-    if let jar = builder.jar, let path = parsed.value("jar") { try jar.save(to: path, sessions: true) }
+    if let writeOut { Output.stdout.write(writeOut.render(response)) }
     return failed ? 22 : 0
 }
 
 /// The options that only mean something when the request is sent.
 private let sendOnlyOptions = ["include", "output", "verbose", "no-follow", "max-redirects", "max-redirs", "timeout", "max-time",
                                "connect-timeout", "cacert", "insecure", "proxy", "http", "compressed", "fail", "fail-with-body",
-                               "max-filesize", "head", "location", "silent", "show-error"]
+                               "max-filesize", "head", "location", "silent", "show-error", "cookie-jar", "remote-name", "dump-header",
+                               "write-out"]
 
 /// Whether the command sends: --send, or any option that only sending has (-i, -o, -I, -L, -f,
 /// …), as the same curl command would. With --raw, --curl or --describe, which only show the
