@@ -156,6 +156,20 @@ final class RequestCommandTests: XCTestCase {
         }
     }
 
+    /// --param keys nest as a Lua table's would, so each policy writes its own brackets.
+    func testNestedParamsFollowThePolicy() throws {
+        func line(_ args: [String]) throws -> String {
+            String(try PekitProcess.run(["request"] + args + ["http://h/"]).stdout.split(separator: "\r\n").first ?? "")
+        }
+        let nested = ["--param", "u[name]=x", "--param", "tags[]=a", "--param", "tags[]=b"]
+        XCTAssertEqual(try line(["--policy", "rack"] + nested), "GET /?u[name]=x&tags[]=a&tags[]=b HTTP/1.1")
+        XCTAssertEqual(try line(["--policy", "php"] + nested), "GET /?u%5Bname%5D=x&tags%5B0%5D=a&tags%5B1%5D=b HTTP/1.1")
+        XCTAssertEqual(try line(["--policy", "qs", "--param-json", #"u={"n":[1,2],"ok":true}"#]), "GET /?u%5Bn%5D%5B0%5D=1&u%5Bn%5D%5B1%5D=2&u%5Bok%5D=true HTTP/1.1")
+        XCTAssertEqual(try line(["--param", "a=1", "--param", "a=2"]), "GET /?a=1&a=2 HTTP/1.1", "flat keys keep their repeats")
+        let bad = try PekitProcess.run(["request", "--param", "u[x]=1", "--param", "u=2", "http://h/"])
+        XCTAssertEqual(bad.stderr, "pekit request: --param 'u=2': the key already holds a table (see 'pekit request --help')\n")
+    }
+
     /// Options that only sending has send (as the same curl command would); with --raw,
     /// --curl or --describe they are an error, never silently ignored. Short flags bundle.
     func testSendOptionsAndBundledFlags() throws {

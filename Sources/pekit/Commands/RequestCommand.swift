@@ -28,7 +28,10 @@ let requestCommand = Command(
     options:
       -X, --method M    the method (default GET; POST when a body is given)
       --policy P        the encoding policy for the query and form body (default rfc3986)
-      --param k=v       a parameter (repeat; keys may nest: a[b]=1 is written as the policy says)
+      --param k=v       a parameter (repeat); keys nest as a Lua table's would (u[name]=x,
+                        tags[]=a, m[0][k]=v; u.name=x under a policy with dotted objects), and
+                        the policy writes them its own way (rack: u[name]=x, php: tags[0]=a)
+      --param-json k=J  a parameter with a typed JSON value (n=1, flag=true, u={"name":"x"})
       --params-in W     query or body, to override the method's default
       -F, --form SPEC   a multipart/form-data part, as curl's -F: name=value, name=@file (a
                         file part; its type guessed from the name as curl does), name=<file (a
@@ -115,6 +118,7 @@ private func runRequest(_ args: [[UInt8]]) throws -> Int32 {
     let parsed = try Arguments(args, command: "request", options: [
         .init(name: "method", short: "X", takesValue: true), .init(name: "policy", short: nil, takesValue: true),
         .init(name: "param", short: nil, takesValue: true), .init(name: "params-in", short: nil, takesValue: true),
+        .init(name: "param-json", short: nil, takesValue: true),
         .init(name: "form", short: "F", takesValue: true), .init(name: "json", short: nil, takesValue: true),
         .init(name: "file", short: nil, takesValue: true), .init(name: "header", short: "H", takesValue: true),
         .init(name: "jar", short: nil, takesValue: true), .init(name: "base", short: nil, takesValue: true),
@@ -166,17 +170,20 @@ private func buildAndRun(_ parsed: Arguments, url: String) throws -> Int32 {
     builder.environment = ProcessInfo.processInfo.environment
     builder.base = parsed.value("base")
     builder.target = parsed.value("request-target")
-    func pairs(_ option: String) throws -> PekitValue? {
-        let items = parsed.all(option)
-        guard !items.isEmpty else { return nil }
-        return .array(try items.map { item in
-            guard let eq = item.firstIndex(of: "=") else { throw UsageError(command: "request", message: "--\(option) takes key=value, not '\(item)'") }
-            return .array([.text(String(item[..<eq])), .text(String(item[item.index(after: eq)...]))])
-        })
-    }
     do {
         if let name = parsed.value("policy") { builder.policy = try runtime.policy(named: name) }
-        builder.params = try pairs("param")
+        // --param keys nest as a Lua table's would (u[name]=x, tags[]=a; u.name=x under a
+        // policy that writes objects with dots), so the policy writes them its own way;
+        // --param-json values are typed.
+        let items = parsed.values.compactMap { option -> (text: String, typed: Bool)? in
+            guard let value = option.value, option.name == "param" || option.name == "param-json" else { return nil }
+            return (value, option.name == "param-json")
+        }
+        if !items.isEmpty {
+            do { builder.params = try CommandLineParameters.read(items, dots: { if case .dots = builder.policy.objects { return true }; return false }()) } catch let failure as CommandLineParameters.Failure {
+                throw UsageError(command: "request", message: "--param \(failure)")  // "takes key=value, …" or "'item': why"
+            }
+        }
         if let placement = parsed.value("params-in") {
             guard let value = RequestBuilder.ParameterPlacement(rawValue: placement) else {
                 throw UsageError(command: "request", message: "--params-in must be query or body")

@@ -1,0 +1,147 @@
+/// Parameters written as `key=value` on a command line, read into the nested value a Lua table
+/// would be, so that a policy writes brackets, arrays and order its own way: `u[name]=x`,
+/// `tags[]=a`, `m[0][k]=v`, and with `dots` (a policy that writes objects as `a.b`) `u.name=x`.
+/// A value from `jsonValues` is typed (`n=1` is the number 1, `u={"name":"x"}` an object).
+/// Keys without any nesting stay a list of pairs, repeats kept (`a=1 a=2` is `a=1&a=2`).
+public enum CommandLineParameters {
+    /// Why an item does not read.
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// - Parameter items: `(key=value text, typed)` in the order given.
+    /// - Throws: `Failure` naming the item (no `=`, a key that is both a value and a table, a
+    ///   list index that skips, JSON that does not parse).
+    public static func read(_ items: [(text: String, typed: Bool)], dots: Bool = false) throws -> PekitValue {
+        var parsed: [(path: [Segment], value: PekitValue, text: String)] = []
+        for (text, typed) in items {
+            guard let eq = text.firstIndex(of: "=") else { throw Failure(description: "takes key=value, not '\(text)'") }
+            let key = String(text[..<eq]), raw = String(text[text.index(after: eq)...])
+            let value: PekitValue
+            if typed {
+                do { value = try JSON.parse(Array(raw.utf8)) } catch { throw Failure(description: "'\(text)': the value is not JSON: \(error)") }
+            } else {
+                value = .text(raw)
+            }
+            parsed.append((try path(key, dots: dots, item: text), value, text))
+        }
+        // Flat keys and untyped values: the pairs as given, repeats and order kept.
+        if parsed.allSatisfy({ $0.path.count == 1 }) && !items.contains(where: { $0.typed }) {
+            return .array(parsed.map { .array([.text(text(of: $0.path[0])), $0.value]) })
+        }
+        var root = Node.map([])
+        for item in parsed { try insert(item.value, at: item.path[...], into: &root, item: item.text) }
+        return root.value
+    }
+
+    enum Segment: Equatable { case key(String), append, index(Int) }
+
+    static func text(of segment: Segment) -> String {
+        switch segment {
+        case .key(let k): return k
+        case .append: return ""
+        case .index(let i): return String(i)
+        }
+    }
+
+    /// `u[name][]` → key u, key name, append; with dots, `u.name` → key u, key name.
+    static func path(_ key: String, dots: Bool, item: String) throws -> [Segment] {
+        guard !key.isEmpty else { throw Failure(description: "'\(item)' has an empty key") }
+        var segments: [Segment] = []
+        var rest = Substring(key)
+        let openIndex = rest.firstIndex(of: "[")
+        let head = openIndex.map { rest[..<$0] } ?? rest
+        if dots {
+            segments += head.split(separator: ".", omittingEmptySubsequences: false).map { .key(String($0)) }
+        } else {
+            segments.append(.key(String(head)))
+        }
+        guard let open = openIndex else { return segments }
+        rest = rest[open...]
+        while !rest.isEmpty {
+            guard rest.first == "[", let close = rest.firstIndex(of: "]") else {
+                throw Failure(description: "'\(item)': the key's brackets do not close")
+            }
+            let inner = rest[rest.index(after: rest.startIndex)..<close]
+            if inner.isEmpty { segments.append(.append) }
+            else if let n = Int(inner), n >= 0, inner.allSatisfy(\.isNumber) { segments.append(.index(n)) }
+            else { segments.append(.key(String(inner))) }
+            rest = rest[rest.index(after: close)...]
+        }
+        return segments
+    }
+
+    /// A tree being built: maps keep their order of first appearance.
+    indirect enum Node {
+        case map([(String, Node)])
+        case list([Node])
+        case leaf(PekitValue)
+
+        var value: PekitValue {
+            switch self {
+            case .map(let entries): return .map(PekitMap(ordered: entries.map { .init(key: ByteString($0.0), value: $0.1.value) }))
+            case .list(let items): return .array(items.map(\.value))
+            case .leaf(let v): return v
+            }
+        }
+    }
+
+    static func insert(_ value: PekitValue, at path: ArraySlice<Segment>, into node: inout Node, item: String) throws {
+        guard let segment = path.first else {
+            if case .leaf = node { throw Failure(description: "'\(item)': the key is given twice") }
+            if case .map(let e) = node, !e.isEmpty { throw Failure(description: "'\(item)': the key already holds a table") }
+            if case .list(let l) = node, !l.isEmpty { throw Failure(description: "'\(item)': the key already holds a list") }
+            node = .leaf(value)
+            return
+        }
+        let rest = path.dropFirst()
+        switch (segment, node) {
+        case (.key(let k), .map(var entries)):
+            if let i = entries.firstIndex(where: { $0.0 == k }) {
+                var child = entries[i].1
+                try insert(value, at: rest, into: &child, item: item)
+                entries[i].1 = child
+            } else {
+                var child = Self.container(for: rest.first)
+                if rest.isEmpty { child = .leaf(value) } else { try insert(value, at: rest, into: &child, item: item) }
+                entries.append((k, child))
+            }
+            node = .map(entries)
+        case (.append, .list(var items)):
+            var child = Self.container(for: rest.first)
+            if rest.isEmpty { child = .leaf(value) } else { try insert(value, at: rest, into: &child, item: item) }
+            items.append(child)
+            node = .list(items)
+        case (.index(let n), .list(var items)):
+            if n < items.count {
+                var child = items[n]
+                try insert(value, at: rest, into: &child, item: item)
+                items[n] = child
+            } else if n == items.count {
+                var child = Self.container(for: rest.first)
+                if rest.isEmpty { child = .leaf(value) } else { try insert(value, at: rest, into: &child, item: item) }
+                items.append(child)
+            } else {
+                throw Failure(description: "'\(item)': index \(n) skips ahead (the list has \(items.count) items)")
+            }
+            node = .list(items)
+        case (.index(let n), .map(let entries)) where entries.isEmpty:
+            node = .list([])
+            try insert(value, at: path, into: &node, item: item)
+            _ = n
+        case (.append, .map(let entries)) where entries.isEmpty:
+            node = .list([])
+            try insert(value, at: path, into: &node, item: item)
+        default:
+            throw Failure(description: "'\(item)': the key is used both as a list and as a table, or as a value and a table")
+        }
+    }
+
+    /// The empty container a segment goes into.
+    static func container(for next: Segment?) -> Node {
+        switch next {
+        case .append?, .index?: return .list([])
+        default: return .map([])
+        }
+    }
+}
