@@ -4,7 +4,7 @@ import Glibc
 import PekitCore
 import PekitLua
 
-let commands: [Command] = [encodeCommand, decodeCommand, queryCommand, urlCommand, cookiesCommand, requestCommand, runCommand, replCommand, pluginsCommand]
+let commands: [Command] = [encodeCommand, decodeCommand, queryCommand, urlCommand, cookiesCommand, requestCommand, runCommand, replCommand, pluginsCommand, completionCommand]
 
 let topHelp = """
 usage: pekit <command> [options] [arguments]
@@ -72,6 +72,9 @@ func main() -> Int32 {
 func runCommandCatching(_ command: Command, _ args: [[UInt8]]) -> Int32 {
     do {
         return try command.run(args)
+    } catch let table as OptionTable {
+        for line in table.lines { Output.stdout.line(line) }
+        return 0
     } catch let error as UsageError {
         Output.stdout.flush()
         Output.stderr.line("\(error)")

@@ -1,11 +1,12 @@
 import Foundation
 import XCTest
+import PekitTestSupport
 
 /// Every command's help against its parser's own option table (`pekit COMMAND --list-options`):
 /// each option, in each of its forms, is in the help; each help has an example; `help` works
 /// every way a user asks for it.
 final class HelpTextTests: XCTestCase {
-    static let commands = ["encode", "decode", "query", "url", "cookies", "request", "run", "repl", "plugins"]
+    static let commands = ["encode", "decode", "query", "url", "cookies", "request", "run", "repl", "plugins", "completion"]
 
     func testEveryOptionIsInItsCommandsHelp() throws {
         var missing: [String] = []
@@ -38,5 +39,25 @@ final class HelpTextTests: XCTestCase {
             XCTAssertEqual(viaHelp.stdout, viaFlag.stdout, command)
             XCTAssertTrue(viaFlag.stdout.hasPrefix("usage: pekit \(command)"), command)
         }
+    }
+
+    /// The completion scripts come from the same option tables: bash completes commands and
+    /// options (run here in bash), fish lists each option.
+    func testCompletionScriptsFromTheOptionTables() throws {
+        let dir = try makeTemporaryDirectory("completion")
+        let script = dir.appendingPathComponent("pekit.bash")
+        try PekitProcess.run(["completion", "bash"]).stdout.write(to: script, atomically: true, encoding: .utf8)
+        func complete(_ words: [String]) throws -> String {
+            let array = words.map { "'\($0)'" }.joined(separator: " ")
+            let r = try PekitProcess.runShell("source '\(script.path)'; COMP_WORDS=(\(array)); COMP_CWORD=\(words.count - 1); _pekit; echo \"${COMPREPLY[*]}\"")
+            return r.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        XCTAssertEqual(try complete(["pekit", "req"]), "request")
+        XCTAssertEqual(try complete(["pekit", "request", "--data-u"]), "--data-urlencode")
+        XCTAssertEqual(try complete(["pekit", "url", "--"]), "--base --json --help")
+        let fish = try PekitProcess.run(["completion", "fish"]).stdout
+        XCTAssertTrue(fish.contains("complete -c pekit -n '__fish_seen_subcommand_from request' -s d -l data -r\n"), fish)
+        XCTAssertTrue(try PekitProcess.run(["completion", "zsh"]).stdout.hasPrefix("#compdef pekit\nautoload -U +X bashcompinit && bashcompinit\n"))
+        XCTAssertEqual(try PekitProcess.run(["completion", "tcsh"]).stderr, "pekit completion: unknown shell 'tcsh': bash, zsh or fish (see 'pekit completion --help')\n")
     }
 }

@@ -50,6 +50,19 @@ enum PekitProcess {
         return result
     }
 
+    /// Runs a bash command line (for shell integration: completion scripts) and returns its output.
+    static func runShell(_ command: String) throws -> String {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/bin/bash")
+        p.arguments = ["-c", command]
+        let out = Pipe()
+        p.standardOutput = out
+        try p.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+
     static func run(_ args: String..., stdin: String = "") throws -> PekitResult {
         try run(args, stdin: Array(stdin.utf8))
     }

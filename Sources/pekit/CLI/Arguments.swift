@@ -5,6 +5,18 @@ import PekitCore
 
 /// A small argument parser: long options with or without values, `--opt=value`, `--` to end
 /// options, repeated options kept in order, and short aliases.
+/// A command's options, as `--list-options` lists them (one an line: `-X, --method VALUE`).
+struct OptionTable: Error {
+    let options: [Arguments.Option]
+
+    var lines: [String] {
+        options.map { option in
+            let forms = option.name.count == 1 ? ["-\(option.name)"] : (option.short.map { ["-\($0)"] } ?? []) + ["--\(option.name)"]
+            return forms.joined(separator: ", ") + (option.takesValue ? " VALUE" : "")
+        }
+    }
+}
+
 struct Arguments {
     struct Option {
         let name: String          // without the leading dashes
@@ -26,16 +38,9 @@ struct Arguments {
     /// - Throws: `UsageError` naming the unknown option or the missing value.
     init(_ raw: [[UInt8]], command: String, options: [Option], stopAtFirstPositional: Bool = false) throws {
         let args = raw.map { String(decoding: $0, as: UTF8.self) }
-        // `pekit COMMAND --list-options`: the option table itself, one an line (`-X, --method VALUE`),
-        // for shell completion and for the test that holds every command's help to it.
-        if args == ["--list-options"] {
-            for option in options {
-                let forms = option.name.count == 1 ? ["-\(option.name)"] : (option.short.map { ["-\($0)"] } ?? []) + ["--\(option.name)"]
-                Output.stdout.line(forms.joined(separator: ", ") + (option.takesValue ? " VALUE" : ""))
-            }
-            Output.stdout.flush()
-            exit(0)
-        }
+        // `pekit COMMAND --list-options`: the option table itself (for shell completion, and
+        // for the test that holds every command's help to it), thrown to the caller to print.
+        if args == ["--list-options"] { throw OptionTable(options: options) }
         var i = 0
         var onlyPositionals = false
         while i < args.count {

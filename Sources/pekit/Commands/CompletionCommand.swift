@@ -1,0 +1,98 @@
+let completionCommand = Command(
+    name: "completion",
+    summary: "print a shell completion script (bash, zsh or fish)",
+    help: """
+    usage: pekit completion bash|zsh|fish
+
+    Prints a completion script for the shell, made from the same option tables the commands'
+    parsers use (what `pekit COMMAND --list-options` prints): command names, and each command's
+    options; file names where a value or an argument goes.
+
+    options:
+      -h, --help   show this help
+
+    examples:
+      source <(pekit completion bash)                          # in ~/.bashrc
+      pekit completion zsh > "${fpath[1]}/_pekit"              # zsh (uses bash's, through bashcompinit)
+      pekit completion fish > ~/.config/fish/completions/pekit.fish
+    """,
+    run: runCompletion
+)
+
+private func runCompletion(_ args: [[UInt8]]) throws -> Int32 {
+    let parsed = try Arguments(args, command: "completion", options: [.init(name: "help", short: "h", takesValue: false)])
+    if parsed.has("help") { Output.stdout.line(completionCommand.help); return 0 }
+    guard parsed.positionals.count == 1, let shell = parsed.positionals.first else {
+        throw UsageError(command: "completion", message: "give the shell: bash, zsh or fish")
+    }
+    let tables = optionTables()
+    switch shell {
+    case "bash": Output.stdout.write(bashScript(tables))
+    case "zsh": Output.stdout.write("#compdef pekit\nautoload -U +X bashcompinit && bashcompinit\n" + bashScript(tables))
+    case "fish": Output.stdout.write(fishScript(tables))
+    default: throw UsageError(command: "completion", message: "unknown shell '\(shell)': bash, zsh or fish")
+    }
+    return 0
+}
+
+/// Each command's options, from its own parser (asked with --list-options).
+private func optionTables() -> [(command: String, options: [Arguments.Option])] {
+    commands.compactMap { command in
+        guard command.name != "completion" else { return (command.name, [.init(name: "help", short: "h", takesValue: false)]) }
+        do { _ = try command.run([Array("--list-options".utf8)]) } catch let table as OptionTable { return (command.name, table.options) } catch {}
+        return nil
+    }
+}
+
+private func bashScript(_ tables: [(command: String, options: [Arguments.Option])]) -> String {
+    var cases = ""
+    for (command, options) in tables {
+        let words = options.flatMap { option -> [String] in
+            option.name.count == 1 ? ["-\(option.name)"] : (option.short.map { ["-\($0)"] } ?? []) + ["--\(option.name)"]
+        }
+        let valued = options.filter(\.takesValue).flatMap { option -> [String] in
+            option.name.count == 1 ? ["-\(option.name)"] : (option.short.map { ["-\($0)"] } ?? []) + ["--\(option.name)"]
+        }
+        cases += "        \(command)) opts=\"\(words.joined(separator: " "))\"; valued=\"\(valued.joined(separator: " "))\" ;;\n"
+    }
+    let names = (commands.map(\.name) + ["help"]).joined(separator: " ")
+    return """
+    # pekit completion for bash (made by `pekit completion bash` from pekit's option tables)
+    _pekit() {
+        local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} opts="" valued=""
+        if [ "$COMP_CWORD" -eq 1 ]; then
+            COMPREPLY=($(compgen -W "\(names) --help --version" -- "$cur"))
+            return
+        fi
+        case "${COMP_WORDS[1]}" in
+    \(cases)        help) COMPREPLY=($(compgen -W "\(commands.map(\.name).joined(separator: " "))" -- "$cur")); return ;;
+        esac
+        # A value after an option that takes one: a file name.
+        case " $valued " in *" $prev "*) COMPREPLY=($(compgen -f -- "$cur")); return ;; esac
+        if [[ "$cur" == -* ]]; then
+            COMPREPLY=($(compgen -W "$opts" -- "$cur"))
+        else
+            COMPREPLY=($(compgen -f -- "$cur"))
+        fi
+    }
+    complete -F _pekit pekit
+
+    """
+}
+
+private func fishScript(_ tables: [(command: String, options: [Arguments.Option])]) -> String {
+    var out = "# pekit completion for fish (made by `pekit completion fish` from pekit's option tables)\n"
+    out += "complete -c pekit -f -n '__fish_use_subcommand' -a '\(commands.map(\.name).joined(separator: " ")) help'\n"
+    for (command, options) in tables {
+        for option in options {
+            var line = "complete -c pekit -n '__fish_seen_subcommand_from \(command)'"
+            if option.name.count == 1 { line += " -s \(option.name)" } else {
+                if let short = option.short { line += " -s \(short)" }
+                line += " -l \(option.name)"
+            }
+            if option.takesValue { line += " -r" }
+            out += line + "\n"
+        }
+    }
+    return out
+}
