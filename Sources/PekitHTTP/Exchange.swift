@@ -12,6 +12,7 @@ final class Exchange {
     /// be followed, in which case its body is not the caller's and is dropped.
     let willFollow: (HTTPResponse) -> Bool
     let isCancelled: (() -> Bool)?
+    var trace: ((SendOptions.TraceEvent, [UInt8]) -> Void)?
     /// The most body bytes taken, and the URL for the error.
     let maxBody: Int?
     let url: String

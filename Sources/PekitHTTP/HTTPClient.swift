@@ -108,6 +108,12 @@ public final class HTTPClient {
         set(CURLOPT_HEADERDATA, pointer: context)
         set(CURLOPT_WRITEFUNCTION, callback: writeCallback)
         set(CURLOPT_WRITEDATA, pointer: context)
+        if options.trace != nil {
+            exchange.trace = options.trace
+            set(CURLOPT_VERBOSE, 1)
+            if pekit_curl_setopt_debug_callback(handle, debugCallback) != CURLE_OK { failed = failed ?? CURLOPT_DEBUGFUNCTION }
+            set(CURLOPT_DEBUGDATA, pointer: context)
+        }
         if options.isCancelled != nil {
             set(CURLOPT_NOPROGRESS, 0)
             if pekit_curl_setopt_xferinfo_callback(handle, progressCallback) != CURLE_OK { failed = failed ?? CURLOPT_XFERINFOFUNCTION }
@@ -253,6 +259,21 @@ private let seekCallback: curl_seek_callback = { userdata, offset, origin in
     guard let exchange = exchange(userdata), offset == 0, origin == SEEK_SET else { return Int32(CURL_SEEKFUNC_CANTSEEK) }
     exchange.body.rewind()
     return Int32(CURL_SEEKFUNC_OK)
+}
+
+private let debugCallback: curl_debug_callback = { _, kind, data, size, userdata in
+    guard let exchange = exchange(userdata), let trace = exchange.trace, let data else { return 0 }
+    let event: SendOptions.TraceEvent
+    switch kind {
+    case CURLINFO_TEXT: event = .text
+    case CURLINFO_HEADER_OUT: event = .headerOut
+    case CURLINFO_HEADER_IN: event = .headerIn
+    case CURLINFO_DATA_OUT: event = .dataOut
+    case CURLINFO_DATA_IN: event = .dataIn
+    default: return 0  // TLS records
+    }
+    trace(event, Array(UnsafeRawBufferPointer(start: data, count: size)))
+    return 0
 }
 
 private let progressCallback: curl_xferinfo_callback = { userdata, _, _, _, _ in

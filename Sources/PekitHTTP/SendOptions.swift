@@ -67,6 +67,12 @@ public struct SendOptions {
     public var sink = Sink.memory
     /// Polled during the transfer; true stops it with `HTTPError.cancelled`.
     public var isCancelled: (() -> Bool)?
+    /// What goes over the wire, as libcurl reports it (for curl's -v and --trace-ascii): notes,
+    /// header blocks sent and received, body bytes sent and received. Called on the sending
+    /// thread, for every request of a redirect chain.
+    public var trace: ((TraceEvent, [UInt8]) -> Void)?
+
+    public enum TraceEvent: Sendable { case text, headerOut, headerIn, dataOut, dataIn }
 
     public init() {}
 

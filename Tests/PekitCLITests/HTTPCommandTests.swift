@@ -194,7 +194,11 @@ final class HTTPCommandTests: XCTestCase {
         let download = dir.appendingPathComponent("bytes.bin").path
         let saved = try PekitProcess.run(["request", "--send", "-o", download, "-v", "\(server.base)/redirect/302?to=/bytes/1000"])
         XCTAssertEqual(saved.stdout, "")
-        XCTAssertTrue(saved.stderr.hasPrefix("< 302 GET \(server.base)/redirect/302?to=/bytes/1000 -> /bytes/1000\n< 200 GET \(server.base)/bytes/1000 from 127.0.0.1:\(server.httpPort)\n  dns "), saved.stderr)
+        // -v as curl's: the heads sent and received, for each request of the chain; then pekit's notes.
+        XCTAssertTrue(saved.stderr.contains("\n> GET /redirect/302?to=/bytes/1000 HTTP/1.1\n> Host: 127.0.0.1:\(server.httpPort)\n"), saved.stderr)
+        XCTAssertTrue(saved.stderr.contains("\n< HTTP/1.1 302 Found\n"), saved.stderr)
+        XCTAssertTrue(saved.stderr.contains("\n> GET /bytes/1000 HTTP/1.1\n"), saved.stderr)
+        XCTAssertTrue(saved.stderr.contains("\n* redirect: 302 GET \(server.base)/redirect/302?to=/bytes/1000 -> /bytes/1000\n* timing: dns "), saved.stderr)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: download)).count, 1000)
 
         // curl's -f: exit 22 and no body; --fail-with-body prints it; -I is the head only.
@@ -227,13 +231,34 @@ final class HTTPCommandTests: XCTestCase {
         XCTAssertEqual(r.stdout, "http://logical.example.test/echo\n", r.stderr)
     }
 
+    /// --trace-ascii writes what curl's does: the same sections and lines for the same request
+    /// (the User-Agent and Accept lines aside, which differ by tool).
+    func testTraceAsciiMatchesCurlsFormat() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/curl") else { throw XCTSkip("curl is not installed") }
+        let dir = try makeTemporaryDirectory("trace")
+        let ours = dir.appendingPathComponent("ours.txt").path, theirs = dir.appendingPathComponent("theirs.txt").path
+        let r = try PekitProcess.run(["request", "--trace-ascii", ours, "-H", "User-Agent:", "-H", "Accept-Language:", "-H", "Accept:", "-d", "a=1", "-o", "/dev/null", "\(server.base)/bytes/5"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let curl = Process()
+        curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        curl.arguments = ["-s", "--trace-ascii", theirs, "-H", "User-Agent:", "-H", "Accept:", "-d", "a=1", "-o", "/dev/null", "\(server.base)/bytes/5"]
+        try curl.run()
+        curl.waitUntilExit()
+        func sections(_ path: String) throws -> [String] {
+            try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map(String.init)
+                .filter { !$0.hasPrefix("== Info") && !$0.contains("Date: ") && !$0.hasPrefix("<= Recv header, 37 bytes") }
+                .map { $0.replacingOccurrences(of: #"^[0-9a-f]{4}: "#, with: "OFFSET: ", options: .regularExpression) }
+        }
+        XCTAssertEqual(try sections(ours).filter { !$0.contains("Content-") }, try sections(theirs).filter { !$0.contains("Content-") })
+    }
+
     /// What a server says is escaped before it reaches a person's terminal: a CR or an escape
     /// sequence in a Location cannot rewrite the line.
     func testVerboseEscapesControlBytesFromTheServer() throws {
         let r = try PekitProcess.run(["request", "--send", "-v", "\(server.base)/redirect/302?to=/echo%0Dx%1B%5B31mRED"])
         XCTAssertEqual(r.status, 0, r.stderr)
-        let first = r.stderr.split(separator: "\n").first.map(String.init) ?? ""
-        XCTAssertEqual(first, "< 302 GET \(server.base)/redirect/302?to=/echo%0Dx%1B%5B31mRED -> /echo\\rx\\x1B[31mRED")
+        XCTAssertTrue(r.stderr.contains("\n< Location: /echo\\rx\\x1B[31mRED\n"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("\n* redirect: 302 GET \(server.base)/redirect/302?to=/echo%0Dx%1B%5B31mRED -> /echo\\rx\\x1B[31mRED\n"), r.stderr)
         XCTAssertFalse(r.stderr.contains("\r"))
         XCTAssertFalse(r.stderr.contains("\u{1B}"))
     }

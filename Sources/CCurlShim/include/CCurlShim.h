@@ -43,6 +43,8 @@ static inline CURLcode pekit_curl_setopt_pointer(CURL *h, CURLoption o, void *v)
 static inline CURLcode pekit_curl_setopt_data_callback(CURL *h, CURLoption o, curl_write_callback f) { return pekit_curl.easy_setopt(h, o, f); }
 /// Sets the seek callback, so a body can be sent again when curl retries on a fresh connection.
 static inline CURLcode pekit_curl_setopt_seek_callback(CURL *h, curl_seek_callback f) { return pekit_curl.easy_setopt(h, CURLOPT_SEEKFUNCTION, f); }
+/// Sets the debug callback (with CURLOPT_VERBOSE): what libcurl sends and receives, for -v and --trace-ascii.
+static inline CURLcode pekit_curl_setopt_debug_callback(CURL *h, curl_debug_callback f) { return pekit_curl.easy_setopt(h, CURLOPT_DEBUGFUNCTION, f); }
 /// Sets the progress callback, which lets a transfer be cancelled (Ctrl-C).
 static inline CURLcode pekit_curl_setopt_xferinfo_callback(CURL *h, curl_xferinfo_callback f) { return pekit_curl.easy_setopt(h, CURLOPT_XFERINFOFUNCTION, f); }
 

@@ -91,7 +91,11 @@ let requestCommand = Command(
                         %{remote_port}, %{size_header}, %{time_namelookup}, %{time_connect},
                         %{time_appconnect}, %{time_starttransfer}, %{time_total}; \n \t \\ %%
                         (an unknown variable is an error, before anything is sent)
-      -v, --verbose     print each redirect, the address and the timings to standard error
+      -v, --verbose     as curl -v, on standard error: '* ' notes, '> ' the request's head, '< '
+                        the response's, for every request of a redirect chain; then each
+                        redirect and the timings
+      --trace-ascii F   every byte sent and received, in curl's --trace-ascii format, to F
+                        ('-': standard output)
       --no-follow       do not follow redirects (pekit follows up to 10 by default, where curl
                         follows only with -L, which pekit accepts)
       -L, --location    follow redirects (the default)
@@ -145,7 +149,8 @@ private func runRequest(_ args: [[UInt8]]) throws -> Int32 {
         .init(name: "show-error", short: "S", takesValue: false), .init(name: "connect-to", short: nil, takesValue: true),
         .init(name: "resolve", short: nil, takesValue: true), .init(name: "cookie", short: "b", takesValue: true),
         .init(name: "cookie-jar", short: "c", takesValue: true), .init(name: "remote-name", short: "O", takesValue: false),
-        .init(name: "dump-header", short: "D", takesValue: true), .init(name: "write-out", short: "w", takesValue: true), .init(name: "help", short: "h", takesValue: false),
+        .init(name: "dump-header", short: "D", takesValue: true), .init(name: "write-out", short: "w", takesValue: true),
+        .init(name: "trace-ascii", short: nil, takesValue: true), .init(name: "help", short: "h", takesValue: false),
     ])
     if parsed.has("help") { Output.stdout.line(requestCommand.help); return 0 }
     guard parsed.positionals.count == 1, let url = parsed.positionals.first else {
@@ -373,16 +378,31 @@ private func send(_ request: HTTPRequest, builder: RequestBuilder, _ parsed: Arg
         outputPath = name
     }
     let writeOut = try parsed.value("write-out").map(WriteOut.parse)
+    // -v and --trace-ascii FILE: what libcurl reports, as curl shows it (the trace is written
+    // whole at the end, complete or not at all).
+    var trace: [UInt8] = []
+    let tracePath = parsed.value("trace-ascii")
+    if verbose || tracePath != nil {
+        options.trace = { event, bytes in
+            if verbose { TraceOutput.verbose(event, bytes) }
+            if tracePath != nil { trace += TraceOutput.ascii(event, bytes) }
+        }
+    }
+    defer {
+        if let tracePath {
+            if tracePath == "-" { Output.stdout.write(trace) } else { try? Files.writeAtomically(trace, to: tracePath, mode: 0o644) }
+        }
+    }
     let held = failQuietly || include || writeOut != nil
     if held { options.sink = .memory }
     else if let path = outputPath { options.sink = .file(path) }
     else { options.sink = .custom { Output.stdout.write($0) } }
     let response = try HTTPClient().send(request, options: options)
     if verbose {
-        for hop in response.redirects { Output.stderr.line(printable("< \(hop.status) \(hop.method) \(hop.url) -> \(hop.location)")) }
+        // After curl's view, pekit's: each redirect followed and the timings.
+        for hop in response.redirects { Output.stderr.line(printable("* redirect: \(hop.status) \(hop.method) \(hop.url) -> \(hop.location)")) }
         let t = response.timing
-        Output.stderr.line(printable("< \(response.status) \(response.method) \(response.url) from \(response.remoteAddress):\(response.remotePort)"))
-        Output.stderr.line(String(format: "  dns %.3f  connect %.3f  tls %.3f  first byte %.3f  total %.3f s", t.dns, t.connect, t.tls, t.firstByte, t.total))
+        Output.stderr.line(String(format: "* timing: dns %.3f  connect %.3f  tls %.3f  first byte %.3f  total %.3f s", t.dns, t.connect, t.tls, t.firstByte, t.total))
     }
     if let jar = builder.jar {
         if let path = parsed.value("jar") { try jar.save(to: path, sessions: true) }
@@ -425,7 +445,7 @@ private func send(_ request: HTTPRequest, builder: RequestBuilder, _ parsed: Arg
 private let sendOnlyOptions = ["include", "output", "verbose", "no-follow", "max-redirects", "max-redirs", "timeout", "max-time",
                                "connect-timeout", "cacert", "insecure", "proxy", "http", "compressed", "fail", "fail-with-body",
                                "max-filesize", "head", "location", "silent", "show-error", "cookie-jar", "remote-name", "dump-header",
-                               "write-out"]
+                               "write-out", "trace-ascii"]
 
 /// Whether the command sends: --send, or any option that only sending has (-i, -o, -I, -L, -f,
 /// …), as the same curl command would. With --raw, --curl or --describe, which only show the
