@@ -28,7 +28,7 @@ final class RequestCommandTests: XCTestCase {
             c.sendall(b"HTTP/1.1 200 OK\\r\\nContent-Length: %d\\r\\nConnection: close\\r\\n\\r\\n" % len(got) + got); c.close()
         """
 
-    func startEcho(requests: Int) throws -> (Process, Int) {
+    static func startEcho(requests: Int) throws -> (Process, Int) {
         let server = Process()
         server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         server.arguments = ["python3", "-c", Self.echoServer, String(requests)]
@@ -66,7 +66,7 @@ final class RequestCommandTests: XCTestCase {
         let dir = try makeTemporaryDirectory("req")
         let file = dir.appendingPathComponent("it's a file.bin")
         try Data([0, 0x27, 0x25, 0x5C, 0xFF, 0x0A, 0x0D, 0x24]).write(to: file)
-        let (server, port) = try startEcho(requests: 8)
+        let (server, port) = try Self.startEcho(requests: 8)
         defer { server.terminate() }
         let plain = "http://127.0.0.1:\(port)/p?x=1"
         let cases: [([String], String)] = [
@@ -119,7 +119,7 @@ final class RequestCommandTests: XCTestCase {
             ["-F", "a=1", "-F", "b=two words;type=text/x-note", "-F", "up=@\(file)", "-F", "named=@\(file);filename=other.bin;type=application/x-thing",
              "-F", "text=<\(file)"],
         ]
-        let (server, port) = try startEcho(requests: cases.count * 2)
+        let (server, port) = try Self.startEcho(requests: cases.count * 2)
         defer { server.terminate() }
         func normalized(_ bytes: [UInt8], keepAgent: Bool) -> [String] {
             let text = String(decoding: bytes, as: UTF8.self)

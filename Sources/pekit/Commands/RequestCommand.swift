@@ -51,6 +51,7 @@ let requestCommand = Command(
       --connect N:P=A:Q send requests for host N port P to address A port Q, keeping the name
                         for Host, TLS and cookies (curl's --connect-to; repeat)
       --base URL        resolve a relative URL against this base
+      --url URL         the URL, as curl's --url (instead of giving it alone)
       --request-target T  send T as the request target exactly as given ('/a b', '*', an
                         absolute URL) instead of the URL's path and query, to test how a server
                         reads it (curl's flag; CR, LF and NUL are refused; not kept on redirects)
@@ -118,8 +119,14 @@ let requestCommand = Command(
     run: runRequest
 )
 
-private func runRequest(_ args: [[UInt8]]) throws -> Int32 {
-    let parsed = try Arguments(args, command: "request", options: [
+private func runRequest(_ args: [[UInt8]]) throws -> Int32 { try runRequest(args, built: nil) }
+
+/// What `pekit import curl` does with the request a command line builds, instead of printing
+/// or sending it.
+typealias BuiltRequestHandler = (HTTPRequest, RequestBuilder) throws -> Int32
+
+/// The option table of `pekit request` (also what `pekit import curl` reads a command with).
+let requestOptions: [Arguments.Option] = [
         .init(name: "method", short: "X", takesValue: true), .init(name: "policy", short: nil, takesValue: true),
         .init(name: "param", short: nil, takesValue: true), .init(name: "params-in", short: nil, takesValue: true),
         .init(name: "param-json", short: nil, takesValue: true),
@@ -150,11 +157,17 @@ private func runRequest(_ args: [[UInt8]]) throws -> Int32 {
         .init(name: "resolve", short: nil, takesValue: true), .init(name: "cookie", short: "b", takesValue: true),
         .init(name: "cookie-jar", short: "c", takesValue: true), .init(name: "remote-name", short: "O", takesValue: false),
         .init(name: "dump-header", short: "D", takesValue: true), .init(name: "write-out", short: "w", takesValue: true),
-        .init(name: "trace-ascii", short: nil, takesValue: true), .init(name: "help", short: "h", takesValue: false),
-    ])
+        .init(name: "trace-ascii", short: nil, takesValue: true), .init(name: "url", short: nil, takesValue: true),
+        .init(name: "help", short: "h", takesValue: false),
+]
+
+func runRequest(_ args: [[UInt8]], built handler: BuiltRequestHandler?) throws -> Int32 {
+    let parsed = try Arguments(args, command: "request", options: requestOptions)
     if parsed.has("help") { Output.stdout.line(requestCommand.help); return 0 }
-    guard parsed.positionals.count == 1, let url = parsed.positionals.first else {
-        throw UsageError(command: "request", message: parsed.positionals.isEmpty ? "give a URL" : "give one URL")
+    // curl's --url URL is the same as the URL given alone.
+    let urls = parsed.positionals + parsed.all("url")
+    guard urls.count == 1, let url = urls.first else {
+        throw UsageError(command: "request", message: urls.isEmpty ? "give a URL" : "give one URL")
     }
     try parsed.requireTextPaths(command: "request", options: ["jar", "body-file", "output", "file", "cacert", "cookie-jar", "dump-header"])
     if let format = parsed.value("write-out") { _ = try WriteOut.parse(format) }
@@ -162,14 +175,14 @@ private func runRequest(_ args: [[UInt8]]) throws -> Int32 {
     // sharing a jar at once merge their cookies (they run one after another) instead of each
     // writing back what it read.
     if let jarPath = parsed.value("jar"), try isSending(parsed) {
-        do { return try Files.withLock(jarPath) { try buildAndRun(parsed, url: url) } } catch let error as CookieError {
+        do { return try Files.withLock(jarPath) { try buildAndRun(parsed, url: url, handler) } } catch let error as CookieError {
             throw CommandFailure(message: "pekit request: \(error)")
         }
     }
-    return try buildAndRun(parsed, url: url)
+    return try buildAndRun(parsed, url: url, handler)
 }
 
-private func buildAndRun(_ parsed: Arguments, url: String) throws -> Int32 {
+private func buildAndRun(_ parsed: Arguments, url: String, _ handler: BuiltRequestHandler?) throws -> Int32 {
     let runtime = try makeRuntime(extraPluginDirectories: parsed.all("plugins"))
     var builder = RequestBuilder(url: url)
     builder.environment = ProcessInfo.processInfo.environment
@@ -305,6 +318,7 @@ private func buildAndRun(_ parsed: Arguments, url: String) throws -> Int32 {
         if let spec = parsed.value("aws-sigv4") {
             try signAWS(&request, spec: spec, user: parsed.value("user"))
         }
+        if let handler { return try handler(request, builder) }
         if sending {
             return try send(request, builder: builder, parsed)
         }
@@ -471,6 +485,20 @@ private func curlFormPart(_ spec: String) throws -> MultipartBody.Part {
     let name = String(spec[..<eq])
     var rest = String(spec[spec.index(after: eq)...])
     var type: String?, filename: String?
+    // curl reads a value in double quotes as one piece, with \" and \\ inside ("a;b", "x\"y").
+    if rest.hasPrefix("\"") {
+        var value = "", escaped = false, end: String.Index?
+        var i = rest.index(after: rest.startIndex)
+        while i < rest.endIndex {
+            let c = rest[i]
+            if escaped { value.append(c); escaped = false } else if c == "\\" { escaped = true } else if c == "\"" { end = i; break } else { value.append(c) }
+            i = rest.index(after: i)
+        }
+        guard let end else { throw UsageError(command: "request", message: "-F \(spec): a \" is not closed") }
+        let after = rest[rest.index(after: end)...]
+        if let semicolon = after.range(of: ";type=") { type = String(after[semicolon.upperBound...]) }
+        return MultipartBody.Part(name: name, contentType: type, source: .data(Array(value.utf8)))
+    }
     let isFile = rest.hasPrefix("@"), isText = rest.hasPrefix("<")
     if isFile || isText {
         // For a file, ";type=" and ";filename=" follow the path.

@@ -1,0 +1,204 @@
+/// A command line as copied from a browser or a proxy ("Copy as cURL") split into its words, the
+/// way the shell it was written for would: POSIX sh (`'…'`, `"…"` with its escapes, `$'…'` with
+/// C escapes, `\` and line continuations), Windows cmd (`^` escapes and continuations, then the
+/// C runtime's quoting with `\"`), and PowerShell (`` ` `` escapes and continuations, `'…'` with
+/// `''`, `"…"`). The dialect is told from the text.
+public enum ShellWords {
+    public enum Dialect: String, Sendable { case posix, cmd, powershell }
+
+    /// Why a command does not split.
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// The dialect a copied command is written in: cmd when it has `^` continuations or `^"`,
+    /// PowerShell when lines end in a backtick or it calls `curl.exe` with a backtick, else POSIX.
+    public static func dialect(of text: String) -> Dialect {
+        if text.contains("^\n") || text.contains("^\r\n") || text.contains("^\"") { return .cmd }
+        if text.contains("`\n") || text.contains("`\r\n") { return .powershell }
+        return .posix
+    }
+
+    /// The words of `text` in `dialect` (by default the one `dialect(of:)` tells).
+    /// - Throws: `Failure` for a quote left open, naming where it opened.
+    public static func split(_ text: String, dialect: Dialect? = nil) throws -> [String] {
+        switch dialect ?? Self.dialect(of: text) {
+        case .posix: return try posix(Array(text.unicodeScalars))
+        case .cmd: return try cmd(Array(text.unicodeScalars))
+        case .powershell: return try powershell(Array(text.unicodeScalars))
+        }
+    }
+
+    static func isSpace(_ c: Unicode.Scalar) -> Bool { c == " " || c == "\t" || c == "\n" || c == "\r" }
+
+    static func posix(_ s: [Unicode.Scalar]) throws -> [String] {
+        var words: [String] = [], word = String.UnicodeScalarView(), inWord = false
+        var i = 0
+        func finish() { if inWord { words.append(String(word)); word = .init(); inWord = false } }
+        while i < s.count {
+            let c = s[i]
+            if isSpace(c) { finish(); i += 1; continue }
+            inWord = true
+            switch c {
+            case "\\":
+                if i + 1 < s.count {
+                    if s[i + 1] == "\n" { i += 2; if word.isEmpty { inWord = false }; continue }  // a continuation
+                    if s[i + 1] == "\r", i + 2 < s.count, s[i + 2] == "\n" { i += 3; if word.isEmpty { inWord = false }; continue }
+                    word.append(s[i + 1]); i += 2
+                } else { i += 1 }
+            case "'":
+                guard let end = s[(i + 1)...].firstIndex(of: "'") else { throw Failure(description: "a ' opened at character \(i + 1) is not closed") }
+                word.append(contentsOf: s[(i + 1)..<end]); i = end + 1
+            case "\"":
+                var j = i + 1
+                var closed = false
+                while j < s.count {
+                    if s[j] == "\"" { closed = true; break }
+                    if s[j] == "\\", j + 1 < s.count, "$`\"\\\n".unicodeScalars.contains(s[j + 1]) {
+                        if s[j + 1] != "\n" { word.append(s[j + 1]) }
+                        j += 2; continue
+                    }
+                    word.append(s[j]); j += 1
+                }
+                guard closed else { throw Failure(description: "a \" opened at character \(i + 1) is not closed") }
+                i = j + 1
+            case "$" where i + 1 < s.count && s[i + 1] == "'":
+                var j = i + 2
+                var closed = false
+                var bytes: [UInt8] = []
+                func flushBytes() { if !bytes.isEmpty { word.append(contentsOf: String(decoding: bytes, as: UTF8.self).unicodeScalars); bytes = [] } }
+                while j < s.count {
+                    let d = s[j]
+                    if d == "'" { closed = true; break }
+                    if d == "\\", j + 1 < s.count {
+                        let e = s[j + 1]
+                        j += 2
+                        switch e {
+                        case "n": flushBytes(); word.append("\n")
+                        case "t": flushBytes(); word.append("\t")
+                        case "r": flushBytes(); word.append("\r")
+                        case "a": flushBytes(); word.append("\u{07}")
+                        case "b": flushBytes(); word.append("\u{08}")
+                        case "e", "E": flushBytes(); word.append("\u{1B}")
+                        case "f": flushBytes(); word.append("\u{0C}")
+                        case "v": flushBytes(); word.append("\u{0B}")
+                        case "x":
+                            var value: UInt32 = 0, n = 0
+                            while n < 2, j < s.count, let h = Character(s[j]).hexDigitValue { value = value * 16 + UInt32(h); j += 1; n += 1 }
+                            bytes.append(UInt8(value))  // bytes: \xE2\x9C\x93 is one character
+                        case "u", "U":
+                            var value: UInt32 = 0, n = 0
+                            while n < (e == "u" ? 4 : 8), j < s.count, let h = Character(s[j]).hexDigitValue { value = value * 16 + UInt32(h); j += 1; n += 1 }
+                            flushBytes(); word.append(Unicode.Scalar(value) ?? "\u{FFFD}")
+                        case "0"..."7":
+                            var value = e.value - 0x30, n = 1
+                            while n < 3, j < s.count, ("0"..."7").contains(s[j]) { value = value * 8 + (s[j].value - 0x30); j += 1; n += 1 }
+                            bytes.append(UInt8(truncatingIfNeeded: value))
+                        default: flushBytes(); word.append(e)  // \\ \' \" and the rest
+                        }
+                        continue
+                    }
+                    flushBytes(); word.append(d); j += 1
+                }
+                flushBytes()
+                guard closed else { throw Failure(description: "a $' opened at character \(i + 1) is not closed") }
+                i = j + 1
+            default:
+                word.append(c); i += 1
+            }
+        }
+        finish()
+        return words
+    }
+
+    static func cmd(_ s: [Unicode.Scalar]) throws -> [String] {
+        // cmd first: ^ escapes the next character (a line end: the line goes on) outside quotes.
+        var line = String.UnicodeScalarView()
+        var quoted = false, i = 0
+        while i < s.count {
+            let c = s[i]
+            if c == "^" && !quoted, i + 1 < s.count {
+                if s[i + 1] == "\n" { i += 2; continue }
+                if s[i + 1] == "\r", i + 2 < s.count, s[i + 2] == "\n" { i += 3; continue }
+                line.append(s[i + 1]); i += 2; continue
+            }
+            if c == "\"" { quoted.toggle() }
+            line.append(c == "\n" || c == "\r" ? " " : c); i += 1
+        }
+        // Then the C runtime's rules: whitespace splits outside quotes, backslashes escape a
+        // quote (2n of them before a quote are n, and the quote toggles).
+        let t = Array(line)
+        var words: [String] = [], word = String.UnicodeScalarView(), inWord = false, inQuotes = false
+        i = 0
+        while i < t.count {
+            let c = t[i]
+            if isSpace(c) && !inQuotes {
+                if inWord { words.append(String(word)); word = .init(); inWord = false }
+                i += 1; continue
+            }
+            inWord = true
+            if c == "\\" {
+                var n = 0
+                while i < t.count, t[i] == "\\" { n += 1; i += 1 }
+                if i < t.count, t[i] == "\"" {
+                    word.append(contentsOf: String(repeating: "\\", count: n / 2).unicodeScalars)
+                    if n % 2 == 1 { word.append("\""); i += 1 }
+                } else {
+                    word.append(contentsOf: String(repeating: "\\", count: n).unicodeScalars)
+                }
+                continue
+            }
+            if c == "\"" { inQuotes.toggle(); i += 1; continue }
+            word.append(c); i += 1
+        }
+        guard !inQuotes else { throw Failure(description: "a \" is not closed") }
+        if inWord { words.append(String(word)) }
+        return words
+    }
+
+    static func powershell(_ s: [Unicode.Scalar]) throws -> [String] {
+        var words: [String] = [], word = String.UnicodeScalarView(), inWord = false
+        var i = 0
+        func finish() { if inWord { words.append(String(word)); word = .init(); inWord = false } }
+        while i < s.count {
+            let c = s[i]
+            if isSpace(c) { finish(); i += 1; continue }
+            switch c {
+            case "`":
+                if i + 1 < s.count, s[i + 1] == "\n" { i += 2; continue }
+                if i + 2 < s.count, s[i + 1] == "\r", s[i + 2] == "\n" { i += 3; continue }
+                inWord = true
+                if i + 1 < s.count { word.append(s[i + 1]) }
+                i += 2
+            case "'":
+                inWord = true
+                var j = i + 1, closed = false
+                while j < s.count {
+                    if s[j] == "'" { if j + 1 < s.count, s[j + 1] == "'" { word.append("'"); j += 2; continue }; closed = true; break }
+                    word.append(s[j]); j += 1
+                }
+                guard closed else { throw Failure(description: "a ' opened at character \(i + 1) is not closed") }
+                i = j + 1
+            case "\"":
+                inWord = true
+                var j = i + 1, closed = false
+                while j < s.count {
+                    if s[j] == "\"" { closed = true; break }
+                    if s[j] == "`", j + 1 < s.count {
+                        let e = s[j + 1]
+                        word.append(e == "n" ? "\n" : e == "t" ? "\t" : e == "r" ? "\r" : e == "0" ? "\u{0}" : e)
+                        j += 2; continue
+                    }
+                    word.append(s[j]); j += 1
+                }
+                guard closed else { throw Failure(description: "a \" opened at character \(i + 1) is not closed") }
+                i = j + 1
+            default:
+                inWord = true
+                word.append(c); i += 1
+            }
+        }
+        finish()
+        return words
+    }
+}

@@ -1,0 +1,166 @@
+import Foundation
+import PekitCore
+import PekitHTTP
+
+let importCommand = Command(
+    name: "import",
+    summary: "turn a copied curl command (\"Copy as cURL\") into a pekit Lua script, or send it",
+    help: """
+    usage: pekit import curl [--send | --words] ['curl …' | -]
+
+    Reads a curl command as browsers' developer tools (Chrome, Firefox, Safari, Edge) and
+    proxies or API tools (Charles, Proxyman, Postman, Insomnia) copy it — POSIX shell quoting
+    with $'…' and line continuations, the Windows cmd form (^) and the PowerShell form (`) —
+    from the argument or standard input, and prints an equivalent Lua script (pekit.request{…},
+    the query's parameters as a table where they read back the same, and curl's own default
+    headers, so the script sends what the command sends), or sends it (--send, taking every
+    send option of pekit request). A flag pekit does not take is listed, not dropped silently.
+
+    options:
+      --send       send the request instead of printing the script
+      --words      print the command's words as the shell would hand them to curl, each
+                   ended by a NUL byte (to check how a command is read)
+      -h, --help   show this help
+
+    examples:
+      pekit import curl "curl 'https://api.example.com/items?page=2' -H 'accept: application/json'"
+      pbpaste | pekit import curl -            # macOS;  xclip -o | pekit import curl -  on Linux
+      pekit import curl --send < copied.txt
+    """,
+    run: runImport
+)
+
+/// curl flags the copying tools emit that change nothing pekit sends (they are left out, saying
+/// so on standard error).
+private let ignoredCurlFlags: Set<String> = ["--globoff", "-g", "--http1.1", "--path-as-is", "--no-buffer", "-N", "--progress-bar", "-#"]
+
+private func runImport(_ args: [[UInt8]]) throws -> Int32 {
+    let parsed = try Arguments(args, command: "import", options: [
+        .init(name: "send", short: nil, takesValue: false), .init(name: "words", short: nil, takesValue: false),
+        .init(name: "help", short: "h", takesValue: false),
+    ])
+    if parsed.has("help") { Output.stdout.line(importCommand.help); return 0 }
+    guard parsed.positionals.first == "curl" else { throw UsageError(command: "import", message: "give what to import: pekit import curl 'curl …'") }
+    guard parsed.positionals.count <= 2 else { throw UsageError(command: "import", message: "give the curl command as one argument (quote it), or on standard input") }
+    let text = parsed.positionals.count == 2 && parsed.positionals[1] != "-" ? parsed.positionals[1] : String(decoding: try readAllInput(), as: UTF8.self)
+    var words: [String]
+    do { words = try ShellWords.split(text) } catch { throw CommandFailure(message: "pekit import: \(error)") }
+    if parsed.has("words") {
+        // The words as the shell would hand them to curl, each ended by a NUL (for checking).
+        for word in words { Output.stdout.write(Array(word.utf8) + [0]) }
+        return 0
+    }
+    guard let first = words.first, ["curl", "curl.exe"].contains((first as NSString).lastPathComponent) else {
+        throw CommandFailure(message: "pekit import: this is not a curl command (it starts with '\(words.first ?? "")')")
+    }
+    words.removeFirst()
+    // Flags pekit does not take are listed, and left out; everything else is pekit request's.
+    var kept: [String] = [], dropped: [String] = []
+    let known = Set(requestOptions.flatMap { o in ["--\(o.name)"] + (o.short.map { ["-\($0)"] } ?? []) })
+    for word in words {
+        if word.hasPrefix("-") && word != "-" {
+            let name = word.hasPrefix("--") ? String(word.split(separator: "=", maxSplits: 1)[0]) : String(word.prefix(2))
+            if ignoredCurlFlags.contains(name) { dropped.append(word); continue }
+            if name == "--http2" { kept += ["--http", "2"]; continue }
+            if name == "--request" { kept.append("-X"); continue }
+            if !known.contains(name) { throw CommandFailure(message: "pekit import: curl's \(name) is not something pekit takes (yet); the command was not imported") }
+        }
+        kept.append(word)
+    }
+    for word in dropped { Output.stderr.line("pekit import: left out \(word) (it changes nothing pekit sends)") }
+    // curl's own defaults, unless the command gives its own: what the imported request sends.
+    let lower = kept.map { $0.lowercased() }
+    let agent = HTTPClient.curlVersion.split(separator: " ").first.map { "curl/" + $0.replacingOccurrences(of: "libcurl/", with: "") } ?? "curl"
+    if !lower.contains(where: { $0.hasPrefix("user-agent:") }) && !kept.contains("-A") && !kept.contains("--user-agent") { kept += ["-A", agent] }
+    if !lower.contains(where: { $0.hasPrefix("accept:") }) && !kept.contains("--json") { kept += ["-H", "Accept: */*"] }
+    if !lower.contains(where: { $0.hasPrefix("accept-language:") }) { kept += ["-H", "Accept-Language:"] }
+    let bytes = kept.map { Array($0.utf8) }
+    if parsed.has("send") { return try runRequest(bytes + [Array("--send".utf8)], built: nil) }
+    return try runRequest(bytes, built: { request, builder in
+        Output.stdout.write(luaScript(request, builder: builder, from: text))
+        return 0
+    })
+}
+
+/// A Lua string literal for any bytes.
+private func luaQuote(_ bytes: [UInt8]) -> String {
+    var out = "\""
+    for b in bytes {
+        switch b {
+        case 0x22: out += "\\\""
+        case 0x5C: out += "\\\\"
+        case 0x0A: out += "\\n"
+        case 0x0D: out += "\\r"
+        case 0x09: out += "\\t"
+        case 0x20..<0x7F: out.unicodeScalars.append(Unicode.Scalar(b))
+        default: out += String(format: "\\%03d", b)
+        }
+    }
+    return out + "\""
+}
+
+private func luaQuote(_ text: String) -> String {
+    // Text that is UTF-8 stays readable; other bytes are escaped.
+    var out = "\""
+    for c in text.unicodeScalars {
+        switch c {
+        case "\"": out += "\\\""
+        case "\\": out += "\\\\"
+        case "\n": out += "\\n"
+        case "\r": out += "\\r"
+        case "\t": out += "\\t"
+        default:
+            if c.value < 0x20 || c.value == 0x7F { out += String(format: "\\%03d", c.value) } else { out.unicodeScalars.append(c) }
+        }
+    }
+    return out + "\""
+}
+
+/// The script: pekit.request{…} with the method, URL (its query as parameters when they read
+/// back to the same bytes), every header pekit would not add itself, and the body.
+private func luaScript(_ request: HTTPRequest, builder: RequestBuilder, from command: String) -> String {
+    var lines = ["-- Made by `pekit import curl` from:"]
+    for line in command.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }).prefix(12) {
+        lines.append("--   " + line.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+    lines.append("local req = pekit.request{")
+    lines.append("  method = \(luaQuote(request.method)),")
+    var url = request.url
+    if let hash = url.firstIndex(of: "#") { url = String(url[..<hash]) }
+    var params: [(String, String)]?
+    if let q = url.firstIndex(of: "?") {
+        let query = String(url[url.index(after: q)...])
+        let pairs = WHATWGFormParser().pairs(ByteString(Array(query.utf8))).map { (String(decoding: $0.name.bytes, as: UTF8.self), String(decoding: $0.value.bytes, as: UTF8.self)) }
+        // Only where pekit's default encoding writes them back to the same bytes.
+        let again = (try? Policy.rfc3986.queryString(.array(pairs.map { .array([.text($0.0), .text($0.1)]) })).description) ?? ""
+        if !query.isEmpty && again == query {
+            params = pairs
+            url = String(url[..<q])
+        }
+    }
+    lines.append("  url = \(luaQuote(url)),")
+    if let params {
+        lines.append("  params = { " + params.map { "{ \(luaQuote($0.0)), \(luaQuote($0.1)) }" }.joined(separator: ", ") + " },")
+        lines.append("  params_in = \"query\",")
+    }
+    // Host and Content-Length are pekit's to write, unless the command set Host itself.
+    let userHost = builder.headers.contains { $0.0.lowercased() == "host" }
+    let computed: Set<String> = userHost ? ["content-length"] : ["host", "content-length"]
+    var headers: [String] = []
+    var seen: Set<String> = []
+    for field in request.headers.fields where !computed.contains(field.name.lowercased()) {
+        seen.insert(field.name.lowercased())
+        headers.append("    [\(luaQuote(field.name))] = \(luaQuote(field.value)),")
+    }
+    // pekit's own defaults that the command does not send.
+    for name in ["User-Agent", "Accept-Language"] where !seen.contains(name.lowercased()) { headers.append("    [\(luaQuote(name))] = false,") }
+    if !headers.isEmpty { lines.append("  headers = {"); lines += headers; lines.append("  },") }
+    if let body = try? request.bodyBytes(), !body.isEmpty {
+        lines.append("  body = \(luaQuote(body)),")
+        lines.append("  content_type = \(luaQuote(request.headers["Content-Type"] ?? "application/octet-stream")),")
+    }
+    lines.append("}")
+    lines.append("print(req:raw())          -- the request, byte for byte")
+    lines.append("-- local r = req:send()  print(r.status, #r.body)")
+    return lines.joined(separator: "\n") + "\n"
+}

@@ -1,0 +1,80 @@
+import Foundation
+import PekitTestSupport
+import XCTest
+
+/// `pekit import curl` on the shapes tools copy (Fixtures/curl-commands, described in its
+/// README): the copied command run with curl and the imported script's `req:curl()` run with
+/// curl put the same request on the wire.
+final class ImportCommandTests: XCTestCase {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/curl-commands")
+
+    func testEveryFixtureRoundTrips() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/curl") else { throw XCTSkip("curl is not installed") }
+        let files = try FileManager.default.contentsOfDirectory(atPath: Self.fixtures.path).filter { $0.hasSuffix(".txt") }.sorted()
+        XCTAssertGreaterThanOrEqual(files.count, 12)
+        let (server, port) = try RequestCommandTests.startEcho(requests: files.count * 2)
+        defer { server.terminate() }
+        func run(_ executable: String, _ args: [String], stdin: String = "") throws -> [UInt8] {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: executable)
+            p.arguments = args
+            let out = Pipe(), input = Pipe()
+            p.standardOutput = out
+            p.standardInput = input
+            try p.run()
+            input.fileHandleForWriting.write(Data(stdin.utf8))
+            try? input.fileHandleForWriting.close()
+            let data = out.fileHandleForReading.readDataToEndOfFile()
+            p.waitUntilExit()
+            return Array(data)
+        }
+        func normalized(_ bytes: [UInt8]) -> [String] {
+            let text = String(decoding: bytes, as: UTF8.self)
+            let parts = text.components(separatedBy: "\r\n\r\n")
+            var head = parts[0].components(separatedBy: "\r\n")
+            let line = head.removeFirst()
+            // --compressed is a way of receiving, not part of the request pekit imports.
+            var fields = head.filter { !$0.lowercased().hasPrefix("accept-encoding:") }.sorted()
+            var body = parts.dropFirst().joined(separator: "\r\n\r\n")
+            // Multipart boundaries are random in both (and so are the lengths they make).
+            if let range = parts[0].range(of: #"boundary=[-A-Za-z0-9]+"#, options: .regularExpression) {
+                let boundary = String(parts[0][range].dropFirst(9))
+                body = body.replacingOccurrences(of: boundary, with: "BOUNDARY")
+                fields = fields.map { $0.replacingOccurrences(of: boundary, with: "BOUNDARY") }.filter { !$0.lowercased().hasPrefix("content-length:") }
+            }
+            return [line] + fields + ["", body]
+        }
+        for file in files {
+            let text = try String(contentsOf: Self.fixtures.appendingPathComponent(file), encoding: .utf8)
+                .replacingOccurrences(of: "https://api.example.com", with: "http://127.0.0.1:\(port)")
+            // The words as the shell hands them to curl: POSIX ones checked against bash itself.
+            let split = try PekitProcess.run(["import", "curl", "--words", "-"], stdin: Array(text.utf8))
+            XCTAssertEqual(split.status, 0, "\(file): \(split.stderr)")
+            let words = split.stdout.split(separator: "\0", omittingEmptySubsequences: false).dropLast().map(String.init)
+            if !file.contains("cmd") && !file.contains("powershell") {
+                let bash = try run("/bin/bash", ["-c", "f() { printf '%s\\0' curl \"$@\"; }; " + text.replacingOccurrences(of: "curl ", with: "f ", options: [], range: text.range(of: "curl "))])
+                XCTAssertEqual(words, String(decoding: bash, as: UTF8.self).split(separator: "\0", omittingEmptySubsequences: false).dropLast().map(String.init), "\(file): words")
+            }
+            let original = try run("/usr/bin/curl", ["-s"] + words.dropFirst())
+            let imported = try PekitProcess.run(["import", "curl", "-"], stdin: Array(text.utf8))
+            XCTAssertEqual(imported.status, 0, "\(file): \(imported.stderr)")
+            let script = imported.stdout.replacingOccurrences(of: "print(req:raw())", with: "print(req:curl())")
+            let command = try PekitProcess.run(["run", "-"], stdin: Array(script.utf8))
+            XCTAssertEqual(command.status, 0, "\(file): \(command.stderr)")
+            let again = try run("/bin/sh", ["-c", command.stdout.trimmingCharacters(in: CharacterSet.newlines) + " -s"])
+            XCTAssertEqual(normalized(again), normalized(original), "\(file)")
+        }
+    }
+
+    func testUnknownFlagsAreNamedAndDialectsSplit() throws {
+        let unknown = try PekitProcess.run(["import", "curl", "curl --proto-default https https://h/"])
+        XCTAssertEqual(unknown.stderr, "pekit import: curl's --proto-default is not something pekit takes (yet); the command was not imported\n")
+        XCTAssertEqual(unknown.status, 1)
+        let dropped = try PekitProcess.run(["import", "curl", "curl --globoff 'https://h/a[1]'"])
+        XCTAssertEqual(dropped.stderr, "pekit import: left out --globoff (it changes nothing pekit sends)\n")
+        let notCurl = try PekitProcess.run(["import", "curl", "wget https://h/"])
+        XCTAssertEqual(notCurl.stderr, "pekit import: this is not a curl command (it starts with 'wget')\n")
+        let open = try PekitProcess.run(["import", "curl", "curl 'https://h/"])
+        XCTAssertEqual(open.stderr, "pekit import: a ' opened at character 6 is not closed\n")
+    }
+}
