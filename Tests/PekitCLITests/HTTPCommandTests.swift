@@ -21,16 +21,7 @@ final class HTTPCommandTests: XCTestCase {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/curl") else { throw XCTSkip("curl is not installed") }
         let dir = try makeTemporaryDirectory("curlout")
         func curl(_ args: [String]) throws -> String {
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-            p.arguments = ["-s"] + args
-            p.currentDirectoryURL = dir
-            let out = Pipe()
-            p.standardOutput = out
-            try p.run()
-            let data = out.fileHandleForReading.readDataToEndOfFile()
-            p.waitUntilExit()
-            return String(decoding: data, as: UTF8.self)
+            String(decoding: try PekitProcess.output(of: "/usr/bin/curl", ["-s"] + args, directory: dir), as: UTF8.self)
         }
         func pekit(_ args: [String]) throws -> PekitResult { try PekitProcess.run(["request"] + args, directory: dir) }
         func cookieLines(_ path: String) throws -> [String] {

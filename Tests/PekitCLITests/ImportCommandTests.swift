@@ -14,20 +14,7 @@ final class ImportCommandTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(files.count, 12)
         let (server, port) = try RequestCommandTests.startEcho(requests: files.count * 2)
         defer { server.terminate() }
-        func run(_ executable: String, _ args: [String], stdin: String = "") throws -> [UInt8] {
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: executable)
-            p.arguments = args
-            let out = Pipe(), input = Pipe()
-            p.standardOutput = out
-            p.standardInput = input
-            try p.run()
-            input.fileHandleForWriting.write(Data(stdin.utf8))
-            try? input.fileHandleForWriting.close()
-            let data = out.fileHandleForReading.readDataToEndOfFile()
-            p.waitUntilExit()
-            return Array(data)
-        }
+        func run(_ executable: String, _ args: [String]) throws -> [UInt8] { try PekitProcess.output(of: executable, args) }
         func normalized(_ bytes: [UInt8]) -> [String] {
             let text = String(decoding: bytes, as: UTF8.self)
             let parts = text.components(separatedBy: "\r\n\r\n")

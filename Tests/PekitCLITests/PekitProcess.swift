@@ -50,17 +50,26 @@ enum PekitProcess {
         return result
     }
 
-    /// Runs a bash command line (for shell integration: completion scripts) and returns its output.
-    static func runShell(_ command: String) throws -> String {
+    /// Runs another program (curl, a shell) and returns what it wrote to standard output.
+    static func output(of executable: String, _ args: [String], stdin: String = "", directory: URL? = nil) throws -> [UInt8] {
         let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/bin/bash")
-        p.arguments = ["-c", command]
-        let out = Pipe()
+        p.executableURL = URL(fileURLWithPath: executable)
+        p.arguments = args
+        if let directory { p.currentDirectoryURL = directory }
+        let out = Pipe(), input = Pipe()
         p.standardOutput = out
+        p.standardInput = input
         try p.run()
+        input.fileHandleForWriting.write(Data(stdin.utf8))
+        try? input.fileHandleForWriting.close()
         let data = out.fileHandleForReading.readDataToEndOfFile()
         p.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        return Array(data)
+    }
+
+    /// Runs a bash command line (for shell integration: completion scripts) and returns its output.
+    static func runShell(_ command: String) throws -> String {
+        String(decoding: try output(of: "/bin/bash", ["-c", command]), as: UTF8.self)
     }
 
     static func run(_ args: String..., stdin: String = "") throws -> PekitResult {

@@ -39,17 +39,7 @@ final class RequestCommandTests: XCTestCase {
         return (server, port)
     }
 
-    func sh(_ command: String) throws -> [UInt8] {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/bin/sh")
-        p.arguments = ["-c", command]
-        let out = Pipe()
-        p.standardOutput = out
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return Array(data)
-    }
+    func sh(_ command: String) throws -> [UInt8] { try PekitProcess.output(of: "/bin/sh", ["-c", command]) }
 
     func testRawMessage() throws {
         let r = try PekitProcess.run(["request", "--policy", "afnetworking", "--param", "name=p&p", "--param", "nick_name=p&p[]@= =!",
@@ -142,14 +132,7 @@ final class RequestCommandTests: XCTestCase {
         }
         for args in cases {
             let url = "http://127.0.0.1:\(port)/p?z=0"
-            let curl = Process()
-            curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-            curl.arguments = ["-s"] + args + [url]
-            let out = Pipe()
-            curl.standardOutput = out
-            try curl.run()
-            let theirs = Array(out.fileHandleForReading.readDataToEndOfFile())
-            curl.waitUntilExit()
+            let theirs = try PekitProcess.output(of: "/usr/bin/curl", ["-s"] + args + [url])
             let ours = try PekitProcess.run(["request"] + args + ["--send", url])
             XCTAssertEqual(ours.status, 0, "\(args): \(ours.stderr)")
             XCTAssertEqual(normalized(ours.stdoutBytes, keepAgent: args.contains("-A")), normalized(theirs, keepAgent: args.contains("-A")), "\(args)")
