@@ -6,7 +6,7 @@ import PekitTestSupport
 /// each option, in each of its forms, is in the help; each help has an example; `help` works
 /// every way a user asks for it.
 final class HelpTextTests: XCTestCase {
-    static let commands = ["encode", "decode", "query", "url", "cookies", "request", "run", "repl", "plugins", "completion"]
+    static let commands = ["encode", "decode", "query", "url", "cookies", "request", "import", "har", "run", "repl", "plugins", "completion"]
 
     func testEveryOptionIsInItsCommandsHelp() throws {
         var missing: [String] = []

@@ -39,6 +39,7 @@ extension LuaRuntime {
         installSignModule(into: pekit)
         installJWTModule(into: pekit)
         installURLModule(into: pekit)
+        installHARModule(into: pekit)
 
         stack.pushValue(pekit)
         setGlobal("pekit")

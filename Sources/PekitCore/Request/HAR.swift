@@ -1,0 +1,97 @@
+/// HTTP Archive (HAR 1.2) files, as Chrome, Firefox, Safari and proxies (Charles, Proxyman)
+/// export them: the requests of each entry, ready to build and send again.
+public enum HAR {
+    /// One entry: the request as recorded, and the status that came back then.
+    public struct Entry: Sendable {
+        public var method: String
+        public var url: String
+        /// The header fields as recorded, HTTP/2 pseudo-headers (`:authority`) left out.
+        public var headers: [(name: String, value: String)]
+        public var body: [UInt8]?
+        public var mimeType: String?
+        public var status: Int?
+        public var startedDateTime: String?
+
+        /// A builder for sending it again: the method, URL, recorded headers (pekit writes Host
+        /// and Content-Length itself) and body with its type; no parameters or defaults added.
+        public func builder() -> RequestBuilder {
+            var b = RequestBuilder(url: url)
+            b.method = method
+            let computed: Set<String> = ["host", "content-length"]
+            b.headers = headers.filter { !computed.contains($0.name.lowercased()) }.map { ($0.name, $0.value) }
+            // pekit's own defaults the browser did not send are left out.
+            for name in ["User-Agent", "Accept-Language"] where !headers.contains(where: { $0.name.lowercased() == name.lowercased() }) {
+                b.headers.append((name, nil))
+            }
+            if let body {
+                b.body = body
+                b.contentType = headers.first { $0.name.lowercased() == "content-type" }?.value ?? mimeType ?? "application/octet-stream"
+            }
+            return b
+        }
+    }
+
+    /// Why a file is not a HAR file, naming the place.
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// The entries of a HAR file.
+    /// - Throws: `Failure` naming the entry and field that is missing or of the wrong type;
+    ///   `JSON.ParseError` for text that is not JSON.
+    public static func entries(_ bytes: [UInt8]) throws -> [Entry] {
+        let document = try JSON.parse(bytes)
+        guard case .map(let root) = document, case .map(let log)? = root["log"] else {
+            throw Failure(description: "not a HAR file: no \"log\" object at the top")
+        }
+        guard case .array(let list)? = log["entries"] else { throw Failure(description: "log.entries: missing, or not a list") }
+        return try list.enumerated().map { index, item in
+            let place = "log.entries[\(index)]"
+            guard case .map(let entry) = item, case .map(let request)? = entry["request"] else {
+                throw Failure(description: "\(place).request: missing, or not an object")
+            }
+            func text(_ map: PekitMap, _ key: ByteString, _ at: String) throws -> String {
+                guard case .string(let s)? = map[key] else { throw Failure(description: "\(at).\(key): missing, or not a string") }
+                return s.description
+            }
+            let method = try text(request, "method", "\(place).request")
+            let url = try text(request, "url", "\(place).request")
+            var headers: [(name: String, value: String)] = []
+            if case .array(let list)? = request["headers"] {
+                for (i, h) in list.enumerated() {
+                    guard case .map(let field) = h else { throw Failure(description: "\(place).request.headers[\(i)]: not an object") }
+                    let name = try text(field, "name", "\(place).request.headers[\(i)]")
+                    if name.hasPrefix(":") { continue }  // HTTP/2 pseudo-headers: the request line says them
+                    headers.append((name, try text(field, "value", "\(place).request.headers[\(i)]")))
+                }
+            }
+            var body: [UInt8]?
+            var mimeType: String?
+            if case .map(let post)? = request["postData"] {
+                if case .string(let m)? = post["mimeType"] { mimeType = m.description }
+                if case .string(let t)? = post["text"] {
+                    // Some tools mark a binary body as base64 (HAR 1.2 has this for responses).
+                    if case .string(let e)? = post["encoding"], e.description == "base64" {
+                        do { body = try Base64.decode(t.bytes, alphabet: .standard) } catch { throw Failure(description: "\(place).request.postData.text: \(error)") }
+                    } else {
+                        body = t.bytes
+                    }
+                } else if case .array(let params)? = post["params"] {
+                    // Only params (a form, as some exporters write it): written back as the form.
+                    let pairs = try params.enumerated().map { i, p -> String in
+                        guard case .map(let param) = p else { throw Failure(description: "\(place).request.postData.params[\(i)]: not an object") }
+                        let name = try text(param, "name", "\(place).request.postData.params[\(i)]")
+                        let value = (try? text(param, "value", "")) ?? ""
+                        return WHATWGFormParser.serialize([(name, value)])
+                    }
+                    body = Array(pairs.joined(separator: "&").utf8)
+                }
+            }
+            var status: Int?
+            if case .map(let response)? = entry["response"], case .integer(let n)? = response["status"] { status = Int(n) }
+            var started: String?
+            if case .string(let s)? = entry["startedDateTime"] { started = s.description }
+            return Entry(method: method, url: url, headers: headers, body: body, mimeType: mimeType, status: status, startedDateTime: started)
+        }
+    }
+}

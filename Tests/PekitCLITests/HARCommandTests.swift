@@ -1,0 +1,70 @@
+import Foundation
+import PekitTestSupport
+import XCTest
+
+/// HAR files in the shapes Chrome, Firefox and Charles export (Fixtures/har, described in its
+/// README): listed, replayed against the test server (which echoes what it received), and
+/// loaded from Lua.
+final class HARCommandTests: XCTestCase {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/har")
+
+    func localCopy(_ name: String, _ server: TestServer) throws -> String {
+        let dir = try makeTemporaryDirectory("har")
+        let text = try String(contentsOf: Self.fixtures.appendingPathComponent(name), encoding: .utf8)
+            .replacingOccurrences(of: "https://api.example.com", with: server.base)
+        let path = dir.appendingPathComponent(name).path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    func testListReplayAndLoad() throws {
+        let server = try TestServer.shared()
+        let list = try PekitProcess.run(["har", "list", Self.fixtures.appendingPathComponent("chrome.har").path])
+        XCTAssertEqual(list.stdout, "1\tGET\thttps://api.example.com/status/200?page=2\t200\n2\tPOST\thttps://api.example.com/echo\t200\n")
+        // Charles' second entry was a 201; the test server's echo answers 200: that is reported.
+        let replay = try PekitProcess.run(["har", "replay", try localCopy("charles.har", server)])
+        XCTAssertEqual(replay.stdout, "1\tPOST\t\(server.base)/echo\t200\tas recorded\n2\tPUT\t\(server.base)/echo?kind=bin\t200\trecorded 201\n")
+        XCTAssertEqual(replay.status, 1)
+        let filtered = try PekitProcess.run(["har", "replay", try localCopy("chrome.har", server), "--filter", "/status/"])
+        XCTAssertEqual(filtered.stdout, "1\tGET\t\(server.base)/status/200?page=2\t200\tas recorded\n")
+        XCTAssertEqual(filtered.status, 0)
+        // What the server received: the recorded headers and bodies, pseudo-headers left out,
+        // base64 bodies decoded, params-only forms written as forms.
+        let script = """
+            local function sent(file)
+              local reqs, statuses = pekit.har.load(file)
+              local out = {}
+              for i, req in ipairs(reqs) do
+                if req.url:find("/echo", 1, true) then
+                  local e = req:send():json()
+                  -- A body that is not UTF-8 comes back from the echo as null: its bytes are checked by length.
+                  local body = e.body ~= pekit.null and e.body or ("(" .. e.body_length .. " bytes)")
+                  out[#out + 1] = e.method .. " " .. e.target .. " " .. body .. " " .. tostring(statuses[i])
+                end
+              end
+              return table.concat(out, " | ")
+            end
+            print(sent(arg[1]))
+            print(sent(arg[2]))
+            print(sent(arg[3]))
+            """
+        let r = try PekitProcess.run(["run", "-", try localCopy("chrome.har", server), try localCopy("firefox.har", server), try localCopy("charles.har", server)],
+                                     stdin: Array(script.utf8))
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.stdout, """
+            POST /echo {"name":"x"} 200
+            POST /echo user=ada&note=hello+world 200
+            POST /echo device=a+b&push=1 200 | PUT /echo?kind=bin (4 bytes) 201
+
+            """)
+    }
+
+    func testNotAHARFile() throws {
+        let dir = try makeTemporaryDirectory("har")
+        let path = dir.appendingPathComponent("x.har").path
+        try #"{"log": {"entries": [{"request": {"method": "GET"}}]}}"#.write(toFile: path, atomically: true, encoding: .utf8)
+        let r = try PekitProcess.run(["har", "list", path])
+        XCTAssertEqual(r.stderr, "pekit har: \(path): log.entries[0].request.url: missing, or not a string\n")
+        XCTAssertEqual(r.status, 1)
+    }
+}
