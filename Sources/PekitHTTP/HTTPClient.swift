@@ -33,6 +33,13 @@ public final class HTTPClient {
         return pekit_curl.version().map { cText($0) } ?? "unknown"
     }
 
+    /// The wall clock, in Unix seconds.
+    static func now() -> Double {
+        var t = timespec()
+        clock_gettime(CLOCK_REALTIME, &t)
+        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+    }
+
     /// Sends `request`, following redirects by `options`.
     /// - Returns: the final response; an HTTP error status (4xx, 5xx) is a response, not an error.
     /// - Throws: `HTTPError` for a failed transfer (naming the method, URL and curl's reason),
@@ -56,8 +63,15 @@ public final class HTTPClient {
                 }
             }
             let canFollow = options.followRedirects
+            let started = Self.now()
             var response = try exchange(current, options: options) { response in
                 canFollow && Redirect.statuses.contains(response.status) && response.header("Location") != nil
+            }
+            if let record = options.record {
+                var recorded = response
+                recorded.url = current.url
+                recorded.method = current.method
+                record(current, recorded, started)
             }
             if let jar = options.jar {
                 for value in response.headers(named: "Set-Cookie") { _ = try jar.receive(value.description, from: url) }

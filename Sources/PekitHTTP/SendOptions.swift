@@ -74,6 +74,11 @@ public struct SendOptions {
 
     public enum TraceEvent: Sendable { case text, headerOut, headerIn, dataOut, dataIn }
 
+    /// Called after every exchange (each request of a redirect chain): the request as sent, the
+    /// response as received (a followed redirect's body is not kept) and when it started (Unix
+    /// seconds). What `--har` records.
+    public var record: ((HTTPRequest, HTTPResponse, Double) -> Void)?
+
     public init() {}
 
     /// Options that keep the cookies as `builder` set them up: its jar, and a Cookie header the

@@ -59,6 +59,46 @@ final class HARCommandTests: XCTestCase {
             """)
     }
 
+    /// The HAR 1.2 fields every entry must have (the spec's required ones), with their types.
+    func checkFields(_ path: String, file: StaticString = #filePath, line: UInt = #line) throws -> [[String: Any]] {
+        let root = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+        let log = try XCTUnwrap(root["log"] as? [String: Any])
+        XCTAssertEqual(log["version"] as? String, "1.2")
+        XCTAssertNotNil((log["creator"] as? [String: Any])?["name"] as? String)
+        let entries = try XCTUnwrap(log["entries"] as? [[String: Any]])
+        for (i, entry) in entries.enumerated() {
+            func has(_ object: [String: Any]?, _ keys: [String], _ place: String) {
+                for key in keys where object?[key] == nil { XCTFail("entries[\(i)].\(place)\(key) is missing", file: file, line: line) }
+            }
+            has(entry, ["startedDateTime", "time", "request", "response", "cache", "timings"], "")
+            has(entry["request"] as? [String: Any], ["method", "url", "httpVersion", "cookies", "headers", "queryString", "headersSize", "bodySize"], "request.")
+            has(entry["response"] as? [String: Any], ["status", "statusText", "httpVersion", "cookies", "headers", "content", "redirectURL", "headersSize", "bodySize"], "response.")
+            has((entry["response"] as? [String: Any])?["content"] as? [String: Any], ["size", "mimeType"], "response.content.")
+            has(entry["timings"] as? [String: Any], ["send", "wait", "receive"], "timings.")
+            XCTAssertNotNil((entry["startedDateTime"] as? String)?.range(of: #"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{3})?Z$"#, options: .regularExpression), file: file, line: line)
+        }
+        return entries
+    }
+
+    /// --har on pekit request and pekit run: every exchange (redirect hops too), the spec's
+    /// fields, and a file pekit loads back and replays.
+    func testWrittenHARFilesLoadBack() throws {
+        let server = try TestServer.shared()
+        let dir = try makeTemporaryDirectory("har")
+        let one = dir.appendingPathComponent("one.har").path, script = dir.appendingPathComponent("script.har").path
+        let r = try PekitProcess.run(["request", "--har", one, "-d", "a=1", "\(server.base)/redirect/302?to=/echo"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let entries = try checkFields(one)
+        XCTAssertEqual(entries.map { "\(($0["request"] as? [String: Any])?["method"] ?? "") \(($0["response"] as? [String: Any])?["status"] ?? "")" }, ["POST 302", "GET 200"])
+        XCTAssertEqual(((entries[0]["request"] as? [String: Any])?["postData"] as? [String: Any])?["text"] as? String, "a=1")
+        let run = try PekitProcess.run(["run", "--har", script, "-e", "pekit.http.get('\(server.base)/bytes/300') pekit.http.post('\(server.base)/echo', {json = {a = 1}})"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let scripted = try checkFields(script)
+        XCTAssertEqual(((scripted[0]["response"] as? [String: Any])?["content"] as? [String: Any])?["encoding"] as? String, "base64", "bytes that are not text")
+        XCTAssertEqual(try PekitProcess.run(["har", "list", script]).stdout, "1\tGET\t\(server.base)/bytes/300\t200\n2\tPOST\t\(server.base)/echo\t200\n")
+        XCTAssertEqual(try PekitProcess.run(["har", "replay", script]).status, 0)
+    }
+
     func testNotAHARFile() throws {
         let dir = try makeTemporaryDirectory("har")
         let path = dir.appendingPathComponent("x.har").path

@@ -54,7 +54,9 @@ extension LuaRuntime {
     }
 
     /// Sends and pushes the response table.
-    func send(_ request: HTTPRequest, options: SendOptions) throws {
+    func send(_ request: HTTPRequest, options given: SendOptions) throws {
+        var options = given
+        if let har = harLog { options.record = { har.add($0, $1, started: $2) } }
         if options.insecure && !httpState.warnedInsecure && request.url.lowercased().hasPrefix("https:") {
             httpState.warnedInsecure = true
             fputs("pekit.http: warning: insecure = true: TLS certificates and host names are not checked\n", stderr)

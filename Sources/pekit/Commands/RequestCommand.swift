@@ -97,6 +97,9 @@ let requestCommand = Command(
                         redirect and the timings
       --trace-ascii F   every byte sent and received, in curl's --trace-ascii format, to F
                         ('-': standard output)
+      --har FILE        write every exchange (each request of a redirect chain: headers,
+                        cookies, bodies, timings) to FILE as HAR 1.2, which browsers' developer
+                        tools open
       --no-follow       do not follow redirects (pekit follows up to 10 by default, where curl
                         follows only with -L, which pekit accepts)
       -L, --location    follow redirects (the default)
@@ -158,6 +161,7 @@ let requestOptions: [Arguments.Option] = [
         .init(name: "cookie-jar", short: "c", takesValue: true), .init(name: "remote-name", short: "O", takesValue: false),
         .init(name: "dump-header", short: "D", takesValue: true), .init(name: "write-out", short: "w", takesValue: true),
         .init(name: "trace-ascii", short: nil, takesValue: true), .init(name: "url", short: nil, takesValue: true),
+        .init(name: "har", short: nil, takesValue: true),
         .init(name: "help", short: "h", takesValue: false),
 ]
 
@@ -402,6 +406,12 @@ private func send(_ request: HTTPRequest, builder: RequestBuilder, _ parsed: Arg
             if tracePath != nil { trace += TraceOutput.ascii(event, bytes) }
         }
     }
+    // --har FILE: every exchange of the chain, written whole at the end (also after a failure).
+    let har = parsed.value("har").map { _ in HARLog() }
+    if let har { options.record = { har.add($0, $1, started: $2) } }
+    defer {
+        if let har, let path = parsed.value("har") { try? Files.writeAtomically(har.json(), to: path, mode: 0o644) }
+    }
     defer {
         if let tracePath {
             if tracePath == "-" { Output.stdout.write(trace) } else { try? Files.writeAtomically(trace, to: tracePath, mode: 0o644) }
@@ -459,7 +469,7 @@ private func send(_ request: HTTPRequest, builder: RequestBuilder, _ parsed: Arg
 private let sendOnlyOptions = ["include", "output", "verbose", "no-follow", "max-redirects", "max-redirs", "timeout", "max-time",
                                "connect-timeout", "cacert", "insecure", "proxy", "http", "compressed", "fail", "fail-with-body",
                                "max-filesize", "head", "location", "silent", "show-error", "cookie-jar", "remote-name", "dump-header",
-                               "write-out", "trace-ascii"]
+                               "write-out", "trace-ascii", "har"]
 
 /// Whether the command sends: --send, or any option that only sending has (-i, -o, -I, -L, -f,
 /// …), as the same curl command would. With --raw, --curl or --describe, which only show the

@@ -1,3 +1,5 @@
+import PekitCore
+import PekitHTTP
 import Foundation
 import PekitLua
 
@@ -5,7 +7,7 @@ let runCommand = Command(
     name: "run",
     summary: "run a Lua script with the pekit module",
     help: """
-    usage: pekit run [--sandbox] [--plugins DIR] [-e CHUNK] [-l MODULE] SCRIPT.lua [ARGS...]
+    usage: pekit run [--sandbox] [--har FILE] [--plugins DIR] [-e CHUNK] [-l MODULE] SCRIPT.lua [ARGS...]
            pekit SCRIPT.lua [ARGS...]
 
     Runs SCRIPT.lua (or standard input for '-') with Lua 5.4, the global 'pekit' and
@@ -17,6 +19,8 @@ let runCommand = Command(
       -l MODULE       require MODULE and set the global of the same name first
       --sandbox       run the script under the plugin rules: no files, no network (no io, os.execute,
                       require, load, debug)
+      --har FILE      write every request the script sends, and its response, to FILE as
+                      HAR 1.2 (written when the script ends, however it ends)
       --plugins DIR   search DIR for plugins before the default path (a script's own
                       plugins/ directory, beside it, is searched next, from any directory)
       -h, --help      show this help
@@ -37,6 +41,7 @@ private func runRun(_ args: [[UInt8]]) throws -> Int32 {
         .init(name: "sandbox", short: nil, takesValue: false),
         .init(name: "e", short: "e", takesValue: true),
         .init(name: "l", short: "l", takesValue: true),
+        .init(name: "har", short: nil, takesValue: true),
         pluginsOption,
         .init(name: "help", short: "h", takesValue: false),
     ], stopAtFirstPositional: true)
@@ -57,7 +62,17 @@ private func runRun(_ args: [[UInt8]]) throws -> Int32 {
         }
     }
     let runtime = try makeRuntime(extraPluginDirectories: directories, sandboxed: parsed.has("sandbox"))
-    return runLua {
+    // --har FILE: every exchange the script makes, written when it ends (whatever way it ends).
+    if let path = parsed.value("har") {
+        let log = HARLog()
+        runtime.harLog = log
+        defer { try? Files.writeAtomically(log.json(), to: path, mode: 0o644) }
+        return runLua { try runScriptParts(parsed, runtime) }
+    }
+    return runLua { try runScriptParts(parsed, runtime) }
+}
+
+private func runScriptParts(_ parsed: Arguments, _ runtime: LuaRuntime) throws {
         for option in parsed.rawValues {
             switch option.name {
             case "e": try runtime.runChunk(option.value ?? [])
@@ -75,7 +90,6 @@ private func runRun(_ args: [[UInt8]]) throws -> Int32 {
         } else {
             try runtime.runScript(path: script, arguments: arguments)
         }
-    }
 }
 
 /// Runs Lua work and turns its failure into the message, traceback and exit status users see.

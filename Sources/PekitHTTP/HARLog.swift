@@ -1,0 +1,80 @@
+import PekitCore
+
+/// Exchanges written as an HTTP Archive (HAR 1.2), as Chrome's and Firefox's developer tools
+/// open it: every request of a redirect chain an entry, with headers, query, cookies, bodies
+/// (text as is, other bytes in base64) and timings.
+public final class HARLog {
+    private var entries: [PekitValue] = []
+
+    public init() {}
+
+    public var count: Int { entries.count }
+
+    /// Adds one exchange (what `SendOptions.record` reports).
+    public func add(_ request: HTTPRequest, _ response: HTTPResponse, started: Double) {
+        func field(_ name: String, _ value: String) -> PekitValue {
+            .map(PekitMap(ordered: [.init(key: "name", value: .text(name)), .init(key: "value", value: .text(value))]))
+        }
+        func map(_ entries: [(String, PekitValue)]) -> PekitValue { .map(PekitMap(ordered: entries.map { .init(key: ByteString($0.0), value: $0.1) })) }
+        func content(_ bytes: [UInt8], mimeType: String) -> [(String, PekitValue)] {
+            if UTF8Validation.isValid(bytes) { return [("text", .string(ByteString(bytes)))] }
+            return [("text", .text(String(decoding: Base64.encode(bytes, alphabet: .standard), as: UTF8.self))), ("encoding", .text("base64"))]
+        }
+        let url = (try? RequestURL(request.url))
+        let query: [PekitValue] = url?.query.map { q in
+            WHATWGFormParser().pairs(ByteString(Array(q.utf8))).map { field(String(decoding: $0.name.bytes, as: UTF8.self), String(decoding: $0.value.bytes, as: UTF8.self)) }
+        } ?? []
+        let body = (try? request.bodyBytes()) ?? []
+        var requestFields: [(String, PekitValue)] = [
+            ("method", .text(request.method)), ("url", .text(request.url)), ("httpVersion", .text("HTTP/1.1")),
+            ("cookies", .array(request.headers.fields.filter { $0.name.lowercased() == "cookie" }.flatMap { cookie in
+                cookie.value.split(separator: ";").compactMap { pair -> PekitValue? in
+                    let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: [" "]) }
+                    return parts.count == 2 ? field(parts[0], parts[1]) : nil
+                }
+            })),
+            ("headers", .array(request.headers.fields.map { field($0.name, $0.value) })),
+            ("queryString", .array(query)), ("headersSize", .integer(-1)), ("bodySize", .integer(Int64(body.count))),
+        ]
+        if !body.isEmpty {
+            requestFields.append(("postData", map([("mimeType", .text(request.headers["Content-Type"] ?? "application/octet-stream")), ("params", .array([]))]
+                                               + content(body, mimeType: ""))))
+        }
+        let mimeType = response.header("Content-Type")?.description ?? ""
+        let responseFields: [(String, PekitValue)] = [
+            ("status", .integer(Int64(response.status))), ("statusText", .text(response.reason)),
+            ("httpVersion", .text("HTTP/" + response.httpVersion)),
+            ("cookies", .array(response.headers(named: "Set-Cookie").compactMap { value -> PekitValue? in
+                guard let cookie = SetCookie(value.description) else { return nil }
+                return field(cookie.name, cookie.value)
+            })),
+            ("headers", .array(response.headers.map { field($0.name, $0.value.description) })),
+            ("content", map([("size", .integer(Int64(response.body.count))), ("mimeType", .text(mimeType))] + content(response.body, mimeType: mimeType))),
+            ("redirectURL", .text(response.header("Location")?.description ?? "")), ("headersSize", .integer(-1)),
+            ("bodySize", .integer(Int64(response.bodyLength))),
+        ]
+        let t = response.timing
+        func ms(_ seconds: Double) -> PekitValue { .number((seconds * 1000 * 1000).rounded() / 1000) }
+        let wait = max(0, t.firstByte - t.connect - t.tls), receive = max(0, t.total - t.firstByte)
+        entries.append(map([
+            ("startedDateTime", .text(Timestamp.format(started, .iso8601) ?? "1970-01-01T00:00:00Z")),
+            ("time", ms(t.total)),
+            ("request", map(requestFields)), ("response", map(responseFields)), ("cache", map([])),
+            ("timings", map([("blocked", .integer(-1)), ("dns", ms(t.dns)), ("connect", ms(max(0, t.connect - t.dns))),
+                             ("ssl", t.tls > 0 ? ms(max(0, t.tls - t.connect)) : .integer(-1)), ("send", .integer(0)),
+                             ("wait", ms(wait)), ("receive", ms(receive))])),
+            ("serverIPAddress", .text(response.remoteAddress)),
+        ]))
+    }
+
+    /// The HAR document.
+    public func json() -> [UInt8] {
+        let log = PekitValue.map(PekitMap(ordered: [
+            .init(key: "version", value: .text("1.2")),
+            .init(key: "creator", value: .map(PekitMap(ordered: [.init(key: "name", value: .text("pekit")), .init(key: "version", value: .text(Pekit.version))]))),
+            .init(key: "pages", value: .array([])),
+            .init(key: "entries", value: .array(entries)),
+        ]))
+        return (try? JSON.encodePretty(.map(PekitMap(ordered: [.init(key: "log", value: log)])))) ?? JSON.write(log)
+    }
+}
