@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import PekitTestSupport
 
 final class ExamplesAndInstallTests: XCTestCase {
     /// The tour needs no server: it must keep working.
@@ -40,5 +41,34 @@ final class ExamplesAndInstallTests: XCTestCase {
         process.waitUntilExit()
         XCTAssertEqual(String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self), "a/b%20c\n")
         XCTAssertEqual(process.terminationStatus, 0)
+    }
+}
+
+/// README's "A short tour" runs as shown: each `$ command` gives the lines under it, byte for
+/// byte (CR LF shown as LF, a line ending in " …" cut there), under LANG=C as README says.
+final class ReadmeTourTests: XCTestCase {
+    func testTheTourMatchesByteForByte() throws {
+        let readme = try String(contentsOf: PekitProcess.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let start = try XCTUnwrap(readme.range(of: "## A short tour\n\n```sh\n"))
+        let end = try XCTUnwrap(readme[start.upperBound...].range(of: "\n```"))
+        let block = readme[start.upperBound..<end.lowerBound]
+        var steps: [(command: String, expected: [String])] = []
+        for line in block.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("$ ") { steps.append((String(line.dropFirst(2)), [])) } else if !steps.isEmpty { steps[steps.count - 1].expected.append(String(line)) }
+        }
+        XCTAssertGreaterThanOrEqual(steps.count, 12)
+        let dir = try makeTemporaryDirectory("tour")
+        let bin = PekitProcess.binary.deletingLastPathComponent().path
+        for step in steps {
+            let out = try PekitProcess.output(of: "/bin/sh", ["-c", "exec 2>&1; export PATH='\(bin)':$PATH LANG=C LANGUAGE= LC_ALL=\n\(step.command)\n"], directory: dir)
+            let got = String(decoding: out, as: UTF8.self).replacingOccurrences(of: "\r", with: "").split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            var expected = step.expected
+            while expected.last == "" && got.count < expected.count + 1 { expected.removeLast() }
+            for (i, want) in expected.enumerated() {
+                let have = i < got.count ? got[i] : "<missing>"
+                if want.hasSuffix(" …") { XCTAssertTrue(have.hasPrefix(String(want.dropLast(2))), "\(step.command)\n  got  \(have)\n  want \(want)") }
+                else { XCTAssertEqual(have, want, "\(step.command)") }
+            }
+        }
     }
 }
