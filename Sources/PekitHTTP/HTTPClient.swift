@@ -45,6 +45,45 @@ public final class HTTPClient {
     /// - Throws: `HTTPError` for a failed transfer (naming the method, URL and curl's reason),
     ///   too many redirects or an unusable Location; the sink's or the jar's filters' errors.
     public func send(_ request: HTTPRequest, options: SendOptions = SendOptions()) throws -> HTTPResponse {
+        guard let retry = options.retry, retry.applies(to: request.method) else { return try sendOnce(request, options: options, lastTry: true) }
+        let started = Self.now()
+        var attempt = 1
+        while true {
+            let lastTry = attempt >= retry.attempts
+            var cause: String, wait: Double
+            do {
+                var response = try sendOnce(request, options: options, lastTry: lastTry)
+                response.attempts = attempt
+                guard !lastTry, retry.statuses.contains(response.status) else { return response }
+                cause = "status \(response.status)"
+                wait = retry.delay(before: attempt + 1, retryAfter: response.header("Retry-After")?.description, now: Self.now())
+                if let maxTime = retry.maxTime, Self.now() + wait - started > maxTime { return response }
+            } catch {
+                guard !lastTry, retry.retries(error) else { throw error }
+                cause = "\(error)"
+                wait = retry.delay(before: attempt + 1, retryAfter: nil, now: Self.now())
+                if let maxTime = retry.maxTime, Self.now() + wait - started > maxTime { throw error }
+            }
+            attempt += 1
+            options.willRetry?(attempt, cause, wait)
+            try pause(wait, options: options, url: request.url)
+        }
+    }
+
+    /// Waits `seconds`, a little at a time, so that Ctrl-C (`isCancelled`) stops it at once.
+    private func pause(_ seconds: Double, options: SendOptions, url: String) throws {
+        let end = Self.now() + seconds
+        while Self.now() < end {
+            if options.isCancelled?() == true { throw HTTPError.cancelled(url: url) }
+            var t = timespec(tv_sec: 0, tv_nsec: Int(min(0.05, max(0, end - Self.now())) * 1e9))
+            nanosleep(&t, nil)
+        }
+    }
+
+    /// One try: the request and its redirects. Unless it is the last try, a response a retry
+    /// would replace has its body dropped (it is not the caller's).
+    private func sendOnce(_ request: HTTPRequest, options: SendOptions, lastTry: Bool) throws -> HTTPResponse {
+        let retryable = lastTry ? [] : options.retry?.statuses ?? []
         var current = request
         var hops: [HTTPResponse.Hop] = []
         let origin = try? RequestURL(request.url)
@@ -65,7 +104,7 @@ public final class HTTPClient {
             let canFollow = options.followRedirects
             let started = Self.now()
             var response = try exchange(current, options: options) { response in
-                canFollow && Redirect.statuses.contains(response.status) && response.header("Location") != nil
+                (canFollow && Redirect.statuses.contains(response.status) && response.header("Location") != nil) || retryable.contains(response.status)
             }
             if let record = options.record {
                 var recorded = response

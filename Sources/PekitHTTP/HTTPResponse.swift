@@ -47,6 +47,8 @@ public struct HTTPResponse: Sendable {
     /// The method of the final request (a 303 turns POST into GET).
     public var method = ""
     public var redirects: [Hop] = []
+    /// How many times the request was sent (more than 1 after retries).
+    public var attempts = 1
     public var timing = Timing()
     /// The address and port the final exchange was sent to (after any `connect` mapping).
     public var remoteAddress = ""

@@ -78,6 +78,11 @@ public struct SendOptions {
     /// response as received (a followed redirect's body is not kept) and when it started (Unix
     /// seconds). What `--har` records.
     public var record: ((HTTPRequest, HTTPResponse, Double) -> Void)?
+    /// When to send again after a passing failure (nil: never).
+    public var retry: RetryPolicy?
+    /// Called before each retry: the attempt about to start, the status or error that caused it,
+    /// and the wait in seconds (for -v).
+    public var willRetry: ((Int, String, Double) -> Void)?
 
     public init() {}
 

@@ -20,6 +20,9 @@ Endpoints (any method unless noted):
   /bytes/N[?chunked=1[&pause=S]]  N bytes, byte i = i % 251 (chunked: S seconds between chunks)
   /upload               reads the body in pieces: JSON {length, sha256}
   /status/CODE          that status with a one-line body
+  /flaky/KEY/N[?status=S&after=A]  the first N requests for KEY answer S (503) with Retry-After A
+                        when given (seconds or an HTTP-date), then 200 with the /echo JSON and
+                        "attempt": how many requests KEY has had
   /gzip                 "compressible " x 200, gzip-encoded if Accept-Encoding allows
   /bigheader/N          a header field X-Big of N bytes
   /aws/…                verifies an AWS Signature V4 (header or presigned query) for access key
@@ -130,6 +133,8 @@ class Recorder:
 
 
 class Handler(http.server.BaseHTTPRequestHandler):
+    flaky = {}  # /flaky/KEY/N: requests seen per KEY
+    flaky_lock = threading.Lock()
     protocol_version = "HTTP/1.1"
     server_version = "pekit-test-server"
     sys_version = ""
@@ -202,6 +207,17 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if head == "raw":
             self.body()
             return self.reply(200, bytes(self.rfile.data), content_type="application/octet-stream")
+        if head == "flaky" and len(parts) > 2:
+            with Handler.flaky_lock:
+                Handler.flaky[parts[1]] = Handler.flaky.get(parts[1], 0) + 1
+                attempt = Handler.flaky[parts[1]]
+            options = dict(query)
+            if attempt <= int(parts[2]):
+                extra = [("Retry-After", options["after"])] if "after" in options else []
+                return self.reply(int(options.get("status", "503")), f"attempt {attempt}\n".encode(), extra, "text/plain")
+            echo = self.echo()
+            echo["attempt"] = attempt
+            return self.reply(200, echo)
         if head == "cookies" and len(parts) > 1 and parts[1] == "set":
             return self.reply(200, self.echo(), [("Set-Cookie", f"{k}={v}; Path=/") for k, v in query])
         if head == "cookies" and len(parts) > 2 and parts[1] == "many":

@@ -16,7 +16,7 @@ struct StoredRequest {
 /// status, reason, http_version, headers, body, bytes, url, method, redirects, timing, address.
 extension LuaRuntime {
     static let sendFields = ["jar", "follow", "max_redirects", "timeout", "connect_timeout", "insecure", "cacert",
-                             "proxy", "connect", "http", "compressed", "sink", "max_body"]
+                             "proxy", "connect", "http", "compressed", "sink", "max_body", "retry"]
 
     /// Send options from the table at `argument` (none: `base` as it is), on top of `base` (what
     /// the request's builder implies: its jar, its hand-written Cookie header).
@@ -39,6 +39,7 @@ extension LuaRuntime {
         }
         if let compressed = try fields.flag("compressed") { options.compressed = compressed }
         if let limit = try fields.integer("max_body", in: 0...Int64.max) { options.maxBody = limit }
+        if let retry = try fields.with("retry", { try retryPolicy(at: $0, call, argument: n) }) { options.retry = retry }
         try fields.with("sink") { i in
             switch stack.type(i) {
             case LUA_TSTRING: options.sink = .file(stack.string(i) ?? "")
@@ -51,6 +52,46 @@ extension LuaRuntime {
             }
         }
         return options
+    }
+
+    /// `retry = {attempts=, on={429, 503, "connect", "timeout", …}, backoff={base=, max=, jitter=},
+    /// all_methods=, max_time=}` (`retry = true`: the defaults).
+    func retryPolicy(at index: Int32, _ call: LuaCall, argument n: Int32) throws -> RetryPolicy {
+        var policy = RetryPolicy()
+        if stack.type(index) == LUA_TBOOLEAN {
+            guard stack.bool(index) else { throw call.badArgument(n, "field \"retry\": true or a table of retry options") }
+            return policy
+        }
+        guard let fields = try LuaFields.read(call, argument: n, known: ["attempts", "on", "backoff", "all_methods", "max_time"], at: index) else {
+            throw call.badArgument(n, "field \"retry\": true or a table of retry options")
+        }
+        if let attempts = try fields.integer("attempts", in: 1...100) { policy.attempts = attempts }
+        try fields.with("on") { i in
+            guard stack.type(i) == LUA_TTABLE else { throw fields.mismatch("on", expected: "a list of statuses and \"connect\", \"timeout\" or \"any\"") }
+            policy.statuses = []; policy.onConnectFailure = false; policy.onTimeout = false
+            for k in 0..<stack.rawLength(i) {
+                _ = stack.rawGetIndex(i, Int64(k + 1))
+                defer { stack.pop() }
+                if let status = stack.integer(-1), (100...599).contains(status) { policy.statuses.insert(Int(status)); continue }
+                switch stack.string(-1) {
+                case "connect": policy.onConnectFailure = true
+                case "timeout": policy.onTimeout = true
+                case "any": policy.onAnyError = true
+                default: throw fields.error("retry", "on[\(k + 1)]: a status (100–599), \"connect\", \"timeout\" or \"any\"")
+                }
+            }
+        }
+        try fields.with("backoff") { i in
+            guard let backoff = try LuaFields.read(call, argument: n, known: ["base", "max", "jitter"], at: i) else {
+                throw fields.mismatch("backoff", expected: "{base =, max =, jitter =}")
+            }
+            if let base = try backoff.seconds("base") { policy.baseDelay = base }
+            if let max = try backoff.seconds("max") { policy.maxDelay = max }
+            if let jitter = try backoff.flag("jitter") { policy.jitter = jitter }
+        }
+        if let all = try fields.flag("all_methods") { policy.allMethods = all }
+        policy.maxTime = try fields.seconds("max_time")
+        return policy
     }
 
     /// Sends and pushes the response table.
@@ -105,6 +146,7 @@ extension LuaRuntime {
                 stack.rawSet(-2, key)
             }
         }
+        set("attempts") { stack.push(integer: Int64(r.attempts)) }
         set("redirects") {
             stack.newTable(narr: Int32(r.redirects.count))
             for (i, hop) in r.redirects.enumerated() {

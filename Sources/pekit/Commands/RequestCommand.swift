@@ -97,6 +97,10 @@ let requestCommand = Command(
                         redirect and the timings
       --trace-ascii F   every byte sent and received, in curl's --trace-ascii format, to F
                         ('-': standard output)
+      --retry N         send again up to N times after a timeout or a 408, 429, 500, 502, 503
+                        or 504 (curl's --retry: waiting 1 s, doubling, or as Retry-After says;
+                        GET, HEAD, PUT, DELETE, OPTIONS only); --retry-max-time S starts no
+                        retry after S seconds; --retry-all-errors retries any transfer error
       --har FILE        write every exchange (each request of a redirect chain: headers,
                         cookies, bodies, timings) to FILE as HAR 1.2, which browsers' developer
                         tools open
@@ -161,7 +165,8 @@ let requestOptions: [Arguments.Option] = [
         .init(name: "cookie-jar", short: "c", takesValue: true), .init(name: "remote-name", short: "O", takesValue: false),
         .init(name: "dump-header", short: "D", takesValue: true), .init(name: "write-out", short: "w", takesValue: true),
         .init(name: "trace-ascii", short: nil, takesValue: true), .init(name: "url", short: nil, takesValue: true),
-        .init(name: "har", short: nil, takesValue: true),
+        .init(name: "har", short: nil, takesValue: true), .init(name: "retry", short: nil, takesValue: true),
+        .init(name: "retry-max-time", short: nil, takesValue: true), .init(name: "retry-all-errors", short: nil, takesValue: false),
         .init(name: "help", short: "h", takesValue: false),
 ]
 
@@ -380,8 +385,23 @@ private func send(_ request: HTTPRequest, builder: RequestBuilder, _ parsed: Arg
         options.version = value
     }
     options.compressed = parsed.has("compressed")
+    // curl's --retry N (--retry-max-time S, --retry-all-errors): idempotent methods only.
+    if let text = parsed.value("retry") {
+        guard let n = Int(text), (0...100).contains(n) else { throw UsageError(command: "request", message: "--retry takes a count from 0 to 100, not '\(text)'") }
+        var policy = RetryPolicy.curl(retries: n)
+        policy.maxTime = try number("retry-max-time")
+        policy.onAnyError = parsed.has("retry-all-errors")
+        options.retry = policy
+    } else if parsed.has("retry-max-time") || parsed.has("retry-all-errors") {
+        throw UsageError(command: "request", message: "--retry-max-time and --retry-all-errors go with --retry N")
+    }
     let verbose = parsed.has("verbose")
     let include = parsed.has("include") || parsed.has("head")
+    if verbose {
+        options.willRetry = { attempt, cause, wait in
+            Output.stderr.line(printable("* retry: attempt \(attempt) after \(cause), waiting \(String(format: "%.1f", wait)) s"))
+        }
+    }
     // With -f (not --fail-with-body) an error's body is never written, and -i and -w put
     // something before or after it: the body then waits in memory until the end.
     let failQuietly = parsed.has("fail") && !parsed.has("fail-with-body")
@@ -469,7 +489,7 @@ private func send(_ request: HTTPRequest, builder: RequestBuilder, _ parsed: Arg
 private let sendOnlyOptions = ["include", "output", "verbose", "no-follow", "max-redirects", "max-redirs", "timeout", "max-time",
                                "connect-timeout", "cacert", "insecure", "proxy", "http", "compressed", "fail", "fail-with-body",
                                "max-filesize", "head", "location", "silent", "show-error", "cookie-jar", "remote-name", "dump-header",
-                               "write-out", "trace-ascii", "har"]
+                               "write-out", "trace-ascii", "har", "retry", "retry-max-time", "retry-all-errors"]
 
 /// Whether the command sends: --send, or any option that only sending has (-i, -o, -I, -L, -f,
 /// …), as the same curl command would. With --raw, --curl or --describe, which only show the

@@ -1,0 +1,56 @@
+import Foundation
+import PekitTestSupport
+import XCTest
+@testable import PekitLua
+
+/// Retries against the test server's /flaky/KEY/N (the first N requests for KEY fail).
+final class RetryTests: XCTestCase {
+    var lua: LuaREPL!
+    var server: TestServer!
+
+    override func setUpWithError() throws {
+        server = try TestServer.shared()
+        lua = LuaREPL(runtime: try makeRuntime())
+        XCTAssertEqual(lua.eval(#"base = "\#(server.base)""#), "")
+    }
+    override func tearDown() { lua = nil }
+
+    func key() -> String { UUID().uuidString }
+
+    func testRetriesUntilItWorks() {
+        let k = key()
+        XCTAssertEqual(lua.eval(#"local r = pekit.http.get(base .. "/flaky/\#(k)/2", {retry = {attempts = 3, backoff = {base = 0.01}}}) return r.status, r.attempts, r:json().attempt"#),
+                       "200\t3\t3")
+        // Not enough attempts: the last failure is the answer (with its body).
+        let k2 = key()
+        XCTAssertEqual(lua.eval(#"local r = pekit.http.get(base .. "/flaky/\#(k2)/5", {retry = {attempts = 2, backoff = {base = 0.01}}}) return r.status, r.attempts, r.body"#),
+                       "503\t2\t\"attempt 2\\n\"")
+    }
+
+    func testRetryAfterIsHonoured() {
+        let k = key()
+        XCTAssertEqual(lua.eval(#"local t = pekit.time.now() local r = pekit.http.get(base .. "/flaky/\#(k)/1?after=1", {retry = true}) return r.status, r.attempts, pekit.time.now() - t >= 0.95"#),
+                       "200\t2\ttrue")
+        let k2 = key()
+        XCTAssertEqual(lua.eval(#"local r = pekit.http.get(base .. "/flaky/\#(k2)/1?after=" .. pekit.url.build{scheme = "http", host = "h", path = {pekit.time.format(0, "http")}}.pathname:sub(2), {retry = true}) return r.status, r.attempts"#),
+                       "200\t2", "an HTTP-date in the past: no wait")
+    }
+
+    func testOnlyIdempotentMethodsUnlessAsked() {
+        let k = key()
+        XCTAssertEqual(lua.eval(#"local r = pekit.http.post(base .. "/flaky/\#(k)/1", {retry = {attempts = 3}}) return r.status, r.attempts"#), "503\t1")
+        XCTAssertEqual(lua.eval(#"local r = pekit.http.post(base .. "/flaky/\#(k)/1", {retry = {attempts = 3, all_methods = true, backoff = {base = 0.01}}}) return r.status, r.attempts"#), "200\t1",
+                       "the second POST to the key is its second request: it works at once")
+        let k2 = key()
+        XCTAssertEqual(lua.eval(#"local r = pekit.http.post(base .. "/flaky/\#(k2)/1", {retry = {attempts = 3, all_methods = true, backoff = {base = 0.01}}}) return r.status, r.attempts"#), "200\t2")
+    }
+
+    func testConnectFailuresAndBadOptions() {
+        XCTAssertTrue(lua.eval(#"local ok, e = pcall(pekit.http.get, "http://127.0.0.1:1/", {retry = {attempts = 2, on = {"connect"}, backoff = {base = 0.01}}}) return e"#)
+            .contains("Couldn't connect to server (curl error 7)"))
+        XCTAssertEqual(lua.eval(#"pekit.http.get(base, {retry = {attempts = 0}})"#),
+                       "error: stdin:1: pekit.http.get: bad argument #2 (field \"attempts\": expected a whole number from 1 to 100, got 0)")
+        XCTAssertEqual(lua.eval(#"pekit.http.get(base, {retry = {on = {"sometimes"}}})"#),
+                       "error: stdin:1: pekit.http.get: bad argument #2 (field \"retry\": on[1]: a status (100–599), \"connect\", \"timeout\" or \"any\")")
+    }
+}
