@@ -260,7 +260,16 @@ final class HTTPCommandTests: XCTestCase {
             }
             return out
         }
-        XCTAssertEqual(try sections(ours).filter { !$0.contains("Content-") }, try sections(theirs).filter { !$0.contains("Content-") })
+        // Sections in the order they came can differ (the test server answers before it reads the
+        // body, so "Send data" may be reported after the answer): compared as a set of sections.
+        func grouped(_ lines: [String]) -> [String] {
+            var groups: [String] = []
+            for line in lines where !line.contains("Content-") {
+                if line.hasPrefix("=>") || line.hasPrefix("<=") || line.hasPrefix("HTTP/1.1 ") || groups.isEmpty { groups.append(line) } else { groups[groups.count - 1] += "\n" + line }
+            }
+            return groups.sorted()
+        }
+        XCTAssertEqual(grouped(try sections(ours)), grouped(try sections(theirs)))
     }
 
     /// What a server says is escaped before it reaches a person's terminal: a CR or an escape
