@@ -114,7 +114,8 @@ let requestCommand = Command(
                         --connect-timeout S  to connect (30)
       --cacert FILE     trust the CAs in FILE;  -k, --insecure  do not check certificates
       -x, --proxy URL   use this proxy ('' for none; default: http_proxy, HTTPS_PROXY, NO_PROXY…)
-      --http V          1.1 or 2;  --compressed  ask for and decode a compressed body
+      --http V          1.1 or 2 (also curl's --http1.1 and --http2);  --compressed  ask for
+                        and decode a compressed body
       -s, --silent      accepted: pekit shows no progress meter (errors still show, as with
                         -sS);  -S, --show-error  accepted
 
@@ -167,6 +168,7 @@ let requestOptions: [Arguments.Option] = [
         .init(name: "trace-ascii", short: nil, takesValue: true), .init(name: "url", short: nil, takesValue: true),
         .init(name: "har", short: nil, takesValue: true), .init(name: "retry", short: nil, takesValue: true),
         .init(name: "retry-max-time", short: nil, takesValue: true), .init(name: "retry-all-errors", short: nil, takesValue: false),
+        .init(name: "http1.1", short: nil, takesValue: false), .init(name: "http2", short: nil, takesValue: false),
         .init(name: "help", short: "h", takesValue: false),
 ]
 
@@ -380,6 +382,8 @@ private func send(_ request: HTTPRequest, builder: RequestBuilder, _ parsed: Arg
     options.insecure = parsed.has("insecure")
     if options.insecure { Output.stderr.line("pekit request: warning: --insecure: TLS certificates and host names are not checked") }
     options.proxy = parsed.value("proxy")
+    if parsed.has("http1.1") { options.version = .http1_1 }
+    if parsed.has("http2") { options.version = .http2 }
     if let version = parsed.value("http") {
         guard let value = SendOptions.Version(rawValue: version) else { throw UsageError(command: "request", message: "--http takes 1.1 or 2") }
         options.version = value
@@ -489,7 +493,7 @@ private func send(_ request: HTTPRequest, builder: RequestBuilder, _ parsed: Arg
 private let sendOnlyOptions = ["include", "output", "verbose", "no-follow", "max-redirects", "max-redirs", "timeout", "max-time",
                                "connect-timeout", "cacert", "insecure", "proxy", "http", "compressed", "fail", "fail-with-body",
                                "max-filesize", "head", "location", "silent", "show-error", "cookie-jar", "remote-name", "dump-header",
-                               "write-out", "trace-ascii", "har", "retry", "retry-max-time", "retry-all-errors"]
+                               "write-out", "trace-ascii", "har", "retry", "retry-max-time", "retry-all-errors", "http1.1", "http2"]
 
 /// Whether the command sends: --send, or any option that only sending has (-i, -o, -I, -L, -f,
 /// …), as the same curl command would. With --raw, --curl or --describe, which only show the
