@@ -102,6 +102,7 @@ public final class HTTPClient {
                 }
             }
             let canFollow = options.followRedirects
+            if let rate = options.rate { try pause(rate.reserve(url.host, now: Self.now()), options: options, url: current.url) }
             let started = Self.now()
             var response = try exchange(current, options: options) { response in
                 (canFollow && Redirect.statuses.contains(response.status) && response.header("Location") != nil) || retryable.contains(response.status)

@@ -78,6 +78,8 @@ public struct SendOptions {
     /// response as received (a followed redirect's body is not kept) and when it started (Unix
     /// seconds). What `--har` records.
     public var record: ((HTTPRequest, HTTPResponse, Double) -> Void)?
+    /// Spaces requests to each host (every request of a redirect chain and every retry counts).
+    public var rate: RateLimiter?
     /// When to send again after a passing failure (nil: never).
     public var retry: RetryPolicy?
     /// Called before each retry: the attempt about to start, the status or error that caused it,

@@ -53,4 +53,24 @@ final class RetryTests: XCTestCase {
         XCTAssertEqual(lua.eval(#"pekit.http.get(base, {retry = {on = {"sometimes"}}})"#),
                        "error: stdin:1: pekit.http.get: bad argument #2 (field \"retry\": on[1]: a status (100–599), \"connect\", \"timeout\" or \"any\")")
     }
+
+    /// rate = "N/s": requests to one host spaced 1/N s apart (held within 10%); other hosts do
+    /// not wait for it.
+    func testRateLimitSpacesRequests() {
+        XCTAssertEqual(lua.eval(#"""
+            local done = {}
+            for i = 1, 11 do pekit.http.get(base .. "/status/200", {rate = "20/s"}) done[i] = pekit.time.now() end
+            local spent = done[11] - done[1]   -- ten intervals of 0.05 s
+            return spent >= 0.45 and spent <= 0.55
+            """#), "true")
+        XCTAssertEqual(lua.eval(#"""
+            local other = base:gsub("127.0.0.1", "localhost")
+            pekit.http.get(base .. "/status/200", {rate = "1/s"})
+            local t0 = pekit.time.now()
+            pekit.http.get(other .. "/status/200", {rate = "1/s"})
+            return pekit.time.now() - t0 < 0.5
+            """#), "true")
+        XCTAssertEqual(lua.eval(#"pekit.http.get(base, {rate = "fast"})"#),
+                       "error: stdin:1: pekit.http.get: bad argument #2 (field \"rate\": a rate is COUNT/s, COUNT/m or COUNT/h (\"10/s\", \"600/m\"), not \"fast\")")
+    }
 }

@@ -16,7 +16,7 @@ struct StoredRequest {
 /// status, reason, http_version, headers, body, bytes, url, method, redirects, timing, address.
 extension LuaRuntime {
     static let sendFields = ["jar", "follow", "max_redirects", "timeout", "connect_timeout", "insecure", "cacert",
-                             "proxy", "connect", "http", "compressed", "sink", "max_body", "retry"]
+                             "proxy", "connect", "http", "compressed", "sink", "max_body", "retry", "rate"]
 
     /// Send options from the table at `argument` (none: `base` as it is), on top of `base` (what
     /// the request's builder implies: its jar, its hand-written Cookie header).
@@ -40,6 +40,13 @@ extension LuaRuntime {
         if let compressed = try fields.flag("compressed") { options.compressed = compressed }
         if let limit = try fields.integer("max_body", in: 0...Int64.max) { options.maxBody = limit }
         if let retry = try fields.with("retry", { try retryPolicy(at: $0, call, argument: n) }) { options.retry = retry }
+        if let text = try fields.string("rate") {
+            // One limiter per rate for the whole run: requests made with the same rate share it.
+            if let shared = httpState.limiters[text] { options.rate = shared } else {
+                do { options.rate = try RateLimiter(text) } catch { throw fields.error("rate", "\(error)") }
+                httpState.limiters[text] = options.rate
+            }
+        }
         try fields.with("sink") { i in
             switch stack.type(i) {
             case LUA_TSTRING: options.sink = .file(stack.string(i) ?? "")

@@ -22,6 +22,8 @@ final class HTTPState {
     var client: HTTPClient?
     var busy = false
     var warnedInsecure = false
+    /// The rate limiters by their text ("10/s"): every request naming a rate shares its limiter.
+    var limiters: [String: RateLimiter] = [:]
 }
 
 /// What `pekit.crypto` keeps for one runtime: the streaming hashes its scripts hold.

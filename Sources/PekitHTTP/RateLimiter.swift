@@ -1,0 +1,37 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Requests spaced so that no host gets more than a rate: `10/s`, `600/m` (or `/min`), `2/h`.
+/// The first request to a host goes at once; each next one no sooner than the interval after
+/// the one before. One limiter is shared by every request that names the same rate.
+public final class RateLimiter: @unchecked Sendable {
+    /// Seconds between two requests to one host.
+    public let interval: Double
+    public let text: String
+    private var next: [String: Double] = [:]
+    private var mutex = pthread_mutex_t()
+
+    /// - Throws: `RateLimiter.Failure` for text that is not COUNT/UNIT.
+    public init(_ text: String) throws {
+        let parts = text.split(separator: "/", maxSplits: 1).map { String($0).trimmingCharacters(in: [" "]) }
+        let units: [String: Double] = ["s": 1, "sec": 1, "second": 1, "m": 60, "min": 60, "minute": 60, "h": 3600, "hour": 3600]
+        guard parts.count == 2, let count = Double(parts[0]), count > 0, count.isFinite, let unit = units[parts[1].lowercased()] else {
+            throw Failure(description: "a rate is COUNT/s, COUNT/m or COUNT/h (\"10/s\", \"600/m\"), not \"\(text)\"")
+        }
+        interval = unit / count
+        self.text = text
+        pthread_mutex_init(&mutex, nil)
+    }
+
+    public struct Failure: Error, CustomStringConvertible { public let description: String }
+
+    /// How long the next request to `host` must wait (and books its slot).
+    func reserve(_ host: String, now: Double) -> Double {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        let slot = max(now, next[host] ?? now)
+        next[host] = slot + interval
+        return slot - now
+    }
+}
