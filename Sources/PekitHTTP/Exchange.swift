@@ -13,6 +13,26 @@ final class Exchange {
     let willFollow: (HTTPResponse) -> Bool
     let isCancelled: (() -> Bool)?
     var trace: ((SendOptions.TraceEvent, [UInt8]) -> Void)?
+    var progress: ((SendOptions.Progress) -> Void)?
+    private var progressStarted = 0.0, progressLast = -1.0
+    private var lastProgress: SendOptions.Progress?
+
+    /// libcurl's progress report, passed on at most five times a second.
+    func reportProgress(downloadTotal: Int64, downloaded: Int64, uploadTotal: Int64, uploaded: Int64, now: Double) {
+        guard let progress else { return }
+        if progressStarted == 0 { progressStarted = now }
+        let report = SendOptions.Progress(downloaded: downloaded, downloadTotal: downloadTotal, uploaded: uploaded, uploadTotal: uploadTotal,
+                                          elapsed: now - progressStarted)
+        lastProgress = report
+        guard now - progressLast >= 0.2 else { return }
+        progressLast = now
+        progress(report)
+    }
+
+    /// The last report once more, when the transfer is over (so a display ends at its total).
+    func finishProgress() {
+        if let progress, let lastProgress { progress(lastProgress) }
+    }
     /// The most body bytes taken, and the URL for the error.
     let maxBody: Int?
     let url: String

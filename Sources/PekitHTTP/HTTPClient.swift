@@ -168,7 +168,8 @@ public final class HTTPClient {
             if pekit_curl_setopt_debug_callback(handle, debugCallback) != CURLE_OK { failed = failed ?? CURLOPT_DEBUGFUNCTION }
             set(CURLOPT_DEBUGDATA, pointer: context)
         }
-        if options.isCancelled != nil {
+        if options.progress != nil { exchange.progress = options.progress }
+        if options.isCancelled != nil || options.progress != nil {
             set(CURLOPT_NOPROGRESS, 0)
             if pekit_curl_setopt_xferinfo_callback(handle, progressCallback) != CURLE_OK { failed = failed ?? CURLOPT_XFERINFOFUNCTION }
             set(CURLOPT_XFERINFODATA, pointer: context)
@@ -238,6 +239,7 @@ public final class HTTPClient {
             throw HTTPError.transfer(method: request.method, url: request.url, code: Int(code.rawValue), reason: reason,
                                      hint: Self.hint(code, reason))
         }
+        exchange.finishProgress()
         try exchange.finish()
 
         var response = exchange.response
@@ -330,7 +332,8 @@ private let debugCallback: curl_debug_callback = { _, kind, data, size, userdata
     return 0
 }
 
-private let progressCallback: curl_xferinfo_callback = { userdata, _, _, _, _ in
+private let progressCallback: curl_xferinfo_callback = { userdata, dltotal, dlnow, ultotal, ulnow in
     guard let exchange = exchange(userdata) else { return 0 }
+    exchange.reportProgress(downloadTotal: Int64(dltotal), downloaded: Int64(dlnow), uploadTotal: Int64(ultotal), uploaded: Int64(ulnow), now: HTTPClient.now())
     return exchange.shouldStop() ? 1 : 0
 }

@@ -78,6 +78,15 @@ public struct SendOptions {
     /// response as received (a followed redirect's body is not kept) and when it started (Unix
     /// seconds). What `--har` records.
     public var record: ((HTTPRequest, HTTPResponse, Double) -> Void)?
+    /// How a transfer goes, about five times a second and once at its end: bytes received and
+    /// sent, with the totals when known (0 otherwise), and seconds since it started.
+    public var progress: ((Progress) -> Void)?
+
+    public struct Progress: Sendable, Equatable {
+        public var downloaded: Int64, downloadTotal: Int64, uploaded: Int64, uploadTotal: Int64
+        public var elapsed: Double
+    }
+
     /// Spaces requests to each host (every request of a redirect chain and every retry counts).
     public var rate: RateLimiter?
     /// When to send again after a passing failure (nil: never).

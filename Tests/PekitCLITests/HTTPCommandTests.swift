@@ -53,6 +53,39 @@ final class HTTPCommandTests: XCTestCase {
         XCTAssertTrue(bad.stderr.hasPrefix("pekit request: -w: unknown variable %{bogus} (known: http_code"), bad.stderr)
     }
 
+    /// Progress on standard error: with --progress (here, a pipe), ending at the total; never
+    /// in a pipe otherwise.
+    func testProgressLine() throws {
+        let forced = try PekitProcess.run(["request", "--progress", "-o", "/dev/null", "\(server.base)/bytes/1000"])
+        XCTAssertEqual(forced.status, 0, forced.stderr)
+        XCTAssertTrue(forced.stderr.hasPrefix("\r\u{1B}[K"), forced.stderr.debugDescription)
+        XCTAssertTrue(forced.stderr.hasSuffix("1.0 KB of 1.0 KB (100%)  " + forced.stderr.split(separator: " ").suffix(2).joined(separator: " ")), forced.stderr.debugDescription)
+        XCTAssertTrue(forced.stderr.hasSuffix("/s\n"), forced.stderr.debugDescription)
+        XCTAssertEqual(try PekitProcess.run(["request", "-o", "/dev/null", "\(server.base)/bytes/1000"]).stderr, "")
+    }
+
+    /// In a real terminal (tmux): a download to a file shows bytes of the total, the rate and the
+    /// time left while it runs, and ends at its total; a binary body is not written to the
+    /// terminal (as curl), and -o - writes it anyway.
+    func testProgressInATerminal() throws {
+        let dir = try makeTemporaryDirectory("progress")
+        let out = dir.appendingPathComponent("out.bin").path
+        let pekit = PekitProcess.binary.path
+        let terminal = try TerminalSession(
+            "sh -c '\(pekit) request -o \(out) \"\(server.base)/bytes/160640?pause=0.2\"; echo \"[status $?]\"; " +
+            "\(pekit) request --send \(server.base)/bytes/100; echo \"[status $?]\"; \(pekit) request -o - \(server.base)/bytes/3 | od -An -tx1; sleep 60'",
+            directory: dir, tag: "progress")
+        let during = try terminal.screen(waitingFor: "ETA")
+        XCTAssertNotNil(during.split(separator: "\n").first?.range(of: #"^\d+\.\d KB of 160\.6 KB \(\d+%\)  \d+\.\d KB/s  ETA 0:0\d$"#, options: .regularExpression), during)
+        let after = try terminal.screen(waitingFor: "00 01 02")
+        let lines = after.split(separator: "\n", omittingEmptySubsequences: false)
+        XCTAssertNotNil(lines[0].range(of: #"^160\.6 KB of 160\.6 KB \(100%\)  \d+\.\d KB/s$"#, options: .regularExpression), after)
+        XCTAssertEqual(Array(lines[1...4]), ["[status 0]",
+            "pekit request: the body is binary (100 bytes) and would mess up the terminal: use -o FILE, or -o - to write it here anyway",
+            "[status 1]", " 00 01 02"], after)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: out)).count, 160640)
+    }
+
     /// curl's --retry: transient statuses are sent again (Retry-After honoured), POST is not.
     func testRetryFlags() throws {
         let key = UUID().uuidString

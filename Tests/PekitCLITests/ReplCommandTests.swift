@@ -68,73 +68,43 @@ final class ReplCommandTests: XCTestCase {
     func testReplInATerminalUnderEnUS() throws { try terminalSession(lang: "en_US.UTF-8") }
 
     func terminalSession(lang: String) throws {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux") else {
-            throw XCTSkip("tmux is not installed (scripts/test installs it)")
-        }
         let home = try makeTemporaryDirectory("home")
-        let session = "pekit-test-\(getpid())-\(lang.prefix(2))"
-        // tmux is run with posix_spawn and waitpid, its output sent to a file: the server that
-        // new-session daemonizes would otherwise keep Foundation's Process (and a pipe) waiting.
-        let outFile = home.appendingPathComponent("tmux.out").path
-        func tmux(_ args: String...) throws -> String {
-            var actions = posix_spawn_file_actions_t()
-            posix_spawn_file_actions_init(&actions)
-            defer { posix_spawn_file_actions_destroy(&actions) }
-            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-            posix_spawn_file_actions_addopen(&actions, 1, outFile, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-            posix_spawn_file_actions_adddup2(&actions, 1, 2)
-            let argv = (["tmux", "-u", "-L", session] + args).map { strdup($0) } + [nil]
-            defer { argv.forEach { free($0) } }
-            var pid: pid_t = 0
-            guard posix_spawn(&pid, "/usr/bin/tmux", &actions, nil, argv, environ) == 0 else { throw XCTSkip("cannot start tmux") }
-            var status: Int32 = 0
-            waitpid(pid, &status, 0)
-            return (try? String(contentsOfFile: outFile, encoding: .utf8)) ?? ""
-        }
-        _ = try tmux("new-session", "-d", "-s", session, "-x", "120", "-y", "30",
-                     "env -u PEKIT_HISTORY -u LC_ALL -u LC_CTYPE HOME=\(home.path) XDG_STATE_HOME= LANG=\(lang) TERM=xterm \(PekitProcess.binary.path) repl")
-        defer { _ = try? tmux("kill-server") }
-        func screen(waitingFor text: String) throws -> String {
-            for _ in 0..<50 {
-                let shown = try tmux("capture-pane", "-p", "-t", session)
-                if shown.contains(text) { return shown }
-                Thread.sleep(forTimeInterval: 0.1)
-            }
-            return try tmux("capture-pane", "-p", "-t", session)
-        }
-        XCTAssertTrue(try screen(waitingFor: "> ").contains("pekit 0.1.0 (Lua 5.4)"))
-        _ = try tmux("send-keys", "-t", session, "pekit.encode('a b', 'form')", "Enter")
-        XCTAssertTrue(try screen(waitingFor: "\"a+b\"").contains("> pekit.encode('a b', 'form')\n\"a+b\"\n"))
+        let terminal = try TerminalSession(
+            "env -u PEKIT_HISTORY -u LC_ALL -u LC_CTYPE HOME=\(home.path) XDG_STATE_HOME= LANG=\(lang) TERM=xterm \(PekitProcess.binary.path) repl",
+            directory: home, tag: String(lang.prefix(2)))
+        XCTAssertTrue(try terminal.screen(waitingFor: "> ").contains("pekit 0.1.0 (Lua 5.4)"))
+        try terminal.send("pekit.encode('a b', 'form')", "Enter")
+        XCTAssertTrue(try terminal.screen(waitingFor: "\"a+b\"").contains("> pekit.encode('a b', 'form')\n\"a+b\"\n"))
         // Non-ASCII typed at the prompt reaches Lua (libedit needs a UTF-8 LC_CTYPE for it).
-        _ = try tmux("send-keys", "-t", session, "pekit.encode('漢字&ss')", "Enter")
-        XCTAssertTrue(try screen(waitingFor: "%26ss").contains("\"%E6%BC%A2%E5%AD%97%26ss\""))
-        _ = try tmux("send-keys", "-t", session, "function f()", "Enter")
-        XCTAssertTrue(try screen(waitingFor: ">>").contains("\n>>"), "continuation prompt")
-        _ = try tmux("send-keys", "-t", session, "return 7 end", "Enter", "f()", "Enter")
-        XCTAssertTrue(try screen(waitingFor: "\n7\n").contains("\n7\n"))
+        try terminal.send("pekit.encode('漢字&ss')", "Enter")
+        XCTAssertTrue(try terminal.screen(waitingFor: "%26ss").contains("\"%E6%BC%A2%E5%AD%97%26ss\""))
+        try terminal.send("function f()", "Enter")
+        XCTAssertTrue(try terminal.screen(waitingFor: ">>").contains("\n>>"), "continuation prompt")
+        try terminal.send("return 7 end", "Enter", "f()", "Enter")
+        XCTAssertTrue(try terminal.screen(waitingFor: "\n7\n").contains("\n7\n"))
         // Ctrl-C clears a typed line and a statement in progress; the session goes on.
-        _ = try tmux("send-keys", "-t", session, "abc")
-        _ = try screen(waitingFor: "> abc")
-        _ = try tmux("send-keys", "-t", session, "C-c")
-        XCTAssertTrue(try screen(waitingFor: "abc^C").contains("> abc^C\n>"))
-        _ = try tmux("send-keys", "-t", session, "for i = 1, 2 do", "Enter")
-        _ = try screen(waitingFor: ">> ")
-        _ = try tmux("send-keys", "-t", session, "C-c")
-        _ = try tmux("send-keys", "-t", session, "40 + 2", "Enter")
-        XCTAssertTrue(try screen(waitingFor: "\n42\n").contains(">> ^C\n> 40 + 2\n42\n"))
+        try terminal.send("abc")
+        _ = try terminal.screen(waitingFor: "> abc")
+        try terminal.send("C-c")
+        XCTAssertTrue(try terminal.screen(waitingFor: "abc^C").contains("> abc^C\n>"))
+        try terminal.send("for i = 1, 2 do", "Enter")
+        _ = try terminal.screen(waitingFor: ">> ")
+        try terminal.send("C-c")
+        try terminal.send("40 + 2", "Enter")
+        XCTAssertTrue(try terminal.screen(waitingFor: "\n42\n").contains(">> ^C\n> 40 + 2\n42\n"))
         // Tab completes names, then policy names in the string argument.
-        _ = try tmux("send-keys", "-t", session, "pekit.q", "Tab")
-        _ = try screen(waitingFor: "pekit.query.")
-        _ = try tmux("send-keys", "-t", session, "enc", "Tab")
-        _ = try screen(waitingFor: "pekit.query.encode(")
-        _ = try tmux("send-keys", "-t", session, "{a = 1}, \"afn", "Tab")
-        _ = try screen(waitingFor: "afnetworking\"")
-        _ = try tmux("send-keys", "-t", session, ")", "Enter")
-        XCTAssertTrue(try screen(waitingFor: "\"a=1\"").contains("> pekit.query.encode({a = 1}, \"afnetworking\")\n\"a=1\"\n"))
+        try terminal.send("pekit.q", "Tab")
+        _ = try terminal.screen(waitingFor: "pekit.query.")
+        try terminal.send("enc", "Tab")
+        _ = try terminal.screen(waitingFor: "pekit.query.encode(")
+        try terminal.send("{a = 1}, \"afn", "Tab")
+        _ = try terminal.screen(waitingFor: "afnetworking\"")
+        try terminal.send(")", "Enter")
+        XCTAssertTrue(try terminal.screen(waitingFor: "\"a=1\"").contains("> pekit.query.encode({a = 1}, \"afnetworking\")\n\"a=1\"\n"))
         // On an empty line it says how to leave.
-        _ = try tmux("send-keys", "-t", session, "C-c")
-        XCTAssertTrue(try screen(waitingFor: "again").contains("(Ctrl-C again or Ctrl-D to leave)"))
-        _ = try tmux("send-keys", "-t", session, ":quit", "Enter")
+        try terminal.send("C-c")
+        XCTAssertTrue(try terminal.screen(waitingFor: "again").contains("(Ctrl-C again or Ctrl-D to leave)"))
+        try terminal.send(":quit", "Enter")
         // The history file is rewritten after each line: poll until it holds the line (or time out).
         let wanted = #"pekit.encode('a\040b',\040'form')"#
         var history = ""

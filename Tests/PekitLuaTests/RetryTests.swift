@@ -73,4 +73,13 @@ final class RetryTests: XCTestCase {
         XCTAssertEqual(lua.eval(#"pekit.http.get(base, {rate = "fast"})"#),
                        "error: stdin:1: pekit.http.get: bad argument #2 (field \"rate\": a rate is COUNT/s, COUNT/m or COUNT/h (\"10/s\", \"600/m\"), not \"fast\")")
     }
+
+    /// progress = function(info): the bytes so far and the total, ending at the total.
+    func testProgressCallback() {
+        XCTAssertEqual(lua.eval(#"""
+            local calls, last = 0, nil
+            pekit.http.get(base .. "/bytes/200000", {progress = function(info) calls = calls + 1 last = info end})
+            return calls >= 1, last.downloaded, last.total, last.elapsed >= 0
+            """#), "true\t200000\t200000\ttrue")
+    }
 }

@@ -17,7 +17,7 @@ Endpoints (any method unless noted):
   /redirect/CODE?to=URL[&cookie=k=v]      CODE with Location (default /echo), optional Set-Cookie
   /chain/N              302 to /chain/N-1 … /chain/0 is /echo
   /delay/SECONDS        waits, then /echo
-  /bytes/N[?chunked=1[&pause=S]]  N bytes, byte i = i % 251 (chunked: S seconds between chunks)
+  /bytes/N[?chunked=1][&pause=S]  N bytes, byte i = i % 251 (S seconds between blocks of 16,064)
   /upload               reads the body in pieces: JSON {length, sha256}
   /status/CODE          that status with a one-line body
   /flaky/KEY/N[?status=S&after=A]  the first N requests for KEY answer S (503) with Retry-After A
@@ -278,10 +278,14 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.send_header("Content-Length", str(n))
             self.end_headers()
             sent = 0
+            pause = float(dict(query).get("pause") or 0)
             while sent < n and self.command != "HEAD":
                 size = min(n - sent, len(pattern))
                 self.wfile.write(pattern[:size])
                 sent += size
+                if pause:
+                    self.wfile.flush()
+                    time.sleep(pause)
             return
         if head == "upload":
             length = int(self.headers.get("Content-Length") or 0)

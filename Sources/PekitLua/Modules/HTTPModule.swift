@@ -16,7 +16,7 @@ struct StoredRequest {
 /// status, reason, http_version, headers, body, bytes, url, method, redirects, timing, address.
 extension LuaRuntime {
     static let sendFields = ["jar", "follow", "max_redirects", "timeout", "connect_timeout", "insecure", "cacert",
-                             "proxy", "connect", "http", "compressed", "sink", "max_body", "retry", "rate"]
+                             "proxy", "connect", "http", "compressed", "sink", "max_body", "retry", "rate", "progress"]
 
     /// Send options from the table at `argument` (none: `base` as it is), on top of `base` (what
     /// the request's builder implies: its jar, its hand-written Cookie header).
@@ -40,6 +40,24 @@ extension LuaRuntime {
         if let compressed = try fields.flag("compressed") { options.compressed = compressed }
         if let limit = try fields.integer("max_body", in: 0...Int64.max) { options.maxBody = limit }
         if let retry = try fields.with("retry", { try retryPolicy(at: $0, call, argument: n) }) { options.retry = retry }
+        try fields.with("progress") { i in
+            guard stack.type(i) == LUA_TFUNCTION else { throw fields.mismatch("progress", expected: "a function(info)") }
+            stack.pushValue(i)
+            let callback = LuaCallback(runtime: self, origin: "progress")
+            // {downloaded=, total=, uploaded=, upload_total=, elapsed=}. An error in it does not stop
+            // the transfer (Ctrl-C does): it is said once on standard error.
+            var warned = false
+            options.progress = { p in
+                let info = PekitValue.map(PekitMap(ordered: [
+                    .init(key: "downloaded", value: .integer(p.downloaded)), .init(key: "total", value: .integer(p.downloadTotal)),
+                    .init(key: "uploaded", value: .integer(p.uploaded)), .init(key: "upload_total", value: .integer(p.uploadTotal)),
+                    .init(key: "elapsed", value: .number(p.elapsed)),
+                ]))
+                do { try callback.call([info]) { _, _ in () } } catch {
+                    if !warned { warned = true; fputs("pekit.http: progress: \(error)\n", stderr) }
+                }
+            }
+        }
         if let text = try fields.string("rate") {
             // One limiter per rate for the whole run: requests made with the same rate share it.
             if let shared = httpState.limiters[text] { options.rate = shared } else {

@@ -83,7 +83,10 @@ let requestCommand = Command(
       -I, --head        send HEAD and print the head
       -f, --fail        exit 22 when the status is 400 or more, printing no body (curl's -f)
       --fail-with-body  the same, with the body printed
-      -o, --output FILE write the body to FILE (complete or not at all)
+      -o, --output FILE write the body to FILE (complete or not at all; '-': standard output,
+                        which a binary body otherwise does not go to when it is a terminal)
+      --progress        show the transfer's progress on standard error (the default for -o to a
+                        file when standard error is a terminal);  --no-progress  never
       -O, --remote-name write it to the file the URL names, in the current directory
       -D, --dump-header FILE  write the response's status line and header fields to FILE ('-':
                         standard output; the final response's, after redirects)
@@ -169,6 +172,7 @@ let requestOptions: [Arguments.Option] = [
         .init(name: "har", short: nil, takesValue: true), .init(name: "retry", short: nil, takesValue: true),
         .init(name: "retry-max-time", short: nil, takesValue: true), .init(name: "retry-all-errors", short: nil, takesValue: false),
         .init(name: "http1.1", short: nil, takesValue: false), .init(name: "http2", short: nil, takesValue: false),
+        .init(name: "progress", short: nil, takesValue: false), .init(name: "no-progress", short: nil, takesValue: false),
         .init(name: "help", short: "h", takesValue: false),
 ]
 
@@ -441,7 +445,15 @@ private func send(_ request: HTTPRequest, builder: RequestBuilder, _ parsed: Arg
             if tracePath == "-" { Output.stdout.write(trace) } else { try? Files.writeAtomically(trace, to: tracePath, mode: 0o644) }
         }
     }
-    let held = failQuietly || include || writeOut != nil
+    // A download to a file shows its progress when standard error is a terminal (--progress:
+    // always, --no-progress: never).
+    let progressLine = (parsed.has("progress") || (outputPath != nil && outputPath != "-" && isatty(STDERR_FILENO) != 0)) && !parsed.has("no-progress") ? ProgressLine() : nil
+    if let progressLine { options.progress = { progressLine.update($0) } }
+    defer { progressLine?.finish() }
+    // As curl: a body that is not text is not written to a terminal unless asked (-o -).
+    let toTerminal = outputPath == nil && isatty(STDOUT_FILENO) != 0
+    if outputPath == "-" { outputPath = nil }
+    let held = failQuietly || include || writeOut != nil || toTerminal
     if held { options.sink = .memory }
     else if let path = outputPath { options.sink = .file(path) }
     else { options.sink = .custom { Output.stdout.write($0) } }
@@ -475,6 +487,10 @@ private func send(_ request: HTTPRequest, builder: RequestBuilder, _ parsed: Arg
         // curl's -D: the final response's status line and header fields, as they came.
         if path == "-" { Output.stdout.write(head(escaped: false)) } else { try Files.writeAtomically(Array(head(escaped: false).utf8), to: path, mode: 0o644) }
     }
+    if toTerminal, !UTF8Validation.isValid(response.body) || response.body.contains(0) {
+        Output.stderr.line("pekit request: the body is binary (\(response.body.count) bytes) and would mess up the terminal: use -o FILE, or -o - to write it here anyway")
+        return 1
+    }
     if held {
         // As curl -i: the head as it came, but escaped when a person reads it on a terminal.
         let shownHead = include ? Array(head(escaped: outputPath == nil && isatty(STDOUT_FILENO) != 0).utf8) : []
@@ -493,7 +509,8 @@ private func send(_ request: HTTPRequest, builder: RequestBuilder, _ parsed: Arg
 private let sendOnlyOptions = ["include", "output", "verbose", "no-follow", "max-redirects", "max-redirs", "timeout", "max-time",
                                "connect-timeout", "cacert", "insecure", "proxy", "http", "compressed", "fail", "fail-with-body",
                                "max-filesize", "head", "location", "silent", "show-error", "cookie-jar", "remote-name", "dump-header",
-                               "write-out", "trace-ascii", "har", "retry", "retry-max-time", "retry-all-errors", "http1.1", "http2"]
+                               "write-out", "trace-ascii", "har", "retry", "retry-max-time", "retry-all-errors", "http1.1", "http2", "progress",
+                               "no-progress"]
 
 /// Whether the command sends: --send, or any option that only sending has (-i, -o, -I, -L, -f,
 /// …), as the same curl command would. With --raw, --curl or --describe, which only show the
