@@ -35,6 +35,15 @@ static void load(void) {
     PEKIT_SYMBOL(slist_append, "curl_slist_append")
     PEKIT_SYMBOL(slist_free_all, "curl_slist_free_all")
     PEKIT_SYMBOL(version, "curl_version")
+    PEKIT_SYMBOL(multi_init, "curl_multi_init")
+    PEKIT_SYMBOL(multi_cleanup, "curl_multi_cleanup")
+    PEKIT_SYMBOL(multi_add_handle, "curl_multi_add_handle")
+    PEKIT_SYMBOL(multi_remove_handle, "curl_multi_remove_handle")
+    PEKIT_SYMBOL(multi_perform, "curl_multi_perform")
+    PEKIT_SYMBOL(multi_poll, "curl_multi_poll")
+    PEKIT_SYMBOL(multi_info_read, "curl_multi_info_read")
+    PEKIT_SYMBOL(multi_setopt, "curl_multi_setopt")
+    PEKIT_SYMBOL(multi_strerror, "curl_multi_strerror")
 #undef PEKIT_SYMBOL
     if (pekit_curl.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
         snprintf(failure, sizeof failure, "curl_global_init failed");

@@ -90,6 +90,26 @@ void pekit_set_dispatcher(pekit_dispatch_fn fn) { atomic_store_explicit(&dispatc
 static int interrupted(void);
 static int stop(lua_State *L, const char *why);
 
+/// Raises the error value on top, a string naming the caller's line (as luaL_error does).
+static int raise_value(lua_State *L) {
+    if (lua_type(L, -1) == LUA_TSTRING) {
+        luaL_where(L, 1);
+        lua_insert(L, -2);
+        lua_concat(L, 2);
+    }
+    return lua_error(L);
+}
+
+/// A Swift function's call resumed after PEKIT_YIELD: the stack holds what the scheduler passed.
+static int resumed(lua_State *L, int status, lua_KContext ctx) {
+    (void)status; (void)ctx;
+    if (interrupted()) return stop(L, "interrupted");
+    int ok = lua_toboolean(L, 1);
+    lua_remove(L, 1);
+    if (!ok) return raise_value(L);
+    return lua_gettop(L);
+}
+
 static int pekit_trampoline(lua_State *L) {
     void *context = lua_touserdata(L, lua_upvalueindex(1));
     // Host pushes run with the cap relaxed: an allocation failure inside an API call made from
@@ -101,14 +121,8 @@ static int pekit_trampoline(lua_State *L) {
     // Ctrl-C during a call (a transfer polls for it and gives up): stop here, and at every
     // instruction after, even if the script wraps the call in pcall.
     if (interrupted()) return stop(L, "interrupted");
-    if (n == PEKIT_RAISE) {  // the Swift frames are gone now
-        if (lua_type(L, -1) == LUA_TSTRING) {  // name the caller's line, as luaL_error does
-            luaL_where(L, 1);
-            lua_insert(L, -2);
-            lua_concat(L, 2);
-        }
-        return lua_error(L);
-    }
+    if (n == PEKIT_RAISE) return raise_value(L);  // the Swift frames are gone now
+    if (n == PEKIT_YIELD) return lua_yieldk(L, 0, 0, resumed);
     return n;
 }
 

@@ -23,6 +23,13 @@ Endpoints (any method unless noted):
   /flaky/KEY/N[?status=S&after=A]  the first N requests for KEY answer S (503) with Retry-After A
                         when given (seconds or an HTTP-date), then 200 with the /echo JSON and
                         "attempt": how many requests KEY has had
+  /inflight/KEY[?delay=S]  holds the request S seconds (0.1) while counting the requests for KEY
+                        in progress: JSON {"inflight": at arrival (this one included), "max": the
+                        most so far, "connections": TCP connections open to the server}
+  /inflight/KEY/stats   JSON {"max": the most KEY requests at once, "count": how many came}
+  /api/items?page=N[&per_page=P&run=R]  a paginated API of 250 items: JSON {"page", "pages",
+                        "items": [{"id", "name"}], "next": URL or null}; the first request for
+                        every third page (3, 6, …) in each run R answers 503 with Retry-After: 0
   /gzip                 "compressible " x 200, gzip-encoded if Accept-Encoding allows
   /bigheader/N          a header field X-Big of N bytes
   /aws/…                verifies an AWS Signature V4 (header or presigned query) for access key
@@ -135,6 +142,8 @@ class Recorder:
 class Handler(http.server.BaseHTTPRequestHandler):
     flaky = {}  # /flaky/KEY/N: requests seen per KEY
     flaky_lock = threading.Lock()
+    inflight = {}  # /inflight/KEY: [in progress, most at once, count]
+    connections = 0
     protocol_version = "HTTP/1.1"
     server_version = "pekit-test-server"
     sys_version = ""
@@ -144,10 +153,17 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
     def setup(self):
         super().setup()
+        with Handler.flaky_lock:
+            Handler.connections += 1
         # Head and body go out in separate writes: without this, Nagle's algorithm holds the body
         # until the client's delayed ACK, 40 ms a response.
         self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         self.rfile = Recorder(self.rfile)
+
+    def finish(self):
+        with Handler.flaky_lock:
+            Handler.connections -= 1
+        super().finish()
 
     def handle_one_request(self):
         # One handler serves every request of a kept-alive connection: reset per request.
@@ -218,6 +234,33 @@ class Handler(http.server.BaseHTTPRequestHandler):
             echo = self.echo()
             echo["attempt"] = attempt
             return self.reply(200, echo)
+        if head == "inflight" and len(parts) == 3 and parts[2] == "stats":
+            with Handler.flaky_lock:
+                _, most, count = Handler.inflight.get(parts[1], [0, 0, 0])
+            return self.reply(200, {"max": most, "count": count})
+        if head == "inflight" and len(parts) == 2:
+            with Handler.flaky_lock:
+                entry = Handler.inflight.setdefault(parts[1], [0, 0, 0])
+                entry[0] += 1; entry[1] = max(entry[1], entry[0]); entry[2] += 1
+                now, connections = entry[0], Handler.connections
+            time.sleep(float(dict(query).get("delay", "0.1")))
+            with Handler.flaky_lock:
+                entry[0] -= 1
+            return self.reply(200, {"inflight": now, "max": entry[1], "connections": connections})
+        if head == "api" and len(parts) == 2 and parts[1] == "items":
+            options = dict(query)
+            page, per_page, run = int(options.get("page", "1")), int(options.get("per_page", "10")), options.get("run", "")
+            pages = (250 + per_page - 1) // per_page
+            if page % 3 == 0:
+                with Handler.flaky_lock:
+                    key = f"api:{run}:{page}:{per_page}"
+                    Handler.flaky[key] = Handler.flaky.get(key, 0) + 1
+                    first = Handler.flaky[key] == 1
+                if first:
+                    return self.reply(503, b"busy, try again\n", [("Retry-After", "0")], "text/plain")
+            items = [{"id": i, "name": f"item {i}"} for i in range((page - 1) * per_page + 1, min(250, page * per_page) + 1)]
+            following = f"/api/items?page={page + 1}&per_page={per_page}&run={run}" if page < pages else None
+            return self.reply(200, {"page": page, "pages": pages, "items": items, "next": following})
         if head == "cookies" and len(parts) > 1 and parts[1] == "set":
             return self.reply(200, self.echo(), [("Set-Cookie", f"{k}={v}; Path=/") for k, v in query])
         if head == "cookies" and len(parts) > 2 and parts[1] == "many":
@@ -315,6 +358,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
 class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
     daemon_threads = True
     allow_reuse_address = True
+    # socketserver's default backlog is 5: a client opening 50 connections at once would see
+    # SYNs dropped and resent a second later.
+    request_queue_size = 1024
 
 
 def make_certificates(directory):

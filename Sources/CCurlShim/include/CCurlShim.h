@@ -22,6 +22,15 @@ typedef struct {
     struct curl_slist *(*slist_append)(struct curl_slist *, const char *);
     void (*slist_free_all)(struct curl_slist *);
     char *(*version)(void);
+    CURLM *(*multi_init)(void);
+    CURLMcode (*multi_cleanup)(CURLM *);
+    CURLMcode (*multi_add_handle)(CURLM *, CURL *);
+    CURLMcode (*multi_remove_handle)(CURLM *, CURL *);
+    CURLMcode (*multi_perform)(CURLM *, int *);
+    CURLMcode (*multi_poll)(CURLM *, struct curl_waitfd *, unsigned int, int, int *);
+    CURLMsg *(*multi_info_read)(CURLM *, int *);
+    CURLMcode (*multi_setopt)(CURLM *, CURLMoption, ...);
+    const char *(*multi_strerror)(CURLMcode);
 } pekit_curl_api;
 
 /// The loaded functions (all NULL before a successful pekit_curl_load).
@@ -54,5 +63,16 @@ static inline CURLcode pekit_curl_getinfo_long(CURL *h, CURLINFO i, long *v) { r
 static inline CURLcode pekit_curl_getinfo_off(CURL *h, CURLINFO i, curl_off_t *v) { return pekit_curl.easy_getinfo(h, i, v); }
 /// Reads a string transfer fact (the address connected to); owned by curl.
 static inline CURLcode pekit_curl_getinfo_string(CURL *h, CURLINFO i, char **v) { return pekit_curl.easy_getinfo(h, i, v); }
+
+/// Sets a multi handle option that takes a `long` (connection limits, multiplexing).
+static inline CURLMcode pekit_curl_multi_setopt_long(CURLM *m, CURLMoption o, long v) { return pekit_curl.multi_setopt(m, o, v); }
+/// The easy handle and result of a finished transfer from curl_multi_info_read (the result is
+/// in a union Swift cannot read by name); 0 when `msg` is not a finished transfer.
+static inline int pekit_curl_msg_done(CURLMsg *msg, CURL **easy, CURLcode *result) {
+    if (msg->msg != CURLMSG_DONE) return 0;
+    *easy = msg->easy_handle;
+    *result = msg->data.result;
+    return 1;
+}
 
 #endif

@@ -46,6 +46,10 @@ void pekit_close(lua_State *L);
 // ---- Calling Swift from Lua ----
 /// What a Swift function returns to raise the error value it pushed.
 #define PEKIT_RAISE (-1)
+/// What a Swift function returns to suspend the coroutine it runs in (it leaves nothing on the
+/// stack). The scheduler resumes it with `true, results…` (the call returns the results) or
+/// `false, error` (the call raises the error).
+#define PEKIT_YIELD (-2)
 typedef int (*pekit_dispatch_fn)(lua_State *L, void *context);
 /// The one Swift entry point every exposed function goes through (set once at start-up).
 void pekit_set_dispatcher(pekit_dispatch_fn fn);

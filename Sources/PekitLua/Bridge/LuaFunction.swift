@@ -106,6 +106,7 @@ private func dispatch(_ box: LuaFunctionBox, _ call: LuaCall) -> Int32 {
     let stack = call.stack
     do {
         let results = try box.body(call)
+        if results == PEKIT_YIELD { return results }  // suspended: nothing pushed
         // Values pushed for the caller count against its cap: they were made with the cap off
         // (a failed allocation inside an API call would raise through Swift frames), so the
         // error is raised here instead, once they are dropped again.

@@ -20,10 +20,11 @@ extension LuaRuntime {
 
     /// Send options from the table at `argument` (none: `base` as it is), on top of `base` (what
     /// the request's builder implies: its jar, its hand-written Cookie header).
-    func sendOptions(from call: LuaCall, argument n: Int32, base: SendOptions, alsoAllowed: [String] = []) throws -> SendOptions {
+    /// - Parameter index: where the table is, when not at argument `n` itself (an item of a list).
+    func sendOptions(from call: LuaCall, argument n: Int32, at index: Int32? = nil, base: SendOptions, alsoAllowed: [String] = []) throws -> SendOptions {
         var options = base
         options.isCancelled = { pekit_interrupt_pending() != 0 }
-        guard let fields = try LuaFields.read(call, argument: n, known: Self.sendFields + alsoAllowed) else { return options }
+        guard let fields = try LuaFields.read(call, argument: n, known: Self.sendFields + alsoAllowed, at: index) else { return options }
         if let jar = try fields.with("jar", { try jar(at: $0, call) }) { options.jar = jar }
         if let follow = try fields.flag("follow") { options.followRedirects = follow }
         let redirects = SendOptions.redirectRange
@@ -119,32 +120,70 @@ extension LuaRuntime {
         return policy
     }
 
-    /// Sends and pushes the response table.
-    func send(_ request: HTTPRequest, options given: SendOptions) throws {
+    /// The options as this runtime sends with them: recorded in the HAR log when there is one;
+    /// the `insecure = true` warning said once.
+    func prepared(_ given: SendOptions, for request: HTTPRequest) -> SendOptions {
         var options = given
         if let har = harLog { options.record = { har.add($0, $1, started: $2) } }
         if options.insecure && !httpState.warnedInsecure && request.url.lowercased().hasPrefix("https:") {
             httpState.warnedInsecure = true
             fputs("pekit.http: warning: insecure = true: TLS certificates and host names are not checked\n", stderr)
         }
-        // A sink function may send again while a transfer runs: that one gets its own handle.
-        let client: HTTPClient
+        return options
+    }
+
+    /// The runtime's client (its connection cache), made on first use.
+    func httpClient() throws -> HTTPClient {
+        if let client = httpState.client { return client }
         do {
-            if !httpState.busy, let shared = httpState.client { client = shared } else { client = try HTTPClient() }
+            let client = try HTTPClient()
+            httpState.client = client
+            return client
         } catch {
             throw LuaArgumentError("\(error)")
         }
-        if !httpState.busy { httpState.client = client }
-        let nested = httpState.busy
-        httpState.busy = true
-        defer { if !nested { httpState.busy = false } }
+    }
+
+    /// What a failed send says to the script.
+    static func message(for error: Error, _ request: HTTPRequest) -> String {
+        if error is RequestError { return "\(request.method) \(request.url): \(error)" }
+        return "\(error)"
+    }
+
+    /// Sends and pushes the response table. In a task (`pekit.spawn`) the task is suspended
+    /// instead, and resumed with the response (or the error) when the transfer is over.
+    /// - Returns: the count of values pushed, or PEKIT_YIELD.
+    func send(_ request: HTTPRequest, options given: SendOptions, _ call: LuaCall) throws -> Int32 {
+        let options = prepared(given, for: request)
+        let client = try httpClient()
+        if let task = tasks.suspendable(call.L), !client.engine.isRunning {
+            let name = call.name, scheduler = tasks
+            lua_settop(call.L, 0)
+            task.state = .waiting
+            client.engine.add(request, options: options) { result in
+                scheduler.wake(task) { runtime in
+                    switch result {
+                    case .success(let response):
+                        runtime.stack.push(bool: true)
+                        runtime.push(response: response)
+                    case .failure(let error):
+                        runtime.stack.push(bool: false)
+                        runtime.stack.push("\(name): \(Self.message(for: error, request))")
+                    }
+                    return 2
+                }
+            }
+            return PEKIT_YIELD
+        }
         let response: HTTPResponse
+        // A sink function that sends again while a transfer runs gets an engine of its own (the client sees to it).
         do { response = try client.send(request, options: options) } catch let error as HTTPError {
             throw LuaArgumentError("\(error)")
         } catch let error as RequestError {
-            throw LuaArgumentError("\(request.method) \(request.url): \(error)")
+            throw LuaArgumentError(Self.message(for: error, request))
         }
         push(response: response)
+        return 1
     }
 
     /// Pushes the response table, field by field (no intermediate values: this is per request).
@@ -206,14 +245,12 @@ extension LuaRuntime {
             let runtime = call.runtime
             if runtime.handleID(at: 1, metatable: Self.requestMetatable) != nil {
                 let stored = try runtime.storedRequest(at: 1, call)
-                try runtime.send(stored.request, options: try runtime.sendOptions(from: call, argument: 2, base: stored.sendDefaults))
-                return 1
+                return try runtime.send(stored.request, options: try runtime.sendOptions(from: call, argument: 2, base: stored.sendDefaults), call)
             }
             guard call.stack.type(1) == LUA_TTABLE else { throw call.typeError(1, expected: "request or table of request fields") }
             let builder = try runtime.requestBuilder(from: call, table: 1)
             let request = try builder.build()
-            try runtime.send(request, options: try runtime.sendOptions(from: call, argument: 2, base: SendOptions(cookiesOf: builder)))
-            return 1
+            return try runtime.send(request, options: try runtime.sendOptions(from: call, argument: 2, base: SendOptions(cookiesOf: builder)), call)
         }
         for method in ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD"] {
             // get(url, {params=…, headers=…, jar=…, timeout=…}): request fields and send options in one table.
@@ -230,13 +267,13 @@ extension LuaRuntime {
                     builder.method = method
                 }
                 let request = try builder.build()
-                try runtime.send(request, options: try runtime.sendOptions(from: call, argument: 2, base: SendOptions(cookiesOf: builder),
-                                                                            alsoAllowed: Self.requestFields))
-                return 1
+                return try runtime.send(request, options: try runtime.sendOptions(from: call, argument: 2, base: SendOptions(cookiesOf: builder),
+                                                                                   alsoAllowed: Self.requestFields), call)
             }
         }
         // A function, not a field: curl_version() initialises libcurl's TLS and LDAP libraries,
         // which every pekit start-up would otherwise pay for.
+        installBatchFunctions(into: http)
         setFunction(http, "pekit.http", "curl_version") { call in call.stack.push(HTTPClient.curlVersion); return 1 }
         stack.rawSet(pekit, "http")
     }

@@ -15,12 +15,10 @@ final class RequestState {
     var requests: [Int: StoredRequest] = [:]
 }
 
-/// What `pekit.http` keeps for one runtime: the connection cache (made on first send), whether a
-/// transfer is running (a sink that sends again gets a handle of its own), and whether the
-/// `insecure = true` warning was given.
+/// What `pekit.http` keeps for one runtime: the client and its connection cache (made on first
+/// send), and whether the `insecure = true` warning was given.
 final class HTTPState {
     var client: HTTPClient?
-    var busy = false
     var warnedInsecure = false
     /// The rate limiters by their text ("10/s"): every request naming a rate shares its limiter.
     var limiters: [String: RateLimiter] = [:]

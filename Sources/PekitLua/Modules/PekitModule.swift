@@ -17,7 +17,8 @@ extension LuaRuntime {
         for (field, key) in [("null_mt", RegistryKey.nullMetatable), ("ordered_mt", .orderedMetatable),
                              ("set_mt", .setMetatable), ("array_mt", .arrayMetatable),
                              ("null", .null), ("lockdown", .lockDown), ("inspect", .inspect), ("orders", .orders),
-                             ("headers_mt", .headersMetatable), ("response_mt", .responseMetatable)] {
+                             ("headers_mt", .headersMetatable), ("response_mt", .responseMetatable),
+                             ("error_mt", .errorMetatable)] {
             _ = stack.rawGet(internals, field)
             setRegistry(key)
         }
@@ -40,6 +41,7 @@ extension LuaRuntime {
         installJWTModule(into: pekit)
         installURLModule(into: pekit)
         installHARModule(into: pekit)
+        installTaskModule(into: pekit)
 
         stack.pushValue(pekit)
         setGlobal("pekit")

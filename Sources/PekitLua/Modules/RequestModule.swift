@@ -131,8 +131,7 @@ extension LuaRuntime {
         setFunction(methods, "request", "send") { call in
             try call.require(.network)
             let stored = try call.runtime.storedRequest(at: 1, call)
-            try call.runtime.send(stored.request, options: try call.runtime.sendOptions(from: call, argument: 2, base: stored.sendDefaults))
-            return 1
+            return try call.runtime.send(stored.request, options: try call.runtime.sendOptions(from: call, argument: 2, base: stored.sendDefaults), call)
         }
         setFunction(methods, "request", "json") { call in
             let r = try call.runtime.request(at: 1, call)

@@ -15,7 +15,7 @@ enum LuaRole: Equatable {
     func allows(_ capability: LuaCapability) -> Bool {
         switch self {
         case .host: return true
-        case .sandbox: return capability == .plugins || capability == .policies
+        case .sandbox: return capability == .plugins || capability == .policies || capability == .tasks
         case .plugin: return false
         }
     }
@@ -32,7 +32,7 @@ enum LuaRole: Equatable {
 
 /// What a function needs beyond computing a result from its arguments.
 enum LuaCapability: Equatable {
-    case files, network, plugins, policies
+    case files, network, plugins, policies, tasks
 
     /// Why the function needs it, for messages.
     var reason: String {
@@ -41,6 +41,7 @@ enum LuaCapability: Equatable {
         case .network: return "it sends over the network"
         case .plugins: return "it loads plugin files"
         case .policies: return "it defines policies for the whole runtime"
+        case .tasks: return "its tasks would run after the plugin's call"
         }
     }
 }
@@ -48,7 +49,8 @@ enum LuaCapability: Equatable {
 /// The registry keys pekit stores values under (metatable names are registry keys too).
 enum RegistryKey: String {
     case nullMetatable = "pekit.mt.null", orderedMetatable = "pekit.mt.ordered", setMetatable = "pekit.mt.set",
-         arrayMetatable = "pekit.mt.array", headersMetatable = "pekit.mt.headers", responseMetatable = "pekit.mt.response"
+         arrayMetatable = "pekit.mt.array", headersMetatable = "pekit.mt.headers", responseMetatable = "pekit.mt.response",
+         errorMetatable = "pekit.mt.error"
     case null = "pekit.null", inspect = "pekit.inspect", lockDown = "pekit.lockdown", orders = "pekit.orders"
     case pluginPath = "pekit.plugins.path"
 }

@@ -92,6 +92,7 @@ public final class LuaRuntime {
     let requestState = RequestState()
     let httpState = HTTPState()
     let cryptoState = CryptoState()
+    let tasks = TaskScheduler()
     /// Where `pekit run --har` records every exchange the script makes.
     public var harLog: HARLog?
     /// The URL handles' metatable, by reference: found by index, not by name, on every URL call.

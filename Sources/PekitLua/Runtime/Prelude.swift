@@ -304,9 +304,13 @@ local response_mt = { __name = "pekit.response", __metatable = "pekit.response",
     return sformat("pekit.response: %d %s, %d bytes, %s %s", rawget(r, "status") or 0, rawget(r, "reason") or "",
       #(rawget(r, "body") or ""), rawget(r, "method") or "?", rawget(r, "url") or "?")
   end }
+-- A failed send in a batch: {error = message, method =, url =, code =}.
+local error_mt = { __name = "pekit.error", __metatable = "pekit.error",
+  __tostring = function(e) return rawget(e, "error") end,
+  __summary = function(e) return "pekit.error: " .. tostring(rawget(e, "error")) end }
 for _, mt in ipairs({ ordered_mt, set_mt, array_mt, headers_mt }) do data_mts[mt] = true end
 
 return { null_mt = null_mt, ordered_mt = ordered_mt, orders = orders, set_mt = set_mt, array_mt = array_mt,
          null = null, lockdown = lockdown, inspect = inspect, headers_mt = headers_mt,
-         response_mt = response_mt }
+         response_mt = response_mt, error_mt = error_mt }
 """#

@@ -1,0 +1,177 @@
+import CCurl
+import CCurlShim
+import PekitCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Runs many sends at once on one thread with libcurl's multi interface: the transfers share one
+/// connection cache (keep-alive per host; with HTTP/2, requests to a host share a connection),
+/// and each send's redirects, retries and rate waits go on while the others run. Callbacks
+/// (sinks, progress, jar filters, completions) run on the thread that calls `run`.
+///
+/// Not thread-safe, and not reentrant: a completion or a callback that sends again must use
+/// another engine (`HTTPClient` does this for its callers).
+public final class HTTPEngine {
+    /// A send in progress and what to call when it ends.
+    final class Job {
+        let operation: SendOperation
+        let completion: (Result<HTTPResponse, Error>) -> Void
+        var wakeAt = 0.0
+        init(_ operation: SendOperation, _ completion: @escaping (Result<HTTPResponse, Error>) -> Void) {
+            self.operation = operation
+            self.completion = completion
+        }
+    }
+
+    private let multi: UnsafeMutableRawPointer
+    private var idleHandles: [UnsafeMutableRawPointer] = []
+    private var running: [UnsafeMutableRawPointer: (job: Job, transfer: Transfer)] = [:]
+    private var ready: [Job] = []
+    private var sleeping: [Job] = []
+    /// How many sends have ended so far.
+    private var completions = 0
+    /// Inside `step` (libcurl's callbacks may run user code that must not start another step here).
+    public private(set) var isRunning = false
+
+    /// - Throws: `HTTPError.setup` when libcurl cannot be loaded or initialised.
+    public init() throws {
+        try HTTPClient.loadCurl()
+        guard let multi = pekit_curl.multi_init() else { throw HTTPError.setup("cannot initialise libcurl's multi interface") }
+        self.multi = multi
+    }
+
+    deinit {
+        for (handle, _) in running {
+            _ = pekit_curl.multi_remove_handle(multi, handle)
+            pekit_curl.easy_cleanup(handle)
+        }
+        for handle in idleHandles { pekit_curl.easy_cleanup(handle) }
+        _ = pekit_curl.multi_cleanup(multi)
+    }
+
+    /// Sends in flight, waiting or about to start.
+    public var pending: Int { running.count + ready.count + sleeping.count }
+
+    /// Starts sending `request`; `completion` gets the final response (an HTTP error status is a
+    /// response) or the error, from within a later `step`.
+    public func add(_ request: HTTPRequest, options: SendOptions, completion: @escaping (Result<HTTPResponse, Error>) -> Void) {
+        ready.append(Job(SendOperation(request, options: options), completion))
+    }
+
+    /// Moves every send on as far as it can without waiting more than `timeout` seconds for the
+    /// network or a timer; runs the completions of those that ended.
+    public func step(timeout: Double) {
+        isRunning = true
+        defer { isRunning = false }
+        let ended = completions
+        startReady()
+        if !running.isEmpty {
+            var stillRunning: Int32 = 0
+            _ = pekit_curl.multi_perform(multi, &stillRunning)
+            collectFinished()
+            startReady()
+        }
+        // Some ended: the caller may be waiting for just those.
+        guard completions == ended, ready.isEmpty, !(running.isEmpty && sleeping.isEmpty) else { return }
+        var wait = timeout
+        if let soonest = sleeping.map(\.wakeAt).min() { wait = min(wait, max(0, soonest - HTTPClient.now())) }
+        // Ctrl-C is polled by each transfer's progress callback; a wait is cut short to notice it.
+        wait = min(wait, 0.05)
+        if !running.isEmpty {
+            var events: Int32 = 0
+            _ = pekit_curl.multi_poll(multi, nil, 0, Int32((wait * 1000).rounded(.up)), &events)
+            var stillRunning: Int32 = 0
+            _ = pekit_curl.multi_perform(multi, &stillRunning)
+            collectFinished()
+        } else if wait > 0 {
+            var t = timespec(tv_sec: 0, tv_nsec: Int(wait * 1e9))
+            nanosleep(&t, nil)
+        }
+        wakeSleepers()
+        startReady()
+    }
+
+    /// Runs until `done` says so or nothing is left to run.
+    public func run(until done: () -> Bool) {
+        while !done() && pending > 0 { step(timeout: 1) }
+    }
+
+    private func wakeSleepers() {
+        guard !sleeping.isEmpty else { return }
+        let now = HTTPClient.now()
+        var still: [Job] = []
+        for job in sleeping {
+            if job.operation.options.isCancelled?() == true {
+                advance(job, .done(.failure(HTTPError.cancelled(url: job.operation.request.url))))
+            } else if job.wakeAt <= now {
+                ready.append(job)
+            } else {
+                still.append(job)
+            }
+        }
+        sleeping = still
+    }
+
+    private func startReady() {
+        while !ready.isEmpty {
+            let batch = ready
+            ready = []
+            for job in batch {
+                // After Ctrl-C nothing new starts.
+                if job.operation.options.isCancelled?() == true {
+                    advance(job, .done(.failure(HTTPError.cancelled(url: job.operation.request.url))))
+                } else {
+                    advance(job, job.operation.next(now: HTTPClient.now()))
+                }
+            }
+        }
+    }
+
+    /// Acts on what a send asks for next.
+    private func advance(_ job: Job, _ step: SendOperation.Step) {
+        switch step {
+        case .done(let result):
+            completions += 1
+            job.completion(result)
+        case .wait(let until):
+            job.wakeAt = until
+            sleeping.append(job)
+        case .transfer(let request, let willFollow):
+            let now = HTTPClient.now()
+            let handle: UnsafeMutableRawPointer
+            if let idle = idleHandles.popLast() { handle = idle } else {
+                guard let fresh = pekit_curl.easy_init() else {
+                    return advance(job, job.operation.completed(.failure(HTTPError.setup("cannot initialise libcurl")), started: now, now: now))
+                }
+                handle = fresh
+            }
+            do {
+                let transfer = try Transfer(handle: handle, request: request, options: job.operation.options, started: now, willFollow: willFollow)
+                let code = pekit_curl.multi_add_handle(multi, handle)
+                guard code == CURLM_OK else {
+                    idleHandles.append(handle)
+                    let reason = pekit_curl.multi_strerror(code).map { cText($0) } ?? "error \(code.rawValue)"
+                    throw HTTPError.setup("\(request.method) \(request.url): libcurl could not start the transfer (\(reason))")
+                }
+                running[handle] = (job, transfer)
+            } catch {
+                idleHandles.append(handle)
+                advance(job, job.operation.completed(.failure(error), started: now, now: now))
+            }
+        }
+    }
+
+    private func collectFinished() {
+        var left: Int32 = 0
+        while let message = pekit_curl.multi_info_read(multi, &left) {
+            var easy: UnsafeMutableRawPointer?
+            var code = CURLE_OK
+            guard pekit_curl_msg_done(message, &easy, &code) != 0, let easy, let (job, transfer) = running.removeValue(forKey: easy) else { continue }
+            _ = pekit_curl.multi_remove_handle(multi, easy)
+            let result = Result { try transfer.finish(code) }
+            idleHandles.append(easy)
+            advance(job, job.operation.completed(result, started: transfer.started, now: HTTPClient.now()))
+        }
+    }
+}

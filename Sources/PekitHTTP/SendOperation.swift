@@ -1,0 +1,129 @@
+import PekitCore
+
+/// One `send` as a state machine: its tries (retries) and each try's hops (redirects). It says
+/// what it needs next (a request on the wire, a wait, or nothing: it is done), so that an
+/// `HTTPEngine` can run many at once on one thread. Every hop goes through the jar (and its
+/// filters), the signer, the rate limiter and the HAR record, as one request does.
+final class SendOperation {
+    enum Step {
+        /// Put this request on the wire; `willFollow` tells a response whose body is not the caller's.
+        case transfer(HTTPRequest, willFollow: (HTTPResponse) -> Bool)
+        /// Call `next` again at this time (Unix seconds): a rate limit or a retry's backoff.
+        case wait(until: Double)
+        case done(Result<HTTPResponse, Error>)
+    }
+
+    let request: HTTPRequest
+    let options: SendOptions
+    private let retry: RetryPolicy?
+    private let origin: RequestURL?
+    private var firstStarted: Double?
+    private var attempt = 1
+    private var current: HTTPRequest
+    private var hops: [HTTPResponse.Hop] = []
+    /// The rate limiter's slot for the current hop is booked (the wait for it is over or running).
+    private var booked = false
+
+    init(_ request: HTTPRequest, options: SendOptions) {
+        self.request = request
+        self.options = options
+        retry = options.retry.flatMap { $0.applies(to: request.method) ? $0 : nil }
+        origin = try? RequestURL(request.url)
+        current = request
+    }
+
+    private var lastTry: Bool { attempt >= (retry?.attempts ?? 1) }
+
+    /// What to do now: at the start, after a wait, or after a redirect.
+    func next(now: Double) -> Step {
+        if firstStarted == nil { firstStarted = now }
+        do {
+            let url: RequestURL
+            do { url = try RequestURL(current.url) } catch { throw RequestError.invalidURL("\(error)") }
+            if let rate = options.rate, !booked {
+                booked = true
+                let wait = rate.reserve(url.host, now: now)
+                if wait > 0 { return .wait(until: now + wait) }
+            }
+            booked = false
+            var hop = current
+            if let jar = options.jar, options.cookieHeaderFromJar {
+                if let cookie = try jar.header(for: url) { try hop.headers.set("Cookie", cookie) } else { hop.headers.remove("Cookie") }
+            }
+            // Signed again on every hop (a fresh time and nonce; the URL may have changed).
+            if let sign = options.sign {
+                if let origin, Redirect.sameOrigin(origin, url) {
+                    try sign(&hop)
+                } else {
+                    for name in SendOptions.signatureHeaders { hop.headers.remove(name) }
+                }
+            }
+            current = hop
+            let canFollow = options.followRedirects
+            // Unless it is the last try, a response a retry would replace has its body dropped.
+            let retryable = lastTry ? [] : retry?.statuses ?? []
+            return .transfer(hop) { response in
+                (canFollow && Redirect.statuses.contains(response.status) && response.header("Location") != nil) || retryable.contains(response.status)
+            }
+        } catch {
+            return failed(error, now: now)
+        }
+    }
+
+    /// After the transfer `next` asked for ended (started at `started`, Unix seconds).
+    func completed(_ result: Result<HTTPResponse, Error>, started: Double, now: Double) -> Step {
+        do {
+            var response = try result.get()
+            if let record = options.record {
+                var recorded = response
+                recorded.url = current.url
+                recorded.method = current.method
+                record(current, recorded, started)
+            }
+            let url = try RequestURL(current.url)
+            if let jar = options.jar {
+                for value in response.headers(named: "Set-Cookie") { _ = try jar.receive(value.description, from: url) }
+            }
+            guard options.followRedirects, Redirect.statuses.contains(response.status), let location = response.header("Location") else {
+                response.url = current.url
+                response.method = current.method
+                response.redirects = hops
+                return ended(response, now: now)
+            }
+            guard hops.count < options.maxRedirects else { throw HTTPError.tooManyRedirects(url: request.url, limit: options.maxRedirects) }
+            hops.append(.init(method: current.method, url: current.url, status: response.status, location: location.description))
+            current = try Redirect.next(after: current, status: response.status, location: location)
+            return next(now: now)
+        } catch {
+            return failed(error, now: now)
+        }
+    }
+
+    /// A try that ended in a response: the answer, or a retry after the wait the server or the
+    /// backoff asks for.
+    private func ended(_ response: HTTPResponse, now: Double) -> Step {
+        var response = response
+        response.attempts = attempt
+        guard let retry, !lastTry, retry.statuses.contains(response.status) else { return .done(.success(response)) }
+        let wait = retry.delay(before: attempt + 1, retryAfter: response.header("Retry-After")?.description, now: now)
+        if let maxTime = retry.maxTime, now + wait - (firstStarted ?? now) > maxTime { return .done(.success(response)) }
+        return again(after: wait, cause: "status \(response.status)", now: now)
+    }
+
+    /// A try that failed: the error, or a retry when the policy says it may pass.
+    private func failed(_ error: Error, now: Double) -> Step {
+        guard let retry, !lastTry, retry.retries(error) else { return .done(.failure(error)) }
+        let wait = retry.delay(before: attempt + 1, retryAfter: nil, now: now)
+        if let maxTime = retry.maxTime, now + wait - (firstStarted ?? now) > maxTime { return .done(.failure(error)) }
+        return again(after: wait, cause: "\(error)", now: now)
+    }
+
+    private func again(after wait: Double, cause: String, now: Double) -> Step {
+        attempt += 1
+        options.willRetry?(attempt, cause, wait)
+        current = request
+        hops = []
+        booked = false
+        return .wait(until: now + wait)
+    }
+}

@@ -1,0 +1,222 @@
+import CCurl
+import CCurlShim
+import PekitCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One request and its response on the wire, on an easy handle: the handle is set up from the
+/// request and the send options, run by an `HTTPEngine`, and read back into a response.
+final class Transfer {
+    let handle: UnsafeMutableRawPointer
+    let request: HTTPRequest
+    let exchange: Exchange
+    /// When it was started (Unix seconds): what a HAR log records.
+    let started: Double
+    private let errorBuffer: UnsafeMutablePointer<CChar>
+    private var headerList: UnsafeMutablePointer<curl_slist>?
+    private var connectList: UnsafeMutablePointer<curl_slist>?
+
+    /// Sets `handle` (reset first: its connection cache stays) up for `request`.
+    /// - Parameter willFollow: whether a response is one a redirect or a retry replaces (its body is dropped).
+    /// - Throws: `HTTPError.setup` when libcurl refuses an option; `BodyStream`'s errors.
+    init(handle: UnsafeMutableRawPointer, request: HTTPRequest, options: SendOptions, started: Double,
+         willFollow: @escaping (HTTPResponse) -> Bool) throws {
+        self.handle = handle
+        self.request = request
+        self.started = started
+        pekit_curl.easy_reset(handle)
+        let segments = request.segments
+        exchange = Exchange(body: BodyStream(segments), sink: options.sink, maxBody: options.effectiveMaxBody, url: request.url,
+                            willFollow: willFollow, isCancelled: options.isCancelled)
+        errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
+        errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+        let context = Unmanaged.passUnretained(exchange).toOpaque()
+
+        var failed: CURLoption?
+        func set(_ option: CURLoption, _ value: Int) { if pekit_curl_setopt_long(handle, option, value) != CURLE_OK { failed = failed ?? option } }
+        func set(_ option: CURLoption, _ value: String) { if pekit_curl_setopt_string(handle, option, value) != CURLE_OK { failed = failed ?? option } }
+        func set(_ option: CURLoption, pointer: UnsafeMutableRawPointer?) { if pekit_curl_setopt_pointer(handle, option, pointer) != CURLE_OK { failed = failed ?? option } }
+        func set(_ option: CURLoption, callback: curl_write_callback) { if pekit_curl_setopt_data_callback(handle, option, callback) != CURLE_OK { failed = failed ?? option } }
+
+        set(CURLOPT_URL, request.url)
+        if let target = request.requestTarget { set(CURLOPT_REQUEST_TARGET, target) }
+        set(CURLOPT_PATH_AS_IS, 1)  // the URL's text is sent as built: no dot-segment removal
+        set(CURLOPT_PROTOCOLS_STR, "http,https")
+        set(CURLOPT_NOSIGNAL, 1)
+        set(CURLOPT_ERRORBUFFER, pointer: UnsafeMutableRawPointer(errorBuffer))
+        set(CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
+        set(CURLOPT_HEADERFUNCTION, callback: headerCallback)
+        set(CURLOPT_HEADERDATA, pointer: context)
+        set(CURLOPT_WRITEFUNCTION, callback: writeCallback)
+        set(CURLOPT_WRITEDATA, pointer: context)
+        if options.trace != nil {
+            exchange.trace = options.trace
+            set(CURLOPT_VERBOSE, 1)
+            if pekit_curl_setopt_debug_callback(handle, debugCallback) != CURLE_OK { failed = failed ?? CURLOPT_DEBUGFUNCTION }
+            set(CURLOPT_DEBUGDATA, pointer: context)
+        }
+        if options.progress != nil { exchange.progress = options.progress }
+        if options.isCancelled != nil || options.progress != nil {
+            set(CURLOPT_NOPROGRESS, 0)
+            if pekit_curl_setopt_xferinfo_callback(handle, progressCallback) != CURLE_OK { failed = failed ?? CURLOPT_XFERINFOFUNCTION }
+            set(CURLOPT_XFERINFODATA, pointer: context)
+        }
+
+        // The method, and the body pulled from the stream (never copied whole).
+        let hasBody = !segments.isEmpty || request.headers["Content-Length"] != nil
+        if request.method == "HEAD" {
+            set(CURLOPT_NOBODY, 1)
+        } else if hasBody {
+            set(CURLOPT_POST, 1)
+            let length = try BodyStream.length(of: segments)
+            if pekit_curl_setopt_off(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(length)) != CURLE_OK { failed = failed ?? CURLOPT_POSTFIELDSIZE_LARGE }
+            set(CURLOPT_READFUNCTION, callback: readCallback)
+            set(CURLOPT_READDATA, pointer: context)
+            if pekit_curl_setopt_seek_callback(handle, seekCallback) != CURLE_OK { failed = failed ?? CURLOPT_SEEKFUNCTION }
+            set(CURLOPT_SEEKDATA, pointer: context)
+            if request.method != "POST" { set(CURLOPT_CUSTOMREQUEST, request.method) }
+        } else if request.method != "GET" {
+            set(CURLOPT_CUSTOMREQUEST, request.method)
+        }
+
+        // Exactly the request's header fields: curl's own defaults are removed ("Name:") unless
+        // the request has that field; an empty value is written "Name;" in curl's syntax.
+        for field in request.headers.fields {
+            headerList = pekit_curl.slist_append(headerList, field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)")
+        }
+        for name in ["Host", "Accept", "Expect", "Content-Type"] where request.headers[name] == nil {
+            headerList = pekit_curl.slist_append(headerList, "\(name):")
+        }
+        set(CURLOPT_HTTPHEADER, pointer: UnsafeMutableRawPointer(headerList))
+
+        for mapping in request.connect + options.connect {
+            connectList = pekit_curl.slist_append(connectList, mapping.curlArgument)
+        }
+        if connectList != nil { set(CURLOPT_CONNECT_TO, pointer: UnsafeMutableRawPointer(connectList)) }
+
+        if let seconds = options.connectTimeout { set(CURLOPT_CONNECTTIMEOUT_MS, HTTPClient.milliseconds(seconds)) }
+        if let seconds = options.timeout { set(CURLOPT_TIMEOUT_MS, HTTPClient.milliseconds(seconds)) }
+        if options.insecure {
+            set(CURLOPT_SSL_VERIFYPEER, 0)
+            set(CURLOPT_SSL_VERIFYHOST, 0)
+        }
+        if let path = options.caCertificate { set(CURLOPT_CAINFO, path) }
+        if let proxy = options.proxy { set(CURLOPT_PROXY, proxy) }
+        switch options.version {
+        case .automatic: break
+        case .http1_1: set(CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_1_1)
+        case .http2:
+            set(CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2_0)
+            // Wait for a connection being set up to the same host and share it (multiplexing),
+            // rather than opening one per request.
+            set(CURLOPT_PIPEWAIT, 1)
+        }
+        if options.compressed { set(CURLOPT_ACCEPT_ENCODING, "") }
+        if let failed {
+            throw HTTPError.setup("\(request.method) \(request.url): libcurl refused option \(failed.rawValue) (this libcurl: \(HTTPClient.curlVersion))")
+        }
+    }
+
+    deinit {
+        pekit_curl.slist_free_all(headerList)
+        pekit_curl.slist_free_all(connectList)
+        errorBuffer.deallocate()
+    }
+
+    /// The response, once libcurl says the transfer ended with `code`.
+    /// - Throws: the error a callback kept, `HTTPError.cancelled`, `HTTPError.transfer` with
+    ///   curl's reason; a partial file is removed.
+    func finish(_ code: CURLcode) throws -> HTTPResponse {
+        if let error = exchange.error { exchange.abandon(); throw error }
+        if exchange.cancelled { exchange.abandon(); throw HTTPError.cancelled(url: request.url) }
+        guard code == CURLE_OK else {
+            exchange.abandon()
+            let detail = cText(errorBuffer)
+            var reason = detail.isEmpty ? pekit_curl.easy_strerror(code).map { cText($0) } ?? "curl error" : detail
+            if code == CURLE_OUT_OF_MEMORY && exchange.inHeaders {
+                // What libcurl 7.88 says when a header line passes its limit (CURL_MAX_HTTP_HEADER).
+                reason = "a response header line is longer than libcurl accepts (100 KiB; libcurl reports \"\(reason)\")"
+            }
+            throw HTTPError.transfer(method: request.method, url: request.url, code: Int(code.rawValue), reason: reason,
+                                     hint: HTTPClient.hint(code, reason))
+        }
+        exchange.finishProgress()
+        try exchange.finish()
+
+        var response = exchange.response
+        if response.status == 0 {
+            var status = 0
+            _ = pekit_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
+            response.status = status
+        }
+        func seconds(_ info: CURLINFO) -> Double {
+            var micro: curl_off_t = 0
+            _ = pekit_curl_getinfo_off(handle, info, &micro)
+            return Double(micro) / 1_000_000
+        }
+        response.timing.dns = seconds(CURLINFO_NAMELOOKUP_TIME_T)
+        response.timing.connect = seconds(CURLINFO_CONNECT_TIME_T)
+        response.timing.tls = seconds(CURLINFO_APPCONNECT_TIME_T)
+        response.timing.firstByte = seconds(CURLINFO_STARTTRANSFER_TIME_T)
+        response.timing.total = seconds(CURLINFO_TOTAL_TIME_T)
+        var ip: UnsafeMutablePointer<CChar>?
+        if pekit_curl_getinfo_string(handle, CURLINFO_PRIMARY_IP, &ip) == CURLE_OK, let ip { response.remoteAddress = cText(ip) }
+        var port = 0
+        if pekit_curl_getinfo_long(handle, CURLINFO_PRIMARY_PORT, &port) == CURLE_OK { response.remotePort = port }
+        return response
+    }
+}
+
+/// A NUL-terminated C string from libcurl (messages, the version line) as text.
+func cText(_ pointer: UnsafePointer<CChar>) -> String {
+    String(decoding: UnsafeRawBufferPointer(start: pointer, count: strlen(pointer)), as: UTF8.self)
+}
+
+private func exchange(_ userdata: UnsafeMutableRawPointer?) -> Exchange? {
+    userdata.map { Unmanaged<Exchange>.fromOpaque($0).takeUnretainedValue() }
+}
+
+private let headerCallback: curl_write_callback = { buffer, size, count, userdata in
+    guard let buffer, let exchange = exchange(userdata) else { return 0 }
+    exchange.headerLine(UnsafeRawBufferPointer(start: buffer, count: size * count))
+    return size * count
+}
+
+private let writeCallback: curl_write_callback = { buffer, size, count, userdata in
+    guard let buffer, let exchange = exchange(userdata) else { return 0 }
+    return exchange.bodyBytes(UnsafeRawBufferPointer(start: buffer, count: size * count)) ? size * count : 0
+}
+
+private let readCallback: curl_write_callback = { buffer, size, count, userdata in
+    guard let buffer, let exchange = exchange(userdata) else { return Int(CURL_READFUNC_ABORT) }
+    return exchange.uploadBytes(into: UnsafeMutableRawPointer(buffer), capacity: size * count) ?? Int(CURL_READFUNC_ABORT)
+}
+
+private let seekCallback: curl_seek_callback = { userdata, offset, origin in
+    // curl only rewinds to the start (a retried connection); anything else cannot be done.
+    guard let exchange = exchange(userdata), offset == 0, origin == SEEK_SET else { return Int32(CURL_SEEKFUNC_CANTSEEK) }
+    exchange.body.rewind()
+    return Int32(CURL_SEEKFUNC_OK)
+}
+
+private let debugCallback: curl_debug_callback = { _, kind, data, size, userdata in
+    guard let exchange = exchange(userdata), let trace = exchange.trace, let data else { return 0 }
+    let event: SendOptions.TraceEvent
+    switch kind {
+    case CURLINFO_TEXT: event = .text
+    case CURLINFO_HEADER_OUT: event = .headerOut
+    case CURLINFO_HEADER_IN: event = .headerIn
+    case CURLINFO_DATA_OUT: event = .dataOut
+    case CURLINFO_DATA_IN: event = .dataIn
+    default: return 0  // TLS records
+    }
+    trace(event, Array(UnsafeRawBufferPointer(start: data, count: size)))
+    return 0
+}
+
+private let progressCallback: curl_xferinfo_callback = { userdata, dltotal, dlnow, ultotal, ulnow in
+    guard let exchange = exchange(userdata) else { return 0 }
+    exchange.reportProgress(downloadTotal: Int64(dltotal), downloaded: Int64(dlnow), uploadTotal: Int64(ultotal), uploaded: Int64(ulnow), now: HTTPClient.now())
+    return exchange.shouldStop() ? 1 : 0
+}

@@ -1,0 +1,221 @@
+import CLua
+import CLuaShim
+import PekitHTTP
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A coroutine `pekit.spawn` started, and where it is.
+final class LuaTask {
+    enum State {
+        /// Ready to run; `push` puts what it is resumed with on its stack and counts it.
+        case runnable(push: (LuaRuntime) -> Int32)
+        case running
+        /// Suspended in a pekit call (a transfer, a sleep, a wait) until it is woken.
+        case waiting
+        case done
+        case failed
+    }
+
+    let id: Int
+    let thread: OpaquePointer
+    /// Anchors the coroutine in the registry while it can still run.
+    var threadRef: Int32
+    var state: State
+    /// Its results as a table `{n = count, …}`, or its error value (a registry reference).
+    var resultRef: Int32 = LUA_NOREF
+    /// Its error as text, and the coroutine's traceback.
+    var errorText = ""
+    var traceback = ""
+    /// Tasks in `pekit.wait` for this one (and maybe others).
+    var waiters: [LuaTask] = []
+    /// What a waiting task waits for, and how it is woken when all of them are over.
+    var blockedOn: [LuaTask] = []
+    var onUnblocked: (() -> Void)?
+    /// The script dropped its handle: the entry goes when the task is over.
+    var orphaned = false
+
+    init(id: Int, thread: OpaquePointer, threadRef: Int32, arguments: Int32) {
+        self.id = id; self.thread = thread; self.threadRef = threadRef
+        state = .runnable { _ in arguments }
+    }
+
+    var isOver: Bool {
+        switch state {
+        case .done, .failed: return true
+        default: return false
+        }
+    }
+}
+
+/// Runs `pekit.spawn`'s tasks on one thread: a task runs until it calls a pekit function that
+/// waits (a transfer, `pekit.sleep`, `pekit.wait`), which suspends it; the transfers of every
+/// suspended task go on together in the runtime's `HTTPEngine`, and a task is resumed when what
+/// it waits for is over.
+final class TaskScheduler {
+    private(set) var tasks: [Int: LuaTask] = [:]
+    private var byThread: [OpaquePointer: LuaTask] = [:]
+    private var runnable: [LuaTask] = []
+    private var runnableHead = 0
+    private var sleepers: [(until: Double, task: LuaTask)] = []
+    private(set) var isRunning = false
+
+    func add(_ task: LuaTask) {
+        tasks[task.id] = task
+        byThread[task.thread] = task
+        runnable.append(task)
+    }
+
+    /// The task whose coroutine is `L`, when it is running and may be suspended here (not inside
+    /// a metamethod or a C function that cannot yield, and not a coroutine of its own).
+    func suspendable(_ L: OpaquePointer) -> LuaTask? {
+        guard let task = byThread[L], case .running = task.state, lua_isyieldable(L) != 0 else { return nil }
+        return task
+    }
+
+    /// Makes a waiting task runnable; `push` gives it what its pekit call returns.
+    func wake(_ task: LuaTask, push: @escaping (LuaRuntime) -> Int32) {
+        task.state = .runnable(push: push)
+        runnable.append(task)
+    }
+
+    /// Suspends `task` until `seconds` have passed.
+    func sleep(_ task: LuaTask, seconds: Double) {
+        task.state = .waiting
+        sleepers.append((HTTPClient.now() + seconds, task))
+    }
+
+    /// Suspends `task` until every one of `others` is over, then calls `then` (which wakes it).
+    func block(_ task: LuaTask, on others: [LuaTask], then: @escaping () -> Void) {
+        let pending = others.filter { !$0.isOver }
+        task.state = .waiting
+        if pending.isEmpty { return then() }
+        task.blockedOn = pending
+        task.onUnblocked = then
+        for other in pending { other.waiters.append(task) }
+    }
+
+    func forget(_ id: Int, runtime: LuaRuntime) {
+        guard let task = tasks[id] else { return }
+        if task.isOver {
+            runtime.releaseReference(task.resultRef)
+            tasks[id] = nil
+        } else {
+            task.orphaned = true
+        }
+    }
+
+    struct Deadlock: Error, CustomStringConvertible {
+        let description = "every task left waits for another (nothing can go on)"
+    }
+
+    /// Runs tasks, transfers and timers until `done` says so, `deadline` passes, or Ctrl-C.
+    /// - Throws: `Deadlock` when nothing can go on and `done` is still false.
+    func run(_ runtime: LuaRuntime, until done: () -> Bool, deadline: Double? = nil) throws {
+        isRunning = true
+        defer { isRunning = false }
+        while true {
+            // Made by the first transfer, which a task may start.
+            let engine = runtime.httpState.client?.engine
+            if pekit_interrupt_pending() != 0 {
+                // Every transfer sees Ctrl-C and ends (a partial file is removed).
+                engine?.run { false }
+                return
+            }
+            if done() { return }
+            if runnableHead < runnable.count {
+                let task = runnable[runnableHead]
+                runnableHead += 1
+                if runnableHead > 1024 && runnableHead * 2 > runnable.count {
+                    runnable.removeFirst(runnableHead)
+                    runnableHead = 0
+                }
+                resume(task, runtime)
+                continue
+            }
+            let now = HTTPClient.now()
+            if !sleepers.isEmpty {
+                var still: [(until: Double, task: LuaTask)] = []
+                for sleeper in sleepers {
+                    if sleeper.until <= now { wake(sleeper.task) { $0.stack.push(bool: true); return 1 } } else { still.append(sleeper) }
+                }
+                sleepers = still
+                if runnableHead < runnable.count { continue }
+            }
+            if let deadline, now >= deadline { return }
+            var wait = 1.0
+            if let soonest = sleepers.map(\.until).min() { wait = min(wait, soonest - now) }
+            if let deadline { wait = min(wait, deadline - now) }
+            if let engine, engine.pending > 0 {
+                engine.step(timeout: max(0, wait))
+            } else if !sleepers.isEmpty || deadline != nil {
+                var t = timespec(tv_sec: 0, tv_nsec: Int(min(max(0, wait), 0.05) * 1e9))
+                nanosleep(&t, nil)
+            } else {
+                throw Deadlock()
+            }
+        }
+    }
+
+    /// Runs `task` until it yields or ends.
+    private func resume(_ task: LuaTask, _ runtime: LuaRuntime) {
+        guard case .runnable(let push) = task.state else { return }
+        let co = task.thread
+        let previous = runtime.L
+        runtime.L = co
+        let count = push(runtime)
+        task.state = .running
+        var results: Int32 = 0
+        let status = lua_resume(co, previous, count, &results)
+        runtime.L = previous
+        switch status {
+        case LUA_YIELD:
+            lua_settop(co, 0)
+            // A plain coroutine.yield() in the task lets the others run; it goes on after them.
+            if case .running = task.state { wake(task) { _ in 0 } }
+        case LUA_OK:
+            let base = lua_gettop(co) - results
+            lua_createtable(co, results, 1)
+            for i in 0..<results {
+                lua_pushvalue(co, base + 1 + i)
+                lua_rawseti(co, -2, lua_Integer(i + 1))
+            }
+            lua_pushinteger(co, lua_Integer(results))
+            lua_setfield(co, -2, "n")
+            finish(task, .done, runtime)
+        default:
+            // The error's text (a table's __tostring, run protected) and the coroutine's traceback.
+            lua_pushvalue(co, -1)
+            lua_xmove(co, previous, 1)
+            _ = pekit_describe_error(previous)
+            let message = LuaStack(L: previous).string(-1) ?? "error"
+            luaL_traceback(previous, co, nil, 0)
+            task.errorText = message
+            task.traceback = LuaStack(L: previous).string(-1) ?? ""
+            lua_settop(previous, lua_gettop(previous) - 2)
+            finish(task, .failed, runtime)
+        }
+    }
+
+    /// Keeps the result on top of the task's stack, lets the coroutine go, wakes its waiters.
+    private func finish(_ task: LuaTask, _ state: LuaTask.State, _ runtime: LuaRuntime) {
+        lua_xmove(task.thread, runtime.L, 1)
+        task.resultRef = runtime.reference()
+        runtime.releaseReference(task.threadRef)
+        task.threadRef = LUA_NOREF
+        byThread[task.thread] = nil
+        task.state = state
+        for waiter in task.waiters {
+            waiter.blockedOn.removeAll { $0 === task }
+            if waiter.blockedOn.isEmpty, let then = waiter.onUnblocked {
+                waiter.onUnblocked = nil
+                then()
+            }
+        }
+        task.waiters = []
+        if task.orphaned {
+            runtime.releaseReference(task.resultRef)
+            tasks[task.id] = nil
+        }
+    }
+}
