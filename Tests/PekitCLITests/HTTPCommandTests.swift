@@ -381,6 +381,18 @@ final class HTTPCommandTests: XCTestCase {
         try assertInterruptStops(#"pcall(pekit.time.sleep, 30); print("not reached")"#, after: 0.5)
     }
 
+    /// Ctrl-C during a batch of downloads stops every one at once: no partial file is left.
+    func testInterruptDuringABatch() throws {
+        let dir = try makeTemporaryDirectory("batch-interrupt")
+        let items = (1...6).map { "{ url = '\(server.base)/bytes/400000?chunked=1&pause=0.1', sink = '\(dir.path)/f\($0)' }" }
+        try assertInterruptStops("pekit.http.all({ \(items.joined(separator: ", ")) }, { concurrency = 6 }); print('not reached')", after: 0.8)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path), [])
+        // And in tasks.
+        let spawned = (1...4).map { "pekit.spawn(function() pekit.http.get('\(server.base)/bytes/400000?chunked=1&pause=0.1', { sink = '\(dir.path)/t\($0)' }) end)" }
+        try assertInterruptStops(spawned.joined(separator: " ") + " pekit.wait() print('not reached')", after: 0.8)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path), [])
+    }
+
     /// Runs `script`, sends SIGINT after `seconds`, and checks pekit stops at once with 130.
     func assertInterruptStops(_ script: String, after seconds: Double, file: StaticString = #filePath, line: UInt = #line) throws {
         let process = Process()

@@ -334,26 +334,9 @@ final class HTTPClientTests: XCTestCase {
     /// HTTP/2 over TLS (ALPN) against nghttpd with the test certificate: no reason phrase, the
     /// same body, the logical name kept through `connect`.
     func testHTTP2() throws {
-        let nghttpd = ["/usr/sbin/nghttpd", "/usr/bin/nghttpd"].first { FileManager.default.isExecutableFile(atPath: $0) }
-        guard let nghttpd else { throw XCTSkip("nghttpd is not installed (Debian nghttp2-server; scripts/test installs it)") }
         let docroot = try temporaryDirectory()
         try Data("hello over h2\n".utf8).write(to: docroot.appendingPathComponent("hello.txt"))
-        let tls = URL(fileURLWithPath: server.cacert).deletingLastPathComponent()
-        // A free port: bind to 0, read it, let go (nghttpd cannot report one it chose).
-        let probe = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in(sin_family: sa_family_t(AF_INET), sin_port: 0, sin_addr: in_addr(s_addr: inet_addr("127.0.0.1")), sin_zero: (0, 0, 0, 0, 0, 0, 0, 0))
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(probe, $0, length) } }
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(probe, $0, &length) } }
-        let port = Int(UInt16(bigEndian: address.sin_port))
-        close(probe)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: nghttpd)
-        process.arguments = ["--htdocs=\(docroot.path)", "--address=127.0.0.1", String(port),
-                             tls.appendingPathComponent("server.key").path, tls.appendingPathComponent("server.pem").path]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let (process, port) = try startNghttpd(docroot: docroot)
         defer { process.terminate(); process.waitUntilExit() }
         var options = SendOptions()
         options.caCertificate = server.cacert
@@ -373,5 +356,68 @@ final class HTTPClientTests: XCTestCase {
         // Asked for explicitly, the same; nghttpd speaks nothing else (HTTP/1.1 gets no reply).
         options.version = .http2
         XCTAssertEqual(try client.send(request, options: options).httpVersion, "2")
+    }
+
+    /// Many requests at once with HTTP/2 share one connection (multiplexing): nghttpd's log
+    /// shows every request's HEADERS on the same session, each on a stream of its own.
+    func testHTTP2Multiplexing() throws {
+        let docroot = try temporaryDirectory()
+        for i in 1...20 { try Data("file \(i)\n".utf8).write(to: docroot.appendingPathComponent("f\(i).txt")) }
+        let log = docroot.appendingPathComponent("nghttpd.log")
+        let (process, port) = try startNghttpd(docroot: docroot, log: log)
+        var options = SendOptions()
+        options.caCertificate = server.cacert
+        options.connect = [try HostMapping("api.example.test:\(port)", "127.0.0.1:\(port)")]
+        options.version = .http2
+        // Until nghttpd listens (a first connection that then closes is not counted below).
+        for _ in 0..<50 where (try? HTTPClient().send(try build("https://api.example.test:\(port)/f1.txt"), options: options)) == nil {
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        let batch = try (1...20).map { (try build("https://api.example.test:\(port)/f\($0).txt"), options) }
+        let results = try HTTPClient().sendAll(batch, concurrency: 20)
+        process.terminate()
+        process.waitUntilExit()
+        XCTAssertEqual(try results.map { String(decoding: try $0.get().body, as: UTF8.self) }, (1...20).map { "file \($0)\n" })
+        XCTAssertEqual(try results.map { try $0.get().httpVersion }, Array(repeating: "2", count: 20))
+        // "[id=2] [  0.012] recv HEADERS frame <length=…, flags=0x25, stream_id=13>": the batch's session
+        // is the last one; it carried all twenty requests, on twenty streams.
+        let text = try String(contentsOf: log, encoding: .utf8)
+        let headers = text.split(separator: "\n").filter { $0.contains("recv HEADERS frame") }
+        let sessions = headers.compactMap { $0.split(separator: "]").first.map(String.init) }
+        let last = try XCTUnwrap(sessions.last)
+        XCTAssertEqual(sessions.filter { $0 == last }.count, 20, text)
+        let ids = headers.filter { $0.hasPrefix(last + "]") }.compactMap { line -> Int? in
+            guard let r = line.range(of: "stream_id=") else { return nil }
+            return Int(line[r.upperBound...].prefix { $0.isNumber })
+        }
+        XCTAssertEqual(Set(ids).count, 20)
+    }
+
+    /// Starts nghttpd over TLS with the test certificate on a free port (`log`: its -v output).
+    func startNghttpd(docroot: URL, log: URL? = nil) throws -> (Process, Int) {
+        let nghttpd = ["/usr/sbin/nghttpd", "/usr/bin/nghttpd"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        guard let nghttpd else { throw XCTSkip("nghttpd is not installed (Debian nghttp2-server; scripts/test installs it)") }
+        let tls = URL(fileURLWithPath: server.cacert).deletingLastPathComponent()
+        // A free port: bind to 0, read it, let go (nghttpd cannot report one it chose).
+        let probe = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in(sin_family: sa_family_t(AF_INET), sin_port: 0, sin_addr: in_addr(s_addr: inet_addr("127.0.0.1")), sin_zero: (0, 0, 0, 0, 0, 0, 0, 0))
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(probe, $0, length) } }
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(probe, $0, &length) } }
+        let port = Int(UInt16(bigEndian: address.sin_port))
+        close(probe)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: nghttpd)
+        process.arguments = (log == nil ? [] : ["-v"]) + ["--htdocs=\(docroot.path)", "--address=127.0.0.1", String(port),
+                             tls.appendingPathComponent("server.key").path, tls.appendingPathComponent("server.pem").path]
+        if let log {
+            FileManager.default.createFile(atPath: log.path, contents: nil)
+            process.standardOutput = try FileHandle(forWritingTo: log)
+        } else {
+            process.standardOutput = FileHandle.nullDevice
+        }
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return (process, port)
     }
 }

@@ -5,9 +5,9 @@ import PekitHTTP
 import Glibc
 #endif
 
-/// `pekit.spawn(f, …)`, `pekit.wait(task | {tasks} | nothing)`, `pekit.sleep(seconds)`: tasks are
-/// coroutines; inside one, `pekit.http` calls, `pekit.sleep` and `pekit.wait` suspend the task
-/// instead of blocking, so the transfers of many tasks run at once.
+/// `pekit.spawn(f, …)`, `pekit.wait(task | {tasks} | nothing)`: tasks are coroutines; inside one,
+/// `pekit.http` calls, `pekit.time.sleep` and `pekit.wait` suspend the task instead of
+/// blocking, so the transfers of many tasks run at once.
 extension LuaRuntime {
     static let taskMetatable = "pekit.task"
 
@@ -170,29 +170,6 @@ extension LuaRuntime {
             }
             if pekit_interrupt_pending() != 0 { return 0 }  // the trampoline stops the script
             return runtime.pushOutcome(of: target)
-        }
-
-        setFunction(pekit, "pekit", "sleep") { call in
-            guard call.stack.type(1) == LUA_TNUMBER, let seconds = call.stack.number(1) else { throw call.typeError(1, expected: "number") }
-            guard seconds.isFinite, seconds >= 0, seconds <= 1_000_000 else {
-                throw call.badArgument(1, "a number of seconds from 0 to 1000000 expected, got \(seconds)")
-            }
-            let runtime = call.runtime, scheduler = runtime.tasks
-            if let current = scheduler.suspendable(call.L), runtime.role.allows(.tasks) {
-                lua_settop(call.L, 0)
-                scheduler.sleep(current, seconds: seconds)
-                return PEKIT_YIELD
-            }
-            // Outside a task the others run meanwhile (or it simply sleeps).
-            let deadline = HTTPClient.now() + seconds
-            if !scheduler.isRunning, runtime.httpState.client?.engine.isRunning != true {
-                try? scheduler.run(runtime, until: { false }, deadline: deadline)
-            }
-            while HTTPClient.now() < deadline && pekit_interrupt_pending() == 0 {
-                var t = timespec(tv_sec: 0, tv_nsec: Int(min(0.05, max(0, deadline - HTTPClient.now())) * 1e9))
-                nanosleep(&t, nil)
-            }
-            return 0
         }
     }
 }

@@ -2,6 +2,7 @@ import CLua
 import CLuaShim
 import Glibc
 import PekitCore
+import PekitHTTP
 
 /// `pekit.time`: Unix seconds (fractions allowed), the text formats HTTP and signing use, and a
 /// sleep Ctrl-C can stop.
@@ -42,14 +43,23 @@ extension LuaRuntime {
             guard call.stack.type(1) == LUA_TNUMBER, let seconds = call.stack.number(1), seconds.isFinite, seconds >= 0, seconds <= 1e6 else {
                 throw call.typeError(1, expected: "number of seconds from 0 to 1000000")
             }
+            let runtime = call.runtime, scheduler = runtime.tasks
+            // In a task (pekit.spawn): the task is suspended and the others run.
+            if let current = scheduler.suspendable(call.L) {
+                lua_settop(call.L, 0)
+                scheduler.sleep(current, seconds: seconds)
+                return PEKIT_YIELD
+            }
+            // Elsewhere, spawned tasks run meanwhile (when none is running already).
+            let deadline = HTTPClient.now() + seconds
+            if !scheduler.isRunning, runtime.httpState.client?.engine.isRunning != true {
+                try? scheduler.run(runtime, until: { false }, deadline: deadline)
+            }
             // In short steps, so that Ctrl-C stops it at once.
-            var left = seconds
-            while left > 0 {
+            while HTTPClient.now() < deadline {
                 if pekit_interrupt_pending() != 0 { throw LuaError(message: "interrupted") }
-                let step = min(left, 0.02)
-                var spec = timespec(tv_sec: Int(step), tv_nsec: Int((step - step.rounded(.down)) * 1e9))
+                var spec = timespec(tv_sec: 0, tv_nsec: Int(min(0.02, max(0, deadline - HTTPClient.now())) * 1e9))
                 nanosleep(&spec, nil)
-                left -= step
             }
             if pekit_interrupt_pending() != 0 { throw LuaError(message: "interrupted") }
             return 0
