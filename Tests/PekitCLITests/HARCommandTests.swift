@@ -99,6 +99,28 @@ final class HARCommandTests: XCTestCase {
         XCTAssertEqual(try PekitProcess.run(["har", "replay", script]).status, 0)
     }
 
+    /// replay --concurrency N: up to N at once (the server counts them), reported in the file's
+    /// order; --progress shows the batch on standard error.
+    func testReplayConcurrently() throws {
+        let server = try TestServer.shared()
+        let dir = try makeTemporaryDirectory("har")
+        let har = dir.appendingPathComponent("batch.har").path
+        let key = UUID().uuidString
+        let record = try PekitProcess.run(["run", "--har", har, "-e",
+            "local l = {} for i = 1, 12 do l[i] = '\(server.base)/inflight/\(key)?delay=0.15&i=' .. i end pekit.http.all(l, {concurrency = 1})"])
+        XCTAssertEqual(record.status, 0, record.stderr)
+        let replay = try PekitProcess.run(["har", "replay", har, "--concurrency", "4", "--progress"])
+        XCTAssertEqual(replay.status, 0, replay.stderr)
+        XCTAssertEqual(replay.stdout, (1...12).map { "\($0)\tGET\t\(server.base)/inflight/\(key)?delay=0.15&i=\($0)\t200\tas recorded\n" }.joined())
+        XCTAssertTrue(replay.stderr.hasSuffix("\r\u{1B}[K12/12 done, 0 failed, 0 in flight  " + (replay.stderr.split(separator: " ").last ?? "")), replay.stderr.debugDescription)
+        XCTAssertTrue(replay.stderr.hasSuffix("/s\n"), replay.stderr.debugDescription)
+        let stats = try PekitProcess.run(["request", "--send", "\(server.base)/inflight/\(key)/stats"])
+        XCTAssertEqual(stats.stdout, #"{"count": 24, "max": 4}"#)
+        let bad = try PekitProcess.run(["har", "replay", har, "--concurrency", "0"])
+        XCTAssertEqual(bad.stderr, "pekit har: --concurrency takes a whole number from 1 to 10000, not '0' (see 'pekit har --help')\n")
+        XCTAssertEqual(bad.status, 2)
+    }
+
     func testNotAHARFile() throws {
         let dir = try makeTemporaryDirectory("har")
         let path = dir.appendingPathComponent("x.har").path

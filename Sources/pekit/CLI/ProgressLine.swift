@@ -4,6 +4,7 @@ import PekitHTTP
 /// known), the rate, and the time left; rewritten in place, ended with a newline.
 final class ProgressLine {
     private var shown = false
+    private var lastBatchLine = -1.0
 
     static func size(_ n: Int64) -> String {
         let units = ["B", "KB", "MB", "GB", "TB"]
@@ -17,6 +18,7 @@ final class ProgressLine {
         return s >= 3600 ? String(format: "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60) : String(format: "%d:%02d", s / 60, s % 60)
     }
 
+    /// A download: bytes so far (of the total when known), the rate and the time left.
     func update(_ p: SendOptions.Progress) {
         let rate = p.elapsed > 0 ? Double(p.downloaded) / p.elapsed : 0
         var line = Self.size(p.downloaded)
@@ -27,6 +29,19 @@ final class ProgressLine {
         if p.downloadTotal > 0, rate > 0, p.downloaded < p.downloadTotal {
             line += "  ETA \(Self.time(Double(p.downloadTotal - p.downloaded) / rate))"
         }
+        show(line)
+    }
+
+    /// A batch: how many are done (of how many), failed and in flight, and the rate.
+    /// At most five times a second, and at the end.
+    func update(done: Int, failed: Int, inFlight: Int, total: Int, elapsed: Double) {
+        guard elapsed - lastBatchLine >= 0.2 || done == total else { return }
+        lastBatchLine = elapsed
+        let rate = elapsed > 0 ? Double(done) / elapsed : 0
+        show("\(done)/\(total) done, \(failed) failed, \(inFlight) in flight  " + String(format: "%.1f", rate) + "/s")
+    }
+
+    private func show(_ line: String) {
         Output.stderr.write("\r\u{1B}[K" + line)
         Output.stderr.flush()
         shown = true

@@ -7,16 +7,20 @@ let harCommand = Command(
     summary: "list or replay the requests of a HAR file (browsers' and proxies' exports)",
     help: """
     usage: pekit har list FILE
-           pekit har replay FILE [--filter PATTERN] [--connect N:P=A:Q]... [-k] [--cacert FILE]
+           pekit har replay FILE [--filter PATTERN] [--concurrency N] [--connect N:P=A:Q]... [-k]
+                            [--cacert FILE] [--progress | --no-progress]
 
     Reads an HTTP Archive (HAR 1.2) as Chrome, Firefox, Safari and proxies export it.
       list     one line per entry: its number, method, URL and the status recorded
       replay   sends each request again (method, URL, recorded headers and body; pekit adds
-               only Host and Content-Length) in order, and prints each status next to the
-               recorded one; the exit status is 1 if any differs or fails
+               only Host and Content-Length), and prints each status next to the recorded
+               one, in the file's order; the exit status is 1 if any differs or fails
 
     options:
       --filter PATTERN  only the entries whose URL contains PATTERN
+      --concurrency N   send up to N at once (default 1: one after another, in order)
+      --progress        show done, failed and in flight on standard error (the default when it
+                        is a terminal and N > 1);  --no-progress  never
       --connect N:P=A:Q send requests for host N port P to address A port Q (repeat)
       -k, --insecure    do not check TLS certificates;  --cacert FILE  trust the CAs in FILE
       -h, --help        show this help
@@ -24,6 +28,7 @@ let harCommand = Command(
     examples:
       pekit har list session.har
       pekit har replay session.har --filter /api/
+      pekit har replay session.har --concurrency 20
     """,
     run: runHAR
 )
@@ -32,7 +37,8 @@ private func runHAR(_ args: [[UInt8]]) throws -> Int32 {
     let parsed = try Arguments(args, command: "har", options: [
         .init(name: "filter", short: nil, takesValue: true), .init(name: "connect", short: nil, takesValue: true),
         .init(name: "insecure", short: "k", takesValue: false), .init(name: "cacert", short: nil, takesValue: true),
-        .init(name: "help", short: "h", takesValue: false),
+        .init(name: "concurrency", short: nil, takesValue: true), .init(name: "progress", short: nil, takesValue: false),
+        .init(name: "no-progress", short: nil, takesValue: false), .init(name: "help", short: "h", takesValue: false),
     ])
     if parsed.has("help") { Output.stdout.line(harCommand.help); return 0 }
     guard parsed.positionals.count == 2, ["list", "replay"].contains(parsed.positionals[0]) else {
@@ -53,24 +59,49 @@ private func runHAR(_ args: [[UInt8]]) throws -> Int32 {
         guard let eq = spec.firstIndex(of: "=") else { throw UsageError(command: "har", message: "--connect takes NAME:PORT=ADDRESS:PORT, not '\(spec)'") }
         return try HostMapping(String(spec[..<eq]), String(spec[spec.index(after: eq)...]), written: "--connect \(spec)")
     }
-    let client = try HTTPClient()
-    var differs = false
-    for (n, e) in entries {
+    var concurrency = 1
+    if let text = parsed.value("concurrency") {
+        guard let n = Int(text), (1...10_000).contains(n) else {
+            throw UsageError(command: "har", message: "--concurrency takes a whole number from 1 to 10000, not '\(text)'")
+        }
+        concurrency = n
+    }
+    var options = SendOptions()
+    options.connect = connect
+    options.followRedirects = false  // each hop was recorded as its own entry
+    options.insecure = parsed.has("insecure")
+    options.caCertificate = parsed.value("cacert")
+    // Built first: an entry that cannot be sent is reported in its place, and costs no request.
+    var outcomes = [Result<HTTPResponse, Error>?](repeating: nil, count: entries.count)
+    var batch: [(HTTPRequest, SendOptions)] = [], slots: [Int] = []
+    for (i, (_, e)) in entries.enumerated() {
         var builder = e.builder()
         builder.connect = connect
-        var options = SendOptions()
-        options.connect = connect
-        options.followRedirects = false  // each hop was recorded as its own entry
-        options.insecure = parsed.has("insecure")
-        options.caCertificate = parsed.value("cacert")
-        do {
-            let response = try client.send(try builder.build(), options: options)
+        do { batch.append((try builder.build(), options)); slots.append(i) } catch { outcomes[i] = .failure(error) }
+    }
+    let showProgress = (parsed.has("progress") || (concurrency > 1 && isatty(STDERR_FILENO) != 0)) && !parsed.has("no-progress")
+    let progress = showProgress ? ProgressLine() : nil
+    var succeeded = 0, failed = 0
+    let started = HTTPClient.now()
+    let results = try HTTPClient().sendAll(batch, concurrency: concurrency) { _, result in
+        if case .failure = result { failed += 1 } else { succeeded += 1 }
+        progress?.update(done: succeeded + failed, failed: failed, inFlight: min(concurrency, batch.count - succeeded - failed),
+                         total: batch.count, elapsed: HTTPClient.now() - started)
+    }
+    progress?.finish()
+    for (slot, result) in zip(slots, results) { outcomes[slot] = result }
+    var differs = false
+    for ((n, e), outcome) in zip(entries, outcomes) {
+        switch outcome {
+        case .success(let response):
             let same = e.status == nil || e.status == response.status
             if !same { differs = true }
             Output.stdout.line("\(n)\t\(e.method)\t\(printable(e.url))\t\(response.status)\t\(same ? "as recorded" : "recorded \(e.status ?? 0)")")
-        } catch {
+        case .failure(let error):
             differs = true
             Output.stdout.line("\(n)\t\(e.method)\t\(printable(e.url))\tfailed: \(printable("\(error)"))")
+        case nil:
+            differs = true
         }
     }
     return differs ? 1 : 0
