@@ -23,12 +23,14 @@ final class SendOperation {
     private var hops: [HTTPResponse.Hop] = []
     /// The rate limiter's slot for the current hop is booked (the wait for it is over or running).
     private var booked = false
+    /// The current hop's URL, parsed once for the jar, the limiter and the signer.
+    private var currentURL: RequestURL?
 
     init(_ request: HTTPRequest, options: SendOptions) {
         self.request = request
         self.options = options
         retry = options.retry.flatMap { $0.applies(to: request.method) ? $0 : nil }
-        origin = try? RequestURL(request.url)
+        origin = options.sign == nil ? nil : try? RequestURL(request.url)
         current = request
     }
 
@@ -39,7 +41,10 @@ final class SendOperation {
         if firstStarted == nil { firstStarted = now }
         do {
             let url: RequestURL
-            do { url = try RequestURL(current.url) } catch { throw RequestError.invalidURL("\(error)") }
+            if let currentURL { url = currentURL } else {
+                do { url = try RequestURL(current.url) } catch { throw RequestError.invalidURL("\(error)") }
+                currentURL = url
+            }
             if let rate = options.rate, !booked {
                 booked = true
                 let wait = rate.reserve(url.host, now: now)
@@ -80,8 +85,8 @@ final class SendOperation {
                 recorded.method = current.method
                 record(current, recorded, started)
             }
-            let url = try RequestURL(current.url)
             if let jar = options.jar {
+                let url = try currentURL ?? RequestURL(current.url)
                 for value in response.headers(named: "Set-Cookie") { _ = try jar.receive(value.description, from: url) }
             }
             guard options.followRedirects, Redirect.statuses.contains(response.status), let location = response.header("Location") else {
@@ -93,6 +98,7 @@ final class SendOperation {
             guard hops.count < options.maxRedirects else { throw HTTPError.tooManyRedirects(url: request.url, limit: options.maxRedirects) }
             hops.append(.init(method: current.method, url: current.url, status: response.status, location: location.description))
             current = try Redirect.next(after: current, status: response.status, location: location)
+            currentURL = nil
             return next(now: now)
         } catch {
             return failed(error, now: now)
@@ -122,6 +128,7 @@ final class SendOperation {
         attempt += 1
         options.willRetry?(attempt, cause, wait)
         current = request
+        currentURL = nil
         hops = []
         booked = false
         return .wait(until: now + wait)

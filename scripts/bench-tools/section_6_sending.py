@@ -1,66 +1,164 @@
 #!/usr/bin/env python3
-"""BENCHMARKS.md section: sending (issue 7). 10,000 sequential GETs over keep-alive to the local
-test server, from a pekit Lua loop, from curl with a URL list, and from requests.Session."""
-import json, os, statistics, subprocess, sys, tempfile, time
+"""BENCHMARKS.md section: sending (issues 7 and 18), against nginx on loopback (a server that
+costs almost nothing, so the figures are the clients'): sequential keep-alive GETs, many GETs
+with 50 in flight, and the peak memory of 1,000 in flight."""
+import json, os, shutil, statistics, subprocess, sys, tempfile, time
 root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 tools = os.path.join(root, "scripts", "bench-tools")
 pekit = os.path.join(root, ".build", "release", "pekit")
-N, ROUNDS = int(os.environ.get("PEKIT_BENCH_REQUESTS", "10000")), 3
+SEQUENTIAL = int(os.environ.get("PEKIT_BENCH_REQUESTS", "10000"))
+MANY, IN_FLIGHT, WIDE = int(os.environ.get("PEKIT_BENCH_MANY", "20000")), 50, 1000
+ROUNDS = int(os.environ.get("PEKIT_BENCH_ROUNDS", "3"))
+NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 
-server = subprocess.Popen([sys.executable, os.path.join(root, "Tests", "Server", "pekit_test_server.py")],
-                          stdout=subprocess.PIPE, text=True)
-port = json.loads(server.stdout.readline())["http"]
-url = f"http://127.0.0.1:{port}/status/200"
 work = tempfile.mkdtemp(prefix="pekit-bench-send-")
-config = os.path.join(work, "urls.cfg")
-with open(config, "w") as f:
-    for _ in range(N):
-        f.write(f'url = "{url}"\noutput = "/dev/null"\n')
+os.chmod(work, 0o755)  # nginx's workers run as nobody when started by root
+os.makedirs(os.path.join(work, "files"))
+with open(os.path.join(work, "files", "8k.bin"), "wb") as f:
+    f.write(bytes(i % 251 for i in range(8192)))
 
-def timed(cmd):
+def free_port():
+    import socket
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+port = free_port()
+temp = os.path.join(work, "temp")
+conf = os.path.join(work, "nginx.conf")
+with open(conf, "w") as f:
+    f.write(f"""worker_processes 1;
+worker_rlimit_nofile 16384;
+daemon off;
+pid {work}/nginx.pid;
+error_log {work}/error.log;
+events {{ worker_connections 8192; }}
+http {{
+  access_log off;
+  keepalive_requests 1000000;
+  keepalive_timeout 60;
+  client_body_temp_path {temp}/body; proxy_temp_path {temp}/proxy; fastcgi_temp_path {temp}/fastcgi;
+  uwsgi_temp_path {temp}/uwsgi; scgi_temp_path {temp}/scgi;
+  server {{
+    listen 127.0.0.1:{port} backlog=4096;
+    location = /ok {{ default_type text/plain; return 200 "ok\\n"; }}
+    # 8 KB at 4 KB/s: each transfer stays in flight about two seconds.
+    location /files/ {{ alias {work}/files/; limit_rate 4k; }}
+  }}
+}}
+""")
+os.makedirs(temp)
+nginx = subprocess.Popen([NGINX, "-c", conf, "-p", work], stderr=subprocess.DEVNULL)
+url, slow = f"http://127.0.0.1:{port}/ok", f"http://127.0.0.1:{port}/files/8k.bin"
+for _ in range(100):
+    try:
+        subprocess.run(["curl", "-sf", "-o", "/dev/null", url], check=True)
+        break
+    except subprocess.CalledProcessError:
+        time.sleep(0.05)
+
+def run(cmd):
+    """Runs cmd: its stdout, wall seconds, CPU seconds (user + system) and peak RSS (KB)."""
+    err = tempfile.TemporaryFile()
     start = time.perf_counter()
-    out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
-    return time.perf_counter() - start, out
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=err)
+    out = p.stdout.read()
+    _, status, usage = os.wait4(p.pid, 0)
+    wall = time.perf_counter() - start
+    if status != 0:
+        err.seek(0)
+        sys.exit(f"{cmd[0]} failed: {err.read().decode(errors='replace')}")
+    return out.decode(), wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss
 
-def pekit_round():
-    wall, out = timed([pekit, "run", os.path.join(tools, "send_lua.lua"), url, str(N)])
-    base, _ = timed([pekit, "run", os.path.join(tools, "send_lua.lua"), url, "0"])  # start-up alone
-    return wall - base, json.loads(out.splitlines()[-1])["times"]
+def curl_config(target, n):
+    path = os.path.join(work, f"urls-{n}.cfg")
+    with open(path, "w") as f:
+        for _ in range(n):
+            f.write(f'url = "{target}"\noutput = "/dev/null"\n')
+    return path
 
-def curl_round():
-    wall, out = timed(["curl", "-s", "-K", config, "-w", "%{time_total}\\n"])
-    return wall, [float(x) for x in out.split()]
+def from_json(cmd):
+    out, wall, cpu, rss = run(cmd)
+    doc = json.loads(out.splitlines()[-1])
+    return doc["elapsed"], doc["times"], cpu, rss
 
-def python_round():
-    wall, out = timed([sys.executable, os.path.join(tools, "send_peer.py"), url, str(N)])
-    return wall, json.loads(out.splitlines()[-1])["times"]
+def from_curl(cmd):
+    out, wall, cpu, rss = run(cmd)
+    return wall, [float(x) for x in out.split()], cpu, rss
 
-results = {"pekit (Lua loop)": [], "curl (URL list)": [], "python requests.Session": []}
-for _ in range(ROUNDS):  # interleaved, so drift in the machine hits all three alike
-    for name, fn in zip(results, (pekit_round, curl_round, python_round)):
-        results[name].append(fn())
-server.terminate()
+seq_cfg, many_cfg, wide_cfg = curl_config(url, SEQUENTIAL), curl_config(url, MANY), curl_config(slow, WIDE)
+sequential = {
+    "pekit (`pekit.http.get` loop)": lambda: from_json([pekit, "run", os.path.join(tools, "send_lua.lua"), url, str(SEQUENTIAL)]),
+    "curl -K (a URL list)": lambda: from_curl(["curl", "-s", "-K", seq_cfg, "-w", "%{time_total}\\n"]),
+    "python requests.Session": lambda: from_json([sys.executable, os.path.join(tools, "send_peer.py"), url, str(SEQUENTIAL)]),
+}
+concurrent = {
+    f"pekit (`pekit.http.all`, concurrency {IN_FLIGHT})": lambda: from_json([pekit, "run", os.path.join(tools, "all_lua.lua"), url, str(MANY), str(IN_FLIGHT)]),
+    f"curl --parallel --parallel-max {IN_FLIGHT}": lambda: from_curl(["curl", "-s", "--parallel", "--parallel-max", str(IN_FLIGHT),
+                                                                      "-K", many_cfg, "-w", "%{time_total}\\n"]),
+    f"python aiohttp (limit {IN_FLIGHT})": lambda: from_json([sys.executable, os.path.join(tools, "all_peer.py"), url, str(MANY), str(IN_FLIGHT)]),
+}
+wide = {
+    f"pekit (`pekit.http.all`, concurrency {WIDE})": lambda: from_json([pekit, "run", os.path.join(tools, "all_lua.lua"), slow, str(WIDE), str(WIDE)]),
+    f"curl --parallel --parallel-max {WIDE}": lambda: from_curl(["curl", "-s", "--parallel", "--parallel-max", str(WIDE),
+                                                                 "-K", wide_cfg, "-w", "%{time_total}\\n"]),
+    f"python aiohttp (limit {WIDE})": lambda: from_json([sys.executable, os.path.join(tools, "all_peer.py"), slow, str(WIDE), str(WIDE)]),
+}
 
-def summary(rounds):
-    rate = statistics.median(N / wall for wall, _ in rounds)
-    times = sorted(t for _, ts in rounds for t in ts)
-    pick = lambda q: times[min(len(times) - 1, int(q * len(times)))] * 1e6
-    return rate, pick(0.5), pick(0.99)
+def measure(group, n, rounds):
+    results = {name: [] for name in group}
+    for _ in range(rounds):  # interleaved, so drift in the machine hits every client alike
+        for name, fn in group.items():
+            results[name].append(fn())
+    rows = {}
+    for name, rs in results.items():
+        times = sorted(t for _, ts, _, _ in rs for t in ts)
+        pick = lambda q: times[min(len(times) - 1, int(q * len(times)))] * 1e6
+        rows[name] = dict(rate=statistics.median(n / e for e, _, _, _ in rs), p50=pick(0.5), p99=pick(0.99),
+                          cpu=statistics.median(c / n for _, _, c, _ in rs) * 1e6, rss=statistics.median(r for _, _, _, r in rs) / 1024)
+    return rows
 
-rows = {name: summary(r) for name, r in results.items()}
-curl_rate = rows["curl (URL list)"][0]
-python_rate = rows["python requests.Session"][0]
-print(f"""## Sending (issue 7)
+def table(rows, peers):
+    names = list(rows)
+    out = ["| client | requests/s | p50 µs | p99 µs | CPU µs per request | peak RSS MB | " + " | ".join(f"÷ {p}" for p in peers) + " |",
+           "|---" * (6 + len(peers)) + "|"]
+    for name in names:
+        r = rows[name]
+        ratios = " | ".join(f"{r['rate'] / rows[names[i]]['rate']:.2f}×" for i in peers.values())
+        out.append(f"| {name} | {r['rate']:,.0f} | {r['p50']:,.0f} | {r['p99']:,.0f} | {r['cpu']:,.1f} | {r['rss']:,.1f} | {ratios} |")
+    return "\n".join(out)
 
-{N:,} sequential GET requests to `/status/200` on the local test server (`Tests/Server/pekit_test_server.py`,
-Python's threading HTTP server, on 127.0.0.1) over one kept-alive connection, {ROUNDS} rounds interleaved, medians:
-`scripts/bench-tools/send_lua.lua` (a `pekit.http.get` loop; wall time minus the start-up of the same script with 0 requests),
-`curl -K` with a list of {N:,} URLs, and `send_peer.py` (`requests.Session().get` in a loop). Latencies are per request:
-curl's `time_total` for pekit and curl, `perf_counter` around each call for Python. The server is the same for all
-three, and a good part of every figure is the server's own time.
+seq_rows = measure(sequential, SEQUENTIAL, ROUNDS)
+many_rows = measure(concurrent, MANY, ROUNDS)
+wide_rows = measure(wide, WIDE, 1)
+nginx.terminate()
+nginx.wait()
+shutil.rmtree(work, ignore_errors=True)
 
-| client | requests/s | p50 µs | p99 µs | ÷ curl | ÷ requests |
-|---|---|---|---|---|---|""")
-for name, (rate, p50, p99) in rows.items():
-    print(f"| {name} | {rate:,.0f} | {p50:,.0f} | {p99:,.0f} | {rate / curl_rate:.2f}× | {rate / python_rate:.2f}× |")
-print()
+print(f"""## Sending (issues 7 and 18)
+
+Against nginx (Debian `nginx-light`, one worker, started by the bench on a loopback port and stopped after), so
+the server costs almost nothing and the figures are the clients'. `/ok` answers `ok` from nginx's `return`.
+Rates are requests over the time from the first request to the last answer (curl: its whole run, start-up
+included); latencies are per request (curl's `time_total` for pekit and curl, `perf_counter` around each request
+for Python); CPU time is the client process's user + system time over the whole run, start-up included, divided by
+the requests; peak RSS is the client's `ru_maxrss`. {ROUNDS} rounds interleaved, medians. Made by `scripts/bench`
+(this section alone: `python3 scripts/bench-tools/section_6_sending.py` after `swift build -c release`).
+
+{SEQUENTIAL:,} sequential GETs over one kept-alive connection (`send_lua.lua`, `curl -K` with a URL list,
+`send_peer.py`):
+
+{table(seq_rows, {"curl": 1, "requests": 2})}
+
+{MANY:,} GETs with {IN_FLIGHT} in flight (`all_lua.lua`: `pekit.http.all(list, {{concurrency = {IN_FLIGHT}}})`; curl's
+`--parallel --parallel-max {IN_FLIGHT}` with a URL list; `all_peer.py`: aiohttp with `TCPConnector(limit={IN_FLIGHT})`):
+
+{table(many_rows, {"curl": 1, "aiohttp": 2})}
+
+{WIDE:,} GETs all in flight at once (an 8 KB file nginx sends at 4 KB/s, so each lasts about two seconds;
+one round): the peak memory of holding a thousand transfers, bodies included.
+
+{table(wide_rows, {"curl": 1, "aiohttp": 2})}
+""")

@@ -101,13 +101,68 @@ public struct RequestURL: Equatable, Sendable, CustomStringConvertible {
     /// - Throws: `IDNA.Failure` saying why.
     public static func checkedCanonicalHost(_ host: String, special: Bool = true) throws -> String {
         guard special else { return host.lowercased() }
+        if let simple = simpleCanonicalHost(host) { return simple }
+        return try parsedCanonicalHost(host)
+    }
+
+    /// The Standard's host parser's answer (what `simpleCanonicalHost` must agree with).
+    static func parsedCanonicalHost(_ host: String) throws -> String {
         var failure = ""
-        let text = host.contains(":") && !host.hasPrefix("[") ? "[" + host + "]" : host
+        let text = host.utf8.contains(0x3A) && !host.hasPrefix("[") ? "[" + host + "]" : host
         guard let parsed = URLHost.parse(Array(text.unicodeScalars), special: true, failure: &failure) else {
             throw IDNA.Failure(description: failure)
         }
         if case .ipv6 = parsed { return String(parsed.description.dropFirst().dropLast()) }
         return parsed.description
+    }
+
+    /// The canonical form of the hosts most URLs have, without the Standard's full parser (which
+    /// is much slower, and runs several times per request): an IPv4 address already in dotted
+    /// decimal (no leading zeros), or a name of ASCII letters, digits, hyphens and dots that is
+    /// not Punycode (no label starts "xn--") and whose last label is not a number (which the
+    /// Standard would read as IPv4). Those map to themselves, lower-cased. Nil for anything else.
+    static func simpleCanonicalHost(_ host: String) -> String? {
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(host.utf8.count)
+        var labelStart = 0, upper = false
+        // Dotted decimal: four parts of 1 to 3 digits, 0 to 255, none with a leading zero.
+        var parts = 0, value = 0, digits = 0, leadingZero = false, dotted = true
+        for byte in host.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"):
+                if byte < UInt8(ascii: "a") { upper = true }
+                dotted = false
+                bytes.append(byte | 0x20)
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                if digits == 0 { leadingZero = byte == UInt8(ascii: "0") } else if leadingZero { dotted = false }
+                digits += 1
+                value = value * 10 + Int(byte - UInt8(ascii: "0"))
+                if value > 255 { dotted = false }
+                bytes.append(byte)
+            case UInt8(ascii: "-"):
+                dotted = false
+                bytes.append(byte)
+            case UInt8(ascii: "."):
+                if digits == 0 { dotted = false }
+                parts += 1; digits = 0; value = 0
+                bytes.append(byte)
+                labelStart = bytes.count
+            default:
+                return nil
+            }
+            // Punycode needs decoding and validation.
+            if bytes.count - labelStart == 4, bytes[labelStart..<labelStart + 4].elementsEqual("xn--".utf8) { return nil }
+        }
+        if bytes.isEmpty { return nil }
+        let same = upper ? String(decoding: bytes, as: UTF8.self) : host
+        if dotted && parts == 3 && digits > 0 { return same }
+        // The last label (before a final dot) decides whether the Standard reads an IPv4 address.
+        var last = bytes[...]
+        if last.last == UInt8(ascii: ".") { last = last.dropLast() }
+        if let dot = last.lastIndex(of: UInt8(ascii: ".")) { last = last[(dot + 1)...] }
+        if last.isEmpty || last.allSatisfy({ (0x30...0x39).contains($0) }) { return nil }
+        if last.starts(with: "0x".utf8) && last.dropFirst(2).allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }) { return nil }
+        return same
     }
 
     /// Whether the host is an IPv4 or IPv6 address (never domain-matched by suffix).
@@ -142,7 +197,7 @@ public struct RequestURL: Equatable, Sendable, CustomStringConvertible {
     /// Whether the host is the machine itself (see `isSecureContext`).
     public var isLoopback: Bool {
         if host == "localhost" || host.hasSuffix(".localhost") { return true }
-        if host.contains(":") {  // IPv6: ::1 however it is written
+        if host.utf8.contains(0x3A) {  // IPv6: ::1 however it is written
             var address = in6_addr()
             return inet_pton(AF_INET6, host, &address) == 1 && withUnsafeBytes(of: &address) { bytes in
                 bytes.prefix(15).allSatisfy { $0 == 0 } && bytes[15] == 1
@@ -159,7 +214,7 @@ public struct RequestURL: Equatable, Sendable, CustomStringConvertible {
 
     /// `host` or `host:port`, as a Host header writes it (IPv6 in brackets).
     public var authority: String {
-        let h = host.contains(":") ? "[\(host)]" : host
+        let h = host.utf8.contains(0x3A) ? "[\(host)]" : host
         return port.map { "\(h):\($0)" } ?? h
     }
 

@@ -200,7 +200,7 @@ extension LuaRuntime {
         set("body") { stack.push(r.body) }
         set("bytes") { stack.push(integer: Int64(r.bodyLength)) }
         set("address") {
-            stack.push(r.remoteAddress.contains(":") ? "[\(r.remoteAddress)]:\(r.remotePort)" : "\(r.remoteAddress):\(r.remotePort)")
+            stack.push(r.remoteAddress.utf8.contains(0x3A) ? "[\(r.remoteAddress)]:\(r.remotePort)" : "\(r.remoteAddress):\(r.remotePort)")
         }
         set("timing") {
             stack.newTable(nrec: 5)
