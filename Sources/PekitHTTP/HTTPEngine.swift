@@ -29,8 +29,6 @@ public final class HTTPEngine {
     private var running: [UnsafeMutableRawPointer: (job: Job, transfer: Transfer)] = [:]
     private var ready: [Job] = []
     private var sleeping: [Job] = []
-    /// How many sends have ended so far.
-    private var completions = 0
     /// Inside `step` (libcurl's callbacks may run user code that must not start another step here).
     public private(set) var isRunning = false
 
@@ -61,24 +59,20 @@ public final class HTTPEngine {
 
     /// Moves every send on as far as it can without waiting more than `timeout` seconds for the
     /// network or a timer; runs the completions of those that ended.
+    ///
+    /// One wait and one `curl_multi_perform` a step, as curl's own tool does: a perform walks
+    /// every transfer, so calling it more often than the network has news costs CPU for nothing.
     public func step(timeout: Double) {
         isRunning = true
         defer { isRunning = false }
-        let ended = completions
         startReady()
-        if !running.isEmpty {
-            var stillRunning: Int32 = 0
-            _ = pekit_curl.multi_perform(multi, &stillRunning)
-            collectFinished()
-            startReady()
-        }
-        // Some ended: the caller may be waiting for just those.
-        guard completions == ended, ready.isEmpty, !(running.isEmpty && sleeping.isEmpty) else { return }
+        guard !(running.isEmpty && sleeping.isEmpty) else { return }
         var wait = timeout
         if let soonest = sleeping.map(\.wakeAt).min() { wait = min(wait, max(0, soonest - HTTPClient.now())) }
         // Ctrl-C is polled by each transfer's progress callback; a wait is cut short to notice it.
         wait = min(wait, 0.05)
         if !running.isEmpty {
+            // Returns at once when a transfer just added needs curl's attention (its timer is 0).
             var events: Int32 = 0
             _ = pekit_curl.multi_poll(multi, nil, 0, Int32((wait * 1000).rounded(.up)), &events)
             var stillRunning: Int32 = 0
@@ -132,7 +126,6 @@ public final class HTTPEngine {
     private func advance(_ job: Job, _ step: SendOperation.Step) {
         switch step {
         case .done(let result):
-            completions += 1
             job.completion(result)
         case .wait(let until):
             job.wakeAt = until

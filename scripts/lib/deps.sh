@@ -21,6 +21,8 @@ pekit_missing_packages() {
         command -v lua5.4 >/dev/null 2>&1 || missing="$missing lua5.4"
         command -v curl >/dev/null 2>&1 || missing="$missing curl"
         python3 -c 'import requests' >/dev/null 2>&1 || missing="$missing python3-requests"
+        # The HTTP client figures are taken against nginx on loopback (a server that costs nothing).
+        [ -x /usr/sbin/nginx ] || command -v nginx >/dev/null 2>&1 || missing="$missing nginx-light"
     fi
     # The examples run against the bundled local server (Python, with openssl for HTTPS).
     if [ "${1:-}" = test ] || [ "${1:-}" = examples ]; then
