@@ -53,16 +53,18 @@ final class Exchange {
     /// One header line as curl delivers it (with its CRLF): a status line starts a new block
     /// (interim 1xx responses are replaced by the final one), an empty line ends it.
     func headerLine(_ raw: UnsafeRawBufferPointer) {
-        var line = Array(raw)
-        while let last = line.last, last == 0x0A || last == 0x0D { line.removeLast() }
+        // Read in place: no copy of the line (this runs for every header of every response).
+        var end = raw.count
+        while end > 0, raw[end - 1] == 0x0A || raw[end - 1] == 0x0D { end -= 1 }
+        let line = UnsafeRawBufferPointer(rebasing: raw[0..<end])
         if line.isEmpty {
             inHeaders = false
             if response.status >= 200 { discardBody = willFollow(response) }
             return
         }
-        if line.starts(with: Array("HTTP/".utf8)) {
+        if line.starts(with: "HTTP/".utf8) {
             inHeaders = true
-            parseStatusLine(line)
+            parseStatusLine(Array(line))
             return
         }
         if line[0] == 0x20 || line[0] == 0x09, let previous = response.headers.popLast() {
@@ -73,10 +75,10 @@ final class Exchange {
         }
         guard let colon = line.firstIndex(of: 0x3A) else { return }
         let name = String(decoding: line[..<colon], as: UTF8.self)
-        var value = line[(colon + 1)...]
-        while let first = value.first, first == 0x20 || first == 0x09 { value = value.dropFirst() }
-        while let last = value.last, last == 0x20 || last == 0x09 { value = value.dropLast() }
-        response.headers.append(.init(name: name, value: ByteString(Array(value))))
+        var start = colon + 1, stop = line.count
+        while start < stop, line[start] == 0x20 || line[start] == 0x09 { start += 1 }
+        while stop > start, line[stop - 1] == 0x20 || line[stop - 1] == 0x09 { stop -= 1 }
+        response.headers.append(.init(name: name, value: ByteString(Array(line[start..<stop]))))
     }
 
     private func parseStatusLine(_ line: [UInt8]) {
@@ -118,7 +120,7 @@ final class Exchange {
         do { return try body.read(into: buffer, capacity: capacity) } catch { self.error = error; return nil }
     }
 
-    /// Whether to stop now (polled by curl's progress callback).
+    /// Whether to stop now (polled by curl's progress callback and by the engine between waits).
     func shouldStop() -> Bool {
         if let isCancelled, isCancelled() { cancelled = true }
         return cancelled

@@ -69,7 +69,7 @@ public final class HTTPEngine {
         guard !(running.isEmpty && sleeping.isEmpty) else { return }
         var wait = timeout
         if let soonest = sleeping.map(\.wakeAt).min() { wait = min(wait, max(0, soonest - HTTPClient.now())) }
-        // Ctrl-C is polled by each transfer's progress callback; a wait is cut short to notice it.
+        // Ctrl-C is checked after each wait, so a wait is cut short to notice it soon.
         wait = min(wait, 0.05)
         if !running.isEmpty {
             // Returns at once when a transfer just added needs curl's attention (its timer is 0).
@@ -78,6 +78,7 @@ public final class HTTPEngine {
             var stillRunning: Int32 = 0
             _ = pekit_curl.multi_perform(multi, &stillRunning)
             collectFinished()
+            stopCancelled()
         } else if wait > 0 {
             var t = timespec(tv_sec: 0, tv_nsec: Int(wait * 1e9))
             nanosleep(&t, nil)
@@ -152,6 +153,18 @@ public final class HTTPEngine {
                 idleHandles.append(handle)
                 advance(job, job.operation.completed(.failure(error), started: now, now: now))
             }
+        }
+    }
+
+    /// Ends the transfers whose send was cancelled (Ctrl-C): removed from libcurl, a partial
+    /// file deleted, the send failed with `HTTPError.cancelled`.
+    private func stopCancelled() {
+        for (handle, (job, transfer)) in running where transfer.exchange.shouldStop() {
+            running[handle] = nil
+            _ = pekit_curl.multi_remove_handle(multi, handle)
+            idleHandles.append(handle)
+            let now = HTTPClient.now()
+            advance(job, job.operation.completed(Result { try transfer.finish(CURLE_ABORTED_BY_CALLBACK) }, started: transfer.started, now: now))
         }
     }
 

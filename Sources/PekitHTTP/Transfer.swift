@@ -56,8 +56,10 @@ final class Transfer {
             if pekit_curl_setopt_debug_callback(handle, debugCallback) != CURLE_OK { failed = failed ?? CURLOPT_DEBUGFUNCTION }
             set(CURLOPT_DEBUGDATA, pointer: context)
         }
-        if options.progress != nil { exchange.progress = options.progress }
-        if options.isCancelled != nil || options.progress != nil {
+        // Ctrl-C is noticed by the engine between waits; the progress callback only reports
+        // (libcurl calls it on every pass over a transfer, which costs when there are many).
+        if options.progress != nil {
+            exchange.progress = options.progress
             set(CURLOPT_NOPROGRESS, 0)
             if pekit_curl_setopt_xferinfo_callback(handle, progressCallback) != CURLE_OK { failed = failed ?? CURLOPT_XFERINFOFUNCTION }
             set(CURLOPT_XFERINFODATA, pointer: context)
@@ -217,6 +219,7 @@ private let debugCallback: curl_debug_callback = { _, kind, data, size, userdata
 
 private let progressCallback: curl_xferinfo_callback = { userdata, dltotal, dlnow, ultotal, ulnow in
     guard let exchange = exchange(userdata) else { return 0 }
-    exchange.reportProgress(downloadTotal: Int64(dltotal), downloaded: Int64(dlnow), uploadTotal: Int64(ultotal), uploaded: Int64(ulnow), now: HTTPClient.now())
+    exchange.reportProgress(downloadTotal: Int64(dltotal), downloaded: Int64(dlnow), uploadTotal: Int64(ultotal), uploaded: Int64(ulnow),
+                            now: HTTPClient.now())
     return exchange.shouldStop() ? 1 : 0
 }

@@ -128,6 +128,18 @@ final class HTTPCommandTests: XCTestCase {
             """)
     }
 
+    /// Every page of the paginated demo API, ten at a time; the 503s the server sends to every
+    /// third page's first request are sent again.
+    func testCrawlExample() throws {
+        let r = try example("crawl")
+        XCTAssertEqual(r.stderr, "")
+        XCTAssertEqual(r.stdout, """
+            25 pages, 250 items, ids 1 to 250 in order: true
+            8 pages answered 503 first and were fetched again; 0 failed
+
+            """)
+    }
+
     func testSignedExample() throws {
         let r = try example("signed")
         XCTAssertEqual(r.stderr, "")
