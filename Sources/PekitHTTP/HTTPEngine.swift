@@ -29,6 +29,7 @@ public final class HTTPEngine {
     private var running: [UnsafeMutableRawPointer: (job: Job, transfer: Transfer)] = [:]
     private var ready: [Job] = []
     private var sleeping: [Job] = []
+    private var lastCancelCheck = 0.0
     /// Inside `step` (libcurl's callbacks may run user code that must not start another step here).
     public private(set) var isRunning = false
 
@@ -159,11 +160,14 @@ public final class HTTPEngine {
     /// Ends the transfers whose send was cancelled (Ctrl-C): removed from libcurl, a partial
     /// file deleted, the send failed with `HTTPError.cancelled`.
     private func stopCancelled() {
+        // Twenty times a second is soon enough for a person, and costs nothing with many in flight.
+        let now = HTTPClient.now()
+        guard now - lastCancelCheck >= 0.05 else { return }
+        lastCancelCheck = now
         for (handle, (job, transfer)) in running where transfer.exchange.shouldStop() {
             running[handle] = nil
             _ = pekit_curl.multi_remove_handle(multi, handle)
             idleHandles.append(handle)
-            let now = HTTPClient.now()
             advance(job, job.operation.completed(Result { try transfer.finish(CURLE_ABORTED_BY_CALLBACK) }, started: transfer.started, now: now))
         }
     }
