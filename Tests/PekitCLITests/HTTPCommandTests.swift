@@ -86,6 +86,22 @@ final class HTTPCommandTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: out)).count, 160640)
     }
 
+    /// pekit run --progress: a batch's counts and a download's bytes on standard error (the
+    /// default on a terminal); nothing in a pipe otherwise, or when the script watches itself.
+    func testRunShowsProgress() throws {
+        let dir = try makeTemporaryDirectory("run-progress")
+        let script = "pekit.http.all({ '\(server.base)/status/200', '\(server.base)/status/204', 'http://127.0.0.1:1/' }) " +
+            "pekit.http.get('\(server.base)/bytes/2000', { sink = '\(dir.path)/f' })"
+        let shown = try PekitProcess.run(["run", "--progress", "-e", script])
+        XCTAssertEqual(shown.status, 0, shown.stderr)
+        let lines = shown.stderr.split(separator: "\n").map { $0.components(separatedBy: "\r\u{1B}[K").last ?? "" }
+        XCTAssertEqual(lines.count, 2, shown.stderr.debugDescription)
+        XCTAssertTrue(lines[0].hasPrefix("3/3 done, 1 failed, 0 in flight  "), shown.stderr.debugDescription)
+        XCTAssertTrue(lines[1].hasPrefix("2.0 KB of 2.0 KB (100%)  "), shown.stderr.debugDescription)
+        XCTAssertEqual(try PekitProcess.run(["run", "-e", script]).stderr, "")
+        XCTAssertEqual(try PekitProcess.run(["run", "--progress", "-e", "pekit.http.all({ '\(server.base)/status/200' }, { progress = function() end })"]).stderr, "")
+    }
+
     /// curl's --retry: transient statuses are sent again (Retry-After honoured), POST is not.
     func testRetryFlags() throws {
         let key = UUID().uuidString

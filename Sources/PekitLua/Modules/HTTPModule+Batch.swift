@@ -83,7 +83,8 @@ extension LuaRuntime {
                 }
             }
             let client = try runtime.httpClient()
-            let report = BatchProgress(total: batch.count, inFlight: min(concurrency, batch.count), watcher: watcher)
+            let report = BatchProgress(total: batch.count, inFlight: min(concurrency, batch.count), watcher: watcher,
+                                       display: watcher == nil ? runtime.progressDisplay : nil)
             let results = client.sendAll(batch, concurrency: concurrency) { _, result in
                 if case .failure = result { report.failed += 1 } else { report.succeeded += 1 }
                 report.changed()
@@ -109,23 +110,31 @@ final class BatchProgress {
     let total: Int, concurrency: Int
     var succeeded = 0, failed = 0
     private let watcher: LuaCallback?
+    private let display: ProgressDisplay?
     private let started = Date()
     private var last = Date.distantPast
     private var warned = false
 
-    init(total: Int, inFlight concurrency: Int, watcher: LuaCallback?) {
-        self.total = total; self.concurrency = concurrency; self.watcher = watcher
+    init(total: Int, inFlight concurrency: Int, watcher: LuaCallback?, display: ProgressDisplay?) {
+        self.total = total; self.concurrency = concurrency; self.watcher = watcher; self.display = display
     }
 
     func changed() {
-        guard watcher != nil, Date().timeIntervalSince(last) >= 0.2 else { return }
+        guard watcher != nil || display != nil, Date().timeIntervalSince(last) >= 0.2 else { return }
         last = Date()
         tell()
     }
 
-    func finish() { if watcher != nil { tell() } }
+    func finish() {
+        if watcher != nil || display != nil { tell() }
+        display?.finish()
+    }
 
     private func tell() {
+        if let display {
+            let done = succeeded + failed
+            display.batch(done, failed, min(concurrency, total - done), total, Date().timeIntervalSince(started))
+        }
         guard let watcher else { return }
         let done = succeeded + failed
         let info = PekitValue.map(PekitMap(ordered: [

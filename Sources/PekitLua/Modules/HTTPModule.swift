@@ -154,7 +154,7 @@ extension LuaRuntime {
     /// instead, and resumed with the response (or the error) when the transfer is over.
     /// - Returns: the count of values pushed, or PEKIT_YIELD.
     func send(_ request: HTTPRequest, options given: SendOptions, _ call: LuaCall) throws -> Int32 {
-        let options = prepared(given, for: request)
+        var options = prepared(given, for: request)
         let client = try httpClient()
         if let task = tasks.suspendable(call.L), !client.engine.isRunning {
             let name = call.name, scheduler = tasks
@@ -175,6 +175,13 @@ extension LuaRuntime {
             }
             return PEKIT_YIELD
         }
+        // A download to a file the script does not watch: pekit run's progress line shows it.
+        var display: ProgressDisplay?
+        if case .file = options.sink, options.progress == nil, let shown = progressDisplay {
+            display = shown
+            options.progress = shown.download
+        }
+        defer { display?.finish() }
         let response: HTTPResponse
         // A sink function that sends again while a transfer runs gets an engine of its own (the client sees to it).
         do { response = try client.send(request, options: options) } catch let error as HTTPError {

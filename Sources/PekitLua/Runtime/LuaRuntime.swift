@@ -95,6 +95,9 @@ public final class LuaRuntime {
     let tasks = TaskScheduler()
     /// Where `pekit run --har` records every exchange the script makes.
     public var harLog: HARLog?
+    /// Where `pekit run` shows a download to a file (`sink = path`) and a batch
+    /// (`pekit.http.all`) going on, when the script watches neither itself.
+    public var progressDisplay: ProgressDisplay?
     /// The URL handles' metatable, by reference: found by index, not by name, on every URL call.
     var urlMetatableRef: Int32 = LUA_NOREF
     /// Accept-Language for requests, from the environment once.

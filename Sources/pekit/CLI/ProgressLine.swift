@@ -47,7 +47,10 @@ final class ProgressLine {
         shown = true
     }
 
+    /// Ends the line (when one was shown); the next update starts a new one.
     func finish() {
         if shown { Output.stderr.write("\n"); Output.stderr.flush() }
+        shown = false
+        lastBatchLine = -1
     }
 }

@@ -7,7 +7,8 @@ let runCommand = Command(
     name: "run",
     summary: "run a Lua script with the pekit module",
     help: """
-    usage: pekit run [--sandbox] [--har FILE] [--plugins DIR] [-e CHUNK] [-l MODULE] SCRIPT.lua [ARGS...]
+    usage: pekit run [--sandbox] [--har FILE] [--plugins DIR] [--progress | --no-progress] [-e CHUNK]
+                     [-l MODULE] SCRIPT.lua [ARGS...]
            pekit SCRIPT.lua [ARGS...]
 
     Runs SCRIPT.lua (or standard input for '-') with Lua 5.4, the global 'pekit' and
@@ -23,6 +24,9 @@ let runCommand = Command(
                       HAR 1.2 (written when the script ends, however it ends)
       --plugins DIR   search DIR for plugins before the default path (a script's own
                       plugins/ directory, beside it, is searched next, from any directory)
+      --progress      show downloads to files (sink = path) and batches (pekit.http.all) going on,
+                      on standard error, unless the script watches them (progress = function);
+                      the default when standard error is a terminal;  --no-progress  never
       -h, --help      show this help
 
     examples:
@@ -42,6 +46,7 @@ private func runRun(_ args: [[UInt8]]) throws -> Int32 {
         .init(name: "e", short: "e", takesValue: true),
         .init(name: "l", short: "l", takesValue: true),
         .init(name: "har", short: nil, takesValue: true),
+        .init(name: "progress", short: nil, takesValue: false), .init(name: "no-progress", short: nil, takesValue: false),
         pluginsOption,
         .init(name: "help", short: "h", takesValue: false),
     ], stopAtFirstPositional: true)
@@ -62,6 +67,11 @@ private func runRun(_ args: [[UInt8]]) throws -> Int32 {
         }
     }
     let runtime = try makeRuntime(extraPluginDirectories: directories, sandboxed: parsed.has("sandbox"))
+    if (parsed.has("progress") || isatty(STDERR_FILENO) != 0) && !parsed.has("no-progress") {
+        let line = ProgressLine()
+        runtime.progressDisplay = ProgressDisplay(download: { line.update($0) }, batch: { line.update(done: $0, failed: $1, inFlight: $2, total: $3, elapsed: $4) },
+                                                  finish: { line.finish() })
+    }
     // --har FILE: every exchange the script makes, written when it ends (whatever way it ends).
     if let path = parsed.value("har") {
         let log = HARLog()
