@@ -56,14 +56,35 @@ private func runImport(_ args: [[UInt8]]) throws -> Int32 {
     words.removeFirst()
     // Flags pekit does not take are listed, and left out; everything else is pekit request's.
     var kept: [String] = [], dropped: [String] = []
-    let known = Set(requestOptions.flatMap { o in ["--\(o.name)"] + (o.short.map { ["-\($0)"] } ?? []) })
+    var takesValue: [String: Bool] = [:]
+    for o in requestOptions {
+        takesValue["--\(o.name)"] = o.takesValue
+        if let short = o.short { takesValue["-\(short)"] = o.takesValue }
+    }
+    // A flag's value is the next word whatever it looks like (curl's --data-raw '------Webkit…').
+    var valueNext = false
     for word in words {
+        if valueNext {
+            kept.append(word)
+            valueNext = false
+            continue
+        }
         if word.hasPrefix("-") && word != "-" {
             let name = word.hasPrefix("--") ? String(word.split(separator: "=", maxSplits: 1)[0]) : String(word.prefix(2))
             if ignoredCurlFlags.contains(name) { dropped.append(word); continue }
             if name == "--http2" { kept += ["--http", "2"]; continue }
-            if name == "--request" { kept.append("-X"); continue }
-            if !known.contains(name) { throw CommandFailure(message: "pekit import: curl's \(name) is not something pekit takes (yet); the command was not imported") }
+            if name == "--request" { kept.append("-X"); valueNext = true; continue }
+            guard let takes = takesValue[name] else {
+                throw CommandFailure(message: "pekit import: curl's \(name) is not something pekit takes (yet); the command was not imported")
+            }
+            if word.hasPrefix("--") {
+                valueNext = takes && !word.contains("=")
+            } else {
+                // Bundled short flags (-sSL, -XPOST): the first that takes a value takes the rest
+                // of the word, or the next word when it ends the bundle.
+                let letters = Array(word.dropFirst())
+                if let at = letters.firstIndex(where: { takesValue["-\($0)"] == true }) { valueNext = at == letters.count - 1 }
+            }
         }
         kept.append(word)
     }
