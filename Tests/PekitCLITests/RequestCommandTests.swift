@@ -110,7 +110,7 @@ final class RequestCommandTests: XCTestCase {
             ["-F", "a=1", "-F", "b=two words;type=text/x-note", "-F", "up=@\(file)", "-F", "named=@\(file);filename=other.bin;type=application/x-thing",
              "-F", "text=<\(file)"],
         ]
-        let (server, port) = try Self.startEcho(requests: cases.count * 2)
+        let (server, port) = try Self.startEcho(requests: cases.count * 2 + 4)
         defer { server.terminate() }
         func normalized(_ bytes: [UInt8], keepAgent: Bool) -> [String] {
             let text = String(decoding: bytes, as: UTF8.self)
@@ -138,6 +138,37 @@ final class RequestCommandTests: XCTestCase {
             XCTAssertEqual(ours.status, 0, "\(args): \(ours.stderr)")
             XCTAssertEqual(normalized(ours.stdoutBytes, keepAgent: args.contains("-A")), normalized(theirs, keepAgent: args.contains("-A")), "\(args)")
         }
+        // -x: the echo server is the proxy; what reaches it (the absolute-form request line, the
+        // proxy's own headers, Proxy-Authorization) is compared.
+        for args in [["-x", "http://127.0.0.1:\(port)"], ["-x", "http://pu:pp@127.0.0.1:\(port)", "-d", "a=1"]] {
+            let url = "http://origin.example:8080/p?z=0"
+            let theirs = try PekitProcess.output(of: "/usr/bin/curl", ["-s"] + args + [url])
+            let ours = try PekitProcess.run(["request"] + args + ["--send", url])
+            XCTAssertEqual(ours.status, 0, "\(args): \(ours.stderr)")
+            XCTAssertEqual(normalized(ours.stdoutBytes, keepAgent: false), normalized(theirs, keepAgent: false), "\(args)")
+            XCTAssertTrue(String(decoding: theirs, as: UTF8.self).hasPrefix("GET http://origin.example:8080/p?z=0 HTTP/1.1\r\n") || args.contains("-d"))
+        }
+    }
+
+    /// --cacert (with --resolve): the same bytes reach the TLS test server from pekit and curl,
+    /// and without the CA both refuse the certificate.
+    func testCACertSendsWhatCurlSends() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/curl") else { throw XCTSkip("curl is not installed") }
+        let server = try TestServer.shared()
+        let name = "api.example.test:\(server.httpsPort)"
+        let args = ["--resolve", "\(name):127.0.0.1", "--cacert", server.cacert, "-H", "X-Check: 1", "https://\(name)/raw"]
+        func fields(_ bytes: [UInt8]) -> [String] {
+            let head = String(decoding: bytes, as: UTF8.self).components(separatedBy: "\r\n\r\n")[0].components(separatedBy: "\r\n")
+            return [head[0]] + head.dropFirst().filter { !["user-agent", "accept", "accept-language"].contains($0.split(separator: ":").first?.lowercased() ?? "") }.sorted()
+        }
+        let theirs = try PekitProcess.output(of: "/usr/bin/curl", ["-s", "--http1.1"] + args)
+        let ours = try PekitProcess.run(["request", "--http1.1"] + args)
+        XCTAssertEqual(ours.status, 0, ours.stderr)
+        XCTAssertEqual(fields(ours.stdoutBytes), fields(theirs))
+        XCTAssertEqual(fields(theirs).first, "GET /raw HTTP/1.1")
+        let refused = try PekitProcess.run(["request", "--send", "--resolve", "\(name):127.0.0.1", "https://\(name)/raw"])
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertTrue(refused.stderr.contains("(curl error 60)"), refused.stderr)
     }
 
     /// --param keys nest as a Lua table's would, so each policy writes its own brackets.
