@@ -99,18 +99,21 @@ final class RequestCommandTests: XCTestCase {
         let dir = try makeTemporaryDirectory("curlflags")
         let file = dir.appendingPathComponent("d.txt").path
         try "line1\r\nline2\n&x=1".write(toFile: file, atomically: true, encoding: .utf8)
+        let headers = dir.appendingPathComponent("h.txt").path
+        try "X-From-File: 1\r\nX-Second:  two words\n\nX-Third;\n".write(toFile: headers, atomically: true, encoding: .utf8)
         let cases: [[String]] = [
             ["-d", "a=1", "-d", "b=2"],
             ["--data", "@\(file)"], ["--data-binary", "@\(file)"], ["--data-raw", "@not-a-file"], ["--data-ascii", "x=y"],
             ["--data-urlencode", "q=a b&c", "--data-urlencode", "=x y*", "--data-urlencode", "plain ~", "--data-urlencode", "@\(file)", "--data-urlencode", "n@\(file)"],
             ["-G", "-d", "a=1", "-d", "b=2"], ["-XPUT", "-d", "x"], ["-X", "DELETE"], ["-A", "agent/1.0", "-e", "http://ref.example/"],
             ["-H", "X-One: 1", "-H", "X-Two:  2"], ["-u", "user:pa ss"], ["-Gd", "q=1"],
+            ["-H", "X-Empty;", "-H", "Accept:", "-H", "@\(headers)"], ["-s", "-S", "-f"],
             ["--json", #"{"a": [1, "x"]}"#], ["--json", "@\(file)"],
             ["--compressed"], ["-k"], ["--http1.1", "-L", "-m", "30", "--connect-timeout", "5", "--max-redirs", "3"],
             ["-F", "a=1", "-F", "b=two words;type=text/x-note", "-F", "up=@\(file)", "-F", "named=@\(file);filename=other.bin;type=application/x-thing",
              "-F", "text=<\(file)"],
         ]
-        let (server, port) = try Self.startEcho(requests: cases.count * 2 + 4)
+        let (server, port) = try Self.startEcho(requests: cases.count * 2 + 8)
         defer { server.terminate() }
         func normalized(_ bytes: [UInt8], keepAgent: Bool) -> [String] {
             let text = String(decoding: bytes, as: UTF8.self)
@@ -137,6 +140,15 @@ final class RequestCommandTests: XCTestCase {
             let ours = try PekitProcess.run(["request"] + args + ["--send", url])
             XCTAssertEqual(ours.status, 0, "\(args): \(ours.stderr)")
             XCTAssertEqual(normalized(ours.stdoutBytes, keepAgent: args.contains("-A")), normalized(theirs, keepAgent: args.contains("-A")), "\(args)")
+        }
+        // --connect-to and --resolve: a name in the URL, the echo server's address on the wire.
+        for args in [["--connect-to", "origin.example:80:127.0.0.1:\(port)"], ["--resolve", "origin.example:\(port):127.0.0.1"]] {
+            let url = args[0] == "--resolve" ? "http://origin.example:\(port)/p" : "http://origin.example/p"
+            let theirs = try PekitProcess.output(of: "/usr/bin/curl", ["-s"] + args + [url])
+            let ours = try PekitProcess.run(["request"] + args + ["--send", url])
+            XCTAssertEqual(ours.status, 0, "\(args): \(ours.stderr)")
+            XCTAssertEqual(normalized(ours.stdoutBytes, keepAgent: false), normalized(theirs, keepAgent: false), "\(args)")
+            XCTAssertTrue(String(decoding: theirs, as: UTF8.self).contains("\r\nHost: origin.example"), "\(args)")
         }
         // -x: the echo server is the proxy; what reaches it (the absolute-form request line, the
         // proxy's own headers, Proxy-Authorization) is compared.

@@ -41,7 +41,7 @@ let requestCommand = Command(
       --file f=@path    a multipart file part (repeat; -F f=@path says the same)
       --body-file PATH  a raw body streamed from PATH (any size, bounded memory)
       -H, --header 'K: V'  a header (repeat; as curl: 'K:' removes a default one, 'K;' sends it
-                    empty, the value goes as written). The
+                        empty, the value goes as written; @FILE reads one a line). The
                         default Accept-Language follows LANGUAGE/LANG (en;q=1 under C, en-US;q=1
                         under en_US.UTF-8): -H 'Accept-Language: en' fixes it in any locale
       --jar FILE        add the Cookie header from this cookie jar file; with --send, cookies
@@ -257,7 +257,20 @@ private func buildAndRun(_ parsed: Arguments, url: String, _ handler: BuiltReque
         }
         for spec in parsed.all("form") { parts.append(try curlFormPart(spec)) }
         if !parts.isEmpty { builder.multipart = parts }
+        // As curl: -H @FILE (or @- for standard input) reads header lines from a file, one a line.
+        var headerSpecs: [String] = []
         for header in parsed.all("header") {
+            guard header.hasPrefix("@") else { headerSpecs.append(header); continue }
+            let path = String(header.dropFirst())
+            guard let bytes = path == "-" ? try readAllInput() : Files.read(path) else {
+                throw CommandFailure(message: "pekit request: -H @\(path): cannot read the file")
+            }
+            // Lines end in LF or CR LF (split as bytes: Swift reads CR LF as one Character).
+            headerSpecs += bytes.split(separator: 0x0A).map { line in
+                String(decoding: line.last == 0x0D ? line.dropLast() : line, as: UTF8.self)
+            }.filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+        }
+        for header in headerSpecs {
             // As curl: "Name;" sends the header empty; "Name:" with nothing after it removes a
             // default one; otherwise the value is sent as written (one space after the colon
             // is the separator pekit writes again).
