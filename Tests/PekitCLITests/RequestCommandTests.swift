@@ -108,6 +108,9 @@ final class RequestCommandTests: XCTestCase {
             ["-G", "-d", "a=1", "-d", "b=2"], ["-XPUT", "-d", "x"], ["-X", "DELETE"], ["-A", "agent/1.0", "-e", "http://ref.example/"],
             ["-H", "X-One: 1", "-H", "X-Two:  2"], ["-u", "user:pa ss"], ["-Gd", "q=1"],
             ["-H", "X-Empty;", "-H", "Accept:", "-H", "@\(headers)"], ["-s", "-S", "-f"],
+            // The same request from both (agent and Accept given, no Accept-Language), so the whole
+            // output compares: -I the response's head, -i the head and the echoed request.
+            ["-I", "-A", "a/1", "-H", "Accept: x/y", "-H", "Accept-Language:"], ["-i", "-A", "a/1", "-H", "Accept: x/y", "-H", "Accept-Language:"],
             ["--json", #"{"a": [1, "x"]}"#], ["--json", "@\(file)"],
             ["--compressed"], ["-k"], ["--http1.1", "-L", "-m", "30", "--connect-timeout", "5", "--max-redirs", "3"],
             ["-F", "a=1", "-F", "b=two words;type=text/x-note", "-F", "up=@\(file)", "-F", "named=@\(file);filename=other.bin;type=application/x-thing",
