@@ -12,8 +12,9 @@ let importCommand = Command(
     proxies or API tools (Charles, Proxyman, Postman, Insomnia) copy it — POSIX shell quoting
     with $'…' and line continuations, the Windows cmd form (^) and the PowerShell form (`) —
     from the argument or standard input, and prints an equivalent Lua script (pekit.request{…},
-    the query's parameters as a table where they read back the same, and curl's own default
-    headers, so the script sends what the command sends), or sends it (--send, taking every
+    the query's parameters as a table where they read back the same, the cookies in a jar
+    where it writes the same Cookie header back, and curl's own default headers, so the
+    script sends what the command sends), or sends it (--send, taking every
     send option of pekit request). A flag pekit does not take is listed, not dropped silently.
 
     options:
@@ -144,6 +145,16 @@ private func luaScript(_ request: HTTPRequest, builder: RequestBuilder, from com
     for line in command.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }).prefix(12) {
         lines.append("--   " + line.trimmingCharacters(in: .whitespacesAndNewlines))
     }
+    // The Cookie header's pairs go into a jar (as a browser holds them), when every pair is a
+    // plain name=value: the jar writes the same header back.
+    let cookies = request.headers["Cookie"].flatMap(cookiePairs)
+    if let cookies, let origin = try? RequestURL(request.url) {
+        let site = "\(origin.scheme)://\(HostMapping.bracketed(origin.host))\(origin.port.map { ":\($0)" } ?? "")/"
+        lines.append("local jar = pekit.cookies.jar()")
+        lines.append("jar:receive(\(luaQuote(site)), {")
+        for (name, value) in cookies { lines.append("  \(luaQuote("\(name)=\(value); Path=/")),") }
+        lines.append("})")
+    }
     lines.append("local req = pekit.request{")
     lines.append("  method = \(luaQuote(request.method)),")
     var url = request.url
@@ -170,12 +181,14 @@ private func luaScript(_ request: HTTPRequest, builder: RequestBuilder, from com
     var headers: [String] = []
     var seen: Set<String> = []
     for field in request.headers.fields where !computed.contains(field.name.lowercased()) {
+        if cookies != nil && field.name.lowercased() == "cookie" { continue }
         seen.insert(field.name.lowercased())
         headers.append("    [\(luaQuote(field.name))] = \(luaQuote(field.value)),")
     }
     // pekit's own defaults that the command does not send.
     for name in ["User-Agent", "Accept-Language"] where !seen.contains(name.lowercased()) { headers.append("    [\(luaQuote(name))] = false,") }
     if !headers.isEmpty { lines.append("  headers = {"); lines += headers; lines.append("  },") }
+    if cookies != nil { lines.append("  jar = jar,") }
     if let body = try? request.bodyBytes(), !body.isEmpty {
         lines.append("  body = \(luaQuote(body)),")
         lines.append("  content_type = \(luaQuote(request.headers["Content-Type"] ?? "application/octet-stream")),")
@@ -184,4 +197,20 @@ private func luaScript(_ request: HTTPRequest, builder: RequestBuilder, from com
     lines.append("print(req:raw())          -- the request, byte for byte")
     lines.append("-- local r = req:send()  print(r.status, #r.body)")
     return lines.joined(separator: "\n") + "\n"
+}
+
+/// The pairs of a Cookie header when each is a plain `name=value` that a jar stores and writes
+/// back unchanged (a token name; a value without spaces, quotes, commas, semicolons or
+/// backslashes, as RFC 6265's cookie-octet); nil otherwise, or when a name repeats.
+private func cookiePairs(_ header: String) -> [(String, String)]? {
+    var pairs: [(String, String)] = [], names: Set<String> = []
+    for piece in header.components(separatedBy: "; ") {
+        guard let eq = piece.firstIndex(of: "=") else { return nil }
+        let name = String(piece[..<eq]), value = String(piece[piece.index(after: eq)...])
+        let token = name.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F && !"()<>@,;:\\\"/[]?={}".utf8.contains($0) }
+        let octets = value.utf8.allSatisfy { $0 == 0x21 || (0x23...0x2B).contains($0) || (0x2D...0x3A).contains($0) || (0x3C...0x5B).contains($0) || (0x5D...0x7E).contains($0) }
+        guard !name.isEmpty, token, octets, names.insert(name).inserted else { return nil }
+        pairs.append((name, value))
+    }
+    return pairs.isEmpty ? nil : pairs
 }
