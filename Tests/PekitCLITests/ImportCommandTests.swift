@@ -58,6 +58,32 @@ final class ImportCommandTests: XCTestCase {
         }
     }
 
+    /// --policy P: the query read back as P nests it (a table, in order where P keeps the given
+    /// order), only when P writes the same bytes again; the script sends that query.
+    func testParamsReadBackUnderAPolicy() throws {
+        let cases = [
+            ("rack", "u[name]=ada&u[age]=36&tags[]=a&tags[]=b+c&page=2",
+             #"params = pekit.ordered{ { "u", pekit.ordered{ { "name", "ada" }, { "age", "36" } } }, { "tags", { "a", "b c" } }, { "page", "2" } },"#),
+            ("php", "u%5Bname%5D=ada&tags%5B0%5D=a&tags%5B1%5D=b+c",
+             #"params = pekit.ordered{ { "u", { name = "ada" } }, { "tags", { "a", "b c" } } },"#),
+            ("afnetworking", "page=2&tags%5B%5D=a&u%5Bname%5D=ada",
+             #"params = { page = "2", tags = { "a" }, u = { name = "ada" } },"#),
+            // rack writes a space as +: %20 would not come back, so the URL is kept whole.
+            ("rack", "q=a%20b", nil),
+        ]
+        for (policy, query, expected) in cases {
+            let imported = try PekitProcess.run(["import", "curl", "--policy", policy, "curl 'https://h/s?\(query)'"])
+            XCTAssertEqual(imported.status, 0, imported.stderr)
+            if let expected {
+                XCTAssertTrue(imported.stdout.contains("\n  url = \"https://h/s\",\n  \(expected)\n  policy = \"\(policy)\",\n"), "\(policy): \(imported.stdout)")
+            } else {
+                XCTAssertTrue(imported.stdout.contains("\n  url = \"https://h/s?\(query)\",\n"), imported.stdout)
+            }
+            let raw = try PekitProcess.run(["run", "-"], stdin: Array(imported.stdout.utf8))
+            XCTAssertTrue(raw.stdout.hasPrefix("GET /s?\(query) HTTP/1.1\r\n"), "\(policy): \(raw.stdout) \(raw.stderr)")
+        }
+    }
+
     func testUnknownFlagsAreNamedAndDialectsSplit() throws {
         let unknown = try PekitProcess.run(["import", "curl", "curl --proto-default https https://h/"])
         XCTAssertEqual(unknown.stderr, "pekit import: curl's --proto-default is not something pekit takes (yet); the command was not imported\n")

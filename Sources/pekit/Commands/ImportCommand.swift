@@ -6,7 +6,7 @@ let importCommand = Command(
     name: "import",
     summary: "turn a copied curl command (\"Copy as cURL\") into a pekit Lua script, or send it",
     help: """
-    usage: pekit import curl [--send | --words] ['curl …' | -]
+    usage: pekit import curl [--policy P] [--send | --words] ['curl …' | -]
 
     Reads a curl command as browsers' developer tools (Chrome, Firefox, Safari, Edge) and
     proxies or API tools (Charles, Proxyman, Postman, Insomnia) copy it — POSIX shell quoting
@@ -18,6 +18,8 @@ let importCommand = Command(
     send option of pekit request). A flag pekit does not take is listed, not dropped silently.
 
     options:
+      --policy P   read the query's parameters back as P writes them (rack: u[name]=x and
+                   tags[]=a become nested tables) and name P in the script; default rfc3986
       --send       send the request instead of printing the script
       --words      print the command's words as the shell would hand them to curl, each
                    ended by a NUL byte (to check how a command is read)
@@ -27,6 +29,7 @@ let importCommand = Command(
       pekit import curl "curl 'https://api.example.com/items?page=2' -H 'accept: application/json'"
       pbpaste | pekit import curl -            # macOS;  xclip -o | pekit import curl -  on Linux
       pekit import curl --send < copied.txt
+      pekit import curl --policy rack "curl 'https://h/s?u[name]=ada&tags[]=a&tags[]=b'"
     """,
     run: runImport
 )
@@ -38,6 +41,7 @@ private let ignoredCurlFlags: Set<String> = ["--globoff", "-g", "--http1.1", "--
 private func runImport(_ args: [[UInt8]]) throws -> Int32 {
     let parsed = try Arguments(args, command: "import", options: [
         .init(name: "send", short: nil, takesValue: false), .init(name: "words", short: nil, takesValue: false),
+        .init(name: "policy", short: nil, takesValue: true),
         .init(name: "help", short: "h", takesValue: false),
     ])
     if parsed.has("help") { Output.stdout.line(importCommand.help); return 0 }
@@ -96,6 +100,7 @@ private func runImport(_ args: [[UInt8]]) throws -> Int32 {
     if !lower.contains(where: { $0.hasPrefix("user-agent:") }) && !kept.contains("-A") && !kept.contains("--user-agent") { kept += ["-A", agent] }
     if !lower.contains(where: { $0.hasPrefix("accept:") }) && !kept.contains("--json") { kept += ["-H", "Accept: */*"] }
     if !lower.contains(where: { $0.hasPrefix("accept-language:") }) { kept += ["-H", "Accept-Language:"] }
+    if let policy = parsed.value("policy") { kept += ["--policy", policy] }
     let bytes = kept.map { Array($0.utf8) }
     if parsed.has("send") { return try runRequest(bytes + [Array("--send".utf8)], built: nil) }
     return try runRequest(bytes, built: { request, builder in
@@ -159,20 +164,27 @@ private func luaScript(_ request: HTTPRequest, builder: RequestBuilder, from com
     lines.append("  method = \(luaQuote(request.method)),")
     var url = request.url
     if let hash = url.firstIndex(of: "#") { url = String(url[..<hash]) }
-    var params: [(String, String)]?
+    // The query as parameters, when the policy writes them back to the same bytes: nested
+    // under the policy's brackets or dots where it nests, else as a list of pairs.
+    let policy = builder.policy
+    var params: String?
     if let q = url.firstIndex(of: "?") {
         let query = String(url[url.index(after: q)...])
         let pairs = WHATWGFormParser().pairs(ByteString(Array(query.utf8))).map { (String(decoding: $0.name.bytes, as: UTF8.self), String(decoding: $0.value.bytes, as: UTF8.self)) }
-        // Only where pekit's default encoding writes them back to the same bytes.
-        let again = (try? Policy.rfc3986.queryString(.array(pairs.map { .array([.text($0.0), .text($0.1)]) })).description) ?? ""
-        if !query.isEmpty && again == query {
-            params = pairs
-            url = String(url[..<q])
+        func writesBack(_ value: PekitValue) -> Bool { !query.isEmpty && (try? policy.queryString(value).description) == query }
+        let dots: Bool = { if case .dots = policy.objects { return true }; return false }()
+        if policy.name != Policy.rfc3986.name, !pairs.contains(where: { $0.0.contains("=") }),
+           let nested = try? CommandLineParameters.read(pairs.map { (text: "\($0.0)=\($0.1)", typed: false) }, dots: dots), writesBack(nested) {
+            params = luaLiteral(nested, ordered: { if case .given = policy.order { return true }; return false }())
+        } else if writesBack(.array(pairs.map { .array([.text($0.0), .text($0.1)]) })) {
+            params = "{ " + pairs.map { "{ \(luaQuote($0.0)), \(luaQuote($0.1)) }" }.joined(separator: ", ") + " }"
         }
+        if params != nil { url = String(url[..<q]) }
     }
     lines.append("  url = \(luaQuote(url)),")
     if let params {
-        lines.append("  params = { " + params.map { "{ \(luaQuote($0.0)), \(luaQuote($0.1)) }" }.joined(separator: ", ") + " },")
+        lines.append("  params = \(params),")
+        if policy.name != Policy.rfc3986.name { lines.append("  policy = \(luaQuote(policy.name)),") }
         lines.append("  params_in = \"query\",")
     }
     // Host and Content-Length are pekit's to write, unless the command set Host itself.
@@ -213,4 +225,29 @@ private func cookiePairs(_ header: String) -> [(String, String)]? {
         pairs.append((name, value))
     }
     return pairs.isEmpty ? nil : pairs
+}
+
+/// A Lua literal for parameters: strings quoted, lists as `{ a, b }`, maps as `{ k = v }` (or
+/// `pekit.ordered{ {k, v}, … }` when the policy keeps the given order and there are several).
+private func luaLiteral(_ value: PekitValue, ordered: Bool) -> String {
+    switch value {
+    case .string(let bytes): return luaQuote(bytes.bytes)
+    case .array(let items), .set(let items): return "{ " + items.map { luaLiteral($0, ordered: ordered) }.joined(separator: ", ") + " }"
+    case .map(let map):
+        if ordered && map.entries.count > 1 {
+            let items = map.entries.map { entry -> String in "{ " + luaQuote(entry.key.bytes) + ", " + luaLiteral(entry.value, ordered: ordered) + " }" }
+            return "pekit.ordered{ " + items.joined(separator: ", ") + " }"
+        }
+        let fields = map.entries.map { entry -> String in
+            let key = String(decoding: entry.key.bytes, as: UTF8.self)
+            let bare = key.first.map { $0.isLetter || $0 == "_" } == true && key.allSatisfy { ($0.isASCII && ($0.isLetter || $0.isNumber)) || $0 == "_" }
+            let written: String = bare ? key : "[" + luaQuote(entry.key.bytes) + "]"
+            return written + " = " + luaLiteral(entry.value, ordered: ordered)
+        }
+        return "{ " + fields.joined(separator: ", ") + " }"
+    case .integer(let n): return String(n)
+    case .number(let x): return String(x)
+    case .boolean(let b): return String(b)
+    case .null: return "pekit.null"
+    }
 }
