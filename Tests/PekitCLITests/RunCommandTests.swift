@@ -192,4 +192,22 @@ final class RunCommandTests: XCTestCase {
         XCTAssertEqual(try run(["encode", "--policy", "form", "a b+c"]).stdout, "a+b%2Bc\n")
         XCTAssertEqual(try run(["encode", "--policy", "foundation-query", "a+b&c"]).stdout, "a+b%26c\n")
     }
+
+    /// Tasks a script spawned and never waited for run to their end after it (as an event
+    /// loop's would); one that failed with nothing to see it fails the run, with its traceback.
+    func testUnwaitedTasksRunAtTheEnd() throws {
+        let ran = try PekitProcess.run(["run", "-e", "pekit.spawn(function() pekit.time.sleep(0.05) print('task') end) print('main')"])
+        XCTAssertEqual(ran.stdout, "main\ntask\n")
+        XCTAssertEqual(ran.status, 0, ran.stderr)
+        let failed = try PekitProcess.run(["run", "-e", "pekit.spawn(function() error('late') end) print('main')"])
+        XCTAssertEqual(failed.stdout, "main\n")
+        XCTAssertTrue(failed.stderr.hasPrefix("pekit: task 1 failed (nothing waited for it): (command line):1: late\nstack traceback:\n"), failed.stderr)
+        XCTAssertEqual(failed.status, 1)
+        let seen = try PekitProcess.run(["run", "-e", "print(pcall(pekit.wait, pekit.spawn(function() error('seen') end)))"])
+        XCTAssertEqual(seen.stdout, "false\t(command line):1: seen\n")
+        XCTAssertEqual(seen.status, 0, seen.stderr)
+        let stuck = try PekitProcess.run(["run", "-e", "local a, b a = pekit.spawn(function() pekit.wait(b) end) b = pekit.spawn(function() pekit.wait(a) end)"])
+        XCTAssertEqual(stuck.stderr, "pekit: the script's tasks cannot finish: every task left waits for another (nothing can go on)\n")
+        XCTAssertEqual(stuck.status, 1)
+    }
 }

@@ -22,6 +22,7 @@ extension LuaRuntime {
     /// - Returns: how many values were pushed, or PEKIT_RAISE.
     func pushOutcome(of task: LuaTask, raise: Bool) -> Int32 {
         let stack = self.stack
+        task.observed = true
         pushReference(task.resultRef)
         if case .failed = task.state {
             if raise { return PEKIT_RAISE }
@@ -70,6 +71,29 @@ extension LuaRuntime {
             }
             return 1
         case .all: return 0
+        }
+    }
+
+    /// At the end of a script: runs the tasks it spawned and did not wait for, to their end (as
+    /// an event loop does), then reports a task that failed with nobody to see it.
+    /// - Throws: `LuaError` for the first such task (its message and traceback), for tasks that
+    ///   wait for each other, or for Ctrl-C.
+    public func finishTasks() throws {
+        let scheduler = tasks
+        guard scheduler.tasks.values.contains(where: { !$0.isOver || $0.failedUnseen }) else { return }
+        do {
+            try scheduler.run(self) { scheduler.tasks.values.allSatisfy { $0.isOver } }
+        } catch {
+            throw LuaError(message: "the script's tasks cannot finish: \(error)")
+        }
+        if pekit_interrupt_pending() != 0 {
+            var interrupted = LuaError(message: "interrupted")
+            interrupted.isInterrupt = true
+            throw interrupted
+        }
+        if let task = scheduler.tasks.values.filter(\.failedUnseen).min(by: { $0.id < $1.id }) {
+            task.observed = true
+            throw LuaError(message: "task \(task.id) failed (nothing waited for it): \(task.errorText)", traceback: task.traceback)
         }
     }
 

@@ -34,6 +34,13 @@ final class LuaTask {
     var onUnblocked: (() -> Void)?
     /// The script dropped its handle: the entry goes when the task is over.
     var orphaned = false
+    /// pekit.wait has given its outcome to the script (a failure nobody saw is reported at the end).
+    var observed = false
+
+    var failedUnseen: Bool {
+        if case .failed = state { return !observed }
+        return false
+    }
 
     init(id: Int, thread: OpaquePointer, threadRef: Int32, arguments: Int32) {
         self.id = id; self.thread = thread; self.threadRef = threadRef
@@ -97,7 +104,7 @@ final class TaskScheduler {
 
     func forget(_ id: Int, runtime: LuaRuntime) {
         guard let task = tasks[id] else { return }
-        if task.isOver {
+        if task.isOver && !task.failedUnseen {
             runtime.releaseReference(task.resultRef)
             tasks[id] = nil
         } else {
@@ -213,7 +220,7 @@ final class TaskScheduler {
             }
         }
         task.waiters = []
-        if task.orphaned {
+        if task.orphaned && !task.failedUnseen {
             runtime.releaseReference(task.resultRef)
             tasks[task.id] = nil
         }
