@@ -40,6 +40,33 @@ final class ConcurrencyTests: XCTestCase {
             """#), "23\ttrue\t5\t20\ttrue\t7\ttrue\tnil\t\"POST\"\t418\t23\t1\t23\t0")
     }
 
+    /// Connections are kept and reused: 30 requests, 5 at a time, arrive on 5 client ports (the
+    /// server reports each request's); four tasks then reuse four of those connections.
+    func testConnectionsAreReused() {
+        XCTAssertEqual(lua.eval(#"""
+            local list = {}
+            for i = 1, 30 do list[i] = base .. "/delay/0.02" end
+            local ports = {}
+            for _, r in ipairs(pekit.http.all(list, { concurrency = 5 })) do ports[r:json().client_port] = true end
+            local batch = 0
+            for _ in pairs(ports) do batch = batch + 1 end
+            local tasks, seen = {}, {}
+            for i = 1, 4 do
+                tasks[i] = pekit.spawn(function()
+                    for _ = 1, 5 do seen[pekit.http.get(base .. "/delay/0.02"):json().client_port] = true end
+                end)
+            end
+            pekit.wait(tasks)
+            local spawned, reused = 0, 0
+            for port in pairs(seen) do
+                spawned = spawned + 1
+                if ports[port] then reused = reused + 1 end
+            end
+            -- The tasks (4 in flight at most) ride the batch's kept connections.
+            return batch, spawned, reused
+            """#), "5\t4\t4")
+    }
+
     /// Every item is checked before anything is sent; an error names the item.
     func testAllRefusesABadItemBeforeSending() {
         let k = key()
