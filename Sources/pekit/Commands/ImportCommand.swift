@@ -100,7 +100,13 @@ private func runImport(_ args: [[UInt8]]) throws -> Int32 {
     if !lower.contains(where: { $0.hasPrefix("user-agent:") }) && !kept.contains("-A") && !kept.contains("--user-agent") { kept += ["-A", agent] }
     if !lower.contains(where: { $0.hasPrefix("accept:") }) && !kept.contains("--json") { kept += ["-H", "Accept: */*"] }
     if !lower.contains(where: { $0.hasPrefix("accept-language:") }) { kept += ["-H", "Accept-Language:"] }
-    if let policy = parsed.value("policy") { kept += ["--policy", policy] }
+    if let policy = parsed.value("policy") {
+        // Checked here, so that a wrong name is reported as this command's.
+        do { _ = try makeRuntime(extraPluginDirectories: []).policy(named: policy) } catch {
+            throw CommandFailure(message: "pekit import: \(error)")
+        }
+        kept += ["--policy", policy]
+    }
     let bytes = kept.map { Array($0.utf8) }
     if parsed.has("send") { return try runRequest(bytes + [Array("--send".utf8)], built: nil) }
     return try runRequest(bytes, built: { request, builder in
