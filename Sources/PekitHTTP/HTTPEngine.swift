@@ -66,6 +66,7 @@ public final class HTTPEngine {
     public func step(timeout: Double) {
         isRunning = true
         defer { isRunning = false }
+        let idleBefore = running.isEmpty
         startReady()
         guard !(running.isEmpty && sleeping.isEmpty) else { return }
         var wait = timeout
@@ -73,9 +74,12 @@ public final class HTTPEngine {
         // Ctrl-C is checked after each wait, so a wait is cut short to notice it soon.
         wait = min(wait, 0.05)
         if !running.isEmpty {
-            // Returns at once when a transfer just added needs curl's attention (its timer is 0).
-            var events: Int32 = 0
-            _ = pekit_curl.multi_poll(multi, nil, 0, Int32((wait * 1000).rounded(.up)), &events)
+            // Transfers just added to an idle engine (one request after another) start at once;
+            // otherwise wait for news (at once too when one just added has curl's timer at 0).
+            if !idleBefore {
+                var events: Int32 = 0
+                _ = pekit_curl.multi_poll(multi, nil, 0, Int32((wait * 1000).rounded(.up)), &events)
+            }
             var stillRunning: Int32 = 0
             _ = pekit_curl.multi_perform(multi, &stillRunning)
             collectFinished()
