@@ -178,7 +178,8 @@ extension LuaRuntime {
                 }
                 return PEKIT_YIELD
             }
-            if let task = scheduler.tasks.values.first(where: { $0.thread == call.L }), target.tasks.contains(where: { $0 === task }) {
+            // (A finished task's coroutine may be collected and its address reused: only live ones are asked.)
+            if let task = scheduler.task(on: call.L), target.tasks.contains(where: { $0 === task }) {
                 throw LuaArgumentError("a task cannot wait for itself")
             }
             if runtime.httpState.client?.engine.isRunning == true || scheduler.isRunning && target.tasks.isEmpty {

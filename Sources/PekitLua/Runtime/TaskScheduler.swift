@@ -80,6 +80,9 @@ final class TaskScheduler {
         return task
     }
 
+    /// The unfinished task whose coroutine is `L`, if any.
+    func task(on L: OpaquePointer) -> LuaTask? { byThread[L] }
+
     /// Makes a waiting task runnable; `push` gives it what its pekit call returns.
     func wake(_ task: LuaTask, push: @escaping (LuaRuntime) -> Int32) {
         task.state = .runnable(push: push)
