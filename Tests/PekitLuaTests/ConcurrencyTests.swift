@@ -165,6 +165,34 @@ final class ConcurrencyTests: XCTestCase {
             """#), "204")
     }
 
+    /// Many tasks that yield, sleep, fail and wait for earlier ones, with their handles dropped
+    /// and collected midway: every outcome arrives, nothing is lost or crashes.
+    func testManyTasksUnderChurn() {
+        // A task fails when it raises (n % 11 == 0) or when the task it waits for failed.
+        var failed = Set<Int>()
+        for n in 1...600 where n % 11 == 0 || (n > 10 && n % 5 == 0 && failed.contains(n - 10)) { failed.insert(n) }
+        let sum: Int = (1...600).filter { !failed.contains($0) }.reduce(0, +)
+        XCTAssertEqual(lua.eval(#"""
+            local tasks = {}
+            for i = 1, 600 do
+                tasks[i] = pekit.spawn(function(n)
+                    for _ = 1, n % 4 do coroutine.yield() end
+                    if n % 7 == 0 then pekit.time.sleep(0) end
+                    if n % 11 == 0 then error("task " .. n) end
+                    if n > 10 and n % 5 == 0 then pekit.wait(tasks[n - 10]) end
+                    return n
+                end, i)
+                if i % 50 == 0 then local drop = pekit.spawn(function() return 0 end) drop = nil collectgarbage() end
+            end
+            local results = pekit.wait(tasks)
+            local sum, failures = 0, 0
+            for i, r in ipairs(results) do
+                if type(r) == "table" then failures = failures + 1 else sum = sum + r end
+            end
+            return #results, failures, sum
+            """#), "600\t\(failed.count)\t\(sum)")
+    }
+
     /// Plugins cannot spawn tasks (they would run after the plugin's call).
     func testPluginsCannotSpawn() throws {
         let dir = try makeTemporaryDirectory("spawnplugin")

@@ -167,10 +167,10 @@ extension LuaRuntime {
                         runtime.stack.push(bool: true)
                         let count = runtime.pushOutcome(of: target)
                         if count == PEKIT_RAISE {
-                            // Resumed with (false, error): the call raises the task's error.
+                            // Resumed with (false, error): the call raises the task's error. The
+                            // stack is (true, error): the flag is replaced.
                             runtime.stack.push(bool: false)
-                            lua_rotate(runtime.L, -3, -1)
-                            runtime.stack.pop()
+                            pekit_replace(runtime.L, -3)
                             return 2
                         }
                         return count + 1
