@@ -136,7 +136,8 @@ public struct RequestURL: Equatable, Sendable, CustomStringConvertible {
             case UInt8(ascii: "0")...UInt8(ascii: "9"):
                 if digits == 0 { leadingZero = byte == UInt8(ascii: "0") } else if leadingZero { dotted = false }
                 digits += 1
-                value = value * 10 + Int(byte - UInt8(ascii: "0"))
+                // Capped: a long run of digits must not overflow (it is no address part anyway).
+                if value <= 255 { value = value * 10 + Int(byte - UInt8(ascii: "0")) }
                 if value > 255 { dotted = false }
                 bytes.append(byte)
             case UInt8(ascii: "-"):
