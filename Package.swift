@@ -58,7 +58,7 @@ let package = Package(
         .target(name: "PekitLua", dependencies: ["PekitCore", "PekitHTTP", "PekitCrypto", "CLua", "CLuaShim"]),
         .executableTarget(name: "pekit", dependencies: ["PekitCore", "PekitHTTP", "PekitCrypto", "PekitLua", "CEdit", "CLuaShim"]),
         // Timing harness for scripts/bench: pekit's core against Foundation in one process.
-        .executableTarget(name: "pekit-bench", dependencies: ["PekitCore", "PekitCrypto"]),
+        .executableTarget(name: "pekit-bench", dependencies: ["PekitCore", "PekitCrypto", "PekitHTTP"]),
         // libFuzzer target for the Lua value conversion: scripts/fuzz lua SECONDS. Without main
         // (-parse-as-library) so libFuzzer's own main is used in the fuzz build.
         .executableTarget(name: "pekit-fuzz-lua", dependencies: ["PekitLua"],

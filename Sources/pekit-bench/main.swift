@@ -4,6 +4,7 @@
 import Foundation
 import PekitCore
 import PekitCrypto
+import PekitHTTP
 
 func now() -> Double {
     var ts = timespec()
@@ -29,6 +30,30 @@ func report(_ op: String, _ impl: String, _ input: String, _ mbps: Double) {
 }
 
 let args = CommandLine.arguments.dropFirst()
+
+// pekit-bench send URL N [CONCURRENCY]: N GETs from Swift alone (no Lua), one after another or
+// CONCURRENCY at once; prints the seconds from the first request to the last answer, so the
+// Lua layer's share of `pekit.http` can be told apart.
+if args.first == "send", args.count >= 3, let n = Int(args[args.startIndex + 2]) {
+    let url = args[args.startIndex + 1]
+    let concurrency = args.count > 3 ? Int(args[args.startIndex + 3]) ?? 1 : 1
+    do {
+        let client = try HTTPClient()
+        let request = try RequestBuilder(url: url).build()
+        let start = now()
+        if concurrency > 1 {
+            let results = client.sendAll(Array(repeating: (request, SendOptions()), count: n), concurrency: concurrency)
+            if results.contains(where: { if case .failure = $0 { return true }; return false }) { print("a request failed"); exit(1) }
+        } else {
+            for _ in 0..<n { _ = try client.send(try RequestBuilder(url: url).build()) }
+        }
+        print("{\"impl\":\"pekit-swift-send\",\"requests\":\(n),\"concurrency\":\(concurrency),\"elapsed\":\(now() - start)}")
+    } catch {
+        print("send failed: \(error)")
+        exit(1)
+    }
+    exit(0)
+}
 
 // pekit-bench query DOC.json: flatten+encode under qs's rules, then parse back (ms, medians).
 if args.first == "query", let path = args.dropFirst().first {

@@ -6,6 +6,7 @@ import json, os, shutil, statistics, subprocess, sys, tempfile, time
 root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 tools = os.path.join(root, "scripts", "bench-tools")
 pekit = os.path.join(root, ".build", "release", "pekit")
+pekit_bench = os.path.join(root, ".build", "release", "pekit-bench")
 SEQUENTIAL = int(os.environ.get("PEKIT_BENCH_REQUESTS", "10000"))
 MANY, IN_FLIGHT, WIDE = int(os.environ.get("PEKIT_BENCH_MANY", "20000")), 50, 1000
 ROUNDS = int(os.environ.get("PEKIT_BENCH_ROUNDS", "3"))
@@ -84,6 +85,10 @@ def from_json(cmd):
     doc = json.loads(out.splitlines()[-1])
     return doc["elapsed"], doc["times"], cpu, rss
 
+def from_swift(cmd):
+    out, wall, cpu, rss = run(cmd)
+    return json.loads(out.splitlines()[-1])["elapsed"], [], cpu, rss
+
 def from_curl(cmd):
     out, wall, cpu, rss = run(cmd)
     return wall, [float(x) for x in out.split()], cpu, rss
@@ -92,12 +97,14 @@ seq_cfg, many_cfg, wide_cfg = curl_config(url, SEQUENTIAL), curl_config(url, MAN
 sequential = {
     "pekit (`pekit.http.get` loop)": lambda: from_json([pekit, "run", os.path.join(tools, "send_lua.lua"), url, str(SEQUENTIAL)]),
     "curl -K (a URL list)": lambda: from_curl(["curl", "-s", "-K", seq_cfg, "-w", "%{time_total}\\n"]),
+    "pekit from Swift (`HTTPClient.send` loop, no Lua)": lambda: from_swift([pekit_bench, "send", url, str(SEQUENTIAL)]),
     "python requests.Session": lambda: from_json([sys.executable, os.path.join(tools, "send_peer.py"), url, str(SEQUENTIAL)]),
 }
 concurrent = {
     f"pekit (`pekit.http.all`, concurrency {IN_FLIGHT})": lambda: from_json([pekit, "run", os.path.join(tools, "all_lua.lua"), url, str(MANY), str(IN_FLIGHT)]),
     f"curl --parallel --parallel-max {IN_FLIGHT}": lambda: from_curl(["curl", "-s", "--parallel", "--parallel-max", str(IN_FLIGHT),
                                                                       "-K", many_cfg, "-w", "%{time_total}\\n"]),
+    f"pekit from Swift (`HTTPClient.sendAll`, concurrency {IN_FLIGHT}, no Lua)": lambda: from_swift([pekit_bench, "send", url, str(MANY), str(IN_FLIGHT)]),
     f"python aiohttp (limit {IN_FLIGHT})": lambda: from_json([sys.executable, os.path.join(tools, "all_peer.py"), url, str(MANY), str(IN_FLIGHT)]),
 }
 wide = {
@@ -116,7 +123,7 @@ def measure(group, n, rounds):
     rows = {}
     for name, rs in results.items():
         times = sorted(t for _, ts, _, _ in rs for t in ts)
-        pick = lambda q: times[min(len(times) - 1, int(q * len(times)))] * 1e6
+        pick = lambda q: times[min(len(times) - 1, int(q * len(times)))] * 1e6 if times else float("nan")
         rows[name] = dict(rate=statistics.median(n / e for e, _, _, _ in rs), p50=pick(0.5), p99=pick(0.99),
                           cpu=statistics.median(c / n for _, _, c, _ in rs) * 1e6, rss=statistics.median(r for _, _, _, r in rs) / 1024)
     return rows
@@ -128,7 +135,8 @@ def table(rows, peers):
     for name in names:
         r = rows[name]
         ratios = " | ".join(f"{r['rate'] / rows[names[i]]['rate']:.2f}×" for i in peers.values())
-        out.append(f"| {name} | {r['rate']:,.0f} | {r['p50']:,.0f} | {r['p99']:,.0f} | {r['cpu']:,.1f} | {r['rss']:,.1f} | {ratios} |")
+        latency = lambda x: "–" if x != x else f"{x:,.0f}"  # the Swift driver does not time each request
+        out.append(f"| {name} | {r['rate']:,.0f} | {latency(r['p50'])} | {latency(r['p99'])} | {r['cpu']:,.1f} | {r['rss']:,.1f} | {ratios} |")
     return "\n".join(out)
 
 seq_rows = measure(sequential, SEQUENTIAL, ROUNDS)
@@ -149,14 +157,14 @@ the requests; peak RSS is the client's `ru_maxrss`. {ROUNDS} rounds interleaved,
 (this section alone: `python3 scripts/bench-tools/section_6_sending.py` after `swift build -c release`).
 
 {SEQUENTIAL:,} sequential GETs over one kept-alive connection (`send_lua.lua`, `curl -K` with a URL list,
-`send_peer.py`):
+`send_peer.py`; and the same loop from Swift alone, `pekit-bench send`, to show what the Lua layer costs):
 
-{table(seq_rows, {"curl": 1, "requests": 2})}
+{table(seq_rows, {"curl": 1, "requests": 3})}
 
 {MANY:,} GETs with {IN_FLIGHT} in flight (`all_lua.lua`: `pekit.http.all(list, {{concurrency = {IN_FLIGHT}}})`; curl's
 `--parallel --parallel-max {IN_FLIGHT}` with a URL list; `all_peer.py`: aiohttp with `TCPConnector(limit={IN_FLIGHT})`):
 
-{table(many_rows, {"curl": 1, "aiohttp": 2})}
+{table(many_rows, {"curl": 1, "aiohttp": 3})}
 
 {WIDE:,} GETs all in flight at once (an 8 KB file nginx sends at 4 KB/s, so each lasts about two seconds;
 one round): the peak memory of holding a thousand transfers, bodies included. curl caps `--parallel-max` at 300,

@@ -30,7 +30,16 @@ struct LuaStack {
             _ = lua_pushlstring(L, chars.baseAddress ?? UnsafePointer(bitPattern: 1), chars.count)
         }
     }
-    func push(_ string: String) { push(Array(string.utf8)) }
+    /// Pushes the text's UTF-8 bytes straight from its storage (no copy: strings are pushed for
+    /// every field of every table pekit builds).
+    func push(_ string: String) {
+        var string = string
+        string.withUTF8 { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { chars in
+                _ = lua_pushlstring(L, chars.baseAddress ?? UnsafePointer(bitPattern: 1), chars.count)
+            }
+        }
+    }
     func push(_ bytes: ByteString) { push(bytes.bytes) }
     func push(integer: Int64) { lua_pushinteger(L, lua_Integer(integer)) }
     func push(number: Double) { lua_pushnumber(L, number) }
@@ -49,7 +58,12 @@ struct LuaStack {
     }
 
     /// The string at `i` as Swift text (invalid UTF-8 repaired), or nil when it is not a string.
-    func string(_ i: Int32) -> String? { bytes(i).map { String(decoding: $0, as: UTF8.self) } }
+    func string(_ i: Int32) -> String? {
+        guard lua_type(L, i) == LUA_TSTRING else { return nil }
+        var length = 0
+        guard let pointer = lua_tolstring(L, i, &length) else { return nil }
+        return pointer.withMemoryRebound(to: UInt8.self, capacity: length) { String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self) }
+    }
 
     /// What `tostring` would give, under protection (calls `__tostring`).
     func toStringMeta(_ i: Int32) -> String {
