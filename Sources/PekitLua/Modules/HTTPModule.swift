@@ -24,7 +24,8 @@ extension LuaRuntime {
     func sendOptions(from call: LuaCall, argument n: Int32, at index: Int32? = nil, base: SendOptions, alsoAllowed: [String] = []) throws -> SendOptions {
         var options = base
         options.isCancelled = { pekit_interrupt_pending() != 0 }
-        guard let fields = try LuaFields.read(call, argument: n, known: Self.sendFields + alsoAllowed, at: index) else { return options }
+        guard !call.stack.isNoneOrNil(index ?? n),
+              let fields = try LuaFields.read(call, argument: n, known: Self.sendFields + alsoAllowed, at: index) else { return options }
         if let jar = try fields.with("jar", { try jar(at: $0, call) }) { options.jar = jar }
         if let follow = try fields.flag("follow") { options.followRedirects = follow }
         let redirects = SendOptions.redirectRange
@@ -211,11 +212,11 @@ extension LuaRuntime {
         }
         set("timing") {
             stack.newTable(nrec: 5)
-            for (key, seconds) in [("dns", r.timing.dns), ("connect", r.timing.connect), ("tls", r.timing.tls),
-                                   ("first_byte", r.timing.firstByte), ("total", r.timing.total)] {
-                stack.push(number: seconds)
-                stack.rawSet(-2, key)
-            }
+            stack.push(number: r.timing.dns); stack.rawSet(-2, "dns")
+            stack.push(number: r.timing.connect); stack.rawSet(-2, "connect")
+            stack.push(number: r.timing.tls); stack.rawSet(-2, "tls")
+            stack.push(number: r.timing.firstByte); stack.rawSet(-2, "first_byte")
+            stack.push(number: r.timing.total); stack.rawSet(-2, "total")
         }
         set("attempts") { stack.push(integer: Int64(r.attempts)) }
         set("redirects") {
