@@ -28,7 +28,7 @@ public final class CryptoKey {
     /// A private key (PKCS#8, PKCS#1 RSA or SEC1 EC PEM).
     /// - Throws: `CryptoError` when the text holds no unencrypted private key.
     public static func privateKey(pem: [UInt8]) throws -> CryptoKey {
-        if let failure = pekit_crypto_load() { throw CryptoError(String(cString: failure)) }
+        try CryptoError.loadLibcrypto()
         let key = pem.withUnsafeBytes { pekit_crypto_private_key($0.baseAddress?.assumingMemoryBound(to: CChar.self), pem.count) }
         guard let key else { throw CryptoError("not a PEM private key (an unencrypted PKCS#8, RSA or EC key: -----BEGIN PRIVATE KEY-----)") }
         return try CryptoKey(pointer: key, isPrivate: true)
@@ -37,7 +37,7 @@ public final class CryptoKey {
     /// A public key (SubjectPublicKeyInfo PEM: -----BEGIN PUBLIC KEY-----).
     /// - Throws: `CryptoError` when the text holds no public key.
     public static func publicKey(pem: [UInt8]) throws -> CryptoKey {
-        if let failure = pekit_crypto_load() { throw CryptoError(String(cString: failure)) }
+        try CryptoError.loadLibcrypto()
         let key = pem.withUnsafeBytes { pekit_crypto_public_key($0.baseAddress?.assumingMemoryBound(to: CChar.self), pem.count) }
         guard let key else { throw CryptoError("not a PEM public key (-----BEGIN PUBLIC KEY-----)") }
         return try CryptoKey(pointer: key, isPrivate: false)

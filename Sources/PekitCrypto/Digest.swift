@@ -32,7 +32,7 @@ public enum Digest {
     public static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) throws -> Bool {
         guard a.count == b.count else { return false }
         guard !a.isEmpty else { return true }
-        if let failure = pekit_crypto_load() { throw CryptoError(String(cString: failure)) }
+        try CryptoError.loadLibcrypto()
         return a.withUnsafeBytes { x in b.withUnsafeBytes { y in pekit_crypto_memcmp(x.baseAddress, y.baseAddress, a.count) == 0 } }
     }
 
@@ -40,7 +40,7 @@ public enum Digest {
     /// - Throws: `CryptoError` when libcrypto cannot be loaded or its generator fails.
     public static func random(_ count: Int) throws -> [UInt8] {
         guard count >= 0, count <= 1 << 20 else { throw CryptoError("random takes 0 to 1048576 bytes, not \(count)") }
-        if let failure = pekit_crypto_load() { throw CryptoError(String(cString: failure)) }
+        try CryptoError.loadLibcrypto()
         var out = [UInt8](repeating: 0, count: count)
         guard count == 0 || out.withUnsafeMutableBufferPointer({ pekit_crypto_random($0.baseAddress, Int32(count)) }) == 1 else {
             throw CryptoError("libcrypto's random generator failed")

@@ -28,7 +28,7 @@ public enum DigestAlgorithm: String, Sendable, CaseIterable {
 
     /// OpenSSL's `EVP_MD` for it, loading libcrypto on first use.
     func evp() throws -> UnsafeRawPointer {
-        if let failure = pekit_crypto_load() { throw CryptoError(String(cString: failure)) }
+        try CryptoError.loadLibcrypto()
         guard let md = pekit_crypto_digest(rawValue) else { throw CryptoError("libcrypto has no \(rawValue)") }
         return md
     }

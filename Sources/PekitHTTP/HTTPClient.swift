@@ -37,14 +37,18 @@ public final class HTTPClient {
         return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
     }
 
+    /// The client's engine, or a fresh one when called from a callback of a running send (a sink
+    /// that sends): libcurl's multi interface cannot be entered again.
+    private func availableEngine() throws -> HTTPEngine {
+        engine.isRunning ? try HTTPEngine() : engine
+    }
+
     /// Sends `request`, following redirects by `options`, and waits for the answer.
     /// - Returns: the final response; an HTTP error status (4xx, 5xx) is a response, not an error.
     /// - Throws: `HTTPError` for a failed transfer (naming the method, URL and curl's reason),
     ///   too many redirects or an unusable Location; the sink's or the jar's filters' errors.
     public func send(_ request: HTTPRequest, options: SendOptions = SendOptions()) throws -> HTTPResponse {
-        // Called from a callback of a running send (a sink that sends): a fresh engine, since
-        // libcurl's multi interface cannot be entered again.
-        let engine = self.engine.isRunning ? try HTTPEngine() : self.engine
+        let engine = try availableEngine()
         var result: Result<HTTPResponse, Error>?
         engine.add(request, options: options) { result = $0 }
         engine.run { result != nil }
@@ -59,9 +63,7 @@ public final class HTTPClient {
     public func sendAll(_ requests: [(HTTPRequest, SendOptions)], concurrency: Int,
                         completed: ((Int, Result<HTTPResponse, Error>) -> Void)? = nil) -> [Result<HTTPResponse, Error>] {
         let engine: HTTPEngine
-        do { engine = self.engine.isRunning ? try HTTPEngine() : self.engine } catch {
-            return requests.map { _ in .failure(error) }
-        }
+        do { engine = try availableEngine() } catch { return requests.map { _ in .failure(error) } }
         var results = [Result<HTTPResponse, Error>?](repeating: nil, count: requests.count)
         var started = 0, finished = 0
         func startNext() {

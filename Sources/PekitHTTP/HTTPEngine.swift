@@ -22,6 +22,9 @@ public final class HTTPEngine {
             self.operation = operation
             self.completion = completion
         }
+        /// Ctrl-C came (nothing new starts, no wait goes on).
+        var isCancelled: Bool { operation.options.isCancelled?() == true }
+        var cancelled: SendOperation.Step { .done(.failure(HTTPError.cancelled(url: operation.request.url))) }
     }
 
     private let multi: UnsafeMutableRawPointer
@@ -102,8 +105,8 @@ public final class HTTPEngine {
         let now = HTTPClient.now()
         var still: [Job] = []
         for job in sleeping {
-            if job.operation.options.isCancelled?() == true {
-                advance(job, .done(.failure(HTTPError.cancelled(url: job.operation.request.url))))
+            if job.isCancelled {
+                advance(job, job.cancelled)
             } else if job.wakeAt <= now {
                 ready.append(job)
             } else {
@@ -119,8 +122,8 @@ public final class HTTPEngine {
             ready = []
             for job in batch {
                 // After Ctrl-C nothing new starts.
-                if job.operation.options.isCancelled?() == true {
-                    advance(job, .done(.failure(HTTPError.cancelled(url: job.operation.request.url))))
+                if job.isCancelled {
+                    advance(job, job.cancelled)
                 } else {
                     advance(job, job.operation.next(now: HTTPClient.now()))
                 }

@@ -170,11 +170,6 @@ final class Transfer {
     }
 }
 
-/// A NUL-terminated C string from libcurl (messages, the version line) as text.
-func cText(_ pointer: UnsafePointer<CChar>) -> String {
-    String(decoding: UnsafeRawBufferPointer(start: pointer, count: strlen(pointer)), as: UTF8.self)
-}
-
 private func exchange(_ userdata: UnsafeMutableRawPointer?) -> Exchange? {
     userdata.map { Unmanaged<Exchange>.fromOpaque($0).takeUnretainedValue() }
 }

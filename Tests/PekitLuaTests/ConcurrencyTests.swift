@@ -5,19 +5,7 @@ import XCTest
 
 /// Many requests at once: pekit.http.all and pekit.spawn/wait against the test server, which
 /// counts the requests for a key that are in progress at once (/inflight/KEY).
-final class ConcurrencyTests: XCTestCase {
-    var lua: LuaREPL!
-    var server: TestServer!
-
-    override func setUpWithError() throws {
-        server = try TestServer.shared()
-        lua = LuaREPL(runtime: try makeRuntime())
-        XCTAssertEqual(lua.eval(#"base = "\#(server.base)""#), "")
-    }
-    override func tearDown() { lua = nil }
-
-    func key() -> String { UUID().uuidString }
-
+final class ConcurrencyTests: LocalServerLuaTestCase {
     /// At most `concurrency` in flight (the server saw exactly that many at once), results in
     /// the order given, a failure as an error value in its slot, the batch's progress.
     func testAllLimitsOrdersAndKeepsErrorsInTheirSlots() {

@@ -4,19 +4,7 @@ import XCTest
 import PekitHTTP
 @testable import PekitLua
 
-final class HTTPModuleTests: XCTestCase {
-    var server: TestServer!
-    var lua: LuaREPL!
-
-    // XCTest keeps test case instances (and what they hold) to the end of the run: let go.
-    override func tearDown() { lua = nil }
-
-    override func setUpWithError() throws {
-        server = try TestServer.shared()
-        lua = LuaREPL(runtime: try makeRuntime())
-        XCTAssertEqual(lua.eval(#"base = "\#(server.base)"; tls_port = \#(server.httpsPort); cacert = "\#(server.cacert)""#), "")
-    }
-
+final class HTTPModuleTests: LocalServerLuaTestCase {
     func testResponseShape() {
         XCTAssertEqual(lua.eval(#"r = pekit.http.get(base .. "/echo", { params = { q = "a b", n = 1 }, headers = { ["X-Trace"] = "7" } })"#), "")
         // The REPL shows a response in one line.

@@ -47,3 +47,22 @@ func pluginDirectory(_ files: [String: String]) throws -> String {
     }
     return directory.path
 }
+
+/// Lua tests against the shared local test server: a fresh runtime per test, with the globals
+/// `base` (its HTTP URL), `tls_port` and `cacert` set.
+class LocalServerLuaTestCase: XCTestCase {
+    var server: TestServer!
+    var lua: LuaREPL!
+
+    override func setUpWithError() throws {
+        server = try TestServer.shared()
+        lua = LuaREPL(runtime: try makeRuntime())
+        XCTAssertEqual(lua.eval(#"base = "\#(server.base)"; tls_port = \#(server.httpsPort); cacert = "\#(server.cacert)""#), "")
+    }
+
+    // XCTest keeps test case instances (and what they hold) to the end of the run: let go.
+    override func tearDown() { lua = nil }
+
+    /// A fresh key for the server's per-key counters (/flaky/KEY, /inflight/KEY).
+    func key() -> String { UUID().uuidString }
+}

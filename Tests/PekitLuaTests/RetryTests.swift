@@ -4,19 +4,7 @@ import XCTest
 @testable import PekitLua
 
 /// Retries against the test server's /flaky/KEY/N (the first N requests for KEY fail).
-final class RetryTests: XCTestCase {
-    var lua: LuaREPL!
-    var server: TestServer!
-
-    override func setUpWithError() throws {
-        server = try TestServer.shared()
-        lua = LuaREPL(runtime: try makeRuntime())
-        XCTAssertEqual(lua.eval(#"base = "\#(server.base)""#), "")
-    }
-    override func tearDown() { lua = nil }
-
-    func key() -> String { UUID().uuidString }
-
+final class RetryTests: LocalServerLuaTestCase {
     func testRetriesUntilItWorks() {
         let k = key()
         XCTAssertEqual(lua.eval(#"local r = pekit.http.get(base .. "/flaky/\#(k)/2", {retry = {attempts = 3, backoff = {base = 0.01}}}) return r.status, r.attempts, r:json().attempt"#),

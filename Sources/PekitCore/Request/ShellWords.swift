@@ -31,34 +31,49 @@ public enum ShellWords {
 
     static func isSpace(_ c: Unicode.Scalar) -> Bool { c == " " || c == "\t" || c == "\n" || c == "\r" }
 
+    /// The words so far and the one being read (a word may be empty: `''` is one).
+    struct Words {
+        var list: [String] = []
+        var word = String.UnicodeScalarView()
+        var inWord = false
+        /// Ends the word being read, if there is one.
+        mutating func end() {
+            if inWord { list.append(String(word)); word = .init(); inWord = false }
+        }
+    }
+
+    /// How many scalars a line end takes at `i` (LF, or CR LF), or nil: what an escape character
+    /// before it turns into a continuation.
+    static func lineEnd(_ s: [Unicode.Scalar], at i: Int) -> Int? {
+        if i < s.count, s[i] == "\n" { return 1 }
+        if i + 1 < s.count, s[i] == "\r", s[i + 1] == "\n" { return 2 }
+        return nil
+    }
+
     static func posix(_ s: [Unicode.Scalar]) throws -> [String] {
-        var words: [String] = [], word = String.UnicodeScalarView(), inWord = false
+        var w = Words()
         var i = 0
-        func finish() { if inWord { words.append(String(word)); word = .init(); inWord = false } }
         while i < s.count {
             let c = s[i]
-            if isSpace(c) { finish(); i += 1; continue }
-            inWord = true
+            if isSpace(c) { w.end(); i += 1; continue }
+            w.inWord = true
             switch c {
             case "\\":
-                if i + 1 < s.count {
-                    if s[i + 1] == "\n" { i += 2; if word.isEmpty { inWord = false }; continue }  // a continuation
-                    if s[i + 1] == "\r", i + 2 < s.count, s[i + 2] == "\n" { i += 3; if word.isEmpty { inWord = false }; continue }
-                    word.append(s[i + 1]); i += 2
-                } else { i += 1 }
+                if let n = lineEnd(s, at: i + 1) { i += 1 + n; if w.word.isEmpty { w.inWord = false }; continue }  // a continuation
+                if i + 1 < s.count { w.word.append(s[i + 1]); i += 2 } else { i += 1 }
             case "'":
                 guard let end = s[(i + 1)...].firstIndex(of: "'") else { throw Failure(description: "a ' opened at character \(i + 1) is not closed") }
-                word.append(contentsOf: s[(i + 1)..<end]); i = end + 1
+                w.word.append(contentsOf: s[(i + 1)..<end]); i = end + 1
             case "\"":
                 var j = i + 1
                 var closed = false
                 while j < s.count {
                     if s[j] == "\"" { closed = true; break }
                     if s[j] == "\\", j + 1 < s.count, "$`\"\\\n".unicodeScalars.contains(s[j + 1]) {
-                        if s[j + 1] != "\n" { word.append(s[j + 1]) }
+                        if s[j + 1] != "\n" { w.word.append(s[j + 1]) }
                         j += 2; continue
                     }
-                    word.append(s[j]); j += 1
+                    w.word.append(s[j]); j += 1
                 }
                 guard closed else { throw Failure(description: "a \" opened at character \(i + 1) is not closed") }
                 i = j + 1
@@ -66,7 +81,7 @@ public enum ShellWords {
                 var j = i + 2
                 var closed = false
                 var bytes: [UInt8] = []
-                func flushBytes() { if !bytes.isEmpty { word.append(contentsOf: String(decoding: bytes, as: UTF8.self).unicodeScalars); bytes = [] } }
+                func flushBytes() { if !bytes.isEmpty { w.word.append(contentsOf: String(decoding: bytes, as: UTF8.self).unicodeScalars); bytes = [] } }
                 while j < s.count {
                     let d = s[j]
                     if d == "'" { closed = true; break }
@@ -74,14 +89,14 @@ public enum ShellWords {
                         let e = s[j + 1]
                         j += 2
                         switch e {
-                        case "n": flushBytes(); word.append("\n")
-                        case "t": flushBytes(); word.append("\t")
-                        case "r": flushBytes(); word.append("\r")
-                        case "a": flushBytes(); word.append("\u{07}")
-                        case "b": flushBytes(); word.append("\u{08}")
-                        case "e", "E": flushBytes(); word.append("\u{1B}")
-                        case "f": flushBytes(); word.append("\u{0C}")
-                        case "v": flushBytes(); word.append("\u{0B}")
+                        case "n": flushBytes(); w.word.append("\n")
+                        case "t": flushBytes(); w.word.append("\t")
+                        case "r": flushBytes(); w.word.append("\r")
+                        case "a": flushBytes(); w.word.append("\u{07}")
+                        case "b": flushBytes(); w.word.append("\u{08}")
+                        case "e", "E": flushBytes(); w.word.append("\u{1B}")
+                        case "f": flushBytes(); w.word.append("\u{0C}")
+                        case "v": flushBytes(); w.word.append("\u{0B}")
                         case "x":
                             var value: UInt32 = 0, n = 0
                             while n < 2, j < s.count, let h = Character(s[j]).hexDigitValue { value = value * 16 + UInt32(h); j += 1; n += 1 }
@@ -89,26 +104,26 @@ public enum ShellWords {
                         case "u", "U":
                             var value: UInt32 = 0, n = 0
                             while n < (e == "u" ? 4 : 8), j < s.count, let h = Character(s[j]).hexDigitValue { value = value * 16 + UInt32(h); j += 1; n += 1 }
-                            flushBytes(); word.append(Unicode.Scalar(value) ?? "\u{FFFD}")
+                            flushBytes(); w.word.append(Unicode.Scalar(value) ?? "\u{FFFD}")
                         case "0"..."7":
                             var value = e.value - 0x30, n = 1
                             while n < 3, j < s.count, ("0"..."7").contains(s[j]) { value = value * 8 + (s[j].value - 0x30); j += 1; n += 1 }
                             bytes.append(UInt8(truncatingIfNeeded: value))
-                        default: flushBytes(); word.append(e)  // \\ \' \" and the rest
+                        default: flushBytes(); w.word.append(e)  // \\ \' \" and the rest
                         }
                         continue
                     }
-                    flushBytes(); word.append(d); j += 1
+                    flushBytes(); w.word.append(d); j += 1
                 }
                 flushBytes()
                 guard closed else { throw Failure(description: "a $' opened at character \(i + 1) is not closed") }
                 i = j + 1
             default:
-                word.append(c); i += 1
+                w.word.append(c); i += 1
             }
         }
-        finish()
-        return words
+        w.end()
+        return w.list
     }
 
     static func cmd(_ s: [Unicode.Scalar]) throws -> [String] {
@@ -118,8 +133,7 @@ public enum ShellWords {
         while i < s.count {
             let c = s[i]
             if c == "^" && !quoted, i + 1 < s.count {
-                if s[i + 1] == "\n" { i += 2; continue }
-                if s[i + 1] == "\r", i + 2 < s.count, s[i + 2] == "\n" { i += 3; continue }
+                if let n = lineEnd(s, at: i + 1) { i += 1 + n; continue }
                 line.append(s[i + 1]); i += 2; continue
             }
             if c == "\"" { quoted.toggle() }
@@ -128,77 +142,72 @@ public enum ShellWords {
         // Then the C runtime's rules: whitespace splits outside quotes, backslashes escape a
         // quote (2n of them before a quote are n, and the quote toggles).
         let t = Array(line)
-        var words: [String] = [], word = String.UnicodeScalarView(), inWord = false, inQuotes = false
+        var w = Words(), inQuotes = false
         i = 0
         while i < t.count {
             let c = t[i]
-            if isSpace(c) && !inQuotes {
-                if inWord { words.append(String(word)); word = .init(); inWord = false }
-                i += 1; continue
-            }
-            inWord = true
+            if isSpace(c) && !inQuotes { w.end(); i += 1; continue }
+            w.inWord = true
             if c == "\\" {
                 var n = 0
                 while i < t.count, t[i] == "\\" { n += 1; i += 1 }
                 if i < t.count, t[i] == "\"" {
-                    word.append(contentsOf: String(repeating: "\\", count: n / 2).unicodeScalars)
-                    if n % 2 == 1 { word.append("\""); i += 1 }
+                    w.word.append(contentsOf: String(repeating: "\\", count: n / 2).unicodeScalars)
+                    if n % 2 == 1 { w.word.append("\""); i += 1 }
                 } else {
-                    word.append(contentsOf: String(repeating: "\\", count: n).unicodeScalars)
+                    w.word.append(contentsOf: String(repeating: "\\", count: n).unicodeScalars)
                 }
                 continue
             }
             if c == "\"" { inQuotes.toggle(); i += 1; continue }
-            word.append(c); i += 1
+            w.word.append(c); i += 1
         }
         guard !inQuotes else { throw Failure(description: "a \" is not closed") }
-        if inWord { words.append(String(word)) }
-        return words
+        w.end()
+        return w.list
     }
 
     static func powershell(_ s: [Unicode.Scalar]) throws -> [String] {
-        var words: [String] = [], word = String.UnicodeScalarView(), inWord = false
+        var w = Words()
         var i = 0
-        func finish() { if inWord { words.append(String(word)); word = .init(); inWord = false } }
         while i < s.count {
             let c = s[i]
-            if isSpace(c) { finish(); i += 1; continue }
+            if isSpace(c) { w.end(); i += 1; continue }
             switch c {
             case "`":
-                if i + 1 < s.count, s[i + 1] == "\n" { i += 2; continue }
-                if i + 2 < s.count, s[i + 1] == "\r", s[i + 2] == "\n" { i += 3; continue }
-                inWord = true
-                if i + 1 < s.count { word.append(s[i + 1]) }
+                if let n = lineEnd(s, at: i + 1) { i += 1 + n; continue }
+                w.inWord = true
+                if i + 1 < s.count { w.word.append(s[i + 1]) }
                 i += 2
             case "'":
-                inWord = true
+                w.inWord = true
                 var j = i + 1, closed = false
                 while j < s.count {
-                    if s[j] == "'" { if j + 1 < s.count, s[j + 1] == "'" { word.append("'"); j += 2; continue }; closed = true; break }
-                    word.append(s[j]); j += 1
+                    if s[j] == "'" { if j + 1 < s.count, s[j + 1] == "'" { w.word.append("'"); j += 2; continue }; closed = true; break }
+                    w.word.append(s[j]); j += 1
                 }
                 guard closed else { throw Failure(description: "a ' opened at character \(i + 1) is not closed") }
                 i = j + 1
             case "\"":
-                inWord = true
+                w.inWord = true
                 var j = i + 1, closed = false
                 while j < s.count {
                     if s[j] == "\"" { closed = true; break }
                     if s[j] == "`", j + 1 < s.count {
                         let e = s[j + 1]
-                        word.append(e == "n" ? "\n" : e == "t" ? "\t" : e == "r" ? "\r" : e == "0" ? "\u{0}" : e)
+                        w.word.append(e == "n" ? "\n" : e == "t" ? "\t" : e == "r" ? "\r" : e == "0" ? "\u{0}" : e)
                         j += 2; continue
                     }
-                    word.append(s[j]); j += 1
+                    w.word.append(s[j]); j += 1
                 }
                 guard closed else { throw Failure(description: "a \" opened at character \(i + 1) is not closed") }
                 i = j + 1
             default:
-                inWord = true
-                word.append(c); i += 1
+                w.inWord = true
+                w.word.append(c); i += 1
             }
         }
-        finish()
-        return words
+        w.end()
+        return w.list
     }
 }

@@ -103,7 +103,7 @@ public enum IDNA {
                 }
             }
             if length < 0 {
-                failure = "IDNA is not available: " + (message.map { String(cString: $0) } ?? "ICU failed")
+                failure = "IDNA is not available: " + (message.map { cText($0) } ?? "ICU failed")
                 return nil
             }
             if length > capacity { capacity = length; continue }

@@ -20,10 +20,13 @@ extension LuaRuntime {
 
     /// Send options from the table at `argument` (none: `base` as it is), on top of `base` (what
     /// the request's builder implies: its jar, its hand-written Cookie header).
+    /// Ctrl-C, as every send from Lua sees it (one closure for all, not one a call).
+    static let interruptPending: @Sendable () -> Bool = { pekit_interrupt_pending() != 0 }
+
     /// - Parameter index: where the table is, when not at argument `n` itself (an item of a list).
     func sendOptions(from call: LuaCall, argument n: Int32, at index: Int32? = nil, base: SendOptions, alsoAllowed: [String] = []) throws -> SendOptions {
         var options = base
-        options.isCancelled = { pekit_interrupt_pending() != 0 }
+        options.isCancelled = Self.interruptPending
         guard !call.stack.isNoneOrNil(index ?? n),
               let fields = try LuaFields.read(call, argument: n, known: Self.sendFields + alsoAllowed, at: index) else { return options }
         if let jar = try fields.with("jar", { try jar(at: $0, call) }) { options.jar = jar }
@@ -185,9 +188,7 @@ extension LuaRuntime {
         defer { display?.finish() }
         let response: HTTPResponse
         // A sink function that sends again while a transfer runs gets an engine of its own (the client sees to it).
-        do { response = try client.send(request, options: options) } catch let error as HTTPError {
-            throw LuaArgumentError("\(error)")
-        } catch let error as RequestError {
+        do { response = try client.send(request, options: options) } catch where error is HTTPError || error is RequestError {
             throw LuaArgumentError(Self.message(for: error, request))
         }
         push(response: response)

@@ -138,7 +138,7 @@ extension LuaREPL {
             }
             return 0
         }
-        lua_setglobal(runtime.L, "help")
+        runtime.setGlobal("help")  // raw: a script may have given _G a __newindex
     }
 
     /// The documented name whose value is the one at `index` (rawequal), looked up raw.

@@ -184,14 +184,15 @@ final class TaskScheduler {
             // A plain coroutine.yield() in the task lets the others run; it goes on after them.
             if case .running = task.state { wake(task) { _ in 0 } }
         case LUA_OK:
-            let base = lua_gettop(co) - results
-            lua_createtable(co, results, 1)
+            // The results as {n = count, ...}, set raw (as every table pekit builds).
+            let stack = LuaStack(L: co), base = lua_gettop(co) - results
+            stack.newTable(narr: results, nrec: 1)
             for i in 0..<results {
-                lua_pushvalue(co, base + 1 + i)
-                lua_rawseti(co, -2, lua_Integer(i + 1))
+                stack.pushValue(base + 1 + i)
+                stack.rawSetIndex(-2, Int64(i + 1))
             }
-            lua_pushinteger(co, lua_Integer(results))
-            lua_setfield(co, -2, "n")
+            stack.push(integer: Int64(results))
+            stack.rawSet(-2, "n")
             finish(task, .done, runtime)
         default:
             // The error's text (a table's __tostring, run protected) and the coroutine's traceback.

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import PekitCore
 
 /// Buffered writing of bytes to a file descriptor; raw bytes, never re-encoded.
 final class Output {
@@ -88,7 +89,7 @@ func forEachInputLineBuffer(keepCR: Bool = false, _ lineBody: (UnsafeBufferPoint
     var lineNumber = 0
     while true {
         let n = read(0, chunk, chunkSize)
-        if n < 0 { if errno == EINTR { continue }; throw CommandFailure(message: "cannot read standard input: \(String(describing: strerror(errno).map { String(cString: $0) } ?? "error"))") }
+        if n < 0 { if errno == EINTR { continue }; throw CommandFailure(message: "cannot read standard input: \(strerror(errno).map { cText($0) } ?? "error")") }
         if n == 0 { break }
         var start = 0
         while start < n, let found = memchr(chunk + start, 0x0A, n - start) {

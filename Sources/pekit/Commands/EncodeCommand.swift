@@ -107,7 +107,7 @@ private func encodeLines(_ encoder: PercentEncoder, dropCR: Bool) throws {
         let n = read(0, input + held, chunkSize)
         if n < 0 {
             if errno == EINTR { continue }
-            throw CommandFailure(message: "cannot read standard input: \(String(cString: strerror(errno)))")
+            throw CommandFailure(message: "cannot read standard input: \(cText(strerror(errno)))")
         }
         if n == 0 { break }
         sawInput = true

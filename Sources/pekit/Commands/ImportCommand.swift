@@ -158,8 +158,9 @@ private func luaScript(_ request: HTTPRequest, builder: RequestBuilder, from com
     }
     // The Cookie header's pairs go into a jar (as a browser holds them), when every pair is a
     // plain name=value: the jar writes the same header back.
-    let cookies = request.headers["Cookie"].flatMap(cookiePairs)
-    if let cookies, let origin = try? RequestURL(request.url) {
+    let origin = try? RequestURL(request.url)
+    let cookies = origin.flatMap { origin in request.headers["Cookie"].flatMap { cookiePairs($0, for: origin) } }
+    if let cookies, let origin {
         let site = "\(origin.scheme)://\(HostMapping.bracketed(origin.host))\(origin.port.map { ":\($0)" } ?? "")/"
         lines.append("local jar = pekit.cookies.jar()")
         lines.append("jar:receive(\(luaQuote(site)), {")
@@ -217,20 +218,18 @@ private func luaScript(_ request: HTTPRequest, builder: RequestBuilder, from com
     return lines.joined(separator: "\n") + "\n"
 }
 
-/// The pairs of a Cookie header when each is a plain `name=value` that a jar stores and writes
-/// back unchanged (a token name; a value without spaces, quotes, commas, semicolons or
-/// backslashes, as RFC 6265's cookie-octet); nil otherwise, or when a name repeats.
-private func cookiePairs(_ header: String) -> [(String, String)]? {
-    var pairs: [(String, String)] = [], names: Set<String> = []
+/// The pairs of a Cookie header when a jar that receives each as `name=value; Path=/` writes the
+/// very same header back for `url` (what the script's jar will do); nil otherwise, and the
+/// header stays a header.
+private func cookiePairs(_ header: String, for url: RequestURL) -> [(String, String)]? {
+    var pairs: [(String, String)] = []
     for piece in header.components(separatedBy: "; ") {
         guard let eq = piece.firstIndex(of: "=") else { return nil }
-        let name = String(piece[..<eq]), value = String(piece[piece.index(after: eq)...])
-        let token = name.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F && !"()<>@,;:\\\"/[]?={}".utf8.contains($0) }
-        let octets = value.utf8.allSatisfy { $0 == 0x21 || (0x23...0x2B).contains($0) || (0x2D...0x3A).contains($0) || (0x3C...0x5B).contains($0) || (0x5D...0x7E).contains($0) }
-        guard !name.isEmpty, token, octets, names.insert(name).inserted else { return nil }
-        pairs.append((name, value))
+        pairs.append((String(piece[..<eq]), String(piece[piece.index(after: eq)...])))
     }
-    return pairs.isEmpty ? nil : pairs
+    let jar = CookieJar(publicSuffixes: nil, clock: { Date().timeIntervalSince1970 })
+    for (name, value) in pairs { _ = try? jar.receive("\(name)=\(value); Path=/", from: url) }
+    return (try? jar.header(for: url)) == header ? pairs : nil
 }
 
 /// A Lua literal for parameters: strings quoted, lists as `{ a, b }`, maps as `{ k = v }` (or

@@ -1,6 +1,7 @@
 import CEdit
 import CLuaShim
 import Foundation
+import PekitCore
 import PekitLua
 
 let replCommand = Command(
@@ -95,8 +96,8 @@ private func installCompletion(_ repl: LuaREPL) {
     rl_attempted_completion_function = { text, _, end in
         rl_attempted_completion_over = 1
         guard let text, let repl = completionSource else { return nil }
-        let word = String(cString: text)
-        let line = rl_line_buffer.map { String(cString: $0) } ?? ""
+        let word = cText(text)
+        let line = rl_line_buffer.map { cText($0) } ?? ""
         let before = String(decoding: Array(line.utf8.prefix(Int(max(0, end)))), as: UTF8.self)
         completionCandidates = repl.completions(word: word, before: before)
         guard !completionCandidates.isEmpty else { return nil }
