@@ -38,6 +38,18 @@ final class QSFastPathTests: XCTestCase {
             let query = (0..<Int.random(in: 1...16, using: &rng)).map { _ in atoms.randomElement(using: &rng)! }.joined()
             queries.append((parser, ByteString(query)))
         }
+        // Random queries of whole parameters: shared key prefixes (the path the fast path keeps
+        // from one parameter to the next), repeats, lists filled by index and by [].
+        let names = ["a", "b", "a.b"], steps = ["[x]", "[y]", "[0]", "[1]", "[]", "[3]", "[x%5D", "%5By%5D"]
+        for n in 0..<20_000 {
+            var parser = QSParser()
+            options[n % options.count](&parser)
+            let query = (0..<Int.random(in: 1...12, using: &rng)).map { _ in
+                names.randomElement(using: &rng)! + (0..<Int.random(in: 0...3, using: &rng)).map { _ in steps.randomElement(using: &rng)! }.joined()
+                    + (Bool.random(using: &rng) ? "=v" : "")
+            }.joined(separator: "&")
+            queries.append((parser, ByteString(query)))
+        }
         var fastUsed = 0, failures: [String] = []
         for (parser, query) in queries {
             if parser.fastPathApplies, parser.fastParse(query.bytes) != nil { fastUsed += 1 }

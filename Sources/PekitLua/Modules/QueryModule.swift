@@ -58,6 +58,10 @@ extension LuaRuntime {
             // A whole URL or "?…" is read for its query part, as a server would see it.
             let input = QueryInput.query(of: try call.bytes(1)).query
             let (server, ordered) = try call.runtime.queryServer(from: call, argument: 2)
+            if case .qs(let parser) = server, !ordered {
+                var sink = LuaTreeSink(call.runtime)
+                if parser.parse(ByteString(bytes: input), into: &sink) { return 1 }
+            }
             let (value, error) = try server.read(ByteString(bytes: input))
             call.runtime.push(value, keepOrder: ordered)
             guard case .go = server else { return 1 }

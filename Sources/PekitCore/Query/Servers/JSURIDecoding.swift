@@ -23,7 +23,7 @@ enum JSURIDecoding {
     }
 
     /// Writes the decoded bytes to `out` (room for `s.count`); their count, or nil where it would throw.
-    private static func decode(_ s: UnsafeBufferPointer<UInt8>, plusAsSpace: Bool, into out: UnsafeMutablePointer<UInt8>) -> Int? {
+    static func decode(_ s: UnsafeBufferPointer<UInt8>, plusAsSpace: Bool, into out: UnsafeMutablePointer<UInt8>) -> Int? {
         var k = 0, w = 0
         let end = s.count
         @inline(__always) func escaped(_ at: Int) -> UInt8? {

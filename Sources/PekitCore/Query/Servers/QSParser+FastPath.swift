@@ -2,12 +2,12 @@ import Foundation
 
 /// A faster way to the same result. qs collects the pieces by key, then merges one chain of
 /// new objects per key into the result; for the common options the fast path instead walks the
-/// result and adds each piece in place, in one pass. A repeated key is combined where qs would
-/// combine it (the slot it made first, or the list it alone appends to). Whenever a piece meets
-/// something qs's `merge` resolves in one of its irregular ways (a value meeting a map, a list
-/// meeting a key, a list another key also fills, `__proto__`, a top-level name that is an array
-/// index), the fast path gives up and the faithful port runs instead, so the result is always
-/// the port's. `QSFastPathTests` checks the two agree on every fixture and on random input.
+/// result and adds each piece in place, in one pass, into a `QSTree`. A repeated key is combined
+/// where qs would combine it (the slot it made first, or the list it alone appends to). Whenever
+/// a piece meets something qs's `merge` resolves in one of its irregular ways (a value meeting a
+/// map, a list meeting a key, a list another key also fills, `__proto__`, a top-level name that
+/// is an array index), the fast path gives up and the faithful port runs instead, so the result
+/// is always the port's. `QSFastPathTests` checks the two agree on every fixture and on random input.
 extension QSParser {
     /// The options the fast path takes on (the others change how values are decoded or split).
     var fastPathApplies: Bool {
@@ -16,157 +16,87 @@ extension QSParser {
         return false
     }
 
-    /// A child of a map or list: a value and the raw key of the piece that set it, or a map or
-    /// list still being filled.
-    enum FastChild {
-        case value(PekitValue, owner: Range<Int>)
-        case node(FastNode)
-    }
-
-    final class FastNode {
-        let isArray: Bool
-        /// Map entries in the order added.
-        var entries: [(key: ByteString, child: FastChild)] = []
-        /// Set when a map has a key that is an array index (JavaScript lists those first).
-        var hasIndexKey = false
-        /// For maps with many keys: key hash → first position; `nextSameHash` chains collisions.
-        var positions: [Int: Int] = [:]
-        var nextSameHash: [Int] = []
-        /// List elements; nil is a hole.
-        var items: [FastChild?] = []
-        /// The raw key of the only piece that has filled this list with `[]` (nil once another did).
-        var appendOwner: Range<Int>?
-
-        init(isArray: Bool) {
-            self.isArray = isArray
-            if !isArray { entries.reserveCapacity(4) }
-        }
-
-        static func hash(_ key: UnsafeBufferPointer<UInt8>) -> Int {
-            var hasher = Hasher()
-            hasher.combine(bytes: UnsafeRawBufferPointer(key))
-            return hasher.finalize()
-        }
-
-        func position(of key: UnsafeBufferPointer<UInt8>) -> Int? {
-            if entries.count <= 8 {
-                for i in entries.indices where Self.equal(entries[i].key, key) { return i }
-                return nil
-            }
-            var p = positions[Self.hash(key)] ?? -1
-            while p >= 0 {
-                if Self.equal(entries[p].key, key) { return p }
-                p = nextSameHash[p]
-            }
-            return nil
-        }
-
-        @inline(__always)
-        static func equal(_ a: ByteString, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
-            a.bytes.count == b.count && a.bytes.withUnsafeBufferPointer { x in b.count == 0 || memcmp(x.baseAddress!, b.baseAddress!, b.count) == 0 }
-        }
-
-        func add(_ key: ByteString, _ child: FastChild) {
-            if !hasIndexKey, jsArrayIndex(key.bytes) != nil { hasIndexKey = true }
-            entries.append((key, child))
-            if entries.count == 9 {
-                nextSameHash = Array(repeating: -1, count: 9)
-                for i in 0..<9 { index(i) }
-            } else if entries.count > 9 {
-                nextSameHash.append(-1)
-                index(entries.count - 1)
-            }
-        }
-
-        private func index(_ i: Int) {
-            let h = entries[i].key.bytes.withUnsafeBufferPointer { Self.hash($0) }
-            nextSameHash[i] = positions[h] ?? -1
-            positions[h] = i
-        }
-
-        func set(_ i: Int, _ child: FastChild) {
-            if i >= items.count { items += repeatElement(nil, count: i - items.count + 1) }
-            items[i] = child
-        }
-
-        func value(sparse: Bool) -> PekitValue {
-            if isArray {
-                var list: [PekitValue] = []
-                list.reserveCapacity(items.count)
-                for item in items {
-                    if let item { list.append(Self.convert(item, sparse)) } else if sparse { list.append(.null) }
-                }
-                return .array(list)
-            }
-            var map: [PekitMap.Entry] = []
-            map.reserveCapacity(entries.count)
-            if hasIndexKey {
-                // Object.keys order: array-index names first, ascending, then the rest as added.
-                let indexed = entries.indices.compactMap { i in jsArrayIndex(entries[i].key.bytes).map { ($0, i) } }
-                let first = Set(indexed.map(\.1))
-                for (_, i) in indexed.sorted(by: { $0.0 < $1.0 }) { map.append(.init(key: entries[i].key, value: Self.convert(entries[i].child, sparse))) }
-                for i in entries.indices where !first.contains(i) { map.append(.init(key: entries[i].key, value: Self.convert(entries[i].child, sparse))) }
-            } else {
-                for entry in entries { map.append(.init(key: entry.key, value: Self.convert(entry.child, sparse))) }
-            }
-            return .map(PekitMap(ordered: map))
-        }
-
-        static func convert(_ child: FastChild, _ sparse: Bool) -> PekitValue {
-            switch child {
-            case .value(let v, _): return v
-            case .node(let n): return n.value(sparse: sparse)
-            }
-        }
-    }
-
+    /// One step of a key: a name, a list index (with its digits), or `[]`.
     enum Segment {
         case key(Range<Int>)
-        case index(Int)
+        case index(Int, Range<Int>)
         case append
+
+        var isKey: Bool { if case .key = self { return true }; return false }
     }
 
     struct GiveUp: Error {}
 
-    /// One pass over the pieces; the key of each is decoded into a reused buffer.
+    /// One pass over the pieces. Queries list the parameters of one object together, so the
+    /// containers the last piece went through are kept: a piece whose key starts with the same
+    /// segments starts where that one ended instead of looking each level up again.
     struct FastState {
-        let input: [UInt8]
-        var key: [UInt8] = []
-        var other: [UInt8] = []
+        let input: UnsafeBufferPointer<UInt8>
+        var tree = QSTree()
+        /// The decoded key of this piece, and of the one before.
+        var key = ByteArena(capacity: 256)
+        var previous = ByteArena(capacity: 256)
+        var other = ByteArena(capacity: 256)
         var chain: [Segment] = []
+        /// Where each segment of the key ends (for the parent, where the first bracket starts).
+        var ends: [Int] = []
+        var previousEnds: [Int] = []
+        /// The containers the last piece walked through: `containers[l]` holds its segment `l`.
+        var containers: [Int] = [0]
+
+        init(input: UnsafeBufferPointer<UInt8>) {
+            self.input = input
+            chain.reserveCapacity(16); ends.reserveCapacity(16); previousEnds.reserveCapacity(16)
+        }
     }
 
     /// The result, or nil when the faithful port must decide.
     func fastParse(_ input: [UInt8]) -> PekitValue? {
-        guard fastPathApplies, case .string(let separator) = delimiter else { return nil }
-        var state = FastState(input: input)
-        state.key.reserveCapacity(256)
-        let root = FastNode(isArray: false)
-        let sep = separator.bytes
-        let limit = parameterLimit ?? Int.max
-        do {
-            var start = 0, pieces = 0, i = 0
-            if limit > 0 {
-                while i + sep.count <= input.count {
-                    if input[i] == sep[0] && (sep.count == 1 || input[i..<i + sep.count].elementsEqual(sep)) {
-                        try piece(start..<i, &state, root)
-                        pieces += 1
-                        i += sep.count
-                        start = i
-                        if pieces >= limit { break }
-                    } else {
-                        i += 1
-                    }
-                }
-                if pieces < limit { try piece(start..<input.count, &state, root) }
-            }
-        } catch {
-            return nil
-        }
-        return root.value(sparse: allowSparse)
+        fastTree(input)?.value(sparse: allowSparse)
     }
 
-    private func piece(_ range: Range<Int>, _ state: inout FastState, _ root: FastNode) throws {
+    /// The fast path's tree, or nil when the faithful port must decide.
+    func fastTree(_ input: [UInt8]) -> QSTree? {
+        guard fastPathApplies, case .string(let separator) = delimiter else { return nil }
+        return input.withUnsafeBufferPointer { input -> QSTree? in
+            var state = FastState(input: input)
+            let sep = separator.bytes
+            state.tree.reserve(pieces: Self.count(sep[0], in: input) + 1)
+            let limit = parameterLimit ?? Int.max
+            do {
+                var start = 0, pieces = 0, i = 0
+                if limit > 0 {
+                    let first = sep[0]
+                    while i + sep.count <= input.count {
+                        if input[i] == first && (sep.count == 1 || input[i..<i + sep.count].elementsEqual(sep)) {
+                            try piece(start..<i, &state)
+                            pieces += 1
+                            i += sep.count
+                            start = i
+                            if pieces >= limit { break }
+                        } else {
+                            i += 1
+                        }
+                    }
+                    if pieces < limit { try piece(start..<input.count, &state) }
+                }
+            } catch {
+                return nil
+            }
+            return state.tree
+        }
+    }
+
+    /// How many times `byte` occurs (memchr is vectorised; a byte loop costs more than the parse).
+    static func count(_ byte: UInt8, in input: UnsafeBufferPointer<UInt8>) -> Int {
+        guard var p = input.baseAddress.map(UnsafeRawPointer.init) else { return 0 }
+        let end = p + input.count
+        var n = 0
+        while p < end, let hit = memchr(p, Int32(byte), end - p) { n += 1; p = UnsafeRawPointer(hit) + 1 }
+        return n
+    }
+
+    private func piece(_ range: Range<Int>, _ state: inout FastState) throws {
         let input = state.input
         var pos: Int? = nil
         var j = range.lowerBound
@@ -176,115 +106,172 @@ extension QSParser {
             j += 1
         }
         let keyRange = range.lowerBound..<(pos ?? range.upperBound)
-        Self.decode(input[keyRange], into: &state.key)
-        guard !state.key.isEmpty else { return }
-        if state.key.count == 9, state.key == Self.proto { return }
+        decodeKey(keyRange, input, into: state.key)
+        let key = state.key.buffer
+        guard !key.isEmpty else { return }
+        if key.count == 9, key.elementsEqual(Self.proto) { return }
         // A top-level name that is an array index comes first in qs's key order.
-        if jsArrayIndex(state.key) != nil { throw GiveUp() }
-        let value: PekitValue
-        if let pos {
-            value = .string(ByteString(Self.fastDecode(input[(pos + 1)..<range.upperBound])))
-        } else {
-            value = strictNullHandling ? .null : .string("")
-        }
-        if allowDots, state.key.contains(0x2E) { state.key = Self.dotsToBrackets(state.key) }
+        if jsArrayIndex(key) != nil { throw GiveUp() }
         guard try segments(&state) else { return }
-        try insert(&state, keyRange, value, into: root)
+        let valueRange = pos.map { ($0 + 1)..<range.upperBound }
+        try insert(&state, keyRange, valueRange)
+        swap(&state.key, &state.previous)
+        swap(&state.ends, &state.previousEnds)
     }
 
-    /// qs's `utils.decode` for UTF-8, into `out`.
-    static func decode(_ s: ArraySlice<UInt8>, into out: inout [UInt8]) {
-        out = fastDecode(s)
-    }
-
-    static func fastDecode(_ s: ArraySlice<UInt8>) -> [UInt8] {
-        s.withUnsafeBufferPointer { buffer in
-            var plain = true
-            for b in buffer where b == 0x25 || b == 0x2B { plain = false; break }
-            if plain { return Array(buffer) }
-            if let decoded = JSURIDecoding.decoded(buffer, plusAsSpace: true) { return decoded }
-            return buffer.map { $0 == 0x2B ? 0x20 : $0 }
+    /// qs's `utils.decode` of a key (and `allowDots`' rewrite), into `out`.
+    private func decodeKey(_ range: Range<Int>, _ input: UnsafeBufferPointer<UInt8>, into out: ByteArena) {
+        out.reset()
+        Self.decode(UnsafeBufferPointer(rebasing: input[range]), into: out)
+        if allowDots, out.buffer.contains(0x2E) {
+            let dotted = Self.dotsToBrackets(Array(out.buffer))
+            out.reset()
+            _ = dotted.withUnsafeBufferPointer { out.append($0) }
         }
     }
 
-    /// qs's parseKeys: the chain of segments of `state.key`; false when qs drops the key.
+    /// qs's `utils.decode` for UTF-8 (`+` is a space; text `decodeURIComponent` rejects is kept),
+    /// appended to `out`; the number of bytes written.
+    @discardableResult
+    static func decode(_ s: UnsafeBufferPointer<UInt8>, into out: ByteArena) -> Int {
+        let target = out.reserve(s.count)
+        var plain = true
+        for b in s where b == 0x25 || b == 0x2B { plain = false; break }
+        var n = s.count
+        if plain {
+            if let source = s.baseAddress { target.update(from: source, count: s.count) }
+        } else if let decoded = JSURIDecoding.decode(s, plusAsSpace: true, into: target) {
+            n = decoded
+        } else {
+            for (k, b) in s.enumerated() { target[k] = b == 0x2B ? 0x20 : b }
+        }
+        out.commit(n)
+        return n
+    }
+
+    /// qs's parseKeys: the chain of segments of the key; false when qs drops the key.
     private func segments(_ state: inout FastState) throws -> Bool {
         state.chain.removeAll(keepingCapacity: true)
-        let key = state.key
-        let found = depth > 0 ? Self.bracketSegments(key, limit: depth + 1) : []
-        let parentEnd = found.first?.lowerBound ?? key.count
-        // A key that starts with a bracket makes qs merge a list into the top-level map (or, at
-        // depth 0, strip the brackets of the whole key): the port decides those.
-        guard parentEnd > 0, key[0] != 0x5B else { throw GiveUp() }
-        do {
-            let parent = key[0..<parentEnd]
-            if Self.isPrototypeName(parent) { if !allowPrototypes { return false }; if parent.elementsEqual(Self.proto) { throw GiveUp() } }
-            state.chain.append(.key(0..<parentEnd))
-        }
-        for (n, range) in found.enumerated() {
-            if n >= depth {
-                // The rest, as one literal segment (qs wraps it in brackets and takes them off again).
-                state.chain.append(.key(range.lowerBound..<key.count))
-                break
+        state.ends.removeAll(keepingCapacity: true)
+        let key = state.key.buffer
+        var p = 0, found = 0
+        // The matches of /\[[^[\]]*]/g, read up to depth + 1 of them.
+        while p < key.count, depth > 0 {
+            guard key[p] == 0x5B else { p += 1; continue }
+            var q = p + 1
+            while q < key.count, key[q] != 0x5B, key[q] != 0x5D { q += 1 }
+            if q == key.count { break }
+            guard key[q] == 0x5D else { p = q; continue }
+            if found == 0 {
+                // A key that starts with a bracket makes qs merge a list into the top-level map
+                // (or, at depth 0, strip the brackets of the whole key): the port decides those.
+                guard p > 0, key[0] != 0x5B else { throw GiveUp() }
+                guard try parent(key, p, &state) else { return false }
             }
-            let inner = key[(range.lowerBound + 1)..<(range.upperBound - 1)]
-            if Self.isPrototypeName(inner) { if !allowPrototypes { return false }; if inner.elementsEqual(Self.proto) { throw GiveUp() } }
+            if found >= depth {
+                // The rest, as one literal segment (qs wraps it in brackets and takes them off again).
+                state.chain.append(.key(p..<key.count)); state.ends.append(key.count)
+                return true
+            }
+            let inner = (p + 1)..<q
+            let name = UnsafeBufferPointer(rebasing: key[inner])
+            if Self.isPrototypeName(name) { if !allowPrototypes { return false }; if name.elementsEqual(Self.proto) { throw GiveUp() } }
             if inner.isEmpty {
                 state.chain.append(parseArrays ? .append : .key(-1 ..< -1))
-            } else if parseArrays, let index = Self.canonicalIndex(inner), index <= min(arrayLimit, 1 << 20) {
-                state.chain.append(.index(index))
+            } else if parseArrays, let index = Self.canonicalIndex(name), index <= min(arrayLimit, 1 << 20) {
+                state.chain.append(.index(index, inner))
             } else {
-                state.chain.append(.key(inner.startIndex..<inner.endIndex))
+                state.chain.append(.key(inner))
             }
+            state.ends.append(q + 1)
+            found += 1
+            p = q + 1
         }
-        return !state.chain.isEmpty
+        if found == 0 {
+            guard key[0] != 0x5B else { throw GiveUp() }
+            guard try parent(key, key.count, &state) else { return false }
+        }
+        return true
+    }
+
+    /// The text before the first bracket, as the first segment; false when qs drops the key.
+    private func parent(_ key: UnsafeBufferPointer<UInt8>, _ end: Int, _ state: inout FastState) throws -> Bool {
+        let name = UnsafeBufferPointer(rebasing: key[0..<end])
+        if Self.isPrototypeName(name) { if !allowPrototypes { return false }; if name.elementsEqual(Self.proto) { throw GiveUp() } }
+        state.chain.append(.key(0..<end))
+        state.ends.append(end)
+        return true
     }
 
     static let proto = Array("__proto__".utf8)
     static let zero: [UInt8] = [0x30]
 
-    static func isPrototypeName(_ s: ArraySlice<UInt8>) -> Bool {
+    static func isPrototypeName(_ s: UnsafeBufferPointer<UInt8>) -> Bool {
         guard s.count >= 7, s.count <= 20, let first = s.first, first == 0x5F || first == 0x63 || first == 0x68 || first == 0x69
                 || first == 0x70 || first == 0x74 || first == 0x76 else { return false }
         return prototypeNames.contains(ByteString(bytes: s))
     }
 
-    /// The bytes of a key segment (`-1..<-1` is the "0" qs writes for `[]` without arrays).
-    @inline(__always)
-    private func withName<T>(_ range: Range<Int>, _ key: [UInt8], _ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T {
-        if range.lowerBound < 0 { return try Self.zero.withUnsafeBufferPointer(body) }
-        return try key.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[range])) }
+    static func canonicalIndex(_ s: UnsafeBufferPointer<UInt8>) -> Int? {
+        canonicalIndex(ArraySlice(s))
     }
 
     /// Whether the piece at `owner` has the same decoded key as the current one.
     private func sameKey(_ owner: Range<Int>, _ state: inout FastState) -> Bool {
-        Self.decode(state.input[owner], into: &state.other)
-        if allowDots, state.other.contains(0x2E) { state.other = Self.dotsToBrackets(state.other) }
-        return state.other == state.key
+        guard owner.lowerBound >= 0 else { return false }
+        decodeKey(owner, state.input, into: state.other)
+        return state.other.buffer.elementsEqual(state.key.buffer)
     }
 
-    private func insert(_ state: inout FastState, _ owner: Range<Int>, _ value: PekitValue, into root: FastNode) throws {
+    /// How many leading containers of the last piece this one shares (at least the root).
+    private func shared(_ state: inout FastState) throws -> Int {
+        let key = state.key.buffer, previous = state.previous.buffer
+        var common = 0
+        let n = min(key.count, previous.count)
+        while common < n, key[common] == previous[common] { common += 1 }
+        var l = 0
+        while l + 1 < state.containers.count, l + 1 < state.chain.count, l < state.previousEnds.count,
+              state.ends[l] == state.previousEnds[l], state.ends[l] <= common {
+            l += 1
+        }
+        // The one check of the levels skipped that looks at the next segment.
+        if l > 0, case .append = state.chain[l - 1], !state.chain[l].isKey { throw GiveUp() }
+        return l
+    }
+
+    /// The value of the piece (decoded into the tree's text).
+    private func content(_ valueRange: Range<Int>?, _ state: inout FastState) -> QSTree.Content {
+        guard let valueRange else { return strictNullHandling ? .null : .string(start: state.tree.text.count, count: 0) }
+        let start = state.tree.text.count
+        let n = Self.decode(UnsafeBufferPointer(rebasing: state.input[valueRange]), into: state.tree.text)
+        return .string(start: start, count: n)
+    }
+
+    private func insert(_ state: inout FastState, _ owner: Range<Int>, _ valueRange: Range<Int>?) throws {
         let chain = state.chain
-        var node = root
-        var level = 0
+        var level = try shared(&state)
+        var node = state.containers[level]
+        state.containers.removeSubrange((level + 1)...)
+        let key = state.key.buffer
         while level < chain.count {
             let last = level == chain.count - 1
             let segment = chain[level]
-            if node.isArray {
+            if state.tree.nodes[node].isArray {
                 switch segment {
                 case .key:
                     throw GiveUp()  // qs turns the list into a map here
-                case .index(let i):
-                    node.appendOwner = nil
-                    guard i < node.items.count, let existing = node.items[i] else {
-                        node.set(i, build(chain, from: level + 1, value, owner, state.key)); return
+                case .index(let i, _):
+                    state.tree.nodes[node].appendOwner = -1 ..< -1
+                    guard let s = state.tree.find(node, index: i) else {
+                        let built = build(&state, from: level + 1, owner, valueRange)
+                        state.tree.set(node, index: i, built, owner: owner); return
                     }
-                    switch existing {
+                    switch state.tree.slots[s].content {
                     case .node(let child) where !last:
-                        node = child; level += 1; continue
-                    case .value(let old, let first) where last:
-                        guard sameKey(first, &state) else { throw GiveUp() }
-                        node.items[i] = .value(Self.combine(old, value), owner: first)
+                        node = child; level += 1; state.containers.append(node); continue
+                    case .string, .null, .list:
+                        guard last, sameKey(state.tree.slots[s].owner, &state) else { throw GiveUp() }
+                        state.tree.combine(s, content(valueRange, &state))
                         return
                     default:
                         throw GiveUp()
@@ -292,48 +279,39 @@ extension QSParser {
                 case .append:
                     if last {
                         // The list this key alone fills with [] (qs combines the key's values first).
-                        guard node.appendOwner.map({ sameKey($0, &state) }) == true else { throw GiveUp() }
-                        node.items.append(.value(value, owner: owner))
+                        guard sameKey(state.tree.nodes[node].appendOwner, &state) else { throw GiveUp() }
+                        let value = content(valueRange, &state)
+                        state.tree.set(node, index: state.tree.nodes[node].length, value, owner: owner)
                         return
                     }
-                    node.appendOwner = nil
+                    state.tree.nodes[node].appendOwner = -1 ..< -1
                     // [].concat spreads an element that is itself a list: the port decides.
-                    guard case .key = chain[level + 1] else { throw GiveUp() }
-                    guard let first = node.items.first, let existing = first else {
-                        node.set(0, build(chain, from: level + 1, value, owner, state.key)); return
+                    guard chain[level + 1].isKey else { throw GiveUp() }
+                    guard let s = state.tree.find(node, index: 0) else {
+                        let built = build(&state, from: level + 1, owner, valueRange)
+                        state.tree.set(node, index: 0, built, owner: owner); return
                     }
-                    guard case .node(let child) = existing else { throw GiveUp() }
-                    node = child; level += 1; continue
+                    guard case .node(let child) = state.tree.slots[s].content else { throw GiveUp() }
+                    node = child; level += 1; state.containers.append(node); continue
                 }
             }
             // In a map, [] is the key "0" of the list qs built; an element that is itself a list
             // is spread by [].concat: the port decides.
-            if case .append = segment, !last, !{ if case .key = chain[level + 1] { return true }; return false }() { throw GiveUp() }
-            let found: Int?
-            switch segment {
-            case .key(let range): found = withName(range, state.key) { node.position(of: $0) }
-            case .index(let i): found = Array(String(i).utf8).withUnsafeBufferPointer { node.position(of: $0) }
-            case .append: found = Self.zero.withUnsafeBufferPointer { node.position(of: $0) }
+            if case .append = segment, !last, !chain[level + 1].isKey { throw GiveUp() }
+            let found = Self.withName(segment, key) { state.tree.find(node, $0) }
+            guard let s = found else {
+                let built = build(&state, from: level + 1, owner, valueRange)
+                Self.withName(segment, key) { state.tree.add(node, key: $0, built, owner: owner) }
+                return
             }
-            guard let p = found else {
-                let name: ByteString
-                switch segment {
-                case .key(let range): name = range.lowerBound < 0 ? ByteString(Self.zero) : ByteString(bytes: state.key[range])
-                case .index(let i): name = ByteString(String(i))
-                case .append:
-                    // Object.keys of the list qs built: "0", "1", … (a repeated key's values spread).
-                    if last, case .array = value { throw GiveUp() }
-                    name = ByteString(Self.zero)
-                }
-                node.add(name, build(chain, from: level + 1, value, owner, state.key)); return
-            }
-            switch node.entries[p].child {
+            switch state.tree.slots[s].content {
             case .node(let child) where !last:
-                node = child; level += 1
-            case .value(let old, let first) where last:
+                node = child; level += 1; state.containers.append(node)
+            case .string, .null, .list:
+                guard last else { throw GiveUp() }
                 if case .append = segment { throw GiveUp() }
-                guard sameKey(first, &state) else { throw GiveUp() }
-                node.entries[p].child = .value(Self.combine(old, value), owner: first)
+                guard sameKey(state.tree.slots[s].owner, &state) else { throw GiveUp() }
+                state.tree.combine(s, content(valueRange, &state))
                 return
             default:
                 throw GiveUp()
@@ -341,33 +319,41 @@ extension QSParser {
         }
     }
 
-    /// `[].concat(a, b)` for the values of one key.
-    static func combine(_ a: PekitValue, _ b: PekitValue) -> PekitValue {
-        if case .array(var list) = a { list.append(b); return .array(list) }
-        return .array([a, b])
+    /// The bytes a segment names in a map (`[]`, and `.key(-1..<-1)` without arrays, are "0").
+    @inline(__always)
+    private static func withName<T>(_ segment: Segment, _ key: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T {
+        switch segment {
+        case .key(let range) where range.lowerBound >= 0, .index(_, let range): return try body(UnsafeBufferPointer(rebasing: key[range]))
+        default: return try zero.withUnsafeBufferPointer(body)
+        }
     }
 
     /// qs's `parseObject` for the rest of a chain, built directly.
-    private func build(_ chain: [Segment], from level: Int, _ value: PekitValue, _ owner: Range<Int>, _ key: [UInt8]) -> FastChild {
-        var child = FastChild.value(value, owner: owner)
+    private func build(_ state: inout FastState, from level: Int, _ owner: Range<Int>, _ valueRange: Range<Int>?) -> QSTree.Content {
+        let chain = state.chain
+        let key = state.key.buffer
+        var child = content(valueRange, &state)
         var n = chain.count - 1
         while n >= level {
             switch chain[n] {
             case .append:
-                let node = FastNode(isArray: true)
-                switch child {
-                case .node(let inner) where inner.isArray: node.items = inner.items
-                default: node.items = [child]
+                if case .node(let inner) = child, state.tree.nodes[inner].isArray {
+                    // [].concat of a list is the list (it was built just now, so it is taken over).
+                    state.tree.nodes[inner].appendOwner = -1 ..< -1
+                } else {
+                    let node = state.tree.newNode(isArray: true)
+                    state.tree.set(node, index: 0, child, owner: owner)
+                    if n == chain.count - 1 { state.tree.nodes[node].appendOwner = owner }
+                    child = .node(node)
                 }
-                if n == chain.count - 1 { node.appendOwner = owner }
+            case .index(let i, _):
+                let node = state.tree.newNode(isArray: true)
+                state.tree.set(node, index: i, child, owner: owner)
                 child = .node(node)
-            case .index(let i):
-                let node = FastNode(isArray: true)
-                node.set(i, child)
-                child = .node(node)
-            case .key(let range):
-                let node = FastNode(isArray: false)
-                node.add(range.lowerBound < 0 ? ByteString(Self.zero) : ByteString(bytes: key[range]), child)
+            case .key:
+                let node = state.tree.newNode(isArray: false)
+                let value = child
+                Self.withName(chain[n], key) { state.tree.add(node, key: $0, value, owner: owner) }
                 child = .node(node)
             }
             n -= 1

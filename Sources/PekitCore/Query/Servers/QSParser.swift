@@ -65,10 +65,8 @@ public struct QSParser: Sendable {
     /// - Throws: `QueryServerError` where qs throws (a decoder's error, or `interpretNumericEntities`
     ///   on a comma-split value).
     public func parse(_ query: ByteString) throws -> PekitValue {
-        var input = query.bytes
-        guard !input.isEmpty else { return .map(PekitMap(ordered: [])) }
-        if ignoreQueryPrefix, input.first == 0x3F { input.removeFirst() }
-        input = UTF8Decoding.repaired(input)
+        guard !query.isEmpty else { return .map(PekitMap(ordered: [])) }
+        let input = prepared(query)
         if !Self.faithfulOnly, let fast = fastParse(input) { return fast }
         let temp = try parseValues(input)
         var object = JSValue.object(JSObject())
@@ -78,6 +76,24 @@ public struct QSParser: Sendable {
         }
         if !allowSparse { compact(object) }
         return object.value ?? .map(PekitMap(ordered: []))
+    }
+
+    /// Hands the parsed object to `sink` from the top down, without building a `PekitValue`
+    /// (the Lua bridge builds its tables this way). O(n) in the query's length.
+    /// - Returns: false, having given `sink` nothing, when these options need the faithful port
+    ///   (a `decoder`, `comma`, a charset other than UTF-8, a pattern delimiter, or a query qs
+    ///   merges in one of its irregular ways): call `parse(_:)` then.
+    public func parse<Sink: QueryTreeSink>(_ query: ByteString, into sink: inout Sink) -> Bool {
+        guard !Self.faithfulOnly, let tree = fastTree(prepared(query)) else { return false }
+        tree.walk(into: &sink, sparse: allowSparse)
+        return true
+    }
+
+    /// The query as qs reads it: without a leading `?` when asked, ill-formed UTF-8 replaced.
+    private func prepared(_ query: ByteString) -> [UInt8] {
+        var input = query.bytes
+        if ignoreQueryPrefix, input.first == 0x3F { input.removeFirst() }
+        return UTF8Decoding.repaired(input)
     }
 
     // MARK: parseValues

@@ -1,0 +1,350 @@
+import Foundation
+
+/// The tree qs's fast path builds, in a few flat arrays instead of one object per map, list and
+/// string: a parse of a large query then costs a handful of allocations rather than several per
+/// parameter. Decoded keys and values live in one byte arena; maps and lists are `Node`s whose
+/// children are `Slot`s chained in the order added; a node with many children is also found
+/// through one hash index shared by the whole tree. `value(sparse:)` and `walk(into:sparse:)`
+/// turn it into the result.
+struct QSTree {
+    /// What a slot holds.
+    enum Content {
+        case string(start: Int, count: Int)
+        case null
+        /// Several values of one repeated key (`[].concat`), in `lists`.
+        case list(Int)
+        case node(Int)
+    }
+
+    struct Node {
+        let isArray: Bool
+        var head = -1, tail = -1
+        var count = 0
+        /// Lists: the highest index + 1 (holes included).
+        var length = 0
+        /// Lists: children were added in ascending index order.
+        var ascending = true
+        /// Maps: a key is an array index (JavaScript lists those first).
+        var hasIndexKey = false
+        /// Children are in the hash index.
+        var hashed = false
+        /// The raw key of the only piece that has filled this list with `[]` (lowerBound −1: none).
+        var appendOwner = -1 ..< -1
+        init(isArray: Bool) { self.isArray = isArray }
+    }
+
+    struct Slot {
+        var next = -1
+        let parent: Int
+        /// Maps: the key in `text`; lists: the index.
+        let keyStart: Int, keyCount: Int
+        var content: Content
+        /// The raw key of the piece that set a value.
+        let owner: Range<Int>
+        var hash = 0
+    }
+
+    let text = ByteArena()
+    var nodes: [Node] = []
+    var slots: [Slot] = []
+    var lists: [[Content]] = []
+    /// Open addressing: slot number + 1, 0 when free.
+    private var index: [Int] = []
+    private var indexed = 0
+
+    init() {
+        nodes.append(Node(isArray: false))
+        nodes.reserveCapacity(64)
+        slots.reserveCapacity(64)
+    }
+
+    /// Room for a query of `pieces` parameters (each adds a slot, and about one in three a node).
+    mutating func reserve(pieces: Int) {
+        slots.reserveCapacity(pieces + pieces / 4)
+        nodes.reserveCapacity(pieces / 2)
+        _ = text.reserve(pieces * 16)
+    }
+
+    // MARK: lookup
+
+    private static func hash(_ node: Int, _ key: UnsafeRawBufferPointer) -> Int {
+        var hasher = Hasher()
+        hasher.combine(node)
+        hasher.combine(bytes: key)
+        return hasher.finalize()
+    }
+
+    private static func hash(_ node: Int, index: Int) -> Int {
+        var hasher = Hasher()
+        hasher.combine(node)
+        hasher.combine(index)
+        hasher.combine(0xA5)
+        return hasher.finalize()
+    }
+
+    /// The child of map `node` named `key`.
+    func find(_ node: Int, _ key: UnsafeBufferPointer<UInt8>) -> Int? {
+        if nodes[node].hashed {
+            let h = Self.hash(node, UnsafeRawBufferPointer(key))
+            var p = h & (index.count - 1)
+            while index[p] != 0 {
+                let s = index[p] - 1
+                if slots[s].hash == h, slots[s].parent == node, text.equals(slots[s].keyStart, slots[s].keyCount, key) { return s }
+                p = (p + 1) & (index.count - 1)
+            }
+            return nil
+        }
+        var s = nodes[node].head
+        while s >= 0 {
+            if text.equals(slots[s].keyStart, slots[s].keyCount, key) { return s }
+            s = slots[s].next
+        }
+        return nil
+    }
+
+    /// The element of list `node` at `i` (nil for a hole or past the end).
+    func find(_ node: Int, index i: Int) -> Int? {
+        guard i < nodes[node].length else { return nil }
+        if nodes[node].hashed {
+            let h = Self.hash(node, index: i)
+            var p = h & (index.count - 1)
+            while index[p] != 0 {
+                let s = index[p] - 1
+                if slots[s].hash == h, slots[s].parent == node, slots[s].keyStart == i { return s }
+                p = (p + 1) & (index.count - 1)
+            }
+            return nil
+        }
+        var s = nodes[node].head
+        while s >= 0 {
+            if slots[s].keyStart == i { return s }
+            s = slots[s].next
+        }
+        return nil
+    }
+
+    // MARK: building
+
+    mutating func newNode(isArray: Bool) -> Int {
+        nodes.append(Node(isArray: isArray))
+        return nodes.count - 1
+    }
+
+    /// Adds `content` to map `node` under `key`.
+    mutating func add(_ node: Int, key: UnsafeBufferPointer<UInt8>, _ content: Content, owner: Range<Int>) {
+        if !nodes[node].hasIndexKey, jsArrayIndex(key) != nil { nodes[node].hasIndexKey = true }
+        let start = text.append(key)
+        link(node, Slot(parent: node, keyStart: start, keyCount: key.count, content: content, owner: owner))
+    }
+
+    /// Puts `content` at `i` of list `node` (a hole or past the end).
+    mutating func set(_ node: Int, index i: Int, _ content: Content, owner: Range<Int>) {
+        if nodes[node].tail >= 0, slots[nodes[node].tail].keyStart > i { nodes[node].ascending = false }
+        nodes[node].length = max(nodes[node].length, i + 1)
+        link(node, Slot(parent: node, keyStart: i, keyCount: 0, content: content, owner: owner))
+    }
+
+    private mutating func link(_ node: Int, _ slot: Slot) {
+        let s = slots.count
+        slots.append(slot)
+        if nodes[node].tail >= 0 { slots[nodes[node].tail].next = s } else { nodes[node].head = s }
+        nodes[node].tail = s
+        nodes[node].count += 1
+        if nodes[node].hashed {
+            enter(s)
+        } else if nodes[node].count > 8 {
+            nodes[node].hashed = true
+            var c = nodes[node].head
+            while c >= 0 { enter(c); c = slots[c].next }
+        }
+    }
+
+    private mutating func enter(_ s: Int) {
+        if (indexed + 1) * 2 > index.count { grow() }
+        let node = slots[s].parent
+        let h = nodes[node].isArray ? Self.hash(node, index: slots[s].keyStart)
+            : text.withBytes(slots[s].keyStart, slots[s].keyCount) { Self.hash(node, UnsafeRawBufferPointer($0)) }
+        slots[s].hash = h
+        place(s, h)
+        indexed += 1
+    }
+
+    private mutating func place(_ s: Int, _ h: Int) {
+        var p = h & (index.count - 1)
+        while index[p] != 0 { p = (p + 1) & (index.count - 1) }
+        index[p] = s + 1
+    }
+
+    private mutating func grow() {
+        let old = index
+        index = Array(repeating: 0, count: max(64, old.count * 2))
+        for entry in old where entry != 0 { place(entry - 1, slots[entry - 1].hash) }
+    }
+
+    /// `[].concat(a, b)` for two values of one key.
+    mutating func combine(_ s: Int, _ value: Content) {
+        if case .list(let l) = slots[s].content { lists[l].append(value); return }
+        lists.append([slots[s].content, value])
+        slots[s].content = .list(lists.count - 1)
+    }
+
+    // MARK: output
+
+    /// The children of `node` in the order qs's object lists them: lists by index, maps with
+    /// array-index names first (ascending), then the rest as added.
+    func children(_ node: Int) -> [Int] {
+        var out: [Int] = []
+        out.reserveCapacity(nodes[node].count)
+        var s = nodes[node].head
+        while s >= 0 { out.append(s); s = slots[s].next }
+        if nodes[node].isArray {
+            if !nodes[node].ascending { out.sort { slots[$0].keyStart < slots[$1].keyStart } }
+        } else if nodes[node].hasIndexKey {
+            let indices = out.map { s in text.withBytes(slots[s].keyStart, slots[s].keyCount) { jsArrayIndex($0) } }
+            let named = zip(out, indices).filter { $0.1 != nil }.sorted { $0.1! < $1.1! }.map(\.0)
+            out = named + zip(out, indices).filter { $0.1 == nil }.map(\.0)
+        }
+        return out
+    }
+
+    /// The result as a value; `sparse` keeps a list's holes as nulls.
+    func value(sparse: Bool) -> PekitValue { value(of: .node(0), sparse: sparse) }
+
+    private func value(of content: Content, sparse: Bool) -> PekitValue {
+        switch content {
+        case .string(let start, let count): return .string(ByteString(text.bytes(start, count)))
+        case .null: return .null
+        case .list(let l): return .array(lists[l].map { value(of: $0, sparse: sparse) })
+        case .node(let n):
+            let order = children(n)
+            if nodes[n].isArray {
+                var list: [PekitValue] = []
+                list.reserveCapacity(sparse ? nodes[n].length : order.count)
+                for s in order {
+                    if sparse { while list.count < slots[s].keyStart { list.append(.null) } }
+                    list.append(value(of: slots[s].content, sparse: sparse))
+                }
+                if sparse { while list.count < nodes[n].length { list.append(.null) } }
+                return .array(list)
+            }
+            return .map(PekitMap(ordered: order.map { s in
+                .init(key: ByteString(text.bytes(slots[s].keyStart, slots[s].keyCount)), value: value(of: slots[s].content, sparse: sparse))
+            }))
+        }
+    }
+
+    /// Hands the result to `sink` from the top down, without building a `PekitValue`.
+    func walk<Sink: QueryTreeSink>(into sink: inout Sink, sparse: Bool) {
+        walk(.node(0), into: &sink, sparse: sparse)
+    }
+
+    private func walk<Sink: QueryTreeSink>(_ content: Content, into sink: inout Sink, sparse: Bool) {
+        switch content {
+        case .string(let start, let count): text.withBytes(start, count) { sink.string($0) }
+        case .null: sink.null()
+        case .list(let l):
+            sink.beginList(count: lists[l].count)
+            for (i, item) in lists[l].enumerated() { walk(item, into: &sink, sparse: sparse); sink.setElement(i + 1) }
+            sink.endList()
+        case .node(let n):
+            let order = children(n)
+            if nodes[n].isArray {
+                sink.beginList(count: sparse ? nodes[n].length : order.count)
+                var position = 0
+                for s in order {
+                    if sparse { while position < slots[s].keyStart { position += 1; sink.null(); sink.setElement(position) } }
+                    walk(slots[s].content, into: &sink, sparse: sparse)
+                    position += 1
+                    sink.setElement(position)
+                }
+                if sparse { while position < nodes[n].length { position += 1; sink.null(); sink.setElement(position) } }
+                sink.endList()
+            } else {
+                sink.beginMap(count: order.count)
+                for s in order {
+                    text.withBytes(slots[s].keyStart, slots[s].keyCount) { sink.key($0) }
+                    walk(slots[s].content, into: &sink, sparse: sparse)
+                    sink.setField()
+                }
+                sink.endMap()
+            }
+        }
+    }
+}
+
+/// Receives a parsed query from the top down, as a stack machine: a container is begun, then
+/// each of its children is given (a map's key first) and set into it. The Lua bridge builds Lua
+/// tables this way straight from the parser's tree.
+public protocol QueryTreeSink {
+    /// A string value.
+    mutating func string(_ bytes: UnsafeBufferPointer<UInt8>)
+    /// A null value (`strictNullHandling`, a sparse list's hole).
+    mutating func null()
+    /// Starts a list of `count` elements; each is followed by `setElement`.
+    mutating func beginList(count: Int)
+    /// Sets the value just given as element `position` (from 1) of the list being built.
+    mutating func setElement(_ position: Int)
+    mutating func endList()
+    /// Starts a map of `count` entries; each is a `key`, a value, then `setField`.
+    mutating func beginMap(count: Int)
+    /// The key of the next entry.
+    mutating func key(_ bytes: UnsafeBufferPointer<UInt8>)
+    /// Sets the key and value just given into the map being built.
+    mutating func setField()
+    mutating func endMap()
+}
+
+/// Bytes appended to one growing buffer and read back by offset.
+final class ByteArena {
+    private var base: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    private(set) var count = 0
+
+    init(capacity: Int = 4096) {
+        self.capacity = capacity
+        base = .allocate(capacity: capacity)
+    }
+
+    deinit { base.deallocate() }
+
+    /// Room for `n` more bytes at `count`; returns where to write them.
+    func reserve(_ n: Int) -> UnsafeMutablePointer<UInt8> {
+        if count + n > capacity {
+            var grown = capacity * 2
+            while grown < count + n { grown *= 2 }
+            let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
+            bigger.update(from: base, count: count)
+            base.deallocate()
+            base = bigger
+            capacity = grown
+        }
+        return base + count
+    }
+
+    /// Forgets the contents, keeping the room.
+    func reset() { count = 0 }
+
+    var buffer: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
+
+    /// Marks `n` reserved bytes as written.
+    func commit(_ n: Int) { count += n }
+
+    /// Appends `bytes`; returns their offset.
+    func append(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        let start = count
+        if let source = bytes.baseAddress { reserve(bytes.count).update(from: source, count: bytes.count) }
+        count += bytes.count
+        return start
+    }
+
+    func equals(_ start: Int, _ n: Int, _ other: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard n == other.count, let address = other.baseAddress else { return n == other.count }
+        return memcmp(base + start, address, n) == 0
+    }
+
+    func withBytes<T>(_ start: Int, _ n: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T {
+        try body(UnsafeBufferPointer(start: base + start, count: n))
+    }
+
+    func bytes(_ start: Int, _ n: Int) -> [UInt8] { Array(UnsafeBufferPointer(start: base + start, count: n)) }
+}
