@@ -6,7 +6,11 @@ public enum UTF8Validation {
     public static func firstInvalidIndex(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         let n = bytes.count
         var i = 0
+        let raw = UnsafeRawBufferPointer(bytes)
         while i < n {
+            // Eight ASCII bytes at a time: most text is mostly ASCII.
+            while i &+ 8 <= n, raw.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 { i &+= 8 }
+            guard i < n else { break }
             let b0 = bytes[i]
             if b0 < 0x80 { i &+= 1; continue }
             guard let (length, lower, upper) = UTF8Decoding.lead(b0) else { return i }

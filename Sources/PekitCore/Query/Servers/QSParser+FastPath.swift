@@ -57,7 +57,7 @@ extension QSParser {
 
     /// The fast path's tree, or nil when the faithful port must decide.
     func fastTree(_ input: [UInt8]) -> QSTree? {
-        guard fastPathApplies, case .string(let separator) = delimiter else { return nil }
+        guard fastPathApplies, case .string(let separator) = delimiter, input.count < QSTree.maximumInput else { return nil }
         return input.withUnsafeBufferPointer { input -> QSTree? in
             var state = FastState(input: input)
             let sep = separator.bytes
@@ -151,8 +151,8 @@ extension QSParser {
 
     /// qs's parseKeys: the chain of segments of the key; false when qs drops the key.
     private func segments(_ state: inout FastState) throws -> Bool {
-        state.chain.removeAll(keepingCapacity: true)
-        state.ends.removeAll(keepingCapacity: true)
+        while !state.chain.isEmpty { state.chain.removeLast() }
+        while !state.ends.isEmpty { state.ends.removeLast() }
         let key = state.key.buffer
         var p = 0, found = 0
         // The matches of /\[[^[\]]*]/g, read up to depth + 1 of them.
@@ -241,17 +241,17 @@ extension QSParser {
 
     /// The value of the piece (decoded into the tree's text).
     private func content(_ valueRange: Range<Int>?, _ state: inout FastState) -> QSTree.Content {
-        guard let valueRange else { return strictNullHandling ? .null : .string(start: state.tree.text.count, count: 0) }
+        guard let valueRange else { return strictNullHandling ? .null : .string(state.tree.text.count, 0) }
         let start = state.tree.text.count
         let n = Self.decode(UnsafeBufferPointer(rebasing: state.input[valueRange]), into: state.tree.text)
-        return .string(start: start, count: n)
+        return .string(start, n)
     }
 
     private func insert(_ state: inout FastState, _ owner: Range<Int>, _ valueRange: Range<Int>?) throws {
         let chain = state.chain
         var level = try shared(&state)
         var node = state.containers[level]
-        state.containers.removeSubrange((level + 1)...)
+        while state.containers.count > level + 1 { state.containers.removeLast() }
         let key = state.key.buffer
         while level < chain.count {
             let last = level == chain.count - 1
@@ -268,7 +268,7 @@ extension QSParser {
                     }
                     switch state.tree.slots[s].content {
                     case .node(let child) where !last:
-                        node = child; level += 1; state.containers.append(node); continue
+                        node = Int(child); level += 1; state.containers.append(node); continue
                     case .string, .null, .list:
                         guard last, sameKey(state.tree.slots[s].owner, &state) else { throw GiveUp() }
                         state.tree.combine(s, content(valueRange, &state))
@@ -292,7 +292,7 @@ extension QSParser {
                         state.tree.set(node, index: 0, built, owner: owner); return
                     }
                     guard case .node(let child) = state.tree.slots[s].content else { throw GiveUp() }
-                    node = child; level += 1; state.containers.append(node); continue
+                    node = Int(child); level += 1; state.containers.append(node); continue
                 }
             }
             // In a map, [] is the key "0" of the list qs built; an element that is itself a list
@@ -306,7 +306,7 @@ extension QSParser {
             }
             switch state.tree.slots[s].content {
             case .node(let child) where !last:
-                node = child; level += 1; state.containers.append(node)
+                node = Int(child); level += 1; state.containers.append(node)
             case .string, .null, .list:
                 guard last else { throw GiveUp() }
                 if case .append = segment { throw GiveUp() }
@@ -337,9 +337,9 @@ extension QSParser {
         while n >= level {
             switch chain[n] {
             case .append:
-                if case .node(let inner) = child, state.tree.nodes[inner].isArray {
+                if case .node(let inner) = child, state.tree.nodes[Int(inner)].isArray {
                     // [].concat of a list is the list (it was built just now, so it is taken over).
-                    state.tree.nodes[inner].appendOwner = -1 ..< -1
+                    state.tree.nodes[Int(inner)].appendOwner = -1 ..< -1
                 } else {
                     let node = state.tree.newNode(isArray: true)
                     state.tree.set(node, index: 0, child, owner: owner)

@@ -9,11 +9,14 @@ import Foundation
 struct QSTree {
     /// What a slot holds.
     enum Content {
-        case string(start: Int, count: Int)
+        case string(start: Int32, count: Int32)
         case null
         /// Several values of one repeated key (`[].concat`), in `lists`.
-        case list(Int)
-        case node(Int)
+        case list(Int32)
+        case node(Int32)
+
+        static func string(_ start: Int, _ count: Int) -> Content { .string(start: Int32(truncatingIfNeeded: start), count: Int32(truncatingIfNeeded: count)) }
+        static func node(_ n: Int) -> Content { .node(Int32(truncatingIfNeeded: n)) }
     }
 
     struct Node {
@@ -33,23 +36,41 @@ struct QSTree {
         init(isArray: Bool) { self.isArray = isArray }
     }
 
+    /// 32-bit fields (the fast path takes queries under 1 GB) keep a slot to 40 bytes.
     struct Slot {
-        var next = -1
-        let parent: Int
+        var next: Int32 = -1
+        let parent: Int32
         /// Maps: the key in `text`; lists: the index.
-        let keyStart: Int, keyCount: Int
+        let keyStart: Int32, keyCount: Int32
+        let ownerStart: Int32, ownerEnd: Int32
+        var hash: Int32 = 0
         var content: Content
+
+        init(parent: Int, keyStart: Int, keyCount: Int, content: Content, owner: Range<Int>) {
+            self.parent = Int32(truncatingIfNeeded: parent)
+            self.keyStart = Int32(truncatingIfNeeded: keyStart)
+            self.keyCount = Int32(truncatingIfNeeded: keyCount)
+            ownerStart = Int32(truncatingIfNeeded: owner.lowerBound)
+            ownerEnd = Int32(truncatingIfNeeded: owner.upperBound)
+            self.content = content
+        }
+
+        var key: (start: Int, count: Int) { (Int(keyStart), Int(keyCount)) }
+        var index: Int { Int(keyStart) }
         /// The raw key of the piece that set a value.
-        let owner: Range<Int>
-        var hash = 0
+        var owner: Range<Int> { Int(ownerStart)..<Int(ownerEnd) }
+        var following: Int { Int(next) }
     }
+
+    /// Largest query the tree takes (its offsets are 32-bit).
+    static let maximumInput = 1 << 30
 
     let text = ByteArena()
     var nodes: [Node] = []
     var slots: [Slot] = []
     var lists: [[Content]] = []
     /// Open addressing: slot number + 1, 0 when free.
-    private var index: [Int] = []
+    private var index: [Int32] = []
     private var indexed = 0
 
     init() {
@@ -67,37 +88,40 @@ struct QSTree {
 
     // MARK: lookup
 
-    private static func hash(_ node: Int, _ key: UnsafeRawBufferPointer) -> Int {
+    /// A 32-bit hash (what a slot keeps) of a key in map `node`, seeded per process by `Hasher`.
+    private static func hash(_ node: Int, _ key: UnsafeRawBufferPointer) -> Int32 {
         var hasher = Hasher()
         hasher.combine(node)
         hasher.combine(bytes: key)
-        return hasher.finalize()
+        return Int32(truncatingIfNeeded: hasher.finalize())
     }
 
-    private static func hash(_ node: Int, index: Int) -> Int {
+    private static func hash(_ node: Int, index: Int) -> Int32 {
         var hasher = Hasher()
         hasher.combine(node)
         hasher.combine(index)
         hasher.combine(0xA5)
-        return hasher.finalize()
+        return Int32(truncatingIfNeeded: hasher.finalize())
     }
+
+    private func start(_ h: Int32) -> Int { Int(UInt32(bitPattern: h)) & (index.count - 1) }
 
     /// The child of map `node` named `key`.
     func find(_ node: Int, _ key: UnsafeBufferPointer<UInt8>) -> Int? {
         if nodes[node].hashed {
             let h = Self.hash(node, UnsafeRawBufferPointer(key))
-            var p = h & (index.count - 1)
+            var p = start(h)
             while index[p] != 0 {
-                let s = index[p] - 1
-                if slots[s].hash == h, slots[s].parent == node, text.equals(slots[s].keyStart, slots[s].keyCount, key) { return s }
+                let s = Int(index[p] - 1)
+                if slots[s].hash == h, slots[s].parent == node, text.equals(slots[s].key, key) { return s }
                 p = (p + 1) & (index.count - 1)
             }
             return nil
         }
         var s = nodes[node].head
         while s >= 0 {
-            if text.equals(slots[s].keyStart, slots[s].keyCount, key) { return s }
-            s = slots[s].next
+            if text.equals(slots[s].key, key) { return s }
+            s = slots[s].following
         }
         return nil
     }
@@ -107,18 +131,18 @@ struct QSTree {
         guard i < nodes[node].length else { return nil }
         if nodes[node].hashed {
             let h = Self.hash(node, index: i)
-            var p = h & (index.count - 1)
+            var p = start(h)
             while index[p] != 0 {
-                let s = index[p] - 1
-                if slots[s].hash == h, slots[s].parent == node, slots[s].keyStart == i { return s }
+                let s = Int(index[p] - 1)
+                if slots[s].hash == h, slots[s].parent == node, slots[s].index == i { return s }
                 p = (p + 1) & (index.count - 1)
             }
             return nil
         }
         var s = nodes[node].head
         while s >= 0 {
-            if slots[s].keyStart == i { return s }
-            s = slots[s].next
+            if slots[s].index == i { return s }
+            s = slots[s].following
         }
         return nil
     }
@@ -139,7 +163,7 @@ struct QSTree {
 
     /// Puts `content` at `i` of list `node` (a hole or past the end).
     mutating func set(_ node: Int, index i: Int, _ content: Content, owner: Range<Int>) {
-        if nodes[node].tail >= 0, slots[nodes[node].tail].keyStart > i { nodes[node].ascending = false }
+        if nodes[node].tail >= 0, slots[nodes[node].tail].index > i { nodes[node].ascending = false }
         nodes[node].length = max(nodes[node].length, i + 1)
         link(node, Slot(parent: node, keyStart: i, keyCount: 0, content: content, owner: owner))
     }
@@ -147,7 +171,7 @@ struct QSTree {
     private mutating func link(_ node: Int, _ slot: Slot) {
         let s = slots.count
         slots.append(slot)
-        if nodes[node].tail >= 0 { slots[nodes[node].tail].next = s } else { nodes[node].head = s }
+        if nodes[node].tail >= 0 { slots[nodes[node].tail].next = Int32(truncatingIfNeeded: s) } else { nodes[node].head = s }
         nodes[node].tail = s
         nodes[node].count += 1
         if nodes[node].hashed {
@@ -155,37 +179,37 @@ struct QSTree {
         } else if nodes[node].count > 8 {
             nodes[node].hashed = true
             var c = nodes[node].head
-            while c >= 0 { enter(c); c = slots[c].next }
+            while c >= 0 { enter(c); c = slots[c].following }
         }
     }
 
     private mutating func enter(_ s: Int) {
         if (indexed + 1) * 2 > index.count { grow() }
-        let node = slots[s].parent
-        let h = nodes[node].isArray ? Self.hash(node, index: slots[s].keyStart)
-            : text.withBytes(slots[s].keyStart, slots[s].keyCount) { Self.hash(node, UnsafeRawBufferPointer($0)) }
+        let node = Int(slots[s].parent)
+        let h = nodes[node].isArray ? Self.hash(node, index: slots[s].index)
+            : text.withBytes(slots[s].key) { Self.hash(node, UnsafeRawBufferPointer($0)) }
         slots[s].hash = h
-        place(s, h)
+        place(s)
         indexed += 1
     }
 
-    private mutating func place(_ s: Int, _ h: Int) {
-        var p = h & (index.count - 1)
+    private mutating func place(_ s: Int) {
+        var p = start(slots[s].hash)
         while index[p] != 0 { p = (p + 1) & (index.count - 1) }
-        index[p] = s + 1
+        index[p] = Int32(truncatingIfNeeded: s + 1)
     }
 
     private mutating func grow() {
         let old = index
         index = Array(repeating: 0, count: max(64, old.count * 2))
-        for entry in old where entry != 0 { place(entry - 1, slots[entry - 1].hash) }
+        for entry in old where entry != 0 { place(Int(entry - 1)) }
     }
 
     /// `[].concat(a, b)` for two values of one key.
     mutating func combine(_ s: Int, _ value: Content) {
-        if case .list(let l) = slots[s].content { lists[l].append(value); return }
+        if case .list(let l) = slots[s].content { lists[Int(l)].append(value); return }
         lists.append([slots[s].content, value])
-        slots[s].content = .list(lists.count - 1)
+        slots[s].content = .list(Int32(truncatingIfNeeded: lists.count - 1))
     }
 
     // MARK: output
@@ -196,15 +220,26 @@ struct QSTree {
         var out: [Int] = []
         out.reserveCapacity(nodes[node].count)
         var s = nodes[node].head
-        while s >= 0 { out.append(s); s = slots[s].next }
+        while s >= 0 { out.append(s); s = slots[s].following }
         if nodes[node].isArray {
-            if !nodes[node].ascending { out.sort { slots[$0].keyStart < slots[$1].keyStart } }
-        } else if nodes[node].hasIndexKey {
-            let indices = out.map { s in text.withBytes(slots[s].keyStart, slots[s].keyCount) { jsArrayIndex($0) } }
-            let named = zip(out, indices).filter { $0.1 != nil }.sorted { $0.1! < $1.1! }.map(\.0)
+            out.sort { slots[$0].index < slots[$1].index }
+        } else {
+            let indices = out.map { s in text.withBytes(slots[s].key) { jsArrayIndex($0) } }
+            let named = zip(out, indices).compactMap { s, i in i.map { (s, $0) } }.sorted { $0.1 < $1.1 }.map(\.0)
             out = named + zip(out, indices).filter { $0.1 == nil }.map(\.0)
         }
         return out
+    }
+
+    /// Calls `body` with each child of `node` in qs's order (the chain itself unless reordered).
+    @inline(__always)
+    func forEachChild(_ node: Int, _ body: (Int) -> Void) {
+        if nodes[node].isArray ? nodes[node].ascending : !nodes[node].hasIndexKey {
+            var s = nodes[node].head
+            while s >= 0 { body(s); s = slots[s].following }
+        } else {
+            for s in children(node) { body(s) }
+        }
     }
 
     /// The result as a value; `sparse` keeps a list's holes as nulls.
@@ -212,24 +247,27 @@ struct QSTree {
 
     private func value(of content: Content, sparse: Bool) -> PekitValue {
         switch content {
-        case .string(let start, let count): return .string(ByteString(text.bytes(start, count)))
+        case .string(let start, let count): return .string(ByteString(text.bytes((Int(start), Int(count)))))
         case .null: return .null
-        case .list(let l): return .array(lists[l].map { value(of: $0, sparse: sparse) })
-        case .node(let n):
-            let order = children(n)
+        case .list(let l): return .array(lists[Int(l)].map { value(of: $0, sparse: sparse) })
+        case .node(let n32):
+            let n = Int(n32)
             if nodes[n].isArray {
                 var list: [PekitValue] = []
-                list.reserveCapacity(sparse ? nodes[n].length : order.count)
-                for s in order {
-                    if sparse { while list.count < slots[s].keyStart { list.append(.null) } }
+                list.reserveCapacity(sparse ? nodes[n].length : nodes[n].count)
+                forEachChild(n) { s in
+                    if sparse { while list.count < slots[s].index { list.append(.null) } }
                     list.append(value(of: slots[s].content, sparse: sparse))
                 }
                 if sparse { while list.count < nodes[n].length { list.append(.null) } }
                 return .array(list)
             }
-            return .map(PekitMap(ordered: order.map { s in
-                .init(key: ByteString(text.bytes(slots[s].keyStart, slots[s].keyCount)), value: value(of: slots[s].content, sparse: sparse))
-            }))
+            var entries: [PekitMap.Entry] = []
+            entries.reserveCapacity(nodes[n].count)
+            forEachChild(n) { s in
+                entries.append(.init(key: ByteString(text.bytes(slots[s].key)), value: value(of: slots[s].content, sparse: sparse)))
+            }
+            return .map(PekitMap(ordered: entries))
         }
     }
 
@@ -240,19 +278,19 @@ struct QSTree {
 
     private func walk<Sink: QueryTreeSink>(_ content: Content, into sink: inout Sink, sparse: Bool) {
         switch content {
-        case .string(let start, let count): text.withBytes(start, count) { sink.string($0) }
+        case .string(let start, let count): text.withBytes((Int(start), Int(count))) { sink.string($0) }
         case .null: sink.null()
         case .list(let l):
-            sink.beginList(count: lists[l].count)
-            for (i, item) in lists[l].enumerated() { walk(item, into: &sink, sparse: sparse); sink.setElement(i + 1) }
+            sink.beginList(count: lists[Int(l)].count)
+            for (i, item) in lists[Int(l)].enumerated() { walk(item, into: &sink, sparse: sparse); sink.setElement(i + 1) }
             sink.endList()
-        case .node(let n):
-            let order = children(n)
+        case .node(let n32):
+            let n = Int(n32)
             if nodes[n].isArray {
-                sink.beginList(count: sparse ? nodes[n].length : order.count)
+                sink.beginList(count: sparse ? nodes[n].length : nodes[n].count)
                 var position = 0
-                for s in order {
-                    if sparse { while position < slots[s].keyStart { position += 1; sink.null(); sink.setElement(position) } }
+                forEachChild(n) { s in
+                    if sparse { while position < slots[s].index { position += 1; sink.null(); sink.setElement(position) } }
                     walk(slots[s].content, into: &sink, sparse: sparse)
                     position += 1
                     sink.setElement(position)
@@ -260,9 +298,9 @@ struct QSTree {
                 if sparse { while position < nodes[n].length { position += 1; sink.null(); sink.setElement(position) } }
                 sink.endList()
             } else {
-                sink.beginMap(count: order.count)
-                for s in order {
-                    text.withBytes(slots[s].keyStart, slots[s].keyCount) { sink.key($0) }
+                sink.beginMap(count: nodes[n].count)
+                forEachChild(n) { s in
+                    text.withBytes(slots[s].key) { sink.key($0) }
                     walk(slots[s].content, into: &sink, sparse: sparse)
                     sink.setField()
                 }
@@ -337,14 +375,15 @@ final class ByteArena {
         return start
     }
 
-    func equals(_ start: Int, _ n: Int, _ other: UnsafeBufferPointer<UInt8>) -> Bool {
+    func equals(_ key: (start: Int, count: Int), _ other: UnsafeBufferPointer<UInt8>) -> Bool {
+        let (start, n) = key
         guard n == other.count, let address = other.baseAddress else { return n == other.count }
         return memcmp(base + start, address, n) == 0
     }
 
-    func withBytes<T>(_ start: Int, _ n: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T {
-        try body(UnsafeBufferPointer(start: base + start, count: n))
+    func withBytes<T>(_ range: (start: Int, count: Int), _ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T {
+        try body(UnsafeBufferPointer(start: base + range.start, count: range.count))
     }
 
-    func bytes(_ start: Int, _ n: Int) -> [UInt8] { Array(UnsafeBufferPointer(start: base + start, count: n)) }
+    func bytes(_ range: (start: Int, count: Int)) -> [UInt8] { Array(UnsafeBufferPointer(start: base + range.start, count: range.count)) }
 }
