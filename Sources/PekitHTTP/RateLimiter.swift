@@ -9,6 +9,8 @@ public final class RateLimiter: @unchecked Sendable {
     /// Seconds between two requests to one host.
     public let interval: Double
     public let text: String
+    /// One pace for every request, whatever its host (curl's `--rate`), instead of one per host.
+    public var acrossHosts = false
     private var next: [String: Double] = [:]
     private var mutex = pthread_mutex_t()
 
@@ -30,8 +32,9 @@ public final class RateLimiter: @unchecked Sendable {
     func reserve(_ host: String, now: Double) -> Double {
         pthread_mutex_lock(&mutex)
         defer { pthread_mutex_unlock(&mutex) }
-        let slot = max(now, next[host] ?? now)
-        next[host] = slot + interval
+        let key = acrossHosts ? "" : host
+        let slot = max(now, next[key] ?? now)
+        next[key] = slot + interval
         return slot - now
     }
 }

@@ -102,6 +102,65 @@ final class HTTPCommandTests: XCTestCase {
         XCTAssertEqual(try PekitProcess.run(["run", "--progress", "-e", "pekit.http.all({ '\(server.base)/status/200' }, { progress = function() end })"]).stderr, "")
     }
 
+    /// Several URLs as curl takes them, compared with curl itself: the same stdout (bodies and
+    /// -w in order, -f's body left out but its -w kept), -o pairing with URLs in order, the exit
+    /// status of the last transfer; -Z sends them at once (the server counts them in flight).
+    func testSeveralURLsAndParallel() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/curl") else { throw XCTSkip("curl is not installed") }
+        let dir = try makeTemporaryDirectory("several")
+        func curl(_ args: [String]) throws -> PekitResult {
+            let process = Process(), out = Pipe()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+            process.arguments = ["-s"] + args
+            process.currentDirectoryURL = dir
+            process.standardOutput = out
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            let bytes = out.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return PekitResult(stdout: String(decoding: bytes, as: UTF8.self), stderr: "", status: process.terminationStatus)
+        }
+        func pekit(_ args: [String]) throws -> PekitResult { try PekitProcess.run(["request", "-s"] + args, directory: dir) }
+        let b = server.base
+        for args in [["\(b)/status/200", "\(b)/status/201", "-w", "[%{http_code}]\n"],
+                     ["-f", "\(b)/status/200", "\(b)/status/404", "-w", "[%{http_code}]\n"],
+                     ["-f", "\(b)/status/404", "\(b)/status/200", "-w", "[%{http_code}]\n"],
+                     ["-o", "first.txt", "\(b)/status/202", "\(b)/status/203"]] {
+            let theirs = try curl(args)
+            let first = try? String(contentsOf: dir.appendingPathComponent("first.txt"), encoding: .utf8)
+            try? FileManager.default.removeItem(at: dir.appendingPathComponent("first.txt"))
+            let ours = try pekit(args)
+            XCTAssertEqual(ours.stdout, theirs.stdout, "\(args)")
+            XCTAssertEqual(ours.status, theirs.status, "\(args): \(ours.stderr)")
+            XCTAssertEqual(try? String(contentsOf: dir.appendingPathComponent("first.txt"), encoding: .utf8), first, "\(args)")
+        }
+        // -Z: all five in flight at once (--parallel-max 5), answers in the order given.
+        let key = UUID().uuidString
+        let parallel = try pekit(["-Z", "--parallel-max", "5"] + (1...5).map { "\(b)/inflight/\(key)?delay=0.5&n=\($0)" } + ["-w", " %{url_effective}\n"])
+        XCTAssertEqual(parallel.status, 0, parallel.stderr)
+        let lines = parallel.stdout.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.map { $0.components(separatedBy: " ").last ?? "" }, (1...5).map { "\(b)/inflight/\(key)?delay=0.5&n=\($0)" })
+        XCTAssertTrue(lines.allSatisfy { $0.contains(#""max": 5"#) }, parallel.stdout)
+        // One at a time without -Z; --parallel-max 2 holds two.
+        let serial = try pekit((1...3).map { _ in "\(b)/inflight/\(UUID().uuidString)" })
+        XCTAssertEqual(serial.stdout.components(separatedBy: #""max": 1"#).count, 4, serial.stdout)
+        let two = UUID().uuidString
+        let limited = try pekit(["-Z", "--parallel-max", "2"] + (1...4).map { _ in "\(b)/inflight/\(two)?delay=0.3" })
+        XCTAssertEqual(limited.stdout.components(separatedBy: #""max": 2"#).count, 5, limited.stdout)
+        // --rate 20/s: four starts take at least 3 × 50 ms.
+        let start = Date()
+        XCTAssertEqual(try pekit(["--rate", "20/s", "-o", "/dev/null", "-o", "/dev/null", "-o", "/dev/null", "-o", "/dev/null"] + (1...4).map { _ in "\(b)/status/200" }).status, 0)
+        XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(start), 0.15)
+        // What does not fit several URLs says so.
+        XCTAssertEqual(try pekit(["-o", "a", "-o", "b", "\(b)/status/200"]).stderr, "pekit request: 2 -o/-O for 1 URL: each pairs with one URL, in order (see 'pekit request --help')\n")
+        XCTAssertEqual(try pekit(["--har", "x.har", "\(b)/status/200", "\(b)/status/200"]).stderr,
+                       "pekit request: --har takes one URL (for several, a script: pekit run, with pekit.http.all and a jar) (see 'pekit request --help')\n")
+        XCTAssertEqual(try pekit(["-Z", "--parallel-max", "0", "\(b)/status/200"]).stderr,
+                       "pekit request: --parallel-max takes a count from 1 to 300, not '0' (see 'pekit request --help')\n")
+        XCTAssertEqual(try PekitProcess.run(["request", "--raw", "http://a/", "http://b/"]).stderr,
+                       "pekit request: several URLs are for sending (--send, or a sending option): --raw, --curl and --describe show one request (see 'pekit request --help')\n")
+    }
+
     /// curl's --retry: transient statuses are sent again (Retry-After honoured), POST is not.
     func testRetryFlags() throws {
         let key = UUID().uuidString

@@ -209,8 +209,8 @@ final class RequestCommandTests: XCTestCase {
         let bundled = try PekitProcess.run(["request", "-XPOST", "-H'X: 1'".replacingOccurrences(of: "'", with: ""), "-uann:pw", "http://h/"])
         XCTAssertTrue(bundled.stdout.hasPrefix("POST / HTTP/1.1\r\n"), bundled.stdout)
         XCTAssertTrue(bundled.stdout.contains("\r\nX: 1\r\n") && bundled.stdout.contains("Authorization: Basic YW5uOnB3"), bundled.stdout)
-        let unknown = try PekitProcess.run(["request", "-iZ", "http://h/"])
-        XCTAssertEqual(unknown.stderr, "pekit request: unknown option '-Z' (in '-iZ') (see 'pekit request --help')\n")
+        let unknown = try PekitProcess.run(["request", "-iQ", "http://h/"])
+        XCTAssertEqual(unknown.stderr, "pekit request: unknown option '-Q' (in '-iQ') (see 'pekit request --help')\n")
     }
 
     /// The preview is the wire form of the URL: canonical host, encoded path and query, Basic

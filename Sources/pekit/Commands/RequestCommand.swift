@@ -16,6 +16,7 @@ let requestCommand = Command(
                          [-d DATA | --data-raw D | --data-binary D | --data-urlencode D]... [-G]
                          [-A AGENT] [-e REFERER] [--connect-to H1:P1:H2:P2] [--resolve H:P:ADDR]
                          [--raw | --curl | --describe | --send [send options]] URL
+       pekit request [send options] [-Z [--parallel-max N]] [--rate R] URL... (several, as curl)
 
     Builds the request the way AFNetworking's serializer does, done right: --param values go into
     the query for GET, HEAD and DELETE and into a form body otherwise (--params-in query|body to
@@ -100,6 +101,14 @@ let requestCommand = Command(
                         redirect and the timings
       --trace-ascii F   every byte sent and received, in curl's --trace-ascii format, to F
                         ('-': standard output)
+      URL...            several URLs: the same request to each, one after another (curl's way);
+                        each -o FILE or -O pairs with one URL in order, the others write to
+                        standard output; a failure is reported and the rest still go (exit
+                        status: the last transfer's, as curl). --jar, -c, --har and --trace-ascii
+                        take one URL
+      -Z, --parallel    send the URLs at once, up to --parallel-max N (1 to 300, default 50),
+                        on one thread and shared connections; answers shown in the order given
+      --rate R          start no more than R transfers: N/s, N/m or N/h (curl's --rate)
       --retry N         send again up to N times after a timeout or a 408, 429, 500, 502, 503
                         or 504 (curl's --retry: waiting 1 s, doubling, or as Retry-After says;
                         GET, HEAD, PUT, DELETE, OPTIONS only); --retry-max-time S starts no
@@ -173,6 +182,8 @@ let requestOptions: [Arguments.Option] = [
         .init(name: "retry-max-time", short: nil, takesValue: true), .init(name: "retry-all-errors", short: nil, takesValue: false),
         .init(name: "http1.1", short: nil, takesValue: false), .init(name: "http2", short: nil, takesValue: false),
         .init(name: "progress", short: nil, takesValue: false), .init(name: "no-progress", short: nil, takesValue: false),
+        .init(name: "parallel", short: "Z", takesValue: false), .init(name: "parallel-max", short: nil, takesValue: true),
+        .init(name: "rate", short: nil, takesValue: true),
         .init(name: "help", short: "h", takesValue: false),
 ]
 
@@ -181,23 +192,112 @@ func runRequest(_ args: [[UInt8]], built handler: BuiltRequestHandler?) throws -
     if parsed.has("help") { Output.stdout.line(requestCommand.help); return 0 }
     // curl's --url URL is the same as the URL given alone.
     let urls = parsed.positionals + parsed.all("url")
-    guard urls.count == 1, let url = urls.first else {
-        throw UsageError(command: "request", message: urls.isEmpty ? "give a URL" : "give one URL")
-    }
+    guard let url = urls.first else { throw UsageError(command: "request", message: "give a URL") }
     try parsed.requireTextPaths(command: "request", options: ["jar", "body-file", "output", "file", "cacert", "cookie-jar", "dump-header"])
     if let format = parsed.value("write-out") { _ = try WriteOut.parse(format) }
+    if urls.count > 1 || parsed.has("parallel") { return try runSeveral(parsed, urls: urls, handler) }
     // Sending with a jar file is a read-change-write of it: under its lock, so that requests
     // sharing a jar at once merge their cookies (they run one after another) instead of each
     // writing back what it read.
+    let output = try outputChoices(parsed, urls: 1).first ?? .standardOutput
     if let jarPath = parsed.value("jar"), try isSending(parsed) {
-        do { return try Files.withLock(jarPath) { try buildAndRun(parsed, url: url, handler) } } catch let error as CookieError {
+        do { return try Files.withLock(jarPath) { try buildAndRun(parsed, url: url, output: output, handler) } } catch let error as CookieError {
             throw CommandFailure(message: "pekit request: \(error)")
         }
     }
-    return try buildAndRun(parsed, url: url, handler)
+    return try buildAndRun(parsed, url: url, output: output, handler)
 }
 
-private func buildAndRun(_ parsed: Arguments, url: String, _ handler: BuiltRequestHandler?) throws -> Int32 {
+/// Each -o FILE and -O, in the order given (curl pairs them with the URLs in order).
+private func outputChoices(_ parsed: Arguments, urls: Int) throws -> [OutputChoice] {
+    var outputs: [OutputChoice] = []
+    for (name, value) in parsed.values {
+        if name == "output", let value { outputs.append(.file(value)) } else if name == "remote-name" { outputs.append(.remoteName) }
+    }
+    if outputs.count > urls {
+        throw UsageError(command: "request", message: "\(outputs.count) -o/-O for \(urls) URL\(urls == 1 ? "" : "s"): each pairs with one URL, in order")
+    }
+    return outputs
+}
+
+/// Several URLs, as curl takes them: the same options for each; -o FILE and -O pair with the
+/// URLs in order (a URL without one writes to standard output); one after another, or with
+/// -Z/--parallel up to --parallel-max at once (50), answers shown in the order given. --rate
+/// spaces their starts. A failure is reported and the rest still go; the exit status is the
+/// last transfer's, as curl's.
+private func runSeveral(_ parsed: Arguments, urls: [String], _ handler: BuiltRequestHandler?) throws -> Int32 {
+    let outputs = try outputChoices(parsed, urls: urls.count)
+    if handler != nil { throw UsageError(command: "request", message: "give one URL") }
+    guard try isSending(parsed) else {
+        throw UsageError(command: "request", message: "several URLs are for sending (--send, or a sending option): --raw, --curl and --describe show one request")
+    }
+    // These files are written whole once per command, and the jar is one read-change-write:
+    // with several transfers they would keep only the last one's.
+    for option in ["har", "trace-ascii", "jar", "cookie-jar"] where parsed.has(option) {
+        throw UsageError(command: "request", message: "--\(option) takes one URL (for several, a script: pekit run, with pekit.http.all and a jar)")
+    }
+    let rate = try parsed.value("rate").map { text -> RateLimiter in
+        do { let limiter = try RateLimiter(text); limiter.acrossHosts = true; return limiter } catch {
+            throw UsageError(command: "request", message: "--rate: \(error)")
+        }
+    }
+    var limit = 50
+    if let text = parsed.value("parallel-max") {
+        guard let n = Int(text), (1...300).contains(n) else { throw UsageError(command: "request", message: "--parallel-max takes a count from 1 to 300, not '\(text)'") }
+        limit = n
+    }
+    var status: Int32 = 0
+    // As curl: the exit status is the last transfer's.
+    func report(_ url: String, _ body: () throws -> Int32) {
+        do {
+            status = try body()
+        } catch let error as UsageError {
+            Output.stderr.line("pekit request: \(printable(url)): \(error.message)")
+            status = 2
+        } catch let error as CommandFailure {
+            Output.stderr.line(error.message)
+            status = 1
+        } catch {
+            Output.stderr.line("pekit request: \(printable(url)): \(error)")
+            status = 1
+        }
+    }
+    let choices = urls.indices.map { $0 < outputs.count ? outputs[$0] : OutputChoice.standardOutput }
+    if !parsed.has("parallel") {
+        let client = try HTTPClient()
+        for (url, output) in zip(urls, choices) {
+            report(url) {
+                try buildAndRun(parsed, url: url, output: output) { request, builder in
+                    var delivery = try Delivery(request, builder: builder, parsed, output: output, alone: true)
+                    delivery.options.rate = rate
+                    return try delivery.finish(Result { try client.send(request, options: delivery.options) })
+                }
+            }
+        }
+        return status
+    }
+    // -Z: every request built first (a usage error stops the command before anything is sent).
+    var deliveries: [Delivery] = []
+    for (url, output) in zip(urls, choices) {
+        _ = try buildAndRun(parsed, url: url, output: output) { request, builder in
+            var delivery = try Delivery(request, builder: builder, parsed, output: output, alone: false)
+            delivery.options.rate = rate
+            deliveries.append(delivery)
+            return 0
+        }
+    }
+    let results = try HTTPClient().sendAll(deliveries.map { ($0.request, $0.options) }, concurrency: limit)
+    for (i, result) in results.enumerated() {
+        report(urls[i]) {
+            do { return try deliveries[i].finish(result) } catch let error as HTTPError {
+                throw CommandFailure(message: "pekit request: \(error.message(.commandLine))")
+            }
+        }
+    }
+    return status
+}
+
+private func buildAndRun(_ parsed: Arguments, url: String, output: OutputChoice, _ handler: BuiltRequestHandler?) throws -> Int32 {
     let runtime = try makeRuntime(extraPluginDirectories: parsed.all("plugins"))
     var builder = RequestBuilder(url: url)
     builder.environment = ProcessInfo.processInfo.environment
@@ -348,7 +448,7 @@ private func buildAndRun(_ parsed: Arguments, url: String, _ handler: BuiltReque
         }
         if let handler { return try handler(request, builder) }
         if sending {
-            return try send(request, builder: builder, parsed)
+            return try send(request, builder: builder, parsed, output: output)
         }
         if parsed.has("curl") {
             Output.stdout.line(try request.curl())
@@ -371,7 +471,30 @@ private func buildAndRun(_ parsed: Arguments, url: String, _ handler: BuiltReque
 }
 
 /// `pekit request --send`: sends with libcurl and prints what came back.
-private func send(_ request: HTTPRequest, builder: RequestBuilder, _ parsed: Arguments) throws -> Int32 {
+private func send(_ request: HTTPRequest, builder: RequestBuilder, _ parsed: Arguments, output: OutputChoice) throws -> Int32 {
+    let delivery = try Delivery(request, builder: builder, parsed, output: output, alone: true)
+    return try delivery.finish(Result { try HTTPClient().send(request, options: delivery.options) })
+}
+
+/// Where one URL's body goes: curl pairs each -o FILE and -O with the URLs in order; a URL
+/// without one writes to standard output.
+enum OutputChoice: Equatable {
+    case standardOutput
+    case file(String)
+    case remoteName
+}
+
+/// One request of `pekit request` to send: its options, and what to do with its answer (or
+/// failure), so that several can be sent at once (-Z) and their answers shown in order.
+private struct Delivery {
+    let request: HTTPRequest
+    var options: SendOptions
+    let finish: (Result<HTTPResponse, Error>) throws -> Int32
+
+    /// - Parameter alone: the only request of the command (progress lines, trace and HAR files
+    ///   are per command).
+    init(_ request: HTTPRequest, builder: RequestBuilder, _ parsed: Arguments, output: OutputChoice, alone: Bool) throws {
+    self.request = request
     var options = SendOptions(cookiesOf: builder)
     options.followRedirects = !parsed.has("no-follow")
     func number(_ name: String) throws -> Double? {
@@ -426,8 +549,9 @@ private func send(_ request: HTTPRequest, builder: RequestBuilder, _ parsed: Arg
     // With -f (not --fail-with-body) an error's body is never written, and -i and -w put
     // something before or after it: the body then waits in memory until the end.
     let failQuietly = parsed.has("fail") && !parsed.has("fail-with-body")
-    var outputPath = parsed.value("output")
-    if parsed.has("remote-name") {
+    var outputPath: String? = nil
+    if case .file(let path) = output { outputPath = path }
+    if output == .remoteName {
         // curl's -O: the URL's last path segment, in the current directory.
         let segment = (try? RequestURL(request.url))?.path.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? ""
         let name = String(decoding: (try? PercentDecoder(mode: .lenient).decode(bytes: Array(segment.utf8))) ?? Array(segment.utf8), as: UTF8.self)
@@ -450,6 +574,20 @@ private func send(_ request: HTTPRequest, builder: RequestBuilder, _ parsed: Arg
     // --har FILE: every exchange of the chain, written whole at the end (also after a failure).
     let har = parsed.value("har").map { _ in HARLog() }
     if let har { options.record = { har.add($0, $1, started: $2) } }
+    // A download to a file shows its progress when standard error is a terminal (--progress:
+    // always, --no-progress: never); not for transfers running at once, whose lines would fight.
+    let progressLine = alone && (parsed.has("progress") || (outputPath != nil && outputPath != "-" && isatty(STDERR_FILENO) != 0)) && !parsed.has("no-progress") ? ProgressLine() : nil
+    if let progressLine { options.progress = { progressLine.update($0) } }
+    // As curl: a body that is not text is not written to a terminal unless asked (-o -).
+    let toTerminal = outputPath == nil && isatty(STDOUT_FILENO) != 0
+    if outputPath == "-" { outputPath = nil }
+    // Several at once write to standard output only at the end, one after another.
+    let held = failQuietly || include || writeOut != nil || toTerminal || (!alone && outputPath == nil)
+    if held { options.sink = .memory }
+    else if let path = outputPath { options.sink = .file(path) }
+    else { options.sink = .custom { Output.stdout.write($0) } }
+    self.options = options
+    finish = { result in
     defer {
         if let har, let path = parsed.value("har") { try? Files.writeAtomically(har.json(), to: path, mode: 0o644) }
     }
@@ -458,19 +596,8 @@ private func send(_ request: HTTPRequest, builder: RequestBuilder, _ parsed: Arg
             if tracePath == "-" { Output.stdout.write(trace) } else { try? Files.writeAtomically(trace, to: tracePath, mode: 0o644) }
         }
     }
-    // A download to a file shows its progress when standard error is a terminal (--progress:
-    // always, --no-progress: never).
-    let progressLine = (parsed.has("progress") || (outputPath != nil && outputPath != "-" && isatty(STDERR_FILENO) != 0)) && !parsed.has("no-progress") ? ProgressLine() : nil
-    if let progressLine { options.progress = { progressLine.update($0) } }
     defer { progressLine?.finish() }
-    // As curl: a body that is not text is not written to a terminal unless asked (-o -).
-    let toTerminal = outputPath == nil && isatty(STDOUT_FILENO) != 0
-    if outputPath == "-" { outputPath = nil }
-    let held = failQuietly || include || writeOut != nil || toTerminal
-    if held { options.sink = .memory }
-    else if let path = outputPath { options.sink = .file(path) }
-    else { options.sink = .custom { Output.stdout.write($0) } }
-    let response = try HTTPClient().send(request, options: options)
+    let response = try result.get()
     if verbose {
         // After curl's view, pekit's: each redirect followed and the timings.
         for hop in response.redirects { Output.stderr.line(printable("* redirect: \(hop.status) \(hop.method) \(hop.url) -> \(hop.location)")) }
@@ -488,6 +615,8 @@ private func send(_ request: HTTPRequest, builder: RequestBuilder, _ parsed: Arg
         if !parsed.has("silent") || parsed.has("show-error") {
             Output.stderr.line("pekit request: the server answered \(response.status)\(response.reason.isEmpty ? "" : " " + printable(response.reason)) (--fail)")
         }
+        // As curl: -w is still written (a script reads %{http_code} to learn why).
+        if let writeOut { Output.stdout.write(writeOut.render(response)) }
         return 22
     }
     func head(escaped: Bool) -> String {
@@ -516,6 +645,8 @@ private func send(_ request: HTTPRequest, builder: RequestBuilder, _ parsed: Arg
     }
     if let writeOut { Output.stdout.write(writeOut.render(response)) }
     return failed ? 22 : 0
+    }
+    }
 }
 
 /// The options that only mean something when the request is sent.
@@ -523,7 +654,7 @@ private let sendOnlyOptions = ["include", "output", "verbose", "no-follow", "max
                                "connect-timeout", "cacert", "insecure", "proxy", "http", "compressed", "fail", "fail-with-body",
                                "max-filesize", "head", "location", "silent", "show-error", "cookie-jar", "remote-name", "dump-header",
                                "write-out", "trace-ascii", "har", "retry", "retry-max-time", "retry-all-errors", "http1.1", "http2", "progress",
-                               "no-progress"]
+                               "no-progress", "parallel", "parallel-max", "rate"]
 
 /// Whether the command sends: --send, or any option that only sending has (-i, -o, -I, -L, -f,
 /// …), as the same curl command would. With --raw, --curl or --describe, which only show the
