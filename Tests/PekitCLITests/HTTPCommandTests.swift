@@ -138,6 +138,7 @@ final class HTTPCommandTests: XCTestCase {
         let key = UUID().uuidString
         let parallel = try pekit(["-Z", "--parallel-max", "5"] + (1...5).map { "\(b)/inflight/\(key)?delay=0.5&n=\($0)" } + ["-w", " %{url_effective}\n"])
         XCTAssertEqual(parallel.status, 0, parallel.stderr)
+        XCTAssertEqual(parallel.stderr, "", "no progress line in a pipe")
         let lines = parallel.stdout.split(separator: "\n").map(String.init)
         XCTAssertEqual(lines.map { $0.components(separatedBy: " ").last ?? "" }, (1...5).map { "\(b)/inflight/\(key)?delay=0.5&n=\($0)" })
         XCTAssertTrue(lines.allSatisfy { $0.contains(#""max": 5"#) }, parallel.stdout)
@@ -147,6 +148,8 @@ final class HTTPCommandTests: XCTestCase {
         let two = UUID().uuidString
         let limited = try pekit(["-Z", "--parallel-max", "2"] + (1...4).map { _ in "\(b)/inflight/\(two)?delay=0.3" })
         XCTAssertEqual(limited.stdout.components(separatedBy: #""max": 2"#).count, 5, limited.stdout)
+        let shown = try pekit(["-Z", "--progress", "-o", "/dev/null", "-o", "/dev/null", "\(b)/status/200", "\(b)/status/200"])
+        XCTAssertTrue(shown.stderr.contains("\r\u{1B}[K2/2 done, 0 failed, 0 in flight  "), shown.stderr.debugDescription)
         // --rate 20/s: four starts take at least 3 × 50 ms.
         let start = Date()
         XCTAssertEqual(try pekit(["--rate", "20/s", "-o", "/dev/null", "-o", "/dev/null", "-o", "/dev/null", "-o", "/dev/null"] + (1...4).map { _ in "\(b)/status/200" }).status, 0)

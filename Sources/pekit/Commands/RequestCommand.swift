@@ -107,7 +107,9 @@ let requestCommand = Command(
                         status: the last transfer's, as curl). --jar, -c, --har and --trace-ascii
                         take one URL
       -Z, --parallel    send the URLs at once, up to --parallel-max N (1 to 300, default 50),
-                        on one thread and shared connections; answers shown in the order given
+                        on one thread and shared connections; answers shown in the order given,
+                        done/failed/in flight on standard error meanwhile when it is a terminal
+                        (not with -s; --progress: always, --no-progress: never)
       --rate R          start no more than R transfers: N/s, N/m or N/h (curl's --rate)
       --retry N         send again up to N times after a timeout or a 408, 429, 500, 502, 503
                         or 504 (curl's --retry: waiting 1 s, doubling, or as Retry-After says;
@@ -286,7 +288,18 @@ private func runSeveral(_ parsed: Arguments, urls: [String], _ handler: BuiltReq
             return 0
         }
     }
-    let results = try HTTPClient().sendAll(deliveries.map { ($0.request, $0.options) }, concurrency: limit)
+    // Done, failed and in flight on standard error, as `har replay` shows a batch (a terminal's
+    // default unless -s; --progress always, --no-progress never).
+    let showProgress = (parsed.has("progress") || (isatty(STDERR_FILENO) != 0 && !parsed.has("silent"))) && !parsed.has("no-progress")
+    let progress = showProgress ? ProgressLine() : nil
+    var succeeded = 0, failed = 0
+    let started = HTTPClient.now()
+    let results = try HTTPClient().sendAll(deliveries.map { ($0.request, $0.options) }, concurrency: limit) { _, result in
+        if case .failure = result { failed += 1 } else { succeeded += 1 }
+        progress?.update(done: succeeded + failed, failed: failed, inFlight: min(limit, deliveries.count - succeeded - failed),
+                         total: deliveries.count, elapsed: HTTPClient.now() - started)
+    }
+    progress?.finish()
     for (i, result) in results.enumerated() {
         report(urls[i]) {
             do { return try deliveries[i].finish(result) } catch let error as HTTPError {
