@@ -9,7 +9,8 @@
 public struct PHPParser: Sendable {
     /// Most pieces read (`max_input_vars`, 1000).
     public var maxInputVars = 1000
-    /// Deepest bracket nesting (`max_input_nesting_level`, 64).
+    /// Deepest bracket nesting (`max_input_nesting_level`, 64); more than
+    /// `QueryServer.deepestNesting` counts as that many.
     public var maxInputNestingLevel = 64
 
     public init() {}
@@ -83,7 +84,7 @@ public struct PHPParser: Sendable {
             var nestLevel = 0
             while true {
                 nestLevel += 1
-                if nestLevel > maxInputNestingLevel {
+                if nestLevel > min(maxInputNestingLevel, QueryServer.deepestNesting) {
                     top.remove(PHPArray.key(v[0..<varLength]))
                     return
                 }

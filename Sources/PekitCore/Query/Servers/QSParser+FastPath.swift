@@ -156,6 +156,7 @@ extension QSParser {
         let key = state.key.buffer
         var p = 0, found = 0
         // The matches of /\[[^[\]]*]/g, read up to depth + 1 of them.
+        let depth = readDepth
         while p < key.count, depth > 0 {
             guard key[p] == 0x5B else { p += 1; continue }
             var q = p + 1

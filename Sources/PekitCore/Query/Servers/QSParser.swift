@@ -39,8 +39,11 @@ public struct QSParser: Sendable {
     public var comma = false
     public var decoder: Decoder?
     public var delimiter = Delimiter.string("&")
-    /// Bracket levels read (5); 0 (or `false`) keeps every key literal.
+    /// Bracket levels read (5); 0 (or `false`) keeps every key literal. More than
+    /// `QueryServer.deepestNesting` counts as that many.
     public var depth = 5
+    /// `depth` as read.
+    var readDepth: Int { min(depth, QueryServer.deepestNesting) }
     public var ignoreQueryPrefix = false
     public var interpretNumericEntities = false
     /// Most pieces read (1000, empty ones included); nil is `Infinity`.
@@ -258,7 +261,7 @@ public struct QSParser: Sendable {
     private func parseKeys(_ givenKey: [UInt8], _ value: JSValue) throws -> JSValue? {
         guard !givenKey.isEmpty else { return nil }
         let key = allowDots ? Self.dotsToBrackets(givenKey) : givenKey
-        let segments = depth > 0 ? Self.bracketSegments(key) : []
+        let segments = readDepth > 0 ? Self.bracketSegments(key) : []
         let parent = segments.first.map { key[..<$0.lowerBound] } ?? key[...]
         var chain: [ArraySlice<UInt8>] = []
         if !parent.isEmpty {
@@ -267,7 +270,7 @@ public struct QSParser: Sendable {
         }
         var remainder: Int? = nil
         for (i, segment) in segments.enumerated() {
-            if i >= depth { remainder = segment.lowerBound; break }
+            if i >= readDepth { remainder = segment.lowerBound; break }
             if !allowPrototypes, Self.prototypeNames.contains(ByteString(bytes: key[(segment.lowerBound + 1)..<(segment.upperBound - 1)])) { return nil }
             chain.append(key[segment])
         }

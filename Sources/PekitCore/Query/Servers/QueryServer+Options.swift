@@ -95,8 +95,10 @@ extension QueryServer {
             case "charset": p.charset = try choice(QSParser.Charset.self, QSParser.Charset.allCases)
             case "depth":
                 if case .boolean(false) = value { p.depth = 0 } else {
-                    guard case .integer = value else { throw fail("a whole number or false") }
-                    p.depth = try integer(Int64(Int32.min)...Int64.max)
+                    guard case .integer(let n) = value, n <= QueryServer.deepestNesting else {
+                        throw fail("a whole number or false (at most \(QueryServer.deepestNesting): pekit reads no deeper)")
+                    }
+                    p.depth = try integer(Int64(Int32.min)...Int64(QueryServer.deepestNesting))
                 }
             case "parameterLimit":
                 switch value {
@@ -110,12 +112,12 @@ extension QueryServer {
             }
             self = .qs(p)
         case .php(var p):
-            if option == "max_input_vars" { p.maxInputVars = try integer() } else { p.maxInputNestingLevel = try integer() }
+            if option == "max_input_vars" { p.maxInputVars = try integer() } else { p.maxInputNestingLevel = try integer(0...Int64(QueryServer.deepestNesting)) }
             self = .php(p)
         case .rack(var p):
             switch option {
             case "key_space_limit": p.keySpaceLimit = try integer()
-            case "param_depth_limit": p.paramDepthLimit = try integer()
+            case "param_depth_limit": p.paramDepthLimit = try integer(0...Int64(QueryServer.deepestNesting))
             case "bytesize_limit": p.bytesizeLimit = try integer()
             case "params_limit": p.paramsLimit = try integer()
             default: p.separators = try text()

@@ -3,6 +3,12 @@
 /// `Tests/PekitCoreTests/Fixtures/servers`). Alamofire-style: pick a preset, or configure a
 /// model's own options under the names that server uses.
 public enum QueryServer: Sendable {
+    /// The most bracket levels any model reads (qs's `depth`, PHP's `max_input_nesting_level`,
+    /// Rack's `param_depth_limit` count as at most this): a deeper result would exhaust the stack
+    /// when it is built, converted or freed, so no input may make one. The servers' defaults are
+    /// 5, 64 and 100.
+    public static let deepestNesting = 1000
+
     /// qs 6.11 `qs.parse` (Express with `extended: true`).
     case qs(QSParser)
     /// PHP 8.2 `parse_str` and `$_GET`.

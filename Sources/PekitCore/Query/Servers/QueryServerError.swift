@@ -23,10 +23,19 @@ public struct QueryServerError: Error, Equatable, Sendable, CustomStringConverti
     public var description: String {
         var text = kind.isEmpty ? "\(server): \(message)" : "\(server) \(kind): \(message)"
         if let key, let offset {
-            text += " (parameter \"\(key)\" at byte \(offset))"
+            text += " (parameter \(Self.shown(key)) at byte \(offset))"
         } else if let offset {
             text += " (at byte \(offset))"
         }
         return text
+    }
+
+    /// A parameter as a message quotes it: a long one cut after 60 bytes (on a character
+    /// boundary), with its length, so that an error about a huge key stays readable.
+    static func shown(_ key: ByteString) -> String {
+        guard key.count > 80 else { return "\"\(key)\"" }
+        var end = 60
+        while end > 0, key.bytes[end] & 0xC0 == 0x80 { end -= 1 }
+        return "\"\(ByteString(Array(key.bytes[..<end])))…\" of \(key.count) bytes"
     }
 }

@@ -6,7 +6,8 @@
 public struct RackParser: Sendable {
     /// Characters of keys one hash may hold (`key_space_limit`, 65536).
     public var keySpaceLimit = 65536
-    /// Nesting depth (`param_depth_limit`, 100: a name may have 99 bracket levels).
+    /// Nesting depth (`param_depth_limit`, 100: a name may have 99 bracket levels); more than
+    /// `QueryServer.deepestNesting` counts as that many.
     public var paramDepthLimit = 100
     /// Longest query in bytes (`bytesize_limit`, 4194304).
     public var bytesizeLimit = 4_194_304
@@ -55,7 +56,7 @@ public struct RackParser: Sendable {
                 if let name, !UTF8Validation.isValid(name) {
                     throw error("InvalidParameterError", "invalid byte sequence in UTF-8")
                 }
-                _ = try normalize(params, name: name?[...], value: value.map { RackValue.string(ByteString($0)) } ?? .null, depth: paramDepthLimit)
+                _ = try normalize(params, name: name?[...], value: value.map { RackValue.string(ByteString($0)) } ?? .null, depth: min(paramDepthLimit, QueryServer.deepestNesting))
             } catch let e as QueryServerError {
                 throw QueryServerError(server: e.server, kind: e.kind, message: e.message, key: ByteString(bytes: piece), offset: range.lowerBound)
             }
