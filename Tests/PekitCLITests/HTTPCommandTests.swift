@@ -134,6 +134,11 @@ final class HTTPCommandTests: XCTestCase {
             XCTAssertEqual(ours.status, theirs.status, "\(args): \(ours.stderr)")
             XCTAssertEqual(try? String(contentsOf: dir.appendingPathComponent("first.txt"), encoding: .utf8), first, "\(args)")
         }
+        // A transfer that fails still writes -w (http_code 000), as curl; pekit's exit status for a
+        // failed transfer is 1 (curl's is its error code).
+        let refused = ["\(b)/status/200", "http://127.0.0.1:1/", "-w", "[%{http_code} %{url_effective}]\n"]
+        XCTAssertEqual(try pekit(refused).stdout, try curl(refused).stdout)
+        XCTAssertEqual(try pekit(refused).status, 1)
         // -Z: all five in flight at once (--parallel-max 5), answers in the order given.
         let key = UUID().uuidString
         let parallel = try pekit(["-Z", "--parallel-max", "5"] + (1...5).map { "\(b)/inflight/\(key)?delay=0.5&n=\($0)" } + ["-w", " %{url_effective}\n"])

@@ -610,7 +610,17 @@ private struct Delivery {
         }
     }
     defer { progressLine?.finish() }
-    let response = try result.get()
+    let response: HTTPResponse
+    do { response = try result.get() } catch {
+        // As curl: -w is written for a transfer that failed too (%{http_code} is 000).
+        if let writeOut {
+            var none = HTTPResponse()
+            none.url = request.url
+            none.method = request.method
+            Output.stdout.write(writeOut.render(none))
+        }
+        throw error
+    }
     if verbose {
         // After curl's view, pekit's: each redirect followed and the timings.
         for hop in response.redirects { Output.stderr.line(printable("* redirect: \(hop.status) \(hop.method) \(hop.url) -> \(hop.location)")) }
