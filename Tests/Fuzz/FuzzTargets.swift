@@ -40,7 +40,13 @@ public func pekitFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         qs.comma = bytes.count > 1 && bytes[1] & 1 == 1
         qs.strictNullHandling = bytes.count > 2 && bytes[2] & 1 == 1
         qs.allowPrototypes = bytes.count > 3 && bytes[3] & 1 == 1
-        if let value = try? qs.parse(ByteString(bytes)) { _ = try? Policy.rfc3986.queryString(value) }
+        let fast = try? qs.parse(ByteString(bytes))
+        if let value = fast { _ = try? Policy.rfc3986.queryString(value) }
+        // The fast path must give what the faithful port gives, on any input.
+        QSParser.faithfulOnly = true
+        let faithful = try? qs.parse(ByteString(bytes))
+        QSParser.faithfulOnly = false
+        if fast != faithful { fatalError("qs: the fast path and the port differ on this input") }
         for server in QueryServer.all {
             if let (value, _) = try? server.model.read(ByteString(bytes)) {
                 _ = try? QueryCheck.check(value, policy: .rfc3986, server: server.model)
