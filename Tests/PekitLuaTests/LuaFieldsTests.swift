@@ -18,7 +18,7 @@ final class LuaFieldsTests: XCTestCase {
             (#"pekit.http.send({ url = "http://h/" }, { http = "3" })"#,
              #"pekit.http.send: bad argument #2 (field "http": expected "1.1", "2" or "auto", got "3")"#),
             (#"pekit.query.decode("a=1", { depth = "5" })"#,
-             #"pekit.query.decode: bad argument #2 (field "depth": expected a whole number or false, got "5")"#),
+             #"pekit.query.decode: bad argument #2 (field "depth": expected a whole number or false (at most 1000: pekit reads no deeper), got "5")"#),
             (#"pekit.query.decode("a=1", { server = "python", errors = "all" })"#,
              #"pekit.query.decode: bad argument #2 (field "errors": expected "replace", "strict", "ignore" or "backslashreplace", got "all")"#),
             (#"pekit.query.decode("a=1", { server = "django" })"#,
