@@ -43,7 +43,7 @@ final class RetryTests: LocalServerLuaTestCase {
     }
 
     /// rate = "N/s": requests to one host spaced 1/N s apart (held within 10%); other hosts do
-    /// not wait for it.
+    /// not wait for it, unless the rate is {"N/s", per = "all"}.
     func testRateLimitSpacesRequests() {
         XCTAssertEqual(lua.eval(#"""
             local done = {}
@@ -58,6 +58,27 @@ final class RetryTests: LocalServerLuaTestCase {
             pekit.http.get(other .. "/status/200", {rate = "1/s"})
             return pekit.time.now() - t0 < 0.5
             """#), "true")
+        // per = "all": one pace for every host, as for a batch (curl's --rate).
+        XCTAssertEqual(lua.eval(#"""
+            local other = base:gsub("127.0.0.1", "localhost")
+            local rs = pekit.http.all({ base .. "/status/200", other .. "/status/200", base .. "/status/201", other .. "/status/201", base .. "/status/202" },
+                                      { concurrency = 5, rate = { "10/s", per = "all" } })
+            local t0 = pekit.time.now()
+            pekit.http.get(other .. "/status/200", { rate = { "10/s", per = "all" } })
+            local waited = pekit.time.now() - t0
+            return #rs, waited >= 0.05
+            """#), "5\ttrue")
+        XCTAssertEqual(lua.eval(#"""
+            local t0 = pekit.time.now()
+            pekit.http.all({ base .. "/status/200", (base:gsub("127.0.0.1", "localhost")) .. "/status/200", base .. "/status/200" },
+                           { concurrency = 3, rate = { "20/s", per = "all" } })
+            local spent = pekit.time.now() - t0   -- three starts, two intervals of 0.05 s
+            return spent >= 0.09 and spent <= 0.3
+            """#), "true")
+        XCTAssertEqual(lua.eval(#"pekit.http.get(base, {rate = {"10/s", per = "batch"}})"#),
+                       "error: stdin:1: pekit.http.get: bad argument #2 (field \"rate\": per is \"host\" (each host paced on its own, the default) or \"all\" (one pace for every host), not \"batch\")")
+        XCTAssertEqual(lua.eval(#"pekit.http.get(base, {rate = {per = "all"}})"#),
+                       "error: stdin:1: pekit.http.get: bad argument #2 (field \"rate\": expected \"COUNT/s\" (or /m, /h), or {\"COUNT/s\", per = \"host\" or \"all\"}, got a table)")
         XCTAssertEqual(lua.eval(#"pekit.http.get(base, {rate = "fast"})"#),
                        "error: stdin:1: pekit.http.get: bad argument #2 (field \"rate\": a rate is COUNT/s, COUNT/m or COUNT/h (\"10/s\", \"600/m\"), not \"fast\")")
     }

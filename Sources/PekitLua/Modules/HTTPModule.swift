@@ -63,11 +63,34 @@ extension LuaRuntime {
                 }
             }
         }
-        if let text = try fields.string("rate") {
+        try fields.with("rate") { i in
+            // "10/s": each host's requests spaced so; {"10/s", per = "all"}: every request's, whatever its host.
+            var text: String?, acrossHosts = false
+            if stack.type(i) == LUA_TSTRING {
+                text = stack.string(i)
+            } else if stack.type(i) == LUA_TTABLE {
+                _ = stack.rawGetIndex(i, 1)
+                text = stack.type(-1) == LUA_TSTRING ? stack.string(-1) : nil
+                stack.pop()
+                _ = stack.rawGet(i, "per")
+                let per = stack.type(-1) == LUA_TNIL ? "\"host\"" : stack.type(-1) == LUA_TSTRING ? "\"\(stack.string(-1) ?? "")\"" : "a " + stack.typeName(-1)
+                stack.pop()
+                switch per {
+                case "\"host\"": acrossHosts = false
+                case "\"all\"": acrossHosts = true
+                default: throw fields.error("rate", "per is \"host\" (each host paced on its own, the default) or \"all\" (one pace for every host), not \(per)")
+                }
+            }
+            guard let text else { throw fields.mismatch("rate", expected: "\"COUNT/s\" (or /m, /h), or {\"COUNT/s\", per = \"host\" or \"all\"}") }
             // One limiter per rate for the whole run: requests made with the same rate share it.
-            if let shared = httpState.limiters[text] { options.rate = shared } else {
-                do { options.rate = try RateLimiter(text) } catch { throw fields.error("rate", "\(error)") }
-                httpState.limiters[text] = options.rate
+            let key = acrossHosts ? text + " per all" : text
+            if let shared = httpState.limiters[key] { options.rate = shared } else {
+                do {
+                    let limiter = try RateLimiter(text)
+                    limiter.acrossHosts = acrossHosts
+                    options.rate = limiter
+                } catch { throw fields.error("rate", "\(error)") }
+                httpState.limiters[key] = options.rate
             }
         }
         try fields.with("sink") { i in
