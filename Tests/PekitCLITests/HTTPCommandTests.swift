@@ -134,6 +134,18 @@ final class HTTPCommandTests: XCTestCase {
             XCTAssertEqual(ours.status, theirs.status, "\(args): \(ours.stderr)")
             XCTAssertEqual(try? String(contentsOf: dir.appendingPathComponent("first.txt"), encoding: .utf8), first, "\(args)")
         }
+        // -D FILE holds every transfer's head in turn, as curl's does (status lines compared: the
+        // Date fields differ).
+        func statusLines(_ name: String) throws -> [String] {
+            try String(contentsOf: dir.appendingPathComponent(name), encoding: .utf8).components(separatedBy: "\r\n").filter { $0.hasPrefix("HTTP/") }
+        }
+        let dump = ["-o", "/dev/null", "-o", "/dev/null", "\(b)/status/200", "\(b)/status/404"]
+        _ = try curl(["-D", "theirs.txt"] + dump)
+        XCTAssertEqual(try pekit(["-D", "ours.txt"] + dump).status, 0)
+        XCTAssertEqual(try statusLines("ours.txt"), try statusLines("theirs.txt"))
+        XCTAssertEqual(try statusLines("ours.txt"), ["HTTP/1.1 200 OK", "HTTP/1.1 404 Not Found"])
+        XCTAssertEqual(try pekit(["-Z", "-D", "ours.txt"] + dump).status, 0)
+        XCTAssertEqual(try statusLines("ours.txt"), ["HTTP/1.1 200 OK", "HTTP/1.1 404 Not Found"])
         // A transfer that fails still writes -w (http_code 000), as curl; pekit's exit status for a
         // failed transfer is 1 (curl's is its error code).
         let refused = ["\(b)/status/200", "http://127.0.0.1:1/", "-w", "[%{http_code} %{url_effective}]\n"]

@@ -210,6 +210,11 @@ func runRequest(_ args: [[UInt8]], built handler: BuiltRequestHandler?) throws -
     return try buildAndRun(parsed, url: url, output: output, handler)
 }
 
+/// The heads -D FILE gets from several transfers, in the order given.
+private final class HeadDump {
+    var text = ""
+}
+
 /// Each -o FILE and -O, in the order given (curl pairs them with the URLs in order).
 private func outputChoices(_ parsed: Arguments, urls: Int) throws -> [OutputChoice] {
     var outputs: [OutputChoice] = []
@@ -265,24 +270,35 @@ private func runSeveral(_ parsed: Arguments, urls: [String], _ handler: BuiltReq
         }
     }
     let choices = urls.indices.map { $0 < outputs.count ? outputs[$0] : OutputChoice.standardOutput }
+    // -D FILE: every transfer's head, in the order given, written once at the end (as curl fills it).
+    let heads = parsed.value("dump-header").flatMap { $0 == "-" ? nil : HeadDump() }
+    func finished() -> Int32 {
+        if let heads, let path = parsed.value("dump-header") {
+            do { try Files.writeAtomically(Array(heads.text.utf8), to: path, mode: 0o644) } catch {
+                Output.stderr.line("pekit request: -D \(printable(path)): \(error)")
+                status = 1
+            }
+        }
+        return status
+    }
     if !parsed.has("parallel") {
         let client = try HTTPClient()
         for (url, output) in zip(urls, choices) {
             report(url) {
                 try buildAndRun(parsed, url: url, output: output) { request, builder in
-                    var delivery = try Delivery(request, builder: builder, parsed, output: output, alone: true)
+                    var delivery = try Delivery(request, builder: builder, parsed, output: output, alone: true, heads: heads)
                     delivery.options.rate = rate
                     return try delivery.finish(Result { try client.send(request, options: delivery.options) })
                 }
             }
         }
-        return status
+        return finished()
     }
     // -Z: every request built first (a usage error stops the command before anything is sent).
     var deliveries: [Delivery] = []
     for (url, output) in zip(urls, choices) {
         _ = try buildAndRun(parsed, url: url, output: output) { request, builder in
-            var delivery = try Delivery(request, builder: builder, parsed, output: output, alone: false)
+            var delivery = try Delivery(request, builder: builder, parsed, output: output, alone: false, heads: heads)
             delivery.options.rate = rate
             deliveries.append(delivery)
             return 0
@@ -307,7 +323,7 @@ private func runSeveral(_ parsed: Arguments, urls: [String], _ handler: BuiltReq
             }
         }
     }
-    return status
+    return finished()
 }
 
 private func buildAndRun(_ parsed: Arguments, url: String, output: OutputChoice, _ handler: BuiltRequestHandler?) throws -> Int32 {
@@ -506,7 +522,8 @@ private struct Delivery {
 
     /// - Parameter alone: the only request of the command (progress lines, trace and HAR files
     ///   are per command).
-    init(_ request: HTTPRequest, builder: RequestBuilder, _ parsed: Arguments, output: OutputChoice, alone: Bool) throws {
+    /// - Parameter heads: where -D FILE collects the heads of several transfers (nil: written now).
+    init(_ request: HTTPRequest, builder: RequestBuilder, _ parsed: Arguments, output: OutputChoice, alone: Bool, heads: HeadDump? = nil) throws {
     self.request = request
     var options = SendOptions(cookiesOf: builder)
     options.followRedirects = !parsed.has("no-follow")
@@ -649,8 +666,11 @@ private struct Delivery {
         return text + "\r\n"
     }
     if let path = parsed.value("dump-header") {
-        // curl's -D: the final response's status line and header fields, as they came.
-        if path == "-" { Output.stdout.write(head(escaped: false)) } else { try Files.writeAtomically(Array(head(escaped: false).utf8), to: path, mode: 0o644) }
+        // curl's -D: the final response's status line and header fields, as they came (with
+        // several URLs, each one's in turn, written once at the end).
+        if path == "-" { Output.stdout.write(head(escaped: false)) } else if let heads { heads.text += head(escaped: false) } else {
+            try Files.writeAtomically(Array(head(escaped: false).utf8), to: path, mode: 0o644)
+        }
     }
     if toTerminal, !UTF8Validation.isValid(response.body) || response.body.contains(0) {
         Output.stderr.line("pekit request: the body is binary (\(response.body.count) bytes) and would mess up the terminal: use -o FILE, or -o - to write it here anyway")
