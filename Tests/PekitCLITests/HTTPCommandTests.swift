@@ -454,6 +454,8 @@ final class HTTPCommandTests: XCTestCase {
             (SIGTERM, ["request", "--send", "-o", out, "\(server.base)/bytes/300000?chunked=1&pause=0.1"]),
             (SIGHUP, ["request", "--send", "-o", out, "\(server.base)/bytes/300000?chunked=1&pause=0.1"]),
             (SIGTERM, ["run", "-e", "pekit.http.get('\(server.base)/bytes/300000?chunked=1&pause=0.1', { sink = '\(out)' })"]),
+            // Several at once (-Z): every file of the batch.
+            (SIGINT, ["request", "-Z", "-o", out, "-o", out + "2", "-o", out + "3"] + Array(repeating: "\(server.base)/bytes/300000?chunked=1&pause=0.1", count: 3)),
         ]
         for (sig, args) in cases {
             let process = Process()
