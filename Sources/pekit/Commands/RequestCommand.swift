@@ -16,7 +16,7 @@ let requestCommand = Command(
                          [-d DATA | --data-raw D | --data-binary D | --data-urlencode D]... [-G]
                          [-A AGENT] [-e REFERER] [--connect-to H1:P1:H2:P2] [--resolve H:P:ADDR]
                          [--raw | --curl | --describe | --send [send options]] URL
-       pekit request [send options] [-Z [--parallel-max N]] [--rate R] URL... (several, as curl)
+           pekit request [send options] [-Z [--parallel-max N]] [--rate R] URL... (several, as curl)
 
     Builds the request the way AFNetworking's serializer does, done right: --param values go into
     the query for GET, HEAD and DELETE and into a form body otherwise (--params-in query|body to
@@ -110,7 +110,8 @@ let requestCommand = Command(
                         on one thread and shared connections; answers shown in the order given,
                         done/failed/in flight on standard error meanwhile when it is a terminal
                         (not with -s; --progress: always, --no-progress: never)
-      --rate R          start no more than R transfers: N/s, N/m or N/h (curl's --rate)
+      --rate R          start at most R transfers, whatever their hosts: N/s, N/m or N/h
+                        (curl's --rate)
       --retry N         send again up to N times after a timeout or a 408, 429, 500, 502, 503
                         or 504 (curl's --retry: waiting 1 s, doubling, or as Retry-After says;
                         GET, HEAD, PUT, DELETE, OPTIONS only); --retry-max-time S starts no
