@@ -213,10 +213,6 @@ extension QSParser {
         return prototypeNames.contains(ByteString(bytes: s))
     }
 
-    static func canonicalIndex(_ s: UnsafeBufferPointer<UInt8>) -> Int? {
-        canonicalIndex(ArraySlice(s))
-    }
-
     /// Whether the piece at `owner` has the same decoded key as the current one.
     private func sameKey(_ owner: Range<Int>, _ state: inout FastState) -> Bool {
         guard owner.lowerBound >= 0 else { return false }

@@ -341,7 +341,7 @@ public struct QSParser: Sendable {
 
     /// `String(parseInt(s, 10)) === s && index >= 0`: a canonical non-negative decimal that a
     /// double holds exactly.
-    static func canonicalIndex(_ s: ArraySlice<UInt8>) -> Int? {
+    static func canonicalIndex<Bytes: Collection>(_ s: Bytes) -> Int? where Bytes.Element == UInt8 {
         guard let first = s.first, first >= 0x30, first <= 0x39, s.count <= 16 else { return nil }
         guard s.count == 1 || first != 0x30 else { return nil }
         var n = 0

@@ -4,8 +4,8 @@ import Foundation
 /// string: a parse of a large query then costs a handful of allocations rather than several per
 /// parameter. Decoded keys and values live in one byte arena; maps and lists are `Node`s whose
 /// children are `Slot`s chained in the order added; a node with many children is also found
-/// through one hash index shared by the whole tree. `value(sparse:)` and `walk(into:sparse:)`
-/// turn it into the result.
+/// through one hash index shared by the whole tree. `walk(into:sparse:)` hands the result to a
+/// `QueryTreeSink` (`value(sparse:)` is the walk into a `PekitValueSink`).
 struct QSTree {
     /// What a slot holds.
     enum Content {
@@ -243,32 +243,10 @@ struct QSTree {
     }
 
     /// The result as a value; `sparse` keeps a list's holes as nulls.
-    func value(sparse: Bool) -> PekitValue { value(of: .node(0), sparse: sparse) }
-
-    private func value(of content: Content, sparse: Bool) -> PekitValue {
-        switch content {
-        case .string(let start, let count): return .string(ByteString(text.bytes((Int(start), Int(count)))))
-        case .null: return .null
-        case .list(let l): return .array(lists[Int(l)].map { value(of: $0, sparse: sparse) })
-        case .node(let n32):
-            let n = Int(n32)
-            if nodes[n].isArray {
-                var list: [PekitValue] = []
-                list.reserveCapacity(sparse ? nodes[n].length : nodes[n].count)
-                forEachChild(n) { s in
-                    if sparse { while list.count < slots[s].index { list.append(.null) } }
-                    list.append(value(of: slots[s].content, sparse: sparse))
-                }
-                if sparse { while list.count < nodes[n].length { list.append(.null) } }
-                return .array(list)
-            }
-            var entries: [PekitMap.Entry] = []
-            entries.reserveCapacity(nodes[n].count)
-            forEachChild(n) { s in
-                entries.append(.init(key: ByteString(text.bytes(slots[s].key)), value: value(of: slots[s].content, sparse: sparse)))
-            }
-            return .map(PekitMap(ordered: entries))
-        }
+    func value(sparse: Bool) -> PekitValue {
+        var sink = PekitValueSink()
+        walk(into: &sink, sparse: sparse)
+        return sink.result
     }
 
     /// Hands the result to `sink` from the top down, without building a `PekitValue`.
@@ -332,6 +310,34 @@ public protocol QueryTreeSink {
     mutating func endMap()
 }
 
+/// Builds a `PekitValue` from a walk: one open list or map per level, the last value given
+/// waiting to be set into it.
+struct PekitValueSink: QueryTreeSink {
+    private var lists: [[PekitValue]] = []
+    private var maps: [[PekitMap.Entry]] = []
+    private var keys: [ByteString] = []
+    private var last = PekitValue.null
+
+    /// The value of the whole walk: the container or value it gave last.
+    var result: PekitValue { last }
+
+    mutating func string(_ bytes: UnsafeBufferPointer<UInt8>) { last = .string(ByteString(Array(bytes))) }
+    mutating func null() { last = .null }
+    mutating func beginList(count: Int) {
+        lists.append([])
+        lists[lists.count - 1].reserveCapacity(count)
+    }
+    mutating func setElement(_ position: Int) { lists[lists.count - 1].append(last) }
+    mutating func endList() { last = .array(lists.removeLast()) }
+    mutating func beginMap(count: Int) {
+        maps.append([])
+        maps[maps.count - 1].reserveCapacity(count)
+    }
+    mutating func key(_ bytes: UnsafeBufferPointer<UInt8>) { keys.append(ByteString(Array(bytes))) }
+    mutating func setField() { maps[maps.count - 1].append(.init(key: keys.removeLast(), value: last)) }
+    mutating func endMap() { last = .map(PekitMap(ordered: maps.removeLast())) }
+}
+
 /// Bytes appended to one growing buffer and read back by offset.
 final class ByteArena {
     private var base: UnsafeMutablePointer<UInt8>
@@ -384,6 +390,4 @@ final class ByteArena {
     func withBytes<T>(_ range: (start: Int, count: Int), _ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T {
         try body(UnsafeBufferPointer(start: base + range.start, count: range.count))
     }
-
-    func bytes(_ range: (start: Int, count: Int)) -> [UInt8] { Array(UnsafeBufferPointer(start: base + range.start, count: range.count)) }
 }
