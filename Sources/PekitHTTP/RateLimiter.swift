@@ -10,12 +10,13 @@ public final class RateLimiter: @unchecked Sendable {
     public let interval: Double
     public let text: String
     /// One pace for every request, whatever its host (curl's `--rate`), instead of one per host.
-    public var acrossHosts = false
+    public let acrossHosts: Bool
     private var next: [String: Double] = [:]
     private var mutex = pthread_mutex_t()
 
+    /// - Parameter acrossHosts: one pace for all requests, not one per host.
     /// - Throws: `RateLimiter.Failure` for text that is not COUNT/UNIT.
-    public init(_ text: String) throws {
+    public init(_ text: String, acrossHosts: Bool = false) throws {
         let parts = text.split(separator: "/", maxSplits: 1).map { String($0).trimmingCharacters(in: [" "]) }
         let units: [String: Double] = ["s": 1, "sec": 1, "second": 1, "m": 60, "min": 60, "minute": 60, "h": 3600, "hour": 3600]
         guard parts.count == 2, let count = Double(parts[0]), count > 0, count.isFinite, let unit = units[parts[1].lowercased()] else {
@@ -23,6 +24,7 @@ public final class RateLimiter: @unchecked Sendable {
         }
         interval = unit / count
         self.text = text
+        self.acrossHosts = acrossHosts
         pthread_mutex_init(&mutex, nil)
     }
 

@@ -73,23 +73,19 @@ extension LuaRuntime {
                 text = stack.type(-1) == LUA_TSTRING ? stack.string(-1) : nil
                 stack.pop()
                 _ = stack.rawGet(i, "per")
-                let per = stack.type(-1) == LUA_TNIL ? "\"host\"" : stack.type(-1) == LUA_TSTRING ? "\"\(stack.string(-1) ?? "")\"" : "a " + stack.typeName(-1)
-                stack.pop()
-                switch per {
-                case "\"host\"": acrossHosts = false
-                case "\"all\"": acrossHosts = true
-                default: throw fields.error("rate", "per is \"host\" (each host paced on its own, the default) or \"all\" (one pace for every host), not \(per)")
+                defer { stack.pop() }
+                let per = stack.type(-1) == LUA_TSTRING ? stack.string(-1) : nil
+                guard stack.type(-1) == LUA_TNIL || per == "host" || per == "all" else {
+                    let shown = per.map { "\"\($0)\"" } ?? "a " + stack.typeName(-1)
+                    throw fields.error("rate", "per is \"host\" (each host paced on its own, the default) or \"all\" (one pace for every host), not \(shown)")
                 }
+                acrossHosts = per == "all"
             }
             guard let text else { throw fields.mismatch("rate", expected: "\"COUNT/s\" (or /m, /h), or {\"COUNT/s\", per = \"host\" or \"all\"}") }
             // One limiter per rate for the whole run: requests made with the same rate share it.
             let key = acrossHosts ? text + " per all" : text
             if let shared = httpState.limiters[key] { options.rate = shared } else {
-                do {
-                    let limiter = try RateLimiter(text)
-                    limiter.acrossHosts = acrossHosts
-                    options.rate = limiter
-                } catch { throw fields.error("rate", "\(error)") }
+                do { options.rate = try RateLimiter(text, acrossHosts: acrossHosts) } catch { throw fields.error("rate", "\(error)") }
                 httpState.limiters[key] = options.rate
             }
         }
