@@ -56,13 +56,15 @@ extension LuaRuntime {
         }
         setFunction(module, "pekit.query", "decode") { call in
             // A whole URL or "?…" is read for its query part, as a server would see it.
-            let input = QueryInput.query(of: try call.bytes(1)).query
+            let query = ByteString(bytes: QueryInput.query(of: try call.bytes(1)).query)
             let (server, ordered) = try call.runtime.queryServer(from: call, argument: 2)
             if case .qs(let parser) = server, !ordered {
+                // Tables straight from the parser's tree; the port's object when qs's options need it.
                 var sink = LuaTreeSink(call.runtime)
-                if parser.parse(ByteString(bytes: input), into: &sink) { return 1 }
+                if let value = try parser.parse(query, into: &sink) { call.runtime.push(value, keepOrder: false) }
+                return 1
             }
-            let (value, error) = try server.read(ByteString(bytes: input))
+            let (value, error) = try server.read(query)
             call.runtime.push(value, keepOrder: ordered)
             guard case .go = server else { return 1 }
             if let error { call.stack.push(ByteString(error.message)) } else { call.stack.pushNil() }

@@ -71,6 +71,27 @@ public struct QSParser: Sendable {
         guard !query.isEmpty else { return .map(PekitMap(ordered: [])) }
         let input = prepared(query)
         if !Self.faithfulOnly, let fast = fastParse(input) { return fast }
+        return try faithfulParse(input)
+    }
+
+    /// Hands the parsed object to `sink` from the top down, without building a `PekitValue`
+    /// (the Lua bridge builds its tables this way). O(n) in the query's length.
+    /// - Returns: nil when `sink` was given the object; otherwise the object itself, from the
+    ///   faithful port, when these options need it (a `decoder`, `comma`, a charset other than
+    ///   UTF-8, a pattern delimiter, or a query qs merges in one of its irregular ways) or the
+    ///   query is empty: `sink` was given nothing then.
+    /// - Throws: as `parse(_:)`.
+    public func parse<Sink: QueryTreeSink>(_ query: ByteString, into sink: inout Sink) throws -> PekitValue? {
+        guard !query.isEmpty else { return .map(PekitMap(ordered: [])) }
+        let input = prepared(query)
+        guard !Self.faithfulOnly, let tree = fastTree(input) else { return try faithfulParse(input) }
+        tree.walk(into: &sink, sparse: allowSparse)
+        return nil
+    }
+
+    /// qs's own algorithm: the pieces collected by key, then one chain of new objects per key
+    /// merged into the result.
+    private func faithfulParse(_ input: [UInt8]) throws -> PekitValue {
         let temp = try parseValues(input)
         var object = JSValue.object(JSObject())
         for key in temp.keys {
@@ -79,17 +100,6 @@ public struct QSParser: Sendable {
         }
         if !allowSparse { compact(object) }
         return object.value ?? .map(PekitMap(ordered: []))
-    }
-
-    /// Hands the parsed object to `sink` from the top down, without building a `PekitValue`
-    /// (the Lua bridge builds its tables this way). O(n) in the query's length.
-    /// - Returns: false, having given `sink` nothing, when these options need the faithful port
-    ///   (a `decoder`, `comma`, a charset other than UTF-8, a pattern delimiter, or a query qs
-    ///   merges in one of its irregular ways): call `parse(_:)` then.
-    public func parse<Sink: QueryTreeSink>(_ query: ByteString, into sink: inout Sink) -> Bool {
-        guard !Self.faithfulOnly, let tree = fastTree(prepared(query)) else { return false }
-        tree.walk(into: &sink, sparse: allowSparse)
-        return true
     }
 
     /// The query as qs reads it: without a leading `?` when asked, ill-formed UTF-8 replaced.
