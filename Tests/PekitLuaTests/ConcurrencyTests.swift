@@ -108,7 +108,7 @@ final class ConcurrencyTests: LocalServerLuaTestCase {
             local took = pekit.time.now() - t0
             local stats = pekit.http.get(base .. "/inflight/\#(k)/stats"):json()
             local firsts = {}
-            for i = 1, 8 do firsts[i] = rs[i] end
+            for i = 1, 8 do firsts[i] = tostring(rs[i]) end   -- a failed task shows its message
             return before, table.concat(firsts, ","), stats.max, took < 1.0, rs[9].error, rs[9].traceback:match("^stack traceback:") ~= nil,
                    rs[10].error:match("^stdin:%d+: pekit.http.get: GET http://127.0.0.1:1/: Failed to connect") ~= nil,
                    tasks[9].failed, tasks[1].done, select("#", pekit.wait(tasks[3])), pekit.wait(tasks[3])
