@@ -46,6 +46,45 @@ final class WHATWGURLTests: XCTestCase {
         XCTAssertGreaterThan(vectors.count, 500)
     }
 
+    /// The one-pass parser for `scheme://…` URLs gives the href and spans the state machine
+    /// gives, on every vector and on variations of each (a byte inserted, one removed).
+    func testFastPathAgreesWithTheStateMachine() throws {
+        let vectors = try load("url-vectors", as: Vector.self)
+        let extras = ["http://a:b@c:d@h/", "http://@h/", "http://:@h/", "http://a:@h/", "http://:p@h/", "HTTP://H:80/", "ws://h:080",
+                      "foo://h", "foo://h?q#f", "foo://", "foo://@h", "foo://[::1]:8/a", "http://h/a/../../b/./c/%2E%2e/", "http:\\\\h\\a",
+                      "http://1.2.3", "http://0x7f.1/", "http://a.b.1/", "http://a.b.c1/", "http://xn--nxasmq6b/", "https://ｅｘａｍｐｌｅ.com/",
+                      "http://h:65536/", "http://h:1a/", "http://a@/", "http://:8/", "foo://a b/", "foo://%41/", "http://%41.com/"]
+        var inputs: [(String, WHATWGURL?)] = extras.map { ($0, nil) }
+        for v in vectors {
+            guard let input = v.input else { continue }
+            let base = try? v.base.map { try WHATWGURL($0) }
+            inputs.append((input, base ?? nil))
+            let scalars = Array(input.unicodeScalars)
+            for i in stride(from: 0, to: scalars.count, by: 3) {
+                var removed = scalars; removed.remove(at: i)
+                inputs.append((String(String.UnicodeScalarView(removed)), base ?? nil))
+                for c in ["/", "\\", "@", ":", "?", "#", ".", "%", "[", "A", " ", "\t", "é"] as [Unicode.Scalar] {
+                    var inserted = scalars; inserted.insert(c, at: i)
+                    inputs.append((String(String.UnicodeScalarView(inserted)), base ?? nil))
+                }
+            }
+        }
+        var taken = 0, failures: [String] = []
+        for (input, base) in inputs {
+            guard WHATWGURL.fastPathTakes(input, base: base) else { continue }
+            taken += 1
+            let fast = try? WHATWGURL(input, base: base)
+            guard let slow = try? WHATWGURL.parsedByStateMachine(input, base: base) else {
+                failures.append("\(input.debugDescription): the state machine fails, the fast path gives \(fast?.href ?? "nothing")"); continue
+            }
+            if fast?.href != slow.href || fast?.spans != slow.spans {
+                failures.append("\(input.debugDescription):\n   fast  \(fast?.href ?? "nothing") \(String(describing: fast?.spans))\n   slow  \(slow.href) \(slow.spans)")
+            }
+        }
+        XCTAssert(failures.isEmpty, "\(failures.count) of \(taken) differ:\n" + failures.prefix(30).joined(separator: "\n"))
+        XCTAssertGreaterThan(taken, inputs.count / 10, "the fast path takes \(taken) of \(inputs.count)")
+    }
+
     func testSettersMatchNode() throws {
         let vectors = try load("setter-vectors", as: Vector.self)
         var failures: [String] = []

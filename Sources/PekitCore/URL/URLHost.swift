@@ -57,6 +57,14 @@ public enum URLHost: Equatable, Sendable, CustomStringConvertible {
         return (c < 64 ? (mask.0 >> UInt64(c)) & 1 : (mask.1 >> UInt64(c - 64)) & 1) != 0
     }
 
+    /// The forbidden host code points (§3.2) among bytes: NUL, tab, LF, CR, space and the ASCII
+    /// the domain mask has above space (not %, DEL or other controls, which opaque hosts allow).
+    @inline(__always) static func isForbiddenOpaqueHostByte(_ b: UInt8) -> Bool {
+        let mask = forbiddenDomainMask
+        return b == 0x00 || b == 0x09 || b == 0x0A || b == 0x0D || b == 0x20
+            || (b > 0x20 && b < 0x7F && b != 0x25 && (b < 64 ? (mask.0 >> UInt64(b)) & 1 : (mask.1 >> UInt64(b - 64)) & 1) != 0)
+    }
+
     /// The host parser (§3.5) over UTF-8 bytes. ASCII names that need no percent-decoding or IDNA
     /// (nearly all) are read here without making code points.
     static func parse(bytes input: [UInt8], special: Bool, failure: inout String) -> URLHost? {
@@ -68,13 +76,8 @@ public enum URLHost: Equatable, Sendable, CustomStringConvertible {
         if !special {
             // An empty opaque host is the empty host (sc:/// has a host, and it is empty).
             if input.isEmpty { return .empty }
-            let mask = forbiddenDomainMask
-            for b in input {
-                // The forbidden host code points: NUL, tab, LF, CR, space and the ASCII the mask
-                // has above space (not %, DEL or other controls, which opaque hosts allow).
-                let forbidden = b == 0x00 || b == 0x09 || b == 0x0A || b == 0x0D || b == 0x20
-                    || (b > 0x20 && b < 0x7F && b != 0x25 && (b < 64 ? (mask.0 >> UInt64(b)) & 1 : (mask.1 >> UInt64(b - 64)) & 1) != 0)
-                if forbidden { failure = "the host holds the forbidden code point U+\(hexDigitsUpper(UInt32(b)))"; return nil }
+            for b in input where isForbiddenOpaqueHostByte(b) {
+                failure = "the host holds the forbidden code point U+\(hexDigitsUpper(UInt32(b)))"; return nil
             }
             return .opaque(String(decoding: PercentEncodeSet.c0Control.encode(bytes: input), as: UTF8.self))
         }

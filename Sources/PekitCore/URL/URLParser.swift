@@ -17,8 +17,8 @@ struct URLParser {
     }
 
     let input: [UInt8]
-    let base: WHATWGURL?
-    var url = WHATWGURL(scheme: "")
+    let base: URLParts?
+    var url = URLParts(scheme: "")
     var state = State.schemeStart
     let override: Override?
     var buffer: [UInt8] = []
@@ -29,19 +29,16 @@ struct URLParser {
     // ASCII code points the states test, by name.
     static let slash = 0x2F, backslash = 0x5C, question = 0x3F, hash = 0x23, colon = 0x3A, at = 0x40, percent = 0x25
 
-    init(input: String, base: WHATWGURL?) {
+    init(input: UnsafeBufferPointer<UInt8>, base: URLParts?) {
         // Leading and trailing C0 controls and spaces go, and every tab and newline.
-        var bytes = Array(input.utf8)
-        let start = bytes.firstIndex(where: { $0 > 0x20 }) ?? bytes.count
-        let end = bytes.lastIndex(where: { $0 > 0x20 }).map { $0 + 1 } ?? start
-        if start > 0 || end < bytes.count { bytes = Array(bytes[start..<max(start, end)]) }
-        self.input = Self.withoutTabsAndNewlines(bytes)
+        let trimmed = URLFastParser.trimmed(input)
+        self.input = Self.withoutTabsAndNewlines(Array(input[trimmed]))
         self.base = base
         self.override = nil
     }
 
     /// A setter's parse of `input` into `url` (tabs and newlines removed, nothing trimmed).
-    init(input: String, url: WHATWGURL, override: Override) {
+    init(input: String, url: URLParts, override: Override) {
         self.input = Self.withoutTabsAndNewlines(Array(input.utf8))
         self.base = nil
         self.url = url
@@ -109,21 +106,30 @@ struct URLParser {
         url.path = .segments(s)
     }
 
-    static func isSingleDot(_ s: [UInt8]) -> Bool {
-        s == [0x2E] || (s.count == 3 && s[0] == 0x25 && s[1] == 0x32 && s[2] | 0x20 == 0x65)
-    }
-    static func isDoubleDot(_ s: [UInt8]) -> Bool {
+    /// "." or "%2e" (any case).
+    static func isSingleDot<C: RandomAccessCollection>(_ s: C) -> Bool where C.Element == UInt8, C.Index == Int {
+        let i = s.startIndex
         switch s.count {
-        case 2: return s == [0x2E, 0x2E]
-        case 4: return (s[0] == 0x2E && isSingleDot(Array(s[1...]))) || (s[3] == 0x2E && isSingleDot(Array(s[..<3])))
-        case 6: return isSingleDot(Array(s[..<3])) && isSingleDot(Array(s[3...]))
+        case 1: return s[i] == 0x2E
+        case 3: return s[i] == 0x25 && s[i + 1] == 0x32 && s[i + 2] | 0x20 == 0x65
+        default: return false
+        }
+    }
+
+    /// ".." with either dot written "%2e".
+    static func isDoubleDot<C: RandomAccessCollection>(_ s: C) -> Bool where C.Element == UInt8, C.Index == Int {
+        let i = s.startIndex
+        switch s.count {
+        case 2: return s[i] == 0x2E && s[i + 1] == 0x2E
+        case 4: return (s[i] == 0x2E && isSingleDot(s[(i + 1)...])) || (s[i + 3] == 0x2E && isSingleDot(s[..<(i + 3)]))
+        case 6: return isSingleDot(s[..<(i + 3)]) && isSingleDot(s[(i + 3)...])
         default: return false
         }
     }
 
     @inline(__always) func isSpecialDelimiter(_ c: Int) -> Bool { c == Self.eof || c == Self.slash || c == Self.question || c == Self.hash || (url.isSpecial && c == Self.backslash) }
 
-    mutating func run() throws -> WHATWGURL {
+    mutating func run() throws -> URLParts {
         let count = input.count
         // The sets as locals: a static is checked for initialization at every use.
         let pathSet = PercentEncodeSet.path, c0Set = PercentEncodeSet.c0Control

@@ -4,12 +4,12 @@
 /// error), except `href`, which throws.
 extension WHATWGURL {
     /// Whether there is a user name or password.
-    public var includesCredentials: Bool { !username.isEmpty || !password.isEmpty }
+    public var includesCredentials: Bool { spans.usernameStart != spans.hostStart }
 
     /// A URL without a host (or with the empty host), or a file URL, has no credentials or port.
-    public var cannotHaveCredentialsOrPort: Bool { host == nil || host == .empty || scheme == "file" }
+    public var cannotHaveCredentialsOrPort: Bool { spans.hostKind == .none || spans.hostKind == .empty || scheme == "file" }
 
-    public var hasOpaquePath: Bool { if case .opaque = path { return true }; return false }
+    public var hasOpaquePath: Bool { spans.hasOpaquePath }
 
     /// Replaces the whole URL. - Throws: `ParseError` when `value` is not a URL.
     public mutating func setHref(_ value: String) throws { self = try WHATWGURL(value) }
@@ -49,22 +49,19 @@ extension WHATWGURL {
 
     public mutating func setPathname(_ value: String) {
         guard !hasOpaquePath else { return }
-        path = .segments([])
-        reparse(value, from: .pathStart)
+        reparse(value, from: .pathStart) { $0.path = .segments([]) }
     }
 
     /// With or without the leading `?`; `""` removes the query.
     public mutating func setSearch(_ value: String) {
-        guard !value.isEmpty else { query = nil; stripTrailingSpacesFromOpaquePath(); return }
-        query = ""
-        reparse(value.hasPrefix("?") ? String(value.dropFirst()) : value, from: .query)
+        guard !value.isEmpty else { change { $0.query = nil; $0.stripTrailingSpacesFromOpaquePath() }; return }
+        reparse(value.hasPrefix("?") ? String(value.dropFirst()) : value, from: .query) { $0.query = "" }
     }
 
     /// With or without the leading `#`; `""` removes the fragment.
     public mutating func setHash(_ value: String) {
-        guard !value.isEmpty else { fragment = nil; stripTrailingSpacesFromOpaquePath(); return }
-        fragment = ""
-        reparse(value.hasPrefix("#") ? String(value.dropFirst()) : value, from: .fragment)
+        guard !value.isEmpty else { change { $0.fragment = nil; $0.stripTrailingSpacesFromOpaquePath() }; return }
+        reparse(value.hasPrefix("#") ? String(value.dropFirst()) : value, from: .fragment) { $0.fragment = "" }
     }
 
     /// Sets a component by its `URL` attribute name (`"pathname"`); false for an unknown name.
@@ -89,21 +86,24 @@ extension WHATWGURL {
     /// The names `set(_:to:)` takes, as the `URL` class has them.
     public static let settableComponents = ["href", "protocol", "username", "password", "host", "hostname", "port", "pathname", "search", "hash"]
 
-    private mutating func reparse(_ value: String, from override: URLParser.State) {
-        reparse(value, from: URLParser.Override(state: override))
+    private mutating func reparse(_ value: String, from override: URLParser.State, after prepare: (inout URLParts) -> Void = { _ in }) {
+        reparse(value, from: URLParser.Override(state: override), after: prepare)
     }
 
-    private mutating func reparse(_ value: String, from override: URLParser.Override) {
-        var parser = URLParser(input: value, url: self, override: override)
+    /// Parses `value` into the components from the state `override` names, after `prepare`.
+    private mutating func reparse(_ value: String, from override: URLParser.Override, after prepare: (inout URLParts) -> Void = { _ in }) {
+        var parts = self.parts
+        prepare(&parts)
+        var parser = URLParser(input: value, url: parts, override: override)
         // A failure keeps what the parser had already set (a host before a bad port), as the
         // Standard's in-place parse does.
-        self = (try? parser.run()) ?? parser.url
+        self = WHATWGURL(parts: (try? parser.run()) ?? parser.url)
     }
+}
 
+extension URLParts {
     /// §4.2 "potentially strip trailing spaces from an opaque path".
-    mutating func stripTrailingSpacesFromOpaquePathIfBare() { stripTrailingSpacesFromOpaquePath() }
-
-    private mutating func stripTrailingSpacesFromOpaquePath() {
+    mutating func stripTrailingSpacesFromOpaquePath() {
         guard case .opaque(var p) = path, fragment == nil, query == nil else { return }
         while p.hasSuffix(" ") { p.removeLast() }
         path = .opaque(p)
@@ -121,7 +121,9 @@ extension WHATWGURL {
     /// Replaces the query with `pairs`, serialized as `URLSearchParams` does (no pairs: no query).
     public mutating func setQueryPairs(_ pairs: [(name: String, value: String)]) {
         let text = WHATWGFormParser.serialize(pairs)
-        query = text.isEmpty ? nil : text
-        if query == nil { stripTrailingSpacesFromOpaquePathIfBare() }
+        change {
+            $0.query = text.isEmpty ? nil : text
+            if text.isEmpty { $0.stripTrailingSpacesFromOpaquePath() }
+        }
     }
 }

@@ -1,22 +1,66 @@
 /// A URL as the WHATWG URL Standard parses and serializes it (what browsers, node and ada do):
 /// `WHATWGURL("http://h/a b/汉?q=汉 字")` is `http://h/a%20b/%E6%B1%89?q=%E6%B1%89%20%E5%AD%97`.
-/// This is the basic URL parser (§4.4) without state overrides, and the URL serializer (§4.5).
-public struct WHATWGURL: Equatable, Sendable, CustomStringConvertible {
+///
+/// A URL is kept as ada keeps it: its serialization (`href`) and the offsets of its components
+/// in it (`spans`), so parsing makes one string and reading a component is slicing it. Changing a
+/// component goes through the components (`URLParts`) and serializes again.
+public struct WHATWGURL: Equatable, Hashable, Sendable, CustomStringConvertible {
     public enum Path: Equatable, Sendable {
         case segments([String])
         /// A URL like `mailto:a@b` or `data:…` has one opaque path.
         case opaque(String)
     }
 
-    /// The scheme, lower case; setting it also sets `isSpecial` (read at every character while parsing).
-    public var scheme: String { didSet { isSpecial = Self.defaultPort(of: scheme) != nil } }
-    public var username = ""
-    public var password = ""
-    public var host: URLHost?
-    public var port: Int?
-    public var path = Path.segments([])
-    public var query: String?
-    public var fragment: String?
+    /// The URL serializer's output (§4.5).
+    public private(set) var href: String
+    /// Where each component is in `href`.
+    public private(set) var spans: Spans
+
+    /// Which kind of host a URL has (`URLHost`'s cases, and none).
+    public enum HostKind: UInt8, Sendable { case none, empty, domain, ipv4, ipv6, opaque }
+
+    /// The offsets (in UTF-8 bytes) of a URL's components in its href:
+    /// `scheme:` `//` `username` `:password` `@` `host` `:port` `path` `?query` `#fragment`.
+    /// Without a host, the user name, password and host are empty ranges after the `:`.
+    public struct Spans: Equatable, Hashable, Sendable {
+        /// The `:` after the scheme.
+        public var schemeEnd: UInt32 = 0
+        public var usernameStart: UInt32 = 0
+        public var usernameEnd: UInt32 = 0
+        /// The end of `:password` (`usernameEnd` when there is no password).
+        public var passwordEnd: UInt32 = 0
+        public var hostStart: UInt32 = 0
+        public var hostEnd: UInt32 = 0
+        public var pathStart: UInt32 = 0
+        /// The `?`, or `UInt32.max` when there is no query.
+        public var queryStart: UInt32 = .max
+        /// The `#`, or `UInt32.max` when there is no fragment.
+        public var fragmentStart: UInt32 = .max
+        /// The port, or -1 when there is none (or it is the scheme's default).
+        public var port: Int32 = -1
+        public var hostKind = HostKind.none
+        public var hasOpaquePath = false
+        /// http(s), ws(s) or ftp: the origin is the scheme, host and port.
+        public var hasTupleOrigin = false
+
+        public init() {}
+
+        /// Whether these offsets can describe a string of `count` bytes (each in order, within it).
+        public func fit(_ count: Int) -> Bool {
+            let end = UInt32(clamping: count)
+            guard schemeEnd < end, schemeEnd <= usernameStart, usernameStart <= usernameEnd, usernameEnd <= passwordEnd,
+                  passwordEnd <= hostStart, hostStart <= hostEnd, hostEnd <= pathStart, pathStart <= end else { return false }
+            if queryStart != .max && (queryStart < pathStart || queryStart >= end) { return false }
+            if fragmentStart != .max && (fragmentStart < max(pathStart, queryStart == .max ? 0 : queryStart) || fragmentStart >= end) { return false }
+            return port >= -1 && port <= 65535
+        }
+    }
+
+    /// The components a Lua host (or any other) reads by name, each a range of `href` (`origin`
+    /// is one only when it is written out in the href).
+    public enum Component: String, CaseIterable, Sendable {
+        case href, origin, `protocol`, username, password, host, hostname, port, pathname, search, hash
+    }
 
     /// Why an input is not a URL: what, and where (1-based code point offset).
     public struct ParseError: Error, Equatable, CustomStringConvertible {
@@ -37,74 +81,195 @@ public struct WHATWGURL: Equatable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// http, https, ws, wss, ftp or file: the schemes with their own parsing rules.
-    public private(set) var isSpecial = false
-
     /// Parses `input`, resolving it against `base` when it is relative.
     /// - Throws: `ParseError` with the reason and offset.
+    /// - Complexity: O(n) in the input's length.
     public init(_ input: String, base: WHATWGURL? = nil) throws {
-        var parser = URLParser(input: input, base: base)
-        self = try parser.run()
+        var input = input
+        self = try input.withUTF8 { try Self.parse(validUTF8: $0, base: base) { WHATWGURL(href: String(decoding: $0, as: UTF8.self), checkedSpans: $1) } }
     }
 
-    init(scheme: String) { self.scheme = scheme; isSpecial = Self.defaultPort(of: scheme) != nil }
-
-    // MARK: serializing
-
-    /// The URL serializer (§4.5): `href`.
-    public var description: String {
-        var out: [UInt8] = []
-        out.reserveCapacity(scheme.utf8.count + username.utf8.count + password.utf8.count + 40 + (query?.utf8.count ?? 0) + (fragment?.utf8.count ?? 0))
-        out += scheme.utf8
-        out.append(0x3A)
-        if let host {
-            out += [0x2F, 0x2F]
-            if !username.isEmpty || !password.isEmpty {
-                out += username.utf8
-                if !password.isEmpty { out.append(0x3A); out += password.utf8 }
-                out.append(0x40)
-            }
-            out += host.description.utf8
-            if let port { out.append(0x3A); out += String(port).utf8 }
-        } else if case .segments(let s) = path, s.count > 1, s[0].isEmpty {
-            out += [0x2F, 0x2E]
+    /// Parses the UTF-8 `bytes` (ill-formed sequences read as U+FFFD) and hands `body` the href
+    /// and its spans, valid during the call: how a host that keeps URLs its own way (the Lua
+    /// bridge) makes one without a `String`.
+    /// - Throws: `ParseError`, or what `body` throws.
+    /// - Complexity: O(n) in the input's length.
+    public static func parse<R>(bytes: UnsafeBufferPointer<UInt8>, base: WHATWGURL?, _ body: (UnsafeBufferPointer<UInt8>, Spans) throws -> R) throws -> R {
+        if UTF8Validation.firstInvalidIndex(bytes) != nil {
+            return try UTF8Decoding.repaired(bytes).withUnsafeBufferPointer { try parse(validUTF8: $0, base: base, body) }
         }
-        appendPathname(to: &out)
-        if let query { out.append(0x3F); out += query.utf8 }
-        if let fragment { out.append(0x23); out += fragment.utf8 }
-        return String(decoding: out, as: UTF8.self)
+        return try parse(validUTF8: bytes, base: base, body)
     }
 
-    func appendPathname(to out: inout [UInt8]) {
-        switch path {
-        case .opaque(let p): out += p.utf8
-        case .segments(let s): for segment in s { out.append(0x2F); out += segment.utf8 }
+    static func parse<R>(validUTF8 bytes: UnsafeBufferPointer<UInt8>, base: WHATWGURL?, _ body: (UnsafeBufferPointer<UInt8>, Spans) throws -> R) throws -> R {
+        var spans = Spans()
+        var fast = ByteWriter(capacity: bytes.count * 3 / 2 + 16)
+        if URLFastParser.parse(bytes, base: base, into: &fast, &spans) { return try body(fast.written, spans) }
+        var parser = URLParser(input: bytes, base: base?.parts)
+        let parts = try parser.run()
+        var out: [UInt8] = []
+        spans = Spans()
+        parts.serialize(into: &out, &spans)
+        return try out.withUnsafeBufferPointer { try body($0, spans) }
+    }
+
+    /// `input` parsed by the state machine alone, never the fast path (which must agree with it).
+    static func parsedByStateMachine(_ input: String, base: WHATWGURL? = nil) throws -> WHATWGURL {
+        var input = input
+        return try input.withUTF8 { bytes in
+            var parser = URLParser(input: bytes, base: base?.parts)
+            return WHATWGURL(parts: try parser.run())
         }
     }
 
-    public var href: String { description }
-    public var pathname: String {
-        if case .opaque(let p) = path { return p }
-        var out: [UInt8] = []
-        appendPathname(to: &out)
-        return String(decoding: out, as: UTF8.self)
+    /// Whether the fast path takes `input` (with `base`).
+    static func fastPathTakes(_ input: String, base: WHATWGURL? = nil) -> Bool {
+        var input = input, spans = Spans()
+        var out = ByteWriter()
+        return input.withUTF8 { URLFastParser.parse($0, base: base, into: &out, &spans) }
     }
-    public var search: String { query.map { $0.isEmpty ? "" : "?" + $0 } ?? "" }
-    public var hash: String { fragment.map { $0.isEmpty ? "" : "#" + $0 } ?? "" }
-    public var hostname: String { host?.description ?? "" }
-    public var hostWithPort: String { host.map { $0.description + (port.map { ":\($0)" } ?? "") } ?? "" }
-    public var portString: String { port.map(String.init) ?? "" }
-    public var protocolName: String { scheme + ":" }
+
+    /// A URL from an href and its spans as `parse(bytes:base:_:)` gave them. Spans that do not
+    /// fit the href (not as given) are made again by parsing it.
+    /// - Throws: `ParseError` when they had to be made again and `href` is not a URL.
+    public init(href: String, spans: Spans) throws {
+        if spans.fit(href.utf8.count) { self.init(href: href, checkedSpans: spans) } else { try self.init(href) }
+    }
+
+    init(href: String, checkedSpans: Spans) { self.href = href; self.spans = checkedSpans }
+
+    init(parts: URLParts) {
+        var out: [UInt8] = []
+        var spans = Spans()
+        parts.serialize(into: &out, &spans)
+        self.init(href: String(decoding: out, as: UTF8.self), checkedSpans: spans)
+    }
+
+    public static func == (a: WHATWGURL, b: WHATWGURL) -> Bool { a.href == b.href }
+    public func hash(into hasher: inout Hasher) { hasher.combine(href) }
+
+    public var description: String { href }
+
+    // MARK: reading components
+
+    /// Where `component` is in `href`, in UTF-8 bytes; nil for an `origin` that is not a part of
+    /// it (with credentials, or "null"), which `origin` makes.
+    public func range(of component: Component) -> Range<Int>? { spans.range(of: component, count: href.utf8.count) }
+
+    /// The text of `component` (empty for an `origin` that is not in the href).
+    private func text(_ component: Component) -> String {
+        guard let range = range(of: component), !range.isEmpty else { return "" }
+        let utf8 = href.utf8
+        return String(Substring(utf8[utf8.index(utf8.startIndex, offsetBy: range.lowerBound)..<utf8.index(utf8.startIndex, offsetBy: range.upperBound)]))
+    }
+
+    /// The scheme, lower case (`https`).
+    public var scheme: String {
+        get { text(.protocol).dropLast().description }
+        set { change { $0.scheme = newValue } }
+    }
+    public var username: String {
+        get { text(.username) }
+        set { change { $0.username = newValue } }
+    }
+    public var password: String {
+        get { text(.password) }
+        set { change { $0.password = newValue } }
+    }
+    public var host: URLHost? {
+        get { parts.host }
+        set { change { $0.host = newValue } }
+    }
+    public var port: Int? {
+        get { spans.port < 0 ? nil : Int(spans.port) }
+        set { change { $0.port = newValue } }
+    }
+    public var path: Path {
+        get { parts.path }
+        set { change { $0.path = newValue } }
+    }
+    public var query: String? {
+        get { spans.queryStart == .max ? nil : String(text(.search).dropFirst()) }
+        set { change { $0.query = newValue } }
+    }
+    public var fragment: String? {
+        get { spans.fragmentStart == .max ? nil : String(text(.hash).dropFirst()) }
+        set { change { $0.fragment = newValue } }
+    }
+
+    /// http, https, ws, wss, ftp or file: the schemes with their own parsing rules.
+    public var isSpecial: Bool { Self.defaultPort(of: scheme) != nil }
+
+    public var pathname: String { text(.pathname) }
+    public var search: String { text(.search) }
+    public var hash: String { text(.hash) }
+    public var hostname: String { text(.hostname) }
+    public var hostWithPort: String { text(.host) }
+    public var portString: String { text(.port) }
+    public var protocolName: String { text(.protocol) }
 
     /// The origin (§4.8 of HTML as the URL Standard defines it): `scheme://host[:port]` for
     /// http(s), ws(s) and ftp, the inner URL's for blob:, else "null".
     public var origin: String {
-        switch scheme {
-        case "http", "https", "ws", "wss", "ftp": return "\(scheme)://\(hostWithPort)"
-        case "blob":
-            if let inner = try? WHATWGURL(pathname), ["http", "https"].contains(inner.scheme) { return inner.origin }
-            return "null"
-        default: return "null"
+        if spans.hasTupleOrigin { return range(of: .origin) != nil ? text(.origin) : "\(scheme)://\(hostWithPort)" }
+        if scheme == "blob", let inner = try? WHATWGURL(pathname), inner.spans.hasTupleOrigin, inner.scheme.hasPrefix("http") { return inner.origin }
+        return "null"
+    }
+
+    // MARK: changing components
+
+    /// The URL as separate components (what the setters change).
+    var parts: URLParts {
+        var parts = URLParts(scheme: scheme)
+        parts.username = username
+        parts.password = password
+        let hostname = self.hostname
+        var failure = ""
+        switch spans.hostKind {
+        case .none: parts.host = nil
+        case .empty: parts.host = .empty
+        case .domain: parts.host = .domain(hostname)
+        case .opaque: parts.host = .opaque(hostname)
+        case .ipv4: parts.host = URLHost.parseIPv4(Array(hostname.utf8), &failure).map(URLHost.ipv4)
+        case .ipv6: parts.host = URLHost.parseIPv6(Array(hostname.utf8.dropFirst().dropLast()), &failure).map(URLHost.ipv6)
+        }
+        parts.port = port
+        let pathname = self.pathname
+        if spans.hasOpaquePath {
+            parts.path = .opaque(pathname)
+        } else {
+            parts.path = .segments(pathname.isEmpty ? [] : pathname.utf8.dropFirst().split(separator: 0x2F, omittingEmptySubsequences: false).map { String(Substring($0)) })
+        }
+        parts.query = query
+        parts.fragment = fragment
+        return parts
+    }
+
+    /// Changes the components with `body`, then serializes them again.
+    mutating func change(_ body: (inout URLParts) -> Void) {
+        var parts = self.parts
+        body(&parts)
+        self = WHATWGURL(parts: parts)
+    }
+}
+
+extension WHATWGURL.Spans {
+    /// Where `component` is in an href of `count` bytes these spans describe (see
+    /// `WHATWGURL.range(of:)`).
+    public func range(of component: WHATWGURL.Component, count: Int) -> Range<Int>? {
+        let pathEnd = Int(min(queryStart, fragmentStart, UInt32(count))), queryEnd = Int(min(fragmentStart, UInt32(count)))
+        switch component {
+        case .href: return 0..<count
+        case .origin: return hasTupleOrigin && usernameStart == hostStart ? 0..<Int(pathStart) : nil
+        case .protocol: return 0..<Int(schemeEnd) + 1
+        case .username: return Int(usernameStart)..<Int(usernameEnd)
+        case .password: return passwordEnd > usernameEnd ? Int(usernameEnd) + 1..<Int(passwordEnd) : Int(passwordEnd)..<Int(passwordEnd)
+        case .hostname: return Int(hostStart)..<Int(hostEnd)
+        case .host: return Int(hostStart)..<Int(hostKind == .none ? hostEnd : pathStart)
+        case .port: return port < 0 ? Int(hostEnd)..<Int(hostEnd) : Int(hostEnd) + 1..<Int(pathStart)
+        case .pathname: return Int(pathStart)..<pathEnd
+        case .search: return queryStart == .max || queryEnd - Int(queryStart) < 2 ? pathEnd..<pathEnd : Int(queryStart)..<queryEnd
+        case .hash: return fragmentStart == .max || count - Int(fragmentStart) < 2 ? count..<count : Int(fragmentStart)..<count
         }
     }
 }

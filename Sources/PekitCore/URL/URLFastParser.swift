@@ -1,0 +1,290 @@
+/// The URL Standard's parser for the shape most URLs have: a scheme then an authority
+/// (`https://user@host:8080/a/b?q#f`, or `foo://…` for a scheme that is not special), with no
+/// tab or newline in it. It writes the href and its spans in one pass over the input, as ada's
+/// url_aggregator does, instead of building each component and serializing them after.
+///
+/// It answers false for every other input — relative references, `file:`, opaque paths, and
+/// every input the Standard fails on — and the state machine (`URLParser`) parses those, so
+/// errors have one source. For what it takes, it gives the href the state machine gives (the
+/// node vectors run through both, and the `url` fuzz target compares them).
+enum URLFastParser {
+    /// The range of `s` without the leading and trailing C0 controls and spaces the Standard removes.
+    static func trimmed(_ s: UnsafeBufferPointer<UInt8>) -> Range<Int> {
+        var start = 0, end = s.count
+        while start < end, s[start] <= 0x20 { start += 1 }
+        while end > start, s[end - 1] <= 0x20 { end -= 1 }
+        return start..<end
+    }
+
+    /// Parses `s` into `out` and `spans`; false (with `out` in any state) when the state machine
+    /// must. `base` matters only for a special scheme equal to its own without `//` after it.
+    static func parse(_ s: UnsafeBufferPointer<UInt8>, base: WHATWGURL?, into out: inout ByteWriter, _ spans: inout WHATWGURL.Spans) -> Bool {
+        let range = trimmed(s)
+        var p = range.lowerBound
+        let end = range.upperBound
+        guard p < end, URLParser.isAlpha(Int(s[p])) else { return false }
+        for i in range where s[i] == 0x09 || s[i] == 0x0A || s[i] == 0x0D { return false }
+        out.reserve((end - p) * 3 / 2 + 16)
+
+        // The scheme, lower case.
+        while p < end {
+            let b = s[p]
+            if URLParser.isAlpha(Int(b)) { out.append(b | 0x20) }
+            else if (b >= 0x30 && b <= 0x39) || b == 0x2B || b == 0x2D || b == 0x2E { out.append(b) }
+            else { break }
+            p += 1
+        }
+        guard p < end, s[p] == 0x3A else { return false }
+        let defaultPort: Int
+        switch out.count {
+        case 2 where out.written.elementsEqual("ws".utf8): defaultPort = 80
+        case 3 where out.written.elementsEqual("wss".utf8): defaultPort = 443
+        case 3 where out.written.elementsEqual("ftp".utf8): defaultPort = 21
+        case 4 where out.written.elementsEqual("http".utf8): defaultPort = 80
+        case 4 where out.written.elementsEqual("file".utf8): return false
+        case 5 where out.written.elementsEqual("https".utf8): defaultPort = 443
+        default: defaultPort = -1
+        }
+        let special = defaultPort >= 0
+        spans.schemeEnd = UInt32(out.count)
+        spans.hasTupleOrigin = special
+        spans.hasOpaquePath = false
+        out.append(0x3A)
+        p += 1
+        let twoSlashes = p + 1 < end && s[p] == 0x2F && s[p + 1] == 0x2F
+        if special {
+            // With a base of the same scheme, `http:/x` is relative to it.
+            if !twoSlashes, let base, base.href.utf8.starts(with: out.written.dropLast()), Int(base.spans.schemeEnd) == out.count - 1 { return false }
+            while p < end, s[p] == 0x2F || s[p] == 0x5C { p += 1 }
+        } else {
+            guard twoSlashes else { return false }
+            p += 2
+        }
+        out.append(0x2F)
+        out.append(0x2F)
+
+        // The authority ends at the first delimiter; credentials end at its last "@".
+        var authorityEnd = p, lastAt = -1
+        while authorityEnd < end {
+            let b = s[authorityEnd]
+            if b == 0x2F || b == 0x3F || b == 0x23 || (special && b == 0x5C) { break }
+            if b == 0x40 { lastAt = authorityEnd }
+            authorityEnd += 1
+        }
+        spans.usernameStart = UInt32(out.count)
+        var hostFrom = p
+        if lastAt >= 0 {
+            let userinfo = PercentEncodeSet.userinfo
+            var q = p
+            while q < lastAt, s[q] != 0x3A { out.append(s[q], encodedBy: userinfo); q += 1 }
+            spans.usernameEnd = UInt32(out.count)
+            if q + 1 < lastAt {
+                out.append(0x3A)
+                q += 1
+                while q < lastAt { out.append(s[q], encodedBy: userinfo); q += 1 }
+            }
+            spans.passwordEnd = UInt32(out.count)
+            if spans.passwordEnd > spans.usernameStart { out.append(0x40) }
+            hostFrom = lastAt + 1
+            if hostFrom == authorityEnd { return false }  // credentials without a host
+        } else {
+            spans.usernameEnd = spans.usernameStart
+            spans.passwordEnd = spans.usernameStart
+        }
+
+        // The host ends at a ":" outside brackets.
+        var hostTo = authorityEnd, insideBrackets = false
+        for i in hostFrom..<authorityEnd {
+            let b = s[i]
+            if b == 0x3A && !insideBrackets { hostTo = i; break }
+            if b == 0x5B { insideBrackets = true } else if b == 0x5D { insideBrackets = false }
+        }
+        if hostTo < authorityEnd && hostTo == hostFrom { return false }  // a port without a host
+        spans.hostStart = UInt32(out.count)
+        guard let kind = host(UnsafeBufferPointer(rebasing: s[hostFrom..<hostTo]), special: special, into: &out) else { return false }
+        spans.hostKind = kind
+        spans.hostEnd = UInt32(out.count)
+
+        // The port: digits up to the end of the authority, the scheme's default left out.
+        spans.port = -1
+        if hostTo < authorityEnd {
+            var port = 0
+            for i in hostTo + 1..<authorityEnd {
+                let d = Int(s[i]) &- 0x30
+                guard d >= 0 && d <= 9 else { return false }
+                port = port * 10 + d
+                if port > 65535 { return false }
+            }
+            if hostTo + 1 < authorityEnd && port != defaultPort {
+                out.append(0x3A)
+                appendDecimal(port, to: &out)
+                spans.port = Int32(port)
+            }
+        }
+
+        // The path, segment by segment; "." and ".." (also as %2e) taken away as they come.
+        p = authorityEnd
+        spans.pathStart = UInt32(out.count)
+        let pathStart = out.count
+        var inPath = true
+        if special {
+            if p < end && (s[p] == 0x2F || s[p] == 0x5C) { p += 1 }
+        } else if p == end || s[p] == 0x3F || s[p] == 0x23 {
+            inPath = false  // foo://h, foo://h?q: no path at all
+        } else {
+            p += 1  // the "/" that ended the authority
+        }
+        var segments = 0
+        let pathSet = PercentEncodeSet.path
+        while inPath {
+            let segmentStart = p
+            while p < end {
+                let b = s[p]
+                if b == 0x2F || b == 0x3F || b == 0x23 || (special && b == 0x5C) { break }
+                p += 1
+            }
+            let endsInSlash = p < end && (s[p] == 0x2F || (special && s[p] == 0x5C))
+            let segment = UnsafeBufferPointer(rebasing: s[segmentStart..<p])
+            if URLParser.isDoubleDot(segment) {
+                if segments > 0 {
+                    var cut = out.count - 1
+                    while cut > pathStart && out[cut] != 0x2F { cut -= 1 }
+                    out.truncate(to: cut)
+                    segments -= 1
+                }
+                if !endsInSlash { out.append(0x2F); segments += 1 }
+            } else if URLParser.isSingleDot(segment) {
+                if !endsInSlash { out.append(0x2F); segments += 1 }
+            } else {
+                out.append(0x2F)
+                for b in segment { out.append(b, encodedBy: pathSet) }
+                segments += 1
+            }
+            guard endsInSlash else { break }
+            p += 1
+        }
+
+        spans.queryStart = .max
+        if p < end && s[p] == 0x3F {
+            spans.queryStart = UInt32(out.count)
+            out.append(0x3F)
+            p += 1
+            let set = special ? PercentEncodeSet.specialQuery : PercentEncodeSet.query
+            while p < end, s[p] != 0x23 { out.append(s[p], encodedBy: set); p += 1 }
+        }
+        spans.fragmentStart = .max
+        if p < end {  // "#"
+            spans.fragmentStart = UInt32(out.count)
+            out.append(0x23)
+            p += 1
+            let set = PercentEncodeSet.fragment
+            while p < end { out.append(s[p], encodedBy: set); p += 1 }
+        }
+        return true
+    }
+
+    /// Writes the host `h` as the host parser and serializer would; nil when it is not one (or
+    /// is empty for a special scheme). Lower-case ASCII names are copied here; IP addresses, IDNA,
+    /// percent-escapes and failures go to `URLHost.parse`.
+    private static func host(_ h: UnsafeBufferPointer<UInt8>, special: Bool, into out: inout ByteWriter) -> WHATWGURL.HostKind? {
+        if !special && h.isEmpty { return .empty }
+        let start = out.count
+        if special && !h.isEmpty {
+            var labelStart = start, plain = true
+            for b in h {
+                if (b >= 0x61 && b <= 0x7A) || (b >= 0x30 && b <= 0x39) || b == 0x2D { out.append(b) }
+                else if b >= 0x41 && b <= 0x5A { out.append(b | 0x20) }
+                else if b == 0x2E { out.append(b); labelStart = out.count }
+                else { plain = false; break }
+                // "xn--" labels are Punycode, which IDNA checks.
+                if out.count - labelStart == 4 && out[labelStart] == 0x78 && out[labelStart + 1] == 0x6E && out[labelStart + 2] == 0x2D && out[labelStart + 3] == 0x2D {
+                    plain = false; break
+                }
+            }
+            if plain {
+                // A last label (before a final dot) that starts with a digit may make it IPv4.
+                var last = out.count
+                if last > start + 1 && out[last - 1] == 0x2E { last -= 1 }
+                var first = last
+                while first > start && out[first - 1] != 0x2E { first -= 1 }
+                if first == last || out[first] > 0x39 || out[first] < 0x30 { return .domain }
+            }
+            out.truncate(to: start)
+        } else if !special && h[0] != 0x5B {
+            for b in h {
+                if URLHost.isForbiddenOpaqueHostByte(b) { return nil }
+                out.append(b, encodedBy: .c0Control)
+            }
+            return .opaque
+        }
+        var failure = ""
+        guard let parsed = URLHost.parse(bytes: Array(h), special: special, failure: &failure) else { return nil }
+        out.append(contentsOf: parsed.description.utf8)
+        return parsed.kind
+    }
+
+    static func appendDecimal(_ n: Int, to out: inout ByteWriter) {
+        if n >= 10 { appendDecimal(n / 10, to: &out) }
+        out.append(UInt8(0x30 + n % 10))
+    }
+}
+
+/// The fast path's output: bytes in memory of its own, checked for room at each write (one
+/// compare, no uniqueness check as an array's append makes), grown when full.
+struct ByteWriter: ~Copyable {
+    private var base: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    /// How many bytes are written.
+    private(set) var count = 0
+
+    /// Takes back the bytes after the first `n`.
+    mutating func truncate(to n: Int) {
+        precondition(n >= 0 && n <= count, "ByteWriter.truncate past its end")
+        count = n
+    }
+
+    init(capacity: Int = 64) {
+        self.capacity = max(capacity, 16)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    deinit { base.deallocate() }
+
+    /// The bytes written so far (valid until the next write).
+    var written: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
+
+    subscript(i: Int) -> UInt8 { precondition(i >= 0 && i < count); return base[i] }
+
+    /// Makes room for `n` more bytes.
+    mutating func reserve(_ n: Int) {
+        guard count + n > capacity else { return }
+        let grown = max(capacity * 2, count + n)
+        let new = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
+        new.update(from: base, count: count)
+        base.deallocate()
+        base = new
+        capacity = grown
+    }
+
+    @inline(__always) mutating func append(_ b: UInt8) {
+        if count == capacity { reserve(1) }
+        base[count] = b
+        count += 1
+    }
+
+    /// Appends `b`, as `%XX` when `set` holds it.
+    @inline(__always) mutating func append(_ b: UInt8, encodedBy set: PercentEncodeSet) {
+        guard set.contains(b) else { append(b); return }
+        if count + 3 > capacity { reserve(3) }
+        let high = b >> 4, low = b & 15
+        base[count] = 0x25
+        base[count + 1] = high < 10 ? 0x30 + high : 0x37 + high
+        base[count + 2] = low < 10 ? 0x30 + low : 0x37 + low
+        count += 3
+    }
+
+    mutating func append<C: Collection>(contentsOf bytes: C) where C.Element == UInt8 {
+        reserve(bytes.count)
+        for b in bytes { base[count] = b; count += 1 }
+    }
+}
