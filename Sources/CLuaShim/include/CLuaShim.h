@@ -119,4 +119,16 @@ void pekit_open_patterns(lua_State *L);
 /// against the budget like every match. A pattern that matches the empty string is an error.
 /// For `pekit.query.decode`'s `delimiter = {pattern = ...}`.
 int pekit_pattern_ranges(lua_State *L);
+
+// ---- pekit.url values (urlvalue.c) ----
+// A URL value's userdata starts with the byte range in its href of each field, in the order
+// pekit_url_field gives; a field that is not a range of the href has PEKIT_URL_NO_RANGE.
+#define PEKIT_URL_FIELDS 11
+#define PEKIT_URL_NO_RANGE UINT32_MAX
+typedef struct { uint32_t start, end; } pekit_url_range;
+// The index of a field name (href, origin, protocol, …, hash), or -1.
+int pekit_url_field(const char *name, size_t length);
+// Pops the URL metatable and the Swift fallback function (in that order, fallback on top) and
+// pushes the __index function that reads ranges itself and calls the fallback for the rest.
+void pekit_push_url_index(lua_State *L);
 #endif

@@ -36,13 +36,17 @@ enum URLFastParser {
         }
         guard p < end, s[p] == 0x3A else { return false }
         let defaultPort: Int
-        switch out.count {
-        case 2 where out.written.elementsEqual("ws".utf8): defaultPort = 80
-        case 3 where out.written.elementsEqual("wss".utf8): defaultPort = 443
-        case 3 where out.written.elementsEqual("ftp".utf8): defaultPort = 21
-        case 4 where out.written.elementsEqual("http".utf8): defaultPort = 80
-        case 4 where out.written.elementsEqual("file".utf8): return false
-        case 5 where out.written.elementsEqual("https".utf8): defaultPort = 443
+        let scheme = out.written
+        func isScheme(_ name: StaticString) -> Bool {
+            UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount).elementsEqual(scheme)
+        }
+        switch scheme.count {
+        case 2 where isScheme("ws"): defaultPort = 80
+        case 3 where isScheme("wss"): defaultPort = 443
+        case 3 where isScheme("ftp"): defaultPort = 21
+        case 4 where isScheme("http"): defaultPort = 80
+        case 4 where isScheme("file"): return false
+        case 5 where isScheme("https"): defaultPort = 443
         default: defaultPort = -1
         }
         let special = defaultPort >= 0
@@ -208,6 +212,16 @@ enum URLFastParser {
                 var first = last
                 while first > start && out[first - 1] != 0x2E { first -= 1 }
                 if first == last || out[first] > 0x39 || out[first] < 0x30 { return .domain }
+                let name = out.written[start...]
+                guard URLHost.endsInANumber(name) else { return .domain }
+                var failure = ""
+                guard let address = URLHost.parseIPv4(name, &failure) else { return nil }
+                out.truncate(to: start)
+                for shift in stride(from: 24, through: 0, by: -8) {
+                    appendDecimal(Int(address >> UInt32(shift) & 255), to: &out)
+                    if shift > 0 { out.append(0x2E) }
+                }
+                return .ipv4
             }
             out.truncate(to: start)
         } else if !special && h[0] != 0x5B {
@@ -234,21 +248,34 @@ enum URLFastParser {
 struct ByteWriter: ~Copyable {
     private var base: UnsafeMutablePointer<UInt8>
     private var capacity: Int
+    /// Whether `base` is this writer's to free (memory it was lent is not).
+    private var owned: Bool
     /// How many bytes are written.
     private(set) var count = 0
+
+    init(capacity: Int = 64) {
+        self.capacity = max(capacity, 16)
+        base = .allocate(capacity: self.capacity)
+        owned = true
+    }
+
+    /// A writer that starts in `memory` (which must outlive it) and moves to memory of its own
+    /// when that is full.
+    init(lent memory: UnsafeMutableBufferPointer<UInt8>) {
+        if let start = memory.baseAddress, memory.count >= 16 {
+            base = start; capacity = memory.count; owned = false
+        } else {
+            capacity = 64; base = .allocate(capacity: capacity); owned = true
+        }
+    }
+
+    deinit { if owned { base.deallocate() } }
 
     /// Takes back the bytes after the first `n`.
     mutating func truncate(to n: Int) {
         precondition(n >= 0 && n <= count, "ByteWriter.truncate past its end")
         count = n
     }
-
-    init(capacity: Int = 64) {
-        self.capacity = max(capacity, 16)
-        base = .allocate(capacity: self.capacity)
-    }
-
-    deinit { base.deallocate() }
 
     /// The bytes written so far (valid until the next write).
     var written: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
@@ -261,9 +288,10 @@ struct ByteWriter: ~Copyable {
         let grown = max(capacity * 2, count + n)
         let new = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
         new.update(from: base, count: count)
-        base.deallocate()
+        if owned { base.deallocate() }
         base = new
         capacity = grown
+        owned = true
     }
 
     @inline(__always) mutating func append(_ b: UInt8) {

@@ -144,13 +144,14 @@ public enum URLHost: Equatable, Sendable, CustomStringConvertible {
     /// §3.5 "ends in a number".
     static func endsInANumber(_ s: String) -> Bool { endsInANumber(Array(s.utf8)) }
 
-    static func endsInANumber(_ s: [UInt8]) -> Bool {
-        var end = s.count
-        if end > 0 && s[end - 1] == 0x2E {
-            if end == 1 { return false }
+    static func endsInANumber<C: RandomAccessCollection>(_ s: C) -> Bool where C.Element == UInt8, C.Index == Int {
+        var end = s.endIndex
+        if end > s.startIndex && s[end - 1] == 0x2E {
+            if end - 1 == s.startIndex { return false }
             end -= 1
         }
-        let start = s[..<end].lastIndex(of: 0x2E).map { $0 + 1 } ?? 0
+        var start = end
+        while start > s.startIndex && s[start - 1] != 0x2E { start -= 1 }
         let last = s[start..<end]
         guard !last.isEmpty else { return false }
         if last.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) { return true }
@@ -158,8 +159,8 @@ public enum URLHost: Equatable, Sendable, CustomStringConvertible {
     }
 
     /// An IPv4 number: decimal, 0x hex or 0-led octal.
-    static func ipv4Number(_ s: ArraySlice<UInt8>) -> UInt64? {
-        var s = s
+    static func ipv4Number<C: Collection>(_ s: C) -> UInt64? where C.Element == UInt8 {
+        var s = s[...]
         guard !s.isEmpty else { return nil }
         var radix: UInt64 = 10
         if s.count >= 2, s.first == 0x30, let x = s.dropFirst().first, x | 0x20 == 0x78 { s = s.dropFirst(2); radix = 16 }
@@ -183,20 +184,33 @@ public enum URLHost: Equatable, Sendable, CustomStringConvertible {
 
     static func parseIPv4(_ s: String, _ failure: inout String) -> UInt32? { parseIPv4(Array(s.utf8), &failure) }
 
-    static func parseIPv4(_ s: [UInt8], _ failure: inout String) -> UInt32? {
-        var parts = s.split(separator: 0x2E, omittingEmptySubsequences: false)
-        if parts.last?.isEmpty == true, parts.count > 1 { parts.removeLast() }
-        guard parts.count <= 4 else { failure = "an IPv4 address has at most four parts"; return nil }
-        var numbers: [UInt64] = []
-        numbers.reserveCapacity(4)
-        for part in parts {
-            guard let n = ipv4Number(part) else { failure = "\"\(String(decoding: part, as: UTF8.self))\" is not an IPv4 number"; return nil }
-            numbers.append(n)
+    /// The IPv4 parser (§3.5): up to four numbers separated by dots (one final dot allowed), the
+    /// last filling the bytes the others leave.
+    static func parseIPv4<C: RandomAccessCollection>(_ s: C, _ failure: inout String) -> UInt32? where C.Element == UInt8, C.Index == Int {
+        var end = s.endIndex
+        if end > s.startIndex + 1 && s[end - 1] == 0x2E { end -= 1 }
+        var numbers: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        var count = 0, start = s.startIndex
+        while true {
+            var stop = start
+            while stop < end && s[stop] != 0x2E { stop += 1 }
+            guard count < 4 else { failure = "an IPv4 address has at most four parts"; return nil }
+            guard let n = ipv4Number(s[start..<stop]) else {
+                failure = "\"\(String(decoding: s[start..<stop], as: UTF8.self))\" is not an IPv4 number"; return nil
+            }
+            switch count { case 0: numbers.0 = n; case 1: numbers.1 = n; case 2: numbers.2 = n; default: numbers.3 = n }
+            count += 1
+            if stop >= end { break }
+            start = stop + 1
         }
-        for n in numbers.dropLast() where n > 255 { failure = "an IPv4 part is over 255"; return nil }
-        guard let last = numbers.last, last < UInt64(1) << (8 * (5 - numbers.count)) else { failure = "the IPv4 address is out of range"; return nil }
-        var value = last
-        for (i, n) in numbers.dropLast().enumerated() { value += n << (8 * (3 - i)) }
+        func number(_ i: Int) -> UInt64 { switch i { case 0: return numbers.0; case 1: return numbers.1; case 2: return numbers.2; default: return numbers.3 } }
+        var value: UInt64 = 0
+        for i in 0..<count - 1 {
+            guard number(i) <= 255 else { failure = "an IPv4 part is over 255"; return nil }
+            value += number(i) << (8 * (3 - i))
+        }
+        guard number(count - 1) < UInt64(1) << (8 * (5 - count)) else { failure = "the IPv4 address is out of range"; return nil }
+        value += number(count - 1)
         return UInt32(value)
     }
 

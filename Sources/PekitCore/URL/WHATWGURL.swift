@@ -103,8 +103,13 @@ public struct WHATWGURL: Equatable, Hashable, Sendable, CustomStringConvertible 
 
     static func parse<R>(validUTF8 bytes: UnsafeBufferPointer<UInt8>, base: WHATWGURL?, _ body: (UnsafeBufferPointer<UInt8>, Spans) throws -> R) throws -> R {
         var spans = Spans()
-        var fast = ByteWriter(capacity: bytes.count * 3 / 2 + 16)
-        if URLFastParser.parse(bytes, base: base, into: &fast, &spans) { return try body(fast.written, spans) }
+        // On the stack for most URLs (the writer moves to the heap past it).
+        var parsed: R?
+        try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 512) { memory in
+            var fast = ByteWriter(lent: memory)
+            if URLFastParser.parse(bytes, base: base, into: &fast, &spans) { parsed = .some(try body(fast.written, spans)) }
+        }
+        if case .some(let result) = parsed { return result }
         var parser = URLParser(input: bytes, base: base?.parts)
         let parts = try parser.run()
         var out: [UInt8] = []

@@ -28,18 +28,3 @@ final class HTTPState {
 final class CryptoState {
     var hashes: [Int: HashStream] = [:]
 }
-
-/// A URL a script holds: the userdata keeps a retained pointer to it (no table to look it up in,
-/// which parsing a million URLs would grow and rehash), and `__gc` releases it. The href is
-/// serialized once and kept until a setter changes the URL.
-final class URLBox {
-    var url: WHATWGURL { didSet { cachedHref = nil } }
-    private var cachedHref: String?
-    init(_ url: WHATWGURL) { self.url = url }
-    var href: String {
-        if let cachedHref { return cachedHref }
-        let href = url.href
-        cachedHref = href
-        return href
-    }
-}

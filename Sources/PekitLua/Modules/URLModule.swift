@@ -19,25 +19,18 @@ extension LuaRuntime {
         stack.push(Self.urlMetatable); stack.rawSet(meta, "__metatable")
         stack.pushValue(meta)
         urlMetatableRef = reference()
-        setFunction(meta, "url", "__gc") { call in
-            // Released once: the pointer is cleared, so a resurrected handle reads as no URL.
-            if let raw = call.runtime.urlUserdata(at: 1), let pointer = raw.load(as: UnsafeMutableRawPointer?.self) {
-                Unmanaged<URLBox>.fromOpaque(pointer).release()
-                raw.storeBytes(of: nil, as: UnsafeMutableRawPointer?.self)
-            }
-            return 0
-        }
+        // No __gc: a URL value is plain memory and a Lua string, which Lua frees itself.
         setFunction(meta, "url", "__tostring") { call in
-            call.stack.push(try call.runtime.urlBox(at: 1, call).href)
+            try call.runtime.pushHref(at: 1, call)
             return 1
         }
         // How the REPL and pekit.inspect show a URL value: as the call that makes it.
         setFunction(meta, "url", "__summary") { call in
-            call.stack.push("pekit.url.parse(\"\(try call.runtime.urlBox(at: 1, call).href)\")")
+            call.stack.push("pekit.url.parse(\"\(try call.runtime.urlHref(at: 1, call))\")")
             return 1
         }
         setFunction(meta, "url", "__eq") { call in
-            call.stack.push(bool: try call.runtime.url(at: 1, call) == (try call.runtime.url(at: 2, call)))
+            call.stack.push(bool: try call.runtime.urlHref(at: 1, call) == (try call.runtime.urlHref(at: 2, call)))
             return 1
         }
         setFunction(meta, "url", "__concat") { call in
@@ -49,41 +42,43 @@ extension LuaRuntime {
         stack.newTable()
         let methods = stack.top
         setFunction(methods, "url", "resolve") { call in
-            try call.runtime.pushParsedURL(try call.string(2), base: try call.runtime.url(at: 1, call))
+            try call.runtime.pushParsedURL(at: 2, base: try call.runtime.url(at: 1, call), call)
         }
         setFunction(methods, "url", "copy") { call in
             call.runtime.pushURL(try call.runtime.url(at: 1, call))
             return 1
         }
         setFunction(methods, "url", "fields") { call in
-            let box = try call.runtime.urlBox(at: 1, call)
-            call.stack.newTable(nrec: Int32(Self.urlFields.count))
-            for field in Self.urlFields {
-                call.stack.push(Self.urlField(box, field) ?? "")
-                call.stack.rawSet(-2, field)
+            let url = try call.runtime.url(at: 1, call)
+            call.stack.newTable(nrec: Int32(WHATWGURL.Component.allCases.count))
+            for field in WHATWGURL.Component.allCases {
+                call.stack.push(Self.urlField(url, field))
+                call.stack.rawSet(-2, field.rawValue)
             }
             return 1
         }
         stack.rawSet(meta, "__methods")
+        // __index reads the fields that are ranges of the href in C (urlvalue.c); this is the rest.
+        stack.pushValue(meta)
         pushFunction("url") { call in
-            let box = try call.runtime.urlBox(at: 1, call)
+            let url = try call.runtime.url(at: 1, call)
             let key = call.stack.string(2) ?? ""
-            if let value = Self.urlField(box, key) {
-                call.stack.push(value)
+            if let field = WHATWGURL.Component(rawValue: key) {
+                call.stack.push(Self.urlField(url, field))
             } else if key == "query" {
-                call.runtime.pushPairs(box.url.queryPairs)
+                call.runtime.pushPairs(url.queryPairs)
             } else {
                 _ = luaL_getmetafield(call.L, 1, "__methods")
                 guard call.stack.rawGet(-1, key) != LUA_TNIL else {
-                    throw LuaArgumentError("a URL has no field \"\(key)\" (fields: \((Self.urlFields + ["query"]).joined(separator: ", ")); methods: copy, fields, resolve)")
+                    throw LuaArgumentError("a URL has no field \"\(key)\" (fields: \((WHATWGURL.Component.allCases.map(\.rawValue) + ["query"]).joined(separator: ", ")); methods: copy, fields, resolve)")
                 }
             }
             return 1
         }
+        pekit_push_url_index(L)
         stack.rawSet(meta, "__index")
         pushFunction("url") { call in
-            let box = try call.runtime.urlBox(at: 1, call)
-            var url = box.url
+            var url = try call.runtime.url(at: 1, call)
             let key = call.stack.string(2) ?? ""
             if key == "query" {
                 url.setQueryPairs(try call.runtime.queryPairs(at: 3, call, field: "query"))
@@ -101,7 +96,7 @@ extension LuaRuntime {
                     throw LuaArgumentError("href: invalid URL \"\(value)\": \(error)")
                 }
             }
-            box.url = url
+            try call.runtime.storeURL(url, at: 1, call)
             return 0
         }
         stack.rawSet(meta, "__newindex")
@@ -109,7 +104,6 @@ extension LuaRuntime {
 
         stack.newTable()
         setFunction(-1, "pekit.url", "parse") { call in
-            let input = try call.string(1)
             var base: WHATWGURL?
             if !call.stack.isNoneOrNil(2) {
                 if let url = call.runtime.urlIfHandle(at: 2) { base = url } else {
@@ -117,7 +111,7 @@ extension LuaRuntime {
                     do { base = try WHATWGURL(text) } catch { throw call.badArgument(2, "invalid base URL \"\(text)\": \(error)") }
                 }
             }
-            return try call.runtime.pushParsedURL(input, base: base)
+            return try call.runtime.pushParsedURL(at: 1, base: base, call)
         }
         setFunction(-1, "pekit.url", "build") { call in
             try call.runtime.pushBuiltURL(call)
@@ -131,38 +125,52 @@ extension LuaRuntime {
         stack.rawSet(pekit, "url")
     }
 
-    static func urlField(_ box: URLBox, _ name: String) -> String? {
-        let url = box.url
-        switch name {
-        case "href": return box.href
-        case "origin": return url.origin
-        case "protocol": return url.protocolName
-        case "username": return url.username
-        case "password": return url.password
-        case "host": return url.hostWithPort
-        case "hostname": return url.hostname
-        case "port": return url.portString
-        case "pathname": return url.pathname
-        case "search": return url.search
-        case "hash": return url.hash
-        default: return nil
+    static func urlField(_ url: WHATWGURL, _ field: WHATWGURL.Component) -> String {
+        switch field {
+        case .href: return url.href
+        case .origin: return url.origin
+        case .protocol: return url.protocolName
+        case .username: return url.username
+        case .password: return url.password
+        case .host: return url.hostWithPort
+        case .hostname: return url.hostname
+        case .port: return url.portString
+        case .pathname: return url.pathname
+        case .search: return url.search
+        case .hash: return url.hash
         }
     }
 
-    /// The URL in the handle at `index`.
-    func url(at index: Int32, _ call: LuaCall) throws -> WHATWGURL { try urlBox(at: index, call).url }
-
-    func urlBox(at index: Int32, _ call: LuaCall) throws -> URLBox {
-        guard let box = urlBoxIfHandle(at: index) else { throw call.typeError(index, expected: "url (from pekit.url.parse)") }
-        return box
+    /// Each component's slot in a URL value's ranges (urlvalue.c's order, asked of it by name).
+    static let urlFieldSlots: [Int] = WHATWGURL.Component.allCases.map { field in
+        Int(field.rawValue.withCString { pekit_url_field($0, field.rawValue.utf8.count) })
     }
 
-    func urlBoxIfHandle(at index: Int32) -> URLBox? {
-        guard let raw = urlUserdata(at: index), let pointer = raw.load(as: UnsafeMutableRawPointer?.self) else { return nil }
-        return Unmanaged<URLBox>.fromOpaque(pointer).takeUnretainedValue()
+    /// A URL value's memory: the ranges urlvalue.c reads, then the spans the URL is made from
+    /// again. Its user value 1 is the href.
+    static let urlRangesSize = MemoryLayout<pekit_url_range>.stride * Int(PEKIT_URL_FIELDS)
+    static let urlValueSize = urlRangesSize + MemoryLayout<WHATWGURL.Spans>.stride
+
+    /// Writes the ranges and spans of a URL whose href is `count` bytes into its value's memory.
+    static func fillURLValue(_ raw: UnsafeMutableRawPointer, count: Int, spans: WHATWGURL.Spans) {
+        let ranges = raw.bindMemory(to: pekit_url_range.self, capacity: Int(PEKIT_URL_FIELDS))
+        for (field, slot) in zip(WHATWGURL.Component.allCases, urlFieldSlots) where slot >= 0 {
+            if let range = spans.range(of: field, count: count) {
+                ranges[slot] = pekit_url_range(start: UInt32(range.lowerBound), end: UInt32(range.upperBound))
+            } else {
+                ranges[slot] = pekit_url_range(start: PEKIT_URL_NO_RANGE, end: PEKIT_URL_NO_RANGE)
+            }
+        }
+        (raw + urlRangesSize).storeBytes(of: spans, as: WHATWGURL.Spans.self)
     }
 
-    /// The memory of the URL handle at `index`, or nil when it is something else.
+    /// The URL in the value at `index`.
+    func url(at index: Int32, _ call: LuaCall) throws -> WHATWGURL {
+        guard let url = urlIfHandle(at: index) else { throw call.typeError(index, expected: "url (from pekit.url.parse)") }
+        return url
+    }
+
+    /// The memory of the URL value at `index`, or nil when it is something else.
     func urlUserdata(at index: Int32) -> UnsafeMutableRawPointer? {
         guard lua_type(L, index) == LUA_TUSERDATA, let raw = lua_touserdata(L, index), lua_getmetatable(L, index) != 0 else { return nil }
         pushReference(urlMetatableRef)
@@ -171,30 +179,73 @@ extension LuaRuntime {
         return isURL ? raw : nil
     }
 
-    func urlIfHandle(at index: Int32) -> WHATWGURL? { urlBoxIfHandle(at: index)?.url }
+    func urlIfHandle(at index: Int32) -> WHATWGURL? {
+        guard let raw = urlUserdata(at: index) else { return nil }
+        let spans = (raw + Self.urlRangesSize).loadUnaligned(as: WHATWGURL.Spans.self)
+        lua_getiuservalue(L, index, 1)
+        defer { stack.pop() }
+        guard let href = stack.string(-1) else { return nil }
+        return try? WHATWGURL(href: href, spans: spans)
+    }
 
-    /// A URL handle's href, or a string (numbers as Lua writes them).
+    /// The href of the URL value at `index`.
+    func urlHref(at index: Int32, _ call: LuaCall) throws -> String {
+        guard urlUserdata(at: index) != nil else { throw call.typeError(index, expected: "url (from pekit.url.parse)") }
+        lua_getiuservalue(L, index, 1)
+        defer { stack.pop() }
+        return stack.string(-1) ?? ""
+    }
+
+    /// Pushes the href of the URL value at `index` (the string it holds, not a copy).
+    func pushHref(at index: Int32, _ call: LuaCall) throws {
+        guard urlUserdata(at: index) != nil else { throw call.typeError(index, expected: "url (from pekit.url.parse)") }
+        lua_getiuservalue(L, index, 1)
+    }
+
+    /// A URL value's href, or a string (numbers as Lua writes them).
     func urlOrString(at index: Int32, _ call: LuaCall) throws -> String {
-        if let box = urlBoxIfHandle(at: index) { return box.href }
+        if urlUserdata(at: index) != nil { return try urlHref(at: index, call) }
         return try call.string(index)
     }
 
     func pushURL(_ url: WHATWGURL) {
-        let raw = pekit_newuserdata(L, MemoryLayout<UnsafeMutableRawPointer>.size)!
-        raw.storeBytes(of: Unmanaged.passRetained(URLBox(url)).toOpaque(), as: UnsafeMutableRawPointer?.self)
+        var href = url.href
+        href.withUTF8 { pushURL(href: $0, spans: url.spans) }
+    }
+
+    /// Pushes a new URL value with this href and spans.
+    func pushURL(href: UnsafeBufferPointer<UInt8>, spans: WHATWGURL.Spans) {
+        guard let raw = lua_newuserdatauv(L, Self.urlValueSize, 1) else { stack.pushNil(); return }
+        Self.fillURLValue(raw, count: href.count, spans: spans)
+        stack.push(href)
+        lua_setiuservalue(L, -2, 1)
         pushReference(urlMetatableRef)
         lua_setmetatable(L, -2)
     }
 
-    /// Pushes the URL value for `input` (resolved against `base`), or nil and the reason.
-    func pushParsedURL(_ input: String, base: WHATWGURL?) throws -> Int32 {
-        do {
-            pushURL(try WHATWGURL(input, base: base))
-            return 1
-        } catch let error as WHATWGURL.ParseError {
-            stack.pushNil()
-            stack.push("invalid URL \"\(input)\": \(error)")
-            return 2
+    /// Makes the URL value at `index` hold `url` (what a setter changed).
+    func storeURL(_ url: WHATWGURL, at index: Int32, _ call: LuaCall) throws {
+        guard let raw = urlUserdata(at: index) else { throw call.typeError(index, expected: "url (from pekit.url.parse)") }
+        var href = url.href
+        href.withUTF8 { bytes in
+            Self.fillURLValue(raw, count: bytes.count, spans: url.spans)
+            stack.push(bytes)
+        }
+        lua_setiuservalue(L, index, 1)
+    }
+
+    /// Pushes the URL value for the string argument `n` (resolved against `base`), or nil and
+    /// the reason.
+    func pushParsedURL(at n: Int32, base: WHATWGURL?, _ call: LuaCall) throws -> Int32 {
+        try call.withBytes(n) { input in
+            do {
+                try WHATWGURL.parse(bytes: input, base: base) { href, spans in pushURL(href: href, spans: spans) }
+                return 1
+            } catch let error as WHATWGURL.ParseError {
+                stack.pushNil()
+                stack.push("invalid URL \"\(String(decoding: UTF8Decoding.repaired(input), as: UTF8.self))\": \(error)")
+                return 2
+            }
         }
     }
 
