@@ -101,6 +101,11 @@ public func pekitFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         // setters take any value without breaking that.
         let text = String(decoding: bytes, as: UTF8.self)
         let base = try? WHATWGURL("http://user:pw@h.example:8080/a/b?q#f")
+        // The one-pass parser and the state machine agree on every input the first takes.
+        for b in [nil, base] where WHATWGURL.fastPathTakes(text, base: b) {
+            let fast = try? WHATWGURL(text, base: b), slow = try? WHATWGURL.parsedByStateMachine(text, base: b)
+            precondition(fast?.href == slow?.href && fast?.spans == slow?.spans, "fast path \(fast?.href ?? "fails") != state machine \(slow?.href ?? "fails")")
+        }
         for candidate in [try? WHATWGURL(text), try? WHATWGURL(text, base: base), try? WHATWGURL(text, base: try? WHATWGURL("foo:/a/b"))] {
             guard var url = candidate else { continue }
             precondition((try? WHATWGURL(url.href))?.href == url.href, "href is not a fixed point: \(url.href)")

@@ -23,7 +23,11 @@ enum URLFastParser {
         var p = range.lowerBound
         let end = range.upperBound
         guard p < end, URLParser.isAlpha(Int(s[p])) else { return false }
-        for i in range where s[i] == 0x09 || s[i] == 0x0A || s[i] == 0x0D { return false }
+        // Tabs and newlines are removed first: the state machine does that. Controls are rare, so
+        // they are counted in a loop the compiler can vectorize, and looked at only when there.
+        var controls = 0
+        for i in range { controls &+= s[i] < 0x20 ? 1 : 0 }
+        if controls > 0 { for i in range where s[i] == 0x09 || s[i] == 0x0A || s[i] == 0x0D { return false } }
         out.reserve((end - p) * 3 / 2 + 16)
 
         // The scheme, lower case.
@@ -141,27 +145,36 @@ enum URLFastParser {
         var segments = 0
         let pathSet = PercentEncodeSet.path
         while inPath {
-            let segmentStart = p
+            // The segment is written as it is read; "." and ".." are the same bytes encoded or
+            // not, so they are recognized in what was written, and taken back.
+            out.append(0x2F)
+            let written = out.count
             while p < end {
                 let b = s[p]
                 if b == 0x2F || b == 0x3F || b == 0x23 || (special && b == 0x5C) { break }
+                out.append(b, encodedBy: pathSet)
                 p += 1
             }
             let endsInSlash = p < end && (s[p] == 0x2F || (special && s[p] == 0x5C))
-            let segment = UnsafeBufferPointer(rebasing: s[segmentStart..<p])
-            if URLParser.isDoubleDot(segment) {
-                if segments > 0 {
-                    var cut = out.count - 1
-                    while cut > pathStart && out[cut] != 0x2F { cut -= 1 }
-                    out.truncate(to: cut)
-                    segments -= 1
+            let length = out.count - written
+            if length <= 6 {
+                let segment = out.written[written...]
+                if URLParser.isDoubleDot(segment) {
+                    out.truncate(to: written - 1)
+                    if segments > 0 {
+                        var cut = out.count - 1
+                        while cut > pathStart && out[cut] != 0x2F { cut -= 1 }
+                        out.truncate(to: cut)
+                        segments -= 1
+                    }
+                    if !endsInSlash { out.append(0x2F); segments += 1 }
+                } else if URLParser.isSingleDot(segment) {
+                    out.truncate(to: written - 1)
+                    if !endsInSlash { out.append(0x2F); segments += 1 }
+                } else {
+                    segments += 1
                 }
-                if !endsInSlash { out.append(0x2F); segments += 1 }
-            } else if URLParser.isSingleDot(segment) {
-                if !endsInSlash { out.append(0x2F); segments += 1 }
             } else {
-                out.append(0x2F)
-                for b in segment { out.append(b, encodedBy: pathSet) }
                 segments += 1
             }
             guard endsInSlash else { break }
@@ -232,6 +245,11 @@ enum URLFastParser {
             return .opaque
         }
         var failure = ""
+        if h.count >= 2 && h[0] == 0x5B {
+            guard h[h.count - 1] == 0x5D, let pieces = URLHost.parseIPv6(h[1..<(h.count - 1)], &failure) else { return nil }
+            URLHost.serializeIPv6(pieces) { out.append($0) }
+            return .ipv6
+        }
         guard let parsed = URLHost.parse(bytes: Array(h), special: special, failure: &failure) else { return nil }
         out.append(contentsOf: parsed.description.utf8)
         return parsed.kind

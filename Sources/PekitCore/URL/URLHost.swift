@@ -14,31 +14,45 @@ public enum URLHost: Equatable, Sendable, CustomStringConvertible {
         case .empty: return ""
         case .ipv4(let n): return "\(n >> 24).\(n >> 16 & 255).\(n >> 8 & 255).\(n & 255)"
         case .ipv6(let pieces):
-            // The first longest run of two or more zero pieces is written as "::".
-            var best = (start: -1, length: 1), i = 0
-            while i < 8 {
-                if pieces[i] == 0 {
-                    var j = i
-                    while j < 8, pieces[j] == 0 { j += 1 }
-                    if j - i > best.length { best = (i, j - i) }
-                    i = j
-                } else { i += 1 }
-            }
-            var out = "["
-            var ignore0 = false
-            for k in 0..<8 {
-                if ignore0 && pieces[k] == 0 { continue }
-                ignore0 = false
-                if best.start == k {
-                    out += k == 0 ? "::" : ":"
-                    ignore0 = true
-                    continue
-                }
-                out += String(pieces[k], radix: 16)
-                if k != 7 { out += ":" }
-            }
-            return out + "]"
+            var out = ""
+            Self.serializeIPv6(pieces) { out.unicodeScalars.append(Unicode.Scalar($0)) }
+            return out
         }
+    }
+
+    /// The IPv6 serializer (§3.6) in brackets, a byte at a time: the first longest run of two or
+    /// more zero pieces is written as "::", the others in lower-case hex without leading zeros.
+    static func serializeIPv6(_ pieces: [UInt16], _ write: (UInt8) -> Void) {
+        var best = (start: -1, length: 1), i = 0
+        while i < 8 {
+            if pieces[i] == 0 {
+                var j = i
+                while j < 8, pieces[j] == 0 { j += 1 }
+                if j - i > best.length { best = (i, j - i) }
+                i = j
+            } else { i += 1 }
+        }
+        write(0x5B)
+        var ignore0 = false
+        for k in 0..<8 {
+            if ignore0 && pieces[k] == 0 { continue }
+            ignore0 = false
+            if best.start == k {
+                write(0x3A)
+                if k == 0 { write(0x3A) }
+                ignore0 = true
+                continue
+            }
+            var started = false
+            for shift in stride(from: 12, through: 0, by: -4) {
+                let digit = UInt8(pieces[k] >> UInt16(shift) & 15)
+                if digit == 0 && !started && shift > 0 { continue }
+                started = true
+                write(digit < 10 ? 0x30 + digit : 0x57 + digit)
+            }
+            if k != 7 { write(0x3A) }
+        }
+        write(0x5D)
     }
 
     static let forbiddenHost: Set<UInt32> = [0x00, 0x09, 0x0A, 0x0D, 0x20, 0x23, 0x2F, 0x3A, 0x3C, 0x3E, 0x3F, 0x40, 0x5B, 0x5C, 0x5D, 0x5E, 0x7C]
@@ -221,12 +235,13 @@ public enum URLHost: Equatable, Sendable, CustomStringConvertible {
     }
 
     /// The IPv6 parser (§3.5.1) over the bytes between the brackets.
-    static func parseIPv6(_ input: [UInt8], _ failure: inout String) -> [UInt16]? {
+    static func parseIPv6<C: RandomAccessCollection>(_ input: C, _ failure: inout String) -> [UInt16]? where C.Element == UInt8, C.Index == Int {
         var address = [UInt16](repeating: 0, count: 8)
         var pieceIndex = 0
         var compress: Int? = nil
-        var p = 0
-        let c = { (i: Int) -> UInt8? in i < input.count ? input[i] : nil }
+        var p = input.startIndex
+        let end = input.endIndex
+        @inline(__always) func c(_ i: Int) -> UInt8? { i < end ? input[i] : nil }
         let colon: UInt8 = 0x3A, dot: UInt8 = 0x2E
         func hex(_ b: UInt8) -> Int? {
             switch b {

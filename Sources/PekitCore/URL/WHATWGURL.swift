@@ -85,8 +85,9 @@ public struct WHATWGURL: Equatable, Hashable, Sendable, CustomStringConvertible 
     /// - Throws: `ParseError` with the reason and offset.
     /// - Complexity: O(n) in the input's length.
     public init(_ input: String, base: WHATWGURL? = nil) throws {
-        var input = input
-        self = try input.withUTF8 { try Self.parse(validUTF8: $0, base: base) { WHATWGURL(href: String(decoding: $0, as: UTF8.self), checkedSpans: $1) } }
+        var input = input, parsed = WHATWGURL(href: "", checkedSpans: Spans())
+        try input.withUTF8 { try Self.parse(validUTF8: $0, base: base) { parsed = WHATWGURL(href: String(decoding: $0, as: UTF8.self), checkedSpans: $1) } }
+        self = parsed
     }
 
     /// Parses the UTF-8 `bytes` (ill-formed sequences read as U+FFFD) and hands `body` the href
@@ -94,28 +95,30 @@ public struct WHATWGURL: Equatable, Hashable, Sendable, CustomStringConvertible 
     /// bridge) makes one without a `String`.
     /// - Throws: `ParseError`, or what `body` throws.
     /// - Complexity: O(n) in the input's length.
-    public static func parse<R>(bytes: UnsafeBufferPointer<UInt8>, base: WHATWGURL?, _ body: (UnsafeBufferPointer<UInt8>, Spans) throws -> R) throws -> R {
+    public static func parse(bytes: UnsafeBufferPointer<UInt8>, base: WHATWGURL?, _ body: (UnsafeBufferPointer<UInt8>, Spans) throws -> Void) throws {
         if UTF8Validation.firstInvalidIndex(bytes) != nil {
-            return try UTF8Decoding.repaired(bytes).withUnsafeBufferPointer { try parse(validUTF8: $0, base: base, body) }
+            try UTF8Decoding.repaired(bytes).withUnsafeBufferPointer { try parse(validUTF8: $0, base: base, body) }
+        } else {
+            try parse(validUTF8: bytes, base: base, body)
         }
-        return try parse(validUTF8: bytes, base: base, body)
     }
 
-    static func parse<R>(validUTF8 bytes: UnsafeBufferPointer<UInt8>, base: WHATWGURL?, _ body: (UnsafeBufferPointer<UInt8>, Spans) throws -> R) throws -> R {
+    static func parse(validUTF8 bytes: UnsafeBufferPointer<UInt8>, base: WHATWGURL?, _ body: (UnsafeBufferPointer<UInt8>, Spans) throws -> Void) throws {
         var spans = Spans()
         // On the stack for most URLs (the writer moves to the heap past it).
-        var parsed: R?
-        try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 512) { memory in
+        let done = try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 512) { memory -> Bool in
             var fast = ByteWriter(lent: memory)
-            if URLFastParser.parse(bytes, base: base, into: &fast, &spans) { parsed = .some(try body(fast.written, spans)) }
+            guard URLFastParser.parse(bytes, base: base, into: &fast, &spans) else { return false }
+            try body(fast.written, spans)
+            return true
         }
-        if case .some(let result) = parsed { return result }
+        if done { return }
         var parser = URLParser(input: bytes, base: base?.parts)
         let parts = try parser.run()
         var out: [UInt8] = []
         spans = Spans()
         parts.serialize(into: &out, &spans)
-        return try out.withUnsafeBufferPointer { try body($0, spans) }
+        try out.withUnsafeBufferPointer { try body($0, spans) }
     }
 
     /// `input` parsed by the state machine alone, never the fast path (which must agree with it).

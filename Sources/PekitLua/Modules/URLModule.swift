@@ -213,11 +213,12 @@ extension LuaRuntime {
         href.withUTF8 { pushURL(href: $0, spans: url.spans) }
     }
 
-    /// Pushes a new URL value with this href and spans.
-    func pushURL(href: UnsafeBufferPointer<UInt8>, spans: WHATWGURL.Spans) {
+    /// Pushes a new URL value with this href and spans. When the href is the input itself (a
+    /// URL already in canonical form), `input` (its stack index) is kept instead of a copy.
+    func pushURL(href: UnsafeBufferPointer<UInt8>, spans: WHATWGURL.Spans, input: (index: Int32, bytes: UnsafeBufferPointer<UInt8>)? = nil) {
         guard let raw = lua_newuserdatauv(L, Self.urlValueSize, 1) else { stack.pushNil(); return }
         Self.fillURLValue(raw, count: href.count, spans: spans)
-        stack.push(href)
+        if let input, input.bytes.count == href.count, input.bytes.elementsEqual(href) { stack.pushValue(input.index) } else { stack.push(href) }
         lua_setiuservalue(L, -2, 1)
         pushReference(urlMetatableRef)
         lua_setmetatable(L, -2)
@@ -239,7 +240,9 @@ extension LuaRuntime {
     func pushParsedURL(at n: Int32, base: WHATWGURL?, _ call: LuaCall) throws -> Int32 {
         try call.withBytes(n) { input in
             do {
-                try WHATWGURL.parse(bytes: input, base: base) { href, spans in pushURL(href: href, spans: spans) }
+                let index = stack.absolute(n)
+                let asGiven = stack.type(index) == LUA_TSTRING ? (index, input) : nil
+                try WHATWGURL.parse(bytes: input, base: base) { href, spans in pushURL(href: href, spans: spans, input: asGiven) }
                 return 1
             } catch let error as WHATWGURL.ParseError {
                 stack.pushNil()
