@@ -46,19 +46,6 @@ public enum IDNA {
     /// and the DNS lengths and empty labels (VerifyDnsLength=false).
     static let ignoredErrors: UInt32 = 0x01 | 0x02 | 0x04 | 0x08 | 0x10 | 0x20
 
-    /// Domain to ASCII (§3.3) of a percent-decoded host; nil with the reason in `failure`.
-    static func domainToASCII(_ domain: [Unicode.Scalar], _ failure: inout String) -> String? {
-        guard needsProcessing(domain) else {
-            var out = String.UnicodeScalarView()
-            out.append(contentsOf: domain.lazy.map { $0.value >= 0x41 && $0.value <= 0x5A ? Unicode.Scalar($0.value | 0x20)! : $0 })
-            return String(out)
-        }
-        let name = String(String.UnicodeScalarView(domain))
-        guard let ascii = convert(name, toUnicode: false, &failure) else { return nil }
-        guard !ascii.isEmpty else { failure = "the host \"\(name)\" is empty once IDNA maps it"; return nil }
-        return ascii
-    }
-
     /// Whether a name needs UTS #46: it is not ASCII, or a label starts with `xn--`.
     static func needsProcessing<S: Sequence>(_ name: S) -> Bool where S.Element == Unicode.Scalar {
         var atLabelStart = true, prefix = 0
@@ -80,14 +67,22 @@ public enum IDNA {
 
     /// One UTS #46 pass through ICU; nil with a message when it breaks a rule the Standard counts.
     static func convert(_ name: String, toUnicode: Bool, _ failure: inout String) -> String? {
-        guard let (result, errors) = run(name, toUnicode: toUnicode, &failure) else { return nil }
+        convert(utf8: Array(name.utf8), toUnicode: toUnicode, &failure)
+    }
+
+    static func convert(utf8 name: [UInt8], toUnicode: Bool, _ failure: inout String) -> String? {
+        guard let (result, errors) = run(utf8: name, toUnicode: toUnicode, &failure) else { return nil }
         let counted = errors & ~ignoredErrors
-        guard counted == 0 else { failure = explain(name, counted); return nil }
+        guard counted == 0 else { failure = explain(String(decoding: name, as: UTF8.self), counted); return nil }
         return result
     }
 
     static func run(_ name: String, toUnicode: Bool, _ failure: inout String) -> (String, UInt32)? {
-        var input = Array(name.utf8)
+        run(utf8: Array(name.utf8), toUnicode: toUnicode, &failure)
+    }
+
+    static func run(utf8 name: [UInt8], toUnicode: Bool, _ failure: inout String) -> (String, UInt32)? {
+        var input = name
         var capacity = max(64, input.count * 4)
         while true {
             var out = [UInt8](repeating: 0, count: capacity)

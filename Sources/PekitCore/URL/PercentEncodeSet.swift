@@ -64,12 +64,3 @@ struct PercentEncodeSet {
         out += encode(CollectionOfOne(c))
     }
 }
-
-extension PercentDecoder {
-    /// Percent-decodes `text` and reads the bytes as UTF-8 with U+FFFD for what is not (the URL
-    /// Standard's "UTF-8 decode without BOM" of the percent-decoded host).
-    func decodeLossy(_ text: String) -> [Unicode.Scalar] {
-        let bytes = (try? decode(bytes: Array(text.utf8))) ?? Array(text.utf8)
-        return Array(String(decoding: UTF8Decoding.repaired(bytes), as: UTF8.self).unicodeScalars)
-    }
-}

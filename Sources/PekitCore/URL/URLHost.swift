@@ -97,15 +97,9 @@ public enum URLHost: Equatable, Sendable, CustomStringConvertible {
         }
         guard !input.isEmpty else { failure = "the host is empty"; return nil }
         var ascii = input
-        if input.contains(0x25) {
-            let decoded = (try? PercentDecoder(mode: .lenient).decode(bytes: input)) ?? input
-            guard decoded.allSatisfy({ $0 < 0x80 }) else {
-                return parse(Array(String(decoding: UTF8Decoding.repaired(decoded), as: UTF8.self).unicodeScalars), special: special, failure: &failure)
-            }
-            ascii = decoded
-        }
+        if input.contains(0x25) { ascii = (try? PercentDecoder(mode: .lenient).decode(bytes: input)) ?? input }
         guard ascii.allSatisfy({ $0 < 0x80 }), !IDNA.needsProcessing(ascii.lazy.map { Unicode.Scalar($0) }) else {
-            return parse(Array(String(decoding: ascii, as: UTF8.self).unicodeScalars), special: special, failure: &failure)
+            return parseInternationalized(UTF8Decoding.repaired(ascii), &failure)
         }
         for i in ascii.indices {
             let b = ascii[i]
@@ -129,27 +123,20 @@ public enum URLHost: Equatable, Sendable, CustomStringConvertible {
 
     /// The host parser (§3.5). Returns nil on failure, with the reason in `failure`.
     static func parse(_ input: [Unicode.Scalar], special: Bool, failure: inout String) -> URLHost? {
-        if input.first == "[" {
-            guard input.last == "]" else { failure = "an IPv6 address must end with \"]\""; return nil }
-            guard let pieces = parseIPv6(Array(input.dropFirst().dropLast()), &failure) else { return nil }
-            return .ipv6(pieces)
-        }
-        if !special {
-            // An empty opaque host is the empty host (sc:/// has a host, and it is empty).
-            if input.isEmpty { return .empty }
-            for c in input where c != "%" && forbiddenHost.contains(c.value) {
-                failure = "the host holds the forbidden code point U+\(hexDigitsUpper(c.value))"; return nil
-            }
-            return .opaque(PercentEncodeSet.c0Control.encode(input))
-        }
-        guard !input.isEmpty else { failure = "the host is empty"; return nil }
-        let decoded = PercentDecoder(mode: .lenient).decodeLossy(String(String.UnicodeScalarView(input)))
-        guard let ascii = IDNA.domainToASCII(decoded, &failure) else { return nil }
+        parse(bytes: Array(String(String.UnicodeScalarView(input)).utf8), special: special, failure: &failure)
+    }
+
+    /// The domain steps for a percent-decoded name that is not ASCII or has a Punycode label:
+    /// UTS #46 to ASCII, then the forbidden code points and IPv4, as for any name.
+    static func parseInternationalized(_ utf8: [UInt8], _ failure: inout String) -> URLHost? {
+        guard let ascii = IDNA.convert(utf8: utf8, toUnicode: false, &failure) else { return nil }
+        guard !ascii.isEmpty else { failure = "the host \"\(String(decoding: utf8, as: UTF8.self))\" is empty once IDNA maps it"; return nil }
         for c in ascii.unicodeScalars where isForbiddenDomain(c.value) {
             failure = "the host holds the forbidden code point U+\(hexDigitsUpper(c.value))"; return nil
         }
-        if endsInANumber(ascii) {
-            guard let n = parseIPv4(ascii, &failure) else { return nil }
+        let bytes = Array(ascii.utf8)
+        if endsInANumber(bytes) {
+            guard let n = parseIPv4(bytes, &failure) else { return nil }
             return .ipv4(n)
         }
         return .domain(ascii)

@@ -19,7 +19,7 @@ const cases = [
   ['http://0xC0A80001/'], ['http://3232235521/'], ['http://192.168.0.1/'], ['http://192.168.1/'], ['http://0300.0250.0.01/'],
   ['http://1.2.3.4.5/'], ['http://256.0.0.1/'], ['http://4294967296/'], ['http://0x100000000/'], ['http://1.2.3.09/'],
   ['http://example.com./'], ['http://a.b.c.1./'], ['http://xn--fsqu00a.xn--fiqs8s/'], ['http://xn--a.com/'], ['http://EXAMPLE.COM/'],
-  ['http://ex%41mple.com/'], ['http://exa mple.com/'], ['http://exa<mple.com/'], ['http://%25/'], ['http://a%2F/'],
+  ['http://ex%41mple.com/'], ['http://%2541\u00e9.com/'], ['http://x%2541.com/'], ['http://%C3%A9xample.com/'], ['http://exa mple.com/'], ['http://exa<mple.com/'], ['http://%25/'], ['http://a%2F/'],
   ['http://user@/'], ['http://@h/'], ['http://a:b@c:d@h/'], ['http://user:@h/'], ['http://:pass@h/'], ['http://a@b@c/'],
   ['http:\\\\h\\a\\b'], ['http:/h/p'], ['http:h/p'], ['https:///h/p'], ['  http://h/p  '], ['http://h/a\tb\nc'],
   ['http://h/%7Ex/~y/{z}/`q`/|p|/^r^'], ['http://h/?a=\'b\'&c="d"&e=<f>&g=`h`'], ['http://h/#a"b<c>d`e f'],
