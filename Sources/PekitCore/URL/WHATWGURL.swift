@@ -185,7 +185,18 @@ public struct WHATWGURL: Equatable, Hashable, Sendable, CustomStringConvertible 
         set { change { $0.password = newValue } }
     }
     public var host: URLHost? {
-        get { parts.host }
+        get {
+            let hostname = self.hostname
+            var failure = ""
+            switch spans.hostKind {
+            case .none: return nil
+            case .empty: return .empty
+            case .domain: return .domain(hostname)
+            case .opaque: return .opaque(hostname)
+            case .ipv4: return URLHost.parseIPv4(Array(hostname.utf8), &failure).map(URLHost.ipv4)
+            case .ipv6: return URLHost.parseIPv6(Array(hostname.utf8.dropFirst().dropLast()), &failure).map(URLHost.ipv6)
+            }
+        }
         set { change { $0.host = newValue } }
     }
     public var port: Int? {
@@ -231,16 +242,7 @@ public struct WHATWGURL: Equatable, Hashable, Sendable, CustomStringConvertible 
         var parts = URLParts(scheme: scheme)
         parts.username = username
         parts.password = password
-        let hostname = self.hostname
-        var failure = ""
-        switch spans.hostKind {
-        case .none: parts.host = nil
-        case .empty: parts.host = .empty
-        case .domain: parts.host = .domain(hostname)
-        case .opaque: parts.host = .opaque(hostname)
-        case .ipv4: parts.host = URLHost.parseIPv4(Array(hostname.utf8), &failure).map(URLHost.ipv4)
-        case .ipv6: parts.host = URLHost.parseIPv6(Array(hostname.utf8.dropFirst().dropLast()), &failure).map(URLHost.ipv6)
-        }
+        parts.host = host
         parts.port = port
         let pathname = self.pathname
         if spans.hasOpaquePath {
