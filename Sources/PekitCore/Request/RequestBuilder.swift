@@ -196,14 +196,15 @@ public struct RequestBuilder {
             start = bytes[(scheme + 3)...].firstIndex { $0 == 0x2F || $0 == 0x3F || $0 == 0x23 } ?? bytes.count
             out = bytes[..<scheme].map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 } + [0x3A, 0x2F, 0x2F] + Array(authority.utf8)
         }
-        for b in bytes[start...] {
-            if b >= 0x80 || invalidInURI.contains(b) { out += [0x25, hexUpper[Int(b >> 4)], hexUpper[Int(b & 15)]] } else { out.append(b) }
-        }
+        let set = invalidInURI
+        out.reserveCapacity(out.count + bytes.count - start)
+        for b in bytes[start...] { set.append(b, to: &out) }
         return String(decoding: out, as: UTF8.self)
     }
 
-    static let invalidInURI: Set<UInt8> = [0x20, 0x22, 0x3C, 0x3E, 0x5C, 0x5E, 0x60, 0x7B, 0x7C, 0x7D]
-    static let hexUpper = Array("0123456789ABCDEF".utf8)
+    /// What a URI cannot hold: space, `"<>\^`{|}`, DEL and all non-ASCII (controls are refused before).
+    static let invalidInURI = PercentEncodeSet(low: 1 << 0x20 | 1 << 0x22 | 1 << 0x3C | 1 << 0x3E,
+                                               high: 1 << (0x5C - 64) | 1 << (0x5E - 64) | 1 << (0x60 - 64) | 1 << (0x7B - 64) | 1 << (0x7C - 64) | 1 << (0x7D - 64))
 
     /// JSON bodies follow the policy's key order: sorted for ascending and bytes orders.
     func ordered(_ value: PekitValue) -> PekitValue {
