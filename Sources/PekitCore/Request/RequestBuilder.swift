@@ -87,6 +87,10 @@ public struct RequestBuilder {
         return "pekit/\(Pekit.version) (\(os); \(arch))"
     }()
 
+    /// Where parameters go in the query unless the builder or its policy says otherwise (made once,
+    /// not per request).
+    static let defaultMethodsInQuery: Set<String> = ["GET", "HEAD", "DELETE"]
+
     /// Builds the request.
     /// - Throws: `RequestError` naming the field: a method that is not a token, a header name or
     ///   value that could inject, a URL that cannot be used, a file that cannot be read, or two
@@ -109,13 +113,13 @@ public struct RequestBuilder {
             parsed.userinfo = nil
             urlText = parsed.description
         }
-        let bodies = [json != nil, form != nil, body != nil, multipart != nil, bodyFile != nil].filter { $0 }.count
+        let bodies = (json != nil ? 1 : 0) + (form != nil ? 1 : 0) + (body != nil ? 1 : 0) + (multipart != nil ? 1 : 0) + (bodyFile != nil ? 1 : 0)
         guard bodies <= 1 else { throw RequestError.invalid("give one body: json, form, body, body_file or multipart") }
 
         var requestBody = HTTPRequest.Body.empty
         var bodyType: String?
         let paramsIn = self.paramsIn ?? policy.paramsIn.flatMap(ParameterPlacement.init(rawValue:)) ?? .auto
-        let methodsInQuery = self.methodsInQuery ?? policy.methodsInQuery ?? ["GET", "HEAD", "DELETE"]
+        let methodsInQuery = self.methodsInQuery ?? policy.methodsInQuery ?? Self.defaultMethodsInQuery
         if let params {
             let inQuery: Bool
             switch paramsIn {
