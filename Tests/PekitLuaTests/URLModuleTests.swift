@@ -23,6 +23,45 @@ final class URLModuleTests: XCTestCase {
                        "nil\t\"invalid URL \\\"http://a\u{200D}b.com/\\\": the host \\\"a\u{200D}b.com\\\" is not a valid domain: the label \\\"a\u{200D}b\\\" has a zero-width joiner or non-joiner where the CONTEXTJ rule (RFC 5892) forbids it (at code point 14)\"")
     }
 
+    /// Every field read from Lua (in C, from the value's ranges) is node's, on every URL vector
+    /// and after every setter vector: the ranges Swift writes are the fields Swift reads.
+    func testFieldsReadInCAreNodes() throws {
+        struct Vector: Decodable {
+            let input, base, url, component, value: String?
+            let failure: Bool?
+            let href, origin, `protocol`, username, password, host, hostname, port, pathname, search, hash: String?
+            var fields: [String] { [href, origin, `protocol`, username, password, host, hostname, port, pathname, search, hash].map { $0 ?? "" } }
+        }
+        struct File: Decodable { let vectors: [Vector] }
+        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("PekitCoreTests/Fixtures/urls")
+        func load(_ name: String) throws -> [Vector] {
+            try JSONDecoder().decode(File.self, from: Data(contentsOf: fixtures.appendingPathComponent(name))).vectors
+        }
+        // Every byte but letters and digits as a three-digit decimal escape: any string, one Lua literal.
+        func quoted(_ s: String?) -> String {
+            guard let s else { return "nil" }
+            return "\"" + s.utf8.map { b in (b >= 0x30 && b <= 0x39) || ((b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A) ? String(UnicodeScalar(b)) : "\\" + String(String(b).reversed()).padding(toLength: 3, withPad: "0", startingAt: 0).reversed() }.joined() + "\""
+        }
+        let lua = LuaREPL(runtime: try makeRuntime())
+        _ = lua.eval(#"names = {"href", "origin", "protocol", "username", "password", "host", "hostname", "port", "pathname", "search", "hash"}"#)
+        _ = lua.eval(#"function fields(u) local t = {} for i, n in ipairs(names) do t[i] = u[n] end return table.concat(t, "\n") end"#)
+        var checked = 0, failures: [String] = []
+        for v in try load("url-vectors.json") where v.failure != true {
+            let got = lua.eval("return fields(pekit.url.parse(\(quoted(v.input)), \(quoted(v.base))))")
+            let want = quoted(v.fields.joined(separator: "\n"))
+            if got != lua.eval("return \(want)") { failures.append("\(v.input ?? ""): \(got)") }
+            checked += 1
+        }
+        for v in try load("setter-vectors.json") {
+            let got = lua.eval("local u = pekit.url.parse(\(quoted(v.url))) u[\(quoted(v.component))] = \(quoted(v.value)) return fields(u)")
+            if got != lua.eval("return \(quoted(v.fields.joined(separator: "\n")))") { failures.append("\(v.url ?? "") .\(v.component ?? "") = \(v.value ?? ""): \(got)") }
+            checked += 1
+        }
+        XCTAssert(failures.isEmpty, "\(failures.count) of \(checked) differ:\n" + failures.prefix(20).joined(separator: "\n"))
+        XCTAssertGreaterThan(checked, 900)
+    }
+
     func testSettersFollowTheStandard() throws {
         let lua = LuaREPL(runtime: try makeRuntime())
         _ = lua.eval(#"u = pekit.url.parse("http://user:pw@example.com:8080/a/b?q=1#f")"#)
