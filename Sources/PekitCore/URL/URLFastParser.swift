@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 /// The URL Standard's parser for the shape most URLs have: a scheme then an authority
 /// (`https://user@host:8080/a/b?q#f`, or `foo://…` for a scheme that is not special), with no
 /// tab or newline in it. It writes the href and its spans in one pass over the input, as ada's
@@ -40,11 +43,10 @@ enum URLFastParser {
         }
         guard p < end, s[p] == 0x3A else { return false }
         let defaultPort: Int
-        let scheme = out.written
-        func isScheme(_ name: StaticString) -> Bool {
-            UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount).elementsEqual(scheme)
-        }
-        switch scheme.count {
+        guard let scheme = out.written.baseAddress else { return false }
+        let schemeLength = out.count
+        func isScheme(_ name: StaticString) -> Bool { name.utf8CodeUnitCount == schemeLength && memcmp(name.utf8Start, scheme, schemeLength) == 0 }
+        switch schemeLength {
         case 2 where isScheme("ws"): defaultPort = 80
         case 3 where isScheme("wss"): defaultPort = 443
         case 3 where isScheme("ftp"): defaultPort = 21

@@ -265,7 +265,9 @@ public struct WHATWGURL: Equatable, Hashable, Sendable, CustomStringConvertible 
 
 extension WHATWGURL.Spans {
     /// Where `component` is in an href of `count` bytes these spans describe (see
-    /// `WHATWGURL.range(of:)`).
+    /// `WHATWGURL.range(of:)`). Inlinable: a host that stores every range calls it with each
+    /// component in turn, and the switch folds away.
+    @inlinable
     public func range(of component: WHATWGURL.Component, count: Int) -> Range<Int>? {
         let pathEnd = Int(min(queryStart, fragmentStart, UInt32(count))), queryEnd = Int(min(fragmentStart, UInt32(count)))
         switch component {

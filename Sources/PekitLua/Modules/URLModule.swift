@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import CLua
 import CLuaShim
 import PekitCore
@@ -154,13 +157,19 @@ extension LuaRuntime {
     /// Writes the ranges and spans of a URL whose href is `count` bytes into its value's memory.
     static func fillURLValue(_ raw: UnsafeMutableRawPointer, count: Int, spans: WHATWGURL.Spans) {
         let ranges = raw.bindMemory(to: pekit_url_range.self, capacity: Int(PEKIT_URL_FIELDS))
-        for (field, slot) in zip(WHATWGURL.Component.allCases, urlFieldSlots) where slot >= 0 {
+        let slots = urlFieldSlots
+        // One line a component (not a loop over allCases, which makes an array each time), so
+        // each range(of:) is inlined for its component.
+        func put(_ i: Int, _ field: WHATWGURL.Component) {
+            guard i < slots.count, slots[i] >= 0 else { return }
             if let range = spans.range(of: field, count: count) {
-                ranges[slot] = pekit_url_range(start: UInt32(range.lowerBound), end: UInt32(range.upperBound))
+                ranges[slots[i]] = pekit_url_range(start: UInt32(range.lowerBound), end: UInt32(range.upperBound))
             } else {
-                ranges[slot] = pekit_url_range(start: PEKIT_URL_NO_RANGE, end: PEKIT_URL_NO_RANGE)
+                ranges[slots[i]] = pekit_url_range(start: PEKIT_URL_NO_RANGE, end: PEKIT_URL_NO_RANGE)
             }
         }
+        put(0, .href); put(1, .origin); put(2, .protocol); put(3, .username); put(4, .password); put(5, .host)
+        put(6, .hostname); put(7, .port); put(8, .pathname); put(9, .search); put(10, .hash)
         (raw + urlRangesSize).storeBytes(of: spans, as: WHATWGURL.Spans.self)
     }
 
@@ -218,7 +227,7 @@ extension LuaRuntime {
     func pushURL(href: UnsafeBufferPointer<UInt8>, spans: WHATWGURL.Spans, input: (index: Int32, bytes: UnsafeBufferPointer<UInt8>)? = nil) {
         guard let raw = lua_newuserdatauv(L, Self.urlValueSize, 1) else { stack.pushNil(); return }
         Self.fillURLValue(raw, count: href.count, spans: spans)
-        if let input, input.bytes.count == href.count, input.bytes.elementsEqual(href) { stack.pushValue(input.index) } else { stack.push(href) }
+        if let input, input.bytes.count == href.count, let a = input.bytes.baseAddress, let b = href.baseAddress, memcmp(a, b, href.count) == 0 { stack.pushValue(input.index) } else { stack.push(href) }
         lua_setiuservalue(L, -2, 1)
         pushReference(urlMetatableRef)
         lua_setmetatable(L, -2)
