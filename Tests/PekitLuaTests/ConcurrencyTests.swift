@@ -153,6 +153,20 @@ final class ConcurrencyTests: LocalServerLuaTestCase {
             """#), "204")
     }
 
+    /// A 204 has no content: the next request on the same kept-alive connection reads its own
+    /// answer. (The test server once sent "status 204" after a 204's head; curl left it on the
+    /// connection and the next response there read as HTTP/0.9 — testSpawnedTasksRunTogether
+    /// failed now and then when its 206 request drew that connection.)
+    func testTheRequestAfterA204ReadsItsOwnAnswer() {
+        XCTAssertEqual(lua.eval(#"""
+            local a = pekit.http.get(base .. "/status/204")
+            local b = pekit.http.get(base .. "/status/206")
+            local c = pekit.http.get(base .. "/status/304")
+            local d = pekit.http.get(base .. "/status/200")
+            return a.status, #a.body, b.status, b.body, c.status, d.status, d.body
+            """#), "204\t0\t206\t\"status 206\\n\"\t304\t200\t\"status 200\\n\"")
+    }
+
     /// Many tasks that yield, sleep, fail and wait for earlier ones, with their handles dropped
     /// and collected midway: every outcome arrives, nothing is lost or crashes.
     func testManyTasksUnderChurn() {

@@ -186,10 +186,15 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.send_response(status)
         for name, value in headers:
             self.send_header(name, value)
-        self.send_header("Content-Type", content_type)
-        self.send_header("Content-Length", str(len(body)))
+        # 1xx, 204 and 304 have no content (RFC 9110 §6.4.1): a client reads none, so bytes sent
+        # anyway would be read as the start of the next response on a kept-alive connection
+        # (curl: "Received HTTP/0.9").
+        bodiless = status < 200 or status in (204, 304)
+        if not bodiless:
+            self.send_header("Content-Type", content_type)
+            self.send_header("Content-Length", str(len(body)))
         self.end_headers()
-        if self.command != "HEAD":
+        if self.command != "HEAD" and not bodiless:
             self.wfile.write(body)
 
     def echo(self):
