@@ -26,6 +26,8 @@ static int url_index(lua_State *L) {
         size_t length;
         const char *key = lua_tolstring(L, 2, &length);
         int field = is_url ? pekit_url_field(key, length) : -1;
+        // The size is checked too: debug.setmetatable can give this metatable to any userdata.
+        if (lua_type(L, 1) != LUA_TUSERDATA || lua_rawlen(L, 1) < sizeof(pekit_url_range) * PEKIT_URL_FIELDS) field = -1;
         if (field >= 0) {
             const pekit_url_range *range = (const pekit_url_range *)lua_touserdata(L, 1) + field;
             if (range->start != PEKIT_URL_NO_RANGE && lua_getiuservalue(L, 1, 1) == LUA_TSTRING) {

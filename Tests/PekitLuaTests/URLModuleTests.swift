@@ -76,6 +76,9 @@ final class URLModuleTests: XCTestCase {
         XCTAssertEqual(lua.eval(#"u.origin = "x""#), "error: stdin:1: url: a URL's \"origin\" cannot be set (settable: href, protocol, username, password, host, hostname, port, pathname, search, hash, query)")
         XCTAssertEqual(lua.eval(#"u.nope"#), "error: stdin:1: url: a URL has no field \"nope\" (fields: href, origin, protocol, username, password, host, hostname, port, pathname, search, hash, query; methods: copy, fields, resolve)")
         XCTAssertEqual(lua.eval(#"local f = u:fields() return f.href, f.origin, f.search"#), "\"https://other/\"\t\"https://other\"\t\"\"")
+        // The URL metatable on some other userdata (debug.setmetatable can do it) is refused, not read.
+        XCTAssertEqual(lua.eval(#"local f = io.tmpfile() local fm = debug.getmetatable(f) debug.setmetatable(f, debug.getmetatable(u)) local ok, e = pcall(function() return f.href end) debug.setmetatable(f, fm) f:close() return ok, e"#),
+                       "false\t\"stdin:1: url: bad argument #1 (url (from pekit.url.parse) expected, got userdata)\"")
     }
 
     func testQueryIsOrderedPairs() throws {

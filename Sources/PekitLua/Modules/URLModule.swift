@@ -181,7 +181,9 @@ extension LuaRuntime {
 
     /// The memory of the URL value at `index`, or nil when it is something else.
     func urlUserdata(at index: Int32) -> UnsafeMutableRawPointer? {
-        guard lua_type(L, index) == LUA_TUSERDATA, let raw = lua_touserdata(L, index), lua_getmetatable(L, index) != 0 else { return nil }
+        // The size is checked too: debug.setmetatable can give the metatable to any userdata.
+        guard lua_type(L, index) == LUA_TUSERDATA, lua_rawlen(L, index) >= Self.urlValueSize, let raw = lua_touserdata(L, index),
+              lua_getmetatable(L, index) != 0 else { return nil }
         pushReference(urlMetatableRef)
         let isURL = lua_rawequal(L, -1, -2) != 0
         stack.pop(2)
