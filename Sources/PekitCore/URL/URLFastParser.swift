@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 /// The URL Standard's parser for the shape most URLs have: a scheme then an authority
 /// (`https://user@host:8080/a/b?q#f`, or `foo://…` for a scheme that is not special), with no
 /// tab or newline in it. It writes the href and its spans in one pass over the input, as ada's
@@ -43,17 +40,10 @@ enum URLFastParser {
         }
         guard p < end, s[p] == 0x3A else { return false }
         let defaultPort: Int
-        guard let scheme = out.written.baseAddress else { return false }
-        let schemeLength = out.count
-        func isScheme(_ name: StaticString) -> Bool { name.utf8CodeUnitCount == schemeLength && memcmp(name.utf8Start, scheme, schemeLength) == 0 }
-        switch schemeLength {
-        case 2 where isScheme("ws"): defaultPort = 80
-        case 3 where isScheme("wss"): defaultPort = 443
-        case 3 where isScheme("ftp"): defaultPort = 21
-        case 4 where isScheme("http"): defaultPort = 80
-        case 4 where isScheme("file"): return false
-        case 5 where isScheme("https"): defaultPort = 443
-        default: defaultPort = -1
+        switch WHATWGURL.defaultPort(ofScheme: out.written) {
+        case .some(.some(let port)): defaultPort = port
+        case .some(.none): return false  // file: drive letters and localhost are the state machine's
+        case .none: defaultPort = -1
         }
         let special = defaultPort >= 0
         spans.schemeEnd = UInt32(out.count)
@@ -64,7 +54,7 @@ enum URLFastParser {
         let twoSlashes = p + 1 < end && s[p] == 0x2F && s[p + 1] == 0x2F
         if special {
             // With a base of the same scheme, `http:/x` is relative to it.
-            if !twoSlashes, let base, base.href.utf8.starts(with: out.written.dropLast()), Int(base.spans.schemeEnd) == out.count - 1 { return false }
+            if !twoSlashes, let base, base.href.utf8.prefix(Int(base.spans.schemeEnd)).elementsEqual(out.written.dropLast()) { return false }
             while p < end, s[p] == 0x2F || s[p] == 0x5C { p += 1 }
         } else {
             guard twoSlashes else { return false }
@@ -127,7 +117,7 @@ enum URLFastParser {
             }
             if hostTo + 1 < authorityEnd && port != defaultPort {
                 out.append(0x3A)
-                appendDecimal(port, to: &out)
+                URLHost.writeDecimal(port) { out.append($0) }
                 spans.port = Int32(port)
             }
         }
@@ -221,21 +211,12 @@ enum URLFastParser {
                 }
             }
             if plain {
-                // A last label (before a final dot) that starts with a digit may make it IPv4.
-                var last = out.count
-                if last > start + 1 && out[last - 1] == 0x2E { last -= 1 }
-                var first = last
-                while first > start && out[first - 1] != 0x2E { first -= 1 }
-                if first == last || out[first] > 0x39 || out[first] < 0x30 { return .domain }
                 let name = out.written[start...]
                 guard URLHost.endsInANumber(name) else { return .domain }
                 var failure = ""
                 guard let address = URLHost.parseIPv4(name, &failure) else { return nil }
                 out.truncate(to: start)
-                for shift in stride(from: 24, through: 0, by: -8) {
-                    appendDecimal(Int(address >> UInt32(shift) & 255), to: &out)
-                    if shift > 0 { out.append(0x2E) }
-                }
+                URLHost.serializeIPv4(address) { out.append($0) }
                 return .ipv4
             }
             out.truncate(to: start)
@@ -255,84 +236,5 @@ enum URLFastParser {
         guard let parsed = URLHost.parse(bytes: Array(h), special: special, failure: &failure) else { return nil }
         out.append(contentsOf: parsed.description.utf8)
         return parsed.kind
-    }
-
-    static func appendDecimal(_ n: Int, to out: inout ByteWriter) {
-        if n >= 10 { appendDecimal(n / 10, to: &out) }
-        out.append(UInt8(0x30 + n % 10))
-    }
-}
-
-/// The fast path's output: bytes in memory of its own, checked for room at each write (one
-/// compare, no uniqueness check as an array's append makes), grown when full.
-struct ByteWriter: ~Copyable {
-    private var base: UnsafeMutablePointer<UInt8>
-    private var capacity: Int
-    /// Whether `base` is this writer's to free (memory it was lent is not).
-    private var owned: Bool
-    /// How many bytes are written.
-    private(set) var count = 0
-
-    init(capacity: Int = 64) {
-        self.capacity = max(capacity, 16)
-        base = .allocate(capacity: self.capacity)
-        owned = true
-    }
-
-    /// A writer that starts in `memory` (which must outlive it) and moves to memory of its own
-    /// when that is full.
-    init(lent memory: UnsafeMutableBufferPointer<UInt8>) {
-        if let start = memory.baseAddress, memory.count >= 16 {
-            base = start; capacity = memory.count; owned = false
-        } else {
-            capacity = 64; base = .allocate(capacity: capacity); owned = true
-        }
-    }
-
-    deinit { if owned { base.deallocate() } }
-
-    /// Takes back the bytes after the first `n`.
-    mutating func truncate(to n: Int) {
-        precondition(n >= 0 && n <= count, "ByteWriter.truncate past its end")
-        count = n
-    }
-
-    /// The bytes written so far (valid until the next write).
-    var written: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
-
-    subscript(i: Int) -> UInt8 { precondition(i >= 0 && i < count); return base[i] }
-
-    /// Makes room for `n` more bytes.
-    mutating func reserve(_ n: Int) {
-        guard count + n > capacity else { return }
-        let grown = max(capacity * 2, count + n)
-        let new = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
-        new.update(from: base, count: count)
-        if owned { base.deallocate() }
-        base = new
-        capacity = grown
-        owned = true
-    }
-
-    @inline(__always) mutating func append(_ b: UInt8) {
-        if count == capacity { reserve(1) }
-        base[count] = b
-        count += 1
-    }
-
-    /// Appends `b`, as `%XX` when `set` holds it.
-    @inline(__always) mutating func append(_ b: UInt8, encodedBy set: PercentEncodeSet) {
-        guard set.contains(b) else { append(b); return }
-        if count + 3 > capacity { reserve(3) }
-        let high = b >> 4, low = b & 15
-        base[count] = 0x25
-        base[count + 1] = high < 10 ? 0x30 + high : 0x37 + high
-        base[count + 2] = low < 10 ? 0x30 + low : 0x37 + low
-        count += 3
-    }
-
-    mutating func append<C: Collection>(contentsOf bytes: C) where C.Element == UInt8 {
-        reserve(bytes.count)
-        for b in bytes { base[count] = b; count += 1 }
     }
 }

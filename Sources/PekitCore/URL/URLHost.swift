@@ -12,12 +12,29 @@ public enum URLHost: Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .domain(let d), .opaque(let d): return d
         case .empty: return ""
-        case .ipv4(let n): return "\(n >> 24).\(n >> 16 & 255).\(n >> 8 & 255).\(n & 255)"
+        case .ipv4(let n):
+            var out = ""
+            Self.serializeIPv4(n) { out.unicodeScalars.append(Unicode.Scalar($0)) }
+            return out
         case .ipv6(let pieces):
             var out = ""
             Self.serializeIPv6(pieces) { out.unicodeScalars.append(Unicode.Scalar($0)) }
             return out
         }
+    }
+
+    /// The IPv4 serializer (§3.6), a byte at a time: four decimal numbers and dots.
+    static func serializeIPv4(_ n: UInt32, _ write: (UInt8) -> Void) {
+        for shift in stride(from: 24, through: 0, by: -8) {
+            writeDecimal(Int(n >> UInt32(shift) & 255), write)
+            if shift > 0 { write(0x2E) }
+        }
+    }
+
+    /// `n` (not negative) in decimal, a byte at a time.
+    static func writeDecimal(_ n: Int, _ write: (UInt8) -> Void) {
+        if n >= 10 { writeDecimal(n / 10, write) }
+        write(UInt8(0x30 + n % 10))
     }
 
     /// The IPv6 serializer (§3.6) in brackets, a byte at a time: the first longest run of two or
@@ -143,8 +160,6 @@ public enum URLHost: Equatable, Sendable, CustomStringConvertible {
     }
 
     /// §3.5 "ends in a number".
-    static func endsInANumber(_ s: String) -> Bool { endsInANumber(Array(s.utf8)) }
-
     static func endsInANumber<C: RandomAccessCollection>(_ s: C) -> Bool where C.Element == UInt8, C.Index == Int {
         var end = s.endIndex
         if end > s.startIndex && s[end - 1] == 0x2E {
@@ -183,8 +198,6 @@ public enum URLHost: Equatable, Sendable, CustomStringConvertible {
         return n
     }
 
-    static func parseIPv4(_ s: String, _ failure: inout String) -> UInt32? { parseIPv4(Array(s.utf8), &failure) }
-
     /// The IPv4 parser (§3.5): up to four numbers separated by dots (one final dot allowed), the
     /// last filling the bytes the others leave.
     static func parseIPv4<C: RandomAccessCollection>(_ s: C, _ failure: inout String) -> UInt32? where C.Element == UInt8, C.Index == Int {
@@ -213,12 +226,6 @@ public enum URLHost: Equatable, Sendable, CustomStringConvertible {
         guard number(count - 1) < UInt64(1) << (8 * (5 - count)) else { failure = "the IPv4 address is out of range"; return nil }
         value += number(count - 1)
         return UInt32(value)
-    }
-
-    static func parseIPv6(_ input: [Unicode.Scalar], _ failure: inout String) -> [UInt16]? {
-        var text = String.UnicodeScalarView()
-        text.append(contentsOf: input)
-        return parseIPv6(Array(String(text).utf8), &failure)
     }
 
     /// The IPv6 parser (§3.5.1) over the bytes between the brackets.

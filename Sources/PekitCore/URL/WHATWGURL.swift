@@ -71,14 +71,25 @@ public struct WHATWGURL: Equatable, Hashable, Sendable, CustomStringConvertible 
 
     /// The special schemes' default ports (`.some(nil)` for file, which has none); nil for the
     /// schemes that are not special.
-    static func defaultPort(of scheme: String) -> Int?? {
-        switch scheme {
-        case "http", "ws": return .some(80)
-        case "https", "wss": return .some(443)
-        case "ftp": return .some(21)
-        case "file": return .some(nil)
-        default: return nil
+    static func defaultPort(of scheme: String) -> Int?? { defaultPort(ofScheme: scheme.utf8) }
+
+    /// `defaultPort(of:)` for the scheme's lower-case bytes (what the fast path has in hand: no
+    /// string made, no string comparisons).
+    static func defaultPort<C: Collection>(ofScheme bytes: C) -> Int?? where C.Element == UInt8 {
+        func `is`(_ name: StaticString) -> Bool {
+            guard bytes.count == name.utf8CodeUnitCount else { return false }
+            var i = 0
+            for b in bytes {
+                if b != name.utf8Start[i] { return false }
+                i += 1
+            }
+            return true
         }
+        if `is`("http") || `is`("ws") { return .some(80) }
+        if `is`("https") || `is`("wss") { return .some(443) }
+        if `is`("ftp") { return .some(21) }
+        if `is`("file") { return .some(nil) }
+        return nil
     }
 
     /// Parses `input`, resolving it against `base` when it is relative.
@@ -265,8 +276,8 @@ public struct WHATWGURL: Equatable, Hashable, Sendable, CustomStringConvertible 
 
 extension WHATWGURL.Spans {
     /// Where `component` is in an href of `count` bytes these spans describe (see
-    /// `WHATWGURL.range(of:)`). Inlinable: a host that stores every range calls it with each
-    /// component in turn, and the switch folds away.
+    /// `WHATWGURL.range(of:)`). Inlinable: the Lua bridge calls it with each component in turn for
+    /// every URL value it makes, and the switch folds away.
     @inlinable
     public func range(of component: WHATWGURL.Component, count: Int) -> Range<Int>? {
         let pathEnd = Int(min(queryStart, fragmentStart, UInt32(count))), queryEnd = Int(min(fragmentStart, UInt32(count)))
