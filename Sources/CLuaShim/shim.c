@@ -1,5 +1,6 @@
 #include <stdatomic.h>
 #include "CLuaShim.h"
+#include "pool.h"
 #include <unistd.h>
 #include <errno.h>
 #include <string.h>
@@ -18,21 +19,54 @@ typedef struct {
     int budgeted;     // a plugin's state: Lua code runs only within a budget
     int calls;        // budgeted calls in progress (nested ones share the outermost budget)
     long long budget;
+    pekit_pool pool;  // the state's blocks of up to PEKIT_POOL_MAX bytes (pool.h says why)
 } pekit_alloc_state;
 
 static void pekit_hook(lua_State *L, lua_Debug *ar);
 
+static inline int pooled(size_t size) {
+#ifdef PEKIT_POOL_DISABLED
+    (void)size;
+    return 0;
+#else
+    return size >= 1 && size <= PEKIT_POOL_MAX;
+#endif
+}
+
+static void release(pekit_alloc_state *st, void *block, size_t size) {
+    if (pooled(size)) pekit_pool_free(&st->pool, block, size);
+    else free(block);
+}
+
+/// `block` (of `old` bytes; NULL for none) made `size` bytes, from the pool or malloc by size.
+static void *resize(pekit_alloc_state *st, void *block, size_t old, size_t size) {
+    if (!block) return pooled(size) ? pekit_pool_alloc(&st->pool, size) : malloc(size);
+    if (!pooled(old) && !pooled(size)) return realloc(block, size);
+    if (pekit_pool_same_class(old, size)) return block;
+    void *moved = pooled(size) ? pekit_pool_alloc(&st->pool, size) : malloc(size);
+    if (!moved) {
+        // Lua requires that shrinking never fails: the block is big enough to serve as the
+        // smaller one (freed later into the pool, it is only never handed back to malloc).
+        return size < old ? block : NULL;
+    }
+    memcpy(moved, block, size < old ? size : old);
+    release(st, block, old);
+    return moved;
+}
+
 static void *pekit_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     pekit_alloc_state *st = (pekit_alloc_state *)ud;
-    size_t old = ptr ? osize : 0;
+    size_t old = ptr ? osize : 0;  // with no block, osize is the kind of object Lua makes
     if (nsize == 0) {
-        st->used -= old;
-        free(ptr);
+        if (ptr) {
+            st->used -= old;
+            release(st, ptr, old);
+        }
         return NULL;
     }
     // Shrinking never fails (the manual requires it); growing past the cap fails only while Lua runs.
     if (nsize > old && st->enforce && st->limit && st->used - old + nsize > st->limit) return NULL;
-    void *p = realloc(ptr, nsize);
+    void *p = resize(st, ptr, old, nsize);
     if (p) st->used = st->used - old + nsize;
     return p;
 }
@@ -79,6 +113,7 @@ void pekit_close(lua_State *L) {
     // Finalizers run here, with hooks off (as Lua runs every finalizer): sandboxed states
     // refuse __gc in setmetatable, so only pekit's own handles have one.
     lua_close(L);
+    pekit_pool_release(&st->pool);
     free(st);
 }
 

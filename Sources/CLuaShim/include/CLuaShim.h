@@ -25,6 +25,7 @@ static inline int pekit_getmetatable_named(lua_State *L, const char *name) { ret
 static inline void pekit_pushglobaltable(lua_State *L) { lua_pushglobaltable(L); }        // macro over lua_rawgeti
 static inline void **pekit_extraspace(lua_State *L) { return (void **)lua_getextraspace(L); } // macro; threads inherit it
 static inline const char *pekit_typename_at(lua_State *L, int i) { return luaL_typename(L, i); } // macro
+static inline size_t pekit_gc_bytes(lua_State *L) { return (size_t)lua_gc(L, LUA_GCCOUNT) * 1024 + (size_t)lua_gc(L, LUA_GCCOUNTB); } // lua_gc is variadic
 
 // ---- The allocator: a memory cap that applies only while Lua code runs ----
 /// A new state whose allocations are counted; `limit` bytes (0 = none) are enforced while
@@ -121,14 +122,24 @@ void pekit_open_patterns(lua_State *L);
 int pekit_pattern_ranges(lua_State *L);
 
 // ---- pekit.url values (urlvalue.c) ----
-// A URL value's userdata starts with the byte range in its href of each field, in the order
-// pekit_url_field gives; a field that is not a range of the href has PEKIT_URL_NO_RANGE.
+// A URL value is a userdata holding what the host made it from (its spans) with the href as its
+// user value 1; each field (href, origin, protocol, …, hash) is a range of the href or not one.
 #define PEKIT_URL_FIELDS 11
-#define PEKIT_URL_NO_RANGE UINT32_MAX
 typedef struct { uint32_t start, end; } pekit_url_range;
+// Where field `field` (pekit_url_field's numbering) is in the href of `count` bytes of the URL
+// value whose memory is `value` (`size` bytes): 1 and `*range`, or 0 when that field is not a
+// range of the href (or the memory is not a URL value's, which a script can forge).
+typedef int (*pekit_url_ranger)(const void *value, size_t size, size_t count, int field, pekit_url_range *range);
 // The index of a field name (href, origin, protocol, …, hash), or -1.
 int pekit_url_field(const char *name, size_t length);
 // Pops the URL metatable and the Swift fallback function (in that order, fallback on top) and
-// pushes the __index function that reads ranges itself and calls the fallback for the rest.
-void pekit_push_url_index(lua_State *L);
+// pushes the __index function that reads ranges itself (asking `ranger` where they are) and
+// calls the fallback for the rest. A URL value's userdata is `size` bytes; no other is read.
+void pekit_push_url_index(lua_State *L, pekit_url_ranger ranger, size_t size);
+// Parses the string `input` (`length` bytes) and pushes its URL value: 1; or pushes nothing and
+// returns 0 for the fallback to answer (an invalid URL's message is the fallback's to write).
+typedef int (*pekit_url_parser)(lua_State *L, const char *input, size_t length);
+// Pops the Swift function for pekit.url.parse and pushes the C function that calls `parser`
+// for a single string argument without the trampoline, and that function for everything else.
+void pekit_push_url_parse(lua_State *L, pekit_url_parser parser);
 #endif

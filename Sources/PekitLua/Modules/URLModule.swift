@@ -78,7 +78,7 @@ extension LuaRuntime {
             }
             return 1
         }
-        pekit_push_url_index(L)
+        pekit_push_url_index(L, Self.urlRanger, Self.urlValueSize)
         stack.rawSet(meta, "__index")
         pushFunction("url") { call in
             var url = try call.runtime.url(at: 1, call)
@@ -106,7 +106,7 @@ extension LuaRuntime {
         stack.pop()
 
         stack.newTable()
-        setFunction(-1, "pekit.url", "parse") { call in
+        pushFunction("pekit.url.parse") { call in
             var base: WHATWGURL?
             if !call.stack.isNoneOrNil(2) {
                 if let url = call.runtime.urlIfHandle(at: 2) { base = url } else {
@@ -116,6 +116,8 @@ extension LuaRuntime {
             }
             return try call.runtime.pushParsedURL(at: 1, base: base, call)
         }
+        pekit_push_url_parse(L, Self.urlParser)
+        stack.rawSet(-2, "parse")
         setFunction(-1, "pekit.url", "build") { call in
             try call.runtime.pushBuiltURL(call)
         }
@@ -144,33 +146,41 @@ extension LuaRuntime {
         }
     }
 
-    /// Each component's slot in a URL value's ranges (urlvalue.c's order, asked of it by name),
-    /// in `Component.allCases` order.
-    static let urlFieldSlots: [Int] = WHATWGURL.Component.allCases.map { field in
-        Int(field.rawValue.withCString { pekit_url_field($0, field.rawValue.utf8.count) })
+    /// The components in urlvalue.c's numbering of fields (asked of it by name).
+    static let urlComponentsBySlot: [WHATWGURL.Component] = WHATWGURL.Component.allCases.sorted { a, b in
+        func slot(_ c: WHATWGURL.Component) -> Int32 { c.rawValue.withCString { pekit_url_field($0, c.rawValue.utf8.count) } }
+        return slot(a) < slot(b)
     }
 
-    /// A URL value's memory: the ranges urlvalue.c reads, then the spans the URL is made from
-    /// again. Its user value 1 is the href.
-    static let urlRangesSize = MemoryLayout<pekit_url_range>.stride * Int(PEKIT_URL_FIELDS)
-    static let urlValueSize = urlRangesSize + MemoryLayout<WHATWGURL.Spans>.stride
+    /// A URL value's memory: the spans of the URL (its user value 1 is the href).
+    static var urlValueSize: Int { MemoryLayout<WHATWGURL.Spans>.size }
 
-    /// Writes the ranges and spans of a URL whose href is `count` bytes into its value's memory.
-    static func fillURLValue(_ raw: UnsafeMutableRawPointer, count: Int, spans: WHATWGURL.Spans) {
-        let ranges = raw.bindMemory(to: pekit_url_range.self, capacity: Int(PEKIT_URL_FIELDS))
-        let slots = urlFieldSlots
-        // One line a component, each `i` its place in allCases (measured: a loop over a list of
-        // them costs ~50 ns more a value, the switch in range(of:) no longer folding away);
-        // URLModuleTests.testFieldsReadInCAreNodes reads every field back.
-        func put(_ i: Int, _ field: WHATWGURL.Component) {
-            guard i < slots.count, slots[i] >= 0 else { return }
-            let range = spans.range(of: field, count: count)
-            ranges[slots[i]] = pekit_url_range(start: range.map { UInt32($0.lowerBound) } ?? PEKIT_URL_NO_RANGE,
-                                               end: range.map { UInt32($0.upperBound) } ?? PEKIT_URL_NO_RANGE)
+    /// urlvalue.c's ranger: where a field is in a URL value's href of `count` bytes.
+    static let urlRanger: pekit_url_ranger = { value, size, count, field, range in
+        let components = urlComponentsBySlot
+        guard let value, let range, size == urlValueSize, field >= 0, Int(field) < components.count else { return 0 }
+        let spans = value.loadUnaligned(as: WHATWGURL.Spans.self)
+        // Made by the parser, a value's spans fit its href; a forged value's are refused here.
+        guard spans.fit(count), let found = spans.range(of: components[Int(field)], count: count) else { return 0 }
+        range.pointee = pekit_url_range(start: UInt32(found.lowerBound), end: UInt32(found.upperBound))
+        return 1
+    }
+
+    /// urlvalue.c's parser for `pekit.url.parse(s)`, the call scripts make most: pushes the value
+    /// when `s` is a URL, or nothing for the Swift function to say why not.
+    static let urlParser: pekit_url_parser = { L, input, length in
+        guard let L, let runtime = LuaRuntime.runtime(for: L) else { return 0 }
+        // Pushes go to the caller's state (a coroutine's, maybe), as the dispatcher arranges.
+        let previous = runtime.L
+        runtime.L = L
+        defer { runtime.L = previous }
+        let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(input)?.assumingMemoryBound(to: UInt8.self), count: length)
+        do {
+            try WHATWGURL.parse(bytes: bytes, base: nil) { href, spans in runtime.pushURL(href: href, spans: spans, input: (1, bytes)) }
+            return 1
+        } catch {
+            return 0
         }
-        put(0, .href); put(1, .origin); put(2, .protocol); put(3, .username); put(4, .password); put(5, .host)
-        put(6, .hostname); put(7, .port); put(8, .pathname); put(9, .search); put(10, .hash)
-        (raw + urlRangesSize).storeBytes(of: spans, as: WHATWGURL.Spans.self)
     }
 
     /// The URL in the value at `index`.
@@ -182,7 +192,7 @@ extension LuaRuntime {
     /// The memory of the URL value at `index`, or nil when it is something else.
     func urlUserdata(at index: Int32) -> UnsafeMutableRawPointer? {
         // The size is checked too: debug.setmetatable can give the metatable to any userdata.
-        guard lua_type(L, index) == LUA_TUSERDATA, lua_rawlen(L, index) >= Self.urlValueSize, let raw = lua_touserdata(L, index),
+        guard lua_type(L, index) == LUA_TUSERDATA, lua_rawlen(L, index) == Self.urlValueSize, let raw = lua_touserdata(L, index),
               lua_getmetatable(L, index) != 0 else { return nil }
         pushReference(urlMetatableRef)
         let isURL = lua_rawequal(L, -1, -2) != 0
@@ -192,7 +202,7 @@ extension LuaRuntime {
 
     func urlIfHandle(at index: Int32) -> WHATWGURL? {
         guard let raw = urlUserdata(at: index) else { return nil }
-        let spans = (raw + Self.urlRangesSize).loadUnaligned(as: WHATWGURL.Spans.self)
+        let spans = raw.loadUnaligned(as: WHATWGURL.Spans.self)
         lua_getiuservalue(L, index, 1)
         defer { stack.pop() }
         guard let href = stack.string(-1) else { return nil }
@@ -227,7 +237,7 @@ extension LuaRuntime {
     /// URL already in canonical form), `input` (its stack index) is kept instead of a copy.
     func pushURL(href: UnsafeBufferPointer<UInt8>, spans: WHATWGURL.Spans, input: (index: Int32, bytes: UnsafeBufferPointer<UInt8>)? = nil) {
         guard let raw = lua_newuserdatauv(L, Self.urlValueSize, 1) else { stack.pushNil(); return }
-        Self.fillURLValue(raw, count: href.count, spans: spans)
+        raw.storeBytes(of: spans, as: WHATWGURL.Spans.self)
         if let input, input.bytes.count == href.count, let a = input.bytes.baseAddress, let b = href.baseAddress, memcmp(a, b, href.count) == 0 { stack.pushValue(input.index) } else { stack.push(href) }
         lua_setiuservalue(L, -2, 1)
         pushReference(urlMetatableRef)
@@ -239,7 +249,7 @@ extension LuaRuntime {
         guard let raw = urlUserdata(at: index) else { throw call.typeError(index, expected: "url (from pekit.url.parse)") }
         var href = url.href
         href.withUTF8 { bytes in
-            Self.fillURLValue(raw, count: bytes.count, spans: url.spans)
+            raw.storeBytes(of: url.spans, as: WHATWGURL.Spans.self)
             stack.push(bytes)
         }
         lua_setiuservalue(L, index, 1)
