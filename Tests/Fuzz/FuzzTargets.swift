@@ -101,6 +101,10 @@ public func pekitFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         // setters take any value without breaking that.
         let text = String(decoding: bytes, as: UTF8.self)
         let base = try? WHATWGURL("http://user:pw@h.example:8080/a/b?q#f")
+        // The bytes as they are (not UTF-8, maybe) parse as their decoding does.
+        var fromBytes = "fails"
+        bytes.withUnsafeBufferPointer { input in try? WHATWGURL.parse(bytes: input, base: nil) { href, _ in fromBytes = String(decoding: href, as: UTF8.self) } }
+        precondition(fromBytes == ((try? WHATWGURL(text))?.href ?? "fails"), "bytes parse to \(fromBytes), their text to \((try? WHATWGURL(text))?.href ?? "fails")")
         // The one-pass parser and the state machine agree on every input the first takes.
         for b in [nil, base] where WHATWGURL.fastPathTakes(text, base: b) {
             let fast = try? WHATWGURL(text, base: b), slow = try? WHATWGURL.parsedByStateMachine(text, base: b)

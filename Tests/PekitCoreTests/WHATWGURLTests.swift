@@ -48,6 +48,34 @@ final class WHATWGURLTests: XCTestCase {
 
     /// The one-pass parser for `scheme://…` URLs gives the href and spans the state machine
     /// gives, on every vector and on variations of each (a byte inserted, one removed).
+    /// Bytes that are not UTF-8 read as U+FFFD (the Standard decodes the input first), wherever they
+    /// are: the fast path checks UTF-8 only when it sees a byte past ASCII, and gives way then.
+    func testBytesThatAreNotUTF8ReadAsReplacementCharacters() throws {
+        func parsed(_ bytes: [UInt8]) -> String {
+            var result = "fails"
+            bytes.withUnsafeBufferPointer { input in
+                try? WHATWGURL.parse(bytes: input, base: nil) { href, _ in result = String(decoding: href, as: UTF8.self) }
+            }
+            return result
+        }
+        XCTAssertEqual(parsed(Array("http://h/".utf8) + [0xFF]), "http://h/%EF%BF%BD")
+        XCTAssertEqual(parsed(Array("http://h/a?".utf8) + [0xC3] + Array("#".utf8) + [0xED, 0xA0, 0x80]), "http://h/a?%EF%BF%BD#%EF%BF%BD%EF%BF%BD%EF%BF%BD")
+        XCTAssertEqual(parsed(Array("http://h".utf8) + [0xC0, 0x80] + Array("/".utf8)), "fails", "U+FFFD is not allowed in a domain")
+        let pieces: [[UInt8]] = [[0xFF], [0xC3], [0xE6, 0xB1], [0xC0, 0xAF], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0x80], [0xC3, 0xA9]]
+        let places = ["http://§/p", "http://u§:p@h/", "http://h/§?q", "http://h/?§", "http://h/#§", "foo://§/", "foo://h/§", "ht§tp://h/", "http://h:8§/"]
+        var checked = 0
+        for place in places {
+            for piece in pieces {
+                let parts = place.components(separatedBy: "§")
+                let bytes = Array(parts[0].utf8) + piece + Array(parts[1].utf8)
+                let expected = (try? WHATWGURL(String(decoding: bytes, as: UTF8.self)))?.href ?? "fails"
+                XCTAssertEqual(parsed(bytes), expected, "\(bytes)")
+                checked += 1
+            }
+        }
+        XCTAssertEqual(checked, 72)
+    }
+
     func testFastPathAgreesWithTheStateMachine() throws {
         let vectors = try load("url-vectors", as: Vector.self)
         let extras = ["http://a:b@c:d@h/", "http://@h/", "http://:@h/", "http://a:@h/", "http://:p@h/", "HTTP://H:80/", "ws://h:080",

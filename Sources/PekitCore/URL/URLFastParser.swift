@@ -3,11 +3,17 @@
 /// tab or newline in it. It writes the href and its spans in one pass over the input, as ada's
 /// url_aggregator does, instead of building each component and serializing them after.
 ///
-/// It answers false for every other input — relative references, `file:`, opaque paths, and
-/// every input the Standard fails on — and the state machine (`URLParser`) parses those, so
+/// It answers false for every other input — relative references, `file:`, opaque paths, input
+/// that is not UTF-8, and every input the Standard fails on — and the state machine (`URLParser`) parses those, so
 /// errors have one source. For what it takes, it gives the href the state machine gives (the
 /// node vectors run through both, and the `url` fuzz target compares them).
 enum URLFastParser {
+    /// The bytes an authority's scan stops at (with "\\" too for a special scheme): delimiters,
+    /// "@", ":" and brackets.
+    static let authorityBytes = PercentEncodeSet(low: Self.bits(0x2F, 0x3F, 0x23, 0x3A), high: Self.bits(0x40 - 64, 0x5B - 64, 0x5D - 64))
+
+    private static func bits(_ positions: UInt8...) -> UInt64 { positions.reduce(0) { $0 | 1 << UInt64($1) } }
+
     /// The range of `s` without the leading and trailing C0 controls and spaces the Standard removes.
     static func trimmed(_ s: UnsafeBufferPointer<UInt8>) -> Range<Int> {
         var start = 0, end = s.count
@@ -23,11 +29,16 @@ enum URLFastParser {
         var p = range.lowerBound
         let end = range.upperBound
         guard p < end, URLParser.isAlpha(Int(s[p])) else { return false }
-        // Tabs and newlines are removed first: the state machine does that. Controls are rare, so
-        // they are counted in a loop the compiler can vectorize, and looked at only when there.
-        var controls = 0
-        for i in range { controls &+= s[i] < 0x20 ? 1 : 0 }
-        if controls > 0 { for i in range where s[i] == 0x09 || s[i] == 0x0A || s[i] == 0x0D { return false } }
+        // Tabs and newlines are removed first: the state machine does that. Controls and non-ASCII
+        // bytes are rare, so one loop the compiler can vectorize says whether there are any, and
+        // they are looked at only when there are.
+        var controls: UInt8 = 0, all: UInt8 = 0
+        for b in UnsafeBufferPointer(rebasing: s[range]) {
+            controls |= b < 0x20 ? 1 : 0
+            all |= b
+        }
+        if controls != 0 { for i in range where s[i] == 0x09 || s[i] == 0x0A || s[i] == 0x0D { return false } }
+        if all >= 0x80 && UTF8Validation.firstInvalidIndex(s) != nil { return false }
         out.reserve((end - p) * 3 / 2 + 16)
 
         // The scheme, lower case.
@@ -63,12 +74,19 @@ enum URLFastParser {
         out.append(0x2F)
         out.append(0x2F)
 
-        // The authority ends at the first delimiter; credentials end at its last "@".
-        var authorityEnd = p, lastAt = -1
+        // The authority ends at the first delimiter; credentials end at its last "@"; the host
+        // ends at the first ":" after that outside brackets. One pass: the bytes that matter are
+        // found by one mask test, and the rest (letters, digits, dots) skipped.
+        var authorityEnd = p, lastAt = -1, colon = -1, insideBrackets = false
+        let notable = special ? Self.authorityBytes.adding(0x5C) : Self.authorityBytes
         while authorityEnd < end {
             let b = s[authorityEnd]
-            if b == 0x2F || b == 0x3F || b == 0x23 || (special && b == 0x5C) { break }
-            if b == 0x40 { lastAt = authorityEnd }
+            if notable.contains(b) {
+                if b == 0x2F || b == 0x3F || b == 0x23 || b == 0x5C { break }  // "\\" is notable only when special
+                if b == 0x40 { lastAt = authorityEnd; colon = -1; insideBrackets = false }
+                else if b == 0x3A { if colon < 0 && !insideBrackets { colon = authorityEnd } }
+                else if b == 0x5B { insideBrackets = true } else if b == 0x5D { insideBrackets = false }
+            }
             authorityEnd += 1
         }
         spans.usernameStart = UInt32(out.count)
@@ -92,13 +110,7 @@ enum URLFastParser {
             spans.passwordEnd = spans.usernameStart
         }
 
-        // The host ends at a ":" outside brackets.
-        var hostTo = authorityEnd, insideBrackets = false
-        for i in hostFrom..<authorityEnd {
-            let b = s[i]
-            if b == 0x3A && !insideBrackets { hostTo = i; break }
-            if b == 0x5B { insideBrackets = true } else if b == 0x5D { insideBrackets = false }
-        }
+        let hostTo = colon >= 0 ? colon : authorityEnd
         if hostTo < authorityEnd && hostTo == hostFrom { return false }  // a port without a host
         spans.hostStart = UInt32(out.count)
         guard let kind = host(UnsafeBufferPointer(rebasing: s[hostFrom..<hostTo]), special: special, into: &out) else { return false }
@@ -136,6 +148,8 @@ enum URLFastParser {
         }
         var segments = 0
         let pathSet = PercentEncodeSet.path
+        // What ends a segment is added to the path set, so a byte outside both is copied after one test.
+        let segmentEnd = special ? pathSet.adding(0x2F).adding(0x5C) : pathSet.adding(0x2F)
         while inPath {
             // The segment is written as it is read; "." and ".." are the same bytes encoded or
             // not, so they are recognized in what was written, and taken back.
@@ -143,8 +157,9 @@ enum URLFastParser {
             let written = out.count
             while p < end {
                 let b = s[p]
-                if b == 0x2F || b == 0x3F || b == 0x23 || (special && b == 0x5C) { break }
-                out.append(b, encodedBy: pathSet)
+                if !segmentEnd.contains(b) { out.append(b) }
+                else if b == 0x2F || b == 0x3F || b == 0x23 || b == 0x5C { break }  // "\\" is in segmentEnd only when special
+                else { out.append(b, encodedBy: pathSet) }
                 p += 1
             }
             let endsInSlash = p < end && (s[p] == 0x2F || (special && s[p] == 0x5C))

@@ -107,27 +107,37 @@ public struct WHATWGURL: Equatable, Hashable, Sendable, CustomStringConvertible 
     /// - Throws: `ParseError`, or what `body` throws.
     /// - Complexity: O(n) in the input's length.
     public static func parse(bytes: UnsafeBufferPointer<UInt8>, base: WHATWGURL?, _ body: (UnsafeBufferPointer<UInt8>, Spans) throws -> Void) throws {
+        // The fast path checks UTF-8 itself, and only when there is a byte past ASCII.
+        if try parseFast(bytes, base: base, body) { return }
         if UTF8Validation.firstInvalidIndex(bytes) != nil {
-            try UTF8Decoding.repaired(bytes).withUnsafeBufferPointer { try parse(validUTF8: $0, base: base, body) }
+            try UTF8Decoding.repaired(bytes).withUnsafeBufferPointer { try parseByStateMachine(validUTF8: $0, base: base, body) }
         } else {
-            try parse(validUTF8: bytes, base: base, body)
+            try parseByStateMachine(validUTF8: bytes, base: base, body)
         }
     }
 
     static func parse(validUTF8 bytes: UnsafeBufferPointer<UInt8>, base: WHATWGURL?, _ body: (UnsafeBufferPointer<UInt8>, Spans) throws -> Void) throws {
+        if try parseFast(bytes, base: base, body) { return }
+        try parseByStateMachine(validUTF8: bytes, base: base, body)
+    }
+
+    /// The fast path, if it takes `bytes`: then `body` has had the href and spans.
+    private static func parseFast(_ bytes: UnsafeBufferPointer<UInt8>, base: WHATWGURL?, _ body: (UnsafeBufferPointer<UInt8>, Spans) throws -> Void) throws -> Bool {
         var spans = Spans()
         // On the stack for most URLs (the writer moves to the heap past it).
-        let done = try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 512) { memory -> Bool in
+        return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 512) { memory -> Bool in
             var fast = ByteWriter(lent: memory)
             guard URLFastParser.parse(bytes, base: base, into: &fast, &spans) else { return false }
             try body(fast.written, spans)
             return true
         }
-        if done { return }
+    }
+
+    private static func parseByStateMachine(validUTF8 bytes: UnsafeBufferPointer<UInt8>, base: WHATWGURL?, _ body: (UnsafeBufferPointer<UInt8>, Spans) throws -> Void) throws {
         var parser = URLParser(input: bytes, base: base?.parts)
         let parts = try parser.run()
         var out: [UInt8] = []
-        spans = Spans()
+        var spans = Spans()
         parts.serialize(into: &out, &spans)
         try out.withUnsafeBufferPointer { try body($0, spans) }
     }
