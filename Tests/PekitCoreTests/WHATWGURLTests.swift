@@ -155,6 +155,19 @@ final class WHATWGURLTests: XCTestCase {
         }
     }
 
+    /// The percent-encode sets written out as masks are the Standard's, made from its text.
+    func testPercentEncodeSetsAreTheStandards() {
+        for (name, set, defined) in PercentEncodeSet.definitions {
+            XCTAssertEqual(set, defined, name)
+            for b in 0...255 { XCTAssertEqual(set.contains(UInt8(b)), defined.contains(UInt8(b)), "\(name) \(b)") }
+        }
+        XCTAssertEqual(PercentEncodeSet.definitions.count, 8)
+        XCTAssertEqual(URLFastParser.authorityBytes, PercentEncodeSet(adding: Array("/?#@:[]".utf8), to: PercentEncodeSet(low: 0, high: 0)))
+        // The path set as the Standard lists it: C0 controls, space, ", #, <, >, ?, ^, `, {, }, and all past ~.
+        let path = (0...255).filter { PercentEncodeSet.path.contains(UInt8($0)) }.filter { $0 >= 0x20 && $0 < 0x7F }
+        XCTAssertEqual(String(decoding: path.map(UInt8.init), as: UTF8.self), " \"#<>?^`{}")
+    }
+
     func testBuildEncodesEachPart() throws {
         let url = try WHATWGURL(scheme: "https", username: "a b", password: "p@ss", host: "例子.中国", port: 8443,
                                 path: .segments(["a/b", "50%", "汉"]), query: "q=a%20b#x", fragment: "top")

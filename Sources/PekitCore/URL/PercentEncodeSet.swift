@@ -1,7 +1,7 @@
 /// The URL Standard's percent-encode sets (§1.3): which code points a component writes as `%XX`
 /// of their UTF-8 bytes. Every set holds all code points above U+007E, so a set can work on UTF-8
 /// bytes one at a time (a byte of 0x80 or more is always encoded), which is how the parser uses it.
-struct PercentEncodeSet {
+struct PercentEncodeSet: Equatable {
     /// Which ASCII bytes are in the set, as two 64-bit masks (0–63, 64–127).
     let low: UInt64
     let high: UInt64
@@ -34,14 +34,31 @@ struct PercentEncodeSet {
         b < 64 ? PercentEncodeSet(low: low | 1 << UInt64(b), high: high) : PercentEncodeSet(low: low, high: high | 1 << UInt64(b & 63))
     }
 
+    // The Standard's sets as masks written out, so the parser's loops read constants (a set made
+    // at run time is a lazily initialized global, checked at every use). `definitions` says how
+    // each is made from the Standard's text, and a test holds the masks to it.
     static let c0Control = PercentEncodeSet(low: 0xFFFF_FFFF, high: 1 << 63)
-    static let fragment = PercentEncodeSet(adding: Array(" \"<>`".utf8))
-    static let query = PercentEncodeSet(adding: Array(" \"#<>".utf8))
-    static let specialQuery = PercentEncodeSet(adding: Array("'".utf8), to: query)
-    static let path = PercentEncodeSet(adding: Array("?^`{}".utf8), to: query)
-    static let userinfo = PercentEncodeSet(adding: Array("/:;=@[\\]^|".utf8), to: path)
-    static let component = PercentEncodeSet(adding: Array("$%&+,".utf8), to: userinfo)
-    static let formURLEncoded = PercentEncodeSet(adding: Array("!'()~".utf8), to: component)
+    static let fragment = PercentEncodeSet(low: 0x5000_0005_FFFF_FFFF, high: 0x8000_0001_0000_0000)
+    static let query = PercentEncodeSet(low: 0x5000_000D_FFFF_FFFF, high: 0x8000_0000_0000_0000)
+    static let specialQuery = PercentEncodeSet(low: 0x5000_008D_FFFF_FFFF, high: 0x8000_0000_0000_0000)
+    static let path = PercentEncodeSet(low: 0xD000_000D_FFFF_FFFF, high: 0xA800_0001_4000_0000)
+    static let userinfo = PercentEncodeSet(low: 0xFC00_800D_FFFF_FFFF, high: 0xB800_0001_7800_0001)
+    static let component = PercentEncodeSet(low: 0xFC00_987D_FFFF_FFFF, high: 0xB800_0001_7800_0001)
+    static let formURLEncoded = PercentEncodeSet(low: 0xFC00_9BFF_FFFF_FFFF, high: 0xF800_0001_7800_0001)
+
+    /// Each set above as the URL Standard (§1.3) defines it: the set it extends and what it adds.
+    static var definitions: [(name: String, set: PercentEncodeSet, defined: PercentEncodeSet)] {
+        let fragment = PercentEncodeSet(adding: Array(" \"<>`".utf8))
+        let query = PercentEncodeSet(adding: Array(" \"#<>".utf8))
+        let path = PercentEncodeSet(adding: Array("?^`{}".utf8), to: query)
+        let userinfo = PercentEncodeSet(adding: Array("/:;=@[\\]^|".utf8), to: path)
+        let component = PercentEncodeSet(adding: Array("$%&+,".utf8), to: userinfo)
+        return [("c0Control", c0Control, PercentEncodeSet(adding: [])),
+                ("fragment", Self.fragment, fragment), ("query", Self.query, query),
+                ("specialQuery", specialQuery, PercentEncodeSet(adding: Array("'".utf8), to: query)),
+                ("path", Self.path, path), ("userinfo", Self.userinfo, userinfo), ("component", Self.component, component),
+                ("formURLEncoded", formURLEncoded, PercentEncodeSet(adding: Array("!'()~".utf8), to: component))]
+    }
 
     static let hexUpper = Array("0123456789ABCDEF".utf8)
 
