@@ -20,6 +20,11 @@ typedef struct {
     int calls;        // budgeted calls in progress (nested ones share the outermost budget)
     long long budget;
     pekit_pool pool;  // the state's blocks of up to PEKIT_POOL_MAX bytes (pool.h says why)
+    // A watched state (see "Limits"): its main thread, the thread running Lua code now (NULL
+    // for the main one), and its place in the list the SIGINT handler reads.
+    lua_State *main;
+    _Atomic(lua_State *) running;
+    int slot;
 } pekit_alloc_state;
 
 static void pekit_hook(lua_State *L, lua_Debug *ar);
@@ -71,15 +76,22 @@ static void *pekit_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     return p;
 }
 
+static int watch(pekit_alloc_state *st);
+static void unwatch(pekit_alloc_state *st);
+
 lua_State *pekit_newstate(size_t limit, int budgeted) {
     pekit_alloc_state *st = calloc(1, sizeof *st);
     if (!st) return NULL;
     st->limit = limit;
     st->budgeted = budgeted;
+    st->slot = -1;
     lua_State *L = lua_newstate(pekit_alloc, st);
     if (!L) { free(st); return NULL; }
-    // Threads copy their creator's hook, so every coroutine of the state has this one too.
-    lua_sethook(L, pekit_hook, LUA_MASKCOUNT, PEKIT_HOOK_PERIOD);
+    st->main = L;
+    // A budget is charged by the hook, so a budgeted state always has one (threads copy their
+    // creator's, so every coroutine has it too). Any other state is watched instead, and gets
+    // a hook only when Ctrl-C comes; one that cannot be (the list is full) keeps a hook.
+    if (budgeted || !watch(st)) lua_sethook(L, pekit_hook, LUA_MASKCOUNT, PEKIT_HOOK_PERIOD);
     return L;
 }
 
@@ -112,6 +124,7 @@ void pekit_close(lua_State *L) {
     pekit_alloc_state *st = alloc_state(L);
     // Finalizers run here, with hooks off (as Lua runs every finalizer): sandboxed states
     // refuse __gc in setmetatable, so only pekit's own handles have one.
+    unwatch(st);
     lua_close(L);
     pekit_pool_release(&st->pool);
     free(st);
@@ -264,8 +277,10 @@ static void pekit_hook(lua_State *L, lua_Debug *ar) {
         st->budget -= lua_gethookcount(L);
         if (st->budget <= 0) stop(L, budget_message);
     }
-    // Back to the usual period after a stop has been dealt with (a new budget, Ctrl-C released).
-    if (lua_gethookcount(L) != PEKIT_HOOK_PERIOD) lua_sethook(L, pekit_hook, LUA_MASKCOUNT, PEKIT_HOOK_PERIOD);
+    // Ctrl-C dealt with: a watched state runs without a hook again; any other goes back to the
+    // usual period (after a stop, or with a new budget).
+    if (st->slot >= 0 && !st->budgeted) lua_sethook(L, NULL, 0, 0);
+    else if (lua_gethookcount(L) != PEKIT_HOOK_PERIOD) lua_sethook(L, pekit_hook, LUA_MASKCOUNT, PEKIT_HOOK_PERIOD);
 }
 
 int pekit_budget_begin(lua_State *L, long long count) {
@@ -294,11 +309,158 @@ void pekit_charge(lua_State *L, long long steps) {
 // The SIGINT handler before pekit_catch_interrupts (the CLI's, which removes temporary files).
 static void (*previous_sigint)(int) = SIG_DFL;
 
+// ---- Watched states ----
+// A count hook makes Lua hand every instruction to the debug hook (measured: a loop of
+// arithmetic runs 2 to 2.6 times slower, in plain lua5.4 as in pekit), so a state without a
+// budget runs with none and is given one when Ctrl-C comes, as lua.c does. A hook belongs to one
+// thread, so the handler must know which thread of the state runs Lua code: coroutine.resume,
+// coroutine.wrap (pekit_watch_coroutines) and pekit's task scheduler (pekit_running_begin/end)
+// say so as they switch. lua_sethook may be called asynchronously (the manual says so, and
+// lua.c does); what the handler reads of a state is kept alive until it is done:
+// handlers_active holds back a state's close and a thread's release.
+#define WATCH_SLOTS 64
+static _Atomic(pekit_alloc_state *) watched[WATCH_SLOTS];
+static atomic_int handlers_active = 0;
+
+static void wait_for_handlers(void) {
+    while (atomic_load(&handlers_active) > 0) { }
+}
+
+static int watch(pekit_alloc_state *st) {
+    for (int i = 0; i < WATCH_SLOTS; i++) {
+        pekit_alloc_state *expected = NULL;
+        if (atomic_compare_exchange_strong(&watched[i], &expected, st)) { st->slot = i; return 1; }
+    }
+    return 0;
+}
+
+static void unwatch(pekit_alloc_state *st) {
+    if (st->slot < 0) return;
+    atomic_store(&watched[st->slot], NULL);
+    wait_for_handlers();
+}
+
+lua_State *pekit_running_begin(lua_State *co) {
+    pekit_alloc_state *st = alloc_state(co);
+    if (st->slot < 0) return NULL;
+    return atomic_exchange(&st->running, co);
+}
+
+void pekit_running_end(lua_State *co, lua_State *previous) {
+    pekit_alloc_state *st = alloc_state(co);
+    if (st->slot < 0) return;
+    atomic_store(&st->running, previous);
+    // A handler that read `co` may still be setting its hook: wait, so `co` outlives that.
+    wait_for_handlers();
+    // Ctrl-C stopped the coroutine (or came as it finished): stop the thread that resumed it too.
+    if (interrupted()) lua_sethook(previous ? previous : st->main, pekit_hook, LUA_MASKCOUNT, 1);
+}
+
+// coroutine.resume in a watched state: the original (upvalue 1), the running thread said.
+static int watched_resume(lua_State *L) {
+    luaL_checktype(L, 1, LUA_TTHREAD);  // here, so the message names coroutine.resume
+    lua_State *co = lua_tothread(L, 1);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_State *previous = pekit_running_begin(co);
+    int status = lua_pcall(L, lua_gettop(L) - 1, LUA_MULTRET, 0);
+    pekit_running_end(co, previous);
+    if (status != LUA_OK) return lua_error(L);
+    return lua_gettop(L);
+}
+
+// A function made by coroutine.wrap in a watched state: upvalue 1 is the original's function,
+// upvalue 2 its coroutine.
+static int watched_wrap_call(lua_State *L) {
+    lua_State *co = lua_tothread(L, lua_upvalueindex(2));
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_State *previous = pekit_running_begin(co);
+    int status = lua_pcall(L, lua_gettop(L) - 1, LUA_MULTRET, 0);
+    pekit_running_end(co, previous);
+    if (status != LUA_OK) {
+        // The original names its caller's line in a string error, but its caller is this C
+        // function now, which has none: name the script's, as it would have.
+        if (lua_type(L, -1) == LUA_TSTRING) {
+            luaL_where(L, 1);
+            lua_insert(L, -2);
+            lua_concat(L, 2);
+        }
+        return lua_error(L);
+    }
+    return lua_gettop(L);
+}
+
+// Whether the function on top, made by Lua's coroutine.wrap, holds its coroutine as upvalue 1
+// (as Lua 5.4's does); pushes it (or nil).
+static int push_wrapped_coroutine(lua_State *L) {
+    if (lua_getupvalue(L, -1, 1) == NULL) { lua_pushnil(L); return 0; }
+    if (lua_type(L, -1) == LUA_TTHREAD) return 1;
+    lua_pop(L, 1);
+    lua_pushnil(L);
+    return 0;
+}
+
+// coroutine.wrap in a watched state: upvalue 1 is the original.
+static int watched_wrap(lua_State *L) {
+    luaL_checktype(L, 1, LUA_TFUNCTION);  // here, so the message names coroutine.wrap
+    lua_settop(L, 1);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, 1, 1);
+    if (!push_wrapped_coroutine(L)) { lua_pop(L, 1); return 1; }  // checked when installed; never here
+    lua_pushcclosure(L, watched_wrap_call, 2);
+    return 1;
+}
+
+static int no_op(lua_State *L) { (void)L; return 0; }
+
+int pekit_watch_coroutines(lua_State *L) {
+    pekit_alloc_state *st = alloc_state(L);
+    if (st->slot < 0 || st->budgeted) return 0;
+    if (lua_getglobal(L, "coroutine") != LUA_TTABLE) { lua_pop(L, 1); return 0; }
+    lua_getfield(L, -1, "wrap");
+    lua_pushcfunction(L, no_op);
+    lua_call(L, 1, 1);
+    int knows = push_wrapped_coroutine(L);
+    lua_pop(L, 2);
+    if (!knows) {
+        // A coroutine library that does not keep the coroutine where Lua 5.4's does: its
+        // threads could not be found, so the state keeps a hook, as a budgeted one does.
+        unwatch(st);
+        st->slot = -1;
+        lua_sethook(L, pekit_hook, LUA_MASKCOUNT, PEKIT_HOOK_PERIOD);
+        lua_pop(L, 1);
+        return 0;
+    }
+    lua_getfield(L, -1, "resume");
+    lua_pushcclosure(L, watched_resume, 1);
+    lua_setfield(L, -2, "resume");
+    lua_getfield(L, -1, "wrap");
+    lua_pushcclosure(L, watched_wrap, 1);
+    lua_setfield(L, -2, "wrap");
+    lua_pop(L, 1);
+    return 1;
+}
+
+static void hook_running_threads(void) {
+    atomic_fetch_add(&handlers_active, 1);
+    for (int i = 0; i < WATCH_SLOTS; i++) {
+        pekit_alloc_state *st = atomic_load(&watched[i]);
+        if (!st) continue;
+        lua_State *running = atomic_load(&st->running);
+        if (running && running != st->main) lua_sethook(running, pekit_hook, LUA_MASKCOUNT, 1);
+        lua_sethook(st->main, pekit_hook, LUA_MASKCOUNT, 1);
+    }
+    atomic_fetch_sub(&handlers_active, 1);
+}
+
 static void on_sigint(int sig) {
     // As lua.c: a second Ctrl-C while the first is pending ends the process, through the
     // handler that was there before (so temporary files are still removed).
     signal(sig, previous_sigint);
     atomic_store(&interrupt_pending, 1);
+    hook_running_threads();
 }
 
 void pekit_catch_interrupts(void) {

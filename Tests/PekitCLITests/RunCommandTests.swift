@@ -117,9 +117,35 @@ final class RunCommandTests: XCTestCase {
         XCTAssertEqual(r.stderr, "")
     }
 
+    /// pekit's coroutine.resume and coroutine.wrap (which tell Ctrl-C what runs) give what plain
+    /// Lua's give: results, errors and where they say they come from, bad arguments.
+    func testCoroutinesBehaveAsInPlainLua() throws {
+        try write("co.lua", #"""
+            print(pcall(coroutine.wrap(function() error("boom") end)))
+            print(pcall(coroutine.wrap(function() error({}) end)) and "no error" or "a table error")
+            local f = coroutine.wrap(function() return 1 end); f()
+            print(pcall(f))
+            print(pcall(coroutine.wrap(function() local x = nil; return x.y end)))
+            print(coroutine.resume(coroutine.create(function() error("r") end)))
+            print(pcall(coroutine.resume, 1))
+            print(pcall(coroutine.wrap, 1))
+            print(select('#', coroutine.wrap(function(...) return ... end)(1, nil, 3, nil)))
+            local co = coroutine.wrap(function(a) local b = coroutine.yield(a + 1) return b * 2 end)
+            print(co(1), co(10))
+            local t = coroutine.create(function() coroutine.yield(coroutine.isyieldable(), coroutine.running()) end)
+            print(select(2, coroutine.resume(t)), coroutine.status(t), coroutine.close(t), coroutine.status(t))
+            """#)
+        let lua = try PekitProcess.output(of: "/usr/bin/lua5.4", ["co.lua"], directory: directory)
+        let r = try run(["run", "co.lua"])
+        XCTAssertEqual(r.stdout, String(decoding: lua, as: UTF8.self), r.stderr)
+        XCTAssertTrue(r.stdout.hasPrefix("false\tco.lua:1: boom\n"), r.stdout)
+    }
+
     func testInterruptStopsTheScriptCleanly() throws {
         for code in ["while true do pcall(function() while true do end end) end",
                      "coroutine.wrap(function() while true do pcall(function() while true do end end) end end)()",
+                     "coroutine.wrap(function() while true do coroutine.resume(coroutine.create(function() while true do end end)) end end)()",
+                     "pekit.wait{pekit.spawn(function() while true do pcall(coroutine.wrap(function() while true do end end)) end end)}",
                      #"print(("a"):rep(100000):find(("a*"):rep(20) .. "b"))"#] {
             let process = Process()
             process.executableURL = PekitProcess.binary

@@ -100,6 +100,22 @@ final class BridgeTests: XCTestCase {
         XCTAssertEqual(lua.eval(#""\255""#), #""\xFF""#)
     }
 
+    /// A script's state runs with no debug hook (a count hook hands every instruction to it: loops
+    /// ran 2 to 2.6 times slower), in coroutines and tasks too; a plugin's keeps the hook its
+    /// budget needs. Ctrl-C gives the running thread one (testInterruptStopsRunningCode).
+    func testScriptsRunWithoutAHookAndPluginsWithOne() throws {
+        let lua = LuaREPL(runtime: try makeRuntime())
+        XCTAssertEqual(lua.eval("debug.gethook()"), "nil")
+        XCTAssertEqual(lua.eval("coroutine.wrap(function() return debug.gethook() end)()"), "nil")
+        XCTAssertEqual(lua.eval("select(2, coroutine.resume(coroutine.create(function() return debug.gethook() end)))"), "nil")
+        XCTAssertEqual(lua.eval("pekit.wait{pekit.spawn(function() return debug.gethook() == nil end)}[1]"), "true")
+        // A plugin has no debug library to ask: its endless loop is stopped by the budget, which the hook charges.
+        let directory = try pluginDirectory(["hooked": "local n = 0 while true do n = n + 1 end"])
+        let plugins = LuaREPL(runtime: try makeRuntime(plugins: [directory, repoPlugins]))
+        let loaded = plugins.eval(#"pekit.plugins.load("hooked")"#)
+        XCTAssertTrue(loaded.contains("instruction budget exceeded"), loaded)
+    }
+
     func testInterruptStopsRunningCode() throws {
         // ThreadSanitizer delivers a signal only when the thread next makes a system call, which
         // a Lua loop never does: the handler (and so the hook) would never run.
@@ -113,11 +129,15 @@ final class BridgeTests: XCTestCase {
         // Inside coroutines (their own threads, each catching errors), and in pattern matching (C).
         for code in ["while true do coroutine.resume(coroutine.create(function() while true do pcall(function() while true do end end) end end)) end",
                      "coroutine.wrap(function() while true do end end)()",
+                     "coroutine.wrap(function() while true do coroutine.resume(coroutine.create(function() while true do end end)) end end)()",
+                     "pekit.wait{pekit.spawn(function() while true do end end)}",
+                     "local co = coroutine.wrap(function() while true do coroutine.yield() end end) while true do co() end",
                      #"local s = ("a"):rep(100000); return s:find(("a*"):rep(20) .. "b")"#,
                      #"return coroutine.wrap(function() return ("a"):rep(100000):gsub("(a-)(a-)(a-)b", "x") end)()"#] {
             DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) { kill(getpid(), SIGINT) }
             XCTAssertTrue(lua.eval(code).hasSuffix("interrupted"), code)
             XCTAssertEqual(lua.eval("1"), "1")
+            XCTAssertEqual(lua.eval("debug.gethook()"), "nil", "the hook Ctrl-C gave is gone once it has stopped the code")
         }
         // A script's own error that merely says so is not an interruption.
         XCTAssertThrowsError(try runtime.runChunk(Array(#"error("transfer was interrupted")"#.utf8))) { error in

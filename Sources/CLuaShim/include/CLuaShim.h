@@ -80,6 +80,15 @@ int pekit_memory_exceeded(lua_State *L);
 // threads, so a coroutine cannot start a fresh one, and it stops the code on Ctrl-C; once either
 // fires it fires at every instruction, so pcall and coroutine.resume cannot swallow it.
 #define PEKIT_HOOK_PERIOD 1000
+// A state without a budget has no hook while it runs (a count hook slows every instruction);
+// it gets one when Ctrl-C comes, on the thread running Lua code then. These say which thread
+// that is. pekit_watch_coroutines makes coroutine.resume and coroutine.wrap say it; call it
+// once, after the standard libraries are open (returns 0 when the state keeps a hook instead).
+int pekit_watch_coroutines(lua_State *L);
+/// Before resuming `co` from C: returns what to give pekit_running_end after.
+lua_State *pekit_running_begin(lua_State *co);
+/// After the resume of `co` returned (and before `co` can be collected).
+void pekit_running_end(lua_State *co, lua_State *previous);
 /// In a budgeted state, starts a budget of `count` instructions (and pattern-matching steps)
 /// for the call about to be made, unless a call is in progress (nested calls share the
 /// outermost budget). Returns 1 when `pekit_budget_end` must follow, 0 for an unbudgeted state.

@@ -132,6 +132,8 @@ public final class LuaRuntime {
         pekit_set_dispatcher(luaDispatcher)
         pekit_extraspace(state).pointee = Unmanaged.passUnretained(self).toOpaque()
         luaL_openlibs(state)
+        // Before anything can make a coroutine: Ctrl-C must find the thread running Lua code.
+        _ = pekit_watch_coroutines(state)
         pekit_open_patterns(state)
         try installPekitModule()
         if role != .host { try lockDown() }

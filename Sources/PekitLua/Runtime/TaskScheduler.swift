@@ -176,7 +176,9 @@ final class TaskScheduler {
         let count = push(runtime)
         task.state = .running
         var results: Int32 = 0
+        let running = pekit_running_begin(co)
         let status = lua_resume(co, previous, count, &results)
+        pekit_running_end(co, running)
         runtime.L = previous
         switch status {
         case LUA_YIELD:
