@@ -138,8 +138,7 @@ void pekit_set_dispatcher(pekit_dispatch_fn fn) { atomic_store_explicit(&dispatc
 static int interrupted(void);
 static int stop(lua_State *L, const char *why);
 
-/// Raises the error value on top, a string naming the caller's line (as luaL_error does).
-static int raise_value(lua_State *L) {
+int pekit_raise_here(lua_State *L) {
     if (lua_type(L, -1) == LUA_TSTRING) {
         luaL_where(L, 1);
         lua_insert(L, -2);
@@ -154,7 +153,7 @@ static int resumed(lua_State *L, int status, lua_KContext ctx) {
     if (interrupted()) return stop(L, "interrupted");
     int ok = lua_toboolean(L, 1);
     lua_remove(L, 1);
-    if (!ok) return raise_value(L);
+    if (!ok) return pekit_raise_here(L);
     return lua_gettop(L);
 }
 
@@ -169,7 +168,7 @@ static int pekit_trampoline(lua_State *L) {
     // Ctrl-C during a call (a transfer polls for it and gives up): stop here, and at every
     // instruction after, even if the script wraps the call in pcall.
     if (interrupted()) return stop(L, "interrupted");
-    if (n == PEKIT_RAISE) return raise_value(L);  // the Swift frames are gone now
+    if (n == PEKIT_RAISE) return pekit_raise_here(L);  // the Swift frames are gone now
     if (n == PEKIT_YIELD) return lua_yieldk(L, 0, 0, resumed);
     return n;
 }
@@ -378,16 +377,9 @@ static int watched_wrap_call(lua_State *L) {
     lua_State *previous = pekit_running_begin(co);
     int status = lua_pcall(L, lua_gettop(L) - 1, LUA_MULTRET, 0);
     pekit_running_end(co, previous);
-    if (status != LUA_OK) {
-        // The original names its caller's line in a string error, but its caller is this C
-        // function now, which has none: name the script's, as it would have.
-        if (lua_type(L, -1) == LUA_TSTRING) {
-            luaL_where(L, 1);
-            lua_insert(L, -2);
-            lua_concat(L, 2);
-        }
-        return lua_error(L);
-    }
+    // The original names its caller's line in a string error, but its caller is this C
+    // function now, which has none: name the script's, as it would have.
+    if (status != LUA_OK) return pekit_raise_here(L);
     return lua_gettop(L);
 }
 

@@ -23,16 +23,9 @@ int pekit_url_field(const char *name, size_t length) {
 static int call_fallback(lua_State *L) {
     lua_pushvalue(L, lua_upvalueindex(2));
     lua_insert(L, 1);
-    if (lua_pcall(L, lua_gettop(L) - 1, LUA_MULTRET, 0) != LUA_OK) {
-        // The fallback's error names no place (its caller is this C function): name the
-        // script's line, as a call from the script to Swift would.
-        if (lua_type(L, -1) == LUA_TSTRING) {
-            luaL_where(L, 1);
-            lua_insert(L, -2);
-            lua_concat(L, 2);
-        }
-        return lua_error(L);
-    }
+    // The fallback's error names no place (its caller is this C function): name the script's
+    // line, as a call from the script to Swift would.
+    if (lua_pcall(L, lua_gettop(L) - 1, LUA_MULTRET, 0) != LUA_OK) return pekit_raise_here(L);
     return lua_gettop(L);
 }
 

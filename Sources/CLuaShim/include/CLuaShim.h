@@ -62,6 +62,10 @@ void pekit_push_swift_function(lua_State *L, void *context);
 int pekit_pcall_traceback(lua_State *L, int nargs, int nresults);
 /// lua_pcall with no message handler (the error value is returned as it is).
 int pekit_pcall(lua_State *L, int nargs, int nresults);
+/// Raises the error value on top; a string is first prefixed with the calling script's line
+/// (luaL_where at level 1), as luaL_error does. For a C function passing on the error of a
+/// function it called, whose own message could name no line (its caller was C).
+int pekit_raise_here(lua_State *L);
 /// Replaces the error value on top with its text (unless it is a string already): its
 /// __tostring, or for a table "error object: " and a readable dump, run protected and under the
 /// state's memory cap. Never raises; returns nonzero when describing failed (the text says so).
