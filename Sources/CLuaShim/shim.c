@@ -355,31 +355,31 @@ void pekit_running_end(lua_State *co, lua_State *previous) {
     if (interrupted()) lua_sethook(previous ? previous : st->main, pekit_hook, LUA_MASKCOUNT, 1);
 }
 
-// coroutine.resume in a watched state: the original (upvalue 1), the running thread said.
-static int watched_resume(lua_State *L) {
-    luaL_checktype(L, 1, LUA_TTHREAD);  // here, so the message names coroutine.resume
-    lua_State *co = lua_tothread(L, 1);
+// Calls upvalue 1 (Lua's coroutine.resume, or a function its coroutine.wrap made) with this
+// call's arguments, `co` said to be the running thread meanwhile; leaves the results or the error
+// on the stack and returns the lua_pcall status.
+static int call_running(lua_State *L, lua_State *co) {
     lua_pushvalue(L, lua_upvalueindex(1));
     lua_insert(L, 1);
     lua_State *previous = pekit_running_begin(co);
     int status = lua_pcall(L, lua_gettop(L) - 1, LUA_MULTRET, 0);
     pekit_running_end(co, previous);
-    if (status != LUA_OK) return lua_error(L);
+    return status;
+}
+
+// coroutine.resume in a watched state: upvalue 1 is the original.
+static int watched_resume(lua_State *L) {
+    luaL_checktype(L, 1, LUA_TTHREAD);  // here, so the message names coroutine.resume
+    if (call_running(L, lua_tothread(L, 1)) != LUA_OK) return lua_error(L);
     return lua_gettop(L);
 }
 
 // A function made by coroutine.wrap in a watched state: upvalue 1 is the original's function,
 // upvalue 2 its coroutine.
 static int watched_wrap_call(lua_State *L) {
-    lua_State *co = lua_tothread(L, lua_upvalueindex(2));
-    lua_pushvalue(L, lua_upvalueindex(1));
-    lua_insert(L, 1);
-    lua_State *previous = pekit_running_begin(co);
-    int status = lua_pcall(L, lua_gettop(L) - 1, LUA_MULTRET, 0);
-    pekit_running_end(co, previous);
     // The original names its caller's line in a string error, but its caller is this C
     // function now, which has none: name the script's, as it would have.
-    if (status != LUA_OK) return pekit_raise_here(L);
+    if (call_running(L, lua_tothread(L, lua_upvalueindex(2))) != LUA_OK) return pekit_raise_here(L);
     return lua_gettop(L);
 }
 
