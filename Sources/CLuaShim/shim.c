@@ -336,6 +336,7 @@ static int watch(pekit_alloc_state *st) {
 static void unwatch(pekit_alloc_state *st) {
     if (st->slot < 0) return;
     atomic_store(&watched[st->slot], NULL);
+    st->slot = -1;
     wait_for_handlers();
 }
 
@@ -420,7 +421,6 @@ int pekit_watch_coroutines(lua_State *L) {
         // A coroutine library that does not keep the coroutine where Lua 5.4's does: its
         // threads could not be found, so the state keeps a hook, as a budgeted one does.
         unwatch(st);
-        st->slot = -1;
         lua_sethook(L, pekit_hook, LUA_MASKCOUNT, PEKIT_HOOK_PERIOD);
         lua_pop(L, 1);
         return 0;

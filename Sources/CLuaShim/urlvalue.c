@@ -46,7 +46,7 @@ static int url_index(lua_State *L) {
             pekit_url_ranger ranger = (pekit_url_ranger)lua_touserdata(L, lua_upvalueindex(3));
             pekit_url_range range;
             // The ranger checks the offsets, which a forged value's memory need not hold.
-            if (ranger(lua_touserdata(L, 1), lua_rawlen(L, 1), href_length, field, &range)) {
+            if (ranger(lua_touserdata(L, 1), href_length, field, &range)) {
                 if (range.start == 0 && range.end == href_length) return 1;  // the href itself
                 if (range.start <= range.end && range.end <= href_length) {
                     lua_pushlstring(L, href + range.start, range.end - range.start);

@@ -140,9 +140,9 @@ int pekit_pattern_ranges(lua_State *L);
 #define PEKIT_URL_FIELDS 11
 typedef struct { uint32_t start, end; } pekit_url_range;
 // Where field `field` (pekit_url_field's numbering) is in the href of `count` bytes of the URL
-// value whose memory is `value` (`size` bytes): 1 and `*range`, or 0 when that field is not a
-// range of the href (or the memory is not a URL value's, which a script can forge).
-typedef int (*pekit_url_ranger)(const void *value, size_t size, size_t count, int field, pekit_url_range *range);
+// value whose memory is `value` (its size already checked): 1 and `*range`, or 0 when that field
+// is not a range of the href (or the offsets do not fit it, which a forged value's need not).
+typedef int (*pekit_url_ranger)(const void *value, size_t count, int field, pekit_url_range *range);
 // The index of a field name (href, origin, protocol, …, hash), or -1.
 int pekit_url_field(const char *name, size_t length);
 // Pops the URL metatable and the Swift fallback function (in that order, fallback on top) and

@@ -59,10 +59,9 @@ struct ByteWriter: ~Copyable {
     @inline(__always) mutating func append(_ b: UInt8, encodedBy set: PercentEncodeSet) {
         guard set.contains(b) else { append(b); return }
         if count + 3 > capacity { reserve(3) }
-        let high = b >> 4, low = b & 15
         base[count] = 0x25
-        base[count + 1] = high < 10 ? 0x30 + high : 0x37 + high
-        base[count + 2] = low < 10 ? 0x30 + low : 0x37 + low
+        base[count + 1] = PercentEncodeSet.hexDigit(b >> 4)
+        base[count + 2] = PercentEncodeSet.hexDigit(b & 15)
         count += 3
     }
 

@@ -60,16 +60,15 @@ struct PercentEncodeSet: Equatable {
                 ("formURLEncoded", formURLEncoded, PercentEncodeSet(adding: Array("!'()~".utf8), to: component))]
     }
 
-    static let hexUpper = Array("0123456789ABCDEF".utf8)
+    /// The upper-case hex digit of a nibble (0…15), by arithmetic: no table to load.
+    @inline(__always) static func hexDigit(_ nibble: UInt8) -> UInt8 { nibble < 10 ? 0x30 + nibble : 0x37 + nibble }
 
     /// Appends `b`, percent-encoded when it is in the set.
     @inline(__always) func append(_ b: UInt8, to out: inout [UInt8]) {
         guard contains(b) else { out.append(b); return }
-        // Hex digits by arithmetic: no table to load.
-        let high = b >> 4, low = b & 15
         out.append(0x25)
-        out.append(high < 10 ? 0x30 + high : 0x37 + high)
-        out.append(low < 10 ? 0x30 + low : 0x37 + low)
+        out.append(Self.hexDigit(b >> 4))
+        out.append(Self.hexDigit(b & 15))
     }
 
     func encode<C: Collection>(bytes: C) -> [UInt8] where C.Element == UInt8 {

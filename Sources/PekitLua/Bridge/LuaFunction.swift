@@ -95,11 +95,8 @@ let luaDispatcher: pekit_dispatch_fn = { state, context in
         return PEKIT_RAISE
     }
     let call = LuaCall(stack: stack, name: box.name, runtime: runtime, count: stack.top)
-    // The caller's state is the runtime's current one for the call (no closure: this is per call).
-    let previous = runtime.L
-    runtime.L = state
-    defer { runtime.L = previous }
-    return dispatch(box, call)
+    // The caller's state is the runtime's current one for the call.
+    return runtime.on(state) { dispatch(box, call) }
 }
 
 private func dispatch(_ box: LuaFunctionBox, _ call: LuaCall) -> Int32 {

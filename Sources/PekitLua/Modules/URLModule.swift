@@ -13,7 +13,6 @@ import PekitCore
 /// `pekit.url.build{…}`, `pekit.url.domain_to_ascii(s)`, `pekit.url.domain_to_unicode(s)`.
 extension LuaRuntime {
     static let urlMetatable = "pekit.url"
-    static let urlFields = ["href", "origin", "protocol", "username", "password", "host", "hostname", "port", "pathname", "search", "hash"]
 
     func installURLModule(into pekit: Int32) {
         luaL_newmetatable(L, Self.urlMetatable)
@@ -156,9 +155,9 @@ extension LuaRuntime {
     static var urlValueSize: Int { MemoryLayout<WHATWGURL.Spans>.size }
 
     /// urlvalue.c's ranger: where a field is in a URL value's href of `count` bytes.
-    static let urlRanger: pekit_url_ranger = { value, size, count, field, range in
+    static let urlRanger: pekit_url_ranger = { value, count, field, range in
         let components = urlComponentsBySlot
-        guard let value, let range, size == urlValueSize, field >= 0, Int(field) < components.count else { return 0 }
+        guard let value, let range, field >= 0, Int(field) < components.count else { return 0 }
         let spans = value.loadUnaligned(as: WHATWGURL.Spans.self)
         // Made by the parser, a value's spans fit its href; a forged value's are refused here.
         guard spans.fit(count), let found = spans.range(of: components[Int(field)], count: count) else { return 0 }
@@ -170,16 +169,14 @@ extension LuaRuntime {
     /// when `s` is a URL, or nothing for the Swift function to say why not.
     static let urlParser: pekit_url_parser = { L, input, length in
         guard let L, let runtime = LuaRuntime.runtime(for: L) else { return 0 }
-        // Pushes go to the caller's state (a coroutine's, maybe), as the dispatcher arranges.
-        let previous = runtime.L
-        runtime.L = L
-        defer { runtime.L = previous }
         let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(input)?.assumingMemoryBound(to: UInt8.self), count: length)
-        do {
-            try WHATWGURL.parse(bytes: bytes, base: nil) { href, spans in runtime.pushURL(href: href, spans: spans, input: (1, bytes)) }
-            return 1
-        } catch {
-            return 0
+        return runtime.on(L) {
+            do {
+                try WHATWGURL.parse(bytes: bytes, base: nil) { href, spans in runtime.pushURL(href: href, spans: spans, input: (1, bytes)) }
+                return 1
+            } catch {
+                return 0
+            }
         }
     }
 

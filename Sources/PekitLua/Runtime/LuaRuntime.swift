@@ -73,7 +73,7 @@ public final class LuaRuntime {
     /// The state made for the runtime; scripts run on it and its coroutines.
     let mainState: OpaquePointer
     /// The state of the call in progress: the caller's own (a coroutine has its own stack), set
-    /// by the dispatcher (and only there) for the duration of each call from Lua; `mainState`
+    /// by `on(_:_:)` (and only there) for the duration of each call from Lua; `mainState`
     /// between calls.
     /// Every helper that pushes or reads values uses it, so none touches another thread's stack.
     var L: OpaquePointer
@@ -142,6 +142,17 @@ public final class LuaRuntime {
     deinit {
         pekit_extraspace(mainState).pointee = nil
         pekit_close(mainState)
+    }
+
+    /// Runs `body` with `state` (the thread a call came from, or a coroutine being resumed) as
+    /// the one every push and read goes to, and the previous one again after. Every entry from
+    /// Lua into Swift goes through here: the dispatcher, urlvalue.c's parser, the task scheduler.
+    @inline(__always)
+    func on<T>(_ state: OpaquePointer, _ body: () throws -> T) rethrows -> T {
+        let previous = L
+        L = state
+        defer { L = previous }
+        return try body()
     }
 
     /// The runtime that owns `state` (or the coroutine `state` belongs to).

@@ -172,14 +172,15 @@ final class TaskScheduler {
         guard case .runnable(let push) = task.state else { return }
         let co = task.thread
         let previous = runtime.L
-        runtime.L = co
-        let count = push(runtime)
-        task.state = .running
         var results: Int32 = 0
-        let running = pekit_running_begin(co)
-        let status = lua_resume(co, previous, count, &results)
-        pekit_running_end(co, running)
-        runtime.L = previous
+        let status = runtime.on(co) { () -> Int32 in
+            let count = push(runtime)
+            task.state = .running
+            // Ctrl-C must find this thread while it runs (shim.c, "Watched states").
+            let running = pekit_running_begin(co)
+            defer { pekit_running_end(co, running) }
+            return lua_resume(co, previous, count, &results)
+        }
         switch status {
         case LUA_YIELD:
             lua_settop(co, 0)
