@@ -55,6 +55,26 @@ if args.first == "send", args.count >= 3, let n = Int(args[args.startIndex + 2])
     exit(0)
 }
 
+// pekit-bench build URL N: the ns a `RequestBuilder(url:).build()` takes (median of 7 runs of N),
+// the request half of what one `pekit.http.get(url)` costs besides the network.
+if args.first == "build", args.count >= 3, let n = Int(args[args.startIndex + 2]) {
+    let url = args[args.startIndex + 1]
+    var times: [Double] = []
+    var sink = 0
+    for _ in 0..<8 {
+        let start = now()
+        for _ in 0..<n {
+            var builder = RequestBuilder(url: url)
+            builder.acceptLanguage = "en"
+            sink &+= (try? builder.build())?.url.utf8.count ?? 0
+        }
+        times.append((now() - start) / Double(n) * 1e9)
+    }
+    times.removeFirst()
+    print("{\"op\":\"build\",\"ns\":\(String(format: "%.0f", times.sorted()[3])),\"min\":\(String(format: "%.0f", times.min() ?? 0)),\"sink\":\(sink)}")
+    exit(0)
+}
+
 // pekit-bench query DOC.json: flatten+encode under qs's rules, then parse back (ms, medians).
 if args.first == "query", let path = args.dropFirst().first {
     guard let data = FileManager.default.contents(atPath: path), let doc = try? JSON.parse([UInt8](data)) else {

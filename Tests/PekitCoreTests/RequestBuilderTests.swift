@@ -71,6 +71,31 @@ final class RequestBuilderTests: XCTestCase {
         XCTAssertEqual(error { $0.json = .null; $0.form = .null }, "give one body: json, form, body, body_file or multipart")
     }
 
+    /// tchar is RFC 9110's list (section 5.6.2), for every byte (the check is a bit mask).
+    func testTokenBytesAreRFC9110s() {
+        let tchar = Set("!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ".utf8)
+        for byte in 0...255 { XCTAssertEqual(HTTPHeaders.isTokenByte(UInt8(byte)), tchar.contains(UInt8(byte)), "byte \(byte)") }
+        XCTAssertFalse(HTTPHeaders.isToken(""))
+        XCTAssertTrue(HTTPHeaders.isToken("X-Custom_1"))
+    }
+
+    /// The wire form: scheme lower-cased, the canonical authority, the bytes a URI cannot hold
+    /// encoded; a URL already in that form is the same string.
+    func testWireURL() throws {
+        let cases = [
+            ("http://example.com/ok", "example.com", "http://example.com/ok"),
+            ("HTTP://Example.COM/A b?q=é#f g", "example.com", "http://example.com/A%20b?q=%C3%A9#f%20g"),
+            ("http://0x7f.1/{x}", "127.0.0.1", "http://127.0.0.1/%7Bx%7D"),
+            ("http://h", "h", "http://h"),
+            ("no scheme|here", "h", "no%20scheme%7Chere"),
+        ]
+        for (url, authority, wire) in cases { XCTAssertEqual(RequestBuilder.wireURL(url, authority: authority), wire, url) }
+        XCTAssertEqual(try RequestBuilder(url: "HTTP://EXAMPLE.com:80/a b").build().url, "http://example.com:80/a%20b")
+        var lower = RequestBuilder(url: "http://h/")
+        lower.method = "patch"
+        XCTAssertEqual(try lower.build().method, "PATCH")
+    }
+
     func testJSONBodyFollowsPolicyOrder() throws {
         var b = RequestBuilder(url: "http://x/")
         b.method = "PUT"

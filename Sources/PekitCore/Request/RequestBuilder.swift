@@ -96,7 +96,7 @@ public struct RequestBuilder {
     ///   value that could inject, a URL that cannot be used, a file that cannot be read, or two
     ///   bodies at once; or an error of the policy's custom functions.
     public func build() throws -> HTTPRequest {
-        let method = self.method.uppercased() == self.method ? self.method : self.method.uppercased()
+        let method = Self.uppercased(self.method)
         guard HTTPHeaders.isToken(method) else { throw RequestError.invalidMethod(self.method) }
         var urlText = base.map { URLResolution.resolve(url, against: $0) } ?? url
         var parsed: RequestURL
@@ -157,8 +157,9 @@ public struct RequestBuilder {
             bodyType = multipartBody.contentType
         }
 
+        let authority = parsed.authority
         var headers = HTTPHeaders()
-        try headers.add("Host", parsed.authority)
+        try headers.add("Host", authority)
         try headers.add("User-Agent", Self.userAgent)
         try headers.add("Accept-Language", acceptLanguage ?? Self.acceptLanguage(environment: environment))
         if let (user, password) = credentials {
@@ -167,7 +168,7 @@ public struct RequestBuilder {
         if let jar, let cookie = try jar.header(for: parsed) { try headers.add("Cookie", cookie) }
         if let bodyType { try headers.add("Content-Type", bodyType) }
         let length = try BodyStream.length(of: requestBody.segments)
-        if length > 0 || ["POST", "PUT", "PATCH"].contains(method) { try headers.add("Content-Length", String(length)) }
+        if length > 0 || method == "POST" || method == "PUT" || method == "PATCH" { try headers.add("Content-Length", String(length)) }
         for (name, value) in policy.requestHeaders { try headers.set(name, value) }
         for (name, value) in self.headers {
             if let value { try headers.set(name, value) } else {
@@ -175,7 +176,7 @@ public struct RequestBuilder {
                 headers.remove(name)
             }
         }
-        var request = HTTPRequest(method: method, url: Self.wireURL(urlText, authority: parsed.authority), headers: headers, body: requestBody, connect: connect)
+        var request = HTTPRequest(method: method, url: Self.wireURL(urlText, authority: authority), headers: headers, body: requestBody, connect: connect)
         if let target {
             if let bad = target.utf8.firstIndex(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }) {
                 let name = [0x0D: "CR", 0x0A: "LF", 0x00: "NUL"][Int(target.utf8[bad])] ?? ""
@@ -193,17 +194,41 @@ public struct RequestBuilder {
     /// query and fragment, the bytes a URI cannot hold (space, non-ASCII, `"<>\^`{|}`)
     /// percent-encoded as UTF-8, as browsers send them; everything the policy wrote stays as it is.
     public static func wireURL(_ url: String, authority: String) -> String {
-        let bytes = Array(url.utf8)
-        var start = 0
-        var out: [UInt8] = []
-        if let scheme = bytes.firstIndex(of: 0x3A), bytes[scheme...].starts(with: [0x3A, 0x2F, 0x2F]) {
-            start = bytes[(scheme + 3)...].firstIndex { $0 == 0x2F || $0 == 0x3F || $0 == 0x23 } ?? bytes.count
-            out = bytes[..<scheme].map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 } + [0x3A, 0x2F, 0x2F] + Array(authority.utf8)
+        var text = url, authority = authority
+        let rewritten = text.withUTF8 { bytes in
+            authority.withUTF8 { authority -> String? in
+                var start = 0
+                var schemeEnd: Int?
+                if let colon = bytes.firstIndex(of: 0x3A), colon + 2 < bytes.count, bytes[colon + 1] == 0x2F, bytes[colon + 2] == 0x2F {
+                    schemeEnd = colon
+                    start = bytes[(colon + 3)...].firstIndex { $0 == 0x2F || $0 == 0x3F || $0 == 0x23 } ?? bytes.count
+                }
+                let set = invalidInURI
+                func isUpper(_ b: UInt8) -> Bool { b >= 0x41 && b <= 0x5A }
+                // Most URLs are already as they go on the wire: then no copy is made.
+                if !bytes[start...].contains(where: { set.contains($0) }),
+                   schemeEnd.map({ !bytes[..<$0].contains(where: isUpper) && bytes[($0 + 3)..<start].elementsEqual(authority) }) ?? true {
+                    return nil
+                }
+                var out: [UInt8] = []
+                out.reserveCapacity(bytes.count + authority.count + 16)
+                if let schemeEnd {
+                    for b in bytes[..<schemeEnd] { out.append(isUpper(b) ? b | 0x20 : b) }
+                    out += [0x3A, 0x2F, 0x2F]
+                    out += authority
+                }
+                for b in bytes[start...] { set.append(b, to: &out) }
+                return String(decoding: out, as: UTF8.self)
+            }
         }
-        let set = invalidInURI
-        out.reserveCapacity(out.count + bytes.count - start)
-        for b in bytes[start...] { set.append(b, to: &out) }
-        return String(decoding: out, as: UTF8.self)
+        return rewritten ?? url
+    }
+
+    /// A method upper-cased (`get` is GET), without a copy when it already is.
+    static func uppercased(_ method: String) -> String {
+        var bytes = method
+        let plain = bytes.withUTF8 { !$0.contains { ($0 >= 0x61 && $0 <= 0x7A) || $0 >= 0x80 } }
+        return plain ? method : method.uppercased()
     }
 
     /// What a URI cannot hold: space, `"<>\^`{|}`, DEL and all non-ASCII (controls are refused before).

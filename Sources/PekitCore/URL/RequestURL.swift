@@ -27,44 +27,70 @@ public struct RequestURL: Equatable, Sendable, CustomStringConvertible {
     /// Delimiters are found in the UTF-8 bytes (all are ASCII), not by Character, which is what
     /// a URL means and many times faster (URLs are parsed per request and per cookie lookup).
     public init(_ text: String) throws {
+        var source = text
+        self = try source.withUTF8 { try Self(bytes: $0, text: text) }
+    }
+
+    /// The parse over `text`'s contiguous UTF-8 (`bytes`): offsets, not String indices, and a
+    /// String made only for each part kept.
+    private init(bytes: UnsafeBufferPointer<UInt8>, text: String) throws {
         func fail(_ reason: String) -> ParseError { ParseError(url: text, reason: reason) }
-        let utf8 = text.utf8
+        func string(_ range: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self) }
+        func first(_ byte: UInt8, in range: Range<Int>) -> Int? {
+            var i = range.lowerBound
+            while i < range.upperBound { if bytes[i] == byte { return i }; i += 1 }
+            return nil
+        }
+        let count = bytes.count
         // A control byte would end the request line or a header early (CR LF smuggles a header
         // or a whole request): never part of a URL pekit sends.
-        if let bad = utf8.firstIndex(where: { $0 < 0x20 || $0 == 0x7F }) {
-            let byte = utf8[bad]
+        var i = 0
+        while i < count, bytes[i] >= 0x20, bytes[i] != 0x7F { i += 1 }
+        if i < count {
+            let byte = bytes[i]
             let name = [0x00: "NUL", 0x09: "tab", 0x0A: "LF", 0x0D: "CR", 0x7F: "DEL"][Int(byte)].map { " (\($0))" } ?? ""
             let hex = String(byte, radix: 16, uppercase: true)
-            throw fail("control byte 0x\(hex.count == 1 ? "0" + hex : hex)\(name) at byte \(utf8.distance(from: utf8.startIndex, to: bad) + 1); encode it (%\(hex.count == 1 ? "0" + hex : hex)) if it is data")
+            throw fail("control byte 0x\(hex.count == 1 ? "0" + hex : hex)\(name) at byte \(i + 1); encode it (%\(hex.count == 1 ? "0" + hex : hex)) if it is data")
         }
-        guard let colon = utf8.firstIndex(of: 0x3A), utf8[colon...].starts(with: [0x3A, 0x2F, 0x2F]) else {
+        guard let colon = first(0x3A, in: 0..<count), colon + 2 < count, bytes[colon + 1] == 0x2F, bytes[colon + 2] == 0x2F else {
             throw fail("expected scheme://host")
         }
         func isAlpha(_ b: UInt8) -> Bool { (b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A }
-        let schemeBytes = utf8[..<colon]
-        guard let first = schemeBytes.first, isAlpha(first),
-              schemeBytes.allSatisfy({ isAlpha($0) || (0x30...0x39).contains($0) || $0 == 0x2B || $0 == 0x2D || $0 == 0x2E }) else {
+        guard colon > 0, isAlpha(bytes[0]),
+              bytes[..<colon].allSatisfy({ isAlpha($0) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2B || $0 == 0x2D || $0 == 0x2E }) else {
             throw fail("invalid scheme")
         }
-        scheme = String(text[..<colon]).lowercased()
-        let start = utf8.index(colon, offsetBy: 3)
-        var end = utf8.endIndex
-        if let hash = utf8[start...].firstIndex(of: 0x23) { fragment = String(text[utf8.index(after: hash)...]); end = hash } else { fragment = nil }
-        if let q = utf8[start..<end].firstIndex(of: 0x3F) { query = String(text[utf8.index(after: q)..<end]); end = q } else { query = nil }
-        let authorityEnd = utf8[start..<end].firstIndex(of: 0x2F) ?? end
-        path = String(text[authorityEnd..<end])
-        var authority = text[start..<authorityEnd]
-        if let at = authority.utf8.lastIndex(of: 0x40) {
-            userinfo = String(authority[..<at])
-            authority = authority[authority.utf8.index(after: at)...]
+        // ASCII (checked above), so lower-casing bytes is what `lowercased()` does.
+        scheme = String(unsafeUninitializedCapacity: colon) { out in
+            for j in 0..<colon { out[j] = bytes[j] >= 0x41 && bytes[j] <= 0x5A ? bytes[j] | 0x20 : bytes[j] }
+            return colon
+        }
+        let start = colon + 3
+        var end = count
+        if let hash = first(0x23, in: start..<end) { fragment = string(hash + 1..<count); end = hash } else { fragment = nil }
+        if let q = first(0x3F, in: start..<end) { query = string(q + 1..<end); end = q } else { query = nil }
+        let authorityEnd = first(0x2F, in: start..<end) ?? end
+        path = string(authorityEnd..<end)
+        var authorityStart = start
+        var at = authorityEnd
+        while at > start, bytes[at - 1] != 0x40 { at -= 1 }
+        if at > start {
+            userinfo = string(start..<at - 1)
+            authorityStart = at
         } else {
             userinfo = nil
         }
-        let (hostPart, portText) = try Self.splitHostPort(authority, fail)
-        guard !hostPart.isEmpty else { throw fail("no host") }
-        let special = ["http", "https", "ws", "wss"].contains(scheme)
-        do { host = try Self.checkedCanonicalHost(String(hostPart), special: special) } catch let error as IDNA.Failure { throw fail(error.description) }
-        if let portText, !portText.isEmpty {
+        let (hostRange, portRange) = try Self.splitHostPort(bytes, authorityStart..<authorityEnd, fail)
+        guard !hostRange.isEmpty else { throw fail("no host") }
+        let special = scheme == "http" || scheme == "https" || scheme == "ws" || scheme == "wss"
+        let hostBytes = UnsafeBufferPointer(rebasing: bytes[hostRange])
+        if special, let simple = Self.simpleCanonicalHost(hostBytes) {
+            host = simple
+        } else {
+            do { host = try Self.checkedCanonicalHost(string(hostRange), special: special) } catch let error as IDNA.Failure { throw fail(error.description) }
+        }
+        if let portRange, !portRange.isEmpty {
+            let portText = string(portRange)
             guard let port = Int(portText), (0...65535).contains(port) else { throw fail("invalid port \"\(portText)\"") }
             self.port = port
         } else {
@@ -76,15 +102,26 @@ public struct RequestURL: Equatable, Sendable, CustomStringConvertible {
     /// text is nil when there is no colon. `fail` makes the error for a bracket left open or
     /// text after the closing one.
     static func splitHostPort<E: Error>(_ text: Substring, _ fail: (String) -> E) throws -> (host: Substring, port: Substring?) {
+        var source = text
+        let (host, port) = try source.withUTF8 { try splitHostPort($0, 0..<$0.count, fail) }
         let utf8 = text.utf8
-        if utf8.first == 0x5B {
-            guard let close = utf8.firstIndex(of: 0x5D) else { throw fail("unclosed '[' in the host") }
-            let after = utf8.index(after: close)
-            guard after == utf8.endIndex || utf8[after] == 0x3A else { throw fail("unexpected text after the IPv6 address") }
-            return (text[utf8.index(after: utf8.startIndex)..<close], after == utf8.endIndex ? nil : text[utf8.index(after: after)...])
+        func slice(_ range: Range<Int>) -> Substring {
+            text[utf8.index(utf8.startIndex, offsetBy: range.lowerBound)..<utf8.index(utf8.startIndex, offsetBy: range.upperBound)]
         }
-        guard let colon = utf8.lastIndex(of: 0x3A) else { return (text, nil) }
-        return (text[..<colon], text[utf8.index(after: colon)...])
+        return (slice(host), port.map(slice))
+    }
+
+    /// `splitHostPort` over the bytes of `range`: the offsets of the host and of the port text.
+    static func splitHostPort<E: Error>(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>,
+                                        _ fail: (String) -> E) throws -> (host: Range<Int>, port: Range<Int>?) {
+        if !range.isEmpty, bytes[range.lowerBound] == 0x5B {
+            guard let close = bytes[range].firstIndex(of: 0x5D) else { throw fail("unclosed '[' in the host") }
+            let after = close + 1
+            guard after == range.upperBound || bytes[after] == 0x3A else { throw fail("unexpected text after the IPv6 address") }
+            return (range.lowerBound + 1..<close, after == range.upperBound ? nil : after + 1..<range.upperBound)
+        }
+        guard let colon = bytes[range].lastIndex(of: 0x3A) else { return (range, nil) }
+        return (range.lowerBound..<colon, colon + 1..<range.upperBound)
     }
 
     /// The host as the URL Standard writes it (what browsers send and compare): an IPv4 address
@@ -122,48 +159,57 @@ public struct RequestURL: Equatable, Sendable, CustomStringConvertible {
     /// not Punycode (no label starts "xn--") and whose last label is not a number (which the
     /// Standard would read as IPv4). Those map to themselves, lower-cased. Nil for anything else.
     static func simpleCanonicalHost(_ host: String) -> String? {
-        var bytes = [UInt8]()
-        bytes.reserveCapacity(host.utf8.count)
+        var source = host
+        return source.withUTF8 { simpleCanonicalHost($0) }
+    }
+
+    /// `simpleCanonicalHost` over a host's UTF-8 bytes (no copy made unless it has upper case).
+    static func simpleCanonicalHost(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        if bytes.isEmpty { return nil }
         var labelStart = 0, upper = false
         // Dotted decimal: four parts of 1 to 3 digits, 0 to 255, none with a leading zero.
         var parts = 0, value = 0, digits = 0, leadingZero = false, dotted = true
-        for byte in host.utf8 {
+        for (i, byte) in bytes.enumerated() {
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"):
                 if byte < UInt8(ascii: "a") { upper = true }
                 dotted = false
-                bytes.append(byte | 0x20)
             case UInt8(ascii: "0")...UInt8(ascii: "9"):
                 if digits == 0 { leadingZero = byte == UInt8(ascii: "0") } else if leadingZero { dotted = false }
                 digits += 1
                 // Capped: a long run of digits must not overflow (it is no address part anyway).
                 if value <= 255 { value = value * 10 + Int(byte - UInt8(ascii: "0")) }
                 if value > 255 { dotted = false }
-                bytes.append(byte)
             case UInt8(ascii: "-"):
                 dotted = false
-                bytes.append(byte)
             case UInt8(ascii: "."):
                 if digits == 0 { dotted = false }
                 parts += 1; digits = 0; value = 0
-                bytes.append(byte)
-                labelStart = bytes.count
+                labelStart = i + 1
             default:
                 return nil
             }
-            // Punycode needs decoding and validation.
-            if bytes.count - labelStart == 4, bytes[labelStart..<labelStart + 4].elementsEqual("xn--".utf8) { return nil }
+            // Punycode needs decoding and validation ("xn--" in any case: `| 0x20` lower-cases
+            // letters and leaves '-' as it is).
+            if i - labelStart == 3, bytes[labelStart] | 0x20 == UInt8(ascii: "x"), bytes[labelStart + 1] | 0x20 == UInt8(ascii: "n"),
+               bytes[labelStart + 2] == UInt8(ascii: "-"), byte == UInt8(ascii: "-") { return nil }
         }
-        if bytes.isEmpty { return nil }
-        let same = upper ? String(decoding: bytes, as: UTF8.self) : host
-        if dotted && parts == 3 && digits > 0 { return same }
+        func same() -> String {
+            guard upper else { return String(decoding: bytes, as: UTF8.self) }
+            return String(unsafeUninitializedCapacity: bytes.count) { out in
+                for (i, b) in bytes.enumerated() { out[i] = b >= 0x41 && b <= 0x5A ? b | 0x20 : b }
+                return bytes.count
+            }
+        }
+        if dotted && parts == 3 && digits > 0 { return same() }
         // The last label (before a final dot) decides whether the Standard reads an IPv4 address.
         var last = bytes[...]
         if last.last == UInt8(ascii: ".") { last = last.dropLast() }
         if let dot = last.lastIndex(of: UInt8(ascii: ".")) { last = last[(dot + 1)...] }
         if last.isEmpty || last.allSatisfy({ (0x30...0x39).contains($0) }) { return nil }
-        if last.starts(with: "0x".utf8) && last.dropFirst(2).allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }) { return nil }
-        return same
+        if last.count >= 2, last[last.startIndex] == UInt8(ascii: "0"), last[last.startIndex + 1] | 0x20 == UInt8(ascii: "x"),
+           last.dropFirst(2).allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x66) }) { return nil }
+        return same()
     }
 
     /// Whether the host is an IPv4 or IPv6 address (never domain-matched by suffix).
