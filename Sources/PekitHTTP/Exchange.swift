@@ -57,14 +57,21 @@ final class Exchange {
         var end = raw.count
         while end > 0, raw[end - 1] == 0x0A || raw[end - 1] == 0x0D { end -= 1 }
         let line = UnsafeRawBufferPointer(rebasing: raw[0..<end])
+        func text(_ range: Range<Int>) -> String { String(decoding: UnsafeRawBufferPointer(rebasing: line[range]), as: UTF8.self) }
         if line.isEmpty {
             inHeaders = false
             if response.status >= 200 { discardBody = willFollow(response) }
             return
         }
-        if line.starts(with: "HTTP/".utf8) {
+        if line.count >= 5, line[0] == 0x48, line[1] == 0x54, line[2] == 0x54, line[3] == 0x50, line[4] == 0x2F {  // "HTTP/"
             inHeaders = true
-            parseStatusLine(Array(line))
+            // "HTTP/1.1 200 OK": the version, the code, and the reason (which may hold spaces).
+            let space = line.firstIndex(of: 0x20) ?? line.count
+            let codeEnd = space < line.count ? line[(space + 1)...].firstIndex(of: 0x20) ?? line.count : line.count
+            response.headers.removeAll(keepingCapacity: true)
+            response.httpVersion = text(5..<space)
+            response.status = space < line.count ? Int(text(space + 1..<codeEnd)) ?? 0 : 0
+            response.reason = codeEnd < line.count ? text(codeEnd + 1..<line.count) : ""
             return
         }
         if line[0] == 0x20 || line[0] == 0x09, let previous = response.headers.popLast() {
@@ -74,19 +81,10 @@ final class Exchange {
             return
         }
         guard let colon = line.firstIndex(of: 0x3A) else { return }
-        let name = String(decoding: line[..<colon], as: UTF8.self)
         var start = colon + 1, stop = line.count
         while start < stop, line[start] == 0x20 || line[start] == 0x09 { start += 1 }
         while stop > start, line[stop - 1] == 0x20 || line[stop - 1] == 0x09 { stop -= 1 }
-        response.headers.append(.init(name: name, value: ByteString(Array(line[start..<stop]))))
-    }
-
-    private func parseStatusLine(_ line: [UInt8]) {
-        let parts = line.split(separator: 0x20, maxSplits: 2, omittingEmptySubsequences: false)
-        response.headers = []
-        response.httpVersion = String(decoding: parts[0].dropFirst(5), as: UTF8.self)
-        response.status = parts.count > 1 ? Int(String(decoding: parts[1], as: UTF8.self)) ?? 0 : 0
-        response.reason = parts.count > 2 ? String(decoding: parts[2], as: UTF8.self) : ""
+        response.headers.append(.init(name: text(0..<colon), value: ByteString(Array(UnsafeRawBufferPointer(rebasing: line[start..<stop])))))
     }
 
     /// Body bytes: dropped for a followed redirect, else kept, written to the file, or handed on.

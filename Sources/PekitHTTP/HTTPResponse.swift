@@ -56,15 +56,13 @@ public struct HTTPResponse: Sendable {
 
     public init() {}
 
-    /// The first value of `name` (case-insensitive).
+    /// The first value of `name` (ASCII case-insensitive, as field names compare).
     public func header(_ name: String) -> ByteString? {
-        let lower = name.lowercased()
-        return headers.first { $0.name.lowercased() == lower }?.value
+        headers.first { HTTPHeaders.sameName($0.name, name) }?.value
     }
 
     /// Every value of `name`, in order.
     public func headers(named name: String) -> [ByteString] {
-        let lower = name.lowercased()
-        return headers.filter { $0.name.lowercased() == lower }.map(\.value)
+        headers.filter { HTTPHeaders.sameName($0.name, name) }.map(\.value)
     }
 }

@@ -2,7 +2,13 @@ import PekitCore
 
 /// The request that follows a redirect, by RFC 9110 §15.4 and what browsers, curl and requests do.
 enum Redirect {
-    static let statuses: Set<Int> = [301, 302, 303, 307, 308]
+    /// 301, 302, 303, 307 and 308 (asked once per response, so a switch rather than a set).
+    static func isRedirect(_ status: Int) -> Bool {
+        switch status {
+        case 301, 302, 303, 307, 308: return true
+        default: return false
+        }
+    }
 
     /// Bytes a Location may carry as they are; the rest (spaces, controls, non-ASCII, which
     /// servers do send) is percent-encoded as UTF-8, as browsers do, so the URL is usable.

@@ -68,7 +68,7 @@ final class SendOperation {
             // Unless it is the last try, a response a retry would replace has its body dropped.
             let retryable = lastTry ? [] : retry?.statuses ?? []
             return .transfer(hop) { response in
-                (canFollow && Redirect.statuses.contains(response.status) && response.header("Location") != nil) || retryable.contains(response.status)
+                (canFollow && Redirect.isRedirect(response.status) && response.header("Location") != nil) || (!retryable.isEmpty && retryable.contains(response.status))
             }
         } catch {
             return failed(error, now: now)
@@ -89,7 +89,7 @@ final class SendOperation {
                 let url = try currentURL ?? RequestURL(current.url)
                 for value in response.headers(named: "Set-Cookie") { _ = try jar.receive(value.description, from: url) }
             }
-            guard options.followRedirects, Redirect.statuses.contains(response.status), let location = response.header("Location") else {
+            guard options.followRedirects, Redirect.isRedirect(response.status), let location = response.header("Location") else {
                 response.url = current.url
                 response.method = current.method
                 response.redirects = hops

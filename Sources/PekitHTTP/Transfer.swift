@@ -65,8 +65,12 @@ final class Transfer {
             set(CURLOPT_XFERINFODATA, pointer: context)
         }
 
+        // Which of the fields curl would add itself the request has: one pass, no lookups.
+        var has = CurlDefaults()
+        for field in request.headers.fields { has.note(field.name) }
+
         // The method, and the body pulled from the stream (never copied whole).
-        let hasBody = !segments.isEmpty || request.headers["Content-Length"] != nil
+        let hasBody = !segments.isEmpty || has.contentLength
         if request.method == "HEAD" {
             set(CURLOPT_NOBODY, 1)
         } else if hasBody {
@@ -83,13 +87,23 @@ final class Transfer {
         }
 
         // Exactly the request's header fields: curl's own defaults are removed ("Name:") unless
-        // the request has that field; an empty value is written "Name;" in curl's syntax.
+        // the request has that field; an empty value is written "Name;" in curl's syntax. curl
+        // adds Expect and Content-Type only to a request with a body.
+        var line: [UInt8] = []
         for field in request.headers.fields {
-            headerList = pekit_curl.slist_append(headerList, field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)")
+            line.removeAll(keepingCapacity: true)
+            line += field.name.utf8
+            if field.value.isEmpty { line.append(0x3B) } else { line += [0x3A, 0x20]; line += field.value.utf8 }
+            line.append(0)
+            headerList = line.withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { pekit_curl.slist_append(headerList, $0.baseAddress) } }
         }
-        for name in ["Host", "Accept", "Expect", "Content-Type"] where request.headers[name] == nil {
-            headerList = pekit_curl.slist_append(headerList, "\(name):")
+        func remove(_ name: StaticString) {
+            headerList = name.utf8Start.withMemoryRebound(to: CChar.self, capacity: name.utf8CodeUnitCount + 1) { pekit_curl.slist_append(headerList, $0) }
         }
+        if !has.host { remove("Host:") }
+        if !has.accept { remove("Accept:") }
+        if hasBody && !has.expect { remove("Expect:") }
+        if hasBody && !has.contentType { remove("Content-Type:") }
         set(CURLOPT_HTTPHEADER, pointer: UnsafeMutableRawPointer(headerList))
 
         for mapping in request.connect + options.connect {
@@ -167,6 +181,21 @@ final class Transfer {
         var port = 0
         if pekit_curl_getinfo_long(handle, CURLINFO_PRIMARY_PORT, &port) == CURLE_OK { response.remotePort = port }
         return response
+    }
+}
+
+/// Which of the fields curl writes by default (or for a body) a request has, found in one pass.
+private struct CurlDefaults {
+    var host = false, accept = false, expect = false, contentType = false, contentLength = false
+
+    mutating func note(_ name: String) {
+        switch name.utf8.count {
+        case 4: host = host || HTTPHeaders.sameName(name, "Host")
+        case 6: accept = accept || HTTPHeaders.sameName(name, "Accept"); expect = expect || HTTPHeaders.sameName(name, "Expect")
+        case 12: contentType = contentType || HTTPHeaders.sameName(name, "Content-Type")
+        case 14: contentLength = contentLength || HTTPHeaders.sameName(name, "Content-Length")
+        default: break
+        }
     }
 }
 

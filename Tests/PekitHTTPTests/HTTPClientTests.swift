@@ -48,7 +48,13 @@ final class HTTPClientTests: XCTestCase {
         let dir = try temporaryDirectory()
         let file = dir.appendingPathComponent("upload.bin")
         try Data((0..<70_000).map { UInt8($0 % 256) }).write(to: file)
+        let large = dir.appendingPathComponent("large.bin")
+        try Data(count: 1_100_000).write(to: large)
         let requests = [
+            // curl would add "Expect: 100-continue" to an upload over 1 MiB, and a form
+            // Content-Type to a POST without one: neither is in the request, so neither is sent.
+            try build("\(server.base)/raw") { $0.method = "POST"; $0.bodyFile = large.path; $0.headers = [("Content-Type", nil)] },
+            try build("\(server.base)/raw") { $0.method = "PATCH"; $0.body = []; $0.headers = [("Content-Type", nil)] },
             try build("\(server.base)/raw?x=%2F") { $0.params = .map(PekitMap(ordered: [.init(key: "q", value: .text("a b&c"))])) },
             try build("\(server.base)/raw") { $0.method = "POST"; $0.json = .map(PekitMap(ordered: [.init(key: "漢", value: .integer(1))])) },
             try build("\(server.base)/raw") { $0.method = "PUT"; $0.bodyFile = file.path },

@@ -34,8 +34,13 @@ public struct HTTPHeaders: Equatable, Sendable {
     }
 
     /// Header names compare without case (ASCII), and without making lower-case copies.
-    static func sameName(_ a: String, _ b: String) -> Bool {
-        a.utf8.count == b.utf8.count && zip(a.utf8, b.utf8).allSatisfy { x, y in x == y || (x | 0x20 == y | 0x20 && (x | 0x20) >= 0x61 && (x | 0x20) <= 0x7A) }
+    public static func sameName(_ a: String, _ b: String) -> Bool {
+        var a = a, b = b
+        return a.withUTF8 { a in
+            b.withUTF8 { b in
+                a.count == b.count && zip(a, b).allSatisfy { x, y in x == y || (x | 0x20 == y | 0x20 && (x | 0x20) >= 0x61 && (x | 0x20) <= 0x7A) }
+            }
+        }
     }
 
     /// Whether `text` is an HTTP token (methods and header names).
