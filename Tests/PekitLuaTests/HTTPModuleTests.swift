@@ -22,6 +22,35 @@ final class HTTPModuleTests: LocalServerLuaTestCase {
         XCTAssertEqual(lua.eval(#"table.concat(c:header_all("set-cookie"), " | ")"#), #""a=1; Path=/ | b=2; Path=/""#)
     }
 
+    /// Every field of the response table as a script sees it, made from a response that no
+    /// server here gives (an IPv6 peer, a body with NUL, an empty header value, a redirect).
+    func testResponseTableFields() throws {
+        var response = HTTPResponse()
+        response.status = 404; response.reason = "Not Found"; response.httpVersion = "2"
+        response.url = "https://[::1]:8443/a?b"; response.method = "DELETE"
+        response.body = [0x61, 0x00, 0x62]; response.bodyLength = 3; response.attempts = 2
+        response.remoteAddress = "::1"; response.remotePort = 8443
+        response.timing.dns = 0.25; response.timing.connect = 0.5; response.timing.tls = 0.75; response.timing.firstByte = 1; response.timing.total = 1.5
+        response.headers = [.init(name: "X-Empty", value: ""), .init(name: "Set-Cookie", value: "a=1")]
+        response.redirects = [.init(method: "GET", url: "https://[::1]:8443/", status: 308, location: "/a?b")]
+        let runtime = lua.runtime
+        runtime.push(response: response)
+        runtime.setGlobal("made")
+        XCTAssertEqual(lua.eval("local keys = {} for k in pairs(made) do keys[#keys + 1] = k end table.sort(keys) return table.concat(keys, ' ')"),
+                       #""address attempts body bytes headers http_version method reason redirects status timing url""#)
+        XCTAssertEqual(lua.eval("made.status, made.reason, made.http_version, made.url, made.method, made.body == 'a\\0b', made.bytes, made.address, made.attempts"),
+                       #"404\#t"Not Found"\#t"2"\#t"https://[::1]:8443/a?b"\#t"DELETE"\#ttrue\#t3\#t"[::1]:8443"\#t2"#)
+        XCTAssertEqual(lua.eval("made.timing.dns, made.timing.connect, made.timing.tls, made.timing.first_byte, made.timing.total"), "0.25\t0.5\t0.75\t1.0\t1.5")
+        XCTAssertEqual(lua.eval("#made.headers, made.headers[1][1], made.headers[1][2], made.headers['set-cookie'], made:header('x-empty')"),
+                       #"2\#t"X-Empty"\#t""\#t"a=1"\#t"""#)
+        XCTAssertEqual(lua.eval("#made.redirects, made.redirects[1].method, made.redirects[1].url, made.redirects[1].status, made.redirects[1].location"),
+                       #"1\#t"GET"\#t"https://[::1]:8443/"\#t308\#t"/a?b""#)
+        response.remoteAddress = "10.0.0.7"; response.remotePort = 80
+        runtime.push(response: response)
+        runtime.setGlobal("made")
+        XCTAssertEqual(lua.eval("made.address"), #""10.0.0.7:80""#)
+    }
+
     /// A session: log in (POST, 303, GET /me) with a jar, then reuse it; per-hop cookies.
     func testSessionWithJar() {
         _ = lua.eval("jar = pekit.cookies.jar()")

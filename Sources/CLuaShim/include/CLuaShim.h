@@ -155,4 +155,19 @@ typedef int (*pekit_url_parser)(lua_State *L, const char *input, size_t length);
 // Pops the Swift function for pekit.url.parse and pushes the C function that calls `parser`
 // for a single string argument without the trampoline, and that function for everything else.
 void pekit_push_url_parse(lua_State *L, pekit_url_parser parser);
+
+// pekit.http's response table, one per request, built in one call: its field names are C
+// literals, which Lua's string cache finds without hashing them again each time.
+typedef struct { const char *bytes; size_t length; } pekit_span;
+typedef struct {
+    long long status, bytes, attempts;
+    pekit_span reason, http_version, url, method, body, remote_address;
+    long long remote_port;
+    double dns, connect, tls, first_byte, total;
+} pekit_response_fields;
+// Pushes a table with status, reason, http_version, url, method, body, bytes, address
+// ("ip:port", "[ipv6]:port"), timing and attempts set; `room` more fields are made space for.
+void pekit_push_response(lua_State *L, const pekit_response_fields *fields, int room);
+// Sets item `n` of the table at the top to the pair {name, value}.
+void pekit_push_pair(lua_State *L, lua_Integer n, const char *name, size_t name_length, const char *value, size_t value_length);
 #endif

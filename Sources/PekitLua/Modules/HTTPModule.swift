@@ -214,55 +214,49 @@ extension LuaRuntime {
         return 1
     }
 
-    /// Pushes the response table, field by field (no intermediate values: this is per request).
+    /// Pushes the response table: the fields of one value made in C in one call (`pekit_push_response`),
+    /// then the redirects and the headers (a pair per call). This runs per request.
     func push(response r: HTTPResponse) {
         let stack = self.stack
-        stack.newTable(nrec: 12)
-        let table = stack.top
-        func set(_ key: String, _ push: () -> Void) { push(); stack.rawSet(table, key) }
-        set("status") { stack.push(integer: Int64(r.status)) }
-        set("reason") { stack.push(r.reason) }
-        set("http_version") { stack.push(r.httpVersion) }
-        set("url") { stack.push(r.url) }
-        set("method") { stack.push(r.method) }
-        set("body") { stack.push(r.body) }
-        set("bytes") { stack.push(integer: Int64(r.bodyLength)) }
-        set("address") {
-            stack.push(r.remoteAddress.utf8.contains(0x3A) ? "[\(r.remoteAddress)]:\(r.remotePort)" : "\(r.remoteAddress):\(r.remotePort)")
+        var reason = r.reason, version = r.httpVersion, url = r.url, method = r.method, address = r.remoteAddress
+        func span(_ bytes: UnsafeBufferPointer<UInt8>) -> pekit_span {
+            pekit_span(bytes: bytes.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) }, length: bytes.count)
         }
-        set("timing") {
-            stack.newTable(nrec: 5)
-            stack.push(number: r.timing.dns); stack.rawSet(-2, "dns")
-            stack.push(number: r.timing.connect); stack.rawSet(-2, "connect")
-            stack.push(number: r.timing.tls); stack.rawSet(-2, "tls")
-            stack.push(number: r.timing.firstByte); stack.rawSet(-2, "first_byte")
-            stack.push(number: r.timing.total); stack.rawSet(-2, "total")
+        reason.withUTF8 { reason in version.withUTF8 { version in url.withUTF8 { url in method.withUTF8 { method in
+            address.withUTF8 { address in r.body.withUnsafeBufferPointer { body in
+                var fields = pekit_response_fields(
+                    status: Int64(r.status), bytes: Int64(r.bodyLength), attempts: Int64(r.attempts),
+                    reason: span(reason), http_version: span(version), url: span(url), method: span(method), body: span(body),
+                    remote_address: span(address), remote_port: Int64(r.remotePort),
+                    dns: r.timing.dns, connect: r.timing.connect, tls: r.timing.tls, first_byte: r.timing.firstByte, total: r.timing.total)
+                pekit_push_response(L, &fields, 2)
+            } }
+        } } } }
+        stack.newTable(narr: Int32(r.redirects.count))
+        for (i, hop) in r.redirects.enumerated() {
+            stack.newTable(nrec: 4)
+            stack.push(hop.method); stack.rawSet(-2, "method")
+            stack.push(hop.url); stack.rawSet(-2, "url")
+            stack.push(integer: Int64(hop.status)); stack.rawSet(-2, "status")
+            stack.push(hop.location); stack.rawSet(-2, "location")
+            stack.rawSetIndex(-2, Int64(i + 1))
         }
-        set("attempts") { stack.push(integer: Int64(r.attempts)) }
-        set("redirects") {
-            stack.newTable(narr: Int32(r.redirects.count))
-            for (i, hop) in r.redirects.enumerated() {
-                stack.newTable(nrec: 4)
-                stack.push(hop.method); stack.rawSet(-2, "method")
-                stack.push(hop.url); stack.rawSet(-2, "url")
-                stack.push(integer: Int64(hop.status)); stack.rawSet(-2, "status")
-                stack.push(hop.location); stack.rawSet(-2, "location")
-                stack.rawSetIndex(-2, Int64(i + 1))
+        stack.rawSet(-2, "redirects")
+        stack.newTable(narr: Int32(r.headers.count))
+        for (i, field) in r.headers.enumerated() {
+            var name = field.name
+            name.withUTF8 { name in
+                field.value.bytes.withUnsafeBufferPointer { value in
+                    let name = span(name), value = span(value)
+                    pekit_push_pair(L, lua_Integer(i + 1), name.bytes, name.length, value.bytes, value.length)
+                }
             }
         }
-        set("headers") {
-            stack.newTable(narr: Int32(r.headers.count))
-            for (i, field) in r.headers.enumerated() {
-                stack.newTable(narr: 2)
-                stack.push(field.name); stack.rawSetIndex(-2, 1)
-                stack.push(field.value); stack.rawSetIndex(-2, 2)
-                stack.rawSetIndex(-2, Int64(i + 1))
-            }
-            getRegistry(.headersMetatable)
-            lua_setmetatable(L, -2)
-        }
+        getRegistry(.headersMetatable)
+        lua_setmetatable(L, -2)
+        stack.rawSet(-2, "headers")
         getRegistry(.responseMetatable)
-        lua_setmetatable(L, table)
+        lua_setmetatable(L, -2)
     }
 
     func installHTTPModule(into pekit: Int32) {
