@@ -10,7 +10,10 @@ final class Exchange {
     let sink: SendOptions.Sink
     /// Decides, once the header block is complete, whether this response is a redirect that will
     /// be followed, in which case its body is not the caller's and is dropped.
-    let willFollow: (HTTPResponse) -> Bool
+    let willFollow: WillFollow
+    /// Given a final response's status and header fields: whether it is one a redirect or a retry
+    /// replaces (not the whole response, which would be copied for the call).
+    typealias WillFollow = (_ status: Int, _ headers: [HTTPResponse.Field]) -> Bool
     let isCancelled: (() -> Bool)?
     var trace: ((SendOptions.TraceEvent, [UInt8]) -> Void)?
     var progress: ((SendOptions.Progress) -> Void)?
@@ -44,7 +47,7 @@ final class Exchange {
     var error: Error?
     private(set) var cancelled = false
 
-    init(body: BodyStream, sink: SendOptions.Sink, maxBody: Int?, url: String, willFollow: @escaping (HTTPResponse) -> Bool,
+    init(body: BodyStream, sink: SendOptions.Sink, maxBody: Int?, url: String, willFollow: @escaping WillFollow,
          isCancelled: (() -> Bool)?) {
         self.body = body; self.sink = sink; self.maxBody = maxBody; self.url = url
         self.willFollow = willFollow; self.isCancelled = isCancelled
@@ -60,7 +63,7 @@ final class Exchange {
         func text(_ range: Range<Int>) -> String { String(decoding: UnsafeRawBufferPointer(rebasing: line[range]), as: UTF8.self) }
         if line.isEmpty {
             inHeaders = false
-            if response.status >= 200 { discardBody = willFollow(response) }
+            if response.status >= 200 { discardBody = willFollow(response.status, response.headers) }
             return
         }
         if line.count >= 5, line[0] == 0x48, line[1] == 0x54, line[2] == 0x54, line[3] == 0x50, line[4] == 0x2F {  // "HTTP/"
@@ -129,6 +132,13 @@ final class Exchange {
         guard case .file(let path) = sink, !discardBody else { return }
         if writer == nil { writer = try Files.AtomicWriter(path: path) }
         try writer?.commit()
+    }
+
+    /// The response, moved out (the exchange is done with it).
+    func takeResponse() -> HTTPResponse {
+        var taken = HTTPResponse()
+        swap(&taken, &response)
+        return taken
     }
 
     /// After a failed transfer: nothing partial is left behind.

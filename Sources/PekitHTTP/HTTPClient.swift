@@ -47,13 +47,16 @@ public final class HTTPClient {
     /// - Returns: the final response; an HTTP error status (4xx, 5xx) is a response, not an error.
     /// - Throws: `HTTPError` for a failed transfer (naming the method, URL and curl's reason),
     ///   too many redirects or an unusable Location; the sink's or the jar's filters' errors.
-    public func send(_ request: HTTPRequest, options: SendOptions = SendOptions()) throws -> HTTPResponse {
+    public func send(_ request: HTTPRequest, options: consuming SendOptions = SendOptions()) throws -> HTTPResponse {
         let engine = try availableEngine()
         var result: Result<HTTPResponse, Error>?
         engine.add(request, options: options) { result = $0 }
         engine.run { result != nil }
-        guard let result else { throw HTTPError.setup("\(request.method) \(request.url): the transfer did not end") }
-        return try result.get()
+        switch result.take() {
+        case .success(let response): return response
+        case .failure(let error): throw error
+        case nil: throw HTTPError.setup("\(request.method) \(request.url): the transfer did not end")
+        }
     }
 
     /// Sends `requests` with at most `concurrency` in flight at once, and waits for all.

@@ -57,7 +57,7 @@ public final class HTTPEngine {
 
     /// Starts sending `request`; `completion` gets the final response (an HTTP error status is a
     /// response) or the error, from within a later `step`.
-    public func add(_ request: HTTPRequest, options: SendOptions, completion: @escaping (Result<HTTPResponse, Error>) -> Void) {
+    public func add(_ request: consuming HTTPRequest, options: consuming SendOptions, completion: @escaping (Result<HTTPResponse, Error>) -> Void) {
         ready.append(Job(SendOperation(request, options: options), completion))
     }
 

@@ -57,8 +57,11 @@ public struct HTTPResponse: Sendable {
     public init() {}
 
     /// The first value of `name` (ASCII case-insensitive, as field names compare).
-    public func header(_ name: String) -> ByteString? {
-        headers.first { HTTPHeaders.sameName($0.name, name) }?.value
+    public func header(_ name: String) -> ByteString? { Self.first(name, in: headers) }
+
+    /// The first value of `name` among `fields`.
+    static func first(_ name: String, in fields: [Field]) -> ByteString? {
+        fields.first { HTTPHeaders.sameName($0.name, name) }?.value
     }
 
     /// Every value of `name`, in order.

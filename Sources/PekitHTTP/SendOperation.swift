@@ -7,7 +7,7 @@ import PekitCore
 final class SendOperation {
     enum Step {
         /// Put this request on the wire; `willFollow` tells a response whose body is not the caller's.
-        case transfer(HTTPRequest, willFollow: (HTTPResponse) -> Bool)
+        case transfer(HTTPRequest, willFollow: Exchange.WillFollow)
         /// Call `next` again at this time (Unix seconds): a rate limit or a retry's backoff.
         case wait(until: Double)
         case done(Result<HTTPResponse, Error>)
@@ -26,7 +26,7 @@ final class SendOperation {
     /// The current hop's URL, parsed once for the jar, the limiter and the signer.
     private var currentURL: RequestURL?
 
-    init(_ request: HTTPRequest, options: SendOptions) {
+    init(_ request: consuming HTTPRequest, options: consuming SendOptions) {
         self.request = request
         self.options = options
         retry = options.retry.flatMap { $0.applies(to: request.method) ? $0 : nil }
@@ -51,24 +51,27 @@ final class SendOperation {
                 if wait > 0 { return .wait(until: now + wait) }
             }
             booked = false
-            var hop = current
-            if let jar = options.jar, options.cookieHeaderFromJar {
-                if let cookie = try jar.header(for: url) { try hop.headers.set("Cookie", cookie) } else { hop.headers.remove("Cookie") }
-            }
-            // Signed again on every hop (a fresh time and nonce; the URL may have changed).
-            if let sign = options.sign {
-                if let origin, Redirect.sameOrigin(origin, url) {
-                    try sign(&hop)
-                } else {
-                    for name in SendOptions.signatureHeaders { hop.headers.remove(name) }
+            if (options.jar != nil && options.cookieHeaderFromJar) || options.sign != nil {
+                // Changed as a whole or not at all: current is untouched if the jar or the signer throws.
+                var hop = current
+                if let jar = options.jar, options.cookieHeaderFromJar {
+                    if let cookie = try jar.header(for: url) { try hop.headers.set("Cookie", cookie) } else { hop.headers.remove("Cookie") }
                 }
+                // Signed again on every hop (a fresh time and nonce; the URL may have changed).
+                if let sign = options.sign {
+                    if let origin, Redirect.sameOrigin(origin, url) {
+                        try sign(&hop)
+                    } else {
+                        for name in SendOptions.signatureHeaders { hop.headers.remove(name) }
+                    }
+                }
+                current = hop
             }
-            current = hop
             let canFollow = options.followRedirects
             // Unless it is the last try, a response a retry would replace has its body dropped.
             let retryable = lastTry ? [] : retry?.statuses ?? []
-            return .transfer(hop) { response in
-                (canFollow && Redirect.isRedirect(response.status) && response.header("Location") != nil) || (!retryable.isEmpty && retryable.contains(response.status))
+            return .transfer(current) { status, headers in
+                (canFollow && Redirect.isRedirect(status) && HTTPResponse.first("Location", in: headers) != nil) || (!retryable.isEmpty && retryable.contains(status))
             }
         } catch {
             return failed(error, now: now)
@@ -76,9 +79,14 @@ final class SendOperation {
     }
 
     /// After the transfer `next` asked for ended (started at `started`, Unix seconds).
-    func completed(_ result: Result<HTTPResponse, Error>, started: Double, now: Double) -> Step {
+    /// The result is consumed: the response is moved on, not copied (this runs per request).
+    func completed(_ result: consuming Result<HTTPResponse, Error>, started: Double, now: Double) -> Step {
         do {
-            var response = try result.get()
+            var response: HTTPResponse
+            switch consume result {
+            case .success(let value): response = value
+            case .failure(let error): throw error
+            }
             if let record = options.record {
                 var recorded = response
                 recorded.url = current.url
@@ -107,8 +115,8 @@ final class SendOperation {
 
     /// A try that ended in a response: the answer, or a retry after the wait the server or the
     /// backoff asks for.
-    private func ended(_ response: HTTPResponse, now: Double) -> Step {
-        var response = response
+    private func ended(_ response: consuming HTTPResponse, now: Double) -> Step {
+        var response = consume response
         response.attempts = attempt
         guard let retry, !lastTry, retry.statuses.contains(response.status) else { return .done(.success(response)) }
         let wait = retry.delay(before: attempt + 1, retryAfter: response.header("Retry-After")?.description, now: now)

@@ -20,8 +20,8 @@ final class Transfer {
     /// Sets `handle` (reset first: its connection cache stays) up for `request`.
     /// - Parameter willFollow: whether a response is one a redirect or a retry replaces (its body is dropped).
     /// - Throws: `HTTPError.setup` when libcurl refuses an option; `BodyStream`'s errors.
-    init(handle: UnsafeMutableRawPointer, request: HTTPRequest, options: SendOptions, started: Double,
-         willFollow: @escaping (HTTPResponse) -> Bool) throws {
+    init(handle: UnsafeMutableRawPointer, request: consuming HTTPRequest, options: borrowing SendOptions, started: Double,
+         willFollow: @escaping Exchange.WillFollow) throws {
         self.handle = handle
         self.request = request
         self.started = started
@@ -160,7 +160,7 @@ final class Transfer {
         exchange.finishProgress()
         try exchange.finish()
 
-        var response = exchange.response
+        var response = exchange.takeResponse()
         if response.status == 0 {
             var status = 0
             _ = pekit_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)

@@ -24,8 +24,8 @@ extension LuaRuntime {
     static let interruptPending: @Sendable () -> Bool = { pekit_interrupt_pending() != 0 }
 
     /// - Parameter index: where the table is, when not at argument `n` itself (an item of a list).
-    func sendOptions(from call: LuaCall, argument n: Int32, at index: Int32? = nil, base: SendOptions, alsoAllowed: [String] = []) throws -> SendOptions {
-        var options = base
+    func sendOptions(from call: LuaCall, argument n: Int32, at index: Int32? = nil, base: consuming SendOptions, alsoAllowed: [String] = []) throws -> SendOptions {
+        var options = consume base
         options.isCancelled = Self.interruptPending
         guard !call.stack.isNoneOrNil(index ?? n),
               let fields = try LuaFields.read(call, argument: n, known: Self.sendFields + alsoAllowed, at: index) else { return options }
@@ -145,8 +145,8 @@ extension LuaRuntime {
 
     /// The options as this runtime sends with them: recorded in the HAR log when there is one;
     /// the `insecure = true` warning said once.
-    func prepared(_ given: SendOptions, for request: HTTPRequest) -> SendOptions {
-        var options = given
+    func prepared(_ given: consuming SendOptions, for request: HTTPRequest) -> SendOptions {
+        var options = consume given
         if let har = harLog { options.record = { har.add($0, $1, started: $2) } }
         if options.insecure && !httpState.warnedInsecure && request.url.lowercased().hasPrefix("https:") {
             httpState.warnedInsecure = true
@@ -176,7 +176,7 @@ extension LuaRuntime {
     /// Sends and pushes the response table. In a task (`pekit.spawn`) the task is suspended
     /// instead, and resumed with the response (or the error) when the transfer is over.
     /// - Returns: the count of values pushed, or PEKIT_YIELD.
-    func send(_ request: HTTPRequest, options given: SendOptions, _ call: LuaCall) throws -> Int32 {
+    func send(_ request: HTTPRequest, options given: consuming SendOptions, _ call: LuaCall) throws -> Int32 {
         var options = prepared(given, for: request)
         let client = try httpClient()
         if let task = tasks.suspendable(call.L), !client.engine.isRunning {
