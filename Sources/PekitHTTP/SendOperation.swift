@@ -34,20 +34,27 @@ final class SendOperation {
         current = request
     }
 
+    /// The current hop's URL, parsed on first need (a plain request needs it for nothing).
+    private func hopURL() throws -> RequestURL {
+        if let currentURL { return currentURL }
+        let url: RequestURL
+        do { url = try RequestURL(current.url) } catch { throw RequestError.invalidURL("\(error)") }
+        currentURL = url
+        return url
+    }
+
     private var lastTry: Bool { attempt >= (retry?.attempts ?? 1) }
 
     /// What to do now: at the start, after a wait, or after a redirect.
     func next(now: Double) -> Step {
         if firstStarted == nil { firstStarted = now }
         do {
-            let url: RequestURL
-            if let currentURL { url = currentURL } else {
-                do { url = try RequestURL(current.url) } catch { throw RequestError.invalidURL("\(error)") }
-                currentURL = url
-            }
+            // A URL the builder did not check is parsed now, so that a bad one fails here with
+            // the parser's reason rather than curl's.
+            if !current.urlChecked { _ = try hopURL() }
             if let rate = options.rate, !booked {
                 booked = true
-                let wait = rate.reserve(url.host, now: now)
+                let wait = rate.reserve(try hopURL().host, now: now)
                 if wait > 0 { return .wait(until: now + wait) }
             }
             booked = false
@@ -55,11 +62,11 @@ final class SendOperation {
                 // Changed as a whole or not at all: current is untouched if the jar or the signer throws.
                 var hop = current
                 if let jar = options.jar, options.cookieHeaderFromJar {
-                    if let cookie = try jar.header(for: url) { try hop.headers.set("Cookie", cookie) } else { hop.headers.remove("Cookie") }
+                    if let cookie = try jar.header(for: try hopURL()) { try hop.headers.set("Cookie", cookie) } else { hop.headers.remove("Cookie") }
                 }
                 // Signed again on every hop (a fresh time and nonce; the URL may have changed).
                 if let sign = options.sign {
-                    if let origin, Redirect.sameOrigin(origin, url) {
+                    if let origin, Redirect.sameOrigin(origin, try hopURL()) {
                         try sign(&hop)
                     } else {
                         for name in SendOptions.signatureHeaders { hop.headers.remove(name) }
@@ -94,7 +101,7 @@ final class SendOperation {
                 record(current, recorded, started)
             }
             if let jar = options.jar {
-                let url = try currentURL ?? RequestURL(current.url)
+                let url = try hopURL()
                 for value in response.headers(named: "Set-Cookie") { _ = try jar.receive(value.description, from: url) }
             }
             guard options.followRedirects, Redirect.isRedirect(response.status), let location = response.header("Location") else {

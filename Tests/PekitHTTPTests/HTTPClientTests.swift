@@ -85,6 +85,21 @@ final class HTTPClientTests: XCTestCase {
         }
     }
 
+    /// A request made by hand is checked before it goes out (the builder's own are checked as
+    /// they are built, and not parsed again); changing a built request's URL makes it unchecked.
+    func testHandMadeRequestsAreChecked() throws {
+        var request = try build("\(server.base)/echo")
+        XCTAssertTrue(request.urlChecked)
+        request.url = "http://127.0.0.1:1/a b\r\nX-Evil: 1"
+        XCTAssertFalse(request.urlChecked)
+        XCTAssertThrowsError(try client.send(request)) {
+            XCTAssertEqual("\($0)", #"invalid URL "http://127.0.0.1:1/a b\x0D\x0AX-Evil: 1": control byte 0x0D (CR) at byte 23; encode it (%0D) if it is data"#)
+        }
+        let handMade = HTTPRequest(method: "GET", url: "\(server.base)/echo", headers: request.headers, body: .empty)
+        XCTAssertFalse(handMade.urlChecked)
+        XCTAssertEqual(try client.send(handMade).status, 200)
+    }
+
     func testPreviewShowsTheCanonicalURL() throws {
         let request = try build("HTTP://u:p@Www.例子.中国:8080/a b?q=汉#f") { $0.acceptLanguage = "en;q=1" }
         XCTAssertEqual(request.url, "http://www.xn--fsqu00a.xn--fiqs8s:8080/a%20b?q=%E6%B1%89#f")

@@ -10,6 +10,9 @@ pekit_bench = os.path.join(root, ".build", "release", "pekit-bench")
 SEQUENTIAL = int(os.environ.get("PEKIT_BENCH_REQUESTS", "10000"))
 MANY, IN_FLIGHT, WIDE = int(os.environ.get("PEKIT_BENCH_MANY", "20000")), 50, 1000
 ROUNDS = int(os.environ.get("PEKIT_BENCH_ROUNDS", "3"))
+# One request after another is at the mercy of the machine's wake-up latency (each request waits
+# for the server once), which swings by 30% from minute to minute here: more rounds.
+SEQUENTIAL_ROUNDS = int(os.environ.get("PEKIT_BENCH_SEQUENTIAL_ROUNDS", "7"))
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 
 work = tempfile.mkdtemp(prefix="pekit-bench-send-")
@@ -139,7 +142,7 @@ def table(rows, peers):
         out.append(f"| {name} | {r['rate']:,.0f} | {latency(r['p50'])} | {latency(r['p99'])} | {r['cpu']:,.1f} | {r['rss']:,.1f} | {ratios} |")
     return "\n".join(out)
 
-seq_rows = measure(sequential, SEQUENTIAL, ROUNDS)
+seq_rows = measure(sequential, SEQUENTIAL, SEQUENTIAL_ROUNDS)
 many_rows = measure(concurrent, MANY, ROUNDS)
 wide_rows = measure(wide, WIDE, 1)
 nginx.terminate()
@@ -153,7 +156,8 @@ the server costs almost nothing and the figures are the clients'. `/ok` answers 
 Rates are requests over the time from the first request to the last answer (curl: its whole run, start-up
 included); latencies are per request (curl's `time_total` for pekit and curl, `perf_counter` around each request
 for Python); CPU time is the client process's user + system time over the whole run, start-up included, divided by
-the requests; peak RSS is the client's `ru_maxrss`. {ROUNDS} rounds interleaved, medians. Made by `scripts/bench`
+the requests; peak RSS is the client's `ru_maxrss`. Rounds interleaved ({SEQUENTIAL_ROUNDS} for one request after another,
+{ROUNDS} for the others), medians. Made by `scripts/bench`
 (this section alone: `python3 scripts/bench-tools/section_6_sending.py` after `swift build -c release`).
 
 {SEQUENTIAL:,} sequential GETs over one kept-alive connection (`send_lua.lua`, `curl -K` with a URL list,

@@ -20,7 +20,10 @@ public struct HTTPRequest: Sendable {
 
     public var method: String
     /// The final URL, as text (the policy's output untouched).
-    public var url: String
+    public var url: String { didSet { urlChecked = false } }
+    /// Whether `url` is one `RequestBuilder` parsed as a `RequestURL` (so a sender need not parse
+    /// it again only to check it); any change to `url` clears it.
+    package var urlChecked = false
     public var headers: HTTPHeaders
     public var body: Body
     /// Logical hosts sent to other addresses (curl's `--connect-to`).

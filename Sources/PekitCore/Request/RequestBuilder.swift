@@ -177,6 +177,9 @@ public struct RequestBuilder {
             }
         }
         var request = HTTPRequest(method: method, url: Self.wireURL(urlText, authority: authority), headers: headers, body: requestBody, connect: connect)
+        // What was parsed above, with the query appended and the bytes a URI cannot hold encoded:
+        // still a URL RequestURL takes.
+        request.urlChecked = true
         if let target {
             if let bad = target.utf8.firstIndex(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }) {
                 let name = [0x0D: "CR", 0x0A: "LF", 0x00: "NUL"][Int(target.utf8[bad])] ?? ""
