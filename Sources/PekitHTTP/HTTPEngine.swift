@@ -28,7 +28,7 @@ public final class HTTPEngine {
     }
 
     private let multi: UnsafeMutableRawPointer
-    private var idleHandles: [UnsafeMutableRawPointer] = []
+    private var idleHandles: [EasyHandle] = []
     private var running: [UnsafeMutableRawPointer: (job: Job, transfer: Transfer)] = [:]
     private var ready: [Job] = []
     private var sleeping: [Job] = []
@@ -44,11 +44,10 @@ public final class HTTPEngine {
     }
 
     deinit {
-        for (handle, _) in running {
-            _ = pekit_curl.multi_remove_handle(multi, handle)
-            pekit_curl.easy_cleanup(handle)
-        }
-        for handle in idleHandles { pekit_curl.easy_cleanup(handle) }
+        for (handle, _) in running { _ = pekit_curl.multi_remove_handle(multi, handle) }
+        // The handles are cleaned up (EasyHandle.deinit) before the multi handle they were in.
+        running = [:]
+        idleHandles = []
         _ = pekit_curl.multi_cleanup(multi)
     }
 
@@ -141,24 +140,25 @@ public final class HTTPEngine {
             sleeping.append(job)
         case .transfer(let request, let willFollow):
             let now = HTTPClient.now()
-            let handle: UnsafeMutableRawPointer
-            if let idle = idleHandles.popLast() { handle = idle } else {
-                guard let fresh = pekit_curl.easy_init() else {
+            let easy: EasyHandle
+            if let idle = idleHandles.popLast() { easy = idle } else {
+                guard let fresh = EasyHandle() else {
                     return advance(job, job.operation.completed(.failure(HTTPError.setup("cannot initialise libcurl")), started: now, now: now))
                 }
-                handle = fresh
+                easy = fresh
             }
+            let handle = easy.pointer
             do {
-                let transfer = try Transfer(handle: handle, request: request, options: job.operation.options, started: now, willFollow: willFollow)
+                let transfer = try Transfer(easy: easy, request: request, options: job.operation.options, started: now, willFollow: willFollow)
                 let code = pekit_curl.multi_add_handle(multi, handle)
                 guard code == CURLM_OK else {
-                    idleHandles.append(handle)
+                    idleHandles.append(easy)
                     let reason = pekit_curl.multi_strerror(code).map { cText($0) } ?? "error \(code.rawValue)"
                     throw HTTPError.setup("\(request.method) \(request.url): libcurl could not start the transfer (\(reason))")
                 }
                 running[handle] = (job, transfer)
             } catch {
-                idleHandles.append(handle)
+                idleHandles.append(easy)
                 advance(job, job.operation.completed(.failure(error), started: now, now: now))
             }
         }
@@ -174,7 +174,7 @@ public final class HTTPEngine {
         for (handle, (job, transfer)) in running where transfer.exchange.shouldStop() {
             running[handle] = nil
             _ = pekit_curl.multi_remove_handle(multi, handle)
-            idleHandles.append(handle)
+            idleHandles.append(transfer.easy)
             advance(job, job.operation.completed(Result { try transfer.finish(CURLE_ABORTED_BY_CALLBACK) }, started: transfer.started, now: now))
         }
     }
@@ -187,7 +187,7 @@ public final class HTTPEngine {
             guard pekit_curl_msg_done(message, &easy, &code) != 0, let easy, let (job, transfer) = running.removeValue(forKey: easy) else { continue }
             _ = pekit_curl.multi_remove_handle(multi, easy)
             let result = Result { try transfer.finish(code) }
-            idleHandles.append(easy)
+            idleHandles.append(transfer.easy)
             advance(job, job.operation.completed(result, started: transfer.started, now: HTTPClient.now()))
         }
     }

@@ -8,29 +8,28 @@ import Glibc
 /// One request and its response on the wire, on an easy handle: the handle is set up from the
 /// request and the send options, run by an `HTTPEngine`, and read back into a response.
 final class Transfer {
-    let handle: UnsafeMutableRawPointer
+    let easy: EasyHandle
+    var handle: UnsafeMutableRawPointer { easy.pointer }
     let request: HTTPRequest
     let exchange: Exchange
     /// When it was started (Unix seconds): what a HAR log records.
     let started: Double
-    private let errorBuffer: UnsafeMutablePointer<CChar>
-    private var headerList: UnsafeMutablePointer<curl_slist>?
     private var connectList: UnsafeMutablePointer<curl_slist>?
 
     /// Sets `handle` (reset first: its connection cache stays) up for `request`.
     /// - Parameter willFollow: whether a response is one a redirect or a retry replaces (its body is dropped).
     /// - Throws: `HTTPError.setup` when libcurl refuses an option; `BodyStream`'s errors.
-    init(handle: UnsafeMutableRawPointer, request: consuming HTTPRequest, options: borrowing SendOptions, started: Double,
+    init(easy: EasyHandle, request: consuming HTTPRequest, options: borrowing SendOptions, started: Double,
          willFollow: @escaping Exchange.WillFollow) throws {
-        self.handle = handle
+        self.easy = easy
+        let handle = easy.pointer
         self.request = request
         self.started = started
         pekit_curl.easy_reset(handle)
         let segments = request.segments
         exchange = Exchange(body: BodyStream(segments), sink: options.sink, maxBody: options.effectiveMaxBody, url: request.url,
                             willFollow: willFollow, isCancelled: options.isCancelled)
-        errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
-        errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+        easy.errorBuffer[0] = 0
         let context = Unmanaged.passUnretained(exchange).toOpaque()
 
         var failed: CURLoption?
@@ -44,7 +43,7 @@ final class Transfer {
         set(CURLOPT_PATH_AS_IS, 1)  // the URL's text is sent as built: no dot-segment removal
         set(CURLOPT_PROTOCOLS_STR, "http,https")
         set(CURLOPT_NOSIGNAL, 1)
-        set(CURLOPT_ERRORBUFFER, pointer: UnsafeMutableRawPointer(errorBuffer))
+        set(CURLOPT_ERRORBUFFER, pointer: UnsafeMutableRawPointer(easy.errorBuffer))
         set(CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
         set(CURLOPT_HEADERFUNCTION, callback: headerCallback)
         set(CURLOPT_HEADERDATA, pointer: context)
@@ -89,22 +88,18 @@ final class Transfer {
         // Exactly the request's header fields: curl's own defaults are removed ("Name:") unless
         // the request has that field; an empty value is written "Name;" in curl's syntax. curl
         // adds Expect and Content-Type only to a request with a body.
-        var line: [UInt8] = []
+        var lines: [UInt8] = []
+        lines.reserveCapacity(256)
         for field in request.headers.fields {
-            line.removeAll(keepingCapacity: true)
-            line += field.name.utf8
-            if field.value.isEmpty { line.append(0x3B) } else { line += [0x3A, 0x20]; line += field.value.utf8 }
-            line.append(0)
-            headerList = line.withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { pekit_curl.slist_append(headerList, $0.baseAddress) } }
+            lines += field.name.utf8
+            if field.value.isEmpty { lines.append(0x3B) } else { lines += [0x3A, 0x20]; lines += field.value.utf8 }
+            lines.append(0)
         }
-        func remove(_ name: StaticString) {
-            headerList = name.utf8Start.withMemoryRebound(to: CChar.self, capacity: name.utf8CodeUnitCount + 1) { pekit_curl.slist_append(headerList, $0) }
-        }
-        if !has.host { remove("Host:") }
-        if !has.accept { remove("Accept:") }
-        if hasBody && !has.expect { remove("Expect:") }
-        if hasBody && !has.contentType { remove("Content-Type:") }
-        set(CURLOPT_HTTPHEADER, pointer: UnsafeMutableRawPointer(headerList))
+        if !has.host { lines += "Host:\0".utf8 }
+        if !has.accept { lines += "Accept:\0".utf8 }
+        if hasBody && !has.expect { lines += "Expect:\0".utf8 }
+        if hasBody && !has.contentType { lines += "Content-Type:\0".utf8 }
+        set(CURLOPT_HTTPHEADER, pointer: UnsafeMutableRawPointer(easy.headerList(for: lines)))
 
         for mapping in request.connect + options.connect {
             connectList = pekit_curl.slist_append(connectList, mapping.curlArgument)
@@ -135,9 +130,7 @@ final class Transfer {
     }
 
     deinit {
-        pekit_curl.slist_free_all(headerList)
         pekit_curl.slist_free_all(connectList)
-        errorBuffer.deallocate()
     }
 
     /// The response, once libcurl says the transfer ended with `code`.
@@ -148,7 +141,7 @@ final class Transfer {
         if exchange.cancelled { exchange.abandon(); throw HTTPError.cancelled(url: request.url) }
         guard code == CURLE_OK else {
             exchange.abandon()
-            let detail = cText(errorBuffer)
+            let detail = cText(easy.errorBuffer)
             var reason = detail.isEmpty ? pekit_curl.easy_strerror(code).map { cText($0) } ?? "curl error" : detail
             if code == CURLE_OUT_OF_MEMORY && exchange.inHeaders {
                 // What libcurl 7.88 says when a header line passes its limit (CURL_MAX_HTTP_HEADER).

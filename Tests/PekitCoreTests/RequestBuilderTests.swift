@@ -76,6 +76,8 @@ final class RequestBuilderTests: XCTestCase {
         let tchar = Set("!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ".utf8)
         for byte in 0...255 { XCTAssertEqual(HTTPHeaders.isTokenByte(UInt8(byte)), tchar.contains(UInt8(byte)), "byte \(byte)") }
         XCTAssertFalse(HTTPHeaders.isToken(""))
+        // Added without a check by the builder: valid by construction.
+        XCTAssertNoThrow(try HTTPHeaders.validate(name: "User-Agent", value: RequestBuilder.userAgent))
         XCTAssertTrue(HTTPHeaders.isToken("X-Custom_1"))
     }
 

@@ -78,7 +78,8 @@ final class HTTPClientTests: XCTestCase {
             // A raw target goes as given.
             try build("\(server.base)/ignored") { $0.target = "/raw/%zz/汉?a=^" },
         ]
-        for request in requests {
+        // Each twice in a row (the second reuses the header list its handle kept), then all again.
+        for request in requests.flatMap({ [$0, $0] }) + requests {
             let response = try client.send(request)
             XCTAssertEqual(response.status, 200)
             XCTAssertEqual(response.body, try request.raw(), "\(request.method) \(request.url):\n\(String(decoding: response.body.prefix(600), as: UTF8.self))")

@@ -59,6 +59,15 @@ public struct HTTPHeaders: Equatable, Sendable {
         fields.filter { Self.sameName($0.name, name) }.map(\.value)
     }
 
+    /// Room for `count` fields without growing (a request's fields are added one by one).
+    public mutating func reserveCapacity(_ count: Int) { fields.reserveCapacity(count) }
+
+    /// Adds a field the caller made valid by construction (a literal name; a value pekit wrote
+    /// from checked parts), without checking it again.
+    package mutating func addValid(_ name: String, _ value: String) {
+        fields.append(Field(name: name, value: value))
+    }
+
     /// Adds a field (another one of the same name may exist).
     public mutating func add(_ name: String, _ value: String) throws {
         try Self.validate(name: name, value: value)

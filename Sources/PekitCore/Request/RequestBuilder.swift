@@ -159,8 +159,10 @@ public struct RequestBuilder {
 
         let authority = parsed.authority
         var headers = HTTPHeaders()
-        try headers.add("Host", authority)
-        try headers.add("User-Agent", Self.userAgent)
+        headers.reserveCapacity(8 + self.headers.count)
+        // The authority of a parsed URL holds no control byte; the User-Agent is pekit's own.
+        headers.addValid("Host", authority)
+        headers.addValid("User-Agent", Self.userAgent)
         try headers.add("Accept-Language", acceptLanguage ?? Self.acceptLanguage(environment: environment))
         if let (user, password) = credentials {
             try headers.add("Authorization", "Basic " + Base64.encode(Array("\(user):\(password)".utf8)))

@@ -261,8 +261,8 @@ public struct RequestURL: Equatable, Sendable, CustomStringConvertible {
 
     /// `host` or `host:port`, as a Host header writes it (IPv6 in brackets).
     public var authority: String {
-        let h = host.utf8.contains(0x3A) ? "[\(host)]" : host
-        return port.map { "\(h):\($0)" } ?? h
+        let h = host.utf8.contains(0x3A) ? "[" + host + "]" : host
+        return port.map { h + ":" + String($0) } ?? h
     }
 
     public var description: String {
