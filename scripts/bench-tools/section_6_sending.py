@@ -63,11 +63,24 @@ for _ in range(100):
     except subprocess.CalledProcessError:
         time.sleep(0.05)
 
+# The server's worker on the first CPU, every client on the second: one request after another
+# then measures the clients, not where the scheduler happened to put them (unpinned, the same
+# client's rate moves by 30% from run to run here).
+CPUS = sorted(os.sched_getaffinity(0))
+SERVER_CPU, CLIENT_CPU = (CPUS[0], CPUS[1]) if len(CPUS) >= 2 else (None, None)
+if SERVER_CPU is not None:
+    for pid in subprocess.run(["pgrep", "-P", str(nginx.pid)], capture_output=True, text=True).stdout.split() + [str(nginx.pid)]:
+        os.sched_setaffinity(int(pid), {SERVER_CPU})
+
+def pin_client():
+    if CLIENT_CPU is not None:
+        os.sched_setaffinity(0, {CLIENT_CPU})
+
 def run(cmd):
     """Runs cmd: its stdout, wall seconds, CPU seconds (user + system) and peak RSS (KB)."""
     err = tempfile.TemporaryFile()
     start = time.perf_counter()
-    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=err)
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=err, preexec_fn=pin_client)
     out = p.stdout.read()
     _, status, usage = os.wait4(p.pid, 0)
     wall = time.perf_counter() - start
@@ -149,10 +162,12 @@ nginx.terminate()
 nginx.wait()
 shutil.rmtree(work, ignore_errors=True)
 
+pinned = f": CPU {SERVER_CPU} and CPU {CLIENT_CPU}" if SERVER_CPU is not None else "; not here: one CPU"
 print(f"""## Sending (issues 7 and 18)
 
 Against nginx (Debian `nginx-light`, one worker, started by the bench on a loopback port and stopped after), so
-the server costs almost nothing and the figures are the clients'. `/ok` answers `ok` from nginx's `return`.
+the server costs almost nothing and the figures are the clients'. The server's worker runs on one CPU and each
+client on another (`sched_setaffinity`{pinned}). `/ok` answers `ok` from nginx's `return`.
 Rates are requests over the time from the first request to the last answer (curl: its whole run, start-up
 included); latencies are per request (curl's `time_total` for pekit and curl, `perf_counter` around each request
 for Python); CPU time is the client process's user + system time over the whole run, start-up included, divided by
