@@ -66,7 +66,7 @@ final class Exchange {
             if response.status >= 200 { discardBody = willFollow(response.status, response.headers) }
             return
         }
-        if line.count >= 5, line[0] == 0x48, line[1] == 0x54, line[2] == 0x54, line[3] == 0x50, line[4] == 0x2F {  // "HTTP/"
+        if line.starts(with: "HTTP/".utf8) {
             inHeaders = true
             // "HTTP/1.1 200 OK": the version, the code, and the reason (which may hold spaces).
             let space = line.firstIndex(of: 0x20) ?? line.count

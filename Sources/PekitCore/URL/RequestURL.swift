@@ -36,11 +36,7 @@ public struct RequestURL: Equatable, Sendable, CustomStringConvertible {
     private init(bytes: UnsafeBufferPointer<UInt8>, text: String) throws {
         func fail(_ reason: String) -> ParseError { ParseError(url: text, reason: reason) }
         func string(_ range: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self) }
-        func first(_ byte: UInt8, in range: Range<Int>) -> Int? {
-            var i = range.lowerBound
-            while i < range.upperBound { if bytes[i] == byte { return i }; i += 1 }
-            return nil
-        }
+        func first(_ byte: UInt8, in range: Range<Int>) -> Int? { bytes[range].firstIndex(of: byte) }
         let count = bytes.count
         // A control byte would end the request line or a header early (CR LF smuggles a header
         // or a whole request): never part of a URL pekit sends.
@@ -84,11 +80,7 @@ public struct RequestURL: Equatable, Sendable, CustomStringConvertible {
         guard !hostRange.isEmpty else { throw fail("no host") }
         let special = scheme == "http" || scheme == "https" || scheme == "ws" || scheme == "wss"
         let hostBytes = UnsafeBufferPointer(rebasing: bytes[hostRange])
-        if special, let simple = Self.simpleCanonicalHost(hostBytes) {
-            host = simple
-        } else {
-            do { host = try Self.checkedCanonicalHost(string(hostRange), special: special) } catch let error as IDNA.Failure { throw fail(error.description) }
-        }
+        do { host = try Self.checkedCanonicalHost(hostBytes, special: special) } catch let error as IDNA.Failure { throw fail(error.description) }
         if let portRange, !portRange.isEmpty {
             let portText = string(portRange)
             guard let port = Int(portText), (0...65535).contains(port) else { throw fail("invalid port \"\(portText)\"") }
@@ -137,9 +129,15 @@ public struct RequestURL: Equatable, Sendable, CustomStringConvertible {
     /// points, a bad IPv4 address). A non-special scheme's host is only lower-cased.
     /// - Throws: `IDNA.Failure` saying why.
     public static func checkedCanonicalHost(_ host: String, special: Bool = true) throws -> String {
-        guard special else { return host.lowercased() }
-        if let simple = simpleCanonicalHost(host) { return simple }
-        return try parsedCanonicalHost(host)
+        var source = host
+        return try source.withUTF8 { try checkedCanonicalHost($0, special: special) }
+    }
+
+    /// `checkedCanonicalHost` over a host's UTF-8 bytes (a URL's host, read in place).
+    static func checkedCanonicalHost(_ bytes: UnsafeBufferPointer<UInt8>, special: Bool) throws -> String {
+        guard special else { return String(decoding: bytes, as: UTF8.self).lowercased() }
+        if let simple = simpleCanonicalHost(bytes) { return simple }
+        return try parsedCanonicalHost(String(decoding: bytes, as: UTF8.self))
     }
 
     /// The Standard's host parser's answer (what `simpleCanonicalHost` must agree with).
