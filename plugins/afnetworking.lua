@@ -12,4 +12,6 @@ return {
   objects = "brackets",    -- phone[home]=xx
   null = "key",            -- [NSNull null] gives the key alone
   booleans = "numeric",    -- NSNumber's description of YES is 1
+  -- AFHTTPRequestSerializer's default field: the locale's languages, q from 1 down by 0.1.
+  accept_language = "afnetworking",
 }

@@ -7,4 +7,7 @@ return {
   extends = "afnetworking",
   null = "empty",
   booleans = "numeric",
+  -- HTTPHeaders.default: Alamofire's own q format (1.0, 0.9…), and the codings URLSession decodes.
+  accept_language = "alamofire",
+  headers = { ["Accept-Encoding"] = "br;q=1.0, gzip;q=0.9, deflate;q=0.8" },
 }

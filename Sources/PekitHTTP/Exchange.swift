@@ -118,7 +118,17 @@ final class Exchange {
 
     /// Upload bytes for curl's read callback; nil to abort.
     func uploadBytes(into buffer: UnsafeMutableRawPointer, capacity: Int) -> Int? {
-        do { return try body.read(into: buffer, capacity: capacity) } catch { self.error = error; return nil }
+        // The buffer is filled as far as the body goes, so a chunked body's chunks are always
+        // libcurl's full size and the preview (`HTTPRequest.chunked`) frames it the same way.
+        do {
+            var filled = 0
+            while filled < capacity {
+                let n = try body.read(into: buffer + filled, capacity: capacity - filled)
+                if n == 0 { break }
+                filled += n
+            }
+            return filled
+        } catch { self.error = error; return nil }
     }
 
     /// Whether to stop now (polled by curl's progress callback and by the engine between waits).

@@ -30,6 +30,22 @@ public final class HTTPClient {
         return pekit_curl.version().map { cText($0) } ?? "unknown"
     }
 
+    /// The `Accept-Encoding` libcurl writes for curl's `--compressed`: the codings this libcurl
+    /// decodes, in its order (`deflate, gzip, br, zstd` for Debian 12's).
+    public static let acceptEncoding: String = {
+        let version = curlVersion
+        var codings: [String] = []
+        if version.contains("zlib/") { codings += ["deflate", "gzip"] }
+        if version.contains("brotli/") { codings.append("br") }
+        if version.contains("zstd/") { codings.append("zstd") }
+        return codings.isEmpty ? "identity" : codings.joined(separator: ", ")
+    }()
+
+    /// curl's own `User-Agent` for this libcurl (`curl/7.88.1`), as an imported command sends it.
+    public static var curlUserAgent: String {
+        curlVersion.split(separator: " ").first.map { "curl/" + ($0.hasPrefix("libcurl/") ? $0.dropFirst(8) : $0) } ?? "curl"
+    }
+
     /// The wall clock, in Unix seconds.
     public static func now() -> Double {
         var t = timespec()

@@ -69,12 +69,15 @@ final class Transfer {
         for field in request.headers.fields { has.note(field.name) }
 
         // The method, and the body pulled from the stream (never copied whole).
-        let hasBody = !segments.isEmpty || has.contentLength
+        // A chunked request is sent with a body even when it is empty: its last chunk ends it.
+        let hasBody = !segments.isEmpty || has.contentLength || request.isChunked
         if request.method == "HEAD" {
             set(CURLOPT_NOBODY, 1)
         } else if hasBody {
             set(CURLOPT_POST, 1)
-            let length = try BodyStream.length(of: segments)
+            // Chunked: the size is left unknown, so libcurl reads until the body ends and then
+            // writes the last chunk (with a known size of 0 it writes nothing at all).
+            let length = request.isChunked ? -1 : try BodyStream.length(of: segments)
             if pekit_curl_setopt_off(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(length)) != CURLE_OK { failed = failed ?? CURLOPT_POSTFIELDSIZE_LARGE }
             set(CURLOPT_READFUNCTION, callback: readCallback)
             set(CURLOPT_READDATA, pointer: context)
@@ -90,11 +93,20 @@ final class Transfer {
         // adds Expect and Content-Type only to a request with a body.
         var lines: [UInt8] = []
         lines.reserveCapacity(256)
-        for field in request.headers.fields {
+        // Through an HTTP proxy (not a tunnel), libcurl adds Proxy-Connection after its own fields:
+        // given here at that place (after the leading fields curl writes itself), since libcurl
+        // would write it before all of the request's.
+        var proxyConnectionAt = -1
+        if let proxy = options.proxy, !proxy.isEmpty, request.url.utf8.starts(with: "http://".utf8), !request.headers.contains("Proxy-Connection") {
+            proxyConnectionAt = request.headers.fields.firstIndex { field in !Self.curlPlaced.contains { HTTPHeaders.sameName($0, field.name) } } ?? request.headers.fields.count
+        }
+        for (i, field) in request.headers.fields.enumerated() {
+            if i == proxyConnectionAt { lines += "Proxy-Connection: Keep-Alive\0".utf8 }
             lines += field.name.utf8
-            if field.value.isEmpty { lines.append(0x3B) } else { lines += [0x3A, 0x20]; lines += field.value.utf8 }
+            if field.value.isEmpty { lines.append(0x3B) } else { lines.append(0x3A); lines += field.spacing.utf8; lines += field.value.utf8 }
             lines.append(0)
         }
+        if proxyConnectionAt == request.headers.fields.count { lines += "Proxy-Connection: Keep-Alive\0".utf8 }
         if !has.host { lines += "Host:\0".utf8 }
         if !has.accept { lines += "Accept:\0".utf8 }
         if hasBody && !has.expect { lines += "Expect:\0".utf8 }
@@ -123,7 +135,9 @@ final class Transfer {
             // rather than opening one per request.
             set(CURLOPT_PIPEWAIT, 1)
         }
-        if options.compressed { set(CURLOPT_ACCEPT_ENCODING, "") }
+        // libcurl decodes what it can; the request's own Accept-Encoding (the builder writes it in
+        // curl's place) replaces the one libcurl would add.
+        if options.compressed || request.decodesBody { set(CURLOPT_ACCEPT_ENCODING, "") }
         if let failed {
             throw HTTPError.setup("\(request.method) \(request.url): libcurl refused option \(failed.rawValue) (this libcurl: \(HTTPClient.curlVersion))")
         }
@@ -132,6 +146,9 @@ final class Transfer {
     deinit {
         pekit_curl.slist_free_all(connectList)
     }
+
+    /// The fields libcurl writes before Proxy-Connection, in its order.
+    static let curlPlaced = ["Host", "Authorization", "User-Agent", "Accept", "Accept-Encoding", "Referer"]
 
     /// The response, once libcurl says the transfer ended with `code`.
     /// - Throws: the error a callback kept, `HTTPError.cancelled`, `HTTPError.transfer` with

@@ -65,7 +65,6 @@ if args.first == "build", args.count >= 3, let n = Int(args[args.startIndex + 2]
         let start = now()
         for _ in 0..<n {
             var builder = RequestBuilder(url: url)
-            builder.acceptLanguage = "en"
             sink &+= (try? builder.build())?.url.utf8.count ?? 0
         }
         times.append((now() - start) / Double(n) * 1e9)
@@ -149,7 +148,6 @@ if args.first == "sigv4", let n = args.dropFirst().first.flatMap({ Int($0) }) {
     let built = now()
     for _ in 0..<n {
         var builder = RequestBuilder(url: "https://iam.amazonaws.com/?Action=ListUsers&Version=2010-05-08")
-        builder.acceptLanguage = "en;q=1"
         builder.signer = { try signer.sign(&$0, at: 1_764_504_000) }
         _ = try? builder.build()
     }

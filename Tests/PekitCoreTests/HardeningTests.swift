@@ -53,13 +53,13 @@ final class HardeningTests: XCTestCase {
         var builder = RequestBuilder(url: "http://h/up")
         builder.method = "POST"
         builder.boundary = "B"
-        builder.multipart = [MultipartBody.Part(name: "f", filename: "x", source: .file("-A"))]
+        builder.body = .multipart([MultipartBody.Part(name: "f", filename: "x", source: .file("-A"))])
         let multipart = try builder.build().curl()
         XCTAssertTrue(multipart.contains("; cat ./-A; printf"), multipart)
         XCTAssertFalse(multipart.contains("cat -A"))
         var file = RequestBuilder(url: "http://h/up")
         file.method = "PUT"
-        file.bodyFile = "-"
+        file.body = .file("-", contentType: nil)
         XCTAssertTrue(try file.build().curl().hasSuffix(" --data-binary @./-"), "@- would read standard input")
     }
 

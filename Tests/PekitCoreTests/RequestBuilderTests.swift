@@ -31,7 +31,8 @@ final class RequestBuilderTests: XCTestCase {
         get.params = params
         get.policy = .afnetworking
         XCTAssertEqual(try get.build().url, "https://www.baidu.com?" + query)
-        XCTAssertEqual(text(try get.build().raw()), "GET /?\(query) HTTP/1.1\r\nHost: www.baidu.com\r\nUser-Agent: \(RequestBuilder.userAgent)\r\nAccept-Language: en;q=1\r\n\r\n")
+        // curl's defaults, then AFNetworking's Accept-Language (its policy carries it).
+        XCTAssertEqual(text(try get.build().raw()), "GET /?\(query) HTTP/1.1\r\nHost: www.baidu.com\r\nUser-Agent: \(RequestBuilder.userAgent)\r\nAccept: */*\r\nAccept-Language: en;q=1\r\n\r\n")
         var post = get
         post.method = "POST"
         let request = try post.build()
@@ -40,7 +41,7 @@ final class RequestBuilderTests: XCTestCase {
         XCTAssertEqual(request.headers["content-type"], "application/x-www-form-urlencoded; charset=utf-8")
         XCTAssertEqual(request.headers["Content-Length"], String(query.utf8.count))
         var forced = post
-        forced.paramsIn = .query
+        forced.placement = .query
         XCTAssertEqual(try forced.build().url, "https://www.baidu.com?" + query)
     }
 
@@ -51,24 +52,36 @@ final class RequestBuilderTests: XCTestCase {
         let jar = CookieJar(publicSuffixes: nil, clock: { 1_700_000_000 })
         _ = try jar.receive("sid=1", from: RequestURL("http://example.com:8080/"))
         b.jar = jar
-        b.headers = [("X-Trace", "abc"), ("User-Agent", nil), ("accept-language", "ja")]
+        b.headers = [.init("X-Trace", "abc"), .init("User-Agent", nil), .init("accept-language", "ja"), .init("X-Trace", "again", spacing: "")]
+        b.cookie = "hand=2"
+        b.referer = "http://r/"
         let r = try b.build()
-        XCTAssertEqual(r.headers.fields.map { "\($0.name): \($0.value)" },
-                       ["Host: example.com:8080", "accept-language: ja", "Authorization: Basic dXNlcjpwYTpzcw==", "Cookie: sid=1", "X-Trace: abc"])
-        XCTAssertEqual(RequestBuilder.acceptLanguage(environment: ["LANGUAGE": "zh_CN.UTF-8:en_US:fr"]), "zh-CN;q=1, en-US;q=0.9, fr;q=0.8")
-        XCTAssertEqual(RequestBuilder.acceptLanguage(environment: ["LANG": "C.UTF-8"]), "en;q=1")
+        // curl's order: Host, Authorization, User-Agent, Accept, Referer, Cookie (the jar's, then
+        // -b's), then the given fields in order, repeats kept.
+        XCTAssertEqual(r.headers.fields.map(\.line),
+                       ["Host: example.com:8080", "Authorization: Basic dXNlcjpwYTpzcw==", "Accept: */*", "Referer: http://r/",
+                        "Cookie: sid=1; hand=2", "X-Trace: abc", "accept-language: ja", "X-Trace:again"])
+        XCTAssertEqual(AcceptLanguage.afnetworking.value(environment: ["LANGUAGE": "zh_CN.UTF-8:en_US:fr"]), "zh-CN;q=1, en-US;q=0.9, fr;q=0.8")
+        XCTAssertEqual(AcceptLanguage.alamofire.value(environment: ["LANGUAGE": "zh_CN.UTF-8:en_US:fr"]), "zh-CN;q=1.0, en-US;q=0.9, fr;q=0.8")
+        XCTAssertEqual(AcceptLanguage.afnetworking.value(environment: ["LANG": "C.UTF-8"]), "en;q=1")
         func error(_ change: (inout RequestBuilder) -> Void) -> String {
             var b = RequestBuilder(url: "http://example.com/")
             change(&b)
             do { _ = try b.build(); return "no error" } catch { return "\(error)" }
         }
-        XCTAssertEqual(error { $0.headers = [("X-A", "1\r\nEvil: yes")] }, "header X-A: the value contains CR at byte 2 (header injection is refused)")
-        XCTAssertEqual(error { $0.headers = [("X-A", "a\nb")] }, "header X-A: the value contains LF at byte 2 (header injection is refused)")
-        XCTAssertEqual(error { $0.headers = [("X-A", "a\u{0}")] }, "header X-A: the value contains NUL at byte 2 (header injection is refused)")
-        XCTAssertEqual(error { $0.headers = [("Bad Name", "x")] }, "header name \"Bad Name\" is not an HTTP token")
+        XCTAssertEqual(error { $0.headers = [.init("X-A", "1\r\nEvil: yes")] }, "header X-A: the value contains CR at byte 2 (header injection is refused)")
+        XCTAssertEqual(error { $0.headers = [.init("X-A", "a\nb")] }, "header X-A: the value contains LF at byte 2 (header injection is refused)")
+        XCTAssertEqual(error { $0.headers = [.init("X-A", "a\u{0}")] }, "header X-A: the value contains NUL at byte 2 (header injection is refused)")
+        XCTAssertEqual(error { $0.headers = [.init("Bad Name", "x")] }, "header name \"Bad Name\" is not an HTTP token")
         XCTAssertEqual(error { $0.method = "GET /evil HTTP/1.1\r\n" }, "method \"GET /evil HTTP/1.1\\x0D\\x0A\" is not an HTTP token")
         XCTAssertEqual(error { $0.url = "nope" }, "invalid URL \"nope\": expected scheme://host")
-        XCTAssertEqual(error { $0.json = .null; $0.form = .null }, "give one body: json, form, body, body_file or multipart")
+        // One framing: never Content-Length with Transfer-Encoding (RFC 9112 §6.2).
+        XCTAssertEqual(error { $0.body = .bytes([0x61], contentType: nil); $0.headers = [.init("Transfer-Encoding", "chunked"), .init("Content-Length", "1")] },
+                       "Content-Length and Transfer-Encoding cannot go together (RFC 9112 §6.2): leave one out")
+        XCTAssertEqual(error { $0.headers = [.init("Transfer-Encoding", "gzip")] },
+                       "Transfer-Encoding: gzip does not end in chunked, so a server cannot tell where the body ends (RFC 9112 §6.3)")
+        XCTAssertEqual(error { $0.body = .bytes([0x61], contentType: nil); $0.headers = [.init("Content-Length", "5")] },
+                       "Content-Length: 5 is not the body's length, 1 bytes: leave it out and pekit writes it")
     }
 
     /// tchar is RFC 9110's list (section 5.6.2), for every byte (the check is a bit mask).
@@ -101,7 +114,7 @@ final class RequestBuilderTests: XCTestCase {
     func testJSONBodyFollowsPolicyOrder() throws {
         var b = RequestBuilder(url: "http://x/")
         b.method = "PUT"
-        b.json = .map(PekitMap(ordered: [.init(key: "b", value: .integer(1)), .init(key: "a", value: .map(PekitMap(ordered: [.init(key: "z", value: .null), .init(key: "y", value: .boolean(true))])))]))
+        b.body = .json(.map(PekitMap(ordered: [.init(key: "b", value: .integer(1)), .init(key: "a", value: .map(PekitMap(ordered: [.init(key: "z", value: .null), .init(key: "y", value: .boolean(true))])))])))
         XCTAssertEqual(text(try b.build().bodyBytes()), #"{"a":{"y":true,"z":null},"b":1}"#)
         b.policy = .form  // order "given"
         XCTAssertEqual(text(try b.build().bodyBytes()), #"{"b":1,"a":{"z":null,"y":true}}"#)
@@ -117,9 +130,9 @@ final class RequestBuilderTests: XCTestCase {
         var b = RequestBuilder(url: "http://x/upload")
         b.method = "POST"
         b.params = .map(PekitMap(unordered: [.init(key: "meta", value: .map(PekitMap(unordered: [.init(key: "k", value: .text("v"))])))]))
-        b.multipart = [MultipartBody.Part(name: "title", source: .data(Array("hello \"world\"".utf8))),
-                       MultipartBody.Part(name: "doc", filename: "报告 \"1\".txt", contentType: "text/plain", source: .data(Array("汉字".utf8))),
-                       MultipartBody.Part(name: "blob", filename: "data.bin", source: .file(file.path))]
+        b.body = .multipart([MultipartBody.Part(name: "title", source: .data(Array("hello \"world\"".utf8))),
+                             MultipartBody.Part(name: "doc", filename: "报告 \"1\".txt", contentType: "text/plain", source: .data(Array("汉字".utf8))),
+                             MultipartBody.Part(name: "blob", filename: "data.bin", source: .file(file.path))])
         b.boundary = "BOUNDARY"
         let r = try b.build()
         let body = try r.bodyBytes()

@@ -53,16 +53,16 @@ final class HTTPClientTests: XCTestCase {
         let requests = [
             // curl would add "Expect: 100-continue" to an upload over 1 MiB, and a form
             // Content-Type to a POST without one: neither is in the request, so neither is sent.
-            try build("\(server.base)/raw") { $0.method = "POST"; $0.bodyFile = large.path; $0.headers = [("Content-Type", nil)] },
-            try build("\(server.base)/raw") { $0.method = "PATCH"; $0.body = []; $0.headers = [("Content-Type", nil)] },
+            try build("\(server.base)/raw") { $0.method = "POST"; $0.body = .file(large.path, contentType: nil); $0.headers = [.init("Content-Type", nil)] },
+            try build("\(server.base)/raw") { $0.method = "PATCH"; $0.body = .bytes([], contentType: nil); $0.headers = [.init("Content-Type", nil)] },
             try build("\(server.base)/raw?x=%2F") { $0.params = .map(PekitMap(ordered: [.init(key: "q", value: .text("a b&c"))])) },
-            try build("\(server.base)/raw") { $0.method = "POST"; $0.json = .map(PekitMap(ordered: [.init(key: "漢", value: .integer(1))])) },
-            try build("\(server.base)/raw") { $0.method = "PUT"; $0.bodyFile = file.path },
+            try build("\(server.base)/raw") { $0.method = "POST"; $0.body = .json(.map(PekitMap(ordered: [.init(key: "漢", value: .integer(1))]))) },
+            try build("\(server.base)/raw") { $0.method = "PUT"; $0.body = .file(file.path, contentType: nil) },
             try build("\(server.base)/raw") {
                 $0.method = "POST"; $0.boundary = "pekit-test"
-                $0.multipart = [.init(name: "note", source: .data(Array("hi".utf8))), .init(name: "f", filename: "u.bin", source: .file(file.path))]
+                $0.body = .multipart([.init(name: "note", source: .data(Array("hi".utf8))), .init(name: "f", filename: "u.bin", source: .file(file.path))])
             },
-            try build("\(server.base)/raw") { $0.method = "DELETE"; $0.headers = [("X-Empty", ""), ("User-Agent", nil)] },
+            try build("\(server.base)/raw") { $0.method = "DELETE"; $0.headers = [.init("X-Empty", ""), .init("User-Agent", nil)] },
             try build("\(server.base)/raw/../a/./b") { $0.method = "OPTIONS" },
             // As browsers send them: spaces and non-ASCII percent-encoded, userinfo as Basic
             // Authorization, hosts in their canonical form (IDNA, IPv4 in any form, IPv6).
@@ -102,10 +102,10 @@ final class HTTPClientTests: XCTestCase {
     }
 
     func testPreviewShowsTheCanonicalURL() throws {
-        let request = try build("HTTP://u:p@Www.例子.中国:8080/a b?q=汉#f") { $0.acceptLanguage = "en;q=1" }
+        let request = try build("HTTP://u:p@Www.例子.中国:8080/a b?q=汉#f") { $0.headers = [.init("Accept-Language", "en;q=1")] }
         XCTAssertEqual(request.url, "http://www.xn--fsqu00a.xn--fiqs8s:8080/a%20b?q=%E6%B1%89#f")
         XCTAssertEqual(String(decoding: try request.raw(), as: UTF8.self),
-                       "GET /a%20b?q=%E6%B1%89 HTTP/1.1\r\nHost: www.xn--fsqu00a.xn--fiqs8s:8080\r\nUser-Agent: \(RequestBuilder.userAgent)\r\nAccept-Language: en;q=1\r\nAuthorization: Basic dTpw\r\n\r\n")
+                       "GET /a%20b?q=%E6%B1%89 HTTP/1.1\r\nHost: www.xn--fsqu00a.xn--fiqs8s:8080\r\nAuthorization: Basic dTpw\r\nUser-Agent: \(RequestBuilder.userAgent)\r\nAccept: */*\r\nAccept-Language: en;q=1\r\n\r\n")
         XCTAssertThrowsError(try build("http://h/") { $0.target = "/a\nb" }) {
             XCTAssertEqual("\($0)", "the request target holds LF at byte 3: it would end the request line")
         }
@@ -115,7 +115,7 @@ final class HTTPClientTests: XCTestCase {
     /// as curl -L does (run here against the same server).
     func testRedirectMethodRulesMatchCurl() throws {
         for code in [301, 302, 303, 307, 308] {
-            let request = try build("\(server.base)/redirect/\(code)?to=/echo") { $0.method = "POST"; $0.form = .map(PekitMap(ordered: [.init(key: "a", value: .text("1"))])) }
+            let request = try build("\(server.base)/redirect/\(code)?to=/echo") { $0.method = "POST"; $0.body = .form(.map(PekitMap(ordered: [.init(key: "a", value: .text("1"))]))) }
             let response = try client.send(request)
             let ours = try echo(response)
             let curl = try runCurl(["-sL", "-d", "a=1", "\(server.base)/redirect/\(code)?to=/echo"])
@@ -179,14 +179,14 @@ final class HTTPClientTests: XCTestCase {
         XCTAssertTrue(try echo(other)["cookie"] is NSNull)
         // A login: POST, 303 with the session cookie, then GET /me with it.
         let login = try client.send(try build("\(server.base)/login") {
-            $0.method = "POST"; $0.form = .map(PekitMap(ordered: [.init(key: "user", value: .text("ada")), .init(key: "password", value: .text("secret"))]))
+            $0.method = "POST"; $0.body = .form(.map(PekitMap(ordered: [.init(key: "user", value: .text("ada")), .init(key: "password", value: .text("secret"))])))
         }, options: options)
         XCTAssertEqual(login.status, 200)
         XCTAssertEqual(String(decoding: login.body, as: UTF8.self), #"{"user": "ada"}"#)
         XCTAssertEqual(try jar.cookies(for: RequestURL("http://127.0.0.1/")).map(\.name), ["hop", "session"])
         // A hand-written Cookie header is kept when the caller says so.
         options.cookieHeaderFromJar = false
-        let manual = try client.send(try build("\(server.base)/cookies") { $0.headers = [("Cookie", "mine=1")] }, options: options)
+        let manual = try client.send(try build("\(server.base)/cookies") { $0.headers = [.init("Cookie", "mine=1")] }, options: options)
         XCTAssertEqual(try echo(manual)["cookie"] as? String, "mine=1")
     }
 
@@ -285,12 +285,12 @@ final class HTTPClientTests: XCTestCase {
         let upload = dir.appendingPathComponent("upload.bin")
         let content = Data((0..<3_000_000).map { UInt8(($0 * 7) % 256) })
         try content.write(to: upload)
-        let sent = try client.send(try build("\(server.base)/upload") { $0.method = "POST"; $0.bodyFile = upload.path })
+        let sent = try client.send(try build("\(server.base)/upload") { $0.method = "POST"; $0.body = .file(upload.path, contentType: nil) })
         let e = try echo(sent)
         XCTAssertEqual(e["length"] as? Int, 3_000_000)
         XCTAssertEqual(e["sha256"] as? String, try sha256(upload.path))
         // ...and again after a 307, which sends the body a second time.
-        let again = try client.send(try build("\(server.base)/redirect/307?to=/upload") { $0.method = "POST"; $0.bodyFile = upload.path })
+        let again = try client.send(try build("\(server.base)/redirect/307?to=/upload") { $0.method = "POST"; $0.body = .file(upload.path, contentType: nil) })
         XCTAssertEqual(try echo(again)["length"] as? Int, 3_000_000)
     }
 

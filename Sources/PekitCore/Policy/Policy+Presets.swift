@@ -6,9 +6,14 @@ extension Policy {
     public static let rfc3986 = Policy(name: "rfc3986", description: "RFC 3986 section 2.3: only unreserved characters are left unescaped; space as %20")
 
     /// AFNetworking's `AFQueryStringPairsFromDictionary` and `AFPercentEscapedStringFromString`.
-    public static let afnetworking = Policy(
-        name: "afnetworking", description: "AFNetworking 3/4 AFQueryStringFromParameters: query-allowed minus :#[]@!$&'()*+,;= (so / and ? stay), sorted keys, a[]/a[b], null as key alone",
-        allowed: .afnetworking, null: .key, booleans: .numeric)
+    /// Its requests carry AFHTTPRequestSerializer's `Accept-Language`, from the locale.
+    public static let afnetworking: Policy = {
+        var policy = Policy(
+            name: "afnetworking", description: "AFNetworking 3/4 AFQueryStringFromParameters: query-allowed minus :#[]@!$&'()*+,;= (so / and ? stay), sorted keys, a[]/a[b], null as key alone",
+            allowed: .afnetworking, null: .key, booleans: .numeric)
+        policy.acceptLanguage = .afnetworking
+        return policy
+    }()
 
     /// Foundation's `URLComponents.queryItems`: urlQueryAllowed minus `&` and `=`, order kept.
     public static let foundationQuery = Policy(

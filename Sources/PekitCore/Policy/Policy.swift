@@ -94,6 +94,9 @@ public struct Policy: Sendable {
     /// Request defaults a backend's policy may carry: headers added to every request built with
     /// it, and where parameters go ("query", "body", or nil for the method's default).
     public var requestHeaders: [(name: String, value: String)] = []
+    /// The `Accept-Language` a backend's client library sends (AFNetworking's and Alamofire's,
+    /// from the locale); nil: none, as curl sends none.
+    public var acceptLanguage: AcceptLanguage?
     public var paramsIn: String?
     /// Methods whose parameters go into the query (nil: GET, HEAD, DELETE).
     public var methodsInQuery: Set<String>?

@@ -12,20 +12,22 @@ public enum HAR {
         public var status: Int?
         public var startedDateTime: String?
 
-        /// A builder for sending it again: the method, URL, recorded headers (pekit writes Host
-        /// and Content-Length itself) and body with its type; no parameters or defaults added.
+        /// A builder for sending it again: the method, URL, the recorded fields in their order
+        /// (repeats kept) and the body with its type; pekit adds no field of its own but the
+        /// framing: `Content-Length` where the recording has none, or one that is not the
+        /// body's length, or one beside `Transfer-Encoding` (never both on the wire).
         public func builder() -> RequestBuilder {
             var b = RequestBuilder(url: url)
             b.method = method
-            let computed: Set<String> = ["host", "content-length"]
-            b.headers = headers.filter { !computed.contains($0.name.lowercased()) }.map { ($0.name, $0.value) }
-            // pekit's own defaults the browser did not send are left out.
-            for name in ["User-Agent", "Accept-Language"] where !headers.contains(where: { $0.name.lowercased() == name.lowercased() }) {
-                b.headers.append((name, nil))
-            }
+            b.userAgent = nil
+            b.accept = nil
+            let length = String(body?.count ?? 0)
+            let chunked = headers.contains { HTTPHeaders.sameName($0.name, "Transfer-Encoding") }
+            b.headers = headers.filter { field in
+                !HTTPHeaders.sameName(field.name, "Content-Length") || (!chunked && field.value.trimmingOWS == length)
+            }.map { RequestBuilder.Header($0.name, $0.value) }
             if let body {
-                b.body = body
-                b.contentType = headers.first { $0.name.lowercased() == "content-type" }?.value ?? mimeType ?? "application/octet-stream"
+                b.body = .bytes(body, contentType: mimeType.flatMap { $0.isEmpty ? nil : $0 })
             }
             return b
         }

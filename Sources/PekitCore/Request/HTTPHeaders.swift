@@ -5,6 +5,18 @@ public struct HTTPHeaders: Equatable, Sendable {
     public struct Field: Equatable, Sendable {
         public let name: String
         public let value: String
+        /// The whitespace written between the colon and the value: one space unless a field was
+        /// given as a whole line (curl's `-H 'X-A:1'` goes out as `X-A:1`, `-H 'X-B:  2'` with
+        /// both spaces). Only spaces and tabs.
+        public let spacing: String
+
+        public init(name: String, value: String, spacing: String = " ") {
+            self.name = name; self.value = value; self.spacing = spacing
+        }
+
+        /// The field as one line on the wire, without CR LF: an empty value is written with
+        /// nothing after the colon (no trailing whitespace), as curl sends it.
+        public var line: String { value.isEmpty ? name + ":" : name + ":" + spacing + value }
     }
 
     public private(set) var fields: [Field] = []
@@ -69,10 +81,21 @@ public struct HTTPHeaders: Equatable, Sendable {
     }
 
     /// Adds a field (another one of the same name may exist).
-    public mutating func add(_ name: String, _ value: String) throws {
+    /// - Parameter spacing: what goes between the colon and the value (spaces and tabs only).
+    public mutating func add(_ name: String, _ value: String, spacing: String = " ") throws {
         try Self.validate(name: name, value: value)
-        fields.append(Field(name: name, value: value))
+        guard spacing.utf8.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) else { throw RequestError.invalid("header \(name): only spaces and tabs may come before the value") }
+        fields.append(Field(name: name, value: value, spacing: spacing))
     }
+
+    /// Inserts a checked field at `index` (the place a client gives a field of its own).
+    public mutating func insert(_ name: String, _ value: String, at index: Int) throws {
+        try Self.validate(name: name, value: value)
+        fields.insert(Field(name: name, value: value), at: index)
+    }
+
+    /// Whether a field of that name is present.
+    public func contains(_ name: String) -> Bool { fields.contains { Self.sameName($0.name, name) } }
 
     /// Sets a field: replaces the first of that name in place and drops the others.
     public mutating func set(_ name: String, _ value: String) throws {

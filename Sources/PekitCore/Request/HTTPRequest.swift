@@ -31,6 +31,9 @@ public struct HTTPRequest: Sendable {
     /// A request target sent exactly as given instead of the URL's path and query (curl's
     /// `--request-target`), for testing how servers read what browsers would never send.
     public var requestTarget: String?
+    /// Whether the response body is decoded (curl's `--compressed`; the request's
+    /// `Accept-Encoding` says what may come).
+    public var decodesBody = false
 
     public init(method: String, url: String, headers: HTTPHeaders, body: Body, connect: [HostMapping] = []) {
         self.method = method; self.url = url; self.headers = headers; self.body = body; self.connect = connect
@@ -64,13 +67,42 @@ public struct HTTPRequest: Sendable {
         try BodyStream(segments).write(to: sink)
     }
 
-    /// The exact HTTP/1.1 message: request line, header fields, empty line, body.
+    /// Whether the body goes in chunks: a `chunked` coding in `Transfer-Encoding` (libcurl's
+    /// test), then framed by `chunked(_:)` whatever its length, an empty body included.
+    public var isChunked: Bool {
+        headers.values("Transfer-Encoding").contains { value in
+            value.split(separator: ",").contains { $0.trimmingOWS.lowercased() == "chunked" }
+        }
+    }
+
+    /// The exact HTTP/1.1 message: request line, header fields, empty line, body (in chunks when
+    /// `isChunked`, as they go on the wire).
     public func raw() throws -> [UInt8] {
         var text = "\(method) \(target) HTTP/1.1\r\n"
-        // An empty value is written without the space, as curl sends it (no trailing whitespace).
-        for field in headers.fields { text += field.value.isEmpty ? "\(field.name):\r\n" : "\(field.name): \(field.value)\r\n" }
+        for field in headers.fields { text += field.line + "\r\n" }
         text += "\r\n"
-        return Array(text.utf8) + (try bodyBytes())
+        let body = try bodyBytes()
+        return Array(text.utf8) + (isChunked ? Self.chunked(body) : body)
+    }
+
+    /// The size of the chunks libcurl sends: its upload buffer (64 KiB) less room for the chunk's
+    /// size line and CR LF (12 bytes), when each read fills the buffer as pekit's does.
+    public static let chunkSize = 65_536 - 12
+
+    /// `body` in chunks of `chunkSize` as libcurl frames it (size in lower-case hex), ended by
+    /// the last chunk `0` and an empty trailer.
+    public static func chunked(_ body: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(body.count + 16 * (body.count / chunkSize + 2))
+        var start = 0
+        while start < body.count {
+            let end = min(start + chunkSize, body.count)
+            out += Array(String(end - start, radix: 16).utf8) + [0x0D, 0x0A]
+            out += body[start..<end]
+            out += [0x0D, 0x0A]
+            start = end
+        }
+        return out + Array("0\r\n\r\n".utf8)
     }
 }
 
@@ -85,25 +117,29 @@ extension String {
 }
 
 extension HTTPRequest {
-    /// One POSIX shell command that sends the same request with curl: every header given with
-    /// -H in order (replacing curl's own, Content-Length included so it keeps its place; curl's
-    /// default Accept removed when the request has none), the
-    /// body piped from printf (octal escapes, so any byte survives) and file parts from cat.
+    /// One POSIX shell command that sends the same request with curl: every field given with -H
+    /// in order (which replaces curl's own field of that name; Content-Length included, so it
+    /// keeps its place), curl's own fields the request lacks removed (`-H 'Accept:'`), the body
+    /// piped from printf (octal escapes, so any byte survives) and file parts from cat.
     public func curl() throws -> String {
         var words = ["curl", "--http1.1"]
         for mapping in connect { words += ["--connect-to", mapping.curlArgument.shellQuoted] }
-        if method == "HEAD" { words.append("--head") } else if !(method == "GET" && body == .empty) { words += ["--request", method.shellQuoted] }
+        let sendsBody = body != .empty || isChunked
+        if method == "HEAD" { words.append("--head") } else if !(method == "GET" && !sendsBody) { words += ["--request", method.shellQuoted] }
         if let requestTarget { words += ["--request-target", requestTarget.shellQuoted] }
+        if decodesBody { words.append("--compressed") }
         words.append(url.shellQuoted)
-        var hasAccept = false
         for field in headers.fields {
-            if field.name.lowercased() == "accept" { hasAccept = true }
             // "Name:" alone would tell curl to remove the header; "Name;" sends it empty.
-            words += ["-H", (field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)").shellQuoted]
+            words += ["-H", (field.value.isEmpty ? "\(field.name);" : field.line).shellQuoted]
         }
-        if !hasAccept { words += ["-H", "Accept:".shellQuoted] }
+        // curl's own fields that this request does not have are removed ("Name:").
+        for name in ["Host", "User-Agent", "Accept"] where !headers.contains(name) { words += ["-H", "\(name):"] }
+        if sendsBody && !headers.contains("Content-Type") { words += ["-H", "Content-Type:"] }
+        if sendsBody, !headers.contains("Expect"), try BodyStream.length(of: segments) > RequestBuilder.expectThreshold { words += ["-H", "Expect:"] }
         switch body {
         case .empty:
+            if isChunked { words += ["--data-binary", "''"] }
             return words.joined(separator: " ")
         case .bytes(let bytes):
             words += ["--data-binary", "@-"]

@@ -26,7 +26,8 @@ public struct MultipartBody: Equatable, Sendable {
         var boundary: String
         repeat {
             var rng = SystemRandomNumberGenerator()
-            boundary = "pekit-" + (0..<4).map { _ in String(rng.next() as UInt32, radix: 16).leftPadded(to: 8) }.joined()
+            // curl's shape (24 dashes, 16 hex digits), so a body has curl's length for the same parts.
+            boundary = String(repeating: "-", count: 24) + String(rng.next() as UInt64, radix: 16).leftPadded(to: 16)
         } while parts.contains { part in
             if case .data(let bytes) = part.source { return Self.contains(bytes, Array(boundary.utf8)) }
             return false

@@ -1,9 +1,48 @@
 /// Builds requests the way AFHTTPRequestSerializer does, done right: parameters into the query
-/// or a form body by method, JSON, raw and multipart bodies, default headers, Basic auth, the
-/// cookie jar's Cookie header, and validation that rules out header injection.
+/// or a form body by method, JSON, raw and multipart bodies, Basic auth, the cookie jar's Cookie
+/// header, and validation that rules out header injection. The fields are curl's, in curl's
+/// order (`RequestBuilder+Fields.swift`), so a request leaves pekit as the same curl command
+/// leaves curl.
 public struct RequestBuilder {
     /// Where parameters go.
     public enum ParameterPlacement: String, Sendable { case auto, query, body }
+
+    /// A header field given by the caller, in order; repeats are kept.
+    public struct Header: Sendable {
+        public var name: String
+        /// nil removes pekit's (or the policy's) default field of that name.
+        public var value: String?
+        /// Between the colon and the value: `-H 'X-A:1'` has none (see `HTTPHeaders.Field.spacing`).
+        public var spacing: String
+
+        public init(_ name: String, _ value: String?, spacing: String = " ") {
+            self.name = name; self.value = value; self.spacing = spacing
+        }
+
+        /// A field written as one line, as curl's `-H` reads it: `Name: value` sent as written
+        /// (the whitespace after the colon and at the end kept), `Name:` with nothing after it
+        /// removes the default field, `Name;` sends it empty.
+        /// - Throws: `RequestError.invalid` for a line with neither.
+        public init(line: String) throws {
+            if line.hasSuffix(";"), !line.contains(":") {
+                self.init(String(line.dropLast()), "")
+                return
+            }
+            guard let colon = line.firstIndex(of: ":") else {
+                throw RequestError.invalid("a header line is 'Name: value' (or 'Name;' for an empty one), not '\(line)'")
+            }
+            var value = line[line.index(after: colon)...]
+            var spacing = ""
+            while let c = value.first, c == " " || c == "\t" { spacing.append(c); value = value.dropFirst() }
+            self.init(String(line[..<colon]), value.isEmpty ? nil : String(value), spacing: spacing)
+        }
+
+        /// The line `init(line:)` reads back to this header.
+        public var line: String {
+            guard let value else { return name + ":" }
+            return value.isEmpty ? name + ";" : name + ":" + spacing + value
+        }
+    }
 
     public var method = "GET"
     public var url: String
@@ -12,20 +51,24 @@ public struct RequestBuilder {
     public var params: PekitValue?
     public var policy = Policy.rfc3986
     /// nil: the policy's `params_in`, else auto.
-    public var paramsIn: ParameterPlacement?
+    public var placement: ParameterPlacement?
     /// Methods whose parameters go into the query (AFNetworking's HTTPMethodsEncodingParametersInURI);
     /// nil: the policy's list, else GET, HEAD, DELETE.
     public var methodsInQuery: Set<String>?
-    /// Header overrides in order: a value sets the header, nil removes a default one.
-    public var headers: [(name: String, value: String?)] = []
-    public var json: PekitValue?
-    public var form: PekitValue?
-    /// A raw body and its content type.
-    public var body: [UInt8]?
-    public var contentType: String?
-    public var multipart: [MultipartBody.Part]?
-    /// A raw body read from this file while sending (bounded memory at any size).
-    public var bodyFile: String?
+    /// Header fields in order: each replaces pekit's default of its name (Host keeps the first
+    /// place; the others go where curl puts a `-H` header), a nil value only removes the default.
+    public var headers: [Header] = []
+    public var body: RequestBody = .none
+    /// `User-Agent` (curl's `-A`; nil: none).
+    public var userAgent: String? = RequestBuilder.userAgent
+    /// `Accept` (nil: none).
+    public var accept: String? = "*/*"
+    /// `Referer` (curl's `-e`).
+    public var referer: String?
+    /// Cookies written by hand (curl's `-b 'a=1; b=2'`), after the jar's in one Cookie field.
+    public var cookie: String?
+    /// `Accept-Encoding`, and the response decoded (curl's `--compressed`).
+    public var acceptEncoding: String?
     /// Logical hosts sent to other addresses (curl's `--connect-to`).
     public var connect: [HostMapping] = []
     /// Sent as the request target exactly as given (`/raw path`, `*`, an absolute URL), instead of
@@ -38,37 +81,14 @@ public struct RequestBuilder {
     /// Signs the built request (AWS SigV4, OAuth 1.0a…); the sender calls it again for each
     /// redirect hop to the same origin, so every hop carries a fresh signature.
     public var signer: ((inout HTTPRequest) throws -> Void)?
-    /// The environment for Accept-Language (`LANGUAGE`, `LANG`).
+    /// The environment a policy's `Accept-Language` rule reads (`LANGUAGE`, `LANG`).
     public var environment: [String: String] = [:]
-    /// Accept-Language worked out once by the caller (`acceptLanguage(environment:)`); nil: from
-    /// `environment` on each build.
-    public var acceptLanguage: String?
 
     public init(url: String) { self.url = url }
 
     /// Whether the caller set or removed the Cookie header by hand: then a jar's Cookie header
     /// must not replace it when the request is sent.
-    public var overridesCookie: Bool { headers.contains { $0.name.lowercased() == "cookie" } }
-
-    /// AFNetworking's Accept-Language: preferred languages with q from 1 down to 0.5.
-    public static func acceptLanguage(environment: [String: String]) -> String {
-        var languages: [String] = []
-        if let list = environment["LANGUAGE"], !list.isEmpty { languages = list.split(separator: ":").map(String.init) }
-        else if let lang = environment["LC_ALL"] ?? environment["LANG"] { languages = [lang] }
-        var tags: [String] = []
-        for language in languages {
-            let base = language.split(separator: ".").first.map(String.init) ?? ""  // drop ".UTF-8"
-            let noModifier = base.split(separator: "@").first.map(String.init) ?? ""
-            guard !noModifier.isEmpty, noModifier != "C", noModifier != "POSIX" else { continue }
-            let tag = noModifier.replacingUnderscores
-            if !tags.contains(tag) { tags.append(tag) }
-        }
-        if tags.isEmpty { tags = ["en"] }
-        return tags.prefix(6).enumerated().map { i, tag in
-            let q = 10 - i
-            return "\(tag);q=" + (q == 10 ? "1" : "0.\(q)")
-        }.joined(separator: ", ")
-    }
+    public var overridesCookie: Bool { headers.contains { HTTPHeaders.sameName($0.name, "Cookie") } }
 
     /// `pekit/VERSION (Linux; ARCH)`, ASCII only.
     public static let userAgent: String = {
@@ -93,8 +113,9 @@ public struct RequestBuilder {
 
     /// Builds the request.
     /// - Throws: `RequestError` naming the field: a method that is not a token, a header name or
-    ///   value that could inject, a URL that cannot be used, a file that cannot be read, or two
-    ///   bodies at once; or an error of the policy's custom functions.
+    ///   value that could inject, a URL that cannot be used, a file that cannot be read, two
+    ///   framings (`Content-Length` and `Transfer-Encoding`); or an error of the policy's custom
+    ///   functions.
     public func build() throws -> HTTPRequest {
         let method = Self.uppercased(self.method)
         guard HTTPHeaders.isToken(method) else { throw RequestError.invalidMethod(self.method) }
@@ -113,42 +134,42 @@ public struct RequestBuilder {
             parsed.userinfo = nil
             urlText = parsed.description
         }
-        let bodies = (json != nil ? 1 : 0) + (form != nil ? 1 : 0) + (body != nil ? 1 : 0) + (multipart != nil ? 1 : 0) + (bodyFile != nil ? 1 : 0)
-        guard bodies <= 1 else { throw RequestError.invalid("give one body: json, form, body, body_file or multipart") }
 
         var requestBody = HTTPRequest.Body.empty
         var bodyType: String?
-        let paramsIn = self.paramsIn ?? policy.paramsIn.flatMap(ParameterPlacement.init(rawValue:)) ?? .auto
+        let placement = self.placement ?? policy.paramsIn.flatMap(ParameterPlacement.init(rawValue:)) ?? .auto
         let methodsInQuery = self.methodsInQuery ?? policy.methodsInQuery ?? Self.defaultMethodsInQuery
         if let params {
             let inQuery: Bool
-            switch paramsIn {
+            switch placement {
             case .query: inQuery = true
             case .body: inQuery = false
-            case .auto: inQuery = methodsInQuery.contains(method) || (bodies > 0 && multipart == nil)
+            case .auto: inQuery = methodsInQuery.contains(method) || (!body.isNone && !body.isMultipart)
             }
             if inQuery {
                 urlText = URLResolution.appendQuery(policy.prefix.isEmpty ? try policy.queryString(params).description
                                                     : String(try policy.queryString(params).description.dropFirst(policy.prefix.count)), to: urlText)
-            } else if multipart == nil {
+            } else if !body.isMultipart {
                 requestBody = .bytes(try policy.queryString(params).bytes)
                 bodyType = "application/x-www-form-urlencoded; charset=utf-8"
             }
         }
-        if let form {
+        switch body {
+        case .none: break
+        case .form(let form):
             requestBody = .bytes(try policy.queryString(form).bytes)
             bodyType = "application/x-www-form-urlencoded; charset=utf-8"
-        } else if let json {
+        case .json(let json):
             requestBody = .bytes(try JSON.encode(ordered(json), root: "json"))
             bodyType = "application/json"
-        } else if let body {
-            requestBody = .bytes(body)
-            bodyType = contentType ?? "application/octet-stream"
-        } else if let bodyFile {
-            requestBody = .file(bodyFile)
-            bodyType = contentType ?? "application/octet-stream"
-        } else if var parts = multipart {
-            if let params, paramsIn != .query {
+        case .bytes(let bytes, let type):
+            requestBody = .bytes(bytes)
+            bodyType = type ?? "application/octet-stream"
+        case .file(let path, let type):
+            requestBody = .file(path)
+            bodyType = type ?? "application/octet-stream"
+        case .multipart(var parts):
+            if let params, placement != .query {
                 // Parameters become text fields, named by the policy's key rules.
                 parts = try policy.pairs(params).map { MultipartBody.Part(name: $0.key.description, source: .data($0.value?.bytes ?? [])) } + parts
             }
@@ -158,27 +179,13 @@ public struct RequestBuilder {
         }
 
         let authority = parsed.authority
-        var headers = HTTPHeaders()
-        headers.reserveCapacity(8 + self.headers.count)
-        // The authority of a parsed URL holds no control byte; the User-Agent is pekit's own.
-        headers.addValid("Host", authority)
-        headers.addValid("User-Agent", Self.userAgent)
-        try headers.add("Accept-Language", acceptLanguage ?? Self.acceptLanguage(environment: environment))
-        if let (user, password) = credentials {
-            try headers.add("Authorization", "Basic " + Base64.encode(Array("\(user):\(password)".utf8)))
-        }
-        if let jar, let cookie = try jar.header(for: parsed) { try headers.add("Cookie", cookie) }
-        if let bodyType { try headers.add("Content-Type", bodyType) }
-        let length = try BodyStream.length(of: requestBody.segments)
-        if length > 0 || method == "POST" || method == "PUT" || method == "PATCH" { try headers.add("Content-Length", String(length)) }
-        for (name, value) in policy.requestHeaders { try headers.set(name, value) }
-        for (name, value) in self.headers {
-            if let value { try headers.set(name, value) } else {
-                try HTTPHeaders.validate(name: name, value: "")
-                headers.remove(name)
-            }
-        }
+        let cookies = try jar?.header(for: parsed)
+        let headers = try fields(authority: authority, credentials: credentials, jarCookies: cookies, body: requestBody, bodyType: bodyType)
         var request = HTTPRequest(method: method, url: Self.wireURL(urlText, authority: authority), headers: headers, body: requestBody, connect: connect)
+        // Decoded when pekit asked for codings (curl's --compressed, or a backend's default
+        // Accept-Encoding, which its client library decodes); not for a hand-written one.
+        request.decodesBody = !self.headers.contains { HTTPHeaders.sameName($0.name, "Accept-Encoding") }
+            && (acceptEncoding != nil || policy.requestHeaders.contains { HTTPHeaders.sameName($0.name, "Accept-Encoding") })
         // What was parsed above, with the query appended and the bytes a URI cannot hold encoded:
         // still a URL RequestURL takes.
         request.urlChecked = true
@@ -255,8 +262,4 @@ public struct RequestBuilder {
         default: return value
         }
     }
-}
-
-extension String {
-    var replacingUnderscores: String { String(map { $0 == "_" ? "-" : $0 }) }
 }

@@ -34,7 +34,6 @@ extension LuaRuntime {
             return (try builder.build(), options)
         }
         var builder = RequestBuilder(url: try urlOrString(at: index, call))
-        builder.acceptLanguage = acceptLanguage
         return (try builder.build(), Self.merging(base, defaults: SendOptions(cookiesOf: builder)))
     }
 

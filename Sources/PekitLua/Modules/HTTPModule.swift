@@ -285,7 +285,6 @@ extension LuaRuntime {
                     builder = try runtime.requestBuilder(from: call, table: 2, alsoAllowed: Self.sendFields, url: url, method: method, argument: 2)
                 } else {
                     builder = RequestBuilder(url: url)
-                    builder.acceptLanguage = runtime.acceptLanguage
                     builder.method = method
                 }
                 let request = try builder.build()

@@ -8,7 +8,8 @@ import PekitHTTP
 extension LuaRuntime {
     static let requestMetatable = "pekit.request"
     static let requestFields = ["method", "url", "base", "params", "policy", "params_in", "methods_in_query", "headers", "json", "form",
-                                "body", "body_file", "content_type", "multipart", "boundary", "auth", "jar", "connect", "sign", "target"]
+                                "body", "body_file", "content_type", "multipart", "boundary", "auth", "jar", "connect", "sign", "target", "compressed",
+                                "user_agent", "referer", "cookie"]
 
     func storedRequest(at index: Int32, _ call: LuaCall) throws -> StoredRequest {
         guard let id = handleID(at: index, metatable: Self.requestMetatable), let stored = requestState.requests[id] else {
@@ -36,25 +37,36 @@ extension LuaRuntime {
         if let fixedMethod, fieldMethod != nil { throw fields.error("method", "this function sends \(fixedMethod)") }
         guard let url = fixedURL ?? fieldURL else { throw call.badArgument(argument, "a request needs a field \"url\"") }
         var builder = RequestBuilder(url: url)
-        builder.acceptLanguage = acceptLanguage
         if let method = fixedMethod ?? fieldMethod { builder.method = method }
         builder.base = try fields.with("base") { try urlOrString(at: $0, call) }
         if let placement = try fields.choice("params_in", ["query", "body", "auto"]) {
-            builder.paramsIn = RequestBuilder.ParameterPlacement(rawValue: placement) ?? .auto
+            builder.placement = RequestBuilder.ParameterPlacement(rawValue: placement) ?? .auto
         }
-        builder.contentType = try fields.string("content_type")
-        builder.bodyFile = try fields.string("body_file")
-        if builder.bodyFile != nil { try call.require(.files, for: "field \"body_file\"") }
+        let contentType = try fields.string("content_type")
+        var bodies: [RequestBody] = []
+        if let path = try fields.string("body_file") {
+            try call.require(.files, for: "field \"body_file\"")
+            bodies.append(.file(path, contentType: contentType))
+        }
         if let mappings = try fields.with("connect", { try hostMappings(at: $0, call) }) { builder.connect = mappings }
         builder.boundary = try fields.string("boundary")
         builder.target = try fields.string("target")
         if let policy = try fields.with("policy", { try policy(from: call, argument: $0) }) { builder.policy = policy }
         builder.params = try fields.value("params")
-        builder.json = try fields.value("json")
-        builder.form = try fields.value("form")
-        builder.body = try fields.bytes("body")
+        if let json = try fields.value("json") { bodies.append(.json(json)) }
+        if let form = try fields.value("form") { bodies.append(.form(form)) }
+        if let bytes = try fields.bytes("body") { bodies.append(.bytes(bytes, contentType: contentType)) }
+        if let agent = try fields.with("user_agent", { i -> String? in
+            if stack.type(i) == LUA_TBOOLEAN && !stack.bool(i) { return nil }
+            guard stack.type(i) == LUA_TSTRING, let text = stack.string(i) else { throw fields.mismatch("user_agent", expected: "a string, or false for none") }
+            return text
+        }) { builder.userAgent = agent }
+        builder.referer = try fields.string("referer")
+        builder.cookie = try fields.string("cookie")
+        if try fields.flag("compressed") == true { builder.acceptEncoding = HTTPClient.acceptEncoding }
+        builder.environment = options.environment
         if let methods = try fields.strings("methods_in_query") { builder.methodsInQuery = Set(methods.map { $0.uppercased() }) }
-        if let headers = try fields.with("headers", { try headerOverrides(at: $0, fields) }) { builder.headers = headers }
+        if let headers = try fields.with("headers", { try headerFields(at: $0, fields) }) { builder.headers = headers }
         if let auth = try fields.with("auth", { i -> (String, String) in
             guard let credentials = try LuaFields.read(call, argument: argument, known: ["user", "password"], at: i),
                   let user = try credentials.string("user"), let password = try credentials.string("password") else {
@@ -66,25 +78,51 @@ extension LuaRuntime {
         if let signer = try fields.with("sign", { try requestSigner(at: $0, call, argument: argument) }) { builder.signer = signer }
         if let parts = try fields.value("multipart") {
             guard case .array(let items) = parts else { throw fields.error("multipart", "expected a list of parts") }
-            builder.multipart = try items.enumerated().map { i, item in try multipartPart(item, number: i + 1, call) }
+            bodies.append(.multipart(try items.enumerated().map { i, item in try multipartPart(item, number: i + 1, call) }))
         }
+        guard bodies.count <= 1 else { throw LuaArgumentError("give one body: json, form, body, body_file or multipart") }
+        builder.body = bodies.first ?? .none
         return builder
     }
 
-    /// Header overrides: `{["X-A"] = "1", Accept = false}` (false removes a default header).
-    private func headerOverrides(at index: Int32, _ fields: LuaFields) throws -> [(String, String?)] {
-        guard stack.type(index) == LUA_TTABLE else { throw fields.mismatch("headers", expected: "a table of header names to values") }
-        var overrides: [(String, String?)] = []
-        try forEachRaw(index) {
-            guard stack.type(-2) == LUA_TSTRING, let name = stack.string(-2) else { throw fields.error("headers", "headers are named by strings") }
-            switch stack.type(-1) {
-            case LUA_TBOOLEAN where !stack.bool(-1): overrides.append((name, nil))
-            case LUA_TSTRING: overrides.append((name, stack.string(-1)))
-            case LUA_TNUMBER: overrides.append((name, stack.toStringMeta(-1)))
+    /// `headers`: a table of names to values (`{["X-A"] = "1", Accept = false}`, in the order of
+    /// the names), a `pekit.ordered` table (its order), or a list of `{name, value}` pairs (its
+    /// order, a name repeated as often as given: `{{"X-Dup", "a"}, {"X-Dup", "b"}}`; a request's
+    /// `headers` is one), where an entry may also be a whole line as curl's `-H` takes it
+    /// (`"X-A:1"`, sent as written). `false` removes a default field; numbers are written as Lua
+    /// writes them.
+    private func headerFields(at index: Int32, _ fields: LuaFields) throws -> [RequestBuilder.Header] {
+        guard stack.type(index) == LUA_TTABLE else { throw fields.mismatch("headers", expected: "a table of header names to values, or a list of {name, value} pairs") }
+        let ordered = marker(of: index) == .ordered
+        let value: PekitValue
+        do { value = try self.value(at: index, path: "headers") } catch { throw LuaArgumentError("\(error)") }
+        func header(_ name: PekitValue, _ value: PekitValue, _ place: String) throws -> RequestBuilder.Header {
+            guard case .string(let name) = name else { throw fields.error("headers", "\(place): a header is named by a string") }
+            switch value {
+            case .boolean(false): return RequestBuilder.Header(name.description, nil)
+            case .string(let text): return RequestBuilder.Header(name.description, text.description)
+            case .integer(let n): return RequestBuilder.Header(name.description, String(n))
+            case .number(let x): return RequestBuilder.Header(name.description, x.luaString)
             default: throw fields.error("headers", "header \"\(name)\" must be a string, or false to remove it")
             }
         }
-        return overrides.sorted { $0.0.lowercased() < $1.0.lowercased() }
+        switch value {
+        case .map(let map):
+            let list = try map.entries.map { try header(.string($0.key), $0.value, "\"\($0.key)\"") }
+            return ordered ? list : list.sorted { $0.name.lowercased() < $1.name.lowercased() }
+        case .array(let items):
+            return try items.enumerated().map { i, item in
+                if case .string(let line) = item {
+                    do { return try RequestBuilder.Header(line: line.description) } catch { throw fields.error("headers", "entry \(i + 1): \(error)") }
+                }
+                guard case .array(let pair) = item, pair.count == 2 else {
+                    throw fields.error("headers", "entry \(i + 1) must be a {name, value} pair, or a line \"Name: value\"")
+                }
+                return try header(pair[0], pair[1], "entry \(i + 1)")
+            }
+        default:
+            return []
+        }
     }
 
     /// One part of `multipart = {…}`: `{name=, value=|data=|path=, filename=, type=}`.

@@ -18,6 +18,7 @@ struct PolicyDefinition {
         ("encode_keys", "true, false, \"segments\" or a charset"), ("encode_values", "true, false or a charset"),
         ("separator", "a string"), ("assign", "a string"), ("empty", "\"skip\" or \"key\""), ("prefix", "a string"),
         ("headers", "a table of header names to values (request defaults)"),
+        ("accept_language", "\"afnetworking\" or \"alamofire\" (that library's rule, from the locale), or a value"),
         ("params_in", "\"query\", \"body\" or \"auto\""), ("methods_in_query", "a list of method names"),
     ]
 
@@ -132,6 +133,10 @@ struct PolicyDefinition {
             }
             let sorted = headers.sorted { $0.0.lowercased() < $1.0.lowercased() }
             apply.append { $0.requestHeaders = sorted }
+        case "accept_language":
+            guard let text else { throw wrongType(field, runtime) }
+            do { try HTTPHeaders.validate(name: "Accept-Language", value: text) } catch { throw LuaArgumentError("field \"accept_language\": \(error)") }
+            apply.append { $0.acceptLanguage = AcceptLanguage(text) }
         case "params_in":
             guard let text, ["query", "body", "auto"].contains(text) else { throw wrongType(field, runtime) }
             apply.append { $0.paramsIn = text }

@@ -100,8 +100,6 @@ public final class LuaRuntime {
     public var progressDisplay: ProgressDisplay?
     /// The URL handles' metatable, by reference: found by index, not by name, on every URL call.
     var urlMetatableRef: Int32 = LUA_NOREF
-    /// Accept-Language for requests, from the environment once.
-    lazy var acceptLanguage = RequestBuilder.acceptLanguage(environment: options.environment)
     /// The marker metatables, cached after start-up.
     var markerCache = MarkerCache()
     /// Host-side functions standing for plugin functions, one per plugin function.

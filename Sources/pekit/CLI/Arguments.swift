@@ -22,6 +22,8 @@ struct Arguments {
         let name: String          // without the leading dashes
         let short: Character?
         let takesValue: Bool
+        /// Only sending has it (`pekit request`'s -i, -o…): with it, the command sends.
+        var sendOnly = false
     }
 
     private(set) var values: [(name: String, value: String?)] = []

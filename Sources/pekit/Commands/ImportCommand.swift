@@ -14,13 +14,26 @@ let importCommand = Command(
     from the argument or standard input, and prints an equivalent Lua script (pekit.request{…},
     the query's parameters as a table where they read back the same, the cookies in a jar
     where it writes the same Cookie header back, and curl's own default headers, so the
-    script sends what the command sends), or sends it (--send, taking every
-    send option of pekit request). A flag pekit does not take is listed, not dropped silently.
+    script sends what the command sends, byte for byte: curl's own User-Agent, the fields in
+    curl's order, bodies from files as file references), or sends it (--send, which takes every
+    send option of pekit request, -i, -o, --har… included). Each curl flag becomes its Lua field
+    (connect, compressed, insecure, cacert, timeout, max_redirects, proxy, retry, sink, follow:
+    curl follows redirects only with -L); a flag the script cannot carry is named in it.
 
     options:
       --policy P   read the query's parameters back as P writes them (rack: u[name]=x and
                    tags[]=a become nested tables) and name P in the script; default rfc3986
-      --send       send the request instead of printing the script
+      --send       send the request instead of printing the script, with any send option
+                   of pekit request (see its help): -i, --include; -o, --output FILE;
+                   -O, --remote-name; -D, --dump-header FILE; -w, --write-out F; -v, --verbose;
+                   --trace-ascii F; --har FILE; -f, --fail; --fail-with-body; -I, --head;
+                   -L, --location; --no-follow; --max-redirects N; --max-redirs N;
+                   --timeout S; -m, --max-time S; --connect-timeout S; --cacert FILE;
+                   -k, --insecure; -x, --proxy URL; --http V; --http1.1; --http2;
+                   --max-filesize N; -s, --silent; -S, --show-error; -c, --cookie-jar FILE;
+                   --retry N; --retry-max-time S; --retry-all-errors; --progress;
+                   --no-progress; -Z, --parallel; --parallel-max N; --rate R
+                   (the command's own flags come first; these are added to them)
       --words      print the command's words as the shell would hand them to curl, each
                    ended by a NUL byte (to check how a command is read)
       -h, --help   show this help
@@ -35,18 +48,27 @@ let importCommand = Command(
 )
 
 /// curl flags the copying tools emit that change nothing pekit sends (they are left out, saying
-/// so on standard error).
-private let ignoredCurlFlags: Set<String> = ["--globoff", "-g", "--http1.1", "--path-as-is", "--no-buffer", "-N", "--progress-bar", "-#"]
+/// so on standard error): pekit sends the path as it is, and draws no progress bar.
+private let ignoredCurlFlags: Set<String> = ["--path-as-is", "--no-buffer", "-N", "--progress-bar", "-#"]
+
+/// Send options of the command line that a script cannot carry: they are named in it.
+private let notCarried: Set<String> = ["include", "verbose", "write-out", "dump-header", "trace-ascii", "remote-name", "har",
+                                       "cookie-jar", "fail-with-body", "max-filesize", "progress", "no-progress", "parallel",
+                                       "parallel-max", "rate"]
 
 private func runImport(_ args: [[UInt8]]) throws -> Int32 {
     let parsed = try Arguments(args, command: "import", options: [
         .init(name: "send", short: nil, takesValue: false), .init(name: "words", short: nil, takesValue: false),
         .init(name: "policy", short: nil, takesValue: true),
         .init(name: "help", short: "h", takesValue: false),
-    ])
+    ] + requestOptions.filter(\.sendOnly))
     if parsed.has("help") { Output.stdout.line(importCommand.help); return 0 }
     guard parsed.positionals.first == "curl" else { throw UsageError(command: "import", message: "give what to import: pekit import curl 'curl …'") }
     guard parsed.positionals.count <= 2 else { throw UsageError(command: "import", message: "give the curl command as one argument (quote it), or on standard input") }
+    let sendOptions = parsed.values.filter { option in sendOnlyOptions.contains(option.name) }
+    if !sendOptions.isEmpty && !parsed.has("send") {
+        throw UsageError(command: "import", message: "--\(sendOptions[0].name) is a send option: give it with --send (the script carries the command's own)")
+    }
     let text = parsed.positionals.count == 2 && parsed.positionals[1] != "-" ? parsed.positionals[1] : String(decoding: try readAllInput(), as: UTF8.self)
     var words: [String]
     do { words = try ShellWords.split(text) } catch { throw CommandFailure(message: "pekit import: \(error)") }
@@ -59,13 +81,14 @@ private func runImport(_ args: [[UInt8]]) throws -> Int32 {
         throw CommandFailure(message: "pekit import: this is not a curl command (it starts with '\(words.first ?? "")')")
     }
     words.removeFirst()
-    // Flags pekit does not take are listed, and left out; everything else is pekit request's.
+    // Flags pekit does not take are refused; everything else is pekit request's.
     var kept: [String] = [], dropped: [String] = []
     var takesValue: [String: Bool] = [:]
     for o in requestOptions {
         takesValue["--\(o.name)"] = o.takesValue
         if let short = o.short { takesValue["-\(short)"] = o.takesValue }
     }
+    var follows = false
     // A flag's value is the next word whatever it looks like (curl's --data-raw '------Webkit…').
     var valueNext = false
     for word in words {
@@ -77,29 +100,29 @@ private func runImport(_ args: [[UInt8]]) throws -> Int32 {
         if word.hasPrefix("-") && word != "-" {
             let name = word.hasPrefix("--") ? String(word.split(separator: "=", maxSplits: 1)[0]) : String(word.prefix(2))
             if ignoredCurlFlags.contains(name) { dropped.append(word); continue }
-            if name == "--http2" { kept += ["--http", "2"]; continue }
             if name == "--request" { kept.append("-X"); valueNext = true; continue }
             guard let takes = takesValue[name] else {
                 throw CommandFailure(message: "pekit import: curl's \(name) is not something pekit takes (yet); the command was not imported")
             }
             if word.hasPrefix("--") {
                 valueNext = takes && !word.contains("=")
+                if name == "--location" { follows = true }
             } else {
                 // Bundled short flags (-sSL, -XPOST): the first that takes a value takes the rest
                 // of the word, or the next word when it ends the bundle.
                 let letters = Array(word.dropFirst())
-                if let at = letters.firstIndex(where: { takesValue["-\($0)"] == true }) { valueNext = at == letters.count - 1 }
+                let at = letters.firstIndex(where: { takesValue["-\($0)"] == true })
+                if let at { valueNext = at == letters.count - 1 }
+                if letters[..<(at ?? letters.count)].contains("L") { follows = true }
             }
         }
         kept.append(word)
     }
     for word in dropped { Output.stderr.line("pekit import: left out \(word) (it changes nothing pekit sends)") }
-    // curl's own defaults, unless the command gives its own: what the imported request sends.
-    let lower = kept.map { $0.lowercased() }
-    let agent = HTTPClient.curlVersion.split(separator: " ").first.map { "curl/" + $0.replacingOccurrences(of: "libcurl/", with: "") } ?? "curl"
-    if !lower.contains(where: { $0.hasPrefix("user-agent:") }) && !kept.contains("-A") && !kept.contains("--user-agent") { kept += ["-A", agent] }
-    if !lower.contains(where: { $0.hasPrefix("accept:") }) && !kept.contains("--json") { kept += ["-H", "Accept: */*"] }
-    if !lower.contains(where: { $0.hasPrefix("accept-language:") }) { kept += ["-H", "Accept-Language:"] }
+    // curl follows redirects only with -L, and sends its own User-Agent unless told otherwise.
+    if !follows { kept.append("--no-follow") }
+    // (First, so that the command's own -A, read last, wins as in curl.)
+    kept = ["-A", HTTPClient.curlUserAgent] + kept
     if let policy = parsed.value("policy") {
         // Checked here, so that a wrong name is reported as this command's.
         do { _ = try makeRuntime(extraPluginDirectories: []).policy(named: policy) } catch {
@@ -107,10 +130,13 @@ private func runImport(_ args: [[UInt8]]) throws -> Int32 {
         }
         kept += ["--policy", policy]
     }
-    let bytes = kept.map { Array($0.utf8) }
-    if parsed.has("send") { return try runRequest(bytes + [Array("--send".utf8)], built: nil) }
-    return try runRequest(bytes, built: { request, builder in
-        Output.stdout.write(luaScript(request, builder: builder, from: text))
+    if parsed.has("send") {
+        var extra: [String] = ["--send"]
+        for (name, value) in sendOptions { extra.append("--" + name); if let value { extra.append(value) } }
+        return try runRequest((kept + extra).map { Array($0.utf8) }, built: nil)
+    }
+    return try runRequest(kept.map { Array($0.utf8) }, built: { request, builder, options in
+        Output.stdout.write(luaScript(request, builder: builder, options: options, from: text))
         return 0
     })
 }
@@ -149,31 +175,28 @@ private func luaQuote(_ text: String) -> String {
     return out + "\""
 }
 
-/// The script: pekit.request{…} with the method, URL (its query as parameters when they read
-/// back to the same bytes), every header pekit would not add itself, and the body.
-private func luaScript(_ request: HTTPRequest, builder: RequestBuilder, from command: String) -> String {
+/// The script: `pekit.request{…}` made from the same builder the command line made (so it sends
+/// the same bytes: the printed script and `--send` agree), then `req:send{…}` with the command's
+/// send options. Parameters read back from the query, cookies of `-b` in a jar, and a body as
+/// JSON or text, each only where building with them gives the very same request.
+private func luaScript(_ request: HTTPRequest, builder: RequestBuilder, options parsed: Arguments, from command: String) -> String {
     var lines = ["-- Made by `pekit import curl` from:"]
     for line in command.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }).prefix(12) {
         lines.append("--   " + line.trimmingCharacters(in: .whitespacesAndNewlines))
     }
-    // The Cookie header's pairs go into a jar (as a browser holds them), when every pair is a
-    // plain name=value: the jar writes the same header back.
-    let origin = try? RequestURL(request.url)
-    let cookies = origin.flatMap { origin in request.headers["Cookie"].flatMap { cookiePairs($0, for: origin) } }
-    if let cookies, let origin {
-        let site = "\(origin.scheme)://\(HostMapping.bracketed(origin.host))\(origin.port.map { ":\($0)" } ?? "")/"
-        lines.append("local jar = pekit.cookies.jar()")
-        lines.append("jar:receive(\(luaQuote(site)), {")
-        for (name, value) in cookies { lines.append("  \(luaQuote("\(name)=\(value); Path=/")),") }
-        lines.append("})")
+    let same = { (other: RequestBuilder) -> Bool in
+        guard let built = try? other.build() else { return false }
+        return (try? built.raw()) == (try? request.raw()) && built.url == request.url
     }
-    lines.append("local req = pekit.request{")
-    lines.append("  method = \(luaQuote(request.method)),")
-    var url = request.url
-    if let hash = url.firstIndex(of: "#") { url = String(url[..<hash]) }
-    // The query as parameters, when the policy writes them back to the same bytes: nested
-    // under the policy's brackets or dots where it nests, else as a list of pairs.
+    var fields: [String] = []
+    func field(_ name: String, _ value: String) { fields.append("  \(name) = \(value),") }
+    field("method", luaQuote(request.method))
+
+    // The query as parameters, when the policy writes them back to the same bytes: nested under
+    // the policy's brackets or dots where it nests, else as a list of pairs.
+    var url = builder.url
     let policy = builder.policy
+    if let hash = url.firstIndex(of: "#") { url = String(url[..<hash]) }
     var params: String?
     if let q = url.firstIndex(of: "?") {
         let query = String(url[url.index(after: q)...])
@@ -186,36 +209,145 @@ private func luaScript(_ request: HTTPRequest, builder: RequestBuilder, from com
         } else if writesBack(.array(pairs.map { .array([.text($0.0), .text($0.1)]) })) {
             params = "{ " + pairs.map { "{ \(luaQuote($0.0)), \(luaQuote($0.1)) }" }.joined(separator: ", ") + " }"
         }
-        if params != nil { url = String(url[..<q]) }
+        if params != nil, builder.params == nil { url = String(url[..<q]) } else { params = nil; url = builder.url }
     }
-    lines.append("  url = \(luaQuote(url)),")
+    field("url", luaQuote(params == nil ? builder.url : url))
     if let params {
-        lines.append("  params = \(params),")
-        if policy.name != Policy.rfc3986.name { lines.append("  policy = \(luaQuote(policy.name)),") }
-        lines.append("  params_in = \"query\",")
+        field("params", params)
+        field("params_in", "\"query\"")
     }
-    // Host and Content-Length are pekit's to write, unless the command set Host itself.
-    let userHost = builder.headers.contains { $0.0.lowercased() == "host" }
-    let computed: Set<String> = userHost ? ["content-length"] : ["host", "content-length"]
-    var headers: [String] = []
-    var seen: Set<String> = []
-    for field in request.headers.fields where !computed.contains(field.name.lowercased()) {
-        if cookies != nil && field.name.lowercased() == "cookie" { continue }
-        seen.insert(field.name.lowercased())
-        headers.append("    [\(luaQuote(field.name))] = \(luaQuote(field.value)),")
+    if policy.name != Policy.rfc3986.name { field("policy", luaQuote(policy.name)) }
+    if builder.userAgent != RequestBuilder.userAgent { field("user_agent", builder.userAgent.map(luaQuote) ?? "false") }
+    if builder.accept != "*/*" { fields.append("  -- (no Accept by default)") }
+    if let referer = builder.referer { field("referer", luaQuote(referer)) }
+    if let (user, password) = builder.basicAuth { field("auth", "{ user = \(luaQuote(user)), password = \(luaQuote(password)) }") }
+    if builder.acceptEncoding != nil { field("compressed", "true") }
+    if !builder.headers.isEmpty {
+        // A list of pairs keeps the order and repeats; a field written with other spacing than
+        // one space after the colon is given as its whole line, which is sent as written.
+        fields.append("  headers = {")
+        for header in builder.headers {
+            if let value = header.value, header.spacing == " " || value.isEmpty {
+                fields.append("    { \(luaQuote(header.name)), \(luaQuote(value)) },")
+            } else if header.value == nil {
+                fields.append("    { \(luaQuote(header.name)), false },")
+            } else {
+                fields.append("    \(luaQuote(header.line)),")
+            }
+        }
+        fields.append("  },")
     }
-    // pekit's own defaults that the command does not send.
-    for name in ["User-Agent", "Accept-Language"] where !seen.contains(name.lowercased()) { headers.append("    [\(luaQuote(name))] = false,") }
-    if !headers.isEmpty { lines.append("  headers = {"); lines += headers; lines.append("  },") }
-    if cookies != nil { lines.append("  jar = jar,") }
-    if let body = try? request.bodyBytes(), !body.isEmpty {
-        lines.append("  body = \(luaQuote(body)),")
-        lines.append("  content_type = \(luaQuote(request.headers["Content-Type"] ?? "application/octet-stream")),")
+    // curl's -b pairs go into a jar (as a browser holds them) when the jar writes the same field back.
+    var jarLines: [String] = []
+    if let cookie = builder.cookie {
+        if let origin = try? RequestURL(request.url), let pairs = cookiePairs(cookie, for: origin), builder.jar == nil {
+            let site = "\(origin.scheme)://\(HostMapping.bracketed(origin.host))\(origin.port.map { ":\($0)" } ?? "")/"
+            jarLines.append("local jar = pekit.cookies.jar()")
+            jarLines.append("jar:receive(\(luaQuote(site)), {")
+            for (name, value) in pairs { jarLines.append("  \(luaQuote("\(name)=\(value); Path=/")),") }
+            jarLines.append("})")
+            field("jar", "jar")
+        } else {
+            field("cookie", luaQuote(cookie))
+        }
     }
+    if builder.jar != nil { fields.append("  -- (cookies from a cookie file: load it with pekit.cookies.jar():load(path) and give jar = …)") }
+    if !builder.connect.isEmpty {
+        field("connect", "{ " + builder.connect.map { "[\(luaQuote(HostMapping.bracketed($0.host) + ($0.port.map { ":\($0)" } ?? "")))] = \(luaQuote(HostMapping.bracketed($0.address) + ($0.addressPort.map { ":\($0)" } ?? "")))" }.joined(separator: ", ") + " }")
+    }
+    if let target = builder.target { field("target", luaQuote(target)) }
+    fields += bodyFields(builder, same: same)
+    lines += jarLines
+    lines.append("local req = pekit.request{")
+    lines += fields
     lines.append("}")
-    lines.append("print(req:raw())          -- the request, byte for byte")
-    lines.append("-- local r = req:send()  print(r.status, #r.body)")
+
+    // The send options the command gave, as Lua send options.
+    var send: [String] = []
+    if parsed.has("no-follow") { send.append("follow = false") }
+    if let n = parsed.value("max-redirs") ?? parsed.value("max-redirects") { send.append("max_redirects = \(Int(n) ?? 10)") }
+    if let s = (parsed.value("max-time") ?? parsed.value("timeout")).flatMap(Double.init) { send.append("timeout = \(s.luaLiteral)") }
+    if let s = parsed.value("connect-timeout").flatMap(Double.init) { send.append("connect_timeout = \(s.luaLiteral)") }
+    if parsed.has("insecure") { send.append("insecure = true") }
+    if let path = parsed.value("cacert") { send.append("cacert = \(luaQuote(path))") }
+    if let proxy = parsed.value("proxy") { send.append("proxy = \(luaQuote(proxy))") }
+    if parsed.has("http1.1") { send.append("http = \"1.1\"") } else if parsed.has("http2") { send.append("http = \"2\"") }
+    if let v = parsed.value("http") { send.append("http = \(luaQuote(v))") }
+    if let n = parsed.value("retry").flatMap(Int.init) {
+        // curl's --retry N: N more tries after a timeout or a 408, 429, 500, 502, 503 or 504,
+        // waiting 1 s and doubling (or as Retry-After says).
+        var retry = "attempts = \(n + 1), on = { 408, 429, 500, 502, 503, 504, \"timeout\"\(parsed.has("retry-all-errors") ? ", \"any\"" : "") }, backoff = { base = 1, max = 600, jitter = false }"
+        if let s = parsed.value("retry-max-time").flatMap(Double.init) { retry += ", max_time = \(s.luaLiteral)" }
+        send.append("retry = { \(retry) }")
+    }
+    let sink = parsed.value("output").flatMap { $0 == "-" ? nil : $0 }
+    if let sink { send.append("sink = \(luaQuote(sink))") }
+    lines.append(send.isEmpty ? "local r = req:send()" : "local r = req:send{ " + send.joined(separator: ", ") + " }")
+    if parsed.has("fail") || parsed.has("fail-with-body") {
+        // curl -f: an HTTP error is a failure (exit 22), its body not written.
+        lines.append("if r.status >= 400 then")
+        if parsed.has("fail-with-body") && sink == nil { lines.append("  io.write(r.body)") }
+        lines.append("  io.stderr:write(\"the server answered \", r.status, \" (-f)\\n\")")
+        lines.append("  os.exit(22)")
+        lines.append("end")
+    }
+    if sink == nil { lines.append("io.write(r.body)") }
+    let skipped = parsed.values.map(\.name).filter { notCarried.contains($0) }
+    if !skipped.isEmpty {
+        var seen: Set<String> = []
+        lines.append("-- not carried: " + skipped.filter { seen.insert($0).inserted }.map { "--" + $0 }.joined(separator: ", ") + " (pekit request and pekit.http have their own ways)")
+    }
     return lines.joined(separator: "\n") + "\n"
+}
+
+/// The body as Lua fields: a file reference when the command read a file as it is, JSON or a
+/// text literal when building with it gives the same request, else the bytes escaped.
+private func bodyFields(_ builder: RequestBuilder, same: (RequestBuilder) -> Bool) -> [String] {
+    switch builder.body {
+    case .none, .form, .json:
+        return []
+    case .file(let path, let type):
+        return ["  body_file = \(luaQuote(path)),"] + (type.map { ["  content_type = \(luaQuote($0)),"] } ?? [])
+    case .bytes(let bytes, let type):
+        let typeLine = type.map { ["  content_type = \(luaQuote($0)),"] } ?? []
+        if let value = try? JSON.parse(bytes), case .map = value {
+            var json = builder
+            json.body = .json(value)
+            if same(json) { return ["  json = \(luaLiteral(value, ordered: true)),"] }
+        }
+        return ["  body = \(luaText(bytes)),"] + typeLine
+    case .multipart(let parts):
+        var out = ["  multipart = {"]
+        for part in parts {
+            var items = ["name = \(luaQuote(part.name))"]
+            switch part.source {
+            case .data(let bytes): items.append("value = \(luaQuote(bytes))")
+            case .file(let path): items.append("path = \(luaQuote(path))")
+            }
+            if let filename = part.filename { items.append("filename = \(luaQuote(filename))") }
+            if let type = part.contentType { items.append("type = \(luaQuote(type))") }
+            out.append("    { " + items.joined(separator: ", ") + " },")
+        }
+        return out + ["  },"]
+    }
+}
+
+/// Text as a Lua long string where it reads back to the same bytes (UTF-8 with no CR and no
+/// control byte but LF and tab: Lua turns CR LF into LF inside one), else a quoted literal.
+private func luaText(_ bytes: [UInt8]) -> String {
+    guard bytes.contains(0x0A), UTF8Validation.isValid(bytes), !bytes.contains(where: { ($0 < 0x20 && $0 != 0x0A && $0 != 0x09) || $0 == 0x7F }) else {
+        return luaQuote(bytes)
+    }
+    let text = String(decoding: bytes, as: UTF8.self)
+    var level = ""
+    while text.contains("]" + level + "]") { level += "=" }
+    // A newline right after the opening bracket is skipped by Lua: one more keeps the first.
+    return "[" + level + "[" + (bytes.first == 0x0A ? "\n" : "") + text + "]" + level + "]"
+}
+
+private extension Double {
+    /// The number as a Lua literal: whole numbers without a fraction.
+    var luaLiteral: String { self == rounded() && abs(self) < 1e15 ? String(Int(self)) : String(self) }
 }
 
 /// The pairs of a Cookie header when a jar that receives each as `name=value; Path=/` writes the

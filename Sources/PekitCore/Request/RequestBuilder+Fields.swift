@@ -1,0 +1,103 @@
+/// The header fields of a built request, in the order curl 7.88 writes them, so that servers and
+/// firewalls that read the order see what they see from curl. Checked against curl itself by
+/// `RequestCommandTests.testCurlFlagSetsSendCurlsBytes`.
+extension RequestBuilder {
+    /// curl sends `Expect: 100-continue` with a body larger than this (libcurl's
+    /// EXPECT_100_THRESHOLD), and waits for the server's 100 before the body.
+    public static let expectThreshold = 1 << 20
+
+    /// - `Host` (the caller's, written as `Host`, or the authority), `Authorization` (Basic),
+    ///   `User-Agent`, `Accept`, `Accept-Encoding`, `Referer`, `Cookie` (the jar's, then the
+    ///   hand-written ones): each left out when the caller gives a field of that name;
+    /// - the policy's defaults (`Accept-Language`, `headers`), unless given;
+    /// - the caller's fields in order, repeats kept;
+    /// - `Content-Length` (unless chunked), `Content-Type`, `Expect` over 1 MiB, unless given.
+    /// - Throws: `RequestError` for an invalid name or value, and for framings that cannot go
+    ///   together (RFC 9112 §6.1–6.3): `Content-Length` with `Transfer-Encoding`, a
+    ///   `Transfer-Encoding` that does not end in `chunked`, a `Content-Length` that is not the
+    ///   body's length.
+    func fields(authority: String, credentials: (user: String, password: String)?, jarCookies: String?,
+                body: HTTPRequest.Body, bodyType: String?) throws -> HTTPHeaders {
+        for header in headers {
+            if let value = header.value { try HTTPHeaders.validate(name: header.name, value: value) } else {
+                try HTTPHeaders.validate(name: header.name, value: "")
+            }
+        }
+        func given(_ name: String) -> Bool { headers.contains { HTTPHeaders.sameName($0.name, name) } }
+        // A policy's default of one of curl's own fields (a backend's User-Agent or Accept) takes
+        // that field's place; its other defaults come after the cookies.
+        func policyValue(_ name: String) -> String? { policy.requestHeaders.first { HTTPHeaders.sameName($0.name, name) }?.value }
+        let placed = ["User-Agent", "Accept", "Accept-Encoding", "Referer"]
+        var fields = HTTPHeaders()
+        fields.reserveCapacity(8 + headers.count)
+        // The authority of a parsed URL holds no control byte; the User-Agent is pekit's own.
+        if let host = headers.first(where: { HTTPHeaders.sameName($0.name, "Host") }) {
+            if let value = host.value { try fields.add("Host", value, spacing: host.spacing) }
+        } else {
+            fields.addValid("Host", authority)
+        }
+        if let (user, password) = credentials, !given("Authorization") {
+            fields.addValid("Authorization", "Basic " + Base64.encode(Array("\(user):\(password)".utf8)))
+        }
+        for (name, value) in zip(placed, [userAgent, accept, acceptEncoding, referer]) where !given(name) {
+            guard let value = policyValue(name) ?? value, !value.isEmpty else { continue }
+            if name == "User-Agent" && value == Self.userAgent { fields.addValid(name, value) } else { try fields.add(name, value) }
+        }
+        if !given("Cookie") {
+            switch (jarCookies, cookie) {
+            case (let jar?, let hand?): try fields.add("Cookie", jar + "; " + hand)
+            case (let one?, nil), (nil, let one?): try fields.add("Cookie", one)
+            case (nil, nil): break
+            }
+        }
+        if let rule = policy.acceptLanguage, !given("Accept-Language") {
+            try fields.add("Accept-Language", rule.value(environment: environment))
+        }
+        for (name, value) in policy.requestHeaders where !given(name) && !placed.contains(where: { HTTPHeaders.sameName($0, name) }) {
+            try fields.add(name, value)
+        }
+        for header in headers where !HTTPHeaders.sameName(header.name, "Host") {
+            if let value = header.value { try fields.add(header.name, value, spacing: header.spacing) }
+        }
+
+        let chunked = try Self.isChunked(fields)
+        let length = try BodyStream.length(of: body.segments)
+        if let written = fields["Content-Length"] {
+            if chunked {
+                throw RequestError.invalid("Content-Length and Transfer-Encoding cannot go together (RFC 9112 §6.2): leave one out")
+            }
+            guard written.trimmingOWS == String(length) else {
+                throw RequestError.invalid("Content-Length: \(written) is not the body's length, \(length) bytes: leave it out and pekit writes it")
+            }
+        } else if body != .empty && !chunked {
+            fields.addValid("Content-Length", String(length))
+        }
+        if let bodyType, !given("Content-Type") { try fields.add("Content-Type", bodyType) }
+        if length > Self.expectThreshold, !given("Expect") { fields.addValid("Expect", "100-continue") }
+        return fields
+    }
+
+    /// Whether the fields frame the body in chunks: a `Transfer-Encoding` whose last coding is
+    /// `chunked`.
+    /// - Throws: for a `Transfer-Encoding` that does not end in `chunked`: a server could not
+    ///   tell where such a request ends (RFC 9112 §6.3), and curl would add `Content-Length` to it.
+    static func isChunked(_ fields: HTTPHeaders) throws -> Bool {
+        let codings = fields.values("Transfer-Encoding").flatMap { $0.split(separator: ",") }
+            .map { $0.trimmingOWS.lowercased() }.filter { !$0.isEmpty }
+        guard let last = codings.last else { return false }
+        guard last == "chunked" else {
+            throw RequestError.invalid("Transfer-Encoding: \(fields.values("Transfer-Encoding").joined(separator: ", ")) does not end in chunked, so a server cannot tell where the body ends (RFC 9112 §6.3)")
+        }
+        return true
+    }
+}
+
+extension StringProtocol {
+    /// Without the spaces and tabs at either end (HTTP's optional whitespace).
+    var trimmingOWS: String {
+        var s = Substring(self)
+        while let c = s.first, c == " " || c == "\t" { s = s.dropFirst() }
+        while let c = s.last, c == " " || c == "\t" { s = s.dropLast() }
+        return String(s)
+    }
+}

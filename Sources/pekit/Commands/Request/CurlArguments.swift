@@ -1,0 +1,222 @@
+import Foundation
+import PekitCore
+import PekitHTTP
+
+/// A part of curl's -F/--form: `name=value`, `name=@file` (a file part, named by the file),
+/// `name=<file` (a text part read from the file), with `;type=` and `;filename=` after.
+func curlFormPart(_ spec: String) throws -> MultipartBody.Part {
+    guard let eq = spec.firstIndex(of: "="), eq != spec.startIndex else {
+        throw UsageError(command: "request", message: "-F/--form takes name=value, name=@file or name=<file, not '\(spec)'")
+    }
+    let name = String(spec[..<eq])
+    var rest = String(spec[spec.index(after: eq)...])
+    var type: String?, filename: String?
+    // curl reads a value in double quotes as one piece, with \" and \\ inside ("a;b", "x\"y").
+    if rest.hasPrefix("\"") {
+        var value = "", escaped = false, end: String.Index?
+        var i = rest.index(after: rest.startIndex)
+        while i < rest.endIndex {
+            let c = rest[i]
+            if escaped { value.append(c); escaped = false } else if c == "\\" { escaped = true } else if c == "\"" { end = i; break } else { value.append(c) }
+            i = rest.index(after: i)
+        }
+        guard let end else { throw UsageError(command: "request", message: "-F \(spec): a \" is not closed") }
+        let after = rest[rest.index(after: end)...]
+        if let semicolon = after.range(of: ";type=") { type = String(after[semicolon.upperBound...]) }
+        return MultipartBody.Part(name: name, contentType: type, source: .data(Array(value.utf8)))
+    }
+    let isFile = rest.hasPrefix("@"), isText = rest.hasPrefix("<")
+    if isFile || isText {
+        // For a file, ";type=" and ";filename=" follow the path.
+        var pieces = rest.dropFirst().components(separatedBy: ";")
+        rest = pieces.removeFirst()
+        for piece in pieces {
+            let trimmed = piece.trimmingCharacters(in: .whitespaces)
+            if trimmed.lowercased().hasPrefix("type=") { type = String(trimmed.dropFirst(5)) }
+            else if trimmed.lowercased().hasPrefix("filename=") { filename = String(trimmed.dropFirst(9)) }
+            else { throw UsageError(command: "request", message: "-F \(spec): '\(trimmed)' is not type= or filename=") }
+        }
+    } else if let semicolon = rest.range(of: ";type=") {
+        type = String(rest[semicolon.upperBound...])
+        rest = String(rest[..<semicolon.lowerBound])
+    }
+    if isFile {
+        // curl's own guess from the file name, else application/octet-stream.
+        let guessed = ["gif": "image/gif", "jpg": "image/jpeg", "jpeg": "image/jpeg", "png": "image/png", "svg": "image/svg+xml",
+                       "txt": "text/plain", "htm": "text/html", "html": "text/html", "pdf": "application/pdf", "xml": "application/xml"]
+        let ext = (rest.split(separator: "/").last ?? "").split(separator: ".").last.map { $0.lowercased() } ?? ""
+        return MultipartBody.Part(name: name, filename: filename ?? String(rest.split(separator: "/").last ?? ""),
+                                  contentType: type ?? guessed[ext] ?? "application/octet-stream", source: .file(rest))
+    }
+    if isText {
+        guard let bytes = rest == "-" ? try readAllInput() : Files.read(rest) else {
+            throw CommandFailure(message: "pekit request: -F \(name)=<\(rest): cannot read the file")
+        }
+        return MultipartBody.Part(name: name, filename: filename, contentType: type, source: .data(bytes))
+    }
+    return MultipartBody.Part(name: name, contentType: type, source: .data(Array(rest.utf8)))
+}
+
+/// curl's --connect-to HOST1:PORT1:HOST2:PORT2 and --resolve HOST:PORT:ADDRESS as mappings.
+func curlMappings(_ parsed: Arguments) throws -> [HostMapping] {
+    func split(_ spec: String) -> [String] {
+        // IPv6 addresses are in brackets: split at the colons outside them.
+        var parts: [String] = [], current = "", depth = 0
+        for c in spec {
+            if c == "[" { depth += 1 } else if c == "]" { depth -= 1 }
+            if c == ":" && depth == 0 { parts.append(current); current = "" } else { current.append(c) }
+        }
+        return parts + [current]
+    }
+    func port(_ text: String, _ option: String, _ spec: String) throws -> Int? {
+        if text.isEmpty { return nil }
+        guard let n = Int(text), (1...65535).contains(n) else { throw UsageError(command: "request", message: "--\(option) \(spec): '\(text)' is not a port") }
+        return n
+    }
+    func host(_ text: String) -> String { text.hasPrefix("[") && text.hasSuffix("]") ? String(text.dropFirst().dropLast()) : text }
+    var out: [HostMapping] = []
+    for spec in parsed.all("connect-to") {
+        let p = split(spec)
+        guard p.count == 4, !p[2].isEmpty || !p[3].isEmpty else { throw UsageError(command: "request", message: "--connect-to takes HOST1:PORT1:HOST2:PORT2, not '\(spec)'") }
+        out.append(HostMapping(host: host(p[0]), port: try port(p[1], "connect-to", spec), address: host(p[2].isEmpty ? p[0] : p[2]),
+                               addressPort: try port(p[3], "connect-to", spec)))
+    }
+    for spec in parsed.all("resolve") {
+        let p = split(spec)
+        guard p.count == 3, !p[0].isEmpty, !p[2].isEmpty else { throw UsageError(command: "request", message: "--resolve takes HOST:PORT:ADDRESS, not '\(spec)'") }
+        let n = try port(p[1], "resolve", spec)
+        out.append(HostMapping(host: host(p[0]), port: n, address: host(p[2]), addressPort: n))
+    }
+    return out
+}
+
+/// The body curl's -d/--data, --data-ascii, --data-raw, --data-binary and --data-urlencode make,
+/// in the order given, joined with '&'; nil when none was given.
+func curlData(_ parsed: Arguments) throws -> [UInt8]? {
+    let names = ["data", "data-ascii", "data-raw", "data-binary", "data-urlencode"]
+    let given = parsed.rawValues.filter { names.contains($0.name) }
+    guard !given.isEmpty else { return nil }
+    func file(_ path: [UInt8], _ option: String) throws -> [UInt8] {
+        let name = String(decoding: path, as: UTF8.self)
+        if name == "-" { return try readAllInput() }
+        guard let bytes = Files.read(name) else { throw CommandFailure(message: "pekit request: --\(option) @\(name): cannot read the file") }
+        return bytes
+    }
+    var parts: [[UInt8]] = []
+    for (name, value) in given {
+        let v = value ?? []
+        switch name {
+        case "data", "data-ascii":
+            // As curl: @FILE is read with its CR and LF bytes left out.
+            parts.append(v.first == 0x40 ? try file(Array(v.dropFirst()), name).filter { $0 != 0x0D && $0 != 0x0A } : v)
+        case "data-binary":
+            parts.append(v.first == 0x40 ? try file(Array(v.dropFirst()), name) : v)
+        case "data-urlencode":
+            // curl's five forms: content, =content, name=content, @file, name@file.
+            let equals = v.firstIndex(of: 0x3D), at = v.firstIndex(of: 0x40)
+            if let at, equals.map({ at < $0 }) ?? true {
+                let content = try file(Array(v[(at + 1)...]), name)
+                parts.append(at == 0 ? curlEscape(content) : Array(v[..<at]) + [0x3D] + curlEscape(content))
+            } else if let equals {
+                parts.append(equals == 0 ? curlEscape(Array(v.dropFirst())) : Array(v[...equals]) + curlEscape(Array(v[(equals + 1)...])))
+            } else {
+                parts.append(curlEscape(v))
+            }
+        default:
+            parts.append(v)
+        }
+    }
+    return Array(parts.joined(separator: [0x26]))
+}
+
+/// What curl's --data-urlencode writes: ALPHA, DIGIT and -._~ as they are, a space as '+',
+/// everything else as %XX (upper case).
+func curlEscape(_ bytes: [UInt8]) -> [UInt8] {
+    PercentEncoder(allowed: .unreserved, space: .plus).encode(bytes: bytes)
+}
+
+
+/// The header fields of `-H` in the order given, as curl reads them: `Name: value` is sent as
+/// written (the whitespace after the colon and at the end kept: curl sends `-H 'X-A:1'` as
+/// `X-A:1`), `Name:` with nothing after it removes a default field, `Name;` sends it empty, and
+/// `@FILE` (`@-`: standard input) reads one a line.
+func curlHeaders(_ parsed: Arguments) throws -> [RequestBuilder.Header] {
+    var specs: [String] = []
+    for header in parsed.all("header") {
+        guard header.hasPrefix("@") else { specs.append(header); continue }
+        let path = String(header.dropFirst())
+        guard let bytes = path == "-" ? try readAllInput() : Files.read(path) else {
+            throw CommandFailure(message: "pekit request: -H @\(path): cannot read the file")
+        }
+        // Lines end in LF or CR LF (split as bytes: Swift reads CR LF as one Character).
+        specs += bytes.split(separator: 0x0A).map { line in
+            String(decoding: line.last == 0x0D ? line.dropLast() : line, as: UTF8.self)
+        }.filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+    }
+    return try specs.map { line in
+        do { return try RequestBuilder.Header(line: line) } catch {
+            throw UsageError(command: "request", message: "--header takes 'Name: value' (or 'Name;' for an empty one), not '\(line)'")
+        }
+    }
+}
+
+/// curl's `--json`: the data (or @FILE, @- for standard input) sent as it is; several are joined
+/// as they are. nil when none was given.
+func curlJSON(_ parsed: Arguments) throws -> [UInt8]? {
+    let given = parsed.rawValues.filter { $0.name == "json" }.compactMap(\.value)
+    guard !given.isEmpty else { return nil }
+    var body: [UInt8] = []
+    for data in given {
+        if data.first == 0x40 {
+            let name = String(decoding: data.dropFirst(), as: UTF8.self)
+            guard let bytes = name == "-" ? try readAllInput() : Files.read(name) else {
+                throw CommandFailure(message: "pekit request: --json @\(name): cannot read the file")
+            }
+            body += bytes
+        } else {
+            let text = String(decoding: data, as: UTF8.self)
+            if (try? JSON.parse(data)) == nil, FileManager.default.fileExists(atPath: text) {
+                throw UsageError(command: "request", message: "--json takes the JSON itself or @FILE, as curl does: for the file, --json @\(text)")
+            }
+            body += data
+        }
+    }
+    return body
+}
+
+/// The URL as curl's globber hands it on (without `-g`/`--globoff`): `\[`, `\]`, `\{` and `\}`
+/// lose their backslash (`filter\[status\]=open` is `filter[status]=open`). A glob that curl would
+/// expand into several URLs (`{a,b}`, `[1-5]`, `[a-z:2]`) is refused: pekit sends the one URL
+/// given. Brackets curl cannot read as a range (`tags[]`, `u[name]`, an IPv6 host) stay as they are.
+func curlGlobbed(_ url: String) throws -> String {
+    let chars = Array(url)
+    guard chars.contains(where: { "[]{}".contains($0) }) else { return url }
+    var out = ""
+    var i = 0
+    func refuse(_ what: String) -> UsageError {
+        UsageError(command: "request", message: "the URL has curl's glob \(what) at character \(i + 1), which curl expands into several URLs: give each URL, or -g/--globoff to send it as written (\\[ and \\{ write a bracket)")
+    }
+    while i < chars.count {
+        let c = chars[i]
+        if c == "\\", i + 1 < chars.count, "[]{}".contains(chars[i + 1]) {
+            out.append(chars[i + 1]); i += 2; continue
+        }
+        if c == "{" { throw refuse("list {…}") }
+        if c == "[", let close = chars[(i + 1)...].firstIndex(of: "]"), isCurlRange(String(chars[(i + 1)..<close])) {
+            throw refuse("range [\(String(chars[(i + 1)..<close]))]")
+        }
+        out.append(c); i += 1
+    }
+    return out
+}
+
+/// curl's range syntax: `N-M` of numbers or of single letters of one case, with `:STEP`.
+private func isCurlRange(_ text: String) -> Bool {
+    let parts = text.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+    if parts.count == 2, parts[1].isEmpty || !parts[1].allSatisfy(\.isNumber) { return false }
+    let ends = parts[0].split(separator: "-", omittingEmptySubsequences: false)
+    guard ends.count == 2, !ends[0].isEmpty, !ends[1].isEmpty else { return false }
+    if ends[0].allSatisfy(\.isNumber) && ends[1].allSatisfy(\.isNumber) { return true }
+    guard ends[0].count == 1, ends[1].count == 1, let a = ends[0].first, let b = ends[1].first, a.isASCII, b.isASCII else { return false }
+    return (a.isLowercase && b.isLowercase) || (a.isUppercase && b.isUppercase)
+}

@@ -1,0 +1,200 @@
+import Foundation
+import PekitCore
+import PekitHTTP
+
+/// `pekit request --send`: sends with libcurl and prints what came back.
+func send(_ request: HTTPRequest, builder: RequestBuilder, _ parsed: Arguments, output: OutputChoice) throws -> Int32 {
+    let delivery = try Delivery(request, builder: builder, parsed, output: output, alone: true)
+    return try delivery.finish(Result { try HTTPClient().send(request, options: delivery.options) })
+}
+
+/// Where one URL's body goes: curl pairs each -o FILE and -O with the URLs in order; a URL
+/// without one writes to standard output.
+enum OutputChoice: Equatable {
+    case standardOutput
+    case file(String)
+    case remoteName
+}
+
+/// One request of `pekit request` to send: its options, and what to do with its answer (or
+/// failure), so that several can be sent at once (-Z) and their answers shown in order.
+struct Delivery {
+    let request: HTTPRequest
+    let options: SendOptions
+    let finish: (Result<HTTPResponse, Error>) throws -> Int32
+
+    /// - Parameter alone: the only request of the command (progress lines, trace and HAR files
+    ///   are per command).
+    /// - Parameter heads: where -D FILE collects the heads of several transfers (nil: written now).
+    /// - Parameter rate: --rate's pace, shared by the command's transfers.
+    init(_ request: HTTPRequest, builder: RequestBuilder, _ parsed: Arguments, output: OutputChoice, alone: Bool,
+         heads: HeadDump? = nil, rate: RateLimiter? = nil) throws {
+        self.request = request
+        var options = SendOptions(cookiesOf: builder)
+        options.rate = rate
+        options.followRedirects = !parsed.has("no-follow")
+        func number(_ name: String) throws -> Double? {
+            guard let text = parsed.value(name) else { return nil }
+            guard let value = Double(text), SendOptions.secondsRange.contains(value), value > 0 else {
+                throw UsageError(command: "request", message: "--\(name) takes a number of seconds more than 0 and at most \(Int(SendOptions.secondsRange.upperBound)), not '\(text)'")
+            }
+            return value
+        }
+        if let text = parsed.value("max-redirects") ?? parsed.value("max-redirs") {
+            guard let limit = Int(text), SendOptions.redirectRange.contains(limit) else {
+                throw UsageError(command: "request", message: "--max-redirects takes a count from 0 to \(SendOptions.redirectRange.upperBound), not '\(text)'")
+            }
+            options.maxRedirects = limit
+        }
+        if let text = parsed.value("max-filesize") {
+            guard let limit = Int(text), limit >= 0 else {
+                throw UsageError(command: "request", message: "--max-filesize takes a number of bytes, not '\(text)'")
+            }
+            options.maxBody = limit
+        }
+        options.timeout = try number("timeout") ?? number("max-time")
+        if let seconds = try number("connect-timeout") { options.connectTimeout = seconds }
+        options.caCertificate = parsed.value("cacert")
+        options.insecure = parsed.has("insecure")
+        if options.insecure { Output.stderr.line("pekit request: warning: --insecure: TLS certificates and host names are not checked") }
+        options.proxy = parsed.value("proxy")
+        if parsed.has("http1.1") { options.version = .http1_1 }
+        if parsed.has("http2") { options.version = .http2 }
+        if let version = parsed.value("http") {
+            guard let value = SendOptions.Version(rawValue: version) else { throw UsageError(command: "request", message: "--http takes 1.1 or 2") }
+            options.version = value
+        }
+        options.compressed = parsed.has("compressed")
+        // curl's --retry N (--retry-max-time S, --retry-all-errors): idempotent methods only.
+        if let text = parsed.value("retry") {
+            guard let n = Int(text), (0...100).contains(n) else { throw UsageError(command: "request", message: "--retry takes a count from 0 to 100, not '\(text)'") }
+            var policy = RetryPolicy.curl(retries: n)
+            policy.maxTime = try number("retry-max-time")
+            policy.onAnyError = parsed.has("retry-all-errors")
+            options.retry = policy
+        } else if parsed.has("retry-max-time") || parsed.has("retry-all-errors") {
+            throw UsageError(command: "request", message: "--retry-max-time and --retry-all-errors go with --retry N")
+        }
+        let verbose = parsed.has("verbose")
+        let include = parsed.has("include") || parsed.has("head")
+        if verbose {
+            options.willRetry = { attempt, cause, wait in
+                Output.stderr.line(printable("* retry: attempt \(attempt) after \(cause), waiting \(String(format: "%.1f", wait)) s"))
+            }
+        }
+        // With -f (not --fail-with-body) an error's body is never written, and -i and -w put
+        // something before or after it: the body then waits in memory until the end.
+        let failQuietly = parsed.has("fail") && !parsed.has("fail-with-body")
+        var outputPath: String? = nil
+        if case .file(let path) = output { outputPath = path }
+        if output == .remoteName {
+            // curl's -O: the URL's last path segment, in the current directory.
+            let segment = (try? RequestURL(request.url))?.path.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? ""
+            let name = String(decoding: (try? PercentDecoder(mode: .lenient).decode(bytes: Array(segment.utf8))) ?? Array(segment.utf8), as: UTF8.self)
+            guard !name.isEmpty, name != ".", name != "..", !name.contains("/") else {
+                throw UsageError(command: "request", message: "-O needs a URL that ends in a file name (use -o FILE)")
+            }
+            outputPath = name
+        }
+        let writeOut = try parsed.value("write-out").map(WriteOut.parse)
+        // -v and --trace-ascii FILE: what libcurl reports, as curl shows it (the trace is written
+        // whole at the end, complete or not at all).
+        var trace: [UInt8] = []
+        let tracePath = parsed.value("trace-ascii")
+        if verbose || tracePath != nil {
+            options.trace = { event, bytes in
+                if verbose { TraceOutput.verbose(event, bytes) }
+                if tracePath != nil { trace += TraceOutput.ascii(event, bytes) }
+            }
+        }
+        // --har FILE: every exchange of the chain, written whole at the end (also after a failure).
+        let har = parsed.value("har").map { _ in HARLog() }
+        if let har { options.record = { har.add($0, $1, started: $2) } }
+        // A download to a file shows its progress when standard error is a terminal (--progress:
+        // always, --no-progress: never); not for transfers running at once, whose lines would fight.
+        let progressLine = alone && (parsed.has("progress") || (outputPath != nil && outputPath != "-" && isatty(STDERR_FILENO) != 0)) && !parsed.has("no-progress") ? ProgressLine() : nil
+        if let progressLine { options.progress = { progressLine.update($0) } }
+        // As curl: a body that is not text is not written to a terminal unless asked (-o -).
+        let toTerminal = outputPath == nil && isatty(STDOUT_FILENO) != 0
+        if outputPath == "-" { outputPath = nil }
+        // Several at once write to standard output only at the end, one after another.
+        let held = failQuietly || include || writeOut != nil || toTerminal || (!alone && outputPath == nil)
+        if held { options.sink = .memory }
+        else if let path = outputPath { options.sink = .file(path) }
+        else { options.sink = .custom { Output.stdout.write($0) } }
+        self.options = options
+        finish = { result in
+            defer {
+                if let har, let path = parsed.value("har") { try? Files.writeAtomically(har.json(), to: path, mode: 0o644) }
+            }
+            defer {
+                if let tracePath {
+                    if tracePath == "-" { Output.stdout.write(trace) } else { try? Files.writeAtomically(trace, to: tracePath, mode: 0o644) }
+                }
+            }
+            defer { progressLine?.finish() }
+            let response: HTTPResponse
+            do { response = try result.get() } catch {
+                // As curl: -w is written for a transfer that failed too (%{http_code} is 000).
+                if let writeOut {
+                    var none = HTTPResponse()
+                    none.url = request.url
+                    none.method = request.method
+                    Output.stdout.write(writeOut.render(none))
+                }
+                throw error
+            }
+            if verbose {
+                // After curl's view, pekit's: each redirect followed and the timings.
+                for hop in response.redirects { Output.stderr.line(printable("* redirect: \(hop.status) \(hop.method) \(hop.url) -> \(hop.location)")) }
+                let t = response.timing
+                Output.stderr.line(String(format: "* timing: dns %.3f  connect %.3f  tls %.3f  first byte %.3f  total %.3f s", t.dns, t.connect, t.tls, t.firstByte, t.total))
+            }
+            if let jar = builder.jar {
+                if let path = parsed.value("jar") { try jar.save(to: path, sessions: true) }
+                if let path = parsed.value("cookie-jar") { try jar.save(to: path, sessions: true) }
+            }
+            // As curl -f: an HTTP error is a failure (exit 22) and its body is not printed; with
+            // --fail-with-body it is.
+            let failed = (parsed.has("fail") || parsed.has("fail-with-body")) && response.status >= 400
+            if failed && failQuietly {
+                if !parsed.has("silent") || parsed.has("show-error") {
+                    Output.stderr.line("pekit request: the server answered \(response.status)\(response.reason.isEmpty ? "" : " " + printable(response.reason)) (--fail)")
+                }
+                // As curl: -w is still written (a script reads %{http_code} to learn why).
+                if let writeOut { Output.stdout.write(writeOut.render(response)) }
+                return 22
+            }
+            func head(escaped: Bool) -> String {
+                let shown = { (text: String) in escaped ? printable(text) : text }
+                var text = "HTTP/\(response.httpVersion) \(response.status)\(response.reason.isEmpty ? "" : " " + shown(response.reason))\r\n"
+                for field in response.headers { text += "\(shown(field.name)): \(shown(field.value.description))\r\n" }
+                return text + "\r\n"
+            }
+            if let path = parsed.value("dump-header") {
+                // curl's -D: the final response's status line and header fields, as they came (with
+                // several URLs, each one's in turn, written once at the end).
+                if path == "-" { Output.stdout.write(head(escaped: false)) } else if let heads { heads.text += head(escaped: false) } else {
+                    try Files.writeAtomically(Array(head(escaped: false).utf8), to: path, mode: 0o644)
+                }
+            }
+            if toTerminal, !UTF8Validation.isValid(response.body) || response.body.contains(0) {
+                Output.stderr.line("pekit request: the body is binary (\(response.body.count) bytes) and would mess up the terminal: use -o FILE, or -o - to write it here anyway")
+                return 1
+            }
+            if held {
+                // As curl -i: the head as it came, but escaped when a person reads it on a terminal.
+                let shownHead = include ? Array(head(escaped: outputPath == nil && isatty(STDOUT_FILENO) != 0).utf8) : []
+                if let path = outputPath {
+                    try Files.writeAtomically(shownHead + response.body, to: path, mode: 0o644)
+                } else {
+                    Output.stdout.write(shownHead)
+                    Output.stdout.write(response.body)
+                }
+            }
+            if let writeOut { Output.stdout.write(writeOut.render(response)) }
+            return failed ? 22 : 0
+        }
+    }
+}
+

@@ -1,0 +1,177 @@
+import Foundation
+import PekitCore
+import PekitCrypto
+import PekitHTTP
+import PekitLua
+
+/// Builds the request a command line describes, then hands it to `handler` (import), sends it,
+/// or shows it (`--raw`, `--curl`, `--describe`).
+func buildAndRun(_ parsed: Arguments, url: String, output: OutputChoice, _ handler: BuiltRequestHandler?) throws -> Int32 {
+    do {
+        let sending = try isSending(parsed)
+        let builder = try requestBuilder(parsed, url: url, sending: sending)
+        var request = try builder.build()
+        if let spec = parsed.value("aws-sigv4") {
+            try signAWS(&request, spec: spec, user: parsed.value("user"))
+        }
+        if let handler { return try handler(request, builder, parsed) }
+        if sending {
+            return try send(request, builder: builder, parsed, output: output)
+        }
+        if parsed.has("curl") {
+            Output.stdout.line(try request.curl())
+        } else if parsed.has("describe") {
+            Output.stdout.write(JSON.write(request.summary))
+            Output.stdout.line("")
+        } else {
+            Output.stdout.write(try request.raw())
+        }
+        return 0
+    } catch let error as UsageError {
+        throw error
+    } catch let error as CommandFailure {
+        throw error
+    } catch let error as HTTPError {
+        throw CommandFailure(message: "pekit request: \(error.message(.commandLine))")
+    } catch {
+        throw CommandFailure(message: "pekit request: \(error)")
+    }
+}
+
+/// The builder a `pekit request` command line describes: curl's flags with curl's meaning (the
+/// fields curl writes, in its order: see `RequestBuilder+Fields.swift`), and pekit's own
+/// (`--param`, `--policy`, `--jar`, `--connect`). A Lua host is started only for a policy.
+func requestBuilder(_ parsed: Arguments, url: String, sending: Bool) throws -> RequestBuilder {
+    var builder = RequestBuilder(url: parsed.has("globoff") ? url : try curlGlobbed(url))
+    builder.base = parsed.value("base")
+    builder.target = parsed.value("request-target")
+    if let name = parsed.value("policy") {
+        builder.policy = try makeRuntime(extraPluginDirectories: parsed.all("plugins")).policy(named: name)
+        if builder.policy.acceptLanguage != nil { builder.environment = ProcessInfo.processInfo.environment }
+    }
+    // --param keys nest as a Lua table's would (u[name]=x, tags[]=a; u.name=x under a policy that
+    // writes objects with dots), so the policy writes them its own way; --param-json values are typed.
+    let items = parsed.values.compactMap { option -> (text: String, typed: Bool)? in
+        guard let value = option.value, option.name == "param" || option.name == "param-json" else { return nil }
+        return (value, option.name == "param-json")
+    }
+    if !items.isEmpty {
+        do { builder.params = try CommandLineParameters.read(items, dots: { if case .dots = builder.policy.objects { return true }; return false }()) } catch let failure as CommandLineParameters.Failure {
+            throw UsageError(command: "request", message: "--param \(failure)")  // "takes key=value, …" or "'item': why"
+        }
+    }
+    if let placement = parsed.value("params-in") {
+        guard let value = RequestBuilder.ParameterPlacement(rawValue: placement) else {
+            throw UsageError(command: "request", message: "--params-in must be query or body")
+        }
+        builder.placement = value
+    }
+    builder.headers = try curlHeaders(parsed)
+
+    // The body: one of -d/--data…, --json, -F/--file, --body-file.
+    var bodies: [(RequestBody, String)] = []
+    if let data = try curlData(parsed) {
+        if parsed.has("get") {
+            // -G: the data goes into the query, as curl puts it there.
+            builder.url = URLResolution.appendQuery(String(decoding: data, as: UTF8.self), to: builder.url)
+        } else {
+            bodies.append((.bytes(data, contentType: "application/x-www-form-urlencoded"), "-d"))
+        }
+    }
+    if let json = try curlJSON(parsed) {
+        bodies.append((.bytes(json, contentType: nil), "--json"))
+        // As curl's tool: after the -H fields, unless one of them names it.
+        for (name, value) in [("Content-Type", "application/json"), ("Accept", "application/json")]
+        where !builder.headers.contains(where: { HTTPHeaders.sameName($0.name, name) }) {
+            builder.headers.append(RequestBuilder.Header(name, value))
+        }
+    }
+    var parts: [MultipartBody.Part] = []
+    for spec in parsed.all("file") {
+        guard let eq = spec.firstIndex(of: "="), spec[spec.index(after: eq)...].hasPrefix("@") else {
+            throw UsageError(command: "request", message: "--file takes field=@path, not '\(spec)'")
+        }
+        let path = String(spec[spec.index(eq, offsetBy: 2)...])
+        parts.append(MultipartBody.Part(name: String(spec[..<eq]), filename: String(path.split(separator: "/").last ?? ""), source: .file(path)))
+    }
+    for spec in parsed.all("form") { parts.append(try curlFormPart(spec)) }
+    if !parts.isEmpty { bodies.append((.multipart(parts), "-F")) }
+    if let path = parsed.value("body-file") { bodies.append((.file(path, contentType: nil), "--body-file")) }
+    if bodies.count > 1 {
+        throw UsageError(command: "request", message: "give one body: \(bodies.map(\.1).joined(separator: " and ")) cannot go together")
+    }
+    builder.body = bodies.first?.0 ?? .none
+
+    if let user = parsed.value("user"), !parsed.has("aws-sigv4") {
+        let parts = user.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+        builder.basicAuth = (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
+    }
+    if let agent = parsed.value("user-agent") { builder.userAgent = agent.isEmpty ? nil : agent }
+    if let referer = parsed.value("referer") {
+        // curl's "URL;auto" also sets the Referer of redirects; the URL part is what goes out.
+        let url = referer.hasSuffix(";auto") ? String(referer.dropLast(5)) : referer
+        builder.referer = url.isEmpty ? nil : url
+    }
+    if parsed.has("compressed") { builder.acceptEncoding = HTTPClient.acceptEncoding }
+    if let jarPath = parsed.value("jar") {
+        let jar = CookieJar(publicSuffixes: try PublicSuffixList.loadFromProcessEnvironment(), clock: { Date().timeIntervalSince1970 })
+        // A jar file that does not exist yet is where --send will save the first cookies.
+        if !(sending && !FileManager.default.fileExists(atPath: jarPath)) {
+            let (loaded, warnings) = try jar.load(from: jarPath)
+            for warning in warnings { Output.stderr.line("pekit request: warning: \(printable(warning))") }
+            if sending && !parsed.has("force") { try refuseToReplace(jarPath, loaded: loaded, skipped: warnings.count, command: "request") }
+        }
+        builder.jar = jar
+    }
+    // curl's -b: a cookie string (it has '=') goes after the jar's cookies; otherwise a cookie file
+    // to read. -c FILE: the cookies, session ones too, are written there after sending.
+    for cookie in parsed.all("cookie") {
+        if cookie.contains("=") {
+            // Several -b strings are joined as curl joins them: with ";" alone.
+            builder.cookie = builder.cookie.map { $0 + ";" + cookie } ?? cookie
+        } else {
+            let jar = try builder.jar ?? CookieJar(publicSuffixes: PublicSuffixList.loadFromProcessEnvironment(), clock: { Date().timeIntervalSince1970 })
+            let (_, warnings) = try jar.load(from: cookie)
+            for warning in warnings { Output.stderr.line("pekit request: warning: \(printable(warning))") }
+            builder.jar = jar
+        }
+    }
+    if parsed.value("cookie-jar") != nil, builder.jar == nil {
+        builder.jar = CookieJar(publicSuffixes: try PublicSuffixList.loadFromProcessEnvironment(), clock: { Date().timeIntervalSince1970 })
+    }
+    builder.connect = try parsed.all("connect").map { spec in
+        guard let eq = spec.firstIndex(of: "=") else {
+            throw UsageError(command: "request", message: "--connect takes NAME:PORT=ADDRESS:PORT, not '\(spec)'")
+        }
+        return try HostMapping(String(spec[..<eq]), String(spec[spec.index(after: eq)...]), written: "--connect \(spec)")
+    }
+    builder.connect += try curlMappings(parsed)
+    builder.method = parsed.value("method") ?? (parsed.has("head") ? "HEAD" : builder.body.isNone ? "GET" : "POST")
+    return builder
+}
+
+/// `--aws-sigv4 aws:amz:REGION:SERVICE` with `-u KEY:SECRET`, as curl takes them.
+func signAWS(_ request: inout HTTPRequest, spec: String, user: String?) throws {
+    let parts = spec.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+    guard parts.count >= 1, parts.count <= 4, parts[0].lowercased() == "aws", parts.count < 2 || parts[1].lowercased() == "amz" else {
+        throw UsageError(command: "request", message: "--aws-sigv4 takes aws:amz:REGION:SERVICE (AWS Signature V4), not '\(spec)'")
+    }
+    guard let user, let colon = user.firstIndex(of: ":"), colon != user.startIndex, user.index(after: colon) != user.endIndex else {
+        throw UsageError(command: "request", message: "--aws-sigv4 needs -u ACCESS_KEY:SECRET_KEY")
+    }
+    var region = parts.count > 2 ? parts[2] : ""
+    var service = parts.count > 3 ? parts[3] : ""
+    if region.isEmpty || service.isEmpty {
+        // As curl does: SERVICE.REGION.amazonaws.com names both.
+        let labels = (try RequestURL(request.url)).host.split(separator: ".").map(String.init)
+        guard labels.count >= 4, labels.suffix(2) == ["amazonaws", "com"] else {
+            throw UsageError(command: "request", message: "--aws-sigv4: give the region and service (aws:amz:REGION:SERVICE); they cannot be read from this host")
+        }
+        if service.isEmpty { service = labels[labels.count - 4] }
+        if region.isEmpty { region = labels[labels.count - 3] }
+    }
+    let signer = AWSSigV4(accessKey: String(user[..<colon]), secretKey: String(user[user.index(after: colon)...]),
+                          sessionToken: request.headers["X-Amz-Security-Token"], region: region, service: service)
+    try signer.sign(&request, at: Date().timeIntervalSince1970.rounded(.down))
+}
+

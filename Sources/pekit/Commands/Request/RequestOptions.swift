@@ -1,0 +1,55 @@
+import Foundation
+import PekitCore
+import PekitHTTP
+
+/// The option table of `pekit request` (also what `pekit import curl` reads a command with), one
+/// row an option; a row made with `send` is an option only sending has.
+let requestOptions: [Arguments.Option] = {
+    typealias O = Arguments.Option
+    func option(_ name: String, _ short: Character? = nil, value: Bool = true) -> O { O(name: name, short: short, takesValue: value) }
+    func flag(_ name: String, _ short: Character? = nil) -> O { O(name: name, short: short, takesValue: false) }
+    func send(_ name: String, _ short: Character? = nil, value: Bool = false) -> O {
+        O(name: name, short: short, takesValue: value, sendOnly: true)
+    }
+    return [
+        // What the request is.
+        option("method", "X"), option("policy"), option("param"), option("params-in"), option("param-json"),
+        option("form", "F"), option("json"), option("file"), option("header", "H"), option("jar"), option("base"),
+        option("user", "u"), option("body-file"), option("connect"), option("aws-sigv4"), option("request-target"),
+        option("url"), flag("force"), pluginsOption,
+        // curl's flags, with curl's meaning.
+        option("data", "d"), option("data-ascii"), option("data-raw"), option("data-binary"), option("data-urlencode"),
+        flag("get", "G"), option("user-agent", "A"), option("referer", "e"), option("connect-to"), option("resolve"),
+        option("cookie", "b"), flag("compressed"), flag("globoff", "g"),
+        // What is done with it.
+        flag("send"), flag("raw"), flag("curl"), flag("describe"), flag("help", "h"),
+        // Only sending has these (and any of them sends, as the same curl command would).
+        send("include", "i"), send("output", "o", value: true), send("verbose", "v"), send("no-follow"),
+        send("max-redirects", value: true), send("max-redirs", value: true), send("timeout", value: true),
+        send("max-time", "m", value: true), send("connect-timeout", value: true), send("cacert", value: true),
+        send("insecure", "k"), send("proxy", "x", value: true), send("http", value: true), send("http1.1"), send("http2"),
+        send("fail", "f"), send("fail-with-body"), send("max-filesize", value: true), send("head", "I"), send("location", "L"),
+        send("silent", "s"), send("show-error", "S"), send("cookie-jar", "c", value: true), send("remote-name", "O"),
+        send("dump-header", "D", value: true), send("write-out", "w", value: true), send("trace-ascii", value: true),
+        send("har", value: true), send("retry", value: true), send("retry-max-time", value: true), send("retry-all-errors"),
+        send("progress"), send("no-progress"), send("parallel", "Z"), send("parallel-max", value: true), send("rate", value: true),
+    ]
+}()
+
+/// The names of the options only sending has.
+let sendOnlyOptions = requestOptions.filter(\.sendOnly).map(\.name)
+
+/// Whether the command sends: --send, or any option that only sending has (-i, -o, -I, -L, -f,
+/// …), as the same curl command would. With --raw, --curl or --describe, which only show the
+/// request, such an option is an error rather than silently ignored.
+func isSending(_ parsed: Arguments) throws -> Bool {
+    let sendOnly = sendOnlyOptions.filter { parsed.has($0) }
+    let showing = ["raw", "curl", "describe"].filter { parsed.has($0) }
+    if let option = sendOnly.first, let shown = showing.first {
+        throw UsageError(command: "request", message: "--\(option) is for sending, and --\(shown) only shows the request: leave one out")
+    }
+    if parsed.has("send"), let shown = showing.first {
+        throw UsageError(command: "request", message: "--send and --\(shown) cannot go together")
+    }
+    return parsed.has("send") || !sendOnly.isEmpty
+}
