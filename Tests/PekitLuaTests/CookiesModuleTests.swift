@@ -75,6 +75,37 @@ final class CookiesModuleTests: XCTestCase {
 }
 
 final class RequestModuleTests: XCTestCase {
+    /// `headers` in order with repeats (a list of pairs, a pekit.ordered table, whole lines as curl's
+    /// -H takes them), a plain table in name order; curl's own fields in curl's places; one framing.
+    func testHeadersInOrderWithRepeats() throws {
+        let lua = LuaREPL(runtime: try makeRuntime())
+        func raw(_ fields: String) -> String { lua.eval("pekit.request{ url = 'http://x/', \(fields) }:raw()") }
+        XCTAssertEqual(raw(#"headers = { { "X-Dup", "a" }, { "X-Dup", "b" }, { "User-Agent", false }, "X-Raw:as  is", "X-Gone:" }"#),
+                       #""GET / HTTP/1.1\r\nHost: x\r\nAccept: */*\r\nX-Dup: a\r\nX-Dup: b\r\nX-Raw:as  is\r\n\r\n""#)
+        XCTAssertEqual(raw(#"headers = pekit.ordered{ { "B", "1" }, { "A", 2 } }"#),
+                       #""GET / HTTP/1.1\r\nHost: x\r\nUser-Agent: pekit/0.1.0 (Linux; x86_64)\r\nAccept: */*\r\nB: 1\r\nA: 2\r\n\r\n""#)
+        XCTAssertEqual(raw(#"headers = { B = "1", A = 2.5, Accept = "x/y" }"#),
+                       #""GET / HTTP/1.1\r\nHost: x\r\nUser-Agent: pekit/0.1.0 (Linux; x86_64)\r\nA: 2.5\r\nAccept: x/y\r\nB: 1\r\n\r\n""#)
+        XCTAssertEqual(raw(#"user_agent = false, referer = "http://r/", cookie = "a=1", compressed = true, headers = { Host = "h2" }"#),
+                       #""GET / HTTP/1.1\r\nHost: h2\r\nAccept: */*\r\nAccept-Encoding: deflate, gzip, br, zstd\r\nReferer: http://r/\r\nCookie: a=1\r\n\r\n""#)
+        // A request's headers are such a list: repeats survive a copy.
+        XCTAssertEqual(lua.eval(#"#pekit.request{ url = 'http://x/', headers = pekit.request{ url = 'http://y/', headers = { { "X", "1" }, { "X", "2" } } }.headers }.headers"#), "5")
+        // No body, no Content-Length (as curl -X POST); an empty body has one.
+        XCTAssertEqual(raw("method = 'POST'"), #""POST / HTTP/1.1\r\nHost: x\r\nUser-Agent: pekit/0.1.0 (Linux; x86_64)\r\nAccept: */*\r\n\r\n""#)
+        XCTAssertEqual(raw("method = 'POST', body = ''"),
+                       #""POST / HTTP/1.1\r\nHost: x\r\nUser-Agent: pekit/0.1.0 (Linux; x86_64)\r\nAccept: */*\r\nContent-Length: 0\r\nContent-Type: application/octet-stream\r\n\r\n""#)
+        // Chunked: the chunks as they go, never with Content-Length; an empty body still ends.
+        XCTAssertEqual(raw(#"method = 'POST', body = 'abc', headers = { { "Transfer-Encoding", "chunked" } }"#),
+                       #""POST / HTTP/1.1\r\nHost: x\r\nUser-Agent: pekit/0.1.0 (Linux; x86_64)\r\nAccept: */*\r\nTransfer-Encoding: chunked\r\nContent-Type: application/octet-stream\r\n\r\n3\r\nabc\r\n0\r\n\r\n""#)
+        XCTAssertEqual(raw(#"headers = { { "Transfer-Encoding", "chunked" } }"#),
+                       #""GET / HTTP/1.1\r\nHost: x\r\nUser-Agent: pekit/0.1.0 (Linux; x86_64)\r\nAccept: */*\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n""#)
+        XCTAssertEqual(raw(#"body = 'abc', headers = { { "Transfer-Encoding", "chunked" }, { "Content-Length", "3" } }"#),
+                       "error: stdin:1: pekit.request: Content-Length and Transfer-Encoding cannot go together (RFC 9112 §6.2): leave one out")
+        XCTAssertEqual(raw(#"headers = { { "X-A" } }"#), #"error: stdin:1: pekit.request: bad argument #1 (field "headers": entry 1 must be a {name, value} pair, or a line "Name: value")"#)
+        XCTAssertEqual(raw(#"headers = { "no colon" }"#), #"error: stdin:1: pekit.request: bad argument #1 (field "headers": entry 1: a header line is 'Name: value' (or 'Name;' for an empty one), not 'no colon')"#)
+        XCTAssertEqual(raw("json = {}, body = 'x'"), "error: stdin:1: pekit.request: give one body: json, form, body, body_file or multipart")
+    }
+
     func testRequestsFromLua() throws {
         let lua = LuaREPL(runtime: try makeRuntime())
         let seed = #"{name = "小A", phone = {mobile = "xx", home = "xx"}, families = {"father", "mother"}, nums = pekit.set{"1", "2"}, does_not_include = "/?", space = " ", GeneralDelimitersToEncode = ":#[]@", SubDelimitersToEncode = "!$&'()*+,;="}"#

@@ -65,6 +65,17 @@ final class SigV4SendTests: XCTestCase {
             local r = sign(req, { service = "execute-api", session_token = "TOKEN" }):send()
             return r.status, r:json().ok
             """#), "200\ttrue")
+        // A field repeated (AWS's get-header-key-duplicate): signed as one, its values joined with
+        // commas in order, as botocore signs it and the server checks it.
+        XCTAssertEqual(lua.eval(#"""
+            local req = pekit.request{ url = base .. "/aws/dup", headers = { { "My-Header1", "value2" }, { "My-Header1", "value2" },
+                                                                               { "My-Header1", "value1" }, { "X-B", "1" } } }
+            local signed = sign(req, { service = "execute-api" })
+            local r = signed:send()
+            local n = 0
+            for _, f in ipairs(signed.headers) do if f[1] == "My-Header1" then n = n + 1 end end
+            return r.status, r:json().ok, n, (r:json().canonical_request:match("my%-header1:[^\n]*"))
+            """#), "200\ttrue\t3\t\"my-header1:value2,value2,value1\"")
         XCTAssertEqual(lua.eval(#"""
             local req = pekit.request{ method = "PUT", url = base .. "/aws/bucket/a%20key", body = "file body" }
             local r = sign(req, { service = "s3", payload = "unsigned" }):send()

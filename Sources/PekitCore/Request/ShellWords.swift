@@ -19,9 +19,17 @@ public enum ShellWords {
         return .posix
     }
 
-    /// The words of `text` in `dialect` (by default the one `dialect(of:)` tells).
+    /// The words of `text` in `dialect` (by default the one `dialect(of:)` tells), as text (a byte
+    /// that is not UTF-8, written `$'\xff'`, becomes U+FFFD: `splitBytes` keeps it).
     /// - Throws: `Failure` for a quote left open, naming where it opened.
     public static func split(_ text: String, dialect: Dialect? = nil) throws -> [String] {
+        try splitBytes(text, dialect: dialect).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The words as the bytes the shell hands to the program: `$'a\xffb'` is the three bytes
+    /// 0x61 0xFF 0x62.
+    /// - Throws: `Failure` for a quote left open, naming where it opened.
+    public static func splitBytes(_ text: String, dialect: Dialect? = nil) throws -> [[UInt8]] {
         switch dialect ?? Self.dialect(of: text) {
         case .posix: return try posix(Array(text.unicodeScalars))
         case .cmd: return try cmd(Array(text.unicodeScalars))
@@ -33,13 +41,21 @@ public enum ShellWords {
 
     /// The words so far and the one being read (a word may be empty: `''` is one).
     struct Words {
-        var list: [String] = []
-        var word = String.UnicodeScalarView()
+        var list: [[UInt8]] = []
+        var word = Word()
         var inWord = false
         /// Ends the word being read, if there is one.
         mutating func end() {
-            if inWord { list.append(String(word)); word = .init(); inWord = false }
+            if inWord { list.append(word.bytes); word = Word(); inWord = false }
         }
+    }
+
+    /// A word's bytes: characters as UTF-8, and bytes written as escapes as they are.
+    struct Word {
+        var bytes: [UInt8] = []
+        var isEmpty: Bool { bytes.isEmpty }
+        mutating func append(_ c: Unicode.Scalar) { bytes += Array(String(c).utf8) }
+        mutating func append<S: Sequence>(contentsOf scalars: S) where S.Element == Unicode.Scalar { for c in scalars { append(c) } }
     }
 
     /// How many scalars a line end takes at `i` (LF, or CR LF), or nil: what an escape character
@@ -50,7 +66,7 @@ public enum ShellWords {
         return nil
     }
 
-    static func posix(_ s: [Unicode.Scalar]) throws -> [String] {
+    static func posix(_ s: [Unicode.Scalar]) throws -> [[UInt8]] {
         var w = Words()
         var i = 0
         while i < s.count {
@@ -81,7 +97,7 @@ public enum ShellWords {
                 var j = i + 2
                 var closed = false
                 var bytes: [UInt8] = []
-                func flushBytes() { if !bytes.isEmpty { w.word.append(contentsOf: String(decoding: bytes, as: UTF8.self).unicodeScalars); bytes = [] } }
+                func flushBytes() { w.word.bytes += bytes; bytes = [] }
                 while j < s.count {
                     let d = s[j]
                     if d == "'" { closed = true; break }
@@ -126,7 +142,7 @@ public enum ShellWords {
         return w.list
     }
 
-    static func cmd(_ s: [Unicode.Scalar]) throws -> [String] {
+    static func cmd(_ s: [Unicode.Scalar]) throws -> [[UInt8]] {
         // cmd first: ^ escapes the next character (a line end: the line goes on) outside quotes.
         var line = String.UnicodeScalarView()
         var quoted = false, i = 0
@@ -167,7 +183,7 @@ public enum ShellWords {
         return w.list
     }
 
-    static func powershell(_ s: [Unicode.Scalar]) throws -> [String] {
+    static func powershell(_ s: [Unicode.Scalar]) throws -> [[UInt8]] {
         var w = Words()
         var i = 0
         while i < s.count {

@@ -70,19 +70,21 @@ private func runImport(_ args: [[UInt8]]) throws -> Int32 {
         throw UsageError(command: "import", message: "--\(sendOptions[0].name) is a send option: give it with --send (the script carries the command's own)")
     }
     let text = parsed.positionals.count == 2 && parsed.positionals[1] != "-" ? parsed.positionals[1] : String(decoding: try readAllInput(), as: UTF8.self)
-    var words: [String]
-    do { words = try ShellWords.split(text) } catch { throw CommandFailure(message: "pekit import: \(error)") }
+    // As bytes: $'a\xffb' is three bytes, and they go on the wire as such.
+    var words: [[UInt8]]
+    do { words = try ShellWords.splitBytes(text) } catch { throw CommandFailure(message: "pekit import: \(error)") }
     if parsed.has("words") {
         // The words as the shell would hand them to curl, each ended by a NUL (for checking).
-        for word in words { Output.stdout.write(Array(word.utf8) + [0]) }
+        for word in words { Output.stdout.write(word + [0]) }
         return 0
     }
-    guard let first = words.first, ["curl", "curl.exe"].contains((first as NSString).lastPathComponent) else {
-        throw CommandFailure(message: "pekit import: this is not a curl command (it starts with '\(words.first ?? "")')")
+    let first = words.first.map { String(decoding: $0, as: UTF8.self) } ?? ""
+    guard ["curl", "curl.exe"].contains((first as NSString).lastPathComponent) else {
+        throw CommandFailure(message: "pekit import: this is not a curl command (it starts with '\(printable(first))')")
     }
     words.removeFirst()
     // Flags pekit does not take are refused; everything else is pekit request's.
-    var kept: [String] = [], dropped: [String] = []
+    var kept: [[UInt8]] = [], dropped: [String] = []
     var takesValue: [String: Bool] = [:]
     for o in requestOptions {
         takesValue["--\(o.name)"] = o.takesValue
@@ -91,16 +93,17 @@ private func runImport(_ args: [[UInt8]]) throws -> Int32 {
     var follows = false
     // A flag's value is the next word whatever it looks like (curl's --data-raw '------Webkit…').
     var valueNext = false
-    for word in words {
+    for raw in words {
         if valueNext {
-            kept.append(word)
+            kept.append(raw)
             valueNext = false
             continue
         }
+        let word = String(decoding: raw, as: UTF8.self)
         if word.hasPrefix("-") && word != "-" {
             let name = word.hasPrefix("--") ? String(word.split(separator: "=", maxSplits: 1)[0]) : String(word.prefix(2))
             if ignoredCurlFlags.contains(name) { dropped.append(word); continue }
-            if name == "--request" { kept.append("-X"); valueNext = true; continue }
+            if name == "--request" { kept.append(Array("-X".utf8)); valueNext = true; continue }
             guard let takes = takesValue[name] else {
                 throw CommandFailure(message: "pekit import: curl's \(name) is not something pekit takes (yet); the command was not imported")
             }
@@ -116,26 +119,26 @@ private func runImport(_ args: [[UInt8]]) throws -> Int32 {
                 if letters[..<(at ?? letters.count)].contains("L") { follows = true }
             }
         }
-        kept.append(word)
+        kept.append(raw)
     }
     for word in dropped { Output.stderr.line("pekit import: left out \(word) (it changes nothing pekit sends)") }
     // curl follows redirects only with -L, and sends its own User-Agent unless told otherwise.
-    if !follows { kept.append("--no-follow") }
+    if !follows { kept.append(Array("--no-follow".utf8)) }
     // (First, so that the command's own -A, read last, wins as in curl.)
-    kept = ["-A", HTTPClient.curlUserAgent] + kept
+    kept = [Array("-A".utf8), Array(HTTPClient.curlUserAgent.utf8)] + kept
     if let policy = parsed.value("policy") {
         // Checked here, so that a wrong name is reported as this command's.
         do { _ = try makeRuntime(extraPluginDirectories: []).policy(named: policy) } catch {
             throw CommandFailure(message: "pekit import: \(error)")
         }
-        kept += ["--policy", policy]
+        kept += [Array("--policy".utf8), Array(policy.utf8)]
     }
     if parsed.has("send") {
         var extra: [String] = ["--send"]
         for (name, value) in sendOptions { extra.append("--" + name); if let value { extra.append(value) } }
-        return try runRequest((kept + extra).map { Array($0.utf8) }, built: nil)
+        return try runRequest(kept + extra.map { Array($0.utf8) }, built: nil)
     }
-    return try runRequest(kept.map { Array($0.utf8) }, built: { request, builder, options in
+    return try runRequest(kept, built: { request, builder, options in
         Output.stdout.write(luaScript(request, builder: builder, options: options, from: text))
         return 0
     })
@@ -313,7 +316,8 @@ private func bodyFields(_ builder: RequestBuilder, same: (RequestBuilder) -> Boo
         if let value = try? JSON.parse(bytes), case .map = value {
             var json = builder
             json.body = .json(value)
-            if same(json) { return ["  json = \(luaLiteral(value, ordered: true)),"] }
+            // Keys come out sorted (the policy's order), so a plain table reads back the same.
+            if same(json) { return ["  json = \(luaLiteral(value, ordered: false)),"] }
         }
         return ["  body = \(luaText(bytes)),"] + typeLine
     case .multipart(let parts):

@@ -91,11 +91,18 @@ func curlMappings(_ parsed: Arguments) throws -> [HostMapping] {
 }
 
 /// The body curl's -d/--data, --data-ascii, --data-raw, --data-binary and --data-urlencode make,
-/// in the order given, joined with '&'; nil when none was given.
-func curlData(_ parsed: Arguments) throws -> [UInt8]? {
+/// in the order given, joined with '&'; nil when none was given. `file` names the file when the
+/// body is exactly one file's bytes (`--data-binary @FILE`, or `-d @FILE` of a file with no CR
+/// or LF for curl to leave out), so that it can be read while sending, and named as a file.
+func curlData(_ parsed: Arguments) throws -> (bytes: [UInt8], file: String?)? {
     let names = ["data", "data-ascii", "data-raw", "data-binary", "data-urlencode"]
     let given = parsed.rawValues.filter { names.contains($0.name) }
     guard !given.isEmpty else { return nil }
+    if given.count == 1, let value = given[0].value, value.first == 0x40, value != Array("@-".utf8), given[0].name != "data-raw", given[0].name != "data-urlencode" {
+        let path = String(decoding: value.dropFirst(), as: UTF8.self)
+        guard let bytes = Files.read(path) else { throw CommandFailure(message: "pekit request: --\(given[0].name) @\(path): cannot read the file") }
+        if given[0].name == "data-binary" || !bytes.contains(where: { $0 == 0x0D || $0 == 0x0A }) { return (bytes, path) }
+    }
     func file(_ path: [UInt8], _ option: String) throws -> [UInt8] {
         let name = String(decoding: path, as: UTF8.self)
         if name == "-" { return try readAllInput() }
@@ -126,7 +133,7 @@ func curlData(_ parsed: Arguments) throws -> [UInt8]? {
             parts.append(v)
         }
     }
-    return Array(parts.joined(separator: [0x26]))
+    return (Array(parts.joined(separator: [0x26])), nil)
 }
 
 /// What curl's --data-urlencode writes: ALPHA, DIGIT and -._~ as they are, a space as '+',

@@ -70,12 +70,13 @@ func requestBuilder(_ parsed: Arguments, url: String, sending: Bool) throws -> R
 
     // The body: one of -d/--data…, --json, -F/--file, --body-file.
     var bodies: [(RequestBody, String)] = []
-    if let data = try curlData(parsed) {
+    if let (data, file) = try curlData(parsed) {
         if parsed.has("get") {
             // -G: the data goes into the query, as curl puts it there.
             builder.url = URLResolution.appendQuery(String(decoding: data, as: UTF8.self), to: builder.url)
         } else {
-            bodies.append((.bytes(data, contentType: "application/x-www-form-urlencoded"), "-d"))
+            let type = "application/x-www-form-urlencoded"
+            bodies.append((file.map { .file($0, contentType: type) } ?? .bytes(data, contentType: type), "-d"))
         }
     }
     if let json = try curlJSON(parsed) {
