@@ -59,6 +59,63 @@ final class HARCommandTests: XCTestCase {
             """)
     }
 
+    /// A recording replays as it was recorded: its fields in order, repeats kept, no field of
+    /// pekit's own; and a hostile entry (chunked and a Content-Length) goes out with one framing,
+    /// as its preview shows.
+    func testReplaySendsTheRecordedFieldsAndOneFraming() throws {
+        let server = try TestServer.shared()
+        let dir = try makeTemporaryDirectory("har-bytes")
+        let har = dir.appendingPathComponent("bytes.har").path
+        let entries = """
+            {"log": {"version": "1.2", "creator": {"name": "t", "version": "1"}, "entries": [
+              {"startedDateTime": "2026-11-30T12:00:00.000Z", "time": 1, "request": {"method": "POST", "url": "\(server.base)/raw", "httpVersion": "HTTP/1.1",
+                "headers": [{"name": "x-dup", "value": "a"}, {"name": ":authority", "value": "h"}, {"name": "Cookie", "value": "k=v"}, {"name": "x-dup", "value": "b"},
+                            {"name": "Content-Length", "value": "5"}, {"name": "content-type", "value": "text/plain"}],
+                "postData": {"mimeType": "text/plain", "text": "hello"}}, "response": {"status": 200}},
+              {"startedDateTime": "2026-11-30T12:00:01.000Z", "time": 1, "request": {"method": "POST", "url": "\(server.base)/raw", "httpVersion": "HTTP/1.1",
+                "headers": [{"name": "Transfer-Encoding", "value": "chunked"}, {"name": "Content-Length", "value": "99"}],
+                "postData": {"mimeType": "text/plain", "text": "abc"}}, "response": {"status": 200}}]}}
+            """
+        try entries.write(toFile: har, atomically: true, encoding: .utf8)
+        let script = """
+            local reqs = pekit.har.load(arg[1])
+            for _, req in ipairs(reqs) do
+              local r = req:send()
+              io.write(r.body == req:raw() and "same\\n" or ("differs:\\n" .. r.body .. "\\nfrom\\n" .. req:raw() .. "\\n"))
+              io.write(req:raw(), "\\n--\\n")
+            end
+            """
+        let r = try PekitProcess.run(["run", "-", har], stdin: Array(script.utf8))
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let host = server.base.replacingOccurrences(of: "http://", with: "")
+        XCTAssertEqual(r.stdout, """
+            same
+            POST /raw HTTP/1.1\r
+            Host: \(host)\r
+            x-dup: a\r
+            Cookie: k=v\r
+            x-dup: b\r
+            Content-Length: 5\r
+            content-type: text/plain\r
+            \r
+            hello
+            --
+            same
+            POST /raw HTTP/1.1\r
+            Host: \(host)\r
+            Transfer-Encoding: chunked\r
+            Content-Type: text/plain\r
+            \r
+            3\r
+            abc\r
+            0\r
+            \r
+
+            --
+
+            """)
+    }
+
     /// The HAR 1.2 fields every entry must have (the spec's required ones), with their types.
     func checkFields(_ path: String, file: StaticString = #filePath, line: UInt = #line) throws -> [[String: Any]] {
         let root = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])

@@ -176,8 +176,21 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
     def body(self):
         if self.body_cache is None:
-            length = int(self.headers.get("Content-Length") or 0)
-            self.body_cache = self.rfile.read(length) if length else b""
+            if "chunked" in (self.headers.get("Transfer-Encoding") or "").lower():
+                # RFC 9112 section 7.1: size lines, data, the last chunk and a trailer to an empty line.
+                data = b""
+                while True:
+                    size = int(self.rfile.readline().split(b";")[0].strip() or b"0", 16)
+                    if size == 0:
+                        while self.rfile.readline() not in (b"\r\n", b"\n", b""):
+                            pass
+                        break
+                    data += self.rfile.read(size)
+                    self.rfile.readline()
+                self.body_cache = data
+            else:
+                length = int(self.headers.get("Content-Length") or 0)
+                self.body_cache = self.rfile.read(length) if length else b""
         return self.body_cache
 
     def reply(self, status, body=b"", headers=(), content_type="application/json"):

@@ -94,6 +94,7 @@ public enum ShellWords {
                 guard closed else { throw Failure(description: "a \" opened at character \(i + 1) is not closed") }
                 i = j + 1
             case "$" where i + 1 < s.count && s[i + 1] == "'":
+                let start = w.word.bytes.count
                 var j = i + 2
                 var closed = false
                 var bytes: [UInt8] = []
@@ -133,6 +134,9 @@ public enum ShellWords {
                 }
                 flushBytes()
                 guard closed else { throw Failure(description: "a $' opened at character \(i + 1) is not closed") }
+                // As bash: a NUL ends what $'…' gives (a program's argument cannot hold one); the
+                // word goes on after the closing quote.
+                if let nul = w.word.bytes[start...].firstIndex(of: 0) { w.word.bytes.removeSubrange(nul...) }
                 i = j + 1
             default:
                 w.word.append(c); i += 1
