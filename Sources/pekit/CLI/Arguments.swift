@@ -32,6 +32,9 @@ struct Arguments {
     private(set) var positionals: [String] = []
     /// The positionals as the bytes given (invalid UTF-8 kept).
     private(set) var rawPositionals: [[UInt8]] = []
+    /// The names in the option table: asking for another one is a mistake in pekit (a typo would
+    /// read as "not given"), caught by the debug builds the tests run.
+    private let known: Set<String>
 
     /// Parses `raw` (the command line's bytes) for `command`. Option names are ASCII; values
     /// and positionals keep their bytes in `rawValues`/`rawPositionals`, and are text (invalid
@@ -40,6 +43,7 @@ struct Arguments {
     /// - Throws: `UsageError` naming the unknown option or the missing value.
     init(_ raw: [[UInt8]], command: String, options: [Option], stopAtFirstPositional: Bool = false) throws {
         let args = raw.map { String(decoding: $0, as: UTF8.self) }
+        known = Set(options.map(\.name))
         // `pekit COMMAND --list-options`: the option table itself (for shell completion, and
         // for the test that holds every command's help to it), thrown to the caller to print.
         if args == ["--list-options"] { throw OptionTable(options: options) }
@@ -116,11 +120,15 @@ struct Arguments {
     }
 
     /// Whether the flag was given.
-    func has(_ name: String) -> Bool { values.contains { $0.name == name } }
+    func has(_ name: String) -> Bool { checked(name); return values.contains { $0.name == name } }
     /// The last value given for the option.
-    func value(_ name: String) -> String? { values.last { $0.name == name }?.value ?? nil }
+    func value(_ name: String) -> String? { checked(name); return values.last { $0.name == name }?.value ?? nil }
     /// Every value given for the option, in order.
-    func all(_ name: String) -> [String] { values.compactMap { $0.name == name ? $0.value : nil } }
+    func all(_ name: String) -> [String] { checked(name); return values.compactMap { $0.name == name ? $0.value : nil } }
+
+    private func checked(_ name: String) {
+        assert(known.contains(name), "pekit: --\(name) is not in this command's option table")
+    }
 
     /// Refuses file names that are not UTF-8 (in the values of `options` and the positionals at
     /// `positionals`): pekit opens files by their names as text, and a repaired name (U+FFFD)
