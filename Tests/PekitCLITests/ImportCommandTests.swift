@@ -81,6 +81,58 @@ final class ImportCommandTests: XCTestCase {
         }
     }
 
+    /// Each of curl's send flags becomes its Lua option (or the script says it is not carried);
+    /// a body read from a file stays a file reference; --resolve keeps the script on the pinned
+    /// address; --send takes pekit request's send options (-i, --har).
+    func testSendFlagsBecomeLuaOptions() throws {
+        let dir = try makeTemporaryDirectory("import-flags")
+        let data = dir.appendingPathComponent("d.txt").path
+        try "a=1&b=2".write(toFile: data, atomically: true, encoding: .utf8)
+        let command = "curl -sS -k --cacert /tmp/ca.pem -m 30 --connect-timeout 5 -L --max-redirs 3 -x http://127.0.0.1:3128 --retry 2 -f -o out.bin --compressed --resolve api.example.test:8443:127.0.0.1 -H 'Authorization: Bearer x' -i -w '%{http_code}' -d @\(data) https://api.example.test:8443/v1/x"
+        let imported = try PekitProcess.run(["import", "curl", command])
+        XCTAssertEqual(imported.status, 0, imported.stderr)
+        XCTAssertEqual(imported.stderr, "pekit import: the script does not carry --include, --write-out (it says so in a comment; --send takes them)\n")
+        XCTAssertEqual(imported.stdout, """
+            -- Made by `pekit import curl` from:
+            --   \(command)
+            local req = pekit.request{
+              method = "POST",
+              url = "https://api.example.test:8443/v1/x",
+              user_agent = "curl/7.88.1",
+              compressed = true,
+              headers = {
+                { "Authorization", "Bearer x" },
+              },
+              connect = { ["api.example.test:8443"] = "127.0.0.1:8443" },
+              body_file = "\(data)",
+              content_type = "application/x-www-form-urlencoded",
+            }
+            local r = req:send{ max_redirects = 3, timeout = 30, connect_timeout = 5, insecure = true, cacert = "/tmp/ca.pem", proxy = "http://127.0.0.1:3128", retry = { attempts = 3, on = { 408, 429, 500, 502, 503, 504, "timeout" }, backoff = { base = 1, max = 600, jitter = false } }, sink = "out.bin" }
+            if r.status >= 400 then
+              io.stderr:write("the server answered ", r.status, " (-f)\\n")
+              os.exit(22)
+            end
+            -- not carried: --include, --write-out (pekit request and pekit.http have their own ways)
+
+            """)
+        // A pinned address stays pinned: the script and --send reach the echo server by that name.
+        let (server, port) = try RequestCommandTests.startEcho(requests: 3)
+        defer { server.terminate() }
+        let pinned = "curl --resolve api.example.test:\(port):127.0.0.1 -H 'Authorization: Bearer x' http://api.example.test:\(port)/v1/x"
+        let script = try PekitProcess.run(["import", "curl", pinned])
+        let ran = try PekitProcess.run(["run", "-"], stdin: Array(script.stdout.utf8))
+        XCTAssertEqual(ran.status, 0, ran.stderr)
+        XCTAssertEqual(ran.stdout, "GET /v1/x HTTP/1.1\r\nHost: api.example.test:\(port)\r\nUser-Agent: curl/7.88.1\r\nAccept: */*\r\nAuthorization: Bearer x\r\n\r\n")
+        let har = dir.appendingPathComponent("out.har").path
+        let sent = try PekitProcess.run(["import", "curl", "--send", "-i", "--har", har, pinned])
+        XCTAssertEqual(sent.status, 0, sent.stderr)
+        XCTAssertTrue(sent.stdout.hasPrefix("HTTP/1.1 200 OK\r\n"), sent.stdout)
+        XCTAssertTrue(sent.stdout.hasSuffix("\r\n\r\nGET /v1/x HTTP/1.1\r\nHost: api.example.test:\(port)\r\nUser-Agent: curl/7.88.1\r\nAccept: */*\r\nAuthorization: Bearer x\r\n\r\n"), sent.stdout)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: har))
+        let withoutSend = try PekitProcess.run(["import", "curl", "-i", pinned])
+        XCTAssertEqual(withoutSend.stderr, "pekit import: --include is a send option: give it with --send (the script carries the command's own) (see 'pekit import --help')\n")
+    }
+
     func testUnknownFlagsAreNamedAndDialectsSplit() throws {
         let unknown = try PekitProcess.run(["import", "curl", "curl --proto-default https https://h/"])
         XCTAssertEqual(unknown.stderr, "pekit import: curl's --proto-default is not something pekit takes (yet); the command was not imported\n")

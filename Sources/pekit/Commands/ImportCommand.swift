@@ -140,6 +140,11 @@ private func runImport(_ args: [[UInt8]]) throws -> Int32 {
     }
     return try runRequest(kept, built: { request, builder, options in
         Output.stdout.write(luaScript(request, builder: builder, options: options, from: text))
+        var seen: Set<String> = []
+        let skipped = options.values.map(\.name).filter { notCarried.contains($0) && seen.insert($0).inserted }
+        if !skipped.isEmpty {
+            Output.stderr.line("pekit import: the script does not carry " + skipped.map { "--" + $0 }.joined(separator: ", ") + " (it says so in a comment; --send takes them)")
+        }
         return 0
     })
 }
