@@ -116,7 +116,7 @@ final class ImportCommandTests: XCTestCase {
 
             """)
         // A pinned address stays pinned: the script and --send reach the echo server by that name.
-        let (server, port) = try RequestCommandTests.startEcho(requests: 3)
+        let (server, port) = try RequestCommandTests.startEcho(requests: 5)
         defer { server.terminate() }
         let pinned = "curl --resolve api.example.test:\(port):127.0.0.1 -H 'Authorization: Bearer x' http://api.example.test:\(port)/v1/x"
         let script = try PekitProcess.run(["import", "curl", pinned])
@@ -129,6 +129,18 @@ final class ImportCommandTests: XCTestCase {
         XCTAssertTrue(sent.stdout.hasPrefix("HTTP/1.1 200 OK\r\n"), sent.stdout)
         XCTAssertTrue(sent.stdout.hasSuffix("\r\n\r\nGET /v1/x HTTP/1.1\r\nHost: api.example.test:\(port)\r\nUser-Agent: curl/7.88.1\r\nAccept: */*\r\nAuthorization: Bearer x\r\n\r\n"), sent.stdout)
         XCTAssertTrue(FileManager.default.fileExists(atPath: har))
+        // The -d family's files are read by the script when it runs (CR LF left out, encoded), as
+        // curl reads them: the same bytes as curl's.
+        let lines = dir.appendingPathComponent("e.txt").path
+        try "x y\r\nz~*".write(toFile: lines, atomically: true, encoding: .utf8)
+        let files = "curl http://127.0.0.1:\(port)/f --data-urlencode n@\(lines) -d @\(lines) -d k=v --data-binary @\(data)"
+        let filesScript = try PekitProcess.run(["import", "curl", files])
+        XCTAssertTrue(filesScript.stdout.contains("""
+              body = "n=" .. pekit.encode(read("\(lines)"), { allowed = "unreserved", space = "+" }) .. "&" .. (read("\(lines)"):gsub("[\\r\\n]", "")) .. "&" .. "k=v" .. "&" .. read("\(data)"),
+            """), filesScript.stdout)
+        let fromScript = try PekitProcess.run(["run", "-"], stdin: Array(filesScript.stdout.utf8))
+        XCTAssertEqual(fromScript.status, 0, fromScript.stderr)
+        XCTAssertEqual(fromScript.stdoutBytes, try PekitProcess.output(of: "/usr/bin/curl", ["-s", "-A", "curl/7.88.1"] + Array(files.split(separator: " ").dropFirst().map(String.init))))
         let withoutSend = try PekitProcess.run(["import", "curl", "-i", pinned])
         XCTAssertEqual(withoutSend.stderr, "pekit import: --include is a send option: give it with --send (the script carries the command's own) (see 'pekit import --help')\n")
     }

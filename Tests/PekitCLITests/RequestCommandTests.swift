@@ -271,6 +271,22 @@ final class RequestCommandTests: XCTestCase {
         XCTAssertTrue(try PekitProcess.run(["request", "--help"]).stdout.contains("-H 'Accept-Language: en' fixes it in any locale"))
     }
 
+    /// curl's URL globbing: backslashes before brackets and braces go (as curl's globber takes
+    /// them), a glob that would make several URLs is refused, -g sends the URL as written.
+    func testURLGlobbing() throws {
+        func line(_ args: [String]) throws -> String {
+            let r = try PekitProcess.run(["request"] + args)
+            return r.status == 0 ? r.stdout.components(separatedBy: "\r\n")[0] : r.stderr
+        }
+        XCTAssertEqual(try line(["http://h/s?filter\\[status\\]=open&t\\[\\]=1&c=\\{x\\}"]), "GET /s?filter[status]=open&t[]=1&c=%7Bx%7D HTTP/1.1")
+        XCTAssertEqual(try line(["-g", "http://h/s?filter\\[status\\]=open"]), "GET /s?filter%5C[status%5C]=open HTTP/1.1")
+        XCTAssertEqual(try line(["http://h/s?tags[]=a&u[name]=x"]), "GET /s?tags[]=a&u[name]=x HTTP/1.1")
+        XCTAssertEqual(try line(["http://[::1]:8080/x"]), "GET /x HTTP/1.1")
+        XCTAssertEqual(try line(["http://h/{a,b}"]), "pekit request: the URL has curl's glob list {…} at character 10, which curl expands into several URLs: give each URL, or -g/--globoff to send it as written (\\[ and \\{ write a bracket) (see 'pekit request --help')\n")
+        XCTAssertEqual(try line(["http://h/p[1-10:2]"]), "pekit request: the URL has curl's glob range [1-10:2] at character 11, which curl expands into several URLs: give each URL, or -g/--globoff to send it as written (\\[ and \\{ write a bracket) (see 'pekit request --help')\n")
+        XCTAssertEqual(try line(["-g", "http://h/p[1-10:2]"]), "GET /p[1-10:2] HTTP/1.1")
+    }
+
     func testErrors() throws {
         let injection = try PekitProcess.run(["request", "--header", "X-A: 1\r\nEvil: 2", "http://h/"])
         XCTAssertEqual(injection.stderr, "pekit request: header X-A: the value contains CR at byte 2 (header injection is refused)\n")

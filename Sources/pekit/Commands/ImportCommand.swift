@@ -264,8 +264,26 @@ private func luaScript(_ request: HTTPRequest, builder: RequestBuilder, options 
         field("connect", "{ " + builder.connect.map { "[\(luaQuote(HostMapping.bracketed($0.host) + ($0.port.map { ":\($0)" } ?? "")))] = \(luaQuote(HostMapping.bracketed($0.address) + ($0.addressPort.map { ":\($0)" } ?? "")))" }.joined(separator: ", ") + " }")
     }
     if let target = builder.target { field("target", luaQuote(target)) }
-    fields += bodyFields(builder, same: same)
+    var usesRead = false
+    if case .bytes = builder.body, !parsed.has("get"), let parts = curlDataParts(parsed), parts.contains(where: { $0.file != nil && $0.file != "-" }) {
+        // The -d family read files: the script reads them too, as curl would, when it runs.
+        let pieces = parts.map { part -> String in
+            var content = part.file.map { $0 == "-" ? luaQuote((try? part.bytes()) ?? []) : "read(\(luaQuote($0)))" } ?? luaQuote(part.literal)
+            if part.file != nil && part.file != "-" {
+                if part.stripsLines { content = "(\(content):gsub(\"[\\r\\n]\", \"\"))" }
+                if part.encodes { content = "pekit.encode(\(content), { allowed = \"unreserved\", space = \"+\" })" }
+                return (part.prefix.isEmpty ? "" : luaQuote(part.prefix) + " .. ") + content
+            }
+            return luaQuote((try? part.bytes()) ?? [])
+        }
+        usesRead = true
+        fields.append("  body = " + pieces.joined(separator: " .. \"&\" .. ") + ",")
+        if case .bytes(_, let type) = builder.body, let type { fields.append("  content_type = \(luaQuote(type)),") }
+    } else {
+        fields += bodyFields(builder, same: same)
+    }
     lines += jarLines
+    if usesRead { lines.append("local function read(path) local f = assert(io.open(path, \"rb\")) local s = f:read(\"a\") f:close() return s end") }
     lines.append("local req = pekit.request{")
     lines += fields
     lines.append("}")

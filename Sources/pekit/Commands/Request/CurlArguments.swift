@@ -90,50 +90,79 @@ func curlMappings(_ parsed: Arguments) throws -> [HostMapping] {
     return out
 }
 
-/// The body curl's -d/--data, --data-ascii, --data-raw, --data-binary and --data-urlencode make,
-/// in the order given, joined with '&'; nil when none was given. `file` names the file when the
-/// body is exactly one file's bytes (`--data-binary @FILE`, or `-d @FILE` of a file with no CR
-/// or LF for curl to leave out), so that it can be read while sending, and named as a file.
-func curlData(_ parsed: Arguments) throws -> (bytes: [UInt8], file: String?)? {
+/// One piece of the body curl's -d/--data, --data-ascii, --data-raw, --data-binary and
+/// --data-urlencode make: `prefix` (`name=` of `--data-urlencode name=…`) then the content, given
+/// or read from `file` (`-` is standard input), with CR and LF left out (`-d @FILE`) and
+/// percent-encoded (`--data-urlencode`) as curl does.
+struct CurlDataPart {
+    var prefix: [UInt8] = []
+    var literal: [UInt8] = []
+    var file: String?
+    var stripsLines = false
+    var encodes = false
+    let option: String
+
+    /// The piece's bytes.
+    func bytes() throws -> [UInt8] {
+        var content = literal
+        if let file {
+            if file == "-" { content = try readAllInput() } else {
+                guard let bytes = Files.read(file) else { throw CommandFailure(message: "pekit request: --\(option) @\(file): cannot read the file") }
+                content = bytes
+            }
+        }
+        if stripsLines { content.removeAll { $0 == 0x0D || $0 == 0x0A } }
+        return prefix + (encodes ? curlEscape(content) : content)
+    }
+}
+
+/// The pieces of the body the -d family gives, in the order given (curl joins them with '&');
+/// nil when none was given.
+func curlDataParts(_ parsed: Arguments) -> [CurlDataPart]? {
     let names = ["data", "data-ascii", "data-raw", "data-binary", "data-urlencode"]
     let given = parsed.rawValues.filter { names.contains($0.name) }
     guard !given.isEmpty else { return nil }
-    if given.count == 1, let value = given[0].value, value.first == 0x40, value != Array("@-".utf8), given[0].name != "data-raw", given[0].name != "data-urlencode" {
-        let path = String(decoding: value.dropFirst(), as: UTF8.self)
-        guard let bytes = Files.read(path) else { throw CommandFailure(message: "pekit request: --\(given[0].name) @\(path): cannot read the file") }
-        if given[0].name == "data-binary" || !bytes.contains(where: { $0 == 0x0D || $0 == 0x0A }) { return (bytes, path) }
-    }
-    func file(_ path: [UInt8], _ option: String) throws -> [UInt8] {
-        let name = String(decoding: path, as: UTF8.self)
-        if name == "-" { return try readAllInput() }
-        guard let bytes = Files.read(name) else { throw CommandFailure(message: "pekit request: --\(option) @\(name): cannot read the file") }
-        return bytes
-    }
-    var parts: [[UInt8]] = []
-    for (name, value) in given {
+    return given.map { name, value in
         let v = value ?? []
+        var part = CurlDataPart(option: name)
+        let path = { (bytes: ArraySlice<UInt8>) in String(decoding: bytes, as: UTF8.self) }
         switch name {
         case "data", "data-ascii":
             // As curl: @FILE is read with its CR and LF bytes left out.
-            parts.append(v.first == 0x40 ? try file(Array(v.dropFirst()), name).filter { $0 != 0x0D && $0 != 0x0A } : v)
+            if v.first == 0x40 { part.file = path(v.dropFirst()); part.stripsLines = true } else { part.literal = v }
         case "data-binary":
-            parts.append(v.first == 0x40 ? try file(Array(v.dropFirst()), name) : v)
+            if v.first == 0x40 { part.file = path(v.dropFirst()) } else { part.literal = v }
         case "data-urlencode":
             // curl's five forms: content, =content, name=content, @file, name@file.
+            part.encodes = true
             let equals = v.firstIndex(of: 0x3D), at = v.firstIndex(of: 0x40)
             if let at, equals.map({ at < $0 }) ?? true {
-                let content = try file(Array(v[(at + 1)...]), name)
-                parts.append(at == 0 ? curlEscape(content) : Array(v[..<at]) + [0x3D] + curlEscape(content))
+                part.file = path(v[(at + 1)...])
+                if at > 0 { part.prefix = Array(v[..<at]) + [0x3D] }
             } else if let equals {
-                parts.append(equals == 0 ? curlEscape(Array(v.dropFirst())) : Array(v[...equals]) + curlEscape(Array(v[(equals + 1)...])))
+                part.prefix = equals == 0 ? [] : Array(v[...equals])
+                part.literal = Array(v[(equals + 1)...])
             } else {
-                parts.append(curlEscape(v))
+                part.literal = v
             }
         default:
-            parts.append(v)
+            part.literal = v
         }
+        return part
     }
-    return (Array(parts.joined(separator: [0x26])), nil)
+}
+
+/// The body of the -d family, joined with '&'; nil when none was given. `file` names the file
+/// when the body is exactly one file's bytes (`--data-binary @FILE`, or `-d @FILE` of a file with
+/// no CR or LF for curl to leave out), so that it can be read while sending, and named as a file.
+func curlData(_ parsed: Arguments) throws -> (bytes: [UInt8], file: String?)? {
+    guard let parts = curlDataParts(parsed) else { return nil }
+    let bytes = Array(try parts.map { try $0.bytes() }.joined(separator: [0x26]))
+    if parts.count == 1, let file = parts[0].file, file != "-", !parts[0].encodes,
+       !parts[0].stripsLines || Files.read(file).map({ !$0.contains(0x0D) && !$0.contains(0x0A) }) == true {
+        return (bytes, file)
+    }
+    return (bytes, nil)
 }
 
 /// What curl's --data-urlencode writes: ALPHA, DIGIT and -._~ as they are, a space as '+',
