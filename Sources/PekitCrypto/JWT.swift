@@ -76,6 +76,15 @@ public enum JWT {
             throw VerificationError(check: "alg", message: name.description.lowercased() == "none"
                 ? "an unsigned token (alg none) is never accepted" : "unsupported algorithm \"\(name)\"")
         }
+        // RFC 7515 §4.1.11: an extension marked critical must be understood, and pekit knows none.
+        if let crit = header["crit"] {
+            guard case .array(let names) = crit, !names.isEmpty, names.allSatisfy({ if case .string = $0 { return true }; return false }) else {
+                throw VerificationError(check: "crit", message: "crit must be a non-empty list of header member names (RFC 7515 §4.1.11)")
+            }
+            let listed = names.compactMap { if case .string(let s) = $0 { return s.description }; return nil }
+            throw VerificationError(check: "crit", message: "the header marks \(listed.map { "\"\($0)\"" }.joined(separator: ", ")) critical, an extension pekit does not understand (RFC 7515 §4.1.11)")
+        }
+        if algorithm.family == "HS" { try checkSecret(key) }
         let publicKey = try verificationKey(key, for: algorithm)
         let allowed = options.algorithms ?? Algorithm.allCases.filter { $0.family == algorithm.family && (publicKey == nil) == ($0.family == "HS") }
         guard allowed.contains(algorithm) else {
@@ -110,8 +119,10 @@ public enum JWT {
                 throw VerificationError(check: "format", message: "the \(name): \(error)")
             }
         }
+        // A member given twice would be checked on one copy and read from another (RFC 7515 §4
+        // and RFC 7519 §4 let a parser refuse it): refused, naming it.
         func json(_ bytes: [UInt8], _ name: String) throws -> PekitValue {
-            do { return try JSON.parse(bytes) } catch { throw VerificationError(check: "format", message: "the \(name) is not JSON: \(error)") }
+            do { return try JSON.parse(bytes, duplicates: .error) } catch { throw VerificationError(check: "format", message: "the \(name) is not JSON: \(error)") }
         }
         let header = try json(try part(0, "header"), "header"), claims = try json(try part(1, "claims"), "claims")
         guard case .map = header else { throw VerificationError(check: "format", message: "the header is not a JSON object") }
@@ -122,6 +133,7 @@ public enum JWT {
     static func signature(_ input: [UInt8], key: [UInt8], algorithm: Algorithm) throws -> [UInt8] {
         switch algorithm.family {
         case "HS":
+            try checkSecret(key)
             try refuseAsymmetric(key)
             return try Digest.hmac(algorithm.digest, key: key, input)
         default:
@@ -130,6 +142,19 @@ public enum JWT {
             let der = try pem.sign(input, digest: algorithm.digest)
             return algorithm.family == "ES" ? try CryptoKey.ecdsaRaw(fromDER: der, size: algorithm.curveBytes) : der
         }
+    }
+
+    /// An empty HMAC secret is no secret: anyone can sign with it.
+    static func checkSecret(_ key: [UInt8]) throws {
+        guard !key.isEmpty else { throw VerificationError(check: "key", message: "an empty HMAC key signs nothing (anyone can make the signature)") }
+    }
+
+    /// The warning for an HMAC secret shorter than the hash's output (RFC 7518 §3.2; PyJWT warns
+    /// with InsecureKeyLengthWarning), or nil.
+    public static func keyWarning(_ key: [UInt8], _ algorithm: Algorithm) -> String? {
+        let needed = algorithm.digest.size
+        guard algorithm.family == "HS", !key.isEmpty, key.count < needed else { return nil }
+        return "the \(algorithm.rawValue) key is \(key.count) byte\(key.count == 1 ? "" : "s"), shorter than the \(needed) RFC 7518 §3.2 asks for"
     }
 
     /// PyJWT's rule: a PEM key, certificate or SSH public key is never an HMAC secret.

@@ -1,5 +1,5 @@
 // libFuzzer entry point for scripts/fuzz: compiled into the PekitCore module itself (no Lua).
-// The target is chosen by PEKIT_FUZZ_TARGET: decoder, query, setcookie, cookiefile, json, url.
+// The target is chosen by PEKIT_FUZZ_TARGET: decoder, query, setcookie, cookiefile, jarsave, json, url.
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -89,6 +89,29 @@ public func pekitFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         let target = special[Int(bytes.first ?? 0) % special.count]
         // Every one of them is refused without reading (never a hang, never unbounded memory).
         if (try? fromFile.load(from: target)) != nil { preconditionFailure("\(target) loaded as a cookie jar") }
+    case "jarsave":
+        // Saving and loading a jar never changes what it sends: lines of the input are Set-Cookie
+        // values received from request URLs the bytes choose, then the Cookie header for each of
+        // those URLs is the same from the live jar and from jars loaded from its saved files
+        // (cookies.txt and JSON).
+        let urls = ["http://www.example.com/", "https://www.example.com/a/b", "https://example.com/a", "http://a.b.example.com/a/b/c",
+                    "https://shop.example.co.uk/x", "http://127.0.0.1:8080/p", "https://[::1]/q/r", "http://example.com./dot"]
+            .compactMap { try? RequestURL($0) }
+        var now = 1_700_000_000.0
+        let jar = CookieJar(publicSuffixes: PublicSuffixList(text: "com\nco.uk\nuk\n"), clock: { 1_700_000_000 })
+        for (i, line) in bytes.split(separator: 0x0A).prefix(64).enumerated() {
+            let url = urls[Int(line.first ?? 0) % urls.count]
+            _ = try? jar.receive(String(decoding: line.dropFirst(), as: UTF8.self), from: url)
+            now += Double(i)
+        }
+        for format in [CookieJar.FileFormat.netscape, .json] {
+            let back = CookieJar(publicSuffixes: PublicSuffixList(text: "com\nco.uk\nuk\n"), clock: { 1_700_000_000 })
+            _ = try? back.load(jar.serialized(format, sessions: true), format: format, name: "saved")
+            for url in urls {
+                let live = try? jar.header(for: url), loaded = try? back.header(for: url)
+                precondition(live == loaded, "\(format) round trip changed the Cookie header for \(url): \(live ?? "none") became \(loaded ?? "none")")
+            }
+        }
     case "json":
         // Strings that are not UTF-8 are written as \u00XX escapes of their bytes, which read
         // back as characters: the round trip is exact only for UTF-8 input (a finding of this fuzzer).

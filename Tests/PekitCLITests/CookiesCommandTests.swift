@@ -173,4 +173,42 @@ final class CookiesCommandTests: XCTestCase {
         let header = try run("cookies", "header", "curl.txt", "http://127.0.0.1:9/x").stdout
         XCTAssertEqual(header.dropLast().components(separatedBy: "; ").sorted(), ["plain=1", "secret=2"])
     }
+
+    /// Issue 30: `-c FILE` and `jar:save` do not replace a file that is not a jar (through a
+    /// symbolic link neither) unless forced; files obey the rules received cookies obey, in the
+    /// commands that never read the suffix list too; a short HMAC key is warned about once.
+    func testFilesAreNotReplacedAndObeyTheRules() throws {
+        let dir = try makeTemporaryDirectory("third")
+        let notes = dir.appendingPathComponent("notes.txt").path
+        try "my notes\n".write(toFile: notes, atomically: true, encoding: .utf8)
+        let link = dir.appendingPathComponent("link.txt").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: notes)
+        let (server, port) = try RequestCommandTests.startEcho(requests: 2)
+        defer { server.terminate() }
+        let refused = try PekitProcess.run(["request", "--send", "-c", link, "http://127.0.0.1:\(port)/"])
+        XCTAssertEqual(refused.stderr, "pekit request: -c: \(link) does not look like a cookie jar (1 line skipped, none loaded); not replacing it (--force replaces it)\n")
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertEqual(try String(contentsOfFile: notes, encoding: .utf8), "my notes\n")
+        let lua = try PekitProcess.run(["run", "-e", "pekit.cookies.jar():save('\(link)')"])
+        XCTAssertTrue(lua.stderr.hasPrefix("pekit: (command line):1: jar.save: \(link) does not look like a cookie jar (1 line skipped, none loaded); not replacing it ({force = true} replaces it)\n"), lua.stderr)
+        XCTAssertEqual(try String(contentsOfFile: notes, encoding: .utf8), "my notes\n")
+        let forced = try PekitProcess.run(["request", "--send", "--force", "-c", link, "http://127.0.0.1:\(port)/"])
+        XCTAssertEqual(forced.status, 0, forced.stderr)
+        XCTAssertTrue(try String(contentsOfFile: notes, encoding: .utf8).hasPrefix("# Netscape HTTP Cookie File"))
+
+        let jar = dir.appendingPathComponent("bad.txt").path
+        try ".com\tTRUE\t/\tFALSE\t2000000000\tsuper\t1\nwww.example.test\tFALSE\t/\tFALSE\t2000000000\t__Host-x\t1\nwww.example.test\tFALSE\t/\tFALSE\t2000000000\tok\t1\n"
+            .write(toFile: jar, atomically: true, encoding: .utf8)
+        let header = try PekitProcess.run(["cookies", "header", jar, "http://www.example.test/"])
+        XCTAssertEqual(header.stdout, "ok=1\n")
+        XCTAssertEqual(header.stderr, """
+            pekit cookies: warning: \(jar):1: cookie "super": the domain com is a public suffix; line skipped
+            pekit cookies: warning: \(jar):2: cookie "__Host-x": a __Host- cookie needs Secure, no Domain (host-only) and Path=/; line skipped
+
+            """)
+        XCTAssertEqual(try PekitProcess.run(["cookies", "header", jar, "http://bank.com/"]).stdout, "")
+
+        let short = try PekitProcess.run(["run", "-e", "pekit.jwt.encode({a = 1}, 'secret') pekit.jwt.encode({a = 2}, 'secret')"])
+        XCTAssertEqual(short.stderr, "pekit.jwt: warning: the HS256 key is 6 bytes, shorter than the 32 RFC 7518 §3.2 asks for\n")
+    }
 }

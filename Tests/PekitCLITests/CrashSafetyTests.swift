@@ -74,4 +74,53 @@ final class CrashSafetyTests: XCTestCase {
     func modified(_ path: String) -> Date? {
         (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
     }
+
+    /// SIGTERM and SIGHUP while a jar file is held (`request --send --jar` keeps its lock from
+    /// loading to saving; a script's `jar:save` takes it to write) leave no `FILE.lock` (and no
+    /// temporary file) beside the jar: removed as SIGINT's unwinding removes it.
+    func testTerminateWhileAJarIsHeldLeavesNoLockFile() throws {
+        let dir = try makeTemporaryDirectory("term")
+        let jarPath = dir.appendingPathComponent("jar.txt").path
+        let lockPath = jarPath + ".lock"
+        // A server that takes the connection and never answers: the request waits, the lock held.
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        server.arguments = ["python3", "-c", """
+            import socket, sys, time
+            s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(50)
+            print(s.getsockname()[1], flush=True)
+            held = []
+            while True:
+                c, _ = s.accept(); held.append(c)
+            """]
+        let out = Pipe()
+        server.standardOutput = out
+        try server.run()
+        defer { server.terminate() }
+        let port = String(decoding: out.fileHandleForReading.availableData, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let script = dir.appendingPathComponent("saver.lua")
+        try """
+            local jar = pekit.cookies.jar{ now = 1700000000 }
+            for i = 1, 3000 do jar:set{ name = "c" .. i, value = "v", domain = "site" .. (i % 40) .. ".example", expires = 2000000000 } end
+            while true do jar:save(arg[1]) end
+            """.write(to: script, atomically: true, encoding: .utf8)
+        for round in 0..<8 {
+            try? FileManager.default.removeItem(atPath: jarPath)
+            let process = Process()
+            process.executableURL = PekitProcess.binary
+            process.arguments = round < 4 ? ["request", "--send", "--jar", jarPath, "http://127.0.0.1:\(port)/"] : ["run", script.path, jarPath]
+            try process.run()
+            let deadline = Date().addingTimeInterval(10)
+            let waitFor = round < 4 ? lockPath : jarPath
+            while !FileManager.default.fileExists(atPath: waitFor) && Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
+            Thread.sleep(forTimeInterval: Double(round % 4) * 0.013)
+            let signal = round % 2 == 0 ? SIGTERM : SIGHUP
+            kill(process.processIdentifier, signal)
+            process.waitUntilExit()
+            XCTAssertEqual(process.terminationReason, .uncaughtSignal, "round \(round)")
+            XCTAssertEqual(process.terminationStatus, signal, "round \(round): ends as the signal says")
+            let left = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0 != "jar.txt" && $0 != "saver.lua" }
+            XCTAssertEqual(left, [], "round \(round): nothing left beside the jar")
+        }
+    }
 }

@@ -76,6 +76,11 @@ final class OrderedTableTests: XCTestCase {
                        #""{\n  \"b\": [\n    1,\n    {\n      \"c\": null\n    },\n    []\n  ],\n  \"a\": {},\n  \"s\": \"x\\\"y\",\n  \"n\": 1.5\n}""#)
         XCTAssertEqual(lua.eval(#"pekit.json.encode({}, {prety = true})"#),
                        #"error: stdin:1: pekit.json.encode: bad argument #2 (unknown field "prety"; known: pretty)"#)
-        XCTAssertEqual(lua.eval(#"pekit.json.decode("[]", {})"#), "error: stdin:1: pekit.json.decode: bad argument #2 (pekit.json.decode takes no options)")
+        XCTAssertEqual(lua.eval(#"pekit.json.decode("[]", { dups = 1 })"#), #"error: stdin:1: pekit.json.decode: bad argument #2 (unknown field "dups"; known: duplicates)"#)
+        // A member given twice: the last value at the first one's place (JavaScript's and
+        // Python's reading), or an error naming it.
+        XCTAssertEqual(lua.eval(#"pekit.inspect(pekit.json.decode([==[{"a":1,"b":{"x":1,"x":2},"a":3}]==]))"#), #""pekit.ordered{ {\"a\", 3}, {\"b\", pekit.ordered{ {\"x\", 2} }} }""#)
+        XCTAssertEqual(lua.eval(#"pekit.json.decode([==[{"a":1,"b":2,"a":3}]==], { duplicates = "error" })"#),
+                       #"error: stdin:1: pekit.json.decode: invalid JSON at byte 14: the member "a" appears twice in one object"#)
     }
 }

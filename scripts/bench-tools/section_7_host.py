@@ -19,6 +19,8 @@ def startup(cmd, runs=21):
 lua_ms = startup(["lua5.4", "-e", ""])
 rows = [
     ("`pekit --version` (the process alone: Swift runtime, Foundation)", [pekit, "--version"]),
+    ("`pekit request URL` (a request built and shown; no Lua host, which only a policy starts)", [pekit, "request", "http://h/"]),
+    ("`pekit request --policy rack URL` (one plugin state)", [pekit, "request", "--policy", "rack", "http://h/"]),
     ("`pekit encode x` (the default policy: a plugin file, so one plugin state)", [pekit, "encode", "x"]),
     ("`pekit encode --policy afnetworking x` (one plugin state)", [pekit, "encode", "--policy", "afnetworking", "x"]),
     ("`pekit plugins` (every shipped plugin loaded, 18 states)", [pekit, "plugins"]),

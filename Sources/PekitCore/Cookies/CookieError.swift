@@ -3,12 +3,16 @@ public enum CookieError: Error, Equatable, CustomStringConvertible {
     case publicSuffixList(String)
     case file(path: String, reason: String)
     case invalidCookie(String)
+    /// Saving would replace a file that is not a cookie jar (nothing in it loads).
+    case notAJar(path: String, skipped: Int)
 
     public var description: String {
         switch self {
         case .publicSuffixList(let message): return message
         case .file(let path, let reason): return "\(path): \(reason)"
         case .invalidCookie(let message): return message
+        case .notAJar(let path, let skipped):
+            return "\(path) does not look like a cookie jar (\(skipped) line\(skipped == 1 ? "" : "s") skipped, none loaded); not replacing it"
         }
     }
 }

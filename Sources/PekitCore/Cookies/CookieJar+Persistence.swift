@@ -18,6 +18,10 @@ extension CookieJar {
         let cookies = all.filter { !$0.isExpired(at: now) && (sessions || $0.isPersistent) }
         switch format {
         case .netscape:
+            // In the order they were made: the format has no creation time, and a reader makes
+            // them in file order, so the Cookie header's order (by creation, for equal paths:
+            // RFC 6265 §5.4) comes back the same.
+            let cookies = cookies.enumerated().sorted { ($0.element.creation, $0.offset) < ($1.element.creation, $1.offset) }.map(\.element)
             var text = "# Netscape HTTP Cookie File\n# Written by pekit \(Pekit.version). Fields: domain, subdomains, path, secure, expires, name, value.\n# A '\(Self.attributesPrefix)' line gives the attributes this format has no field for (SameSite, Partitioned) of the cookie after it.\n\n"
             for c in cookies {
                 // What the format has no field for goes on a comment line just before the cookie:
@@ -52,8 +56,23 @@ extension CookieJar {
     }
 
     /// Writes the jar to `path` atomically (temporary file, then rename, under a lock).
-    public func save(to path: String, format: FileFormat? = nil, sessions: Bool = false) throws {
+    /// - Parameter force: replace a file that is not a cookie jar (by default refused: see
+    ///   `checkReplaceable`).
+    public func save(to path: String, format: FileFormat? = nil, sessions: Bool = false, force: Bool = false) throws {
+        if !force { try Self.checkReplaceable(path) }
         try Files.writeAtomically(serialized(format ?? .guess(path), sessions: sessions), to: path)
+    }
+
+    /// Refuses a path whose file exists and is not a cookie jar: nothing in it loads and something
+    /// was skipped (someone's notes, reached by name or through a symbolic link). A missing or
+    /// empty file, or a jar, may be replaced.
+    /// - Throws: `CookieError.notAJar`.
+    public static func checkReplaceable(_ path: String) throws {
+        guard Files.size(path) != nil else { return }
+        let scratch = CookieJar(publicSuffixes: nil, clock: { 0 })
+        let (loaded, warnings) = (try? scratch.load(from: path)) ?? (0, ["not a cookie file"])
+        guard loaded == 0, !warnings.isEmpty else { return }
+        throw CookieError.notAJar(path: path, skipped: warnings.count)
     }
 
     /// Adds the cookies of a file; a malformed line or entry is skipped and reported

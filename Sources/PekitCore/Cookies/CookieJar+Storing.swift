@@ -42,7 +42,7 @@ extension CookieJar {
                 }
                 domain = ""
             }
-            if let list = publicSuffixes, !domain.isEmpty, list.isPublicSuffix(domain) {
+            if !domain.isEmpty, isPublicSuffix(domain) {
                 guard domain == host else { return reject("Domain=\(shown) is a public suffix") }
                 domain = ""
             }
@@ -71,9 +71,12 @@ extension CookieJar {
             if let rewrite = filter.rewrite, let changed = try rewrite(cookie, url) { cookie = changed }
             if let accept = filter.accept, try !accept(cookie, url) { return reject("refused by the filter \"\(filter.name)\"") }
         }
-        // Leave secure cookies alone (RFC 6265bis): an insecure origin cannot shadow one.
+        // Leave secure cookies alone (RFC 6265bis §5.7 step 16): an insecure origin cannot shadow
+        // one whose domain domain-matches the new one's either way (a parent's or a subdomain's).
         if !cookie.secure && !secureOrigin {
-            let shadowed = cookies(inDomainsOf: cookie.domain).contains { old in
+            let below = "." + cookie.domain
+            let related = cookies(inDomainsOf: cookie.domain) + byDomain.lazy.filter { $0.key.hasSuffix(below) }.flatMap(\.value)
+            let shadowed = related.contains { old in
                 old.secure && old.name == cookie.name && (Self.domainMatches(old.domain, cookie.domain) || Self.domainMatches(cookie.domain, old.domain))
                     && Self.pathMatches(cookie.path, old.path)
             }
@@ -108,6 +111,7 @@ extension CookieJar {
             throw CookieError.invalidCookie("cookie \"\(String(cookie.name.prefix(40)))\": \(problem)")
         }
         var cookie = cookie
+        try checkStorable(&cookie)
         let now = tick()
         cookie.expires = try Cookie.keptExpiry(cookie.expires, now: clock())
         if cookie.creation == 0 || !cookie.creation.isFinite { cookie.creation = now }
@@ -134,6 +138,27 @@ extension CookieJar {
         byDomain[cookie.domain] = list
         count += 1
         enforceLimits(domain: cookie.domain, now: now)
+    }
+
+    /// The rules a received cookie passes that do not depend on the response's URL, for a cookie
+    /// that enters the jar another way (a file, `jar:set`): its domain a host name (canonical: an
+    /// IP address only ever matched exactly), no domain cookie for a public suffix (RFC 6265
+    /// §5.3 step 5), the `__Secure-` and `__Host-` prefixes (RFC 6265bis §4.1.3), and
+    /// `SameSite=None` only with `Secure`.
+    /// - Throws: `CookieError.invalidCookie` naming the cookie and the rule.
+    func checkStorable(_ cookie: inout Cookie) throws {
+        func refuse(_ why: String) -> CookieError { .invalidCookie("cookie \"\(String(cookie.name.prefix(40)))\": \(why)") }
+        let domain: String
+        do { domain = try RequestURL.checkedCanonicalHost(cookie.domain) } catch { throw refuse("the domain \"\(cookie.domain)\" is not a host name: \(error)") }
+        cookie.domain = domain
+        if RequestURL.isIPAddress(domain) { cookie.hostOnly = true }
+        if !cookie.hostOnly && isPublicSuffix(domain) { throw refuse("the domain \(domain) is a public suffix") }
+        let lowerName = cookie.name.lowercased()
+        if lowerName.hasPrefix("__secure-") && !cookie.secure { throw refuse("a __Secure- cookie needs the Secure attribute") }
+        if lowerName.hasPrefix("__host-") && !(cookie.secure && cookie.hostOnly && cookie.path == "/") {
+            throw refuse("a __Host- cookie needs Secure, no Domain (host-only) and Path=/")
+        }
+        if cookie.sameSite == Cookie.SameSite.none && !cookie.secure { throw refuse("SameSite=None needs the Secure attribute") }
     }
 
     /// Stores many cookies (a file being loaded): `body` calls `set`, the limits apply once at

@@ -37,8 +37,12 @@ public final class CookieJar {
     public var limits = Limits()
     /// Seconds since the epoch; set it to replay old traffic.
     public var clock: @Sendable () -> Double
-    /// nil: no public suffix check (every Domain attribute that domain-matches is accepted).
+    /// nil: no public suffix check (every Domain attribute that domain-matches is accepted),
+    /// unless `suffixLoader` gives one.
     public var publicSuffixes: PublicSuffixList?
+    /// Reads the suffix list the first time a check needs it, when `publicSuffixes` is nil (so a
+    /// command that never meets a domain cookie never reads the list).
+    public var suffixLoader: (@Sendable () -> PublicSuffixList?)?
     public var filters: [CookieFilter] = []
 
     /// Cookies by the domain they are stored under (§5.3 step 11: one list per domain).
@@ -55,6 +59,17 @@ public final class CookieJar {
     public init(publicSuffixes: PublicSuffixList?, clock: @escaping @Sendable () -> Double) {
         self.publicSuffixes = publicSuffixes
         self.clock = clock
+    }
+
+    /// Whether `domain` is a public suffix, a trailing dot or not (`com.` is `com`: curl's
+    /// CVE-2022-27779); false when there is no list.
+    func isPublicSuffix(_ domain: String) -> Bool {
+        if publicSuffixes == nil, let loader = suffixLoader {
+            suffixLoader = nil
+            publicSuffixes = loader()
+        }
+        guard let list = publicSuffixes else { return false }
+        return list.isPublicSuffix(domain.hasSuffix(".") ? String(domain.dropLast()) : domain)
     }
 
     /// Strictly increasing times, so that creation order is total even within one clock tick.

@@ -124,8 +124,13 @@ public enum Files {
                 FileLocks.shared.leave(key, fd: lock)
                 continue
             }
-            // Removed while still held, so no lock file is left beside the jar.
-            defer { FileLocks.shared.leave(key, fd: lock, removing: lockPath) }
+            // Removed while still held, so no lock file is left beside the jar; noted as a temporary
+            // file meanwhile, so that SIGTERM and SIGHUP remove it too (SIGINT unwinds to here).
+            let slot = TemporaryFiles.register(lockPath)
+            defer {
+                TemporaryFiles.unregister(slot)
+                FileLocks.shared.leave(key, fd: lock, removing: lockPath)
+            }
             return try body()
         }
     }

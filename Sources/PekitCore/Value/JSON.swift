@@ -8,9 +8,21 @@ public enum JSON {
         public var description: String { "invalid JSON at byte \(position): \(reason)" }
     }
 
+    /// What a member name that appears twice in one object gives (RFC 8259 §4 leaves it open).
+    public enum Duplicates: String, Sendable {
+        /// Both entries, in order (a map may then hold a key twice).
+        case keep
+        /// One entry, at the first one's place, with the last value (as JavaScript's
+        /// `JSON.parse` and Python's `json` read it).
+        case last
+        /// A `ParseError` naming the member (what RFC 7515 §4 and RFC 7519 §4 allow a JWT parser).
+        case error
+    }
+
     /// Parses a JSON text. Nesting deeper than `maxDepth` is an error, never a stack overflow.
-    public static func parse<Bytes: Collection>(_ text: Bytes, maxDepth: Int = 512) throws -> PekitValue where Bytes.Element == UInt8 {
-        var parser = Parser(bytes: Array(text), maxDepth: maxDepth)
+    /// - Parameter duplicates: what a member name given twice in one object gives.
+    public static func parse<Bytes: Collection>(_ text: Bytes, maxDepth: Int = 512, duplicates: Duplicates = .keep) throws -> PekitValue where Bytes.Element == UInt8 {
+        var parser = Parser(bytes: Array(text), maxDepth: maxDepth, duplicates: duplicates)
         parser.skipSpace()
         let value = try parser.value(depth: 0)
         parser.skipSpace()
@@ -150,6 +162,7 @@ public enum JSON {
     private struct Parser {
         let bytes: [UInt8]
         let maxDepth: Int
+        let duplicates: Duplicates
         var i = 0
 
         func error(_ reason: String) -> ParseError { ParseError(position: i + 1, reason: reason) }
@@ -184,15 +197,31 @@ public enum JSON {
             var entries: [PekitMap.Entry] = []
             skipSpace()
             if i < bytes.count, bytes[i] == 0x7D { i += 1; return .map(PekitMap(ordered: entries)) }
+            var seen: [ByteString: Int] = [:]
             while true {
                 skipSpace()
                 guard i < bytes.count, bytes[i] == 0x22 else { throw error("expected a string key") }
-                let key = try string()
+                let start = i
+                let key = ByteString(try string())
                 skipSpace()
                 guard i < bytes.count, bytes[i] == 0x3A else { throw error("expected ':' after a key") }
                 i += 1
                 skipSpace()
-                entries.append(.init(key: ByteString(key), value: try value(depth: depth + 1)))
+                let member = try value(depth: depth + 1)
+                if duplicates != .keep {
+                    if let first = seen[key] {
+                        if duplicates == .error {
+                            i = start
+                            throw error("the member \"\(key)\" appears twice in one object")
+                        }
+                        entries[first] = .init(key: key, value: member)
+                    } else {
+                        seen[key] = entries.count
+                        entries.append(.init(key: key, value: member))
+                    }
+                } else {
+                    entries.append(.init(key: key, value: member))
+                }
                 skipSpace()
                 guard i < bytes.count else { throw error("unexpected end of input in an object") }
                 if bytes[i] == 0x2C { i += 1; continue }

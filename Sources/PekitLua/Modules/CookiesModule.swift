@@ -129,10 +129,13 @@ extension LuaRuntime {
             try call.require(.files)
             let jar = try call.runtime.jar(at: 1, call)
             let path = try call.string(2)
-            let options = try LuaFields.read(call, argument: 3, known: ["format", "sessions"])
+            let options = try LuaFields.read(call, argument: 3, known: ["format", "sessions", "force"])
             let format = try options?.choice("format", ["netscape", "json"]).flatMap(CookieJar.FileFormat.init(rawValue:))
             let sessions = try options?.flag("sessions") ?? false
-            try jar.save(to: path, format: format, sessions: sessions)
+            do { try jar.save(to: path, format: format, sessions: sessions, force: try options?.flag("force") ?? false) } catch let error as CookieError {
+                if case .notAJar = error { throw LuaArgumentError("\(error) ({force = true} replaces it)") }
+                throw error
+            }
             return 0
         }
         setFunction(methods, "jar", "load") { call in

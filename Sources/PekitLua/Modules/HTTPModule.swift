@@ -143,6 +143,12 @@ extension LuaRuntime {
         return policy
     }
 
+    /// Says `warning` on standard error, once for this runtime (nil: nothing to say).
+    func warnOnce(_ warning: String?, from module: String) {
+        guard let warning, httpState.warned.insert(warning).inserted else { return }
+        fputs("\(module): warning: \(warning)\n", stderr)
+    }
+
     /// The options as this runtime sends with them: recorded in the HAR log when there is one;
     /// the `insecure = true` warning said once.
     func prepared(_ given: consuming SendOptions, for request: HTTPRequest) -> SendOptions {

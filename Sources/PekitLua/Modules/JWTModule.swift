@@ -22,6 +22,7 @@ extension LuaRuntime {
                 header = map
             }
             call.stack.push(ByteString(try JWT.encode(claims: claims, key: key, algorithm: alg, header: header)))
+            runtime.warnOnce(JWT.keyWarning(key, alg), from: "pekit.jwt")
             return 1
         }
         setFunction(module, "pekit.jwt", "decode") { call in
@@ -50,6 +51,9 @@ extension LuaRuntime {
                 if let time = try fields.number("time", in: 0...253_402_300_799, expected: "Unix seconds") { options.now = time }
             }
             call.runtime.push(try JWT.verify(token, key: key, options: options))
+            if case .map(let header) = try JWT.decode(token).header, case .string(let name)? = header["alg"], let alg = JWT.Algorithm(rawValue: name.description) {
+                call.runtime.warnOnce(JWT.keyWarning(key, alg), from: "pekit.jwt")
+            }
             return 1
         }
         stack.rawSet(pekit, "jwt")

@@ -20,6 +20,8 @@ final class RequestState {
 final class HTTPState {
     var client: HTTPClient?
     var warnedInsecure = false
+    /// The warnings said once on standard error (a short JWT key…).
+    var warned: Set<String> = []
     /// The rate limiters by their text ("10/s"): every request naming a rate shares its limiter.
     var limiters: [String: RateLimiter] = [:]
 }

@@ -106,9 +106,12 @@ extension LuaRuntime {
         // pekit.json: JSON with key order kept (objects become pekit.ordered tables).
         stack.newTable()
         setFunction(-1, "pekit.json", "decode") { call in
+            // A member given twice: the last value, at the first one's place (as JavaScript's
+            // JSON.parse and Python's json), or {duplicates = "error"} to refuse it.
             let text = try call.bytes(1)
-            if call.count > 1 { throw call.badArgument(2, "pekit.json.decode takes no options") }
-            do { call.runtime.push(try JSON.parse(text, maxDepth: call.runtime.options.maxDepth)) } catch let error as JSON.ParseError {
+            let options = try LuaFields.read(call, argument: 2, known: ["duplicates"])
+            let duplicates = try options?.choice("duplicates", ["last", "error"]).flatMap(JSON.Duplicates.init(rawValue:)) ?? .last
+            do { call.runtime.push(try JSON.parse(text, maxDepth: call.runtime.options.maxDepth, duplicates: duplicates)) } catch let error as JSON.ParseError {
                 throw LuaArgumentError("\(error)")
             }
             return 1

@@ -74,12 +74,15 @@ private func runCookies(_ args: [[UInt8]]) throws -> Int32 {
     let url: RequestURL? = try words.count >= 3 ? cookieURL(words[2]) : nil
     let jar: CookieJar
     do {
-        // Only storing checks Domain attributes against the public suffix list: the other
-        // actions never read it (it is most of a cookie command's start-up).
+        // Storing checks Domain attributes against the public suffix list; the other actions read
+        // it only when the file has a domain cookie to check (it is most of a cookie command's
+        // start-up).
         let suffixes = action == "receive" ? try PublicSuffixList.loadFromProcessEnvironment() : nil
         let fixedNow = now
         jar = CookieJar(publicSuffixes: suffixes,
                         clock: { fixedNow ?? Date().timeIntervalSince1970 })
+        // A file with a domain cookie is checked against it as it loads (no cookie for a public suffix).
+        jar.suffixLoader = { try? PublicSuffixList.loadFromProcessEnvironment() }
     } catch { throw CommandFailure(message: "pekit cookies: \(error)") }
     // Filters are Lua plugins: a runtime only when one is asked for, kept while the jar is used.
     var runtime: LuaRuntime?
@@ -116,7 +119,8 @@ private func runCookieAction(_ action: String, jar: CookieJar, jarPath: String, 
         }
     }
     func save() throws {
-        do { try jar.save(to: jarPath, format: nil, sessions: true) } catch { throw fail(error) }
+        // Checked when it was loaded (refuseToReplace).
+        do { try jar.save(to: jarPath, format: nil, sessions: true, force: true) } catch { throw fail(error) }
     }
     do {
         switch action {

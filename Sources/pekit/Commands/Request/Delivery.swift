@@ -151,8 +151,10 @@ struct Delivery {
                 Output.stderr.line(String(format: "* timing: dns %.3f  connect %.3f  tls %.3f  first byte %.3f  total %.3f s", t.dns, t.connect, t.tls, t.firstByte, t.total))
             }
             if let jar = builder.jar {
-                if let path = parsed.value("jar") { try jar.save(to: path, sessions: true) }
-                if let path = parsed.value("cookie-jar") { try jar.save(to: path, sessions: true) }
+                // Both were checked before sending (a file that is not a jar is not replaced
+                // without --force).
+                if let path = parsed.value("jar") { try jar.save(to: path, sessions: true, force: true) }
+                if let path = parsed.value("cookie-jar") { try jar.save(to: path, sessions: true, force: true) }
             }
             // As curl -f: an HTTP error is a failure (exit 22) and its body is not printed; with
             // --fail-with-body it is.

@@ -137,6 +137,11 @@ func requestBuilder(_ parsed: Arguments, url: String, sending: Bool) throws -> R
             builder.jar = jar
         }
     }
+    // -c FILE is written after sending: a file there that is not a jar is refused now, before
+    // anything is sent (--force replaces it).
+    if let path = parsed.value("cookie-jar"), sending, !parsed.has("force") {
+        do { try CookieJar.checkReplaceable(path) } catch { throw CommandFailure(message: "pekit request: -c: \(error) (--force replaces it)") }
+    }
     if parsed.value("cookie-jar") != nil, builder.jar == nil {
         builder.jar = CookieJar(publicSuffixes: try PublicSuffixList.loadFromProcessEnvironment(), clock: { Date().timeIntervalSince1970 })
     }
