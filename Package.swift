@@ -67,6 +67,7 @@ let package = Package(
         .testTarget(name: "PekitLuaTests", dependencies: ["PekitLua", "PekitCore", "PekitCrypto", "PekitTestSupport"], resources: [.copy("Fixtures")]),
         // Starts Tests/Server/pekit_test_server.py (HTTP and HTTPS on 127.0.0.1) for the tests.
         .target(name: "PekitTestSupport", path: "Tests/PekitTestSupport"),
+        .testTarget(name: "PekitCryptoTests", dependencies: ["PekitCrypto", "PekitCore", "PekitTestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "PekitHTTPTests", dependencies: ["PekitHTTP", "PekitCore", "PekitTestSupport"]),
         .testTarget(name: "PekitCLITests", dependencies: ["PekitTestSupport"]),
     ]

@@ -28,7 +28,6 @@ static void load(void) {
     PEKIT_SYMBOL(easy_init, "curl_easy_init")
     PEKIT_SYMBOL(easy_cleanup, "curl_easy_cleanup")
     PEKIT_SYMBOL(easy_reset, "curl_easy_reset")
-    PEKIT_SYMBOL(easy_perform, "curl_easy_perform")
     PEKIT_SYMBOL(easy_setopt, "curl_easy_setopt")
     PEKIT_SYMBOL(easy_getinfo, "curl_easy_getinfo")
     PEKIT_SYMBOL(easy_strerror, "curl_easy_strerror")
@@ -42,7 +41,6 @@ static void load(void) {
     PEKIT_SYMBOL(multi_perform, "curl_multi_perform")
     PEKIT_SYMBOL(multi_poll, "curl_multi_poll")
     PEKIT_SYMBOL(multi_info_read, "curl_multi_info_read")
-    PEKIT_SYMBOL(multi_setopt, "curl_multi_setopt")
     PEKIT_SYMBOL(multi_strerror, "curl_multi_strerror")
 #undef PEKIT_SYMBOL
     if (pekit_curl.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {

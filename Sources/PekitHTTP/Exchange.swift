@@ -3,7 +3,8 @@ import PekitCore
 
 /// One request and its response on the wire: the state curl's callbacks share (their userdata).
 /// The callbacks never throw through curl: an error is kept here, the callback tells curl to
-/// stop, and `HTTPClient` throws it after `curl_easy_perform` returns.
+/// stop, and `Transfer.finish` throws it once the multi interface (`HTTPEngine`) reports the
+/// transfer done.
 final class Exchange {
     var response = HTTPResponse()
     let body: BodyStream

@@ -15,7 +15,6 @@ typedef struct {
     CURL *(*easy_init)(void);
     void (*easy_cleanup)(CURL *);
     void (*easy_reset)(CURL *);
-    CURLcode (*easy_perform)(CURL *);
     CURLcode (*easy_setopt)(CURL *, CURLoption, ...);
     CURLcode (*easy_getinfo)(CURL *, CURLINFO, ...);
     const char *(*easy_strerror)(CURLcode);
@@ -29,7 +28,6 @@ typedef struct {
     CURLMcode (*multi_perform)(CURLM *, int *);
     CURLMcode (*multi_poll)(CURLM *, struct curl_waitfd *, unsigned int, int, int *);
     CURLMsg *(*multi_info_read)(CURLM *, int *);
-    CURLMcode (*multi_setopt)(CURLM *, CURLMoption, ...);
     const char *(*multi_strerror)(CURLMcode);
 } pekit_curl_api;
 
@@ -64,8 +62,6 @@ static inline CURLcode pekit_curl_getinfo_off(CURL *h, CURLINFO i, curl_off_t *v
 /// Reads a string transfer fact (the address connected to); owned by curl.
 static inline CURLcode pekit_curl_getinfo_string(CURL *h, CURLINFO i, char **v) { return pekit_curl.easy_getinfo(h, i, v); }
 
-/// Sets a multi handle option that takes a `long` (connection limits, multiplexing).
-static inline CURLMcode pekit_curl_multi_setopt_long(CURLM *m, CURLMoption o, long v) { return pekit_curl.multi_setopt(m, o, v); }
 /// The easy handle and result of a finished transfer from curl_multi_info_read (the result is
 /// in a union Swift cannot read by name); 0 when `msg` is not a finished transfer.
 static inline int pekit_curl_msg_done(CURLMsg *msg, CURL **easy, CURLcode *result) {

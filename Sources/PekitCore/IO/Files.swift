@@ -273,7 +273,3 @@ extension Files {
     }
 }
 
-/// A text file's contents (invalid UTF-8 repaired), or nil.
-func readTextFile(_ path: String) -> String? {
-    Files.read(path).map { String(decoding: $0, as: UTF8.self) }
-}

@@ -11,7 +11,8 @@ final class LuaFunctionBox {
 }
 
 /// What a Swift function sees of one call from Lua: its arguments, and helpers that turn bad
-/// ones into clear errors (`bad argument #2 to 'pekit.encode' (table expected, got boolean)`).
+/// ones into clear errors (`pekit.encode: bad argument #2 (table expected, got boolean)`, the
+/// script's place put before it when raised: `script.lua:3: pekit.encode: …`).
 struct LuaCall {
     let stack: LuaStack
     let name: String

@@ -3,9 +3,7 @@ import Glibc
 #endif
 import PekitCore
 
-/// A small argument parser: long options with or without values, `--opt=value`, `--` to end
-/// options, repeated options kept in order, and short aliases.
-/// A command's options, as `--list-options` lists them (one an line: `-X, --method VALUE`).
+/// A command's options, as `--list-options` lists them (one a line: `-X, --method VALUE`).
 struct OptionTable: Error {
     let options: [Arguments.Option]
 
@@ -17,6 +15,8 @@ struct OptionTable: Error {
     }
 }
 
+/// A small argument parser: long options with or without values, `--opt=value`, `--` to end
+/// options, repeated options kept in order, and short aliases.
 struct Arguments {
     struct Option {
         let name: String          // without the leading dashes

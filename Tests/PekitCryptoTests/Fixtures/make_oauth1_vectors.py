@@ -3,7 +3,7 @@
 cryptography) with fixed nonces and timestamps, for every signature method, with the signature
 base string each produced; RFC 5849 section 1.2's example is the first.
 
-Run: python3 Tests/PekitLuaTests/Fixtures/make_oauth1_vectors.py
+Run: python3 Tests/PekitCryptoTests/Fixtures/make_oauth1_vectors.py
 """
 import json, os
 import oauthlib

@@ -3,7 +3,7 @@
 (base64, binascii) and time formats (datetime, email.utils) from Python 3.11's standard library,
 on fixed and seeded-random inputs, plus the RFC 4231 HMAC-SHA2 and RFC 4648 base64 examples.
 
-Run: python3 Tests/PekitLuaTests/Fixtures/make_crypto_vectors.py
+Run: python3 Tests/PekitCryptoTests/Fixtures/make_crypto_vectors.py
 """
 import base64, datetime, email.utils, hashlib, hmac, json, os, random
 HERE = os.path.dirname(os.path.abspath(__file__))

@@ -3,7 +3,7 @@
 (HS*, RS*: deterministic, so pekit must write the same bytes), ES256/ES384 tokens to verify, the
 keys, and tokens PyJWT refuses with the check that fails; plus RFC 7515 appendix A.1.
 
-Run: python3 Tests/PekitLuaTests/Fixtures/make_jwt_vectors.py
+Run: python3 Tests/PekitCryptoTests/Fixtures/make_jwt_vectors.py
 """
 import base64, hashlib, hmac, json, os, warnings
 import jwt

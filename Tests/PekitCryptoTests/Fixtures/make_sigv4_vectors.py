@@ -3,7 +3,7 @@
 SigV4Auth, S3SigV4Auth, SigV4QueryAuth and S3SigV4QueryAuth at a fixed time, with the canonical
 request and string to sign each produced.
 
-Run: python3 Tests/PekitLuaTests/Fixtures/make_sigv4_vectors.py
+Run: python3 Tests/PekitCryptoTests/Fixtures/make_sigv4_vectors.py
 """
 import datetime, json, os
 import botocore, botocore.auth as auth
