@@ -14,6 +14,38 @@ final class APIDocsTests: XCTestCase {
                        "README's Lua API table differs from LuaAPIDocs.swift: run 'pekit help --lua-api' and paste it between the markers")
     }
 
+    /// Every function a script can reach under `pekit` (and every callable table: `pekit.request`)
+    /// has its entry in the reference, by its full name.
+    func testEveryFunctionHasItsEntry() throws {
+        let lua = LuaREPL(runtime: try makeRuntime())
+        let documented = Set(LuaAPIDoc.all.flatMap(\.names)).sorted().map { "[\"\($0)\"] = true" }.joined(separator: ", ")
+        let result = lua.eval(#"""
+            (function()
+              local documented = { \#(documented) }
+              local seen, missing, count = {}, {}, 0
+              local function walk(t, prefix, depth)
+                if depth > 3 or seen[t] then return end
+                seen[t] = true
+                for k, v in pairs(t) do
+                  if type(k) == "string" then
+                    local name = prefix .. "." .. k
+                    local mt = getmetatable(v)
+                    if type(v) == "function" or (type(v) == "table" and type(mt) == "table" and mt.__call) then
+                      count = count + 1
+                      if not documented[name] then missing[#missing + 1] = name end
+                    end
+                    if type(v) == "table" then walk(v, name, depth + 1) end
+                  end
+                end
+              end
+              walk(pekit, "pekit", 0)
+              table.sort(missing)
+              return count > 50, table.concat(missing, " ")
+            end)()
+            """#)
+        XCTAssertEqual(result, "true\t\"\"", "pekit functions with no LuaAPIDocs entry")
+    }
+
     func testEveryExampleRunsAndPrintsItsResult() throws {
         var failures: [String] = []
         for doc in LuaAPIDoc.all {
