@@ -5,25 +5,38 @@ import PekitCrypto
 
 /// `pekit.crypto`: digests, HMAC, streaming hashes, base64/base64url/hex, random bytes and a
 /// constant-time comparison. Bytes in, bytes out; libcrypto is loaded on the first digest.
-extension LuaRuntime {
-    static let hashMetatable = "pekit.hash"
+enum CryptoModule: LuaModule {
+    static let name = "crypto"
 
-    func installCryptoModule(into pekit: Int32) {
-        let meta = newHandleMetatable(Self.hashMetatable) { runtime, id in runtime.cryptoState.hashes[id] = nil }
+    /// What the module keeps for one runtime: the streaming hashes its scripts hold.
+    final class State {
+        let hashes = LuaHandleTable<HashStream>(metatable: "pekit.hash")
+    }
+
+    static func state(_ runtime: LuaRuntime) -> State { runtime.moduleState(State.self, State.init) }
+
+    static func hashStream(at index: Int32, _ call: LuaCall) throws -> HashStream {
+        try state(call.runtime).hashes.object(at: index, call, expected: "pekit.hash (from pekit.crypto.hash)")
+    }
+
+    static func install(in runtime: LuaRuntime, into pekit: Int32) {
+        let stack = runtime.stack
+        let setFunction = runtime.setFunction
+        let meta = state(runtime).hashes.install(in: runtime)
         setFunction(meta, "hash", "__tostring") { call in
-            let stream = try call.runtime.hashStream(at: 1, call)
+            let stream = try hashStream(at: 1, call)
             call.stack.push("\(stream.algorithm.rawValue) hash"); return 1
         }
         stack.newTable()
         let methods = stack.top
         setFunction(methods, "hash", "update") { call in
-            let stream = try call.runtime.hashStream(at: 1, call)
+            let stream = try hashStream(at: 1, call)
             try call.withBytes(2) { try stream.update(UnsafeRawBufferPointer($0)) }
             call.stack.pushValue(1)
             return 1
         }
         setFunction(methods, "hash", "final") { call in
-            call.stack.push(ByteString(try call.runtime.hashStream(at: 1, call).finish()))
+            call.stack.push(ByteString(try hashStream(at: 1, call).finish()))
             return 1
         }
         stack.rawSet(meta, "__index")
@@ -44,11 +57,7 @@ extension LuaRuntime {
             return 1
         }
         setFunction(module, "pekit.crypto", "hash") { call in
-            let stream = try HashStream(DigestAlgorithm(named: try call.string(1)))
-            let runtime = call.runtime
-            let id = runtime.nextHandleID()
-            runtime.cryptoState.hashes[id] = stream
-            runtime.pushHandle(id, metatable: Self.hashMetatable)
+            state(call.runtime).hashes.push(try HashStream(DigestAlgorithm(named: try call.string(1))), in: call.runtime)
             return 1
         }
         setFunction(module, "pekit.crypto", "random") { call in
@@ -82,13 +91,6 @@ extension LuaRuntime {
             return 1
         }
         stack.rawSet(module, "hex")
-        stack.rawSet(pekit, "crypto")
-    }
-
-    func hashStream(at index: Int32, _ call: LuaCall) throws -> HashStream {
-        guard let id = handleID(at: index, metatable: Self.hashMetatable), let stream = cryptoState.hashes[id] else {
-            throw call.typeError(index, expected: "pekit.hash (from pekit.crypto.hash)")
-        }
-        return stream
+        stack.rawSet(pekit, name)
     }
 }

@@ -3,8 +3,12 @@ import PekitCore
 
 /// `pekit.har.load(path)`: the requests of a HAR 1.2 file (as browsers and proxies export it) as
 /// pekit requests, in order (`req:send()`, `req:raw()`, …), and the statuses recorded for them.
-extension LuaRuntime {
-    func installHARModule(into pekit: Int32) {
+enum HARModule: LuaModule {
+    static let name = "har"
+
+    static func install(in runtime: LuaRuntime, into pekit: Int32) {
+        let stack = runtime.stack
+        let setFunction = runtime.setFunction
         stack.newTable()
         setFunction(-1, "pekit.har", "load") { call in
             try call.require(.files)

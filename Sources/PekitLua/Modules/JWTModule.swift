@@ -5,8 +5,12 @@ import PekitCrypto
 
 /// `pekit.jwt`: `encode(claims, key [, {alg=, header=}])`, `decode(token)` (header and claims,
 /// not verified), `verify(token, key [, {algs=, leeway=, audience=, issuer=, time=}])`.
-extension LuaRuntime {
-    func installJWTModule(into pekit: Int32) {
+enum JWTModule: LuaModule {
+    static let name = "jwt"
+
+    static func install(in runtime: LuaRuntime, into pekit: Int32) {
+        let stack = runtime.stack
+        let setFunction = runtime.setFunction
         stack.newTable()
         let module = stack.top
         let names = JWT.Algorithm.allCases.map(\.rawValue)
@@ -35,7 +39,7 @@ extension LuaRuntime {
             let runtime = call.runtime
             let token = try call.string(1)
             let key = try call.bytes(2)
-            var options = JWT.Options(now: runtime.wallClock())
+            var options = JWT.Options(now: TimeModule.wallClock())
             if let fields = try LuaFields.read(call, argument: 3, known: ["algs", "leeway", "audience", "issuer", "time"]) {
                 if let algs = try fields.strings("algs") {
                     options.algorithms = try algs.map { name in

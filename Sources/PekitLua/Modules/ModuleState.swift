@@ -26,7 +26,3 @@ final class HTTPState {
     var limiters: [String: RateLimiter] = [:]
 }
 
-/// What `pekit.crypto` keeps for one runtime: the streaming hashes its scripts hold.
-final class CryptoState {
-    var hashes: [Int: HashStream] = [:]
-}

@@ -35,13 +35,9 @@ extension LuaRuntime {
         installCookiesModule(into: pekit)
         installRequestModule(into: pekit)
         installHTTPModule(into: pekit)
-        installCryptoModule(into: pekit)
-        installTimeModule(into: pekit)
-        installSignModule(into: pekit)
-        installJWTModule(into: pekit)
         installURLModule(into: pekit)
-        installHARModule(into: pekit)
         installTaskModule(into: pekit)
+        for module in Self.modules { module.install(in: self, into: pekit) }
 
         stack.pushValue(pekit)
         setGlobal("pekit")
@@ -50,6 +46,9 @@ extension LuaRuntime {
         stack.rawSet(-2, "pekit")
         stack.pop(2)
     }
+
+    /// The modules that are `LuaModule` types, installed in this order after the others.
+    static let modules: [LuaModule.Type] = [CryptoModule.self, TimeModule.self, JWTModule.self, HARModule.self, SignModule.self]
 
     /// The encoder that a `policy_or_options` argument asks for: nothing (rfc3986), a policy name,
     /// a charset, or an options table `{policy=, allowed=, space=, lower=, keep_escapes=}`.

@@ -75,7 +75,7 @@ extension LuaRuntime {
             return (user, password)
         }) { builder.basicAuth = auth }
         if let jar = try fields.with("jar", { try jar(at: $0, call) }) { builder.jar = jar }
-        if let signer = try fields.with("sign", { try requestSigner(at: $0, call, argument: argument) }) { builder.signer = signer }
+        if let signer = try fields.with("sign", { try SignModule.requestSigner(at: $0, call, argument: argument) }) { builder.signer = signer }
         if let parts = try fields.value("multipart") {
             guard case .array(let items) = parts else { throw fields.error("multipart", "expected a list of parts") }
             bodies.append(.multipart(try items.enumerated().map { i, item in try multipartPart(item, number: i + 1, call) }))

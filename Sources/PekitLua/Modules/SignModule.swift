@@ -8,20 +8,15 @@ import PekitCrypto
 /// `oauth1(req, options)` as oauthlib signs; with `explain = true` each also returns what was
 /// signed. The same options, with the scheme first, are a request's `sign = {"aws-sigv4", …}`,
 /// which signs every redirect hop to the same origin again.
-extension LuaRuntime {
+enum SignModule: LuaModule {
+    static let name = "sign"
     static let sigV4Fields = ["access_key", "secret_key", "session_token", "region", "service", "time", "payload", "sign_in", "expires", "explain"]
     static let oauth1Fields = ["consumer_key", "consumer_secret", "rsa_key", "token", "token_secret", "method", "nonce", "timestamp",
                                "realm", "callback", "verifier", "body_hash", "explain"]
     static let signSchemes = ["aws-sigv4", "oauth1"]
 
-    func wallClock() -> Double {
-        var spec = timespec()
-        clock_gettime(CLOCK_REALTIME, &spec)
-        return Double(spec.tv_sec)
-    }
-
     /// An AWS signer and its fixed time (nil: the clock at each signing).
-    func sigV4(_ fields: LuaFields) throws -> (signer: AWSSigV4, time: Double?) {
+    static func sigV4(_ fields: LuaFields) throws -> (signer: AWSSigV4, time: Double?) {
         func required(_ name: String) throws -> String {
             guard let value = try fields.string(name), !value.isEmpty else { throw fields.error(name, "required (a non-empty string)") }
             return value
@@ -34,7 +29,7 @@ extension LuaRuntime {
         return (signer, try fields.number("time", in: 0...253_402_300_799, expected: "Unix seconds (a number from 0)"))
     }
 
-    func oauth1(_ fields: LuaFields) throws -> OAuth1 {
+    static func oauth1(_ fields: LuaFields) throws -> OAuth1 {
         guard let key = try fields.string("consumer_key"), !key.isEmpty else { throw fields.error("consumer_key", "required (a non-empty string)") }
         var signer = OAuth1(consumerKey: key)
         signer.consumerSecret = try fields.string("consumer_secret") ?? ""
@@ -53,7 +48,7 @@ extension LuaRuntime {
     }
 
     /// A request's `sign = {"aws-sigv4" | "oauth1", …options}`.
-    func requestSigner(at index: Int32, _ call: LuaCall, argument: Int32) throws -> (inout HTTPRequest) throws -> Void {
+    static func requestSigner(at index: Int32, _ call: LuaCall, argument: Int32) throws -> (inout HTTPRequest) throws -> Void {
         let stack = call.stack
         guard stack.type(index) == LUA_TTABLE, stack.rawGetIndex(index, 1) == LUA_TSTRING, let scheme = stack.string(-1), Self.signSchemes.contains(scheme) else {
             stack.pop()
@@ -67,31 +62,33 @@ extension LuaRuntime {
         if scheme == "aws-sigv4" {
             let (signer, time) = try sigV4(fields)
             if signer.placement == .query { throw fields.error("sign_in", "a request's sign signs every hop in its headers; presign with pekit.sign.aws_sigv4") }
-            return { [weak self] request in try signer.sign(&request, at: time ?? self?.wallClock() ?? 0) }
+            return { request in try signer.sign(&request, at: time ?? TimeModule.wallClock()) }
         }
         let signer = try oauth1(fields)
-        return { [weak self] request in try signer.sign(&request, now: self?.wallClock() ?? 0) }
+        return { request in try signer.sign(&request, now: TimeModule.wallClock()) }
     }
 
     /// The request handle at argument 1 and its id.
-    func signedRequest(_ call: LuaCall) throws -> (id: Int, stored: StoredRequest) {
-        guard let id = handleID(at: 1, metatable: Self.requestMetatable), let stored = requestState.requests[id] else {
+    static func signedRequest(_ call: LuaCall) throws -> (id: Int, stored: StoredRequest) {
+        guard let id = call.runtime.handleID(at: 1, metatable: LuaRuntime.requestMetatable), let stored = call.runtime.requestState.requests[id] else {
             throw call.typeError(1, expected: "request (from pekit.request)")
         }
         return (id, stored)
     }
 
-    func installSignModule(into pekit: Int32) {
+    static func install(in runtime: LuaRuntime, into pekit: Int32) {
+        let stack = runtime.stack
+        let setFunction = runtime.setFunction
         stack.newTable()
         setFunction(-1, "pekit.sign", "aws_sigv4") { call in
             let runtime = call.runtime
-            let (id, stored) = try runtime.signedRequest(call)
+            let (id, stored) = try signedRequest(call)
             guard let fields = try LuaFields.read(call, argument: 2, known: Self.sigV4Fields) else {
                 throw call.badArgument(2, "table expected with access_key, secret_key, region and service")
             }
-            let (signer, time) = try runtime.sigV4(fields)
+            let (signer, time) = try sigV4(fields)
             var request = stored.request
-            let explanation = try signer.sign(&request, at: time ?? runtime.wallClock())
+            let explanation = try signer.sign(&request, at: time ?? TimeModule.wallClock())
             runtime.requestState.requests[id] = StoredRequest(request: request, sendDefaults: stored.sendDefaults)
             call.stack.pushValue(1)
             guard try fields.flag("explain") == true else { return 1 }
@@ -104,12 +101,12 @@ extension LuaRuntime {
         }
         setFunction(-1, "pekit.sign", "oauth1") { call in
             let runtime = call.runtime
-            let (id, stored) = try runtime.signedRequest(call)
+            let (id, stored) = try signedRequest(call)
             guard let fields = try LuaFields.read(call, argument: 2, known: Self.oauth1Fields) else {
                 throw call.badArgument(2, "table expected with consumer_key and consumer_secret (or rsa_key)")
             }
             var request = stored.request
-            let explanation = try runtime.oauth1(fields).sign(&request, now: runtime.wallClock())
+            let explanation = try oauth1(fields).sign(&request, now: TimeModule.wallClock())
             runtime.requestState.requests[id] = StoredRequest(request: request, sendDefaults: stored.sendDefaults)
             call.stack.pushValue(1)
             guard try fields.flag("explain") == true else { return 1 }
@@ -118,6 +115,6 @@ extension LuaRuntime {
             ])), keepOrder: false)
             return 2
         }
-        stack.rawSet(pekit, "sign")
+        stack.rawSet(pekit, name)
     }
 }

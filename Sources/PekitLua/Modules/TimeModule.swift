@@ -6,8 +6,19 @@ import PekitHTTP
 
 /// `pekit.time`: Unix seconds (fractions allowed), the text formats HTTP and signing use, and a
 /// sleep Ctrl-C can stop.
-extension LuaRuntime {
-    func installTimeModule(into pekit: Int32) {
+enum TimeModule: LuaModule {
+    static let name = "time"
+
+    /// The wall clock in whole Unix seconds (what signatures carry).
+    static func wallClock() -> Double {
+        var spec = timespec()
+        clock_gettime(CLOCK_REALTIME, &spec)
+        return Double(spec.tv_sec)
+    }
+
+    static func install(in runtime: LuaRuntime, into pekit: Int32) {
+        let stack = runtime.stack
+        let setFunction = runtime.setFunction
         stack.newTable()
         let module = stack.top
         let formats = Timestamp.Format.allCases.map(\.rawValue)

@@ -87,11 +87,20 @@ public final class LuaRuntime {
     private let owner = pthread_self()
     private var boxes: [LuaFunctionBox] = []
     var handleCounter = 0
+
+    /// A module's own state for this runtime (one of `type`), made by `make` the first time.
+    func moduleState<State: AnyObject>(_ type: State.Type, _ make: () -> State) -> State {
+        if let state = moduleStates[ObjectIdentifier(type)] as? State { return state }
+        let state = make()
+        moduleStates[ObjectIdentifier(type)] = state
+        return state
+    }
     /// What each module keeps for this runtime.
     let cookieState = CookiesState()
     let requestState = RequestState()
     let httpState = HTTPState()
-    let cryptoState = CryptoState()
+    /// The state of the modules that keep their own (`LuaModule`s), by its type, made on first use.
+    private var moduleStates: [ObjectIdentifier: AnyObject] = [:]
     let tasks = TaskScheduler()
     /// Where `pekit run --har` records every exchange the script makes.
     public var harLog: HARLog?
