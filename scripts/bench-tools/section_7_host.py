@@ -65,7 +65,7 @@ Start-up: median wall time of 21 runs of each command, against `lua5.4 -e ''` ({
 
 Target (issue 13): the cookie commands under 10 ms (they took about 22 ms when the list was parsed by
 Characters, 15 ms more than other commands). Now only `receive` reads the public suffix list (the
-other actions never consult it), and the list is indexed by hashes of its bytes with no string per
+other actions read it only when a file has a domain cookie to check), and the list is indexed by hashes of its bytes with no string per
 rule (about 1.5 ms). What a command adds to the bare process is its row minus the first; the bare
 process itself (dynamic loading of the Swift runtime and Foundation) varies from about 7 to 12 ms
 on this shared machine from one minute to the next, so compare rows within one run.
