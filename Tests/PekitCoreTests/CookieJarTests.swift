@@ -220,4 +220,46 @@ final class CookieJarTests: XCTestCase {
         }
         XCTAssertEqual(netscape.all.map(carried).sorted(), j.all.map(carried).sorted())
     }
+
+    /// At the total limit, expired cookies go first, then the least recently used (issue 32
+    /// made this O(log n) a cookie; the rule is held here against the jar's contents before and
+    /// after each step of a random run: stores, sends that refresh last access, time passing).
+    func testEvictionAtTheLimitTakesExpiredThenLeastRecentlyUsed() throws {
+        var rng = SplitMix(seed: 32)
+        let clock = Clock()
+        let jar = CookieJar(publicSuffixes: nil, clock: { clock.now })
+        jar.limits.total = 40
+        jar.limits.perDomain = 1000
+        let hosts = (0..<8).map { "h\($0).example" }
+        func key(_ c: Cookie) -> String { "\(c.domain) \(c.name) \(c.path)" }
+        var evictions = 0
+        for step in 0..<3000 {
+            switch rng.next(10) {
+            case 0..<7:
+                let before = Dictionary(uniqueKeysWithValues: jar.all.map { (key($0), $0) })
+                let host = hosts[rng.next(hosts.count)]
+                let age = rng.next(3) == 0 ? "" : "; Max-Age=\(1 + rng.next(40))"
+                guard case .stored(let stored) = try jar.receive("c\(rng.next(60))=\(step)\(age)", from: RequestURL("http://\(host)/")) else { continue }
+                let after = Dictionary(uniqueKeysWithValues: jar.all.map { (key($0), $0) })
+                XCTAssertLessThanOrEqual(after.count, 40)
+                let removed = before.filter { after[$0.key] == nil }.map(\.value)
+                guard !removed.isEmpty else { continue }
+                evictions += 1
+                // Every expired cookie left; of the others, none kept was used less recently
+                // than one evicted.
+                XCTAssertFalse(after.values.contains { $0.isExpired(at: clock.now) }, "step \(step): an expired cookie kept")
+                let evicted = removed.filter { !$0.isExpired(at: clock.now) }
+                if let newest = evicted.map(\.lastAccess).max(), let oldestKept = after.values.filter({ key($0) != key(stored) }).map(\.lastAccess).min() {
+                    XCTAssertLessThanOrEqual(newest, oldestKept, "step \(step): a more recently used cookie was evicted")
+                }
+                // With no expired cookie to take, least recently used ones go down to the limit, not past it.
+                if evicted.count == removed.count { XCTAssertEqual(after.count, 40, "step \(step): evicted past the limit") }
+            case 7, 8:
+                _ = try jar.header(for: RequestURL("http://\(hosts[rng.next(hosts.count)])/"))
+            default:
+                clock.now += Double(rng.next(6))
+            }
+        }
+        XCTAssertGreaterThan(evictions, 500)
+    }
 }

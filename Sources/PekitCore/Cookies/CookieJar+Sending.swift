@@ -55,6 +55,7 @@ extension CookieJar {
             for cookie in chosen {
                 if let i = byDomain[cookie.domain]?.firstIndex(where: { $0.name == cookie.name && $0.path == cookie.path }) {
                     byDomain[cookie.domain]?[i].lastAccess = now
+                    if let sent = byDomain[cookie.domain]?[i] { noteForEviction(sent) }
                 }
             }
             return chosen
@@ -70,6 +71,7 @@ extension CookieJar {
             byDomain[domain]?.collectSendable(into: &chosen, requestHost: host, listDomain: domain, path: path,
                                               secure: secure, context: context, now: now)
         }
+        for cookie in chosen { noteForEviction(cookie) }
         chosen.sort { a, b in
             a.path.utf8.count != b.path.utf8.count ? a.path.utf8.count > b.path.utf8.count : a.creation < b.creation
         }

@@ -98,6 +98,7 @@ extension CookieJar {
         list.append(cookie)
         byDomain[cookie.domain] = list
         count += 1
+        noteForEviction(cookie)
         enforceLimits(domain: cookie.domain, now: now)
         return .stored(cookie)
     }
@@ -137,6 +138,7 @@ extension CookieJar {
         list.append(cookie)
         byDomain[cookie.domain] = list
         count += 1
+        noteForEviction(cookie)
         enforceLimits(domain: cookie.domain, now: now)
     }
 
@@ -211,23 +213,7 @@ extension CookieJar {
             count -= (byDomain[domain]?.count ?? 0) - list.count
             byDomain[domain] = list
         }
-        if count > limits.total {
-            removeExpired()
-            while count > limits.total, let (domain, index) = leastRecentlyUsed() {
-                byDomain[domain]?.remove(at: index)
-                if byDomain[domain]?.isEmpty == true { byDomain[domain] = nil }
-                count -= 1
-                evicted += 1
-            }
-        }
-    }
-
-    func leastRecentlyUsed() -> (String, Int)? {
-        var best: (String, Int, Double)?
-        for (domain, list) in byDomain {
-            for (i, cookie) in list.enumerated() where cookie.lastAccess < (best?.2 ?? .infinity) { best = (domain, i, cookie.lastAccess) }
-        }
-        return best.map { ($0.0, $0.1) }
+        evictOverTotal()
     }
 
     /// Cookies stored under `domain` or any of its parent domains.

@@ -54,7 +54,9 @@ public final class CookieJar {
     /// While a file loads: where each (domain, name, path) is in its domain's list, so that a
     /// repeated cookie replaces in place in O(1), and the limits wait until the end (one sort
     /// instead of a scan per cookie: loading N cookies is O(N log N)).
-    var bulk: [String: [String: Int]]?
+    var bulk: [String: [String: Int]]? { didSet { eviction.valid = false } }
+    /// What evicts at the total limit without scanning the jar (CookieJar+Eviction.swift).
+    var eviction = EvictionIndex()
 
     public init(publicSuffixes: PublicSuffixList?, clock: @escaping @Sendable () -> Double) {
         self.publicSuffixes = publicSuffixes
@@ -150,6 +152,7 @@ public final class CookieJar {
     public func clear() {
         byDomain = [:]
         count = 0
+        eviction.reset()
     }
 
     /// Removes expired cookies; returns how many.
