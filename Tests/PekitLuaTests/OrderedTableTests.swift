@@ -56,7 +56,9 @@ final class OrderedTableTests: XCTestCase {
         XCTAssertEqual(lua.eval(#"(function() local p = pekit.policy.get("form") p.space = "%20" return pekit.encode("a b", p) end)()"#), #""a%20b""#)
         XCTAssertEqual(lua.eval(#"(function() local p = pekit.policy.get("qs") p.arrays = "brackets" return pekit.query.encode({ a = { 1 } }, p) end)()"#), #""a%5B%5D=1""#)
         XCTAssertEqual(lua.eval(#"pekit.ordered{ {"a", 1} }.a"#), "1")
-        XCTAssertEqual(lua.eval(#"pekit.ordered{ {"a", 1}, {"a", 2} }"#), #"pekit.ordered{ {"a", 2} }"#, "a repeated key keeps its first place, the last value")
+        // A repeated key is an error naming it (it used to keep the last value silently).
+        XCTAssertEqual(lua.eval(#"(function() local t = pekit.ordered{ {"a", 1}, {"a", 2} } end)()"#),
+                       #"error: stdin:1: pekit.ordered: entries 1 and 2 both have the key "a"; a table holds a key once (a list of {key, value} pairs, as params or headers take, may repeat one)"#)
         XCTAssertEqual(lua.eval(#"(function() local o = pekit.ordered() o[true] = 1 end)()"#),
                        "error: stdin:1: pekit.ordered: a key must be a string or an integer, not boolean")
     }
@@ -76,6 +78,8 @@ final class OrderedTableTests: XCTestCase {
                        #""{\n  \"b\": [\n    1,\n    {\n      \"c\": null\n    },\n    []\n  ],\n  \"a\": {},\n  \"s\": \"x\\\"y\",\n  \"n\": 1.5\n}""#)
         XCTAssertEqual(lua.eval(#"pekit.json.encode({}, {prety = true})"#),
                        #"error: stdin:1: pekit.json.encode: bad argument #2 (unknown field "prety"; known: pretty)"#)
+        XCTAssertEqual(lua.eval(#"pekit.ordered{ { "a", "1" }, { "b", 2 }, { "a", "2" } }"#),
+                       #"error: pekit.ordered: entries 1 and 3 both have the key "a"; a table holds a key once (a list of {key, value} pairs, as params or headers take, may repeat one)"#)
         XCTAssertEqual(lua.eval(#"pekit.json.decode("[]", { dups = 1 })"#), #"error: stdin:1: pekit.json.decode: bad argument #2 (unknown field "dups"; known: duplicates)"#)
         // A member given twice: the last value at the first one's place (JavaScript's and
         // Python's reading), or an error naming it.

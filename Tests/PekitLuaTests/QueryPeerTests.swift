@@ -22,6 +22,35 @@ final class QueryPeerTests: XCTestCase {
         }
         XCTAssertEqual(failures, 0)
     }
+
+    /// qs's ignoreQueryPrefix removes one `?`, and pekit's reading of pasted "?…" input does not
+    /// remove another (Fixtures/make_qs_vectors.py).
+    func testQSIgnoreQueryPrefixRemovesOneQuestionMark() throws {
+        struct Case: Decodable { let input: String; let expected: String }
+        let url = try XCTUnwrap(Bundle.module.url(forResource: "qs-prefix-vectors", withExtension: "json", subdirectory: "Fixtures"))
+        let cases = try JSONDecoder().decode([Case].self, from: Data(contentsOf: url))
+        XCTAssertEqual(cases.count, 8)
+        let lua = LuaREPL(runtime: try makeRuntime())
+        for c in cases {
+            let got = lua.eval("pekit.json.encode(pekit.query.decode(\(String(reflecting: c.input)), { server = \"qs\", ignoreQueryPrefix = true }))")
+            let text = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(got.utf8), options: .fragmentsAllowed) as? String, got)
+            let ours = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? NSDictionary
+            let theirs = try JSONSerialization.jsonObject(with: Data(c.expected.utf8)) as? NSDictionary
+            XCTAssertEqual(ours, theirs, "qs.parse(\(c.input), {ignoreQueryPrefix: true})")
+        }
+    }
+
+    /// qs with arrayFormat comma and encodeValuesOnly leaves every comma raw, in arrays and plain
+    /// values alike (Fixtures/make_qs_comma_vectors.py).
+    func testQSCommaWithEncodeValuesOnly() throws {
+        let url = try XCTUnwrap(Bundle.module.url(forResource: "qs-comma-vectors", withExtension: "json", subdirectory: "Fixtures"))
+        let vectors = try JSONDecoder().decode([Vector].self, from: Data(contentsOf: url))
+        XCTAssertEqual(vectors.count, 8)
+        let runtime = try makeRuntime()
+        for v in vectors {
+            XCTAssertEqual(try runtime.policy(named: v.policy).queryString(try JSON.parse(Array(v.doc.utf8))).description, v.expected, "\(v.peer) on \(v.doc)")
+        }
+    }
 }
 
 /// Exact outputs of the shipped policies that have no peer installed here, from their specs.

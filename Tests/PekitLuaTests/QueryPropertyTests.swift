@@ -42,6 +42,6 @@ final class QueryPropertyTests: XCTestCase {
               return policies, checked
             end)()
             """#)
-        XCTAssertEqual(result, "18\t5400")
+        XCTAssertEqual(result, "19\t5700")
     }
 }

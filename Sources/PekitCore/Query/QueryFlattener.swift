@@ -49,10 +49,16 @@ extension Policy {
         var partEncoder = valueEncoder
         partEncoder?.allowed.remove(0x2C)
         let joiner = valueEncoder?.encode(bytes: [0x2C]) ?? [0x2C]
+        // qs 6.11 with arrayFormat comma and encodeValuesOnly (keys left as they are) splits every
+        // value at its commas and encodes the pieces, so commas go out raw (stringify.js).
+        let rawCommas: Bool = { if case .comma = arrays, case .none = encodeKeys { return true }; return false }()
         var result = pairs.map { pair -> EncodedPair in
             let key = keyEncoder?.encode(bytes: pair.key.bytes) ?? pair.key.bytes
             var value: [UInt8]?
-            if let parts = pair.commaParts {
+            if rawCommas, let valueEncoder {
+                let text = pair.commaParts.map { $0.map(\.bytes).joined(separator: [0x2C]).map { $0 } } ?? pair.value?.bytes
+                value = text.map { Array($0.split(separator: 0x2C, omittingEmptySubsequences: false).map { valueEncoder.encode(bytes: Array($0)) }.joined(separator: [0x2C])) }
+            } else if let parts = pair.commaParts {
                 var joined: [UInt8] = []
                 for (i, part) in parts.enumerated() {
                     if i > 0 { joined += joiner }

@@ -69,21 +69,7 @@ extension Timestamp {
                 while i < bytes.count, bytes[i] >= 0x30, bytes[i] <= 0x39 { fraction += Double(bytes[i] - 0x30) * scale; scale /= 10; i += 1; any = true }
                 if !any { throw fail("expected digits after \".\"") }
             }
-            var offset = 0
-            guard i < bytes.count else { throw fail("expected \"Z\" or an offset (+01:00) after the time") }
-            switch bytes[i] {
-            case 0x5A, 0x7A: i += 1
-            case 0x2B, 0x2D:
-                let sign = bytes[i] == 0x2D ? -1 : 1
-                i += 1
-                let oh = try digits(2, "offset hours")
-                if i < bytes.count, bytes[i] == 0x3A { i += 1 }
-                let om = try digits(2, "offset minutes")
-                guard oh <= 23, om <= 59 else { throw fail("the offset is out of range") }
-                offset = sign * (oh * 3600 + om * 60)
-            default:
-                throw fail("expected \"Z\" or an offset (+01:00) after the time")
-            }
+            let offset = try zone(example: "+01:00")
             try end()
             return try time(y, mo, d, h, mi, s, at: 0) - Double(offset) + fraction
         }
@@ -92,9 +78,33 @@ extension Timestamp {
             let y = try digits(4, "year"), mo = try digits(2, "month"), d = try digits(2, "day")
             try expect(0x54, "\"T\" between the date and the time")
             let h = try digits(2, "hour"), mi = try digits(2, "minute"), s = try digits(2, "second")
-            try expect(0x5A, "\"Z\" at the end")
+            let offset = try zone(example: "+0100")
             try end()
-            return try time(y, mo, d, h, mi, s, at: 0)
+            return try time(y, mo, d, h, mi, s, at: 0) - Double(offset)
+        }
+
+        /// The zone after a time, in seconds east of UTC: `Z`, or `+hh:mm`, `+hhmm` or `+hh` (ISO
+        /// 8601's extended and basic forms alike), `-` west.
+        mutating func zone(example: String) throws -> Int {
+            guard i < bytes.count else { throw fail("expected \"Z\" or an offset (\(example)) after the time") }
+            switch bytes[i] {
+            case 0x5A, 0x7A:
+                i += 1
+                return 0
+            case 0x2B, 0x2D:
+                let sign = bytes[i] == 0x2D ? -1 : 1
+                i += 1
+                let oh = try digits(2, "offset hours")
+                var om = 0
+                if i < bytes.count {
+                    if bytes[i] == 0x3A { i += 1 }
+                    om = try digits(2, "offset minutes")
+                }
+                guard oh <= 23, om <= 59 else { throw fail("the offset is out of range") }
+                return sign * (oh * 3600 + om * 60)
+            default:
+                throw fail("expected \"Z\" or an offset (\(example)) after the time")
+            }
         }
 
         mutating func clock() throws -> (Int, Int, Int) {

@@ -56,8 +56,9 @@ extension LuaRuntime {
         }
         setFunction(module, "pekit.query", "decode") { call in
             // A whole URL or "?…" is read for its query part, as a server would see it.
-            let query = ByteString(bytes: QueryInput.query(of: try call.bytes(1)).query)
+            let input = try call.bytes(1)
             let (server, ordered) = try call.runtime.queryServer(from: call, argument: 2)
+            let query = ByteString(bytes: server.queryPart(of: input).query)
             if case .qs(let parser) = server, !ordered {
                 // Tables straight from the parser's tree; the port's object when qs's options need it.
                 var sink = LuaTreeSink(call.runtime)

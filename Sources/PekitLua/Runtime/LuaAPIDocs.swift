@@ -66,7 +66,7 @@ public struct LuaAPIDoc: Sendable {
               returns: "`n` bytes from OpenSSL's CSPRNG; a comparison in constant time",
               example: "#pekit.crypto.random(16), pekit.crypto.equal(\"a\", \"a\")", result: "16\ttrue"),
         .init(names: ["pekit.time.now", "pekit.time.format", "pekit.time.parse", "pekit.time.sleep", "pekit.time"], call: "`pekit.time.now()`, `.format(t [, fmt])`, `.parse(s [, fmt])`, `.sleep(seconds)`",
-              returns: "Unix seconds; `fmt` `\"iso8601\"` (default; parse takes offsets), `\"iso8601-basic\"` (SigV4's `20261130T120000Z`), `\"http\"` (IMF-fixdate; parse also RFC 850 and asctime); `sleep` stops at Ctrl-C, and in a task lets the other tasks run",
+              returns: "Unix seconds; `fmt` `\"iso8601\"` (default; parse takes offsets), `\"iso8601-basic\"` (SigV4's `20261130T120000Z`; parse takes offsets, `+0200`), `\"http\"` (IMF-fixdate; parse also RFC 850 and asctime); `sleep` stops at Ctrl-C, and in a task lets the other tasks run",
               example: "pekit.time.format(0, \"http\")", result: "\"Thu, 01 Jan 1970 00:00:00 GMT\""),
         .init(names: ["pekit.sign.aws_sigv4", "pekit.sign"], call: "`pekit.sign.aws_sigv4(req, {access_key=, secret_key=, session_token=, region=, service=, time=, payload=\"hash\"\\|\"unsigned\", sign_in=\"header\"\\|\"query\", expires=, explain=})`",
               returns: "signs `req` in place as botocore does (S3's path and payload rules included) and returns it; `explain = true` also returns `{canonical_request=, string_to_sign=, signature=}`",

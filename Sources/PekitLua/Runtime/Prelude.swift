@@ -121,7 +121,7 @@ function pekit.ordered(list)
       error(sformat("pekit.ordered: field '%s' is not in the list; Lua forgets the order of {a = 1, b = 2}, so write pekit.ordered{ {\"a\", 1}, {\"b\", 2} }", tostring(k)), 2)
     end
   end
-  local out, o = {}, { keys = {}, pos = {}, n = 0 }
+  local out, o, first = {}, { keys = {}, pos = {}, n = 0 }, {}
   for i = 1, n do
     local pair = rawget(list, i)
     if type(pair) ~= "table" then error(sformat("pekit.ordered: entry %d must be a {key, value} pair, not a %s", i, type(pair)), 2) end
@@ -131,7 +131,13 @@ function pekit.ordered(list)
     end
     local v = rawget(pair, 2)
     if v == nil then v = null end
-    if rawget(out, k) == nil then append_key(o, k) end  -- a repeated key keeps its first place
+    -- A table holds a key once: a second one would silently replace the first.
+    if first[k] then
+      error(sformat("pekit.ordered: entries %d and %d both have the key %s; a table holds a key once (a list of {key, value} pairs, as params or headers take, may repeat one)",
+                    first[k], i, type(k) == "string" and sformat("%q", k) or tostring(k)), 2)
+    end
+    first[k] = i
+    append_key(o, k)
     rawset(out, k, v)
   end
   orders[out] = o

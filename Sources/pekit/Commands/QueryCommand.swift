@@ -105,7 +105,7 @@ private func runQuery(_ args: [[UInt8]]) throws -> Int32 {
         if parsed.has("server"), parsed.has("policy") { throw UsageError(command: "query", message: "give --server or --policy with --decode, not both") }
         while input.last == 0x0A || input.last == 0x0D { input.removeLast() }
         let model = try server(parsed.value("server"), policyName: parsed.value("policy"))
-        let (query, source) = QueryInput.query(of: input)
+        let (query, source) = model.queryPart(of: input)
         if source != .query {
             Output.stderr.line("pekit query: reading the query part of the \(source == .url ? "URL" : "'?…' input"): \(String(decoding: query, as: UTF8.self))")
         }

@@ -33,6 +33,8 @@ for text in ["Sun, 06 Nov 1994 08:49:37 GMT", "Sunday, 06-Nov-94 08:49:37 GMT", 
     out["parse"].append({"text": text, "format": "http", "t": int(email.utils.parsedate_to_datetime(text).timestamp())})
 for text in ["2026-11-30T12:00:00Z", "2026-11-30T12:00:00+01:00", "2026-11-30T12:00:00-0530", "1994-11-06T08:49:37.250Z", "2000-02-29T00:00:00z"]:
     out["parse"].append({"text": text, "format": "iso8601", "t": datetime.datetime.fromisoformat(text.replace("z", "Z")).timestamp()})
+for text in ["20261130T120000Z", "20261130T120000+0200", "20261130T120000-0530", "19941106T084937+0000"]:
+    out["parse"].append({"text": text, "format": "iso8601-basic", "t": datetime.datetime.strptime(text, "%Y%m%dT%H%M%S%z").timestamp()})
 with open(os.path.join(HERE, "crypto-vectors.json"), "w") as f:
     json.dump(out, f, indent=0)
 print({k: len(v) for k, v in out.items()})

@@ -81,6 +81,17 @@ public enum QueryServer: Sendable {
     /// What the server reads from `query`: the parameters, and (Go only) the error the server
     /// returns beside them.
     /// - Throws: `QueryServerError` where the server raises.
+    /// The part of pasted `input` (a query, `?…`, a URL) this server reads: `QueryInput`'s, except
+    /// that qs with `ignoreQueryPrefix` is given the `?` of `?…` to remove itself, so that one `?`
+    /// is removed in all, as qs removes it (`??a=1` is `{"?a": "1"}`).
+    public func queryPart(of input: [UInt8]) -> (query: ArraySlice<UInt8>, source: QueryInput.Source) {
+        let (query, source) = QueryInput.query(of: input)
+        if source == .questionMark, case .qs(let parser) = self, parser.ignoreQueryPrefix {
+            return (input[..<query.endIndex], source)
+        }
+        return (query, source)
+    }
+
     public func read(_ query: ByteString) throws -> (value: PekitValue, error: QueryServerError?) {
         switch self {
         case .qs(let p): return (try p.parse(query), nil)
