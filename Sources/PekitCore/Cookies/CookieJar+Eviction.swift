@@ -81,6 +81,9 @@ extension CookieJar {
     /// Notes a cookie just stored or sent, so eviction finds it by its new times.
     func noteForEviction(_ cookie: Cookie) {
         guard eviction.valid else { return }
+        // Kept only while the jar is at its limit (a crawler's jar): below it, no lookup or store
+        // pays for the heaps, and they are rebuilt in O(n) when the limit is reached again.
+        guard count >= limits.total else { eviction.reset(); return }
         eviction.byAccess.push(.init(time: cookie.lastAccess, domain: cookie.domain, name: cookie.name, path: cookie.path))
         if let expires = cookie.expires {
             eviction.byExpiry.push(.init(time: expires, domain: cookie.domain, name: cookie.name, path: cookie.path))
