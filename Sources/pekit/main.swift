@@ -46,7 +46,7 @@ func main() -> Int32 {
         }
         if let name = args.first.map({ String(decoding: $0, as: UTF8.self) }), name != "--help", name != "-h" {
             guard let command = commands.first(where: { $0.name == name }) else {
-                Output.stderr.line("pekit: unknown command '\(name)' (see 'pekit help')")
+                Output.stderr.line(Suggestion.message("pekit: unknown command '\(name)'", for: name, among: commands.map(\.name) + ["help"]) + " (see 'pekit help')")
                 return 2
             }
             Output.stdout.line(command.help)
@@ -61,7 +61,7 @@ func main() -> Int32 {
         }
         guard let command = commands.first(where: { $0.name == first }) else {
             Output.stderr.line(first.hasPrefix("-") ? "pekit: unknown option '\(first)' (see 'pekit help')"
-                                                    : "pekit: unknown command '\(first)' (see 'pekit help')")
+                                                    : Suggestion.message("pekit: unknown command '\(first)'", for: first, among: commands.map(\.name) + ["help"]) + " (see 'pekit help')")
             return 2
         }
         return runCommandCatching(command, args)

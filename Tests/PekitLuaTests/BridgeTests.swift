@@ -77,7 +77,7 @@ final class BridgeTests: XCTestCase {
                        #""stdin:1: pekit.decode: invalid escape \"%zz\" at byte 3 (a % needs two hex digits; write %25 for a literal %)""#)
         XCTAssertEqual(lua.eval(#"pekit.encode()"#), "error: stdin:1: pekit.encode: bad argument #1 (string expected, got no value)")
         XCTAssertEqual(lua.eval(#"pekit.encode("x", true)"#), "error: stdin:1: pekit.encode: bad argument #2 (policy name, charset or options table expected, got boolean)")
-        XCTAssertEqual(lua.eval(#"pekit.decode("x", {plux = true})"#), #"error: stdin:1: pekit.decode: bad argument #2 (unknown field "plux"; known: plus, strict, utf8, unicode_escapes)"#)
+        XCTAssertEqual(lua.eval(#"pekit.decode("x", {plux = true})"#), #"error: stdin:1: pekit.decode: bad argument #2 (unknown field "plux" (did you mean "plus"?); known: plus, strict, utf8, unicode_escapes)"#)
         XCTAssertEqual(lua.eval(#"pekit.decode("%FF", {utf8 = true})"#), #"error: stdin:1: pekit.decode: decoded bytes are not valid UTF-8: "%FF" at byte 1"#)
         XCTAssertEqual(lua.eval(#"local o = pekit.ordered{ {nil, 1} }"#), "error: stdin:1: pekit.ordered: entry 1: the key must be a string or an integer, not nil")
     }

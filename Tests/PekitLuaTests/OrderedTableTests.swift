@@ -77,7 +77,7 @@ final class OrderedTableTests: XCTestCase {
         XCTAssertEqual(lua.eval(#"pekit.json.encode(pekit.json.decode([==[{"b":[1,{"c":null},[]],"a":{},"s":"x\"y","n":1.5}]==]), {pretty = true})"#),
                        #""{\n  \"b\": [\n    1,\n    {\n      \"c\": null\n    },\n    []\n  ],\n  \"a\": {},\n  \"s\": \"x\\\"y\",\n  \"n\": 1.5\n}""#)
         XCTAssertEqual(lua.eval(#"pekit.json.encode({}, {prety = true})"#),
-                       #"error: stdin:1: pekit.json.encode: bad argument #2 (unknown field "prety"; known: pretty)"#)
+                       #"error: stdin:1: pekit.json.encode: bad argument #2 (unknown field "prety" (did you mean "pretty"?); known: pretty)"#)
         XCTAssertEqual(lua.eval(#"pekit.ordered{ { "a", "1" }, { "b", 2 }, { "a", "2" } }"#),
                        #"error: pekit.ordered: entries 1 and 3 both have the key "a"; a table holds a key once (a list of {key, value} pairs, as params or headers take, may repeat one)"#)
         XCTAssertEqual(lua.eval(#"pekit.json.decode("[]", { dups = 1 })"#), #"error: stdin:1: pekit.json.decode: bad argument #2 (unknown field "dups"; known: duplicates)"#)

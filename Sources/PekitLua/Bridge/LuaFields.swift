@@ -6,7 +6,7 @@ import PekitHTTP
 /// The fields of a table argument (options, request fields, a policy), read by name and type.
 /// Unknown fields are refused up front and every mistake names the argument and the field:
 ///
-///     bad argument #2 (unknown field "servr"; known: policy, server, depth, …)
+///     bad argument #2 (unknown field "servr" (did you mean "server"?); known: policy, server, depth, …)
 ///     bad argument #2 (field "depth": expected a whole number from 0 to 1000, got a string)
 ///
 /// Reads are raw (a table's metamethods never run) and each leaves the stack as it found it.
@@ -43,8 +43,10 @@ struct LuaFields {
         try call.runtime.forEachRaw(index) {
             if takesFirst, stack.type(-2) == LUA_TNUMBER, stack.integer(-2) == 1 { return }
             guard stack.type(-2) == LUA_TSTRING, let name = stack.string(-2), known.contains(name) else {
-                let name = stack.type(-2) == LUA_TSTRING ? "\"\(stack.string(-2) ?? "")\"" : "[\(stack.toStringMeta(-2))]"
-                throw call.badArgument(argument, "unknown field \(name); known: \(known.joined(separator: ", "))")
+                let text = stack.type(-2) == LUA_TSTRING ? stack.string(-2) : nil
+                let name = text.map { "\"\($0)\"" } ?? "[\(stack.toStringMeta(-2))]"
+                let near = text.flatMap { Suggestion.closest(to: $0, among: known) }.map { " (did you mean \"\($0)\"?)" } ?? ""
+                throw call.badArgument(argument, "unknown field \(name)\(near); known: \(known.joined(separator: ", "))")
             }
         }
     }

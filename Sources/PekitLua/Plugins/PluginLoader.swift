@@ -197,6 +197,13 @@ final class PluginLoader {
         return Loaded(name: name, kind: kind, description: description, file: file, runtime: plugin, ref: plugin.reference())
     }
 
+    /// The names of the plugin files on the path, none loaded (for "did you mean").
+    func names() -> [String] {
+        path.flatMap { directory in
+            ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter { $0.hasSuffix(".lua") }.map { String($0.dropLast(4)) }
+        }.filter(Self.isValidName)
+    }
+
     /// Every plugin file on the path (first match per name), loaded to read its kind and
     /// description; files that fail to load are listed with their error.
     func list() -> [PluginInfo] {

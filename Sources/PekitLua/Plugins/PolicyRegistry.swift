@@ -74,7 +74,8 @@ final class PolicyRegistry {
             return entry
         }
         let known = Set(Policy.builtins.keys).union(entries.keys).sorted()
-        throw PluginError(description: "unknown policy \"\(name)\" (no \(name).lua on the plugin path: \(plugins.path.joined(separator: ", ")); built in: \(known.joined(separator: ", "))\(plugins.localHint(name)))")
+        let near = Suggestion.closest(to: name, among: known + plugins.names()).map { "; did you mean \"\($0)\"?" } ?? ""
+        throw PluginError(description: "unknown policy \"\(name)\"\(near) (no \(name).lua on the plugin path: \(plugins.path.joined(separator: ", ")); built in: \(known.joined(separator: ", "))\(plugins.localHint(name)))")
     }
 
     /// A policy from the table at `index` of `owner`'s current stack (the host's, or a plugin's

@@ -296,14 +296,21 @@ end
 
 -- Responses of pekit.http: plain tables with a few methods.
 local response_methods = {}
-function response_methods:header(name) return self.headers[name] end
+-- r.json() (a dot) passes no response: say how to call it rather than fail inside.
+local function is_response(r, method)
+  if type(r) ~= "table" or getmetatable(r) ~= "pekit.response" then
+    error(sformat("%s is a method of a response: call it with a colon, r:%s", method:match("^[%w_]+"), method), 3)
+  end
+end
+function response_methods:header(name) is_response(self, "header(name)") return self.headers[name] end
 function response_methods:header_all(name)
+  is_response(self, "header_all(name)")
   local out, lower = {}, slower(name)
   local headers = rawget(self, "headers")
   for i = 1, rawlen(headers) do local f = rawget(headers, i); if slower(f[1]) == lower then out[#out + 1] = f[2] end end
   return out
 end
-function response_methods:json() return pekit.json.decode(self.body) end
+function response_methods:json() is_response(self, "json()") return pekit.json.decode(self.body) end
 local response_mt = { __name = "pekit.response", __metatable = "pekit.response", __index = response_methods,
   __tostring = function(r) return sformat("response %d %s", r.status, r.url) end,
   __summary = function(r)

@@ -97,7 +97,8 @@ struct Arguments {
                 name = last.name
             }
             guard let option = options.first(where: { $0.name == name }) else {
-                throw UsageError(command: command, message: "unknown option '\(arg)'")
+                throw UsageError(command: command, message: Suggestion.message("unknown option '\(arg)'", for: "--" + name,
+                                                                                among: options.map { "--" + $0.name }))
             }
             if option.takesValue {
                 if let inlineValue {

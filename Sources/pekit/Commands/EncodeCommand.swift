@@ -8,7 +8,7 @@ let encodeCommand = Command(
     name: "encode",
     summary: "percent-encode strings (RFC 3986 by default)",
     help: """
-    usage: pekit encode [--policy NAME] [--set NAME] [--allow CHARS] [--space plus|percent|+|%20] [--lower]
+    usage: pekit encode [--policy NAME] [--set NAME] [--allow CHARS] [--disallow CHARS] [--space plus|percent|+|%20] [--lower]
                         [--keep-escapes] [--binary] [--plugins DIR] [STRING...]
 
     Percent-encodes each STRING (its bytes, as the shell passed them), or each line of standard
@@ -21,6 +21,8 @@ let encodeCommand = Command(
       --set NAME        the allowed set to use (default: the policy's, else unreserved):
                         \(AllowedSet.presetNames.joined(separator: ", "))
       --allow CHARS     also allow these ASCII characters: --allow '/?' is Python's quote(s, safe='/?')
+      --disallow CHARS  encode these ASCII characters too, as charset - "&" does in Lua:
+                        --policy afnetworking --disallow '/?' encodes the two it leaves
       --space plus      write a space as '+' (then a literal '+' is always %2B); '+' too;
                         'percent' or '%20' gives %20 (the same words plugins use)
       --lower           lower-case hex digits (%2f)
@@ -41,6 +43,7 @@ private func runEncode(_ args: [[UInt8]]) throws -> Int32 {
     let parsed = try Arguments(args, command: "encode", options: [
         .init(name: "set", short: nil, takesValue: true),
         .init(name: "allow", short: nil, takesValue: true),
+        .init(name: "disallow", short: nil, takesValue: true),
         .init(name: "space", short: nil, takesValue: true),
         .init(name: "lower", short: nil, takesValue: false),
         .init(name: "keep-escapes", short: nil, takesValue: false),
@@ -77,9 +80,13 @@ private func makeEncoder(_ parsed: Arguments) throws -> PercentEncoder {
         encoder.allowed = set
         if name == "form" { encoder.space = .plus }
     }
-    for extra in parsed.all("allow") {
-        do { encoder.allowed = encoder.allowed + (try AllowedSet(characters: extra)) } catch {
-            throw UsageError(command: "encode", message: "--allow: \(error)")
+    // In the order given: --allow '/' --disallow '/' leaves '/' encoded.
+    for (name, value) in parsed.values where (name == "allow" || name == "disallow") {
+        do {
+            let set = try AllowedSet(characters: value ?? "")
+            encoder.allowed = name == "allow" ? encoder.allowed + set : encoder.allowed - set
+        } catch {
+            throw UsageError(command: "encode", message: "--\(name): \(error)")
         }
     }
     if let space = parsed.value("space") {

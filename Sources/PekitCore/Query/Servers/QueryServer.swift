@@ -38,7 +38,7 @@ public enum QueryServer: Sendable {
     /// - Throws: `QueryError` listing the models there are.
     public static func named(_ name: String) throws -> QueryServer {
         guard let found = all.first(where: { $0.name == name }) else {
-            throw QueryError("unknown server '\(name)' (known: \(names.joined(separator: ", ")))")
+            throw QueryError(Suggestion.message("unknown server '\(name)'", for: name, among: names) + " (known: \(names.joined(separator: ", ")))")
         }
         return found.model
     }

@@ -25,6 +25,10 @@ func buildAndRun(_ parsed: Arguments, url: String, output: OutputChoice, _ handl
             Output.stdout.line("")
         } else {
             Output.stdout.write(try request.raw())
+            // Someone at a terminal who typed a URL may have expected it sent, as curl would.
+            if !parsed.has("raw"), isatty(STDOUT_FILENO) != 0, isatty(STDERR_FILENO) != 0 {
+                Output.stderr.line("pekit request: shown, not sent: --send (or any sending option, -i, -o FILE…) sends it")
+            }
         }
         return 0
     } catch let error as UsageError {

@@ -1,0 +1,48 @@
+import Foundation
+import PekitTestSupport
+import XCTest
+
+/// Issue 33, the frictions of the first hour: what did not happen is said, and a near miss gets
+/// its "did you mean".
+final class FrictionTests: XCTestCase {
+    func testDidYouMean() throws {
+        XCTAssertEqual(try PekitProcess.run(["encod", "x"]).stderr, "pekit: unknown command 'encod'; did you mean 'encode'? (see 'pekit help')\n")
+        XCTAssertEqual(try PekitProcess.run(["hlep"]).stderr, "pekit: unknown command 'hlep'; did you mean 'help'? (see 'pekit help')\n")
+        XCTAssertEqual(try PekitProcess.run(["frobnicate"]).stderr, "pekit: unknown command 'frobnicate' (see 'pekit help')\n")
+        XCTAssertEqual(try PekitProcess.run(["request", "--sned", "http://h/"]).stderr,
+                       "pekit request: unknown option '--sned'; did you mean '--send'? (see 'pekit request --help')\n")
+        XCTAssertTrue(try PekitProcess.run(["encode", "--policy", "afnetworkin", "x"]).stderr
+                        .hasPrefix("pekit encode: unknown policy \"afnetworkin\"; did you mean \"afnetworking\"? (no afnetworkin.lua"))
+        XCTAssertEqual(try PekitProcess.run(["query", "--decode", "--server", "rak", "a=1"]).stderr,
+                       "pekit query: unknown server 'rak'; did you mean 'rack'? (known: qs, php, rack, python, go, whatwg, node-querystring) (see 'pekit query --help')\n")
+        let field = try PekitProcess.run(["run", "-e", "pekit.http.get('http://127.0.0.1:1/', { folow = false })"])
+        XCTAssertTrue(field.stderr.contains(#"pekit.http.get: bad argument #2 (unknown field "folow" (did you mean "follow"?); known: "#), field.stderr)
+    }
+
+    /// `r.json()` written with a dot says how to call it.
+    func testAMethodCalledWithADot() throws {
+        let (server, port) = try RequestCommandTests.startEcho(requests: 1)
+        defer { server.terminate() }
+        let r = try PekitProcess.run(["run", "-e", "local r = pekit.http.get('http://127.0.0.1:\(port)/') print(pcall(r.json)) print(r:header('Connection'))"])
+        XCTAssertEqual(r.stdout, "false\tjson is a method of a response: call it with a colon, r:json()\nclose\n")
+    }
+
+    /// `--disallow` takes characters out of the allowed set, in order with `--allow`.
+    func testDisallow() throws {
+        XCTAssertEqual(try PekitProcess.run(["encode", "--policy", "afnetworking", "--disallow", "/?", "a/b?c&d"]).stdout, "a%2Fb%3Fc%26d\n")
+        XCTAssertEqual(try PekitProcess.run(["encode", "--allow", "/", "--disallow", "/", "a/b"]).stdout, "a%2Fb\n")
+        XCTAssertEqual(try PekitProcess.run(["encode", "--disallow", "/", "--allow", "/", "a/b"]).stdout, "a/b\n")
+    }
+
+    /// A request shown at a terminal says that it was not sent, and how to send it; in a pipe
+    /// the bytes alone.
+    func testAPreviewAtATerminalSaysItWasNotSent() throws {
+        let dir = try makeTemporaryDirectory("preview")
+        let pekit = PekitProcess.binary.path
+        let terminal = try TerminalSession("sh -c '\(pekit) request --param a=1 http://h/; echo [done]; sleep 60'", directory: dir, tag: "preview")
+        let screen = try terminal.screen(waitingFor: "[done]")
+        XCTAssertTrue(screen.contains("pekit request: shown, not sent: --send (or any sending option, -i, -o FILE…) sends it"), screen)
+        let piped = try PekitProcess.run(["request", "--param", "a=1", "http://h/"])
+        XCTAssertEqual(piped.stderr, "")
+    }
+}
