@@ -81,7 +81,10 @@ func runCommandCatching(_ command: Command, _ args: [[UInt8]]) -> Int32 {
         return 2
     } catch {
         Output.stdout.flush()
-        Output.stderr.line("\(error)")
+        // One prefix everywhere: an error that reached here without its command's name (a
+        // plugin's, a library's) gets it.
+        let text = "\(error)"
+        Output.stderr.line(text.hasPrefix("pekit") ? text : "pekit \(command.name): \(text)")
         return 1
     }
 }

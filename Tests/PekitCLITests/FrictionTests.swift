@@ -45,4 +45,13 @@ final class FrictionTests: XCTestCase {
         let piped = try PekitProcess.run(["request", "--param", "a=1", "http://h/"])
         XCTAssertEqual(piped.stderr, "")
     }
+
+    /// Every error a command prints starts with its name, a plugin's too.
+    func testOnePrefixEverywhere() throws {
+        let dir = try makeTemporaryDirectory("prefix")
+        try #"return { kind = "policy", order = function(a, b) error("boom") end }"#.write(toFile: dir.appendingPathComponent("bad.lua").path, atomically: true, encoding: .utf8)
+        let r = try PekitProcess.run(["query", "--plugins", dir.path, "--policy", "bad", #"{"a":1,"b":2}"#])
+        XCTAssertEqual(r.stderr, "pekit query: plugin \"bad\" (\(dir.path)/bad.lua): order: bad.lua:1: boom\n")
+        XCTAssertEqual(r.status, 1)
+    }
 }
