@@ -39,31 +39,31 @@ extension QueryCheck {
                 // Elements the policy does not write at all cannot be read back.
                 var sentIndices: [Int] = []
                 for (i, item) in list.enumerated() {
-                    if isUnsent(item) { lostAll(item, "\(path)[\(i + 1)]", unsentReason(item)) } else { sentIndices.append(i) }
+                    if isUnsent(item) { lostAll(item, "\(path)[\(i)]", unsentReason(item)) } else { sentIndices.append(i) }
                 }
                 switch got {
                 case .array(let read):
                     if read.count != sentIndices.count {
                         add(path, .changed, "sent as a list of \(sentIndices.count), arrives as \(describe(got))\(arrayReason(read.count, sentIndices.count))")
                     }
-                    for (k, i) in sentIndices.enumerated() { walk(list[i], k < read.count ? read[k] : nil, "\(path)[\(i + 1)]") }
+                    for (k, i) in sentIndices.enumerated() { walk(list[i], k < read.count ? read[k] : nil, "\(path)[\(i)]") }
                     if read.count > sentIndices.count {
-                        for k in sentIndices.count..<read.count { add("\(path)[\(k + 1)]", .extra, "\(name) reads \(describe(read[k])) that was not sent") }
+                        for k in sentIndices.count..<read.count { add("\(path)[\(k)]", .extra, "\(name) reads \(describe(read[k])) that was not sent") }
                     }
                 case .map(let read):
                     add(path, .changed, "sent as a list of \(sentIndices.count), arrives as \(describe(got))\(mapReason(list.count))")
                     // Indices are written as the element's place in the list; other styles count what is sent.
                     let written: Bool = { if case .indices = policy.arrays { return true }; return false }()
-                    for (k, i) in sentIndices.enumerated() { walk(list[i], read[ByteString(String(written ? i : k))], "\(path)[\(i + 1)]") }
+                    for (k, i) in sentIndices.enumerated() { walk(list[i], read[ByteString(String(written ? i : k))], "\(path)[\(i)]") }
                 case nil:
-                    for i in sentIndices { lostAll(list[i], "\(path)[\(i + 1)]", "\(name) does not see it") }
+                    for i in sentIndices { lostAll(list[i], "\(path)[\(i)]", "\(name) does not see it") }
                 default:
                     let reason: String
                     if case .comma = policy.arrays { reason = ": \(name) does not split on commas" }
                     else if sentIndices.count > 1 { reason = ": \(name) keeps only one of the repeated keys" }
                     else { reason = "" }
                     add(path, .changed, "sent as a list of \(sentIndices.count), arrives as \(describe(got))\(reason)")
-                    for i in sentIndices { lostAll(list[i], "\(path)[\(i + 1)]", "the list arrives as one value", skipSelf: false) }
+                    for i in sentIndices { lostAll(list[i], "\(path)[\(i)]", "the list arrives as one value", skipSelf: false) }
                 }
             default:
                 scalar(sent, got, path)
@@ -112,7 +112,7 @@ extension QueryCheck {
             case .map(let map) where !map.isEmpty:
                 for entry in map.entries { lostAll(entry.value, join(path, entry.key), reason) }
             case .array(let items) where !items.isEmpty, .set(let items) where !items.isEmpty:
-                for (i, item) in sortedIfSet(value, items).enumerated() { lostAll(item, "\(path)[\(i + 1)]", reason) }
+                for (i, item) in sortedIfSet(value, items).enumerated() { lostAll(item, "\(path)[\(i)]", reason) }
             default:
                 if !skipSelf { add(path, .lost, "\(describe(value)): \(reason)") }
             }

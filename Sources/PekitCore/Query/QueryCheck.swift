@@ -18,7 +18,7 @@ public enum QueryCheck {
             /// The server raises (or, for Go, returns an error).
             case error
         }
-        /// Where, as a key path (`params.list[3]`, Lua's 1-based indices).
+        /// Where, as a key path with list positions as the query writes them (`params.list[0]`).
         public let path: String
         public let status: Status
         public let detail: String
