@@ -54,4 +54,32 @@ final class FrictionTests: XCTestCase {
         XCTAssertEqual(r.stderr, "pekit query: plugin \"bad\" (\(dir.path)/bad.lua): order: bad.lua:1: boom\n")
         XCTAssertEqual(r.status, 1)
     }
+
+    /// A jar bound to a file: loaded when the file is there (a missing one is an empty jar),
+    /// saved when the script ends and on jar:flush(); a file that is not a jar is refused at once.
+    /// jar:load(path, {missing_ok = true}) reads no file on a first run.
+    func testAJarBoundToAFile() throws {
+        let dir = try makeTemporaryDirectory("bound")
+        let path = dir.appendingPathComponent("jar.txt").path
+        let first = try PekitProcess.run(["run", "-e", "local j = pekit.cookies.jar{ file = '\(path)' } j:receive('https://a.example/', { 's=1', 'p=2; Max-Age=100' })"])
+        XCTAssertEqual(first.status, 0, first.stderr)
+        let second = try PekitProcess.run(["run", "-e", """
+            local j = pekit.cookies.jar{ file = '\(path)' }
+            print(j:header('https://a.example/'))
+            j:receive('https://a.example/', { 't=3' })
+            j:flush()
+            print(#pekit.cookies.jar{ file = '\(path)' }:all())
+            print(pekit.cookies.jar():load('\(dir.path)/none.txt', { missing_ok = true }))
+            """])
+        XCTAssertEqual(second.status, 0, second.stderr)
+        let lines = second.stdout.split(separator: "\n").map(String.init)
+        XCTAssertEqual(Array(lines.prefix(2)), ["s=1; p=2", "3"])
+        XCTAssertTrue(lines[2].hasPrefix("0\tpekit.array"), lines[2])
+        let notes = dir.appendingPathComponent("notes.txt").path
+        try "my notes\n".write(toFile: notes, atomically: true, encoding: .utf8)
+        let refused = try PekitProcess.run(["run", "-e", "pekit.cookies.jar{ file = '\(notes)' }"])
+        XCTAssertTrue(refused.stderr.contains("pekit.cookies.jar: \(notes) does not look like a cookie jar (1 line skipped, none loaded); not replacing it; it would be replaced when the script ends"), refused.stderr)
+        XCTAssertEqual(try String(contentsOfFile: notes, encoding: .utf8), "my notes\n")
+        XCTAssertTrue(try PekitProcess.run(["run", "-e", "pekit.cookies.jar():flush()"]).stderr.contains("jar.flush: this jar has no file: make it with pekit.cookies.jar{file = PATH}, or use jar:save(path)"))
+    }
 }

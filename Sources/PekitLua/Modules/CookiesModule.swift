@@ -141,10 +141,28 @@ extension LuaRuntime {
         setFunction(methods, "jar", "load") { call in
             try call.require(.files)
             let jar = try call.runtime.jar(at: 1, call)
-            let (loaded, warnings) = try jar.load(from: try call.string(2))
+            let path = try call.string(2)
+            // {missing_ok = true}: a file that is not there yet is an empty jar (its first run).
+            let missingOK = try LuaFields.read(call, argument: 3, known: ["missing_ok"])?.flag("missing_ok") ?? false
+            if missingOK, !FileManager.default.fileExists(atPath: path) {
+                call.stack.push(integer: 0)
+                call.runtime.push(.array([]), keepOrder: false)
+                return 2
+            }
+            let (loaded, warnings) = try jar.load(from: path)
             call.stack.push(integer: Int64(loaded))
             call.runtime.push(.array(warnings.map(PekitValue.text)), keepOrder: false)
             return 2
+        }
+        setFunction(methods, "jar", "flush") { call in
+            // A jar bound to a file: saved now, atomically and under the file's lock.
+            try call.require(.files)
+            let jar = try call.runtime.jar(at: 1, call)
+            guard let bound = call.runtime.cookieState.bound.first(where: { $0.jar === jar }) else {
+                throw LuaArgumentError("this jar has no file: make it with pekit.cookies.jar{file = PATH}, or use jar:save(path)")
+            }
+            try jar.save(to: bound.path, sessions: true, force: true)
+            return 0
         }
         stack.rawSet(meta, "__index")
         stack.pop()
@@ -156,7 +174,9 @@ extension LuaRuntime {
             var clockValue: Double? = nil
             var filters: [CookieFilter] = []
             var usePSL = true
-            if let options = try LuaFields.read(call, argument: 1, known: ["filter", "now", "public_suffixes"]) {
+            var file: String?
+            if let options = try LuaFields.read(call, argument: 1, known: ["filter", "now", "public_suffixes", "file"]) {
+                file = try options.string("file")
                 clockValue = try options.number("now", in: -1e11...1e11, expected: "a time in seconds since 1970")
                 usePSL = try options.flag("public_suffixes") ?? true
                 filters = try options.with("filter") { try runtime.cookieFilters(at: $0, call) } ?? []
@@ -165,6 +185,19 @@ extension LuaRuntime {
             let clock = JarClock(fixed: clockValue)
             let jar = CookieJar(publicSuffixes: suffixes, clock: { clock.now() })
             jar.filters = filters
+            if let file {
+                // Loaded when it is there (a missing file is an empty jar); a file that is not a
+                // jar is refused now rather than replaced at the end.
+                try call.require(.files, for: "field \"file\"")
+                if FileManager.default.fileExists(atPath: file) {
+                    let (loaded, warnings) = try jar.load(from: file)
+                    for warning in warnings { fputs("pekit.cookies.jar: warning: \(warning)\n", stderr) }
+                    if loaded == 0, !warnings.isEmpty {
+                        throw LuaArgumentError("\(CookieError.notAJar(path: file, skipped: warnings.count)); it would be replaced when the script ends")
+                    }
+                }
+                runtime.cookieState.bound.append((jar, file))
+            }
             let id = runtime.nextHandleID()
             runtime.cookieState.jars[id] = jar
             runtime.cookieState.clocks[id] = clock
@@ -185,6 +218,15 @@ extension LuaRuntime {
             return 1
         }
         stack.rawSet(pekit, "cookies")
+    }
+}
+
+extension LuaRuntime {
+    /// At the end of a script: every jar bound to a file (`pekit.cookies.jar{file = …}`) is
+    /// saved, atomically and under the file's lock, session cookies too.
+    /// - Throws: `CookieError` naming the file that could not be written.
+    public func saveBoundJars() throws {
+        for (jar, path) in cookieState.bound { try jar.save(to: path, sessions: true, force: true) }
     }
 }
 

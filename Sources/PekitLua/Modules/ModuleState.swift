@@ -8,6 +8,8 @@ final class CookiesState {
     var jars: [Int: CookieJar] = [:]
     var clocks: [Int: JarClock] = [:]
     var suffixes: PublicSuffixList?
+    /// Jars bound to a file (`jar{file = …}`), saved on `jar:flush()` and when the script ends.
+    var bound: [(jar: CookieJar, path: String)] = []
 }
 
 /// What `pekit.request` keeps for one runtime: the built requests its scripts hold.

@@ -90,7 +90,10 @@ private func runScriptParts(_ parsed: Arguments, _ runtime: LuaRuntime) throws {
             default: break
             }
         }
-        guard let script = parsed.positionals.first else { return try runtime.finishTasks() }
+        guard let script = parsed.positionals.first else {
+            try runtime.finishTasks()
+            return try runtime.saveBoundJars()
+        }
         // The script's arguments reach Lua as the bytes given (Lua strings are bytes).
         let arguments = Array(parsed.rawPositionals.dropFirst())
         if script == "-" {
@@ -100,8 +103,10 @@ private func runScriptParts(_ parsed: Arguments, _ runtime: LuaRuntime) throws {
         } else {
             try runtime.runScript(path: script, arguments: arguments)
         }
-        // Tasks it spawned and never waited for run to their end, as an event loop's would.
+        // Tasks it spawned and never waited for run to their end, as an event loop's would; then
+        // the jars bound to files are saved.
         try runtime.finishTasks()
+        try runtime.saveBoundJars()
 }
 
 /// Runs Lua work and turns its failure into the message, traceback and exit status users see.
