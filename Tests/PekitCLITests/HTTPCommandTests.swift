@@ -216,8 +216,8 @@ final class HTTPCommandTests: XCTestCase {
                         changed-type params.page: the number 2 arrives as the string "2"
             qs-comma  GET /echo?user%5Bname%5D=%E5%B0%8FA&user%5Btags%5D=a%20b%2Cc%2Cd&page=2
                         changed      params.user.tags: sent as a list of 2, arrives as "a b,c,d": qs does not split on commas
-                        lost         params.user.tags[1]: "a b": the list arrives as one value
-                        lost         params.user.tags[2]: "c,d": the list arrives as one value
+                        lost         params.user.tags[0]: "a b": the list arrives as one value
+                        lost         params.user.tags[1]: "c,d": the list arrives as one value
                         changed-type params.page: the number 2 arrives as the string "2"
 
             """)

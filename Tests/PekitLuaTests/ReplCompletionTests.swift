@@ -17,7 +17,7 @@ final class ReplCompletionTests: XCTestCase {
         XCTAssertEqual(complete("whi"), ["while"])
         _ = repl.feed("jar = pekit.cookies.jar()")
         XCTAssertEqual(complete("jar:re"), ["jar:receive("])
-        XCTAssertEqual(complete("jar:").count, 12)
+        XCTAssertEqual(complete("jar:").count, 13)
         _ = repl.feed(#"u = pekit.url.parse("http://h/")"#)
         XCTAssertEqual(complete("u:"), ["u:copy(", "u:fields(", "u:resolve("])
         // Raw: an __index function is never called to find names.

@@ -221,15 +221,6 @@ extension LuaRuntime {
     }
 }
 
-extension LuaRuntime {
-    /// At the end of a script: every jar bound to a file (`pekit.cookies.jar{file = …}`) is
-    /// saved, atomically and under the file's lock, session cookies too.
-    /// - Throws: `CookieError` naming the file that could not be written.
-    public func saveBoundJars() throws {
-        for (jar, path) in cookieState.bound { try jar.save(to: path, sessions: true, force: true) }
-    }
-}
-
 /// A jar's clock: the system's, or a fixed time the caller set (`now = …`).
 final class JarClock: @unchecked Sendable {
     var fixed: Double?

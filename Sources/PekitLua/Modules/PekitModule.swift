@@ -31,12 +31,10 @@ extension LuaRuntime {
         installEncodingFunctions(into: pekit)
         installPolicyModule(into: pekit)
         installPluginsModule(into: pekit)
-        installQueryModule(into: pekit)
         installCookiesModule(into: pekit)
         installRequestModule(into: pekit)
         installHTTPModule(into: pekit)
         installURLModule(into: pekit)
-        installTaskModule(into: pekit)
         for module in Self.modules { module.install(in: self, into: pekit) }
 
         stack.pushValue(pekit)
@@ -48,7 +46,33 @@ extension LuaRuntime {
     }
 
     /// The modules that are `LuaModule` types, installed in this order after the others.
-    static let modules: [LuaModule.Type] = [CryptoModule.self, TimeModule.self, JWTModule.self, HARModule.self, SignModule.self]
+    static let modules: [LuaModule.Type] = [CryptoModule.self, TimeModule.self, JWTModule.self, HARModule.self, SignModule.self, TaskModule.self, QueryModule.self]
+
+    /// The policy a `policy` argument names: nothing (rfc3986), a name, or a table of policy
+    /// fields (`{policy = "base", arrays = "indices", …}`); `extraFields` are other fields the
+    /// caller reads itself.
+    func policy(from call: LuaCall, argument n: Int32, extraFields: Set<String> = []) throws -> Policy {
+        let stack = call.stack
+        switch stack.type(n) {
+        case LUA_TNONE, LUA_TNIL: return try policies.defaultEntry().policy
+        case LUA_TSTRING: return try policies.entry(call.string(n)).policy
+        case LUA_TTABLE:
+            var base = try policies.defaultEntry().policy
+            if stack.rawGet(n, "policy") != LUA_TNIL {
+                guard let name = stack.string(-1) else { stack.pop(); throw call.badArgument(n, "field \"policy\" must be a policy name") }
+                base = try policies.entry(name).policy
+            }
+            stack.pop()
+            do {
+                return try PolicyDefinition(runtime: self, table: n, origin: call.name,
+                                            extraFields: extraFields.union(["policy"])).applied(to: base)
+            } catch let error as LuaArgumentError {
+                throw call.badArgument(n, error.description)
+            }
+        default:
+            throw call.typeError(n, expected: "policy name or table")
+        }
+    }
 
     /// The encoder that a `policy_or_options` argument asks for: nothing (rfc3986), a policy name,
     /// a charset, or an options table `{policy=, allowed=, space=, lower=, keep_escapes=}`.

@@ -5,15 +5,16 @@ import PekitCore
 /// Reading a server model and its options from a Lua table: `{server = "python",
 /// keep_blank_values = true}`. Each model takes its own server's option names, so the names in
 /// the server's documentation work as they are.
-extension LuaRuntime {
+extension QueryModule {
     /// Options every model's table takes besides its own.
     static let commonParseOptions = ["server", "policy", "ordered"]
 
     /// The model argument `n` names: a server name, a policy name (qs reading what that policy
     /// writes), or a table with `server =` (and that server's options, under its own names) or
     /// `policy =` (and qs's options).
-    func queryServer(from call: LuaCall, argument n: Int32, defaultServer: String? = nil) throws -> (server: QueryServer, ordered: Bool) {
+    static func queryServer(from call: LuaCall, argument n: Int32, defaultServer: String? = nil) throws -> (server: QueryServer, ordered: Bool) {
         let stack = call.stack
+        let policies = call.runtime.policies
         switch stack.type(n) {
         case LUA_TNONE, LUA_TNIL:
             if let defaultServer { return (try QueryServer.named(defaultServer), false) }
@@ -69,17 +70,17 @@ extension LuaRuntime {
     }
 
     /// qs's `decoder` (a Lua function) and `delimiter = {pattern = …}` (a Lua pattern).
-    private func readQSFunctions(_ options: LuaFields, into qs: inout QSParser) throws {
+    private static func readQSFunctions(_ options: LuaFields, into qs: inout QSParser) throws {
+        let runtime = options.call.runtime
         try options.with("delimiter") { i in
             let stack = options.call.stack
             guard stack.type(i) == LUA_TTABLE else { return }
             guard stack.rawGet(i, "pattern") == LUA_TSTRING, let pattern = stack.bytes(-1) else {
                 throw options.mismatch("delimiter", expected: "a string or {pattern = LUA_PATTERN}")
             }
-            let runtime = options.call.runtime
             qs.delimiter = .custom { [weak runtime] input in
                 guard let runtime else { throw LuaError(message: "the Lua runtime is gone") }
-                return try runtime.patternRanges(input, pattern)
+                return try patternRanges(input, pattern, in: runtime)
             }
         }
         try options.with("decoder") { i in
@@ -88,13 +89,13 @@ extension LuaRuntime {
                 throw options.mismatch("decoder", expected: "a function(str, default_decoder, charset, type)")
             }
             stack.pushValue(i)
-            let user = LuaCallback(runtime: self, origin: "pekit.query.decode: decoder")
-            pushFunction("qs default decoder") { call in
+            let user = LuaCallback(runtime: runtime, origin: "pekit.query.decode: decoder")
+            runtime.pushFunction("qs default decoder") { call in
                 let charset = try call.optionalString(2).flatMap(QSParser.Charset.init(rawValue:)) ?? .utf8
                 call.stack.push(ByteString(QSParser.defaultDecode(try call.bytes(1), charset: charset)))
                 return 1
             }
-            let fallback = LuaCallback(runtime: self, origin: "qs default decoder")
+            let fallback = LuaCallback(runtime: runtime, origin: "qs default decoder")
             qs.decoder = { text, charset, part in
                 try user.invoke(results: 1, push: { runtime in
                     runtime.stack.push(text)
@@ -119,14 +120,14 @@ extension LuaRuntime {
     }
 
     /// The pieces between the matches of a Lua pattern, as JavaScript's `split` with a RegExp gives them.
-    func patternRanges(_ input: [UInt8], _ pattern: [UInt8]) throws -> [Range<Int>] {
-        let stack = self.stack
+    static func patternRanges(_ input: [UInt8], _ pattern: [UInt8], in runtime: LuaRuntime) throws -> [Range<Int>] {
+        let stack = runtime.stack
         let base = stack.top
         defer { stack.setTop(base) }
-        lua_pushcclosure(L, pekit_pattern_ranges, 0)
+        lua_pushcclosure(runtime.L, pekit_pattern_ranges, 0)
         stack.push(ByteString(input))
         stack.push(ByteString(pattern))
-        do { try call(2, results: 1, traceback: false) } catch var error as LuaError {
+        do { try runtime.call(2, results: 1, traceback: false) } catch var error as LuaError {
             error.message = "pekit.query.decode: delimiter: \(error.message)"
             throw error
         }

@@ -2,35 +2,13 @@ import CLua
 import CLuaShim
 import PekitCore
 
-/// `pekit.query`: nested parameters to `key=value` pairs and back.
-extension LuaRuntime {
-    /// The policy a `policy` argument names: nothing (rfc3986), a name, or a table of policy
-    /// fields (`{policy = "base", arrays = "indices", …}`); `extraFields` are other fields the
-    /// caller reads itself.
-    func policy(from call: LuaCall, argument n: Int32, extraFields: Set<String> = []) throws -> Policy {
-        let stack = call.stack
-        switch stack.type(n) {
-        case LUA_TNONE, LUA_TNIL: return try policies.defaultEntry().policy
-        case LUA_TSTRING: return try policies.entry(call.string(n)).policy
-        case LUA_TTABLE:
-            var base = try policies.defaultEntry().policy
-            if stack.rawGet(n, "policy") != LUA_TNIL {
-                guard let name = stack.string(-1) else { stack.pop(); throw call.badArgument(n, "field \"policy\" must be a policy name") }
-                base = try policies.entry(name).policy
-            }
-            stack.pop()
-            do {
-                return try PolicyDefinition(runtime: self, table: n, origin: call.name,
-                                            extraFields: extraFields.union(["policy"])).applied(to: base)
-            } catch let error as LuaArgumentError {
-                throw call.badArgument(n, error.description)
-            }
-        default:
-            throw call.typeError(n, expected: "policy name or table")
-        }
-    }
+/// `pekit.query`: nested parameters to `key=value` pairs and back (and `pekit.json`).
+enum QueryModule: LuaModule {
+    static let name = "query"
 
-    func installQueryModule(into pekit: Int32) {
+    static func install(in runtime: LuaRuntime, into pekit: Int32) {
+        let stack = runtime.stack
+        let setFunction = runtime.setFunction
         stack.newTable()
         let module = stack.top
         setFunction(module, "pekit.query", "encode") { call in
@@ -57,7 +35,7 @@ extension LuaRuntime {
         setFunction(module, "pekit.query", "decode") { call in
             // A whole URL or "?…" is read for its query part, as a server would see it.
             let input = try call.bytes(1)
-            let (server, ordered) = try call.runtime.queryServer(from: call, argument: 2)
+            let (server, ordered) = try queryServer(from: call, argument: 2)
             let query = ByteString(bytes: server.queryPart(of: input).query)
             if case .qs(let parser) = server, !ordered {
                 // Tables straight from the parser's tree; the port's object when qs's options need it.
@@ -89,7 +67,7 @@ extension LuaRuntime {
         setFunction(module, "pekit.query", "check") { call in
             let value = try call.runtime.value(at: 1, path: "params")
             let policy = try call.runtime.policy(from: call, argument: 2)
-            let (server, _) = try call.runtime.queryServer(from: call, argument: 3, defaultServer: "qs")
+            let (server, _) = try queryServer(from: call, argument: 3, defaultServer: "qs")
             let report = try QueryCheck.check(value, policy: policy, server: server)
             func leaves(_ list: [QueryCheck.Leaf]) -> PekitValue {
                 .array(list.map { leaf in

@@ -8,11 +8,13 @@ import Glibc
 /// `pekit.spawn(f, …)`, `pekit.wait(task | {tasks} | nothing)`: tasks are coroutines; inside one,
 /// `pekit.http` calls, `pekit.time.sleep` and `pekit.wait` suspend the task instead of
 /// blocking, so the transfers of many tasks run at once.
-extension LuaRuntime {
+enum TaskModule: LuaModule {
+    /// It fills `pekit.spawn` and `pekit.wait`.
+    static let name = "spawn"
     static let taskMetatable = "pekit.task"
 
-    func task(at index: Int32, _ call: LuaCall, argument n: Int32) throws -> LuaTask {
-        guard let id = handleID(at: index, metatable: Self.taskMetatable), let task = tasks.tasks[id] else {
+    static func task(at index: Int32, _ call: LuaCall, argument n: Int32) throws -> LuaTask {
+        guard let id = call.runtime.handleID(at: index, metatable: Self.taskMetatable), let task = call.runtime.tasks.tasks[id] else {
             throw call.badArgument(n, "a task (from pekit.spawn) expected, got \(call.stack.typeName(index))")
         }
         return task
@@ -20,18 +22,18 @@ extension LuaRuntime {
 
     /// Pushes what `pekit.wait` gives for one task: its results, or (raise: true) raises its error.
     /// - Returns: how many values were pushed, or PEKIT_RAISE.
-    func pushOutcome(of task: LuaTask, raise: Bool) -> Int32 {
-        let stack = self.stack
+    static func pushOutcome(of task: LuaTask, raise: Bool, in runtime: LuaRuntime) -> Int32 {
+        let stack = runtime.stack, L = runtime.L
         task.observed = true
-        pushReference(task.resultRef)
+        runtime.pushReference(task.resultRef)
         if case .failed = task.state {
             if raise { return PEKIT_RAISE }
             stack.pop()
             stack.newTable(nrec: 3)
             stack.push(task.errorText); stack.rawSet(-2, "error")
             stack.push(task.traceback); stack.rawSet(-2, "traceback")
-            pushReference(task.resultRef); stack.rawSet(-2, "value")
-            getRegistry(.errorMetatable)
+            runtime.pushReference(task.resultRef); stack.rawSet(-2, "value")
+            runtime.getRegistry(.errorMetatable)
             lua_setmetatable(L, -2)
             return 1
         }
@@ -59,13 +61,14 @@ extension LuaRuntime {
         }
     }
 
-    func pushOutcome(of target: WaitTarget) -> Int32 {
+    static func pushOutcome(of target: WaitTarget, in runtime: LuaRuntime) -> Int32 {
+        let stack = runtime.stack
         switch target {
-        case .one(let task): return pushOutcome(of: task, raise: true)
+        case .one(let task): return pushOutcome(of: task, raise: true, in: runtime)
         case .list(let list):
             stack.newTable(narr: Int32(list.count))
             for (i, task) in list.enumerated() {
-                let count = pushOutcome(of: task, raise: false)
+                let count = pushOutcome(of: task, raise: false, in: runtime)
                 if count == 0 { stack.pushNil() } else if count > 1 { stack.pop(count - 1) }
                 stack.rawSetIndex(-2, Int64(i + 1))
             }
@@ -74,34 +77,14 @@ extension LuaRuntime {
         }
     }
 
-    /// At the end of a script: runs the tasks it spawned and did not wait for, to their end (as
-    /// an event loop does), then reports a task that failed with nobody to see it.
-    /// - Throws: `LuaError` for the first such task (its message and traceback), for tasks that
-    ///   wait for each other, or for Ctrl-C.
-    public func finishTasks() throws {
-        let scheduler = tasks
-        guard scheduler.tasks.values.contains(where: { !$0.isOver || $0.failedUnseen }) else { return }
-        do {
-            try scheduler.run(self) { scheduler.tasks.values.allSatisfy { $0.isOver } }
-        } catch {
-            throw LuaError(message: "the script's tasks cannot finish: \(error)")
-        }
-        if pekit_interrupt_pending() != 0 {
-            var interrupted = LuaError(message: "interrupted")
-            interrupted.isInterrupt = true
-            throw interrupted
-        }
-        if let task = scheduler.tasks.values.filter(\.failedUnseen).min(by: { $0.id < $1.id }) {
-            task.observed = true
-            throw LuaError(message: "task \(task.id) failed (nothing waited for it): \(task.errorText)", traceback: task.traceback)
-        }
-    }
-
-    func installTaskModule(into pekit: Int32) {
+    static func install(in runtime: LuaRuntime, into pekit: Int32) {
+        let stack = runtime.stack
+        let setFunction = runtime.setFunction
+        let newHandleMetatable = runtime.newHandleMetatable
         newHandleMetatable(Self.taskMetatable) { runtime, id in runtime.tasks.forget(id, runtime: runtime) }
         let meta = stack.top
         setFunction(meta, Self.taskMetatable, "__tostring") { call in
-            let task = try call.runtime.task(at: 1, call, argument: 1)
+            let task = try task(at: 1, call, argument: 1)
             let state: String
             switch task.state {
             case .done: state = "done"
@@ -113,7 +96,7 @@ extension LuaRuntime {
         }
         // task.done: whether it is over; task.failed: whether it raised an error.
         setFunction(meta, Self.taskMetatable, "__index") { call in
-            let task = try call.runtime.task(at: 1, call, argument: 1)
+            let task = try task(at: 1, call, argument: 1)
             switch call.stack.string(2) {
             case "done": call.stack.push(bool: task.isOver)
             case "failed":
@@ -150,12 +133,12 @@ extension LuaRuntime {
                 target = .list(try (0..<stack.rawLength(1)).map { i in
                     _ = stack.rawGetIndex(1, Int64(i + 1))
                     defer { stack.pop() }
-                    do { return try runtime.task(at: -1, call, argument: 1) } catch {
+                    do { return try task(at: -1, call, argument: 1) } catch {
                         throw call.badArgument(1, "item \(i + 1): a task (from pekit.spawn) expected, got \(stack.typeName(-1))")
                     }
                 })
             } else {
-                target = .one(try runtime.task(at: 1, call, argument: 1))
+                target = .one(try task(at: 1, call, argument: 1))
             }
             let scheduler = runtime.tasks
             if let current = scheduler.suspendable(call.L) {
@@ -165,7 +148,7 @@ extension LuaRuntime {
                 scheduler.block(current, on: waited) {
                     scheduler.wake(current) { runtime in
                         runtime.stack.push(bool: true)
-                        let count = runtime.pushOutcome(of: target)
+                        let count = pushOutcome(of: target, in: runtime)
                         if count == PEKIT_RAISE {
                             // Resumed with (false, error): the call raises the task's error. The
                             // stack is (true, error): the flag is replaced.
@@ -194,7 +177,7 @@ extension LuaRuntime {
                 throw LuaArgumentError("\(error)")
             }
             if pekit_interrupt_pending() != 0 { return 0 }  // the trampoline stops the script
-            return runtime.pushOutcome(of: target)
+            return pushOutcome(of: target, in: runtime)
         }
     }
 }

@@ -174,16 +174,5 @@ public func formatPlugins(_ list: [PluginInfo]) -> String {
     }.joined(separator: "\n")
 }
 
-extension LuaRuntime {
-    /// The loader, for the REPL's `:plugins` and the CLI's `pekit plugins`.
-    public func listPlugins() -> [PluginInfo] { plugins.list() }
-    /// The plugin search path in effect.
-    public var pluginPath: [String] { plugins.path }
-    /// The encoder of a named policy (loading its plugin on first use).
-    public func encoder(policy name: String) throws -> PercentEncoder { try policies.get(name).encoder }
-    /// A named policy (loading its plugin on first use).
-    public func policy(named name: String) throws -> Policy { try policies.get(name) }
-}
-
 /// The pekit version, for banners.
 public let version = Pekit.version
