@@ -247,3 +247,32 @@ extension LuaRuntime {
         markerCache = cache
     }
 }
+
+/// Charsets (`pekit.charset`) as Lua values: a userdata holding the 128-bit table, read wherever
+/// a value is (policies, copies between states), made by the charset module.
+extension LuaRuntime {
+    static let charsetMetatable = "pekit.charset"
+
+    /// Pushes a charset userdata.
+    func push(charset: AllowedSet) {
+        let raw = pekit_newuserdata(L, 16)!
+        let (low, high) = charset.bitmap
+        raw.storeBytes(of: low, toByteOffset: 0, as: UInt64.self)
+        raw.storeBytes(of: high, toByteOffset: 8, as: UInt64.self)
+        _ = pekit_getmetatable_named(L, Self.charsetMetatable)
+        lua_setmetatable(L, -2)
+    }
+
+    /// The charset userdata at `index`, or nil.
+    func charset(at index: Int32) -> AllowedSet? {
+        guard let raw = luaL_testudata(L, index, Self.charsetMetatable) else { return nil }
+        return AllowedSet(low: raw.load(fromByteOffset: 0, as: UInt64.self), high: raw.load(fromByteOffset: 8, as: UInt64.self))
+    }
+
+    /// A charset from a charset userdata or a string of characters (exactly those characters).
+    func charsetOperand(_ call: LuaCall, _ n: Int32) throws -> AllowedSet {
+        if let set = charset(at: n) { return set }
+        guard call.stack.type(n) == LUA_TSTRING else { throw call.typeError(n, expected: "charset or string") }
+        return try AllowedSet(characters: call.string(n))
+    }
+}

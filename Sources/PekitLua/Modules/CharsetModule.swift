@@ -8,36 +8,15 @@ import PekitCore
 ///     pekit.charset("[]"):contains("[")             -- exactly these characters
 ///     ~pekit.charset.letters                         -- inversion (ASCII only)
 ///     tostring(cs)                                   -- charset("-.0123…[]…~")
-extension LuaRuntime {
-    static let charsetMetatable = "pekit.charset"
+enum CharsetModule: LuaModule {
+    static let name = "charset"
 
-    /// Pushes a charset userdata.
-    func push(charset: AllowedSet) {
-        let raw = pekit_newuserdata(L, 16)!
-        let (low, high) = charset.bitmap
-        raw.storeBytes(of: low, toByteOffset: 0, as: UInt64.self)
-        raw.storeBytes(of: high, toByteOffset: 8, as: UInt64.self)
-        _ = pekit_getmetatable_named(L, Self.charsetMetatable)
-        lua_setmetatable(L, -2)
-    }
-
-    /// The charset userdata at `index`, or nil.
-    func charset(at index: Int32) -> AllowedSet? {
-        guard let raw = luaL_testudata(L, index, Self.charsetMetatable) else { return nil }
-        return AllowedSet(low: raw.load(fromByteOffset: 0, as: UInt64.self), high: raw.load(fromByteOffset: 8, as: UInt64.self))
-    }
-
-    /// A charset from a charset userdata or a string of characters (exactly those characters).
-    func charsetOperand(_ call: LuaCall, _ n: Int32) throws -> AllowedSet {
-        if let set = charset(at: n) { return set }
-        guard call.stack.type(n) == LUA_TSTRING else { throw call.typeError(n, expected: "charset or string") }
-        return try AllowedSet(characters: call.string(n))
-    }
-
-    func installCharsetModule(into pekit: Int32) {
+    static func install(in runtime: LuaRuntime, into pekit: Int32) {
+        let stack = runtime.stack, L = runtime.L
+        let setFunction = runtime.setFunction
         let pekit = stack.absolute(pekit)
         // The metatable of charset values.
-        luaL_newmetatable(L, Self.charsetMetatable)
+        luaL_newmetatable(L, LuaRuntime.charsetMetatable)
         let meta = stack.top
         setFunction(meta, "charset", "__add") { call in
             call.runtime.push(charset: try call.runtime.charsetOperand(call, 1) + call.runtime.charsetOperand(call, 2)); return 1
@@ -75,13 +54,13 @@ extension LuaRuntime {
         stack.newTable()
         let module = stack.top
         for name in AllowedSet.presetNames {
-            push(charset: AllowedSet.preset(named: name) ?? AllowedSet())
+            runtime.push(charset: AllowedSet.preset(named: name) ?? AllowedSet())
             stack.rawSet(module, name)
         }
-        push(charset: AllowedSet())
+        runtime.push(charset: AllowedSet())
         stack.rawSet(module, "none")
         stack.newTable()
-        pushFunction("pekit.charset") { call in
+        runtime.pushFunction("pekit.charset") { call in
             // Called as pekit.charset(chars): argument 1 is the module table itself.
             let chars = try call.bytes(2)
             do {

@@ -27,7 +27,7 @@ extension LuaRuntime {
 
         stack.push(Pekit.version)
         stack.rawSet(pekit, "version")
-        installCharsetModule(into: pekit)
+        for module in Self.modules { module.install(in: self, into: pekit) }
         installEncodingFunctions(into: pekit)
         installPolicyModule(into: pekit)
         installPluginsModule(into: pekit)
@@ -35,7 +35,6 @@ extension LuaRuntime {
         installRequestModule(into: pekit)
         installHTTPModule(into: pekit)
         installURLModule(into: pekit)
-        for module in Self.modules { module.install(in: self, into: pekit) }
 
         stack.pushValue(pekit)
         setGlobal("pekit")
@@ -45,8 +44,10 @@ extension LuaRuntime {
         stack.pop(2)
     }
 
-    /// The modules that are `LuaModule` types, installed in this order after the others.
-    static let modules: [LuaModule.Type] = [CryptoModule.self, TimeModule.self, JWTModule.self, HARModule.self, SignModule.self, TaskModule.self, QueryModule.self]
+    /// The modules that are `LuaModule` types, installed in this order before the others
+    /// (charset first: other modules' values hold charsets).
+    static let modules: [LuaModule.Type] = [CharsetModule.self, QueryModule.self, CryptoModule.self, TimeModule.self, SignModule.self,
+                                            JWTModule.self, HARModule.self, TaskModule.self]
 
     /// The policy a `policy` argument names: nothing (rfc3986), a name, or a table of policy
     /// fields (`{policy = "base", arrays = "indices", …}`); `extraFields` are other fields the
