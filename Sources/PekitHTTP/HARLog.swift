@@ -4,7 +4,8 @@ import PekitCore
 /// open it: every request of a redirect chain an entry, with headers, query, cookies, bodies
 /// (text as is, other bytes in base64) and timings.
 public final class HARLog {
-    private var entries: [PekitValue] = []
+    /// Each exchange with the time it started: added as they finish, written as they started.
+    private var entries: [(started: Double, entry: PekitValue)] = []
 
     public init() {}
 
@@ -56,7 +57,7 @@ public final class HARLog {
         let t = response.timing
         func ms(_ seconds: Double) -> PekitValue { .number((seconds * 1000 * 1000).rounded() / 1000) }
         let wait = max(0, t.firstByte - t.connect - t.tls), receive = max(0, t.total - t.firstByte)
-        entries.append(map([
+        entries.append((started, map([
             ("startedDateTime", .text(Timestamp.format(started, .iso8601) ?? "1970-01-01T00:00:00Z")),
             ("time", ms(t.total)),
             ("request", map(requestFields)), ("response", map(responseFields)), ("cache", map([])),
@@ -64,7 +65,7 @@ public final class HARLog {
                              ("ssl", t.tls > 0 ? ms(max(0, t.tls - t.connect)) : .integer(-1)), ("send", .integer(0)),
                              ("wait", ms(wait)), ("receive", ms(receive))])),
             ("serverIPAddress", .text(response.remoteAddress)),
-        ]))
+        ])))
     }
 
     /// The HAR document.
@@ -73,7 +74,8 @@ public final class HARLog {
             .init(key: "version", value: .text("1.2")),
             .init(key: "creator", value: .map(PekitMap(ordered: [.init(key: "name", value: .text("pekit")), .init(key: "version", value: .text(Pekit.version))]))),
             .init(key: "pages", value: .array([])),
-            .init(key: "entries", value: .array(entries)),
+            // In the order the requests started (as browsers write them), not the order they ended.
+            .init(key: "entries", value: .array(entries.enumerated().sorted { ($0.element.started, $0.offset) < ($1.element.started, $1.offset) }.map(\.element.entry))),
         ]))
         return (try? JSON.encodePretty(.map(PekitMap(ordered: [.init(key: "log", value: log)])))) ?? JSON.write(log)
     }

@@ -154,6 +154,12 @@ final class HARCommandTests: XCTestCase {
         XCTAssertEqual(((scripted[0]["response"] as? [String: Any])?["content"] as? [String: Any])?["encoding"] as? String, "base64", "bytes that are not text")
         XCTAssertEqual(try PekitProcess.run(["har", "list", script]).stdout, "1\tGET\t\(server.base)/bytes/300\t200\n2\tPOST\t\(server.base)/echo\t200\n")
         XCTAssertEqual(try PekitProcess.run(["har", "replay", script]).status, 0)
+        // Entries in the order the requests started, not the order they finished: the slow one
+        // started first and ends last.
+        let batch = dir.appendingPathComponent("batch.har").path
+        let all = try PekitProcess.run(["run", "--har", batch, "-e", "pekit.http.all({ '\(server.base)/delay/0.4?first', '\(server.base)/echo?second' }, { concurrency = 2 })"])
+        XCTAssertEqual(all.status, 0, all.stderr)
+        XCTAssertEqual(try PekitProcess.run(["har", "list", batch]).stdout, "1\tGET\t\(server.base)/delay/0.4?first\t200\n2\tGET\t\(server.base)/echo?second\t200\n")
     }
 
     /// replay --concurrency N: up to N at once (the server counts them), reported in the file's
