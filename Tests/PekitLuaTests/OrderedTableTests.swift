@@ -78,6 +78,9 @@ final class OrderedTableTests: XCTestCase {
                        #""{\n  \"b\": [\n    1,\n    {\n      \"c\": null\n    },\n    []\n  ],\n  \"a\": {},\n  \"s\": \"x\\\"y\",\n  \"n\": 1.5\n}""#)
         XCTAssertEqual(lua.eval(#"pekit.json.encode({}, {prety = true})"#),
                        #"error: stdin:1: pekit.json.encode: bad argument #2 (unknown field "prety" (did you mean "pretty"?); known: pretty)"#)
+        // next() walks in the remembered order, as pairs does (issue 34).
+        XCTAssertEqual(lua.eval(#"(function() local t = pekit.ordered{ {"z", 1}, {"a", 2}, {"m", 3} } t.a = nil t.q = 4 local out = {} for k, v in next, t do out[#out + 1] = k .. v end return table.concat(out, ",") end)()"#), #""z1,m3,q4""#)
+        XCTAssertEqual(lua.eval(##"(function() local j = pekit.json.decode('{"b":1,"a":2}') return (next(j)), next({}) == nil, select("#", next({x = 1})) end)()"##), "\"b\"\ttrue\t2")
         XCTAssertEqual(lua.eval(#"pekit.ordered{ { "a", "1" }, { "b", 2 }, { "a", "2" } }"#),
                        #"error: pekit.ordered: entries 1 and 3 both have the key "a"; a table holds a key once (a list of {key, value} pairs, as params or headers take, may repeat one)"#)
         XCTAssertEqual(lua.eval(#"pekit.json.decode("[]", { dups = 1 })"#), #"error: stdin:1: pekit.json.decode: bad argument #2 (unknown field "dups"; known: duplicates)"#)

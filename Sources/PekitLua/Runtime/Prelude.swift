@@ -104,6 +104,38 @@ ordered_mt.__pairs = function(t)
     end
   end, t, nil
 end
+-- next() walks an ordered table in its remembered order too, as pairs does (scripts and
+-- libraries write `next(t) == nil` and `for k, v in next, t`); any other table as Lua's own. The
+-- order of a walk is taken when it starts (next(t) or next(t, nil)); a key added during the walk
+-- is not visited, as Lua leaves that undefined.
+local walks = setmetatable({}, { __mode = "k" })
+local function ordered_walk(t)
+  local keys, pos = ordered_keys(t), {}
+  for i, k in ipairs(keys) do pos[k] = i end
+  local walk = { keys = keys, pos = pos }
+  walks[t] = walk
+  return walk
+end
+G.next = function(t, k)
+  if type(t) == "table" and orders[t] then
+    local walk = walks[t]
+    if k == nil or walk == nil then walk = ordered_walk(t) end
+    local i = 0
+    if k ~= nil then
+      i = walk.pos[k]
+      if i == nil then i = ordered_walk(t).pos[k]; walk = walks[t] end
+      if i == nil then error("invalid key to 'next'", 2) end
+    end
+    while true do
+      i = i + 1
+      local key = walk.keys[i]
+      if key == nil then return nil end
+      local v = rawget(t, key)
+      if v ~= nil then return key, v end
+    end
+  end
+  return next(t, k)
+end
 local set_mt = { __name = "pekit.set", __metatable = "pekit.set" }
 local array_mt = { __name = "pekit.array", __metatable = "pekit.array" }
 
