@@ -26,7 +26,7 @@ final class LuaFieldsTests: XCTestCase {
             (#"pekit.query.decode("a=1", { server = "php", depth = 2 })"#,
              #"pekit.query.decode: bad argument #2 (unknown field "depth"; known: server, policy, ordered, max_input_vars, max_input_nesting_level)"#),
             (#"pekit.query.decode("a=1", { [1] = true })"#,
-             #"pekit.query.decode: bad argument #2 (unknown field [1]; known: server, policy, ordered, allowDots, allowPrototypes, allowSparse, arrayLimit, charset, charsetSentinel, comma, decoder, delimiter, depth, ignoreQueryPrefix, interpretNumericEntities, parameterLimit, parseArrays, strictNullHandling)"#),
+             #"pekit.query.decode: bad argument #2 (unknown field [1]; known: server, policy, ordered, allowDots, allowPrototypes, allowSparse, arrayLimit, charset, charsetSentinel, comma, decoder, delimiter, depth, ignoreQueryPrefix, interpretNumericEntities, parameterLimit, parseArrays, plainObjects, strictNullHandling)"#),
             (#"pekit.decode("a", { plus = 1 })"#, #"pekit.decode: bad argument #2 (field "plus": expected true or false, got 1)"#),
             (#"pekit.cookies.jar{ now = 0/0 }"#, #"pekit.cookies.jar: bad argument #1 (field "now": expected a time in seconds since 1970, got "#),
             (#"pekit.cookies.jar{ public_suffixes = false }:header("http://h/", { same_site = "lax" })"#,

@@ -40,6 +40,23 @@ final class QueryPeerTests: XCTestCase {
         }
     }
 
+    /// qs's plainObjects keeps keys named like Object.prototype's members (and still skips
+    /// `__proto__`), against node-qs (Fixtures/make_qs_vectors.py).
+    func testQSPlainObjects() throws {
+        struct Case: Decodable { let input: String; let plainObjects: Bool; let expected: String }
+        let url = try XCTUnwrap(Bundle.module.url(forResource: "qs-plain-vectors", withExtension: "json", subdirectory: "Fixtures"))
+        let cases = try JSONDecoder().decode([Case].self, from: Data(contentsOf: url))
+        XCTAssertEqual(cases.count, 16)
+        let lua = LuaREPL(runtime: try makeRuntime())
+        for c in cases {
+            let got = lua.eval("pekit.json.encode(pekit.query.decode(\(String(reflecting: c.input)), { server = \"qs\", plainObjects = \(c.plainObjects) }))")
+            let text = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(got.utf8), options: .fragmentsAllowed) as? String, got)
+            let ours = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? NSDictionary
+            let theirs = try JSONSerialization.jsonObject(with: Data(c.expected.utf8)) as? NSDictionary
+            XCTAssertEqual(ours, theirs, "qs.parse(\(c.input), {plainObjects: \(c.plainObjects)})")
+        }
+    }
+
     /// qs with arrayFormat comma and encodeValuesOnly leaves every comma raw, in arrays and plain
     /// values alike (Fixtures/make_qs_comma_vectors.py).
     func testQSCommaWithEncodeValuesOnly() throws {

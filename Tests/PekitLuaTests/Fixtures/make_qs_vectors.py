@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Generates, with Debian's node-qs 6.11: qs-comma-vectors.json, qs.stringify with
 {arrayFormat: 'comma', encodeValuesOnly: true}, which the qs-comma-values plugin writes; and
-qs-prefix-vectors.json, qs.parse with {ignoreQueryPrefix: true} of inputs with one, two or no '?'.
+qs-prefix-vectors.json, qs.parse with {ignoreQueryPrefix: true} of inputs with one, two or no '?';
+qs-plain-vectors.json, qs.parse with and without {plainObjects: true} of keys named like
+Object.prototype's members.
 
 Needs: apt-get install nodejs node-qs. Run: python3 Tests/PekitLuaTests/Fixtures/make_qs_vectors.py
 """
@@ -41,4 +43,20 @@ prefix = [{"input": i, "expected": json.dumps(p, ensure_ascii=False, separators=
 with open(os.path.join(HERE, "qs-prefix-vectors.json"), "w") as f:
     json.dump(prefix, f, ensure_ascii=False, indent=1)
     f.write("\n")
-print(f"{len(vectors)} stringify vectors, {len(prefix)} parse vectors")
+PLAIN = ["hasOwnProperty=1", "toString[a]=2&b=1", "a[hasOwnProperty]=1&a[b]=2", "__proto__[x]=1&y=2", "a[__proto__][b]=1&c=3",
+         "constructor=1&valueOf[]=2", "a[toString]=1&a[toString]=2", "isPrototypeOf"]
+NODE_PLAIN = """
+const qs = require('qs');
+const inputs = JSON.parse(require('fs').readFileSync(0, 'utf8'));
+console.log(JSON.stringify(inputs.map(s => [qs.parse(s, {plainObjects: true}), qs.parse(s)])));
+"""
+parsed = subprocess.run(["node", "-e", NODE_PLAIN], input=json.dumps(PLAIN), capture_output=True, text=True, check=True,
+                        env=dict(os.environ, NODE_PATH="/usr/share/nodejs")).stdout
+plain = []
+for i, (on, off) in zip(PLAIN, json.loads(parsed)):
+    plain.append({"input": i, "plainObjects": True, "expected": json.dumps(on, separators=(",", ":"))})
+    plain.append({"input": i, "plainObjects": False, "expected": json.dumps(off, separators=(",", ":"))})
+with open(os.path.join(HERE, "qs-plain-vectors.json"), "w") as f:
+    json.dump(plain, f, ensure_ascii=False, indent=1)
+    f.write("\n")
+print(f"{len(vectors)} stringify vectors, {len(prefix)} ignoreQueryPrefix vectors, {len(plain)} plainObjects vectors")

@@ -10,7 +10,7 @@ extension QSParser {
                 array.push(source)
             case .object(let object):
                 let name = source.propertyName
-                if allowPrototypes || !Self.prototypeNames.contains(name) {
+                if keepsPrototypeNames || !Self.prototypeNames.contains(name) {
                     if name != "__proto__" { object.properties[name] = .boolean(true) }
                 }
             default:

@@ -176,7 +176,7 @@ extension QSParser {
             }
             let inner = (p + 1)..<q
             let name = UnsafeBufferPointer(rebasing: key[inner])
-            if Self.isPrototypeName(name) { if !allowPrototypes { return false }; if name.elementsEqual(Self.proto) { throw GiveUp() } }
+            if Self.isPrototypeName(name) { if !keepsPrototypeNames { return false }; if name.elementsEqual(Self.proto) { throw GiveUp() } }
             if inner.isEmpty {
                 state.chain.append(parseArrays ? .append : .key(-1 ..< -1))
             } else if parseArrays, let index = Self.canonicalIndex(name), index <= min(arrayLimit, 1 << 20) {
@@ -198,7 +198,7 @@ extension QSParser {
     /// The text before the first bracket, as the first segment; false when qs drops the key.
     private func parent(_ key: UnsafeBufferPointer<UInt8>, _ end: Int, _ state: inout FastState) throws -> Bool {
         let name = UnsafeBufferPointer(rebasing: key[0..<end])
-        if Self.isPrototypeName(name) { if !allowPrototypes { return false }; if name.elementsEqual(Self.proto) { throw GiveUp() } }
+        if Self.isPrototypeName(name) { if !keepsPrototypeNames { return false }; if name.elementsEqual(Self.proto) { throw GiveUp() } }
         state.chain.append(.key(0..<end))
         state.ends.append(end)
         return true

@@ -30,6 +30,11 @@ public struct QSParser: Sendable {
 
     public var allowDots = false
     public var allowPrototypes = false
+    /// qs's `plainObjects`: objects without a prototype, so `Object.prototype`'s names are
+    /// ordinary keys (as with `allowPrototypes`; `__proto__` is still skipped, as qs skips it).
+    public var plainObjects = false
+    /// Whether keys named like `Object.prototype`'s members are kept.
+    var keepsPrototypeNames: Bool { allowPrototypes || plainObjects }
     public var allowSparse = false
     /// Largest index that makes an array (20). Above 1,048,576 it counts as 1,048,576: qs would
     /// build a sparse array that long, which is no use to anyone.
@@ -275,13 +280,13 @@ public struct QSParser: Sendable {
         let parent = segments.first.map { key[..<$0.lowerBound] } ?? key[...]
         var chain: [ArraySlice<UInt8>] = []
         if !parent.isEmpty {
-            if !allowPrototypes, Self.prototypeNames.contains(ByteString(bytes: parent)) { return nil }
+            if !keepsPrototypeNames, Self.prototypeNames.contains(ByteString(bytes: parent)) { return nil }
             chain.append(parent)
         }
         var remainder: Int? = nil
         for (i, segment) in segments.enumerated() {
             if i >= readDepth { remainder = segment.lowerBound; break }
-            if !allowPrototypes, Self.prototypeNames.contains(ByteString(bytes: key[(segment.lowerBound + 1)..<(segment.upperBound - 1)])) { return nil }
+            if !keepsPrototypeNames, Self.prototypeNames.contains(ByteString(bytes: key[(segment.lowerBound + 1)..<(segment.upperBound - 1)])) { return nil }
             chain.append(key[segment])
         }
         var rest: [UInt8] = []

@@ -4,7 +4,7 @@ extension QueryServer {
     /// Each model's option names.
     public static let optionNames: [String: [String]] = [
         "qs": ["allowDots", "allowPrototypes", "allowSparse", "arrayLimit", "charset", "charsetSentinel", "comma", "decoder",
-               "delimiter", "depth", "ignoreQueryPrefix", "interpretNumericEntities", "parameterLimit", "parseArrays", "strictNullHandling"],
+               "delimiter", "depth", "ignoreQueryPrefix", "interpretNumericEntities", "parameterLimit", "parseArrays", "plainObjects", "strictNullHandling"],
         "php": ["max_input_vars", "max_input_nesting_level"],
         "rack": ["key_space_limit", "param_depth_limit", "bytesize_limit", "params_limit", "separators"],
         "python": ["keep_blank_values", "strict_parsing", "max_num_fields", "separator", "encoding", "errors"],
@@ -84,6 +84,7 @@ extension QueryServer {
             switch option {
             case "allowDots": p.allowDots = try flag()
             case "allowPrototypes": p.allowPrototypes = try flag()
+            case "plainObjects": p.plainObjects = try flag()
             case "allowSparse": p.allowSparse = try flag()
             case "charsetSentinel": p.charsetSentinel = try flag()
             case "comma": p.comma = try flag()
