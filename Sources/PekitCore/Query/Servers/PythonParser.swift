@@ -7,9 +7,11 @@ public struct PythonParser: Sendable {
     public enum Encoding: String, Sendable, CaseIterable {
         case utf8 = "utf-8", latin1 = "latin-1", ascii
     }
-    /// What `errors =` takes (the codec error handlers that give text back).
+    /// What `errors =` takes (the codec error handlers that give text back). `surrogateescape`
+    /// gives the bytes that do not decode back as they are (Python holds them as lone surrogates,
+    /// which `encode(errors="surrogateescape")` turns back into those bytes).
     public enum Errors: String, Sendable, CaseIterable {
-        case replace, strict, ignore, backslashreplace
+        case replace, strict, ignore, backslashreplace, surrogateescape
     }
 
     /// Keep `a=` and `a` as empty values (otherwise they are dropped).
@@ -117,6 +119,7 @@ public struct PythonParser: Sendable {
                 switch errors {
                 case .replace: out += [0xEF, 0xBF, 0xBD]
                 case .ignore: break
+                case .surrogateescape: out += buffer[i..<i + length]
                 case .backslashreplace: for k in i..<i + length { out += Array("\\x\(hex(buffer[k]))".utf8) }
                 case .strict:
                     let position = length == 1 ? "byte 0x\(hex(b)) in position \(i)" : "bytes in position \(i)-\(i + length - 1)"
