@@ -82,7 +82,7 @@ final class QueryCommandTests: XCTestCase {
         XCTAssertEqual(bytes.status, 1)
         XCTAssertEqual(try PekitProcess.run("query", "--decode", "--server", "rack", "--escape-bytes", "a=%FF&b=ok").stdout, #"{"a":"\\xFF","b":"ok"}"# + "\n")
         let option = try PekitProcess.run("query", "--decode", "--server", "php", "--set", "depth=1", "a=1")
-        XCTAssertEqual(option.stderr, "pekit query: --set depth: php has no such option (known: max_input_vars, max_input_nesting_level) (see 'pekit query --help')\n")
+        XCTAssertEqual(option.stderr, "pekit query: --set depth: php has no such option (known: max_input_vars, max_input_nesting_level, arg_separator.input) (see 'pekit query --help')\n")
         XCTAssertEqual(option.status, 2)
         XCTAssertEqual(try PekitProcess.run("query", "--decode", "--server", "qs", "--set", "depth=0", "a[b]=1").stdout, #"{"a[b]":"1"}"# + "\n")
     }

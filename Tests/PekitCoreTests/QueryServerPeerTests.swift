@@ -48,13 +48,29 @@ final class QueryServerPeerTests: XCTestCase {
     }
 
     func testEveryModelReadsWhatItsServerReads() throws {
-        let url = try XCTUnwrap(Bundle.module.url(forResource: "server-vectors", withExtension: "json", subdirectory: "Fixtures/servers"))
-        guard case .array(let vectors) = try JSON.parse(Data(contentsOf: url)) else { return XCTFail("not a list") }
+        let (vectors, perModel, failures) = try Self.compare("server-vectors")
+        XCTAssertGreaterThanOrEqual(perModel.values.min() ?? 0, 100, "every model needs 100 vectors: \(perModel)")
+        XCTAssertEqual(perModel.count, QueryServer.names.count)
+        XCTAssert(failures.isEmpty, "\(failures.count) of \(vectors) differ:\n" + failures.prefix(60).joined(separator: "\n"))
+    }
+
+    /// PHP's arg_separator.input: every character of it splits (Fixtures/servers/make_php_separator_vectors.py).
+    func testPHPArgSeparatorInput() throws {
+        let (vectors, perModel, failures) = try Self.compare("php-separator-vectors")
+        XCTAssertEqual(perModel, ["php": 60])
+        XCTAssert(failures.isEmpty, "\(failures.count) of \(vectors) differ:\n" + failures.prefix(60).joined(separator: "\n"))
+    }
+
+    /// Reads every vector of Fixtures/servers/`name`.json with the model and options it names and
+    /// compares the canonical result: how many, how many per model, and each difference.
+    static func compare(_ name: String) throws -> (count: Int, perModel: [String: Int], failures: [String]) {
+        let url = try XCTUnwrap(Bundle.module.url(forResource: name, withExtension: "json", subdirectory: "Fixtures/servers"))
+        guard case .array(let vectors) = try JSON.parse(Data(contentsOf: url)) else { return (0, [:], ["\(name): not a list"]) }
         var failures: [String] = []
         var perModel: [String: Int] = [:]
         for case .map(let vector) in vectors {
             guard case .string(let modelName)? = vector["model"], case .string(let query)? = vector["query"],
-                  case .map(let options)? = vector["options"], let expected = vector["expected"] else { return XCTFail("bad vector") }
+                  case .map(let options)? = vector["options"], let expected = vector["expected"] else { failures.append("bad vector"); continue }
             perModel[modelName.description, default: 0] += 1
             let model = try Self.model(modelName.description, options)
             let got: PekitValue
@@ -82,9 +98,7 @@ final class QueryServerPeerTests: XCTestCase {
                 failures.append("\(modelName) \(String(decoding: JSON.write(.map(options)), as: UTF8.self)) \(query.description.prefix(120)):\n   got  \(a.prefix(400))\n   want \(b.prefix(400))")
             }
         }
-        XCTAssertGreaterThanOrEqual(perModel.values.min() ?? 0, 100, "every model needs 100 vectors: \(perModel)")
-        XCTAssertEqual(perModel.count, QueryServer.names.count)
-        XCTAssert(failures.isEmpty, "\(failures.count) of \(vectors.count) differ:\n" + failures.prefix(60).joined(separator: "\n"))
+        return (vectors.count, perModel, failures)
     }
 
     /// qs with allowSparse keeps holes; the fixture marks them {"$hole": true}, pekit returns null.

@@ -1,5 +1,6 @@
 /// PHP 8.2's `parse_str` (the same code fills `$_GET`), ported from `php_default_treat_data` and
-/// `php_register_variable_ex`: pieces split on `&` (empty ones skipped), names and values
+/// `php_register_variable_ex`: pieces split on `&` (or any character of `arg_separator.input`;
+/// empty ones skipped), names and values
 /// url-decoded (`+` is a space), a NUL ends a name, leading spaces of a name are dropped, `.`
 /// and space in the top-level name become `_`, `[…]` nests (one leading whitespace inside the
 /// brackets is skipped, text after `]` is dropped, an unclosed `[` becomes `_`), `[]` appends
@@ -12,6 +13,9 @@ public struct PHPParser: Sendable {
     /// Deepest bracket nesting (`max_input_nesting_level`, 64); more than
     /// `QueryServer.deepestNesting` counts as that many.
     public var maxInputNestingLevel = 64
+    /// The characters that end a piece (the `arg_separator.input` ini setting, "&"): each one
+    /// alone, as strtok reads them (";&" splits at either).
+    public var separators: ByteString = "&"
 
     public init() {}
 
@@ -23,8 +27,10 @@ public struct PHPParser: Sendable {
         let result = PHPArray()
         var count = 0
         var start = 0
+        let separators = self.separators.bytes
         while start < bytes.count {
-            let end = bytes[start...].firstIndex(of: 0x26) ?? bytes.count
+            let end = separators.count == 1 ? bytes[start...].firstIndex(of: separators[0]) ?? bytes.count
+                : bytes[start...].firstIndex(where: separators.contains) ?? bytes.count
             defer { start = end + 1 }
             if end == start { continue }
             count += 1

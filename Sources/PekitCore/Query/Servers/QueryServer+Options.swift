@@ -5,7 +5,7 @@ extension QueryServer {
     public static let optionNames: [String: [String]] = [
         "qs": ["allowDots", "allowPrototypes", "allowSparse", "arrayLimit", "charset", "charsetSentinel", "comma", "decoder",
                "delimiter", "depth", "ignoreQueryPrefix", "interpretNumericEntities", "parameterLimit", "parseArrays", "plainObjects", "strictNullHandling"],
-        "php": ["max_input_vars", "max_input_nesting_level"],
+        "php": ["max_input_vars", "max_input_nesting_level", "arg_separator.input"],
         "rack": ["key_space_limit", "param_depth_limit", "bytesize_limit", "params_limit", "separators"],
         "python": ["keep_blank_values", "strict_parsing", "max_num_fields", "separator", "encoding", "errors"],
         "go": [],
@@ -113,7 +113,11 @@ extension QueryServer {
             }
             self = .qs(p)
         case .php(var p):
-            if option == "max_input_vars" { p.maxInputVars = try integer() } else { p.maxInputNestingLevel = try integer(0...Int64(QueryServer.deepestNesting)) }
+            switch option {
+            case "max_input_vars": p.maxInputVars = try integer()
+            case "arg_separator.input": p.separators = try text()
+            default: p.maxInputNestingLevel = try integer(0...Int64(QueryServer.deepestNesting))
+            }
             self = .php(p)
         case .rack(var p):
             switch option {
