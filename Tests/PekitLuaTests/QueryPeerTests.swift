@@ -32,12 +32,19 @@ final class QueryPeerTests: XCTestCase {
         XCTAssertEqual(cases.count, 8)
         let lua = LuaREPL(runtime: try makeRuntime())
         for c in cases {
-            let got = lua.eval("pekit.json.encode(pekit.query.decode(\(String(reflecting: c.input)), { server = \"qs\", ignoreQueryPrefix = true }))")
-            let text = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(got.utf8), options: .fragmentsAllowed) as? String, got)
-            let ours = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? NSDictionary
-            let theirs = try JSONSerialization.jsonObject(with: Data(c.expected.utf8)) as? NSDictionary
-            XCTAssertEqual(ours, theirs, "qs.parse(\(c.input), {ignoreQueryPrefix: true})")
+            try assertQSDecodes(lua, c.input, options: "ignoreQueryPrefix = true", as: c.expected, "qs.parse(\(c.input), {ignoreQueryPrefix: true})")
         }
+    }
+
+    /// Decodes `input` with the qs model and `options` (Lua table fields) in `lua` and compares
+    /// the JSON as objects (key order aside) with what node-qs gave.
+    private func assertQSDecodes(_ lua: LuaREPL, _ input: String, options: String, as expected: String, _ message: String,
+                                 line: UInt = #line) throws {
+        let got = lua.eval("pekit.json.encode(pekit.query.decode(\(String(reflecting: input)), { server = \"qs\", \(options) }))")
+        let text = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(got.utf8), options: .fragmentsAllowed) as? String, got, line: line)
+        let ours = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? NSDictionary
+        let theirs = try JSONSerialization.jsonObject(with: Data(expected.utf8)) as? NSDictionary
+        XCTAssertEqual(ours, theirs, message, line: line)
     }
 
     /// qs's plainObjects keeps keys named like Object.prototype's members (and still skips
@@ -49,11 +56,7 @@ final class QueryPeerTests: XCTestCase {
         XCTAssertEqual(cases.count, 16)
         let lua = LuaREPL(runtime: try makeRuntime())
         for c in cases {
-            let got = lua.eval("pekit.json.encode(pekit.query.decode(\(String(reflecting: c.input)), { server = \"qs\", plainObjects = \(c.plainObjects) }))")
-            let text = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(got.utf8), options: .fragmentsAllowed) as? String, got)
-            let ours = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? NSDictionary
-            let theirs = try JSONSerialization.jsonObject(with: Data(c.expected.utf8)) as? NSDictionary
-            XCTAssertEqual(ours, theirs, "qs.parse(\(c.input), {plainObjects: \(c.plainObjects)})")
+            try assertQSDecodes(lua, c.input, options: "plainObjects = \(c.plainObjects)", as: c.expected, "qs.parse(\(c.input), {plainObjects: \(c.plainObjects)})")
         }
     }
 
