@@ -93,6 +93,13 @@ public enum Files {
     public static func withLock<T>(_ path: String, _ body: () throws -> T) throws -> T {
         let lockPath = resolved(path) + ".lock"
         while true {
+            // From making the lock file to registering it, a SIGTERM would leave it behind: such a
+            // signal waits until it is registered (or, while another holder is waited for, whose
+            // file it is, comes at once).
+            let mask = TemporaryFiles.holdSignals()
+            var holding = true
+            func release() { if holding { TemporaryFiles.restoreSignals(mask); holding = false } }
+            defer { release() }
             let lock = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
             guard lock >= 0 else { throw CookieError.file(path: lockPath, reason: reason()) }
             // Known by the lock file's identity, not its name: "jar.txt" before the jar exists and
@@ -106,16 +113,22 @@ public enum Files {
             let key = "\(info.st_dev):\(info.st_ino)"
             if FileLocks.shared.enter(key) {
                 close(lock)
+                release()
                 defer { FileLocks.shared.leave(key, fd: nil) }
                 return try body()
             }
-            while flock(lock, LOCK_EX) != 0 {
-                if errno != EINTR {
-                    let why = reason()
-                    close(lock)
-                    FileLocks.shared.leave(key, fd: nil)
-                    throw CookieError.file(path: lockPath, reason: "cannot lock: \(why)")
+            if flock(lock, LOCK_EX | LOCK_NB) != 0 {
+                release()
+                while flock(lock, LOCK_EX) != 0 {
+                    if errno != EINTR {
+                        let why = reason()
+                        close(lock)
+                        FileLocks.shared.leave(key, fd: nil)
+                        throw CookieError.file(path: lockPath, reason: "cannot lock: \(why)")
+                    }
                 }
+                _ = TemporaryFiles.holdSignals() // returns `mask` again: it was restored
+                holding = true
             }
             // The holder we waited for removes the lock file as it lets go, so the file locked may
             // be gone (or made anew) by now: only the one at the path counts. Try again on that.
@@ -127,9 +140,14 @@ public enum Files {
             // Removed while still held, so no lock file is left beside the jar; noted as a temporary
             // file meanwhile, so that SIGTERM and SIGHUP remove it too (SIGINT unwinds to here).
             let slot = TemporaryFiles.register(lockPath)
+            release()
             defer {
+                // Held again so that nothing comes between the two: a signal after the first
+                // would leave the file, and after the second would remove another holder's.
+                let mask = TemporaryFiles.holdSignals()
                 TemporaryFiles.unregister(slot)
                 FileLocks.shared.leave(key, fd: lock, removing: lockPath)
+                TemporaryFiles.restoreSignals(mask)
             }
             return try body()
         }

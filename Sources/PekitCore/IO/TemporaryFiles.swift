@@ -58,6 +58,23 @@ public enum TemporaryFiles {
         }
     }
 
+    /// Holds SIGINT, SIGTERM and SIGHUP back in this thread until `restoreSignals`, for a file
+    /// made and registered in two steps: one arriving between them is handled after the second.
+    /// - Returns: the signal mask to restore.
+    static func holdSignals() -> sigset_t {
+        var set = sigset_t(), old = sigset_t()
+        sigemptyset(&set)
+        for sig in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&set, sig) }
+        pthread_sigmask(SIG_BLOCK, &set, &old)
+        return old
+    }
+
+    /// Restores the mask `holdSignals` returned; a signal that arrived meanwhile is handled now.
+    static func restoreSignals(_ mask: sigset_t) {
+        var mask = mask
+        pthread_sigmask(SIG_SETMASK, &mask, nil)
+    }
+
     /// Unlinks every registered file (from the signal handler).
     static func removeAll() {
         for i in 0..<capacity { if let path = slots[i] { unlink(path) } }
