@@ -381,7 +381,16 @@ struct URLParser {
                     else if c == Self.hash { url.fragment = ""; state = .fragment }
                 } else {
                     var j = pointer
-                    while j < count, input[j] != 0x3F, input[j] != 0x23 { c0Set.append(input[j], to: &buffer); j += 1 }
+                    while j < count, input[j] != 0x3F, input[j] != 0x23 {
+                        // A space just before ? or # is written %20 (whatwg/url 2025), so the path
+                        // never ends in a space a later parse would strip once the query goes.
+                        if input[j] == 0x20, j + 1 < count, input[j + 1] == 0x3F || input[j + 1] == 0x23 {
+                            buffer.append(contentsOf: [0x25, 0x32, 0x30])
+                        } else {
+                            c0Set.append(input[j], to: &buffer)
+                        }
+                        j += 1
+                    }
                     pointer = j - 1
                 }
             case .query:

@@ -54,13 +54,13 @@ extension WHATWGURL {
 
     /// With or without the leading `?`; `""` removes the query.
     public mutating func setSearch(_ value: String) {
-        guard !value.isEmpty else { change { $0.query = nil; $0.stripTrailingSpacesFromOpaquePath() }; return }
+        guard !value.isEmpty else { change { $0.query = nil }; return }
         reparse(value.hasPrefix("?") ? String(value.dropFirst()) : value, from: .query) { $0.query = "" }
     }
 
     /// With or without the leading `#`; `""` removes the fragment.
     public mutating func setHash(_ value: String) {
-        guard !value.isEmpty else { change { $0.fragment = nil; $0.stripTrailingSpacesFromOpaquePath() }; return }
+        guard !value.isEmpty else { change { $0.fragment = nil }; return }
         reparse(value.hasPrefix("#") ? String(value.dropFirst()) : value, from: .fragment) { $0.fragment = "" }
     }
 
@@ -101,15 +101,6 @@ extension WHATWGURL {
     }
 }
 
-extension URLParts {
-    /// §4.2 "potentially strip trailing spaces from an opaque path".
-    mutating func stripTrailingSpacesFromOpaquePath() {
-        guard case .opaque(var p) = path, fragment == nil, query == nil else { return }
-        while p.hasSuffix(" ") { p.removeLast() }
-        path = .opaque(p)
-    }
-}
-
 extension WHATWGURL {
     /// The query as `URLSearchParams` reads it: name-value pairs in order, repeats kept, read with
     /// the `application/x-www-form-urlencoded` parser (`+` is a space).
@@ -121,9 +112,6 @@ extension WHATWGURL {
     /// Replaces the query with `pairs`, serialized as `URLSearchParams` does (no pairs: no query).
     public mutating func setQueryPairs(_ pairs: [(name: String, value: String)]) {
         let text = WHATWGFormParser.serialize(pairs)
-        change {
-            $0.query = text.isEmpty ? nil : text
-            if text.isEmpty { $0.stripTrailingSpacesFromOpaquePath() }
-        }
+        change { $0.query = text.isEmpty ? nil : text }
     }
 }

@@ -4,6 +4,7 @@
 //   host-vectors.json    url.domainToASCII and url.domainToUnicode of host names (IDNA, IPv4, IPv6).
 // Where node 20 (ada 2.9) is older than the Standard, the Standard wins and the vector says so
 // ("standard": why): `^` in a path is percent-encoded since whatwg/url 2024 (ada 2.9 leaves it);
+// an opaque path's last space before ? or # is %20 since whatwg/url 2025 (ada 2.9 keeps it);
 // CheckBidi (RFC 5893), which the Standard's domain to ASCII sets and ada 2.9 does not apply;
 // and three setter rules ada 2.9 breaks (see setterStandard below).
 // Run: node Tests/PekitCoreTests/Fixtures/urls/make_url_vectors.js
@@ -71,6 +72,13 @@ function fields(url) {
     f.pathname = f.pathname.replaceAll('^', '%5E');
     f.href = f.href.slice(0, f.href.length - tail.length) + f.pathname + f.search + f.hash;
     f.standard = 'the path percent-encode set has ^ (whatwg/url 2024); node 20 / ada 2.9 leaves it';
+  }
+  const after = f.href[f.protocol.length + f.pathname.length];
+  if (opaque && f.pathname.endsWith(' ') && (after === '?' || after === '#')) {
+    const rest = f.href.slice(f.protocol.length + f.pathname.length);
+    f.pathname = f.pathname.slice(0, -1) + '%20';
+    f.href = f.protocol + f.pathname + rest;
+    f.standard = 'an opaque path\'s space before ? or # is %20 (whatwg/url 2025, WPT urltestdata); node 20 / ada 2.9 keeps it';
   }
   return f;
 }
