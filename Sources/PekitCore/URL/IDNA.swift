@@ -82,7 +82,7 @@ public enum IDNA {
     }
 
     static func run(utf8 name: [UInt8], toUnicode: Bool, _ failure: inout String) -> (String, UInt32)? {
-        var input = name
+        var input = mappingCapitalSharpS(name)
         var capacity = max(64, input.count * 4)
         while true {
             var out = [UInt8](repeating: 0, count: capacity)
@@ -104,6 +104,27 @@ public enum IDNA {
             if length > capacity { capacity = length; continue }
             return (String(decoding: out[..<length], as: UTF8.self), errors)
         }
+    }
+
+    /// `name` with capital sharp s (U+1E9E) as ß: UTS #46 rev. 33 (Unicode 16, what the URL
+    /// Standard follows) maps it so, where ICU 72's tables still map it to "ss" (`FAẞ.de` is
+    /// `xn--fa-hia.de`, not `fass.de`): of rev. 33's changes, the only one where ICU 72 gave
+    /// another name rather than refusing it (WPTURLTests.testIDNAAgainstUTS46Revision33).
+    static func mappingCapitalSharpS(_ name: [UInt8]) -> [UInt8] {
+        guard name.count >= 3, name.contains(0xE1) else { return name }
+        var out: [UInt8] = []
+        out.reserveCapacity(name.count)
+        var i = 0
+        while i < name.count {
+            if name[i] == 0xE1, i + 2 < name.count, name[i + 1] == 0xBA, name[i + 2] == 0x9E {
+                out += [0xC3, 0x9F]
+                i += 3
+            } else {
+                out.append(name[i])
+                i += 1
+            }
+        }
+        return out
     }
 
     /// Which label breaks which rule, for the message.
