@@ -85,6 +85,18 @@ final class SendOperation {
         }
     }
 
+    /// Cookies belong to the URL's host, whatever the Host field says (as in curl and browsers):
+    /// a request to an address carrying another name's Host field stores them under the address,
+    /// and the jar then sends nothing to that name. Says so, and what does what was meant.
+    static func hostFieldNote(_ url: RequestURL, _ request: HTTPRequest) -> SendOptions.Notice? {
+        guard url.hostIsIPAddress, let field = request.headers["Host"] else { return nil }
+        var name = Substring(field.trimmingCharacters(in: .whitespaces))
+        if name.hasPrefix("[") { return nil }
+        if let colon = name.lastIndex(of: ":") { name = name[..<colon] }
+        guard !name.isEmpty, !RequestURL.isIPAddress(String(name)), name.lowercased() != url.host.lowercased() else { return nil }
+        return .cookiesUnderAddress(address: url.host, name: name.lowercased(), port: url.effectivePort)
+    }
+
     /// After the transfer `next` asked for ended (started at `started`, Unix seconds).
     /// The result is consumed: the response is moved on, not copied (this runs per request).
     func completed(_ result: consuming Result<HTTPResponse, Error>, started: Double, now: Double) -> Step {
@@ -102,7 +114,11 @@ final class SendOperation {
             }
             if let jar = options.jar {
                 let url = try hopURL()
-                for value in response.headers(named: "Set-Cookie") { _ = try jar.receive(value.description, from: url) }
+                var stored = false
+                for value in response.headers(named: "Set-Cookie") {
+                    if case .stored = try jar.receive(value.description, from: url) { stored = true }
+                }
+                if stored, let notice = options.notice, let note = Self.hostFieldNote(url, current) { notice(note) }
             }
             guard options.followRedirects, Redirect.isRedirect(response.status), let location = response.header("Location") else {
                 response.url = current.url

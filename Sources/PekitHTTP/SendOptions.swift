@@ -78,6 +78,25 @@ public struct SendOptions {
     /// response as received (a followed redirect's body is not kept) and when it started (Unix
     /// seconds). What `--har` records.
     public var record: ((HTTPRequest, HTTPResponse, Double) -> Void)?
+    /// Told what happened that the user may not expect (`Notice.text` says it).
+    public var notice: ((Notice) -> Void)?
+
+    /// Something a send did as it should that the user may not expect.
+    public enum Notice: Equatable, Sendable {
+        /// Cookies from `address` (a request carrying `Host: name`) were stored under the
+        /// address: they belong to the URL's host, whatever the Host field says.
+        case cookiesUnderAddress(address: String, name: String, port: Int)
+
+        /// The sentence, with the option that does what was meant spelt for Lua or the command line.
+        public func text(_ naming: HTTPError.Naming) -> String {
+            switch self {
+            case .cookiesUnderAddress(let address, let name, let port):
+                let mapping = naming == .lua ? "connect = {[\"\(name):\(port)\"] = \"\(address):\(port)\"}" : "--connect \(name):\(port)=\(address):\(port)"
+                return "cookies from \(address) were stored under \(address), not \(name): the Host field does not change whose cookies they are; "
+                    + "to reach \(name) at \(address), put \(name) in the URL and map it with \(mapping)"
+            }
+        }
+    }
     /// How a transfer goes, about five times a second and once at its end: bytes received and
     /// sent, with the totals when known (0 otherwise), and seconds since it started.
     public var progress: ((Progress) -> Void)?

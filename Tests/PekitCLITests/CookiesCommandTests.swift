@@ -138,27 +138,8 @@ final class CookiesCommandTests: XCTestCase {
     /// A jar written by curl -c, against a real server on loopback, loads and matches.
     func testLoadsWhatCurlWrites() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/curl") else { throw XCTSkip("curl is not installed") }
-        let server = Process()
-        server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        server.arguments = ["python3", "-c", """
-            import http.server, sys
-            class H(http.server.BaseHTTPRequestHandler):
-                def do_GET(self):
-                    self.send_response(200)
-                    self.send_header("Set-Cookie", "plain=1; Path=/")
-                    self.send_header("Set-Cookie", "secret=2; Path=/; HttpOnly")
-                    self.send_header("Set-Cookie", "dom=3; Domain=localhost; Path=/app; Max-Age=3600")
-                    self.end_headers()
-                def log_message(self, *a): pass
-            s = http.server.HTTPServer(("127.0.0.1", 0), H)
-            print(s.server_address[1], flush=True)
-            s.handle_request()
-            """]
-        let out = Pipe()
-        server.standardOutput = out
-        try server.run()
+        let (server, portLine) = try Self.startCookieServer(["plain=1; Path=/", "secret=2; Path=/; HttpOnly", "dom=3; Domain=localhost; Path=/app; Max-Age=3600"], requests: 1)
         defer { server.terminate() }
-        let portLine = String(decoding: out.fileHandleForReading.availableData, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         let curl = Process()
         curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
         curl.arguments = ["-s", "-o", "/dev/null", "-c", directory.appendingPathComponent("curl.txt").path, "http://127.0.0.1:\(portLine)/"]
@@ -210,5 +191,29 @@ final class CookiesCommandTests: XCTestCase {
 
         let short = try PekitProcess.run(["run", "-e", "pekit.jwt.encode({a = 1}, 'secret') pekit.jwt.encode({a = 2}, 'secret')"])
         XCTAssertEqual(short.stderr, "pekit.jwt: warning: the HS256 key is 6 bytes, shorter than the 32 RFC 7518 §3.2 asks for\n")
+    }
+
+    /// A loopback server answering `requests` GETs with these Set-Cookie fields and no body;
+    /// returns it and its port.
+    static func startCookieServer(_ setCookies: [String], requests: Int) throws -> (Process, String) {
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        server.arguments = ["python3", "-c", """
+            import http.server, json, sys
+            class H(http.server.BaseHTTPRequestHandler):
+                def do_GET(self):
+                    self.send_response(200)
+                    for value in json.loads(sys.argv[1]): self.send_header("Set-Cookie", value)
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                def log_message(self, *a): pass
+            s = http.server.HTTPServer(("127.0.0.1", 0), H)
+            print(s.server_address[1], flush=True)
+            for _ in range(int(sys.argv[2])): s.handle_request()
+            """, String(decoding: try JSONSerialization.data(withJSONObject: setCookies), as: UTF8.self), String(requests)]
+        let out = Pipe()
+        server.standardOutput = out
+        try server.run()
+        return (server, String(decoding: out.fileHandleForReading.availableData, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
     }
 }

@@ -82,4 +82,24 @@ final class FrictionTests: XCTestCase {
         XCTAssertEqual(try String(contentsOfFile: notes, encoding: .utf8), "my notes\n")
         XCTAssertTrue(try PekitProcess.run(["run", "-e", "pekit.cookies.jar():flush()"]).stderr.contains("jar.flush: this jar has no file: make it with pekit.cookies.jar{file = PATH}, or use jar:save(path)"))
     }
+
+    /// A request to an address carrying another name's Host field stores the cookies under the
+    /// address, as it should: said once, with the option that reaches the name at the address.
+    func testCookiesFromAnAddressSentAHostField() throws {
+        let (server, port) = try CookiesCommandTests.startCookieServer(["sid=1; Path=/"], requests: 5)
+        defer { server.terminate() }
+        let jar = try makeTemporaryDirectory("hostfield").appendingPathComponent("jar.txt").path
+        let cli = try PekitProcess.run(["request", "--send", "-H", "Host: API.example.test", "--jar", jar, "http://127.0.0.1:\(port)/"])
+        XCTAssertEqual(cli.status, 0, cli.stderr)
+        XCTAssertEqual(cli.stderr, "pekit request: warning: cookies from 127.0.0.1 were stored under 127.0.0.1, not api.example.test: the Host field does not change whose cookies they are; to reach api.example.test at 127.0.0.1, put api.example.test in the URL and map it with --connect api.example.test:\(port)=127.0.0.1:\(port)\n")
+        let plain = try PekitProcess.run(["request", "--send", "--jar", jar, "http://127.0.0.1:\(port)/"])
+        XCTAssertEqual(plain.stderr, "", "no Host field, nothing to say")
+        let lua = try PekitProcess.run(["run", "-e", """
+            local jar = pekit.cookies.jar()
+            for _ = 1, 2 do pekit.http.get("http://127.0.0.1:\(port)/", { headers = { Host = "api.example.test:8080" }, jar = jar }) end
+            print(jar:header("http://127.0.0.1/"), jar:header("http://api.example.test/"))
+            """])
+        XCTAssertEqual(lua.stdout, "sid=1\tnil\n")
+        XCTAssertEqual(lua.stderr, "pekit.http: warning: cookies from 127.0.0.1 were stored under 127.0.0.1, not api.example.test: the Host field does not change whose cookies they are; to reach api.example.test at 127.0.0.1, put api.example.test in the URL and map it with connect = {[\"api.example.test:\(port)\"] = \"127.0.0.1:\(port)\"}\n")
+    }
 }

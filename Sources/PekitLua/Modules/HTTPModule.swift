@@ -150,10 +150,11 @@ extension LuaRuntime {
     }
 
     /// The options as this runtime sends with them: recorded in the HAR log when there is one;
-    /// the `insecure = true` warning said once.
+    /// the `insecure = true` warning and each notice said once.
     func prepared(_ given: consuming SendOptions, for request: HTTPRequest) -> SendOptions {
         var options = consume given
         if let har = harLog { options.record = { har.add($0, $1, started: $2) } }
+        options.notice = { [weak self] in self?.warnOnce($0.text(.lua), from: "pekit.http") }
         if options.insecure && !httpState.warnedInsecure && request.url.lowercased().hasPrefix("https:") {
             httpState.warnedInsecure = true
             fputs("pekit.http: warning: insecure = true: TLS certificates and host names are not checked\n", stderr)

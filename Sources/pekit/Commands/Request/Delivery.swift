@@ -32,6 +32,11 @@ struct Delivery {
         self.request = request
         var options = SendOptions(cookiesOf: builder)
         options.rate = rate
+        var noticed = Set<String>()
+        options.notice = { notice in
+            let text = notice.text(.commandLine)
+            if noticed.insert(text).inserted { Output.stderr.line("pekit request: warning: \(text)") }
+        }
         options.followRedirects = !parsed.has("no-follow")
         func number(_ name: String) throws -> Double? {
             guard let text = parsed.value(name) else { return nil }
