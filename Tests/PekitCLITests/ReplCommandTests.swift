@@ -101,6 +101,11 @@ final class ReplCommandTests: XCTestCase {
         _ = try terminal.screen(waitingFor: "afnetworking\"")
         try terminal.send(")", "Enter")
         XCTAssertTrue(try terminal.screen(waitingFor: "\"a=1\"").contains("> pekit.query.encode({a = 1}, \"afnetworking\")\n\"a=1\"\n"))
+        // Text that is not ASCII earlier on the line (libedit counts characters, not bytes).
+        try terminal.send("pekit.query.encode({a = \"é\"}, \"afn", "Tab")
+        _ = try terminal.screen(waitingFor: "\"é\"}, \"afnetworking\"")
+        try terminal.send(")", "Enter")
+        XCTAssertTrue(try terminal.screen(waitingFor: "\"a=%C3%A9\"").contains("> pekit.query.encode({a = \"é\"}, \"afnetworking\")\n\"a=%C3%A9\"\n"))
         // On an empty line it says how to leave.
         try terminal.send("C-c")
         XCTAssertTrue(try terminal.screen(waitingFor: "again").contains("(Ctrl-C again or Ctrl-D to leave)"))

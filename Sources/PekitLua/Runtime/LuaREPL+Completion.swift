@@ -15,10 +15,11 @@ extension LuaREPL {
     /// The candidates for the word `word`, which ends the text `before` (the line up to the
     /// cursor, the word included). Each candidate replaces the whole word.
     public func completions(word: String, before: String) -> [String] {
-        let head = String(before.dropLast(word.count))
+        var head = String.UnicodeScalarView()
+        head.append(contentsOf: before.unicodeScalars.dropLast(word.unicodeScalars.count))
         if let quote = head.last, quote == "\"" || quote == "'" {
             // The name and its closing quote: a unique match is then complete.
-            return stringCompletions(word, context: String(head.dropLast())).map { $0 + String(quote) }
+            return stringCompletions(word, context: String(String.UnicodeScalarView(head.dropLast()))).map { $0 + String(quote) }
         }
         return nameCompletions(word)
     }

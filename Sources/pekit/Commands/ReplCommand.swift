@@ -98,8 +98,11 @@ private func installCompletion(_ repl: LuaREPL) {
         guard let text, let repl = completionSource else { return nil }
         let word = cText(text)
         let line = rl_line_buffer.map { cText($0) } ?? ""
-        let before = String(decoding: Array(line.utf8.prefix(Int(max(0, end)))), as: UTF8.self)
-        completionCandidates = repl.completions(word: word, before: before)
+        // libedit counts `end` in characters (its wide-character line), not bytes: counted in
+        // bytes, an "é" earlier on the line cut the text short and lost the opening quote.
+        var before = String.UnicodeScalarView()
+        before.append(contentsOf: line.unicodeScalars.prefix(Int(max(0, end))))
+        completionCandidates = repl.completions(word: word, before: String(before))
         guard !completionCandidates.isEmpty else { return nil }
         // A candidate says what follows it ("." or "("): no space is added.
         rl_completion_append_character = 0
