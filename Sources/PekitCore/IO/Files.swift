@@ -213,14 +213,26 @@ extension Files {
                 self.temporary = temporary
                 fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
             } else {
+                // Registered before it is made (a name of our own, made exclusively), so that a
+                // signal at any moment, on any thread, finds it: mkstemp's file would exist
+                // unregistered for a moment, and a SIGTERM then left it behind.
                 TemporaryFiles.sweep(path)
-                var template = Array(TemporaryFiles.template(for: path).utf8CString)
-                fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-                self.temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
-                if fd >= 0 { fchmod(fd, mode) }
+                var name = TemporaryFiles.uniqueName(for: path)
+                var registered = TemporaryFiles.register(name)
+                fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+                var tries = 1
+                while fd < 0 && errno == EEXIST && tries < 100 {
+                    TemporaryFiles.unregister(registered)
+                    name = TemporaryFiles.uniqueName(for: path)
+                    registered = TemporaryFiles.register(name)
+                    fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+                    tries += 1
+                }
+                self.temporary = name
+                if fd >= 0 { fchmod(fd, mode); slot = registered } else { let saved = errno; TemporaryFiles.unregister(registered); errno = saved }
             }
             guard fd >= 0 else { throw CookieError.file(path: temporary ?? path, reason: reason()) }
-            if self.temporary != path { slot = TemporaryFiles.register(self.temporary) }
+            if self.temporary != path && slot == nil { slot = TemporaryFiles.register(self.temporary) }
         }
 
         deinit { abort() }

@@ -80,9 +80,13 @@ public enum TemporaryFiles {
         for i in 0..<capacity { if let path = slots[i] { unlink(path) } }
     }
 
-    /// The name of a new temporary file for `path`: the process id in it, so that a later
-    /// writer knows whether its writer is still alive.
-    static func template(for path: String) -> String { "\(path).pekit-\(getpid())-XXXXXX" }
+    /// The name of a new temporary file for `path`, `path.pekit-PID-XXXXXX`: the process id in
+    /// it, so that a later writer knows whether its writer is still alive; six characters drawn
+    /// at random (the file is made with O_EXCL, and another name drawn if it exists).
+    static func uniqueName(for path: String) -> String {
+        let letters = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+        return "\(path).pekit-\(getpid())-" + String((0..<6).map { _ in letters[Int.random(in: 0..<letters.count)] })
+    }
 
     /// Removes the temporary files of `path` whose writer process is gone (SIGKILL, a crash).
     static func sweep(_ path: String) {
