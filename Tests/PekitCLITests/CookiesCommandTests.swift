@@ -160,10 +160,7 @@ final class CookiesCommandTests: XCTestCase {
     /// commands that never read the suffix list too; a short HMAC key is warned about once.
     func testFilesAreNotReplacedAndObeyTheRules() throws {
         let dir = try makeTemporaryDirectory("third")
-        let notes = dir.appendingPathComponent("notes.txt").path
-        try "my notes\n".write(toFile: notes, atomically: true, encoding: .utf8)
-        let link = dir.appendingPathComponent("link.txt").path
-        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: notes)
+        let (notes, link) = try makeNotesAndLink(in: dir)
         let (server, port) = try RequestCommandTests.startEcho(requests: 2)
         defer { server.terminate() }
         let refused = try PekitProcess.run(["request", "--send", "-c", link, "http://127.0.0.1:\(port)/"])

@@ -84,10 +84,7 @@ final class HardeningThirdRoundTests: XCTestCase {
     /// empty file or no file may be replaced, and `force` replaces anything.
     func testSavingDoesNotReplaceAFileThatIsNotAJar() throws {
         let dir = try makeTemporaryDirectory("replace")
-        let notes = dir.appendingPathComponent("notes.txt").path
-        try "my notes\n".write(toFile: notes, atomically: true, encoding: .utf8)
-        let link = dir.appendingPathComponent("link.txt").path
-        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: notes)
+        let (notes, link) = try makeNotesAndLink(in: dir)
         let jar = CookieJar(publicSuffixes: nil, clock: { 1_700_000_000 })
         try jar.set(Cookie(name: "a", value: "1", domain: "example.test", path: "/", expires: 2_000_000_000))
         for path in [notes, link] {

@@ -62,3 +62,13 @@ public func makeTemporaryDirectory(_ name: String) throws -> URL {
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     return directory
 }
+
+/// A file that is not a cookie jar ("my notes\n", `notes.txt`) in `directory`, and a symbolic link
+/// to it (`link.txt`): what a save must refuse to replace, directly and through the link.
+public func makeNotesAndLink(in directory: URL) throws -> (notes: String, link: String) {
+    let notes = directory.appendingPathComponent("notes.txt").path
+    try "my notes\n".write(toFile: notes, atomically: true, encoding: .utf8)
+    let link = directory.appendingPathComponent("link.txt").path
+    try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: notes)
+    return (notes, link)
+}

@@ -210,29 +210,35 @@ extension Files {
                 self.temporary = path
                 fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)
             } else if let temporary {
+                // The caller's fixed name (made under the jar's lock, so ours): registered first too.
                 self.temporary = temporary
+                slot = TemporaryFiles.register(temporary)
                 fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
             } else {
                 // Registered before it is made (a name of our own, made exclusively), so that a
                 // signal at any moment, on any thread, finds it: mkstemp's file would exist
                 // unregistered for a moment, and a SIGTERM then left it behind.
                 TemporaryFiles.sweep(path)
-                var name = TemporaryFiles.uniqueName(for: path)
-                var registered = TemporaryFiles.register(name)
-                fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-                var tries = 1
-                while fd < 0 && errno == EEXIST && tries < 100 {
-                    TemporaryFiles.unregister(registered)
+                var name = "", opened: Int32 = -1
+                for _ in 0..<100 {
                     name = TemporaryFiles.uniqueName(for: path)
-                    registered = TemporaryFiles.register(name)
-                    fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-                    tries += 1
+                    let registered = TemporaryFiles.register(name)
+                    opened = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+                    if opened >= 0 { fchmod(opened, mode); slot = registered; break }
+                    let failure = errno
+                    TemporaryFiles.unregister(registered)
+                    errno = failure
+                    if failure != EEXIST { break }
                 }
+                fd = opened
                 self.temporary = name
-                if fd >= 0 { fchmod(fd, mode); slot = registered } else { let saved = errno; TemporaryFiles.unregister(registered); errno = saved }
             }
-            guard fd >= 0 else { throw CookieError.file(path: temporary ?? path, reason: reason()) }
-            if self.temporary != path && slot == nil { slot = TemporaryFiles.register(self.temporary) }
+            guard fd >= 0 else {
+                let failure = reason()
+                TemporaryFiles.unregister(slot)
+                slot = nil
+                throw CookieError.file(path: temporary ?? path, reason: failure)
+            }
         }
 
         deinit { abort() }
