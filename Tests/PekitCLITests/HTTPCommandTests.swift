@@ -363,6 +363,17 @@ final class HTTPCommandTests: XCTestCase {
         let badTimeout = try PekitProcess.run(["request", "--send", "--timeout", "soon", "\(server.base)/"])
         XCTAssertEqual(badTimeout.status, 2)
         XCTAssertEqual(badTimeout.stderr, "pekit request: --timeout takes a number of seconds more than 0 and at most 1000000, not 'soon' (see 'pekit request --help')\n")
+        // The flags read by the send options' rows (SendOptions.fields), each in its row's words.
+        for (flags, message) in [(["--http", "3"], #"--http takes "1.1", "2" or "auto", not '3'"#),
+                                 (["--max-redirs", "-1"], "--max-redirects takes a count from 0 to 1000, not '-1'"),
+                                 (["--max-filesize", "x"], "--max-filesize takes a number of bytes, not 'x'"),
+                                 (["--connect-timeout", "0"], "--connect-timeout takes a number of seconds more than 0 and at most 1000000, not '0'")] {
+            let bad = try PekitProcess.run(["request"] + flags + ["\(server.base)/"])
+            XCTAssertEqual(bad.status, 2)
+            XCTAssertEqual(bad.stderr, "pekit request: \(message) (see 'pekit request --help')\n")
+        }
+        let auto = try PekitProcess.run(["request", "--http", "auto", "--no-follow", "--max-filesize", "100000", "\(server.base)/echo"])
+        XCTAssertEqual(auto.status, 0, auto.stderr)
         let tls = try PekitProcess.run(["request", "--send", "--cacert", server.cacert, "--connect", "www.example.test:443=127.0.0.1:\(server.httpsPort)",
                                         "https://www.example.test/echo"])
         XCTAssertTrue(tls.stdout.contains(#""sni": "www.example.test""#), tls.stdout + tls.stderr)

@@ -55,8 +55,13 @@ final class HelpTextTests: XCTestCase {
         XCTAssertEqual(try complete(["pekit", "req"]), "request")
         XCTAssertEqual(try complete(["pekit", "request", "--data-u"]), "--data-urlencode")
         XCTAssertEqual(try complete(["pekit", "url", "--"]), "--base --json --help")
+        // Values from the server models' registration rows.
+        XCTAssertEqual(try complete(["pekit", "query", "--server", "p"]), "php python")
+        XCTAssertEqual(try complete(["pekit", "query", "--set", "keep"]), "keep_blank_values=")
+        XCTAssertEqual(try complete(["pekit", "query", "--set", "max_i"]), "max_input_vars= max_input_nesting_level=")
         let fish = try PekitProcess.run(["completion", "fish"]).stdout
         XCTAssertTrue(fish.contains("complete -c pekit -n '__fish_seen_subcommand_from request' -s d -l data -r\n"), fish)
+        XCTAssertTrue(fish.contains("complete -c pekit -n '__fish_seen_subcommand_from query' -l server -r -f -a 'qs php rack python go whatwg node-querystring'\n"), fish)
         XCTAssertTrue(try PekitProcess.run(["completion", "zsh"]).stdout.hasPrefix("#compdef pekit\nautoload -U +X bashcompinit && bashcompinit\n"))
         XCTAssertEqual(try PekitProcess.run(["completion", "tcsh"]).stderr, "pekit completion: unknown shell 'tcsh': bash, zsh or fish (see 'pekit completion --help')\n")
     }

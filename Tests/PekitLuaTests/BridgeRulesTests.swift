@@ -47,4 +47,21 @@ final class BridgeRulesTests: XCTestCase {
             XCTAssertNotNil(raising.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)), line)
         }
     }
+
+    /// The shape issue 31 set: `LuaRuntime` keeps the state, the dispatcher and the limits (its
+    /// public API, running code, and the value bridge extend it), each module is a type of its
+    /// own, and no Swift file grows past 500 lines.
+    func testTheRuntimeStaysSmallAndFilesShort() throws {
+        let files = FileManager.default.enumerator(atPath: Self.sources.path)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") } ?? []
+        var extending: [String] = [], long: [String] = []
+        for file in files.sorted() {
+            let text = try String(contentsOf: Self.sources.appendingPathComponent(file), encoding: .utf8)
+            if text.contains("\nextension LuaRuntime ") || text.hasPrefix("extension LuaRuntime ") { extending.append(file) }
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false).count
+            if lines > 500 { long.append("\(file): \(lines) lines") }
+        }
+        XCTAssertEqual(extending, ["PekitLua/Bridge/LuaCopy.swift", "PekitLua/Bridge/LuaValues.swift",
+                                   "PekitLua/Runtime/LuaRuntime+PublicAPI.swift", "PekitLua/Runtime/LuaRuntime+Run.swift"])
+        XCTAssertEqual(long, [])
+    }
 }

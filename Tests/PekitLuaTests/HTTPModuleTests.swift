@@ -34,7 +34,7 @@ final class HTTPModuleTests: LocalServerLuaTestCase {
         response.headers = [.init(name: "X-Empty", value: ""), .init(name: "Set-Cookie", value: "a=1")]
         response.redirects = [.init(method: "GET", url: "https://[::1]:8443/", status: 308, location: "/a?b")]
         let runtime = lua.runtime
-        runtime.push(response: response)
+        HTTPModule.push(response: response, in: runtime)
         runtime.setGlobal("made")
         XCTAssertEqual(lua.eval("local keys = {} for k in pairs(made) do keys[#keys + 1] = k end table.sort(keys) return table.concat(keys, ' ')"),
                        #""address attempts body bytes headers http_version method reason redirects status timing url""#)
@@ -46,7 +46,7 @@ final class HTTPModuleTests: LocalServerLuaTestCase {
         XCTAssertEqual(lua.eval("#made.redirects, made.redirects[1].method, made.redirects[1].url, made.redirects[1].status, made.redirects[1].location"),
                        #"1\#t"GET"\#t"https://[::1]:8443/"\#t308\#t"/a?b""#)
         response.remoteAddress = "10.0.0.7"; response.remotePort = 80
-        runtime.push(response: response)
+        HTTPModule.push(response: response, in: runtime)
         runtime.setGlobal("made")
         XCTAssertEqual(lua.eval("made.address"), #""10.0.0.7:80""#)
     }

@@ -1,5 +1,7 @@
+import Foundation
 import XCTest
 @testable import PekitLua
+import PekitHTTP
 
 /// Every options table is read by one reader: unknown fields listed, types and ranges checked,
 /// NaN and infinities refused, the field named.
@@ -46,5 +48,28 @@ final class LuaFieldsTests: XCTestCase {
             let got = lua.eval("select(2, pcall(function() return \(code) end))")
             XCTAssertTrue(got.hasPrefix("\"stdin:1: " + expected.replacingOccurrences(of: "\"", with: "\\\"")), "\(code)\n\(got)")
         }
+    }
+
+    /// The send options are one row each (SendOptions.fields): a script's table, pekit request's
+    /// flags and README's table all have every row; the rows only a script gives have a reader.
+    func testSendOptionRowsAreReadEverywhere() throws {
+        let names = SendOptions.fields.map(\.name)
+        XCTAssertEqual(names, HTTPModule.sendFields)
+        let scriptOnly = SendOptions.fields.filter { if case .script = $0.kind { return true }; return false }.map(\.name)
+        XCTAssertEqual(Set(scriptOnly), Set(HTTPModule.scriptReaders.keys))
+        let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("README.md")
+        let text = try String(contentsOf: readme, encoding: .utf8)
+        guard let table = text.range(of: "| option | default | meaning |") else { return XCTFail("README has no send options table") }
+        let rows = text[table.upperBound...].split(separator: "\n").dropFirst().prefix { $0.hasPrefix("|") }.map { $0.split(separator: "|").first ?? "" }
+        for name in names {
+            XCTAssertTrue(rows.contains { $0.contains("`\(name)`") }, "README's send options table lacks `\(name)`")
+        }
+        // Every non-script kind is read from a script's table by the row alone.
+        let lua = LuaREPL(runtime: try makeRuntime())
+        XCTAssertEqual(lua.eval(#"pekit.http.send({ url = "http://h/" }, { max_body = -1 })"#),
+                       #"error: stdin:1: pekit.http.send: bad argument #2 (field "max_body": expected a whole number from 0, got -1)"#)
+        XCTAssertEqual(lua.eval(#"pekit.http.send({ url = "http://h/" }, { cacert = {} })"#),
+                       #"error: stdin:1: pekit.http.send: bad argument #2 (field "cacert": expected a string, got a table)"#)
     }
 }

@@ -152,7 +152,7 @@ struct Flattener {
                 try add(segment(key), pair.count == 2 ? pair[1] : .null)
             }
         default:
-            throw QueryError("parameters must be a map or a list of {key, value} pairs, not a \(value.kindName)")
+            throw QueryError("parameters must be a map or a list of {key, value} pairs, not \(value.kindWithArticle)")
         }
     }
 

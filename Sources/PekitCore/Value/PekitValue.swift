@@ -19,6 +19,12 @@ public enum PekitValue: Equatable, Sendable {
     public static func text(_ string: String) -> PekitValue { .string(ByteString(string)) }
 
     /// A short name of the kind of value, for error messages.
+    /// The kind's name with its article (`an array`, `a map`), as errors say what they got.
+    public var kindWithArticle: String {
+        let name = kindName
+        return (name.first.map { "aeiou".contains($0) } ?? false ? "an " : "a ") + name
+    }
+
     public var kindName: String {
         switch self {
         case .string: return "string"

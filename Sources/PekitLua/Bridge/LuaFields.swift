@@ -108,7 +108,7 @@ struct LuaFields {
     func integer(_ name: String, in range: ClosedRange<Int64>) throws -> Int? {
         try with(name) { _ in
             let stack = call.stack
-            let expected = range.upperBound == .max ? "a whole number from \(range.lowerBound)" : "a whole number from \(range.lowerBound) to \(range.upperBound)"
+            let expected = wholeNumber(in: range)
             guard stack.type(-1) == LUA_TNUMBER, let value = stack.integer(-1), range.contains(value) else { throw mismatch(name, expected: expected) }
             return Int(value)
         }
@@ -135,17 +135,10 @@ struct LuaFields {
     func choice(_ name: String, _ names: [String]) throws -> String? {
         try with(name) { _ in
             guard call.stack.type(-1) == LUA_TSTRING, let text = call.stack.string(-1), names.contains(text) else {
-                throw mismatch(name, expected: Self.alternatives(names))
+                throw mismatch(name, expected: alternatives(names))
             }
             return text
         }
-    }
-
-    /// `"a", "b" or "c"`.
-    static func alternatives(_ names: [String]) -> String {
-        let quoted = names.map { "\"\($0)\"" }
-        guard quoted.count > 1 else { return quoted.joined() }
-        return quoted.dropLast().joined(separator: ", ") + " or " + quoted[quoted.count - 1]
     }
 
     /// The field as a pekit value (`params`, `json`): errors name the key path inside it.

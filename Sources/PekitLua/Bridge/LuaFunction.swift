@@ -96,24 +96,14 @@ let luaDispatcher: pekit_dispatch_fn = { state, context in
         return PEKIT_RAISE
     }
     let call = LuaCall(stack: stack, name: box.name, runtime: runtime, count: stack.top)
-    // The caller's state is the runtime's current one for the call.
-    return runtime.on(state) { dispatch(box, call) }
+    return runtime.enter(state, name: box.name) { dispatch(box, call) }
 }
 
 private func dispatch(_ box: LuaFunctionBox, _ call: LuaCall) -> Int32 {
     let stack = call.stack
     do {
-        let results = try box.body(call)
-        if results == PEKIT_YIELD { return results }  // suspended: nothing pushed
-        // Values pushed for the caller count against its cap: they were made with the cap off
-        // (a failed allocation inside an API call would raise through Swift frames), so the
-        // error is raised here instead, once they are dropped again.
-        if pekit_memory_exceeded(call.L) != 0 {
-            stack.pop(results)
-            stack.push("\(box.name): not enough memory (the limit is \(pekit_memory_limit(call.L) >> 20) MB)")
-            return PEKIT_RAISE
-        }
-        return results
+        // The memory cap and the results are checked by LuaRuntime.enter.
+        return try box.body(call)
     } catch let error as LuaRaisedValue {
         // The error value of a failed Lua call is on the stack already: pass it on unchanged.
         _ = error

@@ -4,20 +4,21 @@ import Foundation
 import PekitCore
 
 /// Cookie filters: inline tables of functions, plugins (run in their own state), lists of both.
-extension LuaRuntime {
+extension CookiesModule {
     /// Filters from a spec: a plugin name, `{ "name", option = … }`, a table of functions, or a list of these.
-    func cookieFilters(at index: Int32, _ call: LuaCall) throws -> [CookieFilter] {
+    static func filters(at index: Int32, _ call: LuaCall) throws -> [CookieFilter] {
+        let runtime = call.runtime
         let stack = call.stack
         let i = stack.absolute(index)
         switch stack.type(i) {
         case LUA_TNIL, LUA_TNONE: return []
-        case LUA_TSTRING: return [try filterFromPlugin(name: stack.string(i) ?? "", options: nil)]
+        case LUA_TSTRING: return [try filterFromPlugin(name: stack.string(i) ?? "", options: nil, in: runtime)]
         case LUA_TTABLE: break
         default: throw LuaArgumentError("filter must be a plugin name, a table of functions, or a list of these")
         }
         // A list of filters: only positional entries, each a string or a table.
         var onlyPositional = true
-        try forEachRaw(i) { if !stack.isInteger(-2) { onlyPositional = false } }
+        try runtime.forEachRaw(i) { if !stack.isInteger(-2) { onlyPositional = false } }
         let first = stack.rawGetIndex(i, 1)
         stack.pop()
         if onlyPositional && stack.rawLength(i) > 0 && (first == LUA_TTABLE || stack.rawLength(i) > 1) {
@@ -25,7 +26,7 @@ extension LuaRuntime {
             for n in 1...stack.rawLength(i) {
                 _ = stack.rawGetIndex(i, Int64(n))
                 defer { stack.pop() }
-                result += try cookieFilters(at: stack.top, call)
+                result += try filters(at: stack.top, call)
             }
             return result
         }
@@ -33,36 +34,9 @@ extension LuaRuntime {
             _ = stack.rawGetIndex(i, 1)
             let name = stack.string(-1) ?? ""
             stack.pop()
-            return [try filterFromPlugin(name: name, options: i)]
+            return [try filterFromPlugin(name: name, options: i, in: runtime)]
         }
-        return [filter(fromTable: i, name: "inline")]
-    }
-
-    /// The filter a cookie-filter plugin makes with no options (`pekit cookies --filter NAME`).
-    /// - Throws: an error naming the plugin: not found, not a cookie-filter, failing to load.
-    public func cookieFilter(plugin name: String) throws -> CookieFilter {
-        try filterFromPlugin(name: name, options: nil)
-    }
-
-    /// A filter from the command line's `--filter SPEC`: `NAME`, `NAME:{JSON object}` (the
-    /// plugin's options, exactly), or `NAME:KEY=VALUE,KEY=VALUE…` where `KEY=A=B` adds `A = B` to
-    /// the map `KEY` and a key given more than once becomes a list
-    /// (`httpdns:hosts=203.0.113.7=api.example.com`, `deny:names=^_ga,names=^_gid$`).
-    /// - Throws: `LuaArgumentError` for a spec that does not read; what the plugin throws.
-    public func cookieFilter(spec: String) throws -> CookieFilter {
-        guard let colon = spec.firstIndex(of: ":") else { return try cookieFilter(plugin: spec) }
-        let name = String(spec[..<colon]), rest = String(spec[spec.index(after: colon)...])
-        let options: PekitValue
-        if rest.hasPrefix("{") {
-            do { options = try JSON.parse(Array(rest.utf8)) } catch { throw LuaArgumentError("\(name): the options are not a JSON object: \(error)") }
-            guard case .map = options else { throw LuaArgumentError("\(name): the options must be a JSON object") }
-        } else {
-            options = try Self.shorthandOptions(rest, filter: name)
-        }
-        let base = stack.top
-        defer { stack.setTop(base) }
-        push(options, keepOrder: true)
-        return try filterFromPlugin(name: name, options: stack.top)
+        return [filter(fromTable: i, name: "inline", in: runtime)]
     }
 
     /// `KEY=VALUE,…` as options: a value with `=` is a map entry, a repeated key a list.
@@ -96,15 +70,15 @@ extension LuaRuntime {
 
     /// A filter from a cookie-filter plugin: its table, or what its `new(options)` returns. The
     /// options are copied into the plugin's own state; its functions run there, under its limits.
-    func filterFromPlugin(name: String, options: Int32?) throws -> CookieFilter {
-        let loaded = try plugins.load(name)
+    static func filterFromPlugin(name: String, options: Int32?, in runtime: LuaRuntime) throws -> CookieFilter {
+        let loaded = try runtime.plugins.load(name)
         let place = "plugin \"\(name)\" (\(loaded.file))"
         guard loaded.kind == .cookieFilter else {
             throw PluginError(description: "\(place) is a \(loaded.kind.rawValue), not a cookie-filter")
         }
         var optionsCopy = LuaCopy.table([], marker: nil)
         if let options {
-            do { optionsCopy = try copy(at: options, path: "filter options", functions: false) } catch {
+            do { optionsCopy = try runtime.copy(at: options, path: "filter options", functions: false) } catch {
                 throw LuaArgumentError("\(error)")
             }
         }
@@ -124,19 +98,20 @@ extension LuaRuntime {
             guard stack.type(-1) == LUA_TTABLE else {
                 throw PluginError(description: "\(place): new must return a table of functions")
             }
-            return plugin.filter(fromTable: stack.top, name: name, origin: place)
+            return filter(fromTable: stack.top, name: name, origin: place, in: plugin)
         }
         stack.pop()
-        return plugin.filter(fromTable: table, name: name, origin: place)
+        return filter(fromTable: table, name: name, origin: place, in: plugin)
     }
 
     /// A filter whose functions are those of the table at `index` of this runtime's current stack.
-    func filter(fromTable index: Int32, name: String, origin: String? = nil) -> CookieFilter {
+    static func filter(fromTable index: Int32, name: String, origin: String? = nil, in runtime: LuaRuntime) -> CookieFilter {
+        let stack = runtime.stack
         var filter = CookieFilter(name: name)
         let place = origin ?? "filter \"\(name)\""
         func callback(_ field: String) -> LuaCallback? {
             guard stack.rawGet(index, field) == LUA_TFUNCTION else { stack.pop(); return nil }
-            return LuaCallback(runtime: self, origin: "\(place): \(field)")
+            return LuaCallback(runtime: runtime, origin: "\(place): \(field)")
         }
         if let host = callback("host") {
             filter.host = { url in

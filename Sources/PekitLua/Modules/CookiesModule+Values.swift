@@ -4,7 +4,7 @@ import Foundation
 import PekitCore
 
 /// Cookies and URLs as Lua sees them (tables), and back.
-extension LuaRuntime {
+extension CookiesModule {
     /// A URL as filters see it.
     static func value(of url: RequestURL) -> PekitValue {
         .map(PekitMap(ordered: [
@@ -53,7 +53,7 @@ extension LuaRuntime {
                       httpOnly: flag("http_only") ?? false, sameSite: sameSite, partitioned: flag("partitioned") ?? false)
     }
 
-    func requestURL(_ call: LuaCall, _ n: Int32) throws -> RequestURL {
+    static func requestURL(_ call: LuaCall, _ n: Int32) throws -> RequestURL {
         do { return try RequestURL(call.string(n)) } catch let error as RequestURL.ParseError { throw call.badArgument(n, "\(error)") }
     }
 }

@@ -4,44 +4,62 @@ import Foundation
 import PekitCore
 
 /// `pekit.cookies`: RFC 6265 jars, filters from plugins, persistence.
-extension LuaRuntime {
-    static let jarMetatable = "pekit.cookies.jar"
+enum CookiesModule: LuaModule {
+    static let name = "cookies"
+
+    /// A jar as a script holds it, with its clock (`jar:clock(t)` fixes it).
+    struct HeldJar {
+        let jar: CookieJar
+        let clock: JarClock
+    }
+
+    /// What the module keeps for one runtime: the jars its scripts hold, the public suffix list
+    /// (read once), and the jars bound to a file.
+    final class State {
+        let jars = LuaHandleTable<HeldJar>(metatable: "pekit.cookies.jar")
+        var suffixes: PublicSuffixList?
+        /// Jars bound to a file (`jar{file = …}`), saved on `jar:flush()` and when the script ends.
+        var bound: [(jar: CookieJar, path: String)] = []
+    }
+
+    static func state(_ runtime: LuaRuntime) -> State { runtime.moduleState(State.self, State.init) }
 
     /// The public suffix list, read once per runtime (nil when the file is missing: every
     /// `jar{}` then fails with the reason, unless it says `public_suffixes = false`).
-    func publicSuffixList() throws -> PublicSuffixList {
-        if let list = cookieState.suffixes { return list }
-        let list = try PublicSuffixList.load(environment: options.environment)
-        cookieState.suffixes = list
+    static func publicSuffixList(_ runtime: LuaRuntime) throws -> PublicSuffixList {
+        let state = state(runtime)
+        if let list = state.suffixes { return list }
+        let list = try PublicSuffixList.load(environment: runtime.options.environment)
+        state.suffixes = list
         return list
     }
 
-    /// The jar of the userdata at `index`.
-    func jar(at index: Int32, _ call: LuaCall) throws -> CookieJar {
-        guard let id = handleID(at: index, metatable: Self.jarMetatable) else { throw call.typeError(index, expected: "cookie jar") }
-        guard let jar = cookieState.jars[id] else { throw LuaArgumentError("the cookie jar was closed") }
-        return jar
+    /// The jar (and its clock) of the handle at `index`.
+    static func heldJar(at index: Int32, _ call: LuaCall) throws -> HeldJar {
+        try state(call.runtime).jars.object(at: index, call, expected: "cookie jar")
     }
+
+    /// The jar of the handle at `index`.
+    static func jar(at index: Int32, _ call: LuaCall) throws -> CookieJar { try heldJar(at: index, call).jar }
 
     // MARK: The module
 
-    func installCookiesModule(into pekit: Int32) {
-        let meta = newHandleMetatable(Self.jarMetatable) { runtime, id in
-            runtime.cookieState.jars[id] = nil
-            runtime.cookieState.clocks[id] = nil
-        }
+    static func install(in runtime: LuaRuntime, into pekit: Int32) {
+        let stack = runtime.stack
+        let setFunction = runtime.setFunction
+        let meta = state(runtime).jars.install(in: runtime)
         setFunction(meta, "jar", "__tostring") { call in
-            call.stack.push("cookie jar (\(try call.runtime.jar(at: 1, call).count) cookies)"); return 1
+            call.stack.push("cookie jar (\(try jar(at: 1, call).count) cookies)"); return 1
         }
         setFunction(meta, "jar", "__len") { call in
-            call.stack.push(integer: Int64(try call.runtime.jar(at: 1, call).count)); return 1
+            call.stack.push(integer: Int64(try jar(at: 1, call).count)); return 1
         }
         stack.newTable()
         let methods = stack.top
         setFunction(methods, "jar", "receive") { call in
             let runtime = call.runtime
-            let jar = try runtime.jar(at: 1, call)
-            let url = try runtime.requestURL(call, 2)
+            let jar = try jar(at: 1, call)
+            let url = try requestURL(call, 2)
             let headers = call.stack.type(3) == LUA_TTABLE ? try call.strings(3, expected: "a list of Set-Cookie strings") : [try call.string(3)]
             var stored: [PekitValue] = [], rejected: [PekitValue] = [], removed = 0
             let evictedBefore = jar.evicted
@@ -69,8 +87,8 @@ extension LuaRuntime {
             return context
         }
         setFunction(methods, "jar", "header") { call in
-            let jar = try call.runtime.jar(at: 1, call)
-            if let header = try jar.header(for: try call.runtime.requestURL(call, 2), context: try context(call, 3)) {
+            let jar = try jar(at: 1, call)
+            if let header = try jar.header(for: try requestURL(call, 2), context: try context(call, 3)) {
                 call.stack.push(header)
             } else {
                 call.stack.pushNil()
@@ -78,32 +96,30 @@ extension LuaRuntime {
             return 1
         }
         setFunction(methods, "jar", "cookies") { call in
-            let jar = try call.runtime.jar(at: 1, call)
-            let list = try jar.cookies(for: try call.runtime.requestURL(call, 2), context: try context(call, 3))
+            let jar = try jar(at: 1, call)
+            let list = try jar.cookies(for: try requestURL(call, 2), context: try context(call, 3))
             call.runtime.push(.array(list.map(Self.value(of:))), keepOrder: false)
             return 1
         }
         setFunction(methods, "jar", "all") { call in
-            call.runtime.push(.array(try call.runtime.jar(at: 1, call).all.map(Self.value(of:))), keepOrder: false)
+            call.runtime.push(.array(try jar(at: 1, call).all.map(Self.value(of:))), keepOrder: false)
             return 1
         }
         setFunction(methods, "jar", "set") { call in
-            let jar = try call.runtime.jar(at: 1, call)
+            let jar = try jar(at: 1, call)
             try call.table(2)
             let cookie = try Self.cookie(from: call.runtime.value(at: 2, path: "cookie"), now: jar.clock())
             try jar.set(cookie)
             return 0
         }
         setFunction(methods, "jar", "delete") { call in
-            let jar = try call.runtime.jar(at: 1, call)
-            call.stack.push(integer: Int64(try jar.delete(for: try call.runtime.requestURL(call, 2), name: try call.optionalString(3))))
+            let jar = try jar(at: 1, call)
+            call.stack.push(integer: Int64(try jar.delete(for: try requestURL(call, 2), name: try call.optionalString(3))))
             return 1
         }
         setFunction(methods, "jar", "clock") { call in
             // jar:clock() → the jar's time; jar:clock(t) fixes it at t; jar:clock(false) follows the system clock.
-            guard let id = call.runtime.handleID(at: 1, metatable: Self.jarMetatable), let clock = call.runtime.cookieState.clocks[id] else {
-                throw call.typeError(1, expected: "cookie jar")
-            }
+            let clock = try heldJar(at: 1, call).clock
             if call.count >= 2 {
                 if call.stack.type(2) == LUA_TBOOLEAN && !call.stack.bool(2) { clock.fixed = nil }
                 else if let t = call.stack.number(2), t.isFinite, abs(t) <= 1e11 { clock.fixed = t }
@@ -112,13 +128,13 @@ extension LuaRuntime {
             call.stack.push(number: clock.now())
             return 1
         }
-        setFunction(methods, "jar", "clear") { call in try call.runtime.jar(at: 1, call).clear(); return 0 }
+        setFunction(methods, "jar", "clear") { call in try jar(at: 1, call).clear(); return 0 }
         setFunction(methods, "jar", "expire") { call in
-            call.stack.push(integer: Int64(try call.runtime.jar(at: 1, call).removeExpired())); return 1
+            call.stack.push(integer: Int64(try jar(at: 1, call).removeExpired())); return 1
         }
         setFunction(methods, "jar", "explain") { call in
-            let jar = try call.runtime.jar(at: 1, call)
-            let verdicts = try jar.explain(try call.runtime.requestURL(call, 2), context: try context(call, 3))
+            let jar = try jar(at: 1, call)
+            let verdicts = try jar.explain(try requestURL(call, 2), context: try context(call, 3))
             call.runtime.push(.array(verdicts.map { v in
                 .map(PekitMap(unordered: [.init(key: "cookie", value: Self.value(of: v.cookie)), .init(key: "sent", value: .boolean(v.sent)),
                                           .init(key: "reason", value: .text(v.reason))]))
@@ -127,7 +143,7 @@ extension LuaRuntime {
         }
         setFunction(methods, "jar", "save") { call in
             try call.require(.files)
-            let jar = try call.runtime.jar(at: 1, call)
+            let jar = try jar(at: 1, call)
             let path = try call.string(2)
             let options = try LuaFields.read(call, argument: 3, known: ["format", "sessions", "force"])
             let format = try options?.choice("format", ["netscape", "json"]).flatMap(CookieJar.FileFormat.init(rawValue:))
@@ -140,7 +156,7 @@ extension LuaRuntime {
         }
         setFunction(methods, "jar", "load") { call in
             try call.require(.files)
-            let jar = try call.runtime.jar(at: 1, call)
+            let jar = try jar(at: 1, call)
             let path = try call.string(2)
             // {missing_ok = true}: a file that is not there yet is an empty jar (its first run).
             let missingOK = try LuaFields.read(call, argument: 3, known: ["missing_ok"])?.flag("missing_ok") ?? false
@@ -157,8 +173,8 @@ extension LuaRuntime {
         setFunction(methods, "jar", "flush") { call in
             // A jar bound to a file: saved now, atomically and under the file's lock.
             try call.require(.files)
-            let jar = try call.runtime.jar(at: 1, call)
-            guard let bound = call.runtime.cookieState.bound.first(where: { $0.jar === jar }) else {
+            let jar = try jar(at: 1, call)
+            guard let bound = state(call.runtime).bound.first(where: { $0.jar === jar }) else {
                 throw LuaArgumentError("this jar has no file: make it with pekit.cookies.jar{file = PATH}, or use jar:save(path)")
             }
             try jar.save(to: bound.path, sessions: true, force: true)
@@ -179,9 +195,9 @@ extension LuaRuntime {
                 file = try options.string("file")
                 clockValue = try options.number("now", in: -1e11...1e11, expected: "a time in seconds since 1970")
                 usePSL = try options.flag("public_suffixes") ?? true
-                filters = try options.with("filter") { try runtime.cookieFilters(at: $0, call) } ?? []
+                filters = try options.with("filter") { try Self.filters(at: $0, call) } ?? []
             }
-            if usePSL { suffixes = try runtime.publicSuffixList() }
+            if usePSL { suffixes = try publicSuffixList(runtime) }
             let clock = JarClock(fixed: clockValue)
             let jar = CookieJar(publicSuffixes: suffixes, clock: { clock.now() })
             jar.filters = filters
@@ -196,12 +212,9 @@ extension LuaRuntime {
                         throw LuaArgumentError("\(CookieError.notAJar(path: file, skipped: warnings.count)); it would be replaced when the script ends")
                     }
                 }
-                runtime.cookieState.bound.append((jar, file))
+                state(runtime).bound.append((jar, file))
             }
-            let id = runtime.nextHandleID()
-            runtime.cookieState.jars[id] = jar
-            runtime.cookieState.clocks[id] = clock
-            runtime.pushHandle(id, metatable: Self.jarMetatable)
+            state(runtime).jars.push(HeldJar(jar: jar, clock: clock), in: runtime)
             return 1
         }
         setFunction(-1, "pekit.cookies", "parse") { call in

@@ -19,7 +19,7 @@ enum HARModule: LuaModule {
             call.stack.newTable(narr: Int32(clamping: entries.count))
             for (i, entry) in entries.enumerated() {
                 let builder = entry.builder()
-                call.runtime.pushRequest(try builder.build(), builder: builder)
+                RequestModule.pushRequest(try builder.build(), builder: builder, in: call.runtime)
                 call.stack.rawSetIndex(-2, Int64(i + 1))
             }
             call.stack.newTable(narr: Int32(clamping: entries.count))

@@ -7,7 +7,7 @@ import PekitHTTP
 /// `pekit.http.all(list [, options])`: many requests at once on libcurl's multi interface, at
 /// most `concurrency` in flight, the results in the order given with a failure as an error
 /// value in its slot.
-extension LuaRuntime {
+extension HTTPModule {
     static let batchFields = ["concurrency"]
 
     /// The options every send shares, with a request's own cookie and signing defaults.
@@ -21,37 +21,37 @@ extension LuaRuntime {
 
     /// One item of a batch: a URL (string or pekit.url), a built request, or a table of request
     /// fields and send options (as `pekit.http.get`'s second argument, with `url` and `method`).
-    func batchItem(at index: Int32, _ call: LuaCall, argument n: Int32, base: SendOptions) throws -> (HTTPRequest, SendOptions) {
+    static func batchItem(at index: Int32, _ call: LuaCall, argument n: Int32, base: SendOptions) throws -> (HTTPRequest, SendOptions) {
         let stack = call.stack
-        if handleID(at: index, metatable: Self.requestMetatable) != nil {
-            let stored = try storedRequest(at: index, call)
+        if RequestModule.isRequest(at: index, in: call.runtime) {
+            let stored = try RequestModule.storedRequest(at: index, call)
             return (stored.request, Self.merging(base, defaults: stored.sendDefaults))
         }
         if stack.type(index) == LUA_TTABLE {
-            let builder = try requestBuilder(from: call, table: index, alsoAllowed: Self.sendFields, argument: n)
+            let builder = try RequestModule.requestBuilder(from: call, table: index, alsoAllowed: Self.sendFields, argument: n)
             let defaults = Self.merging(base, defaults: SendOptions(cookiesOf: builder))
-            let options = try sendOptions(from: call, argument: n, at: index, base: defaults, alsoAllowed: Self.requestFields)
+            let options = try sendOptions(from: call, argument: n, at: index, base: defaults, alsoAllowed: RequestModule.requestFields)
             return (try builder.build(), options)
         }
-        var builder = RequestBuilder(url: try urlOrString(at: index, call))
+        let builder = RequestBuilder(url: try URLModule.urlOrString(at: index, call))
         return (try builder.build(), Self.merging(base, defaults: SendOptions(cookiesOf: builder)))
     }
 
     /// Pushes an error value: a table `{error = message, method =, url =, code = curl's code}`
     /// whose `tostring` is the message (a response never has an `error` field).
-    func push(error: Error, for request: HTTPRequest) {
-        let stack = self.stack
+    static func push(error: Error, for request: HTTPRequest, in runtime: LuaRuntime) {
+        let stack = runtime.stack
         stack.newTable(nrec: 4)
         stack.push(Self.message(for: error, request)); stack.rawSet(-2, "error")
         stack.push(request.method); stack.rawSet(-2, "method")
         stack.push(request.url); stack.rawSet(-2, "url")
         if case HTTPError.transfer(_, _, let code, _, _) = error { stack.push(integer: Int64(code)); stack.rawSet(-2, "code") }
-        getRegistry(.errorMetatable)
-        lua_setmetatable(L, -2)
+        runtime.getRegistry(.errorMetatable)
+        lua_setmetatable(runtime.L, -2)
     }
 
-    func installBatchFunctions(into http: Int32) {
-        setFunction(http, "pekit.http", "all") { call in
+    static func installBatchFunctions(into http: Int32, in runtime: LuaRuntime) {
+        runtime.setFunction(http, "pekit.http", "all") { call in
             try call.require(.network)
             let runtime = call.runtime, stack = call.stack
             try call.table(1)
@@ -65,7 +65,7 @@ extension LuaRuntime {
                     watcher = LuaCallback(runtime: runtime, origin: "progress")
                 }
             }
-            var base = try runtime.sendOptions(from: call, argument: 2, base: SendOptions(), alsoAllowed: Self.batchFields)
+            var base = try sendOptions(from: call, argument: 2, base: SendOptions(), alsoAllowed: Self.batchFields)
             base.progress = nil  // here it watches the batch, not each transfer
             // Every item is read and built before anything is sent: a mistake in item 900 costs no request.
             var batch: [(HTTPRequest, SendOptions)] = []
@@ -75,13 +75,13 @@ extension LuaRuntime {
                 _ = stack.rawGetIndex(1, Int64(i + 1))
                 defer { stack.pop() }
                 do {
-                    let (request, options) = try runtime.batchItem(at: stack.top, call, argument: 1, base: base)
-                    batch.append((request, runtime.prepared(options, for: request)))
+                    let (request, options) = try batchItem(at: stack.top, call, argument: 1, base: base)
+                    batch.append((request, prepared(options, for: request, in: runtime)))
                 } catch {
                     throw LuaArgumentError("item \(i + 1): \(error)")
                 }
             }
-            let client = try runtime.httpClient()
+            let client = try httpClient(runtime)
             let report = BatchProgress(total: batch.count, inFlight: min(concurrency, batch.count), watcher: watcher,
                                        display: watcher == nil ? runtime.progressDisplay : nil)
             let results = client.sendAll(batch, concurrency: concurrency) { _, result in
@@ -92,8 +92,8 @@ extension LuaRuntime {
             stack.newTable(narr: Int32(results.count))
             for (i, result) in results.enumerated() {
                 switch result {
-                case .success(let response): runtime.push(response: response)
-                case .failure(let error): runtime.push(error: error, for: batch[i].0)
+                case .success(let response): push(response: response, in: runtime)
+                case .failure(let error): push(error: error, for: batch[i].0, in: runtime)
                 }
                 stack.rawSetIndex(-2, Int64(i + 1))
             }

@@ -6,106 +6,154 @@ import PekitHTTP
 
 /// A built request as a handle keeps it: the request and the send options its builder implies
 /// (its jar, whether its Cookie header is the caller's).
-struct StoredRequest {
-    let request: HTTPRequest
+final class StoredRequest {
+    /// Replaced when the request is signed (`pekit.sign.*`).
+    var request: HTTPRequest
     let sendDefaults: SendOptions
+
+    init(request: HTTPRequest, sendDefaults: SendOptions) {
+        self.request = request
+        self.sendDefaults = sendDefaults
+    }
 }
 
 /// `pekit.http`: sends requests with libcurl. `send(req_or_fields [, options])`, `req:send(options)`,
 /// and `get/post/put/patch/delete/head(url [, fields_and_options])`. The response is a table:
 /// status, reason, http_version, headers, body, bytes, url, method, redirects, timing, address.
-extension LuaRuntime {
-    static let sendFields = ["jar", "follow", "max_redirects", "timeout", "connect_timeout", "insecure", "cacert",
-                             "proxy", "connect", "http", "compressed", "sink", "max_body", "retry", "rate", "progress"]
+enum HTTPModule: LuaModule {
+    static let name = "http"
 
-    /// Send options from the table at `argument` (none: `base` as it is), on top of `base` (what
-    /// the request's builder implies: its jar, its hand-written Cookie header).
+    /// What the module keeps for one runtime: the client and its connection cache (made on first
+    /// send), whether the `insecure = true` warning was given, and the rate limiters by their
+    /// text ("10/s"): every request naming a rate shares its limiter.
+    final class State {
+        var client: HTTPClient?
+        var warnedInsecure = false
+        var limiters: [String: RateLimiter] = [:]
+    }
+
+    static func state(_ runtime: LuaRuntime) -> State { runtime.moduleState(State.self, State.init) }
+
+    /// Whether a transfer of this runtime's client is going on (a task or a sleep must not start
+    /// the engine again from inside it).
+    static func isSending(_ runtime: LuaRuntime) -> Bool { state(runtime).client?.engine.isRunning == true }
+
+    /// The send options' fields, from `SendOptions.fields` (one row an option).
+    static let sendFields = SendOptions.fieldNames
+
     /// Ctrl-C, as every send from Lua sees it (one closure for all, not one a call).
     static let interruptPending: @Sendable () -> Bool = { pekit_interrupt_pending() != 0 }
 
+    /// Send options from the table at `argument` (none: `base` as it is), on top of `base` (what
+    /// the request's builder implies: its jar, its hand-written Cookie header). Each row of
+    /// `SendOptions.fields` is read by its kind; the `.script` ones by `scriptReaders`.
     /// - Parameter index: where the table is, when not at argument `n` itself (an item of a list).
-    func sendOptions(from call: LuaCall, argument n: Int32, at index: Int32? = nil, base: consuming SendOptions, alsoAllowed: [String] = []) throws -> SendOptions {
+    static func sendOptions(from call: LuaCall, argument n: Int32, at index: Int32? = nil, base: consuming SendOptions, alsoAllowed: [String] = []) throws -> SendOptions {
         var options = consume base
         options.isCancelled = Self.interruptPending
         guard !call.stack.isNoneOrNil(index ?? n),
               let fields = try LuaFields.read(call, argument: n, known: Self.sendFields + alsoAllowed, at: index) else { return options }
-        if let jar = try fields.with("jar", { try jar(at: $0, call) }) { options.jar = jar }
-        if let follow = try fields.flag("follow") { options.followRedirects = follow }
-        let redirects = SendOptions.redirectRange
-        if let limit = try fields.integer("max_redirects", in: Int64(redirects.lowerBound)...Int64(redirects.upperBound)) { options.maxRedirects = limit }
-        if let timeout = try fields.seconds("timeout") { options.timeout = timeout }
-        if let timeout = try fields.seconds("connect_timeout") { options.connectTimeout = timeout }
-        if let insecure = try fields.flag("insecure") { options.insecure = insecure }
-        options.caCertificate = try fields.string("cacert")
-        options.proxy = try fields.string("proxy")
-        if let mappings = try fields.with("connect", { try hostMappings(at: $0, call) }) { options.connect = mappings }
-        if let version = try fields.choice("http", ["1.1", "2", "auto"]) {
-            options.version = SendOptions.Version(rawValue: version == "auto" ? "automatic" : version) ?? .automatic
-        }
-        if let compressed = try fields.flag("compressed") { options.compressed = compressed }
-        if let limit = try fields.integer("max_body", in: 0...Int64.max) { options.maxBody = limit }
-        if let retry = try fields.with("retry", { try retryPolicy(at: $0, call, argument: n) }) { options.retry = retry }
-        try fields.with("progress") { i in
-            guard stack.type(i) == LUA_TFUNCTION else { throw fields.mismatch("progress", expected: "a function(info)") }
-            stack.pushValue(i)
-            let callback = LuaCallback(runtime: self, origin: "progress")
-            // {downloaded=, total=, uploaded=, upload_total=, elapsed=}. An error in it does not stop
-            // the transfer (Ctrl-C does): it is said once on standard error.
-            var warned = false
-            options.progress = { p in
-                let info = PekitValue.map(PekitMap(ordered: [
-                    .init(key: "downloaded", value: .integer(p.downloaded)), .init(key: "total", value: .integer(p.downloadTotal)),
-                    .init(key: "uploaded", value: .integer(p.uploaded)), .init(key: "upload_total", value: .integer(p.uploadTotal)),
-                    .init(key: "elapsed", value: .number(p.elapsed)),
-                ]))
-                do { try callback.call([info]) { _, _ in () } } catch {
-                    if !warned { warned = true; fputs("pekit.http: progress: \(error)\n", stderr) }
-                }
+        for field in SendOptions.fields {
+            let value: SendOptions.Field.Value?
+            switch field.kind {
+            case .flag: value = try fields.flag(field.name).map { .flag($0) }
+            case .seconds: value = try fields.seconds(field.name).map { .number($0) }
+            case .count(let range): value = try fields.integer(field.name, in: Int64(range.lowerBound)...Int64(range.upperBound)).map { .integer($0) }
+            case .bytes: value = try fields.integer(field.name, in: 0...Int64.max).map { .integer($0) }
+            case .text: value = try fields.string(field.name).map { .text($0) }
+            case .choice(let words): value = try fields.choice(field.name, words).map { .text($0) }
+            case .script:
+                if fields.has(field.name), let read = scriptReaders[field.name] { try read(fields, n, &options) }
+                continue
             }
-        }
-        try fields.with("rate") { i in
-            // "10/s": each host's requests spaced so; {"10/s", per = "all"}: every request's, whatever its host.
-            var text: String?, acrossHosts = false
-            if stack.type(i) == LUA_TSTRING {
-                text = stack.string(i)
-            } else if stack.type(i) == LUA_TTABLE {
-                _ = stack.rawGetIndex(i, 1)
-                text = stack.type(-1) == LUA_TSTRING ? stack.string(-1) : nil
-                stack.pop()
-                _ = stack.rawGet(i, "per")
-                defer { stack.pop() }
-                let per = stack.type(-1) == LUA_TSTRING ? stack.string(-1) : nil
-                guard stack.type(-1) == LUA_TNIL || per == "host" || per == "all" else {
-                    let shown = per.map { "\"\($0)\"" } ?? "a " + stack.typeName(-1)
-                    throw fields.error("rate", "per is \"host\" (each host paced on its own, the default) or \"all\" (one pace for every host), not \(shown)")
-                }
-                acrossHosts = per == "all"
-            }
-            guard let text else { throw fields.mismatch("rate", expected: "\"COUNT/s\" (or /m, /h), or {\"COUNT/s\", per = \"host\" or \"all\"}") }
-            // One limiter per rate for the whole run: requests made with the same rate share it.
-            let key = acrossHosts ? text + " per all" : text
-            if let shared = httpState.limiters[key] { options.rate = shared } else {
-                do { options.rate = try RateLimiter(text, acrossHosts: acrossHosts) } catch { throw fields.error("rate", "\(error)") }
-                httpState.limiters[key] = options.rate
-            }
-        }
-        try fields.with("sink") { i in
-            switch stack.type(i) {
-            case LUA_TSTRING: options.sink = .file(stack.string(i) ?? "")
-            case LUA_TFUNCTION:
-                stack.pushValue(i)
-                let callback = LuaCallback(runtime: self, origin: "sink")
-                options.sink = .custom { chunk in try callback.call([.string(ByteString(chunk))]) { _, _ in () } }
-            default:
-                throw fields.mismatch("sink", expected: "a file path or a function(chunk)")
-            }
+            if let value { field.set?(&options, value) }
         }
         return options
     }
 
+    /// How the options only a script gives are read: each from its field of `fields` (argument
+    /// `n`), into the options.
+    static let scriptReaders: [String: (LuaFields, Int32, inout SendOptions) throws -> Void] = [
+        "jar": { fields, _, options in
+            if let jar = try fields.with("jar", { try CookiesModule.jar(at: $0, fields.call) }) { options.jar = jar }
+        },
+        "connect": { fields, _, options in
+            if let mappings = try fields.with("connect", { try RequestModule.hostMappings(at: $0, fields.call) }) { options.connect = mappings }
+        },
+        "retry": { fields, n, options in
+            if let retry = try fields.with("retry", { try retryPolicy(at: $0, fields.call, argument: n) }) { options.retry = retry }
+        },
+        "progress": { fields, _, options in
+            let runtime = fields.call.runtime, stack = fields.call.stack
+            try fields.with("progress") { i in
+                guard stack.type(i) == LUA_TFUNCTION else { throw fields.mismatch("progress", expected: "a function(info)") }
+                stack.pushValue(i)
+                let callback = LuaCallback(runtime: runtime, origin: "progress")
+                // {downloaded=, total=, uploaded=, upload_total=, elapsed=}. An error in it does not stop
+                // the transfer (Ctrl-C does): it is said once on standard error.
+                var warned = false
+                options.progress = { p in
+                    let info = PekitValue.map(PekitMap(ordered: [
+                        .init(key: "downloaded", value: .integer(p.downloaded)), .init(key: "total", value: .integer(p.downloadTotal)),
+                        .init(key: "uploaded", value: .integer(p.uploaded)), .init(key: "upload_total", value: .integer(p.uploadTotal)),
+                        .init(key: "elapsed", value: .number(p.elapsed)),
+                    ]))
+                    do { try callback.call([info]) { _, _ in () } } catch {
+                        if !warned { warned = true; fputs("pekit.http: progress: \(error)\n", stderr) }
+                    }
+                }
+            }
+        },
+        "rate": { fields, _, options in
+            let runtime = fields.call.runtime, stack = fields.call.stack
+            try fields.with("rate") { i in
+                // "10/s": each host's requests spaced so; {"10/s", per = "all"}: every request's, whatever its host.
+                var text: String?, acrossHosts = false
+                if stack.type(i) == LUA_TSTRING {
+                    text = stack.string(i)
+                } else if stack.type(i) == LUA_TTABLE {
+                    _ = stack.rawGetIndex(i, 1)
+                    text = stack.type(-1) == LUA_TSTRING ? stack.string(-1) : nil
+                    stack.pop()
+                    _ = stack.rawGet(i, "per")
+                    defer { stack.pop() }
+                    let per = stack.type(-1) == LUA_TSTRING ? stack.string(-1) : nil
+                    guard stack.type(-1) == LUA_TNIL || per == "host" || per == "all" else {
+                        let shown = per.map { "\"\($0)\"" } ?? "a " + stack.typeName(-1)
+                        throw fields.error("rate", "per is \"host\" (each host paced on its own, the default) or \"all\" (one pace for every host), not \(shown)")
+                    }
+                    acrossHosts = per == "all"
+                }
+                guard let text else { throw fields.mismatch("rate", expected: "\"COUNT/s\" (or /m, /h), or {\"COUNT/s\", per = \"host\" or \"all\"}") }
+                // One limiter per rate for the whole run: requests made with the same rate share it.
+                let key = acrossHosts ? text + " per all" : text
+                let state = state(runtime)
+                if let shared = state.limiters[key] { options.rate = shared } else {
+                    do { options.rate = try RateLimiter(text, acrossHosts: acrossHosts) } catch { throw fields.error("rate", "\(error)") }
+                    state.limiters[key] = options.rate
+                }
+            }
+        },
+        "sink": { fields, _, options in
+            let runtime = fields.call.runtime, stack = fields.call.stack
+            try fields.with("sink") { i in
+                switch stack.type(i) {
+                case LUA_TSTRING: options.sink = .file(stack.string(i) ?? "")
+                case LUA_TFUNCTION:
+                    stack.pushValue(i)
+                    let callback = LuaCallback(runtime: runtime, origin: "sink")
+                    options.sink = .custom { chunk in try callback.call([.string(ByteString(chunk))]) { _, _ in () } }
+                default:
+                    throw fields.mismatch("sink", expected: "a file path or a function(chunk)")
+                }
+            }
+        },
+    ]
+
     /// `retry = {attempts=, on={429, 503, "connect", "timeout", …}, backoff={base=, max=, jitter=},
     /// all_methods=, max_time=}` (`retry = true`: the defaults).
-    func retryPolicy(at index: Int32, _ call: LuaCall, argument n: Int32) throws -> RetryPolicy {
+    static func retryPolicy(at index: Int32, _ call: LuaCall, argument n: Int32) throws -> RetryPolicy {
+        let stack = call.stack
         var policy = RetryPolicy()
         if stack.type(index) == LUA_TBOOLEAN {
             guard stack.bool(index) else { throw call.badArgument(n, "field \"retry\": true or a table of retry options") }
@@ -143,31 +191,27 @@ extension LuaRuntime {
         return policy
     }
 
-    /// Says `warning` on standard error, once for this runtime (nil: nothing to say).
-    func warnOnce(_ warning: String?, from module: String) {
-        guard let warning, httpState.warned.insert(warning).inserted else { return }
-        fputs("\(module): warning: \(warning)\n", stderr)
-    }
-
     /// The options as this runtime sends with them: recorded in the HAR log when there is one;
     /// the `insecure = true` warning and each notice said once.
-    func prepared(_ given: consuming SendOptions, for request: HTTPRequest) -> SendOptions {
+    static func prepared(_ given: consuming SendOptions, for request: HTTPRequest, in runtime: LuaRuntime) -> SendOptions {
         var options = consume given
-        if let har = harLog { options.record = { har.add($0, $1, started: $2) } }
-        options.notice = { [weak self] in self?.warnOnce($0.text(.lua), from: "pekit.http") }
-        if options.insecure && !httpState.warnedInsecure && request.url.lowercased().hasPrefix("https:") {
-            httpState.warnedInsecure = true
+        if let har = runtime.harLog { options.record = { har.add($0, $1, started: $2) } }
+        options.notice = { [weak runtime] in runtime?.warnOnce($0.text(.lua), from: "pekit.http") }
+        let state = state(runtime)
+        if options.insecure && !state.warnedInsecure && request.url.lowercased().hasPrefix("https:") {
+            state.warnedInsecure = true
             fputs("pekit.http: warning: insecure = true: TLS certificates and host names are not checked\n", stderr)
         }
         return options
     }
 
     /// The runtime's client (its connection cache), made on first use.
-    func httpClient() throws -> HTTPClient {
-        if let client = httpState.client { return client }
+    static func httpClient(_ runtime: LuaRuntime) throws -> HTTPClient {
+        let state = state(runtime)
+        if let client = state.client { return client }
         do {
             let client = try HTTPClient()
-            httpState.client = client
+            state.client = client
             return client
         } catch {
             throw LuaArgumentError("\(error)")
@@ -183,11 +227,12 @@ extension LuaRuntime {
     /// Sends and pushes the response table. In a task (`pekit.spawn`) the task is suspended
     /// instead, and resumed with the response (or the error) when the transfer is over.
     /// - Returns: the count of values pushed, or PEKIT_YIELD.
-    func send(_ request: HTTPRequest, options given: consuming SendOptions, _ call: LuaCall) throws -> Int32 {
-        var options = prepared(given, for: request)
-        let client = try httpClient()
-        if let task = tasks.suspendable(call.L), !client.engine.isRunning {
-            let name = call.name, scheduler = tasks
+    static func send(_ request: HTTPRequest, options given: consuming SendOptions, _ call: LuaCall) throws -> Int32 {
+        let runtime = call.runtime
+        var options = prepared(given, for: request, in: runtime)
+        let client = try httpClient(runtime)
+        if let task = runtime.tasks.suspendable(call.L), !client.engine.isRunning {
+            let name = call.name, scheduler = runtime.tasks
             lua_settop(call.L, 0)
             task.state = .waiting
             client.engine.add(request, options: options) { result in
@@ -195,7 +240,7 @@ extension LuaRuntime {
                     switch result {
                     case .success(let response):
                         runtime.stack.push(bool: true)
-                        runtime.push(response: response)
+                        push(response: response, in: runtime)
                     case .failure(let error):
                         runtime.stack.push(bool: false)
                         runtime.stack.push("\(name): \(Self.message(for: error, request))")
@@ -207,7 +252,7 @@ extension LuaRuntime {
         }
         // A download to a file the script does not watch: pekit run's progress line shows it.
         var display: ProgressDisplay?
-        if case .file = options.sink, options.progress == nil, let shown = progressDisplay {
+        if case .file = options.sink, options.progress == nil, let shown = runtime.progressDisplay {
             display = shown
             options.progress = shown.download
         }
@@ -217,14 +262,14 @@ extension LuaRuntime {
         do { response = try client.send(request, options: options) } catch where error is HTTPError || error is RequestError {
             throw LuaArgumentError(Self.message(for: error, request))
         }
-        push(response: response)
+        push(response: response, in: runtime)
         return 1
     }
 
     /// Pushes the response table: the fields of one value made in C in one call (`pekit_push_response`),
     /// then the redirects and the headers (a pair per call). This runs per request.
-    func push(response r: HTTPResponse) {
-        let stack = self.stack
+    static func push(response r: HTTPResponse, in runtime: LuaRuntime) {
+        let stack = runtime.stack, L = runtime.L
         var reason = r.reason, version = r.httpVersion, url = r.url, method = r.method, address = r.remoteAddress
         func span(_ bytes: UnsafeBufferPointer<UInt8>) -> pekit_span {
             pekit_span(bytes: bytes.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) }, length: bytes.count)
@@ -259,49 +304,51 @@ extension LuaRuntime {
                 }
             }
         }
-        getRegistry(.headersMetatable)
+        runtime.getRegistry(.headersMetatable)
         lua_setmetatable(L, -2)
         stack.rawSet(-2, "headers")
-        getRegistry(.responseMetatable)
+        runtime.getRegistry(.responseMetatable)
         lua_setmetatable(L, -2)
     }
 
-    func installHTTPModule(into pekit: Int32) {
+    static func install(in runtime: LuaRuntime, into pekit: Int32) {
+        let stack = runtime.stack
+        let setFunction = runtime.setFunction
         stack.newTable()
         let http = stack.top
         setFunction(http, "pekit.http", "send") { call in
             try call.require(.network)
             let runtime = call.runtime
-            if runtime.handleID(at: 1, metatable: Self.requestMetatable) != nil {
-                let stored = try runtime.storedRequest(at: 1, call)
-                return try runtime.send(stored.request, options: try runtime.sendOptions(from: call, argument: 2, base: stored.sendDefaults), call)
+            if RequestModule.isRequest(at: 1, in: runtime) {
+                let stored = try RequestModule.storedRequest(at: 1, call)
+                return try send(stored.request, options: try sendOptions(from: call, argument: 2, base: stored.sendDefaults), call)
             }
             guard call.stack.type(1) == LUA_TTABLE else { throw call.typeError(1, expected: "request or table of request fields") }
-            let builder = try runtime.requestBuilder(from: call, table: 1)
+            let builder = try RequestModule.requestBuilder(from: call, table: 1)
             let request = try builder.build()
-            return try runtime.send(request, options: try runtime.sendOptions(from: call, argument: 2, base: SendOptions(cookiesOf: builder)), call)
+            return try send(request, options: try sendOptions(from: call, argument: 2, base: SendOptions(cookiesOf: builder)), call)
         }
         for method in ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD"] {
             // get(url, {params=…, headers=…, jar=…, timeout=…}): request fields and send options in one table.
             setFunction(http, "pekit.http", method.lowercased()) { call in
                 try call.require(.network)
                 let runtime = call.runtime
-                let url = try runtime.urlOrString(at: 1, call)
+                let url = try URLModule.urlOrString(at: 1, call)
                 var builder: RequestBuilder
                 if try call.optionalTable(2) {
-                    builder = try runtime.requestBuilder(from: call, table: 2, alsoAllowed: Self.sendFields, url: url, method: method, argument: 2)
+                    builder = try RequestModule.requestBuilder(from: call, table: 2, alsoAllowed: Self.sendFields, url: url, method: method, argument: 2)
                 } else {
                     builder = RequestBuilder(url: url)
                     builder.method = method
                 }
                 let request = try builder.build()
-                return try runtime.send(request, options: try runtime.sendOptions(from: call, argument: 2, base: SendOptions(cookiesOf: builder),
-                                                                                   alsoAllowed: Self.requestFields), call)
+                return try send(request, options: try sendOptions(from: call, argument: 2, base: SendOptions(cookiesOf: builder),
+                                                                  alsoAllowed: RequestModule.requestFields), call)
             }
         }
         // A function, not a field: curl_version() initialises libcurl's TLS and LDAP libraries,
         // which every pekit start-up would otherwise pay for.
-        installBatchFunctions(into: http)
+        installBatchFunctions(into: http, in: runtime)
         setFunction(http, "pekit.http", "curl_version") { call in call.stack.push(HTTPClient.curlVersion); return 1 }
         stack.rawSet(pekit, "http")
     }

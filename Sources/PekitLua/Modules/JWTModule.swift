@@ -43,7 +43,7 @@ enum JWTModule: LuaModule {
             if let fields = try LuaFields.read(call, argument: 3, known: ["algs", "leeway", "audience", "issuer", "time"]) {
                 if let algs = try fields.strings("algs") {
                     options.algorithms = try algs.map { name in
-                        guard let alg = JWT.Algorithm(rawValue: name) else { throw fields.error("algs", "expected \(LuaFields.alternatives(names)), got \"\(name)\"") }
+                        guard let alg = JWT.Algorithm(rawValue: name) else { throw fields.error("algs", "expected \(alternatives(names)), got \"\(name)\"") }
                         return alg
                     }
                 }

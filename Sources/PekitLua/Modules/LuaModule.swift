@@ -25,36 +25,3 @@ extension LuaModule {
         assert(stack.top == base, "pekit.\(name): the stack is not as it was after installing")
     }
 }
-
-/// The Swift objects of one kind of handle a script holds (a hash being fed, a request, a jar):
-/// the userdata holds an id, the object stays here, and collecting the userdata drops it.
-final class LuaHandleTable<Object> {
-    /// The metatable's name (`pekit.hash`): also what `getmetatable` answers.
-    let metatable: String
-    private(set) var objects: [Int: Object] = [:]
-
-    init(metatable: String) { self.metatable = metatable }
-
-    /// Makes the metatable (left on the stack, its index returned): `__name`, `__metatable` and
-    /// a `__gc` that drops the object.
-    @discardableResult
-    func install(in runtime: LuaRuntime) -> Int32 {
-        runtime.newHandleMetatable(metatable) { [unowned self] _, id in self.objects[id] = nil }
-    }
-
-    /// Pushes a new handle for `object`.
-    func push(_ object: Object, in runtime: LuaRuntime) {
-        let id = runtime.nextHandleID()
-        objects[id] = object
-        runtime.pushHandle(id, metatable: metatable)
-    }
-
-    /// The object of the handle at argument `index`.
-    /// - Throws: a type error naming `expected` when it is not a live handle of this kind.
-    func object(at index: Int32, _ call: LuaCall, expected: String) throws -> Object {
-        guard let id = call.runtime.handleID(at: index, metatable: metatable), let object = objects[id] else {
-            throw call.typeError(index, expected: expected)
-        }
-        return object
-    }
-}

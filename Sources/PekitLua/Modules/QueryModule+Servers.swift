@@ -34,12 +34,12 @@ extension QueryModule {
             guard stack.rawGet(n, "server") != LUA_TNIL else { return nil }
             guard let name = stack.string(-1), QueryServer.names.contains(name) else {
                 let got = stack.type(-1) == LUA_TSTRING ? "\"\(stack.string(-1) ?? "")\"" : "a \(stack.typeName(-1))"
-                throw call.badArgument(n, "field \"server\": expected \(LuaFields.alternatives(QueryServer.names)), got \(got)")
+                throw call.badArgument(n, "field \"server\": expected \(alternatives(QueryServer.names)), got \(got)")
             }
             return name
         }()
         let name = serverName ?? defaultServer
-        let own = QueryServer.optionNames[name ?? "qs"] ?? []
+        let own = try QueryServer.model(named: name ?? "qs").optionNames
         guard let options = try LuaFields.read(call, argument: n, known: Self.commonParseOptions + own) else {
             return (try QueryServer.named(name ?? "qs"), false)
         }

@@ -12,13 +12,13 @@ enum QueryModule: LuaModule {
         stack.newTable()
         let module = stack.top
         setFunction(module, "pekit.query", "encode") { call in
-            let policy = try call.runtime.policy(from: call, argument: 2)
+            let policy = try PolicyModule.policy(from: call, argument: 2)
             let value = try call.runtime.value(at: 1, path: "params")
             call.stack.push(try policy.queryString(value))
             return 1
         }
         setFunction(module, "pekit.query", "pairs") { call in
-            let policy = try call.runtime.policy(from: call, argument: 2)
+            let policy = try PolicyModule.policy(from: call, argument: 2)
             let pairs = try policy.pairs(try call.runtime.value(at: 1, path: "params"))
             let stack = call.stack
             stack.newTable(narr: Int32(clamping: pairs.count))
@@ -66,7 +66,7 @@ enum QueryModule: LuaModule {
         }
         setFunction(module, "pekit.query", "check") { call in
             let value = try call.runtime.value(at: 1, path: "params")
-            let policy = try call.runtime.policy(from: call, argument: 2)
+            let policy = try PolicyModule.policy(from: call, argument: 2)
             let (server, _) = try queryServer(from: call, argument: 3, defaultServer: "qs")
             let report = try QueryCheck.check(value, policy: policy, server: server)
             func leaves(_ list: [QueryCheck.Leaf]) -> PekitValue {

@@ -5,40 +5,52 @@ import PekitHTTP
 
 /// `pekit.request{…}`: builds a request; the result has `method`, `url`, `headers`, `body`,
 /// and `:raw()`, `:curl()`, `:json()`, `:write_body(path)`.
-extension LuaRuntime {
-    static let requestMetatable = "pekit.request"
+enum RequestModule: LuaModule {
+    static let name = "request"
+
+    /// What the module keeps for one runtime: the built requests its scripts hold.
+    final class State {
+        let requests = LuaHandleTable<StoredRequest>(metatable: "pekit.request")
+    }
+
+    static func state(_ runtime: LuaRuntime) -> State { runtime.moduleState(State.self, State.init) }
+
+    /// Whether the value at `index` is a request handle.
+    static func isRequest(at index: Int32, in runtime: LuaRuntime) -> Bool {
+        state(runtime).requests.contains(at: index, in: runtime)
+    }
+
     static let requestFields = ["method", "url", "base", "params", "policy", "params_in", "methods_in_query", "headers", "json", "form",
                                 "body", "body_file", "content_type", "multipart", "boundary", "auth", "jar", "connect", "sign", "target", "compressed",
                                 "user_agent", "referer", "cookie"]
 
-    func storedRequest(at index: Int32, _ call: LuaCall) throws -> StoredRequest {
-        guard let id = handleID(at: index, metatable: Self.requestMetatable), let stored = requestState.requests[id] else {
-            throw call.typeError(index, expected: "request")
-        }
-        return stored
+    /// The request of the handle at `index`, with its send defaults.
+    static func storedRequest(at index: Int32, _ call: LuaCall, expected: String = "request") throws -> StoredRequest {
+        try state(call.runtime).requests.object(at: index, call, expected: expected)
     }
 
-    func request(at index: Int32, _ call: LuaCall) throws -> HTTPRequest { try storedRequest(at: index, call).request }
+    static func request(at index: Int32, _ call: LuaCall) throws -> HTTPRequest { try storedRequest(at: index, call).request }
 
     /// Reads the fields of a request table into a builder (errors name it argument #1, as the
     /// user wrote it, whatever its stack slot). `alsoAllowed` are other fields the caller reads
     /// from the same table (send options).
     /// `url` and `method`, when given, come from the call (`pekit.http.get(url, …)`) and may not
     /// be fields too.
-    func requestBuilder(from call: LuaCall, table n: Int32, alsoAllowed: [String] = [], url fixedURL: String? = nil,
-                        method fixedMethod: String? = nil, argument: Int32 = 1) throws -> RequestBuilder {
+    static func requestBuilder(from call: LuaCall, table n: Int32, alsoAllowed: [String] = [], url fixedURL: String? = nil,
+                               method fixedMethod: String? = nil, argument: Int32 = 1) throws -> RequestBuilder {
+        let runtime = call.runtime, stack = call.stack
         let known = Self.requestFields + alsoAllowed.filter { !Self.requestFields.contains($0) }
         guard let fields = try LuaFields.read(call, argument: argument, known: known, at: n) else {
             throw call.typeError(argument, expected: "table")
         }
         // A URL value (pekit.url) is taken as its href.
-        let fieldURL = try fields.with("url") { try urlOrString(at: $0, call) }, fieldMethod = try fields.string("method")
+        let fieldURL = try fields.with("url") { try URLModule.urlOrString(at: $0, call) }, fieldMethod = try fields.string("method")
         if fixedURL != nil && fieldURL != nil { throw fields.error("url", "the URL is the first argument") }
         if let fixedMethod, fieldMethod != nil { throw fields.error("method", "this function sends \(fixedMethod)") }
         guard let url = fixedURL ?? fieldURL else { throw call.badArgument(argument, "a request needs a field \"url\"") }
         var builder = RequestBuilder(url: url)
         if let method = fixedMethod ?? fieldMethod { builder.method = method }
-        builder.base = try fields.with("base") { try urlOrString(at: $0, call) }
+        builder.base = try fields.with("base") { try URLModule.urlOrString(at: $0, call) }
         if let placement = try fields.choice("params_in", ["query", "body", "auto"]) {
             builder.placement = RequestBuilder.ParameterPlacement(rawValue: placement) ?? .auto
         }
@@ -51,7 +63,7 @@ extension LuaRuntime {
         if let mappings = try fields.with("connect", { try hostMappings(at: $0, call) }) { builder.connect = mappings }
         builder.boundary = try fields.string("boundary")
         builder.target = try fields.string("target")
-        if let policy = try fields.with("policy", { try policy(from: call, argument: $0) }) { builder.policy = policy }
+        if let policy = try fields.with("policy", { try PolicyModule.policy(from: call, argument: $0) }) { builder.policy = policy }
         builder.params = try fields.value("params")
         if let json = try fields.value("json") { bodies.append(.json(json)) }
         if let form = try fields.value("form") { bodies.append(.form(form)) }
@@ -64,9 +76,9 @@ extension LuaRuntime {
         builder.referer = try fields.string("referer")
         builder.cookie = try fields.string("cookie")
         if try fields.flag("compressed") == true { builder.acceptEncoding = HTTPClient.acceptEncoding }
-        builder.environment = options.environment
+        builder.environment = runtime.options.environment
         if let methods = try fields.strings("methods_in_query") { builder.methodsInQuery = Set(methods.map { $0.uppercased() }) }
-        if let headers = try fields.with("headers", { try headerFields(at: $0, fields) }) { builder.headers = headers }
+        if let headers = try fields.with("headers", { try headerFields(at: $0, fields, call) }) { builder.headers = headers }
         if let auth = try fields.with("auth", { i -> (String, String) in
             guard let credentials = try LuaFields.read(call, argument: argument, known: ["user", "password"], at: i),
                   let user = try credentials.string("user"), let password = try credentials.string("password") else {
@@ -74,7 +86,7 @@ extension LuaRuntime {
             }
             return (user, password)
         }) { builder.basicAuth = auth }
-        if let jar = try fields.with("jar", { try jar(at: $0, call) }) { builder.jar = jar }
+        if let jar = try fields.with("jar", { try CookiesModule.jar(at: $0, call) }) { builder.jar = jar }
         if let signer = try fields.with("sign", { try SignModule.requestSigner(at: $0, call, argument: argument) }) { builder.signer = signer }
         if let parts = try fields.value("multipart") {
             guard case .array(let items) = parts else { throw fields.error("multipart", "expected a list of parts") }
@@ -91,11 +103,12 @@ extension LuaRuntime {
     /// `headers` is one), where an entry may also be a whole line as curl's `-H` takes it
     /// (`"X-A:1"`, sent as written). `false` removes a default field; numbers are written as Lua
     /// writes them.
-    private func headerFields(at index: Int32, _ fields: LuaFields) throws -> [RequestBuilder.Header] {
+    private static func headerFields(at index: Int32, _ fields: LuaFields, _ call: LuaCall) throws -> [RequestBuilder.Header] {
+        let runtime = call.runtime, stack = call.stack
         guard stack.type(index) == LUA_TTABLE else { throw fields.mismatch("headers", expected: "a table of header names to values, or a list of {name, value} pairs") }
-        let ordered = marker(of: index) == .ordered
+        let ordered = runtime.marker(of: index) == .ordered
         let value: PekitValue
-        do { value = try self.value(at: index, path: "headers") } catch { throw LuaArgumentError("\(error)") }
+        do { value = try runtime.value(at: index, path: "headers") } catch { throw LuaArgumentError("\(error)") }
         func header(_ name: PekitValue, _ value: PekitValue, _ place: String) throws -> RequestBuilder.Header {
             guard case .string(let name) = name else { throw fields.error("headers", "\(place): a header is named by a string") }
             switch value {
@@ -126,7 +139,7 @@ extension LuaRuntime {
     }
 
     /// One part of `multipart = {…}`: `{name=, value=|data=|path=, filename=, type=}`.
-    private func multipartPart(_ item: PekitValue, number: Int, _ call: LuaCall) throws -> MultipartBody.Part {
+    private static func multipartPart(_ item: PekitValue, number: Int, _ call: LuaCall) throws -> MultipartBody.Part {
         guard case .map(let part) = item, case .string(let name)? = part["name"] else {
             throw call.badArgument(1, "multipart[\(number)] needs a name")
         }
@@ -151,34 +164,36 @@ extension LuaRuntime {
         return MultipartBody.Part(name: name.description, filename: filename, contentType: text("type"), source: source)
     }
 
-    func installRequestModule(into pekit: Int32) {
-        let meta = newHandleMetatable(Self.requestMetatable) { runtime, id in runtime.requestState.requests[id] = nil }
+    static func install(in runtime: LuaRuntime, into pekit: Int32) {
+        let stack = runtime.stack, L = runtime.L
+        let setFunction = runtime.setFunction
+        let meta = state(runtime).requests.install(in: runtime)
         setFunction(meta, "request", "__tostring") { call in
-            let r = try call.runtime.request(at: 1, call)
+            let r = try request(at: 1, call)
             call.stack.push("request \(r.method) \(r.url)"); return 1
         }
         stack.newTable()
         let methods = stack.top
-        setFunction(methods, "request", "raw") { call in call.stack.push(try call.runtime.request(at: 1, call).raw()); return 1 }
-        setFunction(methods, "request", "curl") { call in call.stack.push(try call.runtime.request(at: 1, call).curl()); return 1 }
+        setFunction(methods, "request", "raw") { call in call.stack.push(try request(at: 1, call).raw()); return 1 }
+        setFunction(methods, "request", "curl") { call in call.stack.push(try request(at: 1, call).curl()); return 1 }
         setFunction(methods, "request", "header") { call in
             // The first value of a header field, by case-insensitive name (as r:header on responses).
-            if let value = try call.runtime.request(at: 1, call).headers[try call.string(2)] { call.stack.push(value) } else { call.stack.pushNil() }
+            if let value = try request(at: 1, call).headers[try call.string(2)] { call.stack.push(value) } else { call.stack.pushNil() }
             return 1
         }
         setFunction(methods, "request", "send") { call in
             try call.require(.network)
-            let stored = try call.runtime.storedRequest(at: 1, call)
-            return try call.runtime.send(stored.request, options: try call.runtime.sendOptions(from: call, argument: 2, base: stored.sendDefaults), call)
+            let stored = try storedRequest(at: 1, call)
+            return try HTTPModule.send(stored.request, options: try HTTPModule.sendOptions(from: call, argument: 2, base: stored.sendDefaults), call)
         }
         setFunction(methods, "request", "json") { call in
-            let r = try call.runtime.request(at: 1, call)
+            let r = try request(at: 1, call)
             call.stack.push(JSON.write(r.summary))
             return 1
         }
         setFunction(methods, "request", "write_body") { call in
             try call.require(.files)
-            let r = try call.runtime.request(at: 1, call)
+            let r = try request(at: 1, call)
             let path = try call.string(2)
             // Complete or not at all, like every file pekit writes.
             let writer = try PekitCore.Files.AtomicWriter(path: path)
@@ -191,7 +206,7 @@ extension LuaRuntime {
         stack.rawSet(meta, "__methods")
         // Fields are read from the Swift request; methods come from the table above.
         setFunction(meta, "request", "__index") { call in
-            let r = try call.runtime.request(at: 1, call)
+            let r = try request(at: 1, call)
             let key = call.stack.string(2) ?? ""
             switch key {
             case "method": call.stack.push(r.method)
@@ -216,12 +231,12 @@ extension LuaRuntime {
         }
         stack.pop()
 
-        pushFunction("pekit.request") { call in
+        runtime.pushFunction("pekit.request") { call in
             // Called as pekit.request{…}: argument 1 is the module table, 2 the fields.
             let n: Int32 = call.stack.type(1) == LUA_TTABLE && call.count >= 2 ? 2 : 1
             try call.table(n)
-            let builder = try call.runtime.requestBuilder(from: call, table: n)
-            call.runtime.pushRequest(try builder.build(), builder: builder)
+            let builder = try requestBuilder(from: call, table: n)
+            pushRequest(try builder.build(), builder: builder, in: call.runtime)
             return 1
         }
         stack.newTable()
@@ -236,17 +251,16 @@ extension LuaRuntime {
     }
 
     /// Pushes a request handle, with the send options its builder implies.
-    func pushRequest(_ request: HTTPRequest, builder: RequestBuilder) {
-        let id = nextHandleID()
-        requestState.requests[id] = StoredRequest(request: request, sendDefaults: SendOptions(cookiesOf: builder))
-        pushHandle(id, metatable: Self.requestMetatable)
+    static func pushRequest(_ request: HTTPRequest, builder: RequestBuilder, in runtime: LuaRuntime) {
+        state(runtime).requests.push(StoredRequest(request: request, sendDefaults: SendOptions(cookiesOf: builder)), in: runtime)
     }
 
     /// A `connect` table: `{["logical:port"] = "address:port", …}`, in a defined order.
-    func hostMappings(at index: Int32, _ call: LuaCall) throws -> [HostMapping] {
+    static func hostMappings(at index: Int32, _ call: LuaCall) throws -> [HostMapping] {
+        let stack = call.stack
         guard stack.type(index) == LUA_TTABLE else { throw LuaArgumentError("field \"connect\" must be a table {[\"host:port\"] = \"address:port\"}") }
         var mappings: [HostMapping] = []
-        try forEachRaw(index) {
+        try call.runtime.forEachRaw(index) {
             guard stack.type(-2) == LUA_TSTRING, stack.type(-1) == LUA_TSTRING, let key = stack.string(-2), let value = stack.string(-1) else {
                 throw LuaArgumentError("field \"connect\" maps strings to strings, as {[\"api.example.com:443\"] = \"203.0.113.7:443\"}")
             }

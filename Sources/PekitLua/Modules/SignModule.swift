@@ -68,12 +68,9 @@ enum SignModule: LuaModule {
         return { request in try signer.sign(&request, now: TimeModule.wallClock()) }
     }
 
-    /// The request handle at argument 1 and its id.
-    static func signedRequest(_ call: LuaCall) throws -> (id: Int, stored: StoredRequest) {
-        guard let id = call.runtime.handleID(at: 1, metatable: LuaRuntime.requestMetatable), let stored = call.runtime.requestState.requests[id] else {
-            throw call.typeError(1, expected: "request (from pekit.request)")
-        }
-        return (id, stored)
+    /// The request handle at argument 1.
+    static func signedRequest(_ call: LuaCall) throws -> StoredRequest {
+        try RequestModule.storedRequest(at: 1, call, expected: "request (from pekit.request)")
     }
 
     static func install(in runtime: LuaRuntime, into pekit: Int32) {
@@ -82,14 +79,14 @@ enum SignModule: LuaModule {
         stack.newTable()
         setFunction(-1, "pekit.sign", "aws_sigv4") { call in
             let runtime = call.runtime
-            let (id, stored) = try signedRequest(call)
+            let stored = try signedRequest(call)
             guard let fields = try LuaFields.read(call, argument: 2, known: Self.sigV4Fields) else {
                 throw call.badArgument(2, "table expected with access_key, secret_key, region and service")
             }
             let (signer, time) = try sigV4(fields)
             var request = stored.request
             let explanation = try signer.sign(&request, at: time ?? TimeModule.wallClock())
-            runtime.requestState.requests[id] = StoredRequest(request: request, sendDefaults: stored.sendDefaults)
+            stored.request = request
             call.stack.pushValue(1)
             guard try fields.flag("explain") == true else { return 1 }
             runtime.push(.map(PekitMap(ordered: [
@@ -101,13 +98,13 @@ enum SignModule: LuaModule {
         }
         setFunction(-1, "pekit.sign", "oauth1") { call in
             let runtime = call.runtime
-            let (id, stored) = try signedRequest(call)
+            let stored = try signedRequest(call)
             guard let fields = try LuaFields.read(call, argument: 2, known: Self.oauth1Fields) else {
                 throw call.badArgument(2, "table expected with consumer_key and consumer_secret (or rsa_key)")
             }
             var request = stored.request
             let explanation = try oauth1(fields).sign(&request, now: TimeModule.wallClock())
-            runtime.requestState.requests[id] = StoredRequest(request: request, sendDefaults: stored.sendDefaults)
+            stored.request = request
             call.stack.pushValue(1)
             guard try fields.flag("explain") == true else { return 1 }
             runtime.push(.map(PekitMap(ordered: [

@@ -14,7 +14,7 @@ enum TaskModule: LuaModule {
     static let taskMetatable = "pekit.task"
 
     static func task(at index: Int32, _ call: LuaCall, argument n: Int32) throws -> LuaTask {
-        guard let id = call.runtime.handleID(at: index, metatable: Self.taskMetatable), let task = call.runtime.tasks.tasks[id] else {
+        guard let id = LuaHandle.id(at: index, metatable: Self.taskMetatable, in: call.runtime), let task = call.runtime.tasks.tasks[id] else {
             throw call.badArgument(n, "a task (from pekit.spawn) expected, got \(call.stack.typeName(index))")
         }
         return task
@@ -80,8 +80,7 @@ enum TaskModule: LuaModule {
     static func install(in runtime: LuaRuntime, into pekit: Int32) {
         let stack = runtime.stack
         let setFunction = runtime.setFunction
-        let newHandleMetatable = runtime.newHandleMetatable
-        newHandleMetatable(Self.taskMetatable) { runtime, id in runtime.tasks.forget(id, runtime: runtime) }
+        LuaHandle.newMetatable(Self.taskMetatable, in: runtime) { runtime, id in runtime.tasks.forget(id, runtime: runtime) }
         let meta = stack.top
         setFunction(meta, Self.taskMetatable, "__tostring") { call in
             let task = try task(at: 1, call, argument: 1)
@@ -119,7 +118,7 @@ enum TaskModule: LuaModule {
             lua_xmove(call.L, thread, call.count)
             let id = runtime.nextHandleID()
             runtime.tasks.add(LuaTask(id: id, thread: thread, threadRef: threadRef, arguments: arguments))
-            runtime.pushHandle(id, metatable: Self.taskMetatable)
+            LuaHandle.push(id, metatable: Self.taskMetatable, in: runtime)
             return 1
         }
 
@@ -165,7 +164,7 @@ enum TaskModule: LuaModule {
             if let task = scheduler.task(on: call.L), target.tasks.contains(where: { $0 === task }) {
                 throw LuaArgumentError("a task cannot wait for itself")
             }
-            if runtime.httpState.client?.engine.isRunning == true || scheduler.isRunning && target.tasks.isEmpty {
+            if HTTPModule.isSending(runtime) || scheduler.isRunning && target.tasks.isEmpty {
                 throw LuaArgumentError("cannot wait here (inside a transfer's callback, or for every task from inside one)")
             }
             let waited = target.tasks

@@ -25,7 +25,7 @@ enum TimeModule: LuaModule {
         func format(_ call: LuaCall, _ n: Int32) throws -> Timestamp.Format {
             guard let name = try call.optionalString(n) else { return .iso8601 }
             guard let format = Timestamp.Format(rawValue: name) else {
-                throw call.badArgument(n, "format \(LuaFields.alternatives(formats)) expected, got \"\(name)\"")
+                throw call.badArgument(n, "format \(alternatives(formats)) expected, got \"\(name)\"")
             }
             return format
         }
@@ -63,7 +63,7 @@ enum TimeModule: LuaModule {
             }
             // Elsewhere, spawned tasks run meanwhile (when none is running already).
             let deadline = HTTPClient.now() + seconds
-            if !scheduler.isRunning, runtime.httpState.client?.engine.isRunning != true {
+            if !scheduler.isRunning, !HTTPModule.isSending(runtime) {
                 try? scheduler.run(runtime, until: { false }, deadline: deadline)
             }
             // In short steps, so that Ctrl-C stops it at once.

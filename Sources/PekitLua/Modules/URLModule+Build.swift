@@ -1,14 +1,15 @@
 import CLua
 import PekitCore
 
-extension LuaRuntime {
+extension URLModule {
     static let buildFields = ["scheme", "username", "password", "host", "port", "path", "query", "policy", "fragment"]
 
     /// `pekit.url.build{scheme=, username=, password=, host=, port=, path=, query=, policy=, fragment=}`:
     /// `path` is text (`"/a b"`) or a list of segments, each encoded whole; `query` is text as it
     /// is to appear, or parameters encoded with `policy` (the default policy when not given).
     /// Returns a URL value; a part that makes no URL is an error naming it.
-    func pushBuiltURL(_ call: LuaCall) throws -> Int32 {
+    static func pushBuiltURL(_ call: LuaCall) throws -> Int32 {
+        let runtime = call.runtime, stack = call.stack
         guard let fields = try LuaFields.read(call, argument: 1, known: Self.buildFields) else { throw call.typeError(1, expected: "table") }
         guard let scheme = try fields.string("scheme") else { throw call.badArgument(1, "pekit.url.build needs a field \"scheme\"") }
         var port: Int?
@@ -32,8 +33,8 @@ extension LuaRuntime {
             switch stack.type(i) {
             case LUA_TSTRING: query = stack.string(i)
             case LUA_TTABLE:
-                let policy = try fields.with("policy") { p in try self.policy(from: call, argument: p) } ?? policies.defaultEntry().policy
-                let encoded = try policy.queryString(try value(at: i, path: "query"))
+                let policy = try fields.with("policy") { p in try PolicyModule.policy(from: call, argument: p) } ?? runtime.policies.defaultEntry().policy
+                let encoded = try policy.queryString(try runtime.value(at: i, path: "query"))
                 // The policy's prefix ("?") is the URL's own.
                 var text = String(decoding: encoded.bytes, as: UTF8.self)
                 if text.hasPrefix("?") { text.removeFirst() }
@@ -45,8 +46,9 @@ extension LuaRuntime {
             throw fields.error("policy", "a policy encodes a query given as parameters (field \"query\")")
         }
         do {
-            pushURL(try WHATWGURL(scheme: scheme, username: try fields.string("username") ?? "", password: try fields.string("password") ?? "",
-                                  host: try fields.string("host"), port: port, path: path, query: query, fragment: try fields.string("fragment")))
+            let url = try WHATWGURL(scheme: scheme, username: try fields.string("username") ?? "", password: try fields.string("password") ?? "",
+                                    host: try fields.string("host"), port: port, path: path, query: query, fragment: try fields.string("fragment"))
+            pushURL(url, in: runtime)
         } catch let error as WHATWGURL.ParseError {
             throw call.badArgument(1, "no URL can be built from these parts: \(error.reason)")
         }

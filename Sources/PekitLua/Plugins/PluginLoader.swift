@@ -225,17 +225,3 @@ final class PluginLoader {
         return result.sorted { $0.name < $1.name }
     }
 }
-
-extension LuaRuntime {
-    /// Pushes a copy of a loaded plugin's table onto the current state (functions as proxies that
-    /// call into the plugin under its limits).
-    func pushCopy(of loaded: PluginLoader.Loaded) throws {
-        loaded.push()
-        defer { loaded.runtime.stack.pop() }
-        let copy: LuaCopy
-        do { copy = try loaded.runtime.copy(at: -1, path: "plugin \"\(loaded.name)\"", functions: true) } catch {
-            throw PluginError(description: "plugin \"\(loaded.name)\" (\(loaded.file)): \(error)")
-        }
-        push(copy: copy)
-    }
-}

@@ -10,7 +10,7 @@ struct PolicyDefinition {
         ("name", "a string"), ("kind", "\"policy\""), ("description", "a string"),
         ("extends", "the name of another policy"),
         ("allowed", "a charset, a preset name (\(AllowedSet.presetNames.joined(separator: ", "))) or extra characters to allow beyond unreserved"),
-        ("space", LuaFields.alternatives(PercentEncoder.Space.names)), ("lower", "a boolean"),
+        ("space", alternatives(PercentEncoder.Space.names)), ("lower", "a boolean"),
         ("order", "\"ascending\", \"bytes\", \"given\" or a function(a, b)"),
         ("arrays", "\"brackets\", \"indices\", \"repeat\", \"comma\" or a function(key, index)"),
         ("objects", "\"brackets\", \"dots\" or a function(prefix, key)"),

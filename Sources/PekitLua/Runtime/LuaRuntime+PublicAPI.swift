@@ -1,6 +1,7 @@
 import CLua
 import CLuaShim
 import PekitCore
+import Foundation
 
 /// What a host program (the `pekit` command, a Swift app) calls on a runtime besides running
 /// code (LuaRuntime+Run.swift): plugins and policies by name, and the end of a script.
@@ -41,6 +42,39 @@ extension LuaRuntime {
     /// saved, atomically and under the file's lock, session cookies too.
     /// - Throws: `CookieError` naming the file that could not be written.
     public func saveBoundJars() throws {
-        for (jar, path) in cookieState.bound { try jar.save(to: path, sessions: true, force: true) }
+        for (jar, path) in CookiesModule.state(self).bound { try jar.save(to: path, sessions: true, force: true) }
+    }
+
+    /// The filter a cookie-filter plugin makes with no options (`pekit cookies --filter NAME`).
+    /// - Throws: an error naming the plugin: not found, not a cookie-filter, failing to load.
+    public func cookieFilter(plugin name: String) throws -> CookieFilter {
+        try CookiesModule.filterFromPlugin(name: name, options: nil, in: self)
+    }
+
+    /// A filter from the command line's `--filter SPEC`: `NAME`, `NAME:{JSON object}` (the
+    /// plugin's options, exactly), or `NAME:KEY=VALUE,KEY=VALUE…` where `KEY=A=B` adds `A = B` to
+    /// the map `KEY` and a key given more than once becomes a list
+    /// (`httpdns:hosts=203.0.113.7=api.example.com`, `deny:names=^_ga,names=^_gid$`).
+    /// - Throws: `LuaArgumentError` for a spec that does not read; what the plugin throws.
+    public func cookieFilter(spec: String) throws -> CookieFilter {
+        guard let colon = spec.firstIndex(of: ":") else { return try cookieFilter(plugin: spec) }
+        let name = String(spec[..<colon]), rest = String(spec[spec.index(after: colon)...])
+        let options: PekitValue
+        if rest.hasPrefix("{") {
+            do { options = try JSON.parse(Array(rest.utf8)) } catch { throw LuaArgumentError("\(name): the options are not a JSON object: \(error)") }
+            guard case .map = options else { throw LuaArgumentError("\(name): the options must be a JSON object") }
+        } else {
+            options = try CookiesModule.shorthandOptions(rest, filter: name)
+        }
+        let base = stack.top
+        defer { stack.setTop(base) }
+        push(options, keepOrder: true)
+        return try CookiesModule.filterFromPlugin(name: name, options: stack.top, in: self)
+    }
+
+    /// Forgets loaded plugins and the policies read from them, so edited files are read again.
+    public func reloadPlugins() {
+        plugins.reset()
+        policies.reset()
     }
 }

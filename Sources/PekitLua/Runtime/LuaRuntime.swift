@@ -86,7 +86,13 @@ public final class LuaRuntime {
     /// another thread is refused with an error instead of racing.
     private let owner = pthread_self()
     private var boxes: [LuaFunctionBox] = []
-    var handleCounter = 0
+    private var handleCounter = 0
+
+    /// A new id for a handle (`LuaHandle`): unique in this runtime.
+    func nextHandleID() -> Int {
+        handleCounter += 1
+        return handleCounter
+    }
 
     /// A module's own state for this runtime (one of `type`), made by `make` the first time.
     func moduleState<State: AnyObject>(_ type: State.Type, _ make: () -> State) -> State {
@@ -95,10 +101,8 @@ public final class LuaRuntime {
         moduleStates[ObjectIdentifier(type)] = state
         return state
     }
-    /// What each module keeps for this runtime.
-    let cookieState = CookiesState()
-    let requestState = RequestState()
-    let httpState = HTTPState()
+    /// The warnings said once on standard error (`warnOnce`).
+    private var warned: Set<String> = []
     /// The state of the modules that keep their own (`LuaModule`s), by its type, made on first use.
     private var moduleStates: [ObjectIdentifier: AnyObject] = [:]
     let tasks = TaskScheduler()
@@ -142,7 +146,7 @@ public final class LuaRuntime {
         // Before anything can make a coroutine: Ctrl-C must find the thread running Lua code.
         _ = pekit_watch_coroutines(state)
         pekit_open_patterns(state)
-        try installPekitModule()
+        try PekitModule.install(in: self)
         if role != .host { try lockDown() }
     }
 
@@ -151,15 +155,36 @@ public final class LuaRuntime {
         pekit_close(mainState)
     }
 
-    /// Runs `body` with `state` (the thread a call came from, or a coroutine being resumed) as
-    /// the one every push and read goes to, and the previous one again after. Every entry from
-    /// Lua into Swift goes through here: the dispatcher, urlvalue.c's parser, the task scheduler.
+    /// Runs `body` with `state` (a thread a call came from, or a coroutine being resumed) as the
+    /// one every push and read goes to, and the previous one again after.
     @inline(__always)
     func on<T>(_ state: OpaquePointer, _ body: () throws -> T) rethrows -> T {
         let previous = L
         L = state
         defer { L = previous }
         return try body()
+    }
+
+    /// The one way into Swift from Lua, used by all three: the trampoline of every Swift
+    /// function, urlvalue.c's parser, and a task being resumed with what it waited for. Runs
+    /// `body` on `state` (`on`); `body` pushes its results and returns their count (or
+    /// PEKIT_RAISE / PEKIT_YIELD). The results were made with the memory cap off (a failed
+    /// allocation inside an API call would raise through Swift frames), so they count against it
+    /// here: over the cap, they are dropped and "not enough memory" is raised instead. In debug
+    /// builds, checks that the results counted are on the stack above what was there.
+    @inline(__always)
+    func enter(_ state: OpaquePointer, name: @autoclosure () -> String, _ body: () -> Int32) -> Int32 {
+        on(state) {
+            let results = body()
+            guard results >= 0 else { return results }
+            assert(lua_gettop(state) >= results, "\(name()): says it returns \(results) values; the stack holds \(lua_gettop(state))")
+            if pekit_memory_exceeded(state) != 0 {
+                lua_settop(state, lua_gettop(state) - results)
+                stack.push("\(name()): not enough memory (the limit is \(pekit_memory_limit(state) >> 20) MB)")
+                return PEKIT_RAISE
+            }
+            return results
+        }
     }
 
     /// The runtime that owns `state` (or the coroutine `state` belongs to).
@@ -169,6 +194,12 @@ public final class LuaRuntime {
     }
 
     var stack: LuaStack { LuaStack(L: L) }
+
+    /// Says `warning` on standard error, once for this runtime (nil: nothing to say).
+    func warnOnce(_ warning: String?, from module: String) {
+        guard let warning, warned.insert(warning).inserted else { return }
+        fputs("\(module): warning: \(warning)\n", stderr)
+    }
 
     static let wrongThread = "this Lua runtime belongs to the thread that created it (a Lua state is not thread-safe): create one LuaRuntime per thread"
     var isOwnerThread: Bool { pthread_equal(owner, pthread_self()) != 0 }
@@ -249,6 +280,29 @@ public final class LuaRuntime {
             stack.pop()
             throw LuaError(message: message)
         }
+    }
+
+    // MARK: Sandbox
+
+    /// Turns a freshly set-up state into a sandbox: only the allow-listed globals stay (see the
+    /// prelude's `lockdown`). A plugin's globals are strict (reading an undefined one is an
+    /// error) and its `print` writes to standard error, naming the plugin, so it can never mix
+    /// into a command's output.
+    func lockDown() throws {
+        getRegistry(.lockDown)
+        if case .plugin(let name, _) = role {
+            pushFunction("print") { call in
+                var words: [String] = []
+                for i in 1...max(call.count, 1) where call.count > 0 { words.append(call.stack.toStringMeta(i)) }
+                FileHandle.standardError.write(Data("plugin \"\(name)\": \(words.joined(separator: "\t"))\n".utf8))
+                return 0
+            }
+            stack.push(bool: true)
+        } else {
+            stack.pushNil()
+            stack.push(bool: false)
+        }
+        try call(2, results: 0)
     }
 
     // MARK: Registry

@@ -126,7 +126,7 @@ final class TaskScheduler {
         defer { isRunning = false }
         while true {
             // Made by the first transfer, which a task may start.
-            let engine = runtime.httpState.client?.engine
+            let engine = HTTPModule.state(runtime).client?.engine
             if pekit_interrupt_pending() != 0 {
                 // Every transfer sees Ctrl-C and ends (a partial file is removed).
                 engine?.run { false }
@@ -173,8 +173,10 @@ final class TaskScheduler {
         let co = task.thread
         let previous = runtime.L
         var results: Int32 = 0
-        let status = runtime.on(co) { () -> Int32 in
-            let count = push(runtime)
+        // What the task is resumed with comes into its coroutine as a call's results do.
+        let count = runtime.enter(co, name: "pekit.wait") { push(runtime) }
+        // Over the memory cap, the task fails with the error enter left on its stack.
+        let status = count == PEKIT_RAISE ? LUA_ERRRUN : runtime.on(co) { () -> Int32 in
             task.state = .running
             // Ctrl-C must find this thread while it runs (shim.c, "Watched states").
             let running = pekit_running_begin(co)

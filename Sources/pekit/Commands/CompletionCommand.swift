@@ -1,3 +1,5 @@
+import PekitCore
+
 let completionCommand = Command(
     name: "completion",
     summary: "print a shell completion script (bash, zsh or fish)",
@@ -44,6 +46,13 @@ private func optionTables() -> [(command: String, options: [Arguments.Option])] 
     }
 }
 
+/// The words an option's value may be, where they are a known list (the server models and their
+/// options, from `QueryServer.models`): completed instead of file names.
+private let valueWords: [(command: String, option: String, words: [String])] = [
+    ("query", "server", QueryServer.names),
+    ("query", "set", QueryServer.models.flatMap(\.optionNames).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }.map { $0 + "=" }),
+]
+
 private func bashScript(_ tables: [(command: String, options: [Arguments.Option])]) -> String {
     var cases = ""
     for (command, options) in tables {
@@ -67,7 +76,9 @@ private func bashScript(_ tables: [(command: String, options: [Arguments.Option]
         case "${COMP_WORDS[1]}" in
     \(cases)        help) COMPREPLY=($(compgen -W "\(commands.map(\.name).joined(separator: " "))" -- "$cur")); return ;;
         esac
-        # A value after an option that takes one: a file name.
+        # A value from a known list; after any other option that takes one, a file name.
+        case "${COMP_WORDS[1]} $prev" in
+    \(valueWords.map { "        \"\($0.command) --\($0.option)\") \($0.words.contains { $0.hasSuffix("=") } ? "compopt -o nospace 2>/dev/null; " : "")COMPREPLY=($(compgen -W \"\($0.words.joined(separator: " "))\" -- \"$cur\")); return ;;\n" }.joined())        esac
         case " $valued " in *" $prev "*) COMPREPLY=($(compgen -f -- "$cur")); return ;; esac
         if [[ "$cur" == -* ]]; then
             COMPREPLY=($(compgen -W "$opts" -- "$cur"))
@@ -91,6 +102,9 @@ private func fishScript(_ tables: [(command: String, options: [Arguments.Option]
                 line += " -l \(option.name)"
             }
             if option.takesValue { line += " -r" }
+            if let known = valueWords.first(where: { $0.command == command && $0.option == option.name }) {
+                line += " -f -a '\(known.words.joined(separator: " "))'"
+            }
             out += line + "\n"
         }
     }

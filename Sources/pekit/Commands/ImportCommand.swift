@@ -17,8 +17,9 @@ let importCommand = Command(
     script sends what the command sends, byte for byte: curl's own User-Agent, the fields in
     curl's order, bodies from files as file references), or sends it (--send, which takes every
     send option of pekit request, -i, -o, --har… included). Each curl flag becomes its Lua field
-    (connect, compressed, insecure, cacert, timeout, max_redirects, proxy, retry, sink, follow:
-    curl follows redirects only with -L); a flag the script cannot carry is named in it.
+    (connect, compressed, insecure, cacert, timeout, max_redirects, max_body, proxy, retry,
+    sink, follow: curl follows redirects only with -L); a flag the script cannot carry is named
+    in it.
 
     options:
       --policy P   read the query's parameters back as P writes them (rack: u[name]=x and
@@ -53,7 +54,7 @@ private let ignoredCurlFlags: Set<String> = ["--path-as-is", "--no-buffer", "-N"
 
 /// Send options of the command line that a script cannot carry: they are named in it.
 private let notCarried: Set<String> = ["include", "verbose", "write-out", "dump-header", "trace-ascii", "remote-name", "har",
-                                       "cookie-jar", "fail-with-body", "max-filesize", "progress", "no-progress", "parallel",
+                                       "cookie-jar", "fail-with-body", "progress", "no-progress", "parallel",
                                        "parallel-max", "rate"]
 
 private func runImport(_ args: [[UInt8]]) throws -> Int32 {
@@ -290,15 +291,21 @@ private func luaScript(_ request: HTTPRequest, builder: RequestBuilder, options 
 
     // The send options the command gave, as Lua send options.
     var send: [String] = []
-    if parsed.has("no-follow") { send.append("follow = false") }
-    if let n = parsed.value("max-redirs") ?? parsed.value("max-redirects") { send.append("max_redirects = \(Int(n) ?? 10)") }
-    if let s = (parsed.value("max-time") ?? parsed.value("timeout")).flatMap(Double.init) { send.append("timeout = \(s.luaLiteral)") }
-    if let s = parsed.value("connect-timeout").flatMap(Double.init) { send.append("connect_timeout = \(s.luaLiteral)") }
-    if parsed.has("insecure") { send.append("insecure = true") }
-    if let path = parsed.value("cacert") { send.append("cacert = \(luaQuote(path))") }
-    if let proxy = parsed.value("proxy") { send.append("proxy = \(luaQuote(proxy))") }
-    if parsed.has("http1.1") { send.append("http = \"1.1\"") } else if parsed.has("http2") { send.append("http = \"2\"") }
-    if let v = parsed.value("http") { send.append("http = \(luaQuote(v))") }
+    // Each send option given by a flag of its row (SendOptions.fields), as its Lua field
+    // (--compressed is a request field already).
+    for field in SendOptions.fields where field.name != "compressed" {
+        guard let flag = field.flags.first(where: { parsed.has($0) }) else { continue }
+        let text = parsed.value(flag) ?? ""
+        switch (field.implied[flag], field.kind) {
+        case (.flag(let on)?, _): send.append("\(field.name) = \(on)")
+        case (.text(let word)?, _): send.append("\(field.name) = \(luaQuote(word))")
+        case (_, .flag): send.append("\(field.name) = true")
+        case (_, .seconds): if let s = Double(text) { send.append("\(field.name) = \(s.luaLiteral)") }
+        case (_, .count), (_, .bytes): if let n = Int(text) { send.append("\(field.name) = \(n)") }
+        case (_, .text), (_, .choice): send.append("\(field.name) = \(luaQuote(text))")
+        default: break
+        }
+    }
     if let n = parsed.value("retry").flatMap(Int.init) {
         // curl's --retry N: N more tries after a timeout or a 408, 429, 500, 502, 503 or 504,
         // waiting 1 s and doubling (or as Retry-After says).

@@ -50,10 +50,10 @@ let queryCommand = Command(
 )
 
 /// The models with their versions and options, for the help text.
-private let serverHelp: String = QueryServer.all.map { entry in
-    let options = QueryServer.optionNames[entry.name] ?? []
-    let name = entry.name.padding(toLength: 17, withPad: " ", startingAt: 0)
-    var lines = ["  \(name)\(entry.model.modelled)"]
+private let serverHelp: String = QueryServer.models.map { model in
+    let options = model.optionNames
+    let name = model.name.padding(toLength: 17, withPad: " ", startingAt: 0)
+    var lines = ["  \(name)\(model.modelled)"]
     var line = ""
     for option in options {
         if !line.isEmpty, line.count + option.count + 2 > 76 { lines.append(String(repeating: " ", count: 19) + line + ","); line = "" }

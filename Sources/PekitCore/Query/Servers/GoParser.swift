@@ -122,3 +122,7 @@ extension Unicode.Scalar {
         }
     }
 }
+
+extension GoParser: QueryServerParser {
+    public func read(_ query: ByteString) throws -> (value: PekitValue, error: QueryServerError?) { parse(query) }
+}

@@ -154,3 +154,14 @@ public struct NodeQuerystringParser: Sendable {
         return Array(String(decoding: UTF8Decoding.repaired(out), as: UTF8.self).utf16)
     }
 }
+
+extension NodeQuerystringParser: QueryServerParser {
+    public func read(_ query: ByteString) throws -> (value: PekitValue, error: QueryServerError?) { (parse(query), nil) }
+
+    /// `querystring.parse(str, sep, eq, {maxKeys})`.
+    static let optionRows: [QueryServer.OptionRow<NodeQuerystringParser>] = [
+        .text("sep", \.sep, nonEmpty: false),
+        .text("eq", \.eq, nonEmpty: false),
+        .integer("maxKeys", \.maxKeys, Int64(Int32.min)...Int64.max),
+    ]
+}

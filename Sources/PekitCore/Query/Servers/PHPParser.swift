@@ -143,3 +143,14 @@ public struct PHPParser: Sendable {
         table.update(PHPArray.key(index), .string(value))
     }
 }
+
+extension PHPParser: QueryServerParser {
+    public func read(_ query: ByteString) throws -> (value: PekitValue, error: QueryServerError?) { (parse(query), nil) }
+
+    /// PHP's ini settings that change `parse_str`.
+    static let optionRows: [QueryServer.OptionRow<PHPParser>] = [
+        .integer("max_input_vars", \.maxInputVars),
+        .integer("max_input_nesting_level", \.maxInputNestingLevel, 0...Int64(QueryServer.deepestNesting)),
+        .text("arg_separator.input", \.separators),
+    ]
+}

@@ -162,3 +162,25 @@ func hexDigits(_ value: UInt32, width: Int) -> String {
     let digits = String(value, radix: 16)
     return String(repeating: "0", count: max(0, width - digits.count)) + digits
 }
+
+extension PythonParser: QueryServerParser {
+    public func read(_ query: ByteString) throws -> (value: PekitValue, error: QueryServerError?) { (try parse(query), nil) }
+
+    /// `parse_qs`'s keyword arguments.
+    static let optionRows: [QueryServer.OptionRow<PythonParser>] = [
+        .flag("keep_blank_values", \.keepBlankValues),
+        .flag("strict_parsing", \.strictParsing),
+        .integer("max_num_fields", \.maxNumFields),
+        .text("separator", \.separator),
+        .custom("encoding", takes: alternatives(Encoding.allCases.map(\.rawValue))) { p, value in
+            // Python's codec names, with the aliases people write.
+            let expected = alternatives(Encoding.allCases.map(\.rawValue))
+            guard case .string(let s) = value.value else { throw value.fail(expected) }
+            let aliases = ["utf8": "utf-8", "latin1": "latin-1", "iso-8859-1": "latin-1", "us-ascii": "ascii"]
+            let lower = s.description.lowercased()
+            guard let encoding = Encoding(rawValue: aliases[lower] ?? lower) else { throw value.fail(expected) }
+            p.encoding = encoding
+        },
+        .choice("errors", \.errors),
+    ]
+}

@@ -367,3 +367,40 @@ public struct QSParser: Sendable {
         return n <= 9_007_199_254_740_992 ? n : nil
     }
 }
+
+extension QSParser: QueryServerParser {
+    public func read(_ query: ByteString) throws -> (value: PekitValue, error: QueryServerError?) { (try parse(query), nil) }
+
+    /// qs's options, under qs's names.
+    static let optionRows: [QueryServer.OptionRow<QSParser>] = [
+        .flag("allowDots", \.allowDots),
+        .flag("allowPrototypes", \.allowPrototypes),
+        .flag("allowSparse", \.allowSparse),
+        .integer("arrayLimit", \.arrayLimit, Int64(Int32.min)...Int64.max),
+        .choice("charset", \.charset),
+        .flag("charsetSentinel", \.charsetSentinel),
+        .flag("comma", \.comma),
+        .lua("decoder", takes: "a Lua function"),
+        .custom("delimiter", takes: "a non-empty string") { p, value in p.delimiter = .string(try value.text()) },
+        .custom("depth", takes: "a whole number or false (at most \(QueryServer.deepestNesting): pekit reads no deeper)") { p, value in
+            if case .boolean(false) = value.value { p.depth = 0; return }
+            guard case .integer(let n) = value.value, n <= QueryServer.deepestNesting else {
+                throw value.fail("a whole number or false (at most \(QueryServer.deepestNesting): pekit reads no deeper)")
+            }
+            p.depth = try value.integer(Int64(Int32.min)...Int64(QueryServer.deepestNesting))
+        },
+        .flag("ignoreQueryPrefix", \.ignoreQueryPrefix),
+        .flag("interpretNumericEntities", \.interpretNumericEntities),
+        .custom("parameterLimit", takes: "a number (Infinity or math.huge for no limit)") { p, value in
+            switch value.value {
+            case .integer(let n): p.parameterLimit = QSParser.splitLimit(Double(n))
+            case .number(let x): p.parameterLimit = QSParser.splitLimit(x)
+            case .string("Infinity"): p.parameterLimit = nil
+            default: throw value.fail("a number (Infinity or math.huge for no limit)")
+            }
+        },
+        .flag("parseArrays", \.parseArrays),
+        .flag("plainObjects", \.plainObjects),
+        .flag("strictNullHandling", \.strictNullHandling),
+    ]
+}

@@ -1,17 +1,112 @@
 /// Models configured by option name, under each server's own names (qs's `allowDots`, Python's
-/// `keep_blank_values`), from the CLI's `--set` and Lua's option tables alike.
+/// `keep_blank_values`), from the CLI's `--set` and Lua's option tables alike. Each option is one
+/// row (`.flag("allowDots", \.allowDots)`) in its parser's file; `QueryServer.models` registers
+/// the rows, and `--set`, Lua tables, `--help`, completion and the docs read them from there.
 extension QueryServer {
-    /// Each model's option names.
-    public static let optionNames: [String: [String]] = [
-        "qs": ["allowDots", "allowPrototypes", "allowSparse", "arrayLimit", "charset", "charsetSentinel", "comma", "decoder",
-               "delimiter", "depth", "ignoreQueryPrefix", "interpretNumericEntities", "parameterLimit", "parseArrays", "plainObjects", "strictNullHandling"],
-        "php": ["max_input_vars", "max_input_nesting_level", "arg_separator.input"],
-        "rack": ["key_space_limit", "param_depth_limit", "bytesize_limit", "params_limit", "separators"],
-        "python": ["keep_blank_values", "strict_parsing", "max_num_fields", "separator", "encoding", "errors"],
-        "go": [],
-        "whatwg": [],
-        "node-querystring": ["sep", "eq", "maxKeys"],
-    ]
+    /// One option of a model: its name, what it takes, and how a value sets it.
+    public struct Option: @unchecked Sendable {
+        public let name: String
+        /// What the option takes, as errors and `--help` say it (`true or false`).
+        public let takes: String
+        let apply: (inout QueryServer, OptionValue) throws -> Void
+    }
+
+    /// The option row of a model whose parser is `Parser`: made with `.flag`, `.integer`,
+    /// `.text`, `.choice` or `.custom`, erased to an `Option` by the model's registration.
+    public struct OptionRow<Parser> {
+        let name: String
+        let takes: String
+        let apply: (inout Parser, OptionValue) throws -> Void
+
+        /// `true` or `false`.
+        public static func flag(_ name: String, _ path: WritableKeyPath<Parser, Bool>) -> OptionRow {
+            OptionRow(name: name, takes: OptionValue.flagText) { parser, value in parser[keyPath: path] = try value.flag() }
+        }
+
+        /// A whole number in `range` (a float with an integral value too, as Lua and JSON give it).
+        public static func integer(_ name: String, _ path: WritableKeyPath<Parser, Int>, _ range: ClosedRange<Int64> = 0...Int64.max) -> OptionRow {
+            OptionRow(name: name, takes: OptionValue.rangeText(range)) { parser, value in parser[keyPath: path] = try value.integer(range) }
+        }
+
+        /// A whole number from 0, where the parser's default is no limit.
+        public static func integer(_ name: String, _ path: WritableKeyPath<Parser, Int?>) -> OptionRow {
+            OptionRow(name: name, takes: OptionValue.rangeText(0...Int64.max)) { parser, value in parser[keyPath: path] = try value.integer() }
+        }
+
+        /// A string (non-empty unless `nonEmpty` is false).
+        public static func text(_ name: String, _ path: WritableKeyPath<Parser, ByteString>, nonEmpty: Bool = true) -> OptionRow {
+            OptionRow(name: name, takes: OptionValue.textText(nonEmpty)) { parser, value in parser[keyPath: path] = try value.text(nonEmpty: nonEmpty) }
+        }
+
+        /// A non-empty string, where the parser's default is its own.
+        public static func text(_ name: String, _ path: WritableKeyPath<Parser, ByteString?>) -> OptionRow {
+            OptionRow(name: name, takes: OptionValue.textText(true)) { parser, value in parser[keyPath: path] = try value.text() }
+        }
+
+        /// One of a string enumeration's values.
+        public static func choice<T: RawRepresentable & CaseIterable>(_ name: String, _ path: WritableKeyPath<Parser, T>) -> OptionRow where T.RawValue == String {
+            OptionRow(name: name, takes: alternatives(T.allCases.map(\.rawValue))) { parser, value in parser[keyPath: path] = try value.choice(T.self) }
+        }
+
+        /// An option read its own way; `takes` says what it takes.
+        public static func custom(_ name: String, takes: String, _ apply: @escaping (inout Parser, OptionValue) throws -> Void) -> OptionRow {
+            OptionRow(name: name, takes: takes, apply: apply)
+        }
+
+        /// An option only a Lua script can give (a function, a pattern): from elsewhere, an error.
+        public static func lua(_ name: String, takes: String) -> OptionRow {
+            OptionRow(name: name, takes: takes) { _, value in throw value.fail(takes + " (set from Lua)") }
+        }
+    }
+
+    /// A value given for an option, and the readers the rows use: a wrong value is an
+    /// `OptionError` naming the option and what it takes.
+    public struct OptionValue {
+        public let option: String
+        public let value: PekitValue
+
+        static let flagText = "true or false"
+        static func rangeText(_ range: ClosedRange<Int64>) -> String { wholeNumber(in: range) }
+        static func textText(_ nonEmpty: Bool) -> String { nonEmpty ? "a non-empty string" : "a string" }
+
+        /// `expected …, got …`, with the value as the user wrote it.
+        public func fail(_ expected: String) -> OptionError {
+            let got: String
+            switch value {
+            case .string(let s): got = "\"\(s)\""
+            case .integer(let n): got = String(n)
+            case .number(let x): got = "\(x)"
+            case .boolean(let b): got = String(b)
+            default: got = value.kindWithArticle
+            }
+            return OptionError(option: option, message: "expected \(expected), got \(got)")
+        }
+
+        public func flag() throws -> Bool {
+            guard case .boolean(let b) = value else { throw fail(Self.flagText) }
+            return b
+        }
+
+        public func integer(_ range: ClosedRange<Int64> = 0...Int64.max) throws -> Int {
+            switch value {
+            case .integer(let n) where range.contains(n): return Int(n)
+            case .number(let x) where x == x.rounded() && x >= Double(range.lowerBound) && x <= Double(range.upperBound): return Int(x)
+            default: throw fail(Self.rangeText(range))
+            }
+        }
+
+        public func text(nonEmpty: Bool = true) throws -> ByteString {
+            guard case .string(let s) = value, !nonEmpty || !s.isEmpty else { throw fail(Self.textText(nonEmpty)) }
+            return s
+        }
+
+        public func choice<T: RawRepresentable & CaseIterable>(_ type: T.Type) throws -> T where T.RawValue == String {
+            guard case .string(let s) = value, let v = T(rawValue: s.description) else {
+                throw fail(alternatives(T.allCases.map(\.rawValue)))
+            }
+            return v
+        }
+    }
 
     /// The model called `name` with `options` applied (qs's `decoder` and a pattern `delimiter`
     /// are Lua functions and patterns, which the Lua host sets itself).
@@ -34,131 +129,18 @@ extension QueryServer {
         public var description: String { "option \"\(option)\": \(message)" }
     }
 
-    private func setting(_ options: [(name: String, value: PekitValue)]) throws -> QueryServer {
+    /// This model with `options` applied, in order.
+    /// - Throws: `OptionError` naming an unknown option, or the option and what it takes.
+    public func setting(_ options: [(name: String, value: PekitValue)]) throws -> QueryServer {
         var server = self
-        let known = Self.optionNames[name] ?? []
+        let model = self.model
         for (option, value) in options {
-            guard known.contains(option) else {
+            guard let row = model.options.first(where: { $0.name == option }) else {
+                let known = model.optionNames
                 throw OptionError(option: option, message: "\(name) has no such option" + (known.isEmpty ? " (it has none)" : " (known: \(known.joined(separator: ", ")))"))
             }
-            try server.set(option, value)
+            try row.apply(&server, OptionValue(option: option, value: value))
         }
         return server
     }
-
-    private mutating func set(_ option: String, _ value: PekitValue) throws {
-        func fail(_ expected: String) -> OptionError {
-            let got: String
-            switch value {
-            case .string(let s): got = "\"\(s)\""
-            case .integer(let n): got = String(n)
-            case .number(let x): got = "\(x)"
-            case .boolean(let b): got = String(b)
-            default: got = "a \(value.kindName)"
-            }
-            return OptionError(option: option, message: "expected \(expected), got \(got)")
-        }
-        func flag() throws -> Bool {
-            guard case .boolean(let b) = value else { throw fail("true or false") }
-            return b
-        }
-        func integer(_ range: ClosedRange<Int64> = 0...Int64.max) throws -> Int {
-            switch value {
-            case .integer(let n) where range.contains(n): return Int(n)
-            case .number(let x) where x == x.rounded() && x >= Double(range.lowerBound) && x <= Double(range.upperBound): return Int(x)
-            default: throw fail(range.upperBound == .max ? "a whole number from \(range.lowerBound)" : "a whole number from \(range.lowerBound) to \(range.upperBound)")
-            }
-        }
-        func text(nonEmpty: Bool = true) throws -> ByteString {
-            guard case .string(let s) = value, !nonEmpty || !s.isEmpty else { throw fail("a non-empty string") }
-            return s
-        }
-        func choice<T: RawRepresentable>(_ type: T.Type, _ all: [T]) throws -> T where T.RawValue == String {
-            guard case .string(let s) = value, let v = T(rawValue: s.description) else {
-                throw fail(alternatives(all.map(\.rawValue)))
-            }
-            return v
-        }
-        switch self {
-        case .qs(var p):
-            switch option {
-            case "allowDots": p.allowDots = try flag()
-            case "allowPrototypes": p.allowPrototypes = try flag()
-            case "plainObjects": p.plainObjects = try flag()
-            case "allowSparse": p.allowSparse = try flag()
-            case "charsetSentinel": p.charsetSentinel = try flag()
-            case "comma": p.comma = try flag()
-            case "ignoreQueryPrefix": p.ignoreQueryPrefix = try flag()
-            case "interpretNumericEntities": p.interpretNumericEntities = try flag()
-            case "parseArrays": p.parseArrays = try flag()
-            case "strictNullHandling": p.strictNullHandling = try flag()
-            case "arrayLimit": p.arrayLimit = try integer(Int64(Int32.min)...Int64.max)
-            case "charset": p.charset = try choice(QSParser.Charset.self, QSParser.Charset.allCases)
-            case "depth":
-                if case .boolean(false) = value { p.depth = 0 } else {
-                    guard case .integer(let n) = value, n <= QueryServer.deepestNesting else {
-                        throw fail("a whole number or false (at most \(QueryServer.deepestNesting): pekit reads no deeper)")
-                    }
-                    p.depth = try integer(Int64(Int32.min)...Int64(QueryServer.deepestNesting))
-                }
-            case "parameterLimit":
-                switch value {
-                case .integer(let n): p.parameterLimit = QSParser.splitLimit(Double(n))
-                case .number(let x): p.parameterLimit = QSParser.splitLimit(x)
-                case .string("Infinity"): p.parameterLimit = nil
-                default: throw fail("a number (Infinity or math.huge for no limit)")
-                }
-            case "delimiter": p.delimiter = .string(try text())
-            default: throw fail("a Lua function (set from Lua)")
-            }
-            self = .qs(p)
-        case .php(var p):
-            switch option {
-            case "max_input_vars": p.maxInputVars = try integer()
-            case "arg_separator.input": p.separators = try text()
-            default: p.maxInputNestingLevel = try integer(0...Int64(QueryServer.deepestNesting))
-            }
-            self = .php(p)
-        case .rack(var p):
-            switch option {
-            case "key_space_limit": p.keySpaceLimit = try integer()
-            case "param_depth_limit": p.paramDepthLimit = try integer(0...Int64(QueryServer.deepestNesting))
-            case "bytesize_limit": p.bytesizeLimit = try integer()
-            case "params_limit": p.paramsLimit = try integer()
-            default: p.separators = try text()
-            }
-            self = .rack(p)
-        case .python(var p):
-            switch option {
-            case "keep_blank_values": p.keepBlankValues = try flag()
-            case "strict_parsing": p.strictParsing = try flag()
-            case "max_num_fields": p.maxNumFields = try integer()
-            case "separator": p.separator = try text()
-            case "encoding":
-                guard case .string(let s) = value else { throw fail(alternatives(PythonParser.Encoding.allCases.map(\.rawValue))) }
-                let aliases = ["utf8": "utf-8", "latin1": "latin-1", "iso-8859-1": "latin-1", "us-ascii": "ascii"]
-                let lower = s.description.lowercased()
-                guard let encoding = PythonParser.Encoding(rawValue: aliases[lower] ?? lower) else { throw fail(alternatives(PythonParser.Encoding.allCases.map(\.rawValue))) }
-                p.encoding = encoding
-            default: p.errors = try choice(PythonParser.Errors.self, PythonParser.Errors.allCases)
-            }
-            self = .python(p)
-        case .nodeQuerystring(var p):
-            switch option {
-            case "sep": p.sep = try text(nonEmpty: false)
-            case "eq": p.eq = try text(nonEmpty: false)
-            default: p.maxKeys = try integer(Int64(Int32.min)...Int64.max)
-            }
-            self = .nodeQuerystring(p)
-        case .go, .whatwg:
-            break
-        }
-    }
-}
-
-/// `"a", "b" or "c"`.
-func alternatives(_ names: [String]) -> String {
-    let quoted = names.map { "\"\($0)\"" }
-    guard quoted.count > 1 else { return quoted.joined() }
-    return quoted.dropLast().joined(separator: ", ") + " or " + quoted[quoted.count - 1]
 }

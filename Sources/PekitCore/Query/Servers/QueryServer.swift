@@ -24,59 +24,103 @@ public enum QueryServer: Sendable {
     /// node's `querystring.parse` (Express with `extended: false`).
     case nodeQuerystring(NodeQuerystringParser)
 
-    /// Every model by the name `server =` takes, with its defaults.
-    public static let all: [(name: String, model: QueryServer)] = [
-        ("qs", .qs(QSParser())), ("php", .php(PHPParser())), ("rack", .rack(RackParser())),
-        ("python", .python(PythonParser())), ("go", .go(GoParser())), ("whatwg", .whatwg(WHATWGFormParser())),
-        ("node-querystring", .nodeQuerystring(NodeQuerystringParser())),
+    /// One server model's registration: its name, what it models, whether it is flat, its
+    /// defaults and its options. A new model is its parser file (the parser, its
+    /// `QueryServerParser` conformance and its option rows), a case above, and a row in `models`.
+    public struct Model: @unchecked Sendable {
+        /// The name `server =` and `--server` take.
+        public let name: String
+        /// The library and version modelled, as README and `--help` list them.
+        public let modelled: String
+        /// Whether the model gives every name a list of values (`parse_qs`, `url.Values`) rather
+        /// than nesting brackets.
+        public let isFlat: Bool
+        /// The model with the server's defaults.
+        public let defaults: QueryServer
+        /// Its options, under the server's own names, in the order help lists them.
+        public let options: [Option]
+        fileprivate let parserType: Any.Type
+
+        init<Parser: QueryServerParser>(_ name: String, _ modelled: String, flat: Bool, _ wrap: @escaping (Parser) -> QueryServer,
+                                        _ defaults: Parser, _ rows: [OptionRow<Parser>]) {
+            self.name = name
+            self.modelled = modelled
+            self.isFlat = flat
+            self.defaults = wrap(defaults)
+            self.parserType = Parser.self
+            self.options = rows.map { row in
+                Option(name: row.name, takes: row.takes) { server, value in
+                    guard var parser = server.parser as? Parser else { return }
+                    try row.apply(&parser, value)
+                    server = wrap(parser)
+                }
+            }
+        }
+
+        /// The option names, in order.
+        public var optionNames: [String] { options.map(\.name) }
+    }
+
+    /// Every model, one row each.
+    public static let models: [Model] = [
+        Model("qs", "qs 6.11 qs.parse", flat: false, QueryServer.qs, QSParser(), QSParser.optionRows),
+        Model("php", "PHP 8.2 parse_str", flat: false, QueryServer.php, PHPParser(), PHPParser.optionRows),
+        Model("rack", "Rack 2.2 parse_nested_query", flat: false, QueryServer.rack, RackParser(), RackParser.optionRows),
+        Model("python", "Python 3.11 urllib.parse.parse_qs", flat: true, QueryServer.python, PythonParser(), PythonParser.optionRows),
+        Model("go", "Go 1.19 net/url.ParseQuery", flat: true, QueryServer.go, GoParser(), []),
+        Model("whatwg", "WHATWG URLSearchParams (application/x-www-form-urlencoded)", flat: true, QueryServer.whatwg, WHATWGFormParser(), []),
+        Model("node-querystring", "node querystring.parse", flat: true, QueryServer.nodeQuerystring, NodeQuerystringParser(),
+              NodeQuerystringParser.optionRows),
     ]
 
+    /// Every model by the name `server =` takes, with its defaults.
+    public static var all: [(name: String, model: QueryServer)] { models.map { ($0.name, $0.defaults) } }
+
     /// The names `server =` takes.
-    public static var names: [String] { all.map(\.name) }
+    public static var names: [String] { models.map(\.name) }
+
+    /// The registration of the model called `name`.
+    /// - Throws: `QueryError` listing the models there are.
+    public static func model(named name: String) throws -> Model {
+        guard let found = models.first(where: { $0.name == name }) else {
+            throw QueryError(Suggestion.message("unknown server '\(name)'", for: name, among: names) + " (known: \(names.joined(separator: ", ")))")
+        }
+        return found
+    }
 
     /// The model called `name`, with its defaults.
     /// - Throws: `QueryError` listing the models there are.
-    public static func named(_ name: String) throws -> QueryServer {
-        guard let found = all.first(where: { $0.name == name }) else {
-            throw QueryError(Suggestion.message("unknown server '\(name)'", for: name, among: names) + " (known: \(names.joined(separator: ", ")))")
+    public static func named(_ name: String) throws -> QueryServer { try model(named: name).defaults }
+
+    /// The parser this value holds.
+    var parser: any QueryServerParser {
+        switch self {
+        case .qs(let p): return p
+        case .php(let p): return p
+        case .rack(let p): return p
+        case .python(let p): return p
+        case .go(let p): return p
+        case .whatwg(let p): return p
+        case .nodeQuerystring(let p): return p
         }
-        return found.model
+    }
+
+    /// This value's registration.
+    public var model: Model {
+        let type = Swift.type(of: parser)
+        // Every parser type has its row (QueryServerTests checks it); the first row is never used.
+        return Self.models.first { $0.parserType == type } ?? Self.models[0]
     }
 
     /// The name `server =` takes.
-    public var name: String {
-        switch self {
-        case .qs: return "qs"
-        case .php: return "php"
-        case .rack: return "rack"
-        case .python: return "python"
-        case .go: return "go"
-        case .whatwg: return "whatwg"
-        case .nodeQuerystring: return "node-querystring"
-        }
-    }
+    public var name: String { model.name }
 
     /// The library and version modelled, as README and `--help` list them.
-    public var modelled: String {
-        switch self {
-        case .qs: return "qs 6.11 qs.parse"
-        case .php: return "PHP 8.2 parse_str"
-        case .rack: return "Rack 2.2 parse_nested_query"
-        case .python: return "Python 3.11 urllib.parse.parse_qs"
-        case .go: return "Go 1.19 net/url.ParseQuery"
-        case .whatwg: return "WHATWG URLSearchParams (application/x-www-form-urlencoded)"
-        case .nodeQuerystring: return "node querystring.parse"
-        }
-    }
+    public var modelled: String { model.modelled }
 
     /// Whether the model gives every name a list of values (`parse_qs`, `url.Values`) rather than
     /// nesting brackets.
-    public var isFlat: Bool {
-        switch self {
-        case .qs, .php, .rack: return false
-        case .python, .go, .whatwg, .nodeQuerystring: return true
-        }
-    }
+    public var isFlat: Bool { model.isFlat }
 
     /// What the server reads from `query`: the parameters, and (Go only) the error the server
     /// returns beside them.
@@ -92,17 +136,15 @@ public enum QueryServer: Sendable {
         return (query, source)
     }
 
-    public func read(_ query: ByteString) throws -> (value: PekitValue, error: QueryServerError?) {
-        switch self {
-        case .qs(let p): return (try p.parse(query), nil)
-        case .php(let p): return (p.parse(query), nil)
-        case .rack(let p): return (try p.parse(query), nil)
-        case .python(let p): return (try p.parse(query), nil)
-        case .go(let p): return p.parse(query)
-        case .whatwg(let p): return (p.parse(query), nil)
-        case .nodeQuerystring(let p): return (p.parse(query), nil)
-        }
-    }
+    public func read(_ query: ByteString) throws -> (value: PekitValue, error: QueryServerError?) { try parser.read(query) }
+}
+
+/// A parser that models one server's reading of a query.
+public protocol QueryServerParser: Sendable {
+    /// What the server reads from `query`: the parameters, and the error the server returns
+    /// beside them (Go's), if any.
+    /// - Throws: `QueryServerError` where the server raises.
+    func read(_ query: ByteString) throws -> (value: PekitValue, error: QueryServerError?)
 }
 
 /// The map a flat model returns: each name, in order of first appearance, to its values.

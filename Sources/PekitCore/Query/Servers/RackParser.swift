@@ -235,3 +235,16 @@ final class RackParams {
         .map(PekitMap(ordered: keys.compactMap { key in values[key].map { .init(key: key, value: $0.value) } }))
     }
 }
+
+extension RackParser: QueryServerParser {
+    public func read(_ query: ByteString) throws -> (value: PekitValue, error: QueryServerError?) { (try parse(query), nil) }
+
+    /// Rack's limits and separators, under Rack's names.
+    static let optionRows: [QueryServer.OptionRow<RackParser>] = [
+        .integer("key_space_limit", \.keySpaceLimit),
+        .integer("param_depth_limit", \.paramDepthLimit, 0...Int64(QueryServer.deepestNesting)),
+        .integer("bytesize_limit", \.bytesizeLimit),
+        .integer("params_limit", \.paramsLimit),
+        .text("separators", \.separators),
+    ]
+}

@@ -49,3 +49,7 @@ public struct WHATWGFormParser: Sendable {
         return UTF8Decoding.repaired(decoded)
     }
 }
+
+extension WHATWGFormParser: QueryServerParser {
+    public func read(_ query: ByteString) throws -> (value: PekitValue, error: QueryServerError?) { (parse(query), nil) }
+}

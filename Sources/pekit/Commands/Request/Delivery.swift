@@ -37,7 +37,6 @@ struct Delivery {
             let text = notice.text(.commandLine)
             if noticed.insert(text).inserted { Output.stderr.line("pekit request: warning: \(text)") }
         }
-        options.followRedirects = !parsed.has("no-follow")
         func number(_ name: String) throws -> Double? {
             guard let text = parsed.value(name) else { return nil }
             guard let value = Double(text), SendOptions.secondsRange.contains(value), value > 0 else {
@@ -45,31 +44,37 @@ struct Delivery {
             }
             return value
         }
-        if let text = parsed.value("max-redirects") ?? parsed.value("max-redirs") {
-            guard let limit = Int(text), SendOptions.redirectRange.contains(limit) else {
-                throw UsageError(command: "request", message: "--max-redirects takes a count from 0 to \(SendOptions.redirectRange.upperBound), not '\(text)'")
+        // The send options the command line gives by a flag of their row (SendOptions.fields),
+        // the first of a row's flags given winning.
+        for field in SendOptions.fields {
+            guard let flag = field.flags.first(where: { parsed.has($0) }) else { continue }
+            let value: SendOptions.Field.Value
+            switch field.kind {
+            case _ where field.implied[flag] != nil: value = field.implied[flag] ?? .flag(true)
+            case .flag: value = .flag(true)
+            case .seconds: value = .number(try number(flag) ?? 0)
+            case .count(let range):
+                let text = parsed.value(flag) ?? ""
+                guard let count = Int(text), range.contains(count) else {
+                    throw UsageError(command: "request", message: "--\(field.flags[0]) takes a count from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
+                }
+                value = .integer(count)
+            case .bytes:
+                let text = parsed.value(flag) ?? ""
+                guard let count = Int(text), count >= 0 else {
+                    throw UsageError(command: "request", message: "--\(flag) takes a number of bytes, not '\(text)'")
+                }
+                value = .integer(count)
+            case .text: value = .text(parsed.value(flag) ?? "")
+            case .choice(let words):
+                let text = parsed.value(flag) ?? ""
+                guard words.contains(text) else { throw UsageError(command: "request", message: "--\(flag) takes \(alternatives(words)), not '\(text)'") }
+                value = .text(text)
+            case .script: continue
             }
-            options.maxRedirects = limit
+            field.set?(&options, value)
         }
-        if let text = parsed.value("max-filesize") {
-            guard let limit = Int(text), limit >= 0 else {
-                throw UsageError(command: "request", message: "--max-filesize takes a number of bytes, not '\(text)'")
-            }
-            options.maxBody = limit
-        }
-        options.timeout = try number("timeout") ?? number("max-time")
-        if let seconds = try number("connect-timeout") { options.connectTimeout = seconds }
-        options.caCertificate = parsed.value("cacert")
-        options.insecure = parsed.has("insecure")
         if options.insecure { Output.stderr.line("pekit request: warning: --insecure: TLS certificates and host names are not checked") }
-        options.proxy = parsed.value("proxy")
-        if parsed.has("http1.1") { options.version = .http1_1 }
-        if parsed.has("http2") { options.version = .http2 }
-        if let version = parsed.value("http") {
-            guard let value = SendOptions.Version(rawValue: version) else { throw UsageError(command: "request", message: "--http takes 1.1 or 2") }
-            options.version = value
-        }
-        options.compressed = parsed.has("compressed")
         // curl's --retry N (--retry-max-time S, --retry-all-errors): idempotent methods only.
         if let text = parsed.value("retry") {
             guard let n = Int(text), (0...100).contains(n) else { throw UsageError(command: "request", message: "--retry takes a count from 0 to 100, not '\(text)'") }
