@@ -31,6 +31,11 @@ public struct SendOptions {
     /// memory (`.memory`, the default), no limit when it streams to a file or a function. Counted
     /// after decompression, so a small gzip cannot expand without bound (curl's --max-filesize).
     public var maxBody: Int?
+    /// Which addresses a name may resolve to (curl's -4 / -6).
+    public enum IPVersion: String, Sendable {
+        case any, v4 = "4", v6 = "6"
+    }
+    public var ipVersion = IPVersion.any
     /// The limit for an in-memory body when `maxBody` is nil.
     public static let defaultMaxMemoryBody = 1 << 30
 
@@ -129,4 +134,30 @@ public struct SendOptions {
     public var sign: ((inout HTTPRequest) throws -> Void)?
     /// The headers a signature adds.
     static let signatureHeaders = ["Authorization", "X-Amz-Date", "X-Amz-Security-Token", "X-Amz-Content-SHA256"]
+
+    /// Every send option, one row each (SendOptions+Fields.swift), in the order errors list them.
+    /// A new send option is its property above, its row here, and where `EasyHandle` applies it:
+    /// a script's tables, `pekit request`'s flags and `pekit import curl` read the row.
+    public static let fields: [Field] = [
+        Field("jar", .script("a cookie jar")),
+        Field("follow", .flag, flags: ["no-follow"], implied: ["no-follow": .flag(false)]) { $0.followRedirects = $1.flag },
+        Field("max_redirects", .count(redirectRange), flags: ["max-redirects", "max-redirs"]) { $0.maxRedirects = $1.integer ?? $0.maxRedirects },
+        Field("timeout", .seconds, flags: ["timeout", Field.Flag("max-time", short: "m")]) { $0.timeout = $1.number },
+        Field("connect_timeout", .seconds, flags: ["connect-timeout"]) { $0.connectTimeout = $1.number },
+        Field("insecure", .flag, flags: [Field.Flag("insecure", short: "k")]) { $0.insecure = $1.flag },
+        Field("cacert", .text, flags: ["cacert"]) { $0.caCertificate = $1.text },
+        Field("proxy", .text, flags: [Field.Flag("proxy", short: "x")]) { $0.proxy = $1.text },
+        Field("connect", .script("a table {[\"host:port\"] = \"address:port\"}")),
+        Field("http", .choice(["1.1", "2", "auto"]), flags: ["http", "http1.1", "http2"], implied: ["http1.1": .text("1.1"), "http2": .text("2")]) { options, value in
+            options.version = value.text.flatMap(Version.init(rawValue:)) ?? .automatic
+        },
+        Field("compressed", .flag, flags: ["compressed"]) { $0.compressed = $1.flag },
+        Field("sink", .script("a file path or a function(chunk)")),
+        Field("max_body", .bytes, flags: ["max-filesize"]) { $0.maxBody = $1.integer },
+        Field("ip_version", .choice(["4", "6", "any"]), flags: [Field.Flag("ipv4", short: "4"), Field.Flag("ipv6", short: "6")],
+              implied: ["ipv4": .text("4"), "ipv6": .text("6")]) { $0.ipVersion = $1.text.flatMap(IPVersion.init(rawValue:)) ?? .any },
+        Field("retry", .script("true or a table of retry options")),
+        Field("rate", .script("\"COUNT/s\" (or /m, /h), or {\"COUNT/s\", per = \"host\" or \"all\"}")),
+        Field("progress", .script("a function(info)")),
+    ]
 }

@@ -120,6 +120,11 @@ final class Transfer {
 
         if let seconds = options.connectTimeout { set(CURLOPT_CONNECTTIMEOUT_MS, HTTPClient.milliseconds(seconds)) }
         if let seconds = options.timeout { set(CURLOPT_TIMEOUT_MS, HTTPClient.milliseconds(seconds)) }
+        switch options.ipVersion {
+        case .any: break
+        case .v4: set(CURLOPT_IPRESOLVE, Int(CURL_IPRESOLVE_V4))
+        case .v6: set(CURLOPT_IPRESOLVE, Int(CURL_IPRESOLVE_V6))
+        }
         if options.insecure {
             set(CURLOPT_SSL_VERIFYPEER, 0)
             set(CURLOPT_SSL_VERIFYHOST, 0)

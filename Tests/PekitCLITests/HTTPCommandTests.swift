@@ -372,8 +372,16 @@ final class HTTPCommandTests: XCTestCase {
             XCTAssertEqual(bad.status, 2)
             XCTAssertEqual(bad.stderr, "pekit request: \(message) (see 'pekit request --help')\n")
         }
-        let auto = try PekitProcess.run(["request", "--http", "auto", "--no-follow", "--max-filesize", "100000", "\(server.base)/echo"])
+        let auto = try PekitProcess.run(["request", "--http", "auto", "--no-follow", "--max-filesize", "100K", "\(server.base)/echo"])
         XCTAssertEqual(auto.status, 0, auto.stderr)
+        let small = try PekitProcess.run(["request", "--max-filesize", "1k", "\(server.base)/bytes/1025"])
+        XCTAssertEqual(small.status, 1, small.stderr)
+        XCTAssertEqual(small.stderr, "pekit request: \(server.base)/bytes/1025: the response body is larger than 1024 bytes (--max-filesize); raise --max-filesize\n")
+        // -4 / -6, as curl's: the server listens on 127.0.0.1, which IPv6 alone cannot reach.
+        XCTAssertEqual(try PekitProcess.run(["request", "-4", "-sS", "\(server.base)/bytes/3"]).status, 0)
+        let six = try PekitProcess.run(["request", "-6", "\(server.base)/bytes/3"])
+        XCTAssertEqual(six.status, 1)
+        XCTAssertTrue(six.stderr.hasSuffix("(curl error 7)\n"), six.stderr)
         let tls = try PekitProcess.run(["request", "--send", "--cacert", server.cacert, "--connect", "www.example.test:443=127.0.0.1:\(server.httpsPort)",
                                         "https://www.example.test/echo"])
         XCTAssertTrue(tls.stdout.contains(#""sni": "www.example.test""#), tls.stdout + tls.stderr)

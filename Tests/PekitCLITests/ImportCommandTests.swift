@@ -88,7 +88,7 @@ final class ImportCommandTests: XCTestCase {
         let dir = try makeTemporaryDirectory("import-flags")
         let data = dir.appendingPathComponent("d.txt").path
         try "a=1&b=2".write(toFile: data, atomically: true, encoding: .utf8)
-        let command = "curl -sS -k --cacert /tmp/ca.pem -m 30 --connect-timeout 5 -L --max-redirs 3 -x http://127.0.0.1:3128 --http1.1 --max-filesize 1000 --retry 2 -f -o out.bin --compressed --resolve api.example.test:8443:127.0.0.1 -H 'Authorization: Bearer x' -i -w '%{http_code}' -d @\(data) https://api.example.test:8443/v1/x"
+        let command = "curl -sS -k --cacert /tmp/ca.pem -m 30 --connect-timeout 5 -L --max-redirs 3 -x http://127.0.0.1:3128 --http1.1 --max-filesize 1000 -4 --retry 2 -f -o out.bin --compressed --resolve api.example.test:8443:127.0.0.1 -H 'Authorization: Bearer x' -i -w '%{http_code}' -d @\(data) https://api.example.test:8443/v1/x"
         let imported = try PekitProcess.run(["import", "curl", command])
         XCTAssertEqual(imported.status, 0, imported.stderr)
         XCTAssertEqual(imported.stderr, "pekit import: the script does not carry --include, --write-out (it says so in a comment; --send takes them)\n")
@@ -107,7 +107,7 @@ final class ImportCommandTests: XCTestCase {
               body_file = "\(data)",
               content_type = "application/x-www-form-urlencoded",
             }
-            local r = req:send{ max_redirects = 3, timeout = 30, connect_timeout = 5, insecure = true, cacert = "/tmp/ca.pem", proxy = "http://127.0.0.1:3128", http = "1.1", max_body = 1000, retry = { attempts = 3, on = { 408, 429, 500, 502, 503, 504, "timeout" }, backoff = { base = 1, max = 600, jitter = false } }, sink = "out.bin" }
+            local r = req:send{ max_redirects = 3, timeout = 30, connect_timeout = 5, insecure = true, cacert = "/tmp/ca.pem", proxy = "http://127.0.0.1:3128", http = "1.1", max_body = 1000, ip_version = "4", retry = { attempts = 3, on = { 408, 429, 500, 502, 503, 504, "timeout" }, backoff = { base = 1, max = 600, jitter = false } }, sink = "out.bin" }
             if r.status >= 400 then
               io.stderr:write("the server answered ", r.status, " (-f)\\n")
               os.exit(22)

@@ -22,6 +22,15 @@ final class HTTPModuleTests: LocalServerLuaTestCase {
         XCTAssertEqual(lua.eval(#"table.concat(c:header_all("set-cookie"), " | ")"#), #""a=1; Path=/ | b=2; Path=/""#)
     }
 
+    /// `ip_version` (a row of SendOptions.fields, applied by the transfer): the test server
+    /// listens on 127.0.0.1, which "6" cannot reach and "4" can.
+    func testIPVersion() {
+        XCTAssertEqual(lua.eval(#"pekit.http.get(base .. "/bytes/3", { ip_version = "4" }).bytes"#), "3")
+        XCTAssertTrue(lua.eval(#"pekit.http.get(base .. "/bytes/3", { ip_version = "6" })"#).hasSuffix("(curl error 7)"), lua.eval(#"pekit.http.get(base .. "/bytes/3", { ip_version = "6" })"#))
+        XCTAssertEqual(lua.eval(#"pekit.http.get(base .. "/bytes/3", { ip_version = 4 })"#),
+                       #"error: stdin:1: pekit.http.get: bad argument #2 (field "ip_version": expected "4", "6" or "any", got 4)"#)
+    }
+
     /// Every field of the response table as a script sees it, made from a response that no
     /// server here gives (an IPv6 peer, a body with NUL, an empty header value, a redirect).
     func testResponseTableFields() throws {
@@ -88,9 +97,9 @@ final class HTTPModuleTests: LocalServerLuaTestCase {
                        #""pekit.http.get: GET http://127.0.0.1:1/: Failed to connect to 127.0.0.1 port 1 after 0 ms: Couldn't connect to server (curl error 7)""#)
         XCTAssertEqual(lua.eval(#"pekit.http.get(base .. "/x", { timeout = "soon" })"#),
                        "error: stdin:1: pekit.http.get: bad argument #2 (field \"timeout\": expected a number of seconds more than 0 and at most 1000000, got \"soon\")")
-        XCTAssertTrue(lua.eval(#"pekit.http.get(base, { bogus = 1 })"#).hasSuffix(#"pekit.http.get: bad argument #2 (unknown field "bogus"; known: method, url, base, params, policy, params_in, methods_in_query, headers, json, form, body, body_file, content_type, multipart, boundary, auth, jar, connect, sign, target, compressed, user_agent, referer, cookie, follow, max_redirects, timeout, connect_timeout, insecure, cacert, proxy, http, sink, max_body, retry, rate, progress)"#))
+        XCTAssertTrue(lua.eval(#"pekit.http.get(base, { bogus = 1 })"#).hasSuffix(#"pekit.http.get: bad argument #2 (unknown field "bogus"; known: method, url, base, params, policy, params_in, methods_in_query, headers, json, form, body, body_file, content_type, multipart, boundary, auth, jar, connect, sign, target, compressed, user_agent, referer, cookie, follow, max_redirects, timeout, connect_timeout, insecure, cacert, proxy, http, sink, max_body, ip_version, retry, rate, progress)"#))
         XCTAssertTrue(lua.eval(#"pekit.http.get(base, { url = "http://x/" })"#).hasSuffix(#"bad argument #2 (field "url": the URL is the first argument)"#))
-        XCTAssertTrue(lua.eval(#"pekit.http.send(pekit.request{url = base}, { folow = false })"#).hasSuffix(#"pekit.http.send: bad argument #2 (unknown field "folow" (did you mean "follow"?); known: jar, follow, max_redirects, timeout, connect_timeout, insecure, cacert, proxy, connect, http, compressed, sink, max_body, retry, rate, progress)"#))
+        XCTAssertTrue(lua.eval(#"pekit.http.send(pekit.request{url = base}, { folow = false })"#).hasSuffix(#"pekit.http.send: bad argument #2 (unknown field "folow" (did you mean "follow"?); known: jar, follow, max_redirects, timeout, connect_timeout, insecure, cacert, proxy, connect, http, compressed, sink, max_body, ip_version, retry, rate, progress)"#))
         XCTAssertTrue(lua.eval(#"pekit.http.get(base, { connect = { ["a:1"] = "::1" } })"#).hasSuffix(#"connect["a:1"] = "::1": write an IPv6 address in brackets, as [2001:db8::1]:443"#))
         XCTAssertEqual(lua.eval(#"r = pekit.http.get(base .. "/chain/3", { max_redirects = 1 })"#),
                        "error: stdin:1: pekit.http.get: \(server.base)/chain/3: more than 1 redirects (raise max_redirects, or follow = false to see the response)")

@@ -31,7 +31,8 @@ let importCommand = Command(
                    -L, --location; --no-follow; --max-redirects N; --max-redirs N;
                    --timeout S; -m, --max-time S; --connect-timeout S; --cacert FILE;
                    -k, --insecure; -x, --proxy URL; --http V; --http1.1; --http2;
-                   --max-filesize N; -s, --silent; -S, --show-error; -c, --cookie-jar FILE;
+                   --max-filesize N; -4, --ipv4; -6, --ipv6; -s, --silent;
+                   -S, --show-error; -c, --cookie-jar FILE;
                    --retry N; --retry-max-time S; --retry-all-errors; --progress;
                    --no-progress; -Z, --parallel; --parallel-max N; --rate R
                    (the command's own flags come first; these are added to them)
@@ -294,7 +295,7 @@ private func luaScript(_ request: HTTPRequest, builder: RequestBuilder, options 
     // Each send option given by a flag of its row (SendOptions.fields), as its Lua field
     // (--compressed is a request field already).
     for field in SendOptions.fields where field.name != "compressed" {
-        guard let flag = field.flags.first(where: { parsed.has($0) }) else { continue }
+        guard let flag = field.flagNames.first(where: { parsed.has($0) }) else { continue }
         let text = parsed.value(flag) ?? ""
         switch (field.implied[flag], field.kind) {
         case (.flag(let on)?, _): send.append("\(field.name) = \(on)")

@@ -47,7 +47,7 @@ struct Delivery {
         // The send options the command line gives by a flag of their row (SendOptions.fields),
         // the first of a row's flags given winning.
         for field in SendOptions.fields {
-            guard let flag = field.flags.first(where: { parsed.has($0) }) else { continue }
+            guard let flag = field.flagNames.first(where: { parsed.has($0) }) else { continue }
             let value: SendOptions.Field.Value
             switch field.kind {
             case _ where field.implied[flag] != nil: value = field.implied[flag] ?? .flag(true)
@@ -56,12 +56,15 @@ struct Delivery {
             case .count(let range):
                 let text = parsed.value(flag) ?? ""
                 guard let count = Int(text), range.contains(count) else {
-                    throw UsageError(command: "request", message: "--\(field.flags[0]) takes a count from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
+                    throw UsageError(command: "request", message: "--\(field.flagNames[0]) takes a count from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
                 }
                 value = .integer(count)
             case .bytes:
+                // curl's suffixes: 16K, 1M, 2G (powers of 1024).
                 let text = parsed.value(flag) ?? ""
-                guard let count = Int(text), count >= 0 else {
+                let scale = ["k": 1 << 10, "m": 1 << 20, "g": 1 << 30][text.last.map { String($0).lowercased() } ?? ""]
+                let digits = scale == nil ? text : String(text.dropLast())
+                guard let number = Int(digits), number >= 0, case let (count, overflow) = number.multipliedReportingOverflow(by: scale ?? 1), !overflow else {
                     throw UsageError(command: "request", message: "--\(flag) takes a number of bytes, not '\(text)'")
                 }
                 value = .integer(count)

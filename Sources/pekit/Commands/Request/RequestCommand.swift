@@ -129,6 +129,7 @@ let requestCommand = Command(
       --max-redirects N follow at most N redirects (also --max-redirs N, curl's name)
       --max-filesize N  fail when the response body is larger than N bytes (default with -i:
                         1 GiB, since the body is then held in memory; none when streamed)
+      -4, --ipv4        resolve names to IPv4 addresses only;  -6, --ipv6  IPv6 only
       --timeout S       give up after S seconds in all (also -m, --max-time S);
                         --connect-timeout S  to connect (30)
       --cacert FILE     trust the CAs in FILE;  -k, --insecure  do not check certificates

@@ -24,16 +24,16 @@ let requestOptions: [Arguments.Option] = {
         // What is done with it.
         flag("send"), flag("raw"), flag("curl"), flag("describe"), flag("help", "h"),
         // Only sending has these (and any of them sends, as the same curl command would).
-        send("include", "i"), send("output", "o", value: true), send("verbose", "v"), send("no-follow"),
-        send("max-redirects", value: true), send("max-redirs", value: true), send("timeout", value: true),
-        send("max-time", "m", value: true), send("connect-timeout", value: true), send("cacert", value: true),
-        send("insecure", "k"), send("proxy", "x", value: true), send("http", value: true), send("http1.1"), send("http2"),
-        send("fail", "f"), send("fail-with-body"), send("max-filesize", value: true), send("head", "I"), send("location", "L"),
+        send("include", "i"), send("output", "o", value: true), send("verbose", "v"),
+        send("fail", "f"), send("fail-with-body"), send("head", "I"), send("location", "L"),
         send("silent", "s"), send("show-error", "S"), send("cookie-jar", "c", value: true), send("remote-name", "O"),
         send("dump-header", "D", value: true), send("write-out", "w", value: true), send("trace-ascii", value: true),
         send("har", value: true), send("retry", value: true), send("retry-max-time", value: true), send("retry-all-errors"),
         send("progress"), send("no-progress"), send("parallel", "Z"), send("parallel-max", value: true), send("rate", value: true),
-    ]
+    ] + SendOptions.fields.flatMap { field in
+        // The send options' own flags, from their rows (--compressed is a request flag above).
+        field.flags.filter { $0.name != "compressed" }.map { send($0.name, $0.short, value: field.takesValue($0)) }
+    }
 }()
 
 /// The names of the options only sending has.
