@@ -71,7 +71,7 @@ static int url_parse(lua_State *L) {
         int previous = pekit_enforce_memory(L, 0);
         int pushed = parser(L, input, length);
         pekit_enforce_memory(L, previous);
-        if (pushed && !pekit_memory_exceeded(L)) return 1;
+        if (pushed > 0 && !pekit_memory_exceeded(L)) return 1;
         lua_settop(L, 1);  // past the cap: the fallback raises the memory error as every call does
     }
     return call_fallback(L);

@@ -192,4 +192,36 @@ final class HARCommandTests: XCTestCase {
         XCTAssertEqual(r.stderr, "pekit har: \(path): log.entries[0].request.url: missing, or not a string\n")
         XCTAssertEqual(r.status, 1)
     }
+
+    /// --compare body,headers: the recorded response's body (bytes, or the same JSON value) and
+    /// header fields against the new one's, each difference on a line under its entry's.
+    func testReplayComparesBodiesAndHeaders() throws {
+        let server = try TestServer.shared()
+        // The server's own Server field, recorded as it is, so that only what the test changes differs.
+        let head = try PekitProcess.run(["request", "--send", "-i", "\(server.base)/status/204"]).stdout
+        let serverField = head.components(separatedBy: "\r\n").first { $0.hasPrefix("Server: ") }.map { String($0.dropFirst(8)) } ?? ""
+        func entry(_ url: String, _ status: Int, _ headers: [(String, String)], _ body: String) -> String {
+            let fields = headers.map { #"{"name": "\#($0.0)", "value": "\#($0.1)"}"# }.joined(separator: ", ")
+            return #"{"request": {"method": "GET", "url": "\#(url)", "headers": []}, "response": {"status": \#(status), "headers": [\#(fields)], "content": {"text": \#(body)}}}"#
+        }
+        let har = #"{"log": {"entries": [\#(entry("\(server.base)/cookies", 200, [("Server", serverField), ("Date", "Mon, 01 Jan 2024 00:00:00 GMT"), ("content-type", "application/json")], #""{\"cookie\":null}""#)), \#(entry("\(server.base)/status/404", 404, [("Server", serverField), ("Content-Type", "text/html"), ("X-Gone", "1")], #""status 404, gone\n""#))]}}"#
+        let path = try makeTemporaryDirectory("har-compare").appendingPathComponent("s.har").path
+        try har.write(toFile: path, atomically: true, encoding: .utf8)
+        let compared = try PekitProcess.run(["har", "replay", path, "--compare", "body,headers"])
+        XCTAssertEqual(compared.stdout, """
+            1\tGET\t\(server.base)/cookies\t200\tas recorded
+            2\tGET\t\(server.base)/status/404\t404\tas recorded
+            2\t  header content-type: recorded "text/html", now "text/plain"
+            2\t  header x-gone: recorded "1", now none
+            2\t  body: recorded 17 bytes, now 11; they differ from byte 11
+
+            """)
+        XCTAssertEqual(compared.status, 1)
+        // Headers only: the body is not looked at; without --compare, the statuses alone.
+        XCTAssertFalse(try PekitProcess.run(["har", "replay", path, "--compare", "headers"]).stdout.contains("body:"))
+        let plain = try PekitProcess.run(["har", "replay", path])
+        XCTAssertEqual(plain.status, 0, plain.stdout)
+        XCTAssertEqual(try PekitProcess.run(["har", "replay", path, "--compare", "cookies"]).stderr,
+                       "pekit har: --compare takes body, headers or both (body,headers), not 'cookies' (see 'pekit har --help')\n")
+    }
 }

@@ -54,7 +54,7 @@ final class HelpTextTests: XCTestCase {
         }
         XCTAssertEqual(try complete(["pekit", "req"]), "request")
         XCTAssertEqual(try complete(["pekit", "request", "--data-u"]), "--data-urlencode")
-        XCTAssertEqual(try complete(["pekit", "url", "--"]), "--base --json --help")
+        XCTAssertEqual(try complete(["pekit", "url", "--"]), "--base --json --color --help")
         // Values from the server models' registration rows.
         XCTAssertEqual(try complete(["pekit", "query", "--server", "p"]), "php python")
         XCTAssertEqual(try complete(["pekit", "query", "--set", "keep"]), "keep_blank_values=")

@@ -72,6 +72,19 @@ enum PekitProcess {
         String(decoding: try output(of: "/bin/bash", ["-c", command]), as: UTF8.self)
     }
 
+    /// Runs `pekit args…` on a pseudo-terminal (util-linux `script`), as a person at a terminal
+    /// runs it, and returns the bytes the terminal received, its CR LF line ends given back as
+    /// LF. `NO_COLOR` is unset unless `environment` sets it.
+    static func runInTerminal(_ args: [String], environment: [String: String] = [:]) throws -> [UInt8] {
+        func quoted(_ word: String) -> String { "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+        let env = ["env", "-u", "NO_COLOR"] + environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        let command = (env + [binary.path] + args).map(quoted).joined(separator: " ")
+        let bytes = try output(of: "/usr/bin/script", ["-qec", command, "/dev/null"])
+        var out: [UInt8] = []
+        for (i, byte) in bytes.enumerated() where !(byte == 0x0D && i + 1 < bytes.count && bytes[i + 1] == 0x0A) { out.append(byte) }
+        return out
+    }
+
     static func run(_ args: String..., stdin: String = "") throws -> PekitResult {
         try run(args, stdin: Array(stdin.utf8))
     }

@@ -1,7 +1,8 @@
 /// HTTP Archive (HAR 1.2) files, as Chrome, Firefox, Safari and proxies (Charles, Proxyman)
 /// export them: the requests of each entry, ready to build and send again.
 public enum HAR {
-    /// One entry: the request as recorded, and the status that came back then.
+    /// One entry: the request as recorded, and the response that came back then (its status,
+    /// header fields and body, where the file has them).
     public struct Entry: Sendable {
         public var method: String
         public var url: String
@@ -11,6 +12,11 @@ public enum HAR {
         public var mimeType: String?
         public var status: Int?
         public var startedDateTime: String?
+        /// The response's header fields as recorded (HTTP/2 pseudo-headers left out).
+        public var responseHeaders: [(name: String, value: String)] = []
+        /// The response's body as recorded (`content.text`, decoded from base64 where the file
+        /// says so); nil where the file has none.
+        public var responseBody: [UInt8]?
 
         /// A builder for sending it again: the method, URL, the recorded fields in their order
         /// (repeats kept) and the body with its type; pekit adds no field of its own but the
@@ -58,15 +64,18 @@ public enum HAR {
             }
             let method = try text(request, "method", "\(place).request")
             let url = try text(request, "url", "\(place).request")
-            var headers: [(name: String, value: String)] = []
-            if case .array(let list)? = request["headers"] {
+            func fields(_ map: PekitMap, _ at: String) throws -> [(name: String, value: String)] {
+                guard case .array(let list)? = map["headers"] else { return [] }
+                var fields: [(name: String, value: String)] = []
                 for (i, h) in list.enumerated() {
-                    guard case .map(let field) = h else { throw Failure(description: "\(place).request.headers[\(i)]: not an object") }
-                    let name = try text(field, "name", "\(place).request.headers[\(i)]")
+                    guard case .map(let field) = h else { throw Failure(description: "\(at).headers[\(i)]: not an object") }
+                    let name = try text(field, "name", "\(at).headers[\(i)]")
                     if name.hasPrefix(":") { continue }  // HTTP/2 pseudo-headers: the request line says them
-                    headers.append((name, try text(field, "value", "\(place).request.headers[\(i)]")))
+                    fields.append((name, try text(field, "value", "\(at).headers[\(i)]")))
                 }
+                return fields
             }
+            let headers = try fields(request, "\(place).request")
             var body: [UInt8]?
             var mimeType: String?
             if case .map(let post)? = request["postData"] {
@@ -89,11 +98,24 @@ public enum HAR {
                     body = Array(pairs.joined(separator: "&").utf8)
                 }
             }
-            var status: Int?
-            if case .map(let response)? = entry["response"], case .integer(let n)? = response["status"] { status = Int(n) }
+            var status: Int?, responseHeaders: [(name: String, value: String)] = [], responseBody: [UInt8]?
+            if case .map(let response)? = entry["response"] {
+                if case .integer(let n)? = response["status"] { status = Int(n) }
+                responseHeaders = try fields(response, "\(place).response")
+                if case .map(let content)? = response["content"], case .string(let t)? = content["text"] {
+                    if case .string(let e)? = content["encoding"], e.description == "base64" {
+                        do { responseBody = try Base64.decode(t.bytes, alphabet: .standard) } catch { throw Failure(description: "\(place).response.content.text: \(error)") }
+                    } else {
+                        responseBody = t.bytes
+                    }
+                }
+            }
             var started: String?
             if case .string(let s)? = entry["startedDateTime"] { started = s.description }
-            return Entry(method: method, url: url, headers: headers, body: body, mimeType: mimeType, status: status, startedDateTime: started)
+            var result = Entry(method: method, url: url, headers: headers, body: body, mimeType: mimeType, status: status, startedDateTime: started)
+            result.responseHeaders = responseHeaders
+            result.responseBody = responseBody
+            return result
         }
     }
 }

@@ -4,7 +4,8 @@ import PekitHTTP
 enum TraceOutput {
     /// -v: `* ` notes, `> ` the header block sent, `< ` the header lines received, on standard
     /// error, control characters escaped.
-    static func verbose(_ event: SendOptions.TraceEvent, _ bytes: [UInt8]) {
+    /// - Parameter style: standard error's (`--color`): header lines coloured on a terminal.
+    static func verbose(_ event: SendOptions.TraceEvent, _ bytes: [UInt8], style: Style = .plain) {
         let text = String(decoding: bytes, as: UTF8.self)
         switch event {
         case .text:
@@ -12,11 +13,11 @@ enum TraceOutput {
         case .headerOut:
             var lines = text.components(separatedBy: "\r\n")
             if lines.last == "" { lines.removeLast() }
-            for line in lines { Output.stderr.line("> " + printable(line)) }
+            for line in lines { Output.stderr.line("> " + style.headLine(printable(line))) }
         case .headerIn:
             var line = bytes[...]
             while let last = line.last, last == 0x0A || last == 0x0D { line = line.dropLast() }
-            Output.stderr.line("< " + printable(String(decoding: line, as: UTF8.self)))
+            Output.stderr.line("< " + style.headLine(printable(String(decoding: line, as: UTF8.self))))
         case .dataOut, .dataIn:
             break
         }

@@ -7,17 +7,23 @@ let harCommand = Command(
     summary: "list or replay the requests of a HAR file (browsers' and proxies' exports)",
     help: """
     usage: pekit har list FILE
-           pekit har replay FILE [--filter PATTERN] [--concurrency N] [--connect N:P=A:Q]... [-k]
-                            [--cacert FILE] [--progress | --no-progress]
+           pekit har replay FILE [--filter PATTERN] [--compare body,headers] [--concurrency N]
+                            [--connect N:P=A:Q]... [-k] [--cacert FILE] [--progress | --no-progress]
 
     Reads an HTTP Archive (HAR 1.2) as Chrome, Firefox, Safari and proxies export it.
       list     one line per entry: its number, method, URL and the status recorded
       replay   sends each request again (method, URL, recorded headers and body; pekit adds
                only Host and Content-Length), and prints each status next to the recorded
-               one, in the file's order; the exit status is 1 if any differs or fails
+               one, in the file's order (with --compare, the body and header fields too, each
+               difference on a line of its own under its entry's); the exit status is 1 if
+               any differs or fails
 
     options:
       --filter PATTERN  only the entries whose URL contains PATTERN
+      --compare WHAT    body, headers or body,headers: also compare the body (bytes, or the same
+                        JSON value) and the header fields with the recorded response (Date, Age,
+                        Set-Cookie, request ids and the framing fields are left out)
+      --color WHEN      colour the status column: auto (on a terminal), always or never
       --concurrency N   send up to N at once (default 1: one after another, in order)
       --progress        show done, failed and in flight on standard error (the default when it
                         is a terminal and N > 1);  --no-progress  never
@@ -38,8 +44,10 @@ private func runHAR(_ args: [[UInt8]]) throws -> Int32 {
         .init(name: "filter", short: nil, takesValue: true), .init(name: "connect", short: nil, takesValue: true),
         .init(name: "insecure", short: "k", takesValue: false), .init(name: "cacert", short: nil, takesValue: true),
         .init(name: "concurrency", short: nil, takesValue: true), .init(name: "progress", short: nil, takesValue: false),
-        .init(name: "no-progress", short: nil, takesValue: false), .init(name: "help", short: "h", takesValue: false),
+        .init(name: "no-progress", short: nil, takesValue: false), .init(name: "compare", short: nil, takesValue: true),
+        colorOption, .init(name: "help", short: "h", takesValue: false),
     ])
+    let style = try Style(parsed, command: "har")
     if parsed.has("help") { Output.stdout.line(harCommand.help); return 0 }
     guard parsed.positionals.count == 2, ["list", "replay"].contains(parsed.positionals[0]) else {
         throw UsageError(command: "har", message: "give list FILE or replay FILE")
@@ -52,9 +60,11 @@ private func runHAR(_ args: [[UInt8]]) throws -> Int32 {
     }
     if let pattern = parsed.value("filter") { entries = entries.filter { $0.1.url.contains(pattern) } }
     if parsed.positionals[0] == "list" {
-        for (n, e) in entries { Output.stdout.line("\(n)\t\(e.method)\t\(printable(e.url))\t\(e.status.map(String.init) ?? "-")") }
+        if parsed.has("compare") { throw UsageError(command: "har", message: "--compare is for replay") }
+        for (n, e) in entries { Output.stdout.line("\(n)\t\(e.method)\t\(printable(e.url))\t\(style.status(e.status.map(String.init) ?? "-", e.status))") }
         return 0
     }
+    let comparison = try parsed.value("compare").map(HARComparison.init)
     let connect = try parsed.all("connect").map { spec -> HostMapping in
         guard let eq = spec.firstIndex(of: "=") else { throw UsageError(command: "har", message: "--connect takes NAME:PORT=ADDRESS:PORT, not '\(spec)'") }
         return try HostMapping(String(spec[..<eq]), String(spec[spec.index(after: eq)...]), written: "--connect \(spec)")
@@ -71,6 +81,8 @@ private func runHAR(_ args: [[UInt8]]) throws -> Int32 {
     options.followRedirects = false  // each hop was recorded as its own entry
     options.insecure = parsed.has("insecure")
     options.caCertificate = parsed.value("cacert")
+    // Bodies are compared as the browser recorded them: decoded.
+    if comparison?.body == true { options.compressed = true }
     // Built first: an entry that cannot be sent is reported in its place, and costs no request.
     var outcomes = [Result<HTTPResponse, Error>?](repeating: nil, count: entries.count)
     var batch: [(HTTPRequest, SendOptions)] = [], slots: [Int] = []
@@ -96,7 +108,11 @@ private func runHAR(_ args: [[UInt8]]) throws -> Int32 {
         case .success(let response):
             let same = e.status == nil || e.status == response.status
             if !same { differs = true }
-            Output.stdout.line("\(n)\t\(e.method)\t\(printable(e.url))\t\(response.status)\t\(same ? "as recorded" : "recorded \(e.status ?? 0)")")
+            Output.stdout.line("\(n)\t\(e.method)\t\(printable(e.url))\t\(style.status(String(response.status), response.status))\t\(same ? "as recorded" : "recorded \(e.status ?? 0)")")
+            for line in comparison?.differences(e, response) ?? [] {
+                differs = true
+                Output.stdout.line("\(n)\t  \(line)")
+            }
         case .failure(let error):
             differs = true
             Output.stdout.line("\(n)\t\(e.method)\t\(printable(e.url))\tfailed: \(printable("\(error)"))")

@@ -37,6 +37,8 @@ let queryCommand = Command(
       --escape-bytes   with --decode: write bytes that are not UTF-8 as \\xFF in the JSON
                        (without it they are an error naming where they are)
       --plugins DIR    search DIR for plugins first
+      --color WHEN     with --decode: auto (on a terminal, the JSON indented and coloured
+                       unless NO_COLOR is set; compact in a pipe), always or never
       -h, --help       show this help
 
     examples:
@@ -69,7 +71,7 @@ private func runQuery(_ args: [[UInt8]]) throws -> Int32 {
         .init(name: "check", short: nil, takesValue: true), .init(name: "decode", short: nil, takesValue: false),
         .init(name: "server", short: nil, takesValue: true), .init(name: "set", short: nil, takesValue: true),
         .init(name: "escape-bytes", short: nil, takesValue: false),
-        pluginsOption, .init(name: "help", short: "h", takesValue: false),
+        pluginsOption, colorOption, .init(name: "help", short: "h", takesValue: false),
     ])
     if parsed.has("help") { Output.stdout.line(queryCommand.help); return 0 }
     guard parsed.positionals.count <= 1 else {
@@ -113,11 +115,17 @@ private func runQuery(_ args: [[UInt8]]) throws -> Int32 {
         }
         do {
             let (value, error) = try model.read(ByteString(bytes: query))
+            // On a terminal, indented and coloured (--color); in a pipe, compact.
+            let style = try Style(parsed, command: "query")
             let json: [UInt8]
             if parsed.has("escape-bytes") {
-                json = JSON.write(escapingBytes(value))
+                json = style.json(escapingBytes(value))
             } else {
-                do { json = try JSON.encode(value, root: "query") } catch let error as JSON.EncodeError {
+                do {
+                    // Checked as JSON.encode checks it: bytes that are not UTF-8 are refused.
+                    let compact = try JSON.encode(value, root: "query")
+                    json = style.indents ? style.json(value) : compact
+                } catch let error as JSON.EncodeError {
                     throw CommandFailure(message: "pekit query: \(error.path): byte 0x\(String(format: "%02X", error.byte)) at \(error.position) is not UTF-8, which JSON cannot hold; --escape-bytes writes such bytes as \\x\(String(format: "%02X", error.byte))")
                 }
             }

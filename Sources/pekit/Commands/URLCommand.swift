@@ -21,6 +21,8 @@ let urlCommand = Command(
     options:
       --base URL   resolve relative URLs against URL (parse)
       --json       host: one line of JSON each ({"input", "ascii", "unicode"})
+      --color WHEN auto (on a terminal, the JSON indented and coloured unless NO_COLOR is
+                   set; one line in a pipe), always or never
       -h, --help   show this help
 
     examples:
@@ -37,9 +39,11 @@ let urlCommand = Command(
 private func runURL(_ args: [[UInt8]]) throws -> Int32 {
     let parsed = try Arguments(args, command: "url", options: [
         .init(name: "base", short: nil, takesValue: true), .init(name: "json", short: nil, takesValue: false),
-        .init(name: "help", short: "h", takesValue: false),
+        colorOption, .init(name: "help", short: "h", takesValue: false),
     ])
     if parsed.has("help") { Output.stdout.line(urlCommand.help); return 0 }
+    // On a terminal, JSON indented and coloured (--color); in a pipe, one line each.
+    let style = try Style(parsed, command: "url")
     guard let action = parsed.positionals.first else { throw UsageError(command: "url", message: "give an action: parse, resolve or host") }
     let operands = Array(parsed.positionals.dropFirst())
     if parsed.value("base") != nil && action != "parse" { throw UsageError(command: "url", message: "--base is for 'url parse'") }
@@ -57,7 +61,7 @@ private func runURL(_ args: [[UInt8]]) throws -> Int32 {
             do { base = try WHATWGURL(text) } catch { throw CommandFailure(message: "pekit url parse: --base \(printable(text)): \(error)") }
         }
         for (i, text) in operands.enumerated() {
-            do { Output.stdout.line(String(decoding: JSON.write(fields(try WHATWGURL(text, base: base))), as: UTF8.self)) }
+            do { Output.stdout.line(String(decoding: style.json(fields(try WHATWGURL(text, base: base))), as: UTF8.self)) }
             catch { fail("argument \(i + 1) (\(printable(text)))", error) }
         }
     case "resolve":
@@ -75,7 +79,7 @@ private func runURL(_ args: [[UInt8]]) throws -> Int32 {
                 if parsed.has("json") {
                     let value = PekitValue.map(PekitMap(ordered: [.init(key: "input", value: .text(name)), .init(key: "ascii", value: .text(ascii)),
                                                                   .init(key: "unicode", value: .text(unicode))]))
-                    Output.stdout.line(String(decoding: JSON.write(value), as: UTF8.self))
+                    Output.stdout.line(String(decoding: style.json(value), as: UTF8.self))
                 } else {
                     Output.stdout.line(ascii + "\t" + unicode)
                 }

@@ -110,13 +110,17 @@ struct Delivery {
             outputPath = name
         }
         let writeOut = try parsed.value("write-out").map(WriteOut.parse)
+        // --color: a person's terminal gets JSON indented and coloured, heads coloured; a pipe
+        // or a file, the bytes as they came.
+        let style = outputPath == nil ? try Style(parsed, command: "request") : .plain
+        let errorStyle = try Style(parsed, command: "request", fd: STDERR_FILENO)
         // -v and --trace-ascii FILE: what libcurl reports, as curl shows it (the trace is written
         // whole at the end, complete or not at all).
         var trace: [UInt8] = []
         let tracePath = parsed.value("trace-ascii")
         if verbose || tracePath != nil {
             options.trace = { event, bytes in
-                if verbose { TraceOutput.verbose(event, bytes) }
+                if verbose { TraceOutput.verbose(event, bytes, style: errorStyle) }
                 if tracePath != nil { trace += TraceOutput.ascii(event, bytes) }
             }
         }
@@ -131,7 +135,7 @@ struct Delivery {
         let toTerminal = outputPath == nil && isatty(STDOUT_FILENO) != 0
         if outputPath == "-" { outputPath = nil }
         // Several at once write to standard output only at the end, one after another.
-        let held = failQuietly || include || writeOut != nil || toTerminal || (!alone && outputPath == nil)
+        let held = failQuietly || include || writeOut != nil || toTerminal || style.indents || (!alone && outputPath == nil)
         if held { options.sink = .memory }
         else if let path = outputPath { options.sink = .file(path) }
         else { options.sink = .custom { Output.stdout.write($0) } }
@@ -180,10 +184,10 @@ struct Delivery {
                 if let writeOut { Output.stdout.write(writeOut.render(response)) }
                 return 22
             }
-            func head(escaped: Bool) -> String {
+            func head(escaped: Bool, style: Style = .plain) -> String {
                 let shown = { (text: String) in escaped ? printable(text) : text }
-                var text = "HTTP/\(response.httpVersion) \(response.status)\(response.reason.isEmpty ? "" : " " + shown(response.reason))\r\n"
-                for field in response.headers { text += "\(shown(field.name)): \(shown(field.value.description))\r\n" }
+                var text = style.statusLine(version: "HTTP/\(response.httpVersion)", status: response.status, reason: shown(response.reason)) + "\r\n"
+                for field in response.headers { text += style.field(shown(field.name), shown(field.value.description)) + "\r\n" }
                 return text + "\r\n"
             }
             if let path = parsed.value("dump-header") {
@@ -199,12 +203,12 @@ struct Delivery {
             }
             if held {
                 // As curl -i: the head as it came, but escaped when a person reads it on a terminal.
-                let shownHead = include ? Array(head(escaped: outputPath == nil && isatty(STDOUT_FILENO) != 0).utf8) : []
+                let shownHead = include ? Array(head(escaped: outputPath == nil && isatty(STDOUT_FILENO) != 0, style: style).utf8) : []
                 if let path = outputPath {
                     try Files.writeAtomically(shownHead + response.body, to: path, mode: 0o644)
                 } else {
                     Output.stdout.write(shownHead)
-                    Output.stdout.write(response.body)
+                    Output.stdout.write(style.body(response.body, contentType: response.header("Content-Type")?.description) ?? response.body)
                 }
             }
             if let writeOut { Output.stdout.write(writeOut.render(response)) }

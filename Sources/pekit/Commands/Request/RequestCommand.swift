@@ -80,6 +80,10 @@ let requestCommand = Command(
                         -H 'X-Amz-Security-Token: …'; REGION and SERVICE may be left out for
                         SERVICE.REGION.amazonaws.com hosts
       --plugins DIR     search DIR for plugins first
+      --color WHEN      auto (the default): on a terminal, a JSON body is indented and coloured
+                        as jq shows it, and -i's and -v's status lines and header names are
+                        coloured (not when NO_COLOR is set); in a pipe or a file, the bytes as
+                        they came. always: styled anywhere (for less -R); never: no colours
       -h, --help        show this help
 
     sending (--send): the response body goes to standard output; the exit status is 0 for any

@@ -22,7 +22,7 @@ let requestOptions: [Arguments.Option] = {
         flag("get", "G"), option("user-agent", "A"), option("referer", "e"), option("connect-to"), option("resolve"),
         option("cookie", "b"), flag("compressed"), flag("globoff", "g"),
         // What is done with it.
-        flag("send"), flag("raw"), flag("curl"), flag("describe"), flag("help", "h"),
+        flag("send"), flag("raw"), flag("curl"), flag("describe"), colorOption, flag("help", "h"),
         // Only sending has these (and any of them sends, as the same curl command would).
         send("include", "i"), send("output", "o", value: true), send("verbose", "v"),
         send("fail", "f"), send("fail-with-body"), send("head", "I"), send("location", "L"),
