@@ -12,11 +12,13 @@ final class ReplCommandTests: XCTestCase {
             2 do print(i) end
             error("boom")
             1 + 1
+            :trace
 
             """
         let r = try PekitProcess.run(["repl"], stdin: Array(input.utf8))
-        XCTAssertEqual(r.stdout, "a%20b\n\"%E6%B1%89%E5%AD%97%26ss\"\n{ a = pekit.null, b = { 1, 2 } }\n1\n2\n2\n")
-        XCTAssertEqual(r.stderr, "stdin:1: boom\nstack traceback:\n\t[C]: in function 'error'\n\tstdin:1: in main chunk\n")
+        // An error says what went wrong; its traceback is there when asked for (:trace).
+        XCTAssertEqual(r.stdout, "a%20b\n\"%E6%B1%89%E5%AD%97%26ss\"\n{ a = pekit.null, b = { 1, 2 } }\n1\n2\n2\nstack traceback:\n\t[C]: in function 'error'\n\tstdin:1: in main chunk\n")
+        XCTAssertEqual(r.stderr, "stdin:1: boom\n")
         XCTAssertEqual(r.status, 1, "a failed line makes the exit status 1")
         let clean = try PekitProcess.run(["repl"], stdin: Array("x = 1\nx\n:quit\nprint('not reached')\n".utf8))
         XCTAssertEqual(clean.stdout, "1\n")
@@ -26,12 +28,16 @@ final class ReplCommandTests: XCTestCase {
         XCTAssertEqual(open.status, 1)
     }
 
-    /// Values print in one readable line: URLs, requests and jars as what they are, a script's
-    /// own __tostring and __name honoured, long strings folded.
+    /// Values print for a person: a URL with its fields, a request as the first lines of its
+    /// message, JSON values as JSON-like text, pekit.inspect's text as text; jars as what they
+    /// are, a script's own __tostring and __name honoured, long strings folded.
     func testReplPrintsValuesReadably() throws {
         let input = """
             pekit.url.parse("http://例子.中国/a b")
-            pekit.request{url = "http://h/"}
+            pekit.request{url = "http://h/", json = {a = 1}}
+            pekit.json.decode('{"b": [1, null, {"c": true}], "a": "x"}')
+            pekit.ordered{{"method", "GET"}, {"n", 1}}
+            pekit.inspect({a = 1, b = {2, 3}})
             pekit.cookies.jar()
             string.rep("x", 500)
             setmetatable({a = 1}, {__name = "Point"})
@@ -42,7 +48,26 @@ final class ReplCommandTests: XCTestCase {
         let r = try PekitProcess.run(["repl"], stdin: Array(input.utf8))
         XCTAssertEqual(r.stdout, """
             pekit.url.parse("http://xn--fsqu00a.xn--fiqs8s/a%20b")
-            request GET http://h/
+              origin   = "http://xn--fsqu00a.xn--fiqs8s"
+              protocol = "http:"
+              username = ""
+              password = ""
+              host     = "xn--fsqu00a.xn--fiqs8s"
+              hostname = "xn--fsqu00a.xn--fiqs8s"
+              port     = ""
+              pathname = "/a%20b"
+              search   = ""
+              hash     = ""
+            GET / HTTP/1.1
+            Host: h
+            User-Agent: pekit/0.1.0 (Linux; x86_64)
+            Accept: */*
+            Content-Length: 7
+            Content-Type: application/json
+            (and 7 bytes of body: r.body; the whole message: r:raw())
+            {"b": [1, null, {"c": true}], "a": "x"}
+            {"method": "GET", "n": 1}
+            { a = 1, b = { 2, 3 } }
             cookie jar (0 cookies)
             "\(String(repeating: "x", count: 200))" … (500 bytes)
             Point { a = 1 }

@@ -21,10 +21,18 @@ public final class LuaREPL {
     }
 
     public let runtime: LuaRuntime
+    /// Whether values are shown for a person (`pekit repl`) rather than as Lua (LuaREPL+Display).
+    public let forPeople: Bool
     private var pending: [String] = []
+    /// The traceback of the last error, which `:trace` shows.
+    private var lastTraceback = ""
 
-    public init(runtime: LuaRuntime) {
+    /// - Parameter forPeople: show values for a person: JSON-like text, a request's first lines, a
+    ///   URL's fields, `pekit.inspect(…)` as text, errors without their traceback (`:trace`
+    ///   shows it). Otherwise values are written as Lua, errors with their traceback.
+    public init(runtime: LuaRuntime, forPeople: Bool = false) {
         self.runtime = runtime
+        self.forPeople = forPeople
         installHelp()
     }
 
@@ -36,6 +44,7 @@ public final class LuaREPL {
       :help       this help;  :help NAME (or help(value)) the reference for NAME
       :plugins    list the plugins on the search path
       :reload     read plugin files again after editing them
+      :trace      the traceback of the last error
       :quit       leave (or Ctrl-D)
     Tab completes names; Ctrl-C clears the line.
     """
@@ -51,7 +60,10 @@ public final class LuaREPL {
             var expression = line
             if expression.hasPrefix("=") { expression.removeFirst() }  // Lua 5.1's "=expr"
             if (try? runtime.load(Array(("return " + expression).utf8), chunkName: "=stdin")) != nil {
-                return run()
+                // pekit.inspect(x) at the prompt: the text itself, not a quoted string.
+                let trimmed = expression.trimmingCharacters(in: .whitespaces)
+                let asText = forPeople && trimmed.hasPrefix("pekit.inspect(") && trimmed.hasSuffix(")")
+                return run(asText: asText)
             }
         }
         pending.append(line)
@@ -73,25 +85,30 @@ public final class LuaREPL {
     /// Abandons a statement in progress (Ctrl-C at a continuation prompt).
     public func cancel() { pending.removeAll() }
 
-    private func run() -> Outcome {
+    private func run(asText: Bool = false) -> Outcome {
         let stack = runtime.stack
         let base = stack.top - 1
         do {
             try runtime.callCatchingInterrupts(0, results: LUA_MULTRET)
         } catch let error as LuaError {
-            return .error(error.traceback.isEmpty ? error.message : error.message + "\n" + error.traceback)
+            lastTraceback = error.traceback
+            if forPeople || error.traceback.isEmpty { return .error(error.message) }
+            return .error(error.message + "\n" + error.traceback)
         } catch {
             return .error("\(error)")
         }
         let count = stack.top - base
         guard count > 0 else { return .output("") }
-        return .output((1...count).map { runtime.inspect(at: base + $0, fold: true) }.joined(separator: "\t"))
+        if asText, count == 1, stack.type(base + 1) == LUA_TSTRING { return .output(stack.string(base + 1) ?? "") }
+        return .output((1...count).map { display(at: base + $0) }.joined(separator: "\t"))
     }
 
     private func command(_ line: String) -> Outcome {
         switch line {
         case ":quit", ":q", ":exit": return .quit
         case ":help", ":h", ":?": return .output(Self.help + "\n" + LuaAPIDoc.index)
+        case ":trace":
+            return .output(lastTraceback.isEmpty ? "no error yet has a traceback" : lastTraceback)
         case ":reload":
             runtime.reloadPlugins()
             return .output("plugins will be read again on next use")

@@ -1,0 +1,70 @@
+import CLua
+import CLuaShim
+import PekitCore
+
+/// How `pekit repl` shows a value to a person (`LuaREPL(runtime:forPeople: true)`): JSON values
+/// (`pekit.ordered`, `pekit.array`, `pekit.null`, what `pekit.json.decode` gives) as JSON-like
+/// text, a request as the first lines of its message, a URL with its fields; anything else as
+/// `pekit.inspect` writes it. The plain form (`forPeople: false`) is `pekit.inspect`'s for
+/// everything: Lua that reads back the same.
+extension LuaREPL {
+    /// Widest JSON-like value shown on one line; wider ones are indented.
+    static let oneLineWidth = 100
+
+    func display(at index: Int32) -> String {
+        let runtime = self.runtime, stack = runtime.stack
+        let i = stack.absolute(index)
+        guard forPeople else { return runtime.inspect(at: i, fold: true) }
+        if let url = URLModule.urlIfHandle(at: i, in: runtime) { return Self.describe(url) }
+        if RequestModule.isRequest(at: i, in: runtime), let stored = try? RequestModule.state(runtime).requests.object(at: i, LuaCall(stack: stack, name: "repl", runtime: runtime, count: i), expected: "request") {
+            return Self.describe(stored.request)
+        }
+        if stack.type(i) == LUA_TTABLE || stack.type(i) == LUA_TUSERDATA, runtime.marker(of: i) != nil, let value = try? runtime.value(at: i, path: "value") {
+            let line = String(decoding: JSON.display(value, style: JSON.DisplayStyle(indent: nil)), as: UTF8.self)
+            if line.count <= Self.oneLineWidth && !line.contains("\n") { return line }
+            return String(decoding: JSON.display(value, style: JSON.DisplayStyle(indent: 2)), as: UTF8.self)
+        }
+        return runtime.inspect(at: i, fold: true)
+    }
+
+    /// `pekit.url.parse("…")` then each field on its own line, quoted as Lua writes strings.
+    static func describe(_ url: WHATWGURL) -> String {
+        let fields = WHATWGURL.Component.allCases.filter { $0 != .href }
+        let width = fields.map(\.rawValue.count).max() ?? 0
+        var lines = ["pekit.url.parse(\(luaQuoted(url.href)))"]
+        for field in fields {
+            lines.append("  " + field.rawValue.padding(toLength: width, withPad: " ", startingAt: 0) + " = " + luaQuoted(URLModule.urlField(url, field)))
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The request line and header fields as they go on the wire, and the size of the body.
+    static func describe(_ request: HTTPRequest) -> String {
+        var lines = ["\(request.method) \(request.target) HTTP/1.1"] + request.headers.fields.map { printable($0.line) }
+        let body = (try? request.bodyBytes().count) ?? 0
+        if body > 0 { lines.append("(and \(body) byte\(body == 1 ? "" : "s") of body: r.body; the whole message: r:raw())") }
+        return lines.joined(separator: "\n")
+    }
+
+    /// `"text"` with Lua's escapes for quotes, backslashes and control characters.
+    static func luaQuoted(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F { out += "\\\(scalar.value)" } else { out.unicodeScalars.append(scalar) }
+            }
+        }
+        return out + "\""
+    }
+
+    /// Control characters shown as escapes, so a header field cannot move the terminal's cursor.
+    static func printable(_ text: String) -> String {
+        String(luaQuoted(text).dropFirst().dropLast()).replacingOccurrences(of: "\\\"", with: "\"").replacingOccurrences(of: "\\\\", with: "\\")
+    }
+}
