@@ -11,18 +11,19 @@ extension QueryModule {
 
     /// The model argument `n` names: a server name, a policy name (qs reading what that policy
     /// writes), or a table with `server =` (and that server's options, under its own names) or
-    /// `policy =` (and qs's options).
+    /// `policy =` (and qs's options). Maps keep the server's key order (`pekit.ordered` tables)
+    /// unless the table says `ordered = false` (plain tables, whose `pairs` order is Lua's).
     static func queryServer(from call: LuaCall, argument n: Int32, defaultServer: String? = nil) throws -> (server: QueryServer, ordered: Bool) {
         let stack = call.stack
         let policies = call.runtime.policies
         switch stack.type(n) {
         case LUA_TNONE, LUA_TNIL:
-            if let defaultServer { return (try QueryServer.named(defaultServer), false) }
-            return (.qs(QSParser(policy: try policies.defaultEntry().policy)), false)
+            if let defaultServer { return (try QueryServer.named(defaultServer), true) }
+            return (.qs(QSParser(policy: try policies.defaultEntry().policy)), true)
         case LUA_TSTRING:
             let name = try call.string(n)
-            if QueryServer.names.contains(name) { return (try QueryServer.named(name), false) }
-            return (.qs(QSParser(policy: try policies.entry(name).policy)), false)
+            if QueryServer.names.contains(name) { return (try QueryServer.named(name), true) }
+            return (.qs(QSParser(policy: try policies.entry(name).policy)), true)
         case LUA_TTABLE:
             break
         default:
@@ -41,9 +42,9 @@ extension QueryModule {
         let name = serverName ?? defaultServer
         let own = try QueryServer.model(named: name ?? "qs").optionNames
         guard let options = try LuaFields.read(call, argument: n, known: Self.commonParseOptions + own) else {
-            return (try QueryServer.named(name ?? "qs"), false)
+            return (try QueryServer.named(name ?? "qs"), true)
         }
-        let ordered = try options.flag("ordered") ?? false
+        let ordered = try options.flag("ordered") ?? true
         if serverName != nil, options.has("policy") { throw options.error("policy", "give a server or a policy, not both") }
         // Plain values go through the core's reader; Lua functions and patterns are set here.
         var values: [(name: String, value: PekitValue)] = []

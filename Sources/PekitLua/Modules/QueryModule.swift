@@ -37,10 +37,10 @@ enum QueryModule: LuaModule {
             let input = try call.bytes(1)
             let (server, ordered) = try queryServer(from: call, argument: 2)
             let query = ByteString(bytes: server.queryPart(of: input).query)
-            if case .qs(let parser) = server, !ordered {
+            if case .qs(let parser) = server {
                 // Tables straight from the parser's tree; the port's object when qs's options need it.
-                var sink = LuaTreeSink(call.runtime)
-                if let value = try parser.parse(query, into: &sink) { call.runtime.push(value, keepOrder: false) }
+                var sink = LuaTreeSink(call.runtime, ordered: ordered)
+                if let value = try parser.parse(query, into: &sink) { call.runtime.push(value, keepOrder: ordered) }
                 return 1
             }
             let (value, error) = try server.read(query)
