@@ -158,6 +158,6 @@ public struct SendOptions {
               implied: ["ipv4": .text("4"), "ipv6": .text("6")]) { $0.ipVersion = $1.text.flatMap(IPVersion.init(rawValue:)) ?? .any },
         Field("retry", .script("true or a table of retry options")),
         Field("rate", .script("\"COUNT/s\" (or /m, /h), or {\"COUNT/s\", per = \"host\" or \"all\"}")),
-        Field("progress", .script("a function(info)")),
+        Field("progress", .script("true, false or a function(info)")),
     ]
 }

@@ -51,4 +51,21 @@ final class TerminalOutputTests: XCTestCase {
         XCTAssertEqual(String(decoding: try PekitProcess.runInTerminal(["har", "list", har]), as: UTF8.self),
                        "1\tGET\thttps://api.example.com/status/200?page=2\t\(paint("200", "32"))\n2\tPOST\thttps://api.example.com/echo\t\(paint("200", "32"))\n")
     }
+
+    /// `progress = true` on a send and on pekit.http.all draws pekit's own progress line on a
+    /// terminal (no function to write); `false` draws none; a send to memory draws none unless asked.
+    func testProgressTrueDrawsPekitsLine() throws {
+        let server = try TestServer.shared()
+        func run(_ chunk: String) throws -> String {
+            String(decoding: try PekitProcess.runInTerminal(["run", "-e", chunk]), as: UTF8.self)
+        }
+        let asked = try run("local r = pekit.http.get('\(server.base)/bytes/300000', {progress = true}); print(r.bytes)")
+        XCTAssertTrue(asked.contains("\r\u{1B}[K300.0 KB of 300.0 KB (100%)"), asked)
+        XCTAssertTrue(asked.hasSuffix("\n300000\n"), asked)
+        XCTAssertEqual(try run("print(pekit.http.get('\(server.base)/bytes/300000').bytes)"), "300000\n")
+        let batch = try run("local r = pekit.http.all({'\(server.base)/bytes/10', '\(server.base)/bytes/20'}, {progress = true}); print(#r)")
+        XCTAssertTrue(batch.contains("\r\u{1B}[K2/2 done, 0 failed, 0 in flight"), batch)
+        XCTAssertEqual(try run("local r = pekit.http.all({'\(server.base)/bytes/10'}, {progress = false}); print(#r)"), "1\n")
+        XCTAssertTrue(try run("pekit.http.get('\(server.base)/bytes/1', {progress = 1})").contains(#"field "progress": expected true, false or a function(info), got 1"#))
+    }
 }

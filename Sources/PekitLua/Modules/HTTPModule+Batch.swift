@@ -57,10 +57,13 @@ extension HTTPModule {
             try call.table(1)
             var concurrency = 10
             var watcher: LuaCallback?
+            var progressLine = true
             if try call.optionalTable(2), let fields = try LuaFields.read(call, argument: 2, known: Self.sendFields + Self.batchFields) {
                 if let limit = try fields.integer("concurrency", in: 1...10_000) { concurrency = limit }
                 try fields.with("progress") { i in
-                    guard stack.type(i) == LUA_TFUNCTION else { throw fields.mismatch("progress", expected: "a function(info)") }
+                    // true: pekit's own line (the default where there is one); false: none.
+                    if stack.type(i) == LUA_TBOOLEAN { progressLine = stack.bool(i); return }
+                    guard stack.type(i) == LUA_TFUNCTION else { throw fields.mismatch("progress", expected: "true, false or a function(info)") }
                     stack.pushValue(i)
                     watcher = LuaCallback(runtime: runtime, origin: "progress")
                 }
@@ -81,9 +84,11 @@ extension HTTPModule {
                     throw LuaArgumentError("item \(i + 1): \(error)")
                 }
             }
+            // progress = true or false read with the options is the batch's, said above.
+            state(runtime).progressLine = nil
             let client = try httpClient(runtime)
             let report = BatchProgress(total: batch.count, inFlight: min(concurrency, batch.count), watcher: watcher,
-                                       display: watcher == nil ? runtime.progressDisplay : nil)
+                                       display: watcher == nil && progressLine ? runtime.progressDisplay : nil)
             let results = client.sendAll(batch, concurrency: concurrency) { _, result in
                 if case .failure = result { report.failed += 1 } else { report.succeeded += 1 }
                 report.changed()

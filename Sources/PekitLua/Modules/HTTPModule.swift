@@ -30,6 +30,10 @@ enum HTTPModule: LuaModule {
         var client: HTTPClient?
         var warnedInsecure = false
         var limiters: [String: RateLimiter] = [:]
+        /// What the options just read said of pekit's own progress line (`progress = true` or
+        /// `false`), for the send that follows them; nil: the default (shown for a download to
+        /// a file, on a terminal).
+        var progressLine: Bool?
     }
 
     static func state(_ runtime: LuaRuntime) -> State { runtime.moduleState(State.self, State.init) }
@@ -86,7 +90,12 @@ enum HTTPModule: LuaModule {
         "progress": { fields, _, options in
             let runtime = fields.call.runtime, stack = fields.call.stack
             try fields.with("progress") { i in
-                guard stack.type(i) == LUA_TFUNCTION else { throw fields.mismatch("progress", expected: "a function(info)") }
+                // true: pekit's own progress line (on a terminal, under pekit run and the REPL); false: none.
+                if stack.type(i) == LUA_TBOOLEAN {
+                    state(runtime).progressLine = stack.bool(i)
+                    return
+                }
+                guard stack.type(i) == LUA_TFUNCTION else { throw fields.mismatch("progress", expected: "true, false or a function(info)") }
                 stack.pushValue(i)
                 let callback = LuaCallback(runtime: runtime, origin: "progress")
                 // {downloaded=, total=, uploaded=, upload_total=, elapsed=}. An error in it does not stop
@@ -230,6 +239,8 @@ enum HTTPModule: LuaModule {
     static func send(_ request: HTTPRequest, options given: consuming SendOptions, _ call: LuaCall) throws -> Int32 {
         let runtime = call.runtime
         var options = prepared(given, for: request, in: runtime)
+        let progressLine = state(runtime).progressLine
+        state(runtime).progressLine = nil
         let client = try httpClient(runtime)
         if let task = runtime.tasks.suspendable(call.L), !client.engine.isRunning {
             let name = call.name, scheduler = runtime.tasks
@@ -250,9 +261,12 @@ enum HTTPModule: LuaModule {
             }
             return PEKIT_YIELD
         }
-        // A download to a file the script does not watch: pekit run's progress line shows it.
+        // A download to a file the script does not watch, or a send that asked (progress =
+        // true): pekit's own progress line shows it, where there is one (a terminal).
         var display: ProgressDisplay?
-        if case .file = options.sink, options.progress == nil, let shown = runtime.progressDisplay {
+        var isFile = false
+        if case .file = options.sink { isFile = true }
+        if options.progress == nil, progressLine ?? isFile, let shown = runtime.progressDisplay {
             display = shown
             options.progress = shown.download
         }

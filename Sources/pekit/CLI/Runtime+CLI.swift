@@ -10,5 +10,14 @@ func makeRuntime(extraPluginDirectories: [String], sandboxed: Bool = false) thro
     return try LuaRuntime(options: options)
 }
 
+/// Gives `runtime` pekit's progress line on standard error (a terminal's, unless `force`):
+/// downloads to files, batches, and sends that ask for it (`progress = true`).
+func attachProgressLine(to runtime: LuaRuntime, force: Bool = false) {
+    guard force || isatty(STDERR_FILENO) != 0 else { return }
+    let line = ProgressLine()
+    runtime.progressDisplay = ProgressDisplay(download: { line.update($0) }, batch: { line.update(done: $0, failed: $1, inFlight: $2, total: $3, elapsed: $4) },
+                                              finish: { line.finish() })
+}
+
 /// The `--plugins DIR` option every Lua-backed command takes.
 let pluginsOption = Arguments.Option(name: "plugins", short: nil, takesValue: true)

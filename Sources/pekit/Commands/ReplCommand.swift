@@ -43,6 +43,7 @@ private func runRepl(_ args: [[UInt8]]) throws -> Int32 {
     if parsed.has("help") { Output.stdout.line(replCommand.help); return 0 }
     if let extra = parsed.positionals.first { throw UsageError(command: "repl", message: "unexpected argument '\(extra)'") }
     let runtime = try makeRuntime(extraPluginDirectories: parsed.all("plugins"))
+    attachProgressLine(to: runtime)
     let repl = LuaREPL(runtime: runtime, forPeople: true)
     return isatty(0) != 0 ? interactive(repl) : piped(repl)
 }

@@ -24,9 +24,10 @@ let runCommand = Command(
                       HAR 1.2 (written when the script ends, however it ends)
       --plugins DIR   search DIR for plugins before the default path (a script's own
                       plugins/ directory, beside it, is searched next, from any directory)
-      --progress      show downloads to files (sink = path) and batches (pekit.http.all) going on,
-                      on standard error, unless the script watches them (progress = function);
-                      the default when standard error is a terminal;  --no-progress  never
+      --progress      show downloads to files (sink = path), batches (pekit.http.all) and sends
+                      that say progress = true going on, on standard error, unless the script
+                      watches them (progress = function); the default when standard error is a
+                      terminal;  --no-progress  never
       -h, --help      show this help
 
     examples:
@@ -67,11 +68,7 @@ private func runRun(_ args: [[UInt8]]) throws -> Int32 {
         }
     }
     let runtime = try makeRuntime(extraPluginDirectories: directories, sandboxed: parsed.has("sandbox"))
-    if (parsed.has("progress") || isatty(STDERR_FILENO) != 0) && !parsed.has("no-progress") {
-        let line = ProgressLine()
-        runtime.progressDisplay = ProgressDisplay(download: { line.update($0) }, batch: { line.update(done: $0, failed: $1, inFlight: $2, total: $3, elapsed: $4) },
-                                                  finish: { line.finish() })
-    }
+    if !parsed.has("no-progress") { attachProgressLine(to: runtime, force: parsed.has("progress")) }
     // --har FILE: every exchange the script makes, written when it ends (whatever way it ends).
     if let path = parsed.value("har") {
         let log = HARLog()
