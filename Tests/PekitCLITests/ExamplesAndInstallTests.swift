@@ -48,16 +48,37 @@ final class ExamplesAndInstallTests: XCTestCase {
 /// byte (CR LF shown as LF, a line ending in " …" cut there), under LANG=C as README says.
 final class ReadmeTourTests: XCTestCase {
     func testTheTourMatchesByteForByte() throws {
+        try checkShellBlock(after: "## A short tour\n\n", minimumSteps: 12)
+    }
+
+    /// README's worked cookie filter: its code is the example plugin's file, and its commands
+    /// print what README shows (run beside a link to the checkout's scripts/).
+    func testTheWorkedCookieFilter() throws {
         let readme = try String(contentsOf: PekitProcess.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
-        let start = try XCTUnwrap(readme.range(of: "## A short tour\n\n```sh\n"))
+        let section = try XCTUnwrap(readme.range(of: "### A worked cookie filter\n"))
+        let code = try XCTUnwrap(readme[section.upperBound...].range(of: "```lua\n"))
+        let codeEnd = try XCTUnwrap(readme[code.upperBound...].range(of: "```\n"))
+        let file = try String(contentsOf: PekitProcess.packageRoot.appendingPathComponent("scripts/examples/plugins/local-api.lua"), encoding: .utf8)
+        XCTAssertEqual(String(readme[code.upperBound..<codeEnd.lowerBound]), file)
+        try checkShellBlock(after: "`scripts/examples/plugins/local-api.lua`:", minimumSteps: 3, linkScripts: true)
+    }
+
+    /// Runs each `$ command` of the first ```sh block after `heading` and compares the lines under it.
+    func checkShellBlock(after heading: String, minimumSteps: Int, linkScripts: Bool = false) throws {
+        let readme = try String(contentsOf: PekitProcess.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let section = try XCTUnwrap(readme.range(of: heading))
+        let start = try XCTUnwrap(readme[section.upperBound...].range(of: "```sh\n"))
         let end = try XCTUnwrap(readme[start.upperBound...].range(of: "\n```"))
         let block = readme[start.upperBound..<end.lowerBound]
         var steps: [(command: String, expected: [String])] = []
         for line in block.split(separator: "\n", omittingEmptySubsequences: false) {
             if line.hasPrefix("$ ") { steps.append((String(line.dropFirst(2)), [])) } else if !steps.isEmpty { steps[steps.count - 1].expected.append(String(line)) }
         }
-        XCTAssertGreaterThanOrEqual(steps.count, 12)
+        XCTAssertGreaterThanOrEqual(steps.count, minimumSteps)
         let dir = try makeTemporaryDirectory("tour")
+        if linkScripts {
+            try FileManager.default.createSymbolicLink(at: dir.appendingPathComponent("scripts"), withDestinationURL: PekitProcess.packageRoot.appendingPathComponent("scripts"))
+        }
         let bin = PekitProcess.binary.deletingLastPathComponent().path
         for step in steps {
             let out = try PekitProcess.output(of: "/bin/sh", ["-c", "exec 2>&1; export PATH='\(bin)':$PATH LANG=C LANGUAGE= LC_ALL=\n\(step.command)\n"], directory: dir)
