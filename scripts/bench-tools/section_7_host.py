@@ -18,7 +18,7 @@ def startup(cmd, runs=21):
 
 lua_ms = startup(["lua5.4", "-e", ""])
 rows = [
-    ("`pekit --version` (the process alone: Swift runtime, Foundation)", [pekit, "--version"]),
+    ("`pekit --version` (the process alone: the Swift runtime and Foundation, linked in)", [pekit, "--version"]),
     ("`pekit request URL` (a request built and shown; no Lua host, which only a policy starts)", [pekit, "request", "http://h/"]),
     ("`pekit request --policy rack URL` (one plugin state)", [pekit, "request", "--policy", "rack", "http://h/"]),
     ("`pekit encode x` (the default policy: a plugin file, so one plugin state)", [pekit, "encode", "x"]),
@@ -66,13 +66,17 @@ Start-up: median wall time of 21 runs of each command, against `lua5.4 -e ''` ({
 Target (issue 13): the cookie commands under 10 ms (they took about 22 ms when the list was parsed by
 Characters, 15 ms more than other commands). Now only `receive` reads the public suffix list (the
 other actions read it only when a file has a domain cookie to check), and the list is indexed by hashes of its bytes with no string per
-rule (about 1.5 ms). What a command adds to the bare process is its row minus the first; the bare
-process itself (dynamic loading of the Swift runtime and Foundation) varies from about 7 to 12 ms
-on this shared machine from one minute to the next, so compare rows within one run.
+rule (about 1.5 ms). What a command adds to the bare process is its row minus the first. The release
+build links the Swift runtime and Foundation into the binary (`--static-swift-stdlib`, in
+`scripts/lib/deps.sh`, which `scripts/run`, `scripts/install` and `scripts/bench` use): the bare process
+took 8 to 10 ms when it loaded them dynamically (5.2× `lua5.4 -e ''` in one run of session 12), about half
+that now; issue 32's goal is at most 3×.
 
 Loading a 40,000-line cookies.txt (400 domains; the limits keep 3,000): `pekit cookies list` {load_pekit:.0f} ms,
 Python's `MozillaCookieJar.load` of the same file {load_python:.0f} ms (it applies no limits), both whole commands,
-medians of 5 (issue 14: it took about 19 s when each line scanned the jar for the least recently used cookie).
+medians of 5 (issue 14: it took about 19 s when each line scanned the jar for the least recently used cookie;
+session 12: 690 ms, when storing each cookie of a file copied the whole index of the jar, and each line was
+split as Characters; now the index is changed in place and lines are read as bytes).
 
 Patterns: `scripts/bench-tools/patterns.lua` (gmatch over a 52 KB query string, gsub with a function, find
 and an anchored lazy match, 20 rounds; the same checksum {pekit_check}) timed inside the process with

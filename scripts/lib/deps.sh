@@ -63,3 +63,11 @@ pekit_ensure_deps() {
 }
 
 pekit_root() { cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd; }
+
+# The release build users run and install: the Swift runtime and Foundation linked into the
+# binary (--static-swift-stdlib), so a command starts in about half the time (no dynamic loading
+# of a dozen Swift libraries; BENCHMARKS.md, "Containment and start-up") and an installed pekit
+# needs no Swift toolchain beside it. Output goes to /tmp/pekit-build.log; the tail is shown on failure.
+pekit_release_build() {
+    (cd "$(pekit_root)" && swift build -c release --static-swift-stdlib "$@" >/tmp/pekit-build.log 2>&1) || { tail -30 /tmp/pekit-build.log >&2; return 1; }
+}

@@ -94,6 +94,13 @@ extension CookieJar {
         return try load(bytes, format: format, name: path)
     }
 
+    /// Whether `bytes` spell `word` (ASCII), whatever the case of its letters.
+    static func equalsIgnoringASCIICase(_ bytes: ArraySlice<UInt8>, _ word: StaticString) -> Bool {
+        guard bytes.count == word.utf8CodeUnitCount else { return false }
+        let expected = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
+        return zip(bytes, expected).allSatisfy { a, b in a == b || (a ^ 0x20 == b && (b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A) }
+    }
+
     static let maxWarnings = 100
 
     /// Adds the cookies of file text (see `load(from:)`).
@@ -109,14 +116,17 @@ extension CookieJar {
                 var number = 0
                 // The attributes a "#pekit-attributes:" line gives the next cookie line.
                 var pendingSameSite: Cookie.SameSite?, pendingPartitioned = false
+                // Read as bytes: only the fields a cookie keeps become strings (a line as a
+                // String, split by Characters, cost most of a large file's load).
+                let attributes = Array(Self.attributesPrefix.utf8), httpOnlyPrefix = Array("#HttpOnly_".utf8)
                 for rawLine in bytes.split(separator: 0x0A, omittingEmptySubsequences: false) {
                     number += 1
-                    var line = String(decoding: rawLine, as: UTF8.self)
-                    if line.hasSuffix("\r") { line.removeLast() }
+                    var line = rawLine
+                    if line.last == 0x0D { line.removeLast() }
                     var httpOnly = false
-                    if line.hasPrefix(Self.attributesPrefix) {
+                    if line.starts(with: attributes) {
                         pendingSameSite = nil; pendingPartitioned = false
-                        for attribute in line.dropFirst(Self.attributesPrefix.count).split(separator: ";") {
+                        for attribute in String(decoding: line.dropFirst(attributes.count), as: UTF8.self).split(separator: ";") {
                             let parts = attribute.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: [" "]) }
                             switch parts.first?.lowercased() {
                             case "samesite": pendingSameSite = parts.count > 1 ? Cookie.SameSite.allCases.first { $0.rawValue.lowercased() == parts[1].lowercased() } : nil
@@ -127,27 +137,30 @@ extension CookieJar {
                         continue
                     }
                     let sameSite = pendingSameSite, partitioned = pendingPartitioned
-                    if line.hasPrefix("#HttpOnly_") { httpOnly = true; line.removeFirst(10) }
-                    else if line.hasPrefix("#") || line.trimmingSpaces.isEmpty { continue }
+                    if line.starts(with: httpOnlyPrefix) { httpOnly = true; line.removeFirst(httpOnlyPrefix.count) }
+                    else if line.first == 0x23 || line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
                     pendingSameSite = nil; pendingPartitioned = false
-                    let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+                    let fields = line.split(separator: 0x09, omittingEmptySubsequences: false)
                     guard fields.count == 7 || fields.count == 6 else {
                         warn("\(name):\(number): expected 7 tab-separated fields, found \(fields.count); line skipped")
                         continue
                     }
-                    let subdomains = fields[1].uppercased()
-                    guard subdomains == "TRUE" || subdomains == "FALSE", fields[3].uppercased() == "TRUE" || fields[3].uppercased() == "FALSE",
-                          let expires = Int64(fields[4]), fields[2].hasPrefix("/") || fields[2].isEmpty else {
+                    func flag(_ field: ArraySlice<UInt8>) -> Bool? {
+                        Self.equalsIgnoringASCIICase(field, "TRUE") ? true : Self.equalsIgnoringASCIICase(field, "FALSE") ? false : nil
+                    }
+                    guard let subdomains = flag(fields[1]), let secure = flag(fields[3]),
+                          let expires = Int64(String(decoding: fields[4], as: UTF8.self)), fields[2].first == 0x2F || fields[2].isEmpty else {
                         warn("\(name):\(number): malformed fields (subdomains and secure must be TRUE or FALSE, expires a number, path start with /); line skipped")
                         continue
                     }
-                    var domain = fields[0].lowercased()
-                    let hostOnly = subdomains == "FALSE" && !domain.hasPrefix(".")
+                    var domain = String(decoding: fields[0], as: UTF8.self).lowercased()
+                    let hostOnly = !subdomains && !domain.hasPrefix(".")
                     if domain.hasPrefix(".") { domain.removeFirst() }
                     guard !domain.isEmpty else { warn("\(name):\(number): empty domain; line skipped"); continue }
-                    let cookie = Cookie(name: fields[5], value: fields.count == 7 ? fields[6] : "", domain: domain, path: fields[2].isEmpty ? "/" : fields[2],
-                                        expires: expires == 0 ? nil : Double(expires), hostOnly: hostOnly,
-                                        secure: fields[3].uppercased() == "TRUE", httpOnly: httpOnly, sameSite: sameSite, partitioned: partitioned)
+                    let path = fields[2].isEmpty ? "/" : String(decoding: fields[2], as: UTF8.self)
+                    let cookie = Cookie(name: String(decoding: fields[5], as: UTF8.self), value: fields.count == 7 ? String(decoding: fields[6], as: UTF8.self) : "",
+                                        domain: domain, path: path, expires: expires == 0 ? nil : Double(expires), hostOnly: hostOnly,
+                                        secure: secure, httpOnly: httpOnly, sameSite: sameSite, partitioned: partitioned)
                     do { try set(cookie) } catch { warn("\(name):\(number): \(error); line skipped"); continue }
                     loaded += 1
                 }

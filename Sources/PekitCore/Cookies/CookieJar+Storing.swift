@@ -119,6 +119,9 @@ extension CookieJar {
         if !cookie.lastAccess.isFinite { cookie.lastAccess = cookie.creation }
         cookie.lastAccess = max(cookie.lastAccess, cookie.creation)
         if var index = bulk {
+            // The only reference while it changes: with `bulk` still holding it, each cookie
+            // copied the whole index (copy on write), O(N) a cookie.
+            bulk = nil
             let key = cookie.name + "\u{0}" + cookie.path
             if let at = index[cookie.domain]?[key] {
                 byDomain[cookie.domain]?[at] = cookie
