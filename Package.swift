@@ -61,7 +61,7 @@ let package = Package(
         .executableTarget(name: "pekit-bench", dependencies: ["PekitCore", "PekitCrypto", "PekitHTTP"]),
         // libFuzzer target for the Lua value conversion: scripts/fuzz lua SECONDS. Without main
         // (-parse-as-library) so libFuzzer's own main is used in the fuzz build.
-        .executableTarget(name: "pekit-fuzz-lua", dependencies: ["PekitLua"],
+        .executableTarget(name: "pekit-fuzz-lua", dependencies: ["PekitLua", "PekitCore"],
                           swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
         .testTarget(name: "PekitCoreTests", dependencies: ["PekitCore", "PekitTestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "PekitLuaTests", dependencies: ["PekitLua", "PekitCore", "PekitCrypto", "PekitTestSupport"], resources: [.copy("Fixtures")]),

@@ -7,6 +7,7 @@
 // coroutine. A Lua error is an expected outcome; a crash, a sanitizer report, a broken round
 // trip or a coroutine that gets another answer is a finding. Built only with -DPEKIT_FUZZ (scripts/fuzz); a plain build says so.
 import Foundation
+import PekitCore
 import PekitLua
 
 #if PEKIT_FUZZ
@@ -72,7 +73,7 @@ for _, e in ipairs { "__index", "__newindex", "__pairs", "__len", "__eq", "__lt"
   HOSTILE[e] = function() error("pekit-fuzz: hostile metamethod " .. e .. " ran") end
 end
 HOSTILE.__tostring = function() coroutine.yield() end
-"""#
+"""# + "\npekit_fuzz_servers = { " + QueryServer.names.map { "\"\($0)\"" }.joined(separator: ", ") + " }\n"
 
 let probe = #"""
 local v = ...
@@ -98,7 +99,7 @@ for _, policy in ipairs { "rfc3986", "qs", "php", "rack", "afnetworking", "jquer
   local ok, q = pcall(pekit.query.encode, v, policy)
   if ok then
     assert(type(q) == "string")
-    for _, server in ipairs { "qs", "php", "rack", "python", "go", "whatwg", "node-querystring" } do
+    for _, server in ipairs(pekit_fuzz_servers) do
       pcall(pekit.query.decode, q, { server = server })
       pcall(pekit.query.check, v, policy, server)
     end

@@ -1,3 +1,5 @@
+import PekitCore
+
 /// The Lua API's reference: one entry per row of README's "Lua API" table, which is made from
 /// it (`pekit help --lua-api` prints the table; a test holds README to it), and what the REPL's
 /// `:help NAME` and `help(value)` show. Each example runs in a test and gives `result`.
@@ -29,7 +31,7 @@ public struct LuaAPIDoc: Sendable {
               returns: "the flattened `{key, value}` pairs before encoding (`value` is `pekit.null` for a key alone)",
               example: "pekit.query.pairs({a = {1, 2}}, \"php\")[2][1]", result: "\"a[1]\""),
         .init(names: ["pekit.query.decode"], call: "`pekit.query.decode(s [, server])`",
-              returns: "what a real server reads from `s` (a query, `?…`, or a whole URL: its query part is read). `server` is a model name (`\"qs\"`, `\"php\"`, `\"rack\"`, `\"python\"`, `\"go\"`, `\"whatwg\"`, `\"node-querystring\"`), a policy name (qs reading what that policy writes), or a table `{server = NAME, <that server's options under its own names>}` (see \"Server models\"). Maps keep the server's key order (`pekit.ordered` tables; `ordered = false` in the table gives plain ones). `go` also returns Go's error text (or nil); a model raises where its server raises",
+              returns: "what a real server reads from `s` (a query, `?…`, or a whole URL: its query part is read). `server` is a model name (\(QueryServer.names.map { "`\"\($0)\"`" }.joined(separator: ", "))), a policy name (qs reading what that policy writes), or a table `{server = NAME, <that server's options under its own names>}` (see \"Server models\"). Maps keep the server's key order (`pekit.ordered` tables; `ordered = false` in the table gives plain ones). `go` also returns Go's error text (or nil); a model raises where its server raises",
               example: "pekit.query.decode(\"a[]=1&a[]=2&b=x\", \"php\").a[2]", result: "\"2\""),
         .init(names: ["pekit.query.compare"], call: "`pekit.query.compare(t, {\"afnetworking\", \"php\", …})`",
               returns: "per policy: `policy`, `query`, `pairs`, and `differs` (per pair, against the first policy)",
