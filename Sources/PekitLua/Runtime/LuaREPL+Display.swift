@@ -46,22 +46,7 @@ extension LuaREPL {
         return lines.joined(separator: "\n")
     }
 
-    /// `"text"` with Lua's escapes for quotes, backslashes and control characters.
-    static func luaQuoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F { out += "\\\(scalar.value)" } else { out.unicodeScalars.append(scalar) }
-            }
-        }
-        return out + "\""
-    }
+    static func luaQuoted(_ text: String) -> String { LuaLiteral.quoted(text) }
 
     /// Control characters shown as escapes, so a header field cannot move the terminal's cursor.
     static func printable(_ text: String) -> String {

@@ -1,5 +1,6 @@
 import Foundation
 import PekitCore
+import PekitLua
 import PekitHTTP
 
 let importCommand = Command(
@@ -151,39 +152,9 @@ private func runImport(_ args: [[UInt8]]) throws -> Int32 {
     })
 }
 
-/// A Lua string literal for any bytes.
-private func luaQuote(_ bytes: [UInt8]) -> String {
-    var out = "\""
-    for b in bytes {
-        switch b {
-        case 0x22: out += "\\\""
-        case 0x5C: out += "\\\\"
-        case 0x0A: out += "\\n"
-        case 0x0D: out += "\\r"
-        case 0x09: out += "\\t"
-        case 0x20..<0x7F: out.unicodeScalars.append(Unicode.Scalar(b))
-        default: out += String(format: "\\%03d", b)
-        }
-    }
-    return out + "\""
-}
-
-private func luaQuote(_ text: String) -> String {
-    // Text that is UTF-8 stays readable; other bytes are escaped.
-    var out = "\""
-    for c in text.unicodeScalars {
-        switch c {
-        case "\"": out += "\\\""
-        case "\\": out += "\\\\"
-        case "\n": out += "\\n"
-        case "\r": out += "\\r"
-        case "\t": out += "\\t"
-        default:
-            if c.value < 0x20 || c.value == 0x7F { out += String(format: "\\%03d", c.value) } else { out.unicodeScalars.append(c) }
-        }
-    }
-    return out + "\""
-}
+/// A Lua string literal for any bytes, and for text (UTF-8 kept readable).
+private func luaQuote(_ bytes: [UInt8]) -> String { LuaLiteral.quoted(bytes: bytes) }
+private func luaQuote(_ text: String) -> String { LuaLiteral.quoted(text) }
 
 /// The script: `pekit.request{…}` made from the same builder the command line made (so it sends
 /// the same bytes: the printed script and `--send` agree), then `req:send{…}` with the command's
