@@ -326,10 +326,11 @@ enum HTTPModule: LuaModule {
     }
 
     static func install(in runtime: LuaRuntime, into pekit: Int32) {
-        let stack = runtime.stack
+        installTable(in: runtime, into: pekit) { http in fill(http, runtime) }
+    }
+
+    private static func fill(_ http: Int32, _ runtime: LuaRuntime) {
         let setFunction = runtime.setFunction
-        stack.newTable()
-        let http = stack.top
         setFunction(http, "pekit.http", "send") { call in
             try call.require(.network)
             let runtime = call.runtime
@@ -364,6 +365,5 @@ enum HTTPModule: LuaModule {
         // which every pekit start-up would otherwise pay for.
         installBatchFunctions(into: http, in: runtime)
         setFunction(http, "pekit.http", "curl_version") { call in call.stack.push(HTTPClient.curlVersion); return 1 }
-        stack.rawSet(pekit, "http")
     }
 }

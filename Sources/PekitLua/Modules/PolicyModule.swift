@@ -55,10 +55,10 @@ enum PolicyModule: LuaModule {
     }
 
     static func install(in runtime: LuaRuntime, into pekit: Int32) {
-        let stack = runtime.stack
-        let setFunction = runtime.setFunction
-        stack.newTable()
-        let module = stack.top
+        installTable(in: runtime, into: pekit) { module in fill(module, runtime.setFunction) }
+    }
+
+    private static func fill(_ module: Int32, _ setFunction: (Int32, String, String, @escaping (LuaCall) throws -> Int32) -> Void) {
         setFunction(module, "pekit.policy", "define") { call in
             try call.require(.policies)
             try call.table(1)
@@ -79,7 +79,6 @@ enum PolicyModule: LuaModule {
             }), keepOrder: false)
             return 1
         }
-        stack.rawSet(pekit, "policy")
     }
 
     /// Pushes a table describing `policy` with the same fields a plugin writes.
