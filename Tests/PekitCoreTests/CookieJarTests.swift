@@ -52,6 +52,26 @@ final class CookieJarTests: XCTestCase {
         XCTAssertEqual(header(j, "http://example.com/ab"), "nil", "path-match needs a / boundary")
     }
 
+    /// Set-Cookie is read as octets (RFC 6265 §5.2), as Python's http.cookiejar reads code
+    /// points: a combining mark after ';' or '=' does not hide it (as one Character it would),
+    /// only spaces and tabs are trimmed, attribute names match ASCII case-insensitively.
+    func testSetCookieIsReadAsOctets() throws {
+        let combined = try XCTUnwrap(SetCookie("a=1;\u{301}x; SECURE; pAtH=/p; SameSite=lax; Max-Age=-5; Domain=.Ex.COM"))
+        XCTAssertEqual(combined.value, "1")
+        XCTAssertTrue(combined.secure)
+        XCTAssertEqual(combined.path, "/p")
+        XCTAssertEqual(combined.sameSite, .lax)
+        XCTAssertEqual(combined.maxAge, -5)
+        XCTAssertEqual(combined.domain, "ex.com")
+        XCTAssertEqual(SetCookie("n=\u{301}v\t ;")?.value, "\u{301}v")
+        XCTAssertEqual(SetCookie("\u{00A0}n=v")?.name, "\u{00A0}n", "only spaces and tabs are trimmed")
+        XCTAssertNil(SetCookie(" =v"))
+        XCTAssertNil(SetCookie("nv;a=b"))
+        XCTAssertEqual(SetCookie("n=v; Max-Age=-; Max-Age=1x; Path=p")?.maxAge, nil)
+        XCTAssertEqual(SetCookie("n=v; Path=p")?.path, nil)
+        XCTAssertEqual(SetCookie("n=v; samesite=Strict; SameSite=bogus")?.sameSite, nil, "the last one counts")
+    }
+
     func testDomainRules() {
         let j = jar()
         XCTAssertEqual(store(j, "http://www.example.com/", "d=1; Domain=.example.com", "h=2", "p=3; Domain=com", "x=4; Domain=other.com", "s=5; Domain=www.example.com"),

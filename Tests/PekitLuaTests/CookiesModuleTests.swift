@@ -19,6 +19,26 @@ final class CookiesModuleTests: XCTestCase {
     }
 
     // IP direct connect, end to end: received by IP, sent by name and by another IP of the host.
+    /// A cookie's table is the same whichever way it reaches a script: a filter's argument
+    /// (made from the cookie as a value) and jar:receive's, jar:cookies' and jar:all's results
+    /// (made field by field), every field and type alike.
+    func testCookieTablesAreTheSameEverywhere() throws {
+        let lua = LuaREPL(runtime: try makeRuntime())
+        XCTAssertEqual(lua.eval("seen = {} jar = pekit.cookies.jar{ now = 1700000000, filter = { accept = function(c) seen[#seen + 1] = c return true end } }"), "")
+        XCTAssertEqual(lua.eval(#"r = jar:receive("https://www.example.com/a/b", { "sid=abc; Path=/; Secure; HttpOnly; SameSite=Lax; Max-Age=60; Partitioned", "t=1; Domain=example.com" })"#), "")
+        let same = """
+            local function same(a, b)
+              for k, v in pairs(a) do if b[k] ~= v or math.type(b[k]) ~= math.type(v) then return k end end
+              for k in pairs(b) do if a[k] == nil then return k end end
+              return true
+            end
+            local all, sid = jar:all(), nil
+            for _, c in ipairs(all) do if c.name == "sid" then sid = c end end
+            return same(seen[1], r.stored[1]), same(seen[2], r.stored[2]), same(r.stored[1], sid), #all, r.stored[1].same_site, r.stored[2].expires
+            """
+        XCTAssertEqual(lua.eval(same.replacingOccurrences(of: "\n", with: " ")), "true\ttrue\ttrue\t2\t\"Lax\"\tnil")
+    }
+
     func testHTTPDNSFilter() throws {
         let lua = LuaREPL(runtime: try makeRuntime())
         _ = lua.eval(#"jar = pekit.cookies.jar{ filter = { "httpdns", hosts = { ["203.0.113.7"] = "api.example.com", ["203.0.113.8"] = "API.example.com" } } }"#)

@@ -4,49 +4,61 @@
 /// skipped when it comes up, and the heaps are rebuilt when stale entries outnumber the cookies
 /// (or after a change not tracked entry by entry: a file loaded, limits enforced in bulk).
 struct EvictionIndex {
-    /// A cookie by its key, with the time the heap orders it by.
-    struct Entry {
-        let time: Double
+    /// A cookie's key: kept once in `keys`, so that the heaps hold plain values (moving an entry
+    /// in a heap then retains and releases nothing).
+    struct Key {
         let domain: String
         let name: String
         let path: String
     }
 
-    var byAccess = MinHeap<Entry> { $0.time < $1.time }
-    var byExpiry = MinHeap<Entry> { $0.time < $1.time }
+    /// A time the heap orders by, and the cookie's key in `keys`.
+    struct Entry {
+        let time: Double
+        let key: Int
+    }
+
+    var keys: [Key] = []
+    var byAccess = MinHeap()
+    var byExpiry = MinHeap()
     /// Whether the heaps hold an entry for every cookie (when false, rebuilt before use).
     var valid = false
 
+    /// Notes a cookie by its times: its last access, and its expiry when it has one.
+    mutating func note(_ key: Key, lastAccess: Double, expires: Double?) {
+        keys.append(key)
+        byAccess.push(Entry(time: lastAccess, key: keys.count - 1))
+        if let expires { byExpiry.push(Entry(time: expires, key: keys.count - 1)) }
+    }
+
     mutating func reset() {
-        byAccess = MinHeap { $0.time < $1.time }
-        byExpiry = MinHeap { $0.time < $1.time }
+        keys = []
+        byAccess = MinHeap()
+        byExpiry = MinHeap()
         valid = false
     }
 }
 
-/// A binary min-heap under `less`.
-struct MinHeap<Element> {
-    private(set) var items: [Element] = []
-    let less: (Element, Element) -> Bool
-
-    init(_ less: @escaping (Element, Element) -> Bool) { self.less = less }
+/// A binary min-heap of entries by their time.
+struct MinHeap {
+    private(set) var items: [EvictionIndex.Entry] = []
 
     var count: Int { items.count }
-    var min: Element? { items.first }
+    var min: EvictionIndex.Entry? { items.first }
 
-    mutating func push(_ element: Element) {
+    mutating func push(_ element: EvictionIndex.Entry) {
         items.append(element)
         var child = items.count - 1
         while child > 0 {
             let parent = (child - 1) / 2
-            guard less(items[child], items[parent]) else { break }
+            guard items[child].time < items[parent].time else { break }
             items.swapAt(child, parent)
             child = parent
         }
     }
 
     @discardableResult
-    mutating func popMin() -> Element? {
+    mutating func popMin() -> EvictionIndex.Entry? {
         guard let first = items.first else { return nil }
         let last = items.removeLast()
         guard !items.isEmpty else { return first }
@@ -56,7 +68,7 @@ struct MinHeap<Element> {
     }
 
     /// Replaces the contents with `elements`, ordered in O(n).
-    mutating func build(_ elements: [Element]) {
+    mutating func build(_ elements: [EvictionIndex.Entry]) {
         items = elements
         guard items.count > 1 else { return }
         for start in stride(from: items.count / 2 - 1, through: 0, by: -1) { siftDown(from: start) }
@@ -68,8 +80,8 @@ struct MinHeap<Element> {
         while true {
             let left = 2 * parent + 1, right = left + 1
             var smallest = parent
-            if left < items.count, less(items[left], items[smallest]) { smallest = left }
-            if right < items.count, less(items[right], items[smallest]) { smallest = right }
+            if left < items.count, items[left].time < items[smallest].time { smallest = left }
+            if right < items.count, items[right].time < items[smallest].time { smallest = right }
             guard smallest != parent else { return }
             items.swapAt(parent, smallest)
             parent = smallest
@@ -84,23 +96,23 @@ extension CookieJar {
         // Kept only while the jar is at its limit (a crawler's jar): below it, no lookup or store
         // pays for the heaps, and they are rebuilt in O(n) when the limit is reached again.
         guard count >= limits.total else { eviction.reset(); return }
-        eviction.byAccess.push(.init(time: cookie.lastAccess, domain: cookie.domain, name: cookie.name, path: cookie.path))
-        if let expires = cookie.expires {
-            eviction.byExpiry.push(.init(time: expires, domain: cookie.domain, name: cookie.name, path: cookie.path))
-        }
+        eviction.note(.init(domain: cookie.domain, name: cookie.name, path: cookie.path), lastAccess: cookie.lastAccess, expires: cookie.expires)
         // Stale entries (cookies sent again, replaced, removed) past the live ones: start afresh.
         if eviction.byAccess.count > 2 * count + 1024 { eviction.valid = false }
     }
 
     func rebuildEviction() {
-        var access: [EvictionIndex.Entry] = [], expiry: [EvictionIndex.Entry] = []
+        var access: [EvictionIndex.Entry] = [], expiry: [EvictionIndex.Entry] = [], keys: [EvictionIndex.Key] = []
         access.reserveCapacity(count)
+        keys.reserveCapacity(count)
         for (domain, list) in byDomain {
             for c in list {
-                access.append(.init(time: c.lastAccess, domain: domain, name: c.name, path: c.path))
-                if let expires = c.expires { expiry.append(.init(time: expires, domain: domain, name: c.name, path: c.path)) }
+                keys.append(.init(domain: domain, name: c.name, path: c.path))
+                access.append(.init(time: c.lastAccess, key: keys.count - 1))
+                if let expires = c.expires { expiry.append(.init(time: expires, key: keys.count - 1)) }
             }
         }
+        eviction.keys = keys
         eviction.byAccess.build(access)
         eviction.byExpiry.build(expiry)
         eviction.valid = true
@@ -114,17 +126,19 @@ extension CookieJar {
         let now = clock()
         while let entry = eviction.byExpiry.min, entry.time <= now {
             eviction.byExpiry.popMin()
-            if let i = index(of: entry), byDomain[entry.domain]?[i].expires == entry.time { removeCookie(domain: entry.domain, at: i) }
+            let key = eviction.keys[entry.key]
+            if let i = index(of: key), byDomain[key.domain]?[i].expires == entry.time { removeCookie(domain: key.domain, at: i) }
         }
         while count > limits.total, let entry = eviction.byAccess.popMin() {
-            guard let i = index(of: entry), byDomain[entry.domain]?[i].lastAccess == entry.time else { continue }
-            removeCookie(domain: entry.domain, at: i)
+            let key = eviction.keys[entry.key]
+            guard let i = index(of: key), byDomain[key.domain]?[i].lastAccess == entry.time else { continue }
+            removeCookie(domain: key.domain, at: i)
             evicted += 1
         }
     }
 
-    private func index(of entry: EvictionIndex.Entry) -> Int? {
-        byDomain[entry.domain]?.firstIndex { $0.name == entry.name && $0.path == entry.path }
+    private func index(of key: EvictionIndex.Key) -> Int? {
+        byDomain[key.domain]?.firstIndex { $0.name == key.name && $0.path == key.path }
     }
 
     private func removeCookie(domain: String, at index: Int) {

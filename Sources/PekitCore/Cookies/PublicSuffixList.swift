@@ -71,10 +71,19 @@ public struct PublicSuffixList: Sendable {
 
     /// Whether `candidate` (lower-case) is a rule of `kind`.
     private func contains(_ kind: Kind, _ candidate: [UInt8]) -> Bool {
-        let key = candidate.withUnsafeBufferPointer { Self.hash(kind, $0) }
+        candidate.withUnsafeBufferPointer { contains(kind, $0) }
+    }
+
+    /// Whether the bytes of `candidate` (lower-case) are a rule of `kind`: no copy of them.
+    private func contains(_ kind: Kind, _ candidate: UnsafeBufferPointer<UInt8>) -> Bool {
+        let key = Self.hash(kind, candidate)
+        func matches(_ place: Int) -> Bool {
+            let ruleStart = place >> 16, ruleLength = place & 0xFFFF
+            return ruleLength == candidate.count && text[ruleStart..<ruleStart + ruleLength].elementsEqual(candidate)
+        }
         guard let place = index[key] else { return false }
-        if matches(place, 0, candidate.count, in: candidate) { return true }
-        return more[key]?.contains { matches($0, 0, candidate.count, in: candidate) } ?? false
+        if matches(place) { return true }
+        return more[key]?.contains(where: matches) ?? false
     }
 
     /// The list file the environment names: `PEKIT_PUBLIC_SUFFIX_LIST`, else `defaultPath`.
@@ -112,7 +121,28 @@ public struct PublicSuffixList: Sendable {
     /// The public suffix of `host` by the list's algorithm (the implicit rule "*" applies when
     /// no rule matches, so every TLD is a public suffix).
     public func publicSuffix(of host: String) -> String {
-        let labels = host.lowercased().split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        let lower = host.lowercased()
+        // Each candidate is a tail of the host's own bytes (its labels from one on): looked up
+        // in place, with no string made per label. Punycode labels need the Unicode forms too.
+        guard !lower.contains("xn--") else { return publicSuffix(ofLabels: lower) }
+        let bytes = Array(lower.utf8)
+        var starts = [0]
+        for (i, byte) in bytes.enumerated() where byte == 0x2E { starts.append(i + 1) }
+        return bytes.withUnsafeBufferPointer { buffer -> String in
+            func has(_ kind: Kind, _ label: Int) -> Bool { contains(kind, UnsafeBufferPointer(rebasing: buffer[starts[label]...])) }
+            var best = starts.count - 1  // the label where the suffix starts; "*" rule: the last label
+            for label in (0..<starts.count).reversed() {
+                if has(.exception, label) { return label + 1 < starts.count ? String(decoding: buffer[starts[label + 1]...], as: UTF8.self) : "" }
+                if has(.rule, label) { best = label }
+                if label > 0, has(.wildcard, label) { best = label - 1 }
+            }
+            return String(decoding: buffer[starts[best]...], as: UTF8.self)
+        }
+    }
+
+    /// `publicSuffix(of:)` label by label, for hosts with Punycode labels.
+    func publicSuffix(ofLabels host: String) -> String {
+        let labels = host.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         guard !labels.isEmpty else { return host }
         // The list writes internationalized rules in Unicode (中国, 公司.cn) and hosts arrive in
         // their ASCII form (xn--fiqs8s): a rule matches in either.

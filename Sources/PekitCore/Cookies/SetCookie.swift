@@ -16,54 +16,84 @@ public struct SetCookie: Equatable, Sendable {
     public var partitioned = false
 
     /// Parses one Set-Cookie value; nil when §5.2 says to ignore it (no '=' in the name-value
-    /// pair, or an empty name).
+    /// pair, or an empty name). Read as octets, as §5.2 reads it: `;`, `=` and the spaces and
+    /// tabs trimmed are bytes, whatever follows them (a combining mark after a `;` does not hide
+    /// it), and attribute names are matched ASCII case-insensitively.
     public init?(_ header: String) {
-        let text = Substring(header)
-        let firstSemicolon = text.firstIndex(of: ";")
-        let nameValue = text[..<(firstSemicolon ?? text.endIndex)]
-        guard let eq = nameValue.firstIndex(of: "=") else { return nil }
-        name = Self.trim(nameValue[..<eq])
-        value = Self.trim(nameValue[nameValue.index(after: eq)...])
-        guard !name.isEmpty else { return nil }
-        guard let firstSemicolon else { return }
-        for raw in text[text.index(after: firstSemicolon)...].split(separator: ";", omittingEmptySubsequences: false) {
-            let attributeName: String, attributeValue: String
-            if let e = raw.firstIndex(of: "=") {
-                attributeName = Self.trim(raw[..<e]).lowercased()
-                attributeValue = Self.trim(raw[raw.index(after: e)...])
-            } else {
-                attributeName = Self.trim(raw).lowercased()
-                attributeValue = ""
-            }
-            switch attributeName {
-            case "expires":
-                if let seconds = CookieDate.parse(attributeValue) { expires = seconds }
-            case "max-age":
-                // A digit or '-' first, then digits only; otherwise the attribute is ignored.
-                let bytes = Array(attributeValue.utf8)
-                guard let first = bytes.first, first == 0x2D || (0x30...0x39).contains(first),
-                      bytes.dropFirst().allSatisfy({ (0x30...0x39).contains($0) }), bytes != [0x2D] else { continue }
-                maxAge = Int64(attributeValue) ?? (first == 0x2D ? Int64.min : Int64.max)
-            case "domain":
-                var domain = Substring(attributeValue)
-                if domain.hasPrefix(".") { domain = domain.dropFirst() }
-                self.domain = domain.isEmpty ? nil : domain.lowercased()
-            case "path":
-                path = attributeValue.hasPrefix("/") ? attributeValue : nil
-            case "secure": secure = true
-            case "httponly": httpOnly = true
-            case "samesite":
-                sameSite = Cookie.SameSite.allCases.first { $0.rawValue.lowercased() == attributeValue.lowercased() }
-            case "partitioned": partitioned = true
-            default: break
-            }
-        }
+        var header = header
+        guard let parsed = header.withUTF8({ Self.parse($0) }) else { return nil }
+        self = parsed
     }
 
-    static func trim(_ s: Substring) -> String {
-        var s = s
-        while let f = s.first, f == " " || f == "\t" { s.removeFirst() }
-        while let l = s.last, l == " " || l == "\t" { s.removeLast() }
-        return String(s)
+    private init(name: String, value: String) {
+        self.name = name
+        self.value = value
+    }
+
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> SetCookie? {
+        let end = bytes.count
+        func find(_ byte: UInt8, from start: Int, to limit: Int) -> Int? {
+            var i = start
+            while i < limit { if bytes[i] == byte { return i }; i += 1 }
+            return nil
+        }
+        func trimmed(_ start: Int, _ limit: Int) -> Range<Int> {
+            var lo = start, hi = limit
+            while lo < hi, bytes[lo] == 0x20 || bytes[lo] == 0x09 { lo += 1 }
+            while hi > lo, bytes[hi - 1] == 0x20 || bytes[hi - 1] == 0x09 { hi -= 1 }
+            return lo..<hi
+        }
+        func text(_ range: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self) }
+        func named(_ range: Range<Int>, _ word: StaticString) -> Bool {
+            guard range.count == word.utf8CodeUnitCount else { return false }
+            var p = word.utf8Start
+            for i in range {
+                let b = bytes[i], w = p.pointee
+                // ASCII letters compare without case; the words are lower case.
+                if b != w && !(b >= 0x41 && b <= 0x5A && b | 0x20 == w) { return false }
+                p += 1
+            }
+            return true
+        }
+        let firstSemicolon = find(0x3B, from: 0, to: end)
+        let nameValueEnd = firstSemicolon ?? end
+        guard let eq = find(0x3D, from: 0, to: nameValueEnd) else { return nil }
+        let name = text(trimmed(0, eq))
+        guard !name.isEmpty else { return nil }
+        var cookie = SetCookie(name: name, value: text(trimmed(eq + 1, nameValueEnd)))
+        guard var start = firstSemicolon.map({ $0 + 1 }) else { return cookie }
+        while true {
+            let stop = find(0x3B, from: start, to: end) ?? end
+            let e = find(0x3D, from: start, to: stop)
+            let attributeName = trimmed(start, e ?? stop)
+            let attributeValue = e.map { trimmed($0 + 1, stop) } ?? stop..<stop
+            if named(attributeName, "expires") {
+                if let seconds = CookieDate.parse(text(attributeValue)) { cookie.expires = seconds }
+            } else if named(attributeName, "max-age") {
+                // A digit or '-' first, then digits only; otherwise the attribute is ignored.
+                let digits = UnsafeBufferPointer(rebasing: bytes[attributeValue])
+                if let first = digits.first, first == 0x2D || (0x30...0x39).contains(first),
+                   digits.dropFirst().allSatisfy({ (0x30...0x39).contains($0) }), !(digits.count == 1 && first == 0x2D) {
+                    cookie.maxAge = Int64(text(attributeValue)) ?? (first == 0x2D ? Int64.min : Int64.max)
+                }
+            } else if named(attributeName, "domain") {
+                var domain = attributeValue
+                if domain.first.map({ bytes[$0] }) == 0x2E { domain = domain.dropFirst() }
+                cookie.domain = domain.isEmpty ? nil : text(domain).lowercased()
+            } else if named(attributeName, "path") {
+                cookie.path = attributeValue.first.map({ bytes[$0] }) == 0x2F ? text(attributeValue) : nil
+            } else if named(attributeName, "secure") {
+                cookie.secure = true
+            } else if named(attributeName, "httponly") {
+                cookie.httpOnly = true
+            } else if named(attributeName, "samesite") {
+                cookie.sameSite = named(attributeValue, "strict") ? .strict : named(attributeValue, "lax") ? .lax : named(attributeValue, "none") ? Cookie.SameSite.none : nil
+            } else if named(attributeName, "partitioned") {
+                cookie.partitioned = true
+            }
+            if stop == end { break }
+            start = stop + 1
+        }
+        return cookie
     }
 }

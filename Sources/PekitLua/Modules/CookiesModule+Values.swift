@@ -27,6 +27,31 @@ extension CookiesModule {
         return .map(PekitMap(unordered: entries))
     }
 
+    /// Pushes `cookie` as the table `value(of:)` describes, made field by field (a received
+    /// cookie's table is made on every `jar:receive`: no `PekitValue` in between).
+    static func push(_ cookie: Cookie, in runtime: LuaRuntime) {
+        let stack = runtime.stack
+        stack.newTable(nrec: 12)
+        func set(_ field: String, _ text: String) { stack.push(text); stack.rawSet(-2, field) }
+        func set(_ field: String, _ flag: Bool) { stack.push(bool: flag); stack.rawSet(-2, field) }
+        func set(_ field: String, _ number: Double) { stack.push(number: number); stack.rawSet(-2, field) }
+        set("name", cookie.name); set("value", cookie.value); set("domain", cookie.domain); set("path", cookie.path)
+        set("creation", cookie.creation); set("last_access", cookie.lastAccess)
+        set("host_only", cookie.hostOnly); set("secure", cookie.secure); set("http_only", cookie.httpOnly); set("partitioned", cookie.partitioned)
+        if let expires = cookie.expires { set("expires", expires) }
+        if let sameSite = cookie.sameSite { set("same_site", sameSite.rawValue) }
+    }
+
+    /// Pushes a list of cookies' tables.
+    static func push(_ cookies: [Cookie], in runtime: LuaRuntime) {
+        let stack = runtime.stack
+        stack.newTable(narr: Int32(clamping: cookies.count))
+        for (i, cookie) in cookies.enumerated() {
+            push(cookie, in: runtime)
+            stack.rawSetIndex(-2, Int64(i + 1))
+        }
+    }
+
     /// A cookie from a table with at least name, value and domain.
     static func cookie(from value: PekitValue, now: Double) throws -> Cookie {
         guard case .map(let map) = value else { throw LuaArgumentError("a cookie must be a table") }

@@ -61,21 +61,30 @@ enum CookiesModule: LuaModule {
             let jar = try jar(at: 1, call)
             let url = try requestURL(call, 2)
             let headers = call.stack.type(3) == LUA_TTABLE ? try call.strings(3, expected: "a list of Set-Cookie strings") : [try call.string(3)]
-            var stored: [PekitValue] = [], rejected: [PekitValue] = [], removed = 0
+            var stored: [Cookie] = [], rejected: [(name: String, reason: String)] = [], removed = 0
             let evictedBefore = jar.evicted
             for header in headers {
                 switch try jar.receive(header, from: url) {
-                case .stored(let cookie): stored.append(Self.value(of: cookie))
+                case .stored(let cookie): stored.append(cookie)
                 case .removed(_, let count): removed += count
-                case .rejected(let name, let reason):
-                    rejected.append(.map(PekitMap(unordered: [.init(key: "name", value: .text(name)), .init(key: "reason", value: .text(reason))])))
+                case .rejected(let name, let reason): rejected.append((name, reason))
                 }
             }
-            runtime.push(.map(PekitMap(unordered: [
-                .init(key: "stored", value: .array(stored)), .init(key: "rejected", value: .array(rejected)),
-                .init(key: "removed", value: .integer(Int64(removed))),
-                .init(key: "evicted", value: .integer(Int64(jar.evicted - evictedBefore))),
-            ])), keepOrder: false)
+            // {stored = {cookie…}, rejected = {{name =, reason =}…}, removed = n, evicted = n}, made directly.
+            let stack = call.stack
+            stack.newTable(nrec: 4)
+            push(stored, in: runtime)
+            stack.rawSet(-2, "stored")
+            stack.newTable(narr: Int32(clamping: rejected.count))
+            for (i, item) in rejected.enumerated() {
+                stack.newTable(nrec: 2)
+                stack.push(item.name); stack.rawSet(-2, "name")
+                stack.push(item.reason); stack.rawSet(-2, "reason")
+                stack.rawSetIndex(-2, Int64(i + 1))
+            }
+            stack.rawSet(-2, "rejected")
+            stack.push(integer: Int64(removed)); stack.rawSet(-2, "removed")
+            stack.push(integer: Int64(jar.evicted - evictedBefore)); stack.rawSet(-2, "evicted")
             return 1
         }
         func context(_ call: LuaCall, _ n: Int32) throws -> CookieJar.RequestContext {
@@ -98,11 +107,11 @@ enum CookiesModule: LuaModule {
         setFunction(methods, "jar", "cookies") { call in
             let jar = try jar(at: 1, call)
             let list = try jar.cookies(for: try requestURL(call, 2), context: try context(call, 3))
-            call.runtime.push(.array(list.map(Self.value(of:))), keepOrder: false)
+            push(list, in: call.runtime)
             return 1
         }
         setFunction(methods, "jar", "all") { call in
-            call.runtime.push(.array(try jar(at: 1, call).all.map(Self.value(of:))), keepOrder: false)
+            push(try jar(at: 1, call).all, in: call.runtime)
             return 1
         }
         setFunction(methods, "jar", "set") { call in

@@ -1,0 +1,43 @@
+import Foundation
+import XCTest
+@testable import PekitCore
+
+/// The public suffix list's algorithm on the real list (Debian's publicsuffix, which scripts/test
+/// installs): vectors from the list's own test file (publicsuffix.org's test_psl.txt), and the
+/// byte-level lookup against the label-by-label one on many hosts.
+final class PublicSuffixListTests: XCTestCase {
+    func realList() throws -> PublicSuffixList {
+        let path = "/usr/share/publicsuffix/public_suffix_list.dat"
+        guard let bytes = FileManager.default.contents(atPath: path) else { throw XCTSkip("\(path) is missing (scripts/test installs publicsuffix)") }
+        return PublicSuffixList(text: String(decoding: bytes, as: UTF8.self))
+    }
+
+    func testRegistrableDomainsAsTheListsTestsSayThem() throws {
+        let list = try realList()
+        let vectors: [(String, String?)] = [
+            ("com", nil), ("example.com", "example.com"), ("b.example.com", "example.com"), ("a.b.example.com", "example.com"),
+            ("uk.com", nil), ("example.uk.com", "example.uk.com"), ("b.example.uk.com", "example.uk.com"),
+            ("test.ac", "test.ac"), ("mm", nil), ("c.mm", nil), ("b.c.mm", "b.c.mm"), ("a.b.c.mm", "b.c.mm"),
+            ("jp", nil), ("test.jp", "test.jp"), ("www.test.jp", "test.jp"), ("ac.jp", nil), ("test.ac.jp", "test.ac.jp"),
+            ("kyoto.jp", nil), ("test.kyoto.jp", "test.kyoto.jp"), ("ide.kyoto.jp", nil), ("b.ide.kyoto.jp", "b.ide.kyoto.jp"),
+            ("c.kobe.jp", nil), ("b.c.kobe.jp", "b.c.kobe.jp"), ("city.kobe.jp", "city.kobe.jp"), ("www.city.kobe.jp", "city.kobe.jp"),
+            ("ck", nil), ("test.ck", nil), ("b.test.ck", "b.test.ck"), ("www.ck", "www.ck"), ("www.www.ck", "www.ck"),
+            ("us", nil), ("test.us", "test.us"), ("ak.us", nil), ("test.ak.us", "test.ak.us"), ("k12.ak.us", nil), ("test.k12.ak.us", "test.k12.ak.us"),
+            ("www.example.COM", "example.com"),
+        ]
+        for (host, expected) in vectors {
+            XCTAssertEqual(list.registrableDomain(host), expected, host)
+        }
+    }
+
+    func testTheByteLookupIsTheLabelLookup() throws {
+        let list = try realList()
+        let tails = ["com", "co.uk", "uk", "kobe.jp", "city.kobe.jp", "ck", "www.ck", "github.io", "s3.amazonaws.com", "blogspot.com", "nope", "", "appspot.com"]
+        for tail in tails {
+            for head in ["", "a.", "b.a.", "www.", "x.y.z."] {
+                let host = head + tail
+                XCTAssertEqual(list.publicSuffix(of: host), list.publicSuffix(ofLabels: host.lowercased()), host)
+            }
+        }
+    }
+}
