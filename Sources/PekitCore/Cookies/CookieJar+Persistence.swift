@@ -119,9 +119,15 @@ extension CookieJar {
                 // Read as bytes: only the fields a cookie keeps become strings (a line as a
                 // String, split by Characters, cost most of a large file's load).
                 let attributes = Array(Self.attributesPrefix.utf8), httpOnlyPrefix = Array("#HttpOnly_".utf8)
-                for rawLine in bytes.split(separator: 0x0A, omittingEmptySubsequences: false) {
+                var lineStart = bytes.startIndex
+                // The fields of a line, found again for each line in one reused array.
+                var fields: [ArraySlice<UInt8>] = []
+                fields.reserveCapacity(8)
+                while lineStart <= bytes.endIndex {
+                    let lineEnd = bytes[lineStart...].firstIndex(of: 0x0A) ?? bytes.endIndex
+                    var line = bytes[lineStart..<lineEnd]
+                    lineStart = lineEnd + 1
                     number += 1
-                    var line = rawLine
                     if line.last == 0x0D { line.removeLast() }
                     var httpOnly = false
                     if line.starts(with: attributes) {
@@ -140,7 +146,14 @@ extension CookieJar {
                     if line.starts(with: httpOnlyPrefix) { httpOnly = true; line.removeFirst(httpOnlyPrefix.count) }
                     else if line.first == 0x23 || line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
                     pendingSameSite = nil; pendingPartitioned = false
-                    let fields = line.split(separator: 0x09, omittingEmptySubsequences: false)
+                    fields.removeAll(keepingCapacity: true)
+                    var fieldStart = line.startIndex
+                    while true {
+                        let fieldEnd = line[fieldStart...].firstIndex(of: 0x09) ?? line.endIndex
+                        fields.append(line[fieldStart..<fieldEnd])
+                        if fieldEnd == line.endIndex { break }
+                        fieldStart = fieldEnd + 1
+                    }
                     guard fields.count == 7 || fields.count == 6 else {
                         warn("\(name):\(number): expected 7 tab-separated fields, found \(fields.count); line skipped")
                         continue

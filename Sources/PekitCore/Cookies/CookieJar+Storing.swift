@@ -186,8 +186,9 @@ extension CookieJar {
     func enforceAllLimits() {
         if count > limits.total || byDomain.values.contains(where: { $0.count > limits.perDomain }) { removeExpired() }
         for (domain, list) in byDomain where list.count > limits.perDomain {
-            let kept = list.enumerated().sorted { ($0.element.lastAccess, $0.offset) > ($1.element.lastAccess, $1.offset) }
-                .prefix(limits.perDomain).sorted { $0.offset < $1.offset }.map(\.element)
+            // Positions sorted, not cookies: no cookie is copied while sorting.
+            let kept = list.indices.sorted { (list[$0].lastAccess, $0) > (list[$1].lastAccess, $1) }
+                .prefix(limits.perDomain).sorted().map { list[$0] }
             evicted += list.count - kept.count
             count -= list.count - kept.count
             byDomain[domain] = kept
