@@ -124,10 +124,11 @@ public struct PublicSuffixList: Sendable {
         let lower = host.lowercased()
         // Each candidate is a tail of the host's own bytes (its labels from one on): looked up
         // in place, with no string made per label. Punycode labels need the Unicode forms too.
-        guard !lower.contains("xn--") else { return publicSuffix(ofLabels: lower) }
         let bytes = Array(lower.utf8)
         var starts = [0]
         for (i, byte) in bytes.enumerated() where byte == 0x2E { starts.append(i + 1) }
+        let punycode: [UInt8] = [0x78, 0x6E, 0x2D, 0x2D]  // "xn--", looked for in bytes (String's contains goes through NSString)
+        guard !starts.contains(where: { bytes[$0...].starts(with: punycode) }) else { return publicSuffix(ofLabels: lower) }
         return bytes.withUnsafeBufferPointer { buffer -> String in
             func has(_ kind: Kind, _ label: Int) -> Bool { contains(kind, UnsafeBufferPointer(rebasing: buffer[starts[label]...])) }
             var best = starts.count - 1  // the label where the suffix starts; "*" rule: the last label
