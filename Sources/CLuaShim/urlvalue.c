@@ -67,12 +67,12 @@ static int url_parse(lua_State *L) {
         const char *input = lua_tolstring(L, 1, &length);
         pekit_url_parser parser = (pekit_url_parser)lua_touserdata(L, lua_upvalueindex(1));
         // As for every call into Swift: its pushes are counted against the cap, not refused
-        // (a refusal would raise through Swift frames).
+        // (a refusal would raise through Swift frames); LuaRuntime.enter checks the cap after.
         int previous = pekit_enforce_memory(L, 0);
         int pushed = parser(L, input, length);
         pekit_enforce_memory(L, previous);
-        if (pushed > 0 && !pekit_memory_exceeded(L)) return 1;
-        lua_settop(L, 1);  // past the cap: the fallback raises the memory error as every call does
+        if (pushed > 0) return 1;
+        lua_settop(L, 1);  // not a URL, or past the cap: the Swift function says why (or raises the memory error)
     }
     return call_fallback(L);
 }

@@ -27,13 +27,19 @@ final class QueryPeerTests: XCTestCase {
     /// remove another (Fixtures/make_qs_vectors.py).
     func testQSIgnoreQueryPrefixRemovesOneQuestionMark() throws {
         struct Case: Decodable { let input: String; let expected: String }
-        let url = try XCTUnwrap(Bundle.module.url(forResource: "qs-prefix-vectors", withExtension: "json", subdirectory: "Fixtures"))
-        let cases = try JSONDecoder().decode([Case].self, from: Data(contentsOf: url))
-        XCTAssertEqual(cases.count, 8)
+        let cases: [Case] = try fixtureCases("qs-prefix-vectors", count: 8)
         let lua = LuaREPL(runtime: try makeRuntime())
         for c in cases {
             try assertQSDecodes(lua, c.input, options: "ignoreQueryPrefix = true", as: c.expected, "qs.parse(\(c.input), {ignoreQueryPrefix: true})")
         }
+    }
+
+    /// The cases of a fixture made by Fixtures/make_qs_vectors.py, checked to be all there.
+    private func fixtureCases<Case: Decodable>(_ name: String, count: Int, line: UInt = #line) throws -> [Case] {
+        let url = try XCTUnwrap(Bundle.module.url(forResource: name, withExtension: "json", subdirectory: "Fixtures"), line: line)
+        let cases = try JSONDecoder().decode([Case].self, from: Data(contentsOf: url))
+        XCTAssertEqual(cases.count, count, line: line)
+        return cases
     }
 
     /// Decodes `input` with the qs model and `options` (Lua table fields) in `lua` and compares
@@ -51,9 +57,7 @@ final class QueryPeerTests: XCTestCase {
     /// `__proto__`), against node-qs (Fixtures/make_qs_vectors.py).
     func testQSPlainObjects() throws {
         struct Case: Decodable { let input: String; let plainObjects: Bool; let expected: String }
-        let url = try XCTUnwrap(Bundle.module.url(forResource: "qs-plain-vectors", withExtension: "json", subdirectory: "Fixtures"))
-        let cases = try JSONDecoder().decode([Case].self, from: Data(contentsOf: url))
-        XCTAssertEqual(cases.count, 16)
+        let cases: [Case] = try fixtureCases("qs-plain-vectors", count: 16)
         let lua = LuaREPL(runtime: try makeRuntime())
         for c in cases {
             try assertQSDecodes(lua, c.input, options: "plainObjects = \(c.plainObjects)", as: c.expected, "qs.parse(\(c.input), {plainObjects: \(c.plainObjects)})")

@@ -62,17 +62,15 @@ final class LuaHandleTable<Object> {
         LuaHandle.push(id, metatable: metatable, in: runtime)
     }
 
+    /// The object of the handle at `index`, or nil when the value there is not a live handle of this kind.
+    func object(at index: Int32, in runtime: LuaRuntime) -> Object? {
+        LuaHandle.id(at: index, metatable: metatable, in: runtime).flatMap { objects[$0] }
+    }
+
     /// The object of the handle at argument `index`.
     /// - Throws: a type error naming `expected` when it is not a live handle of this kind.
     func object(at index: Int32, _ call: LuaCall, expected: String) throws -> Object {
-        guard let id = LuaHandle.id(at: index, metatable: metatable, in: call.runtime), let object = objects[id] else {
-            throw call.typeError(index, expected: expected)
-        }
+        guard let object = object(at: index, in: call.runtime) else { throw call.typeError(index, expected: expected) }
         return object
-    }
-
-    /// Whether the value at `index` is a handle of this kind.
-    func contains(at index: Int32, in runtime: LuaRuntime) -> Bool {
-        LuaHandle.id(at: index, metatable: metatable, in: runtime) != nil
     }
 }

@@ -23,8 +23,7 @@ extension HTTPModule {
     /// fields and send options (as `pekit.http.get`'s second argument, with `url` and `method`).
     static func batchItem(at index: Int32, _ call: LuaCall, argument n: Int32, base: SendOptions) throws -> (HTTPRequest, SendOptions) {
         let stack = call.stack
-        if RequestModule.isRequest(at: index, in: call.runtime) {
-            let stored = try RequestModule.storedRequest(at: index, call)
+        if let stored = RequestModule.heldRequest(at: index, in: call.runtime) {
             return (stored.request, Self.merging(base, defaults: stored.sendDefaults))
         }
         if stack.type(index) == LUA_TTABLE {

@@ -334,8 +334,7 @@ enum HTTPModule: LuaModule {
         setFunction(http, "pekit.http", "send") { call in
             try call.require(.network)
             let runtime = call.runtime
-            if RequestModule.isRequest(at: 1, in: runtime) {
-                let stored = try RequestModule.storedRequest(at: 1, call)
+            if let stored = RequestModule.heldRequest(at: 1, in: runtime) {
                 return try send(stored.request, options: try sendOptions(from: call, argument: 2, base: stored.sendDefaults), call)
             }
             guard call.stack.type(1) == LUA_TTABLE else { throw call.typeError(1, expected: "request or table of request fields") }

@@ -55,10 +55,11 @@ enum PolicyModule: LuaModule {
     }
 
     static func install(in runtime: LuaRuntime, into pekit: Int32) {
-        installTable(in: runtime, into: pekit) { module in fill(module, runtime.setFunction) }
+        installTable(in: runtime, into: pekit) { module in fill(module, in: runtime) }
     }
 
-    private static func fill(_ module: Int32, _ setFunction: (Int32, String, String, @escaping (LuaCall) throws -> Int32) -> Void) {
+    private static func fill(_ module: Int32, in runtime: LuaRuntime) {
+        let setFunction = runtime.setFunction
         setFunction(module, "pekit.policy", "define") { call in
             try call.require(.policies)
             try call.table(1)

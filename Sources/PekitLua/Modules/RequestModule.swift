@@ -15,9 +15,9 @@ enum RequestModule: LuaModule {
 
     static func state(_ runtime: LuaRuntime) -> State { runtime.moduleState(State.self, State.init) }
 
-    /// Whether the value at `index` is a request handle.
-    static func isRequest(at index: Int32, in runtime: LuaRuntime) -> Bool {
-        state(runtime).requests.contains(at: index, in: runtime)
+    /// The request of the handle at `index`, or nil when the value there is something else.
+    static func heldRequest(at index: Int32, in runtime: LuaRuntime) -> StoredRequest? {
+        state(runtime).requests.object(at: index, in: runtime)
     }
 
     static let requestFields = ["method", "url", "base", "params", "policy", "params_in", "methods_in_query", "headers", "json", "form",

@@ -16,7 +16,7 @@ extension LuaREPL {
         let i = stack.absolute(index)
         guard forPeople else { return runtime.inspect(at: i, fold: true) }
         if let url = URLModule.urlIfHandle(at: i, in: runtime) { return Self.describe(url) }
-        if RequestModule.isRequest(at: i, in: runtime), let stored = try? RequestModule.state(runtime).requests.object(at: i, LuaCall(stack: stack, name: "repl", runtime: runtime, count: i), expected: "request") {
+        if let stored = RequestModule.heldRequest(at: i, in: runtime) {
             return Self.describe(stored.request)
         }
         if stack.type(i) == LUA_TTABLE || stack.type(i) == LUA_TUSERDATA, runtime.marker(of: i) != nil, let value = try? runtime.value(at: i, path: "value") {
@@ -31,9 +31,9 @@ extension LuaREPL {
     static func describe(_ url: WHATWGURL) -> String {
         let fields = WHATWGURL.Component.allCases.filter { $0 != .href }
         let width = fields.map(\.rawValue.count).max() ?? 0
-        var lines = ["pekit.url.parse(\(luaQuoted(url.href)))"]
+        var lines = ["pekit.url.parse(\(LuaLiteral.quoted(url.href)))"]
         for field in fields {
-            lines.append("  " + field.rawValue.padding(toLength: width, withPad: " ", startingAt: 0) + " = " + luaQuoted(URLModule.urlField(url, field)))
+            lines.append("  " + field.rawValue.padding(toLength: width, withPad: " ", startingAt: 0) + " = " + LuaLiteral.quoted(URLModule.urlField(url, field)))
         }
         return lines.joined(separator: "\n")
     }
@@ -44,12 +44,5 @@ extension LuaREPL {
         let body = (try? request.bodyBytes().count) ?? 0
         if body > 0 { lines.append("(and \(body) byte\(body == 1 ? "" : "s") of body: r.body; the whole message: r:raw())") }
         return lines.joined(separator: "\n")
-    }
-
-    static func luaQuoted(_ text: String) -> String { LuaLiteral.quoted(text) }
-
-    /// Control characters shown as escapes, so a header field cannot move the terminal's cursor.
-    static func printable(_ text: String) -> String {
-        String(luaQuoted(text).dropFirst().dropLast()).replacingOccurrences(of: "\\\"", with: "\"").replacingOccurrences(of: "\\\\", with: "\\")
     }
 }

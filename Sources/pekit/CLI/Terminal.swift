@@ -24,8 +24,7 @@ struct Style {
     /// Whether ANSI colours are written.
     let colors: Bool
 
-    init(choice: Choice, isTerminal: Bool, environment: [String: String]) {
-        let noColor = !(environment["NO_COLOR"] ?? "").isEmpty
+    init(choice: Choice, isTerminal: Bool, noColor: Bool) {
         switch choice {
         case .always: indents = true; colors = true
         case .never: indents = isTerminal; colors = false
@@ -42,11 +41,11 @@ struct Style {
         }
         // Set to anything (not empty): no colours (no-color.org).
         let noColor = getenv("NO_COLOR").map { $0.pointee != 0 } ?? false
-        self.init(choice: choice, isTerminal: isatty(fd) != 0, environment: noColor ? ["NO_COLOR": "1"] : [:])
+        self.init(choice: choice, isTerminal: isatty(fd) != 0, noColor: noColor)
     }
 
     /// Plain bytes: no styling at all.
-    static let plain = Style(choice: .never, isTerminal: false, environment: [:])
+    static let plain = Style(choice: .never, isTerminal: false, noColor: true)
 
     /// `value` as this style shows it: indented (and coloured), or compact JSON.
     func json(_ value: PekitValue) -> [UInt8] {

@@ -1,3 +1,4 @@
+import PekitCore
 import PekitHTTP
 
 /// curl's two views of a transfer, from libcurl's own reports (`SendOptions.trace`).

@@ -265,17 +265,14 @@ private func luaScript(_ request: HTTPRequest, builder: RequestBuilder, options 
     var send: [String] = []
     // Each send option given by a flag of its row (SendOptions.fields), as its Lua field
     // (--compressed is a request field already).
+    // A value the command line would refuse is left out, as curl's own error is the command's.
     for field in SendOptions.fields where field.name != "compressed" {
-        guard let flag = field.flagNames.first(where: { parsed.has($0) }) else { continue }
-        let text = parsed.value(flag) ?? ""
-        switch (field.implied[flag], field.kind) {
-        case (.flag(let on)?, _): send.append("\(field.name) = \(on)")
-        case (.text(let word)?, _): send.append("\(field.name) = \(luaQuote(word))")
-        case (_, .flag): send.append("\(field.name) = true")
-        case (_, .seconds): if let s = Double(text) { send.append("\(field.name) = \(s.luaLiteral)") }
-        case (_, .count), (_, .bytes): if let n = Int(text) { send.append("\(field.name) = \(n)") }
-        case (_, .text), (_, .choice): send.append("\(field.name) = \(luaQuote(text))")
-        default: break
+        switch (try? sendOptionValue(field, parsed)) ?? nil {
+        case .flag(let on)?: send.append("\(field.name) = \(on)")
+        case .number(let x)?: send.append("\(field.name) = \(x.luaLiteral)")
+        case .integer(let n)?: send.append("\(field.name) = \(n)")
+        case .text(let text)?: send.append("\(field.name) = \(luaQuote(text))")
+        case nil: break
         }
     }
     if let n = parsed.value("retry").flatMap(Int.init) {

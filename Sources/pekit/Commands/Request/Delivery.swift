@@ -37,52 +37,16 @@ struct Delivery {
             let text = notice.text(.commandLine)
             if noticed.insert(text).inserted { Output.stderr.line("pekit request: warning: \(text)") }
         }
-        func number(_ name: String) throws -> Double? {
-            guard let text = parsed.value(name) else { return nil }
-            guard let value = Double(text), SendOptions.secondsRange.contains(value), value > 0 else {
-                throw UsageError(command: "request", message: "--\(name) takes a number of seconds more than 0 and at most \(Int(SendOptions.secondsRange.upperBound)), not '\(text)'")
-            }
-            return value
-        }
-        // The send options the command line gives by a flag of their row (SendOptions.fields),
-        // the first of a row's flags given winning.
+        // The send options the command line gives by a flag of their row (SendOptions.fields).
         for field in SendOptions.fields {
-            guard let flag = field.flagNames.first(where: { parsed.has($0) }) else { continue }
-            let value: SendOptions.Field.Value
-            switch field.kind {
-            case _ where field.implied[flag] != nil: value = field.implied[flag] ?? .flag(true)
-            case .flag: value = .flag(true)
-            case .seconds: value = .number(try number(flag) ?? 0)
-            case .count(let range):
-                let text = parsed.value(flag) ?? ""
-                guard let count = Int(text), range.contains(count) else {
-                    throw UsageError(command: "request", message: "--\(field.flagNames[0]) takes a count from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
-                }
-                value = .integer(count)
-            case .bytes:
-                // curl's suffixes: 16K, 1M, 2G (powers of 1024).
-                let text = parsed.value(flag) ?? ""
-                let scale = ["k": 1 << 10, "m": 1 << 20, "g": 1 << 30][text.last.map { String($0).lowercased() } ?? ""]
-                let digits = scale == nil ? text : String(text.dropLast())
-                guard let number = Int(digits), number >= 0, case let (count, overflow) = number.multipliedReportingOverflow(by: scale ?? 1), !overflow else {
-                    throw UsageError(command: "request", message: "--\(flag) takes a number of bytes, not '\(text)'")
-                }
-                value = .integer(count)
-            case .text: value = .text(parsed.value(flag) ?? "")
-            case .choice(let words):
-                let text = parsed.value(flag) ?? ""
-                guard words.contains(text) else { throw UsageError(command: "request", message: "--\(flag) takes \(alternatives(words)), not '\(text)'") }
-                value = .text(text)
-            case .script: continue
-            }
-            field.set?(&options, value)
+            if let value = try sendOptionValue(field, parsed) { field.set?(&options, value) }
         }
         if options.insecure { Output.stderr.line("pekit request: warning: --insecure: TLS certificates and host names are not checked") }
         // curl's --retry N (--retry-max-time S, --retry-all-errors): idempotent methods only.
         if let text = parsed.value("retry") {
             guard let n = Int(text), (0...100).contains(n) else { throw UsageError(command: "request", message: "--retry takes a count from 0 to 100, not '\(text)'") }
             var policy = RetryPolicy.curl(retries: n)
-            policy.maxTime = try number("retry-max-time")
+            policy.maxTime = try seconds("retry-max-time", parsed)
             policy.onAnyError = parsed.has("retry-all-errors")
             options.retry = policy
         } else if parsed.has("retry-max-time") || parsed.has("retry-all-errors") {

@@ -53,3 +53,44 @@ func isSending(_ parsed: Arguments) throws -> Bool {
     }
     return parsed.has("send") || !sendOnly.isEmpty
 }
+
+/// The value a send option's row (`SendOptions.fields`) has on the command line: the first of
+/// its flags given, read by the row's kind; nil when none is given or the row is a script's.
+/// - Throws: `UsageError` in the row's words (`--timeout takes a number of seconds …`).
+func sendOptionValue(_ field: SendOptions.Field, _ parsed: Arguments) throws -> SendOptions.Field.Value? {
+    guard let flag = field.flagNames.first(where: { parsed.has($0) }) else { return nil }
+    if let implied = field.implied[flag] { return implied }
+    let text = parsed.value(flag) ?? ""
+    switch field.kind {
+    case .flag: return .flag(true)
+    case .seconds: return try seconds(flag, parsed).map { .number($0) }
+    case .count(let range):
+        guard let count = Int(text), range.contains(count) else {
+            throw UsageError(command: "request", message: "--\(field.flagNames[0]) takes a count from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
+        }
+        return .integer(count)
+    case .bytes:
+        // curl's suffixes: 16K, 1M, 2G (powers of 1024).
+        let scale = ["k": 1 << 10, "m": 1 << 20, "g": 1 << 30][text.last.map { String($0).lowercased() } ?? ""]
+        let digits = scale == nil ? text : String(text.dropLast())
+        guard let number = Int(digits), number >= 0, case let (count, overflow) = number.multipliedReportingOverflow(by: scale ?? 1), !overflow else {
+            throw UsageError(command: "request", message: "--\(flag) takes a number of bytes, not '\(text)'")
+        }
+        return .integer(count)
+    case .text: return .text(text)
+    case .choice(let words):
+        guard words.contains(text) else { throw UsageError(command: "request", message: "--\(flag) takes \(alternatives(words)), not '\(text)'") }
+        return .text(text)
+    case .script: return nil
+    }
+}
+
+/// A number of seconds given with `--name`, checked as libcurl can take it.
+/// - Throws: `UsageError` naming the flag.
+func seconds(_ name: String, _ parsed: Arguments) throws -> Double? {
+    guard let text = parsed.value(name) else { return nil }
+    guard let value = Double(text), SendOptions.secondsRange.contains(value), value > 0 else {
+        throw UsageError(command: "request", message: "--\(name) takes a number of seconds more than 0 and at most \(Int(SendOptions.secondsRange.upperBound)), not '\(text)'")
+    }
+    return value
+}

@@ -2,7 +2,7 @@
 /// made safe to print for a person: control characters are escaped (`\r`, `\n`, `\x1B`, `\x9B`),
 /// so a server cannot move the cursor, overwrite a line or send escape sequences to the terminal.
 /// Tab stays. Everything else is unchanged.
-func printable(_ text: String) -> String {
+public func printable(_ text: String) -> String {
     guard text.unicodeScalars.contains(where: isControl) else { return text }
     var out = ""
     for scalar in text.unicodeScalars {
