@@ -170,4 +170,14 @@ typedef struct {
 void pekit_push_response(lua_State *L, const pekit_response_fields *fields, int room);
 // Sets item `n` of the table at the top to the pair {name, value}.
 void pekit_push_pair(lua_State *L, lua_Integer n, const char *name, size_t name_length, const char *value, size_t value_length);
+
+// A cookie's table (pekit.cookies), built in one call for the same reason as the response's.
+typedef struct {
+    pekit_span name, value, domain, path, same_site;
+    double creation, last_access, expires;
+    int has_expires, host_only, secure, http_only, partitioned;
+} pekit_cookie_fields;
+// Pushes a table with name, value, domain, path, creation, last_access, host_only, secure,
+// http_only and partitioned set, and expires and same_site when the cookie has them.
+void pekit_push_cookie(lua_State *L, const pekit_cookie_fields *fields);
 #endif

@@ -12,14 +12,19 @@ extension Cookie {
     /// lets through, is refused too, as curl does: cookies.txt separates its fields by tabs, so
     /// such a cookie could not be saved and read back.
     public static func problem(name: String, value: String, limit: Int) -> String? {
-        for (what, text) in [("name", name), ("value", value)] {
-            if let bad = text.utf8.firstIndex(where: { $0 < 0x20 || $0 == 0x7F }) {
-                let byte = text.utf8[bad]
+        func controlByte(_ what: String, _ text: String) -> String? {
+            var offset = 0
+            for byte in text.utf8 {
+                offset += 1
+                guard byte < 0x20 || byte == 0x7F else { continue }
                 let hex = String(byte, radix: 16, uppercase: true)
                 let why = byte == 0x09 ? "a cookies.txt line could not carry it; curl drops such cookies too" : "ignored, as RFC 6265bis section 5.6 says"
-                return "the \(what) holds control byte 0x\(hex.count == 1 ? "0" + hex : hex) at byte \(text.utf8.distance(from: text.utf8.startIndex, to: bad) + 1) (\(why))"
+                return "the \(what) holds control byte 0x\(hex.count == 1 ? "0" + hex : hex) at byte \(offset) (\(why))"
             }
+            return nil
         }
+        // Two calls, not a loop over an array of both: this runs for every cookie stored.
+        if let problem = controlByte("name", name) ?? controlByte("value", value) { return problem }
         if name.utf8.count + value.utf8.count > limit {
             return "name and value are \(name.utf8.count + value.utf8.count) bytes; the limit is \(limit)"
         }
@@ -32,5 +37,27 @@ extension Cookie {
         guard let expires else { return nil }
         guard !expires.isNaN else { throw CookieError.invalidCookie("expires is not a number (NaN); give seconds since 1970") }
         return min(expires, now + maximumLifetime)
+    }
+
+    /// The cookie name prefixes RFC 6265bis §4.1.3 gives meaning to, matched ASCII
+    /// case-insensitively as browsers do (`__SECURE-id` is a `__Secure-` cookie).
+    public enum NamePrefix { case secure, host }
+
+    /// The prefix `name` starts with, if any: compared byte by byte, no lower-cased copy made
+    /// (this runs for every cookie stored).
+    static func namePrefix(_ name: String) -> NamePrefix? {
+        func starts(with word: StaticString) -> Bool {
+            let utf8 = name.utf8
+            guard utf8.count >= word.utf8CodeUnitCount else { return false }
+            var p = word.utf8Start
+            for b in utf8.prefix(word.utf8CodeUnitCount) {
+                // The words are lower case; ASCII letters compare without case.
+                if b != p.pointee && !(b >= 0x41 && b <= 0x5A && b | 0x20 == p.pointee) { return false }
+                p += 1
+            }
+            return true
+        }
+        guard name.utf8.first == 0x5F else { return nil }  // "_"
+        return starts(with: "__secure-") ? .secure : starts(with: "__host-") ? .host : nil
     }
 }

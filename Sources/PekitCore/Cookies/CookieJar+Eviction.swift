@@ -126,24 +126,28 @@ extension CookieJar {
         let now = clock()
         while let entry = eviction.byExpiry.min, entry.time <= now {
             eviction.byExpiry.popMin()
-            let key = eviction.keys[entry.key]
-            if let i = index(of: key), byDomain[key.domain]?[i].expires == entry.time { removeCookie(domain: key.domain, at: i) }
+            removeCookie(eviction.keys[entry.key]) { $0.expires == entry.time }
         }
         while count > limits.total, let entry = eviction.byAccess.popMin() {
-            let key = eviction.keys[entry.key]
-            guard let i = index(of: key), byDomain[key.domain]?[i].lastAccess == entry.time else { continue }
-            removeCookie(domain: key.domain, at: i)
-            evicted += 1
+            if removeCookie(eviction.keys[entry.key], where: { $0.lastAccess == entry.time }) { evicted += 1 }
         }
     }
 
-    private func index(of key: EvictionIndex.Key) -> Int? {
-        byDomain[key.domain]?.firstIndex { $0.name == key.name && $0.path == key.path }
-    }
-
-    private func removeCookie(domain: String, at index: Int) {
-        byDomain[domain]?.remove(at: index)
-        if byDomain[domain]?.isEmpty == true { byDomain[domain] = nil }
+    /// Removes the cookie with `key` if `current` holds for it (the entry that found it is not
+    /// stale); returns whether it did. One dictionary lookup, however it ends: the domain's list
+    /// is changed where it is.
+    @discardableResult
+    private func removeCookie(_ key: EvictionIndex.Key, where current: (Cookie) -> Bool) -> Bool {
+        guard let slot = byDomain.index(forKey: key.domain) else { return false }
+        // The time compared first: it differs for all but the one cookie. No copy of the list is
+        // kept (one alive while it changes would copy every cookie in it).
+        guard let i = byDomain.values[slot].firstIndex(where: { current($0) && $0.name == key.name && $0.path == key.path }) else { return false }
+        if byDomain.values[slot].count == 1 {
+            byDomain.remove(at: slot)
+        } else {
+            byDomain.values[slot].remove(at: i)
+        }
         count -= 1
+        return true
     }
 }

@@ -12,7 +12,8 @@ extension CookieJar {
         let name = parsed.name
         func reject(_ reason: String) -> Outcome { .rejected(name: name, reason: reason) }
         if let problem = Cookie.problem(name: name, value: parsed.value, limit: limits.maxNameValueBytes) { return reject(problem) }
-        let now = tick()
+        let wall = clock()
+        let now = tick(at: wall)
         let host = try logicalHost(url)
         var cookie = Cookie(name: name, value: parsed.value, domain: host, path: parsed.path ?? Self.defaultPath(url.path),
                             creation: now, hostOnly: true, secure: parsed.secure, httpOnly: parsed.httpOnly,
@@ -21,11 +22,12 @@ extension CookieJar {
         // cookie again (a saved jar loaded back) keeps the same expiry.
         if let maxAge = parsed.maxAge {
             cookie.expires = maxAge <= 0 ? -Double.greatestFiniteMagnitude
-                : try Cookie.keptExpiry(now + Double(min(maxAge, Int64(1) << 40)), now: clock())
+                : try Cookie.keptExpiry(now + Double(min(maxAge, Int64(1) << 40)), now: wall)
         } else if let expires = parsed.expires {
-            cookie.expires = try Cookie.keptExpiry(Double(expires), now: clock())
+            cookie.expires = try Cookie.keptExpiry(Double(expires), now: wall)
         }
         if var domain = parsed.domain {
+            let hostIsIP = RequestURL.isIPAddress(host)
             // The Domain attribute is a host as the request's is: 例子.中国 is xn--fsqu00a.xn--fiqs8s,
             // 0x7F.1 is 127.0.0.1 (RFC 6265bis §5.6.2 lower-cases and converts to A-labels).
             let written = domain
@@ -36,7 +38,7 @@ extension CookieJar {
             let shown = written == domain ? domain : "\(written) (\(domain))"
             // An IP address takes no Domain but itself (RFC 6265 §5.1.3: a domain string that is an
             // IP address matches only identically), in any of its written forms.
-            if RequestURL.isIPAddress(host) {
+            if hostIsIP {
                 guard RequestURL.canonicalHost(domain) == host else {
                     return reject("Domain=\(shown) does not match the host \(host): an IP address takes no Domain attribute but itself")
                 }
@@ -47,8 +49,8 @@ extension CookieJar {
                 domain = ""
             }
             if !domain.isEmpty {
-                guard Self.domainMatches(host, domain) else { return reject("Domain=\(shown) does not domain-match the host \(host)") }
-                if RequestURL.isIPAddress(host) {
+                guard Self.domainMatches(host, domain, hostIsIP: hostIsIP) else { return reject("Domain=\(shown) does not domain-match the host \(host)") }
+                if hostIsIP {
                     cookie.hostOnly = true  // an IP address is only ever matched exactly
                 } else {
                     cookie.hostOnly = false
@@ -58,11 +60,11 @@ extension CookieJar {
         }
         if cookie.httpOnly && !http { return reject("HttpOnly cookies can only be set over HTTP") }
         let secureOrigin = url.isSecureContext
-        let lowerName = name.lowercased()
-        if lowerName.hasPrefix("__secure-") && !(cookie.secure && secureOrigin) {
+        let prefix = Cookie.namePrefix(name)
+        if prefix == .secure && !(cookie.secure && secureOrigin) {
             return reject("a __Secure- cookie needs the Secure attribute and an https origin")
         }
-        if lowerName.hasPrefix("__host-") && !(cookie.secure && secureOrigin && cookie.hostOnly && parsed.domain == nil && cookie.path == "/") {
+        if prefix == .host && !(cookie.secure && secureOrigin && cookie.hostOnly && parsed.domain == nil && cookie.path == "/") {
             return reject("a __Host- cookie needs Secure, an https origin, no Domain and Path=/")
         }
         if cookie.secure && !secureOrigin { return reject("Secure cookies can only be set from https (or loopback)") }
@@ -82,24 +84,36 @@ extension CookieJar {
             }
             if shadowed { return reject("a Secure cookie of that name exists; an insecure origin cannot replace it") }
         }
-        var list = byDomain[cookie.domain] ?? []
-        if let index = list.firstIndex(where: { $0.name == cookie.name && $0.path == cookie.path }) {
-            let old = list[index]
-            if old.httpOnly && !http { return reject("an HttpOnly cookie of that name exists") }
-            cookie.creation = old.creation
-            list.remove(at: index)
-            count -= 1
+        // One dictionary lookup, the domain's list changed where it is: a copy of the list
+        // (`var list = byDomain[d]`) would copy every cookie of the domain while the dictionary
+        // still holds it.
+        let domainCount: Int
+        if let slot = byDomain.index(forKey: cookie.domain) {
+            // The domain's key shared: one string for all its cookies, not one each.
+            cookie.domain = byDomain.keys[slot]
+            if let index = byDomain.values[slot].firstIndex(where: { $0.name == cookie.name && $0.path == cookie.path }) {
+                if byDomain.values[slot][index].httpOnly && !http { return reject("an HttpOnly cookie of that name exists") }
+                cookie.creation = byDomain.values[slot][index].creation
+                if cookie.isExpired(at: now) {
+                    if byDomain.values[slot].count == 1 { byDomain.remove(at: slot) } else { byDomain.values[slot].remove(at: index) }
+                    count -= 1
+                    return .removed(name: name, count: 1)
+                }
+                byDomain.values[slot][index] = cookie
+                count -= 1
+            } else {
+                if cookie.isExpired(at: now) { return .removed(name: name, count: 0) }
+                byDomain.values[slot].append(cookie)
+            }
+            domainCount = byDomain.values[slot].count
+        } else {
+            if cookie.isExpired(at: now) { return .removed(name: name, count: 0) }
+            byDomain[cookie.domain] = [cookie]
+            domainCount = 1
         }
-        if cookie.isExpired(at: now) {
-            let removed = (byDomain[cookie.domain]?.count ?? 0) - list.count
-            byDomain[cookie.domain] = list.isEmpty ? nil : list
-            return .removed(name: name, count: removed)
-        }
-        list.append(cookie)
-        byDomain[cookie.domain] = list
         count += 1
         noteForEviction(cookie)
-        enforceLimits(domain: cookie.domain, now: now)
+        if domainCount > limits.perDomain { enforceLimits(domain: cookie.domain, now: now) } else { evictOverTotal() }
         return .stored(cookie)
     }
 
@@ -133,13 +147,13 @@ extension CookieJar {
             bulk = index
             return
         }
-        var list = byDomain[cookie.domain] ?? []
-        if let index = list.firstIndex(where: { $0.name == cookie.name && $0.path == cookie.path }) {
-            list.remove(at: index)
+        // Changed in place, as `receive` does (no copy of the domain's list).
+        if let slot = byDomain.index(forKey: cookie.domain),
+           let index = byDomain.values[slot].firstIndex(where: { $0.name == cookie.name && $0.path == cookie.path }) {
+            byDomain.values[slot].remove(at: index)
             count -= 1
         }
-        list.append(cookie)
-        byDomain[cookie.domain] = list
+        byDomain[cookie.domain, default: []].append(cookie)
         count += 1
         noteForEviction(cookie)
         enforceLimits(domain: cookie.domain, now: now)
@@ -158,9 +172,9 @@ extension CookieJar {
         cookie.domain = domain
         if RequestURL.isIPAddress(domain) { cookie.hostOnly = true }
         if !cookie.hostOnly && isPublicSuffix(domain) { throw refuse("the domain \(domain) is a public suffix") }
-        let lowerName = cookie.name.lowercased()
-        if lowerName.hasPrefix("__secure-") && !cookie.secure { throw refuse("a __Secure- cookie needs the Secure attribute") }
-        if lowerName.hasPrefix("__host-") && !(cookie.secure && cookie.hostOnly && cookie.path == "/") {
+        let prefix = Cookie.namePrefix(cookie.name)
+        if prefix == .secure && !cookie.secure { throw refuse("a __Secure- cookie needs the Secure attribute") }
+        if prefix == .host && !(cookie.secure && cookie.hostOnly && cookie.path == "/") {
             throw refuse("a __Host- cookie needs Secure, no Domain (host-only) and Path=/")
         }
         if cookie.sameSite == Cookie.SameSite.none && !cookie.secure { throw refuse("SameSite=None needs the Secure attribute") }

@@ -71,12 +71,12 @@ public final class CookieJar {
             publicSuffixes = loader()
         }
         guard let list = publicSuffixes else { return false }
-        return list.isPublicSuffix(domain.hasSuffix(".") ? String(domain.dropLast()) : domain)
+        return list.isPublicSuffix(domain.utf8.last == UInt8(ascii: ".") ? String(domain.dropLast()) : domain)
     }
 
     /// Strictly increasing times, so that creation order is total even within one clock tick.
-    func tick() -> Double {
-        let now = clock()
+    func tick(at now: Double? = nil) -> Double {
+        let now = now ?? clock()
         lastTime = max(now, lastTime.nextUp)
         return lastTime
     }
@@ -89,11 +89,20 @@ public final class CookieJar {
     }
 
     static func domainMatches(_ host: String, _ domain: String, hostIsIP: Bool) -> Bool {
-        if host == domain { return true }
-        guard !hostIsIP, host.utf8.count > domain.utf8.count else { return false }
-        let h = host.utf8, d = domain.utf8
-        let start = h.index(h.endIndex, offsetBy: -d.count)
-        return h[start...].elementsEqual(d) && h[h.index(before: start)] == UInt8(ascii: ".")
+        let hostCount = host.utf8.count, domainCount = domain.utf8.count
+        guard hostCount == domainCount || (!hostIsIP && hostCount > domainCount) else { return false }
+        // Compared in the strings' own bytes (a generic walk of the UTF-8 views cost more than
+        // the rest of storing a cookie).
+        var h = host, d = domain
+        return h.withUTF8 { hb in
+            d.withUTF8 { db in
+                let start = hostCount - domainCount
+                guard start == 0 || hb[start - 1] == UInt8(ascii: ".") else { return false }
+                var i = 0
+                while i < domainCount && hb[start + i] == db[i] { i += 1 }
+                return i == domainCount
+            }
+        }
     }
 
     /// §5.1.4 path-match.

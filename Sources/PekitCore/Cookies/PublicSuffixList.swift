@@ -14,9 +14,11 @@ public struct PublicSuffixList: Sendable {
     private enum Kind: UInt8 { case rule = 0, wildcard = 1, exception = 2 }
     /// The list's bytes, lower-cased (ASCII).
     private let text: [UInt8]
-    /// hash(kind, rule) → the rule's place in `text` (start << 16 | length); collisions go to `more`.
-    private var index: [UInt64: Int] = [:]
-    private var more: [UInt64: [Int]] = [:]
+    /// An open-addressing table (a power of two long; 0 marks an empty slot): hash(kind, rule)
+    /// in `keys`, the rule's place in `text` (start << 16 | length) at the same slot in `places`.
+    /// A lookup is one FNV hash and, most often, one probe: no Hasher, no dictionary.
+    private var keys: [UInt64] = []
+    private var places: [Int] = []
     private(set) public var count = 0
 
     /// Parses list text (rules one a line, `//` comments, `*.` wildcards, `!` exceptions).
@@ -26,7 +28,12 @@ public struct PublicSuffixList: Sendable {
     /// Complexity: O(n) in the size of the list, with no allocation per rule.
     public init(bytes: [UInt8]) {
         text = bytes.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
-        index.reserveCapacity(12_000)
+        // At most half full: a line is at most one rule, and the real list has about 10,000
+        // rules in 230 KB (one a 23 bytes), so a table of bytes / 8 slots is never over half full.
+        var slots = 1024
+        while slots < text.count / 8 + 64 { slots <<= 1 }
+        keys = Array(repeating: 0, count: slots)
+        places = Array(repeating: 0, count: slots)
         var i = 0
         let n = text.count
         while i < n {
@@ -46,27 +53,52 @@ public struct PublicSuffixList: Sendable {
         }
     }
 
-    private static func hash(_ kind: Kind, _ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325 ^ UInt64(kind.rawValue)  // FNV-1a
-        for b in bytes { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01b3 }
+    /// FNV-1a over the bytes from the last to the first: a host's tails are hashed from its end,
+    /// so the hash of each longer tail continues the shorter one's (`extend`), one pass in all.
+    private static let basis: UInt64 = 0xcbf2_9ce4_8422_2325
+
+    private static func extend(_ h: UInt64, _ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var h = h, i = bytes.count
+        while i > 0 { i -= 1; h = (h ^ UInt64(bytes[i])) &* 0x0000_0100_0000_01b3 }
         return h
     }
 
+    /// The table key of a rule of `kind` whose bytes hash to `h`: never 0 (an empty slot).
+    private static func key(_ kind: Kind, _ h: UInt64) -> UInt64 {
+        ((h ^ UInt64(kind.rawValue + 1)) &* 0x0000_0100_0000_01b3) | 1
+    }
+
+    private static func hash(_ kind: Kind, _ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        key(kind, extend(basis, bytes))
+    }
+
     private mutating func insert(_ kind: Kind, _ start: Int, _ length: Int) {
-        let key = text.withUnsafeBufferPointer { Self.hash(kind, UnsafeBufferPointer(rebasing: $0[start..<start + length])) }
         let place = start << 16 | length
-        if let existing = index[key] {
-            if matches(existing, start, length, in: text) { return }  // a repeated rule
-            more[key, default: []].append(place)
-        } else {
-            index[key] = place
-        }
+        let found = text.withUnsafeBufferPointer { contains(kind, UnsafeBufferPointer(rebasing: $0[start..<start + length])) }
+        if found { return }  // a repeated rule
+        // Linear probing; the table is never over half full (see init), so a free slot is near.
+        if 2 * (count + 1) > keys.count { grow() }
+        let key = text.withUnsafeBufferPointer { Self.hash(kind, UnsafeBufferPointer(rebasing: $0[start..<start + length])) }
+        let mask = keys.count - 1
+        var slot = Int(truncatingIfNeeded: key) & mask
+        while keys[slot] != 0 { slot = (slot + 1) & mask }
+        keys[slot] = key
+        places[slot] = place
         count += 1
     }
 
-    private func matches(_ place: Int, _ start: Int, _ length: Int, in bytes: [UInt8]) -> Bool {
-        let ruleStart = place >> 16, ruleLength = place & 0xFFFF
-        return ruleLength == length && text[ruleStart..<ruleStart + ruleLength].elementsEqual(bytes[start..<start + length])
+    /// Twice the slots, every rule placed again (only for a list denser than `init` sized for).
+    private mutating func grow() {
+        let oldKeys = keys, oldPlaces = places
+        keys = Array(repeating: 0, count: oldKeys.count * 2)
+        places = Array(repeating: 0, count: oldKeys.count * 2)
+        let mask = keys.count - 1
+        for (key, place) in zip(oldKeys, oldPlaces) where key != 0 {
+            var slot = Int(truncatingIfNeeded: key) & mask
+            while keys[slot] != 0 { slot = (slot + 1) & mask }
+            keys[slot] = key
+            places[slot] = place
+        }
     }
 
     /// Whether `candidate` (lower-case) is a rule of `kind`.
@@ -74,16 +106,33 @@ public struct PublicSuffixList: Sendable {
         candidate.withUnsafeBufferPointer { contains(kind, $0) }
     }
 
-    /// Whether the bytes of `candidate` (lower-case) are a rule of `kind`: no copy of them.
+    /// Whether the bytes of `candidate` (lower-case) are a rule of `kind`: no copy of them. Every
+    /// slot of the run with the same hash is compared byte for byte against the list itself (a
+    /// hash collision cannot give a wrong answer).
     private func contains(_ kind: Kind, _ candidate: UnsafeBufferPointer<UInt8>) -> Bool {
-        let key = Self.hash(kind, candidate)
-        func matches(_ place: Int) -> Bool {
-            let ruleStart = place >> 16, ruleLength = place & 0xFFFF
-            return ruleLength == candidate.count && text[ruleStart..<ruleStart + ruleLength].elementsEqual(candidate)
+        contains(kind, candidate, hash: Self.extend(Self.basis, candidate))
+    }
+
+    /// `contains` with the candidate's bytes already hashed (`extend`).
+    private func contains(_ kind: Kind, _ candidate: UnsafeBufferPointer<UInt8>, hash: UInt64) -> Bool {
+        guard !keys.isEmpty else { return false }
+        let key = Self.key(kind, hash)
+        let mask = keys.count - 1
+        var slot = Int(truncatingIfNeeded: key) & mask
+        while true {
+            let k = keys[slot]
+            if k == 0 { return false }
+            if k == key {
+                let place = places[slot]
+                let ruleStart = place >> 16, ruleLength = place & 0xFFFF
+                if ruleLength == candidate.count, text.withUnsafeBufferPointer({ rules in
+                    var i = 0
+                    while i < ruleLength && rules[ruleStart + i] == candidate[i] { i += 1 }
+                    return i == ruleLength
+                }) { return true }
+            }
+            slot = (slot + 1) & mask
         }
-        guard let place = index[key] else { return false }
-        if matches(place) { return true }
-        return more[key]?.contains(where: matches) ?? false
     }
 
     /// The list file the environment names: `PEKIT_PUBLIC_SUFFIX_LIST`, else `defaultPath`.
@@ -122,22 +171,39 @@ public struct PublicSuffixList: Sendable {
     /// no rule matches, so every TLD is a public suffix).
     public func publicSuffix(of host: String) -> String {
         let lower = host.lowercased()
-        // Each candidate is a tail of the host's own bytes (its labels from one on): looked up
-        // in place, with no string made per label. Punycode labels need the Unicode forms too.
-        let bytes = Array(lower.utf8)
-        var starts = [0]
-        for (i, byte) in bytes.enumerated() where byte == 0x2E { starts.append(i + 1) }
-        let punycode: [UInt8] = [0x78, 0x6E, 0x2D, 0x2D]  // "xn--", looked for in bytes (String's contains goes through NSString)
-        guard !starts.contains(where: { bytes[$0...].starts(with: punycode) }) else { return publicSuffix(ofLabels: lower) }
-        return bytes.withUnsafeBufferPointer { buffer -> String in
-            func has(_ kind: Kind, _ label: Int) -> Bool { contains(kind, UnsafeBufferPointer(rebasing: buffer[starts[label]...])) }
-            var best = starts.count - 1  // the label where the suffix starts; "*" rule: the last label
-            for label in (0..<starts.count).reversed() {
-                if has(.exception, label) { return label + 1 < starts.count ? String(decoding: buffer[starts[label + 1]...], as: UTF8.self) : "" }
-                if has(.rule, label) { best = label }
-                if label > 0, has(.wildcard, label) { best = label - 1 }
+        var source = lower
+        return source.withUTF8 { bytes in
+            guard let start = suffixStart(bytes) else { return publicSuffix(ofLabels: lower) }
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[start...]), as: UTF8.self)
+        }
+    }
+
+    /// Where the public suffix of a lower-case host starts in its bytes (its count when an
+    /// exception rule leaves none), or nil when a label is Punycode (those need their Unicode
+    /// forms too: `publicSuffix(ofLabels:)`). Each candidate is a tail of the host's own bytes,
+    /// looked up in place, labels walked from the right: no string or array is made.
+    private func suffixStart(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        let n = bytes.count
+        func labelStart(before end: Int) -> Int {
+            var s = end
+            while s > 0 && bytes[s - 1] != 0x2E { s -= 1 }
+            return s
+        }
+        var end = n, right = n, best = -1, h = Self.basis
+        while true {
+            let start = labelStart(before: end)
+            if end - start >= 4 && bytes[start] == 0x78 && bytes[start + 1] == 0x6E && bytes[start + 2] == 0x2D && bytes[start + 3] == 0x2D {
+                return nil  // "xn--"
             }
-            return String(decoding: buffer[starts[best]...], as: UTF8.self)
+            if best < 0 { best = start }  // the "*" rule: the last label
+            let tail = UnsafeBufferPointer(rebasing: bytes[start...])
+            h = Self.extend(h, UnsafeBufferPointer(rebasing: bytes[start..<right]))  // this label and the dot after it
+            if contains(.exception, tail, hash: h) { return right }
+            if contains(.rule, tail, hash: h) { best = start }
+            if start > 0, contains(.wildcard, tail, hash: h) { best = labelStart(before: start - 1) }
+            if start == 0 { return best }
+            right = start
+            end = start - 1
         }
     }
 
@@ -164,8 +230,17 @@ public struct PublicSuffixList: Sendable {
 
     /// Whether `domain` is itself a public suffix (`com`, `co.uk`, `github.io`).
     public func isPublicSuffix(_ domain: String) -> Bool {
+        guard !domain.isEmpty else { return false }
+        // Most domains arrive lower-case (a cookie's always do): no copy made for them.
+        var source = domain
+        // Most domains arrive lower-case (a cookie's always do): looked up in their own bytes.
+        let answer: Bool? = source.withUTF8 { bytes in
+            if bytes.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) { return nil }
+            return suffixStart(bytes).map { $0 == 0 } ?? (publicSuffix(ofLabels: domain) == domain)
+        }
+        if let answer { return answer }
         let lower = domain.lowercased()
-        return !lower.isEmpty && publicSuffix(of: lower) == lower
+        return publicSuffix(of: lower) == lower
     }
 
     /// The registrable domain (public suffix plus one label), or nil for a public suffix itself.

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 /// A Set-Cookie header value parsed per RFC 6265 §5.2, before the storage model applies.
 public struct SetCookie: Equatable, Sendable {
     public var name: String
@@ -33,9 +36,9 @@ public struct SetCookie: Equatable, Sendable {
     private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> SetCookie? {
         let end = bytes.count
         func find(_ byte: UInt8, from start: Int, to limit: Int) -> Int? {
-            var i = start
-            while i < limit { if bytes[i] == byte { return i }; i += 1 }
-            return nil
+            guard start < limit, let base = bytes.baseAddress,
+                  let hit = memchr(base + start, Int32(byte), limit - start) else { return nil }
+            return base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
         }
         func trimmed(_ start: Int, _ limit: Int) -> Range<Int> {
             var lo = start, hi = limit
@@ -44,6 +47,15 @@ public struct SetCookie: Equatable, Sendable {
             return lo..<hi
         }
         func text(_ range: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self) }
+        // ASCII lower-cased as the string is made (one string, not a copy and its lower case).
+        func lowercasedText(_ range: Range<Int>) -> String {
+            let part = UnsafeBufferPointer(rebasing: bytes[range])
+            guard part.allSatisfy({ $0 < 0x80 }) else { return text(range).lowercased() }
+            return String(unsafeUninitializedCapacity: part.count) { out in
+                for (i, b) in part.enumerated() { out[i] = b >= 0x41 && b <= 0x5A ? b | 0x20 : b }
+                return part.count
+            }
+        }
         func named(_ range: Range<Int>, _ word: StaticString) -> Bool {
             guard range.count == word.utf8CodeUnitCount else { return false }
             var p = word.utf8Start
@@ -67,29 +79,34 @@ public struct SetCookie: Equatable, Sendable {
             let e = find(0x3D, from: start, to: stop)
             let attributeName = trimmed(start, e ?? stop)
             let attributeValue = e.map { trimmed($0 + 1, stop) } ?? stop..<stop
-            if named(attributeName, "expires") {
+            // By the name's length and first letter: each name is compared with one word at most.
+            let initial = attributeName.isEmpty ? 0 : bytes[attributeName.lowerBound] | 0x20
+            switch (attributeName.count, initial) {
+            case (4, 0x70) where named(attributeName, "path"):
+                cookie.path = attributeValue.first.map({ bytes[$0] }) == 0x2F ? text(attributeValue) : nil
+            case (6, 0x64) where named(attributeName, "domain"):
+                var domain = attributeValue
+                if domain.first.map({ bytes[$0] }) == 0x2E { domain = domain.dropFirst() }
+                cookie.domain = domain.isEmpty ? nil : lowercasedText(domain)
+            case (6, 0x73) where named(attributeName, "secure"):
+                cookie.secure = true
+            case (7, 0x65) where named(attributeName, "expires"):
                 if let seconds = CookieDate.parse(text(attributeValue)) { cookie.expires = seconds }
-            } else if named(attributeName, "max-age") {
+            case (7, 0x6D) where named(attributeName, "max-age"):
                 // A digit or '-' first, then digits only; otherwise the attribute is ignored.
                 let digits = UnsafeBufferPointer(rebasing: bytes[attributeValue])
                 if let first = digits.first, first == 0x2D || (0x30...0x39).contains(first),
                    digits.dropFirst().allSatisfy({ (0x30...0x39).contains($0) }), !(digits.count == 1 && first == 0x2D) {
                     cookie.maxAge = Int64(text(attributeValue)) ?? (first == 0x2D ? Int64.min : Int64.max)
                 }
-            } else if named(attributeName, "domain") {
-                var domain = attributeValue
-                if domain.first.map({ bytes[$0] }) == 0x2E { domain = domain.dropFirst() }
-                cookie.domain = domain.isEmpty ? nil : text(domain).lowercased()
-            } else if named(attributeName, "path") {
-                cookie.path = attributeValue.first.map({ bytes[$0] }) == 0x2F ? text(attributeValue) : nil
-            } else if named(attributeName, "secure") {
-                cookie.secure = true
-            } else if named(attributeName, "httponly") {
+            case (8, 0x68) where named(attributeName, "httponly"):
                 cookie.httpOnly = true
-            } else if named(attributeName, "samesite") {
+            case (8, 0x73) where named(attributeName, "samesite"):
                 cookie.sameSite = named(attributeValue, "strict") ? .strict : named(attributeValue, "lax") ? .lax : named(attributeValue, "none") ? Cookie.SameSite.none : nil
-            } else if named(attributeName, "partitioned") {
+            case (11, 0x70) where named(attributeName, "partitioned"):
                 cookie.partitioned = true
+            default:
+                break
             }
             if stop == end { break }
             start = stop + 1

@@ -130,7 +130,12 @@ public struct RequestURL: Equatable, Sendable, CustomStringConvertible {
     /// - Throws: `IDNA.Failure` saying why.
     public static func checkedCanonicalHost(_ host: String, special: Bool = true) throws -> String {
         var source = host
-        return try source.withUTF8 { try checkedCanonicalHost($0, special: special) }
+        return try source.withUTF8 { bytes in
+            // A host already in its canonical form is given back as it is: no new string.
+            guard special else { return host.lowercased() }
+            if let simple = simpleCanonicalHost(bytes, original: host) { return simple }
+            return try parsedCanonicalHost(host)
+        }
     }
 
     /// `checkedCanonicalHost` over a host's UTF-8 bytes (a URL's host, read in place).
@@ -161,8 +166,9 @@ public struct RequestURL: Equatable, Sendable, CustomStringConvertible {
         return source.withUTF8 { simpleCanonicalHost($0) }
     }
 
-    /// `simpleCanonicalHost` over a host's UTF-8 bytes (no copy made unless it has upper case).
-    static func simpleCanonicalHost(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+    /// `simpleCanonicalHost` over a host's UTF-8 bytes (no copy made unless it has upper case);
+    /// `original`, the string the bytes are from, is what a host already canonical gives back.
+    static func simpleCanonicalHost(_ bytes: UnsafeBufferPointer<UInt8>, original: String? = nil) -> String? {
         if bytes.isEmpty { return nil }
         var labelStart = 0, upper = false
         // Dotted decimal: four parts of 1 to 3 digits, 0 to 255, none with a leading zero.
@@ -193,7 +199,7 @@ public struct RequestURL: Equatable, Sendable, CustomStringConvertible {
                bytes[labelStart + 2] == UInt8(ascii: "-"), byte == UInt8(ascii: "-") { return nil }
         }
         func same() -> String {
-            guard upper else { return String(decoding: bytes, as: UTF8.self) }
+            guard upper else { return original ?? String(decoding: bytes, as: UTF8.self) }
             return String(unsafeUninitializedCapacity: bytes.count) { out in
                 for (i, b) in bytes.enumerated() { out[i] = b >= 0x41 && b <= 0x5A ? b | 0x20 : b }
                 return bytes.count
@@ -214,22 +220,32 @@ public struct RequestURL: Equatable, Sendable, CustomStringConvertible {
     public var hostIsIPAddress: Bool { Self.isIPAddress(host) }
 
     public static func isIPAddress(_ host: String) -> Bool {
-        if host.utf8.contains(0x3A) { return true }  // IPv6 (brackets already removed)
-        var parts = 0, digits = 0, value = 0
-        for byte in host.utf8 {
+        var host = host
+        return host.withUTF8 { isIPAddress($0) }
+    }
+
+    /// `isIPAddress` over a host's bytes (a walk of String's UTF-8 view cost 40 instructions a
+    /// byte, and this runs for every cookie stored).
+    static func isIPAddress(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var parts = 0, digits = 0, value = 0, dotted = true
+        // One pass over the bytes: a colon anywhere is IPv6 (brackets already removed), so a
+        // byte that rules out dotted decimal does not end the scan.
+        for byte in bytes {
             switch byte {
             case UInt8(ascii: "0")...UInt8(ascii: "9"):
                 digits += 1
                 value = value * 10 + Int(byte - UInt8(ascii: "0"))
-                if digits > 3 || value > 255 { return false }
+                if digits > 3 || value > 255 { dotted = false; digits = 0; value = 0 }
             case UInt8(ascii: "."):
-                if digits == 0 { return false }
+                if digits == 0 { dotted = false }
                 parts += 1; digits = 0; value = 0
+            case UInt8(ascii: ":"):
+                return true
             default:
-                return false
+                dotted = false
             }
         }
-        return parts == 3 && digits > 0
+        return dotted && parts == 3 && digits > 0
     }
 
     /// https, wss, or a loopback host, which browsers treat as potentially trustworthy: an IPv4

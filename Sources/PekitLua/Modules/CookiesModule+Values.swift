@@ -27,19 +27,24 @@ extension CookiesModule {
         return .map(PekitMap(unordered: entries))
     }
 
-    /// Pushes `cookie` as the table `value(of:)` describes, made field by field (a received
-    /// cookie's table is made on every `jar:receive`: no `PekitValue` in between).
+    /// Pushes `cookie` as the table `value(of:)` describes, made in C in one call
+    /// (`pekit_push_cookie`: a received cookie's table is made on every `jar:receive`).
     static func push(_ cookie: Cookie, in runtime: LuaRuntime) {
-        let stack = runtime.stack
-        stack.newTable(nrec: 12)
-        func set(_ field: String, _ text: String) { stack.push(text); stack.rawSet(-2, field) }
-        func set(_ field: String, _ flag: Bool) { stack.push(bool: flag); stack.rawSet(-2, field) }
-        func set(_ field: String, _ number: Double) { stack.push(number: number); stack.rawSet(-2, field) }
-        set("name", cookie.name); set("value", cookie.value); set("domain", cookie.domain); set("path", cookie.path)
-        set("creation", cookie.creation); set("last_access", cookie.lastAccess)
-        set("host_only", cookie.hostOnly); set("secure", cookie.secure); set("http_only", cookie.httpOnly); set("partitioned", cookie.partitioned)
-        if let expires = cookie.expires { set("expires", expires) }
-        if let sameSite = cookie.sameSite { set("same_site", sameSite.rawValue) }
+        var name = cookie.name, value = cookie.value, domain = cookie.domain, path = cookie.path
+        func span(_ bytes: UnsafeBufferPointer<UInt8>) -> pekit_span {
+            pekit_span(bytes: bytes.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) }, length: bytes.count)
+        }
+        // The SameSite words are static strings: their bytes need no copy.
+        let sameSite: StaticString = switch cookie.sameSite { case .strict?: "Strict"; case .lax?: "Lax"; case .none?: "None"; case nil: "" }
+        name.withUTF8 { name in value.withUTF8 { value in domain.withUTF8 { domain in path.withUTF8 { path in
+            var fields = pekit_cookie_fields(
+                name: span(name), value: span(value), domain: span(domain), path: span(path),
+                same_site: span(UnsafeBufferPointer(start: sameSite.utf8Start, count: sameSite.utf8CodeUnitCount)),
+                creation: cookie.creation, last_access: cookie.lastAccess, expires: cookie.expires ?? 0,
+                has_expires: cookie.expires == nil ? 0 : 1, host_only: cookie.hostOnly ? 1 : 0, secure: cookie.secure ? 1 : 0,
+                http_only: cookie.httpOnly ? 1 : 0, partitioned: cookie.partitioned ? 1 : 0)
+            pekit_push_cookie(runtime.L, &fields)
+        } } } }
     }
 
     /// Pushes a list of cookies' tables.
