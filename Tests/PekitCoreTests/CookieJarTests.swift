@@ -282,4 +282,36 @@ final class CookieJarTests: XCTestCase {
         }
         XCTAssertGreaterThan(evictions, 500)
     }
+
+    /// Loading a file: a repeated (domain, name, path) replaces the cookie where it is, the limits
+    /// keep the most recently used per domain and then in the jar, and a hash shared by two keys
+    /// (forced here: the index's place for one key points at another's) still finds the cookie.
+    func testLoadingReplacesInPlaceAndKeepsTheMostRecentlyUsed() throws {
+        let jar = CookieJar(publicSuffixes: nil, clock: { 1_000_000 })
+        jar.limits.perDomain = 3
+        jar.limits.total = 5
+        var text = ""
+        for i in 0..<5 { text += "a.example\tFALSE\t/\tFALSE\t0\tn\(i)\tv\(i)\n" }
+        text += "a.example\tFALSE\t/\tFALSE\t0\tn4\tnewest\n"  // replaces n4 where it is
+        for i in 0..<3 { text += "b.example\tFALSE\t/p\tFALSE\t0\tm\(i)\tw\(i)\n" }
+        let (loaded, warnings) = try jar.load(Array(text.utf8), format: .netscape, name: "f")
+        XCTAssertEqual(loaded, 9)
+        XCTAssertEqual(warnings, [])
+        // Per domain: a.example keeps its 3 most recently stored (n2, n3 and n4, whose replacement
+        // was stored last); then the jar keeps 5 of the 6 left: n2, the least recently used, goes.
+        XCTAssertEqual(jar.all.map(\.pair), ["n3=v3", "n4=newest", "m0=w0", "m1=w1", "m2=w2"])
+        XCTAssertEqual(jar.count, 5)
+        XCTAssertEqual(jar.evicted, 3)
+
+        let other = CookieJar(publicSuffixes: nil, clock: { 1_000_000 })
+        try other.bulkSet {
+            try other.set(Cookie(name: "x", value: "1", domain: "c.example"))
+            try other.set(Cookie(name: "y", value: "2", domain: "c.example"))
+            // As if "x" and "y" hashed alike: the entry for x's key now names y's place.
+            other.bulk?.places[BulkIndex.hash(Cookie(name: "x", value: "", domain: "c.example"))] = 1
+            try other.set(Cookie(name: "x", value: "3", domain: "c.example"))
+        }
+        XCTAssertEqual(other.all.map(\.pair), ["y=2", "x=3"])  // x stored again, so made later
+        XCTAssertEqual(other.count, 2)
+    }
 }

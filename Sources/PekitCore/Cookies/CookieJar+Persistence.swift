@@ -95,7 +95,7 @@ extension CookieJar {
     }
 
     /// Whether `bytes` spell `word` (ASCII), whatever the case of its letters.
-    static func equalsIgnoringASCIICase(_ bytes: ArraySlice<UInt8>, _ word: StaticString) -> Bool {
+    static func equalsIgnoringASCIICase(_ bytes: UnsafeBufferPointer<UInt8>, _ word: StaticString) -> Bool {
         guard bytes.count == word.utf8CodeUnitCount else { return false }
         let expected = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
         return zip(bytes, expected).allSatisfy { a, b in a == b || (a ^ 0x20 == b && (b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A) }
@@ -113,70 +113,7 @@ extension CookieJar {
         try bulkSet {
             switch format {
             case .netscape:
-                var number = 0
-                // The attributes a "#pekit-attributes:" line gives the next cookie line.
-                var pendingSameSite: Cookie.SameSite?, pendingPartitioned = false
-                // Read as bytes: only the fields a cookie keeps become strings (a line as a
-                // String, split by Characters, cost most of a large file's load).
-                let attributes = Array(Self.attributesPrefix.utf8), httpOnlyPrefix = Array("#HttpOnly_".utf8)
-                var lineStart = bytes.startIndex
-                // The fields of a line, found again for each line in one reused array.
-                var fields: [ArraySlice<UInt8>] = []
-                fields.reserveCapacity(8)
-                while lineStart <= bytes.endIndex {
-                    let lineEnd = bytes[lineStart...].firstIndex(of: 0x0A) ?? bytes.endIndex
-                    var line = bytes[lineStart..<lineEnd]
-                    lineStart = lineEnd + 1
-                    number += 1
-                    if line.last == 0x0D { line.removeLast() }
-                    var httpOnly = false
-                    if line.starts(with: attributes) {
-                        pendingSameSite = nil; pendingPartitioned = false
-                        for attribute in String(decoding: line.dropFirst(attributes.count), as: UTF8.self).split(separator: ";") {
-                            let parts = attribute.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: [" "]) }
-                            switch parts.first?.lowercased() {
-                            case "samesite": pendingSameSite = parts.count > 1 ? Cookie.SameSite.allCases.first { $0.rawValue.lowercased() == parts[1].lowercased() } : nil
-                            case "partitioned": pendingPartitioned = true
-                            default: warn("\(name):\(number): unknown attribute \"\(attribute.trimmingCharacters(in: [" "]))\" ignored")
-                            }
-                        }
-                        continue
-                    }
-                    let sameSite = pendingSameSite, partitioned = pendingPartitioned
-                    if line.starts(with: httpOnlyPrefix) { httpOnly = true; line.removeFirst(httpOnlyPrefix.count) }
-                    else if line.first == 0x23 || line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
-                    pendingSameSite = nil; pendingPartitioned = false
-                    fields.removeAll(keepingCapacity: true)
-                    var fieldStart = line.startIndex
-                    while true {
-                        let fieldEnd = line[fieldStart...].firstIndex(of: 0x09) ?? line.endIndex
-                        fields.append(line[fieldStart..<fieldEnd])
-                        if fieldEnd == line.endIndex { break }
-                        fieldStart = fieldEnd + 1
-                    }
-                    guard fields.count == 7 || fields.count == 6 else {
-                        warn("\(name):\(number): expected 7 tab-separated fields, found \(fields.count); line skipped")
-                        continue
-                    }
-                    func flag(_ field: ArraySlice<UInt8>) -> Bool? {
-                        Self.equalsIgnoringASCIICase(field, "TRUE") ? true : Self.equalsIgnoringASCIICase(field, "FALSE") ? false : nil
-                    }
-                    guard let subdomains = flag(fields[1]), let secure = flag(fields[3]),
-                          let expires = Int64(String(decoding: fields[4], as: UTF8.self)), fields[2].first == 0x2F || fields[2].isEmpty else {
-                        warn("\(name):\(number): malformed fields (subdomains and secure must be TRUE or FALSE, expires a number, path start with /); line skipped")
-                        continue
-                    }
-                    var domain = String(decoding: fields[0], as: UTF8.self).lowercased()
-                    let hostOnly = !subdomains && !domain.hasPrefix(".")
-                    if domain.hasPrefix(".") { domain.removeFirst() }
-                    guard !domain.isEmpty else { warn("\(name):\(number): empty domain; line skipped"); continue }
-                    let path = fields[2].isEmpty ? "/" : String(decoding: fields[2], as: UTF8.self)
-                    let cookie = Cookie(name: String(decoding: fields[5], as: UTF8.self), value: fields.count == 7 ? String(decoding: fields[6], as: UTF8.self) : "",
-                                        domain: domain, path: path, expires: expires == 0 ? nil : Double(expires), hostOnly: hostOnly,
-                                        secure: secure, httpOnly: httpOnly, sameSite: sameSite, partitioned: partitioned)
-                    do { try set(cookie) } catch { warn("\(name):\(number): \(error); line skipped"); continue }
-                    loaded += 1
-                }
+                loaded = loadNetscape(bytes, name: name, warn: warn)
             case .json:
                 let document: PekitValue
                 do { document = try JSON.parse(bytes) } catch { throw CookieError.file(path: name, reason: "\(error)") }

@@ -136,14 +136,7 @@ extension CookieJar {
             // The only reference while it changes: with `bulk` still holding it, each cookie
             // copied the whole index (copy on write), O(N) a cookie.
             bulk = nil
-            let key = cookie.name + "\u{0}" + cookie.path
-            if let at = index[cookie.domain]?[key] {
-                byDomain[cookie.domain]?[at] = cookie
-            } else {
-                index[cookie.domain, default: [:]][key] = byDomain[cookie.domain]?.count ?? 0
-                byDomain[cookie.domain, default: []].append(cookie)
-                count += 1
-            }
+            storeInBulk(consume cookie, &index)
             bulk = index
             return
         }
@@ -178,47 +171,6 @@ extension CookieJar {
             throw refuse("a __Host- cookie needs Secure, no Domain (host-only) and Path=/")
         }
         if cookie.sameSite == Cookie.SameSite.none && !cookie.secure { throw refuse("SameSite=None needs the Secure attribute") }
-    }
-
-    /// Stores many cookies (a file being loaded): `body` calls `set`, the limits apply once at
-    /// the end, each by one sort. O(N log N) for N cookies.
-    func bulkSet(_ body: () throws -> Void) rethrows {
-        var index: [String: [String: Int]] = [:]
-        for (domain, list) in byDomain {
-            for (i, c) in list.enumerated() { index[domain, default: [:]][c.name + "\u{0}" + c.path] = i }
-        }
-        bulk = index
-        defer {
-            bulk = nil
-            enforceAllLimits()
-        }
-        try body()
-    }
-
-    /// Every domain within `limits.perDomain` and the jar within `limits.total`, least recently
-    /// used first, expired cookies before any other.
-    func enforceAllLimits() {
-        if count > limits.total || byDomain.values.contains(where: { $0.count > limits.perDomain }) { removeExpired() }
-        for (domain, list) in byDomain where list.count > limits.perDomain {
-            // Positions sorted, not cookies: no cookie is copied while sorting.
-            let kept = list.indices.sorted { (list[$0].lastAccess, $0) > (list[$1].lastAccess, $1) }
-                .prefix(limits.perDomain).sorted().map { list[$0] }
-            evicted += list.count - kept.count
-            count -= list.count - kept.count
-            byDomain[domain] = kept
-        }
-        guard count > limits.total else { return }
-        var all: [(domain: String, index: Int, lastAccess: Double)] = []
-        for (domain, list) in byDomain { for (i, c) in list.enumerated() { all.append((domain, i, c.lastAccess)) } }
-        all.sort { $0.lastAccess < $1.lastAccess }
-        var drop: [String: Set<Int>] = [:]
-        for item in all.prefix(count - limits.total) { drop[item.domain, default: []].insert(item.index) }
-        for (domain, indices) in drop {
-            let kept = (byDomain[domain] ?? []).enumerated().filter { !indices.contains($0.offset) }.map(\.element)
-            byDomain[domain] = kept.isEmpty ? nil : kept
-            evicted += indices.count
-            count -= indices.count
-        }
     }
 
     func enforceLimits(domain: String, now: Double) {

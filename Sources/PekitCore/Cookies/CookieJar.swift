@@ -51,10 +51,10 @@ public final class CookieJar {
     /// Cookies removed so far to keep within `limits` (least recently used first).
     public internal(set) var evicted = 0
     private var lastTime = 0.0
-    /// While a file loads: where each (domain, name, path) is in its domain's list, so that a
-    /// repeated cookie replaces in place in O(1), and the limits wait until the end (one sort
-    /// instead of a scan per cookie: loading N cookies is O(N log N)).
-    var bulk: [String: [String: Int]]? { didSet { eviction.valid = false } }
+    /// While a file loads: where each cookie is in its domain's list, so that a repeated cookie
+    /// replaces in place in O(1), and the limits wait until the end (one sort instead of a scan
+    /// per cookie: loading N cookies is O(N log N)). See CookieJar+Bulk.swift.
+    var bulk: BulkIndex? { didSet { eviction.valid = false } }
     /// What evicts at the total limit without scanning the jar (CookieJar+Eviction.swift).
     var eviction = EvictionIndex()
 
@@ -169,7 +169,8 @@ public final class CookieJar {
     public func removeExpired() -> Int {
         let now = clock()
         var removed = 0
-        for (domain, list) in byDomain {
+        // Only the lists with an expired cookie are made again.
+        for (domain, list) in byDomain where list.contains(where: { $0.isExpired(at: now) }) {
             let kept = list.filter { !$0.isExpired(at: now) }
             removed += list.count - kept.count
             byDomain[domain] = kept.isEmpty ? nil : kept

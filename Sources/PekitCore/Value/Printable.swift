@@ -3,7 +3,11 @@
 /// so a server cannot move the cursor, overwrite a line or send escape sequences to the terminal.
 /// Tab stays. Everything else is unchanged.
 public func printable(_ text: String) -> String {
-    guard text.unicodeScalars.contains(where: isControl) else { return text }
+    // Most text has none: a scan of its bytes says so (C1 controls are encoded as C2 80 to
+    // C2 9F, so text without a C2 byte has none), before any walk of its scalars.
+    var source = text
+    let maybe = source.withUTF8 { $0.contains { $0 < 0x20 && $0 != 0x09 || $0 == 0x7F || $0 == 0xC2 } }
+    guard maybe, text.unicodeScalars.contains(where: isControl) else { return text }
     var out = ""
     for scalar in text.unicodeScalars {
         guard isControl(scalar) else { out.unicodeScalars.append(scalar); continue }

@@ -172,18 +172,21 @@ private func runCookieAction(_ action: String, jar: CookieJar, jarPath: String, 
 
 /// One cookie as the command prints it: `sid=1  domain=example.com path=/  Secure HttpOnly session`.
 private func describe(_ c: Cookie) -> String {
-    var flags: [String] = []
-    if c.hostOnly { flags.append("host-only") }
-    if c.secure { flags.append("Secure") }
-    if c.httpOnly { flags.append("HttpOnly") }
-    if let site = c.sameSite { flags.append("SameSite=\(site.rawValue)") }
-    if c.partitioned { flags.append("Partitioned") }
+    // One string grown in place (this runs for every cookie `pekit cookies list` prints).
+    var line = c.name
+    line.reserveCapacity(c.name.utf8.count + c.value.utf8.count + c.domain.utf8.count + c.path.utf8.count + 80)
+    line += "="; line += c.value; line += "  domain="; line += c.domain; line += " path="; line += c.path; line += " "
+    if c.hostOnly { line += " host-only" }
+    if c.secure { line += " Secure" }
+    if c.httpOnly { line += " HttpOnly" }
+    if let site = c.sameSite { line += " SameSite="; line += site.rawValue }
+    if c.partitioned { line += " Partitioned" }
     if let expires = c.expires, expires.isFinite, abs(expires) < 1e15 {
-        flags.append("expires " + CookieDate.iso8601(Int64(expires.rounded(.down))))
+        line += " expires "; line += CookieDate.iso8601(Int64(expires.rounded(.down)))
     } else if c.expires != nil {
-        flags.append("expires never")
+        line += " expires never"
     } else {
-        flags.append("session")
+        line += " session"
     }
-    return printable("\(c.name)=\(c.value)  domain=\(c.domain) path=\(c.path)  \(flags.joined(separator: " "))")
+    return printable(line)
 }

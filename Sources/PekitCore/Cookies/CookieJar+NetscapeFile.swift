@@ -1,0 +1,125 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Reading the Netscape cookies.txt format in the file's own bytes: lines and fields are found in
+/// place (memchr), and only the fields a cookie keeps become strings.
+extension CookieJar {
+    /// Stores the cookies of Netscape file text through `set` (inside `bulkSet`); each skipped
+    /// line goes to `warn` as `name:LINE: reason`. Returns how many cookies were stored.
+    func loadNetscape(_ bytes: [UInt8], name: String, warn: (String) -> Void) -> Int {
+        bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return 0 }
+            let count = buffer.count
+            var loaded = 0, number = 0
+            // The attributes a "#pekit-attributes:" line gives the next cookie line.
+            var pendingSameSite: Cookie.SameSite?, pendingPartitioned = false
+            // Where each field of a line starts and ends, reused from line to line.
+            var fields: [Range<Int>] = []
+            fields.reserveCapacity(8)
+            func text(_ range: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: buffer[range]), as: UTF8.self) }
+            func starts(_ start: Int, _ end: Int, with word: StaticString) -> Bool {
+                end - start >= word.utf8CodeUnitCount && memcmp(base + start, word.utf8Start, word.utf8CodeUnitCount) == 0
+            }
+            func flag(_ range: Range<Int>) -> Bool? {
+                let field = UnsafeBufferPointer(rebasing: buffer[range])
+                return Self.equalsIgnoringASCIICase(field, "TRUE") ? true : Self.equalsIgnoringASCIICase(field, "FALSE") ? false : nil
+            }
+            var lineStart = 0
+            while lineStart <= count {
+                var lineEnd = count
+                if lineStart < count, let newline = memchr(base + lineStart, 0x0A, count - lineStart) {
+                    lineEnd = base.distance(to: newline.assumingMemoryBound(to: UInt8.self))
+                }
+                var start = lineStart, end = lineEnd
+                lineStart = lineEnd + 1
+                number += 1
+                if end > start && buffer[end - 1] == 0x0D { end -= 1 }
+                var httpOnly = false
+                if starts(start, end, with: "#pekit-attributes:") {
+                    pendingSameSite = nil; pendingPartitioned = false
+                    let attributes = text((start + Self.attributesPrefix.utf8.count)..<end)
+                    for attribute in attributes.split(separator: ";") {
+                        let parts = attribute.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: [" "]) }
+                        switch parts.first?.lowercased() {
+                        case "samesite": pendingSameSite = parts.count > 1 ? Cookie.SameSite.allCases.first { $0.rawValue.lowercased() == parts[1].lowercased() } : nil
+                        case "partitioned": pendingPartitioned = true
+                        default: warn("\(name):\(number): unknown attribute \"\(attribute.trimmingCharacters(in: [" "]))\" ignored")
+                        }
+                    }
+                    continue
+                }
+                let sameSite = pendingSameSite, partitioned = pendingPartitioned
+                if starts(start, end, with: "#HttpOnly_") {
+                    httpOnly = true
+                    start += 10
+                } else if (start < end && buffer[start] == 0x23) || buffer[start..<end].allSatisfy({ $0 == 0x20 || $0 == 0x09 }) {
+                    continue
+                }
+                pendingSameSite = nil; pendingPartitioned = false
+                fields.removeAll(keepingCapacity: true)
+                var fieldStart = start
+                while true {
+                    var fieldEnd = end
+                    if fieldStart < end, let tab = memchr(base + fieldStart, 0x09, end - fieldStart) {
+                        fieldEnd = base.distance(to: tab.assumingMemoryBound(to: UInt8.self))
+                    }
+                    fields.append(fieldStart..<fieldEnd)
+                    if fieldEnd == end { break }
+                    fieldStart = fieldEnd + 1
+                }
+                guard fields.count == 7 || fields.count == 6 else {
+                    warn("\(name):\(number): expected 7 tab-separated fields, found \(fields.count); line skipped")
+                    continue
+                }
+                let pathField = fields[2]
+                guard let subdomains = flag(fields[1]), let secure = flag(fields[3]),
+                      let expires = Self.int64(UnsafeBufferPointer(rebasing: buffer[fields[4]])),
+                      pathField.isEmpty || buffer[pathField.lowerBound] == 0x2F else {
+                    warn("\(name):\(number): malformed fields (subdomains and secure must be TRUE or FALSE, expires a number, path start with /); line skipped")
+                    continue
+                }
+                var domainField = fields[0]
+                let dotted = !domainField.isEmpty && buffer[domainField.lowerBound] == 0x2E
+                if dotted { domainField = domainField.dropFirst() }
+                guard !domainField.isEmpty else { warn("\(name):\(number): empty domain; line skipped"); continue }
+                let cookie = Cookie(name: text(fields[5]), value: fields.count == 7 ? text(fields[6]) : "",
+                                    domain: Self.lowercased(UnsafeBufferPointer(rebasing: buffer[domainField])),
+                                    path: pathField.isEmpty ? "/" : text(pathField), expires: expires == 0 ? nil : Double(expires),
+                                    hostOnly: !subdomains && !dotted, secure: secure, httpOnly: httpOnly, sameSite: sameSite, partitioned: partitioned)
+                do { try set(cookie) } catch { warn("\(name):\(number): \(error); line skipped"); continue }
+                loaded += 1
+            }
+            return loaded
+        }
+    }
+
+    /// The bytes as text, lower-cased: ASCII as the string is made, anything else by Unicode's
+    /// rules (as `String.lowercased` would).
+    static func lowercased(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        guard bytes.allSatisfy({ $0 < 0x80 }) else { return String(decoding: bytes, as: UTF8.self).lowercased() }
+        return String(unsafeUninitializedCapacity: bytes.count) { out in
+            for (i, b) in bytes.enumerated() { out[i] = b >= 0x41 && b <= 0x5A ? b | 0x20 : b }
+            return bytes.count
+        }
+    }
+
+    /// A decimal integer as `Int64(String)` reads one (an optional sign, then digits only), or
+    /// nil; no string made.
+    static func int64(_ bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
+        var i = 0, negative = false
+        if let first = bytes.first, first == 0x2B || first == 0x2D { negative = first == 0x2D; i = 1 }
+        guard i < bytes.count else { return nil }
+        var value: Int64 = 0
+        while i < bytes.count {
+            let digit = bytes[i] &- 0x30
+            guard digit < 10 else { return nil }
+            let (times, o1) = value.multipliedReportingOverflow(by: 10)
+            let (next, o2) = negative ? times.subtractingReportingOverflow(Int64(digit)) : times.addingReportingOverflow(Int64(digit))
+            guard !o1 && !o2 else { return nil }
+            value = next
+            i += 1
+        }
+        return value
+    }
+}
