@@ -135,8 +135,8 @@ extension QueryCheck {
         func sortedIfSet(_ value: PekitValue, _ items: [PekitValue]) -> [PekitValue] {
             guard case .set = value else { return items }
             return stableSorted(items) { a, b in
-                guard let x = Flattener.scalarText(a) else { return false }
-                guard let y = Flattener.scalarText(b) else { return true }
+                guard let x = QueryText.scalar(a) else { return false }
+                guard let y = QueryText.scalar(b) else { return true }
                 return x < y
             }
         }
@@ -172,7 +172,7 @@ extension QueryCheck {
             case .map(let map): entries = map.entries
             case .array(let pairs):
                 entries = pairs.compactMap { pair in
-                    guard case .array(let kv) = pair, let key = kv.first.flatMap(Flattener.scalarText) else { return nil }
+                    guard case .array(let kv) = pair, let key = kv.first.flatMap(QueryText.scalar) else { return nil }
                     return .init(key: key, value: kv.count > 1 ? kv[1] : .null)
                 }
             default: entries = []
@@ -182,7 +182,7 @@ extension QueryCheck {
                 let values: [PekitValue]? = { if case .array(let list)? = read[entry.key] { return list }; return nil }()
                 switch entry.value {
                 case .array(let items), .set(let items):
-                    if case .repeat = policy.arrays, items.allSatisfy({ !Flattener.isNested($0) }) {
+                    if case .repeat = policy.arrays, items.allSatisfy({ !QueryText.isNested($0) }) {
                         claimed.insert(entry.key)
                         walk(entry.value, values.map(PekitValue.array), path)
                         continue
@@ -224,7 +224,7 @@ extension QueryCheck {
             switch value {
             case .string(let s): return "\"\(s)\""
             case .integer(let n): return "the number \(n)"
-            case .number(let x): return "the number \(Flattener.formatNumber(x))"
+            case .number(let x): return "the number \(QueryText.formatNumber(x))"
             case .boolean(let b): return b ? "true" : "false"
             case .null: return "null"
             case .array(let items): return items.isEmpty ? "an empty list" : "a list of \(items.count)"

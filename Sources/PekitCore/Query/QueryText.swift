@@ -1,0 +1,27 @@
+/// Scalars as a query writes them, and what counts as nested.
+enum QueryText {
+    static func scalar(_ value: PekitValue) -> ByteString? {
+        switch value {
+        case .string(let s): return s
+        case .integer(let n): return ByteString(String(n))
+        case .number(let x): return ByteString(formatNumber(x))
+        case .boolean(let b): return ByteString(b ? "true" : "false")
+        default: return nil
+        }
+    }
+
+    /// Floats as the shortest text that reads back as the same number; integral ones without ".0".
+    static func formatNumber(_ x: Double) -> String {
+        if x.isNaN { return "NaN" }
+        if x.isInfinite { return x < 0 ? "-Infinity" : "Infinity" }
+        if x == x.rounded(), abs(x) < 1e15 { return String(Int64(x)) }
+        return "\(x)"
+    }
+
+    static func isNested(_ value: PekitValue) -> Bool {
+        switch value {
+        case .array, .set, .map: return true
+        default: return false
+        }
+    }
+}
