@@ -1,30 +1,40 @@
 /// Where flattened pairs go: a list (`Policy.pairs`), or straight into the encoded query
 /// (`Policy.queryString`).
-protocol QueryPairSink {
+package protocol QueryPairSink: AnyObject {
     /// One pair: the key as composed (raw bytes), its value (nil: the key alone), and for
     /// comma-joined arrays the elements.
-    mutating func add(key: [UInt8], value: ByteString?, commaParts: [ByteString]?)
+    func add(key: [UInt8], value: ByteString?, commaParts: [ByteString]?)
+    /// One pair whose value is a scalar's text, lent for the call (a walker reading values in
+    /// place, such as pekit.query.encode's over Lua tables, makes no string of it).
+    func add(key: [UInt8], text: UnsafeBufferPointer<UInt8>)
 }
 
 /// The pairs as a list.
-struct PairList: QueryPairSink {
+final class PairList: QueryPairSink {
     var pairs: [QueryPair] = []
-    mutating func add(key: [UInt8], value: ByteString?, commaParts: [ByteString]?) {
+    func add(key: [UInt8], value: ByteString?, commaParts: [ByteString]?) {
         pairs.append(QueryPair(key: ByteString(key), value: value, commaParts: commaParts))
+    }
+    func add(key: [UInt8], text: UnsafeBufferPointer<UInt8>) {
+        pairs.append(QueryPair(key: ByteString(key), value: ByteString(bytes: text)))
     }
 }
 
 /// Walks nested parameters under a policy, composing each key in one buffer (a segment appended
-/// going down, taken off coming back), and gives each pair to its sink.
-struct Flattener<Sink: QueryPairSink> {
-    let policy: Policy
-    var sink: Sink
+/// going down, taken off coming back), and gives each pair to its sink. `add` walks a
+/// `PekitValue`; another walker (pekit.query.encode over Lua tables) drives the same key rules
+/// through `under(top:)`, `under(item:)`, `under(entry:)` and the `emit` calls.
+/// The sink is a class reached through the protocol, not a type parameter: the flattener is
+/// then one non-generic type, called from other modules with no generic metadata at run time.
+package struct Flattener {
+    package let policy: Policy
+    package let sink: any QueryPairSink
     /// The key of the value being flattened.
     var key: [UInt8] = []
     /// Set when keys are encoded segment by segment (`encode_keys = "segments"`).
     let segmentEncoder: PercentEncoder?
 
-    init(policy: Policy, sink: Sink) {
+    package init(policy: Policy, sink: any QueryPairSink) {
         self.policy = policy
         self.sink = sink
         segmentEncoder = policy.encodeKeys == .segments ? policy.encoder : nil
@@ -39,7 +49,7 @@ struct Flattener<Sink: QueryPairSink> {
     mutating func top(_ value: PekitValue) throws {
         switch value {
         case .map(let map):
-            for entry in try entries(map) { try add(under: segment(entry.key), entry.value) }
+            for entry in try entries(map) { try under(top: entry.key) { try $0.add(entry.value) } }
         case .null:
             break
         case .array(let items):
@@ -48,7 +58,7 @@ struct Flattener<Sink: QueryPairSink> {
                 guard case .array(let pair) = item, pair.count == 2 || pair.count == 1, let key = QueryText.scalar(pair[0]) else {
                     throw QueryError("parameters[\(i + 1)]: parameters must be a map or a list of {key, value} pairs")
                 }
-                try add(under: segment(key), pair.count == 2 ? pair[1] : .null)
+                try under(top: key) { try $0.add(pair.count == 2 ? pair[1] : .null) }
             }
         default:
             throw QueryError("parameters must be a map or a list of {key, value} pairs, not \(value.kindWithArticle)")
@@ -68,59 +78,105 @@ struct Flattener<Sink: QueryPairSink> {
 
     func text(_ value: PekitValue) -> ByteString? { policy.text(value) }
 
-    /// Flattens `value` under the current key with `suffix` added to it (a segment, `[]`, `[i]`).
-    mutating func add<Suffix: Collection<UInt8>>(under suffix: Suffix, _ value: PekitValue) throws {
-        let mark = key.count
-        key.append(contentsOf: suffix)
-        defer { key.removeSubrange(mark...) }
-        try add(value)
-    }
+    // MARK: The key rules
 
-    /// Flattens `value` under a key a policy's function made (which need not extend the current one).
-    mutating func add(replacingKeyWith made: ByteString, _ value: PekitValue) throws {
+    /// Runs `body` with the key of a top-level parameter.
+    package mutating func under(top name: ByteString, _ body: (inout Self) throws -> Void) throws {
         let saved = key
-        key = made.bytes
+        key = segment(name)
         defer { key = saved }
-        try add(value)
+        try body(&self)
     }
 
-    mutating func emit(_ value: ByteString?, commaParts: [ByteString]? = nil) {
+    /// Runs `body` with the key of item `i` of the array under the current key, as the policy
+    /// writes it (`[]`, `[i]`, the key itself, or the policy's function; comma-joined arrays
+    /// that hold nested values take `[i]`).
+    package mutating func under(item i: Int, nested: Bool, _ body: (inout Self) throws -> Void) throws {
+        let mark = key.count
+        switch policy.arrays {
+        case .brackets:
+            key.append(0x5B); key.append(0x5D)
+        case .indices, .comma:
+            key.append(0x5B)
+            let digits = key.count
+            var n = i
+            repeat { key.append(UInt8(0x30 + n % 10)); n /= 10 } while n > 0
+            key[digits...].reverse()
+            key.append(0x5D)
+        case .repeat:
+            break
+        case .custom(let makeKey):
+            let saved = key
+            key = try makeKey(ByteString(key), i, nested).bytes
+            defer { key = saved }
+            return try body(&self)
+        }
+        defer { key.removeLast(key.count - mark) }
+        try body(&self)
+    }
+
+    /// Runs `body` with the key of the entry `name` of the map under the current key, as the
+    /// policy writes it (`[name]`, `.name`, or the policy's function).
+    package mutating func under(entry name: ByteString, _ body: (inout Self) throws -> Void) throws {
+        let mark = key.count
+        switch policy.objects {
+        case .brackets:
+            key.append(0x5B); key.append(contentsOf: segment(name)); key.append(0x5D)
+        case .dots:
+            key.append(0x2E); key.append(contentsOf: segment(name))
+        case .custom(let makeKey):
+            let saved = key
+            key = try makeKey(ByteString(key), ByteString(segment(name))).bytes
+            defer { key = saved }
+            return try body(&self)
+        }
+        defer { key.removeLast(key.count - mark) }
+        try body(&self)
+    }
+
+    /// A pair under the current key.
+    package mutating func emit(_ value: ByteString?, commaParts: [ByteString]? = nil) {
         sink.add(key: key, value: value, commaParts: commaParts)
     }
+
+    /// A scalar's text under the current key, lent for the call.
+    package mutating func emit(text: UnsafeBufferPointer<UInt8>) {
+        sink.add(key: key, text: text)
+    }
+
+    /// A null under the current key, as the policy writes one.
+    package mutating func emitNull() {
+        switch policy.null {
+        case .key: emit(nil)
+        case .empty: emit("")
+        case .skip: break
+        }
+    }
+
+    /// An empty array or map under the current key, as the policy writes one.
+    package mutating func emitEmpty() {
+        if policy.empty == .key { emit("") }
+    }
+
+    // MARK: Walking a PekitValue
 
     /// Flattens `value` under the current key.
     mutating func add(_ value: PekitValue) throws {
         switch value {
         case .null:
-            switch policy.null {
-            case .key: emit(nil)
-            case .empty: emit("")
-            case .skip: break
-            }
+            emitNull()
         case .array(let items):
-            guard !items.isEmpty else { return empty() }
-            switch policy.arrays {
-            case .brackets:
-                for item in items { try add(under: [0x5B, 0x5D] as [UInt8], item) }  // "[]"
-            case .indices:
-                for (i, item) in items.enumerated() { try add(atIndex: i, item) }
-            case .repeat:
-                for item in items { try add(item) }
-            case .comma:
-                if items.allSatisfy({ !QueryText.isNested($0) }) {
-                    let parts = items.compactMap { item -> ByteString? in
-                        if case .null = item { return "" }
-                        return text(item)
-                    }
-                    emit(ByteString(bytes: parts.map(\.bytes).joined(separator: [0x2C])), commaParts: parts)
-                } else {
-                    for (i, item) in items.enumerated() { try add(atIndex: i, item) }
+            guard !items.isEmpty else { return emitEmpty() }
+            if case .comma = policy.arrays, items.allSatisfy({ !QueryText.isNested($0) }) {
+                let parts = items.compactMap { item -> ByteString? in
+                    if case .null = item { return "" }
+                    return text(item)
                 }
-            case .custom(let makeKey):
-                for (i, item) in items.enumerated() { try add(replacingKeyWith: makeKey(ByteString(key), i, QueryText.isNested(item)), item) }
+                return emit(ByteString(bytes: parts.map(\.bytes).joined(separator: [0x2C])), commaParts: parts)
             }
+            for (i, item) in items.enumerated() { try under(item: i, nested: QueryText.isNested(item)) { try $0.add(item) } }
         case .set(let items):
-            guard !items.isEmpty else { return empty() }
+            guard !items.isEmpty else { return emitEmpty() }
             // AFNetworking's NSSet rule: sorted by string form, each under the key itself.
             let sorted = stableSorted(items) { a, b in
                 guard let x = QueryText.scalar(a) else { return false }
@@ -129,48 +185,16 @@ struct Flattener<Sink: QueryPairSink> {
             }
             for item in sorted { try add(item) }
         case .map(let map):
-            guard !map.isEmpty else { return empty() }
-            for entry in try entries(map) {
-                switch policy.objects {
-                case .brackets:
-                    let mark = key.count
-                    key.append(0x5B); key.append(contentsOf: segment(entry.key)); key.append(0x5D)
-                    defer { key.removeSubrange(mark...) }
-                    try add(entry.value)
-                case .dots:
-                    let mark = key.count
-                    key.append(0x2E); key.append(contentsOf: segment(entry.key))
-                    defer { key.removeSubrange(mark...) }
-                    try add(entry.value)
-                case .custom(let makeKey):
-                    try add(replacingKeyWith: makeKey(ByteString(key), ByteString(segment(entry.key))), entry.value)
-                }
-            }
+            guard !map.isEmpty else { return emitEmpty() }
+            for entry in try entries(map) { try under(entry: entry.key) { try $0.add(entry.value) } }
         default:
             emit(text(value))
         }
     }
-
-    mutating func empty() {
-        if policy.empty == .key { emit("") }
-    }
-
-    /// Flattens `value` under the current key and `[i]` (its digits written without a string).
-    mutating func add(atIndex i: Int, _ value: PekitValue) throws {
-        let mark = key.count
-        key.append(0x5B)
-        let digitsStart = key.count
-        var n = i
-        repeat { key.append(UInt8(0x30 + n % 10)); n /= 10 } while n > 0
-        key[digitsStart...].reverse()
-        key.append(0x5D)
-        defer { key.removeSubrange(mark...) }
-        try add(value)
-    }
 }
 
 /// The query itself: each pair encoded into it as it comes (`Policy.queryString`).
-final class QueryWriter: QueryPairSink {
+package final class QueryWriter: QueryPairSink {
     private let keyEncoder: PercentEncoder?
     private let values: ValueEncoding
     private let prefix: [UInt8], separator: [UInt8], assign: [UInt8]
@@ -180,7 +204,7 @@ final class QueryWriter: QueryPairSink {
     /// Where a key or value is encoded before it is copied in (grown to the longest).
     private var scratch = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 256)
 
-    init(policy: Policy) {
+    package init(policy: Policy) {
         keyEncoder = policy.encoder(for: policy.encodeKeys)
         values = ValueEncoding(policy)
         prefix = policy.prefix.bytes; separator = policy.separator.bytes; assign = policy.assign.bytes
@@ -200,7 +224,16 @@ final class QueryWriter: QueryPairSink {
         out.append(contentsOf: UnsafeBufferPointer(rebasing: scratch[..<n]))
     }
 
-    func add(key: [UInt8], value: ByteString?, commaParts: [ByteString]?) {
+    package func add(key: [UInt8], text: UnsafeBufferPointer<UInt8>) {
+        guard !values.rawCommas else { return add(key: key, value: ByteString(bytes: text), commaParts: nil) }
+        out.append(contentsOf: started ? separator : prefix)
+        started = true
+        key.withUnsafeBufferPointer { append($0, encodedBy: keyEncoder) }
+        out.append(contentsOf: assign)
+        append(text, encodedBy: values.encoder)
+    }
+
+    package func add(key: [UInt8], value: ByteString?, commaParts: [ByteString]?) {
         out.append(contentsOf: started ? separator : prefix)
         started = true
         key.withUnsafeBufferPointer { append($0, encodedBy: keyEncoder) }
@@ -214,5 +247,5 @@ final class QueryWriter: QueryPairSink {
     }
 
     /// The query written so far.
-    func finish() -> [UInt8] { out }
+    package func finish() -> [UInt8] { out }
 }

@@ -8,12 +8,13 @@ extension Policy {
     /// - Throws: `QueryError` for a top-level value that is not a map, or an error thrown by a
     ///   custom function of the policy.
     public func pairs(_ value: PekitValue) throws -> [QueryPair] {
-        var flattener = Flattener(policy: self, sink: PairList())
+        let list = PairList()
+        var flattener = Flattener(policy: self, sink: list)
         try flattener.top(value)
         if case .bytes = order {
-            return try encodedPairs(flattener.sink.pairs).map(\.pair)
+            return try encodedPairs(list.pairs).map(\.pair)
         }
-        return flattener.sink.pairs
+        return list.pairs
     }
 
     /// The query string: the pairs encoded and joined, with the policy's prefix when not empty.
@@ -21,9 +22,10 @@ extension Policy {
     /// straight into the query as it is flattened: no list of pairs, no string per key.
     public func queryString(_ value: PekitValue) throws -> ByteString {
         if case .bytes = order { return ByteString(join(try encodedPairs(pairs(value)))) }
-        var flattener = Flattener(policy: self, sink: QueryWriter(policy: self))
+        let writer = QueryWriter(policy: self)
+        var flattener = Flattener(policy: self, sink: writer)
         try flattener.top(value)
-        return ByteString(flattener.sink.finish())
+        return ByteString(writer.finish())
     }
 
     func join(_ encoded: [EncodedPair]) -> [UInt8] {
@@ -102,7 +104,7 @@ struct ValueEncoding {
 
 extension Policy {
     /// A scalar as this policy writes it (booleans as `booleans` says); nil for anything else.
-    func text(_ value: PekitValue) -> ByteString? {
+    package func text(_ value: PekitValue) -> ByteString? {
         if case .boolean(let b) = value {
             switch booleans {
             case .numeric: return ByteString(b ? "1" : "0")

@@ -1,5 +1,5 @@
 /// Scalars as a query writes them, and what counts as nested.
-enum QueryText {
+package enum QueryText {
     static func scalar(_ value: PekitValue) -> ByteString? {
         switch value {
         case .string(let s): return s
@@ -11,7 +11,7 @@ enum QueryText {
     }
 
     /// Floats as the shortest text that reads back as the same number; integral ones without ".0".
-    static func formatNumber(_ x: Double) -> String {
+    package static func formatNumber(_ x: Double) -> String {
         if x.isNaN { return "NaN" }
         if x.isInfinite { return x < 0 ? "-Infinity" : "Infinity" }
         if x == x.rounded(), abs(x) < 1e15 { return String(Int64(x)) }

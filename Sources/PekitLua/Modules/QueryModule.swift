@@ -13,6 +13,10 @@ enum QueryModule: LuaModule {
         let module = stack.top
         setFunction(module, "pekit.query", "encode") { call in
             let policy = try PolicyModule.policy(from: call, argument: 2)
+            if let query = try directQueryString(call.runtime, at: 1, policy: policy) {
+                call.stack.push(query)
+                return 1
+            }
             let value = try call.runtime.value(at: 1, path: "params")
             call.stack.push(try policy.queryString(value))
             return 1

@@ -1,0 +1,152 @@
+import CLua
+import CLuaShim
+import PekitCore
+
+/// `pekit.query.encode` over the Lua tables themselves: no `PekitValue` is made of them; each
+/// pair is written into the query as the walk finds it (the flattener's key rules, a
+/// `QueryWriter`), and strings are read where Lua keeps them.
+///
+/// The walk takes the shapes parameters have (maps, ordered maps, arrays, pekit.null, strings,
+/// numbers, booleans). Anything else (a set, a list of {key, value} pairs at the top,
+/// comma-joined arrays, an order by encoded bytes or by a function, a key that is neither a
+/// string nor a number, two keys with one text, nesting past the depth limit, a value of another
+/// type) ends it with nil, and the caller converts the value as before: the same query, or the
+/// same error naming the place.
+extension QueryModule {
+    private struct GeneralPath: Error {}
+
+    static func directQueryString(_ runtime: LuaRuntime, at index: Int32, policy: Policy) throws -> ByteString? {
+        switch policy.order {
+        case .given, .ascending: break
+        case .bytes, .custom: return nil
+        }
+        if case .comma = policy.arrays { return nil }
+        let stack = runtime.stack
+        let table = stack.absolute(index)
+        guard stack.type(table) == LUA_TTABLE, runtime.marker(of: table) == .ordered || runtime.marker(of: table) == nil else { return nil }
+        let writer = QueryWriter(policy: policy)
+        var flattener = Flattener(policy: policy, sink: writer)
+        let base = stack.top
+        defer { stack.setTop(base) }
+        do {
+            // A plain table at the top that is a sequence is a list of {key, value} pairs: left to the general path.
+            if runtime.marker(of: table) == nil, isSequence(stack, table) { return nil }
+            try forEachEntry(runtime, table, sorted: runtime.marker(of: table) == nil || isAscending(policy)) { name in
+                try flattener.under(top: name) { try walk(runtime, stack.top, depth: 1, into: &$0) }
+            }
+        } catch is GeneralPath {
+            return nil
+        }
+        return ByteString(writer.finish())
+    }
+
+    /// Whether a plain table's keys are exactly 1…n (n > 0): what the conversion reads as an array.
+    private static func isSequence(_ stack: LuaStack, _ table: Int32) -> Bool {
+        var keyCount = 0, onlyPositiveIntegers = true
+        stack.pushNil()
+        while lua_next(stack.L, table) != 0 {
+            stack.pop()
+            keyCount += 1
+            if !(stack.isInteger(-1) && (stack.integer(-1) ?? 0) >= 1) { onlyPositiveIntegers = false }
+        }
+        return keyCount > 0 && onlyPositiveIntegers && stack.rawLength(table) == keyCount
+    }
+
+    /// Flattens the value at `index` under the flattener's current key.
+    private static func walk(_ runtime: LuaRuntime, _ index: Int32, depth: Int, into f: inout Flattener) throws {
+        let stack = runtime.stack, L = stack.L
+        switch stack.type(index) {
+        case LUA_TSTRING:
+            var length = 0
+            guard let pointer = lua_tolstring(L, index, &length) else { throw GeneralPath() }
+            pointer.withMemoryRebound(to: UInt8.self, capacity: length) { f.emit(text: UnsafeBufferPointer(start: $0, count: length)) }
+        case LUA_TNUMBER:
+            let text = stack.isInteger(index) ? String(stack.integer(index) ?? 0) : QueryText.formatNumber(stack.number(index) ?? 0)
+            var bytes = text
+            bytes.withUTF8 { f.emit(text: $0) }
+        case LUA_TBOOLEAN:
+            f.emit(f.policy.text(.boolean(stack.bool(index))))
+        case LUA_TTABLE:
+            let marker = runtime.marker(of: index)
+            if marker == .null { return f.emitNull() }
+            guard marker != .set, depth < runtime.options.maxDepth, lua_checkstack(L, 8) != 0 else { throw GeneralPath() }
+            if marker == .array || (marker == nil && isSequence(stack, index)) {
+                let count = stack.rawLength(index)
+                guard count > 0 else { return f.emitEmpty() }
+                for i in 1...count {
+                    _ = stack.rawGetIndex(index, Int64(i))
+                    let item = stack.top
+                    let nested = stack.type(item) == LUA_TTABLE && runtime.marker(of: item) != .null
+                    try f.under(item: i - 1, nested: nested) { try walk(runtime, item, depth: depth + 1, into: &$0) }
+                    stack.pop()
+                }
+                return
+            }
+            var empty = true
+            try forEachEntry(runtime, index, sorted: marker == nil || isAscending(f.policy)) { name in
+                empty = false
+                let value = stack.top
+                try f.under(entry: name) { try walk(runtime, value, depth: depth + 1, into: &$0) }
+            }
+            if empty { f.emitEmpty() }
+        default:
+            throw GeneralPath()
+        }
+    }
+
+    private static func isAscending(_ policy: Policy) -> Bool {
+        if case .ascending = policy.order { return true }
+        return false
+    }
+
+    /// Calls `body` with each entry's key text and its value at the top of the stack: in the
+    /// ordered table's order, or by the keys' bytes (as plain tables' keys are, and as
+    /// `order = "ascending"` sorts an ordered one's).
+    private static func forEachEntry(_ runtime: LuaRuntime, _ table: Int32, sorted: Bool, _ body: (ByteString) throws -> Void) throws {
+        let stack = runtime.stack, L = stack.L
+        func name(_ index: Int32) throws -> ByteString {
+            switch stack.type(index) {
+            case LUA_TSTRING: return ByteString(stack.bytes(index) ?? [])
+            case LUA_TNUMBER:
+                if stack.isInteger(index), let value = stack.integer(index) { return ByteString(String(value)) }
+                return ByteString((stack.number(index) ?? 0).luaString)
+            default: throw GeneralPath()
+            }
+        }
+        let isOrdered = runtime.marker(of: table) == .ordered
+        if isOrdered && !sorted {
+            try runtime.forEachOrdered(table) { try body(try name(-2)) }
+            return
+        }
+        // The keys gathered in a table of their own (slot → key), their texts sorted, then each
+        // value looked up again by its key.
+        stack.newTable()
+        let keys = stack.top
+        defer { stack.setTop(keys - 1) }
+        var names: [(name: ByteString, slot: Int64)] = []
+        func gather() throws {
+            stack.pushValue(-2)
+            stack.rawSetIndex(keys, Int64(names.count + 1))
+            names.append((try name(-2), Int64(names.count + 1)))
+        }
+        if isOrdered {
+            try runtime.forEachOrdered(table) { try gather() }
+        } else {
+            stack.pushNil()
+            while lua_next(L, table) != 0 {
+                try gather()
+                stack.pop()
+            }
+        }
+        // A stable sort: an ordered table's equal texts (1 and "1") would keep their order, but
+        // two keys with one text are left to the general path anyway.
+        let order = names.indices.sorted { (names[$0].name, $0) < (names[$1].name, $1) }
+        for (a, b) in zip(order, order.dropFirst()) where names[a].name == names[b].name { throw GeneralPath() }
+        for i in order {
+            _ = stack.rawGetIndex(keys, names[i].slot)
+            _ = lua_rawget(L, table)
+            try body(names[i].name)
+            stack.setTop(keys)
+        }
+    }
+}
