@@ -16,6 +16,13 @@ final class CookiesModuleTests: XCTestCase {
         XCTAssertEqual(lua.eval(#"jar:header("https://www.example.com/", { http_only = false })"#), "nil")
         XCTAssertEqual(lua.eval(#"jar:delete("https://www.example.com/account/")"#), "2")
         XCTAssertEqual(lua.eval("#jar"), "0")
+        // A list is checked whole before any value is stored; values are read as bytes (a NUL
+        // is a control byte, so that cookie is refused, naming the place).
+        XCTAssertEqual(lua.eval(#"jar:receive("https://www.example.com/", { "a=1", 5, "b=2" })"#),
+                       "error: stdin:1: jar.receive: bad argument #3 (a list of Set-Cookie strings expected; item 2 is a number)")
+        XCTAssertEqual(lua.eval("#jar"), "0")
+        XCTAssertEqual(lua.eval(#"(function() local r = jar:receive("https://www.example.com/", { "a=1", "n=x\0y", "b=2" }) return #r.stored, r.rejected[1].name, r.rejected[1].reason end)()"#),
+                       #"2\#t"n"\#t"the value holds control byte 0x00 at byte 2 (ignored, as RFC 6265bis section 5.6 says)""#)
     }
 
     // IP direct connect, end to end: received by IP, sent by name and by another IP of the host.

@@ -5,7 +5,16 @@ extension CookieJar {
     /// Stores what `setCookie` says, as received in a response to `url`.
     /// - Parameter http: false for a non-HTTP API (it may not set or replace HttpOnly cookies).
     public func receive(_ setCookie: String, from url: RequestURL, http: Bool = true) throws -> Outcome {
-        guard let parsed = SetCookie(setCookie) else {
+        var header = setCookie
+        return try header.withUTF8 { try receive(bytes: $0, from: url, http: http) }
+    }
+
+    /// `receive` of a Set-Cookie value's bytes where they are (a script's string, a response's
+    /// header): no string is made of the whole value. Bytes that are not UTF-8 are read as
+    /// `receive` reads them, each field's replaced as it becomes text.
+    public func receive(bytes: UnsafeBufferPointer<UInt8>, from url: RequestURL, http: Bool = true) throws -> Outcome {
+        guard let parsed = SetCookie.parse(bytes) else {
+            let setCookie = String(decoding: bytes, as: UTF8.self)
             let name = setCookie.split(separator: ";").first.map { String($0.prefix(40)) } ?? ""
             return .rejected(name: name, reason: "not a cookie: the name=value part has no '=' or an empty name (RFC 6265 section 5.2)")
         }

@@ -39,7 +39,7 @@ public final class CookieJar {
     public var clock: @Sendable () -> Double
     /// nil: no public suffix check (every Domain attribute that domain-matches is accepted),
     /// unless `suffixLoader` gives one.
-    public var publicSuffixes: PublicSuffixList?
+    public var publicSuffixes: PublicSuffixList? { didSet { lastSuffixCheck = nil } }
     /// Reads the suffix list the first time a check needs it, when `publicSuffixes` is nil (so a
     /// command that never meets a domain cookie never reads the list).
     public var suffixLoader: (@Sendable () -> PublicSuffixList?)?
@@ -57,6 +57,9 @@ public final class CookieJar {
     var bulk: BulkIndex? { didSet { eviction.valid = false } }
     /// What evicts at the total limit without scanning the jar (CookieJar+Eviction.swift).
     var eviction = EvictionIndex()
+    /// The last domain checked against the suffix list, and the answer: a response's cookies
+    /// mostly name one Domain, which is then looked up once.
+    private var lastSuffixCheck: (domain: String, isSuffix: Bool)?
 
     public init(publicSuffixes: PublicSuffixList?, clock: @escaping @Sendable () -> Double) {
         self.publicSuffixes = publicSuffixes
@@ -71,7 +74,10 @@ public final class CookieJar {
             publicSuffixes = loader()
         }
         guard let list = publicSuffixes else { return false }
-        return list.isPublicSuffix(domain.utf8.last == UInt8(ascii: ".") ? String(domain.dropLast()) : domain)
+        if let last = lastSuffixCheck, last.domain == domain { return last.isSuffix }
+        let answer = list.isPublicSuffix(domain.utf8.last == UInt8(ascii: ".") ? String(domain.dropLast()) : domain)
+        lastSuffixCheck = (domain, answer)
+        return answer
     }
 
     /// Strictly increasing times, so that creation order is total even within one clock tick.

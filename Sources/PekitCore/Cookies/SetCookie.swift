@@ -33,7 +33,8 @@ public struct SetCookie: Equatable, Sendable {
         self.value = value
     }
 
-    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> SetCookie? {
+    /// `init?(_:)` over a value's bytes as they arrived.
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> SetCookie? {
         let end = bytes.count
         func find(_ byte: UInt8, from start: Int, to limit: Int) -> Int? {
             guard start < limit, let base = bytes.baseAddress,

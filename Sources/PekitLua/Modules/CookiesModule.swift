@@ -60,18 +60,39 @@ enum CookiesModule: LuaModule {
             let runtime = call.runtime
             let jar = try jar(at: 1, call)
             let url = try requestURL(call, 2)
-            let headers = call.stack.type(3) == LUA_TTABLE ? try call.strings(3, expected: "a list of Set-Cookie strings") : [try call.string(3)]
+            // The values read where Lua keeps them (no string made of each): a list is checked
+            // whole first, so a bad item stores nothing.
+            let stack = call.stack
+            let list = stack.type(3) == LUA_TTABLE
+            let count = list ? stack.rawLength(3) : 1
+            if list {
+                for i in 0..<count {
+                    defer { stack.pop() }
+                    guard stack.rawGetIndex(3, Int64(i + 1)) == LUA_TSTRING else {
+                        throw call.badArgument(3, "a list of Set-Cookie strings expected; item \(i + 1) is a \(stack.typeName(-1))")
+                    }
+                }
+            } else {
+                _ = try call.string(3)
+            }
             var stored: [Cookie] = [], rejected: [(name: String, reason: String)] = [], removed = 0
+            stored.reserveCapacity(count)
             let evictedBefore = jar.evicted
-            for header in headers {
-                switch try jar.receive(header, from: url) {
+            for i in 0..<count {
+                if list { _ = stack.rawGetIndex(3, Int64(i + 1)) } else { stack.pushValue(3) }
+                defer { stack.pop() }
+                var length = 0
+                guard let pointer = lua_tolstring(call.L, -1, &length) else { continue }
+                let outcome = try pointer.withMemoryRebound(to: UInt8.self, capacity: length) {
+                    try jar.receive(bytes: UnsafeBufferPointer(start: $0, count: length), from: url)
+                }
+                switch outcome {
                 case .stored(let cookie): stored.append(cookie)
                 case .removed(_, let count): removed += count
                 case .rejected(let name, let reason): rejected.append((name, reason))
                 }
             }
             // {stored = {cookie…}, rejected = {{name =, reason =}…}, removed = n, evicted = n}, made directly.
-            let stack = call.stack
             stack.newTable(nrec: 4)
             push(stored, in: runtime)
             stack.rawSet(-2, "stored")
