@@ -33,7 +33,11 @@ lines = ["## Query strings (issues 4 and 15)", "",
 for r in rows:
     lines.append(f"| {names[r['impl']]} | {r['encode_ms']:.0f} | {r['parse_ms']:.0f} | {slowest_peer_encode / r['encode_ms']:.2f}× | {slowest_peer_parse / r['parse_ms']:.2f}× |")
 lines += ["", "Target (issue 15): parse in under 40 ms from Swift and under 70 ms from Lua on the machine where Python's",
-          "`parse_qsl` took 380 ms, that is about 9.5× and 5.4× the fastest peer; see the ratios above.", ""]
+          "`parse_qsl` took 380 ms, that is about 9.5× and 5.4× the fastest peer; see the ratios above.",
+          "Target (issue 32): encode from Lua at least 5× the fastest peer. The encoder writes each pair into the query as",
+          "it flattens (no list of pairs, no string per key), and from Lua it walks the tables in place (no value made",
+          "of them first). On this machine the Lua row varies between runs of the same build (65 to 120 ms in session 13),",
+          "more than the Swift row does.", ""]
 
 # Linear cost: the same document shape at 10k, 100k and 1M leaves, parsed by the qs model.
 scale = ["Cost against size (the same document shape; parse only, medians of 5, ms):", "",

@@ -98,7 +98,7 @@ public struct SetCookie: Equatable, Sendable {
                 let digits = UnsafeBufferPointer(rebasing: bytes[attributeValue])
                 if let first = digits.first, first == 0x2D || (0x30...0x39).contains(first),
                    digits.dropFirst().allSatisfy({ (0x30...0x39).contains($0) }), !(digits.count == 1 && first == 0x2D) {
-                    cookie.maxAge = Int64(text(attributeValue)) ?? (first == 0x2D ? Int64.min : Int64.max)
+                    cookie.maxAge = CookieJar.int64(digits) ?? (first == 0x2D ? Int64.min : Int64.max)
                 }
             case (8, 0x68) where named(attributeName, "httponly"):
                 cookie.httpOnly = true

@@ -134,6 +134,23 @@ package struct Flattener {
         try body(&self)
     }
 
+    /// `under(entry:)` with the name lent as bytes (a walker reading keys where they are): no
+    /// string made of it unless the policy's rules need one.
+    package mutating func under(entryBytes name: UnsafeBufferPointer<UInt8>, _ body: (inout Self) throws -> Void) throws {
+        guard segmentEncoder == nil else { return try under(entry: ByteString(bytes: name), body) }
+        let mark = key.count
+        switch policy.objects {
+        case .brackets:
+            key.append(0x5B); key.append(contentsOf: name); key.append(0x5D)
+        case .dots:
+            key.append(0x2E); key.append(contentsOf: name)
+        case .custom:
+            return try under(entry: ByteString(bytes: name), body)
+        }
+        defer { key.removeLast(key.count - mark) }
+        try body(&self)
+    }
+
     /// A pair under the current key.
     package mutating func emit(_ value: ByteString?, commaParts: [ByteString]? = nil) {
         sink.add(key: key, value: value, commaParts: commaParts)

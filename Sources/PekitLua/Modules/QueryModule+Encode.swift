@@ -32,7 +32,7 @@ extension QueryModule {
             // A plain table at the top that is a sequence is a list of {key, value} pairs: left to the general path.
             if runtime.marker(of: table) == nil, isSequence(stack, table) { return nil }
             try forEachEntry(runtime, table, sorted: runtime.marker(of: table) == nil || isAscending(policy)) { name in
-                try flattener.under(top: name) { try walk(runtime, stack.top, depth: 1, into: &$0) }
+                try flattener.under(top: ByteString(bytes: name)) { try walk(runtime, stack.top, depth: 1, into: &$0) }
             }
         } catch is GeneralPath {
             return nil
@@ -86,7 +86,7 @@ extension QueryModule {
             try forEachEntry(runtime, index, sorted: marker == nil || isAscending(f.policy)) { name in
                 empty = false
                 let value = stack.top
-                try f.under(entry: name) { try walk(runtime, value, depth: depth + 1, into: &$0) }
+                try f.under(entryBytes: name) { try walk(runtime, value, depth: depth + 1, into: &$0) }
             }
             if empty { f.emitEmpty() }
         default:
@@ -102,7 +102,7 @@ extension QueryModule {
     /// Calls `body` with each entry's key text and its value at the top of the stack: in the
     /// ordered table's order, or by the keys' bytes (as plain tables' keys are, and as
     /// `order = "ascending"` sorts an ordered one's).
-    private static func forEachEntry(_ runtime: LuaRuntime, _ table: Int32, sorted: Bool, _ body: (ByteString) throws -> Void) throws {
+    private static func forEachEntry(_ runtime: LuaRuntime, _ table: Int32, sorted: Bool, _ body: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
         let stack = runtime.stack, L = stack.L
         func name(_ index: Int32) throws -> ByteString {
             switch stack.type(index) {
@@ -115,7 +115,15 @@ extension QueryModule {
         }
         let isOrdered = runtime.marker(of: table) == .ordered
         if isOrdered && !sorted {
-            try runtime.forEachOrdered(table) { try body(try name(-2)) }
+            try runtime.forEachOrdered(table) {
+                // A string key lent where Lua keeps it; a number's text made.
+                var length = 0
+                if stack.type(-2) == LUA_TSTRING, let pointer = lua_tolstring(L, -2, &length) {
+                    try pointer.withMemoryRebound(to: UInt8.self, capacity: length) { try body(UnsafeBufferPointer(start: $0, count: length)) }
+                } else {
+                    try name(-2).bytes.withUnsafeBufferPointer { try body($0) }
+                }
+            }
             return
         }
         // The keys gathered in a table of their own (slot → key), their texts sorted, then each
@@ -145,7 +153,7 @@ extension QueryModule {
         for i in order {
             _ = stack.rawGetIndex(keys, names[i].slot)
             _ = lua_rawget(L, table)
-            try body(names[i].name)
+            try names[i].name.bytes.withUnsafeBufferPointer { try body($0) }
             stack.setTop(keys)
         }
     }
