@@ -9,12 +9,25 @@ subprocess.run([sys.executable, os.path.join(tools, "make_query_doc.py"), doc], 
 def row(cmd, env=None):
     out = subprocess.run(cmd, check=True, capture_output=True, text=True, env=env).stdout
     return json.loads([l for l in out.splitlines() if l.startswith("{")][-1])
-rows = [
-    row([os.path.join(release, "pekit-bench"), "query", doc]),
-    row([os.path.join(release, "pekit"), "run", os.path.join(tools, "query_lua.lua"), doc]),
-    row(["node", os.path.join(tools, "query_peers.js"), doc], env=dict(os.environ, NODE_PATH="/usr/share/nodejs")),
-    row([sys.executable, os.path.join(tools, "query_peers.py"), doc]),
+# A process's figures are steady while the next process's may differ by half on this machine: each
+# implementation runs in three processes, interleaved with the others, and each figure is the median
+# of the three (each itself a median of 5 runs inside its process).
+commands = [
+    ([os.path.join(release, "pekit-bench"), "query", doc], None),
+    ([os.path.join(release, "pekit"), "run", os.path.join(tools, "query_lua.lua"), doc], None),
+    (["node", os.path.join(tools, "query_peers.js"), doc], dict(os.environ, NODE_PATH="/usr/share/nodejs")),
+    ([sys.executable, os.path.join(tools, "query_peers.py"), doc], None),
 ]
+runs = [[] for _ in commands]
+for _ in range(3):
+    for k, (cmd, env) in enumerate(commands):
+        runs[k].append(row(cmd, env))
+rows = []
+for samples in runs:
+    merged = dict(samples[0])
+    for field in ("encode_ms", "parse_ms"):
+        merged[field] = sorted(r[field] for r in samples)[1]
+    rows.append(merged)
 names = {"pekit-swift": "pekit, Swift (`Policy.queryString`, the qs model `QSParser.parse`)",
          "pekit-lua": "pekit, from Lua (`pekit.query.encode`, `pekit.query.decode` with qs's options)",
          "qs": "qs (node, Debian node-qs): `qs.stringify`, `qs.parse`",
@@ -26,7 +39,7 @@ lines = ["## Query strings (issues 4 and 15)", "",
          "A document of 100,000 leaves (nested maps and arrays, mixed ASCII and CJK; `make_query_doc.py`), flattened",
          "and encoded under qs's rules (`a[0]=…`, RFC 3986), then the resulting 5.6 MB query parsed back (all limits",
          "raised so every parameter is read: qs's `parameterLimit: Infinity, arrayLimit: 1000, depth: 10`; pekit parses",
-         "with its model of qs 6.11, which gives qs's result byte for byte). Medians of 5 runs, in ms. "
+         "with its model of qs 6.11, which gives qs's result byte for byte). In ms: medians of 3 processes (interleaved), each the median of 5 runs. "
          + ("Every implementation produced a query of the same length (%d bytes)." % rows[0]["bytes"] if same
             else "The implementations' outputs differ in length: " + ", ".join(f"{r['impl']} {r['bytes']}" for r in rows) + "."), "",
          "| implementation | encode ms | parse ms | encode: fastest peer ÷ this | parse: fastest peer ÷ this |", "|---|---|---|---|---|"]
@@ -36,8 +49,7 @@ lines += ["", "Target (issue 15): parse in under 40 ms from Swift and under 70 m
           "`parse_qsl` took 380 ms, that is about 9.5× and 5.4× the fastest peer; see the ratios above.",
           "Target (issue 32): encode from Lua at least 5× the fastest peer. The encoder writes each pair into the query as",
           "it flattens (no list of pairs, no string per key), and from Lua it walks the tables in place (no value made",
-          "of them first). On this machine the Lua row varies between runs of the same build (65 to 120 ms in session 13),",
-          "more than the Swift row does.", ""]
+          "of them first).", ""]
 
 # Linear cost: the same document shape at 10k, 100k and 1M leaves, parsed by the qs model.
 scale = ["Cost against size (the same document shape; parse only, medians of 5, ms):", "",
