@@ -39,5 +39,11 @@ final class PublicSuffixListTests: XCTestCase {
                 XCTAssertEqual(list.publicSuffix(of: host), list.publicSuffix(ofLabels: host.lowercased()), host)
             }
         }
+        // isPublicSuffix looks a lower-case ASCII domain up in its own bytes and lower-cases
+        // anything else first (Unicode's rules for non-ASCII), agreeing with publicSuffix(of:).
+        for domain in ["com", "CO.UK", "co.uk", "github.io", "GitHub.IO", "example.com", "中国", "公司.CN", "ÄÖ.de", "kobe.jp", "City.Kobe.JP", "a..com", ".", ""] {
+            let lower = domain.lowercased()
+            XCTAssertEqual(list.isPublicSuffix(domain), !lower.isEmpty && list.publicSuffix(ofLabels: lower) == lower, domain)
+        }
     }
 }

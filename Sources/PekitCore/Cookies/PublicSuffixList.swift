@@ -231,11 +231,12 @@ public struct PublicSuffixList: Sendable {
     /// Whether `domain` is itself a public suffix (`com`, `co.uk`, `github.io`).
     public func isPublicSuffix(_ domain: String) -> Bool {
         guard !domain.isEmpty else { return false }
-        // Most domains arrive lower-case (a cookie's always do): no copy made for them.
         var source = domain
         // Most domains arrive lower-case (a cookie's always do): looked up in their own bytes.
         let answer: Bool? = source.withUTF8 { bytes in
-            if bytes.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) { return nil }
+            // Only ASCII with no upper case is its own lower case; anything else is lower-cased
+            // by Unicode's rules first, as `publicSuffix(of:)` does.
+            if bytes.contains(where: { ($0 >= 0x41 && $0 <= 0x5A) || $0 >= 0x80 }) { return nil }
             return suffixStart(bytes).map { $0 == 0 } ?? (publicSuffix(ofLabels: domain) == domain)
         }
         if let answer { return answer }
