@@ -75,8 +75,10 @@ enum CookiesModule: LuaModule {
             } else {
                 _ = try call.string(3)
             }
-            var stored: [Cookie] = [], rejected: [(name: String, reason: String)] = [], removed = 0
-            stored.reserveCapacity(count)
+            // Each stored cookie's table goes into the result as it comes (no list of cookies kept).
+            stack.newTable(narr: Int32(clamping: count))
+            let storedTable = stack.top
+            var storedCount: Int64 = 0, rejected: [(name: String, reason: String)] = [], removed = 0
             let evictedBefore = jar.evicted
             for i in 0..<count {
                 if list { _ = stack.rawGetIndex(3, Int64(i + 1)) } else { stack.pushValue(3) }
@@ -87,14 +89,17 @@ enum CookiesModule: LuaModule {
                     try jar.receive(bytes: UnsafeBufferPointer(start: $0, count: length), from: url)
                 }
                 switch outcome {
-                case .stored(let cookie): stored.append(cookie)
+                case .stored(let cookie):
+                    push(cookie, in: runtime)
+                    storedCount += 1
+                    stack.rawSetIndex(storedTable, storedCount)
                 case .removed(_, let count): removed += count
                 case .rejected(let name, let reason): rejected.append((name, reason))
                 }
             }
             // {stored = {cookie…}, rejected = {{name =, reason =}…}, removed = n, evicted = n}, made directly.
             stack.newTable(nrec: 4)
-            push(stored, in: runtime)
+            stack.pushValue(storedTable)
             stack.rawSet(-2, "stored")
             stack.newTable(narr: Int32(clamping: rejected.count))
             for (i, item) in rejected.enumerated() {
@@ -106,6 +111,9 @@ enum CookiesModule: LuaModule {
             stack.rawSet(-2, "rejected")
             stack.push(integer: Int64(removed)); stack.rawSet(-2, "removed")
             stack.push(integer: Int64(jar.evicted - evictedBefore)); stack.rawSet(-2, "evicted")
+            // The result where the list of stored tables was, and the stack ending there.
+            lua_copy(call.L, -1, storedTable)
+            stack.setTop(storedTable)
             return 1
         }
         func context(_ call: LuaCall, _ n: Int32) throws -> CookieJar.RequestContext {
