@@ -3,11 +3,6 @@
 // them again, and a received cookie's table is made for every Set-Cookie a script stores.
 #include "CLuaShim.h"
 
-static void set_text(lua_State *L, const char *key, pekit_span span) {
-    lua_pushlstring(L, span.length ? span.bytes : "", span.length);
-    lua_setfield(L, -2, key);
-}
-
 static void set_flag(lua_State *L, const char *key, int flag) {
     lua_pushboolean(L, flag);
     lua_setfield(L, -2, key);
@@ -15,10 +10,10 @@ static void set_flag(lua_State *L, const char *key, int flag) {
 
 void pekit_push_cookie(lua_State *L, const pekit_cookie_fields *c) {
     lua_createtable(L, 0, 12);
-    set_text(L, "name", c->name);
-    set_text(L, "value", c->value);
-    set_text(L, "domain", c->domain);
-    set_text(L, "path", c->path);
+    pekit_set_span(L, "name", c->name);
+    pekit_set_span(L, "value", c->value);
+    pekit_set_span(L, "domain", c->domain);
+    pekit_set_span(L, "path", c->path);
     lua_pushnumber(L, c->creation); lua_setfield(L, -2, "creation");
     lua_pushnumber(L, c->last_access); lua_setfield(L, -2, "last_access");
     set_flag(L, "host_only", c->host_only);
@@ -26,5 +21,5 @@ void pekit_push_cookie(lua_State *L, const pekit_cookie_fields *c) {
     set_flag(L, "http_only", c->http_only);
     set_flag(L, "partitioned", c->partitioned);
     if (c->has_expires) { lua_pushnumber(L, c->expires); lua_setfield(L, -2, "expires"); }
-    if (c->same_site.length) set_text(L, "same_site", c->same_site);
+    if (c->same_site.length) pekit_set_span(L, "same_site", c->same_site);
 }

@@ -5,11 +5,6 @@
 #include "CLuaShim.h"
 #include <string.h>
 
-static void set_span(lua_State *L, const char *key, pekit_span span) {
-    lua_pushlstring(L, span.length ? span.bytes : "", span.length);
-    lua_setfield(L, -2, key);
-}
-
 // "ip:port", or "[ip]:port" for an IPv6 address (which holds colons).
 static void push_address(lua_State *L, pekit_span ip, long long port) {
     char buffer[128];
@@ -32,11 +27,11 @@ static void push_address(lua_State *L, pekit_span ip, long long port) {
 void pekit_push_response(lua_State *L, const pekit_response_fields *r, int room) {
     lua_createtable(L, 0, 10 + room);
     lua_pushinteger(L, r->status); lua_setfield(L, -2, "status");
-    set_span(L, "reason", r->reason);
-    set_span(L, "http_version", r->http_version);
-    set_span(L, "url", r->url);
-    set_span(L, "method", r->method);
-    set_span(L, "body", r->body);
+    pekit_set_span(L, "reason", r->reason);
+    pekit_set_span(L, "http_version", r->http_version);
+    pekit_set_span(L, "url", r->url);
+    pekit_set_span(L, "method", r->method);
+    pekit_set_span(L, "body", r->body);
     lua_pushinteger(L, r->bytes); lua_setfield(L, -2, "bytes");
     push_address(L, r->remote_address, r->remote_port); lua_setfield(L, -2, "address");
     lua_createtable(L, 0, 5);

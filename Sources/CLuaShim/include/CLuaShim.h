@@ -159,6 +159,11 @@ void pekit_push_url_parse(lua_State *L, pekit_url_parser parser);
 // pekit.http's response table, one per request, built in one call: its field names are C
 // literals, which Lua's string cache finds without hashing them again each time.
 typedef struct { const char *bytes; size_t length; } pekit_span;
+// Sets field `key` of the table at the top to the span's bytes (the text fields of both tables).
+static inline void pekit_set_span(lua_State *L, const char *key, pekit_span span) {
+    lua_pushlstring(L, span.length ? span.bytes : "", span.length);
+    lua_setfield(L, -2, key);
+}
 typedef struct {
     long long status, bytes, attempts;
     pekit_span reason, http_version, url, method, body, remote_address;

@@ -46,18 +46,10 @@ extension Cookie {
     /// The prefix `name` starts with, if any: compared byte by byte, no lower-cased copy made
     /// (this runs for every cookie stored).
     static func namePrefix(_ name: String) -> NamePrefix? {
-        func starts(with word: StaticString) -> Bool {
-            let utf8 = name.utf8
-            guard utf8.count >= word.utf8CodeUnitCount else { return false }
-            var p = word.utf8Start
-            for b in utf8.prefix(word.utf8CodeUnitCount) {
-                // The words are lower case; ASCII letters compare without case.
-                if b != p.pointee && !(b >= 0x41 && b <= 0x5A && b | 0x20 == p.pointee) { return false }
-                p += 1
-            }
-            return true
-        }
         guard name.utf8.first == 0x5F else { return nil }  // "_"
-        return starts(with: "__secure-") ? .secure : starts(with: "__host-") ? .host : nil
+        var name = name
+        return name.withUTF8 { bytes in
+            ASCII.hasPrefix(bytes, ignoringCase: "__secure-") ? .secure : ASCII.hasPrefix(bytes, ignoringCase: "__host-") ? .host : nil
+        }
     }
 }

@@ -8,17 +8,13 @@ struct BulkIndex {
     var places: [UInt64: Int] = [:]
 
     static func hash(_ cookie: Cookie) -> UInt64 {
-        add(cookie.path, to: add(cookie.name, to: add(cookie.domain, to: 0xcbf2_9ce4_8422_2325)))
+        add(cookie.path, to: add(cookie.name, to: add(cookie.domain, to: FNV1a.basis)))
     }
 
-    /// FNV-1a of the text's bytes and a separator no UTF-8 byte equals, continuing from `h`.
+    /// The text's bytes and a separator no UTF-8 byte equals, continuing from `h`.
     private static func add(_ text: String, to h: UInt64) -> UInt64 {
         var text = text
-        return text.withUTF8 { bytes in
-            var h = h
-            for b in bytes { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01b3 }
-            return (h ^ 0xFF) &* 0x0000_0100_0000_01b3
-        }
+        return FNV1a.add(0xFF, to: text.withUTF8 { FNV1a.add($0, to: h) })
     }
 }
 

@@ -4,28 +4,22 @@
 /// skipped when it comes up, and the heaps are rebuilt when stale entries outnumber the cookies
 /// (or after a change not tracked entry by entry: a file loaded, limits enforced in bulk).
 struct EvictionIndex {
-    /// A cookie's key: kept once in `keys`, so that the heaps hold plain values (moving an entry
-    /// in a heap then retains and releases nothing).
-    struct Key {
-        let domain: String
-        let name: String
-        let path: String
-    }
-
     /// A time the heap orders by, and the cookie's key in `keys`.
     struct Entry {
         let time: Double
         let key: Int
     }
 
-    var keys: [Key] = []
+    /// The cookies' keys, each kept once, so that the heaps hold plain values (moving an entry in
+    /// a heap then retains and releases nothing).
+    var keys: [CookieKey] = []
     var byAccess = MinHeap()
     var byExpiry = MinHeap()
     /// Whether the heaps hold an entry for every cookie (when false, rebuilt before use).
     var valid = false
 
     /// Notes a cookie by its times: its last access, and its expiry when it has one.
-    mutating func note(_ key: Key, lastAccess: Double, expires: Double?) {
+    mutating func note(_ key: CookieKey, lastAccess: Double, expires: Double?) {
         keys.append(key)
         byAccess.push(Entry(time: lastAccess, key: keys.count - 1))
         if let expires { byExpiry.push(Entry(time: expires, key: keys.count - 1)) }
@@ -96,18 +90,18 @@ extension CookieJar {
         // Kept only while the jar is at its limit (a crawler's jar): below it, no lookup or store
         // pays for the heaps, and they are rebuilt in O(n) when the limit is reached again.
         guard count >= limits.total else { eviction.reset(); return }
-        eviction.note(.init(domain: cookie.domain, name: cookie.name, path: cookie.path), lastAccess: cookie.lastAccess, expires: cookie.expires)
+        eviction.note(cookie.key, lastAccess: cookie.lastAccess, expires: cookie.expires)
         // Stale entries (cookies sent again, replaced, removed) past the live ones: start afresh.
         if eviction.byAccess.count > 2 * count + 1024 { eviction.valid = false }
     }
 
     func rebuildEviction() {
-        var access: [EvictionIndex.Entry] = [], expiry: [EvictionIndex.Entry] = [], keys: [EvictionIndex.Key] = []
+        var access: [EvictionIndex.Entry] = [], expiry: [EvictionIndex.Entry] = [], keys: [CookieKey] = []
         access.reserveCapacity(count)
         keys.reserveCapacity(count)
         for (domain, list) in byDomain {
             for c in list {
-                keys.append(.init(domain: domain, name: c.name, path: c.path))
+                keys.append(CookieKey(name: c.name, domain: domain, path: c.path))
                 access.append(.init(time: c.lastAccess, key: keys.count - 1))
                 if let expires = c.expires { expiry.append(.init(time: expires, key: keys.count - 1)) }
             }
@@ -133,11 +127,11 @@ extension CookieJar {
         }
     }
 
-    /// Removes the cookie with `key` if `current` holds for it (the entry that found it is not
-    /// stale); returns whether it did. One dictionary lookup, however it ends: the domain's list
-    /// is changed where it is.
+    /// Removes the cookie with `key` if `current` holds for it (for eviction: the entry that found
+    /// it is not stale); returns whether it did. One dictionary lookup, however it ends: the
+    /// domain's list is changed where it is.
     @discardableResult
-    private func removeCookie(_ key: EvictionIndex.Key, where current: (Cookie) -> Bool) -> Bool {
+    func removeCookie(_ key: CookieKey, where current: (Cookie) -> Bool = { _ in true }) -> Bool {
         guard let slot = byDomain.index(forKey: key.domain) else { return false }
         // The time compared first: it differs for all but the one cookie. No copy of the list is
         // kept (one alive while it changes would copy every cookie in it).

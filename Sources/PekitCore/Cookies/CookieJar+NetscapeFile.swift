@@ -23,7 +23,7 @@ extension CookieJar {
             }
             func flag(_ range: Range<Int>) -> Bool? {
                 let field = UnsafeBufferPointer(rebasing: buffer[range])
-                return Self.equalsIgnoringASCIICase(field, "TRUE") ? true : Self.equalsIgnoringASCIICase(field, "FALSE") ? false : nil
+                return ASCII.equals(field, ignoringCase: "true") ? true : ASCII.equals(field, ignoringCase: "false") ? false : nil
             }
             var lineStart = 0
             while lineStart <= count {
@@ -74,7 +74,7 @@ extension CookieJar {
                 }
                 let pathField = fields[2]
                 guard let subdomains = flag(fields[1]), let secure = flag(fields[3]),
-                      let expires = Self.int64(UnsafeBufferPointer(rebasing: buffer[fields[4]])),
+                      let expires = ASCII.int64(UnsafeBufferPointer(rebasing: buffer[fields[4]])),
                       pathField.isEmpty || buffer[pathField.lowerBound] == 0x2F else {
                     warn("\(name):\(number): malformed fields (subdomains and secure must be TRUE or FALSE, expires a number, path start with /); line skipped")
                     continue
@@ -84,7 +84,7 @@ extension CookieJar {
                 if dotted { domainField = domainField.dropFirst() }
                 guard !domainField.isEmpty else { warn("\(name):\(number): empty domain; line skipped"); continue }
                 let cookie = Cookie(name: text(fields[5]), value: fields.count == 7 ? text(fields[6]) : "",
-                                    domain: Self.lowercased(UnsafeBufferPointer(rebasing: buffer[domainField])),
+                                    domain: ASCII.lowercased(UnsafeBufferPointer(rebasing: buffer[domainField])),
                                     path: pathField.isEmpty ? "/" : text(pathField), expires: expires == 0 ? nil : Double(expires),
                                     hostOnly: !subdomains && !dotted, secure: secure, httpOnly: httpOnly, sameSite: sameSite, partitioned: partitioned)
                 do { try set(cookie) } catch { warn("\(name):\(number): \(error); line skipped"); continue }
@@ -92,34 +92,5 @@ extension CookieJar {
             }
             return loaded
         }
-    }
-
-    /// The bytes as text, lower-cased: ASCII as the string is made, anything else by Unicode's
-    /// rules (as `String.lowercased` would).
-    static func lowercased(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
-        guard bytes.allSatisfy({ $0 < 0x80 }) else { return String(decoding: bytes, as: UTF8.self).lowercased() }
-        return String(unsafeUninitializedCapacity: bytes.count) { out in
-            for (i, b) in bytes.enumerated() { out[i] = b >= 0x41 && b <= 0x5A ? b | 0x20 : b }
-            return bytes.count
-        }
-    }
-
-    /// A decimal integer as `Int64(String)` reads one (an optional sign, then digits only), or
-    /// nil; no string made.
-    static func int64(_ bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
-        var i = 0, negative = false
-        if let first = bytes.first, first == 0x2B || first == 0x2D { negative = first == 0x2D; i = 1 }
-        guard i < bytes.count else { return nil }
-        var value: Int64 = 0
-        while i < bytes.count {
-            let digit = bytes[i] &- 0x30
-            guard digit < 10 else { return nil }
-            let (times, o1) = value.multipliedReportingOverflow(by: 10)
-            let (next, o2) = negative ? times.subtractingReportingOverflow(Int64(digit)) : times.addingReportingOverflow(Int64(digit))
-            guard !o1 && !o2 else { return nil }
-            value = next
-            i += 1
-        }
-        return value
     }
 }

@@ -94,13 +94,6 @@ extension CookieJar {
         return try load(bytes, format: format, name: path)
     }
 
-    /// Whether `bytes` spell `word` (ASCII), whatever the case of its letters.
-    static func equalsIgnoringASCIICase(_ bytes: UnsafeBufferPointer<UInt8>, _ word: StaticString) -> Bool {
-        guard bytes.count == word.utf8CodeUnitCount else { return false }
-        let expected = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
-        return zip(bytes, expected).allSatisfy { a, b in a == b || (a ^ 0x20 == b && (b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A) }
-    }
-
     static let maxWarnings = 100
 
     /// Adds the cookies of file text (see `load(from:)`).

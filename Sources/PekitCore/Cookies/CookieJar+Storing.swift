@@ -136,8 +136,9 @@ extension CookieJar {
         }
         var cookie = cookie
         try checkStorable(&cookie)
-        let now = tick()
-        cookie.expires = try Cookie.keptExpiry(cookie.expires, now: clock())
+        let wall = clock()
+        let now = tick(at: wall)
+        cookie.expires = try Cookie.keptExpiry(cookie.expires, now: wall)
         if cookie.creation == 0 || !cookie.creation.isFinite { cookie.creation = now }
         if !cookie.lastAccess.isFinite { cookie.lastAccess = cookie.creation }
         cookie.lastAccess = max(cookie.lastAccess, cookie.creation)

@@ -155,13 +155,7 @@ public final class CookieJar {
 
     /// Removes one cookie by name, domain and path; returns whether it was there.
     @discardableResult
-    public func remove(_ key: CookieKey) -> Bool {
-        guard let i = byDomain[key.domain]?.firstIndex(where: { $0.name == key.name && $0.path == key.path }) else { return false }
-        byDomain[key.domain]?.remove(at: i)
-        if byDomain[key.domain]?.isEmpty == true { byDomain[key.domain] = nil }
-        count -= 1
-        return true
-    }
+    public func remove(_ key: CookieKey) -> Bool { removeCookie(key) }
 
     /// Removes every cookie.
     public func clear() {

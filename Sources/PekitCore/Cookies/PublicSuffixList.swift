@@ -53,52 +53,38 @@ public struct PublicSuffixList: Sendable {
         }
     }
 
-    /// FNV-1a over the bytes from the last to the first: a host's tails are hashed from its end,
-    /// so the hash of each longer tail continues the shorter one's (`extend`), one pass in all.
-    private static let basis: UInt64 = 0xcbf2_9ce4_8422_2325
-
-    private static func extend(_ h: UInt64, _ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        var h = h, i = bytes.count
-        while i > 0 { i -= 1; h = (h ^ UInt64(bytes[i])) &* 0x0000_0100_0000_01b3 }
-        return h
-    }
-
-    /// The table key of a rule of `kind` whose bytes hash to `h`: never 0 (an empty slot).
+    /// The table key of a rule of `kind` whose bytes hash to `h` (FNV-1a, last byte to first:
+    /// a host's tails are hashed from its end, each longer tail continuing the shorter one's).
+    /// Never 0, which marks an empty slot.
     private static func key(_ kind: Kind, _ h: UInt64) -> UInt64 {
-        ((h ^ UInt64(kind.rawValue + 1)) &* 0x0000_0100_0000_01b3) | 1
-    }
-
-    private static func hash(_ kind: Kind, _ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        key(kind, extend(basis, bytes))
+        FNV1a.add(kind.rawValue + 1, to: h) | 1
     }
 
     private mutating func insert(_ kind: Kind, _ start: Int, _ length: Int) {
-        let place = start << 16 | length
-        let found = text.withUnsafeBufferPointer { contains(kind, UnsafeBufferPointer(rebasing: $0[start..<start + length])) }
+        let h = text.withUnsafeBufferPointer { FNV1a.addReversed(UnsafeBufferPointer(rebasing: $0[start..<start + length]), to: FNV1a.basis) }
+        let found = text.withUnsafeBufferPointer { contains(kind, UnsafeBufferPointer(rebasing: $0[start..<start + length]), hash: h) }
         if found { return }  // a repeated rule
-        // Linear probing; the table is never over half full (see init), so a free slot is near.
+        // The table is never over half full (see init) unless the list is denser than sized for.
         if 2 * (count + 1) > keys.count { grow() }
-        let key = text.withUnsafeBufferPointer { Self.hash(kind, UnsafeBufferPointer(rebasing: $0[start..<start + length])) }
+        Self.place(Self.key(kind, h), start << 16 | length, keys: &keys, places: &places)
+        count += 1
+    }
+
+    /// Puts an entry in the first free slot from its key's (linear probing).
+    private static func place(_ key: UInt64, _ place: Int, keys: inout [UInt64], places: inout [Int]) {
         let mask = keys.count - 1
         var slot = Int(truncatingIfNeeded: key) & mask
         while keys[slot] != 0 { slot = (slot + 1) & mask }
         keys[slot] = key
         places[slot] = place
-        count += 1
     }
 
     /// Twice the slots, every rule placed again (only for a list denser than `init` sized for).
     private mutating func grow() {
-        let oldKeys = keys, oldPlaces = places
-        keys = Array(repeating: 0, count: oldKeys.count * 2)
-        places = Array(repeating: 0, count: oldKeys.count * 2)
-        let mask = keys.count - 1
-        for (key, place) in zip(oldKeys, oldPlaces) where key != 0 {
-            var slot = Int(truncatingIfNeeded: key) & mask
-            while keys[slot] != 0 { slot = (slot + 1) & mask }
-            keys[slot] = key
-            places[slot] = place
-        }
+        var newKeys = [UInt64](repeating: 0, count: keys.count * 2), newPlaces = [Int](repeating: 0, count: keys.count * 2)
+        for (key, place) in zip(keys, places) where key != 0 { Self.place(key, place, keys: &newKeys, places: &newPlaces) }
+        keys = newKeys
+        places = newPlaces
     }
 
     /// Whether `candidate` (lower-case) is a rule of `kind`.
@@ -110,10 +96,10 @@ public struct PublicSuffixList: Sendable {
     /// slot of the run with the same hash is compared byte for byte against the list itself (a
     /// hash collision cannot give a wrong answer).
     private func contains(_ kind: Kind, _ candidate: UnsafeBufferPointer<UInt8>) -> Bool {
-        contains(kind, candidate, hash: Self.extend(Self.basis, candidate))
+        contains(kind, candidate, hash: FNV1a.addReversed(candidate, to: FNV1a.basis))
     }
 
-    /// `contains` with the candidate's bytes already hashed (`extend`).
+    /// `contains` with the candidate's bytes already hashed (`FNV1a.addReversed`).
     private func contains(_ kind: Kind, _ candidate: UnsafeBufferPointer<UInt8>, hash: UInt64) -> Bool {
         guard !keys.isEmpty else { return false }
         let key = Self.key(kind, hash)
@@ -189,7 +175,7 @@ public struct PublicSuffixList: Sendable {
             while s > 0 && bytes[s - 1] != 0x2E { s -= 1 }
             return s
         }
-        var end = n, right = n, best = -1, h = Self.basis
+        var end = n, right = n, best = -1, h = FNV1a.basis
         while true {
             let start = labelStart(before: end)
             if end - start >= 4 && bytes[start] == 0x78 && bytes[start + 1] == 0x6E && bytes[start + 2] == 0x2D && bytes[start + 3] == 0x2D {
@@ -197,7 +183,7 @@ public struct PublicSuffixList: Sendable {
             }
             if best < 0 { best = start }  // the "*" rule: the last label
             let tail = UnsafeBufferPointer(rebasing: bytes[start...])
-            h = Self.extend(h, UnsafeBufferPointer(rebasing: bytes[start..<right]))  // this label and the dot after it
+            h = FNV1a.addReversed(UnsafeBufferPointer(rebasing: bytes[start..<right]), to: h)  // this label and the dot after it
             if contains(.exception, tail, hash: h) { return right }
             if contains(.rule, tail, hash: h) { best = start }
             if start > 0, contains(.wildcard, tail, hash: h) { best = labelStart(before: start - 1) }

@@ -48,25 +48,8 @@ public struct SetCookie: Equatable, Sendable {
             return lo..<hi
         }
         func text(_ range: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self) }
-        // ASCII lower-cased as the string is made (one string, not a copy and its lower case).
-        func lowercasedText(_ range: Range<Int>) -> String {
-            let part = UnsafeBufferPointer(rebasing: bytes[range])
-            guard part.allSatisfy({ $0 < 0x80 }) else { return text(range).lowercased() }
-            return String(unsafeUninitializedCapacity: part.count) { out in
-                for (i, b) in part.enumerated() { out[i] = b >= 0x41 && b <= 0x5A ? b | 0x20 : b }
-                return part.count
-            }
-        }
         func named(_ range: Range<Int>, _ word: StaticString) -> Bool {
-            guard range.count == word.utf8CodeUnitCount else { return false }
-            var p = word.utf8Start
-            for i in range {
-                let b = bytes[i], w = p.pointee
-                // ASCII letters compare without case; the words are lower case.
-                if b != w && !(b >= 0x41 && b <= 0x5A && b | 0x20 == w) { return false }
-                p += 1
-            }
-            return true
+            ASCII.equals(UnsafeBufferPointer(rebasing: bytes[range]), ignoringCase: word)
         }
         let firstSemicolon = find(0x3B, from: 0, to: end)
         let nameValueEnd = firstSemicolon ?? end
@@ -88,7 +71,7 @@ public struct SetCookie: Equatable, Sendable {
             case (6, 0x64) where named(attributeName, "domain"):
                 var domain = attributeValue
                 if domain.first.map({ bytes[$0] }) == 0x2E { domain = domain.dropFirst() }
-                cookie.domain = domain.isEmpty ? nil : lowercasedText(domain)
+                cookie.domain = domain.isEmpty ? nil : ASCII.lowercased(UnsafeBufferPointer(rebasing: bytes[domain]))
             case (6, 0x73) where named(attributeName, "secure"):
                 cookie.secure = true
             case (7, 0x65) where named(attributeName, "expires"):
@@ -98,7 +81,7 @@ public struct SetCookie: Equatable, Sendable {
                 let digits = UnsafeBufferPointer(rebasing: bytes[attributeValue])
                 if let first = digits.first, first == 0x2D || (0x30...0x39).contains(first),
                    digits.dropFirst().allSatisfy({ (0x30...0x39).contains($0) }), !(digits.count == 1 && first == 0x2D) {
-                    cookie.maxAge = CookieJar.int64(digits) ?? (first == 0x2D ? Int64.min : Int64.max)
+                    cookie.maxAge = ASCII.int64(digits) ?? (first == 0x2D ? Int64.min : Int64.max)
                 }
             case (8, 0x68) where named(attributeName, "httponly"):
                 cookie.httpOnly = true

@@ -90,8 +90,8 @@ package struct Flattener {
 
     /// Runs `body` with the key of item `i` of the array under the current key, as the policy
     /// writes it (`[]`, `[i]`, the key itself, or the policy's function; comma-joined arrays
-    /// that hold nested values take `[i]`).
-    package mutating func under(item i: Int, nested: Bool, _ body: (inout Self) throws -> Void) throws {
+    /// that hold nested values take `[i]`). `nested` is asked only by the policy's function.
+    package mutating func under(item i: Int, nested: @autoclosure () -> Bool, _ body: (inout Self) throws -> Void) throws {
         let mark = key.count
         switch policy.arrays {
         case .brackets:
@@ -107,7 +107,7 @@ package struct Flattener {
             break
         case .custom(let makeKey):
             let saved = key
-            key = try makeKey(ByteString(key), i, nested).bytes
+            key = try makeKey(ByteString(key), i, nested()).bytes
             defer { key = saved }
             return try body(&self)
         }
@@ -118,34 +118,26 @@ package struct Flattener {
     /// Runs `body` with the key of the entry `name` of the map under the current key, as the
     /// policy writes it (`[name]`, `.name`, or the policy's function).
     package mutating func under(entry name: ByteString, _ body: (inout Self) throws -> Void) throws {
-        let mark = key.count
-        switch policy.objects {
-        case .brackets:
-            key.append(0x5B); key.append(contentsOf: segment(name)); key.append(0x5D)
-        case .dots:
-            key.append(0x2E); key.append(contentsOf: segment(name))
-        case .custom(let makeKey):
-            let saved = key
-            key = try makeKey(ByteString(key), ByteString(segment(name))).bytes
-            defer { key = saved }
-            return try body(&self)
-        }
-        defer { key.removeLast(key.count - mark) }
-        try body(&self)
+        try name.bytes.withUnsafeBufferPointer { try under(entry: $0, body) }
     }
 
     /// `under(entry:)` with the name lent as bytes (a walker reading keys where they are): no
     /// string made of it unless the policy's rules need one.
-    package mutating func under(entryBytes name: UnsafeBufferPointer<UInt8>, _ body: (inout Self) throws -> Void) throws {
-        guard segmentEncoder == nil else { return try under(entry: ByteString(bytes: name), body) }
+    package mutating func under(entry name: UnsafeBufferPointer<UInt8>, _ body: (inout Self) throws -> Void) throws {
+        func appendSegment() {
+            if let segmentEncoder { key.append(contentsOf: segmentEncoder.encode(bytes: name)) } else { key.append(contentsOf: name) }
+        }
         let mark = key.count
         switch policy.objects {
         case .brackets:
-            key.append(0x5B); key.append(contentsOf: name); key.append(0x5D)
+            key.append(0x5B); appendSegment(); key.append(0x5D)
         case .dots:
-            key.append(0x2E); key.append(contentsOf: name)
-        case .custom:
-            return try under(entry: ByteString(bytes: name), body)
+            key.append(0x2E); appendSegment()
+        case .custom(let makeKey):
+            let saved = key
+            key = try makeKey(ByteString(key), ByteString(segment(ByteString(bytes: name)))).bytes
+            defer { key = saved }
+            return try body(&self)
         }
         defer { key.removeLast(key.count - mark) }
         try body(&self)
@@ -241,26 +233,29 @@ package final class QueryWriter: QueryPairSink {
         out.append(contentsOf: UnsafeBufferPointer(rebasing: scratch[..<n]))
     }
 
-    package func add(key: [UInt8], text: UnsafeBufferPointer<UInt8>) {
-        guard !values.rawCommas else { return add(key: key, value: ByteString(bytes: text), commaParts: nil) }
+    /// The prefix before the first pair or the separator before the others, then the key.
+    private func start(_ key: [UInt8]) {
         out.append(contentsOf: started ? separator : prefix)
         started = true
         key.withUnsafeBufferPointer { append($0, encodedBy: keyEncoder) }
+    }
+
+    package func add(key: [UInt8], text: UnsafeBufferPointer<UInt8>) {
+        // Comma rules split values at their commas (ValueEncoding): the general path.
+        guard !values.rawCommas else { return add(key: key, value: ByteString(bytes: text), commaParts: nil) }
+        start(key)
         out.append(contentsOf: assign)
         append(text, encodedBy: values.encoder)
     }
 
     package func add(key: [UInt8], value: ByteString?, commaParts: [ByteString]?) {
-        out.append(contentsOf: started ? separator : prefix)
-        started = true
-        key.withUnsafeBufferPointer { append($0, encodedBy: keyEncoder) }
-        guard let value else { return }
-        out.append(contentsOf: assign)
+        guard let value else { return start(key) }
         if commaParts == nil && !values.rawCommas {
-            value.bytes.withUnsafeBufferPointer { append($0, encodedBy: values.encoder) }
-        } else if let encoded = values.encode(value, commaParts: commaParts) {
-            out.append(contentsOf: encoded)
+            return value.bytes.withUnsafeBufferPointer { add(key: key, text: $0) }
         }
+        start(key)
+        out.append(contentsOf: assign)
+        out.append(contentsOf: values.encode(value, commaParts: commaParts) ?? [])
     }
 
     /// The query written so far.

@@ -130,19 +130,16 @@ public struct RequestURL: Equatable, Sendable, CustomStringConvertible {
     /// - Throws: `IDNA.Failure` saying why.
     public static func checkedCanonicalHost(_ host: String, special: Bool = true) throws -> String {
         var source = host
-        return try source.withUTF8 { bytes in
-            // A host already in its canonical form is given back as it is: no new string.
-            guard special else { return host.lowercased() }
-            if let simple = simpleCanonicalHost(bytes, original: host) { return simple }
-            return try parsedCanonicalHost(host)
-        }
+        return try source.withUTF8 { try checkedCanonicalHost($0, special: special, original: host) }
     }
 
-    /// `checkedCanonicalHost` over a host's UTF-8 bytes (a URL's host, read in place).
-    static func checkedCanonicalHost(_ bytes: UnsafeBufferPointer<UInt8>, special: Bool) throws -> String {
-        guard special else { return String(decoding: bytes, as: UTF8.self).lowercased() }
-        if let simple = simpleCanonicalHost(bytes) { return simple }
-        return try parsedCanonicalHost(String(decoding: bytes, as: UTF8.self))
+    /// `checkedCanonicalHost` over a host's UTF-8 bytes (a URL's host, read in place);
+    /// `original`, the string the bytes are from, is given back when it is already canonical.
+    static func checkedCanonicalHost(_ bytes: UnsafeBufferPointer<UInt8>, special: Bool, original: String? = nil) throws -> String {
+        let text = { original ?? String(decoding: bytes, as: UTF8.self) }
+        guard special else { return text().lowercased() }
+        if let simple = simpleCanonicalHost(bytes, original: original) { return simple }
+        return try parsedCanonicalHost(text())
     }
 
     /// The Standard's host parser's answer (what `simpleCanonicalHost` must agree with).
@@ -200,10 +197,7 @@ public struct RequestURL: Equatable, Sendable, CustomStringConvertible {
         }
         func same() -> String {
             guard upper else { return original ?? String(decoding: bytes, as: UTF8.self) }
-            return String(unsafeUninitializedCapacity: bytes.count) { out in
-                for (i, b) in bytes.enumerated() { out[i] = b >= 0x41 && b <= 0x5A ? b | 0x20 : b }
-                return bytes.count
-            }
+            return ASCII.lowercased(bytes)
         }
         if dotted && parts == 3 && digits > 0 { return same() }
         // The last label (before a final dot) decides whether the Standard reads an IPv4 address.

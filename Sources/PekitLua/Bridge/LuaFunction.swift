@@ -60,14 +60,24 @@ struct LuaCall {
 
     /// The strings of the list at argument `n` (raw, 1…#).
     func strings(_ n: Int32, expected: String) throws -> [String] {
-        try (0..<stack.rawLength(n)).map { i in
+        try (0..<stringCount(n, expected: expected)).map { i in
             _ = stack.rawGetIndex(n, Int64(i + 1))
             defer { stack.pop() }
-            guard stack.type(-1) == LUA_TSTRING, let text = stack.string(-1) else {
+            return stack.string(-1) ?? ""
+        }
+    }
+
+    /// How many items the list at argument `n` has (raw, 1…#), each checked to be a string
+    /// first, so that a bad item refuses the call before any is used.
+    func stringCount(_ n: Int32, expected: String) throws -> Int {
+        let count = stack.rawLength(n)
+        for i in 0..<count {
+            defer { stack.pop() }
+            guard stack.rawGetIndex(n, Int64(i + 1)) == LUA_TSTRING else {
                 throw badArgument(n, "\(expected) expected; item \(i + 1) is a \(stack.typeName(-1))")
             }
-            return text
         }
+        return count
     }
 
     func table(_ n: Int32) throws {

@@ -135,3 +135,10 @@ extension LuaStack {
         pop()
     }
 }
+
+extension pekit_span {
+    /// Bytes lent to the C side for the length of a call (the tables CLuaShim builds in one call).
+    init(_ bytes: UnsafeBufferPointer<UInt8>) {
+        self.init(bytes: bytes.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) }, length: bytes.count)
+    }
+}

@@ -81,18 +81,10 @@ extension LuaRuntime {
             break
         }
 
-        // A plain table: an array when its keys are exactly 1…n, a map otherwise.
-        var keyCount = 0
-        var onlyPositiveIntegers = true
-        try forEachRaw(index) {
-            keyCount += 1
-            if !(stack.isInteger(-2) && (stack.integer(-2) ?? 0) >= 1) { onlyPositiveIntegers = false }
-        }
-        if keyCount > 0 && onlyPositiveIntegers && stack.rawLength(index) == keyCount {
-            return .array(try readSequence(index, count: keyCount, path: &path, depth: depth, onPath: &onPath))
+        if let count = sequenceLength(index) {
+            return .array(try readSequence(index, count: count, path: &path, depth: depth, onPath: &onPath))
         }
         var entries: [PekitMap.Entry] = []
-        entries.reserveCapacity(keyCount)
         try forEachRaw(index) {
             let key = try mapKey(-2, path: path)
             path.components.append(.key(key))
@@ -129,16 +121,37 @@ extension LuaRuntime {
         return elements
     }
 
-    // A key as bytes, without converting it in place (that would confuse the traversal).
-    private func mapKey(_ index: Int32, path: KeyPath) throws -> ByteString {
+    /// The length of the plain table at `index` (absolute) when its keys are exactly 1…n, n > 0:
+    /// what a conversion reads as an array; nil for a map or an empty table. Stops at the first
+    /// key that is not a positive integer (a map's first key, most often).
+    func sequenceLength(_ index: Int32) -> Int? {
+        var keyCount = 0
+        stack.pushNil()
+        while lua_next(L, index) != 0 {
+            stack.pop()
+            guard stack.isInteger(-1), (stack.integer(-1) ?? 0) >= 1 else { stack.pop(); return nil }
+            keyCount += 1
+        }
+        return keyCount > 0 && stack.rawLength(index) == keyCount ? keyCount : nil
+    }
+
+    /// A map key's text (a string's bytes, a number as Lua writes it), read without converting
+    /// it in place (that would confuse a traversal); nil for a key of another type.
+    func keyText(_ index: Int32) -> ByteString? {
         switch stack.type(index) {
         case LUA_TSTRING: return ByteString(stack.bytes(index) ?? [])
         case LUA_TNUMBER:
             if stack.isInteger(index), let value = stack.integer(index) { return ByteString(String(value)) }
             return ByteString((stack.number(index) ?? 0).luaString)
-        default:
+        default: return nil
+        }
+    }
+
+    private func mapKey(_ index: Int32, path: KeyPath) throws -> ByteString {
+        guard let key = keyText(index) else {
             throw LuaConversionError(path: path.text, reason: "a key must be a string or a number, not a \(stack.typeName(index))")
         }
+        return key
     }
 
     /// Pushes `value` as Lua sees it: arrays carry the `pekit.array` mark (so empty ones stay

@@ -64,17 +64,8 @@ enum CookiesModule: LuaModule {
             // whole first, so a bad item stores nothing.
             let stack = call.stack
             let list = stack.type(3) == LUA_TTABLE
-            let count = list ? stack.rawLength(3) : 1
-            if list {
-                for i in 0..<count {
-                    defer { stack.pop() }
-                    guard stack.rawGetIndex(3, Int64(i + 1)) == LUA_TSTRING else {
-                        throw call.badArgument(3, "a list of Set-Cookie strings expected; item \(i + 1) is a \(stack.typeName(-1))")
-                    }
-                }
-            } else {
-                _ = try call.string(3)
-            }
+            let count = list ? try call.stringCount(3, expected: "a list of Set-Cookie strings") : 1
+            if !list { _ = try call.string(3) }
             // Each stored cookie's table goes into the result as it comes (no list of cookies kept).
             stack.newTable(narr: Int32(clamping: count))
             let storedTable = stack.top

@@ -285,15 +285,12 @@ enum HTTPModule: LuaModule {
     static func push(response r: HTTPResponse, in runtime: LuaRuntime) {
         let stack = runtime.stack, L = runtime.L
         var reason = r.reason, version = r.httpVersion, url = r.url, method = r.method, address = r.remoteAddress
-        func span(_ bytes: UnsafeBufferPointer<UInt8>) -> pekit_span {
-            pekit_span(bytes: bytes.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) }, length: bytes.count)
-        }
         reason.withUTF8 { reason in version.withUTF8 { version in url.withUTF8 { url in method.withUTF8 { method in
             address.withUTF8 { address in r.body.withUnsafeBufferPointer { body in
                 var fields = pekit_response_fields(
                     status: Int64(r.status), bytes: Int64(r.bodyLength), attempts: Int64(r.attempts),
-                    reason: span(reason), http_version: span(version), url: span(url), method: span(method), body: span(body),
-                    remote_address: span(address), remote_port: Int64(r.remotePort),
+                    reason: pekit_span(reason), http_version: pekit_span(version), url: pekit_span(url), method: pekit_span(method), body: pekit_span(body),
+                    remote_address: pekit_span(address), remote_port: Int64(r.remotePort),
                     dns: r.timing.dns, connect: r.timing.connect, tls: r.timing.tls, first_byte: r.timing.firstByte, total: r.timing.total)
                 pekit_push_response(L, &fields, 2)
             } }
@@ -313,7 +310,7 @@ enum HTTPModule: LuaModule {
             var name = field.name
             name.withUTF8 { name in
                 field.value.bytes.withUnsafeBufferPointer { value in
-                    let name = span(name), value = span(value)
+                    let name = pekit_span(name), value = pekit_span(value)
                     pekit_push_pair(L, lua_Integer(i + 1), name.bytes, name.length, value.bytes, value.length)
                 }
             }

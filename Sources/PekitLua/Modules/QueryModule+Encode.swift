@@ -23,33 +23,23 @@ extension QueryModule {
         if case .comma = policy.arrays { return nil }
         let stack = runtime.stack
         let table = stack.absolute(index)
-        guard stack.type(table) == LUA_TTABLE, runtime.marker(of: table) == .ordered || runtime.marker(of: table) == nil else { return nil }
+        guard stack.type(table) == LUA_TTABLE else { return nil }
+        let marker = runtime.marker(of: table)
+        // A plain table at the top that is a sequence is a list of {key, value} pairs: left to
+        // the general path, as any other marked table is.
+        guard marker == .ordered || (marker == nil && runtime.sequenceLength(table) == nil) else { return nil }
         let writer = QueryWriter(policy: policy)
         var flattener = Flattener(policy: policy, sink: writer)
         let base = stack.top
         defer { stack.setTop(base) }
         do {
-            // A plain table at the top that is a sequence is a list of {key, value} pairs: left to the general path.
-            if runtime.marker(of: table) == nil, isSequence(stack, table) { return nil }
-            try forEachEntry(runtime, table, sorted: runtime.marker(of: table) == nil || isAscending(policy)) { name in
+            try forEachEntry(runtime, table, sorted: marker == nil || isAscending(policy)) { name in
                 try flattener.under(top: ByteString(bytes: name)) { try walk(runtime, stack.top, depth: 1, into: &$0) }
             }
         } catch is GeneralPath {
             return nil
         }
         return ByteString(writer.finish())
-    }
-
-    /// Whether a plain table's keys are exactly 1…n (n > 0): what the conversion reads as an array.
-    private static func isSequence(_ stack: LuaStack, _ table: Int32) -> Bool {
-        var keyCount = 0, onlyPositiveIntegers = true
-        stack.pushNil()
-        while lua_next(stack.L, table) != 0 {
-            stack.pop()
-            keyCount += 1
-            if !(stack.isInteger(-1) && (stack.integer(-1) ?? 0) >= 1) { onlyPositiveIntegers = false }
-        }
-        return keyCount > 0 && onlyPositiveIntegers && stack.rawLength(table) == keyCount
     }
 
     /// Flattens the value at `index` under the flattener's current key.
@@ -70,14 +60,15 @@ extension QueryModule {
             let marker = runtime.marker(of: index)
             if marker == .null { return f.emitNull() }
             guard marker != .set, depth < runtime.options.maxDepth, lua_checkstack(L, 8) != 0 else { throw GeneralPath() }
-            if marker == .array || (marker == nil && isSequence(stack, index)) {
-                let count = stack.rawLength(index)
+            if let count = marker == .array ? stack.rawLength(index) : marker == nil ? runtime.sequenceLength(index) : nil {
                 guard count > 0 else { return f.emitEmpty() }
                 for i in 1...count {
                     _ = stack.rawGetIndex(index, Int64(i))
                     let item = stack.top
-                    let nested = stack.type(item) == LUA_TTABLE && runtime.marker(of: item) != .null
-                    try f.under(item: i - 1, nested: nested) { try walk(runtime, item, depth: depth + 1, into: &$0) }
+                    // Whether the item nests is asked only by a policy's own key function.
+                    try f.under(item: i - 1, nested: stack.type(item) == LUA_TTABLE && runtime.marker(of: item) != .null) {
+                        try walk(runtime, item, depth: depth + 1, into: &$0)
+                    }
                     stack.pop()
                 }
                 return
@@ -86,7 +77,7 @@ extension QueryModule {
             try forEachEntry(runtime, index, sorted: marker == nil || isAscending(f.policy)) { name in
                 empty = false
                 let value = stack.top
-                try f.under(entryBytes: name) { try walk(runtime, value, depth: depth + 1, into: &$0) }
+                try f.under(entry: name) { try walk(runtime, value, depth: depth + 1, into: &$0) }
             }
             if empty { f.emitEmpty() }
         default:
@@ -105,13 +96,8 @@ extension QueryModule {
     private static func forEachEntry(_ runtime: LuaRuntime, _ table: Int32, sorted: Bool, _ body: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
         let stack = runtime.stack, L = stack.L
         func name(_ index: Int32) throws -> ByteString {
-            switch stack.type(index) {
-            case LUA_TSTRING: return ByteString(stack.bytes(index) ?? [])
-            case LUA_TNUMBER:
-                if stack.isInteger(index), let value = stack.integer(index) { return ByteString(String(value)) }
-                return ByteString((stack.number(index) ?? 0).luaString)
-            default: throw GeneralPath()
-            }
+            guard let text = runtime.keyText(index) else { throw GeneralPath() }
+            return text
         }
         let isOrdered = runtime.marker(of: table) == .ordered
         if isOrdered && !sorted {
@@ -137,15 +123,7 @@ extension QueryModule {
             stack.rawSetIndex(keys, Int64(names.count + 1))
             names.append((try name(-2), Int64(names.count + 1)))
         }
-        if isOrdered {
-            try runtime.forEachOrdered(table) { try gather() }
-        } else {
-            stack.pushNil()
-            while lua_next(L, table) != 0 {
-                try gather()
-                stack.pop()
-            }
-        }
+        try (isOrdered ? runtime.forEachOrdered : runtime.forEachRaw)(table) { try gather() }
         // A stable sort: an ordered table's equal texts (1 and "1") would keep their order, but
         // two keys with one text are left to the general path anyway.
         let order = names.indices.sorted { (names[$0].name, $0) < (names[$1].name, $1) }
