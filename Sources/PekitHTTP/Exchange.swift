@@ -145,6 +145,21 @@ final class Exchange {
         try writer?.commit()
     }
 
+    /// Throws what stopped the transfer early (a callback's error, Ctrl-C), leaving nothing partial.
+    func throwIfStopped() throws {
+        if let error { abandon(); throw error }
+        if cancelled { abandon(); throw HTTPError.cancelled(url: url) }
+    }
+
+    /// The response of a transfer that ended, moved out: the last progress report given, a file
+    /// sink completed; or what stopped it, thrown.
+    func complete() throws -> HTTPResponse {
+        try throwIfStopped()
+        finishProgress()
+        try finish()
+        return takeResponse()
+    }
+
     /// The response, moved out (the exchange is done with it).
     func takeResponse() -> HTTPResponse {
         var taken = HTTPResponse()

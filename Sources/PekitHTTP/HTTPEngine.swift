@@ -33,6 +33,17 @@ public final class HTTPEngine {
     private var ready: [Job] = []
     private var sleeping: [Job] = []
     private var lastCancelCheck = 0.0
+    /// Plain-HTTP transfers pekit runs itself (`PlainTransfer`), and the connections they keep.
+    private var plain: [(job: Job, transfer: PlainTransfer)] = []
+    private var idleConnections: [String: [PlainConnection]] = [:]
+    /// Names libcurl resolved for plain-HTTP URLs ("host:port" → address, when), so that later
+    /// requests to them connect without libcurl; kept as long as libcurl keeps an address (60 s).
+    private var learned: [String: (address: String, at: Double)] = [:]
+    private static let learnedFor = 60.0
+    /// Scratch space plain transfers read into, and the poll list.
+    private let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 65_536, alignment: 16)
+    private var pollList: [pollfd] = []
+    private var waitList: [curl_waitfd] = []
     /// Inside `step` (libcurl's callbacks may run user code that must not start another step here).
     public private(set) var isRunning = false
 
@@ -49,10 +60,11 @@ public final class HTTPEngine {
         running = [:]
         idleHandles = []
         _ = pekit_curl.multi_cleanup(multi)
+        readBuffer.deallocate()
     }
 
     /// Sends in flight, waiting or about to start.
-    public var pending: Int { running.count + ready.count + sleeping.count }
+    public var pending: Int { running.count + plain.count + ready.count + sleeping.count }
 
     /// Starts sending `request`; `completion` gets the final response (an HTTP error status is a
     /// response) or the error, from within a later `step`.
@@ -70,21 +82,39 @@ public final class HTTPEngine {
         defer { isRunning = false }
         let idleBefore = running.isEmpty
         startReady()
-        guard !(running.isEmpty && sleeping.isEmpty) else { return }
+        guard !(running.isEmpty && sleeping.isEmpty && plain.isEmpty) else { return }
         var wait = timeout
         if let soonest = sleeping.map(\.wakeAt).min() { wait = min(wait, max(0, soonest - HTTPClient.now())) }
         // Ctrl-C is checked after each wait, so a wait is cut short to notice it soon.
         wait = min(wait, 0.05)
-        if !running.isEmpty {
+        if !running.isEmpty || !plain.isEmpty {
             // Transfers just added to an idle engine (one request after another) start at once;
             // otherwise wait for news (at once too when one just added has curl's timer at 0).
-            if !idleBefore {
+            let milliseconds = Int32((wait * 1000).rounded(.up))
+            if running.isEmpty {
+                pollList.removeAll(keepingCapacity: true)
+                for (_, transfer) in plain { pollList.append(pollfd(fd: transfer.connection.fd, events: transfer.events, revents: 0)) }
+                _ = poll(&pollList, nfds_t(pollList.count), milliseconds)
+                for (k, entry) in plain.enumerated() { entry.transfer.ready = pollList[k].revents != 0 }
+            } else if plain.isEmpty {
+                if !idleBefore {
+                    var events: Int32 = 0
+                    _ = pekit_curl.multi_poll(multi, nil, 0, milliseconds, &events)
+                }
+            } else {
+                // Both kinds: libcurl's sockets and the plain ones in one wait.
+                waitList.removeAll(keepingCapacity: true)
+                for (_, transfer) in plain { waitList.append(curl_waitfd(fd: transfer.connection.fd, events: transfer.events, revents: 0)) }
                 var events: Int32 = 0
-                _ = pekit_curl.multi_poll(multi, nil, 0, Int32((wait * 1000).rounded(.up)), &events)
+                _ = pekit_curl.multi_poll(multi, &waitList, UInt32(waitList.count), idleBefore ? 0 : milliseconds, &events)
+                for (k, entry) in plain.enumerated() { entry.transfer.ready = waitList[k].revents != 0 }
             }
-            var stillRunning: Int32 = 0
-            _ = pekit_curl.multi_perform(multi, &stillRunning)
-            collectFinished()
+            if !plain.isEmpty { stepPlain() }
+            if !running.isEmpty {
+                var stillRunning: Int32 = 0
+                _ = pekit_curl.multi_perform(multi, &stillRunning)
+                collectFinished()
+            }
             stopCancelled()
         } else if wait > 0 {
             var t = timespec(tv_sec: 0, tv_nsec: Int(wait * 1e9))
@@ -139,6 +169,84 @@ public final class HTTPEngine {
             job.wakeAt = until
             sleeping.append(job)
         case .transfer(let request, let willFollow):
+            if startPlain(job, request, willFollow) { return }
+            startCurl(job, request, willFollow)
+        }
+    }
+
+    /// Starts `request` on a plain connection when `PlainTransfer` takes it and an address is
+    /// known without resolving: returns whether it did.
+    private func startPlain(_ job: Job, _ request: HTTPRequest, _ willFollow: @escaping Exchange.WillFollow) -> Bool {
+        guard PlainTransfer.accepts(request, job.operation.options), let route = PlainRoute(request.url) else { return false }
+        var connection: PlainConnection?
+        var reused = false
+        if var idle = idleConnections[route.key], let last = idle.popLast() {
+            idleConnections[route.key] = idle.isEmpty ? nil : idle
+            connection = last
+            reused = true
+        } else {
+            var address = route.literalAddress
+            if address == nil, let known = learned[route.key] {
+                if HTTPClient.now() - known.at < Self.learnedFor { address = known.address } else { learned[route.key] = nil }
+            }
+            guard let address else { return false }
+            connection = PlainConnection.start(address: address, port: route.port, key: route.key)
+        }
+        guard let connection else { return false }
+        begin(job, PlainTransfer(request: request, options: job.operation.options, connection: connection, reused: reused,
+                                 started: HTTPClient.now(), willFollow: willFollow))
+        return true
+    }
+
+    /// Takes a plain transfer's first step (a request head fits in the socket's buffer: it is
+    /// written at once) and acts on it.
+    private func begin(_ job: Job, _ transfer: PlainTransfer) {
+        transfer.ready = true
+        stepPlain(job, transfer)
+    }
+
+    /// Moves `transfer` on and acts on where it got.
+    private func stepPlain(_ job: Job, _ transfer: PlainTransfer) {
+        transfer.ready = false
+        switch transfer.step(readBuffer) {
+        case .running:
+            plain.append((job, transfer))
+        case .handOver:
+            // A kept-alive connection the server had closed: once more on a new one, as curl
+            // does. A connection that could not be made: libcurl's turn (its error, its words).
+            let old = transfer.connection
+            if transfer.reused, let fresh = PlainConnection.start(address: old.address, port: old.port, key: old.key) {
+                begin(job, PlainTransfer(request: transfer.request, options: job.operation.options, connection: fresh, reused: false,
+                                         started: transfer.started, willFollow: transfer.willFollow))
+            } else {
+                startCurl(job, transfer.request, transfer.willFollow)
+            }
+        case .done(let result):
+            endPlain(job, transfer, result)
+        }
+    }
+
+    /// Moves on the plain transfers the last wait found ready; ends those that are done (the
+    /// sends they finish may start new ones, which take their first step as they start).
+    private func stepPlain() {
+        let current = plain
+        plain.removeAll(keepingCapacity: true)
+        for (job, transfer) in current {
+            if transfer.ready { stepPlain(job, transfer) } else { plain.append((job, transfer)) }
+        }
+    }
+
+    /// A plain transfer's end: its connection kept for the next request when the response left
+    /// it clean, the send moved on.
+    private func endPlain(_ job: Job, _ transfer: PlainTransfer, _ result: Result<HTTPResponse, Error>) {
+        if case .success = result, transfer.reader.reusable {
+            idleConnections[transfer.connection.key, default: []].append(transfer.connection)
+        }
+        advance(job, job.operation.completed(result, started: transfer.started, now: HTTPClient.now()))
+    }
+
+    /// Starts `request` with libcurl.
+    private func startCurl(_ job: Job, _ request: HTTPRequest, _ willFollow: @escaping Exchange.WillFollow) {
             let now = HTTPClient.now()
             let easy: EasyHandle
             if let idle = idleHandles.popLast() { easy = idle } else {
@@ -161,7 +269,6 @@ public final class HTTPEngine {
                 idleHandles.append(easy)
                 advance(job, job.operation.completed(.failure(error), started: now, now: now))
             }
-        }
     }
 
     /// Ends the transfers whose send was cancelled (Ctrl-C): removed from libcurl, a partial
@@ -171,6 +278,13 @@ public final class HTTPEngine {
         let now = HTTPClient.now()
         guard now - lastCancelCheck >= 0.05 else { return }
         lastCancelCheck = now
+        var i = 0
+        while i < plain.count {
+            let (job, transfer) = plain[i]
+            guard transfer.exchange.shouldStop() else { i += 1; continue }
+            plain.remove(at: i)
+            if case .done(let result) = transfer.cancel() { advance(job, job.operation.completed(result, started: transfer.started, now: now)) }
+        }
         for (handle, (job, transfer)) in running where transfer.exchange.shouldStop() {
             running[handle] = nil
             _ = pekit_curl.multi_remove_handle(multi, handle)
@@ -187,6 +301,10 @@ public final class HTTPEngine {
             guard pekit_curl_msg_done(message, &easy, &code) != 0, let easy, let (job, transfer) = running.removeValue(forKey: easy) else { continue }
             _ = pekit_curl.multi_remove_handle(multi, easy)
             let result = Result { try transfer.finish(code) }
+            if case .success(let response) = result, !response.remoteAddress.isEmpty, PlainTransfer.accepts(transfer.request, job.operation.options),
+               let route = PlainRoute(transfer.request.url), route.literalAddress == nil {
+                learned[route.key] = (response.remoteAddress, HTTPClient.now())
+            }
             idleHandles.append(transfer.easy)
             advance(job, job.operation.completed(result, started: transfer.started, now: HTTPClient.now()))
         }

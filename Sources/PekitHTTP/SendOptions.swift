@@ -70,6 +70,9 @@ public struct SendOptions {
     /// Sends Accept-Encoding for what libcurl can decode and decodes the body.
     public var compressed = false
     public var sink = Sink.memory
+    /// Whether a request `PlainTransfer` takes (plain HTTP/1.1, no body, no proxy…) is sent by
+    /// pekit itself; false sends everything through libcurl (the tests compare the two).
+    package var plainHTTP = true
     /// Polled during the transfer; true stops it with `HTTPError.cancelled`.
     public var isCancelled: (() -> Bool)?
     /// What goes over the wire, as libcurl reports it (for curl's -v and --trace-ascii): notes,

@@ -159,23 +159,19 @@ final class Transfer {
     /// - Throws: the error a callback kept, `HTTPError.cancelled`, `HTTPError.transfer` with
     ///   curl's reason; a partial file is removed.
     func finish(_ code: CURLcode) throws -> HTTPResponse {
-        if let error = exchange.error { exchange.abandon(); throw error }
-        if exchange.cancelled { exchange.abandon(); throw HTTPError.cancelled(url: request.url) }
+        try exchange.throwIfStopped()
         guard code == CURLE_OK else {
             exchange.abandon()
             let detail = cText(easy.errorBuffer)
             var reason = detail.isEmpty ? pekit_curl.easy_strerror(code).map { cText($0) } ?? "curl error" : detail
             if code == CURLE_OUT_OF_MEMORY && exchange.inHeaders {
                 // What libcurl 7.88 says when a header line passes its limit (CURL_MAX_HTTP_HEADER).
-                reason = "a response header line is longer than libcurl accepts (100 KiB; libcurl reports \"\(reason)\")"
+                reason = ResponseReader.tooLong.reason
             }
             throw HTTPError.transfer(method: request.method, url: request.url, code: Int(code.rawValue), reason: reason,
                                      hint: HTTPClient.hint(code, reason))
         }
-        exchange.finishProgress()
-        try exchange.finish()
-
-        var response = exchange.takeResponse()
+        var response = try exchange.complete()
         if response.status == 0 {
             var status = 0
             _ = pekit_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)

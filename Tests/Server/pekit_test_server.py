@@ -32,6 +32,8 @@ Endpoints (any method unless noted):
                         every third page (3, 6, …) in each run R answers 503 with Retry-After: 0
   /gzip                 "compressible " x 200, gzip-encoded if Accept-Encoding allows
   /bigheader/N          a header field X-Big of N bytes
+  /canned?b=B[&close=0] exactly the bytes B (base64url) as the response, then the connection closed
+                        (kept with close=0): odd and broken responses, for comparing readers
   /aws/…                verifies an AWS Signature V4 (header or presigned query) for access key
                         AKIDEXAMPLE, recomputed from the request as received (hashlib and hmac,
                         following AWS's specification, not pekit's code): 200 JSON {"ok": true,
@@ -40,7 +42,7 @@ Endpoints (any method unless noted):
                         "pekit-consumer" (secret "consumer secret") and token "pekit-token" (secret
                         "token secret"), recomputed per RFC 5849 with hashlib and hmac: 200 or 403
 """
-import argparse, gzip, hashlib, shutil, signal, socket, http.server, json, os, secrets, socketserver, ssl, subprocess, sys, threading, time
+import argparse, base64, gzip, hashlib, shutil, signal, socket, http.server, json, os, secrets, socketserver, ssl, subprocess, sys, threading, time
 from urllib.parse import parse_qsl, urlsplit
 
 SESSIONS = {}
@@ -238,6 +240,13 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if head == "aws":
             ok, details = aws_verify(self.command, self.path, self.headers, self.body())
             return self.reply(200 if ok else 403, details)
+        if head == "canned":
+            options = dict(query)
+            self.wfile.write(base64.urlsafe_b64decode(options.get("b", "")))
+            self.wfile.flush()
+            if options.get("close", "1") == "1":
+                self.close_connection = True
+            return
         if head == "raw":
             self.body()
             return self.reply(200, bytes(self.rfile.data), content_type="application/octet-stream")

@@ -43,12 +43,14 @@ public struct HTTPRequest: Sendable {
     /// empty) and the query; never the fragment.
     public var target: String {
         if let requestTarget { return requestTarget }
-        var rest = Substring(url)
-        if let hash = rest.firstIndex(of: "#") { rest = rest[..<hash] }
-        if let colon = rest.firstIndex(of: ":"), rest[colon...].hasPrefix("://") { rest = rest[rest.index(colon, offsetBy: 3)...] }
-        guard let slash = rest.firstIndex(where: { $0 == "/" || $0 == "?" }) else { return "/" }
-        let target = rest[slash...]
-        return target.hasPrefix("?") ? "/" + target : String(target)
+        // Over the bytes: a URL's delimiters are ASCII, and this runs for every request sent.
+        let bytes = url.utf8
+        let end = bytes.firstIndex(of: 0x23) ?? bytes.endIndex  // '#'
+        var start = bytes.startIndex
+        if let colon = bytes[..<end].firstIndex(of: 0x3A), bytes[colon..<end].starts(with: "://".utf8) { start = bytes.index(colon, offsetBy: 3) }
+        guard let slash = bytes[start..<end].firstIndex(where: { $0 == 0x2F || $0 == 0x3F }) else { return "/" }
+        let target = Substring(bytes[slash..<end])
+        return bytes[slash] == 0x3F ? "/" + target : String(target)
     }
 
     /// The body as segments of bytes and files, for streaming.

@@ -1,6 +1,6 @@
 /// ASCII's rules over bytes, for the formats that match words without case and read numbers in
 /// place (Set-Cookie attributes, cookies.txt fields, host names): no string is made to compare.
-enum ASCII {
+package enum ASCII {
     /// The byte with an ASCII upper-case letter lowered; any other byte as it is.
     @inline(__always) static func lower(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte }
 
@@ -14,8 +14,13 @@ enum ASCII {
     }
 
     /// Whether `bytes` spell `word`, ASCII letters compared without case.
-    static func equals(_ bytes: UnsafeBufferPointer<UInt8>, ignoringCase word: StaticString) -> Bool {
+    package static func equals(_ bytes: UnsafeBufferPointer<UInt8>, ignoringCase word: StaticString) -> Bool {
         bytes.count == word.utf8CodeUnitCount && hasPrefix(bytes, ignoringCase: word)
+    }
+
+    /// `equals` over raw bytes (a line read from a socket).
+    package static func equals(_ bytes: UnsafeRawBufferPointer, ignoringCase word: StaticString) -> Bool {
+        equals(bytes.assumingMemoryBound(to: UInt8.self), ignoringCase: word)
     }
 
     /// The bytes as text, lower-cased: ASCII as the string is made (one string, not a copy and

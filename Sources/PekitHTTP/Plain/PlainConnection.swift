@@ -1,0 +1,113 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A TCP connection to an HTTP/1.1 server that pekit reads and writes itself (no libcurl): a
+/// non-blocking socket with Nagle's algorithm off, as libcurl sets its own. Closed when released.
+final class PlainConnection {
+    let fd: Int32
+    /// The address and port connected to, as a response reports them.
+    let address: String
+    let port: Int
+    /// Which requests may use it: "host:port" as the URL spells them.
+    let key: String
+
+    private init(fd: Int32, address: String, port: Int, key: String) {
+        self.fd = fd; self.address = address; self.port = port; self.key = key
+    }
+
+    deinit { close(fd) }
+
+    /// Starts connecting to `address` (an IPv4 or IPv6 literal) and `port`; the connection is
+    /// usable once the socket is writable and `connectError()` is 0.
+    /// - Returns: nil when no socket can be made or the connect fails at once.
+    static func start(address: String, port: Int, key: String) -> PlainConnection? {
+        var v4 = sockaddr_in(), v6 = sockaddr_in6()
+        let family: Int32
+        if address.withCString({ inet_pton(AF_INET, $0, &v4.sin_addr) }) == 1 {
+            family = AF_INET
+            v4.sin_family = sa_family_t(AF_INET)
+            v4.sin_port = in_port_t(UInt16(port).bigEndian)
+        } else if address.withCString({ inet_pton(AF_INET6, $0, &v6.sin6_addr) }) == 1 {
+            family = AF_INET6
+            v6.sin6_family = sa_family_t(AF_INET6)
+            v6.sin6_port = in_port_t(UInt16(port).bigEndian)
+        } else {
+            return nil
+        }
+        let fd = socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { return nil }
+        var one: Int32 = 1
+        _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+        let result = family == AF_INET
+            ? withUnsafePointer(to: &v4) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+            : withUnsafePointer(to: &v6) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) } }
+        guard result == 0 || errno == EINPROGRESS else {
+            close(fd)
+            return nil
+        }
+        return PlainConnection(fd: fd, address: address, port: port, key: key)
+    }
+
+    /// The outcome of a connect in progress, once the socket is writable: 0 when connected.
+    func connectError() -> Int32 {
+        var error: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        guard getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length) == 0 else { return errno }
+        return error
+    }
+}
+
+/// Where a plain-HTTP URL goes: its "host:port" key and the host's address when pekit can connect
+/// without asking a resolver (an IP literal, or a name whose address libcurl found lately).
+struct PlainRoute {
+    let key: String
+    /// The host as in the URL (an IPv6 literal without its brackets).
+    let host: Substring
+    let port: Int
+
+    /// The route of an `http://` URL with no user info, or nil.
+    init?(_ url: String) {
+        let bytes = url.utf8
+        guard bytes.starts(with: "http://".utf8) else { return nil }
+        let first = bytes.index(bytes.startIndex, offsetBy: 7)
+        let end = bytes[first...].firstIndex { $0 == 0x2F || $0 == 0x3F || $0 == 0x23 } ?? bytes.endIndex
+        let authority = bytes[first..<end]
+        guard !authority.isEmpty, !authority.contains(0x40) else { return nil }  // user info: libcurl sends it as Authorization
+        var hostPart = authority, portPart = authority[end..<end]
+        if authority.first == 0x5B {  // [IPv6]
+            guard let close = authority.firstIndex(of: 0x5D) else { return nil }
+            hostPart = authority[authority.index(after: authority.startIndex)..<close]
+            let after = authority[authority.index(after: close)...]
+            if !after.isEmpty {
+                guard after.first == 0x3A else { return nil }
+                portPart = after.dropFirst()
+            }
+        } else if let colon = authority.lastIndex(of: 0x3A) {
+            hostPart = authority[..<colon]
+            portPart = authority[authority.index(after: colon)...]
+        }
+        guard !hostPart.isEmpty, portPart.count <= 5 else { return nil }
+        var port = 80
+        if !portPart.isEmpty {
+            port = 0
+            for b in portPart {
+                guard b >= 0x30 && b <= 0x39 else { return nil }
+                port = port * 10 + Int(b - 0x30)
+            }
+            guard port > 0 && port <= 65535 else { return nil }
+        }
+        key = authority.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) ? String(Substring(authority)).lowercased() : String(Substring(authority))
+        host = Substring(hostPart)
+        self.port = port
+    }
+
+    /// The host when it is an IP address literal (nothing to resolve).
+    var literalAddress: String? {
+        var v4 = in_addr(), v6 = in6_addr()
+        let text = String(host)
+        if text.withCString({ inet_pton(AF_INET, $0, &v4) }) == 1 { return text }
+        if text.withCString({ inet_pton(AF_INET6, $0, &v6) }) == 1 { return text }
+        return nil
+    }
+}

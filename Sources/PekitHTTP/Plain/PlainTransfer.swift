@@ -1,0 +1,191 @@
+import CCurl
+import PekitCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One bodiless request over plain HTTP/1.1 on a connection pekit keeps itself: the kept-alive
+/// request after request that libcurl would otherwise run through its whole machinery (its
+/// connection-liveness poll, its header assembly, its state machine), for the same bytes.
+///
+/// What it takes on is narrow on purpose (`accepts`): `http://`, no body, no proxy, no `connect`
+/// mapping, no timeout, trace or progress, no decoding. The request goes out as libcurl writes
+/// it (the request line, the Host field, then the others in order, an empty value as `Name:`);
+/// the response is read as libcurl reads it (`ResponseReader`) into the same `Exchange`.
+/// A connection that cannot be made, and a kept-alive one that the server closed before
+/// answering, hand the request to libcurl, whose errors and retries are then the ones users see.
+final class PlainTransfer {
+    enum Phase { case connecting, sending, receiving }
+    /// What became of a step.
+    enum Outcome {
+        case running
+        case done(Result<HTTPResponse, Error>)
+        /// Nothing was answered: send the request with libcurl instead.
+        case handOver
+    }
+
+    let request: HTTPRequest
+    let willFollow: Exchange.WillFollow
+    let exchange: Exchange
+    let connection: PlainConnection
+    /// Whether the connection served an earlier request (a close before any answer is then the
+    /// server's idle timeout, and the request is sent again on a new connection, as curl does).
+    let reused: Bool
+    /// Unix seconds when it started: what a HAR log records.
+    let started: Double
+    private(set) var phase: Phase
+    /// The last wait found its socket ready (the engine's mark).
+    var ready = false
+    private var output: [UInt8]
+    private var written = 0
+    private(set) var reader: ResponseReader
+    private let start = PlainTransfer.monotonic()
+    private var connectedAt = 0.0, firstByteAt = 0.0
+
+    init(request: HTTPRequest, options: borrowing SendOptions, connection: PlainConnection, reused: Bool, started: Double,
+         willFollow: @escaping Exchange.WillFollow) {
+        self.request = request
+        self.willFollow = willFollow
+        self.connection = connection
+        self.reused = reused
+        self.started = started
+        exchange = Exchange(body: BodyStream([]), sink: options.sink, maxBody: options.effectiveMaxBody, url: request.url,
+                            willFollow: willFollow, isCancelled: options.isCancelled)
+        reader = ResponseReader(isHead: request.method == "HEAD")
+        output = Self.head(of: request)
+        phase = reused ? .sending : .connecting
+        if reused { connectedAt = start }
+    }
+
+    /// Whether this transfer can go without libcurl, all but the address: see the type's notes.
+    static func accepts(_ request: HTTPRequest, _ options: borrowing SendOptions) -> Bool {
+        guard options.plainHTTP, options.timeout == nil, options.trace == nil, options.progress == nil, !options.compressed, !request.decodesBody,
+              options.version != .http2, options.ipVersion == .any, options.connect.isEmpty, request.connect.isEmpty,
+              options.proxy?.isEmpty ?? true, !request.isChunked, request.method != "CONNECT", request.body == .empty,
+              request.url.utf8.starts(with: "http://".utf8) else { return false }
+        // libcurl sends through the proxy its environment names (http_proxy, all_proxy).
+        if options.proxy == nil, hasEnvironment("http_proxy") || hasEnvironment("all_proxy") || hasEnvironment("ALL_PROXY") { return false }
+        var host = false
+        for field in request.headers.fields {
+            switch field.name.utf8.count {
+            case 4 where HTTPHeaders.sameName(field.name, "Host"):
+                // libcurl writes its own Host for an empty one.
+                if !host && field.value.isEmpty { return false }
+                host = true
+            case 14 where HTTPHeaders.sameName(field.name, "Content-Length"): return false
+            default: break
+            }
+        }
+        return true
+    }
+
+    private static func hasEnvironment(_ name: String) -> Bool {
+        guard let value = getenv(name) else { return false }
+        return value.pointee != 0
+    }
+
+    /// The request as libcurl writes it: request line, the first Host field (libcurl puts it
+    /// first and drops any other), the rest in order, an empty line.
+    static func head(of request: HTTPRequest) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(256)
+        out += request.method.utf8
+        out.append(0x20)
+        out += request.target.utf8
+        out += " HTTP/1.1\r\n".utf8
+        let fields = request.headers.fields
+        let hostIndex = fields.firstIndex { $0.name.utf8.count == 4 && HTTPHeaders.sameName($0.name, "Host") }
+        func write(_ field: HTTPHeaders.Field) {
+            out += field.name.utf8
+            out.append(0x3A)
+            if !field.value.isEmpty { out += field.spacing.utf8; out += field.value.utf8 }
+            out += "\r\n".utf8
+        }
+        if let hostIndex { write(fields[hostIndex]) }
+        for field in fields where !(field.name.utf8.count == 4 && HTTPHeaders.sameName(field.name, "Host")) { write(field) }
+        out += "\r\n".utf8
+        return out
+    }
+
+    /// The poll events this transfer waits for.
+    var events: Int16 { Int16(phase == .receiving ? POLLIN : POLLOUT) }
+
+    /// Moves on as far as the socket allows without waiting; `buffer` is scratch space for reading.
+    func step(_ buffer: UnsafeMutableRawBufferPointer) -> Outcome {
+        if phase == .connecting {
+            var p = pollfd(fd: connection.fd, events: Int16(POLLOUT), revents: 0)
+            guard poll(&p, 1, 0) > 0 else { return .running }
+            // A connection that could not be made: libcurl tries again, and says why in its words.
+            guard connection.connectError() == 0 else { return .handOver }
+            connectedAt = Self.monotonic()
+            phase = .sending
+        }
+        if phase == .sending {
+            while written < output.count {
+                let n = output.withUnsafeBytes { send(connection.fd, $0.baseAddress! + written, $0.count - written, Int32(MSG_NOSIGNAL)) }
+                if n < 0 {
+                    if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { return .running }
+                    if reused { return .handOver }
+                    return fail(ResponseReader.Failure(code: 55, reason: "Send failure: \(String(cString: strerror(errno)))"))
+                }
+                written += n
+            }
+            phase = .receiving
+        }
+        // Read what there is (a few buffers at most, so that one fast transfer does not starve the rest).
+        for _ in 0..<16 {
+            let n = recv(connection.fd, buffer.baseAddress, buffer.count, 0)
+            if n < 0 {
+                if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { return .running }
+                let error = errno
+                if reused && !reader.started { return .handOver }
+                do { try reader.closed(error: error) } catch { return fail(error) }
+                return .running  // not reached: a socket error always fails
+            }
+            if n == 0 {
+                if reused && !reader.started { return .handOver }
+                do { try reader.closed() } catch { return fail(error) }
+                return finish()
+            }
+            if firstByteAt == 0 { firstByteAt = Self.monotonic() }
+            do {
+                guard try reader.read(UnsafeRawBufferPointer(rebasing: buffer[0..<n]), into: exchange) else {
+                    return .done(Result { try exchange.complete() })  // the exchange stopped it: its error
+                }
+            } catch { return fail(error) }
+            if reader.isDone { return finish() }
+        }
+        return .running
+    }
+
+    /// The transfer stopped by Ctrl-C.
+    func cancel() -> Outcome {
+        .done(Result { try exchange.complete() })
+    }
+
+    private func fail(_ failure: ResponseReader.Failure) -> Outcome {
+        exchange.abandon()
+        return .done(.failure(HTTPError.transfer(method: request.method, url: request.url, code: failure.code, reason: failure.reason,
+                                                 hint: HTTPClient.hint(CURLcode(rawValue: UInt32(failure.code)), failure.reason))))
+    }
+
+    private func finish() -> Outcome {
+        let end = Self.monotonic()
+        return .done(Result {
+            var response = try exchange.complete()
+            // curl's phases, from the start of this exchange: no name to resolve, no TLS.
+            response.timing.connect = connectedAt - start
+            response.timing.firstByte = firstByteAt == 0 ? end - start : firstByteAt - start
+            response.timing.total = end - start
+            response.remoteAddress = connection.address
+            response.remotePort = connection.port
+            return response
+        })
+    }
+
+    static func monotonic() -> Double {
+        var t = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &t)
+        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+    }
+}

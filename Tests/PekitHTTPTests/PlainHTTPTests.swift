@@ -1,0 +1,145 @@
+import Foundation
+import PekitCore
+@testable import PekitHTTP
+import PekitTestSupport
+import XCTest
+
+/// pekit's own HTTP/1.1 reader (PlainTransfer) against libcurl on the same bytes: the test
+/// server answers each request with a canned response (well-formed, odd or broken), once read by
+/// pekit and once by libcurl; the response (status, reason, version, every header field, body)
+/// or the error (curl's code and words) must be the same.
+final class PlainHTTPTests: XCTestCase {
+    var server: TestServer!
+
+    override func setUpWithError() throws { server = try TestServer.shared() }
+
+    static let cases: [(String, String, Bool)] = [
+        // (name, response bytes, whether the server closes the connection after them)
+        ("content-length", "HTTP/1.1 200 OK\r\nContent-Length: 5\r\nX-A: 1\r\n\r\nhello", false),
+        ("chunked with extensions and a trailer",
+         "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5;ext=1\r\nhello\r\n6\r\n world\r\n0\r\nX-Trailer: t\r\n\r\n", false),
+        ("chunked beats content-length", "HTTP/1.1 200 OK\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nab\r\n0\r\n\r\n", false),
+        ("to the close", "HTTP/1.1 200 OK\r\nX-A: 1\r\n\r\nuntil the close", true),
+        ("HTTP/1.0", "HTTP/1.0 200 OK\r\nContent-Length: 2\r\n\r\nok", true),
+        ("interim responses", "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 103 Early Hints\r\nLink: </a>\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\nx", false),
+        ("204", "HTTP/1.1 204 No Content\r\nX-A: 1\r\n\r\n", false),
+        ("304", "HTTP/1.1 304 Not Modified\r\nContent-Length: 10\r\n\r\n", false),
+        ("no reason", "HTTP/1.1 200\r\nContent-Length: 1\r\n\r\nx", false),
+        ("a reason with spaces", "HTTP/1.1 404 Not  Found Here\r\nContent-Length: 0\r\n\r\n", false),
+        ("folded field", "HTTP/1.1 200 OK\r\nX-Fold: a\r\n  b\r\nContent-Length: 0\r\n\r\n", false),
+        ("bare LF", "HTTP/1.1 200 OK\nContent-Length: 2\nX-A:  spaced  \n\nok", false),
+        ("a line without a colon", "HTTP/1.1 200 OK\r\nNoColon\r\nContent-Length: 0\r\n\r\n", false),
+        ("connection close", "HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 2\r\n\r\nok", true),
+        ("repeated fields", "HTTP/1.1 200 OK\r\nSet-Cookie: a=1\r\nSet-Cookie: b=2\r\nContent-Length: 0\r\n\r\n", false),
+        ("empty reply", "", true),
+        ("short body", "HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nabc", true),
+        ("cut chunks", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nab", true),
+        ("bad chunk size", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nab\r\n0\r\n\r\n", true),
+        ("HTTP/0.9", "hello there\r\n", true),
+        ("a four-digit status", "HTTP/1.1 2000 OK\r\nContent-Length: 0\r\n\r\n", true),
+        ("HTTP/1.2", "HTTP/1.2 200 OK\r\nContent-Length: 0\r\n\r\n", true),
+        ("HTTP/2 text", "HTTP/2 200\r\nContent-Length: 0\r\n\r\n", true),
+        ("a bad length", "HTTP/1.1 200 OK\r\nContent-Length: abc\r\n\r\nbody", true),
+        ("a negative length", "HTTP/1.1 200 OK\r\nContent-Length: -1\r\n\r\nbody", true),
+        ("two lengths", "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 4\r\n\r\nbody", true),
+        ("gzip then chunked", "HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n", true),
+        ("HTTP/1.0 kept alive", "HTTP/1.0 200 OK\r\nConnection: keep-alive\r\nContent-Length: 2\r\n\r\nok", false),
+        ("cut in the header block", "HTTP/1.1 200 OK\r\nX-A: 1\r\n", true),
+        ("only a status line", "HTTP/1.1 200 OK\r\n", true),
+        ("cut in the status line", "HTTP/1.1 20", true),
+        ("a status under 100", "HTTP/1.1 099 Odd\r\nContent-Length: 0\r\n\r\n", true),
+    ]
+
+    /// What a send came to, as text: the whole response or the error.
+    func outcome(_ url: String, plain: Bool, method: String = "GET") throws -> String {
+        var builder = RequestBuilder(url: url)
+        builder.method = method
+        let request = try builder.build()
+        var options = SendOptions()
+        options.plainHTTP = plain
+        XCTAssertEqual(PlainTransfer.accepts(request, options), plain)
+        do {
+            let r = try HTTPClient().send(request, options: options)
+            let fields = r.headers.map { "\($0.name): \($0.value)" }.joined(separator: "\n")
+            return "\(r.status) [\(r.reason)] HTTP/\(r.httpVersion)\n\(fields)\n\n\(String(decoding: r.body, as: UTF8.self)) (\(r.bodyLength))"
+        } catch {
+            return "error: \(error)"
+        }
+    }
+
+    func testReadsResponsesAsLibcurlDoes() throws {
+        for (name, bytes, close) in Self.cases {
+            let b64 = Data(bytes.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            let url = "\(server.base)/canned?b=\(b64)&close=\(close ? 1 : 0)"
+            XCTAssertEqual(try outcome(url, plain: true), try outcome(url, plain: false), name)
+        }
+        let head = Data("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n".utf8).base64EncodedString()
+        XCTAssertEqual(try outcome("\(server.base)/canned?b=\(head)&close=0", plain: true, method: "HEAD"),
+                       try outcome("\(server.base)/canned?b=\(head)&close=0", plain: false, method: "HEAD"))
+    }
+
+    /// The bytes on the wire are libcurl's: Host first (libcurl moves it there and drops a second
+    /// one), an empty value as "Name:", the rest in order.
+    func testWritesWhatLibcurlWrites() throws {
+        var request = try RequestBuilder(url: "\(server.base)/raw?a=1#frag").build()
+        request.headers = HTTPHeaders()
+        try request.headers.add("X-First", "1")
+        try request.headers.add("Host", "example.test:1", spacing: "  ")
+        try request.headers.add("X-Empty", "")
+        try request.headers.add("host", "second.test")
+        try request.headers.add("Accept", "*/*")
+        var options = SendOptions()
+        let ours = try HTTPClient().send(request, options: options)
+        options.plainHTTP = false
+        let curls = try HTTPClient().send(request, options: options)
+        XCTAssertEqual(String(decoding: ours.body, as: UTF8.self), String(decoding: curls.body, as: UTF8.self))
+        XCTAssertEqual(String(decoding: ours.body, as: UTF8.self),
+                       "GET /raw?a=1 HTTP/1.1\r\nHost:  example.test:1\r\nX-First: 1\r\nX-Empty:\r\nAccept: */*\r\n\r\n")
+    }
+
+    /// A kept-alive connection the server closed while idle: the next request goes again on a
+    /// new connection (as curl does), and one client keeps its connection between requests.
+    func testServerClosedIdleConnectionIsRetried() throws {
+        let client = try HTTPClient()
+        // No "Connection: close", yet the server closes: the client believes it can reuse it.
+        let b64 = Data("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok".utf8).base64EncodedString()
+        let first = try client.send(try RequestBuilder(url: "\(server.base)/canned?b=\(b64)&close=1").build())
+        XCTAssertEqual(first.body, Array("ok".utf8))
+        Thread.sleep(forTimeInterval: 0.05)
+        let echo = try client.send(try RequestBuilder(url: "\(server.base)/echo").build())
+        XCTAssertEqual(echo.status, 200)
+        let again = try client.send(try RequestBuilder(url: "\(server.base)/echo").build())
+        let port = { (r: HTTPResponse) in (try? JSONSerialization.jsonObject(with: Data(r.body)) as? [String: Any])?["client_port"] as? Int }
+        XCTAssertNotNil(port(echo))
+        XCTAssertEqual(port(echo), port(again))
+    }
+
+    /// What pekit takes on itself, and what it leaves to libcurl.
+    func testWhatGoesWithoutLibcurl() throws {
+        let get = try RequestBuilder(url: "http://127.0.0.1:1/x").build()
+        XCTAssertTrue(PlainTransfer.accepts(get, SendOptions()))
+        var options = SendOptions()
+        options.timeout = 1
+        XCTAssertFalse(PlainTransfer.accepts(get, options), "a timeout")
+        options = SendOptions()
+        options.proxy = "http://127.0.0.1:3128"
+        XCTAssertFalse(PlainTransfer.accepts(get, options), "a proxy")
+        options = SendOptions()
+        options.compressed = true
+        XCTAssertFalse(PlainTransfer.accepts(get, options), "decoding")
+        XCTAssertFalse(PlainTransfer.accepts(try RequestBuilder(url: "https://127.0.0.1:1/x").build(), SendOptions()), "TLS")
+        var post = RequestBuilder(url: "http://127.0.0.1:1/x")
+        post.method = "POST"
+        post.body = .bytes([1], contentType: nil)
+        XCTAssertFalse(PlainTransfer.accepts(try post.build(), SendOptions()), "a body")
+        XCTAssertNil(PlainRoute("http://user@127.0.0.1/"), "user info")
+        XCTAssertEqual(PlainRoute("http://[::1]:8080/x")?.host, "::1")
+        XCTAssertEqual(PlainRoute("http://Example.COM?q")?.key, "example.com")
+        XCTAssertEqual(PlainRoute("http://example.com:8080#f")?.port, 8080)
+        XCTAssertNil(PlainRoute("http://example.com:0/"))
+        // Connecting fails: libcurl tries and says why, in its words.
+        XCTAssertThrowsError(try HTTPClient().send(get)) { error in
+            XCTAssertTrue("\(error)".hasPrefix("GET http://127.0.0.1:1/x: Failed to connect to 127.0.0.1 port 1 after "), "\(error)")
+        }
+    }
+}
