@@ -67,12 +67,13 @@ final class Exchange {
             if response.status >= 200 { discardBody = willFollow(response.status, response.headers) }
             return
         }
-        if line.starts(with: "HTTP/".utf8) {
+        if line.count >= 5, line[0] == 0x48, line[1] == 0x54, line[2] == 0x54, line[3] == 0x50, line[4] == 0x2F {  // "HTTP/"
             inHeaders = true
             // "HTTP/1.1 200 OK": the version, the code, and the reason (which may hold spaces).
             let space = line.firstIndex(of: 0x20) ?? line.count
             let codeEnd = space < line.count ? line[(space + 1)...].firstIndex(of: 0x20) ?? line.count : line.count
             response.headers.removeAll(keepingCapacity: true)
+            response.headers.reserveCapacity(12)
             response.httpVersion = text(5..<space)
             response.status = space < line.count ? Int(text(space + 1..<codeEnd)) ?? 0 : 0
             response.reason = codeEnd < line.count ? text(codeEnd + 1..<line.count) : ""
@@ -84,7 +85,7 @@ final class Exchange {
             response.headers.append(.init(name: previous.name, value: ByteString(previous.value.bytes + [0x20] + more)))
             return
         }
-        guard let colon = line.firstIndex(of: 0x3A) else { return }
+        guard let colon = ResponseReader.find(0x3A, in: line, from: 0) else { return }
         var start = colon + 1, stop = line.count
         while start < stop, line[start] == 0x20 || line[start] == 0x09 { start += 1 }
         while stop > start, line[stop - 1] == 0x20 || line[stop - 1] == 0x09 { stop -= 1 }

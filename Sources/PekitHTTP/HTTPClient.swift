@@ -14,8 +14,8 @@ import Glibc
 public final class HTTPClient {
     public let engine: HTTPEngine
 
-    /// Loads libcurl (once) and makes an engine.
-    /// - Throws: `HTTPError.setup` when libcurl cannot be loaded or initialised.
+    /// Makes an engine; libcurl is loaded (once) when a request first needs it.
+    /// - Throws: nothing now; kept so that a later engine may fail to start.
     public init() throws {
         engine = try HTTPEngine()
     }

@@ -27,7 +27,9 @@ public final class HTTPEngine {
         var cancelled: SendOperation.Step { .done(.failure(HTTPError.cancelled(url: operation.request.url))) }
     }
 
-    private let multi: UnsafeMutableRawPointer
+    /// libcurl's multi handle, made (and libcurl loaded) when a transfer first needs libcurl:
+    /// a script that only sends what `PlainTransfer` takes never loads it.
+    private var multiHandle: UnsafeMutableRawPointer?
     private var idleHandles: [EasyHandle] = []
     private var running: [UnsafeMutableRawPointer: (job: Job, transfer: Transfer)] = [:]
     private var ready: [Job] = []
@@ -43,23 +45,33 @@ public final class HTTPEngine {
     /// Scratch space plain transfers read into, and the poll list.
     private let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 65_536, alignment: 16)
     private var pollList: [pollfd] = []
+    /// The last plain request's head, and what it was made from.
+    private var lastHead: (method: String, url: String, target: String?, fields: [HTTPHeaders.Field], bytes: [UInt8])?
     private var waitList: [curl_waitfd] = []
     /// Inside `step` (libcurl's callbacks may run user code that must not start another step here).
     public private(set) var isRunning = false
 
-    /// - Throws: `HTTPError.setup` when libcurl cannot be loaded or initialised.
-    public init() throws {
+    /// An engine; libcurl is loaded when a transfer first needs it (its failure to load is then
+    /// that transfer's error, `HTTPError.setup`).
+    public init() throws {}
+
+    /// The multi handle, made on first use.
+    private func curlMulti() throws -> UnsafeMutableRawPointer {
+        if let multiHandle { return multiHandle }
         try HTTPClient.loadCurl()
         guard let multi = pekit_curl.multi_init() else { throw HTTPError.setup("cannot initialise libcurl's multi interface") }
-        self.multi = multi
+        multiHandle = multi
+        return multi
     }
 
     deinit {
-        for (handle, _) in running { _ = pekit_curl.multi_remove_handle(multi, handle) }
-        // The handles are cleaned up (EasyHandle.deinit) before the multi handle they were in.
-        running = [:]
-        idleHandles = []
-        _ = pekit_curl.multi_cleanup(multi)
+        if let multi = multiHandle {
+            for (handle, _) in running { _ = pekit_curl.multi_remove_handle(multi, handle) }
+            // The handles are cleaned up (EasyHandle.deinit) before the multi handle they were in.
+            running = [:]
+            idleHandles = []
+            _ = pekit_curl.multi_cleanup(multi)
+        }
         readBuffer.deallocate()
     }
 
@@ -96,12 +108,12 @@ public final class HTTPEngine {
                 for (_, transfer) in plain { pollList.append(pollfd(fd: transfer.connection.fd, events: transfer.events, revents: 0)) }
                 _ = poll(&pollList, nfds_t(pollList.count), milliseconds)
                 for (k, entry) in plain.enumerated() { entry.transfer.ready = pollList[k].revents != 0 }
-            } else if plain.isEmpty {
+            } else if plain.isEmpty, let multi = multiHandle {
                 if !idleBefore {
                     var events: Int32 = 0
                     _ = pekit_curl.multi_poll(multi, nil, 0, milliseconds, &events)
                 }
-            } else {
+            } else if let multi = multiHandle {
                 // Both kinds: libcurl's sockets and the plain ones in one wait.
                 waitList.removeAll(keepingCapacity: true)
                 for (_, transfer) in plain { waitList.append(curl_waitfd(fd: transfer.connection.fd, events: transfer.events, revents: 0)) }
@@ -110,7 +122,7 @@ public final class HTTPEngine {
                 for (k, entry) in plain.enumerated() { entry.transfer.ready = waitList[k].revents != 0 }
             }
             if !plain.isEmpty { stepPlain() }
-            if !running.isEmpty {
+            if !running.isEmpty, let multi = multiHandle {
                 var stillRunning: Int32 = 0
                 _ = pekit_curl.multi_perform(multi, &stillRunning)
                 collectFinished()
@@ -177,7 +189,8 @@ public final class HTTPEngine {
     /// Starts `request` on a plain connection when `PlainTransfer` takes it and an address is
     /// known without resolving: returns whether it did.
     private func startPlain(_ job: Job, _ request: HTTPRequest, _ willFollow: @escaping Exchange.WillFollow) -> Bool {
-        guard PlainTransfer.accepts(request, job.operation.options), let route = PlainRoute(request.url) else { return false }
+        let operation = job.operation
+        guard operation.allowsPlainHTTP, PlainTransfer.accepts(request, proxySet: operation.proxySet), let route = PlainRoute(request.url) else { return false }
         var connection: PlainConnection?
         var reused = false
         if var idle = idleConnections[route.key], let last = idle.popLast() {
@@ -193,8 +206,14 @@ public final class HTTPEngine {
             connection = PlainConnection.start(address: address, port: route.port, key: route.key)
         }
         guard let connection else { return false }
-        begin(job, PlainTransfer(request: request, options: job.operation.options, connection: connection, reused: reused,
-                                 started: HTTPClient.now(), willFollow: willFollow))
+        // A loop sends the same request again and again: its head is written once.
+        let same = lastHead.map { $0.method == request.method && $0.url == request.url && $0.target == request.requestTarget && $0.fields == request.headers.fields }
+        let exchange = Exchange(body: BodyStream([]), sink: operation.options.sink, maxBody: operation.options.effectiveMaxBody, url: request.url,
+                                willFollow: willFollow, isCancelled: operation.options.isCancelled)
+        let transfer = PlainTransfer(request: request, head: same == true ? lastHead?.bytes : nil, exchange: exchange,
+                                     connection: connection, reused: reused, started: HTTPClient.now())
+        if same != true { lastHead = (request.method, request.url, request.requestTarget, request.headers.fields, transfer.head) }
+        begin(job, transfer)
         return true
     }
 
@@ -216,8 +235,8 @@ public final class HTTPEngine {
             // does. A connection that could not be made: libcurl's turn (its error, its words).
             let old = transfer.connection
             if transfer.reused, let fresh = PlainConnection.start(address: old.address, port: old.port, key: old.key) {
-                begin(job, PlainTransfer(request: transfer.request, options: job.operation.options, connection: fresh, reused: false,
-                                         started: transfer.started, willFollow: transfer.willFollow))
+                begin(job, PlainTransfer(request: transfer.request, head: transfer.head, exchange: transfer.exchange, connection: fresh, reused: false,
+                                         started: transfer.started))
             } else {
                 startCurl(job, transfer.request, transfer.willFollow)
             }
@@ -248,6 +267,10 @@ public final class HTTPEngine {
     /// Starts `request` with libcurl.
     private func startCurl(_ job: Job, _ request: HTTPRequest, _ willFollow: @escaping Exchange.WillFollow) {
             let now = HTTPClient.now()
+            let multi: UnsafeMutableRawPointer
+            do { multi = try curlMulti() } catch {
+                return advance(job, job.operation.completed(.failure(error), started: now, now: now))
+            }
             let easy: EasyHandle
             if let idle = idleHandles.popLast() { easy = idle } else {
                 guard let fresh = EasyHandle() else {
@@ -283,8 +306,9 @@ public final class HTTPEngine {
             let (job, transfer) = plain[i]
             guard transfer.exchange.shouldStop() else { i += 1; continue }
             plain.remove(at: i)
-            if case .done(let result) = transfer.cancel() { advance(job, job.operation.completed(result, started: transfer.started, now: now)) }
+            advance(job, job.operation.completed(Result { try transfer.exchange.complete() }, started: transfer.started, now: now))
         }
+        guard let multi = multiHandle else { return }
         for (handle, (job, transfer)) in running where transfer.exchange.shouldStop() {
             running[handle] = nil
             _ = pekit_curl.multi_remove_handle(multi, handle)
@@ -294,6 +318,7 @@ public final class HTTPEngine {
     }
 
     private func collectFinished() {
+        guard let multi = multiHandle else { return }
         var left: Int32 = 0
         while let message = pekit_curl.multi_info_read(multi, &left) {
             var easy: UnsafeMutableRawPointer?
@@ -301,7 +326,7 @@ public final class HTTPEngine {
             guard pekit_curl_msg_done(message, &easy, &code) != 0, let easy, let (job, transfer) = running.removeValue(forKey: easy) else { continue }
             _ = pekit_curl.multi_remove_handle(multi, easy)
             let result = Result { try transfer.finish(code) }
-            if case .success(let response) = result, !response.remoteAddress.isEmpty, PlainTransfer.accepts(transfer.request, job.operation.options),
+            if case .success(let response) = result, !response.remoteAddress.isEmpty, job.operation.allowsPlainHTTP, PlainTransfer.accepts(transfer.request, proxySet: job.operation.proxySet),
                let route = PlainRoute(transfer.request.url), route.literalAddress == nil {
                 learned[route.key] = (response.remoteAddress, HTTPClient.now())
             }

@@ -15,6 +15,8 @@ final class SendOperation {
 
     let request: HTTPRequest
     let options: SendOptions
+    /// What the options leave to `PlainTransfer` (read once: the options do not change).
+    let allowsPlainHTTP: Bool, proxySet: Bool
     private let retry: RetryPolicy?
     private let origin: RequestURL?
     private var firstStarted: Double?
@@ -28,6 +30,8 @@ final class SendOperation {
 
     init(_ request: consuming HTTPRequest, options: consuming SendOptions) {
         self.request = request
+        allowsPlainHTTP = options.allowsPlainHTTP
+        proxySet = options.proxy != nil
         self.options = options
         retry = options.retry.flatMap { $0.applies(to: request.method) ? $0 : nil }
         origin = options.sign == nil ? nil : try? RequestURL(request.url)

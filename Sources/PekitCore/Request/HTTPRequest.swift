@@ -43,14 +43,23 @@ public struct HTTPRequest: Sendable {
     /// empty) and the query; never the fragment.
     public var target: String {
         if let requestTarget { return requestTarget }
-        // Over the bytes: a URL's delimiters are ASCII, and this runs for every request sent.
-        let bytes = url.utf8
-        let end = bytes.firstIndex(of: 0x23) ?? bytes.endIndex  // '#'
-        var start = bytes.startIndex
-        if let colon = bytes[..<end].firstIndex(of: 0x3A), bytes[colon..<end].starts(with: "://".utf8) { start = bytes.index(colon, offsetBy: 3) }
-        guard let slash = bytes[start..<end].firstIndex(where: { $0 == 0x2F || $0 == 0x3F }) else { return "/" }
-        let target = Substring(bytes[slash..<end])
-        return bytes[slash] == 0x3F ? "/" + target : String(target)
+        var url = url
+        return url.withUTF8 { bytes in
+            guard let (range, slash) = Self.targetBounds(in: bytes) else { return "/" }
+            let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+            return slash ? "/" + text : text
+        }
+    }
+
+    /// Where the origin-form target lies in a URL's bytes (the delimiters are ASCII, so the
+    /// bounds fall between characters): the range from the path's "/" or the query's "?" to the
+    /// fragment, and whether a "/" goes before it (a query with no path); nil when the target is "/".
+    package static func targetBounds(in url: UnsafeBufferPointer<UInt8>) -> (range: Range<Int>, slash: Bool)? {
+        let end = url.firstIndex(of: 0x23) ?? url.count  // '#'
+        var start = 0
+        if let colon = url[..<end].firstIndex(of: 0x3A), end - colon >= 3, url[colon + 1] == 0x2F, url[colon + 2] == 0x2F { start = colon + 3 }
+        guard let first = url[start..<end].firstIndex(where: { $0 == 0x2F || $0 == 0x3F }) else { return nil }
+        return (first..<end, url[first] == 0x3F)
     }
 
     /// The body as segments of bytes and files, for streaming.

@@ -25,7 +25,7 @@ package enum ASCII {
 
     /// The bytes as text, lower-cased: ASCII as the string is made (one string, not a copy and
     /// its lower case), anything else by Unicode's rules (as `String.lowercased` would).
-    static func lowercased(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+    package static func lowercased(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
         guard bytes.allSatisfy({ $0 < 0x80 }) else { return String(decoding: bytes, as: UTF8.self).lowercased() }
         return String(unsafeUninitializedCapacity: bytes.count) { out in
             for (i, b) in bytes.enumerated() { out[i] = lower(b) }

@@ -1,3 +1,4 @@
+import PekitCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -68,38 +69,43 @@ struct PlainRoute {
 
     /// The route of an `http://` URL with no user info, or nil.
     init?(_ url: String) {
-        let bytes = url.utf8
-        guard bytes.starts(with: "http://".utf8) else { return nil }
-        let first = bytes.index(bytes.startIndex, offsetBy: 7)
-        let end = bytes[first...].firstIndex { $0 == 0x2F || $0 == 0x3F || $0 == 0x23 } ?? bytes.endIndex
-        let authority = bytes[first..<end]
-        guard !authority.isEmpty, !authority.contains(0x40) else { return nil }  // user info: libcurl sends it as Authorization
-        var hostPart = authority, portPart = authority[end..<end]
-        if authority.first == 0x5B {  // [IPv6]
-            guard let close = authority.firstIndex(of: 0x5D) else { return nil }
-            hostPart = authority[authority.index(after: authority.startIndex)..<close]
-            let after = authority[authority.index(after: close)...]
-            if !after.isEmpty {
-                guard after.first == 0x3A else { return nil }
-                portPart = after.dropFirst()
+        var url = url
+        guard let route = url.withUTF8({ Self.parse($0) }) else { return nil }
+        (key, host, port) = route
+    }
+
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> (String, Substring, Int)? {
+        guard bytes.count > 7, bytes[0] == 0x68, bytes[1] == 0x74, bytes[2] == 0x74, bytes[3] == 0x70,
+              bytes[4] == 0x3A, bytes[5] == 0x2F, bytes[6] == 0x2F else { return nil }  // "http://"
+        var end = 7
+        while end < bytes.count, bytes[end] != 0x2F, bytes[end] != 0x3F, bytes[end] != 0x23 { end += 1 }
+        let authority = 7..<end
+        guard !authority.isEmpty, !bytes[authority].contains(0x40) else { return nil }  // user info: libcurl sends it as Authorization
+        var hostPart = authority, portPart = end..<end
+        if bytes[7] == 0x5B {  // [IPv6]
+            guard let close = bytes[authority].firstIndex(of: 0x5D) else { return nil }
+            hostPart = 8..<close
+            if close + 1 < end {
+                guard bytes[close + 1] == 0x3A else { return nil }
+                portPart = close + 2..<end
             }
-        } else if let colon = authority.lastIndex(of: 0x3A) {
-            hostPart = authority[..<colon]
-            portPart = authority[authority.index(after: colon)...]
+        } else if let colon = bytes[authority].lastIndex(of: 0x3A) {
+            hostPart = 7..<colon
+            portPart = colon + 1..<end
         }
         guard !hostPart.isEmpty, portPart.count <= 5 else { return nil }
         var port = 80
         if !portPart.isEmpty {
             port = 0
-            for b in portPart {
+            for b in bytes[portPart] {
                 guard b >= 0x30 && b <= 0x39 else { return nil }
                 port = port * 10 + Int(b - 0x30)
             }
             guard port > 0 && port <= 65535 else { return nil }
         }
-        key = authority.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) ? String(Substring(authority)).lowercased() : String(Substring(authority))
-        host = Substring(hostPart)
-        self.port = port
+        let key = ASCII.lowercased(UnsafeBufferPointer(rebasing: bytes[authority]))
+        let host = Substring(String(decoding: UnsafeBufferPointer(rebasing: bytes[hostPart]), as: UTF8.self))
+        return (key, host, port)
     }
 
     /// The host when it is an IP address literal (nothing to resolve).

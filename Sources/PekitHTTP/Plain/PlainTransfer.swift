@@ -42,29 +42,32 @@ final class PlainTransfer {
     private let start = PlainTransfer.monotonic()
     private var connectedAt = 0.0, firstByteAt = 0.0
 
-    init(request: HTTPRequest, options: borrowing SendOptions, connection: PlainConnection, reused: Bool, started: Double,
-         willFollow: @escaping Exchange.WillFollow) {
+    /// - Parameter head: the request's head when the engine has it from the same request before.
+    init(request: HTTPRequest, head: [UInt8]? = nil, exchange: Exchange, connection: PlainConnection, reused: Bool, started: Double) {
         self.request = request
-        self.willFollow = willFollow
+        self.willFollow = exchange.willFollow
         self.connection = connection
         self.reused = reused
         self.started = started
-        exchange = Exchange(body: BodyStream([]), sink: options.sink, maxBody: options.effectiveMaxBody, url: request.url,
-                            willFollow: willFollow, isCancelled: options.isCancelled)
+        self.exchange = exchange
         reader = ResponseReader(isHead: request.method == "HEAD")
-        output = Self.head(of: request)
+        output = head ?? Self.head(of: request)
         phase = reused ? .sending : .connecting
         if reused { connectedAt = start }
     }
 
     /// Whether this transfer can go without libcurl, all but the address: see the type's notes.
     static func accepts(_ request: HTTPRequest, _ options: borrowing SendOptions) -> Bool {
-        guard options.plainHTTP, options.timeout == nil, options.trace == nil, options.progress == nil, !options.compressed, !request.decodesBody,
-              options.version != .http2, options.ipVersion == .any, options.connect.isEmpty, request.connect.isEmpty,
-              options.proxy?.isEmpty ?? true, !request.isChunked, request.method != "CONNECT", request.body == .empty,
-              request.url.utf8.starts(with: "http://".utf8) else { return false }
+        options.allowsPlainHTTP && accepts(request, proxySet: options.proxy != nil)
+    }
+
+    /// The request's part of `accepts(_:_:)`; `proxySet` says whether the options name a proxy
+    /// (an empty one: none, whatever the environment says).
+    static func accepts(_ request: HTTPRequest, proxySet: Bool) -> Bool {
+        guard !request.decodesBody, request.connect.isEmpty, request.method != "CONNECT", case .empty = request.body,
+              request.url.hasPrefix("http://") else { return false }
         // libcurl sends through the proxy its environment names (http_proxy, all_proxy).
-        if options.proxy == nil, hasEnvironment("http_proxy") || hasEnvironment("all_proxy") || hasEnvironment("ALL_PROXY") { return false }
+        if !proxySet, hasEnvironment("http_proxy") || hasEnvironment("all_proxy") || hasEnvironment("ALL_PROXY") { return false }
         var host = false
         for field in request.headers.fields {
             switch field.name.utf8.count {
@@ -73,6 +76,8 @@ final class PlainTransfer {
                 if !host && field.value.isEmpty { return false }
                 host = true
             case 14 where HTTPHeaders.sameName(field.name, "Content-Length"): return false
+            // A request framed in chunks has a body, if only the last chunk.
+            case 17 where HTTPHeaders.sameName(field.name, "Transfer-Encoding"): return false
             default: break
             }
         }
@@ -89,23 +94,41 @@ final class PlainTransfer {
     static func head(of request: HTTPRequest) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(256)
-        out += request.method.utf8
+        // Strings' bytes copied whole (this runs per request).
+        func add(_ text: String) {
+            var text = text
+            text.withUTF8 { out.append(contentsOf: $0) }
+        }
+        add(request.method)
         out.append(0x20)
-        out += request.target.utf8
-        out += " HTTP/1.1\r\n".utf8
+        if let target = request.requestTarget {
+            add(target)
+        } else {
+            var url = request.url
+            url.withUTF8 { bytes in
+                guard let (range, slash) = HTTPRequest.targetBounds(in: bytes) else { out.append(0x2F); return }
+                if slash { out.append(0x2F) }
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[range]))
+            }
+        }
+        add(" HTTP/1.1\r\n")
         let fields = request.headers.fields
         let hostIndex = fields.firstIndex { $0.name.utf8.count == 4 && HTTPHeaders.sameName($0.name, "Host") }
         func write(_ field: HTTPHeaders.Field) {
-            out += field.name.utf8
+            add(field.name)
             out.append(0x3A)
-            if !field.value.isEmpty { out += field.spacing.utf8; out += field.value.utf8 }
-            out += "\r\n".utf8
+            if !field.value.isEmpty { add(field.spacing); add(field.value) }
+            out.append(0x0D)
+            out.append(0x0A)
         }
         if let hostIndex { write(fields[hostIndex]) }
         for field in fields where !(field.name.utf8.count == 4 && HTTPHeaders.sameName(field.name, "Host")) { write(field) }
         out += "\r\n".utf8
         return out
     }
+
+    /// The request's head as written (what an engine keeps to write the same request again).
+    var head: [UInt8] { output }
 
     /// The poll events this transfer waits for.
     var events: Int16 { Int16(phase == .receiving ? POLLIN : POLLOUT) }
@@ -131,6 +154,8 @@ final class PlainTransfer {
                 written += n
             }
             phase = .receiving
+            // The answer cannot be there yet: wait for it rather than ask the socket now.
+            return .running
         }
         // Read what there is (a few buffers at most, so that one fast transfer does not starve the rest).
         for _ in 0..<16 {
@@ -156,11 +181,6 @@ final class PlainTransfer {
             if reader.isDone { return finish() }
         }
         return .running
-    }
-
-    /// The transfer stopped by Ctrl-C.
-    func cancel() -> Outcome {
-        .done(Result { try exchange.complete() })
     }
 
     private func fail(_ failure: ResponseReader.Failure) -> Outcome {

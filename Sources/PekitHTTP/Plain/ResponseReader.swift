@@ -22,6 +22,12 @@ struct ResponseReader {
         case statusLine, headers, body, chunkSize, chunkData, chunkDataEnd, trailers, untilClose, done
     }
 
+    /// The index of the first `byte` in `bytes` from `start` on (memchr: this finds every line).
+    static func find(_ byte: UInt8, in bytes: UnsafeRawBufferPointer, from start: Int) -> Int? {
+        guard start < bytes.count, let base = bytes.baseAddress, let hit = memchr(base + start, Int32(byte), bytes.count - start) else { return nil }
+        return base.distance(to: UnsafeRawPointer(hit))
+    }
+
     /// libcurl's limit on one header line (CURL_MAX_HTTP_HEADER).
     static let maxLine = 100 * 1024
 
@@ -72,7 +78,7 @@ struct ResponseReader {
                 i = n
             default:
                 // A line: up to and with its LF.
-                guard let lf = bytes[i..<n].firstIndex(of: 0x0A) else {
+                guard let lf = Self.find(0x0A, in: bytes, from: i) else {
                     line.append(contentsOf: bytes[i..<n])
                     if line.count > Self.maxLine { throw Self.tooLong }
                     return true
@@ -192,7 +198,8 @@ struct ResponseReader {
             close = true
             return
         }
-        guard text.count >= 12, text.starts(with: "HTTP/1.".utf8), text[8] == 0x20 else {
+        guard text.count >= 12, text[0] == 0x48, text[1] == 0x54, text[2] == 0x54, text[3] == 0x50, text[4] == 0x2F, text[5] == 0x31,
+              text[6] == 0x2E, text[8] == 0x20 else {  // HTTP/1.x and a space
             if text.starts(with: "HTTP/".utf8), text.count >= 8, text[6] == 0x2E {
                 throw Failure(code: 1, reason: "Unsupported HTTP version (\(Character(Unicode.Scalar(text[5]))).\(Character(Unicode.Scalar(text[7])))) in response")
             }
@@ -219,7 +226,9 @@ struct ResponseReader {
 
     private mutating func header(_ text: UnsafeRawBufferPointer) throws(Failure) {
         if text[0] == 0x20 || text[0] == 0x09 { return }  // obs-fold: the value goes on (the exchange joins it)
-        guard let colon = text.firstIndex(of: 0x3A) else { throw Failure(code: 8, reason: "Header without colon") }
+        guard let colon = Self.find(0x3A, in: text, from: 0) else { throw Failure(code: 8, reason: "Header without colon") }
+        // Only three names matter here; most fields are passed over on their length.
+        guard colon == 14 || colon == 17 || colon == 10 else { return }
         let name = UnsafeRawBufferPointer(rebasing: text[0..<colon])
         var start = colon + 1
         while start < text.count, text[start] == 0x20 || text[start] == 0x09 { start += 1 }
