@@ -103,7 +103,9 @@ public final class HTTPEngine {
             // Transfers just added to an idle engine (one request after another) start at once;
             // otherwise wait for news (at once too when one just added has curl's timer at 0).
             let milliseconds = Int32((wait * 1000).rounded(.up))
-            if running.isEmpty {
+            if running.isEmpty, plain.count == 1, sleeping.isEmpty, ready.isEmpty, let only = plain.first?.transfer, spun(for: only) {
+                only.ready = true
+            } else if running.isEmpty {
                 pollList.removeAll(keepingCapacity: true)
                 for (_, transfer) in plain { pollList.append(pollfd(fd: transfer.connection.fd, events: transfer.events, revents: 0)) }
                 _ = poll(&pollList, nfds_t(pollList.count), milliseconds)
@@ -255,9 +257,33 @@ public final class HTTPEngine {
         }
     }
 
+    /// Whether to wait for one answer by asking its socket again and again, yielding the CPU
+    /// between asks: when answers have lately come within `spinLimit` (a server on this machine
+    /// or next to it), going to sleep and being woken costs more than the answer takes to come
+    /// (on this project's machine three times more: 7,000 against 24,000 requests a second in a C
+    /// loop). It spins at most `spinLimit` and then waits as usual; answers that come slower (a
+    /// server far away) stop it. `PEKIT_SPIN=0` turns it off.
+    static let spinLimit = 0.0005
+    private static let spinAllowed = getenv("PEKIT_SPIN").map { cText($0) != "0" } ?? true
+    /// Send-to-answer times of recent plain transfers, smoothed.
+    private var recentWait = Double.infinity
+
+    /// Spins for `transfer`'s answer (see `spinLimit`); returns whether its socket became ready.
+    private func spun(for transfer: PlainTransfer) -> Bool {
+        guard Self.spinAllowed, transfer.phase == .receiving, recentWait < Self.spinLimit else { return false }
+        let deadline = PlainTransfer.monotonic() + Self.spinLimit
+        var entry = pollfd(fd: transfer.connection.fd, events: Int16(POLLIN), revents: 0)
+        repeat {
+            if poll(&entry, 1, 0) > 0 { return true }
+            sched_yield()  // a server on the same CPU gets it now
+        } while PlainTransfer.monotonic() < deadline
+        return false
+    }
+
     /// A plain transfer's end: its connection kept for the next request when the response left
     /// it clean, the send moved on.
     private func endPlain(_ job: Job, _ transfer: PlainTransfer, _ result: Result<HTTPResponse, Error>) {
+        if let wait = transfer.answerWait { recentWait = recentWait.isFinite ? 0.7 * recentWait + 0.3 * wait : wait }
         if case .success = result, transfer.reader.reusable {
             idleConnections[transfer.connection.key, default: []].append(transfer.connection)
         }

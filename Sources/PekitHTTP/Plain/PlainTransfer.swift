@@ -40,7 +40,9 @@ final class PlainTransfer {
     private var written = 0
     private(set) var reader: ResponseReader
     private let start = PlainTransfer.monotonic()
-    private var connectedAt = 0.0, firstByteAt = 0.0
+    private var connectedAt = 0.0, sentAt = 0.0, firstByteAt = 0.0
+    /// Seconds from the request's last byte sent to the answer's first byte, once it came.
+    var answerWait: Double? { firstByteAt > 0 && sentAt > 0 ? firstByteAt - sentAt : nil }
 
     /// - Parameter head: the request's head when the engine has it from the same request before.
     init(request: HTTPRequest, head: [UInt8]? = nil, exchange: Exchange, connection: PlainConnection, reused: Bool, started: Double) {
@@ -149,11 +151,12 @@ final class PlainTransfer {
                 if n < 0 {
                     if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { return .running }
                     if reused { return .handOver }
-                    return fail(ResponseReader.Failure(code: 55, reason: "Send failure: \(String(cString: strerror(errno)))"))
+                    return fail(ResponseReader.Failure(code: 55, reason: "Send failure: \(cText(strerror(errno)))"))
                 }
                 written += n
             }
             phase = .receiving
+            sentAt = Self.monotonic()
             // The answer cannot be there yet: wait for it rather than ask the socket now.
             return .running
         }

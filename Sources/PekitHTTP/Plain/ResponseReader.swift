@@ -112,7 +112,7 @@ struct ResponseReader {
         if case .untilClose = state, error == 0 { state = .done; close = true; return }
         if case .done = state { return }
         if error != 0 {
-            let text = String(cString: strerror(error))
+            let text = cText(strerror(error))
             throw Failure(code: 56, reason: "Recv failure: \(text)")
         }
         switch state {
