@@ -114,6 +114,23 @@ final class PlainHTTPTests: XCTestCase {
         XCTAssertEqual(port(echo), port(again))
     }
 
+    /// A host name goes to libcurl first (its resolver); later requests go to the address it
+    /// found, on pekit's own connection, kept between them.
+    func testNamesAreResolvedByLibcurlFirst() throws {
+        let client = try HTTPClient()
+        let url = server.base.replacingOccurrences(of: "127.0.0.1", with: "localhost") + "/echo"
+        let port = { (r: HTTPResponse) in (try? JSONSerialization.jsonObject(with: Data(r.body)) as? [String: Any])?["client_port"] as? Int }
+        let first = try client.send(try RequestBuilder(url: url).build())
+        let second = try client.send(try RequestBuilder(url: url).build())
+        let third = try client.send(try RequestBuilder(url: url).build())
+        XCTAssertEqual(first.remoteAddress, "127.0.0.1")
+        XCTAssertEqual(second.remoteAddress, "127.0.0.1")
+        XCTAssertNotEqual(port(first), port(second), "libcurl's connection, then pekit's")
+        XCTAssertEqual(port(second), port(third))
+        XCTAssertEqual(first.timing.dns > 0, true, "libcurl resolved the name")
+        XCTAssertEqual(third.timing.dns, 0, "nothing resolved")
+    }
+
     /// What pekit takes on itself, and what it leaves to libcurl.
     func testWhatGoesWithoutLibcurl() throws {
         let get = try RequestBuilder(url: "http://127.0.0.1:1/x").build()

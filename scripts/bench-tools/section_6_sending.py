@@ -72,9 +72,16 @@ if SERVER_CPU is not None:
     for pid in subprocess.run(["pgrep", "-P", str(nginx.pid)], capture_output=True, text=True).stdout.split() + [str(nginx.pid)]:
         os.sched_setaffinity(int(pid), {SERVER_CPU})
 
+PINNED = True
+
 def pin_client():
-    if CLIENT_CPU is not None:
+    if CLIENT_CPU is not None and PINNED:
         os.sched_setaffinity(0, {CLIENT_CPU})
+
+def unpin_server():
+    """Lets the scheduler put nginx's worker anywhere (the unpinned rounds)."""
+    for pid in subprocess.run(["pgrep", "-P", str(nginx.pid)], capture_output=True, text=True).stdout.split() + [str(nginx.pid)]:
+        os.sched_setaffinity(int(pid), set(CPUS))
 
 def run(cmd):
     """Runs cmd: its stdout, wall seconds, CPU seconds (user + system) and peak RSS (KB)."""
@@ -110,8 +117,13 @@ def from_curl(cmd):
     return wall, [float(x) for x in out.split()], cpu, rss
 
 seq_cfg, many_cfg, wide_cfg = curl_config(url, SEQUENTIAL), curl_config(url, MANY), curl_config(slow, WIDE)
+def without_spin(cmd):
+    """cmd run with PEKIT_SPIN=0: pekit waits for every answer asleep, as curl does."""
+    return ["env", "PEKIT_SPIN=0"] + cmd
+
 sequential = {
     "pekit (`pekit.http.get` loop)": lambda: from_json([pekit, "run", os.path.join(tools, "send_lua.lua"), url, str(SEQUENTIAL)]),
+    "pekit, PEKIT_SPIN=0 (asleep while waiting)": lambda: from_json(without_spin([pekit, "run", os.path.join(tools, "send_lua.lua"), url, str(SEQUENTIAL)])),
     "curl -K (a URL list)": lambda: from_curl(["curl", "-s", "-K", seq_cfg, "-w", "%{time_total}\\n"]),
     "pekit from Swift (`HTTPClient.send` loop, no Lua)": lambda: from_swift([pekit_bench, "send", url, str(SEQUENTIAL)]),
     "python requests.Session": lambda: from_json([sys.executable, os.path.join(tools, "send_peer.py"), url, str(SEQUENTIAL)]),
@@ -158,6 +170,13 @@ def table(rows, peers):
 seq_rows = measure(sequential, SEQUENTIAL, SEQUENTIAL_ROUNDS)
 many_rows = measure(concurrent, MANY, ROUNDS)
 wide_rows = measure(wide, WIDE, 1)
+# Issue 32's goal, unpinned: the scheduler places server and clients as it likes, five rounds
+# interleaved, medians.
+UNPINNED_ROUNDS = int(os.environ.get("PEKIT_BENCH_UNPINNED_ROUNDS", "5"))
+PINNED = False
+unpin_server()
+goal_seq = measure({k: sequential[k] for k in list(sequential)[:3]}, SEQUENTIAL, UNPINNED_ROUNDS)
+goal_many = measure({k: concurrent[k] for k in list(concurrent)[:2]}, MANY, UNPINNED_ROUNDS)
 nginx.terminate()
 nginx.wait()
 shutil.rmtree(work, ignore_errors=True)
@@ -178,7 +197,7 @@ the requests; peak RSS is the client's `ru_maxrss`. Rounds interleaved ({SEQUENT
 {SEQUENTIAL:,} sequential GETs over one kept-alive connection (`send_lua.lua`, `curl -K` with a URL list,
 `send_peer.py`; and the same loop from Swift alone, `pekit-bench send`, to show what the Lua layer costs):
 
-{table(seq_rows, {"curl": 1, "requests": 3})}
+{table(seq_rows, {"curl": 2, "requests": 4})}
 
 {MANY:,} GETs with {IN_FLIGHT} in flight (`all_lua.lua`: `pekit.http.all(list, {{concurrency = {IN_FLIGHT}}})`; curl's
 `--parallel --parallel-max {IN_FLIGHT}` with a URL list; `all_peer.py`: aiohttp with `TCPConnector(limit={IN_FLIGHT})`):
@@ -190,4 +209,14 @@ one round): the peak memory of holding a thousand transfers, bodies included. cu
 so it needs four rounds of two seconds.
 
 {table(wide_rows, {"curl": 1, "aiohttp": 2})}
+
+Unpinned (issue 32's goal: at least 1.25× curl both ways from Lua, as the median of {UNPINNED_ROUNDS} interleaved rounds
+with server and clients wherever the scheduler puts them):
+
+{table(goal_seq, {"curl": 2})}
+
+{table(goal_many, {"curl": 1})}
+
+Goal: sequential {goal_seq[list(goal_seq)[0]]['rate'] / goal_seq[list(goal_seq)[2]]['rate']:.2f}×, with {IN_FLIGHT} in flight
+{goal_many[list(goal_many)[0]]['rate'] / goal_many[list(goal_many)[1]]['rate']:.2f}× ({"met" if min(goal_seq[list(goal_seq)[0]]['rate'] / goal_seq[list(goal_seq)[2]]['rate'], goal_many[list(goal_many)[0]]['rate'] / goal_many[list(goal_many)[1]]['rate']) >= 1.25 else "not met"}).
 """)
