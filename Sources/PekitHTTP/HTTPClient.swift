@@ -14,8 +14,8 @@ import Glibc
 public final class HTTPClient {
     public let engine: HTTPEngine
 
-    /// Makes an engine; libcurl is loaded (once) when a request first needs it.
-    /// - Throws: nothing now; kept so that a later engine may fail to start.
+    /// Makes an engine. libcurl is loaded (once) when a request first needs it; if it cannot be,
+    /// that request fails with `HTTPError.setup`.
     public init() throws {
         engine = try HTTPEngine()
     }

@@ -5,8 +5,9 @@ import PekitCore
 import Glibc
 #endif
 
-/// Runs many sends at once on one thread with libcurl's multi interface: the transfers share one
-/// connection cache (keep-alive per host; with HTTP/2, requests to a host share a connection),
+/// Runs many sends at once on one thread with libcurl's multi interface, and the transfers
+/// `PlainTransfer` takes on connections of its own, all waited on together: the transfers share
+/// connection caches (keep-alive per host; with HTTP/2, requests to a host share a connection),
 /// and each send's redirects, retries and rate waits go on while the others run. Callbacks
 /// (sinks, progress, jar filters, completions) run on the thread that calls `run`.
 ///
@@ -37,7 +38,9 @@ public final class HTTPEngine {
     private var lastCancelCheck = 0.0
     /// Plain-HTTP transfers pekit runs itself (`PlainTransfer`), and the connections they keep.
     private var plain: [(job: Job, transfer: PlainTransfer)] = []
-    private var idleConnections: [String: [PlainConnection]] = [:]
+    private var idleConnections: [String: [(connection: PlainConnection, since: Double)]] = [:]
+    /// How long a connection may stay idle and be used again: libcurl's default (118 s).
+    private static let maxIdle = 118.0
     /// Names libcurl resolved for plain-HTTP URLs ("host:port" → address, when), so that later
     /// requests to them connect without libcurl; kept as long as libcurl keeps an address (60 s).
     private var learned: [String: (address: String, at: Double)] = [:]
@@ -197,8 +200,14 @@ public final class HTTPEngine {
         var reused = false
         if var idle = idleConnections[route.key], let last = idle.popLast() {
             idleConnections[route.key] = idle.isEmpty ? nil : idle
-            connection = last
+            connection = last.connection
             reused = true
+            // Idle too long: libcurl would have closed it (CURLOPT_MAXAGE_CONN); a new one.
+            if HTTPClient.now() - last.since > Self.maxIdle {
+                idleConnections[route.key] = nil
+                connection = PlainConnection.start(address: last.connection.address, port: last.connection.port, key: route.key)
+                reused = false
+            }
         } else {
             var address = route.literalAddress
             if address == nil, let known = learned[route.key] {
@@ -213,7 +222,7 @@ public final class HTTPEngine {
         let exchange = Exchange(body: BodyStream([]), sink: operation.options.sink, maxBody: operation.options.effectiveMaxBody, url: request.url,
                                 willFollow: willFollow, isCancelled: operation.options.isCancelled)
         let transfer = PlainTransfer(request: request, head: same == true ? lastHead?.bytes : nil, exchange: exchange,
-                                     connection: connection, reused: reused, started: HTTPClient.now())
+                                     connection: connection, reused: reused, started: HTTPClient.now(), connectTimeout: operation.options.connectTimeout)
         if same != true { lastHead = (request.method, request.url, request.requestTarget, request.headers.fields, transfer.head) }
         begin(job, transfer)
         return true
@@ -238,7 +247,7 @@ public final class HTTPEngine {
             let old = transfer.connection
             if transfer.reused, let fresh = PlainConnection.start(address: old.address, port: old.port, key: old.key) {
                 begin(job, PlainTransfer(request: transfer.request, head: transfer.head, exchange: transfer.exchange, connection: fresh, reused: false,
-                                         started: transfer.started))
+                                         started: transfer.started, connectTimeout: transfer.connectTimeout))
             } else {
                 startCurl(job, transfer.request, transfer.willFollow)
             }
@@ -252,8 +261,15 @@ public final class HTTPEngine {
     private func stepPlain() {
         let current = plain
         plain.removeAll(keepingCapacity: true)
+        let now = PlainTransfer.monotonic()
         for (job, transfer) in current {
-            if transfer.ready { stepPlain(job, transfer) } else { plain.append((job, transfer)) }
+            if transfer.ready {
+                stepPlain(job, transfer)
+            } else if case .done(let result)? = transfer.connectTimedOut(now: now) {
+                endPlain(job, transfer, result)
+            } else {
+                plain.append((job, transfer))
+            }
         }
     }
 
@@ -285,7 +301,7 @@ public final class HTTPEngine {
     private func endPlain(_ job: Job, _ transfer: PlainTransfer, _ result: Result<HTTPResponse, Error>) {
         if let wait = transfer.answerWait { recentWait = recentWait.isFinite ? 0.7 * recentWait + 0.3 * wait : wait }
         if case .success = result, transfer.reader.reusable {
-            idleConnections[transfer.connection.key, default: []].append(transfer.connection)
+            idleConnections[transfer.connection.key, default: []].append((transfer.connection, HTTPClient.now()))
         }
         advance(job, job.operation.completed(result, started: transfer.started, now: HTTPClient.now()))
     }

@@ -41,11 +41,15 @@ final class PlainTransfer {
     private(set) var reader: ResponseReader
     private let start = PlainTransfer.monotonic()
     private var connectedAt = 0.0, sentAt = 0.0, firstByteAt = 0.0
+    private let connectDeadline: Double
+    let connectTimeout: Double?
     /// Seconds from the request's last byte sent to the answer's first byte, once it came.
     var answerWait: Double? { firstByteAt > 0 && sentAt > 0 ? firstByteAt - sentAt : nil }
 
     /// - Parameter head: the request's head when the engine has it from the same request before.
-    init(request: HTTPRequest, head: [UInt8]? = nil, exchange: Exchange, connection: PlainConnection, reused: Bool, started: Double) {
+    /// - Parameter connectTimeout: seconds a new connection may take (libcurl's 300 when nil).
+    init(request: HTTPRequest, head: [UInt8]? = nil, exchange: Exchange, connection: PlainConnection, reused: Bool, started: Double,
+         connectTimeout: Double?) {
         self.request = request
         self.willFollow = exchange.willFollow
         self.connection = connection
@@ -56,6 +60,9 @@ final class PlainTransfer {
         output = head ?? Self.head(of: request)
         phase = reused ? .sending : .connecting
         if reused { connectedAt = start }
+        let seconds = connectTimeout ?? 300
+        connectDeadline = start + (seconds.isFinite ? min(max(seconds, 0.001), 1e9) : 1e9)
+        self.connectTimeout = connectTimeout
     }
 
     /// Whether this transfer can go without libcurl, all but the address: see the type's notes.
@@ -184,6 +191,14 @@ final class PlainTransfer {
             if reader.isDone { return finish() }
         }
         return .running
+    }
+
+    /// The transfer's end when its connection is still not made past the connect timeout (what
+    /// libcurl says then), or nil.
+    func connectTimedOut(now: Double) -> Outcome? {
+        guard phase == .connecting, now > connectDeadline else { return nil }
+        let milliseconds = Int(((now - start) * 1000).rounded(.down))
+        return fail(ResponseReader.Failure(code: 28, reason: "Failed to connect to \(connection.address) port \(connection.port) after \(milliseconds) ms: Timeout was reached"))
     }
 
     private func fail(_ failure: ResponseReader.Failure) -> Outcome {

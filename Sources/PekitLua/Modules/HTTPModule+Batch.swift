@@ -4,7 +4,7 @@ import Foundation
 import PekitCore
 import PekitHTTP
 
-/// `pekit.http.all(list [, options])`: many requests at once on libcurl's multi interface, at
+/// `pekit.http.all(list [, options])`: many requests at once on one engine (`HTTPEngine`), at
 /// most `concurrency` in flight, the results in the order given with a failure as an error
 /// value in its slot.
 extension HTTPModule {
