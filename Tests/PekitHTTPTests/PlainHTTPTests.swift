@@ -78,6 +78,54 @@ final class PlainHTTPTests: XCTestCase {
                        try outcome("\(server.base)/canned?b=\(head)&close=0", plain: false, method: "HEAD"))
     }
 
+    /// What the reader makes of `bytes` given in pieces of the sizes `splits` yields, then the close:
+    /// the response (status line, fields, body) or the failure.
+    func read(_ bytes: [UInt8], isHead: Bool = false, splits: () -> Int) -> String {
+        let exchange = Exchange(body: BodyStream([]), sink: .memory, maxBody: nil, url: "http://x/", willFollow: { _, _ in false }, isCancelled: nil)
+        var reader = ResponseReader(isHead: isHead)
+        var at = 0
+        do {
+            while at < bytes.count, !reader.isDone {
+                let n = min(max(1, splits()), bytes.count - at)
+                let more = try bytes[at..<at + n].withUnsafeBytes { try reader.read($0, into: exchange) }
+                XCTAssertTrue(more)
+                at += n
+            }
+            if !reader.isDone { try reader.closed() }
+        } catch {
+            return "failure \(error)"
+        }
+        let r = exchange.response
+        return "\(r.status) \(r.reason) \(r.httpVersion) \(r.headers.map { "\($0.name)=\($0.value)" }) \(r.body) reusable=\(reader.reusable)"
+    }
+
+    /// However the bytes are cut as they arrive, the reader makes the same of them; and bytes
+    /// from a stranger (random, or a response with random bytes changed) end in a response or a
+    /// failure, never a crash or a hang.
+    func testReadingDoesNotDependOnHowBytesArrive() {
+        var seed: UInt64 = 0x9E3779B97F4A7C15
+        func random(_ bound: Int) -> Int {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            return Int((seed >> 33) % UInt64(bound))
+        }
+        for (name, text, _) in Self.cases {
+            let bytes = Array(text.utf8)
+            let whole = read(bytes) { bytes.count }
+            XCTAssertEqual(read(bytes) { 1 }, whole, name)
+            for _ in 0..<20 { XCTAssertEqual(read(bytes) { 1 + random(9) }, whole, name) }
+            for _ in 0..<50 {
+                var changed = bytes
+                for _ in 0..<3 where !changed.isEmpty { changed[random(changed.count)] = UInt8(random(256)) }
+                _ = read(changed) { 1 + random(16) }
+            }
+        }
+        for _ in 0..<300 {
+            let noise = (0..<random(400)).map { _ in UInt8(random(256)) }
+            _ = read(Array("HTTP/1.1 200 OK\r\n".utf8) + noise) { 1 + random(32) }
+            _ = read(noise) { 1 + random(32) }
+        }
+    }
+
     /// The bytes on the wire are libcurl's: Host first (libcurl moves it there and drops a second
     /// one), an empty value as "Name:", the rest in order.
     func testWritesWhatLibcurlWrites() throws {

@@ -154,7 +154,9 @@ final class PlainTransfer {
         }
         if phase == .sending {
             while written < output.count {
-                let n = output.withUnsafeBytes { send(connection.fd, $0.baseAddress! + written, $0.count - written, Int32(MSG_NOSIGNAL)) }
+                let n = output.withUnsafeBytes { bytes in
+                    bytes.baseAddress.map { send(connection.fd, $0 + written, bytes.count - written, Int32(MSG_NOSIGNAL)) } ?? 0
+                }
                 if n < 0 {
                     if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { return .running }
                     if reused { return .handOver }
@@ -175,7 +177,7 @@ final class PlainTransfer {
                 let error = errno
                 if reused && !reader.started { return .handOver }
                 do { try reader.closed(error: error) } catch { return fail(error) }
-                return .running  // not reached: a socket error always fails
+                return finish()
             }
             if n == 0 {
                 if reused && !reader.started { return .handOver }
