@@ -100,6 +100,9 @@ public final class HTTPEngine {
         guard !(running.isEmpty && sleeping.isEmpty && plain.isEmpty) else { return }
         var wait = timeout
         if let soonest = sleeping.map(\.wakeAt).min() { wait = min(wait, max(0, soonest - HTTPClient.now())) }
+        var soonest = Double.infinity
+        for entry in plain { soonest = min(soonest, entry.transfer.nextDeadline) }
+        if soonest.isFinite { wait = min(wait, max(0, soonest - PlainTransfer.monotonic())) }
         // Ctrl-C is checked after each wait, so a wait is cut short to notice it soon.
         wait = min(wait, 0.05)
         if !running.isEmpty || !plain.isEmpty {
@@ -222,7 +225,8 @@ public final class HTTPEngine {
         let exchange = Exchange(body: BodyStream([]), sink: operation.options.sink, maxBody: operation.options.effectiveMaxBody, url: request.url,
                                 willFollow: willFollow, isCancelled: operation.options.isCancelled)
         let transfer = PlainTransfer(request: request, head: same == true ? lastHead?.bytes : nil, exchange: exchange,
-                                     connection: connection, reused: reused, started: HTTPClient.now(), connectTimeout: operation.options.connectTimeout)
+                                     connection: connection, reused: reused, started: HTTPClient.now(),
+                                     timeouts: .init(connect: operation.options.connectTimeout, total: operation.options.timeout, begun: PlainTransfer.monotonic()))
         if same != true { lastHead = (request.method, request.url, request.requestTarget, request.headers.fields, transfer.head) }
         begin(job, transfer)
         return true
@@ -247,7 +251,7 @@ public final class HTTPEngine {
             let old = transfer.connection
             if transfer.reused, let fresh = PlainConnection.start(address: old.address, port: old.port, key: old.key) {
                 begin(job, PlainTransfer(request: transfer.request, head: transfer.head, exchange: transfer.exchange, connection: fresh, reused: false,
-                                         started: transfer.started, connectTimeout: transfer.connectTimeout))
+                                         started: transfer.started, timeouts: transfer.timeouts))
             } else {
                 startCurl(job, transfer.request, transfer.willFollow)
             }
@@ -263,10 +267,10 @@ public final class HTTPEngine {
         plain.removeAll(keepingCapacity: true)
         let now = PlainTransfer.monotonic()
         for (job, transfer) in current {
-            if transfer.ready {
-                stepPlain(job, transfer)
-            } else if case .done(let result)? = transfer.connectTimedOut(now: now) {
+            if case .done(let result)? = transfer.timedOut(now: now) {
                 endPlain(job, transfer, result)
+            } else if transfer.ready {
+                stepPlain(job, transfer)
             } else {
                 plain.append((job, transfer))
             }

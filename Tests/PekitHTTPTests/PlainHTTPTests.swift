@@ -211,6 +211,36 @@ final class PlainHTTPTests: XCTestCase {
         }
         XCTAssertEqual(failure(plain: true), failure(plain: false))
         XCTAssertEqual(failure(plain: true), "GET http://127.0.0.1:\(port)/: Failed to connect to 127.0.0.1 port \(port) after N ms: Timeout was reached (curl error 28); raise timeout or connect_timeout (seconds)")
+        // The whole send's timeout running out while connecting: libcurl's other words.
+        XCTAssertEqual(outcome(request, timeout: 0.3, plain: true), outcome(request, timeout: 0.3, plain: false))
+        XCTAssertEqual(outcome(request, timeout: 0.3, plain: true), "error: GET http://127.0.0.1:\(port)/: Connection timed out after N milliseconds (curl error 28); raise timeout or connect_timeout (seconds)")
+    }
+
+    /// The send's outcome with `timeout`, the milliseconds in its message written N.
+    func outcome(_ request: HTTPRequest, timeout: Double, plain: Bool) -> String {
+        var options = SendOptions()
+        options.timeout = timeout
+        options.plainHTTP = plain
+        XCTAssertEqual(PlainTransfer.accepts(request, options), plain)
+        do {
+            let r = try HTTPClient().send(request, options: options)
+            return "\(r.status) \(r.bodyLength)"
+        } catch {
+            return "error: " + "\(error)".replacingOccurrences(of: #"after \d+ m"#, with: "after N m", options: .regularExpression)
+        }
+    }
+
+    /// A timeout while waiting for the answer, and in the middle of a body of known or unknown
+    /// length, says what libcurl says: how long, and how much of the body came.
+    func testTimeoutsAsLibcurl() throws {
+        for (path, expected) in [("/delay/3", "with 0 bytes received"), ("/bytes/40000?pause=2", "with 16064 out of 40000 bytes received"),
+                                 ("/bytes/40000?pause=2&chunked=1", "with 16064 bytes received")] {
+            let request = try RequestBuilder(url: server.base + path).build()
+            let ours = outcome(request, timeout: 0.5, plain: true)
+            XCTAssertEqual(ours, outcome(request, timeout: 0.5, plain: false), path)
+            XCTAssertEqual(ours, "error: GET \(server.base)\(path): Operation timed out after N milliseconds \(expected) (curl error 28); raise timeout or connect_timeout (seconds)")
+        }
+        XCTAssertEqual(outcome(try RequestBuilder(url: server.base + "/status/204").build(), timeout: 5, plain: true), "204 0", "within the limit")
     }
 
     /// What pekit takes on itself, and what it leaves to libcurl.
@@ -219,7 +249,7 @@ final class PlainHTTPTests: XCTestCase {
         XCTAssertTrue(PlainTransfer.accepts(get, SendOptions()))
         var options = SendOptions()
         options.timeout = 1
-        XCTAssertFalse(PlainTransfer.accepts(get, options), "a timeout")
+        XCTAssertTrue(PlainTransfer.accepts(get, options), "a timeout is kept as libcurl keeps it")
         options = SendOptions()
         options.proxy = "http://127.0.0.1:3128"
         XCTAssertFalse(PlainTransfer.accepts(get, options), "a proxy")

@@ -9,7 +9,7 @@ import Glibc
 /// connection-liveness poll, its header assembly, its state machine), for the same bytes.
 ///
 /// What it takes on is narrow on purpose (`accepts`): `http://`, no body, no proxy, no `connect`
-/// mapping, no timeout, trace or progress, no decoding. The request goes out as libcurl writes
+/// mapping, no trace or progress, no decoding; timeouts as libcurl keeps them. The request goes out as libcurl writes
 /// it (the request line, the Host field, then the others in order, an empty value as `Name:`);
 /// the response is read as libcurl reads it (`ResponseReader`) into the same `Exchange`.
 /// A connection that cannot be made, and a kept-alive one that the server closed before
@@ -41,15 +41,23 @@ final class PlainTransfer {
     private(set) var reader: ResponseReader
     private let start = PlainTransfer.monotonic()
     private var connectedAt = 0.0, sentAt = 0.0, firstByteAt = 0.0
-    private let connectDeadline: Double
-    let connectTimeout: Double?
+    /// The send's limits (`SendOptions.connectTimeout`, `timeout`), and when its first try began
+    /// (monotonic seconds): a try on a new connection keeps the deadlines.
+    let timeouts: Timeouts
+    struct Timeouts {
+        var connect: Double?
+        var total: Double?
+        var begun: Double
+    }
+    private let connectDeadline: Double, deadline: Double
     /// Seconds from the request's last byte sent to the answer's first byte, once it came.
     var answerWait: Double? { firstByteAt > 0 && sentAt > 0 ? firstByteAt - sentAt : nil }
 
     /// - Parameter head: the request's head when the engine has it from the same request before.
-    /// - Parameter connectTimeout: seconds a new connection may take (libcurl's 300 when nil).
+    /// - Parameter timeouts: seconds a new connection may take (libcurl's 300 when nil) and the
+    ///   whole send (no limit when nil).
     init(request: HTTPRequest, head: [UInt8]? = nil, exchange: Exchange, connection: PlainConnection, reused: Bool, started: Double,
-         connectTimeout: Double?) {
+         timeouts: Timeouts) {
         self.request = request
         self.willFollow = exchange.willFollow
         self.connection = connection
@@ -60,9 +68,14 @@ final class PlainTransfer {
         output = head ?? Self.head(of: request)
         phase = reused ? .sending : .connecting
         if reused { connectedAt = start }
-        let seconds = connectTimeout ?? 300
-        connectDeadline = start + (seconds.isFinite ? min(max(seconds, 0.001), 1e9) : 1e9)
-        self.connectTimeout = connectTimeout
+        // As libcurl takes them (whole milliseconds, at least one; no limit past what it holds).
+        func limit(_ seconds: Double?) -> Double {
+            guard let seconds else { return .infinity }
+            return timeouts.begun + Double(HTTPClient.milliseconds(seconds)) / 1000
+        }
+        connectDeadline = limit(timeouts.connect ?? 300)
+        deadline = limit(timeouts.total)
+        self.timeouts = timeouts
     }
 
     /// Whether this transfer can go without libcurl, all but the address: see the type's notes.
@@ -195,12 +208,22 @@ final class PlainTransfer {
         return .running
     }
 
-    /// The transfer's end when its connection is still not made past the connect timeout (what
-    /// libcurl says then), or nil.
-    func connectTimedOut(now: Double) -> Outcome? {
-        guard phase == .connecting, now > connectDeadline else { return nil }
-        let milliseconds = Int(((now - start) * 1000).rounded(.down))
-        return fail(ResponseReader.Failure(code: 28, reason: "Failed to connect to \(connection.address) port \(connection.port) after \(milliseconds) ms: Timeout was reached"))
+    /// The next time a limit runs out (monotonic seconds; infinity when none can).
+    var nextDeadline: Double { phase == .connecting ? min(connectDeadline, deadline) : deadline }
+
+    /// The transfer's end when a limit ran out, in libcurl's words for the phase it was in; or nil.
+    func timedOut(now: Double) -> Outcome? {
+        guard now >= nextDeadline else { return nil }
+        let milliseconds = Int(((now - timeouts.begun) * 1000).rounded(.down))
+        if phase == .connecting {
+            if deadline <= connectDeadline {
+                return fail(ResponseReader.Failure(code: 28, reason: "Connection timed out after \(milliseconds) milliseconds"))
+            }
+            return fail(ResponseReader.Failure(code: 28, reason: "Failed to connect to \(connection.address) port \(connection.port) after \(milliseconds) ms: Timeout was reached"))
+        }
+        let received = exchange.response.bodyLength
+        let of = reader.expectedLength.map { " out of \($0)" } ?? ""
+        return fail(ResponseReader.Failure(code: 28, reason: "Operation timed out after \(milliseconds) milliseconds with \(received)\(of) bytes received"))
     }
 
     private func fail(_ failure: ResponseReader.Failure) -> Outcome {

@@ -44,6 +44,9 @@ struct ResponseReader {
     /// Bytes of complete header lines and of body seen: libcurl's test for "Empty reply".
     private(set) var consumed = 0
 
+    /// The body's length when the final response gave one and its body is being read.
+    var expectedLength: Int? { if case .body = state { return contentLength } else { return nil } }
+
     /// Whether the response was read to its end.
     var isDone: Bool { if case .done = state { return true } else { return false } }
     /// Whether the connection can carry another request once this response is done.
