@@ -24,6 +24,23 @@ final class CookieJarTests: XCTestCase {
         do { return try jar.header(for: url(u), context: context) ?? "nil" } catch { return "error: \(error)" }
     }
 
+    /// The answer for a Domain attribute is kept for the next cookie with the same Domain from
+    /// the same host only: another host, or another suffix list, is asked again.
+    func testDomainAnswersAreKeptForOneHostAndOneList() {
+        let j = jar()
+        XCTAssertEqual(store(j, "https://www.example.com/", "a=1; Domain=example.com", "b=1; Domain=example.com"), ["stored a", "stored b"])
+        XCTAssertEqual(store(j, "https://www.other.com/", "c=1; Domain=example.com"),
+                       ["rejected c: Domain=example.com does not domain-match the host www.other.com"])
+        XCTAssertEqual(store(j, "https://127.0.0.1/", "d=1; Domain=127.0.0.1", "e=1; Domain=example.com"),
+                       ["stored d", "rejected e: Domain=example.com does not match the host 127.0.0.1: an IP address takes no Domain attribute but itself"])
+        XCTAssertEqual(j.all.filter { $0.name == "d" }.map(\.hostOnly), [true])
+        XCTAssertEqual(store(j, "https://www.example.com/", "f=1; Domain=example.com"), ["stored f"])
+        j.publicSuffixes = PublicSuffixList(text: "com\nexample.com\n")
+        XCTAssertEqual(store(j, "https://www.example.com/", "g=1; Domain=example.com"), ["rejected g: Domain=example.com is a public suffix"])
+        XCTAssertEqual(store(j, "https://example.com/", "h=1; Domain=example.com"), ["stored h"])
+        XCTAssertEqual(j.all.filter { $0.name == "h" }.map(\.hostOnly), [true], "a public suffix as the host's own name: host-only")
+    }
+
     func testCookieDates() {
         XCTAssertEqual(CookieDate.parse("Sun, 06 Nov 1994 08:49:37 GMT"), 784111777)
         XCTAssertEqual(CookieDate.parse("Sunday, 06-Nov-94 08:49:37 GMT"), 784111777)

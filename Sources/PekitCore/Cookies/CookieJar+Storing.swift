@@ -35,36 +35,21 @@ extension CookieJar {
         } else if let expires = parsed.expires {
             cookie.expires = try Cookie.keptExpiry(Double(expires), now: wall)
         }
-        if var domain = parsed.domain {
-            let hostIsIP = RequestURL.isIPAddress(host)
-            // The Domain attribute is a host as the request's is: 例子.中国 is xn--fsqu00a.xn--fiqs8s,
-            // 0x7F.1 is 127.0.0.1 (RFC 6265bis §5.6.2 lower-cases and converts to A-labels).
-            let written = domain
-            do { domain = try RequestURL.checkedCanonicalHost(domain) } catch {
-                return reject("Domain=\(domain) is not a host name: \(error)")
+        if let written = parsed.domain {
+            // A response's cookies mostly name one Domain: the answer for the last one is kept.
+            let check: DomainCheck
+            if let last = lastDomainCheck, last.written == written, last.host == host {
+                check = last.check
+            } else {
+                check = domainCheck(written, host: host)
+                lastDomainCheck = (written, host, check)
             }
-            // Messages name the attribute as written, and the host it is when that differs.
-            let shown = written == domain ? domain : "\(written) (\(domain))"
-            // An IP address takes no Domain but itself (RFC 6265 §5.1.3: a domain string that is an
-            // IP address matches only identically), in any of its written forms.
-            if hostIsIP {
-                guard RequestURL.canonicalHost(domain) == host else {
-                    return reject("Domain=\(shown) does not match the host \(host): an IP address takes no Domain attribute but itself")
-                }
-                domain = ""
-            }
-            if !domain.isEmpty, isPublicSuffix(domain) {
-                guard domain == host else { return reject("Domain=\(shown) is a public suffix") }
-                domain = ""
-            }
-            if !domain.isEmpty {
-                guard Self.domainMatches(host, domain, hostIsIP: hostIsIP) else { return reject("Domain=\(shown) does not domain-match the host \(host)") }
-                if hostIsIP {
-                    cookie.hostOnly = true  // an IP address is only ever matched exactly
-                } else {
-                    cookie.hostOnly = false
-                    cookie.domain = domain
-                }
+            switch check {
+            case .rejected(let reason): return reject(reason)
+            case .hostOnly: break
+            case .domain(let domain):
+                cookie.hostOnly = false
+                cookie.domain = domain
             }
         }
         if cookie.httpOnly && !http { return reject("HttpOnly cookies can only be set over HTTP") }
@@ -124,6 +109,36 @@ extension CookieJar {
         noteForEviction(cookie)
         if domainCount > limits.perDomain { enforceLimits(domain: cookie.domain, now: now) } else { evictOverTotal() }
         return .stored(cookie)
+    }
+
+    /// What a Domain attribute (as parsed: lower-cased, no leading dot) makes of a cookie from
+    /// `host`: stored for that domain, for the host only, or refused and why.
+    func domainCheck(_ written: String, host: String) -> DomainCheck {
+        let hostIsIP = RequestURL.isIPAddress(host)
+        // The Domain attribute is a host as the request's is: 例子.中国 is xn--fsqu00a.xn--fiqs8s,
+        // 0x7F.1 is 127.0.0.1 (RFC 6265bis §5.6.2 lower-cases and converts to A-labels).
+        var domain: String
+        do { domain = try RequestURL.checkedCanonicalHost(written) } catch {
+            return .rejected("Domain=\(written) is not a host name: \(error)")
+        }
+        // Messages name the attribute as written, and the host it is when that differs.
+        let shown = written == domain ? domain : "\(written) (\(domain))"
+        // An IP address takes no Domain but itself (RFC 6265 §5.1.3: a domain string that is an
+        // IP address matches only identically), in any of its written forms.
+        if hostIsIP {
+            guard RequestURL.canonicalHost(domain) == host else {
+                return .rejected("Domain=\(shown) does not match the host \(host): an IP address takes no Domain attribute but itself")
+            }
+            domain = ""
+        }
+        if !domain.isEmpty, isPublicSuffix(domain) {
+            guard domain == host else { return .rejected("Domain=\(shown) is a public suffix") }
+            domain = ""
+        }
+        guard !domain.isEmpty else { return .hostOnly }
+        guard Self.domainMatches(host, domain, hostIsIP: hostIsIP) else { return .rejected("Domain=\(shown) does not domain-match the host \(host)") }
+        // An IP address is only ever matched exactly.
+        return hostIsIP ? .hostOnly : .domain(domain)
     }
 
     /// Stores a cookie as it is (the non-HTTP `jar:set`, a loaded file), replacing one with the

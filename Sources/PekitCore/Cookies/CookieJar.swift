@@ -39,7 +39,7 @@ public final class CookieJar {
     public var clock: @Sendable () -> Double
     /// nil: no public suffix check (every Domain attribute that domain-matches is accepted),
     /// unless `suffixLoader` gives one.
-    public var publicSuffixes: PublicSuffixList? { didSet { lastSuffixCheck = nil } }
+    public var publicSuffixes: PublicSuffixList? { didSet { lastSuffixCheck = nil; lastDomainCheck = nil } }
     /// Reads the suffix list the first time a check needs it, when `publicSuffixes` is nil (so a
     /// command that never meets a domain cookie never reads the list).
     public var suffixLoader: (@Sendable () -> PublicSuffixList?)?
@@ -60,6 +60,13 @@ public final class CookieJar {
     /// The last domain checked against the suffix list, and the answer: a response's cookies
     /// mostly name one Domain, which is then looked up once.
     private var lastSuffixCheck: (domain: String, isSuffix: Bool)?
+    /// The last Domain attribute checked for a host, and what it made of the cookie.
+    var lastDomainCheck: (written: String, host: String, check: DomainCheck)?
+    enum DomainCheck {
+        case hostOnly
+        case domain(String)
+        case rejected(String)
+    }
 
     public init(publicSuffixes: PublicSuffixList?, clock: @escaping @Sendable () -> Double) {
         self.publicSuffixes = publicSuffixes
