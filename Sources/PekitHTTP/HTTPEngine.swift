@@ -36,20 +36,12 @@ public final class HTTPEngine {
     private var ready: [Job] = []
     private var sleeping: [Job] = []
     private var lastCancelCheck = 0.0
-    /// Plain-HTTP transfers pekit runs itself (`PlainTransfer`), and the connections they keep.
+    /// Plain-HTTP transfers pekit runs itself (`PlainTransfer`), and what they keep between them.
     private var plain: [(job: Job, transfer: PlainTransfer)] = []
-    private var idleConnections: [String: [(connection: PlainConnection, since: Double)]] = [:]
-    /// How long a connection may stay idle and be used again: libcurl's default (118 s).
-    private static let maxIdle = 118.0
-    /// Names libcurl resolved for plain-HTTP URLs ("host:port" → address, when), so that later
-    /// requests to them connect without libcurl; kept as long as libcurl keeps an address (60 s).
-    private var learned: [String: (address: String, at: Double)] = [:]
-    private static let learnedFor = 60.0
-    /// Scratch space plain transfers read into, and the poll list.
+    private let plainCache = PlainCache()
+    /// Scratch space plain transfers read into, and the poll lists.
     private let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 65_536, alignment: 16)
     private var pollList: [pollfd] = []
-    /// The last plain request's head, and what it was made from.
-    private var lastHead: (method: String, url: String, target: String?, fields: [HTTPHeaders.Field], bytes: [UInt8])?
     private var waitList: [curl_waitfd] = []
     /// Inside `step` (libcurl's callbacks may run user code that must not start another step here).
     public private(set) var isRunning = false
@@ -109,7 +101,7 @@ public final class HTTPEngine {
             // Transfers just added to an idle engine (one request after another) start at once;
             // otherwise wait for news (at once too when one just added has curl's timer at 0).
             let milliseconds = Int32((wait * 1000).rounded(.up))
-            if running.isEmpty, plain.count == 1, sleeping.isEmpty, ready.isEmpty, let only = plain.first?.transfer, spun(for: only) {
+            if running.isEmpty, plain.count == 1, sleeping.isEmpty, ready.isEmpty, let only = plain.first?.transfer, plainCache.spun(for: only) {
                 only.ready = true
             } else if running.isEmpty {
                 pollList.removeAll(keepingCapacity: true)
@@ -198,37 +190,13 @@ public final class HTTPEngine {
     /// known without resolving: returns whether it did.
     private func startPlain(_ job: Job, _ request: HTTPRequest, _ willFollow: @escaping Exchange.WillFollow) -> Bool {
         let operation = job.operation
-        guard operation.allowsPlainHTTP, PlainTransfer.accepts(request, proxySet: operation.proxySet), let route = PlainRoute(request.url) else { return false }
-        var connection: PlainConnection?
-        var reused = false
-        if var idle = idleConnections[route.key], let last = idle.popLast() {
-            idleConnections[route.key] = idle.isEmpty ? nil : idle
-            connection = last.connection
-            reused = true
-            // Idle too long: libcurl would have closed it (CURLOPT_MAXAGE_CONN); a new one.
-            if HTTPClient.now() - last.since > Self.maxIdle {
-                idleConnections[route.key] = nil
-                connection = PlainConnection.start(address: last.connection.address, port: last.connection.port, key: route.key)
-                reused = false
-            }
-        } else {
-            var address = route.literalAddress
-            if address == nil, let known = learned[route.key] {
-                if HTTPClient.now() - known.at < Self.learnedFor { address = known.address } else { learned[route.key] = nil }
-            }
-            guard let address else { return false }
-            connection = PlainConnection.start(address: address, port: route.port, key: route.key)
-        }
-        guard let connection else { return false }
-        // A loop sends the same request again and again: its head is written once.
-        let same = lastHead.map { $0.method == request.method && $0.url == request.url && $0.target == request.requestTarget && $0.fields == request.headers.fields }
+        guard operation.allowsPlainHTTP, PlainTransfer.accepts(request, proxySet: operation.proxySet), let route = PlainRoute(request.url),
+              let (connection, reused) = plainCache.connection(for: route, now: HTTPClient.now()) else { return false }
         let exchange = Exchange(body: BodyStream([]), sink: operation.options.sink, maxBody: operation.options.effectiveMaxBody, url: request.url,
                                 willFollow: willFollow, isCancelled: operation.options.isCancelled)
-        let transfer = PlainTransfer(request: request, head: same == true ? lastHead?.bytes : nil, exchange: exchange,
-                                     connection: connection, reused: reused, started: HTTPClient.now(),
-                                     timeouts: .init(connect: operation.options.connectTimeout, total: operation.options.timeout, begun: PlainTransfer.monotonic()))
-        if same != true { lastHead = (request.method, request.url, request.requestTarget, request.headers.fields, transfer.head) }
-        begin(job, transfer)
+        begin(job, PlainTransfer(request: request, head: plainCache.head(of: request), exchange: exchange, connection: connection, reused: reused,
+                                 started: HTTPClient.now(),
+                                 timeouts: .init(connect: operation.options.connectTimeout, total: operation.options.timeout, begun: PlainTransfer.monotonic())))
         return true
     }
 
@@ -277,36 +245,11 @@ public final class HTTPEngine {
         }
     }
 
-    /// Whether to wait for one answer by asking its socket again and again, yielding the CPU
-    /// between asks: when answers have lately come within `spinLimit` (a server on this machine
-    /// or next to it), going to sleep and being woken costs more than the answer takes to come
-    /// (on this project's machine three times more: 7,000 against 24,000 requests a second in a C
-    /// loop). It spins at most `spinLimit` and then waits as usual; answers that come slower (a
-    /// server far away) stop it. `PEKIT_SPIN=0` turns it off.
-    static let spinLimit = 0.0005
-    private static let spinAllowed = getenv("PEKIT_SPIN").map { cText($0) != "0" } ?? true
-    /// Send-to-answer times of recent plain transfers, smoothed.
-    private var recentWait = Double.infinity
-
-    /// Spins for `transfer`'s answer (see `spinLimit`); returns whether its socket became ready.
-    private func spun(for transfer: PlainTransfer) -> Bool {
-        guard Self.spinAllowed, transfer.phase == .receiving, recentWait < Self.spinLimit else { return false }
-        let deadline = PlainTransfer.monotonic() + Self.spinLimit
-        var entry = pollfd(fd: transfer.connection.fd, events: Int16(POLLIN), revents: 0)
-        repeat {
-            if poll(&entry, 1, 0) > 0 { return true }
-            sched_yield()  // a server on the same CPU gets it now
-        } while PlainTransfer.monotonic() < deadline
-        return false
-    }
-
     /// A plain transfer's end: its connection kept for the next request when the response left
     /// it clean, the send moved on.
     private func endPlain(_ job: Job, _ transfer: PlainTransfer, _ result: Result<HTTPResponse, Error>) {
-        if let wait = transfer.answerWait { recentWait = recentWait.isFinite ? 0.7 * recentWait + 0.3 * wait : wait }
-        if case .success = result, transfer.reader.reusable {
-            idleConnections[transfer.connection.key, default: []].append((transfer.connection, HTTPClient.now()))
-        }
+        plainCache.noteAnswer(after: transfer.answerWait)
+        if case .success = result, transfer.reader.reusable { plainCache.keep(transfer.connection, now: HTTPClient.now()) }
         advance(job, job.operation.completed(result, started: transfer.started, now: HTTPClient.now()))
     }
 
@@ -374,7 +317,7 @@ public final class HTTPEngine {
             let result = Result { try transfer.finish(code) }
             if case .success(let response) = result, !response.remoteAddress.isEmpty, job.operation.allowsPlainHTTP, PlainTransfer.accepts(transfer.request, proxySet: job.operation.proxySet),
                let route = PlainRoute(transfer.request.url), route.literalAddress == nil {
-                learned[route.key] = (response.remoteAddress, HTTPClient.now())
+                plainCache.learn(route, address: response.remoteAddress, now: HTTPClient.now())
             }
             idleHandles.append(transfer.easy)
             advance(job, job.operation.completed(result, started: transfer.started, now: HTTPClient.now()))

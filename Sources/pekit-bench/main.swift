@@ -64,7 +64,7 @@ if args.first == "build", args.count >= 3, let n = Int(args[args.startIndex + 2]
     for _ in 0..<8 {
         let start = now()
         for _ in 0..<n {
-            var builder = RequestBuilder(url: url)
+            let builder = RequestBuilder(url: url)
             sink &+= (try? builder.build())?.url.utf8.count ?? 0
         }
         times.append((now() - start) / Double(n) * 1e9)
