@@ -9,11 +9,12 @@ import Glibc
 /// connection-liveness poll, its header assembly, its state machine), for the same bytes.
 ///
 /// What it takes on is narrow on purpose (`accepts`): `http://`, no body, no proxy, no `connect`
-/// mapping, no trace or progress, no decoding; timeouts as libcurl keeps them. The request goes out as libcurl writes
-/// it (the request line, the Host field, then the others in order, an empty value as `Name:`);
-/// the response is read as libcurl reads it (`ResponseReader`) into the same `Exchange`.
-/// A connection that cannot be made, and a kept-alive one that the server closed before
-/// answering, hand the request to libcurl, whose errors and retries are then the ones users see.
+/// mapping, no trace or progress, no decoding; timeouts kept as libcurl keeps them. The request
+/// goes out as libcurl writes it (the request line, the Host field, then the others in order, an
+/// empty value as `Name:`); the response is read as libcurl reads it (`ResponseReader`) into the
+/// same `Exchange`. A kept-alive connection the server closed before answering is replaced and
+/// the request sent again (as curl does); a connection that cannot be made hands the request to
+/// libcurl, whose error is then the one users see.
 final class PlainTransfer {
     enum Phase { case connecting, sending, receiving }
     /// What became of a step.
