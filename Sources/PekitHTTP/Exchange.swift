@@ -85,7 +85,7 @@ final class Exchange {
             response.headers.append(.init(name: previous.name, value: ByteString(previous.value.bytes + [0x20] + more)))
             return
         }
-        guard let colon = ResponseReader.find(0x3A, in: line, from: 0) else { return }
+        guard let colon = ByteSearch.first(0x3A, in: line, from: 0) else { return }
         var start = colon + 1, stop = line.count
         while start < stop, line[start] == 0x20 || line[start] == 0x09 { start += 1 }
         while stop > start, line[stop - 1] == 0x20 || line[stop - 1] == 0x09 { stop -= 1 }

@@ -194,21 +194,15 @@ public final class HTTPEngine {
               let (connection, reused) = plainCache.connection(for: route, now: HTTPClient.now()) else { return false }
         let exchange = Exchange(body: BodyStream([]), sink: operation.options.sink, maxBody: operation.options.effectiveMaxBody, url: request.url,
                                 willFollow: willFollow, isCancelled: operation.options.isCancelled)
-        begin(job, PlainTransfer(request: request, head: plainCache.head(of: request), exchange: exchange, connection: connection, reused: reused,
-                                 started: HTTPClient.now(),
-                                 timeouts: .init(connect: operation.options.connectTimeout, total: operation.options.timeout, begun: PlainTransfer.monotonic())))
+        move(job, PlainTransfer(request: request, head: plainCache.head(of: request), exchange: exchange, connection: connection, reused: reused,
+                                started: HTTPClient.now(),
+                                timeouts: .init(connect: operation.options.connectTimeout, total: operation.options.timeout, begun: PlainTransfer.monotonic())))
         return true
     }
 
-    /// Takes a plain transfer's first step (a request head fits in the socket's buffer: it is
-    /// written at once) and acts on it.
-    private func begin(_ job: Job, _ transfer: PlainTransfer) {
-        transfer.ready = true
-        stepPlain(job, transfer)
-    }
-
-    /// Moves `transfer` on and acts on where it got.
-    private func stepPlain(_ job: Job, _ transfer: PlainTransfer) {
+    /// Moves `transfer` on and acts on where it got. A new transfer takes its first step here
+    /// at once: its request head fits in the socket's buffer and is written without a wait.
+    private func move(_ job: Job, _ transfer: PlainTransfer) {
         transfer.ready = false
         switch transfer.step(readBuffer) {
         case .running:
@@ -218,10 +212,10 @@ public final class HTTPEngine {
             // does. A connection that could not be made: libcurl's turn (its error, its words).
             let old = transfer.connection
             if transfer.reused, let fresh = PlainConnection.start(address: old.address, port: old.port, key: old.key) {
-                begin(job, PlainTransfer(request: transfer.request, head: transfer.head, exchange: transfer.exchange, connection: fresh, reused: false,
-                                         started: transfer.started, timeouts: transfer.timeouts))
+                move(job, PlainTransfer(request: transfer.request, head: transfer.head, exchange: transfer.exchange, connection: fresh, reused: false,
+                                        started: transfer.started, timeouts: transfer.timeouts))
             } else {
-                startCurl(job, transfer.request, transfer.willFollow)
+                startCurl(job, transfer.request, transfer.exchange.willFollow)
             }
         case .done(let result):
             endPlain(job, transfer, result)
@@ -238,7 +232,7 @@ public final class HTTPEngine {
             if case .done(let result)? = transfer.timedOut(now: now) {
                 endPlain(job, transfer, result)
             } else if transfer.ready {
-                stepPlain(job, transfer)
+                move(job, transfer)
             } else {
                 plain.append((job, transfer))
             }
@@ -255,32 +249,32 @@ public final class HTTPEngine {
 
     /// Starts `request` with libcurl.
     private func startCurl(_ job: Job, _ request: HTTPRequest, _ willFollow: @escaping Exchange.WillFollow) {
-            let now = HTTPClient.now()
-            let multi: UnsafeMutableRawPointer
-            do { multi = try curlMulti() } catch {
-                return advance(job, job.operation.completed(.failure(error), started: now, now: now))
+        let now = HTTPClient.now()
+        let multi: UnsafeMutableRawPointer
+        do { multi = try curlMulti() } catch {
+            return advance(job, job.operation.completed(.failure(error), started: now, now: now))
+        }
+        let easy: EasyHandle
+        if let idle = idleHandles.popLast() { easy = idle } else {
+            guard let fresh = EasyHandle() else {
+                return advance(job, job.operation.completed(.failure(HTTPError.setup("cannot initialise libcurl")), started: now, now: now))
             }
-            let easy: EasyHandle
-            if let idle = idleHandles.popLast() { easy = idle } else {
-                guard let fresh = EasyHandle() else {
-                    return advance(job, job.operation.completed(.failure(HTTPError.setup("cannot initialise libcurl")), started: now, now: now))
-                }
-                easy = fresh
-            }
-            let handle = easy.pointer
-            do {
-                let transfer = try Transfer(easy: easy, request: request, options: job.operation.options, started: now, willFollow: willFollow)
-                let code = pekit_curl.multi_add_handle(multi, handle)
-                guard code == CURLM_OK else {
-                    idleHandles.append(easy)
-                    let reason = pekit_curl.multi_strerror(code).map { cText($0) } ?? "error \(code.rawValue)"
-                    throw HTTPError.setup("\(request.method) \(request.url): libcurl could not start the transfer (\(reason))")
-                }
-                running[handle] = (job, transfer)
-            } catch {
+            easy = fresh
+        }
+        let handle = easy.pointer
+        do {
+            let transfer = try Transfer(easy: easy, request: request, options: job.operation.options, started: now, willFollow: willFollow)
+            let code = pekit_curl.multi_add_handle(multi, handle)
+            guard code == CURLM_OK else {
                 idleHandles.append(easy)
-                advance(job, job.operation.completed(.failure(error), started: now, now: now))
+                let reason = pekit_curl.multi_strerror(code).map { cText($0) } ?? "error \(code.rawValue)"
+                throw HTTPError.setup("\(request.method) \(request.url): libcurl could not start the transfer (\(reason))")
             }
+            running[handle] = (job, transfer)
+        } catch {
+            idleHandles.append(easy)
+            advance(job, job.operation.completed(.failure(error), started: now, now: now))
+        }
     }
 
     /// Ends the transfers whose send was cancelled (Ctrl-C): removed from libcurl, a partial

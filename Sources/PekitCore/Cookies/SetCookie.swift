@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 /// A Set-Cookie header value parsed per RFC 6265 §5.2, before the storage model applies.
 public struct SetCookie: Equatable, Sendable {
     public var name: String
@@ -37,9 +34,7 @@ public struct SetCookie: Equatable, Sendable {
     static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> SetCookie? {
         let end = bytes.count
         func find(_ byte: UInt8, from start: Int, to limit: Int) -> Int? {
-            guard start < limit, let base = bytes.baseAddress,
-                  let hit = memchr(base + start, Int32(byte), limit - start) else { return nil }
-            return base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+            ByteSearch.first(byte, in: UnsafeRawBufferPointer(bytes), from: start, to: limit)
         }
         func trimmed(_ start: Int, _ limit: Int) -> Range<Int> {
             var lo = start, hi = limit

@@ -64,7 +64,7 @@ final class PlainConnection {
 struct PlainRoute {
     let key: String
     /// The host as in the URL (an IPv6 literal without its brackets).
-    let host: Substring
+    let host: String
     let port: Int
 
     /// The route of an `http://` URL with no user info, or nil.
@@ -74,7 +74,7 @@ struct PlainRoute {
         (key, host, port) = route
     }
 
-    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> (String, Substring, Int)? {
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> (String, String, Int)? {
         guard bytes.count > 7, bytes[0] == 0x68, bytes[1] == 0x74, bytes[2] == 0x74, bytes[3] == 0x70,
               bytes[4] == 0x3A, bytes[5] == 0x2F, bytes[6] == 0x2F else { return nil }  // "http://"
         var end = 7
@@ -104,16 +104,11 @@ struct PlainRoute {
             guard port > 0 && port <= 65535 else { return nil }
         }
         let key = ASCII.lowercased(UnsafeBufferPointer(rebasing: bytes[authority]))
-        let host = Substring(String(decoding: UnsafeBufferPointer(rebasing: bytes[hostPart]), as: UTF8.self))
+        let host = String(decoding: UnsafeBufferPointer(rebasing: bytes[hostPart]), as: UTF8.self)
         return (key, host, port)
     }
 
-    /// The host when it is an IP address literal (nothing to resolve).
-    var literalAddress: String? {
-        var v4 = in_addr(), v6 = in6_addr()
-        let text = String(host)
-        if text.withCString({ inet_pton(AF_INET, $0, &v4) }) == 1 { return text }
-        if text.withCString({ inet_pton(AF_INET6, $0, &v6) }) == 1 { return text }
-        return nil
-    }
+    /// The host when it is an IP address literal (nothing to resolve; `PlainConnection.start`
+    /// reads it, and a form it cannot read leaves the request to libcurl).
+    var literalAddress: String? { RequestURL.isIPAddress(host) ? host : nil }
 }

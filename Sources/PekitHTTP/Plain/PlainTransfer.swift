@@ -26,7 +26,6 @@ final class PlainTransfer {
     }
 
     let request: HTTPRequest
-    let willFollow: Exchange.WillFollow
     let exchange: Exchange
     let connection: PlainConnection
     /// Whether the connection served an earlier request (a close before any answer is then the
@@ -54,19 +53,18 @@ final class PlainTransfer {
     /// Seconds from the request's last byte sent to the answer's first byte, once it came.
     var answerWait: Double? { firstByteAt > 0 && sentAt > 0 ? firstByteAt - sentAt : nil }
 
-    /// - Parameter head: the request's head when the engine has it from the same request before.
+    /// - Parameter head: the request's head (`head(of:)`, or the engine's copy of it).
     /// - Parameter timeouts: seconds a new connection may take (libcurl's 300 when nil) and the
     ///   whole send (no limit when nil).
-    init(request: HTTPRequest, head: [UInt8]? = nil, exchange: Exchange, connection: PlainConnection, reused: Bool, started: Double,
+    init(request: HTTPRequest, head: [UInt8], exchange: Exchange, connection: PlainConnection, reused: Bool, started: Double,
          timeouts: Timeouts) {
         self.request = request
-        self.willFollow = exchange.willFollow
         self.connection = connection
         self.reused = reused
         self.started = started
         self.exchange = exchange
         reader = ResponseReader(isHead: request.method == "HEAD")
-        output = head ?? Self.head(of: request)
+        output = head
         phase = reused ? .sending : .connecting
         if reused { connectedAt = start }
         // As libcurl takes them (whole milliseconds, at least one; no limit past what it holds).

@@ -22,12 +22,6 @@ struct ResponseReader {
         case statusLine, headers, body, chunkSize, chunkData, chunkDataEnd, trailers, untilClose, done
     }
 
-    /// The index of the first `byte` in `bytes` from `start` on (memchr: this finds every line).
-    static func find(_ byte: UInt8, in bytes: UnsafeRawBufferPointer, from start: Int) -> Int? {
-        guard start < bytes.count, let base = bytes.baseAddress, let hit = memchr(base + start, Int32(byte), bytes.count - start) else { return nil }
-        return base.distance(to: UnsafeRawPointer(hit))
-    }
-
     /// libcurl's limit on one header line (CURL_MAX_HTTP_HEADER).
     static let maxLine = 100 * 1024
 
@@ -81,7 +75,7 @@ struct ResponseReader {
                 i = n
             default:
                 // A line: up to and with its LF.
-                guard let lf = Self.find(0x0A, in: bytes, from: i) else {
+                guard let lf = ByteSearch.first(0x0A, in: bytes, from: i) else {
                     line.append(contentsOf: bytes[i..<n])
                     if line.count > Self.maxLine { throw Self.tooLong }
                     return true
@@ -229,7 +223,7 @@ struct ResponseReader {
 
     private mutating func header(_ text: UnsafeRawBufferPointer) throws(Failure) {
         if text[0] == 0x20 || text[0] == 0x09 { return }  // obs-fold: the value goes on (the exchange joins it)
-        guard let colon = Self.find(0x3A, in: text, from: 0) else { throw Failure(code: 8, reason: "Header without colon") }
+        guard let colon = ByteSearch.first(0x3A, in: text, from: 0) else { throw Failure(code: 8, reason: "Header without colon") }
         // Only three names matter here; most fields are passed over on their length.
         guard colon == 14 || colon == 17 || colon == 10 else { return }
         let name = UnsafeRawBufferPointer(rebasing: text[0..<colon])

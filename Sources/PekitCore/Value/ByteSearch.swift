@@ -1,0 +1,15 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Finding a byte with memchr: Set-Cookie values, response lines and header fields are searched
+/// per cookie and per line, where a generic `firstIndex(of:)` over a slice cost far more.
+package enum ByteSearch {
+    /// The index of the first `byte` in `bytes[start..<end]` (to the end when `end` is nil), or nil.
+    @inline(__always)
+    package static func first(_ byte: UInt8, in bytes: UnsafeRawBufferPointer, from start: Int, to end: Int? = nil) -> Int? {
+        let limit = end ?? bytes.count
+        guard start < limit, let base = bytes.baseAddress, let hit = memchr(base + start, Int32(byte), limit - start) else { return nil }
+        return base.distance(to: UnsafeRawPointer(hit))
+    }
+}
