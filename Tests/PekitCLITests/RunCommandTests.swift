@@ -141,6 +141,29 @@ final class RunCommandTests: XCTestCase {
         XCTAssertTrue(r.stdout.hasPrefix("false\tco.lua:1: boom\n"), r.stdout)
     }
 
+    /// rawget, rawset, rawlen, getmetatable and setmetatable (pekit's, which first make a
+    /// jar:receive list not read yet) give what plain Lua's give: results and errors alike.
+    func testRawAndMetatableFunctionsBehaveAsInPlainLua() throws {
+        try write("raw.lua", #"""
+            local t = setmetatable({}, { __metatable = "locked", __index = function() return 1 end })
+            local function e(...) return select(2, pcall(...)) end
+            print(e(rawget), e(rawget, 1), e(rawget, {}))
+            print(e(rawset), e(rawset, {}, 1), e(rawset, {}, nil, 1), e(rawset, {}, 0/0, 1))
+            local u = {}
+            print(rawset(u, "k", "v") == u, rawget(u, "k"), rawget(t, "x"), t.x)
+            print(e(rawlen), e(rawlen, 5), rawlen("abc"), rawlen({ 1, 2, nil, 4 }) >= 2)
+            print(getmetatable(t), getmetatable(u), e(getmetatable), getmetatable("").__index == string)
+            print(e(setmetatable, t, {}), e(setmetatable, 1, {}), e(setmetatable, {}, 5), e(setmetatable, {}))
+            local m = {}
+            print(setmetatable(u, m) == u, getmetatable(u) == m, setmetatable(u, nil) == u, getmetatable(u))
+            print(select("#", rawget({}, 1)), select("#", getmetatable({})), select("#", rawlen({})))
+            """#)
+        let lua = try PekitProcess.output(of: "/usr/bin/lua5.4", ["raw.lua"], directory: directory)
+        let r = try run(["run", "raw.lua"])
+        XCTAssertEqual(r.stdout, String(decoding: lua, as: UTF8.self), r.stderr)
+        XCTAssertTrue(r.stdout.hasPrefix("bad argument #1 to 'rawget' (table expected, got no value)\tbad argument #1 to 'rawget' (table expected, got number)\t"), r.stdout)
+    }
+
     func testInterruptStopsTheScriptCleanly() throws {
         for code in ["while true do pcall(function() while true do end end) end",
                      "coroutine.wrap(function() while true do pcall(function() while true do end end) end end)()",

@@ -150,6 +150,7 @@ extension LuaRuntime {
     /// (no `__pairs`), and leaves the stack as it found it whatever `body` does or throws.
     func forEachRaw(_ index: Int32, _ body: () throws -> Void) throws {
         let table = stack.absolute(index)
+        pekit_cookie_list_settle(L, table)
         let base = stack.top
         stack.pushNil()
         while lua_next(L, table) != 0 {

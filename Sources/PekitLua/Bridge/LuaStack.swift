@@ -104,7 +104,12 @@ struct LuaStack {
     }
     func rawGetIndex(_ table: Int32, _ n: Int64) -> Int32 { lua_rawgeti(L, table, lua_Integer(n)) }
     func rawSetIndex(_ table: Int32, _ n: Int64) { lua_rawseti(L, table, lua_Integer(n)) }
-    func rawLength(_ i: Int32) -> Int { Int(lua_rawlen(L, i)) }
+    /// The length of the value at `i` without `__len`; a `jar:receive` list not read yet is
+    /// made first (it is empty until then).
+    func rawLength(_ i: Int32) -> Int {
+        pekit_cookie_list_settle(L, i)
+        return Int(lua_rawlen(L, i))
+    }
 }
 
 extension Double {

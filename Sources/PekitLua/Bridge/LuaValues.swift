@@ -126,6 +126,7 @@ extension LuaRuntime {
     /// key that is not a positive integer (a map's first key, most often).
     func sequenceLength(_ index: Int32) -> Int? {
         var keyCount = 0
+        pekit_cookie_list_settle(L, index)
         stack.pushNil()
         while lua_next(L, index) != 0 {
             stack.pop()

@@ -30,17 +30,22 @@ extension CookiesModule {
     /// Pushes `cookie` as the table `value(of:)` describes, made in C in one call
     /// (`pekit_push_cookie`: a received cookie's table is made on every `jar:receive`).
     static func push(_ cookie: Cookie, in runtime: LuaRuntime) {
+        withFields(of: cookie) { pekit_push_cookie(runtime.L, &$0) }
+    }
+
+    /// Calls `body` with the cookie's fields as C reads them (its text borrowed, not copied).
+    static func withFields<T>(of cookie: Cookie, _ body: (inout pekit_cookie_fields) -> T) -> T {
         var name = cookie.name, value = cookie.value, domain = cookie.domain, path = cookie.path
         // The SameSite words are static strings: their bytes need no copy.
         let sameSite: StaticString = switch cookie.sameSite { case .strict?: "Strict"; case .lax?: "Lax"; case .none?: "None"; case nil: "" }
-        name.withUTF8 { name in value.withUTF8 { value in domain.withUTF8 { domain in path.withUTF8 { path in
+        return name.withUTF8 { name in value.withUTF8 { value in domain.withUTF8 { domain in path.withUTF8 { path in
             var fields = pekit_cookie_fields(
                 name: pekit_span(name), value: pekit_span(value), domain: pekit_span(domain), path: pekit_span(path),
                 same_site: pekit_span(UnsafeBufferPointer(start: sameSite.utf8Start, count: sameSite.utf8CodeUnitCount)),
                 creation: cookie.creation, last_access: cookie.lastAccess, expires: cookie.expires ?? 0,
                 has_expires: cookie.expires == nil ? 0 : 1, host_only: cookie.hostOnly ? 1 : 0, secure: cookie.secure ? 1 : 0,
                 http_only: cookie.httpOnly ? 1 : 0, partitioned: cookie.partitioned ? 1 : 0)
-            pekit_push_cookie(runtime.L, &fields)
+            return body(&fields)
         } } } }
     }
 

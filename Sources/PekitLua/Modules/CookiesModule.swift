@@ -20,6 +20,8 @@ enum CookiesModule: LuaModule {
         var suffixes: PublicSuffixList?
         /// Jars bound to a file (`jar{file = …}`), saved on `jar:flush()` and when the script ends.
         var bound: [(jar: CookieJar, path: String)] = []
+        /// jar:receive's records of the cookies it stored, kept for their capacity.
+        let records = CookieRecords()
     }
 
     static func state(_ runtime: LuaRuntime) -> State { runtime.moduleState(State.self, State.init) }
@@ -66,9 +68,10 @@ enum CookiesModule: LuaModule {
             let list = stack.type(3) == LUA_TTABLE
             let count = list ? try call.stringCount(3, expected: "a list of Set-Cookie strings") : 1
             if !list { _ = try call.string(3) }
-            // Each stored cookie's table goes into the result as it comes (no list of cookies kept).
-            stack.newTable(narr: Int32(clamping: count))
-            let storedTable = stack.top
+            // Each stored cookie goes into the list's records as it comes; its table is made when
+            // the script first reads the list (cookie_list.c), which most scripts never do.
+            let records = state(runtime).records
+            records.start()
             var storedCount: Int64 = 0, rejected: [(name: String, reason: String)] = [], removed = 0
             let evictedBefore = jar.evicted
             for i in 0..<count {
@@ -81,17 +84,17 @@ enum CookiesModule: LuaModule {
                 }
                 switch outcome {
                 case .stored(let cookie):
-                    push(cookie, in: runtime)
+                    records.append(cookie)
                     storedCount += 1
-                    stack.rawSetIndex(storedTable, storedCount)
                 case .removed(_, let count): removed += count
                 case .rejected(let name, let reason): rejected.append((name, reason))
                 }
             }
             // {stored = {cookie…}, rejected = {{name =, reason =}…}, removed = n, evicted = n}, made directly.
             stack.newTable(nrec: 4)
-            stack.pushValue(storedTable)
-            stack.rawSet(-2, "stored")
+            let result = stack.top
+            records.push(count: storedCount, in: call.L)
+            stack.rawSet(result, "stored")
             stack.newTable(narr: Int32(clamping: rejected.count))
             for (i, item) in rejected.enumerated() {
                 stack.newTable(nrec: 2)
@@ -102,9 +105,6 @@ enum CookiesModule: LuaModule {
             stack.rawSet(-2, "rejected")
             stack.push(integer: Int64(removed)); stack.rawSet(-2, "removed")
             stack.push(integer: Int64(jar.evicted - evictedBefore)); stack.rawSet(-2, "evicted")
-            // The result where the list of stored tables was, and the stack ending there.
-            lua_copy(call.L, -1, storedTable)
-            stack.setTop(storedTable)
             return 1
         }
         func context(_ call: LuaCall, _ n: Int32) throws -> CookieJar.RequestContext {

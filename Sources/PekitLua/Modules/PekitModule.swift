@@ -20,7 +20,8 @@ enum PekitModule {
         // The prelude: value markers, inspect, the sandbox builder.
         try runtime.load(Array(preludeSource.utf8), chunkName: "=pekit.prelude")
         stack.pushValue(pekit)
-        try runtime.call(1, results: 1)
+        pekit_open_cookie_lists(runtime.L)
+        try runtime.call(2, results: 1)
         let internals = stack.top
         for (field, key) in [("null_mt", RegistryKey.nullMetatable), ("ordered_mt", .orderedMetatable),
                              ("set_mt", .setMetatable), ("array_mt", .arrayMetatable),

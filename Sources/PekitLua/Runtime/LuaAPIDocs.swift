@@ -83,7 +83,7 @@ public struct LuaAPIDoc: Sendable {
               returns: "a cookie jar; `filter` is a plugin name, `{ \"name\", option = … }`, a table of functions (`host`, `accept`, `match`, `rewrite`), or a list of these; `file = PATH` binds it to a file: loaded when it is there (a missing file is an empty jar; one that is not a jar is refused), saved with session cookies, atomically under its lock, on `jar:flush()` and when the script ends",
               example: "#pekit.cookies.jar{ filter = \"rfc6265\" }", result: "0"),
         .init(names: ["jar:receive"], call: "`jar:receive(url, set_cookie_or_list)`",
-              returns: "`{stored = {cookies}, rejected = {{name=, reason=}}, removed = n}`",
+              returns: "`{stored = {cookies}, rejected = {{name=, reason=}}, removed = n, evicted = n}`; the tables in `stored` are made when the list is first read, by any means, so a script that never reads it does not pay for them",
               example: "#pekit.cookies.jar():receive(\"https://example.com/\", \"sid=1; Secure\").stored", result: "1"),
         .init(names: ["jar:header"], call: "`jar:header(url [, {http_only=, same_site=\"same-site\"\\|\"cross-site-navigation\"\\|\"cross-site\"}])`",
               returns: "the Cookie header, or nil",

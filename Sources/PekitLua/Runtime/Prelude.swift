@@ -3,7 +3,7 @@
 /// sandbox environment builder. Trusted code; it captures what it needs so that user code
 /// changing globals later cannot affect it.
 let preludeSource = #"""
-local pekit = ...
+local pekit, lists = ...
 local G = _G
 local string, table, math, utf8, coroutine, os, debug = string, table, math, utf8, coroutine, os, debug
 local type, pairs, ipairs, next, error, tostring, select = type, pairs, ipairs, next, error, tostring, select
@@ -13,6 +13,16 @@ local getrawmetatable = debug.getmetatable
 local sformat, sbyte, schar, concat, sort = string.format, string.byte, string.char, table.concat, table.sort
 local sgsub, smatch, sfind, slower, ssub = string.gsub, string.match, string.find, string.lower, string.sub
 local utf8len, mathtype = utf8.len, math.type
+
+-- jar:receive's `stored` lists wait for their first read to make their cookie tables
+-- (cookie_list.c): their metamethods see indexing, #, pairs and assignment; what reaches a
+-- table raw (next, the raw functions, the metatable functions, inspect, pekit.array and
+-- pekit.ordered) makes them first, so no reader sees a list before its tables are there.
+local pending, settle = lists.pending, lists.settle
+local function settled(t) if pending[t] then settle(t) end return t end
+-- The base library's rawget, rawset, rawlen, getmetatable and setmetatable, in C, making such a
+-- list first (the prelude keeps the originals: its own tables are never such lists).
+for name, f in next, lists.globals do G[name] = f end
 
 local null_mt = { __name = "pekit.null", __metatable = "pekit.null",
   __tostring = function() return "pekit.null" end,
@@ -117,6 +127,7 @@ local function ordered_walk(t)
   return walk
 end
 G.next = function(t, k)
+  if k == nil and pending[t] then settle(t) end
   if type(t) == "table" and orders[t] then
     local walk = walks[t]
     if k == nil or walk == nil then walk = ordered_walk(t) end
@@ -146,7 +157,7 @@ end
 function pekit.ordered(list)
   if list == nil then list = {} end
   if type(list) ~= "table" then argerror("pekit.ordered", 1, "list of {key, value} pairs", list) end
-  local n = rawlen(list)
+  local n = rawlen(settled(list))
   -- A table written as {a = 1} has no order to keep: say so rather than drop its fields.
   for k in next, list do
     if mathtype(k) ~= "integer" or k < 1 or k > n then
@@ -186,7 +197,7 @@ end
 function pekit.array(t)
   if t == nil then t = {} end
   if type(t) ~= "table" then argerror("pekit.array", 1, "table", t) end
-  if getrawmetatable(t) ~= nil then error("pekit.array: the table already has a metatable", 2) end
+  if getrawmetatable(settled(t)) ~= nil then error("pekit.array: the table already has a metatable", 2) end
   return setmetatable(t, array_mt)
 end
 
@@ -233,7 +244,7 @@ local function inspect(value, maxdepth, fold)
       return quote(v)
     end
     if t == "number" then return mathtype(v) == "integer" and sformat("%d", v) or tostring(v) end
-    local mt = (t == "table" or t == "userdata") and getrawmetatable(v) or nil
+    local mt = (t == "table" or t == "userdata") and getrawmetatable(settled(v)) or nil
     if mt == null_mt then return "pekit.null" end
     -- pekit's handles and responses say what they are in one line; other values with a
     -- __tostring (a script's own classes) print as it says; a __name is shown with the table.
@@ -293,7 +304,7 @@ local function lockdown(plugin_print, strict)
   local keep = {}
   for _, name in ipairs(allowed_globals) do keep[name] = true end
   local osclock = { time = os.time, clock = os.clock, date = os.date, difftime = os.difftime }
-  local safe_getmetatable = G.getmetatable
+  local safe_getmetatable, setmetatable = G.getmetatable, G.setmetatable
   for name in next, G do if not keep[name] then G[name] = nil end end
   G.os = osclock
   -- The string metatable indexes `string`: dump goes from there too, so ("").dump is nil.
