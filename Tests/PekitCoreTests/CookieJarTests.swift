@@ -300,6 +300,24 @@ final class CookieJarTests: XCTestCase {
         XCTAssertGreaterThan(evictions, 500)
     }
 
+    /// A jar at its limit receiving without end keeps an eviction index the size of the jar:
+    /// evicted cookies' expiry entries and keys do not pile up (they did: 100,000 received left
+    /// 100,000 of each behind, and every store paid a deeper heap).
+    func testEvictionIndexStaysTheSizeOfTheJar() throws {
+        let jar = CookieJar(publicSuffixes: nil, clock: { 1_700_000_000 })
+        jar.limits.total = 300
+        var most = 0
+        for d in 0..<5000 {
+            for c in 0..<10 {
+                _ = try jar.receive("c\(c)=v; Max-Age=86400", from: RequestURL("https://www.site\(d).example/"))
+                most = max(most, jar.eviction.keys.count, jar.eviction.byAccess.count, jar.eviction.byExpiry.count)
+            }
+        }
+        XCTAssertEqual(jar.count, 300)
+        XCTAssertEqual(jar.evicted, 49_700)
+        XCTAssertLessThan(most, 2 * 300 + 1024 + 8)  // its rebuild bound, and the notes of one store
+    }
+
     /// Loading a file: a repeated (domain, name, path) replaces the cookie where it is, the limits
     /// keep the most recently used per domain and then in the jar, and a hash shared by two keys
     /// (forced here: the index's place for one key points at another's) still finds the cookie.

@@ -91,8 +91,11 @@ extension CookieJar {
         // pays for the heaps, and they are rebuilt in O(n) when the limit is reached again.
         guard count >= limits.total else { eviction.reset(); return }
         eviction.note(cookie.key, lastAccess: cookie.lastAccess, expires: cookie.expires)
-        // Stale entries (cookies sent again, replaced, removed) past the live ones: start afresh.
-        if eviction.byAccess.count > 2 * count + 1024 { eviction.valid = false }
+        // Stale entries (cookies sent again, replaced, evicted) past the live ones: start afresh,
+        // O(n) once per n notes. Counted by the keys, one a note, which no pop removes: an
+        // expiry entry outlives its cookie's eviction, so a jar at its limit would otherwise
+        // grow both (and each push's cost) without end.
+        if eviction.keys.count > 2 * count + 1024 { eviction.valid = false }
     }
 
     func rebuildEviction() {
