@@ -1,20 +1,24 @@
-/// Eviction at the jar's total limit in O(log n) a cookie: expired cookies first, then the least
-/// recently used, each found through a lazy min-heap instead of a scan of the whole jar. An
+/// Eviction at the jar's total limit in O(log n) a cookie (O(1) for cookies stored and sent in
+/// time order, the common case): expired cookies first, then the least recently used, each found
+/// through a lazy `TimeQueue` instead of a scan of the whole jar. An
 /// entry is pushed when a cookie is stored or sent; one whose cookie has since changed or left is
 /// skipped when it comes up, and the heaps are rebuilt when stale entries outnumber the cookies
 /// (or after a change not tracked entry by entry: a file loaded, limits enforced in bulk).
 struct EvictionIndex {
-    /// A time the heap orders by, and the cookie's key in `keys`.
-    struct Entry {
+    /// A time the queues order by, and the cookie's key in `keys`.
+    struct Entry: Comparable {
         let time: Double
         let key: Int
+
+        /// By time alone (entries of one time: any order).
+        static func < (a: Entry, b: Entry) -> Bool { a.time < b.time }
     }
 
     /// The cookies' keys, each kept once, so that the heaps hold plain values (moving an entry in
     /// a heap then retains and releases nothing).
     var keys: [CookieKey] = []
-    var byAccess = MinHeap()
-    var byExpiry = MinHeap()
+    var byAccess = TimeQueue()
+    var byExpiry = TimeQueue()
     /// Whether the heaps hold an entry for every cookie (when false, rebuilt before use).
     var valid = false
 
@@ -27,9 +31,55 @@ struct EvictionIndex {
 
     mutating func reset() {
         keys = []
-        byAccess = MinHeap()
-        byExpiry = MinHeap()
+        byAccess = TimeQueue()
+        byExpiry = TimeQueue()
         valid = false
+    }
+}
+
+/// Entries by their time, the earliest first: those that come in order (a last access is always
+/// the jar's newest time; expiries mostly are, under one Max-Age) join a sorted run, taken from
+/// its front in O(1); the others go to a heap, O(log n). The earlier of the two fronts is next.
+struct TimeQueue {
+    private var run: [EvictionIndex.Entry] = []
+    private var head = 0
+    private var heap = MinHeap()
+
+    var count: Int { run.count - head + heap.count }
+
+    var min: EvictionIndex.Entry? {
+        guard head < run.count else { return heap.min }
+        guard let other = heap.min, other.time < run[head].time else { return run[head] }
+        return other
+    }
+
+    mutating func push(_ element: EvictionIndex.Entry) {
+        if head == run.count || run[run.count - 1].time <= element.time { run.append(element) } else { heap.push(element) }
+    }
+
+    @discardableResult
+    mutating func popMin() -> EvictionIndex.Entry? {
+        guard head < run.count else { return heap.popMin() }
+        if let other = heap.min, other.time < run[head].time { return heap.popMin() }
+        let first = run[head]
+        head += 1
+        // The taken front dropped once it is half the run: O(1) a pop, amortized.
+        if head == run.count {
+            run.removeAll(keepingCapacity: true)
+            head = 0
+        } else if head >= 1024 && head * 2 >= run.count {
+            run.removeFirst(head)
+            head = 0
+        }
+        return first
+    }
+
+    /// Replaces the contents with `elements`, sorted: O(n log n).
+    mutating func build(_ elements: [EvictionIndex.Entry]) {
+        run = elements
+        run.sort()
+        head = 0
+        heap = MinHeap()
     }
 }
 
@@ -92,10 +142,10 @@ extension CookieJar {
         guard count >= limits.total else { eviction.reset(); return }
         eviction.note(cookie.key, lastAccess: cookie.lastAccess, expires: cookie.expires)
         // Stale entries (cookies sent again, replaced, evicted) past the live ones: start afresh,
-        // O(n) once per n notes. Counted by the keys, one a note, which no pop removes: an
-        // expiry entry outlives its cookie's eviction, so a jar at its limit would otherwise
+        // O(n log n) once per 3n notes. Counted by the keys, one a note, which no pop removes:
+        // an expiry entry outlives its cookie's eviction, so a jar at its limit would otherwise
         // grow both (and each push's cost) without end.
-        if eviction.keys.count > 2 * count + 1024 { eviction.valid = false }
+        if eviction.keys.count > 4 * count + 1024 { eviction.valid = false }
     }
 
     func rebuildEviction() {
@@ -118,16 +168,19 @@ extension CookieJar {
     /// Within `limits.total`: every expired cookie removed (as `removeExpired` would), then the
     /// least recently used, one at a time. O(log n) a cookie removed, amortized.
     func evictOverTotal() {
-        guard count > limits.total else { return }
+        let total = limits.total
+        guard count > total else { return }
         if !eviction.valid { rebuildEviction() }
         let now = clock()
         while let entry = eviction.byExpiry.min, entry.time <= now {
             eviction.byExpiry.popMin()
             removeCookie(eviction.keys[entry.key]) { $0.expires == entry.time }
         }
-        while count > limits.total, let entry = eviction.byAccess.popMin() {
-            if removeCookie(eviction.keys[entry.key], where: { $0.lastAccess == entry.time }) { evicted += 1 }
+        var removed = 0
+        while count > total, let entry = eviction.byAccess.popMin() {
+            if removeCookie(eviction.keys[entry.key], where: { $0.lastAccess == entry.time }) { removed += 1 }
         }
+        evicted += removed
     }
 
     /// Removes the cookie with `key` if `current` holds for it (for eviction: the entry that found
