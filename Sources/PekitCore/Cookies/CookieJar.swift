@@ -45,23 +45,27 @@ public final class CookieJar {
     public var suffixLoader: (@Sendable () -> PublicSuffixList?)?
     public var filters: [CookieFilter] = []
 
+    // The jar's storage, read and changed on every cookie received or sent, without the runtime's
+    // exclusivity checks (about 20 a received cookie, a tenth of its cost): only the jar's own
+    // code touches these, and none holds an access across a call that could reach the jar again
+    // (filters and the clock are called with no access open).
     /// Cookies by the domain they are stored under (§5.3 step 11: one list per domain).
-    var byDomain: [String: [Cookie]] = [:]
-    public internal(set) var count = 0
+    @exclusivity(unchecked) var byDomain: [String: [Cookie]] = [:]
+    @exclusivity(unchecked) public internal(set) var count = 0
     /// Cookies removed so far to keep within `limits` (least recently used first).
-    public internal(set) var evicted = 0
-    private var lastTime = 0.0
+    @exclusivity(unchecked) public internal(set) var evicted = 0
+    @exclusivity(unchecked) private var lastTime = 0.0
     /// While a file loads: where each cookie is in its domain's list, so that a repeated cookie
     /// replaces in place in O(1), and the limits wait until the end (one sort instead of a scan
     /// per cookie: loading N cookies is O(N log N)). See CookieJar+Bulk.swift.
     var bulk: BulkIndex? { didSet { eviction.valid = false } }
     /// What evicts at the total limit without scanning the jar (CookieJar+Eviction.swift).
-    var eviction = EvictionIndex()
+    @exclusivity(unchecked) var eviction = EvictionIndex()
     /// The last domain checked against the suffix list, and the answer: a response's cookies
     /// mostly name one Domain, which is then looked up once.
     private var lastSuffixCheck: (domain: String, isSuffix: Bool)?
     /// The last Domain attribute checked for a host, and what it made of the cookie.
-    var lastDomainCheck: (written: String, host: String, check: DomainCheck)?
+    @exclusivity(unchecked) var lastDomainCheck: (written: String, host: String, check: DomainCheck)?
     enum DomainCheck {
         case hostOnly
         case domain(String)

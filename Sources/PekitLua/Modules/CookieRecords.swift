@@ -6,7 +6,8 @@ import PekitCore
 /// result's `stored` list makes their tables on its first read, so a script that never reads
 /// it pays for no table. One per runtime, emptied for each call and kept for its capacity.
 final class CookieRecords {
-    private var bytes: [UInt8] = []
+    /// Touched only by this class's methods, none of which calls out: no exclusivity checks.
+    @exclusivity(unchecked) private var bytes: [UInt8] = []
 
     /// Empties the records (their memory kept).
     func start() { bytes.removeAll(keepingCapacity: true) }
