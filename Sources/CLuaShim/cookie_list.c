@@ -86,26 +86,6 @@ int pekit_cookie_list_settle(lua_State *L, int index) {
     return lua_type(L, index) == LUA_TTABLE ? settle(L, lua_absindex(L, index)) : 0;
 }
 
-static int list_index(lua_State *L) {
-    settle(L, 1);
-    lua_settop(L, 2);
-    lua_rawget(L, 1);
-    return 1;
-}
-
-static int list_newindex(lua_State *L) {
-    settle(L, 1);
-    lua_settop(L, 3);
-    lua_rawset(L, 1);
-    return 0;
-}
-
-static int list_len(lua_State *L) {
-    settle(L, 1);
-    lua_pushinteger(L, (lua_Integer)lua_rawlen(L, 1));
-    return 1;
-}
-
 static int list_next(lua_State *L) {
     luaL_checktype(L, 1, LUA_TTABLE);
     lua_settop(L, 2);
@@ -182,7 +162,8 @@ static int settled_setmetatable(lua_State *L) {
 
 void pekit_open_cookie_lists(lua_State *L) {
     static const luaL_Reg methods[] = {
-        {"__index", list_index}, {"__newindex", list_newindex}, {"__len", list_len}, {"__pairs", list_pairs}, {NULL, NULL},
+        // A list's reads and writes are the raw ones once it is made, as on any table.
+        {"__index", settled_rawget}, {"__newindex", settled_rawset}, {"__len", settled_rawlen}, {"__pairs", list_pairs}, {NULL, NULL},
     };
     lua_createtable(L, 0, 4);
     luaL_setfuncs(L, methods, 0);
