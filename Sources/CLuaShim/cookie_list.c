@@ -1,6 +1,6 @@
 // jar:receive's `stored` list, whose cookie tables are made when the list is first read. A
 // crawler calls receive for every response and most often never reads what it stored; a
-// table and its strings for each cookie were then half of what receiving cost, and the
+// table and its strings for each cookie were then a third of what receiving cost, and the
 // garbage they made slowed every collection. The cookies wait as packed records in a
 // userdata; the first read of any kind (index, length, pairs, next, assignment, a metatable
 // call, inspect, a conversion to a value) makes every table at once, and the list is a plain
