@@ -48,6 +48,11 @@ final class BridgeTests: XCTestCase {
         XCTAssertEqual(error("_v = {f = print}"), "params.f: cannot use a function as a value")
         XCTAssertEqual(error("_v = {list = {1, {['a b'] = io.stdout}}}"), #"params.list[2]["a b"]: cannot use a userdata as a value"#)
         XCTAssertEqual(error("_v = {[true] = 1}"), "params: a key must be a string or a number, not a boolean")
+        // Keys Lua keeps apart that are written alike (a fuzzer's finding: JSON wrote "0" twice).
+        let alike = #"two keys are both written "0" (a number key and a string key, or two numbers Lua writes alike); a map holds each name once"#
+        XCTAssertEqual(error(#"_v = {x = {[0] = 1, ["0"] = 2, a = 3}}"#), "params.x: " + alike)
+        XCTAssertEqual(error(#"_v = {[0.1] = 1, [0.1 + 1e-17] = 2}"#), "params: " + alike.replacingOccurrences(of: #""0""#, with: #""0.1""#))
+        XCTAssertEqual(error(#"_v = {[1] = "a", b = 2}"#), "no error")
         // A shared (not cyclic) table is fine.
         XCTAssertEqual(error("local s = {1}; _v = {a = s, b = s}"), "no error")
     }

@@ -85,13 +85,23 @@ extension LuaRuntime {
             return .array(try readSequence(index, count: count, path: &path, depth: depth, onPath: &onPath))
         }
         var entries: [PekitMap.Entry] = []
+        var numberKeys = 0
         try forEachRaw(index) {
             let key = try mapKey(-2, path: path)
+            if stack.type(-2) == LUA_TNUMBER { numberKeys += 1 }
             path.components.append(.key(key))
             defer { path.components.removeLast() }
             entries.append(.init(key: key, value: try readValue(stack.top, path: &path, depth: depth + 1, onPath: &onPath)))
         }
-        return .map(PekitMap(unordered: entries))
+        let map = PekitMap(unordered: entries)
+        // A Lua table's keys are distinct, but 0 and "0" (or two floats printed alike) are
+        // written the same: a JSON object or a query would hold that name twice, and a reader
+        // keep one. Sorted, such keys are neighbours.
+        if numberKeys > 0, let i = map.entries.indices.dropFirst().first(where: { map.entries[$0].key == map.entries[$0 - 1].key }) {
+            let key = map.entries[i].key.description
+            throw LuaConversionError(path: path.text, reason: "two keys are both written \(LuaLiteral.quoted(key)) (a number key and a string key, or two numbers Lua writes alike); a map holds each name once")
+        }
+        return .map(map)
     }
 
     /// The checks every walk into a table makes: a cycle, nesting past `maxDepth`, room on the
