@@ -6,6 +6,7 @@
 // call, inspect, a conversion to a value) makes every table at once, and the list is a plain
 // table from then on.
 #include "CLuaShim.h"
+#include <stdlib.h>
 #include <string.h>
 
 // Registry keys (their addresses; each state has its own registry).
@@ -19,11 +20,22 @@ typedef struct {
     unsigned char has_expires, host_only, secure, http_only, partitioned;
 } record_head;
 
-size_t pekit_cookie_record_size(const pekit_cookie_fields *c) {
-    return sizeof(record_head) + c->name.length + c->value.length + c->domain.length + c->path.length + c->same_site.length;
-}
-
-void pekit_cookie_record_write(unsigned char *out, const pekit_cookie_fields *c) {
+int pekit_cookie_records_append(pekit_cookie_records *records, const pekit_cookie_fields *c) {
+    size_t size = sizeof(record_head) + c->name.length + c->value.length + c->domain.length + c->path.length + c->same_site.length;
+    if (records->capacity - records->used < size) {
+        size_t capacity = records->capacity ? records->capacity : 4096;
+        while (capacity - records->used < size) {
+            if (capacity > SIZE_MAX / 2) return 0;
+            capacity *= 2;
+        }
+        unsigned char *grown = realloc(records->bytes, capacity);
+        if (!grown) return 0;
+        records->bytes = grown;
+        records->capacity = capacity;
+    }
+    unsigned char *out = records->bytes + records->used;
+    records->used += size;
+    records->count += 1;
     record_head head = {
         c->creation, c->last_access, c->expires,
         { c->name.length, c->value.length, c->domain.length, c->path.length, c->same_site.length },
@@ -37,16 +49,22 @@ void pekit_cookie_record_write(unsigned char *out, const pekit_cookie_fields *c)
         if (spans[i].length) memcpy(out, spans[i].bytes, spans[i].length);
         out += spans[i].length;
     }
+    return 1;
+}
+
+void pekit_cookie_records_free(pekit_cookie_records *records) {
+    free(records->bytes);
+    *records = (pekit_cookie_records){ 0 };
 }
 
 // Makes the cookie tables of the list at `t` (absolute) if it has not been read yet; then it is
-// a plain table. Returns 1 when it did.
-static int settle(lua_State *L, int t) {
-    if (!lua_getmetatable(L, t)) return 0;
+// a plain table.
+static void settle(lua_State *L, int t) {
+    if (!lua_getmetatable(L, t)) return;
     lua_rawgetp(L, LUA_REGISTRYINDEX, &list_meta_key);
     int ours = lua_rawequal(L, -1, -2);
     lua_pop(L, 2);
-    if (!ours) return 0;
+    if (!ours) return;
     lua_rawgetp(L, LUA_REGISTRYINDEX, &pending_key);
     lua_pushvalue(L, t);
     lua_rawget(L, -2);
@@ -79,11 +97,10 @@ static int settle(lua_State *L, int t) {
     lua_pop(L, 1);
     lua_pushnil(L);
     lua_setmetatable(L, t);
-    return 1;
 }
 
-int pekit_cookie_list_settle(lua_State *L, int index) {
-    return lua_type(L, index) == LUA_TTABLE ? settle(L, lua_absindex(L, index)) : 0;
+void pekit_cookie_list_settle(lua_State *L, int index) {
+    if (lua_type(L, index) == LUA_TTABLE) settle(L, lua_absindex(L, index));
 }
 
 static int list_next(lua_State *L) {
@@ -105,7 +122,7 @@ static int list_pairs(lua_State *L) {
 // For the prelude's next, getmetatable, setmetatable, raw access and inspect: settles a list
 // not read yet, and does nothing to any other value.
 static int list_settle(lua_State *L) {
-    if (lua_type(L, 1) == LUA_TTABLE) settle(L, 1);
+    pekit_cookie_list_settle(L, 1);
     return 0;
 }
 
@@ -190,12 +207,13 @@ void pekit_open_cookie_lists(lua_State *L) {
     lua_setfield(L, -2, "globals");
 }
 
-void pekit_push_cookie_list(lua_State *L, const unsigned char *records, size_t size, lua_Integer count) {
+void pekit_push_cookie_list(lua_State *L, const pekit_cookie_records *records) {
     lua_createtable(L, 0, 0);
+    lua_Integer count = records->count;
     if (count == 0) return;
-    unsigned char *data = lua_newuserdatauv(L, sizeof count + size, 0);
+    unsigned char *data = lua_newuserdatauv(L, sizeof count + records->used, 0);
     memcpy(data, &count, sizeof count);
-    if (size) memcpy(data + sizeof count, records, size);
+    memcpy(data + sizeof count, records->bytes, records->used);
     lua_rawgetp(L, LUA_REGISTRYINDEX, &pending_key);
     lua_pushvalue(L, -3);
     lua_pushvalue(L, -3);

@@ -186,16 +186,20 @@ typedef struct {
 // http_only and partitioned set, and expires and same_site when the cookie has them.
 void pekit_push_cookie(lua_State *L, const pekit_cookie_fields *fields);
 // jar:receive's `stored`, its cookie tables made when it is first read (cookie_list.c).
-/// Sets up the metatable and the weak table of pending lists; pushes {pending =, settle =} for
-/// the prelude. Once per state, before the prelude runs.
+/// Sets up the metatable and the weak table of pending lists; pushes {pending =, settle =,
+/// globals = {rawget, rawset, rawlen, getmetatable, setmetatable}} for the prelude. Once per
+/// state, before the prelude runs.
 void pekit_open_cookie_lists(lua_State *L);
-/// The bytes `pekit_cookie_record_write` writes for a cookie.
-size_t pekit_cookie_record_size(const pekit_cookie_fields *fields);
-/// Writes a cookie's record (its numbers and flags, then its text) at `out`.
-void pekit_cookie_record_write(unsigned char *out, const pekit_cookie_fields *fields);
-/// Pushes a list of `count` cookies whose tables are made on its first read, from `size` bytes
-/// of records; a plain empty table when count is 0.
-void pekit_push_cookie_list(lua_State *L, const unsigned char *records, size_t size, lua_Integer count);
-/// Makes the tables of the list at `index` if it is one not read yet (1), else nothing (0).
-int pekit_cookie_list_settle(lua_State *L, int index);
+/// The records of the cookies one call stored (a growing buffer: reset `used` and `count` to
+/// start again, `pekit_cookie_records_free` when done).
+typedef struct { unsigned char *bytes; size_t used, capacity; lua_Integer count; } pekit_cookie_records;
+/// Appends a cookie's record (its numbers and flags, then its text); 0 when memory ran out
+/// (nothing appended).
+int pekit_cookie_records_append(pekit_cookie_records *records, const pekit_cookie_fields *fields);
+void pekit_cookie_records_free(pekit_cookie_records *records);
+/// Pushes a list of the cookies in `records` whose tables are made on its first read; a plain
+/// empty table when there are none.
+void pekit_push_cookie_list(lua_State *L, const pekit_cookie_records *records);
+/// Makes the tables of the list at `index` if it is one not read yet; nothing for another value.
+void pekit_cookie_list_settle(lua_State *L, int index);
 #endif

@@ -2,7 +2,7 @@
 /// time order, the common case): expired cookies first, then the least recently used, each found
 /// through a lazy `TimeQueue` instead of a scan of the whole jar. An
 /// entry is pushed when a cookie is stored or sent; one whose cookie has since changed or left is
-/// skipped when it comes up, and the heaps are rebuilt when stale entries outnumber the cookies
+/// skipped when it comes up, and the queues are rebuilt when stale entries outnumber the cookies
 /// (or after a change not tracked entry by entry: a file loaded, limits enforced in bulk).
 struct EvictionIndex {
     /// A time the queues order by, and the cookie's key in `keys`.
@@ -14,12 +14,12 @@ struct EvictionIndex {
         static func < (a: Entry, b: Entry) -> Bool { a.time < b.time }
     }
 
-    /// The cookies' keys, each kept once, so that the heaps hold plain values (moving an entry in
-    /// a heap then retains and releases nothing).
+    /// The cookies' keys, each kept once, so that the queues hold plain values (moving an entry
+    /// then retains and releases nothing).
     var keys: [CookieKey] = []
     var byAccess = TimeQueue()
     var byExpiry = TimeQueue()
-    /// Whether the heaps hold an entry for every cookie (when false, rebuilt before use).
+    /// Whether the queues hold an entry for every cookie (when false, rebuilt before use).
     var valid = false
 
     /// Notes a cookie by its times: its last access, and its expiry when it has one.
@@ -111,13 +111,6 @@ struct MinHeap {
         return first
     }
 
-    /// Replaces the contents with `elements`, ordered in O(n).
-    mutating func build(_ elements: [EvictionIndex.Entry]) {
-        items = elements
-        guard items.count > 1 else { return }
-        for start in stride(from: items.count / 2 - 1, through: 0, by: -1) { siftDown(from: start) }
-    }
-
     /// Moves the element at `index` down until neither child is less than it.
     private mutating func siftDown(from index: Int) {
         var parent = index
@@ -138,7 +131,7 @@ extension CookieJar {
     func noteForEviction(_ cookie: Cookie) {
         guard eviction.valid else { return }
         // Kept only while the jar is at its limit (a crawler's jar): below it, no lookup or store
-        // pays for the heaps, and they are rebuilt in O(n) when the limit is reached again.
+        // pays for the queues, and they are rebuilt in O(n log n) when the limit is reached again.
         guard count >= limits.total else { eviction.reset(); return }
         eviction.note(cookie.key, lastAccess: cookie.lastAccess, expires: cookie.expires)
         // Stale entries (cookies sent again, replaced, evicted) past the live ones: start afresh,

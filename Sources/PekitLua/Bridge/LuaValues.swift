@@ -85,10 +85,10 @@ extension LuaRuntime {
             return .array(try readSequence(index, count: count, path: &path, depth: depth, onPath: &onPath))
         }
         var entries: [PekitMap.Entry] = []
-        var numberKeys = 0
+        var numberKey = false
         try forEachRaw(index) {
             let key = try mapKey(-2, path: path)
-            if stack.type(-2) == LUA_TNUMBER { numberKeys += 1 }
+            if stack.type(-2) == LUA_TNUMBER { numberKey = true }
             path.components.append(.key(key))
             defer { path.components.removeLast() }
             entries.append(.init(key: key, value: try readValue(stack.top, path: &path, depth: depth + 1, onPath: &onPath)))
@@ -97,7 +97,7 @@ extension LuaRuntime {
         // A Lua table's keys are distinct, but 0 and "0" (or two floats printed alike) are
         // written the same: a JSON object or a query would hold that name twice, and a reader
         // keep one. Sorted, such keys are neighbours.
-        if numberKeys > 0, let i = map.entries.indices.dropFirst().first(where: { map.entries[$0].key == map.entries[$0 - 1].key }) {
+        if numberKey, let i = map.entries.indices.dropFirst().first(where: { map.entries[$0].key == map.entries[$0 - 1].key }) {
             let key = map.entries[i].key.description
             throw LuaConversionError(path: path.text, reason: "two keys are both written \(LuaLiteral.quoted(key)) (a number key and a string key, or two numbers Lua writes alike); a map holds each name once")
         }
@@ -143,7 +143,7 @@ extension LuaRuntime {
             guard stack.isInteger(-1), (stack.integer(-1) ?? 0) >= 1 else { stack.pop(); return nil }
             keyCount += 1
         }
-        return keyCount > 0 && stack.rawLength(index) == keyCount ? keyCount : nil
+        return keyCount > 0 && lua_rawlen(L, index) == keyCount ? keyCount : nil  // made above
     }
 
     /// A map key's text (a string's bytes, a number as Lua writes it), read without converting

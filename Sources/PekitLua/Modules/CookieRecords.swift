@@ -7,23 +7,24 @@ import PekitCore
 /// it pays for no table. One per runtime, emptied for each call and kept for its capacity.
 final class CookieRecords {
     /// Touched only by this class's methods, none of which calls out: no exclusivity checks.
-    @exclusivity(unchecked) private var bytes: [UInt8] = []
+    @exclusivity(unchecked) private var records = pekit_cookie_records()
+
+    deinit { pekit_cookie_records_free(&records) }
 
     /// Empties the records (their memory kept).
-    func start() { bytes.removeAll(keepingCapacity: true) }
+    func start() {
+        records.used = 0
+        records.count = 0
+    }
 
     /// Adds `cookie`'s record. O(its length).
-    func append(_ cookie: Cookie) {
-        CookiesModule.withFields(of: cookie) { fields in
-            let size = pekit_cookie_record_size(&fields)
-            let start = bytes.count
-            bytes.append(contentsOf: repeatElement(0, count: size))
-            bytes.withUnsafeMutableBufferPointer { if let base = $0.baseAddress { pekit_cookie_record_write(base + start, &fields) } }
+    /// - Throws: when no memory is left for it.
+    func append(_ cookie: Cookie) throws {
+        guard CookiesModule.withFields(of: cookie, { pekit_cookie_records_append(&records, &$0) }) != 0 else {
+            throw LuaArgumentError("not enough memory for the cookies stored")
         }
     }
 
-    /// Pushes the list of the `count` cookies added since `start()`.
-    func push(count: Int64, in L: OpaquePointer) {
-        bytes.withUnsafeBufferPointer { pekit_push_cookie_list(L, $0.baseAddress, $0.count, lua_Integer(count)) }
-    }
+    /// Pushes the list of the cookies added since `start()`.
+    func push(in L: OpaquePointer) { pekit_push_cookie_list(L, &records) }
 }

@@ -72,7 +72,7 @@ enum CookiesModule: LuaModule {
             // the script first reads the list (cookie_list.c), which most scripts never do.
             let records = state(runtime).records
             records.start()
-            var storedCount: Int64 = 0, rejected: [(name: String, reason: String)] = [], removed = 0
+            var rejected: [(name: String, reason: String)] = [], removed = 0
             let evictedBefore = jar.evicted
             for i in 0..<count {
                 if list { _ = stack.rawGetIndex(3, Int64(i + 1)) } else { stack.pushValue(3) }
@@ -84,8 +84,7 @@ enum CookiesModule: LuaModule {
                 }
                 switch outcome {
                 case .stored(let cookie):
-                    records.append(cookie)
-                    storedCount += 1
+                    try records.append(cookie)
                 case .removed(_, let count): removed += count
                 case .rejected(let name, let reason): rejected.append((name, reason))
                 }
@@ -93,7 +92,7 @@ enum CookiesModule: LuaModule {
             // {stored = {cookie…}, rejected = {{name =, reason =}…}, removed = n, evicted = n}, made directly.
             stack.newTable(nrec: 4)
             let result = stack.top
-            records.push(count: storedCount, in: call.L)
+            records.push(in: call.L)
             stack.rawSet(result, "stored")
             stack.newTable(narr: Int32(clamping: rejected.count))
             for (i, item) in rejected.enumerated() {
