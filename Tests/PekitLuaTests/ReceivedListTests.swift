@@ -71,6 +71,20 @@ final class ReceivedListTests: XCTestCase {
             """#.replacingOccurrences(of: "\n", with: " ")), "true\t41")
     }
 
+    /// A filter that receives into another jar while a receive runs (its own list, its own
+    /// records): each list holds its own cookies.
+    func testAReceiveInsideAFilterKeepsItsOwnList() throws {
+        let lua = LuaREPL(runtime: try makeRuntime())
+        XCTAssertEqual(lua.eval(#"""
+            other = pekit.cookies.jar{ public_suffixes = false }
+            jar = pekit.cookies.jar{ public_suffixes = false, filter = { accept = function(c)
+              inner = other:receive("https://x.example/", { "in1=1", "in2=2", "in3=3" }).stored
+              return true end } }
+            local s = jar:receive("https://www.example.com/", { "a=1", "b=2" }).stored
+            return #s, s[1].name, s[2].name, s[2].domain, #inner, inner[3].name
+            """#.replacingOccurrences(of: "\n", with: " ")), #"2\#t"a"\#t"b"\#t"www.example.com"\#t3\#t"in3""#)
+    }
+
     /// A list keeps what the jar stored then, whatever the jar does later.
     func testAListIsWhatWasStoredThen() throws {
         let lua = LuaREPL(runtime: try makeRuntime())

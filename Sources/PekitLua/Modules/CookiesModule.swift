@@ -20,8 +20,9 @@ enum CookiesModule: LuaModule {
         var suffixes: PublicSuffixList?
         /// Jars bound to a file (`jar{file = …}`), saved on `jar:flush()` and when the script ends.
         var bound: [(jar: CookieJar, path: String)] = []
-        /// jar:receive's records of the cookies it stored, kept for their capacity.
-        let records = CookieRecords()
+        /// jar:receive's records of the cookies it stored, kept between calls for their capacity;
+        /// nil while a call uses them (a filter's receive, inside it, takes its own).
+        var records: CookieRecords?
     }
 
     static func state(_ runtime: LuaRuntime) -> State { runtime.moduleState(State.self, State.init) }
@@ -70,7 +71,10 @@ enum CookiesModule: LuaModule {
             if !list { _ = try call.string(3) }
             // Each stored cookie goes into the list's records as it comes; its table is made when
             // the script first reads the list (cookie_list.c), which most scripts never do.
-            let records = state(runtime).records
+            let state = state(runtime)
+            let records = state.records ?? CookieRecords()
+            state.records = nil
+            defer { state.records = records }
             records.start()
             var rejected: [(name: String, reason: String)] = [], removed = 0
             let evictedBefore = jar.evicted
