@@ -7,6 +7,7 @@
 #include <malloc.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 
 // ---- Allocator and the per-state control block ----
@@ -15,6 +16,7 @@
 typedef struct {
     size_t used;
     size_t limit;
+    size_t host;      // what Swift work for the call in progress holds outside Lua (charged)
     int enforce;
     int budgeted;     // a plugin's state: Lua code runs only within a budget
     int calls;        // budgeted calls in progress (nested ones share the outermost budget)
@@ -70,7 +72,7 @@ static void *pekit_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
         return NULL;
     }
     // Shrinking never fails (the manual requires it); growing past the cap fails only while Lua runs.
-    if (nsize > old && st->enforce && st->limit && st->used - old + nsize > st->limit) return NULL;
+    if (nsize > old && st->enforce && st->limit && st->used + st->host - old + nsize > st->limit) return NULL;
     void *p = resize(st, ptr, old, nsize);
     if (p) st->used = st->used - old + nsize;
     return p;
@@ -112,8 +114,15 @@ size_t pekit_memory_limit(lua_State *L) { return alloc_state(L)->limit; }
 size_t pekit_memory_used(lua_State *L) { return alloc_state(L)->used; }
 int pekit_memory_exceeded(lua_State *L) {
     pekit_alloc_state *st = alloc_state(L);
-    return st->limit && st->used > st->limit;
+    return st->limit && st->used + st->host > st->limit;
 }
+int pekit_memory_charge(lua_State *L, size_t bytes) {
+    pekit_alloc_state *st = alloc_state(L);
+    st->host = bytes > SIZE_MAX - st->host ? SIZE_MAX : st->host + bytes;
+    return st->limit && (st->host > st->limit || st->used > st->limit - st->host);
+}
+size_t pekit_memory_host_begin(lua_State *L) { return alloc_state(L)->host; }
+void pekit_memory_host_end(lua_State *L, size_t previous) { alloc_state(L)->host = previous; }
 
 void pekit_tune_malloc(void) {
     mallopt(M_MMAP_THRESHOLD, 32 << 20);
@@ -159,11 +168,18 @@ static int resumed(lua_State *L, int status, lua_KContext ctx) {
 
 static int pekit_trampoline(lua_State *L) {
     void *context = lua_touserdata(L, lua_upvalueindex(1));
+    // Lua grants a C function LUA_MINSTACK slots; a Swift function may push PEKIT_HOST_SLOTS
+    // without asking (one that pushes more, a list's items, asks itself). Raised here, in C.
+    luaL_checkstack(L, PEKIT_HOST_SLOTS, "calling a pekit function");
     // Host pushes run with the cap relaxed: an allocation failure inside an API call made from
     // Swift would raise through Swift frames.
     int previous = pekit_enforce_memory(L, 0);
+    // What the call charges for its Swift work is let go when it returns (nested calls, from a
+    // callback the call runs, add to it and take theirs off again).
+    size_t host = pekit_memory_host_begin(L);
     pekit_dispatch_fn dispatch = atomic_load_explicit(&dispatcher, memory_order_acquire);
     int n = dispatch ? dispatch(L, context) : (lua_pushliteral(L, "pekit: no dispatcher"), PEKIT_RAISE);
+    pekit_memory_host_end(L, host);
     pekit_enforce_memory(L, previous);
     // Ctrl-C during a call (a transfer polls for it and gives up): stop here, and at every
     // instruction after, even if the script wraps the call in pcall.

@@ -51,6 +51,8 @@ void pekit_close(lua_State *L);
 /// stack). The scheduler resumes it with `true, results…` (the call returns the results) or
 /// `false, error` (the call raises the error).
 #define PEKIT_YIELD (-2)
+/// Stack slots every Swift function finds free when called (the trampoline grows the stack).
+#define PEKIT_HOST_SLOTS 64
 typedef int (*pekit_dispatch_fn)(lua_State *L, void *context);
 /// The one Swift entry point every exposed function goes through (set once at start-up).
 void pekit_set_dispatcher(pekit_dispatch_fn fn);
@@ -77,6 +79,14 @@ int pekit_tostring(lua_State *L, int i);
 /// Whether Swift code pushed the state past its memory cap during the call in progress (host
 /// pushes are counted, not refused): the dispatcher then raises the memory error itself.
 int pekit_memory_exceeded(lua_State *L);
+/// Charges `bytes` that Swift work for the call in progress holds outside Lua (a tree being
+/// built, an output buffer, a table about to be made at its full size) to the state's cap, as
+/// it grows; returns nonzero when the state is now over its cap (the work should stop: the
+/// dispatcher raises the memory error). The charge ends with the call.
+int pekit_memory_charge(lua_State *L, size_t bytes);
+/// What is charged now, and putting it back (the trampoline, around each call).
+size_t pekit_memory_host_begin(lua_State *L);
+void pekit_memory_host_end(lua_State *L, size_t previous);
 
 // ---- Limits for plugins and scripts ----
 // Every state made by pekit_newstate carries a count hook (every PEKIT_HOOK_PERIOD instructions)

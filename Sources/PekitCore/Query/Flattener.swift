@@ -80,11 +80,21 @@ package struct Flattener {
 
     // MARK: The key rules
 
+    /// A key is written again for every leaf under it: a long one is charged to the caller's
+    /// `MemoryBudget` each time, so that a long name over many items (output of key × items
+    /// bytes from an input of key + items) stops at the budget. Short keys cost nothing here:
+    /// their share of the output is a constant times the input.
+    @inline(__always)
+    private func chargeKey() throws {
+        if key.count > 64 { try MemoryBudget.charge(key.count) }
+    }
+
     /// Runs `body` with the key of a top-level parameter.
     package mutating func under(top name: ByteString, _ body: (inout Self) throws -> Void) throws {
         let saved = key
         key = segment(name)
         defer { key = saved }
+        try chargeKey()
         try body(&self)
     }
 
@@ -109,9 +119,11 @@ package struct Flattener {
             let saved = key
             key = try makeKey(ByteString(key), i, nested()).bytes
             defer { key = saved }
+            try chargeKey()
             return try body(&self)
         }
         defer { key.removeLast(key.count - mark) }
+        try chargeKey()
         try body(&self)
     }
 
@@ -137,9 +149,11 @@ package struct Flattener {
             let saved = key
             key = try makeKey(ByteString(key), ByteString(segment(ByteString(bytes: name)))).bytes
             defer { key = saved }
+            try chargeKey()
             return try body(&self)
         }
         defer { key.removeLast(key.count - mark) }
+        try chargeKey()
         try body(&self)
     }
 

@@ -106,7 +106,9 @@ let luaDispatcher: pekit_dispatch_fn = { state, context in
         return PEKIT_RAISE
     }
     let call = LuaCall(stack: stack, name: box.name, runtime: runtime, count: stack.top)
-    return runtime.enter(state, name: box.name) { dispatch(box, call) }
+    return MemoryBudget.with(runtime.memoryAccount) {
+        runtime.enter(state, name: box.name) { dispatch(box, call) }
+    }
 }
 
 private func dispatch(_ box: LuaFunctionBox, _ call: LuaCall) -> Int32 {
@@ -117,6 +119,9 @@ private func dispatch(_ box: LuaFunctionBox, _ call: LuaCall) -> Int32 {
     } catch let error as LuaRaisedValue {
         // The error value of a failed Lua call is on the stack already: pass it on unchanged.
         _ = error
+        return PEKIT_RAISE
+    } catch is MemoryBudget.Exceeded {
+        stack.push("\(box.name): not enough memory (the limit is \(pekit_memory_limit(call.L) >> 20) MB)")
         return PEKIT_RAISE
     } catch {
         stack.push("\(box.name): \(error)")

@@ -50,7 +50,12 @@ extension LuaRuntime {
 
     private func readValue(_ index: Int32, path: inout KeyPath, depth: Int, onPath: inout Set<UnsafeRawPointer>) throws -> PekitValue {
         switch stack.type(index) {
-        case LUA_TSTRING: return .string(ByteString(stack.bytes(index) ?? []))
+        case LUA_TSTRING:
+            let bytes = stack.bytes(index) ?? []
+            // One Lua string (or table) may be reached many times (t[1] = s, t[2] = s, …): the
+            // copies are charged, as Lua's own memory does not bound them.
+            if bytes.count > 64 { try MemoryBudget.charge(bytes.count) }
+            return .string(ByteString(bytes))
         case LUA_TNUMBER:
             if stack.isInteger(index), let value = stack.integer(index) { return .integer(value) }
             return .number(stack.number(index) ?? 0)
@@ -111,6 +116,8 @@ extension LuaRuntime {
         if onPath.contains(pointer) { throw LuaConversionError(path: path.text, reason: "cycle (the table contains itself)") }
         guard depth < options.maxDepth else { throw LuaConversionError(path: path.text, reason: "nested deeper than \(options.maxDepth) levels") }
         guard lua_checkstack(L, 8) != 0 else { throw LuaConversionError(path: path.text, reason: "Lua stack exhausted") }
+        // A table reached again through another key is copied again: each copy is charged.
+        try MemoryBudget.charge(64 &+ Int(lua_rawlen(L, index)) &* MemoryLayout<PekitValue>.stride)
         onPath.insert(pointer)
         return pointer
     }

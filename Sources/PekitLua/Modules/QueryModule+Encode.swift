@@ -49,6 +49,8 @@ extension QueryModule {
         case LUA_TSTRING:
             var length = 0
             guard let pointer = lua_tolstring(L, index, &length) else { throw GeneralPath() }
+            // One string reached through many keys is written each time (see LuaValues).
+            if length > 64 { try MemoryBudget.charge(length) }
             pointer.withMemoryRebound(to: UInt8.self, capacity: length) { f.emit(text: UnsafeBufferPointer(start: $0, count: length)) }
         case LUA_TNUMBER:
             let text = stack.isInteger(index) ? String(stack.integer(index) ?? 0) : QueryText.formatNumber(stack.number(index) ?? 0)
@@ -60,6 +62,7 @@ extension QueryModule {
             let marker = runtime.marker(of: index)
             if marker == .null { return f.emitNull() }
             guard marker != .set, depth < runtime.options.maxDepth, lua_checkstack(L, 8) != 0 else { throw GeneralPath() }
+            try MemoryBudget.charge(64)  // a table reached again is walked again
             if let count = marker == .array ? stack.rawLength(index) : marker == nil ? runtime.sequenceLength(index) : nil {
                 guard count > 0 else { return f.emitEmpty() }
                 for i in 1...count {

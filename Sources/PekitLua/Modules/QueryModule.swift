@@ -45,6 +45,7 @@ enum QueryModule: LuaModule {
                 // Tables straight from the parser's tree; the port's object when qs's options need it.
                 var sink = LuaTreeSink(call.runtime, ordered: ordered)
                 if let value = try parser.parse(query, into: &sink) { call.runtime.push(value, keepOrder: ordered) }
+                if sink.exhausted { throw MemoryBudget.Exceeded() }
                 return 1
             }
             let (value, error) = try server.read(query)

@@ -144,8 +144,11 @@ enum TaskModule: LuaModule {
                 let waited = target.tasks.isEmpty ? Array(scheduler.tasks.values.filter { $0 !== current }) : target.tasks
                 if waited.contains(where: { $0 === current }) { throw LuaArgumentError("a task cannot wait for itself") }
                 lua_settop(call.L, 0)
+                // The handles just dropped may be collected before this task is woken.
+                scheduler.pin(target.tasks)
                 scheduler.block(current, on: waited) {
                     scheduler.wake(current) { runtime in
+                        defer { scheduler.unpin(target.tasks, runtime: runtime) }
                         runtime.stack.push(bool: true)
                         let count = pushOutcome(of: target, in: runtime)
                         if count == PEKIT_RAISE {
@@ -168,9 +171,13 @@ enum TaskModule: LuaModule {
                 throw LuaArgumentError("cannot wait here (inside a transfer's callback, or for every task from inside one)")
             }
             let waited = target.tasks
+            // Asked after every step: tasks seen over stay over, so the scan never goes back.
+            var over = 0
             do {
                 try scheduler.run(runtime) {
-                    waited.isEmpty ? scheduler.tasks.values.allSatisfy { $0.isOver } : waited.allSatisfy { $0.isOver }
+                    if waited.isEmpty { return scheduler.unfinished == 0 }
+                    while over < waited.count, waited[over].isOver { over += 1 }
+                    return over == waited.count
                 }
             } catch {
                 throw LuaArgumentError("\(error)")

@@ -23,7 +23,7 @@ extension LuaRuntime {
         let scheduler = tasks
         guard scheduler.tasks.values.contains(where: { !$0.isOver || $0.failedUnseen }) else { return }
         do {
-            try scheduler.run(self) { scheduler.tasks.values.allSatisfy { $0.isOver } }
+            try scheduler.run(self) { scheduler.unfinished == 0 }
         } catch {
             throw LuaError(message: "the script's tasks cannot finish: \(error)")
         }

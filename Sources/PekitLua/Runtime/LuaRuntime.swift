@@ -106,6 +106,12 @@ public final class LuaRuntime {
     /// The state of the modules that keep their own (`LuaModule`s), by its type, made on first use.
     private var moduleStates: [ObjectIdentifier: AnyObject] = [:]
     let tasks = TaskScheduler()
+    /// The memory budget PekitCore's work charges while a call from this state's Lua is in
+    /// progress: it counts against the state's cap with what Lua holds (`pekit_memory_charge`).
+    private(set) lazy var memoryAccount: MemoryBudget.Account = {
+        let state = mainState
+        return MemoryBudget.Account { bytes in pekit_memory_charge(state, bytes) == 0 }
+    }()
     /// Where `pekit run --har` records every exchange the script makes.
     public var harLog: HARLog?
     /// Where `pekit run` shows a download to a file (`sink = path`) and a batch

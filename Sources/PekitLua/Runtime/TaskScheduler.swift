@@ -29,18 +29,26 @@ final class LuaTask {
     var traceback = ""
     /// Tasks in `pekit.wait` for this one (and maybe others).
     var waiters: [LuaTask] = []
-    /// What a waiting task waits for, and how it is woken when all of them are over.
-    var blockedOn: [LuaTask] = []
+    /// How a waiting task is woken when all it waits for are over.
     var onUnblocked: (() -> Void)?
     /// The script dropped its handle: the entry goes when the task is over.
     var orphaned = false
     /// pekit.wait has given its outcome to the script (a failure nobody saw is reported at the end).
     var observed = false
+    /// Waits whose outcome will read this task's result: it is kept for them even when the
+    /// script's handle is collected meanwhile (a waiting coroutine holds no handle on its stack).
+    var pins = 0
+    /// Tasks this one still waits for (`blockedOn`, counted: a task waiting for many is woken
+    /// in O(1) per task that ends, not by searching the list each time).
+    var pendingCount = 0
 
     var failedUnseen: Bool {
         if case .failed = state { return !observed }
         return false
     }
+
+    /// Whether its entry and result can go: over, any failure seen, and no wait still to read it.
+    var releasable: Bool { isOver && !failedUnseen && pins == 0 }
 
     init(id: Int, thread: OpaquePointer, threadRef: Int32, arguments: Int32) {
         self.id = id; self.thread = thread; self.threadRef = threadRef
@@ -66,8 +74,11 @@ final class TaskScheduler {
     private var runnableHead = 0
     private var sleepers: [(until: Double, task: LuaTask)] = []
     private(set) var isRunning = false
+    /// Tasks not yet over: "wait for every task" asks this, not each task.
+    private(set) var unfinished = 0
 
     func add(_ task: LuaTask) {
+        unfinished += 1
         tasks[task.id] = task
         byThread[task.thread] = task
         runnable.append(task)
@@ -100,19 +111,34 @@ final class TaskScheduler {
         let pending = others.filter { !$0.isOver }
         task.state = .waiting
         if pending.isEmpty { return then() }
-        task.blockedOn = pending
+        task.pendingCount = pending.count
         task.onUnblocked = then
         for other in pending { other.waiters.append(task) }
     }
 
+    /// Keeps each of `tasks`' results until `unpin` (a wait that will read them).
+    func pin(_ tasks: [LuaTask]) { for task in tasks { task.pins += 1 } }
+
+    /// A wait has read `tasks`' results: those whose handle is gone can go now.
+    func unpin(_ tasks: [LuaTask], runtime: LuaRuntime) {
+        for task in tasks {
+            task.pins -= 1
+            if task.orphaned { release(task, runtime) }
+        }
+    }
+
     func forget(_ id: Int, runtime: LuaRuntime) {
         guard let task = tasks[id] else { return }
-        if task.isOver && !task.failedUnseen {
-            runtime.releaseReference(task.resultRef)
-            tasks[id] = nil
-        } else {
-            task.orphaned = true
-        }
+        task.orphaned = true
+        release(task, runtime)
+    }
+
+    /// Lets an orphaned task's entry and result go once nothing can read them.
+    private func release(_ task: LuaTask, _ runtime: LuaRuntime) {
+        guard task.releasable, tasks[task.id] === task else { return }
+        runtime.releaseReference(task.resultRef)
+        task.resultRef = LUA_NOREF
+        tasks[task.id] = nil
     }
 
     struct Deadlock: Error, CustomStringConvertible {
@@ -189,7 +215,15 @@ final class TaskScheduler {
             // A plain coroutine.yield() in the task lets the others run; it goes on after them.
             if case .running = task.state { wake(task) { _ in 0 } }
         case LUA_OK:
-            // The results as {n = count, ...}, set raw (as every table pekit builds).
+            // The results as {n = count, ...}, set raw (as every table pekit builds). The
+            // coroutine's stack may be full with them: room for the table and a value.
+            guard lua_checkstack(co, 4) != 0 else {
+                lua_settop(co, 0)
+                task.errorText = "too many results"
+                LuaStack(L: co).push("too many results")
+                finish(task, .failed, runtime)
+                return
+            }
             let stack = LuaStack(L: co), base = lua_gettop(co) - results
             stack.newTable(narr: results, nrec: 1)
             for i in 0..<results {
@@ -201,6 +235,8 @@ final class TaskScheduler {
             finish(task, .done, runtime)
         default:
             // The error's text (a table's __tostring, run protected) and the coroutine's traceback.
+            _ = lua_checkstack(co, 2)
+            _ = lua_checkstack(previous, 4)
             lua_pushvalue(co, -1)
             lua_xmove(co, previous, 1)
             _ = pekit_describe_error(previous)
@@ -221,17 +257,15 @@ final class TaskScheduler {
         task.threadRef = LUA_NOREF
         byThread[task.thread] = nil
         task.state = state
+        unfinished -= 1
         for waiter in task.waiters {
-            waiter.blockedOn.removeAll { $0 === task }
-            if waiter.blockedOn.isEmpty, let then = waiter.onUnblocked {
+            waiter.pendingCount -= 1
+            if waiter.pendingCount == 0, let then = waiter.onUnblocked {
                 waiter.onUnblocked = nil
                 then()
             }
         }
         task.waiters = []
-        if task.orphaned && !task.failedUnseen {
-            runtime.releaseReference(task.resultRef)
-            tasks[task.id] = nil
-        }
+        if task.orphaned { release(task, runtime) }
     }
 }

@@ -255,6 +255,7 @@ struct QSTree {
     }
 
     private func walk<Sink: QueryTreeSink>(_ content: Content, into sink: inout Sink, sparse: Bool) {
+        if sink.exhausted { return }  // out of memory: the caller reports it
         switch content {
         case .string(let start, let count): text.withBytes((Int(start), Int(count))) { sink.string($0) }
         case .null: sink.null()
@@ -268,12 +269,12 @@ struct QSTree {
                 sink.beginList(count: sparse ? nodes[n].length : nodes[n].count)
                 var position = 0
                 forEachChild(n) { s in
-                    if sparse { while position < slots[s].index { position += 1; sink.null(); sink.setElement(position) } }
+                    if sparse { while position < slots[s].index, !sink.exhausted { position += 1; sink.null(); sink.setElement(position) } }
                     walk(slots[s].content, into: &sink, sparse: sparse)
                     position += 1
                     sink.setElement(position)
                 }
-                if sparse { while position < nodes[n].length { position += 1; sink.null(); sink.setElement(position) } }
+                if sparse { while position < nodes[n].length, !sink.exhausted { position += 1; sink.null(); sink.setElement(position) } }
                 sink.endList()
             } else {
                 sink.beginMap(count: nodes[n].count)
@@ -308,6 +309,12 @@ public protocol QueryTreeSink {
     /// Sets the key and value just given into the map being built.
     mutating func setField()
     mutating func endMap()
+    /// Whether the sink ran out of memory (its `MemoryBudget`): the walk stops.
+    var exhausted: Bool { get }
+}
+
+extension QueryTreeSink {
+    public var exhausted: Bool { false }
 }
 
 /// Builds a `PekitValue` from a walk: one open list or map per level, the last value given
@@ -323,8 +330,11 @@ struct PekitValueSink: QueryTreeSink {
 
     mutating func string(_ bytes: UnsafeBufferPointer<UInt8>) { last = .string(ByteString(Array(bytes))) }
     mutating func null() { last = .null }
+    private(set) var exhausted = false
     mutating func beginList(count: Int) {
         lists.append([])
+        // A sparse list is as long as its highest index, whatever the input's length.
+        guard MemoryBudget.allows(count &* MemoryLayout<PekitValue>.stride) else { exhausted = true; return }
         lists[lists.count - 1].reserveCapacity(count)
     }
     mutating func setElement(_ position: Int) { lists[lists.count - 1].append(last) }

@@ -77,8 +77,13 @@ final class JSArray {
     /// `Object.prototype.hasOwnProperty.call(array, i)`.
     func has(_ i: Int) -> Bool { i < items.count && items[i] != nil }
 
+    /// Sets element `i`, holes before it (qs's sparse arrays). Out of memory (`MemoryBudget`),
+    /// nothing is set: the caller's budget reports it.
     func set(_ i: Int, _ value: JSValue) {
-        if i >= items.count { items += Array(repeating: nil, count: i - items.count + 1) }
+        if i >= items.count {
+            guard MemoryBudget.allows((i - items.count + 1) &* MemoryLayout<JSValue?>.stride) else { return }
+            items += Array(repeating: nil, count: i - items.count + 1)
+        }
         items[i] = value
     }
 

@@ -1,0 +1,59 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What work done on a caller's behalf may allocate, charged as it grows: the Lua host sets one
+/// for each call a script makes, so that a short input that would make a huge value (a sparse
+/// list a million long, a tree of them) stops at the script's memory cap while it is being made,
+/// not after. Work with no budget set (Swift callers) is never stopped.
+///
+/// Charges are made where memory grows out of proportion to the input, or in bulk: a list made
+/// at a length its input names, an output buffer sized for its worst case. O(1) a charge.
+public enum MemoryBudget {
+    /// The budget ran out: the work stopped. The caller says so in its own words (the Lua host
+    /// raises its memory error).
+    public struct Exceeded: Error, CustomStringConvertible {
+        public init() {}
+        public var description: String { "not enough memory (the work would pass its memory limit)" }
+    }
+
+    /// A budget: charged `bytes`, says whether the work may go on.
+    public final class Account {
+        let charge: (Int) -> Bool
+        public init(_ charge: @escaping (Int) -> Bool) { self.charge = charge }
+    }
+
+    nonisolated(unsafe) private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key, nil)
+        return key
+    }()
+
+    /// Runs `body` with `account` as this thread's budget (the previous one again after).
+    public static func with<T, E: Error>(_ account: Account, _ body: () throws(E) -> T) throws(E) -> T {
+        let previous = pthread_getspecific(key)
+        pthread_setspecific(key, Unmanaged.passUnretained(account).toOpaque())
+        defer { pthread_setspecific(key, previous) }
+        return try body()
+    }
+
+    /// Charges `bytes` to this thread's budget; false once it ran out (the work must stop).
+    @inline(__always)
+    public static func allows(_ bytes: Int) -> Bool {
+        guard let raw = pthread_getspecific(key) else { return true }
+        return Unmanaged<Account>.fromOpaque(raw).takeUnretainedValue().charge(max(0, bytes))
+    }
+
+    /// Charges `bytes`; throws `Exceeded` once the budget ran out.
+    @inline(__always)
+    public static func charge(_ bytes: Int) throws(Exceeded) {
+        if !allows(bytes) { throw Exceeded() }
+    }
+
+    /// Charges `count` values of type `T` (a list made at a length its input names).
+    @inline(__always)
+    public static func charge<T>(_ count: Int, of type: T.Type) throws(Exceeded) {
+        let (bytes, overflow) = count.multipliedReportingOverflow(by: MemoryLayout<T>.stride)
+        try charge(overflow ? Int.max : bytes)
+    }
+}
