@@ -2,6 +2,11 @@
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <netinet/in.h>
+#include <unistd.h>
 
 pekit_curl_api pekit_curl;
 
@@ -52,4 +57,77 @@ static void load(void) {
 const char *pekit_curl_load(void) {
     pthread_once(&once, load);
     return load_error;
+}
+
+// ---- Reused connections ----
+// libcurl 7.88 takes a kept connection without asking whether the server sent anything while
+// it was idle (its liveness check runs at most once a second), so bytes no request asked for
+// become the next answer and every later answer is one late. Called once the connection is
+// chosen and before the request is sent: a reused connection that has something to read is
+// shut down, so the send fails and libcurl sends again on a new connection, as it does for a
+// kept connection the server closed. libcurl does not say which socket a transfer has before
+// it ends, so the sockets it opens are kept here (open and close callbacks), each with its
+// local port once connected, and the one the callback names is found by that port.
+typedef struct { curl_socket_t fd; int port; } tracked_socket;
+static pthread_mutex_t tracked_lock = PTHREAD_MUTEX_INITIALIZER;
+static tracked_socket *tracked = NULL;
+static size_t tracked_count = 0, tracked_capacity = 0;
+
+static curl_socket_t open_socket(void *clientp, curlsocktype purpose, struct curl_sockaddr *address) {
+    (void)clientp; (void)purpose;
+    curl_socket_t fd = socket(address->family, address->socktype, address->protocol);
+    if (fd == CURL_SOCKET_BAD) return fd;
+    pthread_mutex_lock(&tracked_lock);
+    if (tracked_count == tracked_capacity) {
+        size_t grown = tracked_capacity ? tracked_capacity * 2 : 64;
+        tracked_socket *more = realloc(tracked, grown * sizeof *more);
+        if (more) { tracked = more; tracked_capacity = grown; }
+    }
+    if (tracked_count < tracked_capacity) tracked[tracked_count++] = (tracked_socket){ fd, -1 };
+    pthread_mutex_unlock(&tracked_lock);
+    return fd;
+}
+
+static int close_socket(void *clientp, curl_socket_t fd) {
+    (void)clientp;
+    pthread_mutex_lock(&tracked_lock);
+    for (size_t i = 0; i < tracked_count; i++) {
+        if (tracked[i].fd == fd) { tracked[i] = tracked[--tracked_count]; break; }
+    }
+    pthread_mutex_unlock(&tracked_lock);
+    return close(fd);
+}
+
+static int local_port(curl_socket_t fd) {
+    struct sockaddr_storage address;
+    socklen_t length = sizeof address;
+    if (getsockname(fd, (struct sockaddr *)&address, &length) != 0) return -1;
+    if (address.ss_family == AF_INET) return ntohs(((struct sockaddr_in *)&address)->sin_port);
+    if (address.ss_family == AF_INET6) return ntohs(((struct sockaddr_in6 *)&address)->sin6_port);
+    return -1;
+}
+
+static int idle_check(void *clientp, char *primary_ip, char *local_ip, int primary_port, int port) {
+    (void)primary_ip; (void)local_ip; (void)primary_port;
+    CURL *h = clientp;
+    long connects = 0;
+    if (pekit_curl.easy_getinfo(h, CURLINFO_NUM_CONNECTS, &connects) != CURLE_OK || connects > 0) return CURL_PREREQFUNC_OK;
+    curl_socket_t fd = CURL_SOCKET_BAD;
+    pthread_mutex_lock(&tracked_lock);
+    for (size_t i = 0; i < tracked_count && fd == CURL_SOCKET_BAD; i++) {
+        if (tracked[i].port <= 0) tracked[i].port = local_port(tracked[i].fd);  // 0 until it connects
+        if (tracked[i].port == port) fd = tracked[i].fd;
+    }
+    pthread_mutex_unlock(&tracked_lock);
+    if (fd == CURL_SOCKET_BAD) return CURL_PREREQFUNC_OK;
+    struct pollfd entry = { .fd = fd, .events = POLLIN, .revents = 0 };
+    if (poll(&entry, 1, 0) > 0) shutdown(fd, SHUT_RDWR);
+    return CURL_PREREQFUNC_OK;
+}
+
+CURLcode pekit_curl_setopt_idle_check(CURL *h) {
+    CURLcode code = pekit_curl.easy_setopt(h, CURLOPT_OPENSOCKETFUNCTION, open_socket);
+    if (code == CURLE_OK) code = pekit_curl.easy_setopt(h, CURLOPT_CLOSESOCKETFUNCTION, close_socket);
+    if (code == CURLE_OK) code = pekit_curl.easy_setopt(h, CURLOPT_PREREQFUNCTION, idle_check);
+    return code != CURLE_OK ? code : pekit_curl.easy_setopt(h, CURLOPT_PREREQDATA, (void *)h);
 }

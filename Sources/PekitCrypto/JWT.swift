@@ -212,13 +212,19 @@ public enum JWT {
             guard let iat = number(value) else { throw VerificationError(check: "iat", message: "iat must be a number") }
             if iat > now + leeway { throw VerificationError(check: "iat", message: "the token was issued in the future, at \(time(iat)) (now \(time(now)))") }
         }
-        let aud: [String]? = {
-            switch map["aud"] {
-            case .string(let s)?: return [s.description]
-            case .array(let list)?: return list.compactMap { if case .string(let s) = $0 { return s.description }; return nil }
-            default: return nil
+        // RFC 7519 §4.1.3: a string or a list of strings; anything else is refused (as PyJWT
+        // does), never read as no audience or as the strings it happens to hold.
+        let aud: [String]?
+        switch map["aud"] {
+        case .string(let s)?: aud = [s.description]
+        case .array(let list)?:
+            aud = try list.map { item in
+                guard case .string(let s) = item else { throw VerificationError(check: "aud", message: "aud must be a string or a list of strings (RFC 7519 §4.1.3)") }
+                return s.description
             }
-        }()
+        case nil, .null?: aud = nil
+        default: throw VerificationError(check: "aud", message: "aud must be a string or a list of strings (RFC 7519 §4.1.3)")
+        }
         if let audience = options.audience {
             guard let aud, !aud.isEmpty else { throw VerificationError(check: "aud", message: "the token has no aud claim") }
             guard aud.contains(where: audience.contains) else {

@@ -89,6 +89,11 @@ public struct OAuth1: Sendable {
             guard pem.kind == .rsa else { throw CryptoError("RSA-SHA1 needs an RSA key, not an EC one") }
             signature = String(decoding: Base64.encode(try pem.sign(Array(baseString.utf8), digest: .sha1), alphabet: .standard), as: UTF8.self)
         }
+        // The realm is a quoted-string (RFC 5849 §3.5.1, after RFC 2617): a quote or backslash
+        // in it would end it early and let its text add parameters, so it is refused.
+        if let realm, let bad = realm.unicodeScalars.first(where: { $0 == "\"" || $0 == "\\" || $0.value < 0x20 || $0.value == 0x7F }) {
+            throw CryptoError("realm: \(bad == "\"" ? "a quote" : bad == "\\" ? "a backslash" : "a control character") cannot be written in the Authorization field's quoted realm")
+        }
         oauth.append(("oauth_signature", signature))
         var header = oauth.map { "\(Self.escape($0.0))=\"\(Self.escape($0.1))\"" }.joined(separator: ", ")
         if let realm, !realm.isEmpty { header = "realm=\"\(realm)\", " + header }

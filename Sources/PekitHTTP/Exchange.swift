@@ -43,6 +43,11 @@ final class Exchange {
     private var discardBody = false
     /// Between a status line and the empty line that ends its header block.
     private(set) var inHeaders = false
+    /// The final response's header block is over: lines from now on are trailers (after a
+    /// chunked body), which never set cookies, change the status or redirect (RFC 9110 §6.5).
+    private var headersOver = false
+    /// Bytes of trailers kept: past `ResponseReader.maxHeaderBytes` the rest are read and dropped.
+    private var trailerBytes = 0
     private(set) var writer: Files.AtomicWriter?
     /// The first error a callback met.
     var error: Error?
@@ -62,9 +67,13 @@ final class Exchange {
         while end > 0, raw[end - 1] == 0x0A || raw[end - 1] == 0x0D { end -= 1 }
         let line = UnsafeRawBufferPointer(rebasing: raw[0..<end])
         func text(_ range: Range<Int>) -> String { String(decoding: UnsafeRawBufferPointer(rebasing: line[range]), as: UTF8.self) }
+        if headersOver { return trailerLine(line) }
         if line.isEmpty {
             inHeaders = false
-            if response.status >= 200 { discardBody = willFollow(response.status, response.headers) }
+            if response.status >= 200 {
+                headersOver = true
+                discardBody = willFollow(response.status, response.headers)
+            }
             return
         }
         if line.count >= 5, line[0] == 0x48, line[1] == 0x54, line[2] == 0x54, line[3] == 0x50, line[4] == 0x2F {  // "HTTP/"
@@ -79,17 +88,33 @@ final class Exchange {
             response.reason = codeEnd < line.count ? text(codeEnd + 1..<line.count) : ""
             return
         }
-        if line[0] == 0x20 || line[0] == 0x09, let previous = response.headers.popLast() {
-            // obs-fold (RFC 9112 §5.2): a continuation joins the previous value with one space.
+        Self.add(line, to: &response.headers)
+    }
+
+    /// A trailer field: kept in `response.trailers`, up to libcurl's header limit.
+    private func trailerLine(_ line: UnsafeRawBufferPointer) {
+        guard !line.isEmpty, trailerBytes + line.count <= ResponseReader.maxHeaderBytes else { return }
+        trailerBytes += line.count
+        Self.add(line, to: &response.trailers)
+    }
+
+    /// A field line (its ending off) into `fields`: "Name: value" trimmed, or a continuation.
+    private static func add(_ line: UnsafeRawBufferPointer, to fields: inout [HTTPResponse.Field]) {
+        if line[0] == 0x20 || line[0] == 0x09 {
+            // obs-fold (RFC 9112 §5.2): a continuation joins the previous value with one space,
+            // appended in place (a copy per continuation made a long fold quadratic).
+            guard !fields.isEmpty else { return }
             let more = line.drop { $0 == 0x20 || $0 == 0x09 }
-            response.headers.append(.init(name: previous.name, value: ByteString(previous.value.bytes + [0x20] + more)))
+            fields[fields.count - 1].value.bytes.append(0x20)
+            fields[fields.count - 1].value.bytes.append(contentsOf: more)
             return
         }
         guard let colon = ByteSearch.first(0x3A, in: line, from: 0) else { return }
         var start = colon + 1, stop = line.count
         while start < stop, line[start] == 0x20 || line[start] == 0x09 { start += 1 }
         while stop > start, line[stop - 1] == 0x20 || line[stop - 1] == 0x09 { stop -= 1 }
-        response.headers.append(.init(name: text(0..<colon), value: ByteString(Array(UnsafeRawBufferPointer(rebasing: line[start..<stop])))))
+        let name = String(decoding: UnsafeRawBufferPointer(rebasing: line[0..<colon]), as: UTF8.self)
+        fields.append(.init(name: name, value: ByteString(Array(UnsafeRawBufferPointer(rebasing: line[start..<stop])))))
     }
 
     /// Body bytes: dropped for a followed redirect, else kept, written to the file, or handed on.

@@ -3,11 +3,25 @@ import PekitCore
 /// Exchanges written as an HTTP Archive (HAR 1.2), as Chrome's and Firefox's developer tools
 /// open it: every request of a redirect chain an entry, with headers, query, cookies, bodies
 /// (text as is, other bytes in base64) and timings.
+///
+/// Sanitized by default, as Chrome (since 130) exports HAR: the values of `Authorization`,
+/// `Proxy-Authorization`, `Cookie` and `Set-Cookie` fields are left out (the field names stay,
+/// with an empty value), and the `cookies` lists are empty, so a HAR can be shared without the
+/// credentials and sessions it was recorded with. `secrets: true` keeps them.
 public final class HARLog {
     /// Each exchange with the time it started: added as they finish, written as they started.
     private var entries: [(started: Double, entry: PekitValue)] = []
+    /// Whether credentials and cookies are written (`--har-with-secrets`).
+    public let keepsSecrets: Bool
 
-    public init() {}
+    /// Fields whose values a sanitized HAR leaves out.
+    public static let secretFields: Set<String> = ["authorization", "proxy-authorization", "cookie", "set-cookie"]
+
+    public init(secrets: Bool = false) { keepsSecrets = secrets }
+
+    private func shown(_ name: String, _ value: String) -> String {
+        keepsSecrets || !Self.secretFields.contains(name.lowercased()) ? value : ""
+    }
 
     public var count: Int { entries.count }
 
@@ -28,13 +42,13 @@ public final class HARLog {
         let body = (try? request.bodyBytes()) ?? []
         var requestFields: [(String, PekitValue)] = [
             ("method", .text(request.method)), ("url", .text(request.url)), ("httpVersion", .text("HTTP/1.1")),
-            ("cookies", .array(request.headers.fields.filter { $0.name.lowercased() == "cookie" }.flatMap { cookie in
+            ("cookies", .array(request.headers.fields.filter { keepsSecrets && $0.name.lowercased() == "cookie" }.flatMap { cookie in
                 cookie.value.split(separator: ";").compactMap { pair -> PekitValue? in
                     let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: [" "]) }
                     return parts.count == 2 ? field(parts[0], parts[1]) : nil
                 }
             })),
-            ("headers", .array(request.headers.fields.map { field($0.name, $0.value) })),
+            ("headers", .array(request.headers.fields.map { field($0.name, shown($0.name, $0.value)) })),
             ("queryString", .array(query)), ("headersSize", .integer(-1)), ("bodySize", .integer(Int64(body.count))),
         ]
         if !body.isEmpty {
@@ -45,11 +59,11 @@ public final class HARLog {
         let responseFields: [(String, PekitValue)] = [
             ("status", .integer(Int64(response.status))), ("statusText", .text(response.reason)),
             ("httpVersion", .text("HTTP/" + response.httpVersion)),
-            ("cookies", .array(response.headers(named: "Set-Cookie").compactMap { value -> PekitValue? in
+            ("cookies", .array((keepsSecrets ? response.headers(named: "Set-Cookie") : []).compactMap { value -> PekitValue? in
                 guard let cookie = SetCookie(value.description) else { return nil }
                 return field(cookie.name, cookie.value)
             })),
-            ("headers", .array(response.headers.map { field($0.name, $0.value.description) })),
+            ("headers", .array(response.headers.map { field($0.name, shown($0.name, $0.value.description)) })),
             ("content", map([("size", .integer(Int64(response.body.count))), ("mimeType", .text(mimeType))] + content(response.body, mimeType: mimeType))),
             ("redirectURL", .text(response.header("Location")?.description ?? "")), ("headersSize", .integer(-1)),
             ("bodySize", .integer(Int64(response.bodyLength))),

@@ -196,7 +196,8 @@ public final class HTTPEngine {
                                 willFollow: willFollow, isCancelled: operation.options.isCancelled)
         move(job, PlainTransfer(request: request, head: plainCache.head(of: request), exchange: exchange, connection: connection, reused: reused,
                                 started: HTTPClient.now(),
-                                timeouts: .init(connect: operation.options.connectTimeout, total: operation.options.timeout, begun: PlainTransfer.monotonic())))
+                                timeouts: .init(connect: operation.options.connectTimeout, total: operation.options.timeout,
+                                                begun: operation.tryBegun ?? PlainTransfer.monotonic())))
         return true
     }
 
@@ -263,7 +264,8 @@ public final class HTTPEngine {
         }
         let handle = easy.pointer
         do {
-            let transfer = try Transfer(easy: easy, request: request, options: job.operation.options, started: now, willFollow: willFollow)
+            let transfer = try Transfer(easy: easy, request: request, options: job.operation.options, timeout: job.operation.remainingTimeout,
+                                        started: now, willFollow: willFollow)
             let code = pekit_curl.multi_add_handle(multi, handle)
             guard code == CURLM_OK else {
                 idleHandles.append(easy)

@@ -5,7 +5,7 @@ public struct HTTPResponse: Sendable {
     /// One response header field; the value is kept as the bytes that arrived.
     public struct Field: Equatable, Sendable {
         public let name: String
-        public let value: ByteString
+        public internal(set) var value: ByteString
         public init(name: String, value: ByteString) { self.name = name; self.value = value }
     }
 
@@ -38,6 +38,9 @@ public struct HTTPResponse: Sendable {
     public var httpVersion = ""
     /// Every field in order, repeated ones (Set-Cookie) each kept.
     public var headers: [Field] = []
+    /// Fields sent after a chunked body (RFC 9110 §6.5), in order: metadata about the body,
+    /// never read for cookies, the status or a redirect. Kept up to 300 KiB.
+    public var trailers: [Field] = []
     /// The body as received (empty when it went to a sink).
     public var body: [UInt8] = []
     /// Body bytes received, wherever they went.

@@ -20,8 +20,8 @@ enum Redirect {
     /// - 303 turns any method but HEAD into GET; 301 and 302 turn POST into GET (what every client
     ///   does, as §15.4.2/3 allow); a method that changes drops the body and its headers.
     ///   307 and 308 keep method and body.
-    /// - Host follows the new URL; Authorization and a hand-written Cookie are dropped when the
-    ///   origin changes (the jar decides cookies per URL anyway).
+    /// - Host follows the new URL; Authorization, Proxy-Authorization and a hand-written Cookie
+    ///   are dropped when the origin changes (the jar decides cookies per URL anyway).
     /// - A Location without a fragment keeps the fragment of the request's URL (§10.2.2).
     /// - Throws: `HTTPError.badRedirect` for a Location that is not an http(s) URL.
     static func next(after request: HTTPRequest, status: Int, location: ByteString) throws -> HTTPRequest {
@@ -49,7 +49,9 @@ enum Redirect {
         }
         if request.headers["Host"] != nil { try? next.headers.set("Host", target.authority) }
         if let source = try? RequestURL(request.url), !sameOrigin(source, target) {
+            // Credentials for the first origin (a proxy's too, as python-requests drops it).
             next.headers.remove("Authorization")
+            next.headers.remove("Proxy-Authorization")
             next.headers.remove("Cookie")
         }
         return next

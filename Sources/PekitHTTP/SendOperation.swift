@@ -20,6 +20,9 @@ final class SendOperation {
     private let retry: RetryPolicy?
     private let origin: RequestURL?
     private var firstStarted: Double?
+    /// When the current try's first hop went out (monotonic): `timeout` bounds the whole try,
+    /// every redirect hop included, as `curl -m` bounds a transfer that follows with -L.
+    private(set) var tryBegun: Double?
     private var attempt = 1
     private var current: HTTPRequest
     private var hops: [HTTPResponse.Hop] = []
@@ -77,6 +80,10 @@ final class SendOperation {
                     }
                 }
                 current = hop
+            }
+            if tryBegun == nil { tryBegun = PlainTransfer.monotonic() }
+            if let total = options.timeout, total.isFinite, total > 0, let begun = tryBegun, PlainTransfer.monotonic() - begun >= total {
+                throw timedOut(received: 0)
             }
             let canFollow = options.followRedirects
             // Unless it is the last try, a response a retry would replace has its body dropped.
@@ -151,8 +158,35 @@ final class SendOperation {
         return again(after: wait, cause: "status \(response.status)", now: now)
     }
 
+    /// What is left of `timeout` for the current hop (nil: no limit).
+    var remainingTimeout: Double? {
+        guard let total = options.timeout else { return nil }
+        // What libcurl makes of a limit that is not a positive number is its own (none).
+        guard total.isFinite, total > 0, let begun = tryBegun else { return total }
+        return max(0.001, total - (PlainTransfer.monotonic() - begun))
+    }
+
+    /// libcurl's words for a transfer past its time, counted from the try's first hop.
+    private func timedOut(received: Int, of expected: String = "") -> HTTPError {
+        let milliseconds = Int(((PlainTransfer.monotonic() - (tryBegun ?? PlainTransfer.monotonic())) * 1000).rounded(.down))
+        return .transfer(method: current.method, url: current.url, code: 28,
+                         reason: "Operation timed out after \(milliseconds) milliseconds with \(received)\(expected) bytes received", hint: .timeout)
+    }
+
+    /// A hop after the first that libcurl timed out on was given only what was left: its words
+    /// count from the try's start, as one libcurl transfer following redirects would.
+    private func wholeTryTimeout(_ error: Error) -> Error {
+        guard !hops.isEmpty, case .transfer(_, _, 28, let reason, _) = error as? HTTPError,
+              reason.hasPrefix("Operation timed out after "), let with = reason.range(of: " milliseconds with ") else { return error }
+        let rest = reason[with.upperBound...]
+        guard rest.hasSuffix(" bytes received"), let received = Int(rest.prefix { $0.isNumber }) else { return error }
+        let expected = rest.range(of: " out of ").map { String(rest[$0.lowerBound...].dropLast(" bytes received".count)) } ?? ""
+        return timedOut(received: received, of: expected)
+    }
+
     /// A try that failed: the error, or a retry when the policy says it may pass.
     private func failed(_ error: Error, now: Double) -> Step {
+        let error = wholeTryTimeout(error)
         guard let retry, !lastTry, retry.retries(error) else { return .done(.failure(error)) }
         let wait = retry.delay(before: attempt + 1, retryAfter: nil, now: now)
         if let maxTime = retry.maxTime, now + wait - (firstStarted ?? now) > maxTime { return .done(.failure(error)) }
@@ -161,6 +195,7 @@ final class SendOperation {
 
     private func again(after wait: Double, cause: String, now: Double) -> Step {
         attempt += 1
+        tryBegun = nil
         options.willRetry?(attempt, cause, wait)
         current = request
         currentURL = nil

@@ -18,8 +18,9 @@ final class Transfer {
 
     /// Sets `handle` (reset first: its connection cache stays) up for `request`.
     /// - Parameter willFollow: whether a response is one a redirect or a retry replaces (its body is dropped).
+    /// - Parameter timeout: what is left of `options.timeout` for this hop (the whole send's bound).
     /// - Throws: `HTTPError.setup` when libcurl refuses an option; `BodyStream`'s errors.
-    init(easy: EasyHandle, request: consuming HTTPRequest, options: borrowing SendOptions, started: Double,
+    init(easy: EasyHandle, request: consuming HTTPRequest, options: borrowing SendOptions, timeout: Double?, started: Double,
          willFollow: @escaping Exchange.WillFollow) throws {
         self.easy = easy
         let handle = easy.pointer
@@ -49,6 +50,9 @@ final class Transfer {
         set(CURLOPT_HEADERDATA, pointer: context)
         set(CURLOPT_WRITEFUNCTION, callback: writeCallback)
         set(CURLOPT_WRITEDATA, pointer: context)
+        // Over TLS, bytes on an idle connection are the server's own (session tickets); over
+        // plain HTTP they may be an answer no request asked for.
+        if request.url.utf8.starts(with: "http:".utf8), pekit_curl_setopt_idle_check(handle) != CURLE_OK { failed = failed ?? CURLOPT_PREREQFUNCTION }
         if options.trace != nil {
             exchange.trace = options.trace
             set(CURLOPT_VERBOSE, 1)
@@ -119,7 +123,7 @@ final class Transfer {
         if connectList != nil { set(CURLOPT_CONNECT_TO, pointer: UnsafeMutableRawPointer(connectList)) }
 
         if let seconds = options.connectTimeout { set(CURLOPT_CONNECTTIMEOUT_MS, HTTPClient.milliseconds(seconds)) }
-        if let seconds = options.timeout { set(CURLOPT_TIMEOUT_MS, HTTPClient.milliseconds(seconds)) }
+        if let seconds = timeout { set(CURLOPT_TIMEOUT_MS, HTTPClient.milliseconds(seconds)) }
         switch options.ipVersion {
         case .any: break
         case .v4: set(CURLOPT_IPRESOLVE, Int(CURL_IPRESOLVE_V4))

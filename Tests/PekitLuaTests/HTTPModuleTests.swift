@@ -46,7 +46,7 @@ final class HTTPModuleTests: LocalServerLuaTestCase {
         HTTPModule.push(response: response, in: runtime)
         runtime.setGlobal("made")
         XCTAssertEqual(lua.eval("local keys = {} for k in pairs(made) do keys[#keys + 1] = k end table.sort(keys) return table.concat(keys, ' ')"),
-                       #""address attempts body bytes headers http_version method reason redirects status timing url""#)
+                       #""address attempts body bytes headers http_version method reason redirects status timing trailers url""#)
         XCTAssertEqual(lua.eval("made.status, made.reason, made.http_version, made.url, made.method, made.body == 'a\\0b', made.bytes, made.address, made.attempts"),
                        #"404\#t"Not Found"\#t"2"\#t"https://[::1]:8443/a?b"\#t"DELETE"\#ttrue\#t3\#t"[::1]:8443"\#t2"#)
         XCTAssertEqual(lua.eval("made.timing.dns, made.timing.connect, made.timing.tls, made.timing.first_byte, made.timing.total"), "0.25\t0.5\t0.75\t1.0\t1.5")

@@ -15,7 +15,7 @@ Endpoints (any method unless noted):
   /logout               deletes the session cookie
   /me                   200 JSON {"user": …} with a valid session cookie, else 401
   /redirect/CODE?to=URL[&cookie=k=v]      CODE with Location (default /echo), optional Set-Cookie
-  /chain/N              302 to /chain/N-1 … /chain/0 is /echo
+  /chain/N[?delay=S]    302 to /chain/N-1 … /chain/0 is /echo (each hop S seconds late)
   /delay/SECONDS        waits, then /echo
   /bytes/N[?chunked=1][&pause=S]  N bytes, byte i = i % 251 (S seconds between blocks of 16,064)
   /upload               reads the body in pieces: JSON {length, sha256}
@@ -32,8 +32,12 @@ Endpoints (any method unless noted):
                         every third page (3, 6, …) in each run R answers 503 with Retry-After: 0
   /gzip                 "compressible " x 200, gzip-encoded if Accept-Encoding allows
   /bigheader/N          a header field X-Big of N bytes
-  /canned?b=B[&close=0] exactly the bytes B (base64url) as the response, then the connection closed
-                        (kept with close=0): odd and broken responses, for comparing readers
+  /manyheaders/N        N header fields of 1,000 bytes each
+  /nulheader            a header field with a NUL byte in its value
+  /canned?b=B[&r=R&n=N][&t=T][&later=L&delay=S][&close=0] exactly the bytes B (base64url) as the
+                        response, then R N times, then T, then (S seconds later) L, then the
+                        connection closed (kept with close=0): odd, broken and huge responses,
+                        and bytes on an idle connection, for comparing readers
   /aws/…                verifies an AWS Signature V4 (header or presigned query) for access key
                         AKIDEXAMPLE, recomputed from the request as received (hashlib and hmac,
                         following AWS's specification, not pekit's code): 200 JSON {"ok": true,
@@ -242,8 +246,22 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.reply(200 if ok else 403, details)
         if head == "canned":
             options = dict(query)
-            self.wfile.write(base64.urlsafe_b64decode(options.get("b", "")))
-            self.wfile.flush()
+            try:
+                self.wfile.write(base64.urlsafe_b64decode(options.get("b", "")))
+                # r (repeated n times) and then t: long or endless responses from a short URL.
+                piece = base64.urlsafe_b64decode(options.get("r", ""))
+                for _ in range(int(options.get("n", "0"))):
+                    self.wfile.write(piece)
+                self.wfile.write(base64.urlsafe_b64decode(options.get("t", "")))
+                self.wfile.flush()
+                if "later" in options:
+                    # Bytes on the idle connection, after the response: no request asked for them.
+                    time.sleep(float(options.get("delay", "0.05")))
+                    self.wfile.write(base64.urlsafe_b64decode(options["later"]))
+                    self.wfile.flush()
+            except (BrokenPipeError, ConnectionResetError):
+                self.close_connection = True
+                return
             if options.get("close", "1") == "1":
                 self.close_connection = True
             return
@@ -321,7 +339,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.reply(int(parts[1]), b"redirecting\n", headers, "text/plain")
         if head == "chain" and len(parts) > 1:
             n = int(parts[1])
-            return self.reply(302, b"", [("Location", f"/chain/{n - 1}" if n > 1 else "/echo")], "text/plain")
+            delay = dict(query).get("delay")
+            if delay:
+                time.sleep(float(delay))
+            suffix = f"?delay={delay}" if delay else ""
+            return self.reply(302, b"", [("Location", f"/chain/{n - 1}{suffix}" if n > 1 else "/echo")], "text/plain")
         if head == "delay" and len(parts) > 1:
             time.sleep(float(parts[1]))
             return self.reply(200, self.echo())
@@ -372,6 +394,16 @@ class Handler(http.server.BaseHTTPRequestHandler):
             if "gzip" in (self.headers.get("Accept-Encoding") or ""):
                 return self.reply(200, gzip.compress(text, mtime=0), [("Content-Encoding", "gzip")], "text/plain")
             return self.reply(200, text, content_type="text/plain")
+        if head == "manyheaders" and len(parts) > 1:
+            # Written raw: no Server or Date field, whose lengths would move the byte counts.
+            lines = b"".join(b"X-H%d: %s\r\n" % (i, b"a" * 1000) for i in range(int(parts[1])))
+            self.wfile.write(b"HTTP/1.1 200 OK\r\n" + lines + b"Content-Length: 2\r\n\r\nok")
+            self.close_connection = True
+            return
+        if head == "nulheader":
+            self.wfile.write(b"HTTP/1.1 200 OK\r\nX-A: a\x00b\r\nContent-Length: 2\r\n\r\nok")
+            self.close_connection = True
+            return
         if head == "bigheader" and len(parts) > 1:
             return self.reply(200, b"ok", [("X-Big", "a" * int(parts[1]))], "text/plain")
         if head == "status" and len(parts) > 1:

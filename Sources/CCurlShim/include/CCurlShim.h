@@ -38,6 +38,10 @@ extern pekit_curl_api pekit_curl;
 /// message saying what failed (the library missing, a symbol missing, the initialisation).
 const char *pekit_curl_load(void);
 
+/// Makes a reused plain-HTTP connection that has bytes to read before the request is sent
+/// (none was asked for) go unused: libcurl sends on a new connection (CURLOPT_PREREQFUNCTION).
+CURLcode pekit_curl_setopt_idle_check(CURL *h);
+
 /// Sets an option that takes a `long` (flags, counts, milliseconds).
 static inline CURLcode pekit_curl_setopt_long(CURL *h, CURLoption o, long v) { return pekit_curl.easy_setopt(h, o, v); }
 /// Sets an option that takes a `curl_off_t` (body sizes beyond 2 GiB).

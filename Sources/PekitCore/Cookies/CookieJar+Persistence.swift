@@ -58,9 +58,42 @@ extension CookieJar {
     /// Writes the jar to `path` atomically (temporary file, then rename, under a lock).
     /// - Parameter force: replace a file that is not a cookie jar (by default refused: see
     ///   `checkReplaceable`).
-    public func save(to path: String, format: FileFormat? = nil, sessions: Bool = false, force: Bool = false) throws {
+    /// - Parameter sessions: write session cookies too (the default, as curl's `-c` and the
+    ///   command line do; false writes only cookies with an expiry, as a browser keeps on disk).
+    public func save(to path: String, format: FileFormat? = nil, sessions: Bool = true, force: Bool = false) throws {
         if !force { try Self.checkReplaceable(path) }
         try Files.writeAtomically(serialized(format ?? .guess(path), sessions: sessions), to: path)
+    }
+
+    /// Saves the jar into a file other processes may be writing too: under the file's lock, the
+    /// file is read again and this jar's own changes since it was made or last saved this way
+    /// (stores, replacements, deletions) are applied to what is there, then it is written
+    /// atomically, so that two writers both keep their cookies. A jar with no changes does
+    /// not write (a script that only reads a jar cannot erase what others added meanwhile);
+    /// nor does one whose file is missing and that holds nothing. The changes are forgotten
+    /// once written.
+    /// - Returns: whether the file was written.
+    /// - Throws: `CookieError` for a file that cannot be read, locked or written, or (unless
+    ///   `force`) one that is not a cookie jar.
+    @discardableResult
+    public func save(mergingInto path: String, format: FileFormat? = nil, sessions: Bool = true, force: Bool = false) throws -> Bool {
+        try Files.withLock(path) {
+            if !force { try Self.checkReplaceable(path) }
+            let exists = Files.size(path) != nil
+            guard hasChanges || (!exists && count > 0) else { return false }
+            let base = CookieJar(publicSuffixes: publicSuffixes, clock: clock)
+            base.limits = limits
+            if exists { _ = try base.load(from: path, format: format) }
+            if exists { applyChanges(to: base) } else { base.changes = [:]; applyAll(to: base) }
+            try Files.writeAtomically(base.serialized(format ?? .guess(path), sessions: sessions), to: path)
+            changes = [:]
+            return true
+        }
+    }
+
+    /// Every cookie of this jar into `base` (a file not written yet: all of them are new).
+    private func applyAll(to base: CookieJar) {
+        for list in byDomain.values { for cookie in list { try? base.set(cookie) } }
     }
 
     /// Refuses a path whose file exists and is not a cookie jar: nothing in it loads and something
@@ -98,6 +131,8 @@ extension CookieJar {
 
     /// Adds the cookies of file text (see `load(from:)`).
     public func load(_ bytes: [UInt8], format: FileFormat, name: String) throws -> (loaded: Int, warnings: [String]) {
+        loadDepth += 1
+        defer { loadDepth -= 1 }
         var warnings: [String] = []
         var unreported = 0
         // A file of garbage gives one warning a line: keep the first ones, count the rest.

@@ -91,22 +91,24 @@ extension CookieJar {
                 if cookie.isExpired(at: now) {
                     if byDomain.values[slot].count == 1 { byDomain.remove(at: slot) } else { byDomain.values[slot].remove(at: index) }
                     count -= 1
+                    noteChange(cookie.key, .removed)
                     return .removed(name: name, count: 1)
                 }
                 byDomain.values[slot][index] = cookie
                 count -= 1
             } else {
-                if cookie.isExpired(at: now) { return .removed(name: name, count: 0) }
+                if cookie.isExpired(at: now) { noteChange(cookie.key, .removed); return .removed(name: name, count: 0) }
                 byDomain.values[slot].append(cookie)
             }
             domainCount = byDomain.values[slot].count
         } else {
-            if cookie.isExpired(at: now) { return .removed(name: name, count: 0) }
+            if cookie.isExpired(at: now) { noteChange(cookie.key, .removed); return .removed(name: name, count: 0) }
             byDomain[cookie.domain] = [cookie]
             domainCount = 1
         }
         count += 1
         noteForEviction(cookie)
+        noteChange(cookie.key, .stored)
         if domainCount > limits.perDomain { enforceLimits(domain: cookie.domain, now: now) } else { evictOverTotal() }
         return .stored(cookie)
     }
@@ -174,6 +176,7 @@ extension CookieJar {
         byDomain[cookie.domain, default: []].append(cookie)
         count += 1
         noteForEviction(cookie)
+        noteChange(cookie.key, .stored)
         enforceLimits(domain: cookie.domain, now: now)
     }
 

@@ -61,6 +61,10 @@ public final class CookieJar {
     var bulk: BulkIndex? { didSet { eviction.valid = false } }
     /// What evicts at the total limit without scanning the jar (CookieJar+Eviction.swift).
     @exclusivity(unchecked) var eviction = EvictionIndex()
+    /// The jar's own stores and removals by key since it was made or saved by merging
+    /// (CookieJar+Changes.swift), and whether a file is loading (which changes nothing).
+    @exclusivity(unchecked) var changes: [CookieKey: Change] = [:]
+    var loadDepth = 0
     /// The last domain checked against the suffix list, and the answer: a response's cookies
     /// mostly name one Domain, which is then looked up once.
     private var lastSuffixCheck: (domain: String, isSuffix: Bool)?
@@ -166,10 +170,14 @@ public final class CookieJar {
 
     /// Removes one cookie by name, domain and path; returns whether it was there.
     @discardableResult
-    public func remove(_ key: CookieKey) -> Bool { removeCookie(key) }
+    public func remove(_ key: CookieKey) -> Bool {
+        noteChange(key, .removed)
+        return removeCookie(key)
+    }
 
     /// Removes every cookie.
     public func clear() {
+        for list in byDomain.values { for cookie in list { noteChange(cookie.key, .removed) } }
         byDomain = [:]
         count = 0
         eviction.reset()

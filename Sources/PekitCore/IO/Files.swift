@@ -71,9 +71,10 @@ public enum Files {
             return
         }
         try withLock(path) {
-            // One fixed name, safe under the lock: a file left by a writer that was killed is
-            // simply truncated and reused by the next save, so none accumulate.
-            let writer = try AtomicWriter(path: path, temporary: "\(path).tmp", mode: mode)
+            // A fresh file of a name nobody can guess (`path.pekit-PID-XXXXXX`, made with
+            // O_EXCL|O_NOFOLLOW): a link or file planted beside the jar is never written through.
+            // One left by a writer that was killed is swept by the next save.
+            let writer = try AtomicWriter(path: path, mode: mode)
             do {
                 try writer.write(bytes)
                 try writer.commit()
@@ -100,7 +101,9 @@ public enum Files {
             var holding = true
             func release() { if holding { TemporaryFiles.restoreSignals(mask); holding = false } }
             defer { release() }
-            let lock = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+            // O_NOFOLLOW: a link planted at the lock's name is refused, not followed to make
+            // (or truncate) the file it names.
+            let lock = open(lockPath, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
             guard lock >= 0 else { throw CookieError.file(path: lockPath, reason: reason()) }
             // Known by the lock file's identity, not its name: "jar.txt" before the jar exists and
             // "/dir/jar.txt" after are one lock.
@@ -199,21 +202,18 @@ extension Files {
         /// Bytes written so far.
         public private(set) var count = 0
 
-        /// Opens the temporary file: `temporary`, or a unique `path.pekit-XXXXXX` when nil. A
-        /// symbolic link is followed; a target that is not a regular file (`/dev/null`, a FIFO)
-        /// is written directly, since it cannot be replaced by renaming.
+        /// Opens the temporary file, a unique `path.pekit-PID-XXXXXX` made fresh (O_EXCL, and
+        /// O_NOFOLLOW: never a link planted in its place), mode 0600 until `mode` is set on it.
+        /// A symbolic link at `path` is followed (the file it names is replaced, the link kept);
+        /// a target that is not a regular file (`/dev/null`, a FIFO) is written directly, since
+        /// it cannot be replaced by renaming.
         /// - Throws: `CookieError.file` naming the path and the system's reason.
-        public init(path: String, temporary: String? = nil, mode: mode_t = 0o644) throws {
+        public init(path: String, mode: mode_t = 0o644) throws {
             let path = Files.resolved(path)
             self.path = path
             if Files.isSpecial(path) {
                 self.temporary = path
                 fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)
-            } else if let temporary {
-                // The caller's fixed name (made under the jar's lock, so ours): registered first too.
-                self.temporary = temporary
-                slot = TemporaryFiles.register(temporary)
-                fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
             } else {
                 // Registered before it is made (a name of our own, made exclusively), so that a
                 // signal at any moment, on any thread, finds it: mkstemp's file would exist
@@ -223,7 +223,7 @@ extension Files {
                 for _ in 0..<100 {
                     name = TemporaryFiles.uniqueName(for: path)
                     let registered = TemporaryFiles.register(name)
-                    opened = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+                    opened = open(name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
                     if opened >= 0 { fchmod(opened, mode); slot = registered; break }
                     let failure = errno
                     TemporaryFiles.unregister(registered)
@@ -237,7 +237,7 @@ extension Files {
                 let failure = reason()
                 TemporaryFiles.unregister(slot)
                 slot = nil
-                throw CookieError.file(path: temporary ?? path, reason: failure)
+                throw CookieError.file(path: path, reason: failure)  // the user's name, not the temporary one's
             }
         }
 
@@ -254,7 +254,7 @@ extension Files {
             var written = 0
             while written < raw.count {
                 let n = Glibc.write(fd, raw.baseAddress! + written, raw.count - written)
-                if n < 0 { if errno == EINTR { continue }; throw CookieError.file(path: temporary, reason: reason()) }
+                if n < 0 { if errno == EINTR { continue }; throw CookieError.file(path: path, reason: reason()) }
                 written += n
             }
             count += raw.count

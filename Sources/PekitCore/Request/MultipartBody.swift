@@ -41,6 +41,36 @@ public struct MultipartBody: Equatable, Sendable {
         self.boundary = boundary
     }
 
+    /// A body with the caller's boundary, checked: 1 to 70 of RFC 2046's boundary characters,
+    /// and in none of the in-memory parts (a boundary that occurs in a part's data ends the
+    /// part there, and what follows reads as fields of the sender's choosing).
+    /// - Throws: `RequestError.invalid` naming the part.
+    public init(checking parts: [Part], boundary: String) throws {
+        let allowed = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'()+_,-./:=? ".utf8)
+        guard (1...70).contains(boundary.utf8.count), boundary.utf8.allSatisfy(allowed.contains), boundary.last != " " else {
+            throw RequestError.invalid("boundary \"\(PercentDecodingError.printable(Array(boundary.utf8)))\": a multipart boundary is 1 to 70 letters, digits and '()+_,-./:=? (RFC 2046 §5.1.1)")
+        }
+        for part in parts {
+            if case .data(let bytes) = part.source, Self.contains(bytes, Array(boundary.utf8)) {
+                throw RequestError.invalid("boundary \"\(boundary)\" occurs in the part \"\(PercentDecodingError.printable(Array(part.name.utf8)))\": a server would end the part there; leave boundary unset for a random one")
+            }
+        }
+        self.init(parts: parts, boundary: boundary)
+    }
+
+    /// Refuses a part's type holding CR, LF or NUL (as every header field refuses them): the
+    /// type is written as the part's Content-Type line, and a line break would add a header of
+    /// the sender's choosing to the part.
+    /// - Throws: `RequestError.invalidHeaderValue` naming the part's Content-Type.
+    func checkPartTypes() throws {
+        for part in parts {
+            guard let type = part.contentType else { continue }
+            if let i = type.utf8.firstIndex(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }) {
+                throw RequestError.invalidHeaderValue(name: "Content-Type (part \"\(part.name)\")", byte: type.utf8[i], position: type.utf8.distance(from: type.utf8.startIndex, to: i) + 1)
+            }
+        }
+    }
+
     public var contentType: String { "multipart/form-data; boundary=\(boundary)" }
 
     static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {

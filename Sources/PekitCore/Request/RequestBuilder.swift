@@ -173,7 +173,8 @@ public struct RequestBuilder {
                 // Parameters become text fields, named by the policy's key rules.
                 parts = try policy.pairs(params).map { MultipartBody.Part(name: $0.key.description, source: .data($0.value?.bytes ?? [])) } + parts
             }
-            let multipartBody = boundary.map { MultipartBody(parts: parts, boundary: $0) } ?? MultipartBody(parts: parts)
+            let multipartBody = try boundary.map { try MultipartBody(checking: parts, boundary: $0) } ?? MultipartBody(parts: parts)
+            try multipartBody.checkPartTypes()
             requestBody = .multipart(multipartBody)
             bodyType = multipartBody.contentType
         }

@@ -22,12 +22,17 @@ final class PlainCache {
     /// A connection for `route`: a kept one (`reused`), else a new one to its address when that
     /// is known without resolving (an IP literal, or learned); nil when there is none.
     func connection(for route: PlainRoute, now: Double) -> (connection: PlainConnection, reused: Bool)? {
-        if var list = idle[route.key], let last = list.popLast() {
+        while var list = idle[route.key], let last = list.popLast() {
             idle[route.key] = list.isEmpty ? nil : list
             // Idle too long: libcurl would have closed it (CURLOPT_MAXAGE_CONN); a new one.
-            guard now - last.since > Self.maxIdle else { return (last.connection, true) }
-            idle[route.key] = nil
-            return PlainConnection.start(address: last.connection.address, port: last.connection.port, key: route.key).map { ($0, false) }
+            // Readable while idle: bytes no request asked for (they would be taken as the next
+            // answer, and every answer after would be one late) or the server's close. Either
+            // way the connection is not used again.
+            if now - last.since > Self.maxIdle || last.connection.hasUnaskedInput() {
+                if list.isEmpty { return PlainConnection.start(address: last.connection.address, port: last.connection.port, key: route.key).map { ($0, false) } }
+                continue
+            }
+            return (last.connection, true)
         }
         var address = route.literalAddress
         if address == nil, let known = learned[route.key] {

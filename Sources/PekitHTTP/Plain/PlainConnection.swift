@@ -50,6 +50,13 @@ final class PlainConnection {
         return PlainConnection(fd: fd, address: address, port: port, key: key)
     }
 
+    /// Whether an idle connection has something to read: bytes sent before any request asked
+    /// for them, the server's close, or an error. One poll, not waiting.
+    func hasUnaskedInput() -> Bool {
+        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        return poll(&entry, 1, 0) != 0
+    }
+
     /// The outcome of a connect in progress, once the socket is writable: 0 when connected.
     func connectError() -> Int32 {
         var error: Int32 = 0

@@ -24,6 +24,9 @@ struct ResponseReader {
 
     /// libcurl's limit on one header line (CURL_MAX_HTTP_HEADER).
     static let maxLine = 100 * 1024
+    /// libcurl's limit on a response's header blocks together, interim ones and every line's
+    /// ending included (MAX_HTTP_RESP_HEADER_SIZE); trailers are not counted.
+    static let maxHeaderBytes = 300 * 1024
 
     private let isHead: Bool
     private var state = State.statusLine
@@ -35,6 +38,8 @@ struct ResponseReader {
     private var chunked = false
     private var close = false
     private var keepAliveAsked = false
+    /// Bytes of status and header lines so far (libcurl's `allheadercount`).
+    private var headerBytes = 0
     /// Bytes of complete header lines and of body seen: libcurl's test for "Empty reply".
     private(set) var consumed = 0
 
@@ -129,6 +134,11 @@ struct ResponseReader {
         }
     }
 
+    /// What libcurl says of header blocks past `maxHeaderBytes` (`n` counted when it stopped).
+    static func tooLarge(_ n: Int) -> Failure {
+        Failure(code: 56, reason: "Too large response headers: \(n) > \(maxHeaderBytes)")
+    }
+
     /// What both senders say of a header line past the limit (libcurl itself says "Out of memory").
     static let tooLong = Failure(code: 27, reason: "a response header line is longer than libcurl accepts (100 KiB)")
 
@@ -137,6 +147,21 @@ struct ResponseReader {
         var end = raw.count
         while end > 0, raw[end - 1] == 0x0A || raw[end - 1] == 0x0D { end -= 1 }
         let text = UnsafeRawBufferPointer(rebasing: raw[0..<end])
+        switch state {
+        case .statusLine, .headers:
+            headerBytes += raw.count
+            if headerBytes > Self.maxHeaderBytes { throw Self.tooLarge(headerBytes) }
+            if ByteSearch.first(0x00, in: text, from: 0) != nil { throw Failure(code: 8, reason: "Nul byte in header") }
+        case .trailers:
+            // libcurl keeps each trailer as a field: one that is not a field, or holds a NUL,
+            // fails the transfer (a fold line goes on the one before).
+            if !text.isEmpty, text[0] != 0x20 && text[0] != 0x09,
+               ByteSearch.first(0x3A, in: text, from: 0) == nil || ByteSearch.first(0x00, in: text, from: 0) != nil {
+                throw Failure(code: 43, reason: "Failed reading the chunked-encoded stream")
+            }
+        default:
+            break
+        }
         switch state {
         case .statusLine:
             try statusLine(text)
@@ -165,7 +190,7 @@ struct ResponseReader {
             guard text.isEmpty else { throw Failure(code: 56, reason: "Malformed encoding found in chunked-encoding") }
             state = .chunkSize
         case .trailers:
-            exchange.headerLine(raw)  // libcurl hands trailer fields to the header callback too
+            exchange.headerLine(raw)  // libcurl hands trailer fields to the header callback too (kept apart there)
             if text.isEmpty { state = .done }
         default:
             break

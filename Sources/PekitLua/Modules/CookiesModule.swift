@@ -179,8 +179,10 @@ enum CookiesModule: LuaModule {
             let path = try call.string(2)
             let options = try LuaFields.read(call, argument: 3, known: ["format", "sessions", "force"])
             let format = try options?.choice("format", ["netscape", "json"]).flatMap(CookieJar.FileFormat.init(rawValue:))
-            let sessions = try options?.flag("sessions") ?? false
-            do { try jar.save(to: path, format: format, sessions: sessions, force: try options?.flag("force") ?? false) } catch let error as CookieError {
+            // Session cookies are kept by default, as curl's -c keeps them.
+            let sessions = try options?.flag("sessions") ?? true
+            // Merged into the file as it is now, under its lock: another process's cookies stay.
+            do { try jar.save(mergingInto: path, format: format, sessions: sessions, force: try options?.flag("force") ?? false) } catch let error as CookieError {
                 if case .notAJar = error { throw LuaArgumentError("\(error) ({force = true} replaces it)") }
                 throw error
             }
@@ -209,7 +211,7 @@ enum CookiesModule: LuaModule {
             guard let bound = state(call.runtime).bound.first(where: { $0.jar === jar }) else {
                 throw LuaArgumentError("this jar has no file: make it with pekit.cookies.jar{file = PATH}, or use jar:save(path)")
             }
-            try jar.save(to: bound.path, sessions: true, force: true)
+            try jar.save(mergingInto: bound.path, sessions: true, force: true)
             return 0
         }
         stack.rawSet(meta, "__index")

@@ -292,7 +292,7 @@ enum HTTPModule: LuaModule {
                     reason: pekit_span(reason), http_version: pekit_span(version), url: pekit_span(url), method: pekit_span(method), body: pekit_span(body),
                     remote_address: pekit_span(address), remote_port: Int64(r.remotePort),
                     dns: r.timing.dns, connect: r.timing.connect, tls: r.timing.tls, first_byte: r.timing.firstByte, total: r.timing.total)
-                pekit_push_response(L, &fields, 2)
+                pekit_push_response(L, &fields, 3)
             } }
         } } } }
         stack.newTable(narr: Int32(r.redirects.count))
@@ -305,19 +305,23 @@ enum HTTPModule: LuaModule {
             stack.rawSetIndex(-2, Int64(i + 1))
         }
         stack.rawSet(-2, "redirects")
-        stack.newTable(narr: Int32(r.headers.count))
-        for (i, field) in r.headers.enumerated() {
-            var name = field.name
-            name.withUTF8 { name in
-                field.value.bytes.withUnsafeBufferPointer { value in
-                    let name = pekit_span(name), value = pekit_span(value)
-                    pekit_push_pair(L, lua_Integer(i + 1), name.bytes, name.length, value.bytes, value.length)
+        // The fields, then the trailers (after a chunked body), each a list of {name, value}
+        // read by name through the headers metatable.
+        for (fields, key) in [(r.headers, "headers"), (r.trailers, "trailers")] {
+            stack.newTable(narr: Int32(clamping: fields.count))
+            for (i, field) in fields.enumerated() {
+                var name = field.name
+                name.withUTF8 { name in
+                    field.value.bytes.withUnsafeBufferPointer { value in
+                        let name = pekit_span(name), value = pekit_span(value)
+                        pekit_push_pair(L, lua_Integer(i + 1), name.bytes, name.length, value.bytes, value.length)
+                    }
                 }
             }
+            runtime.getRegistry(.headersMetatable)
+            lua_setmetatable(L, -2)
+            stack.rawSet(-2, key)
         }
-        runtime.getRegistry(.headersMetatable)
-        lua_setmetatable(L, -2)
-        stack.rawSet(-2, "headers")
         runtime.getRegistry(.responseMetatable)
         lua_setmetatable(L, -2)
     }

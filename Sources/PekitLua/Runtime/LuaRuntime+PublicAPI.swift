@@ -38,11 +38,12 @@ extension LuaRuntime {
         }
     }
 
-    /// At the end of a script: every jar bound to a file (`pekit.cookies.jar{file = …}`) is
-    /// saved, atomically and under the file's lock, session cookies too.
+    /// At the end of a script: every jar bound to a file (`pekit.cookies.jar{file = …}`) that
+    /// changed since it was loaded or flushed is merged into the file as it is now, atomically
+    /// and under the file's lock, session cookies too; an unchanged jar writes nothing.
     /// - Throws: `CookieError` naming the file that could not be written.
     public func saveBoundJars() throws {
-        for (jar, path) in CookiesModule.state(self).bound { try jar.save(to: path, sessions: true, force: true) }
+        for (jar, path) in CookiesModule.state(self).bound { try jar.save(mergingInto: path, sessions: true, force: true) }
     }
 
     /// The filter a cookie-filter plugin makes with no options (`pekit cookies --filter NAME`).

@@ -55,7 +55,7 @@ let importCommand = Command(
 private let ignoredCurlFlags: Set<String> = ["--path-as-is", "--no-buffer", "-N", "--progress-bar", "-#"]
 
 /// Send options of the command line that a script cannot carry: they are named in it.
-private let notCarried: Set<String> = ["include", "verbose", "write-out", "dump-header", "trace-ascii", "remote-name", "har",
+private let notCarried: Set<String> = ["include", "verbose", "write-out", "dump-header", "trace-ascii", "remote-name", "har", "har-with-secrets",
                                        "cookie-jar", "fail-with-body", "progress", "no-progress", "parallel",
                                        "parallel-max", "rate"]
 

@@ -7,7 +7,7 @@ let runCommand = Command(
     name: "run",
     summary: "run a Lua script with the pekit module",
     help: """
-    usage: pekit run [--sandbox] [--har FILE] [--plugins DIR] [--progress | --no-progress] [-e CHUNK]
+    usage: pekit run [--sandbox] [--har FILE [--har-with-secrets]] [--plugins DIR] [--progress | --no-progress] [-e CHUNK]
                      [-l MODULE] SCRIPT.lua [ARGS...]
            pekit SCRIPT.lua [ARGS...]
 
@@ -21,7 +21,10 @@ let runCommand = Command(
       --sandbox       run the script under the plugin rules: no files, no network (no io, os.execute,
                       require, load, debug)
       --har FILE      write every request the script sends, and its response, to FILE as
-                      HAR 1.2 (written when the script ends, however it ends)
+                      HAR 1.2 (written when the script ends, however it ends; mode 0600),
+                      sanitized as Chrome exports it: no Authorization, Proxy-Authorization,
+                      Cookie or Set-Cookie values, no cookie lists
+      --har-with-secrets  keep those values in the HAR
       --plugins DIR   search DIR for plugins before the default path (a script's own
                       plugins/ directory, beside it, is searched next, from any directory)
       --progress      show downloads to files (sink = path), batches (pekit.http.all) and sends
@@ -47,6 +50,7 @@ private func runRun(_ args: [[UInt8]]) throws -> Int32 {
         .init(name: "e", short: "e", takesValue: true),
         .init(name: "l", short: "l", takesValue: true),
         .init(name: "har", short: nil, takesValue: true),
+        .init(name: "har-with-secrets", short: nil, takesValue: false),
         .init(name: "progress", short: nil, takesValue: false), .init(name: "no-progress", short: nil, takesValue: false),
         pluginsOption,
         .init(name: "help", short: "h", takesValue: false),
@@ -71,9 +75,9 @@ private func runRun(_ args: [[UInt8]]) throws -> Int32 {
     if !parsed.has("no-progress") { attachProgressLine(to: runtime, force: parsed.has("progress")) }
     // --har FILE: every exchange the script makes, written when it ends (whatever way it ends).
     if let path = parsed.value("har") {
-        let log = HARLog()
+        let log = HARLog(secrets: parsed.has("har-with-secrets"))
         runtime.harLog = log
-        defer { try? Files.writeAtomically(log.json(), to: path, mode: 0o644) }
+        defer { try? Files.writeAtomically(log.json(), to: path, mode: 0o600) }
         return runLua { try runScriptParts(parsed, runtime) }
     }
     return runLua { try runScriptParts(parsed, runtime) }

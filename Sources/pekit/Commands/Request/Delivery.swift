@@ -89,7 +89,7 @@ struct Delivery {
             }
         }
         // --har FILE: every exchange of the chain, written whole at the end (also after a failure).
-        let har = parsed.value("har").map { _ in HARLog() }
+        let har = parsed.value("har").map { _ in HARLog(secrets: parsed.has("har-with-secrets")) }
         if let har { options.record = { har.add($0, $1, started: $2) } }
         // A download to a file shows its progress when standard error is a terminal (--progress:
         // always, --no-progress: never); not for transfers running at once, whose lines would fight.
@@ -106,7 +106,7 @@ struct Delivery {
         self.options = options
         finish = { result in
             defer {
-                if let har, let path = parsed.value("har") { try? Files.writeAtomically(har.json(), to: path, mode: 0o644) }
+                if let har, let path = parsed.value("har") { try? Files.writeAtomically(har.json(), to: path, mode: 0o600) }
             }
             defer {
                 if let tracePath {

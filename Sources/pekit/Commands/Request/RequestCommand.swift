@@ -126,7 +126,9 @@ let requestCommand = Command(
                         retry after S seconds; --retry-all-errors retries any transfer error
       --har FILE        write every exchange (each request of a redirect chain: headers,
                         cookies, bodies, timings) to FILE as HAR 1.2, which browsers' developer
-                        tools open
+                        tools open; mode 0600, sanitized as Chrome exports it (no Authorization,
+                        Proxy-Authorization, Cookie or Set-Cookie values, no cookie lists)
+      --har-with-secrets  keep those values in the HAR
       --no-follow       do not follow redirects (pekit follows up to 10 by default, where curl
                         follows only with -L, which pekit accepts)
       -L, --location    follow redirects (the default)

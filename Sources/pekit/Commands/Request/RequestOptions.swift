@@ -28,7 +28,7 @@ let requestOptions: [Arguments.Option] = {
         send("fail", "f"), send("fail-with-body"), send("head", "I"), send("location", "L"),
         send("silent", "s"), send("show-error", "S"), send("cookie-jar", "c", value: true), send("remote-name", "O"),
         send("dump-header", "D", value: true), send("write-out", "w", value: true), send("trace-ascii", value: true),
-        send("har", value: true), send("retry", value: true), send("retry-max-time", value: true), send("retry-all-errors"),
+        send("har", value: true), send("har-with-secrets"), send("retry", value: true), send("retry-max-time", value: true), send("retry-all-errors"),
         send("progress"), send("no-progress"), send("parallel", "Z"), send("parallel-max", value: true), send("rate", value: true),
     ] + SendOptions.fields.flatMap { field in
         // The send options' own flags, from their rows (--compressed is a request flag above).

@@ -1,0 +1,44 @@
+/// A jar's own changes since it was made or last saved by merging: what `save(merging:)` applies
+/// to the file as it is now, so that processes sharing one jar file keep each other's cookies.
+/// Loading a file is not a change (it is what the jar started from); eviction is not either (the
+/// jar was full: the file keeps its copy).
+extension CookieJar {
+    /// A change to the cookie with one key: stored (the jar's copy is written) or removed
+    /// (a deletion, an expiring Set-Cookie, `remove`, `clear`).
+    enum Change { case stored, removed }
+
+    /// Whether the jar changed since it was made or saved by merging.
+    public var hasChanges: Bool { !changes.isEmpty }
+
+    /// Notes that the cookie with `key` was stored or removed (never while a file loads).
+    @inline(__always)
+    func noteChange(_ key: CookieKey, _ change: Change) {
+        guard loadDepth == 0 else { return }
+        changes[key] = change
+        // Stored cookies the jar evicted since are no change to write: let them go once the
+        // journal outgrows the jar (O(1) amortized a change).
+        if changes.count > 2 * max(count, limits.total) + 1024 { pruneChanges() }
+    }
+
+    private func pruneChanges() {
+        var present = Set<CookieKey>()
+        present.reserveCapacity(count)
+        for list in byDomain.values { for cookie in list { present.insert(cookie.key) } }
+        changes = changes.filter { $0.value == .removed || present.contains($0.key) }
+    }
+
+    /// The cookie with `key`, if the jar has it.
+    func cookie(_ key: CookieKey) -> Cookie? {
+        byDomain[key.domain]?.first { $0.name == key.name && $0.path == key.path }
+    }
+
+    /// Writes `base` (the file as it is now) with this jar's changes applied, and forgets them.
+    func applyChanges(to base: CookieJar) {
+        for (key, change) in changes {
+            switch change {
+            case .stored: if let cookie = cookie(key) { try? base.set(cookie) }
+            case .removed: base.remove(key)
+            }
+        }
+    }
+}
