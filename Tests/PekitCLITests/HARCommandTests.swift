@@ -137,6 +137,46 @@ final class HARCommandTests: XCTestCase {
         return entries
     }
 
+    /// A HAR leaves credentials and cookies out unless asked (as Chrome exports it since 130),
+    /// and only its owner can read it (issue 41).
+    func testHARFilesAreSanitizedAndPrivate() throws {
+        let server = try TestServer.shared()
+        let dir = try makeTemporaryDirectory("har-secrets")
+        func fields(_ path: String) throws -> (request: [String: String], response: [String], cookies: Int) {
+            guard let entry = try checkFields(path).first else { throw XCTSkip("no entry in \(path)") }
+            let request = entry["request"] as? [String: Any] ?? [:]
+            let response = entry["response"] as? [String: Any] ?? [:]
+            var named: [String: String] = [:]
+            for case let h as [String: Any] in request["headers"] as? [Any] ?? [] { named[h["name"] as? String ?? ""] = h["value"] as? String }
+            let setCookies = (response["headers"] as? [Any] ?? []).compactMap { ($0 as? [String: Any]).flatMap { $0["name"] as? String == "Set-Cookie" ? $0["value"] as? String : nil } }
+            let cookies = (request["cookies"] as? [Any] ?? []).count + (response["cookies"] as? [Any] ?? []).count
+            return (named, setCookies, cookies)
+        }
+        let plain = dir.appendingPathComponent("plain.har").path, secret = dir.appendingPathComponent("secret.har").path
+        let args = ["-u", "ada:pw", "-b", "sid=s3cret", "-H", "Proxy-Authorization: Basic cHJveHk=", "\(server.base)/cookies/set?k=v"]
+        let first = try PekitProcess.run(["request", "--har", plain] + args)
+        XCTAssertEqual(first.status, 0, first.stderr)
+        let sanitized = try fields(plain)
+        XCTAssertEqual(sanitized.request["Authorization"], "")
+        XCTAssertEqual(sanitized.request["Proxy-Authorization"], "")
+        XCTAssertEqual(sanitized.request["Cookie"], "")
+        XCTAssertEqual(sanitized.response, [""])
+        XCTAssertEqual(sanitized.cookies, 0)
+        XCTAssertFalse(try String(contentsOfFile: plain, encoding: .utf8).contains("s3cret"))
+        var info = stat()
+        XCTAssertEqual(stat(plain, &info), 0)
+        XCTAssertEqual(info.st_mode & 0o777, 0o600)
+        XCTAssertEqual(try PekitProcess.run(["request", "--har", secret, "--har-with-secrets"] + args).status, 0)
+        let kept = try fields(secret)
+        XCTAssertEqual(kept.request["Authorization"], "Basic YWRhOnB3")
+        XCTAssertEqual(kept.request["Cookie"], "sid=s3cret")
+        XCTAssertEqual(kept.response, ["k=v; Path=/"])
+        XCTAssertEqual(kept.cookies, 2)
+        let run = dir.appendingPathComponent("run.har").path
+        XCTAssertEqual(try PekitProcess.run(["run", "--har", run, "-e", "pekit.http.send{url = '\(server.base)/echo', auth = {user = 'ada', password = 'pw'}}"]).status, 0)
+        XCTAssertEqual(try fields(run).request["Authorization"], "")
+    }
+
     /// --har on pekit request and pekit run: every exchange (redirect hops too), the spec's
     /// fields, and a file pekit loads back and replays.
     func testWrittenHARFilesLoadBack() throws {

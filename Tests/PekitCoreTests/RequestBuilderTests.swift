@@ -122,6 +122,31 @@ final class RequestBuilderTests: XCTestCase {
     }
 
     /// Multipart bodies parse back with Python's email parser (a real MIME parser; it leaves the
+    /// A part's type cannot add a header line to the part, and a fixed boundary that occurs in
+    /// a part's data (which a server would read as the part's end and a forged field after it)
+    /// is refused (issue 41).
+    func testMultipartCannotBeForged() throws {
+        var b = RequestBuilder(url: "http://x/upload")
+        b.method = "POST"
+        b.body = .multipart([MultipartBody.Part(name: "f", filename: "x", contentType: "text/plain\r\nX-Evil: 1", source: .data([0x61]))])
+        XCTAssertThrowsError(try b.build()) { error in
+            XCTAssertEqual("\(error)", "header Content-Type (part \"f\"): the value contains CR at byte 11 (header injection is refused)")
+        }
+        b.body = .multipart([MultipartBody.Part(name: "f", contentType: "a\0b", source: .data([0x61]))])
+        XCTAssertThrowsError(try b.build()) { XCTAssertTrue("\($0)".contains("the value contains NUL at byte 2")) }
+        let forged = "--XYZ\r\nContent-Disposition: form-data; name=\"admin\"\r\n\r\ntrue\r\n"
+        b.body = .multipart([MultipartBody.Part(name: "comment", source: .data(Array(forged.utf8)))])
+        b.boundary = "XYZ"
+        XCTAssertThrowsError(try b.build()) { error in
+            XCTAssertEqual("\(error)", "boundary \"XYZ\" occurs in the part \"comment\": a server would end the part there; leave boundary unset for a random one")
+        }
+        b.boundary = "a\r\nb"
+        XCTAssertThrowsError(try b.build()) { XCTAssertTrue("\($0)".hasPrefix("boundary \"a\\x0D\\x0Ab\": a multipart boundary is 1 to 70"), "\($0)") }
+        b.boundary = nil
+        let random = try b.build()
+        XCTAssertEqual(text(try random.bodyBytes()).components(separatedBy: "Content-Disposition").count, 3, "the random boundary keeps the text one field")
+    }
+
     /// WHATWG %22 escape of a quote in a filename as it is, where form parsers decode it).
     func testMultipartIsWellFormed() throws {
         let dir = try makeTemporaryDirectory("mp")

@@ -36,4 +36,26 @@ final class OAuth1Tests: XCTestCase {
             XCTAssertEqual(request.headers["Authorization"], v["authorization"] as? String, label)
         }
     }
+
+    /// A realm with a quote would end the quoted string early and add a second oauth_signature
+    /// of the realm's choosing (issue 41): refused, as any control character is.
+    func testARealmCannotAddParameters() throws {
+        for realm in ["r\",oauth_signature=\"x", "a\\b", "line\r\nX-Evil: 1"] {
+            var signer = OAuth1(consumerKey: "key")
+            signer.consumerSecret = "secret"
+            signer.realm = realm
+            var request = HTTPRequest(method: "GET", url: "http://example.com/", headers: HTTPHeaders(), body: .empty)
+            XCTAssertThrowsError(try signer.sign(&request, now: 0), realm) { error in
+                XCTAssertTrue("\(error)".hasPrefix("realm: "), "\(error)")
+            }
+            XCTAssertNil(request.headers["Authorization"])
+        }
+        var signer = OAuth1(consumerKey: "key")
+        signer.realm = "Photos, Example"
+        var request = HTTPRequest(method: "GET", url: "http://example.com/", headers: HTTPHeaders(), body: .empty)
+        _ = try signer.sign(&request, now: 0)
+        let field = request.headers["Authorization"] ?? ""
+        XCTAssertTrue(field.hasPrefix("OAuth realm=\"Photos, Example\", oauth_"), field)
+        XCTAssertEqual(field.components(separatedBy: "oauth_signature=").count, 2, field)
+    }
 }

@@ -442,4 +442,21 @@ final class HTTPClientTests: XCTestCase {
         try process.run()
         return (process, port)
     }
+
+    /// A hand-written Proxy-Authorization goes no further than Authorization and Cookie: a
+    /// redirect to another origin drops all three (issue 41), the same origin keeps them.
+    func testCredentialsStayWithTheirOrigin() throws {
+        let other = server.base.replacingOccurrences(of: "127.0.0.1", with: "localhost")
+        for (to, kept) in [("/echo", true), ("\(other)/echo", false)] {
+            var b = RequestBuilder(url: "\(server.base)/redirect/302?to=\(PercentEncoder.rfc3986.encode(to))")
+            b.headers = [.init("Proxy-Authorization", "Basic cHJveHk="), .init("Authorization", "Bearer t"),
+                         .init("Cookie", "a=1")]
+            let r = try HTTPClient().send(try b.build())
+            let echo = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(r.body)) as? [String: Any])
+            let names = Set((echo["headers"] as? [[String]] ?? []).map { $0[0] })
+            for name in ["Proxy-Authorization", "Authorization", "Cookie"] {
+                XCTAssertEqual(names.contains(name), kept, "\(name) after a redirect to \(to)")
+            }
+        }
+    }
 }

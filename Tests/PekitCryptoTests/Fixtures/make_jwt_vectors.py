@@ -56,6 +56,9 @@ bad = [
     {**refused(jwt.encode({"aud": "web"}, keys["secret"]), keys["secret"], {"audience": "api"}, "aud"), "key": keys["secret"], "options": {"audience": "api"}},
     {**refused(jwt.encode({"aud": "web"}, keys["secret"]), keys["secret"], {}, "aud"), "key": keys["secret"]},
     {**refused(jwt.encode({"iss": "evil"}, keys["secret"]), keys["secret"], {"issuer": "pekit"}, "iss"), "key": keys["secret"], "options": {"issuer": "pekit"}},
+    # RFC 7519 §4.1.3: each audience a string; a list with another value is not "me" too.
+    {**refused(jwt.encode({"aud": [1, "me"]}, keys["secret"]), keys["secret"], {"audience": "me"}, "aud"), "key": keys["secret"], "options": {"audience": "me"}},
+    {**refused(jwt.encode({"aud": 5}, keys["secret"]), keys["secret"], {"audience": "me"}, "aud"), "key": keys["secret"], "options": {"audience": "me"}},
     {**refused(jwt.encode({"a": 1}, "another secret"), keys["secret"], {}, "signature"), "key": keys["secret"]},
     {**refused(jwt.encode({"a": 1}, None, algorithm="none"), keys["secret"], {}, "alg"), "key": keys["secret"]},
     # The classic confusion: an HS256 token whose HMAC secret is the server's RSA public key.
