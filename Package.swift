@@ -63,6 +63,10 @@ let package = Package(
         // (-parse-as-library) so libFuzzer's own main is used in the fuzz build.
         .executableTarget(name: "pekit-fuzz-lua", dependencies: ["PekitLua", "PekitCore"],
                           swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
+        // libFuzzer target for the two HTTP/1.1 readers (pekit's and libcurl's) on the same bytes:
+        // scripts/fuzz http SECONDS; a plain build compares them over random mutations.
+        .executableTarget(name: "pekit-fuzz-http", dependencies: ["PekitHTTP", "PekitCore"],
+                          swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
         .testTarget(name: "PekitCoreTests", dependencies: ["PekitCore", "PekitTestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "PekitLuaTests", dependencies: ["PekitLua", "PekitCore", "PekitCrypto", "PekitTestSupport"], resources: [.copy("Fixtures")]),
         // Starts Tests/Server/pekit_test_server.py (HTTP and HTTPS on 127.0.0.1) for the tests.

@@ -218,6 +218,8 @@ public final class HTTPEngine {
             } else {
                 startCurl(job, transfer.request, transfer.exchange.willFollow)
             }
+        case .toLibcurl:
+            startCurl(job, transfer.request, transfer.exchange.willFollow)
         case .done(let result):
             endPlain(job, transfer, result)
         }

@@ -2,7 +2,17 @@
 /// place (Set-Cookie attributes, cookies.txt fields, host names): no string is made to compare.
 package enum ASCII {
     /// The byte with an ASCII upper-case letter lowered; any other byte as it is.
-    @inline(__always) static func lower(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte }
+    @inline(__always) package static func lower(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte }
+
+    /// A hex digit's value (either case), or nil.
+    @inline(__always) package static func hexValue(_ byte: UInt8) -> Int? {
+        switch byte {
+        case 0x30...0x39: return Int(byte - 0x30)
+        case 0x41...0x46: return Int(byte - 0x41 + 10)
+        case 0x61...0x66: return Int(byte - 0x61 + 10)
+        default: return nil
+        }
+    }
 
     /// Whether `bytes` start with `word`, ASCII letters compared without case.
     static func hasPrefix(_ bytes: UnsafeBufferPointer<UInt8>, ignoringCase word: StaticString) -> Bool {

@@ -23,6 +23,9 @@ final class PlainTransfer {
         case done(Result<HTTPResponse, Error>)
         /// Nothing was answered: send the request with libcurl instead.
         case handOver
+        /// The answer needs what only libcurl implements (a transfer coding it decodes): the
+        /// request goes again through libcurl, and this answer is dropped.
+        case toLibcurl
     }
 
     let request: HTTPRequest
@@ -226,6 +229,7 @@ final class PlainTransfer {
     }
 
     private func fail(_ failure: ResponseReader.Failure) -> Outcome {
+        if failure == ResponseReader.toLibcurl { return .toLibcurl }
         exchange.abandon()
         return .done(.failure(HTTPError.transfer(method: request.method, url: request.url, code: failure.code, reason: failure.reason,
                                                  hint: HTTPClient.hint(CURLcode(rawValue: UInt32(failure.code)), failure.reason))))
@@ -235,6 +239,8 @@ final class PlainTransfer {
         let end = Self.monotonic()
         return .done(Result {
             var response = try exchange.complete()
+            // A status line the exchange cannot read: libcurl's code for it, as its path reports.
+            if response.status == 0 { response.status = reader.status }
             // curl's phases, from the start of this exchange: no name to resolve, no TLS.
             response.timing.connect = connectedAt - start
             response.timing.firstByte = firstByteAt == 0 ? end - start : firstByteAt - start

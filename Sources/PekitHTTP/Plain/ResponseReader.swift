@@ -3,14 +3,19 @@ import Glibc
 #endif
 import PekitCore
 
-/// Reads an HTTP/1.x response as its bytes arrive, the way libcurl reads one: the status line and
-/// header lines go to the exchange's header callback (each with its line ending, as libcurl hands
-/// them over), interim 1xx responses before the final one, and the body, unframed from its
-/// Content-Length or its chunks, to the body callback.
+/// Reads an HTTP/1.x response as its bytes arrive, the way libcurl 7.88 reads one: the status line
+/// and header lines go to the exchange's header callback (each with its line ending, as libcurl
+/// hands them over), interim 1xx responses before the final one, the body, unframed from its
+/// Content-Length or its chunks, to the body callback, and trailers to the header callback after
+/// it. Where libcurl is lenient (a status line it reads as `HTTP/1.0 200`, a Content-Length with
+/// text after the number) this reader is lenient in the same way, and where it fails this one
+/// fails with its code and words: the two readers are held to each other by a differential test
+/// and a fuzz target (`PlainReaderHostileTests`, `scripts/fuzz http`).
 ///
 /// The framing is RFC 9112 §6.3's, as libcurl applies it: no body for HEAD, 1xx, 204 and 304;
 /// chunked when Transfer-Encoding says so (Content-Length is then ignored); else Content-Length
-/// (the last one given); else everything up to the close.
+/// (the last one given); else everything up to the close. A response with a transfer coding
+/// other than chunked, which libcurl would decode, is left to libcurl (`toLibcurl`).
 struct ResponseReader {
     /// A response that cannot be read: libcurl's error code and message for the same bytes.
     struct Failure: Error, Equatable {
@@ -18,38 +23,56 @@ struct ResponseReader {
         let reason: String
     }
 
-    private enum State {
-        case statusLine, headers, body, chunkSize, chunkData, chunkDataEnd, trailers, untilClose, done
-    }
+    private enum Chunk { case hex, lf, data, postLF, trailer, trailerCR, trailerPostCR, stop }
+    private enum State: Equatable { case statusLine, headers, body, chunk(Chunk), untilClose, done }
 
-    /// libcurl's limit on one header line (CURL_MAX_HTTP_HEADER).
+    /// libcurl's limit on one header line (CURL_MAX_HTTP_HEADER; its buffer keeps a byte for a NUL).
     static let maxLine = 100 * 1024
     /// libcurl's limit on a response's header blocks together, interim ones and every line's
     /// ending included (MAX_HTTP_RESP_HEADER_SIZE); trailers are not counted.
     static let maxHeaderBytes = 300 * 1024
+    /// libcurl's limit on one trailer (DYN_TRAILERS).
+    static let maxTrailer = 64 * 1024
+    /// Not a failure: the response uses what only libcurl implements (a transfer coding it
+    /// decodes), so the request is sent again through libcurl.
+    static let toLibcurl = Failure(code: -1, reason: "a transfer coding libcurl decodes")
 
     private let isHead: Bool
     private var state = State.statusLine
     private var line: [UInt8] = []
     private var remaining = 0
-    private var status = 0
-    private var minorVersion = 1
+    /// The status code as libcurl reads it (what framing depends on; the exchange reads its own
+    /// from the line, as it does for libcurl's) and its version (10, 11 or 20).
+    private(set) var status = 0
+    private var version = 11
+    /// No body and no Content-Length for this response (1xx, 204, 304).
+    private var bodyless = false
     private var contentLength: Int?
     private var chunked = false
+    /// Transfer codings other than chunked seen (libcurl decodes them; more than 5 it refuses).
+    private var codings = 0
     private var close = false
-    private var keepAliveAsked = false
+    private var keepAlive = false
+    /// Lines of the current header block so far (libcurl's `headerline`).
+    private var headerLine = 0
+    /// Whether any field was kept: a fold line needs one before it (libcurl's headers API).
+    private var hasField = false
     /// Bytes of status and header lines so far (libcurl's `allheadercount`).
     private var headerBytes = 0
+    private var hexDigits: [UInt8] = []
+    private var trailer: [UInt8] = []
     /// Bytes of complete header lines and of body seen: libcurl's test for "Empty reply".
     private(set) var consumed = 0
+    /// Whether a whole line came (the first one is always tested as a status line).
+    private var sawLine = false
 
     /// The body's length when the final response gave one and its body is being read.
-    var expectedLength: Int? { if case .body = state { return contentLength } else { return nil } }
+    var expectedLength: Int? { state == .body ? contentLength : nil }
 
     /// Whether the response was read to its end.
-    var isDone: Bool { if case .done = state { return true } else { return false } }
+    var isDone: Bool { state == .done }
     /// Whether the connection can carry another request once this response is done.
-    var reusable: Bool { isDone && !close && (minorVersion == 1 || keepAliveAsked) }
+    var reusable: Bool { isDone && !close && (version == 11 || (version == 10 && keepAlive)) }
     /// Whether any byte of a response came.
     private(set) var started = false
 
@@ -67,34 +90,52 @@ struct ResponseReader {
             case .done:
                 close = true  // more than the response: do not trust this connection again
                 return true
-            case .body, .chunkData:
+            case .body:
                 let take = min(remaining, n - i)
                 remaining -= take
                 consumed += take
                 if !exchange.bodyBytes(UnsafeRawBufferPointer(rebasing: bytes[i..<i + take])) { return false }
                 i += take
-                if remaining == 0 { state = state == .body ? .done : .chunkDataEnd }
+                if remaining == 0 { state = .done }
+            case .chunk(.data):
+                let take = min(remaining, n - i)
+                remaining -= take
+                consumed += take
+                if !exchange.bodyBytes(UnsafeRawBufferPointer(rebasing: bytes[i..<i + take])) { return false }
+                i += take
+                if remaining == 0 { state = .chunk(.postLF) }
+            case .chunk(let step):
+                if try chunkByte(bytes[i], step, exchange) { i += 1 }
             case .untilClose:
                 consumed += n - i
                 if !exchange.bodyBytes(UnsafeRawBufferPointer(rebasing: bytes[i..<n])) { return false }
                 i = n
-            default:
+            case .statusLine, .headers:
                 // A line: up to and with its LF.
                 guard let lf = ByteSearch.first(0x0A, in: bytes, from: i) else {
                     line.append(contentsOf: bytes[i..<n])
-                    if line.count > Self.maxLine { throw Self.tooLong }
+                    if line.count >= Self.maxLine { throw Self.tooLong }
+                    // libcurl tells HTTP/0.9 from the first bytes, before the line is whole.
+                    if state == .statusLine { try checkPrefix(line) }
                     return true
                 }
-                let complete: UnsafeRawBufferPointer
+                if (line.first ?? bytes[i]) == 0x00 && !(state == .statusLine && !sawLine) {
+                    // libcurl 7.88 stops reading headers at a line that starts with NUL, drops
+                    // it and the rest of what it read with it, and reads what comes next as
+                    // the body, however the block said it is framed.
+                    line.removeAll()
+                    try bodyWithoutEnd()
+                    return true
+                }
                 if line.isEmpty {
-                    complete = UnsafeRawBufferPointer(rebasing: bytes[i...lf])
+                    let complete = UnsafeRawBufferPointer(rebasing: bytes[i...lf])
                     i = lf + 1
-                    if complete.count > Self.maxLine { throw Self.tooLong }
+                    if complete.count >= Self.maxLine { throw Self.tooLong }
                     try take(line: complete, exchange)
                 } else {
                     line.append(contentsOf: bytes[i...lf])
                     i = lf + 1
-                    if line.count > Self.maxLine { throw Self.tooLong }
+                    if line.count >= Self.maxLine { throw Self.tooLong }
                     let whole = line
                     line.removeAll(keepingCapacity: true)
                     var failure: Failure?
@@ -111,7 +152,15 @@ struct ResponseReader {
     /// The connection closed (or failed with `error`, an errno). Returns normally when that ends
     /// the response (a body read to the close); else the failure libcurl reports.
     mutating func closed(error: Int32 = 0) throws(Failure) {
-        if case .untilClose = state, error == 0 { state = .done; close = true; return }
+        if case .untilClose = state, error == 0 {
+            // Nothing at all of a response (what an interim one held does not count).
+            if consumed == 0 { throw Failure(code: 52, reason: "Empty reply from server") }
+            state = .done
+            close = true
+            return
+        }
+        // Waiting for the LF after the last CR of the chunks: libcurl has what it needs.
+        if state == .chunk(.stop), error == 0 { state = .done; close = true; return }
         if case .done = state { return }
         if error != 0 {
             let text = cText(strerror(error))
@@ -121,12 +170,17 @@ struct ResponseReader {
         case .statusLine where consumed == 0:
             throw Failure(code: 52, reason: "Empty reply from server")
         case .headers:
-            // libcurl takes a header block cut by the close as the whole response, without a body.
+            // libcurl takes a header block cut by the close as the whole response, without a
+            // body; but a body it was told of is one that did not come.
+            if !isHead && !bodyless {
+                if chunked { throw Failure(code: 18, reason: "transfer closed with outstanding read data remaining") }
+                if let contentLength, contentLength > 0 { throw Failure(code: 18, reason: "transfer closed with \(contentLength) bytes remaining to read") }
+            }
             state = .done
             close = true
         case .body:
             throw Failure(code: 18, reason: "transfer closed with \(remaining) bytes remaining to read")
-        case .chunkSize, .chunkData, .chunkDataEnd, .trailers:
+        case .chunk:
             throw Failure(code: 18, reason: "transfer closed with outstanding read data remaining")
         default:
             // Inside a header block: what libcurl calls a reply it cannot use.
@@ -134,173 +188,376 @@ struct ResponseReader {
         }
     }
 
+    /// What both senders say of a header line past the limit (libcurl itself says "Out of memory").
+    static let tooLong = Failure(code: 27, reason: "a response header line is longer than libcurl accepts (100 KiB)")
+
     /// What libcurl says of header blocks past `maxHeaderBytes` (`n` counted when it stopped).
     static func tooLarge(_ n: Int) -> Failure {
         Failure(code: 56, reason: "Too large response headers: \(n) > \(maxHeaderBytes)")
     }
 
-    /// What both senders say of a header line past the limit (libcurl itself says "Out of memory").
-    static let tooLong = Failure(code: 27, reason: "a response header line is longer than libcurl accepts (100 KiB)")
+    private static let http09 = Failure(code: 1, reason: "Received HTTP/0.9 when not allowed")
+
+    /// The first line of a response must start "HTTP/" (in any case) as far as it goes, or
+    /// libcurl takes the bytes for HTTP/0.9, which it refuses.
+    private func checkPrefix<C: Collection>(_ bytes: C) throws(Failure) where C.Element == UInt8 {
+        for (b, expected) in zip(bytes.prefix(5), "HTTP/".utf8) where ASCII.lower(b) != ASCII.lower(expected) { throw Self.http09 }
+    }
 
     private mutating func take(line raw: UnsafeRawBufferPointer, _ exchange: Exchange) throws(Failure) {
         consumed += raw.count
-        var end = raw.count
-        while end > 0, raw[end - 1] == 0x0A || raw[end - 1] == 0x0D { end -= 1 }
-        let text = UnsafeRawBufferPointer(rebasing: raw[0..<end])
-        switch state {
-        case .statusLine, .headers:
-            headerBytes += raw.count
-            if headerBytes > Self.maxHeaderBytes { throw Self.tooLarge(headerBytes) }
-            if ByteSearch.first(0x00, in: text, from: 0) != nil { throw Failure(code: 8, reason: "Nul byte in header") }
-        case .trailers:
-            // libcurl keeps each trailer as a field: one that is not a field, or holds a NUL,
-            // fails the transfer (a fold line goes on the one before).
-            if !text.isEmpty, text[0] != 0x20 && text[0] != 0x09,
-               ByteSearch.first(0x3A, in: text, from: 0) == nil || ByteSearch.first(0x00, in: text, from: 0) != nil {
-                throw Failure(code: 43, reason: "Failed reading the chunked-encoded stream")
-            }
-        default:
-            break
-        }
-        switch state {
-        case .statusLine:
-            try statusLine(text)
+        sawLine = true
+        if state == .statusLine { try checkPrefix(raw) }
+        if raw[0] == 0x0D || raw[0] == 0x0A {
+            // A line that starts with CR or LF ends the block, whatever follows on it.
             exchange.headerLine(raw)
+            try count(raw)
+            return try endOfHeaders()
+        }
+        if state == .statusLine {
+            switch CurlStatusLine.read(raw) {
+            case .failure(let failure): throw failure
+            case .status(let code, let version):
+                status = code
+                self.version = version
+                bodyless = (100...199).contains(code) || code == 204 || code == 304
+            }
+            if ByteSearch.first(0x00, in: raw, from: 0) != nil { throw Self.nul }
+            headerLine = 1
             state = .headers
-        case .headers:
-            if text.isEmpty {
-                exchange.headerLine(raw)
-                endOfHeaders()
-            } else {
-                try header(text)
-                exchange.headerLine(raw)
-            }
-        case .chunkSize:
-            // Hex digits, then optional extensions after ';' (ignored, as libcurl does).
-            var size = 0, digits = 0
-            for b in text {
-                guard let v = Self.hexValue(b) else { break }
-                guard size <= (Int.max - 15) / 16 else { throw Self.badChunk }
-                size = size * 16 + v
-                digits += 1
-            }
-            guard digits > 0 else { throw Self.badChunk }
-            if size == 0 { state = .trailers } else { remaining = size; state = .chunkData }
-        case .chunkDataEnd:
-            guard text.isEmpty else { throw Failure(code: 56, reason: "Malformed encoding found in chunked-encoding") }
-            state = .chunkSize
-        case .trailers:
-            exchange.headerLine(raw)  // libcurl hands trailer fields to the header callback too (kept apart there)
-            if text.isEmpty { state = .done }
-        default:
-            break
+            exchange.headerLine(raw)
+            return try count(raw)
         }
+        headerLine += 1
+        // libcurl's verify_header, then what its headers API keeps.
+        if ByteSearch.first(0x00, in: raw, from: 0) != nil { throw Self.nul }
+        let fold = raw[0] == 0x20 || raw[0] == 0x09
+        if !(fold && headerLine > 2), ByteSearch.first(0x3A, in: raw, from: 0) == nil {
+            throw Failure(code: 8, reason: "Header without colon")
+        }
+        try keep(raw, fold: fold)
+        try field(raw)
+        exchange.headerLine(raw)
+        try count(raw)
     }
 
-    private static let badChunk = Failure(code: 56, reason: "Illegal or missing hexadecimal sequence in chunked-encoding")
+    private static let nul = Failure(code: 8, reason: "Nul byte in header")
+    private static let badArgument = Failure(code: 43, reason: "A libcurl function was given a bad argument")
 
-    private static func hexValue(_ b: UInt8) -> Int? {
-        switch b {
-        case 0x30...0x39: return Int(b - 0x30)
-        case 0x41...0x46: return Int(b - 0x41 + 10)
-        case 0x61...0x66: return Int(b - 0x61 + 10)
-        default: return nil
-        }
-    }
-
-    /// "HTTP/1.x DDD reason": what libcurl accepts from an HTTP/1 connection (and "HTTP/2 DDD"
-    /// or "HTTP/3 DDD", which it reads too; such a connection is not used again).
-    private mutating func statusLine(_ text: UnsafeRawBufferPointer) throws(Failure) {
-        if text.count >= 10, text.starts(with: "HTTP/".utf8), text[5] == 0x32 || text[5] == 0x33, text[6] == 0x20,
-           text[7...9].allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
-            status = Int(text[7] - 0x30) * 100 + Int(text[8] - 0x30) * 10 + Int(text[9] - 0x30)
-            contentLength = nil
-            chunked = false
-            keepAliveAsked = false
-            close = true
+    /// libcurl's headers API (Curl_headers_push) on a field line: a fold needs a field before it;
+    /// otherwise a colon before the line's first CR.
+    private mutating func keep(_ raw: UnsafeRawBufferPointer, fold: Bool) throws(Failure) {
+        if fold {
+            guard hasField else { throw Self.badArgument }
             return
         }
-        guard text.count >= 12, text[0] == 0x48, text[1] == 0x54, text[2] == 0x54, text[3] == 0x50, text[4] == 0x2F, text[5] == 0x31,
-              text[6] == 0x2E, text[8] == 0x20 else {  // HTTP/1.x and a space
-            if text.starts(with: "HTTP/".utf8), text.count >= 8, text[6] == 0x2E {
-                throw Failure(code: 1, reason: "Unsupported HTTP version (\(Character(Unicode.Scalar(text[5]))).\(Character(Unicode.Scalar(text[7])))) in response")
-            }
-            throw Failure(code: 1, reason: "Received HTTP/0.9 when not allowed")
-        }
-        guard text[7] == 0x30 || text[7] == 0x31 else {
-            throw Failure(code: 1, reason: "Unsupported HTTP version (1.\(Character(Unicode.Scalar(text[7])))) in response")
-        }
-        minorVersion = Int(text[7] - 0x30)
-        var code = 0
-        for k in 9..<12 {
-            guard text[k] >= 0x30 && text[k] <= 0x39 else { throw Failure(code: 1, reason: "Received HTTP/0.9 when not allowed") }
-            code = code * 10 + Int(text[k] - 0x30)
-        }
-        if text.count > 12, text[12] >= 0x30 && text[12] <= 0x39 || code < 100 {
-            throw Failure(code: 1, reason: "Unsupported response code in HTTP response")
-        }
-        status = code
-        contentLength = nil
-        chunked = false
-        keepAliveAsked = false
-        close = false
+        let end = ByteSearch.first(0x0D, in: raw, from: 0) ?? raw.count - 1
+        guard let colon = ByteSearch.first(0x3A, in: raw, from: 0), colon < end else { throw Self.badArgument }
+        hasField = true
     }
 
-    private mutating func header(_ text: UnsafeRawBufferPointer) throws(Failure) {
-        if text[0] == 0x20 || text[0] == 0x09 { return }  // obs-fold: the value goes on (the exchange joins it)
-        guard let colon = ByteSearch.first(0x3A, in: text, from: 0) else { throw Failure(code: 8, reason: "Header without colon") }
-        // Only three names matter here; most fields are passed over on their length.
-        guard colon == 14 || colon == 17 || colon == 10 else { return }
-        let name = UnsafeRawBufferPointer(rebasing: text[0..<colon])
-        var start = colon + 1
-        while start < text.count, text[start] == 0x20 || text[start] == 0x09 { start += 1 }
-        var stop = text.count
-        while stop > start, text[stop - 1] == 0x20 || text[stop - 1] == 0x09 { stop -= 1 }
-        let value = UnsafeRawBufferPointer(rebasing: text[start..<stop])
-        if ASCII.equals(name, ignoringCase: "content-length") {
-            var length = 0
-            var valid = !value.isEmpty
-            for b in value {
-                guard b >= 0x30 && b <= 0x39, length <= (Int.max - 9) / 10 else { valid = false; break }
-                length = length * 10 + Int(b - 0x30)
+    /// Adds a header line's bytes to the count libcurl limits.
+    private mutating func count(_ raw: UnsafeRawBufferPointer) throws(Failure) {
+        headerBytes += raw.count
+        if headerBytes > Self.maxHeaderBytes { throw Self.tooLarge(headerBytes) }
+    }
+
+    /// What libcurl reads of a field line: its name as a case-blind prefix with the colon.
+    private mutating func field(_ raw: UnsafeRawBufferPointer) throws(Failure) {
+        func starts(_ name: StaticString) -> Bool {
+            let n = name.utf8CodeUnitCount
+            return raw.count >= n && ASCII.equals(UnsafeRawBufferPointer(rebasing: raw[0..<n]), ignoringCase: name)
+        }
+        if !bodyless && starts("content-length:") {
+            switch Self.length(UnsafeRawBufferPointer(rebasing: raw[15...])) {
+            case .some(.some(let n)): contentLength = n
+            case .some(.none): close = true  // too large: libcurl ignores it and reads to the close
+            case .none: throw Failure(code: 8, reason: "Invalid Content-Length: value")
             }
-            guard valid else { throw Failure(code: 8, reason: "Invalid Content-Length: value") }
-            contentLength = length
-        } else if ASCII.equals(name, ignoringCase: "transfer-encoding") {
-            if Self.hasToken(value, "chunked") { chunked = true }
-        } else if ASCII.equals(name, ignoringCase: "connection") {
-            if Self.hasToken(value, "close") { close = true }
-            if Self.hasToken(value, "keep-alive") { keepAliveAsked = true }
+        } else if starts("content-type:") {
+            return
+        } else if version == 10 && Self.has(raw, field: "connection:", "keep-alive") {
+            keepAlive = true
+        } else if Self.has(raw, field: "connection:", "close") {
+            close = true
+        } else if !bodyless && starts("transfer-encoding:") {
+            try codings(UnsafeRawBufferPointer(rebasing: raw[18...]))
         }
     }
 
-    /// Whether the comma-separated list `value` has `token` (ASCII case-blind, spaces trimmed).
-    private static func hasToken(_ value: UnsafeRawBufferPointer, _ token: StaticString) -> Bool {
-        var a = 0
-        while a <= value.count {
-            let comma = value[a...].firstIndex(of: 0x2C) ?? value.count
-            var s = a, e = comma
-            while s < e, value[s] == 0x20 || value[s] == 0x09 { s += 1 }
-            while e > s, value[e - 1] == 0x20 || value[e - 1] == 0x09 { e -= 1 }
-            if ASCII.equals(UnsafeRawBufferPointer(rebasing: value[s..<e]), ignoringCase: token) { return true }
-            a = comma + 1
+    /// Content-Length's value as libcurl's curlx_strtoofft reads it: blanks, then strtoll's
+    /// number (a `+` allowed, anything after the digits ignored). nil: invalid; .some(nil): too large.
+    private static func length(_ value: UnsafeRawBufferPointer) -> Int?? {
+        var i = 0
+        while i < value.count, value[i] == 0x20 || value[i] == 0x09 { i += 1 }
+        guard i < value.count, value[i] != 0x2D, !isSpace(value[i]) else { return nil }
+        if value[i] == 0x2B { i += 1 }
+        var n = 0, digits = 0, overflow = false
+        while i < value.count, value[i] >= 0x30 && value[i] <= 0x39 {
+            let (times, o1) = n.multipliedReportingOverflow(by: 10)
+            let (plus, o2) = times.addingReportingOverflow(Int(value[i] - 0x30))
+            if o1 || o2 { overflow = true } else { n = plus }
+            digits += 1
+            i += 1
+        }
+        guard digits > 0 else { return nil }
+        return .some(overflow ? nil : n)
+    }
+
+    static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || (b >= 0x09 && b <= 0x0D) }
+
+    /// libcurl's Curl_compareheader: the field named `field` holds `content` anywhere in its value
+    /// (case-blind, up to the line's first CR).
+    private static func has(_ raw: UnsafeRawBufferPointer, field: StaticString, _ content: StaticString) -> Bool {
+        let n = field.utf8CodeUnitCount
+        guard raw.count >= n, ASCII.equals(UnsafeRawBufferPointer(rebasing: raw[0..<n]), ignoringCase: field) else { return false }
+        var start = n
+        while start < raw.count, isSpace(raw[start]) { start += 1 }
+        let end = ByteSearch.first(0x0D, in: raw, from: start) ?? ByteSearch.first(0x0A, in: raw, from: start) ?? raw.count
+        let c = content.utf8CodeUnitCount
+        var at = start
+        while end - at >= c {
+            if ASCII.equals(UnsafeRawBufferPointer(rebasing: raw[at..<at + c]), ignoringCase: content) { return true }
+            at += 1
         }
         return false
     }
 
-    private mutating func endOfHeaders() {
-        if status < 200 && status != 101 {
-            state = .statusLine  // an interim response: the final one follows
+    /// Transfer-Encoding's codings as libcurl's Curl_build_unencoding_stack reads them: chunked
+    /// is the framing; any other name is a decoding stage (more than 5 refused).
+    private mutating func codings(_ value: UnsafeRawBufferPointer) throws(Failure) {
+        var i = 0
+        repeat {
+            while i < value.count, value[i] == 0x20 || value[i] == 0x09 || value[i] == 0x2C { i += 1 }
+            let start = i
+            var length = 0
+            while i < value.count, value[i] != 0x2C {
+                if !Self.isSpace(value[i]) { length = i - start + 1 }
+                i += 1
+            }
+            if length == 7, ASCII.equals(UnsafeRawBufferPointer(rebasing: value[start..<start + 7]), ignoringCase: "chunked") {
+                chunked = true
+            } else if length > 0 {
+                if codings >= 5 { throw Failure(code: 61, reason: "Reject response due to more than 5 content encodings") }
+                codings += 1
+            }
+        } while i < value.count
+    }
+
+    private mutating func endOfHeaders() throws(Failure) {
+        if (100...199).contains(status) {
+            if status == 101 {
+                // Switched to another protocol: what follows is the body, to the close.
+                close = true
+                state = .untilClose
+                return
+            }
+            // An interim response: the final one follows. What it held does not count as an
+            // answer (a close now is libcurl's "Empty reply").
+            state = .statusLine
+            headerLine = 0
+            consumed = 0
             return
         }
-        if status == 101 { close = true; state = .done; return }
-        if isHead || status == 204 || status == 304 { state = .done; return }
-        if chunked { state = .chunkSize; return }
+        let noBody = isHead || bodyless || (!chunked && contentLength == 0)
+        if codings > 0 && !noBody { throw Self.toLibcurl }
+        if isHead || bodyless { state = .done; return }
+        if chunked { state = .chunk(.hex); return }
         if let contentLength {
             if contentLength == 0 { state = .done } else { remaining = contentLength; state = .body }
             return
         }
         close = true
         state = .untilClose
+    }
+
+    /// The framing libcurl goes on with when it stops reading headers without the end of a
+    /// block (a line that starts with NUL): no interim response is ended, no 1xx is special.
+    private mutating func bodyWithoutEnd() throws(Failure) {
+        if isHead { state = .done; return }
+        if codings > 0 { throw Self.toLibcurl }
+        if chunked { state = .chunk(.hex); return }
+        if status == 204 || status == 304 { state = .done; return }
+        if let contentLength, !bodyless {
+            if contentLength == 0 { state = .done } else { remaining = contentLength; state = .body }
+            return
+        }
+        close = true
+        state = .untilClose
+    }
+
+    /// One byte of chunked framing, as libcurl's Curl_httpchunk_read takes it; returns whether
+    /// the byte was used (some states look at it and pass it to the next).
+    private mutating func chunkByte(_ b: UInt8, _ step: Chunk, _ exchange: Exchange) throws(Failure) -> Bool {
+        consumed += 1
+        switch step {
+        case .hex:
+            if ASCII.hexValue(b) != nil {
+                guard hexDigits.count < 16 else { throw Failure(code: 56, reason: "Too long hexadecimal number in chunked-encoding") }
+                hexDigits.append(b)
+                return true
+            }
+            var size = 0
+            for d in hexDigits {
+                guard size <= (Int.max - 15) / 16 else { throw Self.badHex }
+                size = size * 16 + (ASCII.hexValue(d) ?? 0)
+            }
+            guard !hexDigits.isEmpty else { throw Self.badHex }
+            hexDigits.removeAll(keepingCapacity: true)
+            remaining = size
+            state = .chunk(.lf)
+            consumed -= 1
+            return false
+        case .lf:
+            // Everything up to the LF (extensions, spaces, anything) is passed over.
+            if b == 0x0A { state = remaining == 0 ? .chunk(.trailer) : .chunk(.data) }
+            return true
+        case .postLF:
+            if b == 0x0A { state = .chunk(.hex) } else if b != 0x0D { throw Self.malformed }
+            return true
+        case .trailer:
+            guard b == 0x0D || b == 0x0A else {
+                guard trailer.count + 2 < Self.maxTrailer else { throw Failure(code: 56, reason: "Out of memory in chunked-encoding") }
+                trailer.append(b)
+                return true
+            }
+            if trailer.isEmpty {
+                state = .chunk(.trailerPostCR)
+                consumed -= 1
+                return false
+            }
+            try deliverTrailer(exchange)
+            state = .chunk(.trailerCR)
+            if b == 0x0A { consumed -= 1; return false }
+            return true
+        case .trailerCR:
+            guard b == 0x0A else { throw Self.malformed }
+            state = .chunk(.trailerPostCR)
+            return true
+        case .trailerPostCR:
+            if b != 0x0D && b != 0x0A {
+                state = .chunk(.trailer)
+                consumed -= 1
+                return false
+            }
+            state = .chunk(.stop)
+            if b == 0x0D { return true }
+            consumed -= 1
+            return false
+        case .stop:
+            guard b == 0x0A else { throw Self.malformed }
+            state = .done
+            return true
+        case .data:
+            return true  // taken in bulk by read
+        }
+    }
+
+    private static let badHex = Failure(code: 56, reason: "Illegal or missing hexadecimal sequence in chunked-encoding")
+    private static let malformed = Failure(code: 56, reason: "Malformed encoding found in chunked-encoding")
+
+    /// A trailer line, ended as libcurl ends it (CR LF): kept by its headers API (a field, with
+    /// no NUL) and then handed to the header callback. What the API refuses fails the transfer.
+    private mutating func deliverTrailer(_ exchange: Exchange) throws(Failure) {
+        let refused = Failure(code: 43, reason: "Failed reading the chunked-encoded stream")
+        if trailer.contains(0) { throw refused }
+        let fold = trailer[0] == 0x20 || trailer[0] == 0x09
+        if fold { if !hasField { throw refused } } else if !trailer.contains(0x3A) { throw refused }
+        trailer += [0x0D, 0x0A]
+        trailer.withUnsafeBytes { exchange.headerLine($0) }
+        trailer.removeAll(keepingCapacity: true)
+    }
+}
+
+/// libcurl 7.88's reading of a status line (Curl_http_readwrite_headers): `sscanf(line,
+/// " HTTP/%1d.%1d%c%3d%c")` and what it makes of the fields it got, byte for byte, including its
+/// leniencies (a line whose version it cannot read is `HTTP/1.0 200`).
+enum CurlStatusLine {
+    enum Outcome {
+        case status(code: Int, version: Int)
+        case failure(ResponseReader.Failure)
+    }
+
+    static func read(_ raw: UnsafeRawBufferPointer) -> Outcome {
+        // sscanf reads a C string: up to the first NUL.
+        let n = ByteSearch.first(0x00, in: raw, from: 0) ?? raw.count
+        var i = 0
+        func digit(_ at: Int) -> Int? { at < n && raw[at] >= 0x30 && raw[at] <= 0x39 ? Int(raw[at] - 0x30) : nil }
+        func skipSpace() { while i < n, ResponseReader.isSpace(raw[i]) { i += 1 } }
+        func literal(_ text: StaticString) -> Bool {
+            let c = text.utf8CodeUnitCount
+            guard n - i >= c, raw[i..<i + c].elementsEqual(UnsafeBufferPointer(start: text.utf8Start, count: c)) else { return false }
+            i += c
+            return true
+        }
+        /// `%Nd`: blanks skipped, a sign, then digits, N characters at most (sign included).
+        func integer(width: Int) -> Int? {
+            skipSpace()
+            var left = width, negative = false
+            if i < n, raw[i] == 0x2B || raw[i] == 0x2D { negative = raw[i] == 0x2D; i += 1; left -= 1 }
+            var value = 0, digits = 0
+            while left > 0, let d = digit(i) { value = value &* 10 &+ d; i += 1; left -= 1; digits += 1 }
+            return digits > 0 ? (negative ? -value : value) : nil
+        }
+        var nc = 0, major = 0, minor = 0, separator: UInt8 = 0, code = 0, digit4: UInt8 = 0
+        scan: do {
+            skipSpace()
+            guard literal("HTTP/") else {
+                // The input ending before the first conversion is sscanf's EOF, not 0.
+                if raw[i..<n].elementsEqual("HTTP/".utf8.prefix(n - i)) { nc = -1 }
+                break scan
+            }
+            skipSpace()
+            if i == n { nc = -1; break scan }
+            guard let a = integer(width: 1) else { break scan }
+            major = a; nc = 1
+            guard i < n, raw[i] == 0x2E else { break scan }
+            i += 1
+            guard let b = integer(width: 1) else { break scan }
+            minor = b; nc = 2
+            guard i < n else { break scan }
+            separator = raw[i]; i += 1; nc = 3
+            guard let c = integer(width: 3) else { break scan }
+            code = c; nc = 4
+            guard i < n else { break scan }
+            digit4 = raw[i]; nc = 5
+        }
+        var version = 0
+        if nc == 1 && major >= 2, let two = secondForm(raw, n) {
+            // " HTTP/%1[23] %d": HTTP/2 or HTTP/3 with no minor version.
+            code = two
+            minor = 0
+            nc = 4
+            separator = 0x20
+        } else if (digit4 >= 0x30 && digit4 <= 0x39) || (nc >= 4 && code < 100) {
+            return .failure(.init(code: 1, reason: "Unsupported response code in HTTP response"))
+        }
+        if nc >= 4 && separator == 0x20 {
+            version = minor + 10 * major
+            guard version == 10 || version == 11 || version == 20 else {
+                return .failure(.init(code: 1, reason: "Unsupported HTTP version (\(version / 10).\(version % 10)) in response"))
+            }
+            return .status(code: code, version: version)
+        }
+        if nc == 0 {
+            // " HTTP %3d" cannot match a line that starts "HTTP/" (the only ones that get here):
+            // libcurl's last resort takes the line for "HTTP/1.0 200".
+            return .status(code: 200, version: 10)
+        }
+        return .failure(.init(code: 1, reason: "Unsupported HTTP version in response"))
+    }
+
+    /// `sscanf(line, " HTTP/%1[23] %d", …) == 2`: the code when it matches.
+    private static func secondForm(_ raw: UnsafeRawBufferPointer, _ n: Int) -> Int? {
+        var i = 0
+        while i < n, ResponseReader.isSpace(raw[i]) { i += 1 }
+        guard n - i >= 6, raw[i..<i + 5].elementsEqual("HTTP/".utf8), raw[i + 5] == 0x32 || raw[i + 5] == 0x33 else { return nil }
+        i += 6
+        while i < n, ResponseReader.isSpace(raw[i]) { i += 1 }
+        var negative = false
+        if i < n, raw[i] == 0x2B || raw[i] == 0x2D { negative = raw[i] == 0x2D; i += 1 }
+        var value = 0, digits = 0
+        while i < n, raw[i] >= 0x30 && raw[i] <= 0x39 { value = value &* 10 &+ Int(raw[i] - 0x30); i += 1; digits += 1 }
+        return digits > 0 ? Int(Int32(truncatingIfNeeded: negative ? -value : value)) : nil
     }
 }
