@@ -17,6 +17,24 @@ final class HARCommandTests: XCTestCase {
         return path
     }
 
+    /// A HAR's method and a response's header names reach the terminal escaped, as its URLs do
+    /// (issue 41): a file cannot send escape sequences to the person reading the list.
+    func testControlBytesFromAHARAreEscaped() throws {
+        let server = try TestServer.shared()
+        let dir = try makeTemporaryDirectory("har-escapes")
+        let har = dir.appendingPathComponent("evil.har").path
+        let document = #"{"log": {"version": "1.2", "entries": [{"request": {"method": "GE\u001b[2JT", "url": "\#(server.base)/echo", "headers": []},"#
+            + #""response": {"status": 200, "headers": [], "content": {"text": ""}}},"#
+            + #"{"request": {"method": "GET", "url": "\#(server.base)/echo", "headers": []},"#
+            + #""response": {"status": 200, "headers": [{"name": "X-\u001b[31mRed", "value": "1"}], "content": {"text": ""}}}]}}"#
+        try document.write(toFile: har, atomically: true, encoding: .utf8)
+        let list = try PekitProcess.run(["har", "list", har])
+        XCTAssertEqual(list.stdout, "1\tGE\\x1B[2JT\t\(server.base)/echo\t200\n2\tGET\t\(server.base)/echo\t200\n")
+        let replay = try PekitProcess.run(["har", "replay", har, "--compare", "headers"])
+        XCTAssertFalse(replay.stdout.contains("\u{1B}"), replay.stdout)
+        XCTAssertTrue(replay.stdout.contains("header x-\\x1B[31mred: recorded \"1\", now none"), replay.stdout)
+    }
+
     func testListReplayAndLoad() throws {
         let server = try TestServer.shared()
         let list = try PekitProcess.run(["har", "list", Self.fixtures.appendingPathComponent("chrome.har").path])

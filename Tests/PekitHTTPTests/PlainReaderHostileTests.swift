@@ -54,6 +54,7 @@ final class PlainReaderHostileTests: XCTestCase {
         Case(name: "a version that is not a digit", head: "HTTP/x.1 404 Nope\r\nContent-Length: 2\r\n\r\nok"),
         Case(name: "HTTP/2.0 text", head: "HTTP/2.0 200 OK\r\nContent-Length: 2\r\n\r\nok"),
         Case(name: "HTTP/3 text", head: "HTTP/3 200\r\nContent-Length: 2\r\n\r\nok"),
+        Case(name: "an escape in the version", head: "HTTP/1.\u{1B} 200 OK\r\nContent-Length: 2\r\n\r\nok"),
         Case(name: "a tab before the code", head: "HTTP/1.1\t200 OK\r\nContent-Length: 2\r\n\r\nok"),
         Case(name: "a two-digit code", head: "HTTP/1.1 20 OK\r\nContent-Length: 2\r\n\r\nok"),
         Case(name: "nothing after HTTP/", head: "HTTP/\n1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"),
@@ -176,5 +177,7 @@ final class PlainReaderHostileTests: XCTestCase {
         XCTAssertEqual(try first("a status line and a Location in a trailer"),
                        "200 OK HTTP/1.1 1 fields, last Transfer-Encoding: chunked\ntrailers 2: [\"HTTP/1.1 302 Found: 1 bytes\", \"Location: 5 bytes\"]\nbody 5 hello\nredirects 0\ncookies ")
         XCTAssertTrue(try first("a trailer that is not a field").contains("Failed reading the chunked-encoded stream (curl error 43)"))
+        // The server's version is not echoed: no control byte of its reaches the terminal.
+        XCTAssertTrue(try first("an escape in the version").hasSuffix(": Unsupported HTTP version in response (curl error 1); pekit sends http and https only\ncookies "))
     }
 }

@@ -61,7 +61,7 @@ private func runHAR(_ args: [[UInt8]]) throws -> Int32 {
     if let pattern = parsed.value("filter") { entries = entries.filter { $0.1.url.contains(pattern) } }
     if parsed.positionals[0] == "list" {
         if parsed.has("compare") { throw UsageError(command: "har", message: "--compare is for replay") }
-        for (n, e) in entries { Output.stdout.line("\(n)\t\(e.method)\t\(printable(e.url))\t\(style.status(e.status.map(String.init) ?? "-", e.status))") }
+        for (n, e) in entries { Output.stdout.line("\(n)\t\(printable(e.method))\t\(printable(e.url))\t\(style.status(e.status.map(String.init) ?? "-", e.status))") }
         return 0
     }
     let comparison = try parsed.value("compare").map(HARComparison.init)
@@ -108,14 +108,14 @@ private func runHAR(_ args: [[UInt8]]) throws -> Int32 {
         case .success(let response):
             let same = e.status == nil || e.status == response.status
             if !same { differs = true }
-            Output.stdout.line("\(n)\t\(e.method)\t\(printable(e.url))\t\(style.status(String(response.status), response.status))\t\(same ? "as recorded" : "recorded \(e.status ?? 0)")")
+            Output.stdout.line("\(n)\t\(printable(e.method))\t\(printable(e.url))\t\(style.status(String(response.status), response.status))\t\(same ? "as recorded" : "recorded \(e.status ?? 0)")")
             for line in comparison?.differences(e, response) ?? [] {
                 differs = true
                 Output.stdout.line("\(n)\t  \(line)")
             }
         case .failure(let error):
             differs = true
-            Output.stdout.line("\(n)\t\(e.method)\t\(printable(e.url))\tfailed: \(printable("\(error)"))")
+            Output.stdout.line("\(n)\t\(printable(e.method))\t\(printable(e.url))\tfailed: \(printable("\(error)"))")
         case nil:
             differs = true
         }

@@ -48,9 +48,9 @@ struct HARComparison {
             for name in order where recorded[name] != now[name] {
                 let shown = { (values: [String]?) in values.map { $0.map { "\"\(printable($0))\"" }.joined(separator: ", ") } }
                 switch (shown(recorded[name]), shown(now[name])) {
-                case (let was?, let isNow?): lines.append("header \(name): recorded \(was), now \(isNow)")
-                case (let was?, nil): lines.append("header \(name): recorded \(was), now none")
-                case (nil, let isNow?): lines.append("header \(name): not recorded, now \(isNow)")
+                case (let was?, let isNow?): lines.append("header \(printable(name)): recorded \(was), now \(isNow)")
+                case (let was?, nil): lines.append("header \(printable(name)): recorded \(was), now none")
+                case (nil, let isNow?): lines.append("header \(printable(name)): not recorded, now \(isNow)")
                 default: break
                 }
             }
