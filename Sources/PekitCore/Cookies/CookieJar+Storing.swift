@@ -20,6 +20,9 @@ extension CookieJar {
         }
         let name = parsed.name
         func reject(_ reason: String) -> Outcome { .rejected(name: name, reason: reason) }
+        if let (offset, byte) = SetCookie.controlCharacter(bytes) {
+            return reject("the Set-Cookie value holds control byte 0x\(Self.hex(byte)) at byte \(offset) (the whole cookie is ignored, as RFC 6265bis section 5.6 says)")
+        }
         if let problem = Cookie.problem(name: name, value: parsed.value, limit: limits.maxNameValueBytes) { return reject(problem) }
         let wall = clock()
         let now = tick(at: wall)
@@ -180,6 +183,11 @@ extension CookieJar {
         enforceLimits(domain: cookie.domain, now: now)
     }
 
+    static func hex(_ byte: UInt8) -> String {
+        let digits = String(byte, radix: 16, uppercase: true)
+        return digits.count == 1 ? "0" + digits : digits
+    }
+
     /// The rules a received cookie passes that do not depend on the response's URL, for a cookie
     /// that enters the jar another way (a file, `jar:set`): its domain a host name (canonical: an
     /// IP address only ever matched exactly), no domain cookie for a public suffix (RFC 6265
@@ -191,6 +199,13 @@ extension CookieJar {
         let domain: String
         do { domain = try RequestURL.checkedCanonicalHost(cookie.domain) } catch { throw refuse("the domain \"\(cookie.domain)\" is not a host name: \(error)") }
         cookie.domain = domain
+        // A path is written into cookies.txt as it is: a control character in it is refused,
+        // as a received cookie with one is (RFC 6265bis §5.6).
+        var path = cookie.path
+        if let (offset, byte) = path.withUTF8({ SetCookie.controlCharacter($0) }) {
+            throw refuse("the path holds control byte 0x\(Self.hex(byte)) at byte \(offset)")
+        }
+        if cookie.path.utf8.count > SetCookie.maxAttributeValue { throw refuse("the path is over \(SetCookie.maxAttributeValue) bytes") }
         if RequestURL.isIPAddress(domain) { cookie.hostOnly = true }
         if !cookie.hostOnly && isPublicSuffix(domain) { throw refuse("the domain \(domain) is a public suffix") }
         let prefix = Cookie.namePrefix(cookie.name)

@@ -30,6 +30,16 @@ public struct SetCookie: Equatable, Sendable {
         self.value = value
     }
 
+    /// The longest attribute value applied (RFC 6265bis §5.6 step 6).
+    public static let maxAttributeValue = 1024
+
+    /// Where the first control character of a cookie-string is, other than tab (RFC 6265bis §5.6
+    /// step 1: such a cookie is ignored whole, attributes included): its offset from 1 and byte.
+    static func controlCharacter(_ bytes: UnsafeBufferPointer<UInt8>) -> (Int, UInt8)? {
+        for (i, b) in bytes.enumerated() where (b < 0x20 && b != 0x09) || b == 0x7F { return (i + 1, b) }
+        return nil
+    }
+
     /// `init?(_:)` over a value's bytes as they arrived.
     static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> SetCookie? {
         let end = bytes.count
@@ -60,7 +70,9 @@ public struct SetCookie: Equatable, Sendable {
             let attributeValue = e.map { trimmed($0 + 1, stop) } ?? stop..<stop
             // By the name's length and first letter: each name is compared with one word at most.
             let initial = attributeName.isEmpty ? 0 : bytes[attributeName.lowerBound] | 0x20
-            switch (attributeName.count, initial) {
+            // RFC 6265bis §5.6 step 6: an attribute whose value is over 1,024 octets is ignored,
+            // as if it were absent (a 1,025-byte Domain does not refuse the cookie).
+            switch attributeValue.count > Self.maxAttributeValue ? (0, 0) : (attributeName.count, initial) {
             case (4, 0x70) where named(attributeName, "path"):
                 cookie.path = attributeValue.first.map({ bytes[$0] }) == 0x2F ? text(attributeValue) : nil
             case (6, 0x64) where named(attributeName, "domain"):
