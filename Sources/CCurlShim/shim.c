@@ -1,5 +1,9 @@
 #include "CCurlShim.h"
 #include <dlfcn.h>
+#include <sys/resource.h>
+#include <fcntl.h>
+#include <errno.h>
+#include <string.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,16 +14,27 @@
 
 pekit_curl_api pekit_curl;
 
-static pthread_once_t once = PTHREAD_ONCE_INIT;
+// Loaded once; a failure that is the moment's (no descriptor free) is tried again on the next
+// call, and only one that will not change (the library or a symbol missing) is kept.
+static pthread_mutex_t load_lock = PTHREAD_MUTEX_INITIALIZER;
+static int loaded = 0;
 static char failure[512];
 static const char *load_error = NULL;
 
 static void load(void) {
     // The soname of Debian's libcurl4 (OpenSSL flavour); libcurl4-openssl-dev also provides it.
+    errno = 0;
     void *lib = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
     if (!lib) {
-        snprintf(failure, sizeof failure, "cannot load libcurl (%s); install Debian's libcurl4", dlerror());
+        const char *why = dlerror();
+        if (errno == EMFILE || errno == ENFILE || (why && strstr(why, "Too many open files"))) {
+            snprintf(failure, sizeof failure, "cannot load libcurl: too many open files: raise `ulimit -n` or lower the concurrency");
+            load_error = failure;
+            return;  // not kept: the next send tries again
+        }
+        snprintf(failure, sizeof failure, "cannot load libcurl (%s); install Debian's libcurl4", why ? why : "unknown error");
         load_error = failure;
+        loaded = 1;
         return;
     }
 #define PEKIT_SYMBOL(field, name)                                                     \
@@ -27,6 +42,7 @@ static void load(void) {
     if (!pekit_curl.field) {                                                          \
         snprintf(failure, sizeof failure, "libcurl.so.4 has no %s (too old?)", name); \
         load_error = failure;                                                         \
+        loaded = 1;                                                                   \
         return;                                                                       \
     }
     PEKIT_SYMBOL(global_init, "curl_global_init")
@@ -40,6 +56,7 @@ static void load(void) {
     PEKIT_SYMBOL(slist_free_all, "curl_slist_free_all")
     PEKIT_SYMBOL(version, "curl_version")
     PEKIT_SYMBOL(multi_init, "curl_multi_init")
+    PEKIT_SYMBOL(multi_setopt, "curl_multi_setopt")
     PEKIT_SYMBOL(multi_cleanup, "curl_multi_cleanup")
     PEKIT_SYMBOL(multi_add_handle, "curl_multi_add_handle")
     PEKIT_SYMBOL(multi_remove_handle, "curl_multi_remove_handle")
@@ -49,14 +66,21 @@ static void load(void) {
     PEKIT_SYMBOL(multi_strerror, "curl_multi_strerror")
 #undef PEKIT_SYMBOL
     if (pekit_curl.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
-        snprintf(failure, sizeof failure, "curl_global_init failed");
+        // Its resources (descriptors, memory) may be there the next time.
+        snprintf(failure, sizeof failure, "curl_global_init failed (too many open files or no memory?)");
         load_error = failure;
+        return;
     }
+    load_error = NULL;
+    loaded = 1;
 }
 
 const char *pekit_curl_load(void) {
-    pthread_once(&once, load);
-    return load_error;
+    pthread_mutex_lock(&load_lock);
+    if (!loaded) load();
+    const char *error = load_error;
+    pthread_mutex_unlock(&load_lock);
+    return error;
 }
 
 // ---- Reused connections ----
@@ -130,4 +154,17 @@ CURLcode pekit_curl_setopt_idle_check(CURL *h) {
     if (code == CURLE_OK) code = pekit_curl.easy_setopt(h, CURLOPT_CLOSESOCKETFUNCTION, close_socket);
     if (code == CURLE_OK) code = pekit_curl.easy_setopt(h, CURLOPT_PREREQFUNCTION, idle_check);
     return code != CURLE_OK ? code : pekit_curl.easy_setopt(h, CURLOPT_PREREQDATA, (void *)h);
+}
+
+// ---- Descriptors ----
+long pekit_descriptor_limit(void) {
+    struct rlimit limit;
+    if (getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return 1024;
+    return (long)limit.rlim_cur;
+}
+
+int pekit_descriptors_exhausted(void) {
+    int fd = fcntl(0, F_DUPFD_CLOEXEC, 0);
+    if (fd >= 0) { close(fd); return 0; }
+    return errno == EMFILE || errno == ENFILE;
 }

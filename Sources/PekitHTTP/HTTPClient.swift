@@ -113,6 +113,8 @@ public final class HTTPClient {
 
     /// A next step for the failures whose fix is clear.
     static func hint(_ code: CURLcode, _ reason: String) -> HTTPError.Hint? {
+        // libcurl says "Couldn't connect" when no socket could be made: the cause is named.
+        if code != CURLE_OK && (reason.contains("Too many open files") || pekit_descriptors_exhausted() != 0) { return .tooManyOpenFiles }
         switch code {
         case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE:
             return reason.contains("subject name") || reason.contains("host name") ? .wrongHostName : .untrustedCertificate

@@ -55,6 +55,9 @@ public final class HTTPEngine {
         if let multiHandle { return multiHandle }
         try HTTPClient.loadCurl()
         guard let multi = pekit_curl.multi_init() else { throw HTTPError.setup("cannot initialise libcurl's multi interface") }
+        // libcurl keeps up to 4 idle connections a transfer added by default: with many at once
+        // that is more descriptors than the process may have. Kept below the limit instead.
+        _ = pekit_curl_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, PlainCache.connectionBudget)
         multiHandle = multi
         return multi
     }

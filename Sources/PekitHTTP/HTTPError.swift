@@ -9,7 +9,7 @@ public enum HTTPError: Error, Equatable, CustomStringConvertible {
 
     /// A next step for the failures whose fix is clear.
     public enum Hint: Equatable, Sendable {
-        case wrongHostName, untrustedCertificate, timeout, unresolvedHost, unsupportedProtocol
+        case wrongHostName, untrustedCertificate, timeout, unresolvedHost, unsupportedProtocol, tooManyOpenFiles
 
         public func text(_ naming: Naming) -> String {
             let lua = naming == .lua
@@ -23,6 +23,7 @@ public enum HTTPError: Error, Equatable, CustomStringConvertible {
             case .timeout: return lua ? "raise timeout or connect_timeout (seconds)" : "raise --timeout or --connect-timeout (seconds)"
             case .unresolvedHost: return "check the host name, or map it to an address with " + (lua ? "connect" : "--connect")
             case .unsupportedProtocol: return "pekit sends http and https only"
+            case .tooManyOpenFiles: return "too many open files: raise `ulimit -n` or lower the concurrency"
             }
         }
     }

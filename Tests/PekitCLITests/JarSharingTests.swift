@@ -85,4 +85,42 @@ final class JarSharingTests: XCTestCase {
         let header = try PekitProcess.run(["cookies", "header", jar, "http://example.com/"]).stdout
         XCTAssertEqual(header.split(separator: ";").count, 21, header)
     }
+
+    /// Out of descriptors (`ulimit -n 256`, 1,000 requests at once, before and after libcurl is
+    /// loaded): each failure says what to do, a failed load of libcurl is tried again, the
+    /// process goes on afterwards (files open, requests go), and the bound jar is saved.
+    func testRunningOutOfDescriptors() throws {
+        let server = try TestServer.shared()
+        let dir = try makeTemporaryDirectory("descriptors")
+        let jar = dir.appendingPathComponent("jar.txt").path
+        func script(loadFirst: Bool) throws -> String {
+            try self.script("""
+                \(loadFirst ? "pekit.http.post('\(server.base)/echo', {body = 'x'})" : "")
+                local jar = pekit.cookies.jar{file = "\(jar)"}
+                local list = {}
+                for i = 1, 1000 do list[i] = {url = "\(server.base)/cookies/set?k" .. i .. "=v", jar = jar} end
+                local messages = {}
+                for _, r in ipairs(pekit.http.all(list, {concurrency = 1000})) do
+                  if r.error then messages[#messages + 1] = r.error end
+                end
+                print(#messages > 0, #messages == 0 or messages[1]:find("too many open files: raise `ulimit -n` or lower the concurrency", 1, true) ~= nil)
+                print(io.open("\(jar).probe", "w") ~= nil, pekit.http.post('\(server.base)/echo', {body = 'x'}).status)
+                os.remove("\(jar).probe")
+                """)
+        }
+        for loadFirst in [false, true] {
+            try? FileManager.default.removeItem(atPath: jar)
+            let shell = Process()
+            shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+            shell.arguments = ["-c", "ulimit -n 256 && exec '\(PekitProcess.binary.path)' run '\(try script(loadFirst: loadFirst))'"]
+            let out = Pipe()
+            shell.standardOutput = out
+            try shell.run()
+            let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            shell.waitUntilExit()
+            XCTAssertEqual(shell.terminationStatus, 0, "libcurl loaded first: \(loadFirst)")
+            XCTAssertEqual(text, "true\ttrue\ntrue\t200\n", "libcurl loaded first: \(loadFirst)")
+            XCTAssertTrue(try String(contentsOfFile: jar, encoding: .utf8).contains("\tk"), "the bound jar was saved")
+        }
+    }
 }

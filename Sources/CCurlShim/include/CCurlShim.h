@@ -22,6 +22,7 @@ typedef struct {
     void (*slist_free_all)(struct curl_slist *);
     char *(*version)(void);
     CURLM *(*multi_init)(void);
+    CURLMcode (*multi_setopt)(CURLM *, CURLMoption, ...);
     CURLMcode (*multi_cleanup)(CURLM *);
     CURLMcode (*multi_add_handle)(CURLM *, CURL *);
     CURLMcode (*multi_remove_handle)(CURLM *, CURL *);
@@ -41,6 +42,14 @@ const char *pekit_curl_load(void);
 /// Makes a reused plain-HTTP connection that has bytes to read before the request is sent
 /// (none was asked for) go unused: libcurl sends on a new connection (CURLOPT_PREREQFUNCTION).
 CURLcode pekit_curl_setopt_idle_check(CURL *h);
+
+/// Sets a multi handle's option that takes a `long` (CURLMOPT_MAXCONNECTS).
+static inline CURLMcode pekit_curl_multi_setopt_long(CURLM *m, CURLMoption o, long v) { return pekit_curl.multi_setopt(m, o, v); }
+/// How many descriptors the process may hold (RLIMIT_NOFILE's soft limit; 1024 when unknown):
+/// what the connection caches are kept below.
+long pekit_descriptor_limit(void);
+/// Whether the process is out of descriptors now (a descriptor cannot be made: EMFILE or ENFILE).
+int pekit_descriptors_exhausted(void);
 
 /// Sets an option that takes a `long` (flags, counts, milliseconds).
 static inline CURLcode pekit_curl_setopt_long(CURL *h, CURLoption o, long v) { return pekit_curl.easy_setopt(h, o, v); }

@@ -1,3 +1,4 @@
+import CCurlShim
 import PekitCore
 #if canImport(Glibc)
 import Glibc
@@ -24,6 +25,7 @@ final class PlainCache {
     func connection(for route: PlainRoute, now: Double) -> (connection: PlainConnection, reused: Bool)? {
         while var list = idle[route.key], let last = list.popLast() {
             idle[route.key] = list.isEmpty ? nil : list
+            idleCount -= 1
             // Idle too long: libcurl would have closed it (CURLOPT_MAXAGE_CONN); a new one.
             // Readable while idle: bytes no request asked for (they would be taken as the next
             // answer, and every answer after would be one late) or the server's close. Either
@@ -38,12 +40,31 @@ final class PlainCache {
         if address == nil, let known = learned[route.key] {
             if now - known.at < Self.learnedFor { address = known.address } else { learned[route.key] = nil }
         }
-        return address.flatMap { PlainConnection.start(address: $0, port: route.port, key: route.key) }.map { ($0, false) }
+        guard let address else { return nil }
+        if let fresh = PlainConnection.start(address: address, port: route.port, key: route.key) { return (fresh, false) }
+        // Out of descriptors: the idle connections give theirs back, and it is tried once more.
+        guard errno == EMFILE || errno == ENFILE, idleCount > 0 else { return nil }
+        closeIdle()
+        return PlainConnection.start(address: address, port: route.port, key: route.key).map { ($0, false) }
     }
 
-    /// Keeps `connection` for the next request to its host and port.
+    /// Idle connections kept at most, by each of the two caches (this and libcurl's): a quarter
+    /// of the descriptors the process may have, so that files, jars and new connections find one.
+    static let connectionBudget = max(4, pekit_descriptor_limit() / 4)
+    private var idleCount = 0
+
+    /// Keeps `connection` for the next request to its host and port (within the budget; one
+    /// over it is closed as it goes).
     func keep(_ connection: PlainConnection, now: Double) {
+        guard idleCount < Self.connectionBudget else { return }
         idle[connection.key, default: []].append((connection, now))
+        idleCount += 1
+    }
+
+    /// Closes every idle connection (the process ran out of descriptors).
+    func closeIdle() {
+        idle = [:]
+        idleCount = 0
     }
 
     /// Notes the address libcurl connected to for `route`, a host name.

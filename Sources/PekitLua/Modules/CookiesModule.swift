@@ -23,6 +23,25 @@ enum CookiesModule: LuaModule {
         /// jar:receive's records of the cookies it stored, kept between calls for their capacity;
         /// nil while a call uses them (a filter's receive, inside it, takes its own).
         var records: CookieRecords?
+        /// Descriptors held in reserve while a jar is bound, so that saving it at the end (a
+        /// lock, the file read again, a temporary file) works even when the script used up the
+        /// process's descriptors; let go just before the save.
+        var reserve: [Int32] = []
+
+        func holdReserve() {
+            while reserve.count < 3 {
+                let fd = open("/dev/null", O_RDONLY | O_CLOEXEC)
+                guard fd >= 0 else { return }
+                reserve.append(fd)
+            }
+        }
+
+        func releaseReserve() {
+            for fd in reserve { close(fd) }
+            reserve = []
+        }
+
+        deinit { releaseReserve() }
     }
 
     static func state(_ runtime: LuaRuntime) -> State { runtime.moduleState(State.self, State.init) }
@@ -247,6 +266,7 @@ enum CookiesModule: LuaModule {
                     }
                 }
                 state(runtime).bound.append((jar, file))
+                state(runtime).holdReserve()
             }
             state(runtime).jars.push(HeldJar(jar: jar, clock: clock), in: runtime)
             return 1

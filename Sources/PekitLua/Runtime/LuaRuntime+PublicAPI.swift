@@ -43,7 +43,9 @@ extension LuaRuntime {
     /// and under the file's lock, session cookies too; an unchanged jar writes nothing.
     /// - Throws: `CookieError` naming the file that could not be written.
     public func saveBoundJars() throws {
-        for (jar, path) in CookiesModule.state(self).bound { try jar.save(mergingInto: path, sessions: true, force: true) }
+        let state = CookiesModule.state(self)
+        state.releaseReserve()
+        for (jar, path) in state.bound { try jar.save(mergingInto: path, sessions: true, force: true) }
     }
 
     /// The filter a cookie-filter plugin makes with no options (`pekit cookies --filter NAME`).
