@@ -189,11 +189,11 @@ public final class HTTPEngine {
         }
     }
 
-    /// Starts `request` on a plain connection when `PlainTransfer` takes it and an address is
-    /// known without resolving: returns whether it did.
+    /// Starts `request` on a plain connection when `Transport` chooses pekit's transfer and an
+    /// address is known without resolving: returns whether it did.
     private func startPlain(_ job: Job, _ request: HTTPRequest, _ willFollow: @escaping Exchange.WillFollow) -> Bool {
         let operation = job.operation
-        guard operation.allowsPlainHTTP, PlainTransfer.accepts(request, proxySet: operation.proxySet), let route = PlainRoute(request.url),
+        guard Transport.choose(request, options: operation.transportReason, proxySet: operation.proxySet) == .plain, let route = PlainRoute(request.url),
               let (connection, reused) = plainCache.connection(for: route, now: HTTPClient.now()) else { return false }
         let exchange = Exchange(body: BodyStream([]), sink: operation.options.sink, maxBody: operation.options.effectiveMaxBody, url: request.url,
                                 willFollow: willFollow, isCancelled: operation.options.isCancelled)
@@ -269,6 +269,11 @@ public final class HTTPEngine {
         }
         let handle = easy.pointer
         do {
+            // -v says which sender sent each request, and why (libcurl's own notes follow).
+            if let trace = job.operation.options.trace {
+                let choice = Transport.choose(request, options: job.operation.transportReason, proxySet: job.operation.proxySet)
+                trace(.text, Array("sent by \(choice == .plain ? Transport.libcurl("no address known without resolving") : choice)\n".utf8))
+            }
             let transfer = try Transfer(easy: easy, request: request, options: job.operation.options, timeout: job.operation.remainingTimeout,
                                         started: now, willFollow: willFollow)
             let code = pekit_curl.multi_add_handle(multi, handle)
@@ -316,7 +321,7 @@ public final class HTTPEngine {
             guard pekit_curl_msg_done(message, &easy, &code) != 0, let easy, let (job, transfer) = running.removeValue(forKey: easy) else { continue }
             _ = pekit_curl.multi_remove_handle(multi, easy)
             let result = Result { try transfer.finish(code) }
-            if case .success(let response) = result, !response.remoteAddress.isEmpty, job.operation.allowsPlainHTTP, PlainTransfer.accepts(transfer.request, proxySet: job.operation.proxySet),
+            if case .success(let response) = result, !response.remoteAddress.isEmpty, Transport.choose(transfer.request, options: job.operation.transportReason, proxySet: job.operation.proxySet) == .plain,
                let route = PlainRoute(transfer.request.url), route.literalAddress == nil {
                 plainCache.learn(route, address: response.remoteAddress, now: HTTPClient.now())
             }

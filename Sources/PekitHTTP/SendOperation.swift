@@ -15,8 +15,8 @@ final class SendOperation {
 
     let request: HTTPRequest
     let options: SendOptions
-    /// What the options leave to `PlainTransfer` (read once: the options do not change).
-    let allowsPlainHTTP: Bool, proxySet: Bool
+    /// The options' part of the choice of sender (`Transport`), read once: they do not change.
+    let transportReason: String?, proxySet: Bool
     private let retry: RetryPolicy?
     private let origin: RequestURL?
     private var firstStarted: Double?
@@ -33,7 +33,7 @@ final class SendOperation {
 
     init(_ request: consuming HTTPRequest, options: consuming SendOptions) {
         self.request = request
-        allowsPlainHTTP = options.allowsPlainHTTP
+        transportReason = Transport.reason(options)
         proxySet = options.proxy != nil
         self.options = options
         retry = options.retry.flatMap { $0.applies(to: request.method) ? $0 : nil }

@@ -74,12 +74,6 @@ public struct SendOptions {
     /// pekit itself; false sends everything through libcurl (the tests compare the two).
     package var plainHTTP = true
 
-    /// The options' part of `PlainTransfer.accepts`: nothing that only libcurl does (a trace,
-    /// progress, decoding, HTTP/2, an IP version, a `connect` mapping, a proxy).
-    var allowsPlainHTTP: Bool {
-        plainHTTP && trace == nil && progress == nil && !compressed && version != .http2 && ipVersion == .any
-            && connect.isEmpty && proxy?.isEmpty ?? true
-    }
     /// Polled during the transfer; true stops it with `HTTPError.cancelled`.
     public var isCancelled: (() -> Bool)?
     /// What goes over the wire, as libcurl reports it (for curl's -v and --trace-ascii): notes,

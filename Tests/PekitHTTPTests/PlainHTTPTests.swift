@@ -57,7 +57,7 @@ final class PlainHTTPTests: XCTestCase {
         let request = try builder.build()
         var options = SendOptions()
         options.plainHTTP = plain
-        XCTAssertEqual(PlainTransfer.accepts(request, options), plain)
+        XCTAssertEqual(Transport.choose(request, options) == .plain, plain)
         do {
             let r = try HTTPClient().send(request, options: options)
             let fields = r.headers.map { "\($0.name): \($0.value)" }.joined(separator: "\n")
@@ -221,7 +221,7 @@ final class PlainHTTPTests: XCTestCase {
         var options = SendOptions()
         options.timeout = timeout
         options.plainHTTP = plain
-        XCTAssertEqual(PlainTransfer.accepts(request, options), plain)
+        XCTAssertEqual(Transport.choose(request, options) == .plain, plain)
         do {
             let r = try HTTPClient().send(request, options: options)
             return "\(r.status) \(r.bodyLength)"
@@ -243,24 +243,47 @@ final class PlainHTTPTests: XCTestCase {
         XCTAssertEqual(outcome(try RequestBuilder(url: server.base + "/status/204").build(), timeout: 5, plain: true), "204 0", "within the limit")
     }
 
+    /// Every stored property of SendOptions is either implemented by pekit's transfer or sends
+    /// through libcurl when set: an option added later and not classified fails here, so the
+    /// plain path can never ignore one silently. And each libcurl-only option, set, goes there.
+    func testEveryOptionIsClassified() throws {
+        let names = Set(Mirror(reflecting: SendOptions()).children.compactMap(\.label))
+        XCTAssertEqual(names.subtracting(Transport.implementedOptions).subtracting(Transport.libcurlOptions), [], "options in neither list")
+        XCTAssertEqual(Transport.implementedOptions.intersection(Transport.libcurlOptions), [])
+        XCTAssertEqual(Transport.implementedOptions.union(Transport.libcurlOptions).subtracting(names), [], "names that are no option")
+        let get = try RequestBuilder(url: "http://127.0.0.1:1/x").build()
+        var changed: [String: SendOptions] = [:]
+        var o = SendOptions(); o.ipVersion = .v4; changed["ipVersion"] = o
+        o = SendOptions(); o.proxy = "http://p:1"; changed["proxy"] = o
+        o = SendOptions(); o.connect = [HostMapping(host: "a", port: 80, address: "b", addressPort: 80)]; changed["connect"] = o
+        o = SendOptions(); o.version = .http2; changed["version"] = o
+        o = SendOptions(); o.compressed = true; changed["compressed"] = o
+        o = SendOptions(); o.trace = { _, _ in }; changed["trace"] = o
+        o = SendOptions(); o.progress = { _ in }; changed["progress"] = o
+        XCTAssertEqual(Set(changed.keys), Transport.libcurlOptions)
+        for (name, options) in changed {
+            guard case .libcurl = Transport.choose(get, options) else { return XCTFail("\(name) set: still pekit's transfer") }
+        }
+    }
+
     /// What pekit takes on itself, and what it leaves to libcurl.
     func testWhatGoesWithoutLibcurl() throws {
         let get = try RequestBuilder(url: "http://127.0.0.1:1/x").build()
-        XCTAssertTrue(PlainTransfer.accepts(get, SendOptions()))
+        XCTAssertEqual(Transport.choose(get, SendOptions()), .plain)
         var options = SendOptions()
         options.timeout = 1
-        XCTAssertTrue(PlainTransfer.accepts(get, options), "a timeout is kept as libcurl keeps it")
+        XCTAssertEqual(Transport.choose(get, options), .plain, "a timeout is kept as libcurl keeps it")
         options = SendOptions()
         options.proxy = "http://127.0.0.1:3128"
-        XCTAssertFalse(PlainTransfer.accepts(get, options), "a proxy")
+        XCTAssertEqual(Transport.choose(get, options), .libcurl("option proxy"))
         options = SendOptions()
         options.compressed = true
-        XCTAssertFalse(PlainTransfer.accepts(get, options), "decoding")
-        XCTAssertFalse(PlainTransfer.accepts(try RequestBuilder(url: "https://127.0.0.1:1/x").build(), SendOptions()), "TLS")
+        XCTAssertEqual(Transport.choose(get, options), .libcurl("option compressed"))
+        XCTAssertEqual(Transport.choose(try RequestBuilder(url: "https://127.0.0.1:1/x").build(), SendOptions()), .libcurl("not http://"))
         var post = RequestBuilder(url: "http://127.0.0.1:1/x")
         post.method = "POST"
         post.body = .bytes([1], contentType: nil)
-        XCTAssertFalse(PlainTransfer.accepts(try post.build(), SendOptions()), "a body")
+        XCTAssertEqual(Transport.choose(try post.build(), SendOptions()), .libcurl("a request body"))
         XCTAssertNil(PlainRoute("http://user@127.0.0.1/"), "user info")
         XCTAssertEqual(PlainRoute("http://[::1]:8080/x")?.host, "::1")
         XCTAssertEqual(PlainRoute("http://Example.COM?q")?.key, "example.com")

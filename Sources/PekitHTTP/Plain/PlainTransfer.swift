@@ -80,39 +80,6 @@ final class PlainTransfer {
         self.timeouts = timeouts
     }
 
-    /// Whether this transfer can go without libcurl, all but the address: see the type's notes.
-    static func accepts(_ request: HTTPRequest, _ options: borrowing SendOptions) -> Bool {
-        options.allowsPlainHTTP && accepts(request, proxySet: options.proxy != nil)
-    }
-
-    /// The request's part of `accepts(_:_:)`; `proxySet` says whether the options name a proxy
-    /// (an empty one: none, whatever the environment says).
-    static func accepts(_ request: HTTPRequest, proxySet: Bool) -> Bool {
-        guard !request.decodesBody, request.connect.isEmpty, request.method != "CONNECT", case .empty = request.body,
-              request.url.hasPrefix("http://") else { return false }
-        // libcurl sends through the proxy its environment names (http_proxy, all_proxy).
-        if !proxySet, hasEnvironment("http_proxy") || hasEnvironment("all_proxy") || hasEnvironment("ALL_PROXY") { return false }
-        var host = false
-        for field in request.headers.fields {
-            switch field.name.utf8.count {
-            case 4 where HTTPHeaders.sameName(field.name, "Host"):
-                // libcurl writes its own Host for an empty one.
-                if !host && field.value.isEmpty { return false }
-                host = true
-            case 14 where HTTPHeaders.sameName(field.name, "Content-Length"): return false
-            // A request framed in chunks has a body, if only the last chunk.
-            case 17 where HTTPHeaders.sameName(field.name, "Transfer-Encoding"): return false
-            default: break
-            }
-        }
-        return true
-    }
-
-    private static func hasEnvironment(_ name: String) -> Bool {
-        guard let value = getenv(name) else { return false }
-        return value.pointee != 0
-    }
-
     /// The request as libcurl writes it: request line, the first Host field (libcurl puts it
     /// first and drops any other), the rest in order, an empty line.
     static func head(of request: HTTPRequest) -> [UInt8] {
