@@ -115,6 +115,8 @@ final class ReplCommandTests: XCTestCase {
         try terminal.send("for i = 1, 2 do", "Enter")
         _ = try terminal.screen(waitingFor: ">> ")
         try terminal.send("C-c")
+        // The fresh prompt first: a line typed before it would be read at the old one.
+        _ = try terminal.screen(waitingFor: ">> ^C\n> ")
         try terminal.send("40 + 2", "Enter")
         XCTAssertTrue(try terminal.screen(waitingFor: "\n42\n").contains(">> ^C\n> 40 + 2\n42\n"))
         // Tab completes names, then policy names in the string argument.

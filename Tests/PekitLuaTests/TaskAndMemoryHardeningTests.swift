@@ -53,6 +53,9 @@ final class TaskAndMemoryHardeningTests: XCTestCase {
             local r = pekit.wait(t)
             return #r, r[1], r[80000]
             """#), "80000\t2\t160000")
+        // A wait asks about each task a bounded number of times: linear, not tasks × steps
+        // (it asked every task after every step before: 80,000 tasks took over 5 s).
+        XCTAssertLessThan(runtime.tasks.inspections, 3 * 80_000)
     }
 
     /// Every pekit function called with the stack nearly full (Lua's limit of a million slots,

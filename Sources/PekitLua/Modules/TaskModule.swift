@@ -176,7 +176,8 @@ enum TaskModule: LuaModule {
             do {
                 try scheduler.run(runtime) {
                     if waited.isEmpty { return scheduler.unfinished == 0 }
-                    while over < waited.count, waited[over].isOver { over += 1 }
+                    while over < waited.count, waited[over].isOver { over += 1; scheduler.inspections += 1 }
+                    scheduler.inspections += 1
                     return over == waited.count
                 }
             } catch {

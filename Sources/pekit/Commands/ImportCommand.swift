@@ -28,8 +28,8 @@ let importCommand = Command(
       --send       send the request instead of printing the script, with any send option
                    of pekit request (see its help): -i, --include; -o, --output FILE;
                    -O, --remote-name; -D, --dump-header FILE; -w, --write-out F; -v, --verbose;
-                   --trace-ascii F; --har FILE; -f, --fail; --fail-with-body; -I, --head;
-                   -L, --location; --no-follow; --max-redirects N; --max-redirs N;
+                   --trace-ascii F; --har FILE; --har-with-secrets; -f, --fail;
+                   --fail-with-body; -I, --head; -L, --location; --no-follow; --max-redirects N; --max-redirs N;
                    --timeout S; -m, --max-time S; --connect-timeout S; --cacert FILE;
                    -k, --insecure; -x, --proxy URL; --http V; --http1.1; --http2;
                    --max-filesize N; -4, --ipv4; -6, --ipv6; -s, --silent;
