@@ -111,20 +111,20 @@ struct ResponseReader {
                 if !exchange.bodyBytes(UnsafeRawBufferPointer(rebasing: bytes[i..<n])) { return false }
                 i = n
             case .statusLine, .headers:
-                // A line: up to and with its LF.
-                guard let lf = ByteSearch.first(0x0A, in: bytes, from: i) else {
-                    line.append(contentsOf: bytes[i..<n])
-                    if line.count >= Self.maxLine { throw Self.tooLong }
-                    // libcurl tells HTTP/0.9 from the first bytes, before the line is whole.
-                    if state == .statusLine { try checkPrefix(line) }
-                    return true
-                }
+                // A line: up to and with its LF (one that starts with NUL, whole or not yet).
                 if (line.first ?? bytes[i]) == 0x00 && !(state == .statusLine && !sawLine) {
                     // libcurl 7.88 stops reading headers at a line that starts with NUL, drops
                     // it and the rest of what it read with it, and reads what comes next as
                     // the body, however the block said it is framed.
                     line.removeAll()
                     try bodyWithoutEnd()
+                    return true
+                }
+                guard let lf = ByteSearch.first(0x0A, in: bytes, from: i) else {
+                    line.append(contentsOf: bytes[i..<n])
+                    if line.count >= Self.maxLine { throw Self.tooLong }
+                    // libcurl tells HTTP/0.9 from the first bytes, before the line is whole.
+                    if state == .statusLine { try checkPrefix(line) }
                     return true
                 }
                 if line.isEmpty {
@@ -347,8 +347,10 @@ struct ResponseReader {
     private mutating func endOfHeaders() throws(Failure) {
         if (100...199).contains(status) {
             if status == 101 {
-                // Switched to another protocol: what follows is the body, to the close.
+                // Switched to another protocol: what follows is the body, to the close (its
+                // header bytes are not an answer: nothing after them is libcurl's "Empty reply").
                 close = true
+                consumed = 0
                 state = .untilClose
                 return
             }
@@ -359,8 +361,8 @@ struct ResponseReader {
             consumed = 0
             return
         }
-        let noBody = isHead || bodyless || (!chunked && contentLength == 0)
-        if codings > 0 && !noBody { throw Self.toLibcurl }
+        // A coding libcurl decodes, or one it refuses (whether or not a body follows): its call.
+        if codings > 0 { throw Self.toLibcurl }
         if isHead || bodyless { state = .done; return }
         if chunked { state = .chunk(.hex); return }
         if let contentLength {
