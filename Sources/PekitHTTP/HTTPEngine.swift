@@ -271,8 +271,8 @@ public final class HTTPEngine {
         do {
             // -v says which sender sent each request, and why (libcurl's own notes follow).
             if let trace = job.operation.options.trace {
-                let choice = Transport.choose(request, options: job.operation.transportReason, proxySet: job.operation.proxySet)
-                trace(.text, Array("sent by \(choice == .plain ? Transport.libcurl("no address known without resolving") : choice)\n".utf8))
+                // (A trace always sends through libcurl: the choice names why.)
+                trace(.text, Array("sent by \(Transport.choose(request, options: job.operation.transportReason, proxySet: job.operation.proxySet))\n".utf8))
             }
             let transfer = try Transfer(easy: easy, request: request, options: job.operation.options, timeout: job.operation.remainingTimeout,
                                         started: now, willFollow: willFollow)

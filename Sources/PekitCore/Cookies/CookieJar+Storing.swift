@@ -21,8 +21,11 @@ extension CookieJar {
         let name = parsed.name
         func reject(_ reason: String) -> Outcome { .rejected(name: name, reason: reason) }
         if let problem = Cookie.problem(name: name, value: parsed.value, limit: limits.maxNameValueBytes) { return reject(problem) }
-        // In an attribute (the name and value were looked at above, with their own words).
-        if let (offset, byte) = SetCookie.controlCharacter(bytes) {
+        // In an attribute: the name and value were looked at above, with their own words, so
+        // only what follows the first ';' is scanned (this runs for every cookie received).
+        let attributes = bytes.firstIndex(of: 0x3B) ?? bytes.count
+        if let (at, byte) = SetCookie.controlCharacter(UnsafeBufferPointer(rebasing: bytes[attributes...])) {
+            let offset = attributes + at
             return reject("the Set-Cookie value holds control byte 0x\(Self.hex(byte)) at byte \(offset) (the whole cookie is ignored, as RFC 6265bis section 5.6 says)")
         }
         let wall = clock()
