@@ -181,6 +181,8 @@ public struct AWSSigV4: Sendable {
         for field in request.headers.fields {
             let name = field.name.lowercased()
             guard !Self.blacklist.contains(name) else { continue }
+            // botocore signs before the length exists: pekit's own framing is not signed.
+            if request.framingLength && name == "content-length" { continue }
             if values[name] == nil { names.append(name); values[name] = [] }
             values[name]?.append(field.value)
         }

@@ -125,9 +125,11 @@ final class SendOperation {
             }
             if let jar = options.jar {
                 let url = try hopURL()
+                // Only a cookie kept under the address itself is news: a filter (httpdns) may have
+                // stored it under the name the Host field gives.
                 var stored = false
                 for value in response.headers(named: "Set-Cookie") {
-                    if case .stored = try jar.receive(value.description, from: url) { stored = true }
+                    if case .stored(let cookie) = try jar.receive(value.description, from: url), cookie.domain == url.host.lowercased() { stored = true }
                 }
                 if stored, let notice = options.notice, let note = Self.hostFieldNote(url, current) { notice(note) }
             }

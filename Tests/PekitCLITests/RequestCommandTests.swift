@@ -223,7 +223,8 @@ final class RequestCommandTests: XCTestCase {
         XCTAssertEqual(try line(["--policy", "rack"] + nested), "GET /?u[name]=x&tags[]=a&tags[]=b HTTP/1.1")
         XCTAssertEqual(try line(["--policy", "php"] + nested), "GET /?u%5Bname%5D=x&tags%5B0%5D=a&tags%5B1%5D=b HTTP/1.1")
         XCTAssertEqual(try line(["--policy", "qs", "--param-json", #"u={"n":[1,2],"ok":true}"#]), "GET /?u%5Bn%5D%5B0%5D=1&u%5Bn%5D%5B1%5D=2&u%5Bok%5D=true HTTP/1.1")
-        XCTAssertEqual(try line(["--param", "a=1", "--param", "a=2"]), "GET /?a=1&a=2 HTTP/1.1", "flat keys keep their repeats")
+        XCTAssertEqual(try line(["--param", "a=1", "--param", "a=2"]), "GET /?a%5B%5D=1&a%5B%5D=2 HTTP/1.1", "a key given twice is a list")
+        XCTAssertEqual(try line(["--policy", "qs-repeat", "--param", "a=1", "--param", "a=2"]), "GET /?a=1&a=2 HTTP/1.1", "a list under repeats")
         let bad = try PekitProcess.run(["request", "--param", "u[x]=1", "--param", "u=2", "http://h/"])
         XCTAssertEqual(bad.stderr, "pekit request: --param 'u=2': the key already holds a table (see 'pekit request --help')\n")
     }

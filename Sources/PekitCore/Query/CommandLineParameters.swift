@@ -2,7 +2,9 @@
 /// would be, so that a policy writes brackets, arrays and order its own way: `u[name]=x`,
 /// `tags[]=a`, `m[0][k]=v`, and with `dots` (a policy that writes objects as `a.b`) `u.name=x`.
 /// A value from `jsonValues` is typed (`n=1` is the number 1, `u={"name":"x"}` an object).
-/// Keys without any nesting stay a list of pairs, repeats kept (`a=1 a=2` is `a=1&a=2`).
+/// The result is always a table, so the policy orders its keys as it orders a Lua table's (afnetworking
+/// sorts them); a key given again is a list of its values, which the policy writes its own way
+/// (`roles=a roles=b`: `roles[]=a&roles[]=b` with brackets, `roles=a&roles=b` with repeats).
 public enum CommandLineParameters {
     /// Why an item does not read.
     public struct Failure: Error, CustomStringConvertible {
@@ -24,10 +26,6 @@ public enum CommandLineParameters {
                 value = .text(raw)
             }
             parsed.append((try path(key, dots: dots, item: text), value, text))
-        }
-        // Flat keys and untyped values: the pairs as given, repeats and order kept.
-        if parsed.allSatisfy({ $0.path.count == 1 }) && !items.contains(where: { $0.typed }) {
-            return .array(parsed.map { .array([.text(text(of: $0.path[0])), $0.value]) })
         }
         var root = Node.map([])
         for item in parsed { try insert(item.value, at: item.path[...], into: &root, item: item.text) }
@@ -88,10 +86,15 @@ public enum CommandLineParameters {
 
     static func insert(_ value: PekitValue, at path: ArraySlice<Segment>, into node: inout Node, item: String) throws {
         guard let segment = path.first else {
-            if case .leaf = node { throw Failure(description: "'\(item)': the key is given twice") }
-            if case .map(let e) = node, !e.isEmpty { throw Failure(description: "'\(item)': the key already holds a table") }
-            if case .list(let l) = node, !l.isEmpty { throw Failure(description: "'\(item)': the key already holds a list") }
-            node = .leaf(value)
+            switch node {
+            // A key given again is a list of its values (`roles=a roles=b` says `roles[]=a roles[]=b`).
+            case .leaf(let first): node = .list([.leaf(first), .leaf(value)])
+            case .list(var items) where !items.isEmpty:
+                items.append(.leaf(value))
+                node = .list(items)
+            case .map(let e) where !e.isEmpty: throw Failure(description: "'\(item)': the key already holds a table")
+            default: node = .leaf(value)
+            }
             return
         }
         let rest = path.dropFirst()

@@ -34,6 +34,10 @@ public struct HTTPRequest: Sendable {
     /// Whether the response body is decoded (curl's `--compressed`; the request's
     /// `Accept-Encoding` says what may come).
     public var decodesBody = false
+    /// Whether the `Content-Length` field is pekit's framing (the builder wrote it from the body's
+    /// length) rather than one the user gave: a signer that signs before framing, as botocore
+    /// does, leaves it out. Any field added later is the caller's.
+    public var framingLength = false
 
     public init(method: String, url: String, headers: HTTPHeaders, body: Body, connect: [HostMapping] = []) {
         self.method = method; self.url = url; self.headers = headers; self.body = body; self.connect = connect

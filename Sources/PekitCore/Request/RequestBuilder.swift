@@ -185,6 +185,7 @@ public struct RequestBuilder {
         var request = HTTPRequest(method: method, url: Self.wireURL(urlText, authority: authority), headers: headers, body: requestBody, connect: connect)
         // Decoded when pekit asked for codings (curl's --compressed, or a backend's default
         // Accept-Encoding, which its client library decodes); not for a hand-written one.
+        request.framingLength = !self.headers.contains { HTTPHeaders.sameName($0.name, "Content-Length") } && headers["Content-Length"] != nil
         request.decodesBody = !self.headers.contains { HTTPHeaders.sameName($0.name, "Accept-Encoding") }
             && (acceptEncoding != nil || policy.requestHeaders.contains { HTTPHeaders.sameName($0.name, "Accept-Encoding") })
         // What was parsed above, with the query appended and the bytes a URI cannot hold encoded:

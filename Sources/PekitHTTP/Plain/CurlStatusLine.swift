@@ -87,8 +87,25 @@ enum CurlStatusLine {
         while i < n, ResponseReader.isSpace(raw[i]) { i += 1 }
         var negative = false
         if i < n, raw[i] == 0x2B || raw[i] == 0x2D { negative = raw[i] == 0x2D; i += 1 }
-        var value = 0, digits = 0
-        while i < n, raw[i] >= 0x30 && raw[i] <= 0x39 { value = value &* 10 &+ Int(raw[i] - 0x30); i += 1; digits += 1 }
-        return digits > 0 ? Int(Int32(truncatingIfNeeded: negative ? -value : value)) : nil
+        var magnitude: UInt64 = 0, digits = 0, overflow = false
+        while i < n, raw[i] >= 0x30 && raw[i] <= 0x39 {
+            let (times, o1) = magnitude.multipliedReportingOverflow(by: 10)
+            let (plus, o2) = times.addingReportingOverflow(UInt64(raw[i] - 0x30))
+            overflow = overflow || o1 || o2
+            magnitude = plus
+            i += 1
+            digits += 1
+        }
+        guard digits > 0 else { return nil }
+        return Int(Int32(truncatingIfNeeded: strtolResult(magnitude: magnitude, negative: negative, overflow: overflow)))
+    }
+
+    /// glibc's `%d` converts with strtol (a 64-bit long that saturates at LONG_MAX or LONG_MIN
+    /// when the digits overflow it) and then stores the long into the int: its low 32 bits.
+    private static func strtolResult(magnitude: UInt64, negative: Bool, overflow: Bool) -> Int64 {
+        if negative {
+            return overflow || magnitude > UInt64(Int64.max) + 1 ? Int64.min : Int64(truncatingIfNeeded: 0 &- magnitude)
+        }
+        return overflow || magnitude > UInt64(Int64.max) ? Int64.max : Int64(magnitude)
     }
 }

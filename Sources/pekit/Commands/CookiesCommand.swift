@@ -88,7 +88,7 @@ private func runCookies(_ args: [[UInt8]]) throws -> Int32 {
     var runtime: LuaRuntime?
     let filters = parsed.all("filter")
     if !filters.isEmpty {
-        let host = try makeRuntime(extraPluginDirectories: parsed.all("plugins"))
+        let host = try commandHost(extraPluginDirectories: parsed.all("plugins"))
         do { jar.filters = try filters.map { try host.cookieFilter(spec: $0) } } catch {
             throw CommandFailure(message: "pekit cookies: --filter: \(error)")
         }

@@ -68,7 +68,7 @@ private func runEncode(_ args: [[UInt8]]) throws -> Int32 {
 private func makeEncoder(_ parsed: Arguments) throws -> PercentEncoder {
     var encoder = PercentEncoder()
     if let policy = parsed.value("policy") {
-        let runtime = try makeRuntime(extraPluginDirectories: parsed.all("plugins"))
+        let runtime = try commandHost(extraPluginDirectories: parsed.all("plugins"))
         do { encoder = try runtime.encoder(policy: policy) } catch {
             throw CommandFailure(message: "pekit encode: \(error)")
         }

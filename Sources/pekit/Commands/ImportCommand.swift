@@ -131,7 +131,7 @@ private func runImport(_ args: [[UInt8]]) throws -> Int32 {
     kept = [Array("-A".utf8), Array(HTTPClient.curlUserAgent.utf8)] + kept
     if let policy = parsed.value("policy") {
         // Checked here, so that a wrong name is reported as this command's.
-        do { _ = try makeRuntime(extraPluginDirectories: []).policy(named: policy) } catch {
+        do { _ = try commandHost(extraPluginDirectories: []).policy(named: policy) } catch {
             throw CommandFailure(message: "pekit import: \(error)")
         }
         kept += [Array("--policy".utf8), Array(policy.utf8)]

@@ -83,7 +83,7 @@ private func runQuery(_ args: [[UInt8]]) throws -> Int32 {
     } else {
         input = try readAllInput()
     }
-    let runtime = try makeRuntime(extraPluginDirectories: parsed.all("plugins"))
+    let runtime = try commandHost(extraPluginDirectories: parsed.all("plugins"))
     func policy(_ name: String) throws -> Policy {
         do { return try runtime.policy(named: name) } catch { throw CommandFailure(message: "pekit query: \(error)") }
     }

@@ -10,7 +10,7 @@ let requestCommand = Command(
     usage: pekit request [-X M] [--policy P] [--param k=v]... [--params-in query|body] [--json DATA]
                          [-F name=value|name=@file]... [--body-file PATH] [-H 'K: V']...
                          [-u USER:PASSWORD] [--aws-sigv4 aws:amz:REGION:SERVICE -u KEY:SECRET]
-                         [--jar FILE [--force]] [--base URL]
+                         [--jar FILE [--force]] [--filter NAME[:OPTIONS]]... [--base URL]
                          [--connect NAME:PORT=ADDRESS:PORT]... [--request-target TARGET]
                          [-d DATA | --data-raw D | --data-binary D | --data-urlencode D]... [-G]
                          [-A AGENT] [-e REFERER] [--connect-to H1:P1:H2:P2] [--resolve H:P:ADDR]
@@ -50,6 +50,9 @@ let requestCommand = Command(
                         that come back are saved to it too (created when missing; locked from
                         loading to saving; a file that is not a jar is not replaced without
                         --force)
+      --filter NAME[:OPTIONS]  a cookie-filter plugin on the jar (--jar's, -b's, or one in
+                        memory), as pekit cookies --filter takes it (repeat; in order):
+                        --filter 'httpdns:hosts=203.0.113.7=api.example.com'
       --connect N:P=A:Q send requests for host N port P to address A port Q, keeping the name
                         for Host, TLS and cookies (curl's --connect-to; repeat)
       --base URL        resolve a relative URL against this base
@@ -102,7 +105,7 @@ let requestCommand = Command(
       -w, --write-out F after the body, F with %{http_code}, %{num_redirects}, %{size_download},
                         %{url_effective}, %{content_type}, %{method}, %{http_version}, %{remote_ip},
                         %{remote_port}, %{size_header}, %{time_namelookup}, %{time_connect},
-                        %{time_appconnect}, %{time_starttransfer}, %{time_total}; \n \t \\ %%
+                        %{time_appconnect}, %{time_starttransfer}, %{time_total}; \\n \\t \\\\ %%
                         (an unknown variable is an error, before anything is sent)
       -v, --verbose     as curl -v, on standard error: '* ' notes, '> ' the request's head, '< '
                         the response's, for every request of a redirect chain; then each

@@ -50,7 +50,7 @@ func requestBuilder(_ parsed: Arguments, url: String, sending: Bool) throws -> R
     builder.base = parsed.value("base")
     builder.target = parsed.value("request-target")
     if let name = parsed.value("policy") {
-        builder.policy = try makeRuntime(extraPluginDirectories: parsed.all("plugins")).policy(named: name)
+        builder.policy = try commandHost(extraPluginDirectories: parsed.all("plugins")).policy(named: name)
         if builder.policy.acceptLanguage != nil { builder.environment = ProcessInfo.processInfo.environment }
     }
     // --param keys nest as a Lua table's would (u[name]=x, tags[]=a; u.name=x under a policy that
@@ -148,6 +148,17 @@ func requestBuilder(_ parsed: Arguments, url: String, sending: Bool) throws -> R
     }
     if parsed.value("cookie-jar") != nil, builder.jar == nil {
         builder.jar = CookieJar(publicSuffixes: try PublicSuffixList.loadFromProcessEnvironment(), clock: { Date().timeIntervalSince1970 })
+    }
+    // --filter: cookie-filter plugins on the jar, as `pekit cookies --filter` and Lua's
+    // jar{filter =} take them (a jar in memory when no file is given).
+    let filters = parsed.all("filter")
+    if !filters.isEmpty {
+        let host = try commandHost(extraPluginDirectories: parsed.all("plugins"))
+        let jar = try builder.jar ?? CookieJar(publicSuffixes: PublicSuffixList.loadFromProcessEnvironment(), clock: { Date().timeIntervalSince1970 })
+        do { jar.filters += try filters.map { try host.cookieFilter(spec: $0) } } catch {
+            throw CommandFailure(message: "pekit request: --filter: \(error)")
+        }
+        builder.jar = jar
     }
     builder.connect = try parsed.all("connect").map { spec in
         guard let eq = spec.firstIndex(of: "=") else {

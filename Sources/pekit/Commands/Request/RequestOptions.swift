@@ -15,7 +15,7 @@ let requestOptions: [Arguments.Option] = {
         // What the request is.
         option("method", "X"), option("policy"), option("param"), option("params-in"), option("param-json"),
         option("form", "F"), option("json"), option("file"), option("header", "H"), option("jar"), option("base"),
-        option("user", "u"), option("body-file"), option("connect"), option("aws-sigv4"), option("request-target"),
+        option("user", "u"), option("filter"), option("body-file"), option("connect"), option("aws-sigv4"), option("request-target"),
         option("url"), flag("force"), pluginsOption,
         // curl's flags, with curl's meaning.
         option("data", "d"), option("data-ascii"), option("data-raw"), option("data-binary"), option("data-urlencode"),

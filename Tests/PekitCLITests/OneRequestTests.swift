@@ -1,0 +1,99 @@
+import Foundation
+import PekitTestSupport
+import XCTest
+
+/// Issue 42: the command line builds what Lua builds, with the same policies, filters and signer.
+final class OneRequestTests: XCTestCase {
+    private func firstLine(_ args: [String]) throws -> String {
+        let r = try PekitProcess.run(["request"] + args)
+        XCTAssertEqual(r.stderr, "", args.joined(separator: " "))
+        return String(r.stdout.split(separator: "\r\n").first ?? "")
+    }
+
+    /// A policy whose rules are Lua functions (the shipped jquery, an own `order = function`)
+    /// works in `pekit request` as in `pekit query`: the command keeps its Lua host alive.
+    func testPoliciesWithLuaFunctionsWorkInRequest() throws {
+        let args = ["--policy", "jquery", "--param-json", #"a=[{"b":1}]"#, "http://h/"]
+        XCTAssertEqual(try firstLine(args), "GET /?a%5B0%5D%5Bb%5D=1 HTTP/1.1")
+        let described = try PekitProcess.run(["request", "--describe"] + args)
+        XCTAssertEqual(described.stderr, "")
+        XCTAssertTrue(described.stdout.hasPrefix(#"{"method":"GET","url":"http://h/?a%5B0%5D%5Bb%5D=1","#), described.stdout)
+        XCTAssertEqual(try PekitProcess.run(["query", "--policy", "jquery", #"{"a":[{"b":1}]}"#]).stdout, "a%5B0%5D%5Bb%5D=1\n")
+
+        let dir = try makeTemporaryDirectory("order-function")
+        try #"return { kind = "policy", extends = "rfc3986", order = function(a, b) return a > b end }"#
+            .write(toFile: dir.appendingPathComponent("backwards.lua").path, atomically: true, encoding: .utf8)
+        let own = ["--plugins", dir.path, "--policy", "backwards"]
+        XCTAssertEqual(try firstLine(own + ["--param", "a=1", "--param", "c=3", "--param", "b=2", "http://h/"]), "GET /?c=3&b=2&a=1 HTTP/1.1")
+        XCTAssertEqual(try PekitProcess.run(["query"] + own + [#"{"a":1,"c":3,"b":2}"#]).stdout, "c=3&b=2&a=1\n")
+    }
+
+    /// Top-level --param keys are ordered by the policy, as `pekit query` orders them, and a key
+    /// given twice is a list, written as the policy writes lists.
+    func testTopLevelParamsFollowThePolicysOrderAndLists() throws {
+        XCTAssertEqual(try firstLine(["--policy", "afnetworking", "--param", "b=1", "--param", "a=2", "http://h/"]), "GET /?a=2&b=1 HTTP/1.1")
+        XCTAssertEqual(try PekitProcess.run(["query", "--policy", "afnetworking", #"{"b":1,"a":2}"#]).stdout, "a=2&b=1\n")
+        let roles = ["--param", "roles=admin", "--param", "roles=dev", "--param-json", "n=1", "http://h/"]
+        XCTAssertEqual(try firstLine(["--policy", "afnetworking"] + roles), "GET /?n=1&roles%5B%5D=admin&roles%5B%5D=dev HTTP/1.1")
+        XCTAssertEqual(try firstLine(["--policy", "php"] + roles), "GET /?roles%5B0%5D=admin&roles%5B1%5D=dev&n=1 HTTP/1.1")
+    }
+
+    /// `pekit request --filter` puts a cookie-filter plugin on the jar, as `pekit cookies
+    /// --filter` does; with httpdns the cookies are the name's, and no warning says otherwise.
+    func testRequestTakesACookieFilter() throws {
+        let server = try TestServer.shared()
+        let dir = try makeTemporaryDirectory("request-filter")
+        let jar = dir.appendingPathComponent("jar.txt").path
+        let r = try PekitProcess.run(["request", "--send", "--jar", jar, "--filter", "httpdns:hosts=127.0.0.1=api.example.com",
+                                      "-H", "Host: api.example.com", "\(server.base)/cookies/set?sid=1"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.stderr, "", "no warning: the filter stored the cookie under api.example.com")
+        let header = try PekitProcess.run(["cookies", "header", jar, "http://api.example.com/"])
+        XCTAssertEqual(header.stdout, "sid=1\n")
+        // Without the filter the cookie is the address's, and the warning says so.
+        let plain = try PekitProcess.run(["request", "--send", "-H", "Host: api.example.com", "-c", dir.appendingPathComponent("c.txt").path,
+                                          "\(server.base)/cookies/set?sid=1"])
+        XCTAssertTrue(plain.stderr.hasPrefix("pekit request: warning: cookies from 127.0.0.1 were stored under 127.0.0.1, not api.example.com"), plain.stderr)
+        let bad = try PekitProcess.run(["request", "--filter", "nosuchfilter", "http://h/"])
+        XCTAssertEqual(bad.status, 1)
+        XCTAssertTrue(bad.stderr.hasPrefix("pekit request: --filter: "), bad.stderr)
+    }
+
+    /// SigV4 signs what botocore signs: not the Content-Length pekit frames the body with, from
+    /// Lua's pekit.request (held to botocore's vector) and from `pekit request --aws-sigv4`.
+    func testSigV4LeavesPekitsFramingUnsigned() throws {
+        let fixtures = PekitProcess.packageRoot.appendingPathComponent("Tests/PekitCryptoTests/Fixtures/sigv4-vectors.json")
+        let root = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: fixtures)) as? [String: Any])
+        let vectors = try XCTUnwrap(root["vectors"] as? [[String: Any]])
+        let vector = try XCTUnwrap(vectors.first { $0["method"] as? String == "POST" && $0["url"] as? String == "http://h.example.com/plain" })
+        let signed = try XCTUnwrap(vector["signed_headers"] as? [[String]])
+        let expected = try XCTUnwrap(signed.first { $0[0] == "Authorization" }?[1])
+        let time = try XCTUnwrap(root["time"] as? Int)
+        let script = """
+            local req = pekit.request{ method = "POST", url = "http://h.example.com/plain", body = "body",
+              headers = { { "Accept", false }, { "Accept-Language", "en;q=1" }, { "Content-Type", "text/plain" } } }
+            req = pekit.sign.aws_sigv4(req, { access_key = "\(root["access_key"]!)", secret_key = "\(root["secret_key"]!)",
+              region = "\(root["region"]!)", service = "execute-api", payload = "unsigned", time = \(time) })
+            print(req:header("Content-Length"), req:header("Authorization"))
+            """
+        let lua = try PekitProcess.run(["run", "-e", script])
+        XCTAssertEqual(lua.stderr, "")
+        XCTAssertEqual(lua.stdout, "4\t\(expected)\n")
+        let cli = try PekitProcess.run(["request", "--aws-sigv4", "aws:amz:us-east-1:execute-api", "-u", "AKID:SECRET",
+                                        "-d", "a=1", "http://h.example.com/plain"])
+        let authorization = try XCTUnwrap(cli.stdout.components(separatedBy: "\r\n").first { $0.hasPrefix("Authorization: ") })
+        XCTAssertTrue(authorization.contains(", SignedHeaders=accept;content-type;host;x-amz-date, "), authorization)
+        XCTAssertTrue(cli.stdout.contains("\r\nContent-Length: 3\r\n"), cli.stdout)
+        // A Content-Length the user wrote is the user's, and signed.
+        let given = try PekitProcess.run(["request", "--aws-sigv4", "aws:amz:us-east-1:execute-api", "-u", "AKID:SECRET",
+                                          "-H", "Content-Length: 3", "-d", "a=1", "http://h.example.com/plain"])
+        XCTAssertTrue(given.stdout.contains("SignedHeaders=accept;content-length;content-type;host;x-amz-date, "), given.stdout)
+    }
+
+    /// The help documents `\n` and `\t` as the two characters they are typed with.
+    func testHelpShowsEscapesAsTyped() throws {
+        let help = try PekitProcess.run(["request", "--help"]).stdout
+        XCTAssertTrue(help.contains(#"%{time_total}; \n \t \\ %%"#), help)
+        XCTAssertFalse(help.contains("\t"))
+    }
+}
