@@ -20,7 +20,7 @@ enum Redirect {
     /// - 303 turns any method but HEAD into GET; 301 and 302 turn POST into GET (what every client
     ///   does, as §15.4.2/3 allow); a method that changes drops the body and its headers.
     ///   307 and 308 keep method and body.
-    /// - Host follows the new URL; Authorization, Proxy-Authorization and a hand-written Cookie
+    /// - Host follows the new URL (a hand-written one stays on the same host, as in curl); Authorization, Proxy-Authorization and a hand-written Cookie
     ///   are dropped when the origin changes (the jar decides cookies per URL anyway).
     /// - A Location without a fragment keeps the fragment of the request's URL (§10.2.2).
     /// - Throws: `HTTPError.badRedirect` for a Location that is not an http(s) URL.
@@ -47,8 +47,15 @@ enum Redirect {
             next.body = .empty
             for name in ["Content-Type", "Content-Length", "Content-Encoding", "Transfer-Encoding"] { next.headers.remove(name) }
         }
-        if request.headers["Host"] != nil { try? next.headers.set("Host", target.authority) }
-        if let source = try? RequestURL(request.url), !sameOrigin(source, target) {
+        let source = try? RequestURL(request.url)
+        if let field = request.headers["Host"] {
+            // A Host the user wrote (not the URL's own) stays while the chain stays on the same
+            // host, as curl's -L keeps it (the IP-direct login: an address in the URL, the name
+            // in Host); pekit's own follows the new URL.
+            let written = source.map { field != $0.authority } ?? false
+            if !written || source?.host.lowercased() != target.host.lowercased() { try? next.headers.set("Host", target.authority) }
+        }
+        if let source, !sameOrigin(source, target) {
             // Credentials for the first origin (a proxy's too, as python-requests drops it).
             next.headers.remove("Authorization")
             next.headers.remove("Proxy-Authorization")

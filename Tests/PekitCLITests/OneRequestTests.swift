@@ -90,6 +90,28 @@ final class OneRequestTests: XCTestCase {
         XCTAssertTrue(given.stdout.contains("SignedHeaders=accept;content-length;content-type;host;x-amz-date, "), given.stdout)
     }
 
+    /// A hand-written Host stays on every hop of a redirect chain to the same host, as curl's
+    /// -L keeps it (the IP-direct login: the address in the URL, the name in Host), and follows
+    /// the Location to another host; held to curl itself on the same chains.
+    func testAHandWrittenHostStaysOnSameHostRedirects() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/curl") else { throw XCTSkip("curl is not installed") }
+        let server = try TestServer.shared()
+        func received(_ bytes: [UInt8]) throws -> String {
+            let echo = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])
+            return "\(echo["method"] ?? "") \(echo["headers"] ?? "")"
+        }
+        let chains = ["/redirect/303?to=%2Fredirect%2F302%3Fto%3D%252Fecho",
+                      "/redirect/302?to=http%3A%2F%2Flocalhost%3A\(server.httpPort)%2Fecho"]
+        for chain in chains {
+            let args = ["-s", "-L", "-A", "agent", "-H", "Host: api.example.com", "-d", "a=1", "\(server.base)\(chain)"]
+            let ours = try PekitProcess.run(["request"] + args)
+            XCTAssertEqual(ours.stderr, "")
+            XCTAssertEqual(try received(ours.stdoutBytes), try received(try PekitProcess.output(of: "/usr/bin/curl", args)), chain)
+        }
+        let same = try PekitProcess.run(["request", "-s", "-L", "-H", "Host: api.example.com", "-d", "a=1", "\(server.base)\(chains[0])"])
+        XCTAssertTrue(same.stdout.contains(#""headers": [["Host", "api.example.com"], "#) && same.stdout.contains(#""method": "GET""#), same.stdout)
+    }
+
     /// The help documents `\n` and `\t` as the two characters they are typed with.
     func testHelpShowsEscapesAsTyped() throws {
         let help = try PekitProcess.run(["request", "--help"]).stdout

@@ -372,6 +372,8 @@ private func cookiePairs(_ header: String, for url: RequestURL) -> [(String, Str
 private func luaLiteral(_ value: PekitValue, ordered: Bool) -> String {
     switch value {
     case .string(let bytes): return luaQuote(bytes.bytes)
+    // An empty table is an object to pekit.json: an empty list is written as one.
+    case .array(let items) where items.isEmpty: return "pekit.array{}"
     case .array(let items), .set(let items): return "{ " + items.map { luaLiteral($0, ordered: ordered) }.joined(separator: ", ") + " }"
     case .map(let map):
         if ordered && map.entries.count > 1 {
@@ -384,7 +386,7 @@ private func luaLiteral(_ value: PekitValue, ordered: Bool) -> String {
             let written: String = bare ? key : "[" + luaQuote(entry.key.bytes) + "]"
             return written + " = " + luaLiteral(entry.value, ordered: ordered)
         }
-        return "{ " + fields.joined(separator: ", ") + " }"
+        return fields.isEmpty ? "{}" : "{ " + fields.joined(separator: ", ") + " }"
     case .integer(let n): return String(n)
     case .number(let x): return String(x)
     case .boolean(let b): return String(b)
