@@ -112,10 +112,49 @@ final class OneRequestTests: XCTestCase {
         XCTAssertTrue(same.stdout.contains(#""headers": [["Host", "api.example.com"], "#) && same.stdout.contains(#""method": "GET""#), same.stdout)
     }
 
+    /// curl's newer -w variables, as curl 7.88 writes them on the same response: %header{name},
+    /// %{urlnum}, %{header_json}; %{json} holds the variables pekit knows; an unknown %word{…} is
+    /// refused with its name.
+    func testWriteOutsNewerVariablesAsCurlWritesThem() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/curl") else { throw XCTSkip("curl is not installed") }
+        let server = try TestServer.shared()
+        let format = "%header{content-type}|%header{Server}|%header{nosuch}|%{urlnum}|%{header_json}"
+        let url = "\(server.base)/echo"
+        func withoutDates(_ text: String) -> String {
+            text.replacingOccurrences(of: #""date":\["[^"]*"\]"#, with: "DATE", options: .regularExpression)
+                .replacingOccurrences(of: #""content-length":\["[0-9]+"\]"#, with: "LENGTH", options: .regularExpression)
+        }
+        let args = ["-s", "-o", "/dev/null", "-w", format, url, "-o", "/dev/null", url]
+        let ours = try PekitProcess.run(["request"] + args)
+        XCTAssertEqual(ours.stderr, "")
+        let theirs = String(decoding: try PekitProcess.output(of: "/usr/bin/curl", args), as: UTF8.self)
+        XCTAssertEqual(withoutDates(ours.stdout), withoutDates(theirs))
+        XCTAssertTrue(ours.stdout.hasPrefix("application/json|pekit-test-server||0|{\"server\":[\"pekit-test-server\"],\n"), ours.stdout)
+        let json = try PekitProcess.run(["request", "-s", "-o", "/dev/null", "-w", "%{json}", url])
+        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(object["http_code"] as? Int, 200)
+        XCTAssertEqual(object["url_effective"] as? String, url)
+        XCTAssertEqual(object["urlnum"] as? Int, 0)
+        XCTAssertEqual(Array(object.keys).sorted(), ["content_type", "http_code", "http_version", "method", "num_redirects", "remote_ip", "remote_port",
+                                                     "response_code", "size_download", "size_header", "time_appconnect", "time_connect",
+                                                     "time_namelookup", "time_starttransfer", "time_total", "url_effective", "urlnum"])
+        let bad = try PekitProcess.run(["request", "-w", "%date{x}", url])
+        XCTAssertEqual(bad.stderr, "pekit request: -w: unknown %date{…} (known: %{variable} and %header{name}) (see 'pekit request --help')\n")
+        XCTAssertEqual(bad.status, 2)
+    }
+
+    /// A host's forbidden code point is pointed at where it was written, counted in code points.
+    func testURLErrorsPointAtTheCodePoint() throws {
+        for (url, at) in [("http://exa mple.com/", 11), ("http://例子 .com/", 10), ("http://u:p@a b:80/", 13), ("http://a<b", 9)] {
+            let r = try PekitProcess.run(["url", "parse", url])
+            XCTAssertTrue(r.stderr.hasSuffix("(at code point \(at))\n"), "\(url): \(r.stderr)")
+        }
+    }
+
     /// The help documents `\n` and `\t` as the two characters they are typed with.
     func testHelpShowsEscapesAsTyped() throws {
         let help = try PekitProcess.run(["request", "--help"]).stdout
-        XCTAssertTrue(help.contains(#"%{time_total}; \n \t \\ %%"#), help)
+        XCTAssertTrue(help.contains(#"\n \t \\ %% (an unknown variable"#), help)
         XCTAssertFalse(help.contains("\t"))
     }
 }

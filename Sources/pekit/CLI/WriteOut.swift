@@ -1,19 +1,24 @@
 import Foundation
+import PekitCore
 import PekitHTTP
 
 /// curl's -w/--write-out, the variables people use: `%{http_code}` (also `%{response_code}`),
 /// `%{http_version}`, `%{method}`, `%{url_effective}`, `%{num_redirects}`, `%{content_type}`,
 /// `%{size_download}`, `%{size_header}`, `%{remote_ip}`, `%{remote_port}`, and the times
 /// `%{time_namelookup}`, `%{time_connect}`, `%{time_appconnect}`, `%{time_starttransfer}`,
-/// `%{time_total}` (seconds, six decimals, as curl writes them); `\n`, `\r`, `\t`, `\\` and `%%`.
-/// An unknown variable is an error before anything is sent (curl warns and writes nothing).
+/// `%{time_total}` (seconds, six decimals, as curl writes them), `%{urlnum}` (the URL's place in
+/// the command, from 0), `%{json}` (those as one JSON object, names sorted, as curl writes it),
+/// `%{header_json}` (the response's fields as curl writes them: lower-case names, each with its
+/// list of values) and `%header{name}` (the first field of that name); `\n`, `\r`, `\t`, `\\`
+/// and `%%`. An unknown variable, or an unknown `%word{…}`, is an error before anything is sent
+/// (curl warns and writes nothing, or writes it as it is).
 struct WriteOut {
-    enum Piece { case text(String), variable(String) }
+    enum Piece { case text(String), variable(String), header(String) }
     let pieces: [Piece]
 
     static let variables = ["http_code", "response_code", "http_version", "method", "url_effective", "num_redirects", "content_type",
                             "size_download", "size_header", "remote_ip", "remote_port", "time_namelookup", "time_connect",
-                            "time_appconnect", "time_starttransfer", "time_total"]
+                            "time_appconnect", "time_starttransfer", "time_total", "urlnum", "json", "header_json"]
 
     static func parse(_ format: String) throws -> WriteOut {
         var pieces: [Piece] = []
@@ -35,6 +40,21 @@ struct WriteOut {
                 rest = rest[rest.index(after: close)...]
                 continue
             }
+            // %header{name}; any other %word{ is a mistake (curl would write it as it is).
+            if c == "%", let open = rest.firstIndex(of: "{"), open != rest.startIndex,
+               rest[..<open].allSatisfy({ $0.isASCII && ($0.isLetter || $0 == "_") }) {
+                let word = String(rest[..<open])
+                guard word == "header" else {
+                    throw UsageError(command: "request", message: "-w: unknown %\(word){…} (known: %{variable} and %header{name})")
+                }
+                guard let close = rest[open...].firstIndex(of: "}") else {
+                    throw UsageError(command: "request", message: "-w: '%header{' without its '}' in '\(format)'")
+                }
+                if !text.isEmpty { pieces.append(.text(text)); text = "" }
+                pieces.append(.header(String(rest[rest.index(after: open)..<close])))
+                rest = rest[rest.index(after: close)...]
+                continue
+            }
             if c == "\\", let next = rest.first, let escaped = ["n": "\n", "r": "\r", "t": "\t", "\\": "\\"][next] {
                 text.append(escaped)
                 rest = rest.dropFirst()
@@ -46,12 +66,39 @@ struct WriteOut {
         return WriteOut(pieces: pieces)
     }
 
-    func render(_ r: HTTPResponse) -> String {
-        func seconds(_ t: Double) -> String { String(format: "%.6f", t) }
-        return pieces.map { piece -> String in
+    private func quoted(_ text: String) -> String { String(decoding: JSON.write(.text(text)), as: UTF8.self) }
+
+    /// - Parameter urlnum: the URL's place among the command's URLs, from 0.
+    func render(_ r: HTTPResponse, urlnum: Int = 0) -> String {
+        pieces.map { piece -> String in
             switch piece {
             case .text(let text): return text
-            case .variable(let name):
+            case .header(let name): return r.headers.first { HTTPHeaders.sameName($0.name, name) }?.value.description ?? ""
+            case .variable("json"):
+                // curl's object: every variable by name, sorted; numbers bare, text quoted.
+                let numeric: Set<String> = ["http_code", "response_code", "num_redirects", "size_download", "size_header", "remote_port", "urlnum"]
+                let members = Self.variables.filter { $0 != "json" && $0 != "header_json" }.sorted().map { name -> String in
+                    let value = Self.value(name, r, urlnum: urlnum)
+                    let bare = numeric.contains(name) || name.hasPrefix("time_")
+                    return quoted(name) + ":" + (!bare ? quoted(value) : name.hasPrefix("time_") ? value : String(Int(value) ?? 0))
+                }
+                return "{" + members.joined(separator: ",") + "}"
+            case .variable("header_json"):
+                // curl's layout: a member a line, names lower-cased in the order first seen.
+                var names: [String] = [], values: [String: [String]] = [:]
+                for field in r.headers {
+                    let name = field.name.lowercased()
+                    if values[name] == nil { names.append(name) }
+                    values[name, default: []].append(field.value.description)
+                }
+                return "{" + names.map { quoted($0) + ":[" + (values[$0] ?? []).map { quoted($0) }.joined(separator: ",") + "]" }.joined(separator: ",\n") + "\n}"
+            case .variable(let name): return Self.value(name, r, urlnum: urlnum)
+            }
+        }.joined()
+    }
+
+    static func value(_ name: String, _ r: HTTPResponse, urlnum: Int) -> String {
+        func seconds(_ t: Double) -> String { String(format: "%.6f", t) }
                 switch name {
                 case "http_code", "response_code": return String(format: "%03d", r.status)
                 case "http_version": return r.httpVersion
@@ -71,9 +118,8 @@ struct WriteOut {
                 case "time_connect": return seconds(r.timing.connect)
                 case "time_appconnect": return seconds(r.timing.tls)
                 case "time_starttransfer": return seconds(r.timing.firstByte)
+                case "urlnum": return String(urlnum)
                 default: return seconds(r.timing.total)
                 }
-            }
-        }.joined()
     }
 }

@@ -27,8 +27,9 @@ struct Delivery {
     ///   are per command).
     /// - Parameter heads: where -D FILE collects the heads of several transfers (nil: written now).
     /// - Parameter rate: --rate's pace, shared by the command's transfers.
+    /// - Parameter urlnum: the URL's place among the command's, from 0 (-w's %{urlnum}).
     init(_ request: HTTPRequest, builder: RequestBuilder, _ parsed: Arguments, output: OutputChoice, alone: Bool,
-         heads: HeadDump? = nil, rate: RateLimiter? = nil) throws {
+         heads: HeadDump? = nil, rate: RateLimiter? = nil, urlnum: Int = 0) throws {
         self.request = request
         var options = SendOptions(cookiesOf: builder)
         options.rate = rate
@@ -121,7 +122,7 @@ struct Delivery {
                     var none = HTTPResponse()
                     none.url = request.url
                     none.method = request.method
-                    Output.stdout.write(writeOut.render(none))
+                    Output.stdout.write(writeOut.render(none, urlnum: urlnum))
                 }
                 throw error
             }
@@ -145,7 +146,7 @@ struct Delivery {
                     Output.stderr.line("pekit request: the server answered \(response.status)\(response.reason.isEmpty ? "" : " " + printable(response.reason)) (--fail)")
                 }
                 // As curl: -w is still written (a script reads %{http_code} to learn why).
-                if let writeOut { Output.stdout.write(writeOut.render(response)) }
+                if let writeOut { Output.stdout.write(writeOut.render(response, urlnum: urlnum)) }
                 return 22
             }
             func head(escaped: Bool, style: Style = .plain) -> String {
@@ -175,7 +176,7 @@ struct Delivery {
                     Output.stdout.write(style.body(response.body, contentType: response.header("Content-Type")?.description) ?? response.body)
                 }
             }
-            if let writeOut { Output.stdout.write(writeOut.render(response)) }
+            if let writeOut { Output.stdout.write(writeOut.render(response, urlnum: urlnum)) }
             return failed ? 22 : 0
         }
     }

@@ -105,8 +105,9 @@ let requestCommand = Command(
       -w, --write-out F after the body, F with %{http_code}, %{num_redirects}, %{size_download},
                         %{url_effective}, %{content_type}, %{method}, %{http_version}, %{remote_ip},
                         %{remote_port}, %{size_header}, %{time_namelookup}, %{time_connect},
-                        %{time_appconnect}, %{time_starttransfer}, %{time_total}; \\n \\t \\\\ %%
-                        (an unknown variable is an error, before anything is sent)
+                        %{time_appconnect}, %{time_starttransfer}, %{time_total}, %{urlnum},
+                        %{json} (all of these), %{header_json} (the fields), %header{NAME};
+                        \\n \\t \\\\ %% (an unknown variable is an error, before anything is sent)
       -v, --verbose     as curl -v, on standard error: '* ' notes, '> ' the request's head, '< '
                         the response's, for every request of a redirect chain; then each
                         redirect and the timings
@@ -256,10 +257,10 @@ func runSeveral(_ parsed: Arguments, urls: [String], _ handler: BuiltRequestHand
     }
     if !parsed.has("parallel") {
         let client = try HTTPClient()
-        for (url, output) in zip(urls, choices) {
+        for (number, (url, output)) in zip(urls, choices).enumerated() {
             report(url) {
                 try buildAndRun(parsed, url: url, output: output) { request, builder, _ in
-                    let delivery = try Delivery(request, builder: builder, parsed, output: output, alone: true, heads: heads, rate: rate)
+                    let delivery = try Delivery(request, builder: builder, parsed, output: output, alone: true, heads: heads, rate: rate, urlnum: number)
                     return try delivery.finish(Result { try client.send(request, options: delivery.options) })
                 }
             }
@@ -268,9 +269,9 @@ func runSeveral(_ parsed: Arguments, urls: [String], _ handler: BuiltRequestHand
     }
     // -Z: every request built first (a usage error stops the command before anything is sent).
     var deliveries: [Delivery] = []
-    for (url, output) in zip(urls, choices) {
+    for (number, (url, output)) in zip(urls, choices).enumerated() {
         _ = try buildAndRun(parsed, url: url, output: output) { request, builder, _ in
-            deliveries.append(try Delivery(request, builder: builder, parsed, output: output, alone: false, heads: heads, rate: rate))
+            deliveries.append(try Delivery(request, builder: builder, parsed, output: output, alone: false, heads: heads, rate: rate, urlnum: number))
             return 0
         }
     }
