@@ -151,6 +151,14 @@ final class OneRequestTests: XCTestCase {
         }
     }
 
+    /// `--as` compares what each server receives: an order-only difference is said as that.
+    func testAsComparesPairsNotPlaces() throws {
+        XCTAssertEqual(try PekitProcess.run(["query", "--as", "afnetworking,php", #"{"b":"x","a":"y"}"#]).stdout,
+                       "afnetworking  a=y&b=x\nphp           b=x&a=y\n              (the same pairs, in another order)\n")
+        XCTAssertEqual(try PekitProcess.run(["query", "--as", "afnetworking,rack", #"{"b":"x y","a":["1"]}"#]).stdout,
+                       "afnetworking  a%5B%5D=1&b=x%20y\nrack          b=x+y&a[]=1\n              ^^^^^\n")
+    }
+
     /// The help documents `\n` and `\t` as the two characters they are typed with.
     func testHelpShowsEscapesAsTyped() throws {
         let help = try PekitProcess.run(["request", "--help"]).stdout

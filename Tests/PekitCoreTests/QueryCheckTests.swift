@@ -77,6 +77,20 @@ final class QueryCheckTests: XCTestCase {
         XCTAssertEqual(rows.map(\.differs), [[false], [true]])
     }
 
+    /// Issue 42: pairs are compared as a server receives them, wherever they are: the same pairs
+    /// in another order are only that, and a real difference is marked alone.
+    func testCompareIsByWhatArrivesNotByPlace() throws {
+        let value = map([("b", .text("x")), ("a", .text("y")), ("t", .array([.text("1"), .text("2")]))])
+        var given = Policy.rfc3986
+        given.order = .given
+        var indexed = given
+        indexed.arrays = .indices
+        let rows = try QueryCheck.compare(value, policies: [.rfc3986, given, indexed])
+        XCTAssertEqual(rows.map(\.pairs), [["a=y", "b=x", "t%5B%5D=1", "t%5B%5D=2"], ["b=x", "a=y", "t%5B%5D=1", "t%5B%5D=2"], ["b=x", "a=y", "t%5B0%5D=1", "t%5B1%5D=2"]])
+        XCTAssertEqual(rows.map(\.differs), [[false, false, false, false], [false, false, false, false], [false, false, true, true]])
+        XCTAssertEqual(rows.map(\.reordered), [false, true, false])
+    }
+
     func testQueryInput() {
         func query(_ s: String) -> String {
             let (q, source) = QueryInput.query(of: Array(s.utf8))

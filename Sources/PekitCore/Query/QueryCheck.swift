@@ -56,9 +56,12 @@ public enum QueryCheck {
         return Report(query: query, leaves: walker.leaves)
     }
 
-    /// Each policy's pairs, encoded, and for each pair whether it differs from the pair at the same
-    /// place under the first policy.
-    public static func compare(_ value: PekitValue, policies: [Policy]) throws -> [(policy: Policy, pairs: [String], differs: [Bool])] {
+    /// Each policy's pairs, encoded, and for each pair whether the first policy sends no such
+    /// pair: pairs are compared as a server receives them (percent-decoded, `+` kept as it is),
+    /// as a multiset, so that the same pairs in another order are not marked; `reordered` says
+    /// that a row has the first row's pairs in another order.
+    /// - Complexity: O(n) in the number of pairs, after encoding.
+    public static func compare(_ value: PekitValue, policies: [Policy]) throws -> [(policy: Policy, pairs: [String], differs: [Bool], reordered: Bool)] {
         var rows: [(Policy, [String])] = []
         for policy in policies {
             let encoded = try policy.encodedPairs(policy.pairs(value))
@@ -66,9 +69,30 @@ public enum QueryCheck {
                 String(decoding: pair.key + (pair.value.map { policy.assign.bytes + $0 } ?? []), as: UTF8.self)
             }))
         }
-        let baseline = rows.first?.1 ?? []
+        let decoder = PercentDecoder(mode: .lenient)
+        func received(_ pair: String, _ policy: Policy) -> [UInt8] {
+            // Key and value apart, so that an escaped '=' in a key stays in the key.
+            let bytes = Array(pair.utf8), assign = policy.assign.bytes
+            let split = assign.isEmpty ? nil : (0...max(0, bytes.count - assign.count)).first { bytes.count >= assign.count && bytes[$0..<$0 + assign.count].elementsEqual(assign) }
+            let key = split.map { Array(bytes[..<$0]) } ?? bytes
+            let value = split.map { Array(bytes[($0 + assign.count)...]) }
+            var out = (try? decoder.decode(bytes: key)) ?? key
+            if let value { out += [0x00, 0x3D] + ((try? decoder.decode(bytes: value)) ?? value) }
+            return out
+        }
+        guard let (firstPolicy, firstPairs) = rows.first else { return [] }
+        let baseline = firstPairs.map { received($0, firstPolicy) }
+        var counts: [[UInt8]: Int] = [:]
+        for pair in baseline { counts[pair, default: 0] += 1 }
         return rows.map { policy, pairs in
-            (policy, pairs, pairs.enumerated().map { i, pair in i >= baseline.count || baseline[i] != pair })
+            var left = counts
+            let got = pairs.map { received($0, policy) }
+            let differs = got.map { pair -> Bool in
+                guard let n = left[pair], n > 0 else { return true }
+                left[pair] = n - 1
+                return false
+            }
+            return (policy, pairs, differs, !differs.contains(true) && got.count == baseline.count && got != baseline)
         }
     }
 }

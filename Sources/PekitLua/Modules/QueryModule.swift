@@ -65,6 +65,7 @@ enum QueryModule: LuaModule {
                     .init(key: "query", value: .text(row.pairs.joined(separator: row.policy.separator.description))),
                     .init(key: "pairs", value: .array(row.pairs.map(PekitValue.text))),
                     .init(key: "differs", value: .array(row.differs.map(PekitValue.boolean))),
+                    .init(key: "reordered", value: .boolean(row.reordered)),
                 ]))
             }), keepOrder: false)
             return 1

@@ -34,7 +34,7 @@ public struct LuaAPIDoc: Sendable {
               returns: "what a real server reads from `s` (a query, `?…`, or a whole URL: its query part is read). `server` is a model name (\(QueryServer.names.map { "`\"\($0)\"`" }.joined(separator: ", "))), a policy name (qs reading what that policy writes), or a table `{server = NAME, <that server's options under its own names>}` (see \"Server models\"). Maps keep the server's key order (`pekit.ordered` tables; `ordered = false` in the table gives plain ones). `go` also returns Go's error text (or nil); a model raises where its server raises",
               example: "pekit.query.decode(\"a[]=1&a[]=2&b=x\", \"php\").a[2]", result: "\"2\""),
         .init(names: ["pekit.query.compare"], call: "`pekit.query.compare(t, {\"afnetworking\", \"php\", …})`",
-              returns: "per policy: `policy`, `query`, `pairs`, and `differs` (per pair, against the first policy)",
+              returns: "per policy: `policy`, `query`, `pairs`, `differs` (per pair: the first policy sends no such pair, compared as a server receives them, in any order) and `reordered` (the first policy's pairs, in another order)",
               example: "pekit.query.compare({a = {1, 2}}, {\"php\", \"rack\"})[2].query", result: "\"a[]=1&a[]=2\""),
         .init(names: ["pekit.query.check"], call: "`pekit.query.check(t, policy [, server])`",
               returns: "`t` encoded with `policy` and read back by `server` (a name or options table as for `decode`; default `qs`): the problems `{path=, status=, problem=}` (status `changed-type`, `changed`, `lost`, `extra` or `error`), the query string, and every value's report (status `exact` too)",

@@ -158,6 +158,8 @@ private func runQuery(_ args: [[UInt8]]) throws -> Int32 {
                     var line = String(repeating: " ", count: width) + marks.joined(separator: String(repeating: " ", count: row.policy.separator.count))
                     while line.last == " " { line.removeLast() }
                     Output.stdout.line(line)
+                } else if row.reordered {
+                    Output.stdout.line(String(repeating: " ", count: width) + "(the same pairs, in another order)")
                 }
             }
             return 0
