@@ -159,6 +159,20 @@ final class OneRequestTests: XCTestCase {
                        "afnetworking  a%5B%5D=1&b=x%20y\nrack          b=x+y&a[]=1\n              ^^^^^\n")
     }
 
+    /// Braces, '|' and '^' in a query go as written (WHATWG's query set, as curl and browsers send
+    /// them): curl's request line and pekit's are the same bytes.
+    func testBracesInAQueryGoAsWritten() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/curl") else { throw XCTSkip("curl is not installed") }
+        let (server, port) = try RequestCommandTests.startEcho(requests: 4)
+        defer { server.terminate() }
+        for url in ["http://127.0.0.1:\(port)/s?q=\\{x\\}", "http://127.0.0.1:\(port)/s?q=a|b^c&r=%7B"] {
+            let ours = try PekitProcess.run(["request", "-s", "-A", "a", url])
+            let theirs = try PekitProcess.output(of: "/usr/bin/curl", ["-s", "-A", "a", url])
+            XCTAssertEqual(ours.stdout, String(decoding: theirs, as: UTF8.self))
+        }
+        XCTAssertEqual(try firstLine(["http://h/s?q=\\{x\\}"]), "GET /s?q={x} HTTP/1.1")
+    }
+
     /// The help documents `\n` and `\t` as the two characters they are typed with.
     func testHelpShowsEscapesAsTyped() throws {
         let help = try PekitProcess.run(["request", "--help"]).stdout

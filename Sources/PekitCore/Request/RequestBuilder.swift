@@ -217,10 +217,14 @@ public struct RequestBuilder {
                     schemeEnd = colon
                     start = bytes[(colon + 3)...].firstIndex { $0 == 0x2F || $0 == 0x3F || $0 == 0x23 } ?? bytes.count
                 }
-                let set = invalidInURI
+                // The path and fragment: what a URI cannot hold. The query: WHATWG's query
+                // percent-encode set (space, '"', '<', '>', controls, non-ASCII), so that '{x}',
+                // '|' and '^' go as written, as browsers and curl send them.
+                let query = bytes[start...].firstIndex(of: 0x3F).map { q in q..<(bytes[q...].firstIndex(of: 0x23) ?? bytes.count) } ?? 0..<0
+                func escapes(_ i: Int) -> Bool { query.contains(i) ? PercentEncodeSet.query.contains(bytes[i]) : invalidInURI.contains(bytes[i]) }
                 func isUpper(_ b: UInt8) -> Bool { b >= 0x41 && b <= 0x5A }
                 // Most URLs are already as they go on the wire: then no copy is made.
-                if !bytes[start...].contains(where: { set.contains($0) }),
+                if !(start..<bytes.count).contains(where: escapes),
                    schemeEnd.map({ !bytes[..<$0].contains(where: isUpper) && bytes[($0 + 3)..<start].elementsEqual(authority) }) ?? true {
                     return nil
                 }
@@ -231,7 +235,7 @@ public struct RequestBuilder {
                     out += [0x3A, 0x2F, 0x2F]
                     out += authority
                 }
-                for b in bytes[start...] { set.append(b, to: &out) }
+                for i in start..<bytes.count { (query.contains(i) ? PercentEncodeSet.query : invalidInURI).append(bytes[i], to: &out) }
                 return String(decoding: out, as: UTF8.self)
             }
         }
