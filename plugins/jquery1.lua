@@ -11,6 +11,7 @@ return {
   objects = "brackets",
   null = "empty",
   booleans = "literal",
+  numbers = "javascript",  -- String(x): 1e20 is 100000000000000000000
   -- The rule jQuery's buildParams applies: an index only when the element is itself nested.
   arrays = function(key, index, nested)
     if nested then return key .. "[" .. (index - 1) .. "]" end

@@ -13,4 +13,5 @@ return {
   objects = "brackets",
   null = "empty",
   booleans = "literal",
+  numbers = "javascript",  -- String(x): 1e20 is 100000000000000000000
 }

@@ -14,4 +14,5 @@ return {
   objects = "brackets",
   null = "skip",
   booleans = "capitalized",
+  numbers = "python",      -- str(): integers exact, 1e+16, 3.0
 }

@@ -11,5 +11,6 @@ return {
   objects = "brackets",
   null = "empty",
   booleans = "literal",
+  numbers = "javascript",  -- String(x): 1e20 is 100000000000000000000
   empty = "skip",
 }

@@ -6,23 +6,11 @@ import XCTest
 /// bytes curl sends for the command it came from (empty lists and objects, nesting, non-ASCII,
 /// big and small numbers, keys in any order).
 final class ImportPropertyTests: XCTestCase {
-    /// A small seeded generator (SplitMix64), so a failure names a case that comes back.
-    struct Seeded: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static let numbers = ["0", "-0", "1", "-7", "12345678901234567890", "-9223372036854775808", "9223372036854775807",
                           "1.5", "3.0", "1e20", "1E+2", "0.000001", "2.5e-8", "1.7976931348623157e308", "100000000000000000000"]
     static let strings = [#""""#, #""x""#, #""小A""#, #""é""#, #""😀""#, #""a b&c=d""#, #""\u00e9""#, #""\"q\"""#, #""line\nnext""#, #""\/""#]
 
-    static func json(_ g: inout Seeded, depth: Int) -> String {
+    static func json(_ g: inout SplitMix, depth: Int) -> String {
         let pick = depth >= 3 ? Int.random(in: 0..<4, using: &g) : Int.random(in: 0..<8, using: &g)
         switch pick {
         case 0: return numbers.randomElement(using: &g) ?? "0"
@@ -36,7 +24,7 @@ final class ImportPropertyTests: XCTestCase {
         }
     }
 
-    static func object(_ g: inout Seeded, depth: Int) -> String {
+    static func object(_ g: inout SplitMix, depth: Int) -> String {
         var keys = ["b", "a", "tags", "Z", "名", "a1", "_x", "10", "2"].shuffled(using: &g)
         keys = Array(keys.prefix(Int.random(in: 0...4, using: &g)))
         return "{" + keys.map { "\"\($0)\":" + json(&g, depth: depth) }.joined(separator: ",") + "}"
@@ -47,7 +35,7 @@ final class ImportPropertyTests: XCTestCase {
         let cases = 40
         let (server, port) = try RequestCommandTests.startEcho(requests: cases * 2)
         defer { server.terminate() }
-        var g = Seeded(state: 42)
+        var g = SplitMix(seed: 42)
         var asJSON = 0
         for n in 0..<cases {
             let body = Self.object(&g, depth: 0)

@@ -173,6 +173,15 @@ final class OneRequestTests: XCTestCase {
         XCTAssertEqual(try firstLine(["http://h/s?q=\\{x\\}"]), "GET /s?q={x} HTTP/1.1")
     }
 
+    /// Numbers are written as each policy's language writes them (qs: JavaScript's String(),
+    /// python-requests: Python's str()), from Lua and from the command line alike.
+    func testPoliciesWriteNumbersInTheirLanguage() throws {
+        XCTAssertEqual(try PekitProcess.run(["query", "--policy", "qs", #"{"g":1e20,"h":0.000001,"i":1e-7}"#]).stdout, "g=100000000000000000000&h=0.000001&i=1e-7\n")
+        XCTAssertEqual(try PekitProcess.run(["query", "--policy", "python-requests", #"{"g":1e20,"h":0.000001,"i":3.0}"#]).stdout, "g=1e%2B20&h=1e-06&i=3.0\n")
+        XCTAssertEqual(try PekitProcess.run(["run", "-e", "print(pekit.query.encode({g = 1e20, n = 7}, 'qs'))"]).stdout, "g=100000000000000000000&n=7\n")
+        XCTAssertEqual(try firstLine(["--policy", "qs", "--param-json", "g=1e20", "http://h/"]), "GET /?g=100000000000000000000 HTTP/1.1")
+    }
+
     /// The help documents `\n` and `\t` as the two characters they are typed with.
     func testHelpShowsEscapesAsTyped() throws {
         let help = try PekitProcess.run(["request", "--help"]).stdout

@@ -1,3 +1,4 @@
+import PekitTestSupport
 import XCTest
 @testable import PekitCore
 

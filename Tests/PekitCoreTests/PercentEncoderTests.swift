@@ -1,4 +1,5 @@
 import Foundation
+import PekitTestSupport
 import XCTest
 @testable import PekitCore
 
@@ -153,20 +154,6 @@ func appleDelta(_ set: CharacterSet, _ extra: String) -> CharacterSet {
     set.union(CharacterSet(charactersIn: extra))
 }
 
-/// A small deterministic generator so failures reproduce.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E3779B97F4A7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58476D1CE4E5B9
-        z = (z ^ (z >> 27)) &* 0x94D049BB133111EB
-        return z ^ (z >> 31)
-    }
-    /// A number in 0..<bound.
-    mutating func next(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-}
 
 func hexBytes(_ hex: String) -> [UInt8] {
     var out: [UInt8] = []

@@ -80,7 +80,7 @@ final class PluginTests: XCTestCase {
         XCTAssertEqual(failure("spincatch"), #""pekit.encode: plugin \"spincatch\" (DIR/spincatch.lua): instruction budget exceeded (an endless loop?)""#)
         XCTAssertEqual(failure("hog"), #""pekit.encode: plugin \"hog\" (DIR/hog.lua): not enough memory (the limit is 8 MB)""#)
         XCTAssertEqual(failure("undef"), #""pekit.encode: plugin \"undef\" (DIR/undef.lua): undef.lua:1: undefined global 'nothing_here'""#)
-        XCTAssertEqual(failure("field"), #""pekit.encode: plugin \"field\" (DIR/field.lua): unknown field \"arrayz\" (a policy has: name, kind, description, extends, allowed, space, lower, order, arrays, objects, null, booleans, encode_keys, encode_values, separator, assign, empty, prefix, headers, accept_language, params_in, methods_in_query)""#)
+        XCTAssertEqual(failure("field"), #""pekit.encode: plugin \"field\" (DIR/field.lua): unknown field \"arrayz\" (a policy has: name, kind, description, extends, allowed, space, lower, order, arrays, objects, null, booleans, numbers, encode_keys, encode_values, separator, assign, empty, prefix, headers, accept_language, params_in, methods_in_query)""#)
         XCTAssertEqual(failure("type"), #""pekit.encode: plugin \"type\" (DIR/type.lua): field \"space\" must be \"%20\", \"percent\", \"+\" or \"plus\", not a number""#)
         XCTAssertEqual(failure("syntax"), #""pekit.encode: plugin \"syntax\" (DIR/syntax.lua): syntax.lua:1: '}' expected near 'space'""#)
         XCTAssertEqual(failure("nottable"), #""pekit.encode: plugin \"nottable\" (DIR/nottable.lua): a plugin must return a table, not a number""#)
@@ -95,7 +95,7 @@ final class PluginTests: XCTestCase {
         XCTAssertEqual(lua.eval(#"select(2, pcall(pekit.plugins.load, "filtertype"))"#).replacingOccurrences(of: directory, with: "DIR"),
                        #""pekit.plugins.load: plugin \"filtertype\" (DIR/filtertype.lua): field \"match\" must be a function, not a string""#)
         XCTAssertEqual(lua.eval(#"select(2, pcall(pekit.plugins.load, "field"))"#).replacingOccurrences(of: directory, with: "DIR"),
-                       #""pekit.plugins.load: plugin \"field\" (DIR/field.lua): unknown field \"arrayz\" (a policy has: name, kind, description, extends, allowed, space, lower, order, arrays, objects, null, booleans, encode_keys, encode_values, separator, assign, empty, prefix, headers, accept_language, params_in, methods_in_query)""#)
+                       #""pekit.plugins.load: plugin \"field\" (DIR/field.lua): unknown field \"arrayz\" (a policy has: name, kind, description, extends, allowed, space, lower, order, arrays, objects, null, booleans, numbers, encode_keys, encode_values, separator, assign, empty, prefix, headers, accept_language, params_in, methods_in_query)""#)
         XCTAssertEqual(lua.eval(#"(function() for _, p in ipairs(pekit.plugins.list()) do if p.name == "filtertypo" then return p.kind .. " " .. tostring(p.error ~= nil) end end end)()"#),
                        #""? true""#, "listed as broken, with its error")
         XCTAssertEqual(failure("../etc/passwd"), #""pekit.encode: invalid plugin name \"../etc/passwd\" (letters, digits, '-', '_' and '.' only)""#)
@@ -134,7 +134,7 @@ final class PluginTests: XCTestCase {
                        #"charset("-./0123456789?ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz~")"#)
         XCTAssertEqual(lua.eval(#"pekit.encode("a b*", {policy = "form", space = "%20", lower = true, allowed = pekit.charset.form - "*"})"#), #""a%20b%2a""#)
         XCTAssertEqual(lua.eval(#"pekit.encode("a%20b c", {keep_escapes = true})"#), #""a%20b%20c""#)
-        XCTAssertEqual(lua.eval(#"pekit.encode("a b", {spaces = "+"})"#), #"error: stdin:1: pekit.encode: bad argument #2 (unknown field "spaces" (a policy has: name, kind, description, extends, allowed, space, lower, order, arrays, objects, null, booleans, encode_keys, encode_values, separator, assign, empty, prefix, headers, accept_language, params_in, methods_in_query))"#)
+        XCTAssertEqual(lua.eval(#"pekit.encode("a b", {spaces = "+"})"#), #"error: stdin:1: pekit.encode: bad argument #2 (unknown field "spaces" (a policy has: name, kind, description, extends, allowed, space, lower, order, arrays, objects, null, booleans, numbers, encode_keys, encode_values, separator, assign, empty, prefix, headers, accept_language, params_in, methods_in_query))"#)
         XCTAssertEqual(lua.eval(#"pekit.decode("a+b", "form")"#), #""a b""#)
     }
 

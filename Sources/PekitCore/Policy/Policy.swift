@@ -82,6 +82,8 @@ public struct Policy: Sendable {
     public var objects: ObjectEncoding
     public var null: NullEncoding
     public var booleans: BooleanEncoding
+    /// How numbers are written: as the backend's client language writes them.
+    public var numbers: NumberStyle = .shortest
     public var encodeKeys: ComponentEncoding
     public var encodeValues: ComponentEncoding
     /// Between pairs (`&`).

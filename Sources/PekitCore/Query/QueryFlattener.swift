@@ -103,8 +103,13 @@ struct ValueEncoding {
 }
 
 extension Policy {
-    /// A scalar as this policy writes it (booleans as `booleans` says); nil for anything else.
+    /// A scalar as this policy writes it (booleans as `booleans` says, numbers as `numbers`); nil for anything else.
     package func text(_ value: PekitValue) -> ByteString? {
+        switch value {
+        case .integer(let n): return ByteString(numbers.text(n))
+        case .number(let x): return ByteString(numbers.text(x))
+        default: break
+        }
         if case .boolean(let b) = value {
             switch booleans {
             case .numeric: return ByteString(b ? "1" : "0")

@@ -99,6 +99,7 @@ enum PolicyModule: LuaModule {
         set("objects", policy.objects.name)
         set("null", policy.null.rawValue)
         set("booleans", policy.booleans.rawValue)
+        set("numbers", policy.numbers.name)
         for (field, encoding) in [("encode_keys", policy.encodeKeys), ("encode_values", policy.encodeValues)] {
             switch encoding {
             case .policy: stack.push(bool: true)

@@ -53,7 +53,7 @@ extension QueryModule {
             if length > 64 { try MemoryBudget.charge(length) }
             pointer.withMemoryRebound(to: UInt8.self, capacity: length) { f.emit(text: UnsafeBufferPointer(start: $0, count: length)) }
         case LUA_TNUMBER:
-            let text = stack.isInteger(index) ? String(stack.integer(index) ?? 0) : QueryText.formatNumber(stack.number(index) ?? 0)
+            let text = stack.isInteger(index) ? f.policy.numbers.text(stack.integer(index) ?? 0) : f.policy.numbers.text(stack.number(index) ?? 0)
             var bytes = text
             bytes.withUTF8 { f.emit(text: $0) }
         case LUA_TBOOLEAN:

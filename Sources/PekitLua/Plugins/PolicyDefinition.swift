@@ -15,6 +15,7 @@ struct PolicyDefinition {
         ("arrays", "\"brackets\", \"indices\", \"repeat\", \"comma\" or a function(key, index)"),
         ("objects", "\"brackets\", \"dots\" or a function(prefix, key)"),
         ("null", "\"key\", \"empty\" or \"skip\""), ("booleans", "\"literal\", \"numeric\" or \"capitalized\""),
+        ("numbers", alternatives(NumberStyle.names)),
         ("encode_keys", "true, false, \"segments\" or a charset"), ("encode_values", "true, false or a charset"),
         ("separator", "a string"), ("assign", "a string"), ("empty", "\"skip\" or \"key\""), ("prefix", "a string"),
         ("headers", "a table of header names to values (request defaults)"),
@@ -118,6 +119,9 @@ struct PolicyDefinition {
         case "booleans":
             guard let value = text.flatMap(Policy.BooleanEncoding.init(rawValue:)) else { throw wrongType(field, runtime) }
             apply.append { $0.booleans = value }
+        case "numbers":
+            guard let value = text.flatMap(NumberStyle.init(name:)) else { throw wrongType(field, runtime) }
+            apply.append { $0.numbers = value }
         case "empty":
             guard let value = text.flatMap(Policy.EmptyEncoding.init(rawValue:)) else { throw wrongType(field, runtime) }
             apply.append { $0.empty = value }

@@ -1,0 +1,43 @@
+import Foundation
+import XCTest
+@testable import PekitCore
+
+/// Issue 42: each policy writes numbers as its backend's language does, held to the peers'
+/// own output (Fixtures/number-vectors.json, made by make_number_vectors.py from Python's str()
+/// and Node's String()).
+final class NumberStyleTests: XCTestCase {
+    struct Vector: Decodable { let bits: String, python: String, javascript: String }
+    struct File: Decodable { let vectors: [Vector] }
+
+    func testJavaScriptAndPythonWriteNumbersAsThePeersDo() throws {
+        let url = try XCTUnwrap(Bundle.module.url(forResource: "number-vectors", withExtension: "json", subdirectory: "Fixtures"))
+        let file = try JSONDecoder().decode(File.self, from: Data(contentsOf: url))
+        XCTAssertGreaterThan(file.vectors.count, 300)
+        for vector in file.vectors {
+            let x = Double(bitPattern: try XCTUnwrap(UInt64(vector.bits, radix: 16)))
+            XCTAssertEqual(NumberStyle.javascript.text(x), vector.javascript, vector.bits)
+            XCTAssertEqual(NumberStyle.python.text(x), vector.python, vector.bits)
+        }
+    }
+
+    /// Integers: exact, except in JavaScript past 2^53, where the number is the double it holds.
+    func testIntegers() {
+        XCTAssertEqual(NumberStyle.python.text(Int64.max), "9223372036854775807")
+        XCTAssertEqual(NumberStyle.javascript.text(Int64(9_007_199_254_740_993)), "9007199254740992")
+        XCTAssertEqual(NumberStyle.javascript.text(Int64(-42)), "-42")
+        XCTAssertEqual(NumberStyle.swift.text(3.0), "3.0")
+        XCTAssertEqual(NumberStyle.shortest.text(3.0), "3")
+    }
+
+    /// The policies that ship say their language: qs as JavaScript's String(), requests as str().
+    func testPoliciesWriteTheirLanguagesNumbers() throws {
+        var qs = Policy.rfc3986
+        qs.numbers = .javascript
+        var requests = Policy.rfc3986
+        requests.numbers = .python
+        let value = PekitValue.map(PekitMap(ordered: [.init(key: "g", value: .number(1e20)), .init(key: "h", value: .number(0.000001)),
+                                                      .init(key: "i", value: .number(3.0))]))
+        XCTAssertEqual(try qs.queryString(value).description, "g=100000000000000000000&h=0.000001&i=3")
+        XCTAssertEqual(try requests.queryString(value).description, "g=1e%2B20&h=1e-06&i=3.0")
+    }
+}
