@@ -54,6 +54,14 @@ final class OneRequestTests: XCTestCase {
         let plain = try PekitProcess.run(["request", "--send", "-H", "Host: api.example.com", "-c", dir.appendingPathComponent("c.txt").path,
                                           "\(server.base)/cookies/set?sid=1"])
         XCTAssertTrue(plain.stderr.hasPrefix("pekit request: warning: cookies from 127.0.0.1 were stored under 127.0.0.1, not api.example.com"), plain.stderr)
+        // The same from Lua: a jar with the httpdns filter, a request carrying the name in Host.
+        let lua = try PekitProcess.run(["run", "-e", """
+            local jar = pekit.cookies.jar{ filter = { "httpdns", hosts = { ["127.0.0.1"] = "api.example.com" } } }
+            local r = pekit.http.get("\(server.base)/cookies/set?sid=2", { jar = jar, headers = { Host = "api.example.com" } })
+            print(r.status, jar:header("http://api.example.com/"))
+            """])
+        XCTAssertEqual(lua.stderr, "")
+        XCTAssertEqual(lua.stdout, "200\tsid=2\n")
         let bad = try PekitProcess.run(["request", "--filter", "nosuchfilter", "http://h/"])
         XCTAssertEqual(bad.status, 1)
         XCTAssertTrue(bad.stderr.hasPrefix("pekit request: --filter: "), bad.stderr)
