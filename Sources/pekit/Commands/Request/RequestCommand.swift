@@ -30,7 +30,9 @@ let requestCommand = Command(
       --policy P        the encoding policy for the query and form body (default rfc3986)
       --param k=v       a parameter (repeat); keys nest as a Lua table's would (u[name]=x,
                         tags[]=a, m[0][k]=v; u.name=x under a policy with dotted objects), and
-                        the policy writes them its own way (rack: u[name]=x, php: tags[0]=a)
+                        the policy writes them its own way (rack: u[name]=x, php: tags[0]=a),
+                        in its key order; a key given twice is a list (roles=a roles=b is
+                        roles[]=a&roles[]=b, or roles=a&roles=b under qs-repeat)
       --param-json k=J  a parameter with a typed JSON value (n=1, flag=true, u={"name":"x"})
       --params-in W     query or body, to override the method's default
       -F, --form SPEC   a multipart/form-data part, as curl's -F: name=value, name=@file (a
