@@ -70,6 +70,9 @@ final class PlainReaderHostileTests: XCTestCase {
         Case(name: "a 101 and what follows", head: "HTTP/1.1 101 Switching\r\nUpgrade: x\r\n\r\nrest of it"),
         Case(name: "a cut after an interim response", head: "HTTP/1.1 100 Continue\r\n\r\n"),
         Case(name: "a header block cut with a length", head: "HTTP/1.1 200 OK\r\nContent-Length: 5\r\nX: 1\r\npartial"),
+        // (The http fuzz target's finding in session 17: the length is looked at before chunked.)
+        Case(name: "a header block cut with chunked and a length", head: "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nContent-Length: 5\r\nX: 1\r\n"),
+        Case(name: "a header block cut with chunked and a zero length", head: "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nContent-Length: 0\r\nX: 1\r\n"),
         Case(name: "a redirect whose trailer sets a cookie",
              head: "HTTP/1.1 302 Found\r\nLocation: /echo\r\nTransfer-Encoding: chunked\r\n\r\n0\r\nSet-Cookie: forged=2\r\n\r\n", close: false),
     ]

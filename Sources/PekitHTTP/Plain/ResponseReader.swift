@@ -171,10 +171,12 @@ struct ResponseReader {
             throw Failure(code: 52, reason: "Empty reply from server")
         case .headers:
             // libcurl takes a header block cut by the close as the whole response, without a
-            // body; but a body it was told of is one that did not come.
+            // body; but a body it was told of is one that did not come. A Content-Length is
+            // looked at first, even beside chunked: libcurl forgets the length only when the
+            // block ends.
             if !isHead && !bodyless {
-                if chunked { throw Failure(code: 18, reason: "transfer closed with outstanding read data remaining") }
                 if let contentLength, contentLength > 0 { throw Failure(code: 18, reason: "transfer closed with \(contentLength) bytes remaining to read") }
+                if chunked { throw Failure(code: 18, reason: "transfer closed with outstanding read data remaining") }
             }
             state = .done
             close = true
