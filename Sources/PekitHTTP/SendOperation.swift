@@ -126,12 +126,16 @@ final class SendOperation {
             if let jar = options.jar {
                 let url = try hopURL()
                 // Only a cookie kept under the address itself is news: a filter (httpdns) may have
-                // stored it under the name the Host field gives.
-                var stored = false
+                // stored it under the name the Host field gives. (Nearly every request has no note
+                // to give, and then nothing is compared.)
+                let note = options.notice == nil ? nil : Self.hostFieldNote(url, current)
+                var storedUnderAddress = false
                 for value in response.headers(named: "Set-Cookie") {
-                    if case .stored(let cookie) = try jar.receive(value.description, from: url), cookie.domain == url.host.lowercased() { stored = true }
+                    if case .stored(let cookie) = try jar.receive(value.description, from: url), let note, case .cookiesUnderAddress(let address, _, _) = note {
+                        storedUnderAddress = storedUnderAddress || cookie.domain == address
+                    }
                 }
-                if stored, let notice = options.notice, let note = Self.hostFieldNote(url, current) { notice(note) }
+                if storedUnderAddress, let notice = options.notice, let note { notice(note) }
             }
             guard options.followRedirects, Redirect.isRedirect(response.status), let location = response.header("Location") else {
                 response.url = current.url

@@ -34,14 +34,6 @@ public enum CommandLineParameters {
 
     enum Segment: Equatable { case key(String), append, index(Int) }
 
-    static func text(of segment: Segment) -> String {
-        switch segment {
-        case .key(let k): return k
-        case .append: return ""
-        case .index(let i): return String(i)
-        }
-    }
-
     /// `u[name][]` → key u, key name, append; with dots, `u.name` → key u, key name.
     static func path(_ key: String, dots: Bool, item: String) throws -> [Segment] {
         guard !key.isEmpty else { throw Failure(description: "'\(item)' has an empty key") }

@@ -73,7 +73,7 @@ public enum QueryCheck {
         func received(_ pair: String, _ policy: Policy) -> [UInt8] {
             // Key and value apart, so that an escaped '=' in a key stays in the key.
             let bytes = Array(pair.utf8), assign = policy.assign.bytes
-            let split = assign.isEmpty ? nil : (0...max(0, bytes.count - assign.count)).first { bytes.count >= assign.count && bytes[$0..<$0 + assign.count].elementsEqual(assign) }
+            let split = ByteSearch.first(assign, in: bytes)
             let key = split.map { Array(bytes[..<$0]) } ?? bytes
             let value = split.map { Array(bytes[($0 + assign.count)...]) }
             var out = (try? decoder.decode(bytes: key)) ?? key

@@ -108,16 +108,10 @@ extension Policy {
         switch value {
         case .integer(let n): return ByteString(numbers.text(n))
         case .number(let x): return ByteString(numbers.text(x))
-        default: break
+        case .boolean(let b) where booleans == .numeric: return ByteString(b ? "1" : "0")
+        case .boolean(let b) where booleans == .capitalized: return ByteString(b ? "True" : "False")
+        default: return QueryText.scalar(value)
         }
-        if case .boolean(let b) = value {
-            switch booleans {
-            case .numeric: return ByteString(b ? "1" : "0")
-            case .capitalized: return ByteString(b ? "True" : "False")
-            case .literal: break
-            }
-        }
-        return QueryText.scalar(value)
     }
 }
 

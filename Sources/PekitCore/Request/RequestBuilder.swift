@@ -220,11 +220,12 @@ public struct RequestBuilder {
                 // The path and fragment: what a URI cannot hold. The query: WHATWG's query
                 // percent-encode set (space, '"', '<', '>', controls, non-ASCII), so that '{x}',
                 // '|' and '^' go as written, as browsers and curl send them.
-                let query = bytes[start...].firstIndex(of: 0x3F).map { q in q..<(bytes[q...].firstIndex(of: 0x23) ?? bytes.count) } ?? 0..<0
-                func escapes(_ i: Int) -> Bool { query.contains(i) ? PercentEncodeSet.query.contains(bytes[i]) : invalidInURI.contains(bytes[i]) }
+                let queryStart = bytes[start...].firstIndex(of: 0x3F) ?? bytes.count
+                let queryEnd = bytes[queryStart...].firstIndex(of: 0x23) ?? bytes.count
+                let parts = [(start..<queryStart, invalidInURI), (queryStart..<queryEnd, PercentEncodeSet.query), (queryEnd..<bytes.count, invalidInURI)]
                 func isUpper(_ b: UInt8) -> Bool { b >= 0x41 && b <= 0x5A }
                 // Most URLs are already as they go on the wire: then no copy is made.
-                if !(start..<bytes.count).contains(where: escapes),
+                if !parts.contains(where: { range, set in bytes[range].contains(where: set.contains) }),
                    schemeEnd.map({ !bytes[..<$0].contains(where: isUpper) && bytes[($0 + 3)..<start].elementsEqual(authority) }) ?? true {
                     return nil
                 }
@@ -235,7 +236,7 @@ public struct RequestBuilder {
                     out += [0x3A, 0x2F, 0x2F]
                     out += authority
                 }
-                for i in start..<bytes.count { (query.contains(i) ? PercentEncodeSet.query : invalidInURI).append(bytes[i], to: &out) }
+                for (range, set) in parts { for b in bytes[range] { set.append(b, to: &out) } }
                 return String(decoding: out, as: UTF8.self)
             }
         }

@@ -99,6 +99,12 @@ public enum URLHost: Equatable, Sendable, CustomStringConvertible {
     /// The host parser (§3.5) over UTF-8 bytes. ASCII names that need no percent-decoding or IDNA
     /// (nearly all) are read here without making code points.
     static func parse(bytes input: [UInt8], special: Bool, failure: inout String) -> URLHost? {
+        var forbidden: Unicode.Scalar?
+        return parse(bytes: input, special: special, failure: &failure, forbidden: &forbidden)
+    }
+
+    /// - Parameter forbidden: on a forbidden code point, which one (for the caller to point at).
+    static func parse(bytes input: [UInt8], special: Bool, failure: inout String, forbidden: inout Unicode.Scalar?) -> URLHost? {
         if input.first == 0x5B {
             guard input.last == 0x5D, input.count >= 2 else { failure = "an IPv6 address must end with \"]\""; return nil }
             guard let pieces = parseIPv6(Array(input[1..<(input.count - 1)]), &failure) else { return nil }
@@ -108,6 +114,7 @@ public enum URLHost: Equatable, Sendable, CustomStringConvertible {
             // An empty opaque host is the empty host (sc:/// has a host, and it is empty).
             if input.isEmpty { return .empty }
             for b in input where isForbiddenOpaqueHostByte(b) {
+                forbidden = Unicode.Scalar(b)
                 failure = "the host holds the forbidden code point U+\(hexDigitsUpper(UInt32(b)))"; return nil
             }
             return .opaque(String(decoding: PercentEncodeSet.c0Control.encode(bytes: input), as: UTF8.self))
@@ -116,13 +123,14 @@ public enum URLHost: Equatable, Sendable, CustomStringConvertible {
         var ascii = input
         if input.contains(0x25) { ascii = (try? PercentDecoder(mode: .lenient).decode(bytes: input)) ?? input }
         guard ascii.allSatisfy({ $0 < 0x80 }), !IDNA.needsProcessing(ascii.lazy.map { Unicode.Scalar($0) }) else {
-            return parseInternationalized(UTF8Decoding.repaired(ascii), &failure)
+            return parseInternationalized(UTF8Decoding.repaired(ascii), &failure, forbidden: &forbidden)
         }
         for i in ascii.indices {
             let b = ascii[i]
             if b >= 0x61 && b <= 0x7A || b == 0x2E || b == 0x2D || (b >= 0x30 && b <= 0x39) { continue }  // the usual bytes, first
             if b >= 0x41 && b <= 0x5A { ascii[i] = b | 0x20 }
             else if isForbiddenDomain(UInt32(b)) {
+                forbidden = Unicode.Scalar(b)
                 failure = "the host holds the forbidden code point U+\(hexDigitsUpper(UInt32(b)))"; return nil
             }
         }
@@ -145,10 +153,11 @@ public enum URLHost: Equatable, Sendable, CustomStringConvertible {
 
     /// The domain steps for a percent-decoded name that is not ASCII or has a Punycode label:
     /// UTS #46 to ASCII, then the forbidden code points and IPv4, as for any name.
-    static func parseInternationalized(_ utf8: [UInt8], _ failure: inout String) -> URLHost? {
+    static func parseInternationalized(_ utf8: [UInt8], _ failure: inout String, forbidden: inout Unicode.Scalar?) -> URLHost? {
         guard let ascii = IDNA.convert(utf8: utf8, toUnicode: false, &failure) else { return nil }
         guard !ascii.isEmpty else { failure = "the host \"\(String(decoding: utf8, as: UTF8.self))\" is empty once IDNA maps it"; return nil }
         for c in ascii.unicodeScalars where isForbiddenDomain(c.value) {
+            forbidden = c
             failure = "the host holds the forbidden code point U+\(hexDigitsUpper(c.value))"; return nil
         }
         let bytes = Array(ascii.utf8)

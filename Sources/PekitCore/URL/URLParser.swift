@@ -431,21 +431,15 @@ struct URLParser {
         return String(decoding: out, as: UTF8.self)
     }
 
-    static func firstIndex(of needle: [UInt8], in bytes: [UInt8]) -> Int? {
-        guard !needle.isEmpty, needle.count <= bytes.count else { return nil }
-        return (0...(bytes.count - needle.count)).first { bytes[$0..<$0 + needle.count].elementsEqual(needle) }
-    }
-
     /// - Parameter end: where the host's bytes end in the input (nil: unknown, as for a file host).
     mutating func parseHost(end: Int? = nil) throws {
         var failure = ""
-        guard let host = URLHost.parse(bytes: buffer, special: url.isSpecial, failure: &failure) else {
-            // A code point the host may not hold is pointed at
-            // where it was written, when it was written as itself (not percent-encoded).
-            let prefix = "the host holds the forbidden code point U+"
-            if failure.hasPrefix(prefix), let value = UInt32(failure.dropFirst(prefix.count).prefix { $0.isHexDigit }, radix: 16),
-               let scalar = Unicode.Scalar(value), let end, case let start = end - buffer.count, start >= 0,
-               let at = Self.firstIndex(of: Array(String(scalar).utf8), in: buffer) {
+        var forbidden: Unicode.Scalar?
+        guard let host = URLHost.parse(bytes: buffer, special: url.isSpecial, failure: &failure, forbidden: &forbidden) else {
+            // A code point the host may not hold is pointed at where it was written, when it
+            // was written as itself (not percent-encoded).
+            if let forbidden, let end, case let start = end - buffer.count, start >= 0,
+               let at = ByteSearch.first(Array(String(forbidden).utf8), in: buffer) {
                 let saved = pointer
                 pointer = start + at
                 defer { pointer = saved }

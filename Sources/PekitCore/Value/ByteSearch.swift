@@ -12,4 +12,19 @@ package enum ByteSearch {
         guard start < limit, let base = bytes.baseAddress, let hit = memchr(base + start, Int32(byte), limit - start) else { return nil }
         return base.distance(to: UnsafeRawPointer(hit))
     }
+
+    /// The index of the first occurrence of `needle` in `bytes`, or nil (an empty needle is not
+    /// found): memchr for its first byte, then a comparison.
+    package static func first(_ needle: [UInt8], in bytes: [UInt8]) -> Int? {
+        guard let head = needle.first, needle.count <= bytes.count else { return nil }
+        let last = bytes.count - needle.count
+        return bytes.withUnsafeBytes { raw in
+            var from = 0
+            while from <= last, let at = first(head, in: raw, from: from, to: last + 1) {
+                if raw[at..<(at + needle.count)].elementsEqual(needle) { return at }
+                from = at + 1
+            }
+            return nil
+        }
+    }
 }

@@ -119,7 +119,7 @@ func requestBuilder(_ parsed: Arguments, url: String, sending: Bool) throws -> R
     }
     if parsed.has("compressed") { builder.acceptEncoding = HTTPClient.acceptEncoding }
     if let jarPath = parsed.value("jar") {
-        let jar = CookieJar(publicSuffixes: try PublicSuffixList.loadFromProcessEnvironment(), clock: { Date().timeIntervalSince1970 })
+        let jar = try newJar()
         // A jar file that does not exist yet is where --send will save the first cookies.
         if !(sending && !FileManager.default.fileExists(atPath: jarPath)) {
             let (loaded, warnings) = try jar.load(from: jarPath)
@@ -135,7 +135,7 @@ func requestBuilder(_ parsed: Arguments, url: String, sending: Bool) throws -> R
             // Several -b strings are joined as curl joins them: with ";" alone.
             builder.cookie = builder.cookie.map { $0 + ";" + cookie } ?? cookie
         } else {
-            let jar = try builder.jar ?? CookieJar(publicSuffixes: PublicSuffixList.loadFromProcessEnvironment(), clock: { Date().timeIntervalSince1970 })
+            let jar = try builder.jar ?? newJar()
             let (_, warnings) = try jar.load(from: cookie)
             for warning in warnings { Output.stderr.line("pekit request: warning: \(printable(warning))") }
             builder.jar = jar
@@ -147,14 +147,14 @@ func requestBuilder(_ parsed: Arguments, url: String, sending: Bool) throws -> R
         do { try CookieJar.checkReplaceable(path) } catch { throw CommandFailure(message: "pekit request: -c: \(error) (--force replaces it)") }
     }
     if parsed.value("cookie-jar") != nil, builder.jar == nil {
-        builder.jar = CookieJar(publicSuffixes: try PublicSuffixList.loadFromProcessEnvironment(), clock: { Date().timeIntervalSince1970 })
+        builder.jar = try newJar()
     }
     // --filter: cookie-filter plugins on the jar, as `pekit cookies --filter` and Lua's
     // jar{filter =} take them (a jar in memory when no file is given).
     let filters = parsed.all("filter")
     if !filters.isEmpty {
         let host = try commandHost(extraPluginDirectories: parsed.all("plugins"))
-        let jar = try builder.jar ?? CookieJar(publicSuffixes: PublicSuffixList.loadFromProcessEnvironment(), clock: { Date().timeIntervalSince1970 })
+        let jar = try builder.jar ?? newJar()
         do { jar.filters += try filters.map { try host.cookieFilter(spec: $0) } } catch {
             throw CommandFailure(message: "pekit request: --filter: \(error)")
         }
@@ -169,6 +169,11 @@ func requestBuilder(_ parsed: Arguments, url: String, sending: Bool) throws -> R
     builder.connect += try curlMappings(parsed)
     builder.method = parsed.value("method") ?? (parsed.has("head") ? "HEAD" : builder.body.isNone ? "GET" : "POST")
     return builder
+}
+
+/// An empty jar on the wall clock, checking Domain attributes against the public suffix list.
+private func newJar() throws -> CookieJar {
+    CookieJar(publicSuffixes: try PublicSuffixList.loadFromProcessEnvironment(), clock: { Date().timeIntervalSince1970 })
 }
 
 /// `--aws-sigv4 aws:amz:REGION:SERVICE` with `-u KEY:SECRET`, as curl takes them.
