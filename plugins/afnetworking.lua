@@ -12,6 +12,7 @@ return {
   objects = "brackets",    -- phone[home]=xx
   null = "key",            -- [NSNull null] gives the key alone
   booleans = "numeric",    -- NSNumber's description of YES is 1
+  numbers = "objc",        -- NSNumber's description: %0.16g, so 3.0 is 3 and 0.1 + 0.2 is 0.3
   -- AFHTTPRequestSerializer's default field: the locale's languages, q from 1 down by 0.1.
   accept_language = "afnetworking",
 }

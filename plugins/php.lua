@@ -11,4 +11,5 @@ return {
   objects = "brackets",
   null = "skip",
   booleans = "numeric",
+  numbers = "php",          -- precision 14: 1.0E+20, 0.33333333333333
 }

@@ -188,13 +188,7 @@ public enum JWT {
         }
     }
 
-    static func number(_ value: PekitValue?) -> Double? {
-        switch value {
-        case .integer(let n)?: return Double(n)
-        case .number(let x)?: return x
-        default: return nil
-        }
-    }
+    static func number(_ value: PekitValue?) -> Double? { value?.doubleValue }
 
     static func checkClaims(_ claims: PekitValue, _ options: Options) throws {
         guard case .map(let map) = claims else { return }

@@ -188,6 +188,25 @@ final class OneRequestTests: XCTestCase {
         XCTAssertEqual(try PekitProcess.run(["query", "--policy", "python-requests", #"{"g":1e20,"h":0.000001,"i":3.0}"#]).stdout, "g=1e%2B20&h=1e-06&i=3.0\n")
         XCTAssertEqual(try PekitProcess.run(["run", "-e", "print(pekit.query.encode({g = 1e20, n = 7}, 'qs'))"]).stdout, "g=100000000000000000000&n=7\n")
         XCTAssertEqual(try firstLine(["--policy", "qs", "--param-json", "g=1e20", "http://h/"]), "GET /?g=100000000000000000000 HTTP/1.1")
+        // AFNetworking and Alamofire write NSNumber's description: %0.16g on Apple's platforms.
+        for policy in ["afnetworking", "alamofire"] {
+            XCTAssertEqual(try PekitProcess.run(["query", "--policy", policy, #"{"a":3.0,"b":0.30000000000000004,"c":1e20,"d":12345678901234567890}"#]).stdout,
+                           "a=3&b=0.3&c=1e%2B20&d=12345678901234567890\n", policy)
+        }
+        // PHP's http_build_query (precision 14), as php 8.2 printed it for the same input.
+        XCTAssertEqual(try PekitProcess.run(["query", "--policy", "php", #"{"c":1e20,"d":1e-7,"e":12345678901234567890,"g":0.3333333333333333}"#]).stdout,
+                       "c=1.0E%2B20&d=1.0E-7&e=1.2345678901235E%2B19&g=0.33333333333333\n")
+    }
+
+    /// JSON integers are exact whatever their size: requests writes every digit (as Python's
+    /// urlencode does), qs the double JavaScript's JSON.parse holds; a JSON body keeps them.
+    func testJSONIntegersStayExact() throws {
+        let big = #"{"e":12345678901234567890,"n":-99999999999999999999999}"#
+        XCTAssertEqual(try PekitProcess.run(["query", "--policy", "python-requests", big]).stdout, "e=12345678901234567890&n=-99999999999999999999999\n")
+        XCTAssertEqual(try PekitProcess.run(["query", "--policy", "qs", big]).stdout, "e=12345678901234567000&n=-1e%2B23\n")
+        XCTAssertEqual(try firstLine(["--policy", "python-requests", "--param-json", "e=12345678901234567890", "http://h/"]), "GET /?e=12345678901234567890 HTTP/1.1")
+        let body = try PekitProcess.run(["request", "--json", #"{"id":123456789012345678901234567890}"#, "http://h/"]).stdout
+        XCTAssertTrue(body.hasSuffix("\r\n\r\n" + #"{"id":123456789012345678901234567890}"#), body)
     }
 
     /// The help documents `\n` and `\t` as the two characters they are typed with.

@@ -6,8 +6,9 @@ import XCTest
 /// own output (Fixtures/number-vectors.json, made by make_number_vectors.py from Python's str()
 /// and Node's String()).
 final class NumberStyleTests: XCTestCase {
-    struct Vector: Decodable { let bits: String, python: String, javascript: String }
-    struct File: Decodable { let vectors: [Vector] }
+    struct Vector: Decodable { let bits: String, python: String, objc: String, php: String, javascript: String }
+    struct Integer: Decodable { let json: String, python: String, php: String, javascript: String }
+    struct File: Decodable { let vectors: [Vector], integers: [Integer] }
 
     func testJavaScriptAndPythonWriteNumbersAsThePeersDo() throws {
         let url = try XCTUnwrap(Bundle.module.url(forResource: "number-vectors", withExtension: "json", subdirectory: "Fixtures"))
@@ -17,7 +18,31 @@ final class NumberStyleTests: XCTestCase {
             let x = Double(bitPattern: try XCTUnwrap(UInt64(vector.bits, radix: 16)))
             XCTAssertEqual(NumberStyle.javascript.text(x), vector.javascript, vector.bits)
             XCTAssertEqual(NumberStyle.python.text(x), vector.python, vector.bits)
+            XCTAssertEqual(NumberStyle.objc.text(x), vector.objc, vector.bits)
+            XCTAssertEqual(NumberStyle.php.text(x), vector.php, vector.bits)
         }
+    }
+
+    /// JSON integers are exact whatever their size (Python's json.loads keeps them; JavaScript's
+    /// JSON.parse holds the nearest double), and JSON output writes them back digit for digit.
+    func testJSONIntegersOfAnySizeAreWrittenAsThePeersDo() throws {
+        let url = try XCTUnwrap(Bundle.module.url(forResource: "number-vectors", withExtension: "json", subdirectory: "Fixtures"))
+        let file = try JSONDecoder().decode(File.self, from: Data(contentsOf: url))
+        XCTAssertGreaterThan(file.integers.count, 40)
+        var python = Policy.rfc3986, javascript = Policy.rfc3986, php = Policy.rfc3986
+        python.numbers = .python
+        javascript.numbers = .javascript
+        php.numbers = .php
+        for vector in file.integers {
+            let value = try JSON.parse(Array(vector.json.utf8))
+            XCTAssertEqual(python.text(value)?.description, vector.python, vector.json)
+            XCTAssertEqual(javascript.text(value)?.description, vector.javascript, vector.json)
+            XCTAssertEqual(php.text(value)?.description, vector.php, vector.json)
+            XCTAssertEqual(Policy.rfc3986.text(value)?.description, vector.python, vector.json)
+            XCTAssertEqual(JSON.write(value), Array(vector.json.utf8), vector.json)
+        }
+        XCTAssertEqual(try JSON.parse(Array("12345678901234567890".utf8)), .bigInteger("12345678901234567890"))
+        XCTAssertThrowsError(try JSON.parse(Array("1.5e400".utf8)), "a float out of range is still refused")
     }
 
     /// Integers: exact, except in JavaScript past 2^53, where the number is the double it holds.

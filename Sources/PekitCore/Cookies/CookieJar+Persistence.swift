@@ -154,9 +154,7 @@ extension CookieJar {
                         warn("\(name): cookies[\(i + 1)]: needs string name, value, domain and path; skipped")
                         continue
                     }
-                    func number(_ key: ByteString) -> Double? {
-                        switch c[key] { case .number(let x)?: return x; case .integer(let n)?: return Double(n); default: return nil }
-                    }
+                    func number(_ key: ByteString) -> Double? { c[key]?.doubleValue }
                     func flag(_ key: ByteString) -> Bool { if case .boolean(let b)? = c[key] { return b }; return false }
                     var sameSite: Cookie.SameSite?
                     if case .string(let s)? = c["same_site"] { sameSite = Cookie.SameSite(rawValue: s.description) }

@@ -1,28 +1,40 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// How a policy writes a number into a query: as the language of its backend's client writes it.
 ///
 /// Presets follow the peers (vectors in `Tests/PekitCoreTests/Fixtures/number-vectors.json`, made
 /// by `make_number_vectors.py` from Python and Node): `javascript` is ECMAScript's
 /// Number::toString (qs, jQuery.param, querystring: `1e20` is `100000000000000000000`, `1e-7` is
 /// `1e-7`, and integers past 2^53 are the double JavaScript holds); `python` is `str()` (requests:
-/// integers exact, `1e+16`, `1e-05`, `3.0`); `swift` is Swift's `description` (Alamofire: `3.0`,
-/// `1e+20`); `shortest`, the default, is the shortest text that reads back, integral values
-/// without `.0`. `custom` takes a closure for any other rule.
+/// integers exact, `1e+16`, `1e-05`, `3.0`); `objc` is NSNumber's `description` on Apple's
+/// platforms, which AFNetworking and Alamofire write (`%0.16g` for a double, as Apple documents
+/// `description(withLocale:)`: `3`, `1e+20`, `0.3` for 0.1 + 0.2; integers exact); `swift` is
+/// Swift's own `description`; `php` is PHP's conversion of a float with its default `precision`
+/// of 14, as `http_build_query` writes it (`1.0E+20`, `0.33333333333333`, integers past Int64
+/// are the float `json_decode` makes); (`3.0`, `1e+20`); `shortest`, the default, is the shortest text
+/// that reads back, integral values without `.0`. `custom` takes a closure for any other rule.
 public enum NumberStyle: Sendable {
     case shortest
     case javascript
     case python
+    case objc
+    case php
     case swift
-    /// The text for an integer or a double (`PekitValue.integer` or `.number`).
+    /// The text for an integer or a double (`PekitValue.integer`, `.bigInteger` or `.number`).
     case custom(@Sendable (PekitValue) -> String)
 
     /// The preset names a policy file may give (`numbers = "javascript"`).
-    public static let names = ["shortest", "javascript", "python", "swift"]
+    public static let names = ["shortest", "javascript", "python", "objc", "php", "swift"]
 
     public init?(name: String) {
         switch name {
         case "shortest": self = .shortest
         case "javascript": self = .javascript
         case "python": self = .python
+        case "objc": self = .objc
+        case "php": self = .php
         case "swift": self = .swift
         default: return nil
         }
@@ -33,6 +45,8 @@ public enum NumberStyle: Sendable {
         case .shortest: return "shortest"
         case .javascript: return "javascript"
         case .python: return "python"
+        case .objc: return "objc"
+        case .php: return "php"
         case .swift: return "swift"
         case .custom: return "custom"
         }
@@ -47,12 +61,26 @@ public enum NumberStyle: Sendable {
         }
     }
 
+    /// An integer outside Int64 (its decimal digits, `PekitValue.bigInteger`) as this style
+    /// writes it: JavaScript holds it as the nearest double; the others keep every digit, as
+    /// Python's `int` and Foundation's `NSDecimalNumber` do.
+    public func text(bigInteger digits: String) -> String {
+        switch self {
+        case .javascript: return Self.javascript(Double(digits) ?? .nan)
+        case .php: return Self.php(Double(digits) ?? .nan)
+        case .custom(let write): return write(.bigInteger(digits))
+        default: return digits
+        }
+    }
+
     /// A double as this style writes it.
     public func text(_ x: Double) -> String {
         switch self {
         case .shortest: return QueryText.formatNumber(x)
         case .javascript: return Self.javascript(x)
         case .python: return Self.python(x)
+        case .objc: return Self.printf(x, significant: 16)
+        case .php: return Self.php(x)
         case .swift: return x.description
         case .custom(let write): return write(.number(x))
         }
@@ -89,6 +117,37 @@ public enum NumberStyle: Sendable {
         if -6 < n && n <= 0 { return sign + "0." + zeros(-n) + d }
         let e = n - 1
         return sign + d.prefix(1) + (k > 1 ? "." + d.dropFirst() : "") + "e" + (e < 0 ? "-" : "+") + String(e.magnitude)
+    }
+
+    /// C's `%.{significant}g` (or another conversion), by the C library itself (its rounding is exact).
+    static func printf(_ x: Double, significant: Int, conversion: Character = "g") -> String {
+        var buffer = [CChar](repeating: 0, count: 64)
+        let count = withVaList([x]) { vsnprintf(&buffer, buffer.count, "%.\(significant)\(conversion)", $0) }
+        guard count > 0 && Int(count) < buffer.count else { return x.description }
+        return String(decoding: buffer[..<Int(count)].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// PHP's float to string (zend_gcvt with `precision` 14): the digits rounded to 14, then
+    /// plain unless the exponent is below -4 or past 14, where `1.0E+20` has at least one decimal.
+    static func php(_ x: Double) -> String {
+        if x.isNaN { return "NAN" }
+        if x.isInfinite { return x < 0 ? "-INF" : "INF" }
+        let sign = x.sign == .minus ? "-" : ""
+        if x == 0 { return sign + "0" }
+        // "%.13e" gives 14 significant digits, rounded exactly by the C library: d.ddddddddddddde±X.
+        let e = Array(printf(x.magnitude, significant: 13, conversion: "e").utf8)
+        guard let at = e.firstIndex(of: 0x65), let exponent = Int(String(decoding: e[(at + 1)...], as: UTF8.self)) else { return x.description }
+        var digits = e[..<at].filter { $0 != 0x2E }
+        while digits.count > 1 && digits.last == 0x30 { digits.removeLast() }
+        let d = String(decoding: digits, as: UTF8.self)
+        let point = exponent + 1  // x = 0.d₁d₂… × 10^point
+        if point < -3 || point > 14 {
+            let rest = d.dropFirst()
+            return sign + d.prefix(1) + "." + (rest.isEmpty ? "0" : rest) + "E" + (exponent < 0 ? "-" : "+") + String(exponent.magnitude)
+        }
+        if point <= 0 { return sign + "0." + zeros(-point) + d }
+        if point >= d.count { return sign + d + zeros(point - d.count) }
+        return sign + d.prefix(point) + "." + d.dropFirst(point)
     }
 
     /// Python's `repr`/`str` of a float (float_repr_style "short").

@@ -12,6 +12,7 @@ extension Policy {
             name: "afnetworking", description: "AFNetworking 3/4 AFQueryStringFromParameters: query-allowed minus :#[]@!$&'()*+,;= (so / and ? stay), sorted keys, a[]/a[b], null as key alone",
             allowed: .afnetworking, null: .key, booleans: .numeric)
         policy.acceptLanguage = .afnetworking
+        policy.numbers = .objc
         return policy
     }()
 

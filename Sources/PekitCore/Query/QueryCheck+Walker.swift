@@ -224,6 +224,7 @@ extension QueryCheck {
             switch value {
             case .string(let s): return "\"\(s)\""
             case .integer(let n): return "the number \(n)"
+            case .bigInteger(let digits): return "the number \(digits)"
             case .number(let x): return "the number \(QueryText.formatNumber(x))"
             case .boolean(let b): return b ? "true" : "false"
             case .null: return "null"

@@ -107,6 +107,7 @@ extension Policy {
     package func text(_ value: PekitValue) -> ByteString? {
         switch value {
         case .integer(let n): return ByteString(numbers.text(n))
+        case .bigInteger(let digits): return ByteString(numbers.text(bigInteger: digits))
         case .number(let x): return ByteString(numbers.text(x))
         case .boolean(let b) where booleans == .numeric: return ByteString(b ? "1" : "0")
         case .boolean(let b) where booleans == .capitalized: return ByteString(b ? "True" : "False")

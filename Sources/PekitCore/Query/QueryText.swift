@@ -4,6 +4,7 @@ package enum QueryText {
         switch value {
         case .string(let s): return s
         case .integer(let n): return ByteString(String(n))
+        case .bigInteger(let digits): return ByteString(digits)
         case .number(let x): return ByteString(formatNumber(x))
         case .boolean(let b): return ByteString(b ? "true" : "false")
         default: return nil

@@ -58,7 +58,7 @@ extension JSON {
         switch value {
         case .null: painted(colors?.null) { $0 += Array("null".utf8) }
         case .boolean: painted(colors?.boolean) { write(value, into: &$0) }
-        case .integer, .number: painted(colors?.number) { write(value, into: &$0) }
+        case .integer, .number, .bigInteger: painted(colors?.number) { write(value, into: &$0) }
         case .string(let s): painted(colors?.string) { writeString(s.bytes, into: &$0) }
         case .array(let items), .set(let items):
             punctuation(0x5B)

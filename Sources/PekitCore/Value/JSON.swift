@@ -111,7 +111,7 @@ public enum JSON {
                 try check(entry.key.bytes, name)
                 try checkUTF8(entry.value, path: name)
             }
-        case .null, .boolean, .integer, .number: return
+        case .null, .boolean, .integer, .number, .bigInteger: return
         }
     }
 
@@ -120,6 +120,7 @@ public enum JSON {
         case .null: out += Array("null".utf8)
         case .boolean(let b): out += Array((b ? "true" : "false").utf8)
         case .integer(let n): out += Array(String(n).utf8)
+        case .bigInteger(let digits): out += Array(digits.utf8)
         case .number(let x): out += Array((x.isFinite ? "\(x)" : "null").utf8)
         case .string(let s): writeString(s.bytes, into: &out)
         case .array(let items), .set(let items):
@@ -305,6 +306,9 @@ public enum JSON {
             }
             let text = String(decoding: bytes[start..<i], as: UTF8.self)
             if isInteger, let n = Int64(text) { return .integer(n) }
+            if isInteger, text.last.map({ ("0"..."9").contains($0) }) == true {
+                return .bigInteger(text)
+            }
             guard let x = Double(text), text.last.map({ ("0"..."9").contains($0) }) == true else {
                 i = start
                 throw error("invalid number \"\(text)\"")

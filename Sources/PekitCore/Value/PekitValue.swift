@@ -7,6 +7,10 @@ public enum PekitValue: Equatable, Sendable {
     case string(ByteString)
     case integer(Int64)
     case number(Double)
+    /// An integer outside Int64's range, as its decimal digits (with a leading `-` when
+    /// negative): JSON input keeps integers exact whatever their size, as Python's `json` and
+    /// Foundation's `JSONSerialization` do, and each policy's `numbers` style writes them.
+    case bigInteger(String)
     case boolean(Bool)
     /// An explicit null (`pekit.null` in Lua; Lua tables cannot hold nil).
     case null
@@ -25,10 +29,20 @@ public enum PekitValue: Equatable, Sendable {
         return (name.first.map { "aeiou".contains($0) } ?? false ? "an " : "a ") + name
     }
 
+    /// The value as a double, for an integer or a number (a big integer rounded to the nearest).
+    public var doubleValue: Double? {
+        switch self {
+        case .integer(let n): return Double(n)
+        case .number(let x): return x
+        case .bigInteger(let digits): return Double(digits)
+        default: return nil
+        }
+    }
+
     public var kindName: String {
         switch self {
         case .string: return "string"
-        case .integer: return "integer"
+        case .integer, .bigInteger: return "integer"
         case .number: return "number"
         case .boolean: return "boolean"
         case .null: return "null"

@@ -182,6 +182,8 @@ extension LuaRuntime {
         case .string(let bytes): stack.push(bytes)
         case .integer(let n): stack.push(integer: n)
         case .number(let x): stack.push(number: x)
+        // Lua has no integers past 64 bits: such a number is the float Lua's own tonumber gives.
+        case .bigInteger(let digits): stack.push(number: Double(digits) ?? .nan)
         case .boolean(let b): stack.push(bool: b)
         case .null: pushNull()
         case .array(let elements), .set(let elements):

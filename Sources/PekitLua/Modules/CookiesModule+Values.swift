@@ -63,9 +63,7 @@ extension CookiesModule {
     static func cookie(from value: PekitValue, now: Double) throws -> Cookie {
         guard case .map(let map) = value else { throw LuaArgumentError("a cookie must be a table") }
         func text(_ key: ByteString) -> String? { if case .string(let s)? = map[key] { return s.description }; return nil }
-        func number(_ key: ByteString) -> Double? {
-            switch map[key] { case .number(let x)?: return x; case .integer(let n)?: return Double(n); default: return nil }
-        }
+        func number(_ key: ByteString) -> Double? { map[key]?.doubleValue }
         func flag(_ key: ByteString) -> Bool? { if case .boolean(let b)? = map[key] { return b }; return nil }
         guard let name = text("name"), let value = text("value"), let domain = text("domain") else {
             throw LuaArgumentError("a cookie needs string fields name, value and domain")

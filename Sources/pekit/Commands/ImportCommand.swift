@@ -389,6 +389,7 @@ private func luaLiteral(_ value: PekitValue, ordered: Bool) -> String {
         return fields.isEmpty ? "{}" : "{ " + fields.joined(separator: ", ") + " }"
     case .integer(let n): return String(n)
     case .number(let x): return String(x)
+    case .bigInteger(let digits): return digits  // Lua reads it as the float pekit.json would give
     case .boolean(let b): return String(b)
     case .null: return "pekit.null"
     }

@@ -1,8 +1,12 @@
 #!/usr/bin/env python3
 """Writes number-vectors.json: how each language a policy speaks writes a number into a query.
 python: str() of the float (what urllib.parse.urlencode writes, as requests sends it), by this
-Python; javascript: String(x) (what qs, jQuery.param and querystring write), by Debian's nodejs.
-Each double is carried as its 64 bits in hex, so nothing is lost on the way.
+Python; objc: C's "%.16g" (NSNumber's description of a double on Apple's platforms, as Apple
+documents description(withLocale:); what AFNetworking and Alamofire write), by Python's % operator,
+which rounds exactly as C's printf does; php: what http_build_query writes (precision 14), by
+Debian's php-cli (apt-get install php-cli); javascript: String(x) (what qs, jQuery.param and querystring write), by Debian's nodejs.
+Each double is carried as its 64 bits in hex, so nothing is lost on the way. "integers" are JSON
+integer texts, some past 64 bits, as json.loads then str() and JSON.parse then String() write them.
 Run: python3 Tests/PekitCoreTests/Fixtures/make_number_vectors.py"""
 import json, os, random, struct, subprocess, sys
 
@@ -19,7 +23,26 @@ script = ("const b = JSON.parse(require('fs').readFileSync(0, 'utf8'));"
           "process.stdout.write(JSON.stringify(out));")
 js = json.loads(subprocess.run(["node", "-e", script], input=json.dumps(bits), capture_output=True, text=True, check=True).stdout)
 node = subprocess.run(["node", "--version"], capture_output=True, text=True, check=True).stdout.strip()
-vectors = [{"bits": h, "python": str(v), "javascript": j} for h, v, j in zip(bits, values, js)]
+ints = ["0", "-1", "9007199254740993", "9223372036854775807", "-9223372036854775808", "9223372036854775808",
+        "-9223372036854775809", "12345678901234567890", "18446744073709551615", "18446744073709551616",
+        "-99999999999999999999999", "100000000000000000000", "1000000000000000000000",
+        "123456789012345678901234567890123456789"] + [str(rng.randint(-10**40, 10**40)) for _ in range(30)]
+js_ints = json.loads(subprocess.run(["node", "-e", "const t = JSON.parse(require('fs').readFileSync(0, 'utf8'));"
+                                     "process.stdout.write(JSON.stringify(t.map(s => String(JSON.parse(s)))));"],
+                                    input=json.dumps(ints), capture_output=True, text=True, check=True).stdout)
+php_script = ('$b = json_decode(stream_get_contents(STDIN), true); $out = [];'
+              'foreach ($b as $h) { $out[] = urldecode(substr(http_build_query(["x" => unpack("E", hex2bin($h))[1]]), 2)); }'
+              'echo json_encode($out);')
+def php(items, script):
+    return json.loads(subprocess.run(["php", "-r", script], input=json.dumps(items), capture_output=True, text=True, check=True).stdout)
+php_doubles = php(bits, php_script)
+php_ints = php(ints, '$t = json_decode(stream_get_contents(STDIN), true); $out = [];'
+                     'foreach ($t as $s) { $out[] = urldecode(substr(http_build_query(["x" => json_decode($s)]), 2)); }'
+                     'echo json_encode($out);')
+php_version = subprocess.run(["php", "-r", "echo PHP_VERSION;"], capture_output=True, text=True, check=True).stdout
+vectors = [{"bits": h, "python": str(v), "objc": "%.16g" % v, "php": p, "javascript": j} for h, v, p, j in zip(bits, values, php_doubles, js)]
+integers = [{"json": t, "python": str(json.loads(t)), "php": p, "javascript": j} for t, p, j in zip(ints, php_ints, js_ints)]
 with open(os.path.join(here, "number-vectors.json"), "w") as f:
-    f.write('{"python": %s, "node": %s, "vectors": [\n' % (json.dumps(sys.version.split()[0]), json.dumps(node)))
-    f.write(",\n".join(json.dumps(v) for v in vectors) + "\n]}\n")
+    f.write('{"python": %s, "node": %s, "php": %s, "vectors": [\n' % (json.dumps(sys.version.split()[0]), json.dumps(node), json.dumps(php_version)))
+    f.write(",\n".join(json.dumps(v) for v in vectors) + "\n],\n\"integers\": [\n")
+    f.write(",\n".join(json.dumps(v) for v in integers) + "\n]}\n")

@@ -75,6 +75,7 @@ extension QueryServer {
             switch value {
             case .string(let s): got = "\"\(s)\""
             case .integer(let n): got = String(n)
+            case .bigInteger(let digits): got = digits
             case .number(let x): got = "\(x)"
             case .boolean(let b): got = String(b)
             default: got = value.kindWithArticle
