@@ -5,26 +5,16 @@ import PekitCore
 
 /// A command's options, as `--list-options` lists them (one a line: `-X, --method VALUE`).
 struct OptionTable: Error {
-    let options: [Arguments.Option]
+    let options: [Option]
 
     var lines: [String] {
-        options.map { option in
-            let forms = option.name.count == 1 ? ["-\(option.name)"] : (option.short.map { ["-\($0)"] } ?? []) + ["--\(option.name)"]
-            return forms.joined(separator: ", ") + (option.takesValue ? " VALUE" : "")
-        }
+        options.map { $0.forms.joined(separator: ", ") + ($0.takesValue ? " VALUE" : "") }
     }
 }
 
 /// A small argument parser: long options with or without values, `--opt=value`, `--` to end
 /// options, repeated options kept in order, and short aliases.
 struct Arguments {
-    struct Option {
-        let name: String          // without the leading dashes
-        let short: Character?
-        let takesValue: Bool
-        /// Only sending has it (`pekit request`'s -i, -o…): with it, the command sends.
-        var sendOnly = false
-    }
 
     private(set) var values: [(name: String, value: String?)] = []
     /// Each option value as the bytes given, in the order of `values`.
@@ -120,12 +110,19 @@ struct Arguments {
         }
     }
 
-    /// Whether the flag was given.
-    func has(_ name: String) -> Bool { checked(name); return values.contains { $0.name == name } }
+    /// Whether the option was given.
+    func has(_ option: Option) -> Bool { has(named: option.name) }
     /// The last value given for the option.
-    func value(_ name: String) -> String? { checked(name); return values.last { $0.name == name }?.value ?? nil }
+    func value(_ option: Option) -> String? { value(named: option.name) }
     /// Every value given for the option, in order.
-    func all(_ name: String) -> [String] { checked(name); return values.compactMap { $0.name == name ? $0.value : nil } }
+    func all(_ option: Option) -> [String] { all(named: option.name) }
+    /// The options given, each once, in their rows' order among `options`.
+    func given(_ options: [Option]) -> [Option] { options.filter(has) }
+
+    /// By name, for the rows that come from elsewhere (a send option's flags, `SendOptions.fields`).
+    func has(named name: String) -> Bool { checked(name); return values.contains { $0.name == name } }
+    func value(named name: String) -> String? { checked(name); return values.last { $0.name == name }?.value ?? nil }
+    func all(named name: String) -> [String] { checked(name); return values.compactMap { $0.name == name ? $0.value : nil } }
 
     private func checked(_ name: String) {
         assert(known.contains(name), "pekit: --\(name) is not in this command's option table")
@@ -135,8 +132,9 @@ struct Arguments {
     /// `positionals`): pekit opens files by their names as text, and a repaired name (U+FFFD)
     /// would be another file, so the command stops before touching any.
     /// - Throws: `CommandFailure` showing the name with its bytes escaped.
-    func requireTextPaths(command: String, options: [String] = [], positionals indices: [Int] = []) throws {
-        let named = rawValues.filter { options.contains($0.name) }.compactMap(\.value)
+    func requireTextPaths(command: String, options: [Option] = [], positionals indices: [Int] = []) throws {
+        let names = options.map(\.name)
+        let named = rawValues.filter { names.contains($0.name) }.compactMap(\.value)
         let given = indices.filter { $0 < rawPositionals.count }.map { rawPositionals[$0] }
         for bytes in named + given where String(validating: bytes, as: UTF8.self) == nil {
             throw CommandFailure(message: "pekit \(command): the file name \"\(PercentDecodingError.printable(bytes))\" is not UTF-8, which pekit cannot open by name; rename the file")

@@ -1,9 +1,29 @@
-/// One subcommand: its name, a one-line summary for `pekit help`, its full help, and its body.
+/// One subcommand: its name, a one-line summary for `pekit help`, its help, and its body.
+///
+/// The help is three parts: the synopsis (usage and what the command does), the sections that
+/// list its options, made from the same rows the parser reads, and the epilogue (examples, exit
+/// status). The sections are a closure so that start-up builds no help text.
 struct Command {
     let name: String
     let summary: String
-    let help: String
+    let synopsis: String
+    let sections: () -> [HelpSection]
+    let epilogue: String
     /// Runs with the arguments after the command name, as the bytes the shell passed (not
     /// repaired into UTF-8: `pekit encode $'\xff'` means the byte FF); returns the exit status.
     let run: ([[UInt8]]) throws -> Int32
+
+    /// Every option, in the order help shows them.
+    var options: [Option] { sections().flatMap(\.options) }
+
+    /// The whole help, as `pekit COMMAND --help` and `pekit help COMMAND` print it.
+    var help: String {
+        [synopsis, HelpSection.render(sections()), epilogue].filter { !$0.isEmpty }.joined(separator: "\n\n")
+    }
+
+    /// The command line parsed with this command's options.
+    /// - Throws: `UsageError` naming an unknown option or a missing value; `OptionTable` for `--list-options`.
+    func parse(_ args: [[UInt8]], stopAtFirstPositional: Bool = false) throws -> Arguments {
+        try Arguments(args, command: name, options: options, stopAtFirstPositional: stopAtFirstPositional)
+    }
 }

@@ -35,5 +35,7 @@ func attachProgressLine(to runtime: LuaRuntime, force: Bool = false) {
                                               finish: { line.finish() })
 }
 
-/// The `--plugins DIR` option every Lua-backed command takes.
-let pluginsOption = Arguments.Option(name: "plugins", short: nil, takesValue: true)
+extension Option {
+    /// `--plugins DIR`, which every Lua-backed command takes.
+    static let plugins = Option("plugins", value: "DIR", "search DIR for plugins first")
+}

@@ -3,9 +3,11 @@ import Glibc
 #endif
 import PekitCore
 
-/// `--color WHEN`, taken by the commands that print for people (request, import --send, query,
-/// url, har).
-let colorOption = Arguments.Option(name: "color", short: nil, takesValue: true)
+extension Option {
+    /// `--color WHEN`, taken by the commands that print for people (request, import --send, query,
+    /// url, har), in the words of each.
+    static func color(_ help: String = "") -> Option { Option("color", value: "WHEN", help) }
+}
 
 /// How pekit styles what it prints for a person: JSON indented and coloured as jq shows it,
 /// status lines and header names coloured as httpie shows them.
@@ -35,7 +37,7 @@ struct Style {
     /// The style of standard output (or `fd`) under the command's `--color`.
     /// - Throws: `UsageError` for a value that is not auto, always or never.
     init(_ parsed: Arguments, command: String, fd: Int32 = STDOUT_FILENO) throws {
-        let text = parsed.value("color") ?? "auto"
+        let text = parsed.value(.color()) ?? "auto"
         guard let choice = Choice(rawValue: text) else {
             throw UsageError(command: command, message: "--color takes auto, always or never, not '\(text)'")
         }

@@ -3,16 +3,15 @@ import PekitCore
 let completionCommand = Command(
     name: "completion",
     summary: "print a shell completion script (bash, zsh or fish)",
-    help: """
+    synopsis: """
     usage: pekit completion bash|zsh|fish
 
     Prints a completion script for the shell, made from the same option tables the commands'
     parsers use (what `pekit COMMAND --list-options` prints): command names, and each command's
     options; file names where a value or an argument goes.
-
-    options:
-      -h, --help   show this help
-
+    """,
+    sections: { [HelpSection("options:", [.help])] },
+    epilogue: """
     examples:
       source <(pekit completion bash)                          # in ~/.bashrc
       pekit completion zsh > "${fpath[1]}/_pekit"              # zsh (uses bash's, through bashcompinit)
@@ -21,9 +20,10 @@ let completionCommand = Command(
     run: runCompletion
 )
 
+
 private func runCompletion(_ args: [[UInt8]]) throws -> Int32 {
-    let parsed = try Arguments(args, command: "completion", options: [.init(name: "help", short: "h", takesValue: false)])
-    if parsed.has("help") { Output.stdout.line(completionCommand.help); return 0 }
+    let parsed = try completionCommand.parse(args)
+    if parsed.has(.help) { Output.stdout.line(completionCommand.help); return 0 }
     guard parsed.positionals.count == 1, let shell = parsed.positionals.first else {
         throw UsageError(command: "completion", message: "give the shell: bash, zsh or fish")
     }
@@ -37,13 +37,9 @@ private func runCompletion(_ args: [[UInt8]]) throws -> Int32 {
     return 0
 }
 
-/// Each command's options, from its own parser (asked with --list-options).
-private func optionTables() -> [(command: String, options: [Arguments.Option])] {
-    commands.compactMap { command in
-        guard command.name != "completion" else { return (command.name, [.init(name: "help", short: "h", takesValue: false)]) }
-        do { _ = try command.run([Array("--list-options".utf8)]) } catch let table as OptionTable { return (command.name, table.options) } catch {}
-        return nil
-    }
+/// Each command's options, from the rows its parser reads.
+private func optionTables() -> [(command: String, options: [Option])] {
+    commands.map { ($0.name, $0.options) }
 }
 
 /// The words an option's value may be, where they are a known list (the server models and their
@@ -53,15 +49,11 @@ private let valueWords: [(command: String, option: String, words: [String])] = [
     ("query", "set", QueryServer.models.flatMap(\.optionNames).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }.map { $0 + "=" }),
 ]
 
-private func bashScript(_ tables: [(command: String, options: [Arguments.Option])]) -> String {
+private func bashScript(_ tables: [(command: String, options: [Option])]) -> String {
     var cases = ""
     for (command, options) in tables {
-        let words = options.flatMap { option -> [String] in
-            option.name.count == 1 ? ["-\(option.name)"] : (option.short.map { ["-\($0)"] } ?? []) + ["--\(option.name)"]
-        }
-        let valued = options.filter(\.takesValue).flatMap { option -> [String] in
-            option.name.count == 1 ? ["-\(option.name)"] : (option.short.map { ["-\($0)"] } ?? []) + ["--\(option.name)"]
-        }
+        let words = options.flatMap(\.forms)
+        let valued = options.filter(\.takesValue).flatMap(\.forms)
         cases += "        \(command)) opts=\"\(words.joined(separator: " "))\"; valued=\"\(valued.joined(separator: " "))\" ;;\n"
     }
     let names = (commands.map(\.name) + ["help"]).joined(separator: " ")
@@ -91,7 +83,7 @@ private func bashScript(_ tables: [(command: String, options: [Arguments.Option]
     """
 }
 
-private func fishScript(_ tables: [(command: String, options: [Arguments.Option])]) -> String {
+private func fishScript(_ tables: [(command: String, options: [Option])]) -> String {
     var out = "# pekit completion for fish (made by `pekit completion fish` from pekit's option tables)\n"
     out += "complete -c pekit -f -n '__fish_use_subcommand' -a '\(commands.map(\.name).joined(separator: " ")) help'\n"
     for (command, options) in tables {

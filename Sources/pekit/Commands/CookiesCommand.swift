@@ -5,7 +5,7 @@ import PekitLua
 let cookiesCommand = Command(
     name: "cookies",
     summary: "a cookie jar file: receive Set-Cookie headers, get the Cookie header, list, explain, delete",
-    help: """
+    synopsis: """
     usage: pekit cookies receive JAR URL SET-COOKIE...
            pekit cookies header  JAR URL
            pekit cookies list    JAR [URL]
@@ -23,19 +23,9 @@ let cookiesCommand = Command(
       list      print the cookies (those sent to URL, when given)
       explain   for each cookie, whether it is sent to URL and why
       delete    delete the cookies sent to URL (only NAME, when given); prints how many
-
-    options:
-      --filter NAME[:OPTIONS]  a cookie-filter plugin (rfc6265, host-contains, deny, httpdns,
-                      or your own); repeat to stack them. OPTIONS are the plugin's options, as
-                      a JSON object or as KEY=VALUE,… (KEY=A=B adds A = B to the map KEY; a key
-                      given twice is a list):
-                        --filter 'httpdns:hosts=203.0.113.7=api.example.com'
-                        --filter 'deny:{"names": ["^_ga", "^_gid$"]}'
-      --now SECONDS   the clock, in seconds since 1970, to replay old traffic
-      --force         save even over a file that did not load as a jar (otherwise refused)
-      --plugins DIR   search DIR for plugins first
-      -h, --help      show this help
-
+    """,
+    sections: { [HelpSection("options:", CookiesOptions.all)] },
+    epilogue: """
     examples:
       pekit cookies receive jar.txt https://www.example.com/a 'sid=1; Domain=example.com; Secure'
       pekit cookies header jar.txt https://shop.example.com/cart
@@ -44,13 +34,24 @@ let cookiesCommand = Command(
     run: runCookies
 )
 
+/// `pekit cookies`'s options, in the order its help shows them.
+enum CookiesOptions {
+    static let filter = Option("filter", value: "NAME[:OPTIONS]", """
+        a cookie-filter plugin (rfc6265, host-contains, deny, httpdns,
+        or your own); repeat to stack them. OPTIONS are the plugin's options, as
+        a JSON object or as KEY=VALUE,… (KEY=A=B adds A = B to the map KEY; a key
+        given twice is a list):
+          --filter 'httpdns:hosts=203.0.113.7=api.example.com'
+          --filter 'deny:{"names": ["^_ga", "^_gid$"]}'
+        """)
+    static let now = Option("now", value: "SECONDS", "the clock, in seconds since 1970, to replay old traffic")
+    static let force = Option("force", "save even over a file that did not load as a jar (otherwise refused)")
+    static let all: [Option] = [filter, now, force, .plugins, .help]
+}
+
 private func runCookies(_ args: [[UInt8]]) throws -> Int32 {
-    let parsed = try Arguments(args, command: "cookies", options: [
-        .init(name: "filter", short: nil, takesValue: true), .init(name: "now", short: nil, takesValue: true),
-        .init(name: "force", short: nil, takesValue: false),
-        pluginsOption, .init(name: "help", short: "h", takesValue: false),
-    ])
-    if parsed.has("help") { Output.stdout.line(cookiesCommand.help); return 0 }
+    let parsed = try cookiesCommand.parse(args)
+    if parsed.has(.help) { Output.stdout.line(cookiesCommand.help); return 0 }
     let words = parsed.positionals
     guard let action = words.first else { throw UsageError(command: "cookies", message: "give an action: receive, header, list, explain or delete") }
     let limits: [String: (least: Int, most: Int)] = ["receive": (4, Int.max), "header": (3, 3), "list": (2, 3), "explain": (3, 3), "delete": (3, 4)]
@@ -63,7 +64,7 @@ private func runCookies(_ args: [[UInt8]]) throws -> Int32 {
     }
     guard words.count <= most else { throw UsageError(command: "cookies", message: "too many arguments for \(action)") }
     var now: Double?
-    if let text = parsed.value("now") {
+    if let text = parsed.value(CookiesOptions.now) {
         guard let value = Double(text), value.isFinite, abs(value) <= 1e11 else {
             throw UsageError(command: "cookies", message: "--now takes seconds since 1970, not '\(text)'")
         }
@@ -86,15 +87,15 @@ private func runCookies(_ args: [[UInt8]]) throws -> Int32 {
     } catch { throw CommandFailure(message: "pekit cookies: \(error)") }
     // Filters are Lua plugins: a runtime only when one is asked for, kept while the jar is used.
     var runtime: LuaRuntime?
-    let filters = parsed.all("filter")
+    let filters = parsed.all(CookiesOptions.filter)
     if !filters.isEmpty {
-        let host = try commandHost(extraPluginDirectories: parsed.all("plugins"))
+        let host = try commandHost(extraPluginDirectories: parsed.all(.plugins))
         do { jar.filters = try filters.map { try host.cookieFilter(spec: $0) } } catch {
             throw CommandFailure(message: "pekit cookies: --filter: \(error)")
         }
         runtime = host
     }
-    let force = parsed.has("force")
+    let force = parsed.has(CookiesOptions.force)
     return try withExtendedLifetime(runtime) {
         let run = { try runCookieAction(action, jar: jar, jarPath: jarPath, url: url, rest: Array(words.dropFirst(3)), force: force) }
         guard action == "receive" || action == "delete" else { return try run() }

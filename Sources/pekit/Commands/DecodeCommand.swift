@@ -3,21 +3,15 @@ import PekitCore
 let decodeCommand = Command(
     name: "decode",
     summary: "decode percent-encoded strings",
-    help: """
+    synopsis: """
     usage: pekit decode [--plus] [--strict] [--utf8] [--unicode-escapes] [--binary] [STRING...]
 
     Decodes each STRING, or each line of standard input when no STRING is given, and prints the
     decoded bytes, one result per line. By default a '%' that does not start a valid escape is
     kept as it is, as browsers do. A line's CR LF ending is removed whole; --binary keeps the CR.
-
-    options:
-      --plus              decode '+' as a space (HTML form data)
-      --strict            fail on '%' not followed by two hex digits, naming the byte
-      --utf8              fail when the decoded bytes are not valid UTF-8
-      --unicode-escapes   also decode the non-standard %uXXXX form of JavaScript's escape()
-      --binary            lines of standard input end at LF only (a CR before it is data)
-      -h, --help          show this help
-
+    """,
+    sections: { [HelpSection("options:", DecodeOptions.all)] },
+    epilogue: """
     examples:
       pekit decode 'a%20b%E6%B1%89'          # a b汉
       pekit decode --plus 'q=a+b%26c'        # q=a b&c
@@ -28,18 +22,21 @@ let decodeCommand = Command(
     run: runDecode
 )
 
+/// `pekit decode`'s options, in the order its help shows them.
+enum DecodeOptions {
+    static let plus = Option("plus", "decode '+' as a space (HTML form data)")
+    static let strict = Option("strict", "fail on '%' not followed by two hex digits, naming the byte")
+    static let utf8 = Option("utf8", "fail when the decoded bytes are not valid UTF-8")
+    static let unicodeEscapes = Option("unicode-escapes", "also decode the non-standard %uXXXX form of JavaScript's escape()")
+    static let binary = Option("binary", "lines of standard input end at LF only (a CR before it is data)")
+    static let all: [Option] = [plus, strict, utf8, unicodeEscapes, binary, .help]
+}
+
 private func runDecode(_ args: [[UInt8]]) throws -> Int32 {
-    let parsed = try Arguments(args, command: "decode", options: [
-        .init(name: "plus", short: nil, takesValue: false),
-        .init(name: "strict", short: nil, takesValue: false),
-        .init(name: "utf8", short: nil, takesValue: false),
-        .init(name: "unicode-escapes", short: nil, takesValue: false),
-        .init(name: "binary", short: nil, takesValue: false),
-        .init(name: "help", short: "h", takesValue: false),
-    ])
-    if parsed.has("help") { Output.stdout.line(decodeCommand.help); return 0 }
-    let decoder = PercentDecoder(mode: parsed.has("strict") ? .strict : .lenient, plusAsSpace: parsed.has("plus"),
-                                 requiresUTF8: parsed.has("utf8"), decodesUnicodeEscapes: parsed.has("unicode-escapes"))
+    let parsed = try decodeCommand.parse(args)
+    if parsed.has(.help) { Output.stdout.line(decodeCommand.help); return 0 }
+    let decoder = PercentDecoder(mode: parsed.has(DecodeOptions.strict) ? .strict : .lenient, plusAsSpace: parsed.has(DecodeOptions.plus),
+                                 requiresUTF8: parsed.has(DecodeOptions.utf8), decodesUnicodeEscapes: parsed.has(DecodeOptions.unicodeEscapes))
     let newline: [UInt8] = [0x0A]
     func decode(_ bytes: [UInt8], _ place: String) throws {
         do {
@@ -49,7 +46,7 @@ private func runDecode(_ args: [[UInt8]]) throws -> Int32 {
         }
     }
     if parsed.positionals.isEmpty {
-        try forEachInputLine(keepCR: parsed.has("binary")) { line, number in try decode(line, "line \(number)") }
+        try forEachInputLine(keepCR: parsed.has(DecodeOptions.binary)) { line, number in try decode(line, "line \(number)") }
     } else {
         for (index, bytes) in parsed.rawPositionals.enumerated() { try decode(bytes, "argument \(index + 1)") }
     }

@@ -7,30 +7,16 @@ import PekitLua
 let encodeCommand = Command(
     name: "encode",
     summary: "percent-encode strings (RFC 3986 by default)",
-    help: """
+    synopsis: """
     usage: pekit encode [--policy NAME] [--set NAME] [--allow CHARS] [--disallow CHARS] [--space plus|percent|+|%20] [--lower]
                         [--keep-escapes] [--binary] [--plugins DIR] [STRING...]
 
     Percent-encodes each STRING (its bytes, as the shell passed them), or each line of standard
     input when no STRING is given, and prints one result per line. A line's CR LF ending is
     removed whole (as Python's text mode reads it); --binary keeps the CR, to be encoded as %0D.
-
-    options:
-      --policy NAME     start from a named policy: a plugin in plugins/NAME.lua or a built-in one
-                        (rfc3986, afnetworking, foundation-query, form, oauth1, aws-sigv4)
-      --set NAME        the allowed set to use (default: the policy's, else unreserved):
-                        \(AllowedSet.presetNames.joined(separator: ", "))
-      --allow CHARS     also allow these ASCII characters: --allow '/?' is Python's quote(s, safe='/?')
-      --disallow CHARS  encode these ASCII characters too, as charset - "&" does in Lua:
-                        --policy afnetworking --disallow '/?' encodes the two it leaves
-      --space plus      write a space as '+' (then a literal '+' is always %2B); '+' too;
-                        'percent' or '%20' gives %20 (the same words plugins use)
-      --lower           lower-case hex digits (%2f)
-      --keep-escapes    keep valid %XX escapes already in the input instead of encoding their '%'
-      --binary          lines of standard input end at LF only (a CR before it is data)
-      --plugins DIR     search DIR for plugins first
-      -h, --help        show this help
-
+    """,
+    sections: { [HelpSection("options:", EncodeOptions.all)] },
+    epilogue: """
     examples:
       pekit encode '汉字&ss'                     %E6%B1%89%E5%AD%97%26ss
       pekit encode --set afnetworking 'a b/?'   a%20b/?
@@ -39,24 +25,38 @@ let encodeCommand = Command(
     run: runEncode
 )
 
+/// `pekit encode`'s options.
+private enum EncodeOptions {
+    static let policy = Option("policy", value: "NAME", """
+        start from a named policy: a plugin in plugins/NAME.lua or a built-in one
+        (rfc3986, afnetworking, foundation-query, form, oauth1, aws-sigv4)
+        """)
+    static let set = Option("set", value: "NAME", """
+        the allowed set to use (default: the policy's, else unreserved):
+        \(AllowedSet.presetNames.joined(separator: ", "))
+        """)
+    static let allow = Option("allow", value: "CHARS", "also allow these ASCII characters: --allow '/?' is Python's quote(s, safe='/?')")
+    static let disallow = Option("disallow", value: "CHARS", """
+        encode these ASCII characters too, as charset - "&" does in Lua:
+        --policy afnetworking --disallow '/?' encodes the two it leaves
+        """)
+    static let space = Option("space", value: "HOW", """
+        plus or +: write a space as '+' (then a literal '+' is always %2B);
+        percent or %20: as %20 (the same words plugins use)
+        """)
+    static let lower = Option("lower", "lower-case hex digits (%2f)")
+    static let keepEscapes = Option("keep-escapes", "keep valid %XX escapes already in the input instead of encoding their '%'")
+    static let binary = Option("binary", "lines of standard input end at LF only (a CR before it is data)")
+    static let all = [policy, set, allow, disallow, space, lower, keepEscapes, binary, .plugins, .help]
+}
+
 private func runEncode(_ args: [[UInt8]]) throws -> Int32 {
-    let parsed = try Arguments(args, command: "encode", options: [
-        .init(name: "set", short: nil, takesValue: true),
-        .init(name: "allow", short: nil, takesValue: true),
-        .init(name: "disallow", short: nil, takesValue: true),
-        .init(name: "space", short: nil, takesValue: true),
-        .init(name: "lower", short: nil, takesValue: false),
-        .init(name: "keep-escapes", short: nil, takesValue: false),
-        .init(name: "policy", short: nil, takesValue: true),
-        pluginsOption,
-        .init(name: "binary", short: nil, takesValue: false),
-        .init(name: "help", short: "h", takesValue: false),
-    ])
-    if parsed.has("help") { Output.stdout.line(encodeCommand.help); return 0 }
+    let parsed = try encodeCommand.parse(args)
+    if parsed.has(.help) { Output.stdout.line(encodeCommand.help); return 0 }
     let encoder = try makeEncoder(parsed)
     let newline: [UInt8] = [0x0A]
     if parsed.positionals.isEmpty {
-        try encodeLines(encoder, dropCR: !parsed.has("binary"))
+        try encodeLines(encoder, dropCR: !parsed.has(EncodeOptions.binary))
     } else {
         for bytes in parsed.rawPositionals {
             Output.stdout.write(encoder.encode(bytes: bytes)); Output.stdout.write(newline)
@@ -67,13 +67,13 @@ private func runEncode(_ args: [[UInt8]]) throws -> Int32 {
 
 private func makeEncoder(_ parsed: Arguments) throws -> PercentEncoder {
     var encoder = PercentEncoder()
-    if let policy = parsed.value("policy") {
-        let runtime = try commandHost(extraPluginDirectories: parsed.all("plugins"))
+    if let policy = parsed.value(EncodeOptions.policy) {
+        let runtime = try commandHost(extraPluginDirectories: parsed.all(.plugins))
         do { encoder = try runtime.encoder(policy: policy) } catch {
             throw CommandFailure(message: "pekit encode: \(error)")
         }
     }
-    if let name = parsed.value("set") {
+    if let name = parsed.value(EncodeOptions.set) {
         guard let set = AllowedSet.preset(named: name) else {
             throw UsageError(command: "encode", message: "unknown set '\(name)' (known: \(AllowedSet.presetNames.joined(separator: ", ")))")
         }
@@ -81,22 +81,22 @@ private func makeEncoder(_ parsed: Arguments) throws -> PercentEncoder {
         if name == "form" { encoder.space = .plus }
     }
     // In the order given: --allow '/' --disallow '/' leaves '/' encoded.
-    for (name, value) in parsed.values where (name == "allow" || name == "disallow") {
+    for (name, value) in parsed.values where (name == EncodeOptions.allow.name || name == EncodeOptions.disallow.name) {
         do {
             let set = try AllowedSet(characters: value ?? "")
-            encoder.allowed = name == "allow" ? encoder.allowed + set : encoder.allowed - set
+            encoder.allowed = name == EncodeOptions.allow.name ? encoder.allowed + set : encoder.allowed - set
         } catch {
             throw UsageError(command: "encode", message: "--\(name): \(error)")
         }
     }
-    if let space = parsed.value("space") {
+    if let space = parsed.value(EncodeOptions.space) {
         guard let value = PercentEncoder.Space(name: space) else {
             throw UsageError(command: "encode", message: "--space takes \(PercentEncoder.Space.names.dropLast().joined(separator: ", ")) or \(PercentEncoder.Space.names.last ?? ""), not '\(space)'")
         }
         encoder.space = value
     }
-    if parsed.has("lower") { encoder.hexCase = .lower }
-    if parsed.has("keep-escapes") { encoder.keepsValidEscapes = true }
+    if parsed.has(EncodeOptions.lower) { encoder.hexCase = .lower }
+    if parsed.has(EncodeOptions.keepEscapes) { encoder.keepsValidEscapes = true }
     return encoder
 }
 

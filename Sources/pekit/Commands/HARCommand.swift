@@ -5,7 +5,7 @@ import PekitHTTP
 let harCommand = Command(
     name: "har",
     summary: "list or replay the requests of a HAR file (browsers' and proxies' exports)",
-    help: """
+    synopsis: """
     usage: pekit har list FILE
            pekit har replay FILE [--filter PATTERN] [--compare body,headers] [--concurrency N]
                             [--connect N:P=A:Q]... [-k] [--cacert FILE] [--progress | --no-progress]
@@ -17,20 +17,9 @@ let harCommand = Command(
                one, in the file's order (with --compare, the body and header fields too, each
                difference on a line of its own under its entry's); the exit status is 1 if
                any differs or fails
-
-    options:
-      --filter PATTERN  only the entries whose URL contains PATTERN
-      --compare WHAT    body, headers or body,headers: also compare the body (bytes, or the same
-                        JSON value) and the header fields with the recorded response (Date, Age,
-                        Set-Cookie, request ids and the framing fields are left out)
-      --color WHEN      colour the status column: auto (on a terminal), always or never
-      --concurrency N   send up to N at once (default 1: one after another, in order)
-      --progress        show done, failed and in flight on standard error (the default when it
-                        is a terminal and N > 1);  --no-progress  never
-      --connect N:P=A:Q send requests for host N port P to address A port Q (repeat)
-      -k, --insecure    do not check TLS certificates;  --cacert FILE  trust the CAs in FILE
-      -h, --help        show this help
-
+    """,
+    sections: { [HelpSection("options:", HAROptions.all)] },
+    epilogue: """
     examples:
       pekit har list session.har
       pekit har replay session.har --filter /api/
@@ -39,16 +28,31 @@ let harCommand = Command(
     run: runHAR
 )
 
+/// `pekit har`'s options, in the order its help shows them.
+enum HAROptions {
+    static let filter = Option("filter", value: "PATTERN", "only the entries whose URL contains PATTERN")
+    static let compare = Option("compare", value: "WHAT", """
+        body, headers or body,headers: also compare the body (bytes, or the same
+        JSON value) and the header fields with the recorded response (Date, Age,
+        Set-Cookie, request ids and the framing fields are left out)
+        """)
+    static let color = Option.color("colour the status column: auto (on a terminal), always or never")
+    static let concurrency = Option("concurrency", value: "N", "send up to N at once (default 1: one after another, in order)")
+    static let progress = Option("progress", """
+        show done, failed and in flight on standard error (the default when it
+        is a terminal and N > 1)
+        """)
+    static let noProgress = Option("no-progress", "never show them")
+    static let connect = Option("connect", value: "N:P=A:Q", "send requests for host N port P to address A port Q (repeat)")
+    static let insecure = Option("insecure", short: "k", "do not check TLS certificates")
+    static let cacert = Option("cacert", value: "FILE", "trust the CAs in FILE")
+    static let all: [Option] = [filter, compare, color, concurrency, progress, noProgress, connect, insecure, cacert, .help]
+}
+
 private func runHAR(_ args: [[UInt8]]) throws -> Int32 {
-    let parsed = try Arguments(args, command: "har", options: [
-        .init(name: "filter", short: nil, takesValue: true), .init(name: "connect", short: nil, takesValue: true),
-        .init(name: "insecure", short: "k", takesValue: false), .init(name: "cacert", short: nil, takesValue: true),
-        .init(name: "concurrency", short: nil, takesValue: true), .init(name: "progress", short: nil, takesValue: false),
-        .init(name: "no-progress", short: nil, takesValue: false), .init(name: "compare", short: nil, takesValue: true),
-        colorOption, .init(name: "help", short: "h", takesValue: false),
-    ])
+    let parsed = try harCommand.parse(args)
     let style = try Style(parsed, command: "har")
-    if parsed.has("help") { Output.stdout.line(harCommand.help); return 0 }
+    if parsed.has(.help) { Output.stdout.line(harCommand.help); return 0 }
     guard parsed.positionals.count == 2, ["list", "replay"].contains(parsed.positionals[0]) else {
         throw UsageError(command: "har", message: "give list FILE or replay FILE")
     }
@@ -58,19 +62,19 @@ private func runHAR(_ args: [[UInt8]]) throws -> Int32 {
     do { entries = Array(try HAR.entries(bytes).enumerated()).map { ($0.offset + 1, $0.element) } } catch {
         throw CommandFailure(message: "pekit har: \(path): \(error)")
     }
-    if let pattern = parsed.value("filter") { entries = entries.filter { $0.1.url.contains(pattern) } }
+    if let pattern = parsed.value(HAROptions.filter) { entries = entries.filter { $0.1.url.contains(pattern) } }
     if parsed.positionals[0] == "list" {
-        if parsed.has("compare") { throw UsageError(command: "har", message: "--compare is for replay") }
+        if parsed.has(HAROptions.compare) { throw UsageError(command: "har", message: "--compare is for replay") }
         for (n, e) in entries { Output.stdout.line("\(n)\t\(printable(e.method))\t\(printable(e.url))\t\(style.status(e.status.map(String.init) ?? "-", e.status))") }
         return 0
     }
-    let comparison = try parsed.value("compare").map(HARComparison.init)
-    let connect = try parsed.all("connect").map { spec -> HostMapping in
+    let comparison = try parsed.value(HAROptions.compare).map(HARComparison.init)
+    let connect = try parsed.all(HAROptions.connect).map { spec -> HostMapping in
         guard let eq = spec.firstIndex(of: "=") else { throw UsageError(command: "har", message: "--connect takes NAME:PORT=ADDRESS:PORT, not '\(spec)'") }
         return try HostMapping(String(spec[..<eq]), String(spec[spec.index(after: eq)...]), written: "--connect \(spec)")
     }
     var concurrency = 1
-    if let text = parsed.value("concurrency") {
+    if let text = parsed.value(HAROptions.concurrency) {
         guard let n = Int(text), (1...10_000).contains(n) else {
             throw UsageError(command: "har", message: "--concurrency takes a whole number from 1 to 10000, not '\(text)'")
         }
@@ -79,8 +83,8 @@ private func runHAR(_ args: [[UInt8]]) throws -> Int32 {
     var options = SendOptions()
     options.connect = connect
     options.followRedirects = false  // each hop was recorded as its own entry
-    options.insecure = parsed.has("insecure")
-    options.caCertificate = parsed.value("cacert")
+    options.insecure = parsed.has(HAROptions.insecure)
+    options.caCertificate = parsed.value(HAROptions.cacert)
     // Bodies are compared as the browser recorded them: decoded.
     if comparison?.body == true { options.compressed = true }
     // Built first: an entry that cannot be sent is reported in its place, and costs no request.
@@ -91,7 +95,7 @@ private func runHAR(_ args: [[UInt8]]) throws -> Int32 {
         builder.connect = connect
         do { batch.append((try builder.build(), options)); slots.append(i) } catch { outcomes[i] = .failure(error) }
     }
-    let showProgress = (parsed.has("progress") || (concurrency > 1 && isatty(STDERR_FILENO) != 0)) && !parsed.has("no-progress")
+    let showProgress = (parsed.has(HAROptions.progress) || (concurrency > 1 && isatty(STDERR_FILENO) != 0)) && !parsed.has(HAROptions.noProgress)
     let progress = showProgress ? ProgressLine() : nil
     var succeeded = 0, failed = 0
     let started = HTTPClient.now()

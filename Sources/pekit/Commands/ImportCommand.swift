@@ -6,7 +6,7 @@ import PekitHTTP
 let importCommand = Command(
     name: "import",
     summary: "turn a copied curl command (\"Copy as cURL\") into a pekit Lua script, or send it",
-    help: """
+    synopsis: """
     usage: pekit import curl [--policy P] [--send | --words] ['curl …' | -]
 
     Reads a curl command as browsers' developer tools (Chrome, Firefox, Safari, Edge) and
@@ -21,26 +21,13 @@ let importCommand = Command(
     (connect, compressed, insecure, cacert, timeout, max_redirects, max_body, proxy, retry,
     sink, follow: curl follows redirects only with -L); a flag the script cannot carry is named
     in it.
-
-    options:
-      --policy P   read the query's parameters back as P writes them (rack: u[name]=x and
-                   tags[]=a become nested tables) and name P in the script; default rfc3986
-      --send       send the request instead of printing the script, with any send option
-                   of pekit request (see its help): -i, --include; -o, --output FILE;
-                   -O, --remote-name; -D, --dump-header FILE; -w, --write-out F; -v, --verbose;
-                   --trace-ascii F; --har FILE; --har-with-secrets; -f, --fail;
-                   --fail-with-body; -I, --head; -L, --location; --no-follow; --max-redirects N; --max-redirs N;
-                   --timeout S; -m, --max-time S; --connect-timeout S; --cacert FILE;
-                   -k, --insecure; -x, --proxy URL; --http V; --http1.1; --http2;
-                   --max-filesize N; -4, --ipv4; -6, --ipv6; -s, --silent;
-                   -S, --show-error; -c, --cookie-jar FILE;
-                   --retry N; --retry-max-time S; --retry-all-errors; --progress;
-                   --no-progress; -Z, --parallel; --parallel-max N; --rate R
-                   (the command's own flags come first; these are added to them)
-      --words      print the command's words as the shell would hand them to curl, each
-                   ended by a NUL byte (to check how a command is read)
-      -h, --help   show this help
-
+    """,
+    sections: { [HelpSection("options:", ImportOptions.own),
+                 HelpSection("""
+                     send options (with --send), as pekit request takes them (see its help); they are added
+                     to the command's own flags, after them:
+                     """, compact: sendOnlyOptions)] },
+    epilogue: """
     examples:
       pekit import curl "curl 'https://api.example.com/items?page=2' -H 'accept: application/json'"
       pbpaste | pekit import curl -            # macOS;  xclip -o | pekit import curl -  on Linux
@@ -50,33 +37,45 @@ let importCommand = Command(
     run: runImport
 )
 
+/// `pekit import`'s own options; with --send it takes `pekit request`'s send options too.
+enum ImportOptions {
+    static let policy = Option("policy", value: "P", """
+        read the query's parameters back as P writes them (rack: u[name]=x and
+        tags[]=a become nested tables) and name P in the script; default rfc3986
+        """)
+    static let send = Option("send", "send the request instead of printing the script, with any send option below")
+    static let words = Option("words", """
+        print the command's words as the shell would hand them to curl, each
+        ended by a NUL byte (to check how a command is read)
+        """)
+    static let own: [Option] = [policy, send, words, .help]
+}
+
 /// curl flags the copying tools emit that change nothing pekit sends (they are left out, saying
 /// so on standard error): pekit sends the path as it is, and draws no progress bar.
 private let ignoredCurlFlags: Set<String> = ["--path-as-is", "--no-buffer", "-N", "--progress-bar", "-#"]
 
 /// Send options of the command line that a script cannot carry: they are named in it.
-private let notCarried: Set<String> = ["include", "verbose", "write-out", "dump-header", "trace-ascii", "remote-name", "har", "har-with-secrets",
-                                       "cookie-jar", "fail-with-body", "progress", "no-progress", "parallel",
-                                       "parallel-max", "rate"]
+private let notCarried: Set<String> = Set([RequestOptions.include, RequestOptions.verbose, RequestOptions.writeOut, RequestOptions.dumpHeader,
+                                            RequestOptions.traceAscii, RequestOptions.remoteName, RequestOptions.har, RequestOptions.harWithSecrets,
+                                            RequestOptions.cookieJar, RequestOptions.failWithBody, RequestOptions.progress, RequestOptions.noProgress,
+                                            RequestOptions.parallel, RequestOptions.parallelMax, RequestOptions.rate].map(\.name))
 
 private func runImport(_ args: [[UInt8]]) throws -> Int32 {
-    let parsed = try Arguments(args, command: "import", options: [
-        .init(name: "send", short: nil, takesValue: false), .init(name: "words", short: nil, takesValue: false),
-        .init(name: "policy", short: nil, takesValue: true),
-        .init(name: "help", short: "h", takesValue: false),
-    ] + requestOptions.filter(\.sendOnly))
-    if parsed.has("help") { Output.stdout.line(importCommand.help); return 0 }
+    let parsed = try importCommand.parse(args)
+    if parsed.has(.help) { Output.stdout.line(importCommand.help); return 0 }
     guard parsed.positionals.first == "curl" else { throw UsageError(command: "import", message: "give what to import: pekit import curl 'curl …'") }
     guard parsed.positionals.count <= 2 else { throw UsageError(command: "import", message: "give the curl command as one argument (quote it), or on standard input") }
-    let sendOptions = parsed.values.filter { option in sendOnlyOptions.contains(option.name) }
-    if !sendOptions.isEmpty && !parsed.has("send") {
+    let sendNames = Set(sendOnlyOptions.map(\.name))
+    let sendOptions = parsed.values.filter { sendNames.contains($0.name) }
+    if !sendOptions.isEmpty && !parsed.has(ImportOptions.send) {
         throw UsageError(command: "import", message: "--\(sendOptions[0].name) is a send option: give it with --send (the script carries the command's own)")
     }
     let text = parsed.positionals.count == 2 && parsed.positionals[1] != "-" ? parsed.positionals[1] : String(decoding: try readAllInput(), as: UTF8.self)
     // As bytes: $'a\xffb' is three bytes, and they go on the wire as such.
     var words: [[UInt8]]
     do { words = try ShellWords.splitBytes(text) } catch { throw CommandFailure(message: "pekit import: \(error)") }
-    if parsed.has("words") {
+    if parsed.has(ImportOptions.words) {
         // The words as the shell would hand them to curl, each ended by a NUL (for checking).
         for word in words { Output.stdout.write(word + [0]) }
         return 0
@@ -89,7 +88,7 @@ private func runImport(_ args: [[UInt8]]) throws -> Int32 {
     // Flags pekit does not take are refused; everything else is pekit request's.
     var kept: [[UInt8]] = [], dropped: [String] = []
     var takesValue: [String: Bool] = [:]
-    for o in requestOptions {
+    for o in RequestOptions.all {
         takesValue["--\(o.name)"] = o.takesValue
         if let short = o.short { takesValue["-\(short)"] = o.takesValue }
     }
@@ -129,14 +128,14 @@ private func runImport(_ args: [[UInt8]]) throws -> Int32 {
     if !follows { kept.append(Array("--no-follow".utf8)) }
     // (First, so that the command's own -A, read last, wins as in curl.)
     kept = [Array("-A".utf8), Array(HTTPClient.curlUserAgent.utf8)] + kept
-    if let policy = parsed.value("policy") {
+    if let policy = parsed.value(ImportOptions.policy) {
         // Checked here, so that a wrong name is reported as this command's.
         do { _ = try commandHost(extraPluginDirectories: []).policy(named: policy) } catch {
             throw CommandFailure(message: "pekit import: \(error)")
         }
         kept += [Array("--policy".utf8), Array(policy.utf8)]
     }
-    if parsed.has("send") {
+    if parsed.has(ImportOptions.send) {
         var extra: [String] = ["--send"]
         for (name, value) in sendOptions { extra.append("--" + name); if let value { extra.append(value) } }
         return try runRequest(kept + extra.map { Array($0.utf8) }, built: nil)
@@ -238,7 +237,7 @@ private func luaScript(_ request: HTTPRequest, builder: RequestBuilder, options 
     }
     if let target = builder.target { field("target", luaQuote(target)) }
     var usesRead = false
-    if case .bytes = builder.body, !parsed.has("get"), let parts = curlDataParts(parsed), parts.contains(where: { $0.file != nil && $0.file != "-" }) {
+    if case .bytes = builder.body, !parsed.has(RequestOptions.get), let parts = curlDataParts(parsed), parts.contains(where: { $0.file != nil && $0.file != "-" }) {
         // The -d family read files: the script reads them too, as curl would, when it runs.
         let pieces = parts.map { part -> String in
             var content = part.file.map { $0 == "-" ? luaQuote((try? part.bytes()) ?? []) : "read(\(luaQuote($0)))" } ?? luaQuote(part.literal)
@@ -275,20 +274,20 @@ private func luaScript(_ request: HTTPRequest, builder: RequestBuilder, options 
         case nil: break
         }
     }
-    if let n = parsed.value("retry").flatMap(Int.init) {
+    if let n = parsed.value(RequestOptions.retry).flatMap(Int.init) {
         // curl's --retry N: N more tries after a timeout or a 408, 429, 500, 502, 503 or 504,
         // waiting 1 s and doubling (or as Retry-After says).
-        var retry = "attempts = \(n + 1), on = { 408, 429, 500, 502, 503, 504, \"timeout\"\(parsed.has("retry-all-errors") ? ", \"any\"" : "") }, backoff = { base = 1, max = 600, jitter = false }"
-        if let s = parsed.value("retry-max-time").flatMap(Double.init) { retry += ", max_time = \(s.luaLiteral)" }
+        var retry = "attempts = \(n + 1), on = { 408, 429, 500, 502, 503, 504, \"timeout\"\(parsed.has(RequestOptions.retryAllErrors) ? ", \"any\"" : "") }, backoff = { base = 1, max = 600, jitter = false }"
+        if let s = parsed.value(RequestOptions.retryMaxTime).flatMap(Double.init) { retry += ", max_time = \(s.luaLiteral)" }
         send.append("retry = { \(retry) }")
     }
-    let sink = parsed.value("output").flatMap { $0 == "-" ? nil : $0 }
+    let sink = parsed.value(RequestOptions.output).flatMap { $0 == "-" ? nil : $0 }
     if let sink { send.append("sink = \(luaQuote(sink))") }
     lines.append(send.isEmpty ? "local r = req:send()" : "local r = req:send{ " + send.joined(separator: ", ") + " }")
-    if parsed.has("fail") || parsed.has("fail-with-body") {
+    if parsed.has(RequestOptions.fail) || parsed.has(RequestOptions.failWithBody) {
         // curl -f: an HTTP error is a failure (exit 22), its body not written.
         lines.append("if r.status >= 400 then")
-        if parsed.has("fail-with-body") && sink == nil { lines.append("  io.write(r.body)") }
+        if parsed.has(RequestOptions.failWithBody) && sink == nil { lines.append("  io.write(r.body)") }
         lines.append("  io.stderr:write(\"the server answered \", r.status, \" (-f)\\n\")")
         lines.append("  os.exit(22)")
         lines.append("end")

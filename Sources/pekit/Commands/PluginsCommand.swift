@@ -3,7 +3,7 @@ import PekitLua
 let pluginsCommand = Command(
     name: "plugins",
     summary: "list the plugins on the search path",
-    help: """
+    synopsis: """
     usage: pekit plugins [--plugins DIR] [--path]
 
     Lists every plugin on the search path (first match per name wins): name, kind, description
@@ -11,12 +11,9 @@ let pluginsCommand = Command(
     --plugins DIR, then $PEKIT_PLUGIN_PATH (colon-separated), ./plugins when trusted
     (PEKIT_TRUST_LOCAL_PLUGINS=1: a checkout's own plugins are not run by default),
     ~/.config/pekit/plugins, and the plugins installed beside the pekit binary.
-
-    options:
-      --path          print the search path instead, one directory per line
-      --plugins DIR   search DIR first
-      -h, --help      show this help
-
+    """,
+    sections: { [HelpSection("options:", PluginsOptions.all)] },
+    epilogue: """
     examples:
       pekit plugins
       pekit plugins --path
@@ -25,14 +22,18 @@ let pluginsCommand = Command(
     run: runPlugins
 )
 
+/// `pekit plugins`'s options, in the order its help shows them.
+enum PluginsOptions {
+    static let path = Option("path", "print the search path instead, one directory per line")
+    static let all: [Option] = [path, .plugins, .help]
+}
+
 private func runPlugins(_ args: [[UInt8]]) throws -> Int32 {
-    let parsed = try Arguments(args, command: "plugins", options: [
-        pluginsOption, .init(name: "path", short: nil, takesValue: false), .init(name: "help", short: "h", takesValue: false),
-    ])
-    if parsed.has("help") { Output.stdout.line(pluginsCommand.help); return 0 }
+    let parsed = try pluginsCommand.parse(args)
+    if parsed.has(.help) { Output.stdout.line(pluginsCommand.help); return 0 }
     if let extra = parsed.positionals.first { throw UsageError(command: "plugins", message: "unexpected argument '\(extra)'") }
-    let runtime = try makeRuntime(extraPluginDirectories: parsed.all("plugins"))
-    if parsed.has("path") {
+    let runtime = try makeRuntime(extraPluginDirectories: parsed.all(.plugins))
+    if parsed.has(PluginsOptions.path) {
         for directory in runtime.pluginPath { Output.stdout.line(directory) }
         return 0
     }

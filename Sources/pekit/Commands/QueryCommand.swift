@@ -4,7 +4,7 @@ import PekitLua
 let queryCommand = Command(
     name: "query",
     summary: "flatten JSON parameters into a query string, or read one as a real server does",
-    help: """
+    synopsis: """
     usage: pekit query [--policy NAME] [--as A,B,...] [--check SERVER] [--set OPTION=VALUE]... [--plugins DIR] [JSON | -]
            pekit query --decode [--server SERVER | --policy NAME] [--set OPTION=VALUE]... [--escape-bytes] [QUERY | URL | -]
 
@@ -16,31 +16,9 @@ let queryCommand = Command(
 
     servers (each a model of the real parser, checked against it; options under its own names):
     \(serverHelp)
-
-    options:
-      --policy NAME    the encoding rules: a plugin or built-in policy (default rfc3986); shipped:
-                       afnetworking, alamofire, qs, qs-brackets, qs-repeat, qs-comma, php, rack,
-                       jquery, jquery1, go, python-requests, node-querystring, form,
-                       foundation-query, aws-sigv4, oauth1, rfc3986. With --decode and no
-                       --server: qs reading what the policy writes (dots, commas, bare keys).
-      --as A,B,...     the same parameters through several policies, one line each, with ^ under
-                       the pairs that differ from the first policy's
-      --check SERVER   read the output back as SERVER does and report every value; exit status 0
-                       when every value arrives exactly as sent, 3 when the only changes are of
-                       type (numbers or booleans as strings, what every flat server does), 1 on
-                       a loss, a changed value, an extra value or an error
-      --decode         read QUERY instead (JSON out)
-      --server SERVER  with --decode: the server whose parser to run (default: qs under --policy)
-      --set OPTION=VALUE  an option of the server's model, in its own name (repeat for more;
-                       VALUE is JSON when it parses as JSON, else a string):
-                       --set allowDots=true, --set keep_blank_values=true, --set max_input_vars=5
-      --escape-bytes   with --decode: write bytes that are not UTF-8 as \\xFF in the JSON
-                       (without it they are an error naming where they are)
-      --plugins DIR    search DIR for plugins first
-      --color WHEN     with --decode: auto (on a terminal, the JSON indented and coloured
-                       unless NO_COLOR is set; compact in a pipe), always or never
-      -h, --help       show this help
-
+    """,
+    sections: { [HelpSection("options:", QueryOptions.all)] },
+    epilogue: """
     examples:
       pekit query --policy afnetworking '{"b": [1, 2], "a": {"x": null}}'
       pekit query --as afnetworking,php,qs '{"list": [1, 2], "s": "a b"}'
@@ -50,6 +28,43 @@ let queryCommand = Command(
     """,
     run: runQuery
 )
+
+/// `pekit query`'s options, in the order its help shows them.
+enum QueryOptions {
+    static let policy = Option("policy", value: "NAME", """
+        the encoding rules: a plugin or built-in policy (default rfc3986); shipped:
+        afnetworking, alamofire, qs, qs-brackets, qs-repeat, qs-comma, php, rack,
+        jquery, jquery1, go, python-requests, node-querystring, form,
+        foundation-query, aws-sigv4, oauth1, rfc3986. With --decode and no
+        --server: qs reading what the policy writes (dots, commas, bare keys).
+        """)
+    static let asPolicies = Option("as", value: "A,B,...", """
+        the same parameters through several policies, one line each, with ^ under
+        the pairs that differ from the first policy's
+        """)
+    static let check = Option("check", value: "SERVER", """
+        read the output back as SERVER does and report every value; exit status 0
+        when every value arrives exactly as sent, 3 when the only changes are of
+        type (numbers or booleans as strings, what every flat server does), 1 on
+        a loss, a changed value, an extra value or an error
+        """)
+    static let decode = Option("decode", "read QUERY instead (JSON out)")
+    static let server = Option("server", value: "SERVER", "with --decode: the server whose parser to run (default: qs under --policy)")
+    static let set = Option("set", value: "OPTION=VALUE", """
+        an option of the server's model, in its own name (repeat for more;
+        VALUE is JSON when it parses as JSON, else a string):
+        --set allowDots=true, --set keep_blank_values=true, --set max_input_vars=5
+        """)
+    static let escapeBytes = Option("escape-bytes", """
+        with --decode: write bytes that are not UTF-8 as \\xFF in the JSON
+        (without it they are an error naming where they are)
+        """)
+    static let color = Option.color("""
+        with --decode: auto (on a terminal, the JSON indented and coloured
+        unless NO_COLOR is set; compact in a pipe), always or never
+        """)
+    static let all: [Option] = [policy, asPolicies, check, decode, server, set, escapeBytes, .plugins, color, .help]
+}
 
 /// The models with their versions and options, for the help text.
 private let serverHelp: String = QueryServer.models.map { model in
@@ -66,14 +81,8 @@ private let serverHelp: String = QueryServer.models.map { model in
 }.joined(separator: "\n")
 
 private func runQuery(_ args: [[UInt8]]) throws -> Int32 {
-    let parsed = try Arguments(args, command: "query", options: [
-        .init(name: "policy", short: nil, takesValue: true), .init(name: "as", short: nil, takesValue: true),
-        .init(name: "check", short: nil, takesValue: true), .init(name: "decode", short: nil, takesValue: false),
-        .init(name: "server", short: nil, takesValue: true), .init(name: "set", short: nil, takesValue: true),
-        .init(name: "escape-bytes", short: nil, takesValue: false),
-        pluginsOption, colorOption, .init(name: "help", short: "h", takesValue: false),
-    ])
-    if parsed.has("help") { Output.stdout.line(queryCommand.help); return 0 }
+    let parsed = try queryCommand.parse(args)
+    if parsed.has(.help) { Output.stdout.line(queryCommand.help); return 0 }
     guard parsed.positionals.count <= 1 else {
         throw UsageError(command: "query", message: "expected one argument (JSON or a query string), got \(parsed.positionals.count)")
     }
@@ -83,11 +92,11 @@ private func runQuery(_ args: [[UInt8]]) throws -> Int32 {
     } else {
         input = try readAllInput()
     }
-    let runtime = try commandHost(extraPluginDirectories: parsed.all("plugins"))
+    let runtime = try commandHost(extraPluginDirectories: parsed.all(.plugins))
     func policy(_ name: String) throws -> Policy {
         do { return try runtime.policy(named: name) } catch { throw CommandFailure(message: "pekit query: \(error)") }
     }
-    let settings = try parsed.all("set").map { setting -> (name: String, value: PekitValue) in
+    let settings = try parsed.all(QueryOptions.set).map { setting -> (name: String, value: PekitValue) in
         guard let equals = setting.firstIndex(of: "="), equals != setting.startIndex else {
             throw UsageError(command: "query", message: "--set takes OPTION=VALUE, got '\(setting)'")
         }
@@ -104,11 +113,11 @@ private func runQuery(_ args: [[UInt8]]) throws -> Int32 {
             throw UsageError(command: "query", message: "\(error)")
         }
     }
-    if parsed.has("decode") {
-        if parsed.has("check") || parsed.has("as") { throw UsageError(command: "query", message: "--decode cannot be used with --check or --as") }
-        if parsed.has("server"), parsed.has("policy") { throw UsageError(command: "query", message: "give --server or --policy with --decode, not both") }
+    if parsed.has(QueryOptions.decode) {
+        if parsed.has(QueryOptions.check) || parsed.has(QueryOptions.asPolicies) { throw UsageError(command: "query", message: "--decode cannot be used with --check or --as") }
+        if parsed.has(QueryOptions.server), parsed.has(QueryOptions.policy) { throw UsageError(command: "query", message: "give --server or --policy with --decode, not both") }
         while input.last == 0x0A || input.last == 0x0D { input.removeLast() }
-        let model = try server(parsed.value("server"), policyName: parsed.value("policy"))
+        let model = try server(parsed.value(QueryOptions.server), policyName: parsed.value(QueryOptions.policy))
         let (query, source) = model.queryPart(of: input)
         if source != .query {
             Output.stderr.line("pekit query: reading the query part of the \(source == .url ? "URL" : "'?…' input"): \(String(decoding: query, as: UTF8.self))")
@@ -118,7 +127,7 @@ private func runQuery(_ args: [[UInt8]]) throws -> Int32 {
             // On a terminal, indented and coloured (--color); in a pipe, compact.
             let style = try Style(parsed, command: "query")
             let json: [UInt8]
-            if parsed.has("escape-bytes") {
+            if parsed.has(QueryOptions.escapeBytes) {
                 json = style.json(escapingBytes(value))
             } else {
                 do {
@@ -137,15 +146,15 @@ private func runQuery(_ args: [[UInt8]]) throws -> Int32 {
         }
         return 0
     }
-    if parsed.has("server") { throw UsageError(command: "query", message: "--server goes with --decode (use --check SERVER to check a round trip)") }
-    if parsed.has("escape-bytes") { throw UsageError(command: "query", message: "--escape-bytes goes with --decode") }
-    if !settings.isEmpty, !parsed.has("check") { throw UsageError(command: "query", message: "--set goes with --decode or --check") }
+    if parsed.has(QueryOptions.server) { throw UsageError(command: "query", message: "--server goes with --decode (use --check SERVER to check a round trip)") }
+    if parsed.has(QueryOptions.escapeBytes) { throw UsageError(command: "query", message: "--escape-bytes goes with --decode") }
+    if !settings.isEmpty, !parsed.has(QueryOptions.check) { throw UsageError(command: "query", message: "--set goes with --decode or --check") }
     let value: PekitValue
     do { value = try JSON.parse(input) } catch {
         throw CommandFailure(message: "pekit query: \(parsed.positionals.first.map { _ in "argument" } ?? "standard input"): \(error)")
     }
     do {
-        if let list = parsed.value("as") {
+        if let list = parsed.value(QueryOptions.asPolicies) {
             let policies = try list.split(separator: ",").map { try policy(String($0)) }
             guard !policies.isEmpty else { throw UsageError(command: "query", message: "--as needs policy names") }
             let rows = try QueryCheck.compare(value, policies: policies)
@@ -164,8 +173,8 @@ private func runQuery(_ args: [[UInt8]]) throws -> Int32 {
             }
             return 0
         }
-        let chosen = try policy(parsed.value("policy") ?? "rfc3986")
-        if let serverName = parsed.value("check") {
+        let chosen = try policy(parsed.value(QueryOptions.policy) ?? "rfc3986")
+        if let serverName = parsed.value(QueryOptions.check) {
             let model = try server(serverName, policyName: nil)
             let report = try QueryCheck.check(value, policy: chosen, server: model)
             Output.stdout.line(report.query.description)

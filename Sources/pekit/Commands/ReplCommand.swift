@@ -7,7 +7,7 @@ import PekitLua
 let replCommand = Command(
     name: "repl",
     summary: "interactive Lua with the pekit module",
-    help: """
+    synopsis: """
     usage: pekit repl [--plugins DIR]
 
     An interactive Lua 5.4 prompt with the global 'pekit'. An expression prints its value
@@ -21,11 +21,9 @@ let replCommand = Command(
     statement it stops the statement and the session goes on. Tab completes globals, fields and
     methods (pekit.q<Tab> -> pekit.query., jar:<Tab> lists the jar's methods) and policy,
     server and plugin names inside the string argument that takes one.
-
-    options:
-      --plugins DIR   search DIR for plugins first
-      -h, --help      show this help
-
+    """,
+    sections: { [HelpSection("options:", ReplOptions.all)] },
+    epilogue: """
     example:
       pekit repl
       > pekit.encode("a b&c", "form")
@@ -38,11 +36,17 @@ let replCommand = Command(
     run: runRepl
 )
 
+/// `pekit repl`'s options, in the order its help shows them.
+enum ReplOptions {
+
+    static let all: [Option] = [.plugins, .help]
+}
+
 private func runRepl(_ args: [[UInt8]]) throws -> Int32 {
-    let parsed = try Arguments(args, command: "repl", options: [pluginsOption, .init(name: "help", short: "h", takesValue: false)])
-    if parsed.has("help") { Output.stdout.line(replCommand.help); return 0 }
+    let parsed = try replCommand.parse(args)
+    if parsed.has(.help) { Output.stdout.line(replCommand.help); return 0 }
     if let extra = parsed.positionals.first { throw UsageError(command: "repl", message: "unexpected argument '\(extra)'") }
-    let runtime = try makeRuntime(extraPluginDirectories: parsed.all("plugins"))
+    let runtime = try makeRuntime(extraPluginDirectories: parsed.all(.plugins))
     attachProgressLine(to: runtime)
     let repl = LuaREPL(runtime: runtime, forPeople: true)
     return isatty(0) != 0 ? interactive(repl) : piped(repl)

@@ -6,7 +6,7 @@ import PekitLua
 let runCommand = Command(
     name: "run",
     summary: "run a Lua script with the pekit module",
-    help: """
+    synopsis: """
     usage: pekit run [--sandbox] [--har FILE [--har-with-secrets]] [--plugins DIR] [--progress | --no-progress] [-e CHUNK]
                      [-l MODULE] SCRIPT.lua [ARGS...]
            pekit SCRIPT.lua [ARGS...]
@@ -14,25 +14,9 @@ let runCommand = Command(
     Runs SCRIPT.lua (or standard input for '-') with Lua 5.4, the global 'pekit' and
     require "pekit". The script gets its arguments in 'arg' (arg[0] is the script) and as '...'.
     Modules beside the script load with require; LUA_PATH and LUA_CPATH are honoured.
-
-    options:
-      -e CHUNK        run this Lua chunk first (several may be given, run in order)
-      -l MODULE       require MODULE and set the global of the same name first
-      --sandbox       run the script under the plugin rules: no files, no network (no io, os.execute,
-                      require, load, debug)
-      --har FILE      write every request the script sends, and its response, to FILE as
-                      HAR 1.2 (written when the script ends, however it ends; mode 0600),
-                      sanitized as Chrome exports it: no Authorization, Proxy-Authorization,
-                      Cookie or Set-Cookie values, no cookie lists
-      --har-with-secrets  keep those values in the HAR
-      --plugins DIR   search DIR for plugins before the default path (a script's own
-                      plugins/ directory, beside it, is searched next, from any directory)
-      --progress      show downloads to files (sink = path), batches (pekit.http.all) and sends
-                      that say progress = true going on, on standard error, unless the script
-                      watches them (progress = function); the default when standard error is a
-                      terminal;  --no-progress  never
-      -h, --help      show this help
-
+    """,
+    sections: { [HelpSection("options:", RunOptions.all)] },
+    epilogue: """
     examples:
       pekit run scripts/examples/tour.lua
       pekit run -e 'print(pekit.encode("a b", "form"))'
@@ -44,26 +28,46 @@ let runCommand = Command(
     run: runRun
 )
 
+/// `pekit run`'s options, in the order its help shows them.
+enum RunOptions {
+    static let chunk = Option("e", short: "e", value: "CHUNK", "run this Lua chunk first (several may be given, run in order)")
+    static let library = Option("l", short: "l", value: "MODULE", "require MODULE and set the global of the same name first")
+    static let sandbox = Option("sandbox", """
+        run the script under the plugin rules: no files, no network (no io, os.execute,
+        require, load, debug)
+        """)
+    static let har = Option("har", value: "FILE", """
+        write every request the script sends, and its response, to FILE as
+        HAR 1.2 (written when the script ends, however it ends; mode 0600),
+        sanitized as Chrome exports it: no Authorization, Proxy-Authorization,
+        Cookie or Set-Cookie values, no cookie lists
+        """)
+    static let harWithSecrets = Option("har-with-secrets", "keep those values in the HAR")
+    static let plugins = Option("plugins", value: "DIR", """
+        search DIR for plugins before the default path (a script's own
+        plugins/ directory, beside it, is searched next, from any directory)
+        """)
+    static let progress = Option("progress", """
+        show downloads to files (sink = path), batches (pekit.http.all) and sends
+        that say progress = true going on, on standard error, unless the script
+        watches them (progress = function); the default when standard error is a
+        terminal
+        """)
+    static let noProgress = Option("no-progress", "never show them")
+    static let all: [Option] = [chunk, library, sandbox, har, harWithSecrets, plugins, progress, noProgress, .help]
+}
+
 private func runRun(_ args: [[UInt8]]) throws -> Int32 {
-    let parsed = try Arguments(args, command: "run", options: [
-        .init(name: "sandbox", short: nil, takesValue: false),
-        .init(name: "e", short: "e", takesValue: true),
-        .init(name: "l", short: "l", takesValue: true),
-        .init(name: "har", short: nil, takesValue: true),
-        .init(name: "har-with-secrets", short: nil, takesValue: false),
-        .init(name: "progress", short: nil, takesValue: false), .init(name: "no-progress", short: nil, takesValue: false),
-        pluginsOption,
-        .init(name: "help", short: "h", takesValue: false),
-    ], stopAtFirstPositional: true)
-    if parsed.has("help") { Output.stdout.line(runCommand.help); return 0 }
-    guard !parsed.positionals.isEmpty || parsed.has("e") || parsed.has("l") else {
+    let parsed = try runCommand.parse(args, stopAtFirstPositional: true)
+    if parsed.has(.help) { Output.stdout.line(runCommand.help); return 0 }
+    guard !parsed.positionals.isEmpty || parsed.has(RunOptions.chunk) || parsed.has(RunOptions.library) else {
         throw UsageError(command: "run", message: "no script given")
     }
-    try parsed.requireTextPaths(command: "run", options: ["plugins"], positionals: [0])
+    try parsed.requireTextPaths(command: "run", options: [RunOptions.plugins], positionals: [0])
     // A script ships with its plugins: SCRIPT_DIR/plugins is searched after --plugins and before
     // the default path, wherever pekit is run from (it is the script's own code, as trusted as
     // the script; plugins still run contained).
-    var directories = parsed.all("plugins")
+    var directories = parsed.all(.plugins)
     if let script = parsed.positionals.first, script != "-" {
         let own = (URL(fileURLWithPath: script).deletingLastPathComponent().path as NSString).appendingPathComponent("plugins")
         var isDirectory: ObjCBool = false
@@ -71,11 +75,11 @@ private func runRun(_ args: [[UInt8]]) throws -> Int32 {
             directories.append(own)
         }
     }
-    let runtime = try makeRuntime(extraPluginDirectories: directories, sandboxed: parsed.has("sandbox"))
-    if !parsed.has("no-progress") { attachProgressLine(to: runtime, force: parsed.has("progress")) }
+    let runtime = try makeRuntime(extraPluginDirectories: directories, sandboxed: parsed.has(RunOptions.sandbox))
+    if !parsed.has(RunOptions.noProgress) { attachProgressLine(to: runtime, force: parsed.has(RunOptions.progress)) }
     // --har FILE: every exchange the script makes, written when it ends (whatever way it ends).
-    if let path = parsed.value("har") {
-        let log = HARLog(secrets: parsed.has("har-with-secrets"))
+    if let path = parsed.value(RunOptions.har) {
+        let log = HARLog(secrets: parsed.has(RunOptions.harWithSecrets))
         runtime.harLog = log
         defer { try? Files.writeAtomically(log.json(), to: path, mode: 0o600) }
         return runLua { try runScriptParts(parsed, runtime) }

@@ -3,7 +3,7 @@ import PekitCore
 let urlCommand = Command(
     name: "url",
     summary: "parse and resolve URLs as browsers do (WHATWG URL Standard); host names to and from IDNA",
-    help: """
+    synopsis: """
     usage: pekit url parse [--base URL] URL...
            pekit url resolve BASE REF...
            pekit url host NAME...
@@ -17,14 +17,9 @@ let urlCommand = Command(
       resolve   prints each REF resolved against BASE (an href a line)
       host      prints each NAME's ASCII and Unicode forms, tab-separated (url.domainToASCII and
                 url.domainToUnicode in node)
-
-    options:
-      --base URL   resolve relative URLs against URL (parse)
-      --json       host: one line of JSON each ({"input", "ascii", "unicode"})
-      --color WHEN auto (on a terminal, the JSON indented and coloured unless NO_COLOR is
-                   set; one line in a pipe), always or never
-      -h, --help   show this help
-
+    """,
+    sections: { [HelpSection("options:", URLOptions.all)] },
+    epilogue: """
     examples:
       pekit url parse 'HTTP://user@例子.中国:80/a b/../c?q=汉#top'
       pekit url resolve https://example.com/a/b ../c '//cdn.example/x' '?page=2'
@@ -36,18 +31,26 @@ let urlCommand = Command(
     run: runURL
 )
 
+/// `pekit url`'s options, in the order its help shows them.
+enum URLOptions {
+    static let base = Option("base", value: "URL", "resolve relative URLs against URL (parse)")
+    static let json = Option("json", "host: one line of JSON each ({\"input\", \"ascii\", \"unicode\"})")
+    static let color = Option.color("""
+
+        set; one line in a pipe), always or never
+        """)
+    static let all: [Option] = [base, json, color, .help]
+}
+
 private func runURL(_ args: [[UInt8]]) throws -> Int32 {
-    let parsed = try Arguments(args, command: "url", options: [
-        .init(name: "base", short: nil, takesValue: true), .init(name: "json", short: nil, takesValue: false),
-        colorOption, .init(name: "help", short: "h", takesValue: false),
-    ])
-    if parsed.has("help") { Output.stdout.line(urlCommand.help); return 0 }
+    let parsed = try urlCommand.parse(args)
+    if parsed.has(.help) { Output.stdout.line(urlCommand.help); return 0 }
     // On a terminal, JSON indented and coloured (--color); in a pipe, one line each.
     let style = try Style(parsed, command: "url")
     guard let action = parsed.positionals.first else { throw UsageError(command: "url", message: "give an action: parse, resolve or host") }
     let operands = Array(parsed.positionals.dropFirst())
-    if parsed.value("base") != nil && action != "parse" { throw UsageError(command: "url", message: "--base is for 'url parse'") }
-    if parsed.has("json") && action != "host" { throw UsageError(command: "url", message: "--json is for 'url host' ('url parse' always prints JSON)") }
+    if parsed.value(URLOptions.base) != nil && action != "parse" { throw UsageError(command: "url", message: "--base is for 'url parse'") }
+    if parsed.has(URLOptions.json) && action != "host" { throw UsageError(command: "url", message: "--json is for 'url host' ('url parse' always prints JSON)") }
     var failed = false
     func fail(_ place: String, _ error: Any) {
         Output.stderr.line("pekit url \(action): \(place): \(printable(String(describing: error)))")
@@ -57,7 +60,7 @@ private func runURL(_ args: [[UInt8]]) throws -> Int32 {
     case "parse":
         guard !operands.isEmpty else { throw UsageError(command: "url", message: "give a URL to parse") }
         var base: WHATWGURL?
-        if let text = parsed.value("base") {
+        if let text = parsed.value(URLOptions.base) {
             do { base = try WHATWGURL(text) } catch { throw CommandFailure(message: "pekit url parse: --base \(printable(text)): \(error)") }
         }
         for (i, text) in operands.enumerated() {
@@ -76,7 +79,7 @@ private func runURL(_ args: [[UInt8]]) throws -> Int32 {
         for (i, name) in operands.enumerated() {
             do {
                 let ascii = try IDNA.domainToASCII(name), unicode = try IDNA.domainToUnicode(name)
-                if parsed.has("json") {
+                if parsed.has(URLOptions.json) {
                     let value = PekitValue.map(PekitMap(ordered: [.init(key: "input", value: .text(name)), .init(key: "ascii", value: .text(ascii)),
                                                                   .init(key: "unicode", value: .text(unicode))]))
                     Output.stdout.line(String(decoding: style.json(value), as: UTF8.self))

@@ -75,13 +75,13 @@ func curlMappings(_ parsed: Arguments) throws -> [HostMapping] {
     }
     func host(_ text: String) -> String { text.hasPrefix("[") && text.hasSuffix("]") ? String(text.dropFirst().dropLast()) : text }
     var out: [HostMapping] = []
-    for spec in parsed.all("connect-to") {
+    for spec in parsed.all(RequestOptions.connectTo) {
         let p = split(spec)
         guard p.count == 4, !p[2].isEmpty || !p[3].isEmpty else { throw UsageError(command: "request", message: "--connect-to takes HOST1:PORT1:HOST2:PORT2, not '\(spec)'") }
         out.append(HostMapping(host: host(p[0]), port: try port(p[1], "connect-to", spec), address: host(p[2].isEmpty ? p[0] : p[2]),
                                addressPort: try port(p[3], "connect-to", spec)))
     }
-    for spec in parsed.all("resolve") {
+    for spec in parsed.all(RequestOptions.resolve) {
         let p = split(spec)
         guard p.count == 3, !p[0].isEmpty, !p[2].isEmpty else { throw UsageError(command: "request", message: "--resolve takes HOST:PORT:ADDRESS, not '\(spec)'") }
         let n = try port(p[1], "resolve", spec)
@@ -119,7 +119,7 @@ struct CurlDataPart {
 /// The pieces of the body the -d family gives, in the order given (curl joins them with '&');
 /// nil when none was given.
 func curlDataParts(_ parsed: Arguments) -> [CurlDataPart]? {
-    let names = ["data", "data-ascii", "data-raw", "data-binary", "data-urlencode"]
+    let names = [RequestOptions.data, RequestOptions.dataAscii, RequestOptions.dataRaw, RequestOptions.dataBinary, RequestOptions.dataUrlencode].map(\.name)
     let given = parsed.rawValues.filter { names.contains($0.name) }
     guard !given.isEmpty else { return nil }
     return given.map { name, value in
@@ -127,12 +127,12 @@ func curlDataParts(_ parsed: Arguments) -> [CurlDataPart]? {
         var part = CurlDataPart(option: name)
         let path = { (bytes: ArraySlice<UInt8>) in String(decoding: bytes, as: UTF8.self) }
         switch name {
-        case "data", "data-ascii":
+        case RequestOptions.data.name, RequestOptions.dataAscii.name:
             // As curl: @FILE is read with its CR and LF bytes left out.
             if v.first == 0x40 { part.file = path(v.dropFirst()); part.stripsLines = true } else { part.literal = v }
-        case "data-binary":
+        case RequestOptions.dataBinary.name:
             if v.first == 0x40 { part.file = path(v.dropFirst()) } else { part.literal = v }
-        case "data-urlencode":
+        case RequestOptions.dataUrlencode.name:
             // curl's five forms: content, =content, name=content, @file, name@file.
             part.encodes = true
             let equals = v.firstIndex(of: 0x3D), at = v.firstIndex(of: 0x40)
@@ -178,7 +178,7 @@ func curlEscape(_ bytes: [UInt8]) -> [UInt8] {
 /// `@FILE` (`@-`: standard input) reads one a line.
 func curlHeaders(_ parsed: Arguments) throws -> [RequestBuilder.Header] {
     var specs: [String] = []
-    for header in parsed.all("header") {
+    for header in parsed.all(RequestOptions.header) {
         guard header.hasPrefix("@") else { specs.append(header); continue }
         let path = String(header.dropFirst())
         guard let bytes = path == "-" ? try readAllInput() : Files.read(path) else {
@@ -199,7 +199,7 @@ func curlHeaders(_ parsed: Arguments) throws -> [RequestBuilder.Header] {
 /// curl's `--json`: the data (or @FILE, @- for standard input) sent as it is; several are joined
 /// as they are. nil when none was given.
 func curlJSON(_ parsed: Arguments) throws -> [UInt8]? {
-    let given = parsed.rawValues.filter { $0.name == "json" }.compactMap(\.value)
+    let given = parsed.rawValues.filter { $0.name == RequestOptions.json.name }.compactMap(\.value)
     guard !given.isEmpty else { return nil }
     var body: [UInt8] = []
     for data in given {

@@ -44,17 +44,17 @@ struct Delivery {
         }
         if options.insecure { Output.stderr.line("pekit request: warning: --insecure: TLS certificates and host names are not checked") }
         // curl's --retry N (--retry-max-time S, --retry-all-errors): idempotent methods only.
-        if let text = parsed.value("retry") {
+        if let text = parsed.value(RequestOptions.retry) {
             guard let n = Int(text), (0...100).contains(n) else { throw UsageError(command: "request", message: "--retry takes a count from 0 to 100, not '\(text)'") }
             var policy = RetryPolicy.curl(retries: n)
-            policy.maxTime = try seconds("retry-max-time", parsed)
-            policy.onAnyError = parsed.has("retry-all-errors")
+            policy.maxTime = try seconds(RequestOptions.retryMaxTime, parsed)
+            policy.onAnyError = parsed.has(RequestOptions.retryAllErrors)
             options.retry = policy
-        } else if parsed.has("retry-max-time") || parsed.has("retry-all-errors") {
+        } else if parsed.has(RequestOptions.retryMaxTime) || parsed.has(RequestOptions.retryAllErrors) {
             throw UsageError(command: "request", message: "--retry-max-time and --retry-all-errors go with --retry N")
         }
-        let verbose = parsed.has("verbose")
-        let include = parsed.has("include") || parsed.has("head")
+        let verbose = parsed.has(RequestOptions.verbose)
+        let include = parsed.has(RequestOptions.include) || parsed.has(RequestOptions.head)
         if verbose {
             options.willRetry = { attempt, cause, wait in
                 Output.stderr.line(printable("* retry: attempt \(attempt) after \(cause), waiting \(String(format: "%.1f", wait)) s"))
@@ -62,7 +62,7 @@ struct Delivery {
         }
         // With -f (not --fail-with-body) an error's body is never written, and -i and -w put
         // something before or after it: the body then waits in memory until the end.
-        let failQuietly = parsed.has("fail") && !parsed.has("fail-with-body")
+        let failQuietly = parsed.has(RequestOptions.fail) && !parsed.has(RequestOptions.failWithBody)
         var outputPath: String? = nil
         if case .file(let path) = output { outputPath = path }
         if output == .remoteName {
@@ -74,7 +74,7 @@ struct Delivery {
             }
             outputPath = name
         }
-        let writeOut = try parsed.value("write-out").map(WriteOut.parse)
+        let writeOut = try parsed.value(RequestOptions.writeOut).map(WriteOut.parse)
         // --color: a person's terminal gets JSON indented and coloured, heads coloured; a pipe
         // or a file, the bytes as they came.
         let style = outputPath == nil ? try Style(parsed, command: "request") : .plain
@@ -82,7 +82,7 @@ struct Delivery {
         // -v and --trace-ascii FILE: what libcurl reports, as curl shows it (the trace is written
         // whole at the end, complete or not at all).
         var trace: [UInt8] = []
-        let tracePath = parsed.value("trace-ascii")
+        let tracePath = parsed.value(RequestOptions.traceAscii)
         if verbose || tracePath != nil {
             options.trace = { event, bytes in
                 if verbose { TraceOutput.verbose(event, bytes, style: errorStyle) }
@@ -90,11 +90,11 @@ struct Delivery {
             }
         }
         // --har FILE: every exchange of the chain, written whole at the end (also after a failure).
-        let har = parsed.value("har").map { _ in HARLog(secrets: parsed.has("har-with-secrets")) }
+        let har = parsed.value(RequestOptions.har).map { _ in HARLog(secrets: parsed.has(RequestOptions.harWithSecrets)) }
         if let har { options.record = { har.add($0, $1, started: $2) } }
         // A download to a file shows its progress when standard error is a terminal (--progress:
         // always, --no-progress: never); not for transfers running at once, whose lines would fight.
-        let progressLine = alone && (parsed.has("progress") || (outputPath != nil && outputPath != "-" && isatty(STDERR_FILENO) != 0)) && !parsed.has("no-progress") ? ProgressLine() : nil
+        let progressLine = alone && (parsed.has(RequestOptions.progress) || (outputPath != nil && outputPath != "-" && isatty(STDERR_FILENO) != 0)) && !parsed.has(RequestOptions.noProgress) ? ProgressLine() : nil
         if let progressLine { options.progress = { progressLine.update($0) } }
         // As curl: a body that is not text is not written to a terminal unless asked (-o -).
         let toTerminal = outputPath == nil && isatty(STDOUT_FILENO) != 0
@@ -107,7 +107,7 @@ struct Delivery {
         self.options = options
         finish = { result in
             defer {
-                if let har, let path = parsed.value("har") { try? Files.writeAtomically(har.json(), to: path, mode: 0o600) }
+                if let har, let path = parsed.value(RequestOptions.har) { try? Files.writeAtomically(har.json(), to: path, mode: 0o600) }
             }
             defer {
                 if let tracePath {
@@ -135,14 +135,14 @@ struct Delivery {
             if let jar = builder.jar {
                 // Both were checked before sending (a file that is not a jar is not replaced
                 // without --force).
-                if let path = parsed.value("jar") { try jar.save(to: path, sessions: true, force: true) }
-                if let path = parsed.value("cookie-jar") { try jar.save(to: path, sessions: true, force: true) }
+                if let path = parsed.value(RequestOptions.jar) { try jar.save(to: path, sessions: true, force: true) }
+                if let path = parsed.value(RequestOptions.cookieJar) { try jar.save(to: path, sessions: true, force: true) }
             }
             // As curl -f: an HTTP error is a failure (exit 22) and its body is not printed; with
             // --fail-with-body it is.
-            let failed = (parsed.has("fail") || parsed.has("fail-with-body")) && response.status >= 400
+            let failed = (parsed.has(RequestOptions.fail) || parsed.has(RequestOptions.failWithBody)) && response.status >= 400
             if failed && failQuietly {
-                if !parsed.has("silent") || parsed.has("show-error") {
+                if !parsed.has(RequestOptions.silent) || parsed.has(RequestOptions.showError) {
                     Output.stderr.line("pekit request: the server answered \(response.status)\(response.reason.isEmpty ? "" : " " + printable(response.reason)) (--fail)")
                 }
                 // As curl: -w is still written (a script reads %{http_code} to learn why).
@@ -155,7 +155,7 @@ struct Delivery {
                 for field in response.headers { text += style.field(shown(field.name), shown(field.value.description)) + "\r\n" }
                 return text + "\r\n"
             }
-            if let path = parsed.value("dump-header") {
+            if let path = parsed.value(RequestOptions.dumpHeader) {
                 // curl's -D: the final response's status line and header fields, as they came (with
                 // several URLs, each one's in turn, written once at the end).
                 if path == "-" { Output.stdout.write(head(escaped: false)) } else if let heads { heads.text += head(escaped: false) } else {

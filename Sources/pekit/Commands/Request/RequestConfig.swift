@@ -11,22 +11,22 @@ func buildAndRun(_ parsed: Arguments, url: String, output: OutputChoice, _ handl
         let sending = try isSending(parsed)
         let builder = try requestBuilder(parsed, url: url, sending: sending)
         var request = try builder.build()
-        if let spec = parsed.value("aws-sigv4") {
-            try signAWS(&request, spec: spec, user: parsed.value("user"))
+        if let spec = parsed.value(RequestOptions.awsSigv4) {
+            try signAWS(&request, spec: spec, user: parsed.value(RequestOptions.user))
         }
         if let handler { return try handler(request, builder, parsed) }
         if sending {
             return try send(request, builder: builder, parsed, output: output)
         }
-        if parsed.has("curl") {
+        if parsed.has(RequestOptions.curl) {
             Output.stdout.line(try request.curl())
-        } else if parsed.has("describe") {
+        } else if parsed.has(RequestOptions.describe) {
             Output.stdout.write(JSON.write(request.summary))
             Output.stdout.line("")
         } else {
             Output.stdout.write(try request.raw())
             // Someone at a terminal who typed a URL may have expected it sent, as curl would.
-            if !parsed.has("raw"), isatty(STDOUT_FILENO) != 0, isatty(STDERR_FILENO) != 0 {
+            if !parsed.has(RequestOptions.raw), isatty(STDOUT_FILENO) != 0, isatty(STDERR_FILENO) != 0 {
                 Output.stderr.line("pekit request: shown, not sent: --send (or any sending option, -i, -o FILE…) sends it")
             }
         }
@@ -46,11 +46,11 @@ func buildAndRun(_ parsed: Arguments, url: String, output: OutputChoice, _ handl
 /// fields curl writes, in its order: see `RequestBuilder+Fields.swift`), and pekit's own
 /// (`--param`, `--policy`, `--jar`, `--connect`). A Lua host is started only for a policy.
 func requestBuilder(_ parsed: Arguments, url: String, sending: Bool) throws -> RequestBuilder {
-    var builder = RequestBuilder(url: parsed.has("globoff") ? url : try curlGlobbed(url))
-    builder.base = parsed.value("base")
-    builder.target = parsed.value("request-target")
-    if let name = parsed.value("policy") {
-        builder.policy = try commandHost(extraPluginDirectories: parsed.all("plugins")).policy(named: name)
+    var builder = RequestBuilder(url: parsed.has(RequestOptions.globoff) ? url : try curlGlobbed(url))
+    builder.base = parsed.value(RequestOptions.base)
+    builder.target = parsed.value(RequestOptions.requestTarget)
+    if let name = parsed.value(RequestOptions.policy) {
+        builder.policy = try commandHost(extraPluginDirectories: parsed.all(.plugins)).policy(named: name)
         if builder.policy.acceptLanguage != nil { builder.environment = ProcessInfo.processInfo.environment }
     }
     // --param keys nest as a Lua table's would (u[name]=x, tags[]=a; u.name=x under a policy that
@@ -64,7 +64,7 @@ func requestBuilder(_ parsed: Arguments, url: String, sending: Bool) throws -> R
             throw UsageError(command: "request", message: "--param \(failure)")  // "takes key=value, …" or "'item': why"
         }
     }
-    if let placement = parsed.value("params-in") {
+    if let placement = parsed.value(RequestOptions.paramsIn) {
         guard let value = RequestBuilder.ParameterPlacement(rawValue: placement) else {
             throw UsageError(command: "request", message: "--params-in must be query or body")
         }
@@ -75,7 +75,7 @@ func requestBuilder(_ parsed: Arguments, url: String, sending: Bool) throws -> R
     // The body: one of -d/--data…, --json, -F/--file, --body-file.
     var bodies: [(RequestBody, String)] = []
     if let (data, file) = try curlData(parsed) {
-        if parsed.has("get") {
+        if parsed.has(RequestOptions.get) {
             // -G: the data goes into the query, as curl puts it there.
             builder.url = URLResolution.appendQuery(String(decoding: data, as: UTF8.self), to: builder.url)
         } else {
@@ -92,45 +92,45 @@ func requestBuilder(_ parsed: Arguments, url: String, sending: Bool) throws -> R
         }
     }
     var parts: [MultipartBody.Part] = []
-    for spec in parsed.all("file") {
+    for spec in parsed.all(RequestOptions.file) {
         guard let eq = spec.firstIndex(of: "="), spec[spec.index(after: eq)...].hasPrefix("@") else {
             throw UsageError(command: "request", message: "--file takes field=@path, not '\(spec)'")
         }
         let path = String(spec[spec.index(eq, offsetBy: 2)...])
         parts.append(MultipartBody.Part(name: String(spec[..<eq]), filename: String(path.split(separator: "/").last ?? ""), source: .file(path)))
     }
-    for spec in parsed.all("form") { parts.append(try curlFormPart(spec)) }
+    for spec in parsed.all(RequestOptions.form) { parts.append(try curlFormPart(spec)) }
     if !parts.isEmpty { bodies.append((.multipart(parts), "-F")) }
-    if let path = parsed.value("body-file") { bodies.append((.file(path, contentType: nil), "--body-file")) }
+    if let path = parsed.value(RequestOptions.bodyFile) { bodies.append((.file(path, contentType: nil), "--body-file")) }
     if bodies.count > 1 {
         throw UsageError(command: "request", message: "give one body: \(bodies.map(\.1).joined(separator: " and ")) cannot go together")
     }
     builder.body = bodies.first?.0 ?? .none
 
-    if let user = parsed.value("user"), !parsed.has("aws-sigv4") {
+    if let user = parsed.value(RequestOptions.user), !parsed.has(RequestOptions.awsSigv4) {
         let parts = user.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
         builder.basicAuth = (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
     }
-    if let agent = parsed.value("user-agent") { builder.userAgent = agent.isEmpty ? nil : agent }
-    if let referer = parsed.value("referer") {
+    if let agent = parsed.value(RequestOptions.userAgent) { builder.userAgent = agent.isEmpty ? nil : agent }
+    if let referer = parsed.value(RequestOptions.referer) {
         // curl's "URL;auto" also sets the Referer of redirects; the URL part is what goes out.
         let url = referer.hasSuffix(";auto") ? String(referer.dropLast(5)) : referer
         builder.referer = url.isEmpty ? nil : url
     }
-    if parsed.has("compressed") { builder.acceptEncoding = HTTPClient.acceptEncoding }
-    if let jarPath = parsed.value("jar") {
+    if parsed.has(RequestOptions.compressed) { builder.acceptEncoding = HTTPClient.acceptEncoding }
+    if let jarPath = parsed.value(RequestOptions.jar) {
         let jar = try newJar()
         // A jar file that does not exist yet is where --send will save the first cookies.
         if !(sending && !FileManager.default.fileExists(atPath: jarPath)) {
             let (loaded, warnings) = try jar.load(from: jarPath)
             for warning in warnings { Output.stderr.line("pekit request: warning: \(printable(warning))") }
-            if sending && !parsed.has("force") { try refuseToReplace(jarPath, loaded: loaded, skipped: warnings.count, command: "request") }
+            if sending && !parsed.has(RequestOptions.force) { try refuseToReplace(jarPath, loaded: loaded, skipped: warnings.count, command: "request") }
         }
         builder.jar = jar
     }
     // curl's -b: a cookie string (it has '=') goes after the jar's cookies; otherwise a cookie file
     // to read. -c FILE: the cookies, session ones too, are written there after sending.
-    for cookie in parsed.all("cookie") {
+    for cookie in parsed.all(RequestOptions.cookie) {
         if cookie.contains("=") {
             // Several -b strings are joined as curl joins them: with ";" alone.
             builder.cookie = builder.cookie.map { $0 + ";" + cookie } ?? cookie
@@ -143,31 +143,31 @@ func requestBuilder(_ parsed: Arguments, url: String, sending: Bool) throws -> R
     }
     // -c FILE is written after sending: a file there that is not a jar is refused now, before
     // anything is sent (--force replaces it).
-    if let path = parsed.value("cookie-jar"), sending, !parsed.has("force") {
+    if let path = parsed.value(RequestOptions.cookieJar), sending, !parsed.has(RequestOptions.force) {
         do { try CookieJar.checkReplaceable(path) } catch { throw CommandFailure(message: "pekit request: -c: \(error) (--force replaces it)") }
     }
-    if parsed.value("cookie-jar") != nil, builder.jar == nil {
+    if parsed.value(RequestOptions.cookieJar) != nil, builder.jar == nil {
         builder.jar = try newJar()
     }
     // --filter: cookie-filter plugins on the jar, as `pekit cookies --filter` and Lua's
     // jar{filter =} take them (a jar in memory when no file is given).
-    let filters = parsed.all("filter")
+    let filters = parsed.all(RequestOptions.filter)
     if !filters.isEmpty {
-        let host = try commandHost(extraPluginDirectories: parsed.all("plugins"))
+        let host = try commandHost(extraPluginDirectories: parsed.all(.plugins))
         let jar = try builder.jar ?? newJar()
         do { jar.filters += try filters.map { try host.cookieFilter(spec: $0) } } catch {
             throw CommandFailure(message: "pekit request: --filter: \(error)")
         }
         builder.jar = jar
     }
-    builder.connect = try parsed.all("connect").map { spec in
+    builder.connect = try parsed.all(RequestOptions.connect).map { spec in
         guard let eq = spec.firstIndex(of: "=") else {
             throw UsageError(command: "request", message: "--connect takes NAME:PORT=ADDRESS:PORT, not '\(spec)'")
         }
         return try HostMapping(String(spec[..<eq]), String(spec[spec.index(after: eq)...]), written: "--connect \(spec)")
     }
     builder.connect += try curlMappings(parsed)
-    builder.method = parsed.value("method") ?? (parsed.has("head") ? "HEAD" : builder.body.isNone ? "GET" : "POST")
+    builder.method = parsed.value(RequestOptions.method) ?? (parsed.has(RequestOptions.head) ? "HEAD" : builder.body.isNone ? "GET" : "POST")
     return builder
 }
 

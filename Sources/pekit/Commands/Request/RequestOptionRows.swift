@@ -1,0 +1,241 @@
+import PekitCore
+import PekitHTTP
+
+/// `pekit request`'s options (also what `pekit import curl` reads a command with): one row an
+/// option, its help beside it. A row with `sendOnly` is an option only sending has: with it, the
+/// command sends, as the same curl command would. The send options' flags (`--timeout`, `-k`…)
+/// are `SendOptions.fields`' own, which `checkedAgainstSendOptions` holds these rows to.
+enum RequestOptions {
+    // What the request is.
+    static let method = Option("method", short: "X", value: "M", "the method (default GET; POST when a body is given)")
+    static let policy = Option("policy", value: "P", "the encoding policy for the query and form body (default rfc3986)")
+    static let param = Option("param", value: "k=v", """
+        a parameter (repeat); keys nest as a Lua table's would (u[name]=x,
+        tags[]=a, m[0][k]=v; u.name=x under a policy with dotted objects), and
+        the policy writes them its own way (rack: u[name]=x, php: tags[0]=a),
+        in its key order; a key given twice is a list (roles=a roles=b is
+        roles[]=a&roles[]=b, or roles=a&roles=b under qs-repeat)
+        """)
+    static let paramJson = Option("param-json", value: "k=J", "a parameter with a typed JSON value (n=1, flag=true, u={\"name\":\"x\"})")
+    static let paramsIn = Option("params-in", value: "W", "query or body, to override the method's default")
+    static let form = Option("form", short: "F", value: "SPEC", """
+        a multipart/form-data part, as curl's -F: name=value, name=@file (a
+        file part; its type guessed from the name as curl does), name=<file (a
+        text part from the file), each with ;type=… and ;filename=… (repeat)
+        """)
+    static let json = Option("json", value: "DATA", """
+        a JSON body, as curl's --json: DATA as written, or @FILE (@- for
+        standard input); Content-Type and Accept application/json
+        """)
+    static let file = Option("file", value: "f=@path", "a multipart file part (repeat; -F f=@path says the same)")
+    static let bodyFile = Option("body-file", value: "PATH", "a raw body streamed from PATH (any size, bounded memory)")
+    static let header = Option("header", short: "H", value: "'K: V'", """
+        a header (repeat, repeats kept; as curl: 'K:' removes a default one,
+        'K;' sends it empty, the line goes as written, 'X-A:1' as X-A:1; @FILE
+        reads one a line). pekit's fields are curl's, in curl's order: Host,
+        User-Agent: pekit/VERSION, Accept: */*; a policy adds its backend's
+        (afnetworking: Accept-Language from LANGUAGE/LANG, en;q=1 under C):
+        -H 'Accept-Language: en' fixes it in any locale
+        """)
+    static let jar = Option("jar", value: "FILE", """
+        add the Cookie header from this cookie jar file; with --send, cookies
+        that come back are saved to it too (created when missing; locked from
+        loading to saving; a file that is not a jar is not replaced without
+        --force)
+        """)
+    static let filter = Option("filter", value: "NAME[:OPTIONS]", """
+        a cookie-filter plugin on the jar (--jar's, -b's, or one in
+        memory), as pekit cookies --filter takes it (repeat; in order):
+        --filter 'httpdns:hosts=203.0.113.7=api.example.com'
+        """)
+    static let connect = Option("connect", value: "N:P=A:Q", """
+        send requests for host N port P to address A port Q, keeping the name
+        for Host, TLS and cookies (curl's --connect-to; repeat)
+        """)
+    static let base = Option("base", value: "URL", "resolve a relative URL against this base")
+    static let url = Option("url", value: "URL", "the URL, as curl's --url (instead of giving it alone)")
+    static let globoff = Option("globoff", short: "g", """
+        send the URL as written: without it, as curl, \\[ \\] \\{ \\} are brackets
+        and braces (the backslash goes), and a glob curl would expand into
+        several URLs ({a,b}, [1-5]) is refused
+        """)
+    static let requestTarget = Option("request-target", value: "T", """
+        send T as the request target exactly as given ('/a b', '*', an
+        absolute URL) instead of the URL's path and query, to test how a server
+        reads it (curl's flag; CR, LF and NUL are refused; not kept on redirects)
+        """)
+    static let user = Option("user", short: "u", value: "U:P", "Basic authentication")
+    static let force = Option("force", "with --jar: save even over a file that did not load as a jar")
+    // What is done with it.
+    static let raw = Option("raw", "print the exact HTTP/1.1 message (the default)")
+    static let curl = Option("curl", "print one shell-safe curl command that sends the same bytes")
+    static let describe = Option("describe", "print the request as JSON")
+    static let send = Option("send", "send it (any option below that only sending has sends too)")
+
+    // curl's flags.
+    static let data = Option("data", short: "d", value: "D", """
+        a body of D (@FILE: the file with its CR and LF left out; several -d are
+        joined with &), application/x-www-form-urlencoded, POST unless -X or -G
+        """)
+    static let dataAscii = Option("data-ascii", value: "D", "the same as -d")
+    static let dataRaw = Option("data-raw", value: "D", "D as written (no @FILE)")
+    static let dataBinary = Option("data-binary", value: "D", "D, or @FILE exactly as it is")
+    static let dataUrlencode = Option("data-urlencode", value: "D", """
+        curl's five forms: content, =content, name=content, @file, name@file;
+        the content encoded (a space as +)
+        """)
+    static let get = Option("get", short: "G", "put the -d data into the query instead (GET)")
+    static let compressed = Option("compressed", "ask for a compressed body (every coding libcurl decodes, as curl) and decode it")
+    static let userAgent = Option("user-agent", short: "A", value: "A", "the User-Agent ('' removes it)")
+    static let referer = Option("referer", short: "e", value: "URL", "the Referer")
+    static let connectTo = Option("connect-to", value: "H1:P1:H2:P2", "connect to H2:P2 for H1:P1 (either port may be empty)")
+    static let resolve = Option("resolve", value: "H:P:ADDR", "connect to ADDR for H:P")
+    static let cookie = Option("cookie", short: "b", value: "C", "a Cookie header (C has '='), or a cookie file to read (Netscape format)")
+    static let cookieJar = Option("cookie-jar", short: "c", value: "FILE", "write every cookie, session ones too, to FILE after sending", sendOnly: true)
+    static let awsSigv4 = Option("aws-sigv4", value: "aws:amz:REGION:SERVICE", """
+        sign with AWS Signature V4 (curl's flag) as botocore
+        signs, with -u ACCESS_KEY:SECRET_KEY; a session token goes in
+        -H 'X-Amz-Security-Token: …'; REGION and SERVICE may be left out for
+        SERVICE.REGION.amazonaws.com hosts
+        """)
+    static let color = Option.color("""
+        auto (the default): on a terminal, a JSON body is indented and coloured
+        as jq shows it, and -i's and -v's status lines and header names are
+        coloured (not when NO_COLOR is set); in a pipe or a file, the bytes as
+        they came. always: styled anywhere (for less -R); never: no colours
+        """)
+
+    // Only sending has these.
+    static let include = Option("include", short: "i", "print the status line and header fields first (into -o's file too)", sendOnly: true)
+    static let head = Option("head", short: "I", "send HEAD and print the head", sendOnly: true)
+    static let fail = Option("fail", short: "f", "exit 22 when the status is 400 or more, printing no body (curl's -f)", sendOnly: true)
+    static let failWithBody = Option("fail-with-body", "the same, with the body printed", sendOnly: true)
+    static let output = Option("output", short: "o", value: "FILE", """
+        write the body to FILE (complete or not at all; '-': standard output,
+        which a binary body otherwise does not go to when it is a terminal)
+        """, sendOnly: true)
+    static let progress = Option("progress", """
+        show the transfer's progress on standard error (the default for -o to a
+        file when standard error is a terminal)
+        """, sendOnly: true)
+    static let noProgress = Option("no-progress", "never show it", sendOnly: true)
+    static let remoteName = Option("remote-name", short: "O", "write it to the file the URL names, in the current directory", sendOnly: true)
+    static let dumpHeader = Option("dump-header", short: "D", value: "FILE", """
+        write the response's status line and header fields to FILE ('-':
+        standard output; the final response's, after redirects)
+        """, sendOnly: true)
+    static let writeOut = Option("write-out", short: "w", value: "F", """
+        after the body, F with %{http_code}, %{num_redirects}, %{size_download},
+        %{url_effective}, %{content_type}, %{method}, %{http_version}, %{remote_ip},
+        %{remote_port}, %{size_header}, %{time_namelookup}, %{time_connect},
+        %{time_appconnect}, %{time_starttransfer}, %{time_total}, %{urlnum},
+        %{json} (all of these), %{header_json} (the fields), %header{NAME};
+        \\n \\t \\\\ %% (an unknown variable is an error, before anything is sent)
+        """, sendOnly: true)
+    static let verbose = Option("verbose", short: "v", """
+        as curl -v, on standard error: '* ' notes, '> ' the request's head, '< '
+        the response's, for every request of a redirect chain; then each
+        redirect and the timings
+        """, sendOnly: true)
+    static let traceAscii = Option("trace-ascii", value: "F", """
+        every byte sent and received, in curl's --trace-ascii format, to F
+        ('-': standard output)
+        """, sendOnly: true)
+    static let parallel = Option("parallel", short: "Z", """
+        send the URLs at once, up to --parallel-max N (1 to 300, default 50),
+        on one thread and shared connections; answers shown in the order given,
+        done/failed/in flight on standard error meanwhile when it is a terminal
+        (not with -s; --progress: always, --no-progress: never)
+        """, sendOnly: true)
+    static let rate = Option("rate", value: "R", """
+        start at most R transfers, whatever their hosts: N/s, N/m or N/h
+        (curl's --rate)
+        """, sendOnly: true)
+    static let parallelMax = Option("parallel-max", value: "N", "at most N transfers at once with -Z (1 to 300, default 50)", sendOnly: true)
+    static let retry = Option("retry", value: "N", """
+        send again up to N times after a timeout or a 408, 429, 500, 502, 503
+        or 504 (curl's --retry: waiting 1 s, doubling, or as Retry-After says;
+        GET, HEAD, PUT, DELETE, OPTIONS only)
+        """, sendOnly: true)
+    static let retryMaxTime = Option("retry-max-time", value: "S", "start no retry after S seconds", sendOnly: true)
+    static let retryAllErrors = Option("retry-all-errors", "retry after any transfer error too", sendOnly: true)
+    static let har = Option("har", value: "FILE", """
+        write every exchange (each request of a redirect chain: headers,
+        cookies, bodies, timings) to FILE as HAR 1.2, which browsers' developer
+        tools open; mode 0600, sanitized as Chrome exports it (no Authorization,
+        Proxy-Authorization, Cookie or Set-Cookie values, no cookie lists)
+        """, sendOnly: true)
+    static let harWithSecrets = Option("har-with-secrets", "keep those values in the HAR", sendOnly: true)
+    static let noFollow = Option("no-follow", """
+        do not follow redirects (pekit follows up to 10 by default, where curl
+        follows only with -L, which pekit accepts)
+        """, sendOnly: true)
+    static let location = Option("location", short: "L", "follow redirects (the default)", sendOnly: true)
+    static let maxRedirects = Option("max-redirects", value: "N", "follow at most N redirects", sendOnly: true)
+    static let maxRedirs = Option("max-redirs", value: "N", "the same, by curl's name", sendOnly: true)
+    static let maxFilesize = Option("max-filesize", value: "N", """
+        fail when the response body is larger than N bytes (default with -i:
+        1 GiB, since the body is then held in memory; none when streamed)
+        """, sendOnly: true)
+    static let ipv4 = Option("ipv4", short: "4", "resolve names to IPv4 addresses only", sendOnly: true)
+    static let ipv6 = Option("ipv6", short: "6", "resolve names to IPv6 addresses only", sendOnly: true)
+    static let timeout = Option("timeout", value: "S", "give up after S seconds in all", sendOnly: true)
+    static let maxTime = Option("max-time", short: "m", value: "S", "the same, by curl's name", sendOnly: true)
+    static let connectTimeout = Option("connect-timeout", value: "S", "give up connecting after S seconds (default 30)", sendOnly: true)
+    static let cacert = Option("cacert", value: "FILE", "trust the CAs in FILE", sendOnly: true)
+    static let insecure = Option("insecure", short: "k", "do not check certificates", sendOnly: true)
+    static let proxy = Option("proxy", short: "x", value: "URL", "use this proxy ('' for none; default: http_proxy, HTTPS_PROXY, NO_PROXY…)", sendOnly: true)
+    static let http = Option("http", value: "V", "1.1, 2 or auto: the HTTP version to ask for", sendOnly: true)
+    static let http11 = Option("http1.1", "the same as --http 1.1 (curl's flag)", sendOnly: true)
+    static let http2 = Option("http2", "the same as --http 2 (curl's flag)", sendOnly: true)
+    static let silent = Option("silent", short: "s", """
+        accepted: pekit shows no progress meter (errors still show, as with
+        -sS)
+        """, sendOnly: true)
+    static let showError = Option("show-error", short: "S", "accepted", sendOnly: true)
+
+    static let requestRows: [Option] = [method, policy, param, paramJson, paramsIn, form, json, file, bodyFile, header, jar, force, filter,
+                                        connect, base, url, globoff, requestTarget, user, awsSigv4, .plugins]
+    static let showRows: [Option] = [raw, curl, describe, send, color, .help]
+    static let curlRows: [Option] = [data, dataAscii, dataRaw, dataBinary, dataUrlencode, get, userAgent, referer, connectTo, resolve, cookie, compressed]
+    static let sendRows: [HelpSection.Row] = [include, head, fail, failWithBody, output, progress, noProgress, remoteName, dumpHeader, writeOut,
+                                             verbose, traceAscii].map { .option($0) } + [.argument("URL...", """
+        several URLs: the same request to each, one after another (curl's way);
+        each -o FILE or -O pairs with one URL in order, the others write to
+        standard output; a failure is reported and the rest still go (exit
+        status: the last transfer's, as curl). --jar, -c, --har and --trace-ascii
+        take one URL
+        """)] + [parallel, parallelMax, rate, retry, retryMaxTime, retryAllErrors, har, harWithSecrets, cookieJar, noFollow, location,
+                 maxRedirects, maxRedirs, maxFilesize, ipv4, ipv6, timeout, maxTime, connectTimeout, cacert, insecure, proxy, http, http11,
+                 http2, silent, showError].map { .option($0) }
+
+    /// The sections of `pekit request --help`, in order.
+    static let sections: [HelpSection] = checkedAgainstSendOptions([
+        HelpSection("options:", requestRows),
+        HelpSection("what is done with it (one of):", showRows),
+        HelpSection("curl's flags, with curl's meaning (a test holds pekit's bytes on the wire to curl's):", curlRows),
+        HelpSection("""
+            sending (--send): the response body goes to standard output; the exit status is 0 for any
+            HTTP status (--fail: 22 for 400 and above, as curl -f), 1 when the transfer fails.
+            """, rows: sendRows),
+    ])
+
+    /// Every row, in help's order.
+    static let all: [Option] = sections.flatMap(\.options)
+
+    /// The sections, held to the send options' rows: each flag of `SendOptions.fields` is an
+    /// option here with the same short form and the same need of a value, sending only except
+    /// --compressed (a request field). A mismatch is a mistake in pekit, caught by the debug
+    /// builds the tests run.
+    private static func checkedAgainstSendOptions(_ sections: [HelpSection]) -> [HelpSection] {
+        let options = sections.flatMap(\.options)
+        for field in SendOptions.fields {
+            for flag in field.flags {
+                let row = options.first { $0.name == flag.name }
+                assert(row?.short == flag.short && row?.takesValue == field.takesValue(flag) && row?.sendOnly == (flag.name != "compressed"),
+                       "pekit request: --\(flag.name) does not match its send option's row")
+            }
+        }
+        return sections
+    }
+}
