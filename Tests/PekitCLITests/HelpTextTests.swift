@@ -65,4 +65,48 @@ final class HelpTextTests: XCTestCase {
         XCTAssertTrue(try PekitProcess.run(["completion", "zsh"]).stdout.hasPrefix("#compdef pekit\nautoload -U +X bashcompinit && bashcompinit\n"))
         XCTAssertEqual(try PekitProcess.run(["completion", "tcsh"]).stderr, "pekit completion: unknown shell 'tcsh': bash, zsh or fish (see 'pekit completion --help')\n")
     }
+
+    /// README's option mentions are held to the rows the parsers read: every flag named for a
+    /// command in the command table (`| \`pekit query [--policy NAME] …\``) is an option of that
+    /// command, and every flag in "Coming from curl" is one of `pekit request` (or `import`).
+    func testREADMEFlagsAreOptionsOfTheirCommands() throws {
+        let readme = try String(contentsOf: PekitProcess.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        var tables: [String: Set<String>] = [:]
+        func options(_ command: String) throws -> Set<String> {
+            if let known = tables[command] { return known }
+            let lines = try PekitProcess.run([command, "--list-options"]).stdout.split(separator: "\n")
+            let forms = Set(lines.flatMap { $0.replacingOccurrences(of: " VALUE", with: "").components(separatedBy: ", ") })
+            tables[command] = forms
+            return forms
+        }
+        let flag = try NSRegularExpression(pattern: #"(?<![\w-])(--[a-z0-9][a-z0-9.-]*[a-z0-9]|-[A-Za-z0-9])(?![\w-])"#)
+        let span = try NSRegularExpression(pattern: "`([^`]+)`")
+        func flags(_ text: String) -> [String] {
+            flag.matches(in: text, range: NSRange(text.startIndex..., in: text)).compactMap { Range($0.range(at: 1), in: text).map { String(text[$0]) } }
+        }
+        func spans(_ text: String) -> [String] {
+            span.matches(in: text, range: NSRange(text.startIndex..., in: text)).compactMap { Range($0.range(at: 1), in: text).map { String(text[$0]) } }
+        }
+        var unknown: [String] = [], checked = 0
+        let commands = Set(Self.commands)
+        let lines = readme.components(separatedBy: "\n")
+        for line in lines where line.hasPrefix("| `pekit ") {
+            let cell = line.components(separatedBy: " | ")[0]
+            for code in spans(cell) {
+                let words = code.split(separator: " ")
+                guard words.count > 1, commands.contains(String(words[1])) else { continue }
+                let known = try options(String(words[1]))
+                for f in flags(code) { checked += 1; if !known.contains(f) { unknown.append("pekit \(words[1]): \(f)") } }
+            }
+        }
+        let start = try XCTUnwrap(lines.firstIndex(of: "## Coming from curl"))
+        let request = try options("request"), imports = try options("import")
+        for line in lines[start...].prefix(while: { !$0.hasPrefix("Deliberate differences") }) where line.hasPrefix("| ") && !line.hasPrefix("|---") {
+            for code in spans(line) where !code.hasPrefix("pekit ") || code.hasPrefix("pekit request") {
+                for f in flags(code) { checked += 1; if !request.contains(f) && !imports.contains(f) { unknown.append("Coming from curl: \(f)") } }
+            }
+        }
+        XCTAssertGreaterThan(checked, 80)
+        XCTAssertEqual(unknown, [], "README names flags its commands do not take")
+    }
 }
