@@ -58,7 +58,7 @@ public struct AWSSigV4: Sendable {
         guard let stamp = Timestamp.format(time, .iso8601Basic) else { throw CryptoError("cannot sign at time \(time)") }
         let date = String(stamp.prefix(8))
         let scope = "\(date)/\(region)/\(service)/aws4_request"
-        let url = try RequestURL(request.url)
+        let url = try request.requestURL()
         var payloadHash: String?
         switch placement {
         case .header:
@@ -108,9 +108,10 @@ public struct AWSSigV4: Sendable {
             var rebuilt = url
             rebuilt.query = (operation + auth).joined(separator: "&")
             request.url = rebuilt.description
+            request.parsedURL = rebuilt
             if isS3 { payloadHash = Self.unsignedPayload }
         }
-        let signedURL = placement == .header ? url : try RequestURL(request.url)
+        let signedURL = placement == .header ? url : try request.requestURL()
         let headers = headersToSign(request, signedURL)
         let bodyHash: String
         if let given = request.headers["X-Amz-Content-SHA256"] { bodyHash = given }

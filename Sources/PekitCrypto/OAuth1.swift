@@ -40,7 +40,7 @@ public struct OAuth1: Sendable {
     ///   cannot be read.
     @discardableResult
     public func sign(_ request: inout HTTPRequest, now: Double) throws -> Explanation {
-        let url = try RequestURL(request.url)
+        let url = try request.requestURL()
         let contentType = request.headers["Content-Type"]
         let mediaType = contentType.map { String($0.split(separator: ";", maxSplits: 1)[0]).trimmingSpaces.lowercased() }
         let isForm = mediaType == "application/x-www-form-urlencoded"

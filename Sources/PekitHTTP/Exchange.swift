@@ -16,6 +16,10 @@ final class Exchange {
     /// replaces (not the whole response, which would be copied for the call).
     typealias WillFollow = (_ status: Int, _ headers: [HTTPResponse.Field]) -> Bool
     let isCancelled: (() -> Bool)?
+    /// A body that goes to a file or a callback is copied for the HAR record too (a browser's
+    /// HAR has the bodies), up to this many bytes; a longer one is recorded without its text.
+    static let recordedBodyLimit = 64 << 20
+    private var copiesBody: Bool
     var trace: ((SendOptions.TraceEvent, [UInt8]) -> Void)?
     var progress: ((SendOptions.Progress) -> Void)?
     private var progressStarted = 0.0, progressLast = -1.0
@@ -53,10 +57,11 @@ final class Exchange {
     var error: Error?
     private(set) var cancelled = false
 
-    init(body: BodyStream, sink: SendOptions.Sink, maxBody: Int?, url: String, willFollow: @escaping WillFollow,
-         isCancelled: (() -> Bool)?) {
-        self.body = body; self.sink = sink; self.maxBody = maxBody; self.url = url
-        self.willFollow = willFollow; self.isCancelled = isCancelled
+    /// One exchange under `options` (its sink, its body limit, its cancellation, whether it records).
+    init(body: BodyStream, options: borrowing SendOptions, url: String, willFollow: @escaping WillFollow) {
+        self.body = body; sink = options.sink; maxBody = options.effectiveMaxBody; self.url = url
+        self.willFollow = willFollow; isCancelled = options.isCancelled
+        if case .memory = options.sink { copiesBody = false } else { copiesBody = options.record != nil }
     }
 
     /// One header line as curl delivers it (with its CRLF): a status line starts a new block
@@ -127,6 +132,15 @@ final class Exchange {
             if case .memory = sink { inMemory = true }
             error = HTTPError.bodyTooLarge(url: url, limit: maxBody, inMemory: inMemory)
             return false
+        }
+        if copiesBody {
+            if response.bodyLength <= Self.recordedBodyLimit {
+                if response.recordedBody == nil { response.recordedBody = [] }
+                response.recordedBody?.append(contentsOf: raw)
+            } else {
+                response.recordedBody = nil
+                copiesBody = false
+            }
         }
         do {
             switch sink {

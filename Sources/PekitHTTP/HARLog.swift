@@ -35,7 +35,7 @@ public final class HARLog {
             if UTF8Validation.isValid(bytes) { return [("text", .string(ByteString(bytes)))] }
             return [("text", .text(String(decoding: Base64.encode(bytes, alphabet: .standard), as: UTF8.self))), ("encoding", .text("base64"))]
         }
-        let url = (try? RequestURL(request.url))
+        let url = (try? request.requestURL())
         let query: [PekitValue] = url?.query.map { q in
             WHATWGFormParser().pairs(ByteString(Array(q.utf8))).map { field(String(decoding: $0.name.bytes, as: UTF8.self), String(decoding: $0.value.bytes, as: UTF8.self)) }
         } ?? []

@@ -193,10 +193,9 @@ public final class HTTPEngine {
     /// address is known without resolving: returns whether it did.
     private func startPlain(_ job: Job, _ request: HTTPRequest, _ willFollow: @escaping Exchange.WillFollow) -> Bool {
         let operation = job.operation
-        guard Transport.choose(request, options: operation.transportReason, proxySet: operation.proxySet) == .plain, let route = PlainRoute(request.url),
+        guard Transport.choose(request, options: operation.transportReason, proxySet: operation.proxySet) == .plain, let route = PlainRoute(request),
               let (connection, reused) = plainCache.connection(for: route, now: HTTPClient.now()) else { return false }
-        let exchange = Exchange(body: BodyStream([]), sink: operation.options.sink, maxBody: operation.options.effectiveMaxBody, url: request.url,
-                                willFollow: willFollow, isCancelled: operation.options.isCancelled)
+        let exchange = Exchange(body: BodyStream([]), options: operation.options, url: request.url, willFollow: willFollow)
         move(job, PlainTransfer(request: request, head: plainCache.head(of: request), exchange: exchange, connection: connection, reused: reused,
                                 started: HTTPClient.now(),
                                 timeouts: .init(connect: operation.options.connectTimeout, total: operation.options.timeout,
@@ -322,7 +321,7 @@ public final class HTTPEngine {
             _ = pekit_curl.multi_remove_handle(multi, easy)
             let result = Result { try transfer.finish(code) }
             if case .success(let response) = result, !response.remoteAddress.isEmpty, Transport.choose(transfer.request, options: job.operation.transportReason, proxySet: job.operation.proxySet) == .plain,
-               let route = PlainRoute(transfer.request.url), route.literalAddress == nil {
+               let route = PlainRoute(transfer.request), route.literalAddress == nil {
                 plainCache.learn(route, address: response.remoteAddress, now: HTTPClient.now())
             }
             idleHandles.append(transfer.easy)

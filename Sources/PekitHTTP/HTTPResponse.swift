@@ -45,6 +45,9 @@ public struct HTTPResponse: Sendable {
     public var body: [UInt8] = []
     /// Body bytes received, wherever they went.
     public var bodyLength = 0
+    /// A copy of a body that went to a file or a callback, kept for the HAR record
+    /// (`SendOptions.record`) up to `Exchange.recordedBodyLimit`; nil otherwise.
+    package var recordedBody: [UInt8]?
     /// The URL of the final request.
     public var url = ""
     /// The method of the final request (a 303 turns POST into GET).

@@ -34,12 +34,15 @@ enum Redirect {
         guard target.scheme == "http" || target.scheme == "https" else {
             throw HTTPError.badRedirect(url: request.url, location: location.description, reason: "only http and https are followed")
         }
-        if target.fragment == nil, let fragment = (try? RequestURL(request.url))?.fragment { url += "#" + fragment }
+        let source = try? request.requestURL()
+        if target.fragment == nil, let fragment = source?.fragment { url += "#" + fragment }
 
         var next = request
         // The new URL with its host as the jar and Host read it (a Location may name 例子.中国);
         // a raw request target was for the first request only.
-        next.url = RequestBuilder.wireURL(url, authority: target.authority)
+        let wire = RequestBuilder.wire(url, parsed: target)
+        next.url = wire.text
+        next.parsedURL = wire.url
         next.requestTarget = nil
         let toGet = (status == 303 && request.method != "HEAD") || ((status == 301 || status == 302) && request.method == "POST")
         if toGet {
@@ -47,7 +50,6 @@ enum Redirect {
             next.body = .empty
             for name in ["Content-Type", "Content-Length", "Content-Encoding", "Transfer-Encoding"] { next.headers.remove(name) }
         }
-        let source = try? RequestURL(request.url)
         if let field = request.headers["Host"] {
             // A Host the user wrote (not the URL's own) stays while the chain stays on the same
             // host, as curl's -L keeps it (the IP-direct login: an address in the URL, the name

@@ -28,8 +28,6 @@ final class SendOperation {
     private var hops: [HTTPResponse.Hop] = []
     /// The rate limiter's slot for the current hop is booked (the wait for it is over or running).
     private var booked = false
-    /// The current hop's URL, parsed once for the jar, the limiter and the signer.
-    private var currentURL: RequestURL?
 
     init(_ request: consuming HTTPRequest, options: consuming SendOptions) {
         self.request = request
@@ -37,16 +35,17 @@ final class SendOperation {
         proxySet = options.proxy != nil
         self.options = options
         retry = options.retry.flatMap { $0.applies(to: request.method) ? $0 : nil }
-        origin = options.sign == nil ? nil : try? RequestURL(request.url)
+        origin = options.sign == nil ? nil : try? request.requestURL()
         current = request
     }
 
-    /// The current hop's URL, parsed on first need (a plain request needs it for nothing).
+    /// The current hop's URL: the parse the builder or the redirect carried, or one made now and
+    /// kept (for a request made by hand), for the jar, the limiter, the signer and the route.
     private func hopURL() throws -> RequestURL {
-        if let currentURL { return currentURL }
+        if let parsed = current.parsedURL { return parsed }
         let url: RequestURL
         do { url = try RequestURL(current.url) } catch { throw RequestError.invalidURL("\(error)") }
-        currentURL = url
+        current.parsedURL = url
         return url
     }
 
@@ -58,7 +57,7 @@ final class SendOperation {
         do {
             // A URL the builder did not check is parsed now, so that a bad one fails here with
             // the parser's reason rather than curl's.
-            if !current.urlChecked { _ = try hopURL() }
+            _ = try hopURL()
             if let rate = options.rate, !booked {
                 booked = true
                 let wait = rate.reserve(try hopURL().host, now: now)
@@ -119,6 +118,8 @@ final class SendOperation {
             }
             if let record = options.record {
                 var recorded = response
+                // A body that went to a file or a callback is recorded from its copy.
+                if let copy = response.recordedBody { recorded.body = copy; recorded.recordedBody = nil; response.recordedBody = nil }
                 recorded.url = current.url
                 recorded.method = current.method
                 record(current, recorded, started)
@@ -146,7 +147,6 @@ final class SendOperation {
             guard hops.count < options.maxRedirects else { throw HTTPError.tooManyRedirects(url: request.url, limit: options.maxRedirects) }
             hops.append(.init(method: current.method, url: current.url, status: response.status, location: location.description))
             current = try Redirect.next(after: current, status: response.status, location: location)
-            currentURL = nil
             return next(now: now)
         } catch {
             return failed(error, now: now)
@@ -204,7 +204,6 @@ final class SendOperation {
         tryBegun = nil
         options.willRetry?(attempt, cause, wait)
         current = request
-        currentURL = nil
         hops = []
         booked = false
         return .wait(until: now + wait)

@@ -28,8 +28,7 @@ final class Transfer {
         self.started = started
         pekit_curl.easy_reset(handle)
         let segments = request.segments
-        exchange = Exchange(body: BodyStream(segments), sink: options.sink, maxBody: options.effectiveMaxBody, url: request.url,
-                            willFollow: willFollow, isCancelled: options.isCancelled)
+        exchange = Exchange(body: BodyStream(segments), options: options, url: request.url, willFollow: willFollow)
         easy.errorBuffer[0] = 0
         let context = Unmanaged.passUnretained(exchange).toOpaque()
 

@@ -180,7 +180,19 @@ final class HARCommandTests: XCTestCase {
         XCTAssertEqual(sanitized.request["Cookie"], "")
         XCTAssertEqual(sanitized.response, [""])
         XCTAssertEqual(sanitized.cookies, 0)
-        XCTAssertFalse(try String(contentsOfFile: plain, encoding: .utf8).contains("s3cret"))
+        // Nowhere but in the response's body, which the test server echoes the request into and
+        // which a HAR keeps, as Chrome's sanitized export keeps bodies.
+        let document = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: plain))) as? [String: Any])
+        let entries = try XCTUnwrap((document["log"] as? [String: Any])?["entries"] as? [[String: Any]])
+        for entry in entries {
+            var withoutContent = entry
+            var response = try XCTUnwrap(entry["response"] as? [String: Any])
+            XCTAssertTrue((response["content"] as? [String: Any])?["text"] as? String != "", "the body is recorded")
+            response["content"] = nil
+            withoutContent["response"] = response
+            let text = String(decoding: try JSONSerialization.data(withJSONObject: withoutContent), as: UTF8.self)
+            XCTAssertFalse(text.contains("s3cret"), text)
+        }
         var info = stat()
         XCTAssertEqual(stat(plain, &info), 0)
         XCTAssertEqual(info.st_mode & 0o777, 0o600)
@@ -281,5 +293,21 @@ final class HARCommandTests: XCTestCase {
         XCTAssertEqual(plain.status, 0, plain.stdout)
         XCTAssertEqual(try PekitProcess.run(["har", "replay", path, "--compare", "cookies"]).stderr,
                        "pekit har: --compare takes body, headers or both (body,headers), not 'cookies' (see 'pekit har --help')\n")
+    }
+
+    /// --compare body decodes what the recorded request asked to be compressed (a browser's HAR
+    /// holds the decoded text), and adds no Accept-Encoding to a request that had none.
+    func testCompareDecodesOnlyWhatWasAskedCompressed() throws {
+        let server = try TestServer.shared()
+        let text = String(repeating: "compressible ", count: 200)
+        func entry(_ path: String, _ fields: String, _ body: String) -> String {
+            #"{"request": {"method": "GET", "url": "\#(server.base)\#(path)", "headers": [\#(fields)]}, "response": {"status": 200, "headers": [], "content": {"text": "\#(body)"}}}"#
+        }
+        let har = #"{"log": {"entries": [\#(entry("/gzip", #"{"name": "Accept-Encoding", "value": "gzip"}"#, text)), \#(entry("/gzip", "", text))]}}"#
+        let path = try makeTemporaryDirectory("har-gzip").appendingPathComponent("g.har").path
+        try har.write(toFile: path, atomically: true, encoding: .utf8)
+        let compared = try PekitProcess.run(["har", "replay", path, "--compare", "body"])
+        XCTAssertEqual(compared.stdout, "1\tGET\t\(server.base)/gzip\t200\tas recorded\n2\tGET\t\(server.base)/gzip\t200\tas recorded\n")
+        XCTAssertEqual(compared.status, 0)
     }
 }

@@ -81,7 +81,7 @@ final class PlainHTTPTests: XCTestCase {
     /// What the reader makes of `bytes` given in pieces of the sizes `splits` yields, then the close:
     /// the response (status line, fields, body) or the failure.
     func read(_ bytes: [UInt8], isHead: Bool = false, splits: () -> Int) -> String {
-        let exchange = Exchange(body: BodyStream([]), sink: .memory, maxBody: nil, url: "http://x/", willFollow: { _, _ in false }, isCancelled: nil)
+        let exchange = Exchange(body: BodyStream([]), options: SendOptions(), url: "http://x/", willFollow: { _, _ in false })
         var reader = ResponseReader(isHead: isHead)
         var at = 0
         do {

@@ -20,10 +20,18 @@ public struct HTTPRequest: Sendable {
 
     public var method: String
     /// The final URL, as text (the policy's output untouched).
-    public var url: String { didSet { urlChecked = false } }
-    /// Whether `url` is one `RequestBuilder` parsed as a `RequestURL` (so a sender need not parse
-    /// it again only to check it); any change to `url` clears it.
-    package var urlChecked = false
+    public var url: String { didSet { parsedURL = nil } }
+    /// `url`'s parts, where the builder (or a redirect) parsed it: carried to the wire so that the
+    /// target, the connection's route, the jar, the limiter and the signer read one parse. Any
+    /// change to `url` clears it.
+    package var parsedURL: RequestURL?
+
+    /// `url`'s parts: the one parse it carries, or a parse now (a request made by hand).
+    /// - Throws: `RequestURL.ParseError` for a URL that cannot be sent.
+    public func requestURL() throws -> RequestURL {
+        if let parsedURL { return parsedURL }
+        return try RequestURL(url)
+    }
     public var headers: HTTPHeaders
     public var body: Body
     /// Logical hosts sent to other addresses (curl's `--connect-to`).
@@ -47,6 +55,10 @@ public struct HTTPRequest: Sendable {
     /// empty) and the query; never the fragment.
     public var target: String {
         if let requestTarget { return requestTarget }
+        if let parsedURL {
+            let path = parsedURL.path.isEmpty ? "/" : parsedURL.path
+            return parsedURL.query.map { path + "?" + $0 } ?? path
+        }
         var url = url
         return url.withUTF8 { bytes in
             guard let (range, slash) = Self.targetBounds(in: bytes) else { return "/" }

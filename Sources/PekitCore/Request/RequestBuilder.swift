@@ -182,15 +182,16 @@ public struct RequestBuilder {
         let authority = parsed.authority
         let cookies = try jar?.header(for: parsed)
         let headers = try fields(authority: authority, credentials: credentials, jarCookies: cookies, body: requestBody, bodyType: bodyType)
-        var request = HTTPRequest(method: method, url: Self.wireURL(urlText, authority: authority), headers: headers, body: requestBody, connect: connect)
+        let (wireText, wireURL) = Self.wire(urlText, parsed: parsed)
+        var request = HTTPRequest(method: method, url: wireText, headers: headers, body: requestBody, connect: connect)
         // Decoded when pekit asked for codings (curl's --compressed, or a backend's default
         // Accept-Encoding, which its client library decodes); not for a hand-written one.
         request.framingLength = !self.headers.contains { HTTPHeaders.sameName($0.name, "Content-Length") } && headers["Content-Length"] != nil
         request.decodesBody = !self.headers.contains { HTTPHeaders.sameName($0.name, "Accept-Encoding") }
             && (acceptEncoding != nil || policy.requestHeaders.contains { HTTPHeaders.sameName($0.name, "Accept-Encoding") })
         // What was parsed above, with the query appended and the bytes a URI cannot hold encoded:
-        // still a URL RequestURL takes.
-        request.urlChecked = true
+        // the one parse the request carries to the wire.
+        request.parsedURL = wireURL
         if let target {
             if let bad = target.utf8.firstIndex(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }) {
                 let name = [0x0D: "CR", 0x0A: "LF", 0x00: "NUL"][Int(target.utf8[bad])] ?? ""
@@ -207,10 +208,22 @@ public struct RequestBuilder {
     /// (`authority`: the host in its IDNA ASCII form, IPv4 dotted, IPv6 compressed); in the path,
     /// query and fragment, the bytes a URI cannot hold (space, non-ASCII, `"<>\^`{|}`)
     /// percent-encoded as UTF-8, as browsers send them; everything the policy wrote stays as it is.
-    public static func wireURL(_ url: String, authority: String) -> String {
+    public static func wireURL(_ url: String, authority: String) -> String { wire(url, authority: authority).text }
+
+    /// `wireURL`, with the wire URL's parts taken from `parsed` (a parse of `url`, whose scheme,
+    /// user info, host and port the rewrite keeps) and its path, query and fragment as written
+    /// out: the one parse a request carries to the wire, never made again.
+    package static func wire(_ url: String, parsed: RequestURL) -> (text: String, url: RequestURL) {
+        let (text, parts) = wire(url, authority: parsed.authority)
+        var final = parsed
+        (final.path, final.query, final.fragment) = parts
+        return (text, final)
+    }
+
+    private static func wire(_ url: String, authority: String) -> (text: String, parts: (path: String, query: String?, fragment: String?)) {
         var text = url, authority = authority
-        let rewritten = text.withUTF8 { bytes in
-            authority.withUTF8 { authority -> String? in
+        return text.withUTF8 { bytes in
+            authority.withUTF8 { authority in
                 var start = 0
                 var schemeEnd: Int?
                 if let colon = bytes.firstIndex(of: 0x3A), colon + 2 < bytes.count, bytes[colon + 1] == 0x2F, bytes[colon + 2] == 0x2F {
@@ -220,14 +233,22 @@ public struct RequestBuilder {
                 // The path and fragment: what a URI cannot hold. The query: WHATWG's query
                 // percent-encode set (space, '"', '<', '>', controls, non-ASCII), so that '{x}',
                 // '|' and '^' go as written, as browsers and curl send them.
-                let queryStart = bytes[start...].firstIndex(of: 0x3F) ?? bytes.count
-                let queryEnd = bytes[queryStart...].firstIndex(of: 0x23) ?? bytes.count
+                // The fragment starts at the first '#'; the query at a '?' before it.
+                let queryEnd = bytes[start...].firstIndex(of: 0x23) ?? bytes.count
+                let queryStart = bytes[start..<queryEnd].firstIndex(of: 0x3F) ?? queryEnd
                 let parts = [(start..<queryStart, invalidInURI), (queryStart..<queryEnd, PercentEncodeSet.query), (queryEnd..<bytes.count, invalidInURI)]
                 func isUpper(_ b: UInt8) -> Bool { b >= 0x41 && b <= 0x5A }
+                // The parts as written out (the query without its '?', the fragment without its '#').
+                func split(_ out: UnsafeBufferPointer<UInt8>, _ ranges: [Range<Int>]) -> (String, String?, String?) {
+                    func string(_ r: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: out[r]), as: UTF8.self) }
+                    let query = ranges[1], fragment = ranges[2]
+                    return (string(ranges[0]), query.isEmpty ? nil : string(query.lowerBound + 1..<query.upperBound),
+                            fragment.isEmpty ? nil : string(fragment.lowerBound + 1..<fragment.upperBound))
+                }
                 // Most URLs are already as they go on the wire: then no copy is made.
                 if !parts.contains(where: { range, set in bytes[range].contains(where: set.contains) }),
                    schemeEnd.map({ !bytes[..<$0].contains(where: isUpper) && bytes[($0 + 3)..<start].elementsEqual(authority) }) ?? true {
-                    return nil
+                    return (url, split(bytes, parts.map(\.0)))
                 }
                 var out: [UInt8] = []
                 out.reserveCapacity(bytes.count + authority.count + 16)
@@ -236,11 +257,16 @@ public struct RequestBuilder {
                     out += [0x3A, 0x2F, 0x2F]
                     out += authority
                 }
-                for (range, set) in parts { for b in bytes[range] { set.append(b, to: &out) } }
-                return String(decoding: out, as: UTF8.self)
+                var written: [Range<Int>] = []
+                for (range, set) in parts {
+                    let from = out.count
+                    for b in bytes[range] { set.append(b, to: &out) }
+                    written.append(from..<out.count)
+                }
+                let pieces = out.withUnsafeBufferPointer { split($0, written) }
+                return (String(decoding: out, as: UTF8.self), pieces)
             }
         }
-        return rewritten ?? url
     }
 
     /// A method upper-cased (`get` is GET), without a copy when it already is.

@@ -74,45 +74,25 @@ struct PlainRoute {
     let host: String
     let port: Int
 
-    /// The route of an `http://` URL with no user info, or nil.
-    init?(_ url: String) {
-        var url = url
-        guard let route = url.withUTF8({ Self.parse($0) }) else { return nil }
-        (key, host, port) = route
+    /// The route of an `http://` URL with no user info (libcurl sends that as Authorization),
+    /// or nil: read from the parse the URL carries, never scanned again.
+    init?(_ url: RequestURL) {
+        guard url.scheme == "http", url.userinfo == nil, !url.host.isEmpty, url.effectivePort > 0 else { return nil }
+        key = url.authority
+        host = url.host
+        port = url.effectivePort
     }
 
-    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> (String, String, Int)? {
-        guard bytes.count > 7, bytes[0] == 0x68, bytes[1] == 0x74, bytes[2] == 0x74, bytes[3] == 0x70,
-              bytes[4] == 0x3A, bytes[5] == 0x2F, bytes[6] == 0x2F else { return nil }  // "http://"
-        var end = 7
-        while end < bytes.count, bytes[end] != 0x2F, bytes[end] != 0x3F, bytes[end] != 0x23 { end += 1 }
-        let authority = 7..<end
-        guard !authority.isEmpty, !bytes[authority].contains(0x40) else { return nil }  // user info: libcurl sends it as Authorization
-        var hostPart = authority, portPart = end..<end
-        if bytes[7] == 0x5B {  // [IPv6]
-            guard let close = bytes[authority].firstIndex(of: 0x5D) else { return nil }
-            hostPart = 8..<close
-            if close + 1 < end {
-                guard bytes[close + 1] == 0x3A else { return nil }
-                portPart = close + 2..<end
-            }
-        } else if let colon = bytes[authority].lastIndex(of: 0x3A) {
-            hostPart = 7..<colon
-            portPart = colon + 1..<end
-        }
-        guard !hostPart.isEmpty, portPart.count <= 5 else { return nil }
-        var port = 80
-        if !portPart.isEmpty {
-            port = 0
-            for b in bytes[portPart] {
-                guard b >= 0x30 && b <= 0x39 else { return nil }
-                port = port * 10 + Int(b - 0x30)
-            }
-            guard port > 0 && port <= 65535 else { return nil }
-        }
-        let key = ASCII.lowercased(UnsafeBufferPointer(rebasing: bytes[authority]))
-        let host = String(decoding: UnsafeBufferPointer(rebasing: bytes[hostPart]), as: UTF8.self)
-        return (key, host, port)
+    /// The route of the request's URL (its carried parse, or a parse now).
+    init?(_ request: HTTPRequest) {
+        guard let url = try? request.requestURL() else { return nil }
+        self.init(url)
+    }
+
+    /// The route of a URL given as text (for tests and callers without a parse).
+    init?(_ text: String) {
+        guard let url = try? RequestURL(text) else { return nil }
+        self.init(url)
     }
 
     /// The host when it is an IP address literal (nothing to resolve; `PlainConnection.start`

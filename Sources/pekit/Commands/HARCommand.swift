@@ -15,8 +15,8 @@ let harCommand = Command(
       replay   sends each request again (method, URL, recorded headers and body; pekit adds
                only Host and Content-Length), and prints each status next to the recorded
                one, in the file's order (with --compare, the body and header fields too, each
-               difference on a line of its own under its entry's); the exit status is 1 if
-               any differs or fails
+               difference on a line of its own under its entry's; a body is decoded where the
+               recorded request asked for codings); the exit status is 1 if any differs or fails
     """,
     sections: { [HelpSection("options:", HAROptions.all)] },
     epilogue: """
@@ -85,15 +85,17 @@ private func runHAR(_ args: [[UInt8]]) throws -> Int32 {
     options.followRedirects = false  // each hop was recorded as its own entry
     options.insecure = parsed.has(HAROptions.insecure)
     options.caCertificate = parsed.value(HAROptions.cacert)
-    // Bodies are compared as the browser recorded them: decoded.
-    if comparison?.body == true { options.compressed = true }
     // Built first: an entry that cannot be sent is reported in its place, and costs no request.
     var outcomes = [Result<HTTPResponse, Error>?](repeating: nil, count: entries.count)
     var batch: [(HTTPRequest, SendOptions)] = [], slots: [Int] = []
     for (i, (_, e)) in entries.enumerated() {
         var builder = e.builder()
         builder.connect = connect
-        do { batch.append((try builder.build(), options)); slots.append(i) } catch { outcomes[i] = .failure(error) }
+        // Bodies are compared as the browser recorded them: decoded, where the recorded request
+        // asked for codings (its own Accept-Encoding goes as recorded; none is added).
+        var entryOptions = options
+        entryOptions.compressed = comparison?.body == true && e.headers.contains { HTTPHeaders.sameName($0.name, "Accept-Encoding") }
+        do { batch.append((try builder.build(), entryOptions)); slots.append(i) } catch { outcomes[i] = .failure(error) }
     }
     let showProgress = (parsed.has(HAROptions.progress) || (concurrency > 1 && isatty(STDERR_FILENO) != 0)) && !parsed.has(HAROptions.noProgress)
     let progress = showProgress ? ProgressLine() : nil

@@ -220,7 +220,7 @@ private func luaScript(_ request: HTTPRequest, builder: RequestBuilder, options 
     // curl's -b pairs go into a jar (as a browser holds them) when the jar writes the same field back.
     var jarLines: [String] = []
     if let cookie = builder.cookie {
-        if let origin = try? RequestURL(request.url), let pairs = cookiePairs(cookie, for: origin), builder.jar == nil {
+        if let origin = try? request.requestURL(), let pairs = cookiePairs(cookie, for: origin), builder.jar == nil {
             let site = "\(origin.scheme)://\(HostMapping.bracketed(origin.host))\(origin.port.map { ":\($0)" } ?? "")/"
             jarLines.append("local jar = pekit.cookies.jar()")
             jarLines.append("jar:receive(\(luaQuote(site)), {")

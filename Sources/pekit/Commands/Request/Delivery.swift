@@ -67,7 +67,7 @@ struct Delivery {
         if case .file(let path) = output { outputPath = path }
         if output == .remoteName {
             // curl's -O: the URL's last path segment, in the current directory.
-            let segment = (try? RequestURL(request.url))?.path.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? ""
+            let segment = (try? request.requestURL())?.path.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? ""
             let name = String(decoding: (try? PercentDecoder(mode: .lenient).decode(bytes: Array(segment.utf8))) ?? Array(segment.utf8), as: UTF8.self)
             guard !name.isEmpty, name != ".", name != "..", !name.contains("/") else {
                 throw UsageError(command: "request", message: "-O needs a URL that ends in a file name (use -o FILE)")

@@ -189,7 +189,7 @@ func signAWS(_ request: inout HTTPRequest, spec: String, user: String?) throws {
     var service = parts.count > 3 ? parts[3] : ""
     if region.isEmpty || service.isEmpty {
         // As curl does: SERVICE.REGION.amazonaws.com names both.
-        let labels = (try RequestURL(request.url)).host.split(separator: ".").map(String.init)
+        let labels = (try request.requestURL()).host.split(separator: ".").map(String.init)
         guard labels.count >= 4, labels.suffix(2) == ["amazonaws", "com"] else {
             throw UsageError(command: "request", message: "--aws-sigv4: give the region and service (aws:amz:REGION:SERVICE); they cannot be read from this host")
         }
