@@ -106,7 +106,7 @@ final class Transfer {
         for (i, field) in request.headers.fields.enumerated() {
             if i == proxyConnectionAt { lines += "Proxy-Connection: Keep-Alive\0".utf8 }
             lines += field.name.utf8
-            if field.value.isEmpty { lines.append(0x3B) } else { lines.append(0x3A); lines += field.spacing.utf8; lines += field.value.utf8 }
+            if field.value.isEmpty { lines.append(0x3B) } else { lines.append(0x3A); lines += field.spacing.utf8; field.appendValue(to: &lines) }
             lines.append(0)
         }
         if proxyConnectionAt == request.headers.fields.count { lines += "Proxy-Connection: Keep-Alive\0".utf8 }

@@ -215,4 +215,32 @@ final class OneRequestTests: XCTestCase {
         XCTAssertTrue(help.contains(#"\n \t \\ %% (an unknown variable"#), help)
         XCTAssertFalse(help.contains("\t"))
     }
+
+    /// Field values are bytes, as curl sends them: `-H $'X-A: caf\xe9'` puts the byte E9 on the
+    /// wire (not U+FFFD), from the command line, Lua, import and the --curl rendering alike.
+    func testHeaderValuesAreBytes() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/curl") else { throw XCTSkip("curl is not installed") }
+        let (server, port) = try RequestCommandTests.startEcho(requests: 6)
+        defer { server.terminate() }
+        let url = "http://127.0.0.1:\(port)/h"
+        let pekit = PekitProcess.binary.path
+        func sh(_ command: String) throws -> [UInt8] { try PekitProcess.output(of: "/bin/bash", ["-c", command, pekit, url]) }
+        let expected: [UInt8] = Array("X-A: caf".utf8) + [0xE9, 0x0D, 0x0A] + Array("X-B:".utf8) + [0xFF, 0x0D, 0x0A]
+        func fields(_ bytes: [UInt8]) -> [UInt8] {
+            guard let start = bytes.indices.first(where: { bytes[$0...].starts(with: Array("X-A:".utf8)) }) else { return [] }
+            return Array(bytes[start..<min(bytes.count, start + expected.count)])
+        }
+        let preview = try sh(#""$0" request -H $'X-A: caf\xe9' -H $'X-B:\xff' "$1""#)
+        XCTAssertEqual(fields(preview), expected, String(decoding: preview, as: UTF8.self))
+        let sent = try sh(#""$0" request --send -H $'X-A: caf\xe9' -H $'X-B:\xff' "$1""#)
+        XCTAssertEqual(fields(sent), expected)
+        let byCurl = try sh(#"curl -s -H $'X-A: caf\xe9' -H $'X-B:\xff' "$1""#)
+        XCTAssertEqual(fields(byCurl), expected, "curl itself")
+        let rendered = try sh(#"eval "$("$0" request --curl -H $'X-A: caf\xe9' -H $'X-B:\xff' "$1")""#)
+        XCTAssertEqual(fields(rendered), expected, "the --curl rendering")
+        let fromLua = try sh(#""$0" run -e "io.write(pekit.request{url = '$1', headers = { {'X-A', 'caf\xe9'}, 'X-B:\xff' }}:send().body)""#)
+        XCTAssertEqual(fields(fromLua), expected, "pekit.request")
+        let script = try sh(#""$0" import curl "curl -H \$'X-A: caf\\xe9' -H \$'X-B:\\xff' '$1'" | "$0" run -"#)
+        XCTAssertEqual(fields(script), expected, "the script import curl prints")
+    }
 }

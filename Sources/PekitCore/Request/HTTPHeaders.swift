@@ -4,19 +4,46 @@
 public struct HTTPHeaders: Equatable, Sendable {
     public struct Field: Equatable, Sendable {
         public let name: String
+        /// The value as text (bytes that are not UTF-8 shown repaired, as U+FFFD).
         public let value: String
+        /// The value's own bytes where they are not UTF-8 (a field given as bytes), sent as they
+        /// are; nil when `value`'s UTF-8 is what goes on the wire.
+        public let rawValue: [UInt8]?
         /// The whitespace written between the colon and the value: one space unless a field was
         /// given as a whole line (curl's `-H 'X-A:1'` goes out as `X-A:1`, `-H 'X-B:  2'` with
         /// both spaces). Only spaces and tabs.
         public let spacing: String
 
         public init(name: String, value: String, spacing: String = " ") {
-            self.name = name; self.value = value; self.spacing = spacing
+            self.name = name; self.value = value; self.spacing = spacing; rawValue = nil
         }
 
-        /// The field as one line on the wire, without CR LF: an empty value is written with
-        /// nothing after the colon (no trailing whitespace), as curl sends it.
+        /// A field whose value is bytes: kept as they are where they are not UTF-8.
+        public init(name: String, valueBytes: [UInt8], spacing: String = " ") {
+            self.name = name; self.spacing = spacing
+            if let text = String(validating: valueBytes, as: UTF8.self) { value = text; rawValue = nil } else {
+                value = String(decoding: valueBytes, as: UTF8.self); rawValue = valueBytes
+            }
+        }
+
+        /// The field as one line, without CR LF, as text (bytes that are not UTF-8 repaired): an
+        /// empty value is written with nothing after the colon (no trailing whitespace), as curl sends it.
         public var line: String { value.isEmpty ? name + ":" : name + ":" + spacing + value }
+
+        /// The field as one line on the wire, without CR LF: its bytes.
+        public var lineBytes: [UInt8] {
+            var out = Array(name.utf8)
+            out.append(0x3A)
+            guard !value.isEmpty else { return out }
+            out += spacing.utf8
+            appendValue(to: &out)
+            return out
+        }
+
+        /// Appends the value's bytes as they go on the wire.
+        public func appendValue(to out: inout [UInt8]) {
+            if let rawValue { out += rawValue } else { out += value.utf8 }
+        }
     }
 
     public private(set) var fields: [Field] = []
@@ -26,13 +53,16 @@ public struct HTTPHeaders: Equatable, Sendable {
     /// Checks a field before it is added.
     /// - Complexity: one pass over each (this runs for every header of every request).
     public static func validate(name: String, value: String) throws {
-        guard isToken(name) else { throw RequestError.invalidHeaderName(name) }
         var value = value
-        let bad = value.withUTF8 { bytes -> Int? in
-            for (i, byte) in bytes.enumerated() where (byte < 0x20 && byte != 0x09) || byte == 0x7F { return i }
-            return nil
+        try value.withUTF8 { try validate(name: name, bytes: $0) }
+    }
+
+    /// `validate(name:value:)` for a value given as bytes.
+    public static func validate<Bytes: Collection<UInt8>>(name: String, bytes: Bytes) throws {
+        guard isToken(name) else { throw RequestError.invalidHeaderName(name) }
+        for (i, byte) in bytes.enumerated() where (byte < 0x20 && byte != 0x09) || byte == 0x7F {
+            throw RequestError.invalidHeaderValue(name: name, byte: byte, position: i + 1)
         }
-        if let bad { throw RequestError.invalidHeaderValue(name: name, byte: Array(value.utf8)[bad], position: bad + 1) }
     }
 
     /// tchar (RFC 9110 §5.6.2) as a bit mask over ASCII: letters, digits and ! # $ % & ' * + - . ^ _ ` | ~
@@ -84,8 +114,19 @@ public struct HTTPHeaders: Equatable, Sendable {
     /// - Parameter spacing: what goes between the colon and the value (spaces and tabs only).
     public mutating func add(_ name: String, _ value: String, spacing: String = " ") throws {
         try Self.validate(name: name, value: value)
-        guard spacing.utf8.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) else { throw RequestError.invalid("header \(name): only spaces and tabs may come before the value") }
+        try Self.checkSpacing(name, spacing)
         fields.append(Field(name: name, value: value, spacing: spacing))
+    }
+
+    /// Adds a field whose value is bytes, sent as they are (another one of the same name may exist).
+    public mutating func add(_ name: String, bytes value: [UInt8], spacing: String = " ") throws {
+        try Self.validate(name: name, bytes: value)
+        try Self.checkSpacing(name, spacing)
+        fields.append(Field(name: name, valueBytes: value, spacing: spacing))
+    }
+
+    private static func checkSpacing(_ name: String, _ spacing: String) throws {
+        guard spacing.utf8.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) else { throw RequestError.invalid("header \(name): only spaces and tabs may come before the value") }
     }
 
     /// Inserts a checked field at `index` (the place a client gives a field of its own).

@@ -105,11 +105,11 @@ public struct HTTPRequest: Sendable {
     /// The exact HTTP/1.1 message: request line, header fields, empty line, body (in chunks when
     /// `isChunked`, as they go on the wire).
     public func raw() throws -> [UInt8] {
-        var text = "\(method) \(target) HTTP/1.1\r\n"
-        for field in headers.fields { text += field.line + "\r\n" }
-        text += "\r\n"
+        var out = Array("\(method) \(target) HTTP/1.1\r\n".utf8)
+        for field in headers.fields { out += field.lineBytes; out += [0x0D, 0x0A] }
+        out += [0x0D, 0x0A]
         let body = try bodyBytes()
-        return Array(text.utf8) + (isChunked ? Self.chunked(body) : body)
+        return out + (isChunked ? Self.chunked(body) : body)
     }
 
     /// The size of the chunks libcurl sends: its upload buffer (64 KiB) less room for the chunk's
@@ -157,7 +157,9 @@ extension HTTPRequest {
         if decodesBody { words.append("--compressed") }
         words.append(url.shellQuoted)
         for field in headers.fields {
-            // "Name:" alone would tell curl to remove the header; "Name;" sends it empty.
+            // "Name:" alone would tell curl to remove the header; "Name;" sends it empty. Bytes
+            // that are not UTF-8 are made by printf, as the body's are (any byte survives).
+            if field.rawValue != nil { words += ["-H", "\"$(printf " + Self.printfFormat(field.lineBytes) + ")\""]; continue }
             words += ["-H", (field.value.isEmpty ? "\(field.name);" : field.line).shellQuoted]
         }
         // curl's own fields that this request does not have are removed ("Name:").

@@ -19,9 +19,13 @@ extension RequestBuilder {
     func fields(authority: String, credentials: (user: String, password: String)?, jarCookies: String?,
                 body: HTTPRequest.Body, bodyType: String?) throws -> HTTPHeaders {
         for header in headers {
-            if let value = header.value { try HTTPHeaders.validate(name: header.name, value: value) } else {
-                try HTTPHeaders.validate(name: header.name, value: "")
-            }
+            if let raw = header.rawValue { try HTTPHeaders.validate(name: header.name, bytes: raw) }
+            else { try HTTPHeaders.validate(name: header.name, value: header.value ?? "") }
+        }
+        // A caller's field: its bytes where they are not UTF-8, as given.
+        func add(_ header: Header, as name: String, to fields: inout HTTPHeaders) throws {
+            if let raw = header.rawValue { try fields.add(name, bytes: raw, spacing: header.spacing) }
+            else if let value = header.value { try fields.add(name, value, spacing: header.spacing) }
         }
         func given(_ name: String) -> Bool { headers.contains { HTTPHeaders.sameName($0.name, name) } }
         // A policy's default of one of curl's own fields (a backend's User-Agent or Accept) takes
@@ -32,7 +36,7 @@ extension RequestBuilder {
         fields.reserveCapacity(8 + headers.count)
         // The authority of a parsed URL holds no control byte; the User-Agent is pekit's own.
         if let host = headers.first(where: { HTTPHeaders.sameName($0.name, "Host") }) {
-            if let value = host.value { try fields.add("Host", value, spacing: host.spacing) }
+            try add(host, as: "Host", to: &fields)
         } else {
             fields.addValid("Host", authority)
         }
@@ -57,7 +61,7 @@ extension RequestBuilder {
             try fields.add(name, value)
         }
         for header in headers where !HTTPHeaders.sameName(header.name, "Host") {
-            if let value = header.value { try fields.add(header.name, value, spacing: header.spacing) }
+            try add(header, as: header.name, to: &fields)
         }
 
         let chunked = try Self.isChunked(fields)

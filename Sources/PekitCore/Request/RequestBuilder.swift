@@ -12,6 +12,9 @@ public struct RequestBuilder {
         public var name: String
         /// nil removes pekit's (or the policy's) default field of that name.
         public var value: String?
+        /// The value's own bytes where they are not UTF-8 (given as bytes: curl's
+        /// `-H $'X-A: caf\xe9'` sends the byte E9): sent as they are; `value` shows them repaired.
+        public var rawValue: [UInt8]?
         /// Between the colon and the value: `-H 'X-A:1'` has none (see `HTTPHeaders.Field.spacing`).
         public var spacing: String
 
@@ -19,28 +22,48 @@ public struct RequestBuilder {
             self.name = name; self.value = value; self.spacing = spacing
         }
 
+        /// A field whose value is bytes (a Lua string, a command line's argument), sent as given.
+        public init(_ name: String, bytes: [UInt8], spacing: String = " ") {
+            self.init(name, String(decoding: bytes, as: UTF8.self), spacing: spacing)
+            if String(validating: bytes, as: UTF8.self) == nil { rawValue = bytes }
+        }
+
         /// A field written as one line, as curl's `-H` reads it: `Name: value` sent as written
         /// (the whitespace after the colon and at the end kept), `Name:` with nothing after it
         /// removes the default field, `Name;` sends it empty.
         /// - Throws: `RequestError.invalid` for a line with neither.
-        public init(line: String) throws {
-            if line.hasSuffix(";"), !line.contains(":") {
-                self.init(String(line.dropLast()), "")
-                return
+        public init(line: String) throws { try self.init(lineBytes: Array(line.utf8)) }
+
+        /// `init(line:)` over the line's bytes (the value's are kept as they are).
+        public init(lineBytes line: [UInt8]) throws {
+            let text = { (bytes: ArraySlice<UInt8>) in String(decoding: bytes, as: UTF8.self) }
+            guard let colon = line.firstIndex(of: 0x3A) else {
+                if line.last == 0x3B {
+                    self.init(text(line.dropLast()), "")
+                    return
+                }
+                throw RequestError.invalid("a header line is 'Name: value' (or 'Name;' for an empty one), not '\(PercentDecodingError.printable(line))'")
             }
-            guard let colon = line.firstIndex(of: ":") else {
-                throw RequestError.invalid("a header line is 'Name: value' (or 'Name;' for an empty one), not '\(line)'")
-            }
-            var value = line[line.index(after: colon)...]
+            var value = line[(colon + 1)...]
             var spacing = ""
-            while let c = value.first, c == " " || c == "\t" { spacing.append(c); value = value.dropFirst() }
-            self.init(String(line[..<colon]), value.isEmpty ? nil : String(value), spacing: spacing)
+            while let c = value.first, c == 0x20 || c == 0x09 { spacing.append(Character(Unicode.Scalar(c))); value = value.dropFirst() }
+            if value.isEmpty {
+                self.init(text(line[..<colon]), nil, spacing: spacing)
+            } else {
+                self.init(text(line[..<colon]), bytes: Array(value), spacing: spacing)
+            }
         }
 
         /// The line `init(line:)` reads back to this header.
         public var line: String {
             guard let value else { return name + ":" }
             return value.isEmpty ? name + ";" : name + ":" + spacing + value
+        }
+
+        /// The line `init(lineBytes:)` reads back to this header, its value's bytes as given.
+        public var lineBytes: [UInt8] {
+            guard let rawValue else { return Array(line.utf8) }
+            return Array((name + ":" + spacing).utf8) + rawValue
         }
     }
 

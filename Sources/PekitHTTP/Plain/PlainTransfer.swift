@@ -94,6 +94,8 @@ final class PlainTransfer {
         out.append(0x20)
         if let target = request.requestTarget {
             add(target)
+        } else if request.parsedURL != nil {
+            add(request.target)
         } else {
             var url = request.url
             url.withUTF8 { bytes in
@@ -108,7 +110,10 @@ final class PlainTransfer {
         func write(_ field: HTTPHeaders.Field) {
             add(field.name)
             out.append(0x3A)
-            if !field.value.isEmpty { add(field.spacing); add(field.value) }
+            if !field.value.isEmpty {
+                add(field.spacing)
+                if let raw = field.rawValue { out += raw } else { add(field.value) }
+            }
             out.append(0x0D)
             out.append(0x0A)
         }

@@ -113,7 +113,7 @@ enum RequestModule: LuaModule {
             guard case .string(let name) = name else { throw fields.error("headers", "\(place): a header is named by a string") }
             switch value {
             case .boolean(false): return RequestBuilder.Header(name.description, nil)
-            case .string(let text): return RequestBuilder.Header(name.description, text.description)
+            case .string(let text): return RequestBuilder.Header(name.description, bytes: text.bytes)
             case .integer(let n): return RequestBuilder.Header(name.description, String(n))
             case .number(let x): return RequestBuilder.Header(name.description, x.luaString)
             default: throw fields.error("headers", "header \"\(name)\" must be a string, or false to remove it")
@@ -126,7 +126,7 @@ enum RequestModule: LuaModule {
         case .array(let items):
             return try items.enumerated().map { i, item in
                 if case .string(let line) = item {
-                    do { return try RequestBuilder.Header(line: line.description) } catch { throw fields.error("headers", "entry \(i + 1): \(error)") }
+                    do { return try RequestBuilder.Header(lineBytes: line.bytes) } catch { throw fields.error("headers", "entry \(i + 1): \(error)") }
                 }
                 guard case .array(let pair) = item, pair.count == 2 else {
                     throw fields.error("headers", "entry \(i + 1) must be a {name, value} pair, or a line \"Name: value\"")

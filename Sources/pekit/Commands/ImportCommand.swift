@@ -207,12 +207,13 @@ private func luaScript(_ request: HTTPRequest, builder: RequestBuilder, options 
         // one space after the colon is given as its whole line, which is sent as written.
         fields.append("  headers = {")
         for header in builder.headers {
+            // As bytes: a value that is not UTF-8 goes as it came.
             if let value = header.value, header.spacing == " " || value.isEmpty {
-                fields.append("    { \(luaQuote(header.name)), \(luaQuote(value)) },")
+                fields.append("    { \(luaQuote(header.name)), \(header.rawValue.map(luaQuote) ?? luaQuote(value)) },")
             } else if header.value == nil {
                 fields.append("    { \(luaQuote(header.name)), false },")
             } else {
-                fields.append("    \(luaQuote(header.line)),")
+                fields.append("    \(luaQuote(header.lineBytes)),")
             }
         }
         fields.append("  },")

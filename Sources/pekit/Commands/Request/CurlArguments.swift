@@ -177,21 +177,21 @@ func curlEscape(_ bytes: [UInt8]) -> [UInt8] {
 /// `X-A:1`), `Name:` with nothing after it removes a default field, `Name;` sends it empty, and
 /// `@FILE` (`@-`: standard input) reads one a line.
 func curlHeaders(_ parsed: Arguments) throws -> [RequestBuilder.Header] {
-    var specs: [String] = []
-    for header in parsed.all(RequestOptions.header) {
-        guard header.hasPrefix("@") else { specs.append(header); continue }
-        let path = String(header.dropFirst())
+    // As bytes: -H $'X-A: caf\xe9' sends the byte E9, as curl does.
+    var specs: [[UInt8]] = []
+    for header in parsed.rawValues.filter({ $0.name == RequestOptions.header.name }).compactMap(\.value) {
+        guard header.first == 0x40 else { specs.append(header); continue }
+        let path = String(decoding: header.dropFirst(), as: UTF8.self)
         guard let bytes = path == "-" ? try readAllInput() : Files.read(path) else {
             throw CommandFailure(message: "pekit request: -H @\(path): cannot read the file")
         }
         // Lines end in LF or CR LF (split as bytes: Swift reads CR LF as one Character).
-        specs += bytes.split(separator: 0x0A).map { line in
-            String(decoding: line.last == 0x0D ? line.dropLast() : line, as: UTF8.self)
-        }.filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+        specs += bytes.split(separator: 0x0A).map { line in Array(line.last == 0x0D ? line.dropLast() : line) }
+            .filter { !$0.allSatisfy { $0 == 0x20 || $0 == 0x09 } }
     }
     return try specs.map { line in
-        do { return try RequestBuilder.Header(line: line) } catch {
-            throw UsageError(command: "request", message: "--header takes 'Name: value' (or 'Name;' for an empty one), not '\(line)'")
+        do { return try RequestBuilder.Header(lineBytes: line) } catch {
+            throw UsageError(command: "request", message: "--header takes 'Name: value' (or 'Name;' for an empty one), not '\(PercentDecodingError.printable(line))'")
         }
     }
 }
