@@ -82,7 +82,7 @@ final class ReplCommandTests: XCTestCase {
     func testHelpInside() throws {
         let r = try PekitProcess.run(["repl"], stdin: Array("help(pekit.url.parse)\n:help jar:receive\n".utf8))
         XCTAssertTrue(r.stdout.hasPrefix("pekit.url.parse(input [, base])\n  a URL as the WHATWG URL Standard"), r.stdout)
-        XCTAssertTrue(r.stdout.hasSuffix("jar:receive(url, set_cookie_or_list)\n  {stored = {cookies}, rejected = {{name=, reason=}}, removed = n, evicted = n}; the tables in stored are made when the list is first read, by any means, so a script that never reads it does not pay for them\nexample:\n  > #pekit.cookies.jar():receive(\"https://example.com/\", \"sid=1; Secure\").stored\n  1\n"), r.stdout)
+        XCTAssertTrue(r.stdout.hasSuffix("jar:receive(url, set_cookie_or_list [, {http_only=, same_site=}])\n  {stored = {cookies}, rejected = {{name=, reason=, rule=}}, removed = n, evicted = n} (rule: the storage rule's name, host-prefix, samesite-cross-site…, as README's cookie section lists them); the response's context is jar:header's: same_site = \"cross-site\" cannot set a SameSite=Lax or Strict cookie, http_only = false is a non-HTTP API; the tables in stored are made when the list is first read, by any means, so a script that never reads it does not pay for them\nexample:\n  > #pekit.cookies.jar():receive(\"https://example.com/\", \"sid=1; Secure\").stored\n  1\n"), r.stdout)
         let table = try PekitProcess.run(["help", "--lua-api"])
         XCTAssertTrue(table.stdout.hasPrefix("| call | returns |\n|---|---|\n| `pekit.encode(s [, policy])` |"))
     }

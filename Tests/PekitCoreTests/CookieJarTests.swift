@@ -17,7 +17,7 @@ final class CookieJarTests: XCTestCase {
             switch try! jar.receive(h, from: url(u)) {
             case .stored(let c): return "stored \(c.name)"
             case .removed(let name, let n): return "removed \(name) \(n)"
-            case .rejected(let name, let reason): return "rejected \(name): \(reason)"
+            case .rejected(let name, let reason, _): return "rejected \(name): \(reason)"
             }
         }
     }
@@ -60,12 +60,12 @@ final class CookieJarTests: XCTestCase {
     func testParsingAndAttributes() {
         let j = jar()
         XCTAssertEqual(store(j, "http://example.com/a/b", "a=1", " b = 2 ; Path=/a", "c", "=d", "e=5; Max-Age=60; Expires=Thu, 01 Jan 1970 00:00:00 GMT"),
-                       ["stored a", "stored b", "rejected c: not a cookie: the name=value part has no '=' or an empty name (RFC 6265 section 5.2)",
-                        "rejected =d: not a cookie: the name=value part has no '=' or an empty name (RFC 6265 section 5.2)", "stored e"])
+                       ["stored a", "stored b", "stored ", "stored ", "stored e"],
+                       "RFC 6265bis §5.6: `c` and `=d` are cookies with an empty name (the second replaces the first)")
         let stored = j.all
-        XCTAssertEqual(stored.map(\.path), ["/a", "/a", "/a"], "default path of /a/b is /a")
+        XCTAssertEqual(stored.map(\.path), ["/a", "/a", "/a", "/a"], "default path of /a/b is /a")
         XCTAssertEqual(stored.first { $0.name == "e" }.map { $0.expires! - $0.creation }, 60, "Max-Age wins over Expires")
-        XCTAssertEqual(header(j, "http://example.com/a/x"), "a=1; b=2; e=5")
+        XCTAssertEqual(header(j, "http://example.com/a/x"), "a=1; b=2; d; e=5")
         XCTAssertEqual(header(j, "http://example.com/"), "nil")
         XCTAssertEqual(header(j, "http://example.com/ab"), "nil", "path-match needs a / boundary")
     }
@@ -83,8 +83,11 @@ final class CookieJarTests: XCTestCase {
         XCTAssertEqual(combined.domain, "ex.com")
         XCTAssertEqual(SetCookie("n=\u{301}v\t ;")?.value, "\u{301}v")
         XCTAssertEqual(SetCookie("\u{00A0}n=v")?.name, "\u{00A0}n", "only spaces and tabs are trimmed")
-        XCTAssertNil(SetCookie(" =v"))
-        XCTAssertNil(SetCookie("nv;a=b"))
+        // RFC 6265bis §5.6: no '=' or an empty name is a value with an empty name; both empty, nothing.
+        XCTAssertEqual(SetCookie(" =v")?.value, "v")
+        XCTAssertEqual(SetCookie("nv;a=b")?.value, "nv")
+        XCTAssertEqual(SetCookie("nv;a=b")?.name, "")
+        XCTAssertNil(SetCookie(" = ;a=b"))
         XCTAssertEqual(SetCookie("n=v; Max-Age=-; Max-Age=1x; Path=p")?.maxAge, nil)
         XCTAssertEqual(SetCookie("n=v; Path=p")?.path, nil)
         XCTAssertEqual(SetCookie("n=v; samesite=Strict; SameSite=bogus")?.sameSite, nil, "the last one counts")
@@ -152,10 +155,10 @@ final class CookieJarTests: XCTestCase {
         XCTAssertEqual(store(j, "http://example.com/", "s=1; Secure", "__Secure-a=1; Secure", "__Host-b=1; Secure; Path=/"),
                        ["rejected s: Secure cookies can only be set from https (or loopback)",
                         "rejected __Secure-a: a __Secure- cookie needs the Secure attribute and an https origin",
-                        "rejected __Host-b: a __Host- cookie needs Secure, an https origin, no Domain and Path=/"])
+                        "rejected __Host-b: a __Host- cookie needs Secure, an https origin, no Domain and an explicit Path=/"])
         XCTAssertEqual(store(j, "https://example.com/", "s=1; Secure", "__Host-b=1; Secure; Path=/", "__Host-c=1; Secure; Path=/; Domain=example.com",
                              "h=1; HttpOnly", "st=1; SameSite=Strict", "lx=1; SameSite=lax", "no=1; SameSite=None", "ns=1; SameSite=None; Secure"),
-                       ["stored s", "stored __Host-b", "rejected __Host-c: a __Host- cookie needs Secure, an https origin, no Domain and Path=/",
+                       ["stored s", "stored __Host-b", "rejected __Host-c: a __Host- cookie needs Secure, an https origin, no Domain and an explicit Path=/",
                         "stored h", "stored st", "stored lx", "rejected no: SameSite=None needs the Secure attribute", "stored ns"])
         XCTAssertEqual(header(j, "https://example.com/"), "s=1; __Host-b=1; h=1; st=1; lx=1; ns=1")
         XCTAssertEqual(header(j, "http://example.com/"), "h=1; st=1; lx=1")

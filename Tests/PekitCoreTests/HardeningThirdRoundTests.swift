@@ -17,7 +17,7 @@ final class HardeningThirdRoundTests: XCTestCase {
                      ("http://x.github.io./", "e=1; Domain=github.io.", "Domain=github.io. is a public suffix")]
         for (url, setCookie, reason) in cases {
             let name = String(setCookie.prefix { $0 != "=" })
-            XCTAssertEqual(try jar.receive(setCookie, from: RequestURL(url)), .rejected(name: name, reason: reason), setCookie)
+            XCTAssertEqual(try jar.receive(setCookie, from: RequestURL(url)), .rejected(name: name, reason: reason, rule: .publicSuffix), setCookie)
         }
         XCTAssertNil(try jar.header(for: RequestURL("http://bank.com./")))
         // The host itself may still set a host-only cookie, and a real domain takes its own.
@@ -30,7 +30,7 @@ final class HardeningThirdRoundTests: XCTestCase {
     func testSecureCookiesAreLeftAloneByInsecureOriginsEitherWay() throws {
         let jar = CookieJar(publicSuffixes: suffixes, clock: { 1_700_000_000 })
         guard case .stored = try jar.receive("sid=GOOD; Secure", from: RequestURL("https://www.example.test/")) else { return XCTFail() }
-        let refused = CookieJar.Outcome.rejected(name: "sid", reason: "a Secure cookie of that name exists; an insecure origin cannot replace it")
+        let refused = CookieJar.Outcome.rejected(name: "sid", reason: "a Secure cookie of that name exists; an insecure origin cannot replace it", rule: .overwritesSecure)
         XCTAssertEqual(try jar.receive("sid=EVIL; Domain=example.test; Path=/account", from: RequestURL("http://www.example.test/")), refused)
         XCTAssertEqual(try jar.receive("sid=EVIL2", from: RequestURL("http://example.test/")), refused)
         XCTAssertEqual(try jar.header(for: RequestURL("https://www.example.test/account/settings")), "sid=GOOD")

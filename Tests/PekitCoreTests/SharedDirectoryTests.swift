@@ -80,8 +80,8 @@ final class CookieAttributeLimitTests: XCTestCase {
         let jar = CookieJar(publicSuffixes: PublicSuffixList(text: "com\n"), clock: { 1_800_000_000 })
         let url = try RequestURL("https://www.example.com/dir/page")
         XCTAssertEqual(try jar.receive("a=1; Path=/te\u{05}st", from: url),
-                       .rejected(name: "a", reason: "the Set-Cookie value holds control byte 0x05 at byte 14 (the whole cookie is ignored, as RFC 6265bis section 5.6 says)"))
-        XCTAssertEqual(try jar.receive("b=1; Domain=example.com\u{7F}", from: url), .rejected(name: "b", reason: "the Set-Cookie value holds control byte 0x7F at byte 24 (the whole cookie is ignored, as RFC 6265bis section 5.6 says)"))
+                       .rejected(name: "a", reason: "the Set-Cookie value holds control byte 0x05 at byte 14 (the whole cookie is ignored, as RFC 6265bis section 5.6 says)", rule: .controlCharacter))
+        XCTAssertEqual(try jar.receive("b=1; Domain=example.com\u{7F}", from: url), .rejected(name: "b", reason: "the Set-Cookie value holds control byte 0x7F at byte 24 (the whole cookie is ignored, as RFC 6265bis section 5.6 says)", rule: .controlCharacter))
         let longPath = "/" + String(repeating: "p", count: 1035)
         guard case .stored(let c) = try jar.receive("c=1; Path=\(longPath)", from: url) else { return XCTFail("c") }
         XCTAssertEqual(c.path, "/dir", "a 1,036-byte Path is ignored: the default path")

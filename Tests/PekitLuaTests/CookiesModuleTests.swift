@@ -8,8 +8,8 @@ final class CookiesModuleTests: XCTestCase {
     func testSeedOperations() throws {
         let lua = LuaREPL(runtime: try makeRuntime())
         XCTAssertEqual(lua.eval("jar = pekit.cookies.jar{ now = 1700000000 }"), "")
-        XCTAssertEqual(lua.eval(#"r = jar:receive("https://www.example.com/account/login", { "sid=abc; Path=/; Secure; HttpOnly", "theme=dark", "bad" })"#), "")
-        XCTAssertEqual(lua.eval("#r.stored, #r.rejected, r.rejected[1].name"), "2\t1\t\"bad\"")
+        XCTAssertEqual(lua.eval(#"r = jar:receive("https://www.example.com/account/login", { "sid=abc; Path=/; Secure; HttpOnly", "theme=dark", "=" })"#), "")
+        XCTAssertEqual(lua.eval("#r.stored, #r.rejected, r.rejected[1].name, r.rejected[1].rule"), "2\t1\t\"=\"\t\"empty-name-and-value\"")
         // theme has the default path /account: longer paths come first.
         XCTAssertEqual(lua.eval(#"jar:header("https://www.example.com/account/x")"#), #""theme=dark; sid=abc""#)
         XCTAssertEqual(lua.eval(#"jar:header("https://www.example.com/")"#), #""sid=abc""#)

@@ -8,25 +8,25 @@ extension Cookie {
 
     /// Why a cookie with this name and value cannot be stored, or nil. Control characters in the
     /// name or value make a user agent ignore the whole Set-Cookie (RFC 6265bis §5.6): sent back,
-    /// they would make every later request with the jar an invalid header. A tab, which the RFC
-    /// lets through, is refused too, as curl does: cookies.txt separates its fields by tabs, so
-    /// such a cookie could not be saved and read back.
-    public static func problem(name: String, value: String, limit: Int) -> String? {
-        func controlByte(_ what: String, _ text: String) -> String? {
+    /// they would make every later request with the jar an invalid header. A tab is kept in a
+    /// value, as the RFC and browsers keep it (cookies.txt's value is the rest of its line); in a
+    /// name it is refused, as curl refuses it, since cookies.txt separates the name by tabs.
+    public static func problem(name: String, value: String, limit: Int) -> (CookieRule, String)? {
+        func controlByte(_ what: String, _ text: String, tab: Bool) -> String? {
             // Over the string's own bytes (a walk of its UTF-8 view cost 16 instructions a byte).
             var copy = text
             guard let (offset, byte) = copy.withUTF8({ bytes -> (Int, UInt8)? in
-                for (i, byte) in bytes.enumerated() where byte < 0x20 || byte == 0x7F { return (i + 1, byte) }
+                for (i, byte) in bytes.enumerated() where (byte < 0x20 && (byte != 0x09 || !tab)) || byte == 0x7F { return (i + 1, byte) }
                 return nil
             }) else { return nil }
             let hex = String(byte, radix: 16, uppercase: true)
-            let why = byte == 0x09 ? "a cookies.txt line could not carry it; curl drops such cookies too" : "ignored, as RFC 6265bis section 5.6 says"
+            let why = byte == 0x09 ? "a cookies.txt line could not carry it in a name; curl refuses it too" : "ignored, as RFC 6265bis section 5.6 says"
             return "the \(what) holds control byte 0x\(hex.count == 1 ? "0" + hex : hex) at byte \(offset) (\(why))"
         }
         // Two calls, not a loop over an array of both: this runs for every cookie stored.
-        if let problem = controlByte("name", name) ?? controlByte("value", value) { return problem }
+        if let problem = controlByte("name", name, tab: false) ?? controlByte("value", value, tab: true) { return (.controlCharacter, problem) }
         if name.utf8.count + value.utf8.count > limit {
-            return "name and value are \(name.utf8.count + value.utf8.count) bytes; the limit is \(limit)"
+            return (.nameValueTooLong, "name and value are \(name.utf8.count + value.utf8.count) bytes; the limit is \(limit)")
         }
         return nil
     }
@@ -41,7 +41,9 @@ extension Cookie {
 
     /// The cookie name prefixes RFC 6265bis §4.1.3 gives meaning to, matched ASCII
     /// case-insensitively as browsers do (`__SECURE-id` is a `__Secure-` cookie).
-    public enum NamePrefix { case secure, host }
+    /// `__Secure-`, `__Host-`, `__Http-` and `__Host-Http-` (RFC 6265bis §4.1.3), matched
+    /// without case.
+    public enum NamePrefix { case secure, host, http, hostHTTP }
 
     /// The prefix `name` starts with, if any: compared byte by byte, no lower-cased copy made
     /// (this runs for every cookie stored).
@@ -49,7 +51,10 @@ extension Cookie {
         guard name.utf8.first == 0x5F else { return nil }  // "_"
         var name = name
         return name.withUTF8 { bytes in
-            ASCII.hasPrefix(bytes, ignoringCase: "__secure-") ? .secure : ASCII.hasPrefix(bytes, ignoringCase: "__host-") ? .host : nil
+            if ASCII.hasPrefix(bytes, ignoringCase: "__secure-") { return .secure }
+            if ASCII.hasPrefix(bytes, ignoringCase: "__host-http-") { return .hostHTTP }
+            if ASCII.hasPrefix(bytes, ignoringCase: "__host-") { return .host }
+            return ASCII.hasPrefix(bytes, ignoringCase: "__http-") ? .http : nil
         }
     }
 }

@@ -36,13 +36,23 @@ public struct Cookie: Equatable, Sendable {
     /// `name=value` as a Cookie header carries it.
     public var pair: String { name.isEmpty ? value : "\(name)=\(value)" }
 
-    /// The identity §5.3 step 11 replaces by: name, domain, path.
-    public var key: CookieKey { CookieKey(name: name, domain: domain, path: path) }
+    /// The identity a new cookie replaces by (RFC 6265bis §5.7 step 23): name, domain, the
+    /// host-only flag and path. A host-only `a` from example.com and `a; Domain=example.com` are
+    /// two cookies, as in Chromium and Firefox.
+    public var key: CookieKey { CookieKey(name: name, domain: domain, path: path, hostOnly: hostOnly) }
 }
 
-/// Name, domain and path: two cookies with the same key are the same cookie.
+/// Name, domain, host-only flag and path: two cookies with the same key are the same cookie.
 public struct CookieKey: Hashable, Sendable {
     public let name: String
     public let domain: String
     public let path: String
+    public let hostOnly: Bool
+
+    public init(name: String, domain: String, path: String, hostOnly: Bool) {
+        self.name = name; self.domain = domain; self.path = path; self.hostOnly = hostOnly
+    }
+
+    /// Whether `cookie`, found in this key's domain's list, is the cookie of this key.
+    public func matches(_ cookie: Cookie) -> Bool { cookie.name == name && cookie.path == path && cookie.hostOnly == hostOnly }
 }

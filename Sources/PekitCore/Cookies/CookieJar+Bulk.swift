@@ -8,7 +8,7 @@ struct BulkIndex {
     var places: [UInt64: Int] = [:]
 
     static func hash(_ cookie: Cookie) -> UInt64 {
-        add(cookie.path, to: add(cookie.name, to: add(cookie.domain, to: FNV1a.basis)))
+        FNV1a.add(cookie.hostOnly ? 1 : 0, to: add(cookie.path, to: add(cookie.name, to: add(cookie.domain, to: FNV1a.basis))))
     }
 
     /// The text's bytes and a separator no UTF-8 byte equals, continuing from `h`.
@@ -48,8 +48,8 @@ extension CookieJar {
         // One string for the domain's cookies, not one each.
         cookie.domain = byDomain.keys[slot]
         if let place = index.places[hash] {
-            let name = cookie.name, path = cookie.path
-            let same = { (old: Cookie) in old.name == name && old.path == path }
+            let key = cookie.key
+            let same = { (old: Cookie) in key.matches(old) }
             if place < byDomain.values[slot].count && same(byDomain.values[slot][place]) {
                 byDomain.values[slot][place] = consume cookie
                 return

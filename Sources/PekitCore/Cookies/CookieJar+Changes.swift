@@ -29,7 +29,7 @@ extension CookieJar {
 
     /// The cookie with `key`, if the jar has it.
     func cookie(_ key: CookieKey) -> Cookie? {
-        byDomain[key.domain]?.first { $0.name == key.name && $0.path == key.path }
+        byDomain[key.domain]?.first { key.matches($0) }
     }
 
     /// Writes `base` (the file as it is now) with this jar's changes applied, and forgets them.

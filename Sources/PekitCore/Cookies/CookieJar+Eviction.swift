@@ -147,7 +147,7 @@ extension CookieJar {
         keys.reserveCapacity(count)
         for (domain, list) in byDomain {
             for c in list {
-                keys.append(CookieKey(name: c.name, domain: domain, path: c.path))
+                keys.append(CookieKey(name: c.name, domain: domain, path: c.path, hostOnly: c.hostOnly))
                 access.append(.init(time: c.lastAccess, key: keys.count - 1))
                 if let expires = c.expires { expiry.append(.init(time: expires, key: keys.count - 1)) }
             }
@@ -184,7 +184,7 @@ extension CookieJar {
         guard let slot = byDomain.index(forKey: key.domain) else { return false }
         // The time compared first: it differs for all but the one cookie. No copy of the list is
         // kept (one alive while it changes would copy every cookie in it).
-        guard let i = byDomain.values[slot].firstIndex(where: { current($0) && $0.name == key.name && $0.path == key.path }) else { return false }
+        guard let i = byDomain.values[slot].firstIndex(where: { current($0) && key.matches($0) }) else { return false }
         if byDomain.values[slot].count == 1 {
             byDomain.remove(at: slot)
         } else {

@@ -61,7 +61,9 @@ extension CookieJar {
                 var fieldStart = start
                 while true {
                     var fieldEnd = end
-                    if fieldStart < end, let tab = memchr(base + fieldStart, 0x09, end - fieldStart) {
+                    // The value is the rest of the line: a tab in it is the value's (browsers keep
+                    // tabs in values, RFC 6265bis §5.6).
+                    if fields.count < 6, fieldStart < end, let tab = memchr(base + fieldStart, 0x09, end - fieldStart) {
                         fieldEnd = base.distance(to: tab.assumingMemoryBound(to: UInt8.self))
                     }
                     fields.append(fieldStart..<fieldEnd)

@@ -53,7 +53,7 @@ extension CookieJar {
             var chosen = try all.filter { try verdict($0, url: url, host: host, now: now, context: context).0 }
             chosen.sort { a, b in a.path.count != b.path.count ? a.path.count > b.path.count : a.creation < b.creation }
             for cookie in chosen {
-                if let i = byDomain[cookie.domain]?.firstIndex(where: { $0.name == cookie.name && $0.path == cookie.path }) {
+                if let i = byDomain[cookie.domain]?.firstIndex(where: cookie.key.matches) {
                     byDomain[cookie.domain]?[i].lastAccess = now
                     if let sent = byDomain[cookie.domain]?[i] { noteForEviction(sent) }
                 }

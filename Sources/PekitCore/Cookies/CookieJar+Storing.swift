@@ -4,29 +4,32 @@ extension CookieJar {
 
     /// Stores what `setCookie` says, as received in a response to `url`.
     /// - Parameter http: false for a non-HTTP API (it may not set or replace HttpOnly cookies).
-    public func receive(_ setCookie: String, from url: RequestURL, http: Bool = true) throws -> Outcome {
+    /// - Parameter site: the response's context: a cross-site one (not a top-level navigation)
+    ///   cannot set a SameSite=Lax or Strict cookie (RFC 6265bis §5.7).
+    public func receive(_ setCookie: String, from url: RequestURL, http: Bool = true, site: RequestContext.Site = .same) throws -> Outcome {
         var header = setCookie
-        return try header.withUTF8 { try receive(bytes: $0, from: url, http: http) }
+        return try header.withUTF8 { try receive(bytes: $0, from: url, http: http, site: site) }
     }
 
     /// `receive` of a Set-Cookie value's bytes where they are (a script's string, a response's
     /// header): no string is made of the whole value. Bytes that are not UTF-8 are read as
     /// `receive` reads them, each field's replaced as it becomes text.
-    public func receive(bytes: UnsafeBufferPointer<UInt8>, from url: RequestURL, http: Bool = true) throws -> Outcome {
+    public func receive(bytes: UnsafeBufferPointer<UInt8>, from url: RequestURL, http: Bool = true,
+                        site: RequestContext.Site = .same) throws -> Outcome {
         guard let parsed = SetCookie.parse(bytes) else {
             let setCookie = String(decoding: bytes, as: UTF8.self)
             let name = setCookie.split(separator: ";").first.map { String($0.prefix(40)) } ?? ""
-            return .rejected(name: name, reason: "not a cookie: the name=value part has no '=' or an empty name (RFC 6265 section 5.2)")
+            return .rejected(name: name, reason: "not a cookie: its name and value are both empty (RFC 6265bis section 5.6)", rule: .emptyNameAndValue)
         }
         let name = parsed.name
-        func reject(_ reason: String) -> Outcome { .rejected(name: name, reason: reason) }
-        if let problem = Cookie.problem(name: name, value: parsed.value, limit: limits.maxNameValueBytes) { return reject(problem) }
+        func reject(_ rule: CookieRule, _ reason: String) -> Outcome { .rejected(name: name, reason: reason, rule: rule) }
+        if let (rule, problem) = Cookie.problem(name: name, value: parsed.value, limit: limits.maxNameValueBytes) { return reject(rule, problem) }
         // In an attribute: the name and value were looked at above, with their own words, so
         // only what follows the first ';' is scanned (this runs for every cookie received).
         let attributes = bytes.firstIndex(of: 0x3B) ?? bytes.count
         if let (at, byte) = SetCookie.controlCharacter(UnsafeBufferPointer(rebasing: bytes[attributes...])) {
             let offset = attributes + at
-            return reject("the Set-Cookie value holds control byte 0x\(Self.hex(byte)) at byte \(offset) (the whole cookie is ignored, as RFC 6265bis section 5.6 says)")
+            return reject(.controlCharacter, "the Set-Cookie value holds control byte 0x\(Self.hex(byte)) at byte \(offset) (the whole cookie is ignored, as RFC 6265bis section 5.6 says)")
         }
         let wall = clock()
         let now = tick(at: wall)
@@ -52,27 +55,21 @@ extension CookieJar {
                 lastDomainCheck = (written, host, check)
             }
             switch check {
-            case .rejected(let reason): return reject(reason)
+            case .rejected(let rule, let reason): return reject(rule, reason)
             case .hostOnly: break
             case .domain(let domain):
                 cookie.hostOnly = false
                 cookie.domain = domain
             }
         }
-        if cookie.httpOnly && !http { return reject("HttpOnly cookies can only be set over HTTP") }
         let secureOrigin = url.isSecureContext
-        let prefix = Cookie.namePrefix(name)
-        if prefix == .secure && !(cookie.secure && secureOrigin) {
-            return reject("a __Secure- cookie needs the Secure attribute and an https origin")
+        if let (rule, reason) = Self.brokenRule(StorageCandidate(cookie: cookie, origin: url, pathAttribute: parsed.path, domainAttribute: parsed.domain,
+                                                                 http: http, site: site)) {
+            return reject(rule, reason)
         }
-        if prefix == .host && !(cookie.secure && secureOrigin && cookie.hostOnly && parsed.domain == nil && cookie.path == "/") {
-            return reject("a __Host- cookie needs Secure, an https origin, no Domain and Path=/")
-        }
-        if cookie.secure && !secureOrigin { return reject("Secure cookies can only be set from https (or loopback)") }
-        if cookie.sameSite == Cookie.SameSite.none && !cookie.secure { return reject("SameSite=None needs the Secure attribute") }
         for filter in filters {
             if let rewrite = filter.rewrite, let changed = try rewrite(cookie, url) { cookie = changed }
-            if let accept = filter.accept, try !accept(cookie, url) { return reject("refused by the filter \"\(filter.name)\"") }
+            if let accept = filter.accept, try !accept(cookie, url) { return reject(.filter, "refused by the filter \"\(filter.name)\"") }
         }
         // Leave secure cookies alone (RFC 6265bis §5.7 step 16): an insecure origin cannot shadow
         // one whose domain domain-matches the new one's either way (a parent's or a subdomain's).
@@ -83,7 +80,7 @@ extension CookieJar {
                 old.secure && old.name == cookie.name && (Self.domainMatches(old.domain, cookie.domain) || Self.domainMatches(cookie.domain, old.domain))
                     && Self.pathMatches(cookie.path, old.path)
             }
-            if shadowed { return reject("a Secure cookie of that name exists; an insecure origin cannot replace it") }
+            if shadowed { return reject(.overwritesSecure, "a Secure cookie of that name exists; an insecure origin cannot replace it") }
         }
         // One dictionary lookup, the domain's list changed where it is: a copy of the list
         // (`var list = byDomain[d]`) would copy every cookie of the domain while the dictionary
@@ -92,8 +89,9 @@ extension CookieJar {
         if let slot = byDomain.index(forKey: cookie.domain) {
             // The domain's key shared: one string for all its cookies, not one each.
             cookie.domain = byDomain.keys[slot]
-            if let index = byDomain.values[slot].firstIndex(where: { $0.name == cookie.name && $0.path == cookie.path }) {
-                if byDomain.values[slot][index].httpOnly && !http { return reject("an HttpOnly cookie of that name exists") }
+            let key = cookie.key
+            if let index = byDomain.values[slot].firstIndex(where: key.matches) {
+                if byDomain.values[slot][index].httpOnly && !http { return reject(.overwritesHttpOnly, "an HttpOnly cookie of that name exists") }
                 cookie.creation = byDomain.values[slot][index].creation
                 if cookie.isExpired(at: now) {
                     if byDomain.values[slot].count == 1 { byDomain.remove(at: slot) } else { byDomain.values[slot].remove(at: index) }
@@ -128,7 +126,7 @@ extension CookieJar {
         // 0x7F.1 is 127.0.0.1 (RFC 6265bis §5.6.2 lower-cases and converts to A-labels).
         var domain: String
         do { domain = try RequestURL.checkedCanonicalHost(written) } catch {
-            return .rejected("Domain=\(written) is not a host name: \(error)")
+            return .rejected(.invalidDomain, "Domain=\(written) is not a host name: \(error)")
         }
         // Messages name the attribute as written, and the host it is when that differs.
         let shown = written == domain ? domain : "\(written) (\(domain))"
@@ -136,16 +134,16 @@ extension CookieJar {
         // IP address matches only identically), in any of its written forms.
         if hostIsIP {
             guard RequestURL.canonicalHost(domain) == host else {
-                return .rejected("Domain=\(shown) does not match the host \(host): an IP address takes no Domain attribute but itself")
+                return .rejected(.ipAddressDomain, "Domain=\(shown) does not match the host \(host): an IP address takes no Domain attribute but itself")
             }
             domain = ""
         }
         if !domain.isEmpty, isPublicSuffix(domain) {
-            guard domain == host else { return .rejected("Domain=\(shown) is a public suffix") }
+            guard domain == host else { return .rejected(.publicSuffix, "Domain=\(shown) is a public suffix") }
             domain = ""
         }
         guard !domain.isEmpty else { return .hostOnly }
-        guard Self.domainMatches(host, domain, hostIsIP: hostIsIP) else { return .rejected("Domain=\(shown) does not domain-match the host \(host)") }
+        guard Self.domainMatches(host, domain, hostIsIP: hostIsIP) else { return .rejected(.domainMismatch, "Domain=\(shown) does not domain-match the host \(host)") }
         // An IP address is only ever matched exactly.
         return hostIsIP ? .hostOnly : .domain(domain)
     }
@@ -155,7 +153,7 @@ extension CookieJar {
     /// - Throws: `CookieError.invalidCookie` for control bytes in the name or value, a name and
     ///   value over the size limit, or an expiry that is not a number.
     public func set(_ cookie: Cookie) throws {
-        if let problem = Cookie.problem(name: cookie.name, value: cookie.value, limit: limits.maxNameValueBytes) {
+        if let (_, problem) = Cookie.problem(name: cookie.name, value: cookie.value, limit: limits.maxNameValueBytes) {
             throw CookieError.invalidCookie("cookie \"\(String(cookie.name.prefix(40)))\": \(problem)")
         }
         var cookie = cookie
@@ -176,7 +174,7 @@ extension CookieJar {
         }
         // Changed in place, as `receive` does (no copy of the domain's list).
         if let slot = byDomain.index(forKey: cookie.domain),
-           let index = byDomain.values[slot].firstIndex(where: { $0.name == cookie.name && $0.path == cookie.path }) {
+           let index = byDomain.values[slot].firstIndex(where: cookie.key.matches) {
             byDomain.values[slot].remove(at: index)
             count -= 1
         }
@@ -212,12 +210,10 @@ extension CookieJar {
         if cookie.path.utf8.count > SetCookie.maxAttributeValue { throw refuse("the path is over \(SetCookie.maxAttributeValue) bytes") }
         if RequestURL.isIPAddress(domain) { cookie.hostOnly = true }
         if !cookie.hostOnly && isPublicSuffix(domain) { throw refuse("the domain \(domain) is a public suffix") }
-        let prefix = Cookie.namePrefix(cookie.name)
-        if prefix == .secure && !cookie.secure { throw refuse("a __Secure- cookie needs the Secure attribute") }
-        if prefix == .host && !(cookie.secure && cookie.hostOnly && cookie.path == "/") {
-            throw refuse("a __Host- cookie needs Secure, no Domain (host-only) and Path=/")
+        // The same rules a received cookie passes, but for those that need a response.
+        if let (_, reason) = Self.brokenRule(StorageCandidate(cookie: cookie, origin: nil, pathAttribute: nil, domainAttribute: nil, http: true, site: .same)) {
+            throw refuse(reason)
         }
-        if cookie.sameSite == Cookie.SameSite.none && !cookie.secure { throw refuse("SameSite=None needs the Secure attribute") }
     }
 
     func enforceLimits(domain: String, now: Double) {

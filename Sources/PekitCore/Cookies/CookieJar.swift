@@ -31,7 +31,8 @@ public final class CookieJar {
         case stored(Cookie)
         /// An expired cookie: any old cookie of the same name, domain and path was removed.
         case removed(name: String, count: Int)
-        case rejected(name: String, reason: String)
+        /// Refused: the rule it broke (`CookieRule`, as Lua names it) and why, in words.
+        case rejected(name: String, reason: String, rule: CookieRule)
     }
 
     public var limits = Limits()
@@ -73,7 +74,7 @@ public final class CookieJar {
     enum DomainCheck {
         case hostOnly
         case domain(String)
-        case rejected(String)
+        case rejected(CookieRule, String)
     }
 
     public init(publicSuffixes: PublicSuffixList?, clock: @escaping @Sendable () -> Double) {

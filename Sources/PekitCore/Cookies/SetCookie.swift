@@ -15,8 +15,9 @@ public struct SetCookie: Equatable, Sendable {
     public var sameSite: Cookie.SameSite?
     public var partitioned = false
 
-    /// Parses one Set-Cookie value; nil when §5.2 says to ignore it (no '=' in the name-value
-    /// pair, or an empty name). Read as octets, as §5.2 reads it: `;`, `=` and the spaces and
+    /// Parses one Set-Cookie value as RFC 6265bis §5.6 does; nil when it says to ignore it (an
+    /// empty name and an empty value). A name-value pair with no '=' is a value with an empty
+    /// name (`foo` is sent back as `foo`), as browsers keep it. Read as octets, as §5.6 reads it: `;`, `=` and the spaces and
     /// tabs trimmed are bytes, whatever follows them (a combining mark after a `;` does not hide
     /// it), and attribute names are matched ASCII case-insensitively.
     public init?(_ header: String) {
@@ -58,10 +59,12 @@ public struct SetCookie: Equatable, Sendable {
         }
         let firstSemicolon = find(0x3B, from: 0, to: end)
         let nameValueEnd = firstSemicolon ?? end
-        guard let eq = find(0x3D, from: 0, to: nameValueEnd) else { return nil }
-        let name = text(trimmed(0, eq))
-        guard !name.isEmpty else { return nil }
-        var cookie = SetCookie(name: name, value: text(trimmed(eq + 1, nameValueEnd)))
+        // §5.6 steps 3 to 5: no '=', an empty name and the whole pair the value; both empty: ignored.
+        let eq = find(0x3D, from: 0, to: nameValueEnd)
+        let nameRange = eq.map { trimmed(0, $0) } ?? 0..<0
+        let valueRange = eq.map { trimmed($0 + 1, nameValueEnd) } ?? trimmed(0, nameValueEnd)
+        guard !nameRange.isEmpty || !valueRange.isEmpty else { return nil }
+        var cookie = SetCookie(name: text(nameRange), value: text(valueRange))
         guard var start = firstSemicolon.map({ $0 + 1 }) else { return cookie }
         while true {
             let stop = find(0x3B, from: start, to: end) ?? end

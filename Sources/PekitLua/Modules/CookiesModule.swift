@@ -88,6 +88,9 @@ enum CookiesModule: LuaModule {
             let list = stack.type(3) == LUA_TTABLE
             let count = list ? try call.stringCount(3, expected: "a list of Set-Cookie strings") : 1
             if !list { _ = try call.string(3) }
+            // The response's context, as jar:header takes it: a cross-site one cannot set a
+            // SameSite=Lax or Strict cookie; http_only = false is a non-HTTP API.
+            let given = try context(call, 4)
             // Each stored cookie goes into the list's records as it comes; its table is made when
             // the script first reads the list (cookie_list.c), which most scripts never do.
             let state = state(runtime)
@@ -95,7 +98,7 @@ enum CookiesModule: LuaModule {
             state.records = nil
             defer { state.records = records }
             records.start()
-            var rejected: [(name: String, reason: String)] = [], removed = 0
+            var rejected: [(name: String, reason: String, rule: CookieRule)] = [], removed = 0
             let evictedBefore = jar.evicted
             for i in 0..<count {
                 if list { _ = stack.rawGetIndex(3, Int64(i + 1)) } else { stack.pushValue(3) }
@@ -103,13 +106,13 @@ enum CookiesModule: LuaModule {
                 var length = 0
                 guard let pointer = lua_tolstring(call.L, -1, &length) else { continue }
                 let outcome = try pointer.withMemoryRebound(to: UInt8.self, capacity: length) {
-                    try jar.receive(bytes: UnsafeBufferPointer(start: $0, count: length), from: url)
+                    try jar.receive(bytes: UnsafeBufferPointer(start: $0, count: length), from: url, http: given.http, site: given.site)
                 }
                 switch outcome {
                 case .stored(let cookie):
                     try records.append(cookie)
                 case .removed(_, let count): removed += count
-                case .rejected(let name, let reason): rejected.append((name, reason))
+                case .rejected(let name, let reason, let rule): rejected.append((name, reason, rule))
                 }
             }
             // {stored = {cookie…}, rejected = {{name =, reason =}…}, removed = n, evicted = n}, made directly.
@@ -119,9 +122,10 @@ enum CookiesModule: LuaModule {
             stack.rawSet(result, "stored")
             stack.newTable(narr: Int32(clamping: rejected.count))
             for (i, item) in rejected.enumerated() {
-                stack.newTable(nrec: 2)
+                stack.newTable(nrec: 3)
                 stack.push(item.name); stack.rawSet(-2, "name")
                 stack.push(item.reason); stack.rawSet(-2, "reason")
+                stack.push(item.rule.rawValue); stack.rawSet(-2, "rule")
                 stack.rawSetIndex(-2, Int64(i + 1))
             }
             stack.rawSet(-2, "rejected")

@@ -11,7 +11,7 @@ let cookiesCommand = Command(
            pekit cookies list    JAR [URL]
            pekit cookies explain JAR URL
            pekit cookies delete  JAR URL [NAME]
-       options: [--filter NAME[:OPTIONS]]... [--now SECONDS] [--force] [--plugins DIR]
+       options: [--filter NAME[:OPTIONS]]... [--now SECONDS] [--site CONTEXT] [--force] [--plugins DIR]
 
     JAR is a cookie file: Netscape cookies.txt (as curl -c writes it), or JSON when it ends in
     .json. It is created when missing and rewritten atomically (session cookies included, so a
@@ -46,13 +46,23 @@ enum CookiesOptions {
         """)
     static let now = Option("now", value: "SECONDS", "the clock, in seconds since 1970, to replay old traffic")
     static let force = Option("force", "save even over a file that did not load as a jar (otherwise refused)")
-    static let all: [Option] = [filter, now, force, .plugins, .help]
+    static let site = Option("site", value: "CONTEXT", """
+        the request's or response's context, for receive, header and explain:
+        same-site (the default), cross-site-navigation (a top-level navigation
+        from another site: no Strict cookies sent) or cross-site (a subresource:
+        no Strict or Lax cookies sent, and none set)
+        """)
+    static let all: [Option] = [filter, now, site, force, .plugins, .help]
 }
 
 private func runCookies(_ args: [[UInt8]]) throws -> Int32 {
     let parsed = try cookiesCommand.parse(args)
     if parsed.has(.help) { Output.stdout.line(cookiesCommand.help); return 0 }
     let words = parsed.positionals
+    let siteText = parsed.value(CookiesOptions.site) ?? CookieJar.RequestContext.Site.same.rawValue
+    guard let site = CookieJar.RequestContext.Site(rawValue: siteText) else {
+        throw UsageError(command: "cookies", message: "--site takes same-site, cross-site-navigation or cross-site, not '\(siteText)'")
+    }
     guard let action = words.first else { throw UsageError(command: "cookies", message: "give an action: receive, header, list, explain or delete") }
     let limits: [String: (least: Int, most: Int)] = ["receive": (4, Int.max), "header": (3, 3), "list": (2, 3), "explain": (3, 3), "delete": (3, 4)]
     guard let (least, most) = limits[action] else {
@@ -97,7 +107,7 @@ private func runCookies(_ args: [[UInt8]]) throws -> Int32 {
     }
     let force = parsed.has(CookiesOptions.force)
     return try withExtendedLifetime(runtime) {
-        let run = { try runCookieAction(action, jar: jar, jarPath: jarPath, url: url, rest: Array(words.dropFirst(3)), force: force) }
+        let run = { try runCookieAction(action, jar: jar, jarPath: jarPath, url: url, rest: Array(words.dropFirst(3)), force: force, site: site) }
         guard action == "receive" || action == "delete" else { return try run() }
         // A read-change-write of the jar: under its lock, so that processes updating one jar at
         // once merge (each loads what the one before saved) instead of overwriting each other.
@@ -109,7 +119,8 @@ private func cookieURL(_ text: String) throws -> RequestURL {
     do { return try RequestURL(text) } catch { throw CommandFailure(message: "pekit cookies: \(error)") }
 }
 
-private func runCookieAction(_ action: String, jar: CookieJar, jarPath: String, url: RequestURL?, rest: [String], force: Bool) throws -> Int32 {
+private func runCookieAction(_ action: String, jar: CookieJar, jarPath: String, url: RequestURL?, rest: [String], force: Bool,
+                             site: CookieJar.RequestContext.Site) throws -> Int32 {
     func fail(_ error: Error) -> CommandFailure { CommandFailure(message: "pekit cookies: \(error)") }
     if access(jarPath, F_OK) == 0 {
         let loaded: (loaded: Int, warnings: [String])
@@ -137,9 +148,9 @@ private func runCookieAction(_ action: String, jar: CookieJar, jarPath: String, 
                     header = String(header.dropFirst("set-cookie:".count).drop { $0 == " " || $0 == "\t" })
                     Output.stderr.line(printable("pekit cookies: note: \"\(String(given.prefix(40)))\" starts with the field name Set-Cookie:; the value after it is used"))
                 }
-                switch try jar.receive(header, from: url) {
+                switch try jar.receive(header, from: url, site: site) {
                 case .stored(let cookie): lines.append("stored   " + describe(cookie))
-                case .rejected(let name, let reason): rejected.append(printable("rejected \(name): \(reason)"))
+                case .rejected(let name, let reason, _): rejected.append(printable("rejected \(name): \(reason)"))
                 case .removed(let name, let count):
                     // Max-Age=0 or a past Expires: how a server deletes a cookie.
                     lines.append(printable("expired  \(name) (\(count > 0 ? "deleted the stored one" : "no stored cookie to delete"))"))
@@ -149,12 +160,12 @@ private func runCookieAction(_ action: String, jar: CookieJar, jarPath: String, 
             if jar.evicted > evictedBefore { Output.stdout.line("evicted  \(jar.evicted - evictedBefore) (over the jar's limits)") }
             try save()
         case "header":
-            if let url, let header = try jar.header(for: url) { Output.stdout.line(printable(header)) }
+            if let url, let header = try jar.header(for: url, context: CookieJar.RequestContext(site: site)) { Output.stdout.line(printable(header)) }
         case "list":
             for cookie in try url.map({ try jar.cookies(for: $0) }) ?? jar.all { Output.stdout.line(describe(cookie)) }
         case "explain":
             guard let url else { return 2 }
-            for verdict in try jar.explain(url) {
+            for verdict in try jar.explain(url, context: CookieJar.RequestContext(site: site)) {
                 let sent = (verdict.sent ? "sent" : "not sent").padding(toLength: 8, withPad: " ", startingAt: 0)
                 Output.stdout.line(printable("\(sent) \(verdict.cookie.name)=\(verdict.cookie.value)  \(verdict.reason)"))
             }

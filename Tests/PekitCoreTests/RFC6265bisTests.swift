@@ -1,0 +1,120 @@
+import XCTest
+@testable import PekitCore
+
+/// Issue 43: the jar as RFC 6265bis (draft-ietf-httpbis-rfc6265bis) and browsers keep cookies,
+/// where it differs from RFC 6265. Each case names the rule a refusal breaks (`CookieRule`).
+final class RFC6265bisTests: XCTestCase {
+    func jar() -> CookieJar { CookieJar(publicSuffixes: nil, clock: { 1_700_000_000 }) }
+    let plain = try! RequestURL("http://example.com/")
+    let secure = try! RequestURL("https://example.com/")
+
+    func header(_ sets: [String], from url: RequestURL, jar j: CookieJar? = nil) throws -> String? {
+        let j = j ?? jar()
+        for set in sets { _ = try j.receive(set, from: url) }
+        return try j.header(for: url)
+    }
+
+    func rule(_ set: String, from url: RequestURL, http: Bool = true, site: CookieJar.RequestContext.Site = .same) throws -> CookieRule? {
+        if case .rejected(_, _, let rule) = try jar().receive(set, from: url, http: http, site: site) { return rule }
+        return nil
+    }
+
+    /// §5.6 steps 3 to 5: a pair without '=' is a value with an empty name, sent back alone.
+    func testNamelessCookies() throws {
+        XCTAssertEqual(try header(["foo"], from: plain), "foo")
+        XCTAssertEqual(try header(["=foo"], from: plain), "foo")
+        XCTAssertEqual(try header(["=test=2"], from: plain), "test=2")
+        XCTAssertEqual(try header(["a=1", "bare"], from: plain), "a=1; bare")
+        // The empty-named cookie is one cookie: a second replaces the first.
+        XCTAssertEqual(try header(["foo", "bar"], from: plain), "bar")
+        XCTAssertEqual(try rule("", from: plain), .emptyNameAndValue)
+        XCTAssertEqual(try rule("=", from: plain), .emptyNameAndValue)
+        XCTAssertEqual(try rule(" ; Path=/", from: plain), .emptyNameAndValue)
+        // A nameless cookie cannot pass for a prefixed one.
+        XCTAssertEqual(try rule("=__Host-x; Secure; Path=/", from: secure), .namelessPrefix)
+        XCTAssertEqual(try rule("__secure-y", from: secure), .namelessPrefix)
+    }
+
+    /// §5.6 step 6: an attribute value over 1,024 octets is ignored as if absent.
+    func testLongAttributeValuesAreIgnored() throws {
+        let j = jar()
+        guard case .stored(let path) = try j.receive("a=1; Path=/" + String(repeating: "x", count: 1035), from: try RequestURL("http://example.com/d/p")) else { return XCTFail() }
+        XCTAssertEqual(path.path, "/d")
+        guard case .stored(let domain) = try j.receive("b=1; Domain=" + String(repeating: "x", count: 1025), from: plain) else { return XCTFail() }
+        XCTAssertTrue(domain.hostOnly)
+        guard case .stored(let age) = try j.receive("c=1; Max-Age=-" + String(repeating: "1", count: 1024), from: plain) else { return XCTFail() }
+        XCTAssertNil(age.expires)
+    }
+
+    /// §5.6 step 1: a control character other than tab anywhere, attributes included, refuses the
+    /// cookie; a tab in a value is kept (and round-trips through cookies.txt and JSON).
+    func testControlCharactersAndTabs() throws {
+        XCTAssertEqual(try rule("a=1; Path=/te\u{5}st", from: plain), .controlCharacter)
+        XCTAssertEqual(try rule("a=1; Foo=\u{7F}", from: plain), .controlCharacter)
+        XCTAssertEqual(try rule("a\u{1}=1", from: plain), .controlCharacter)
+        let j = jar()
+        XCTAssertEqual(try header(["test=tab\ttest", "u=\tlead"], from: plain, jar: j), "test=tab\ttest; u=lead")
+        for format in [CookieJar.FileFormat.netscape, .json] {
+            let back = jar()
+            XCTAssertEqual(try back.load(j.serialized(format, sessions: true), format: format, name: "jar").warnings, [])
+            XCTAssertEqual(try back.header(for: plain), "test=tab\ttest; u=lead", "\(format)")
+        }
+    }
+
+    /// §5.7: a host-only cookie and a domain cookie of the same name are two cookies (the host-only
+    /// flag is part of what a new cookie replaces by), in the jar and in its files.
+    func testHostOnlyAndDomainCookiesAreTwo() throws {
+        let j = jar()
+        XCTAssertEqual(try header(["a=1", "a=2; Domain=example.com"], from: plain, jar: j), "a=1; a=2")
+        XCTAssertEqual(try header(["a=3"], from: plain, jar: j), "a=3; a=2", "the host-only one is replaced")
+        XCTAssertEqual(try j.header(for: try RequestURL("http://www.example.com/")), "a=2")
+        for format in [CookieJar.FileFormat.netscape, .json] {
+            let back = jar()
+            _ = try back.load(j.serialized(format, sessions: true), format: format, name: "jar")
+            XCTAssertEqual(try back.header(for: plain), "a=3; a=2", "\(format)")
+        }
+    }
+
+    /// An IPv6 address's cookie may name the address itself as its Domain, without brackets.
+    func testIPv6DomainWithoutBrackets() throws {
+        let url = try RequestURL("http://[2606:2800:220:1:248:1893:25c8:1946]/")
+        let j = jar()
+        guard case .stored(let cookie) = try j.receive("a=1; Domain=2606:2800:220:1:248:1893:25c8:1946", from: url) else { return XCTFail() }
+        XCTAssertTrue(cookie.hostOnly)
+        XCTAssertEqual(try j.header(for: url), "a=1")
+    }
+
+    /// §4.1.3 as the draft has it now: `__Host-` needs an explicit `Path=/`; `__Http-` and
+    /// `__Host-Http-` need HttpOnly (and so HTTP) and Secure.
+    func testPrefixes() throws {
+        XCTAssertEqual(try rule("__Host-a=1; Secure", from: secure), .hostPrefix)
+        XCTAssertNil(try rule("__Host-a=1; Secure; Path=/", from: secure))
+        XCTAssertEqual(try rule("__HOST-a=1; Secure; Path=/; Domain=example.com", from: secure), .hostPrefix)
+        XCTAssertEqual(try rule("__Http-a=1; Secure", from: secure), .httpPrefix)
+        XCTAssertEqual(try rule("__http-a=1; HttpOnly", from: secure), .httpPrefix)
+        XCTAssertNil(try rule("__Http-a=1; Secure; HttpOnly", from: secure))
+        XCTAssertEqual(try rule("__Http-a=1; Secure; HttpOnly", from: secure, http: false), .httpOnlyFromNonHTTP)
+        XCTAssertEqual(try rule("__Host-Http-a=1; Secure; HttpOnly", from: secure), .hostPrefix, "no Path=/")
+        XCTAssertEqual(try rule("__Host-Http-a=1; Secure; Path=/", from: secure), .httpPrefix)
+        XCTAssertNil(try rule("__Host-Http-a=1; Secure; HttpOnly; Path=/", from: secure))
+        XCTAssertEqual(try rule("__Secure-a=1", from: secure), .securePrefix)
+    }
+
+    /// §5.7: a response in a cross-site context (not a top-level navigation) cannot set a
+    /// SameSite=Lax or Strict cookie; None and the default still can.
+    func testSameSiteWhenSet() throws {
+        XCTAssertEqual(try rule("a=1; SameSite=Lax", from: secure, site: .cross), .sameSiteCrossSite)
+        XCTAssertEqual(try rule("a=1; SameSite=Strict", from: secure, site: .cross), .sameSiteCrossSite)
+        XCTAssertNil(try rule("a=1; SameSite=None; Secure", from: secure, site: .cross))
+        XCTAssertNil(try rule("a=1", from: secure, site: .cross))
+        XCTAssertNil(try rule("a=1; SameSite=Strict", from: secure, site: .crossNavigation))
+        XCTAssertNil(try rule("a=1; SameSite=Lax", from: secure))
+        XCTAssertEqual(try rule("a=1; SameSite=None", from: secure), .sameSiteNoneInsecure)
+    }
+
+    /// Every rule has a name for Lua and a section it comes from.
+    func testEveryRuleNamesItsSource() {
+        XCTAssertEqual(Set(CookieRule.allCases.map(\.rawValue)).count, CookieRule.allCases.count)
+        for rule in CookieRule.allCases { XCTAssertFalse(rule.section.isEmpty, rule.rawValue) }
+    }
+}
