@@ -33,6 +33,22 @@ final class CookiesCommandTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: directory.appendingPathComponent("jar.txt.tmp").path), "renamed into place")
     }
 
+    /// Issue 43: the context of a response and of a request (`--site`): a cross-site response
+    /// cannot set a SameSite=Lax or Strict cookie; a cross-site request does not send them.
+    func testSiteContext() throws {
+        let stored = try run("cookies", "receive", "--site", "cross-site", "site.txt", "https://a.example/", "l=1; SameSite=Lax", "n=1; SameSite=None; Secure", "foo")
+        XCTAssertEqual(stored.stdout, """
+            stored   n=1  domain=a.example path=/  host-only Secure SameSite=None session
+            stored   foo  domain=a.example path=/  host-only session
+            rejected l: a SameSite=Lax cookie cannot be set by a response in a cross-site context (only by a same-site one or a top-level navigation)
+
+            """)
+        _ = try run("cookies", "receive", "site.txt", "https://a.example/", "s=1; SameSite=Strict", "x=1; SameSite=Lax")
+        XCTAssertEqual(try run("cookies", "header", "site.txt", "https://a.example/").stdout, "n=1; foo; s=1; x=1\n")
+        XCTAssertEqual(try run("cookies", "header", "--site", "cross-site-navigation", "site.txt", "https://a.example/").stdout, "n=1; foo; x=1\n")
+        XCTAssertEqual(try run("cookies", "header", "--site", "cross-site", "site.txt", "https://a.example/").stdout, "n=1; foo\n")
+    }
+
     func testClockFiltersAndErrors() throws {
         _ = try run("cookies", "receive", "jar.json", "http://203.0.113.7/", "s=1; Max-Age=100", "--filter", "rfc6265", "--now", "1000")
         XCTAssertEqual(try run("cookies", "header", "jar.json", "http://203.0.113.7/", "--now", "1050").stdout, "s=1\n")

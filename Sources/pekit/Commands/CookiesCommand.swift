@@ -167,7 +167,7 @@ private func runCookieAction(_ action: String, jar: CookieJar, jarPath: String, 
             guard let url else { return 2 }
             for verdict in try jar.explain(url, context: CookieJar.RequestContext(site: site)) {
                 let sent = (verdict.sent ? "sent" : "not sent").padding(toLength: 8, withPad: " ", startingAt: 0)
-                Output.stdout.line(printable("\(sent) \(verdict.cookie.name)=\(verdict.cookie.value)  \(verdict.reason)"))
+                Output.stdout.line(printable("\(sent) \(verdict.cookie.pair)  \(verdict.reason)"))
             }
         default:  // delete
             guard let url else { return 2 }
@@ -187,7 +187,9 @@ private func describe(_ c: Cookie) -> String {
     // One string grown in place (this runs for every cookie `pekit cookies list` prints).
     var line = c.name
     line.reserveCapacity(c.name.utf8.count + c.value.utf8.count + c.domain.utf8.count + c.path.utf8.count + 80)
-    line += "="; line += c.value; line += "  domain="; line += c.domain; line += " path="; line += c.path; line += " "
+    // A cookie with no name is shown as it is sent: its value alone.
+    if !c.name.isEmpty { line += "=" }
+    line += c.value; line += "  domain="; line += c.domain; line += " path="; line += c.path; line += " "
     if c.hostOnly { line += " host-only" }
     if c.secure { line += " Secure" }
     if c.httpOnly { line += " HttpOnly" }
