@@ -51,12 +51,15 @@ public final class HARLog {
             ("headers", .array(request.headers.fields.map { field($0.name, shown($0.name, $0.value)) })),
             ("queryString", .array(query)), ("headersSize", .integer(-1)), ("bodySize", .integer(Int64(body.count))),
         ]
+        // What the jar sent and held back, and what became of each Set-Cookie, as the comments
+        // browsers' tools show (cookies named, never their values).
+        if let notes = response.cookieNotes, !notes.sent.isEmpty { requestFields.append(("comment", .text(notes.sent.joined(separator: "\n")))) }
         if !body.isEmpty {
             requestFields.append(("postData", map([("mimeType", .text(request.headers["Content-Type"] ?? "application/octet-stream")), ("params", .array([]))]
                                                + content(body, mimeType: ""))))
         }
         let mimeType = response.header("Content-Type")?.description ?? ""
-        let responseFields: [(String, PekitValue)] = [
+        var responseFields: [(String, PekitValue)] = [
             ("status", .integer(Int64(response.status))), ("statusText", .text(response.reason)),
             ("httpVersion", .text("HTTP/" + response.httpVersion)),
             ("cookies", .array((keepsSecrets ? response.headers(named: "Set-Cookie") : []).compactMap { value -> PekitValue? in
@@ -68,6 +71,7 @@ public final class HARLog {
             ("redirectURL", .text(response.header("Location")?.description ?? "")), ("headersSize", .integer(-1)),
             ("bodySize", .integer(Int64(response.bodyLength))),
         ]
+        if let notes = response.cookieNotes, !notes.received.isEmpty { responseFields.append(("comment", .text(notes.received.joined(separator: "\n")))) }
         let t = response.timing
         func ms(_ seconds: Double) -> PekitValue { .number((seconds * 1000 * 1000).rounded() / 1000) }
         let wait = max(0, t.firstByte - t.connect - t.tls), receive = max(0, t.total - t.firstByte)

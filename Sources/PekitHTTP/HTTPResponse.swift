@@ -48,6 +48,9 @@ public struct HTTPResponse: Sendable {
     /// A copy of a body that went to a file or a callback, kept for the HAR record
     /// (`SendOptions.record`) up to `Exchange.recordedBodyLimit`; nil otherwise.
     package var recordedBody: [UInt8]?
+    /// With `SendOptions.explainsCookies`: this hop's cookie lines (what was sent or held back,
+    /// what became of each Set-Cookie), which the HAR entry keeps as its comments.
+    package var cookieNotes: (sent: [String], received: [String])?
     /// The URL of the final request.
     public var url = ""
     /// The method of the final request (a 303 turns POST into GET).

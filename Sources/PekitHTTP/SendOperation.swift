@@ -28,6 +28,8 @@ final class SendOperation {
     private var hops: [HTTPResponse.Hop] = []
     /// The rate limiter's slot for the current hop is booked (the wait for it is over or running).
     private var booked = false
+    /// With `explainsCookies`: the current hop's lines for the cookies sent and held back.
+    private var hopCookieLines: [String] = []
 
     init(_ request: consuming HTTPRequest, options: consuming SendOptions) {
         self.request = request
@@ -68,6 +70,7 @@ final class SendOperation {
                 // Changed as a whole or not at all: current is untouched if the jar or the signer throws.
                 var hop = current
                 if let jar = options.jar, options.cookieHeaderFromJar {
+                    if options.explainsCookies { hopCookieLines = try jar.explainRelevant(try hopURL()).map(CookieJar.line) }
                     if let cookie = try jar.header(for: try hopURL()) { try hop.headers.set("Cookie", cookie) } else { hop.headers.remove("Cookie") }
                 }
                 // Signed again on every hop (a fresh time and nonce; the URL may have changed).
@@ -116,14 +119,7 @@ final class SendOperation {
             case .success(let value): response = value
             case .failure(let error): throw error
             }
-            if let record = options.record {
-                var recorded = response
-                // A body that went to a file or a callback is recorded from its copy.
-                if let copy = response.recordedBody { recorded.body = copy; recorded.recordedBody = nil; response.recordedBody = nil }
-                recorded.url = current.url
-                recorded.method = current.method
-                record(current, recorded, started)
-            }
+            var receivedLines: [String] = []
             if let jar = options.jar {
                 let url = try hopURL()
                 // Only a cookie kept under the address itself is news: a filter (httpdns) may have
@@ -132,11 +128,26 @@ final class SendOperation {
                 let note = options.notice == nil ? nil : Self.hostFieldNote(url, current)
                 var storedUnderAddress = false
                 for value in response.headers(named: "Set-Cookie") {
-                    if case .stored(let cookie) = try jar.receive(value.description, from: url), let note, case .cookiesUnderAddress(let address, _, _) = note {
+                    let outcome = try jar.receive(value.description, from: url)
+                    if options.explainsCookies { receivedLines.append(CookieJar.line(outcome)) }
+                    if case .stored(let cookie) = outcome, let note, case .cookiesUnderAddress(let address, _, _) = note {
                         storedUnderAddress = storedUnderAddress || cookie.domain == address
                     }
                 }
                 if storedUnderAddress, let notice = options.notice, let note { notice(note) }
+            }
+            if options.explainsCookies {
+                response.cookieNotes = (hopCookieLines, receivedLines)
+                options.notice?(.cookies(url: current.url, sent: hopCookieLines, received: receivedLines))
+                hopCookieLines = []
+            }
+            if let record = options.record {
+                var recorded = response
+                // A body that went to a file or a callback is recorded from its copy.
+                if let copy = response.recordedBody { recorded.body = copy; recorded.recordedBody = nil; response.recordedBody = nil }
+                recorded.url = current.url
+                recorded.method = current.method
+                record(current, recorded, started)
             }
             guard options.followRedirects, Redirect.isRedirect(response.status), let location = response.header("Location") else {
                 response.url = current.url

@@ -89,12 +89,18 @@ public struct SendOptions {
     public var record: ((HTTPRequest, HTTPResponse, Double) -> Void)?
     /// Told what happened that the user may not expect (`Notice.text` says it).
     public var notice: ((Notice) -> Void)?
+    /// Say, on every hop, which of the jar's cookies were sent and which held back and why, and
+    /// what became of each Set-Cookie field (`Notice.cookies`, and the HAR entry's comments).
+    public var explainsCookies = false
 
     /// Something a send did as it should that the user may not expect.
     public enum Notice: Equatable, Sendable {
         /// Cookies from `address` (a request carrying `Host: name`) were stored under the
         /// address: they belong to the URL's host, whatever the Host field says.
         case cookiesUnderAddress(address: String, name: String, port: Int)
+        /// One hop's cookies (with `explainsCookies`): a line for each cookie the jar sent or held
+        /// back, and one for each Set-Cookie field of the response.
+        case cookies(url: String, sent: [String], received: [String])
 
         /// The sentence, with the option that does what was meant spelt for Lua or the command line.
         public func text(_ naming: HTTPError.Naming) -> String {
@@ -103,6 +109,8 @@ public struct SendOptions {
                 let mapping = naming == .lua ? "connect = {[\"\(name):\(port)\"] = \"\(address):\(port)\"}" : "--connect \(name):\(port)=\(address):\(port)"
                 return "cookies from \(address) were stored under \(address), not \(name): the Host field does not change whose cookies they are; "
                     + "to reach \(name) at \(address), put \(name) in the URL and map it with \(mapping)"
+            case .cookies(let url, let sent, let received):
+                return (["cookies for \(url):"] + sent + received).joined(separator: "\n")
             }
         }
     }

@@ -310,4 +310,43 @@ final class HARCommandTests: XCTestCase {
         XCTAssertEqual(compared.stdout, "1\tGET\t\(server.base)/gzip\t200\tas recorded\n2\tGET\t\(server.base)/gzip\t200\tas recorded\n")
         XCTAssertEqual(compared.status, 0)
     }
+
+    /// Issue 43: every hop says what the jar did: -v prints, and a HAR entry's comments keep,
+    /// which cookies were sent, which held back and why, and what became of each Set-Cookie
+    /// (by name and rule, never a value); from the command line and from `pekit run --har`.
+    func testEveryHopExplainsItsCookies() throws {
+        let server = try TestServer.shared()
+        let dir = try makeTemporaryDirectory("har-cookies")
+        let jar = dir.appendingPathComponent("jar.txt").path
+        let cookies = "127.0.0.1\tFALSE\t/\tFALSE\t0\tsid\tS3CRET\n127.0.0.1\tFALSE\t/admin\tFALSE\t0\tadm\t1\n"
+        try cookies.write(toFile: jar, atomically: true, encoding: .utf8)
+        let har = dir.appendingPathComponent("c.har").path
+        let url = "\(server.base)/cookies/raw?h=n%3D2%3B%20Path%3D%2F&h=__Host-x%3D1%3B%20Secure"
+        let r = try PekitProcess.run(["request", "--send", "-v", "--jar", jar, "--har", har, "-o", "/dev/null", url])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let lines = r.stderr.split(separator: "\n").filter { $0.hasPrefix("* cookie ") || $0.hasPrefix("* Set-Cookie ") }.map(String.init)
+        XCTAssertEqual(lines, [
+            "* cookie sid: sent: host-only cookie for 127.0.0.1, path / matches /cookies/raw",
+            "* cookie adm: path: /cookies/raw does not path-match /admin",
+            "* Set-Cookie n: stored for host 127.0.0.1, path /",
+            "* Set-Cookie __Host-x: refused (host-prefix): a __Host- cookie needs Secure, an https origin, no Domain and an explicit Path=/",
+        ])
+        func comments(_ path: String) throws -> [String?] {
+            let document = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+            let entry = try XCTUnwrap(((document["log"] as? [String: Any])?["entries"] as? [[String: Any]])?.first)
+            return [(entry["request"] as? [String: Any])?["comment"] as? String, (entry["response"] as? [String: Any])?["comment"] as? String]
+        }
+        let expected: [String?] = [lines[0...1].map { String($0.dropFirst(2)) }.joined(separator: "\n"), lines[2...3].map { String($0.dropFirst(2)) }.joined(separator: "\n")]
+        XCTAssertEqual(try comments(har), expected)
+        XCTAssertFalse(try comments(har).contains { $0?.contains("S3CRET") == true }, "cookies are named, never their values")
+        // A script's HAR says the same of its jar.
+        let scriptHAR = dir.appendingPathComponent("s.har").path
+        let script = dir.appendingPathComponent("s.lua").path
+        try "local jar = pekit.cookies.jar() jar:load(arg[1]) pekit.http.get(arg[2], { jar = jar })".write(toFile: script, atomically: true, encoding: .utf8)
+        let fresh = dir.appendingPathComponent("fresh.txt").path
+        try cookies.write(toFile: fresh, atomically: true, encoding: .utf8)
+        let run = try PekitProcess.run(["run", "--har", scriptHAR, script, fresh, url])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(try comments(scriptHAR), expected)
+    }
 }

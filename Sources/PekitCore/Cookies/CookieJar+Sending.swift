@@ -19,6 +19,29 @@ extension CookieJar {
         }
     }
 
+    /// The verdicts that concern `url`, for saying on every hop what was sent and what was held
+    /// back: every cookie sent, and every other stored under the host or one of its parent
+    /// domains (the cookies a reader would ask about), without touching last-access.
+    public func explainRelevant(_ url: RequestURL, context: RequestContext = RequestContext()) throws -> [Verdict] {
+        let domains = Set(candidateDomains(try logicalHost(url)))
+        return try explain(url, context: context).filter { $0.sent || domains.contains($0.cookie.domain) }
+    }
+
+    /// One verdict as a line: `cookie sid: sent: host-only cookie for h, path / matches /`, or why not.
+    public static func line(_ verdict: Verdict) -> String {
+        "cookie \(verdict.cookie.name.isEmpty ? "(no name)" : verdict.cookie.name): \(verdict.reason)"
+    }
+
+    /// What became of one Set-Cookie field, as a line: stored, removed, or refused and by which rule.
+    public static func line(_ outcome: Outcome) -> String {
+        func named(_ name: String) -> String { name.isEmpty ? "(no name)" : name }
+        switch outcome {
+        case .stored(let c): return "Set-Cookie \(named(c.name)): stored for \(c.hostOnly ? "host " : "domain ")\(c.domain), path \(c.path)"
+        case .removed(let name, let count): return "Set-Cookie \(named(name)): expired" + (count > 0 ? ", the stored one removed" : ", nothing stored")
+        case .rejected(let name, let reason, let rule): return "Set-Cookie \(named(name)): refused (\(rule.rawValue)): \(reason)"
+        }
+    }
+
     func verdict(_ cookie: Cookie, url: RequestURL, host: String, now: Double, context: RequestContext) throws -> (Bool, String) {
         if cookie.isExpired(at: now) { return (false, "expired") }
         let matchers = filters.compactMap { filter in filter.match.map { (filter.name, $0) } }

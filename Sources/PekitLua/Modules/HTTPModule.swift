@@ -204,8 +204,14 @@ enum HTTPModule: LuaModule {
     /// the `insecure = true` warning and each notice said once.
     static func prepared(_ given: consuming SendOptions, for request: HTTPRequest, in runtime: LuaRuntime) -> SendOptions {
         var options = consume given
-        if let har = runtime.harLog { options.record = { har.add($0, $1, started: $2) } }
-        options.notice = { [weak runtime] in runtime?.warnOnce($0.text(.lua), from: "pekit.http") }
+        if let har = runtime.harLog {
+            options.record = { har.add($0, $1, started: $2) }
+            options.explainsCookies = true  // the HAR entries' comments say what the jar did
+        }
+        options.notice = { [weak runtime] notice in
+            if case .cookies = notice { return }  // for the HAR's comments only
+            runtime?.warnOnce(notice.text(.lua), from: "pekit.http")
+        }
         let state = state(runtime)
         if options.insecure && !state.warnedInsecure && request.url.lowercased().hasPrefix("https:") {
             state.warnedInsecure = true

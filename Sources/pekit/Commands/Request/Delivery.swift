@@ -34,10 +34,18 @@ struct Delivery {
         var options = SendOptions(cookiesOf: builder)
         options.rate = rate
         var noticed = Set<String>()
+        let verboseCookies = parsed.has(RequestOptions.verbose)
         options.notice = { notice in
+            // -v: each hop's cookies, sent and held back and why, and each Set-Cookie's fate.
+            if case .cookies(_, let sent, let received) = notice {
+                if verboseCookies { for line in sent + received { Output.stderr.line(printable("* " + line)) } }
+                return
+            }
             let text = notice.text(.commandLine)
             if noticed.insert(text).inserted { Output.stderr.line("pekit request: warning: \(text)") }
         }
+        // -v says it, --har keeps it in the entries' comments.
+        options.explainsCookies = verboseCookies || parsed.has(RequestOptions.har)
         // The send options the command line gives by a flag of their row (SendOptions.fields).
         for field in SendOptions.fields {
             if let value = try sendOptionValue(field, parsed) { field.set?(&options, value) }

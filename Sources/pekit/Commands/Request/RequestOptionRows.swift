@@ -134,8 +134,9 @@ enum RequestOptions {
         """, sendOnly: true)
     static let verbose = Option("verbose", short: "v", """
         as curl -v, on standard error: '* ' notes, '> ' the request's head, '< '
-        the response's, for every request of a redirect chain; then each
-        redirect and the timings
+        the response's, for every request of a redirect chain; each hop's
+        cookies (sent, or held back and why; each Set-Cookie stored, or refused
+        and by which rule); then each redirect and the timings
         """, sendOnly: true)
     static let traceAscii = Option("trace-ascii", value: "F", """
         every byte sent and received, in curl's --trace-ascii format, to F
