@@ -22,4 +22,5 @@ void pekit_push_cookie(lua_State *L, const pekit_cookie_fields *c) {
     set_flag(L, "partitioned", c->partitioned);
     if (c->has_expires) { lua_pushnumber(L, c->expires); lua_setfield(L, -2, "expires"); }
     if (c->same_site.length) pekit_set_span(L, "same_site", c->same_site);
+    if (c->partition_key.length) pekit_set_span(L, "partition_key", c->partition_key);
 }

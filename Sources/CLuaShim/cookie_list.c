@@ -13,15 +13,17 @@
 static const char list_meta_key = 0;     // the metatable of a list not yet read
 static const char pending_key = 0;       // weak-keyed: list -> its records
 
-// One cookie's record: this head, then the bytes of name, value, domain, path and same_site.
+// One cookie's record: this head, then the bytes of name, value, domain, path, same_site and
+// partition_key.
 typedef struct {
     double creation, last_access, expires;
-    size_t lengths[5];
+    size_t lengths[6];
     unsigned char has_expires, host_only, secure, http_only, partitioned;
 } record_head;
 
 int pekit_cookie_records_append(pekit_cookie_records *records, const pekit_cookie_fields *c) {
-    size_t size = sizeof(record_head) + c->name.length + c->value.length + c->domain.length + c->path.length + c->same_site.length;
+    size_t size = sizeof(record_head) + c->name.length + c->value.length + c->domain.length + c->path.length + c->same_site.length
+        + c->partition_key.length;
     if (records->capacity - records->used < size) {
         size_t capacity = records->capacity ? records->capacity : 4096;
         while (capacity - records->used < size) {
@@ -38,14 +40,14 @@ int pekit_cookie_records_append(pekit_cookie_records *records, const pekit_cooki
     records->count += 1;
     record_head head = {
         c->creation, c->last_access, c->expires,
-        { c->name.length, c->value.length, c->domain.length, c->path.length, c->same_site.length },
+        { c->name.length, c->value.length, c->domain.length, c->path.length, c->same_site.length, c->partition_key.length },
         (unsigned char)c->has_expires, (unsigned char)c->host_only, (unsigned char)c->secure,
         (unsigned char)c->http_only, (unsigned char)c->partitioned,
     };
     memcpy(out, &head, sizeof head);
     out += sizeof head;
-    const pekit_span spans[5] = { c->name, c->value, c->domain, c->path, c->same_site };
-    for (int i = 0; i < 5; i++) {
+    const pekit_span spans[6] = { c->name, c->value, c->domain, c->path, c->same_site, c->partition_key };
+    for (int i = 0; i < 6; i++) {
         if (spans[i].length) memcpy(out, spans[i].bytes, spans[i].length);
         out += spans[i].length;
     }
@@ -79,10 +81,10 @@ static void settle(lua_State *L, int t) {
             record_head head;
             memcpy(&head, at, sizeof head);
             at += sizeof head;
-            pekit_span spans[5];
-            for (int k = 0; k < 5; k++) { spans[k].bytes = (const char *)at; spans[k].length = head.lengths[k]; at += head.lengths[k]; }
+            pekit_span spans[6];
+            for (int k = 0; k < 6; k++) { spans[k].bytes = (const char *)at; spans[k].length = head.lengths[k]; at += head.lengths[k]; }
             pekit_cookie_fields fields = {
-                spans[0], spans[1], spans[2], spans[3], spans[4],
+                spans[0], spans[1], spans[2], spans[3], spans[4], spans[5],
                 head.creation, head.last_access, head.expires,
                 head.has_expires, head.host_only, head.secure, head.http_only, head.partitioned,
             };

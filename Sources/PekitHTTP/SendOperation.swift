@@ -70,8 +70,8 @@ final class SendOperation {
                 // Changed as a whole or not at all: current is untouched if the jar or the signer throws.
                 var hop = current
                 if let jar = options.jar, options.cookieHeaderFromJar {
-                    if options.explainsCookies { hopCookieLines = try jar.explainRelevant(try hopURL()).map(CookieJar.line) }
-                    if let cookie = try jar.header(for: try hopURL()) { try hop.headers.set("Cookie", cookie) } else { hop.headers.remove("Cookie") }
+                    if options.explainsCookies { hopCookieLines = try jar.explainRelevant(try hopURL(), context: options.cookieContext).map(CookieJar.line) }
+                    if let cookie = try jar.header(for: try hopURL(), context: options.cookieContext) { try hop.headers.set("Cookie", cookie) } else { hop.headers.remove("Cookie") }
                 }
                 // Signed again on every hop (a fresh time and nonce; the URL may have changed).
                 if let sign = options.sign {
@@ -128,7 +128,7 @@ final class SendOperation {
                 let note = options.notice == nil ? nil : Self.hostFieldNote(url, current)
                 var storedUnderAddress = false
                 for value in response.headers(named: "Set-Cookie") {
-                    let outcome = try jar.receive(value.description, from: url)
+                    let outcome = try jar.receive(value.description, from: url, site: options.cookieContext.site, topLevel: options.cookieContext.topLevel)
                     if options.explainsCookies { receivedLines.append(CookieJar.line(outcome)) }
                     if case .stored(let cookie) = outcome, let note, case .cookiesUnderAddress(let address, _, _) = note {
                         storedUnderAddress = storedUnderAddress || cookie.domain == address

@@ -92,6 +92,9 @@ public struct SendOptions {
     /// Say, on every hop, which of the jar's cookies were sent and which held back and why, and
     /// what became of each Set-Cookie field (`Notice.cookies`, and the HAR entry's comments).
     public var explainsCookies = false
+    /// The context the jar's cookies are sent and received in: a cross-site request or
+    /// response, and the top-level page (CHIPS partitions). Default: same-site, top-level.
+    public var cookieContext = CookieJar.RequestContext()
 
     /// Something a send did as it should that the user may not expect.
     public enum Notice: Equatable, Sendable {
@@ -138,6 +141,7 @@ public struct SendOptions {
     public init(cookiesOf builder: RequestBuilder) {
         jar = builder.jar
         cookieHeaderFromJar = !builder.overridesCookie
+        cookieContext = builder.cookieContext
         sign = builder.signer
     }
 

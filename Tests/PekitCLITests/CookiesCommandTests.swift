@@ -49,6 +49,25 @@ final class CookiesCommandTests: XCTestCase {
         XCTAssertEqual(try run("cookies", "header", "--site", "cross-site", "site.txt", "https://a.example/").stdout, "n=1; foo\n")
     }
 
+    /// CHIPS from the command line and Lua: --top-level (top_level) keeps a partitioned cookie
+    /// under the top-level page's site, and sends it only there; pekit request takes it too.
+    func testTopLevelPartitions() throws {
+        XCTAssertEqual(try run("cookies", "receive", "--top-level", "https://a.example/", "chips.txt", "https://w.example/", "w=1; Secure; Partitioned; Path=/").stdout,
+                       "stored   w=1  domain=w.example path=/  host-only Secure Partitioned(https://a.example) session\n")
+        XCTAssertEqual(try run("cookies", "header", "--top-level", "https://www.a.example/x", "chips.txt", "https://w.example/").stdout, "w=1\n")
+        XCTAssertEqual(try run("cookies", "header", "--top-level", "https://b.example/", "chips.txt", "https://w.example/").stdout, "")
+        let preview = try run("request", "--jar", "chips.txt", "--top-level", "https://a.example/", "https://w.example/")
+        XCTAssertTrue(preview.stdout.contains("\r\nCookie: w=1\r\n"), preview.stdout)
+        XCTAssertFalse(try run("request", "--jar", "chips.txt", "https://w.example/").stdout.contains("Cookie:"))
+        let lua = try run("run", "-e", #"""
+            local jar = pekit.cookies.jar{ public_suffixes = false }
+            jar:receive("https://w.example/", "w=1; Secure; Partitioned", { top_level = "https://a.example/" })
+            print(jar:header("https://w.example/", { top_level = "https://a.example/" }), jar:header("https://w.example/", { top_level = "https://b.example/" }))
+            print(jar:all()[1].partition_key)
+            """#)
+        XCTAssertEqual(lua.stdout, "w=1\tnil\nhttps://a.example\n", lua.stderr)
+    }
+
     func testClockFiltersAndErrors() throws {
         _ = try run("cookies", "receive", "jar.json", "http://203.0.113.7/", "s=1; Max-Age=100", "--filter", "rfc6265", "--now", "1000")
         XCTAssertEqual(try run("cookies", "header", "jar.json", "http://203.0.113.7/", "--now", "1050").stdout, "s=1\n")

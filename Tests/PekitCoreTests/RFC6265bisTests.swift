@@ -117,4 +117,34 @@ final class RFC6265bisTests: XCTestCase {
         XCTAssertEqual(Set(CookieRule.allCases.map(\.rawValue)).count, CookieRule.allCases.count)
         for rule in CookieRule.allCases { XCTAssertFalse(rule.section.isEmpty, rule.rawValue) }
     }
+
+    /// CHIPS: a `Partitioned; Secure` cookie is kept under the top-level site it was set under
+    /// and sent only under it; two partitions hold two cookies; without a top-level page, the
+    /// request's own URL is the top-level one; the key survives both file formats.
+    func testPartitionedCookies() throws {
+        let j = CookieJar(publicSuffixes: PublicSuffixList(text: "com\nexample\n"), clock: { 1_700_000_000 })
+        let widget = try RequestURL("https://widget.com/embed")
+        let a = try RequestURL("https://www.site-a.com/page"), b = try RequestURL("https://site-b.com/")
+        guard case .stored(let first) = try j.receive("w=1; Secure; Partitioned; Path=/", from: widget, topLevel: a) else { return XCTFail() }
+        XCTAssertEqual(first.partitionKey, "https://site-a.com")
+        _ = try j.receive("w=2; Secure; Partitioned; Path=/", from: widget, topLevel: b)
+        _ = try j.receive("plain=1; Secure; Path=/", from: widget, topLevel: b)
+        XCTAssertEqual(j.count, 3)
+        XCTAssertEqual(try j.header(for: widget, context: .init(topLevel: try RequestURL("https://site-a.com/other"))), "w=1; plain=1")
+        XCTAssertEqual(try j.header(for: widget, context: .init(topLevel: b)), "w=2; plain=1")
+        XCTAssertEqual(try j.header(for: widget), "plain=1", "at the top level of widget.com itself, neither partition")
+        let verdict = try j.explain(widget, context: .init(topLevel: a)).first { $0.cookie.value == "2" }
+        XCTAssertEqual(verdict?.reason, "partition: kept for the top-level site https://site-b.com, not https://site-a.com")
+        guard case .rejected(_, _, let rule) = try j.receive("np=1; Partitioned", from: widget, topLevel: a) else { return XCTFail() }
+        XCTAssertEqual(rule, .partitionedInsecure)
+        // A partitioned cookie set with no top-level page belongs to its own site.
+        _ = try j.receive("own=1; Secure; Partitioned; Path=/", from: widget)
+        XCTAssertEqual(try j.header(for: widget), "plain=1; own=1")
+        for format in [CookieJar.FileFormat.netscape, .json] {
+            let back = CookieJar(publicSuffixes: PublicSuffixList(text: "com\nexample\n"), clock: { 1_700_000_000 })
+            XCTAssertEqual(try back.load(j.serialized(format, sessions: true), format: format, name: "jar").warnings, [])
+            XCTAssertEqual(try back.header(for: widget, context: .init(topLevel: b)), "w=2; plain=1", "\(format)")
+            XCTAssertEqual(try back.header(for: widget), "plain=1; own=1", "\(format)")
+        }
+    }
 }

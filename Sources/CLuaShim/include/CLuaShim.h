@@ -188,12 +188,12 @@ void pekit_push_pair(lua_State *L, lua_Integer n, const char *name, size_t name_
 
 // A cookie's table (pekit.cookies), built in one call for the same reason as the response's.
 typedef struct {
-    pekit_span name, value, domain, path, same_site;
+    pekit_span name, value, domain, path, same_site, partition_key;
     double creation, last_access, expires;
     int has_expires, host_only, secure, http_only, partitioned;
 } pekit_cookie_fields;
 // Pushes a table with name, value, domain, path, creation, last_access, host_only, secure,
-// http_only and partitioned set, and expires and same_site when the cookie has them.
+// http_only and partitioned set, and expires, same_site and partition_key when the cookie has them.
 void pekit_push_cookie(lua_State *L, const pekit_cookie_fields *fields);
 // jar:receive's `stored`, its cookie tables made when it is first read (cookie_list.c).
 /// Sets up the metatable and the weak table of pending lists; pushes {pending =, settle =,

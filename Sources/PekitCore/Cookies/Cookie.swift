@@ -18,13 +18,18 @@ public struct Cookie: Equatable, Sendable {
     public var httpOnly: Bool
     public var sameSite: SameSite?
     public var partitioned: Bool
+    /// For a partitioned cookie (CHIPS): the top-level site it was set under
+    /// (`https://example.com`, scheme and registrable domain), and the only one it is sent under.
+    /// nil: not partitioned, or from a file that did not say (sent under any).
+    public var partitionKey: String?
 
     public init(name: String, value: String, domain: String, path: String = "/", expires: Double? = nil,
                 creation: Double = 0, lastAccess: Double? = nil, hostOnly: Bool = true, secure: Bool = false,
-                httpOnly: Bool = false, sameSite: SameSite? = nil, partitioned: Bool = false) {
+                httpOnly: Bool = false, sameSite: SameSite? = nil, partitioned: Bool = false, partitionKey: String? = nil) {
         self.name = name; self.value = value; self.domain = domain; self.path = path; self.expires = expires
         self.creation = creation; self.lastAccess = lastAccess ?? creation; self.hostOnly = hostOnly
         self.secure = secure; self.httpOnly = httpOnly; self.sameSite = sameSite; self.partitioned = partitioned
+        self.partitionKey = partitioned ? partitionKey : nil
     }
 
     /// Whether it is kept past the session.
@@ -39,7 +44,7 @@ public struct Cookie: Equatable, Sendable {
     /// The identity a new cookie replaces by (RFC 6265bis §5.7 step 23): name, domain, the
     /// host-only flag and path. A host-only `a` from example.com and `a; Domain=example.com` are
     /// two cookies, as in Chromium and Firefox.
-    public var key: CookieKey { CookieKey(name: name, domain: domain, path: path, hostOnly: hostOnly) }
+    public var key: CookieKey { CookieKey(name: name, domain: domain, path: path, hostOnly: hostOnly, partitionKey: partitionKey) }
 }
 
 /// Name, domain, host-only flag and path: two cookies with the same key are the same cookie.
@@ -48,11 +53,15 @@ public struct CookieKey: Hashable, Sendable {
     public let domain: String
     public let path: String
     public let hostOnly: Bool
+    /// A partitioned cookie's top-level site: the same cookie in two partitions is two cookies.
+    public let partitionKey: String?
 
-    public init(name: String, domain: String, path: String, hostOnly: Bool) {
-        self.name = name; self.domain = domain; self.path = path; self.hostOnly = hostOnly
+    public init(name: String, domain: String, path: String, hostOnly: Bool, partitionKey: String? = nil) {
+        self.name = name; self.domain = domain; self.path = path; self.hostOnly = hostOnly; self.partitionKey = partitionKey
     }
 
     /// Whether `cookie`, found in this key's domain's list, is the cookie of this key.
-    public func matches(_ cookie: Cookie) -> Bool { cookie.name == name && cookie.path == path && cookie.hostOnly == hostOnly }
+    public func matches(_ cookie: Cookie) -> Bool {
+        cookie.name == name && cookie.path == path && cookie.hostOnly == hostOnly && cookie.partitionKey == partitionKey
+    }
 }

@@ -8,7 +8,7 @@ struct BulkIndex {
     var places: [UInt64: Int] = [:]
 
     static func hash(_ cookie: Cookie) -> UInt64 {
-        FNV1a.add(cookie.hostOnly ? 1 : 0, to: add(cookie.path, to: add(cookie.name, to: add(cookie.domain, to: FNV1a.basis))))
+        add(cookie.partitionKey ?? "", to: FNV1a.add(cookie.hostOnly ? 1 : 0, to: add(cookie.path, to: add(cookie.name, to: add(cookie.domain, to: FNV1a.basis)))))
     }
 
     /// The text's bytes and a separator no UTF-8 byte equals, continuing from `h`.

@@ -13,7 +13,7 @@ extension CookieJar {
             let count = buffer.count
             var loaded = 0, number = 0
             // The attributes a "#pekit-attributes:" line gives the next cookie line.
-            var pendingSameSite: Cookie.SameSite?, pendingPartitioned = false
+            var pendingSameSite: Cookie.SameSite?, pendingPartitioned = false, pendingPartitionKey: String?
             // Where each field of a line starts and ends, reused from line to line.
             var fields: [Range<Int>] = []
             fields.reserveCapacity(8)
@@ -37,26 +37,26 @@ extension CookieJar {
                 if end > start && buffer[end - 1] == 0x0D { end -= 1 }
                 var httpOnly = false
                 if starts(start, end, with: "#pekit-attributes:") {
-                    pendingSameSite = nil; pendingPartitioned = false
+                    pendingSameSite = nil; pendingPartitioned = false; pendingPartitionKey = nil
                     let attributes = text((start + Self.attributesPrefix.utf8.count)..<end)
                     for attribute in attributes.split(separator: ";") {
                         let parts = attribute.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: [" "]) }
                         switch parts.first?.lowercased() {
                         case "samesite": pendingSameSite = parts.count > 1 ? Cookie.SameSite.allCases.first { $0.rawValue.lowercased() == parts[1].lowercased() } : nil
-                        case "partitioned": pendingPartitioned = true
+                        case "partitioned": pendingPartitioned = true; pendingPartitionKey = parts.count > 1 ? parts[1] : nil
                         default: warn("\(name):\(number): unknown attribute \"\(attribute.trimmingCharacters(in: [" "]))\" ignored")
                         }
                     }
                     continue
                 }
-                let sameSite = pendingSameSite, partitioned = pendingPartitioned
+                let sameSite = pendingSameSite, partitioned = pendingPartitioned, partitionKey = pendingPartitionKey
                 if starts(start, end, with: "#HttpOnly_") {
                     httpOnly = true
                     start += 10
                 } else if (start < end && buffer[start] == 0x23) || buffer[start..<end].allSatisfy({ $0 == 0x20 || $0 == 0x09 }) {
                     continue
                 }
-                pendingSameSite = nil; pendingPartitioned = false
+                pendingSameSite = nil; pendingPartitioned = false; pendingPartitionKey = nil
                 fields.removeAll(keepingCapacity: true)
                 var fieldStart = start
                 while true {
@@ -88,7 +88,8 @@ extension CookieJar {
                 let cookie = Cookie(name: text(fields[5]), value: fields.count == 7 ? text(fields[6]) : "",
                                     domain: ASCII.lowercased(UnsafeBufferPointer(rebasing: buffer[domainField])),
                                     path: pathField.isEmpty ? "/" : text(pathField), expires: expires == 0 ? nil : Double(expires),
-                                    hostOnly: !subdomains && !dotted, secure: secure, httpOnly: httpOnly, sameSite: sameSite, partitioned: partitioned)
+                                    hostOnly: !subdomains && !dotted, secure: secure, httpOnly: httpOnly, sameSite: sameSite, partitioned: partitioned,
+                                    partitionKey: partitionKey)
                 do { try set(cookie) } catch { warn("\(name):\(number): \(error); line skipped"); continue }
                 loaded += 1
             }

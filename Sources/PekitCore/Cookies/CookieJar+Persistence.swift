@@ -28,7 +28,7 @@ extension CookieJar {
                 // curl and other readers skip it, pekit reads it back.
                 var extra: [String] = []
                 if let sameSite = c.sameSite { extra.append("SameSite=\(sameSite.rawValue)") }
-                if c.partitioned { extra.append("Partitioned") }
+                if c.partitioned { extra.append(c.partitionKey.map { "Partitioned=" + $0 } ?? "Partitioned") }
                 if !extra.isEmpty { text += Self.attributesPrefix + " " + extra.joined(separator: "; ") + "\n" }
                 let domain = (c.httpOnly ? "#HttpOnly_" : "") + (c.hostOnly ? c.domain : "." + c.domain)
                 // 1 for an expired cookie (0 would mean a session one); at most the year 9999.
@@ -47,6 +47,7 @@ extension CookieJar {
                     .init(key: "http_only", value: .boolean(c.httpOnly)),
                     .init(key: "same_site", value: c.sameSite.map { .text($0.rawValue) } ?? .null),
                     .init(key: "partitioned", value: .boolean(c.partitioned)),
+                    .init(key: "partition_key", value: c.partitionKey.map { .text($0) } ?? .null),
                 ]
                 return .map(PekitMap(ordered: entries))
             }
@@ -163,7 +164,8 @@ extension CookieJar {
                         try set(Cookie(name: cookieName.description, value: value.description, domain: domain.description.lowercased(), path: path.description,
                                        expires: number("expires"), creation: creation, lastAccess: number("last_access") ?? creation,
                                        hostOnly: c["host_only"] == nil ? true : flag("host_only"), secure: flag("secure"), httpOnly: flag("http_only"),
-                                       sameSite: sameSite, partitioned: flag("partitioned")))
+                                       sameSite: sameSite, partitioned: flag("partitioned"),
+                                       partitionKey: { if case .string(let key)? = c["partition_key"] { return key.description }; return nil }()))
                     } catch {
                         warn("\(name): cookies[\(i + 1)]: \(error); skipped")
                         continue

@@ -13,8 +13,9 @@ extension CookieJar {
     public func explain(_ url: RequestURL, context: RequestContext = RequestContext()) throws -> [Verdict] {
         let host = try logicalHost(url)
         let now = clock()
+        let partition = site(of: context.topLevel ?? url)
         return try all.map { cookie in
-            let (sent, reason) = try verdict(cookie, url: url, host: host, now: now, context: context)
+            let (sent, reason) = try verdict(cookie, url: url, host: host, now: now, context: context, partition: partition)
             return Verdict(cookie: cookie, sent: sent, reason: reason)
         }
     }
@@ -42,8 +43,9 @@ extension CookieJar {
         }
     }
 
-    func verdict(_ cookie: Cookie, url: RequestURL, host: String, now: Double, context: RequestContext) throws -> (Bool, String) {
+    func verdict(_ cookie: Cookie, url: RequestURL, host: String, now: Double, context: RequestContext, partition: String?) throws -> (Bool, String) {
         if cookie.isExpired(at: now) { return (false, "expired") }
+        if let key = cookie.partitionKey, let partition, key != partition { return (false, "partition: kept for the top-level site \(key), not \(partition)") }
         let matchers = filters.compactMap { filter in filter.match.map { (filter.name, $0) } }
         if matchers.isEmpty {
             if cookie.hostOnly {
@@ -73,7 +75,8 @@ extension CookieJar {
         let now = tick()
         if filters.contains(where: { $0.match != nil }) {
             // A filter replaces RFC matching: every cookie is a candidate.
-            var chosen = try all.filter { try verdict($0, url: url, host: host, now: now, context: context).0 }
+            let partition = site(of: context.topLevel ?? url)
+            var chosen = try all.filter { try verdict($0, url: url, host: host, now: now, context: context, partition: partition).0 }
             chosen.sort { a, b in a.path.count != b.path.count ? a.path.count > b.path.count : a.creation < b.creation }
             for cookie in chosen {
                 if let i = byDomain[cookie.domain]?.firstIndex(where: cookie.key.matches) {
@@ -89,10 +92,18 @@ extension CookieJar {
         let path = url.cookiePath
         let secure = url.isSecureContext
         var chosen: [Cookie] = []
+        // The request's partition, worked out only when a partitioned cookie asks (most never do).
+        var partition: String?
+        let partitionOf = { [unowned self] in
+            if let partition { return partition }
+            let site = self.site(of: context.topLevel ?? url)
+            partition = site
+            return site
+        }
         for domain in candidateDomains(host) {
             // Modified in place (one lookup per domain), last-access set on what is sent.
             byDomain[domain]?.collectSendable(into: &chosen, requestHost: host, listDomain: domain, path: path,
-                                              secure: secure, context: context, now: now)
+                                              secure: secure, context: context, now: now, partition: partitionOf)
         }
         for cookie in chosen { noteForEviction(cookie) }
         chosen.sort { a, b in
@@ -119,7 +130,7 @@ extension CookieJar {
 extension Array where Element == Cookie {
     /// Appends the cookies of one domain's list that §5.4 sends, stamping their last access.
     mutating func collectSendable(into chosen: inout [Cookie], requestHost: String, listDomain: String, path: String,
-                                  secure: Bool, context: CookieJar.RequestContext, now: Double) {
+                                  secure: Bool, context: CookieJar.RequestContext, now: Double, partition: () -> String) {
         for i in indices {
             let c = self[i]
             if c.isExpired(at: now) { continue }
@@ -129,6 +140,7 @@ extension Array where Element == Cookie {
             if c.httpOnly && !context.http { continue }
             if c.sameSite == .strict && context.site != .same { continue }
             if c.sameSite == .lax && context.site == .cross { continue }
+            if let key = c.partitionKey, key != partition() { continue }
             self[i].lastAccess = now
             chosen.append(self[i])
         }

@@ -6,16 +6,19 @@ extension CookieJar {
     /// - Parameter http: false for a non-HTTP API (it may not set or replace HttpOnly cookies).
     /// - Parameter site: the response's context: a cross-site one (not a top-level navigation)
     ///   cannot set a SameSite=Lax or Strict cookie (RFC 6265bis §5.7).
-    public func receive(_ setCookie: String, from url: RequestURL, http: Bool = true, site: RequestContext.Site = .same) throws -> Outcome {
+    /// - Parameter topLevel: the top-level page's URL (CHIPS): a `Partitioned` cookie is kept
+    ///   under its site; nil: `url` is the top-level one.
+    public func receive(_ setCookie: String, from url: RequestURL, http: Bool = true, site: RequestContext.Site = .same,
+                        topLevel: RequestURL? = nil) throws -> Outcome {
         var header = setCookie
-        return try header.withUTF8 { try receive(bytes: $0, from: url, http: http, site: site) }
+        return try header.withUTF8 { try receive(bytes: $0, from: url, http: http, site: site, topLevel: topLevel) }
     }
 
     /// `receive` of a Set-Cookie value's bytes where they are (a script's string, a response's
     /// header): no string is made of the whole value. Bytes that are not UTF-8 are read as
     /// `receive` reads them, each field's replaced as it becomes text.
     public func receive(bytes: UnsafeBufferPointer<UInt8>, from url: RequestURL, http: Bool = true,
-                        site: RequestContext.Site = .same) throws -> Outcome {
+                        site: RequestContext.Site = .same, topLevel: RequestURL? = nil) throws -> Outcome {
         guard let parsed = SetCookie.parse(bytes) else {
             let setCookie = String(decoding: bytes, as: UTF8.self)
             let name = setCookie.split(separator: ";").first.map { String($0.prefix(40)) } ?? ""
@@ -67,6 +70,8 @@ extension CookieJar {
                                                                  http: http, site: site)) {
             return reject(rule, reason)
         }
+        // CHIPS: a partitioned cookie belongs to the top-level site it was set under.
+        if cookie.partitioned { cookie.partitionKey = self.site(of: topLevel ?? url) }
         for filter in filters {
             if let rewrite = filter.rewrite, let changed = try rewrite(cookie, url) { cookie = changed }
             if let accept = filter.accept, try !accept(cookie, url) { return reject(.filter, "refused by the filter \"\(filter.name)\"") }

@@ -23,7 +23,10 @@ public final class CookieJar {
         public enum Site: String, Sendable { case same = "same-site", crossNavigation = "cross-site-navigation", cross = "cross-site" }
         /// Same-site (all cookies), a cross-site top-level navigation (not Strict), or cross-site (neither Strict nor Lax).
         public var site = Site.same
-        public init(http: Bool = true, site: Site = .same) { self.http = http; self.site = site }
+        /// The top-level page's URL (CHIPS): a partitioned cookie is stored under its site and sent
+        /// only under it. nil: the request's own URL is the top-level one.
+        public var topLevel: RequestURL?
+        public init(http: Bool = true, site: Site = .same, topLevel: RequestURL? = nil) { self.http = http; self.site = site; self.topLevel = topLevel }
     }
 
     /// What happened to one Set-Cookie header.
@@ -80,6 +83,16 @@ public final class CookieJar {
     public init(publicSuffixes: PublicSuffixList?, clock: @escaping @Sendable () -> Double) {
         self.publicSuffixes = publicSuffixes
         self.clock = clock
+    }
+
+    /// The schemeful site of a URL, a partition's key (CHIPS): `https://example.com` for
+    /// https://www.example.com/a (the registrable domain; the host itself for an IP address or
+    /// when there is no list).
+    public func site(of url: RequestURL) -> String {
+        if publicSuffixes == nil, let loader = suffixLoader { suffixLoader = nil; publicSuffixes = loader() }
+        let host = url.host
+        let registrable = RequestURL.isIPAddress(host) ? host : publicSuffixes?.registrableDomain(host) ?? host
+        return url.scheme + "://" + registrable
     }
 
     /// Whether `domain` is a public suffix, a trailing dot or not (`com.` is `com`: curl's
@@ -163,7 +176,8 @@ public final class CookieJar {
         let now = clock()
         let doomed = try all.filter { cookie in
             guard name == nil || cookie.name == name else { return false }
-            return try verdict(cookie, url: url, host: host, now: now, context: RequestContext()).0
+            // Every partition's: deleting for a URL is not a request made under one top-level site.
+            return try verdict(cookie, url: url, host: host, now: now, context: RequestContext(), partition: nil).0
         }
         for cookie in doomed { remove(cookie.key) }
         return doomed.count

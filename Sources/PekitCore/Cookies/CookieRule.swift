@@ -35,6 +35,8 @@ public enum CookieRule: String, CaseIterable, Sendable {
     case sameSiteNoneInsecure = "samesite-none-insecure"
     /// SameSite=Lax or Strict from a response in a cross-site context that is not a top-level navigation.
     case sameSiteCrossSite = "samesite-cross-site"
+    /// Partitioned without Secure (CHIPS: a partitioned cookie must be Secure).
+    case partitionedInsecure = "partitioned-insecure"
     /// A cookie filter refused it.
     case filter = "filter"
     /// An insecure origin would shadow a Secure cookie of the same name ("leave secure cookies alone").
@@ -57,6 +59,7 @@ public enum CookieRule: String, CaseIterable, Sendable {
         case .secureFromInsecureOrigin: return "RFC 6265bis §5.7 (the secure-only-flag)"
         case .sameSiteNoneInsecure: return "RFC 6265bis §5.7 (SameSite=None needs Secure)"
         case .sameSiteCrossSite: return "RFC 6265bis §5.7 (same-site cookies set cross-site)"
+        case .partitionedInsecure: return "CHIPS (draft-cutler-httpbis-partitioned-cookies): Partitioned needs Secure"
         case .filter: return "pekit: the jar's cookie filters"
         case .overwritesSecure: return "RFC 6265bis §5.7 (leave secure cookies alone)"
         }
@@ -112,6 +115,7 @@ extension CookieJar {
             c.cookie.secure && c.origin.map({ !$0.isSecureContext }) == true ? "Secure cookies can only be set from https (or loopback)" : nil
         }),
         (.sameSiteNoneInsecure, { c in c.cookie.sameSite == Cookie.SameSite.none && !c.cookie.secure ? "SameSite=None needs the Secure attribute" : nil }),
+        (.partitionedInsecure, { c in c.cookie.partitioned && !c.cookie.secure ? "a Partitioned cookie needs the Secure attribute" : nil }),
         (.sameSiteCrossSite, { c in
             guard c.site == .cross, let sameSite = c.cookie.sameSite, sameSite != .none else { return nil }
             return "a SameSite=\(sameSite.rawValue) cookie cannot be set by a response in a cross-site context (only by a same-site one or a top-level navigation)"

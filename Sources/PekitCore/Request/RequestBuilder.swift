@@ -101,6 +101,9 @@ public struct RequestBuilder {
     public var boundary: String?
     public var basicAuth: (user: String, password: String)?
     public var jar: CookieJar?
+    /// The context the jar's cookies are sent in (a cross-site request, the top-level page for
+    /// CHIPS partitions); the send receives in it too.
+    public var cookieContext = CookieJar.RequestContext()
     /// Signs the built request (AWS SigV4, OAuth 1.0a…); the sender calls it again for each
     /// redirect hop to the same origin, so every hop carries a fresh signature.
     public var signer: ((inout HTTPRequest) throws -> Void)?
@@ -203,7 +206,7 @@ public struct RequestBuilder {
         }
 
         let authority = parsed.authority
-        let cookies = try jar?.header(for: parsed)
+        let cookies = try jar?.header(for: parsed, context: cookieContext)
         let headers = try fields(authority: authority, credentials: credentials, jarCookies: cookies, body: requestBody, bodyType: bodyType)
         let (wireText, wireURL) = Self.wire(urlText, parsed: parsed)
         var request = HTTPRequest(method: method, url: wireText, headers: headers, body: requestBody, connect: connect)

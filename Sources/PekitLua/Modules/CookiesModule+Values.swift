@@ -24,6 +24,7 @@ extension CookiesModule {
         ]
         if let expires = cookie.expires { entries.append(.init(key: "expires", value: .number(expires))) }
         if let sameSite = cookie.sameSite { entries.append(.init(key: "same_site", value: .text(sameSite.rawValue))) }
+        if let key = cookie.partitionKey { entries.append(.init(key: "partition_key", value: .text(key))) }
         return .map(PekitMap(unordered: entries))
     }
 
@@ -35,18 +36,19 @@ extension CookiesModule {
 
     /// Calls `body` with the cookie's fields as C reads them (its text borrowed, not copied).
     static func withFields<T>(of cookie: Cookie, _ body: (inout pekit_cookie_fields) -> T) -> T {
-        var name = cookie.name, value = cookie.value, domain = cookie.domain, path = cookie.path
+        var name = cookie.name, value = cookie.value, domain = cookie.domain, path = cookie.path, partition = cookie.partitionKey ?? ""
         // The SameSite words are static strings: their bytes need no copy.
         let sameSite: StaticString = switch cookie.sameSite { case .strict?: "Strict"; case .lax?: "Lax"; case .none?: "None"; case nil: "" }
-        return name.withUTF8 { name in value.withUTF8 { value in domain.withUTF8 { domain in path.withUTF8 { path in
+        return name.withUTF8 { name in value.withUTF8 { value in domain.withUTF8 { domain in path.withUTF8 { path in partition.withUTF8 { partition in
             var fields = pekit_cookie_fields(
                 name: pekit_span(name), value: pekit_span(value), domain: pekit_span(domain), path: pekit_span(path),
                 same_site: pekit_span(UnsafeBufferPointer(start: sameSite.utf8Start, count: sameSite.utf8CodeUnitCount)),
+                partition_key: pekit_span(partition),
                 creation: cookie.creation, last_access: cookie.lastAccess, expires: cookie.expires ?? 0,
                 has_expires: cookie.expires == nil ? 0 : 1, host_only: cookie.hostOnly ? 1 : 0, secure: cookie.secure ? 1 : 0,
                 http_only: cookie.httpOnly ? 1 : 0, partitioned: cookie.partitioned ? 1 : 0)
             return body(&fields)
-        } } } }
+        } } } } }
     }
 
     /// Pushes a list of cookies' tables.
@@ -80,7 +82,8 @@ extension CookiesModule {
         return Cookie(name: name, value: value, domain: d, path: text("path") ?? "/", expires: number("expires"),
                       creation: number("creation") ?? 0, lastAccess: number("last_access"),
                       hostOnly: flag("host_only") ?? !domain.hasPrefix("."), secure: flag("secure") ?? false,
-                      httpOnly: flag("http_only") ?? false, sameSite: sameSite, partitioned: flag("partitioned") ?? false)
+                      httpOnly: flag("http_only") ?? false, sameSite: sameSite, partitioned: flag("partitioned") ?? false,
+                      partitionKey: text("partition_key"))
     }
 
     static func requestURL(_ call: LuaCall, _ n: Int32) throws -> RequestURL {

@@ -106,7 +106,8 @@ enum CookiesModule: LuaModule {
                 var length = 0
                 guard let pointer = lua_tolstring(call.L, -1, &length) else { continue }
                 let outcome = try pointer.withMemoryRebound(to: UInt8.self, capacity: length) {
-                    try jar.receive(bytes: UnsafeBufferPointer(start: $0, count: length), from: url, http: given.http, site: given.site)
+                    try jar.receive(bytes: UnsafeBufferPointer(start: $0, count: length), from: url, http: given.http, site: given.site,
+                                    topLevel: given.topLevel)
                 }
                 switch outcome {
                 case .stored(let cookie):
@@ -135,10 +136,14 @@ enum CookiesModule: LuaModule {
         }
         func context(_ call: LuaCall, _ n: Int32) throws -> CookieJar.RequestContext {
             var context = CookieJar.RequestContext()
-            guard let fields = try LuaFields.read(call, argument: n, known: ["http_only", "same_site"]) else { return context }
+            guard let fields = try LuaFields.read(call, argument: n, known: ["http_only", "same_site", "top_level"]) else { return context }
             if let http = try fields.flag("http_only") { context.http = http }
             let sites = ["same-site", "cross-site-navigation", "cross-site"]
             if let site = try fields.choice("same_site", sites).flatMap(CookieJar.RequestContext.Site.init(rawValue:)) { context.site = site }
+            // CHIPS: the top-level page's URL, whose site a partitioned cookie is kept and sent under.
+            if let top = try fields.string("top_level") {
+                do { context.topLevel = try RequestURL(top) } catch { throw fields.error("top_level", "\(error)") }
+            }
             return context
         }
         setFunction(methods, "jar", "header") { call in

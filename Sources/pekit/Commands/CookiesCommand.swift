@@ -11,7 +11,7 @@ let cookiesCommand = Command(
            pekit cookies list    JAR [URL]
            pekit cookies explain JAR URL
            pekit cookies delete  JAR URL [NAME]
-       options: [--filter NAME[:OPTIONS]]... [--now SECONDS] [--site CONTEXT] [--force] [--plugins DIR]
+       options: [--filter NAME[:OPTIONS]]... [--now SECONDS] [--site CONTEXT] [--top-level URL] [--force] [--plugins DIR]
 
     JAR is a cookie file: Netscape cookies.txt (as curl -c writes it), or JSON when it ends in
     .json. It is created when missing and rewritten atomically (session cookies included, so a
@@ -52,7 +52,11 @@ enum CookiesOptions {
         from another site: no Strict cookies sent) or cross-site (a subresource:
         no Strict or Lax cookies sent, and none set)
         """)
-    static let all: [Option] = [filter, now, site, force, .plugins, .help]
+    static let topLevel = Option("top-level", value: "URL", """
+        the top-level page's URL (CHIPS): a Partitioned cookie is kept under its
+        site (https://example.com) and sent only under it (default: the URL itself)
+        """)
+    static let all: [Option] = [filter, now, site, topLevel, force, .plugins, .help]
 }
 
 private func runCookies(_ args: [[UInt8]]) throws -> Int32 {
@@ -60,8 +64,12 @@ private func runCookies(_ args: [[UInt8]]) throws -> Int32 {
     if parsed.has(.help) { Output.stdout.line(cookiesCommand.help); return 0 }
     let words = parsed.positionals
     let siteText = parsed.value(CookiesOptions.site) ?? CookieJar.RequestContext.Site.same.rawValue
-    guard let site = CookieJar.RequestContext.Site(rawValue: siteText) else {
+    guard let siteKind = CookieJar.RequestContext.Site(rawValue: siteText) else {
         throw UsageError(command: "cookies", message: "--site takes same-site, cross-site-navigation or cross-site, not '\(siteText)'")
+    }
+    var context = CookieJar.RequestContext(site: siteKind)
+    if let top = parsed.value(CookiesOptions.topLevel) {
+        do { context.topLevel = try RequestURL(top) } catch { throw UsageError(command: "cookies", message: "--top-level: \(error)") }
     }
     guard let action = words.first else { throw UsageError(command: "cookies", message: "give an action: receive, header, list, explain or delete") }
     let limits: [String: (least: Int, most: Int)] = ["receive": (4, Int.max), "header": (3, 3), "list": (2, 3), "explain": (3, 3), "delete": (3, 4)]
@@ -107,7 +115,7 @@ private func runCookies(_ args: [[UInt8]]) throws -> Int32 {
     }
     let force = parsed.has(CookiesOptions.force)
     return try withExtendedLifetime(runtime) {
-        let run = { try runCookieAction(action, jar: jar, jarPath: jarPath, url: url, rest: Array(words.dropFirst(3)), force: force, site: site) }
+        let run = { try runCookieAction(action, jar: jar, jarPath: jarPath, url: url, rest: Array(words.dropFirst(3)), force: force, context: context) }
         guard action == "receive" || action == "delete" else { return try run() }
         // A read-change-write of the jar: under its lock, so that processes updating one jar at
         // once merge (each loads what the one before saved) instead of overwriting each other.
@@ -120,7 +128,7 @@ private func cookieURL(_ text: String) throws -> RequestURL {
 }
 
 private func runCookieAction(_ action: String, jar: CookieJar, jarPath: String, url: RequestURL?, rest: [String], force: Bool,
-                             site: CookieJar.RequestContext.Site) throws -> Int32 {
+                             context: CookieJar.RequestContext) throws -> Int32 {
     func fail(_ error: Error) -> CommandFailure { CommandFailure(message: "pekit cookies: \(error)") }
     if access(jarPath, F_OK) == 0 {
         let loaded: (loaded: Int, warnings: [String])
@@ -148,7 +156,7 @@ private func runCookieAction(_ action: String, jar: CookieJar, jarPath: String, 
                     header = String(header.dropFirst("set-cookie:".count).drop { $0 == " " || $0 == "\t" })
                     Output.stderr.line(printable("pekit cookies: note: \"\(String(given.prefix(40)))\" starts with the field name Set-Cookie:; the value after it is used"))
                 }
-                switch try jar.receive(header, from: url, site: site) {
+                switch try jar.receive(header, from: url, site: context.site, topLevel: context.topLevel) {
                 case .stored(let cookie): lines.append("stored   " + describe(cookie))
                 case .rejected(let name, let reason, _): rejected.append(printable("rejected \(name): \(reason)"))
                 case .removed(let name, let count):
@@ -160,12 +168,12 @@ private func runCookieAction(_ action: String, jar: CookieJar, jarPath: String, 
             if jar.evicted > evictedBefore { Output.stdout.line("evicted  \(jar.evicted - evictedBefore) (over the jar's limits)") }
             try save()
         case "header":
-            if let url, let header = try jar.header(for: url, context: CookieJar.RequestContext(site: site)) { Output.stdout.line(printable(header)) }
+            if let url, let header = try jar.header(for: url, context: context) { Output.stdout.line(printable(header)) }
         case "list":
             for cookie in try url.map({ try jar.cookies(for: $0) }) ?? jar.all { Output.stdout.line(describe(cookie)) }
         case "explain":
             guard let url else { return 2 }
-            for verdict in try jar.explain(url, context: CookieJar.RequestContext(site: site)) {
+            for verdict in try jar.explain(url, context: context) {
                 let sent = (verdict.sent ? "sent" : "not sent").padding(toLength: 8, withPad: " ", startingAt: 0)
                 Output.stdout.line(printable("\(sent) \(verdict.cookie.pair)  \(verdict.reason)"))
             }
@@ -194,7 +202,7 @@ private func describe(_ c: Cookie) -> String {
     if c.secure { line += " Secure" }
     if c.httpOnly { line += " HttpOnly" }
     if let site = c.sameSite { line += " SameSite="; line += site.rawValue }
-    if c.partitioned { line += " Partitioned" }
+    if c.partitioned { line += " Partitioned"; if let key = c.partitionKey { line += "(" + key + ")" } }
     if let expires = c.expires, expires.isFinite, abs(expires) < 1e15 {
         line += " expires "; line += CookieDate.iso8601(Int64(expires.rounded(.down)))
     } else if c.expires != nil {

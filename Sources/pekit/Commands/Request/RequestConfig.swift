@@ -49,6 +49,16 @@ func requestBuilder(_ parsed: Arguments, url: String, sending: Bool) throws -> R
     var builder = RequestBuilder(url: parsed.has(RequestOptions.globoff) ? url : try curlGlobbed(url))
     builder.base = parsed.value(RequestOptions.base)
     builder.target = parsed.value(RequestOptions.requestTarget)
+    // The jar's context: a cross-site request or response, and the top-level page (CHIPS).
+    if let text = parsed.value(RequestOptions.site) {
+        guard let site = CookieJar.RequestContext.Site(rawValue: text) else {
+            throw UsageError(command: "request", message: "--site takes same-site, cross-site-navigation or cross-site, not '\(text)'")
+        }
+        builder.cookieContext.site = site
+    }
+    if let top = parsed.value(RequestOptions.topLevel) {
+        do { builder.cookieContext.topLevel = try RequestURL(top) } catch { throw UsageError(command: "request", message: "--top-level: \(error)") }
+    }
     if let name = parsed.value(RequestOptions.policy) {
         builder.policy = try commandHost(extraPluginDirectories: parsed.all(.plugins)).policy(named: name)
         if builder.policy.acceptLanguage != nil { builder.environment = ProcessInfo.processInfo.environment }
@@ -56,8 +66,8 @@ func requestBuilder(_ parsed: Arguments, url: String, sending: Bool) throws -> R
     // --param keys nest as a Lua table's would (u[name]=x, tags[]=a; u.name=x under a policy that
     // writes objects with dots), so the policy writes them its own way; --param-json values are typed.
     let items = parsed.values.compactMap { option -> (text: String, typed: Bool)? in
-        guard let value = option.value, option.name == "param" || option.name == "param-json" else { return nil }
-        return (value, option.name == "param-json")
+        guard let value = option.value, option.name == RequestOptions.param.name || option.name == RequestOptions.paramJson.name else { return nil }
+        return (value, option.name == RequestOptions.paramJson.name)
     }
     if !items.isEmpty {
         do { builder.params = try CommandLineParameters.read(items, dots: { if case .dots = builder.policy.objects { return true }; return false }()) } catch let failure as CommandLineParameters.Failure {
