@@ -30,6 +30,7 @@ enum Transport: Equatable, CustomStringConvertible {
     static let implementedOptions: Set<String> = [
         "maxBody", "jar", "cookieHeaderFromJar", "followRedirects", "maxRedirects", "connectTimeout", "timeout", "insecure",
         "caCertificate", "sink", "isCancelled", "record", "notice", "rate", "retry", "willRetry", "sign", "plainHTTP",
+        "explainsCookies", "cookieContext",
     ]
     /// Options only libcurl implements: set, they send through it.
     static let libcurlOptions: Set<String> = ["ipVersion", "proxy", "connect", "version", "compressed", "trace", "progress"]

@@ -214,7 +214,7 @@ final class CookieJarTests: XCTestCase {
             #pekit-attributes: SameSite=Lax
             #HttpOnly_.example.com\tTRUE\t/p\tTRUE\t1700003600\ta\t1
             www.example.com\tFALSE\t/\tFALSE\t1734560000\tb\t2
-            #pekit-attributes: Partitioned
+            #pekit-attributes: Partitioned=https://example.com
             www.example.com\tFALSE\t/p\tTRUE\t0\tsession\ts
             """)
         XCTAssertFalse(String(decoding: j.serialized(.netscape), as: UTF8.self).contains("session"), "session cookies only when asked")
@@ -241,12 +241,15 @@ final class CookieJarTests: XCTestCase {
         let j = CookieJar(publicSuffixes: nil, clock: { 1_700_000_000 })
         j.limits.perDomain = 1000
         for i in 0..<400 {
+            // Partitioned and SameSite=None cookies are Secure (the rules a file or jar:set passes too).
+            let secure = rng.next(2) == 0
             try j.set(Cookie(name: names[rng.next(names.count)] + String(i), value: values[rng.next(values.count)],
                          domain: domains[rng.next(domains.count)], path: ["/", "/a", "/a/b/"][rng.next(3)],
                          expires: rng.next(3) == 0 ? nil : Double(1_700_000_000 + rng.next(100_000_000)),
                          creation: Double(1_600_000_000 + i), lastAccess: Double(1_650_000_000 + i), hostOnly: rng.next(2) == 0,
-                         secure: rng.next(2) == 0, httpOnly: rng.next(2) == 0,
-                         sameSite: [nil, .strict, .lax, .none][rng.next(4)], partitioned: rng.next(5) == 0))
+                         secure: secure, httpOnly: rng.next(2) == 0,
+                         sameSite: [nil, .strict, .lax, secure ? .none : nil][rng.next(4)], partitioned: secure && rng.next(5) == 0,
+                         partitionKey: ["https://a.test", "https://b.example", nil][rng.next(3)]))
         }
         XCTAssertEqual(j.count, 400)
         let json = CookieJar(publicSuffixes: nil, clock: { 1_700_000_000 })
