@@ -147,4 +147,20 @@ final class RFC6265bisTests: XCTestCase {
             XCTAssertEqual(try back.header(for: widget), "plain=1; own=1", "\(format)")
         }
     }
+
+    /// Every sending verdict names its rule, as a refusal does.
+    func testSendingVerdictsNameTheirRule() throws {
+        let j = jar()
+        for set in ["s=1; Secure", "h=1; HttpOnly", "p=1; Path=/other", "l=1; SameSite=Lax", "x=1; SameSite=Strict", "d=1; Domain=example.com"] {
+            _ = try j.receive(set, from: secure)
+        }
+        func rules(_ url: String, _ context: CookieJar.RequestContext = .init()) throws -> [String: SendRule] {
+            Dictionary(uniqueKeysWithValues: try j.explain(try RequestURL(url), context: context).map { ($0.cookie.name, $0.rule) })
+        }
+        XCTAssertEqual(try rules("http://example.com/"), ["s": .secureOnly, "h": .sent, "p": .pathMismatch, "l": .sent, "x": .sent, "d": .sent])
+        XCTAssertEqual(try rules("https://example.com/", .init(http: false, site: .cross)),
+                       ["s": .sent, "h": .httpOnly, "p": .pathMismatch, "l": .sameSiteLax, "x": .sameSiteStrict, "d": .sent])
+        XCTAssertEqual(try rules("https://www.example.com/")["s"], .hostOnly)
+        XCTAssertEqual(try rules("https://other.com/")["d"], .domainMismatch)
+    }
 }

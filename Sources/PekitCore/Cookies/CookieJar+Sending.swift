@@ -7,6 +7,8 @@ extension CookieJar {
         public let cookie: Cookie
         public let sent: Bool
         public let reason: String
+        /// The rule that decided (`.sent` when it is sent).
+        public let rule: SendRule
     }
 
     /// The verdict for every cookie in the jar (for `explain`), without touching last-access.
@@ -15,8 +17,8 @@ extension CookieJar {
         let now = clock()
         let partition = site(of: context.topLevel ?? url)
         return try all.map { cookie in
-            let (sent, reason) = try verdict(cookie, url: url, host: host, now: now, context: context, partition: partition)
-            return Verdict(cookie: cookie, sent: sent, reason: reason)
+            let (rule, reason) = try verdict(cookie, url: url, host: host, now: now, context: context, partition: partition)
+            return Verdict(cookie: cookie, sent: rule == .sent, reason: reason, rule: rule)
         }
     }
 
@@ -43,29 +45,29 @@ extension CookieJar {
         }
     }
 
-    func verdict(_ cookie: Cookie, url: RequestURL, host: String, now: Double, context: RequestContext, partition: String?) throws -> (Bool, String) {
-        if cookie.isExpired(at: now) { return (false, "expired") }
-        if let key = cookie.partitionKey, let partition, key != partition { return (false, "partition: kept for the top-level site \(key), not \(partition)") }
+    func verdict(_ cookie: Cookie, url: RequestURL, host: String, now: Double, context: RequestContext, partition: String?) throws -> (SendRule, String) {
+        if cookie.isExpired(at: now) { return (.expired, "expired") }
+        if let key = cookie.partitionKey, let partition, key != partition { return (.partition, "partition: kept for the top-level site \(key), not \(partition)") }
         let matchers = filters.compactMap { filter in filter.match.map { (filter.name, $0) } }
         if matchers.isEmpty {
             if cookie.hostOnly {
-                if host != cookie.domain { return (false, "domain: host-only cookie for \(cookie.domain), not \(host)") }
+                if host != cookie.domain { return (.hostOnly, "domain: host-only cookie for \(cookie.domain), not \(host)") }
             } else if !Self.domainMatches(host, cookie.domain) {
-                return (false, "domain: \(host) does not domain-match \(cookie.domain)")
+                return (.domainMismatch, "domain: \(host) does not domain-match \(cookie.domain)")
             }
-            if !Self.pathMatches(url.cookiePath, cookie.path) { return (false, "path: \(url.cookiePath) does not path-match \(cookie.path)") }
+            if !Self.pathMatches(url.cookiePath, cookie.path) { return (.pathMismatch, "path: \(url.cookiePath) does not path-match \(cookie.path)") }
         } else {
-            for (name, match) in matchers where try !match(cookie, url) { return (false, "filter: \"\(name)\" does not match") }
+            for (name, match) in matchers where try !match(cookie, url) { return (.filter, "filter: \"\(name)\" does not match") }
         }
-        if cookie.secure && !url.isSecureContext { return (false, "secure: only sent over https (or loopback)") }
-        if cookie.httpOnly && !context.http { return (false, "httponly: not for non-HTTP access") }
+        if cookie.secure && !url.isSecureContext { return (.secureOnly, "secure: only sent over https (or loopback)") }
+        if cookie.httpOnly && !context.http { return (.httpOnly, "httponly: not for non-HTTP access") }
         switch (cookie.sameSite, context.site) {
-        case (.strict?, .cross), (.strict?, .crossNavigation): return (false, "samesite: Strict, and the request is cross-site")
-        case (.lax?, .cross): return (false, "samesite: Lax, and the request is a cross-site subresource")
+        case (.strict?, .cross), (.strict?, .crossNavigation): return (.sameSiteStrict, "samesite: Strict, and the request is cross-site")
+        case (.lax?, .cross): return (.sameSiteLax, "samesite: Lax, and the request is a cross-site subresource")
         default: break
         }
         let how = matchers.isEmpty ? (cookie.hostOnly ? "host-only cookie for \(host)" : "\(host) domain-matches \(cookie.domain)") : "matched by the filter"
-        return (true, "sent: \(how), path \(cookie.path) matches \(url.cookiePath)")
+        return (.sent, "sent: \(how), path \(cookie.path) matches \(url.cookiePath)")
     }
 
     /// The cookies to send to `url`, in §5.4's order (longer paths first, then earlier
@@ -76,7 +78,7 @@ extension CookieJar {
         if filters.contains(where: { $0.match != nil }) {
             // A filter replaces RFC matching: every cookie is a candidate.
             let partition = site(of: context.topLevel ?? url)
-            var chosen = try all.filter { try verdict($0, url: url, host: host, now: now, context: context, partition: partition).0 }
+            var chosen = try all.filter { try verdict($0, url: url, host: host, now: now, context: context, partition: partition).0 == .sent }
             chosen.sort { a, b in a.path.count != b.path.count ? a.path.count > b.path.count : a.creation < b.creation }
             for cookie in chosen {
                 if let i = byDomain[cookie.domain]?.firstIndex(where: cookie.key.matches) {

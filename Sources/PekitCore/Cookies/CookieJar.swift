@@ -177,7 +177,7 @@ public final class CookieJar {
         let doomed = try all.filter { cookie in
             guard name == nil || cookie.name == name else { return false }
             // Every partition's: deleting for a URL is not a request made under one top-level site.
-            return try verdict(cookie, url: url, host: host, now: now, context: RequestContext(), partition: nil).0
+            return try verdict(cookie, url: url, host: host, now: now, context: RequestContext(), partition: nil).0 == .sent
         }
         for cookie in doomed { remove(cookie.key) }
         return doomed.count

@@ -66,6 +66,28 @@ public enum CookieRule: String, CaseIterable, Sendable {
     }
 }
 
+/// Whether a stored cookie is sent to a request, and if not, why: one case for each rule of
+/// RFC 6265bis §5.8.3 (retrieval) and CHIPS, named in Lua as `CookieRule`'s are
+/// (`jar:explain`'s `rule`).
+public enum SendRule: String, CaseIterable, Sendable {
+    case sent = "sent"
+    case expired = "expired"
+    /// A partitioned cookie kept for another top-level site.
+    case partition = "partition"
+    /// A host-only cookie for another host.
+    case hostOnly = "host-only"
+    case domainMismatch = "domain-mismatch"
+    case pathMismatch = "path-mismatch"
+    /// A filter's own matching said no.
+    case filter = "filter"
+    /// Secure, and the request is not over https (or loopback).
+    case secureOnly = "secure-only"
+    /// HttpOnly, and the read is not HTTP.
+    case httpOnly = "httponly"
+    case sameSiteStrict = "samesite-strict"
+    case sameSiteLax = "samesite-lax"
+}
+
 /// A cookie on its way into the jar, with what the storage rules read besides the cookie: how it
 /// came (a response to `origin`, or a file or `jar:set`, with no origin), whether through HTTP,
 /// the attributes as written, and the context of the response.

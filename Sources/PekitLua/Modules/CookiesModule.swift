@@ -197,7 +197,7 @@ enum CookiesModule: LuaModule {
             let verdicts = try jar.explain(try requestURL(call, 2), context: try context(call, 3))
             call.runtime.push(.array(verdicts.map { v in
                 .map(PekitMap(unordered: [.init(key: "cookie", value: Self.value(of: v.cookie)), .init(key: "sent", value: .boolean(v.sent)),
-                                          .init(key: "reason", value: .text(v.reason))]))
+                                          .init(key: "reason", value: .text(v.reason)), .init(key: "rule", value: .text(v.rule.rawValue))]))
             }), keepOrder: false)
             return 1
         }
