@@ -71,7 +71,7 @@ final class SendOperation {
                 var hop = current
                 if let jar = options.jar, options.cookieHeaderFromJar {
                     if options.explainsCookies { hopCookieLines = try jar.explainRelevant(try hopURL(), context: options.cookieContext).map(CookieJar.line) }
-                    if let cookie = try jar.header(for: try hopURL(), context: options.cookieContext) { try hop.headers.set("Cookie", cookie) } else { hop.headers.remove("Cookie") }
+                    if let cookie = try jar.headerBytes(for: try hopURL(), context: options.cookieContext) { try hop.headers.set("Cookie", bytes: cookie) } else { hop.headers.remove("Cookie") }
                 }
                 // Signed again on every hop (a fresh time and nonce; the URL may have changed).
                 if let sign = options.sign {

@@ -68,6 +68,16 @@ final class CookiesCommandTests: XCTestCase {
         XCTAssertEqual(lua.stdout, "w=1\tnil\nhttps://a.example\n", lua.stderr)
     }
 
+    /// Bytes stay bytes (issue 43): a value that is not UTF-8 comes back from Lua's jar:header,
+    /// jar:all and pekit cookies header as it came.
+    func testValueBytesStay() throws {
+        let script = #"local jar = pekit.cookies.jar() jar:receive("http://a.example/", "c=\xFFt\xFF") io.write(jar:header("http://a.example/"), "|", jar:all()[1].value)"#
+        XCTAssertEqual(try PekitProcess.output(of: PekitProcess.binary.path, ["run", "-e", script]), Array("c=".utf8) + [0xFF, 0x74, 0xFF, 0x7C, 0xFF, 0x74, 0xFF])
+        let jar = directory.appendingPathComponent("bytes.txt").path
+        _ = try PekitProcess.output(of: "/bin/bash", ["-c", #""$0" cookies receive "$1" http://a.example/ $'c=\xFFt'"#, PekitProcess.binary.path, jar])
+        XCTAssertEqual(try PekitProcess.output(of: PekitProcess.binary.path, ["cookies", "header", jar, "http://a.example/"]), Array("c=".utf8) + [0xFF, 0x74, 0x0A])
+    }
+
     func testClockFiltersAndErrors() throws {
         _ = try run("cookies", "receive", "jar.json", "http://203.0.113.7/", "s=1; Max-Age=100", "--filter", "rfc6265", "--now", "1000")
         XCTAssertEqual(try run("cookies", "header", "jar.json", "http://203.0.113.7/", "--now", "1050").stdout, "s=1\n")

@@ -163,4 +163,20 @@ final class RFC6265bisTests: XCTestCase {
         XCTAssertEqual(try rules("https://www.example.com/")["s"], .hostOnly)
         XCTAssertEqual(try rules("https://other.com/")["d"], .domainMismatch)
     }
+
+    /// Bytes stay bytes: a value that is not UTF-8 is sent back, saved and loaded as it came.
+    func testValuesAreBytes() throws {
+        let j = jar()
+        let set: [UInt8] = Array("cookiesarebananas=".utf8) + [0xFF] + Array("test".utf8) + [0xFF]
+        guard case .stored(let cookie) = try set.withUnsafeBufferPointer({ try j.receive(bytes: $0, from: plain) }) else { return XCTFail() }
+        XCTAssertEqual(cookie.valueBytes, [0xFF] + Array("test".utf8) + [0xFF])
+        XCTAssertEqual(try j.headerBytes(for: plain), set)
+        let request = try { var b = RequestBuilder(url: "http://example.com/"); b.jar = j; return try b.build() }()
+        XCTAssertTrue(try request.raw().starts(with: Array("GET / HTTP/1.1\r\nHost: example.com\r\nUser-Agent: \(RequestBuilder.userAgent)\r\nAccept: */*\r\nCookie: ".utf8) + set))
+        for format in [CookieJar.FileFormat.netscape, .json] {
+            let back = jar()
+            XCTAssertEqual(try back.load(j.serialized(format, sessions: true), format: format, name: "jar").warnings, [])
+            XCTAssertEqual(try back.headerBytes(for: plain), set, "\(format)")
+        }
+    }
 }

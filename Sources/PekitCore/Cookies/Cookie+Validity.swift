@@ -11,7 +11,8 @@ extension Cookie {
     /// they would make every later request with the jar an invalid header. A tab is kept in a
     /// value, as the RFC and browsers keep it (cookies.txt's value is the rest of its line); in a
     /// name it is refused, as curl refuses it, since cookies.txt separates the name by tabs.
-    public static func problem(name: String, value: String, limit: Int) -> (CookieRule, String)? {
+    /// - Parameter valueBytes: the value's own length where it is not UTF-8 (its text is longer).
+    public static func problem(name: String, value: String, limit: Int, valueBytes: Int? = nil) -> (CookieRule, String)? {
         func controlByte(_ what: String, _ text: String, tab: Bool) -> String? {
             // Over the string's own bytes (a walk of its UTF-8 view cost 16 instructions a byte).
             var copy = text
@@ -25,8 +26,9 @@ extension Cookie {
         }
         // Two calls, not a loop over an array of both: this runs for every cookie stored.
         if let problem = controlByte("name", name, tab: false) ?? controlByte("value", value, tab: true) { return (.controlCharacter, problem) }
-        if name.utf8.count + value.utf8.count > limit {
-            return (.nameValueTooLong, "name and value are \(name.utf8.count + value.utf8.count) bytes; the limit is \(limit)")
+        let size = name.utf8.count + (valueBytes ?? value.utf8.count)
+        if size > limit {
+            return (.nameValueTooLong, "name and value are \(size) bytes; the limit is \(limit)")
         }
         return nil
     }

@@ -5,7 +5,11 @@ public struct Cookie: Equatable, Sendable {
     }
 
     public var name: String
+    /// The value as text (bytes that are not UTF-8 shown repaired, as U+FFFD).
     public var value: String
+    /// The value's own bytes where they are not UTF-8 (`cookiesarebananas=\xFFtest\xFF`): sent
+    /// back, saved and given to Lua as they came; nil when `value`'s UTF-8 is them.
+    public var rawValue: [UInt8]?
     /// The host (host-only) or the domain the cookie belongs to, lower-case, no leading dot.
     public var domain: String
     public var path: String
@@ -30,6 +34,17 @@ public struct Cookie: Equatable, Sendable {
         self.creation = creation; self.lastAccess = lastAccess ?? creation; self.hostOnly = hostOnly
         self.secure = secure; self.httpOnly = httpOnly; self.sameSite = sameSite; self.partitioned = partitioned
         self.partitionKey = partitioned ? partitionKey : nil
+        rawValue = nil
+    }
+
+    /// The value's bytes, as they are sent.
+    public var valueBytes: [UInt8] { rawValue ?? Array(value.utf8) }
+
+    /// Sets the value from bytes, kept as they are where they are not UTF-8.
+    public mutating func setValue(bytes: [UInt8]) {
+        if let text = String(validating: bytes, as: UTF8.self) { value = text; rawValue = nil } else {
+            value = String(decoding: bytes, as: UTF8.self); rawValue = bytes
+        }
     }
 
     /// Whether it is kept past the session.
@@ -38,8 +53,11 @@ public struct Cookie: Equatable, Sendable {
     /// Whether it has expired at `now`.
     public func isExpired(at now: Double) -> Bool { expires.map { $0 <= now } ?? false }
 
-    /// `name=value` as a Cookie header carries it.
+    /// `name=value` as a Cookie header carries it (as text).
     public var pair: String { name.isEmpty ? value : "\(name)=\(value)" }
+
+    /// `name=value` as its bytes go on the wire.
+    public var pairBytes: [UInt8] { name.isEmpty ? valueBytes : Array(name.utf8) + [0x3D] + valueBytes }
 
     /// The identity a new cookie replaces by (RFC 6265bis §5.7 step 23): name, domain, the
     /// host-only flag and path. A host-only `a` from example.com and `a; Domain=example.com` are

@@ -85,11 +85,13 @@ extension CookieJar {
                 let dotted = !domainField.isEmpty && buffer[domainField.lowerBound] == 0x2E
                 if dotted { domainField = domainField.dropFirst() }
                 guard !domainField.isEmpty else { warn("\(name):\(number): empty domain; line skipped"); continue }
-                let cookie = Cookie(name: text(fields[5]), value: fields.count == 7 ? text(fields[6]) : "",
+                var cookie = Cookie(name: text(fields[5]), value: "",
                                     domain: ASCII.lowercased(UnsafeBufferPointer(rebasing: buffer[domainField])),
                                     path: pathField.isEmpty ? "/" : text(pathField), expires: expires == 0 ? nil : Double(expires),
                                     hostOnly: !subdomains && !dotted, secure: secure, httpOnly: httpOnly, sameSite: sameSite, partitioned: partitioned,
                                     partitionKey: partitionKey)
+                // The value's bytes as the file has them (not UTF-8 ones too).
+                if fields.count == 7 { cookie.setValue(bytes: Array(buffer[fields[6]])) }
                 do { try set(cookie) } catch { warn("\(name):\(number): \(error); line skipped"); continue }
                 loaded += 1
             }

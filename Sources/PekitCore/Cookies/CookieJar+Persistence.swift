@@ -22,6 +22,7 @@ extension CookieJar {
             // them in file order, so the Cookie header's order (by creation, for equal paths:
             // RFC 6265 §5.4) comes back the same.
             let cookies = cookies.enumerated().sorted { ($0.element.creation, $0.offset) < ($1.element.creation, $1.offset) }.map(\.element)
+            var out: [UInt8] = []
             var text = "# Netscape HTTP Cookie File\n# Written by pekit \(Pekit.version). Fields: domain, subdomains, path, secure, expires, name, value.\n# A '\(Self.attributesPrefix)' line gives the attributes this format has no field for (SameSite, Partitioned) of the cookie after it.\n\n"
             for c in cookies {
                 // What the format has no field for goes on a comment line just before the cookie:
@@ -33,12 +34,15 @@ extension CookieJar {
                 let domain = (c.httpOnly ? "#HttpOnly_" : "") + (c.hostOnly ? c.domain : "." + c.domain)
                 // 1 for an expired cookie (0 would mean a session one); at most the year 9999.
                 let expires = c.expires.map { $0.isNaN || $0 <= 0 ? "1" : String(Int64(Swift.min($0, 253_402_300_799))) } ?? "0"
-                text += [domain, c.hostOnly ? "FALSE" : "TRUE", c.path, c.secure ? "TRUE" : "FALSE", expires, c.name, c.value].joined(separator: "\t") + "\n"
+                text += [domain, c.hostOnly ? "FALSE" : "TRUE", c.path, c.secure ? "TRUE" : "FALSE", expires, c.name, ""].joined(separator: "\t")
+                // The value as its bytes came (one that is not UTF-8 too), the rest of the line.
+                if let raw = c.rawValue { out += text.utf8; out += raw; out.append(0x0A); text = ""; continue }
+                text += c.value + "\n"
             }
-            return Array(text.utf8)
+            return out + Array(text.utf8)
         case .json:
             let list = cookies.map { c -> PekitValue in
-                let entries: [PekitMap.Entry] = [
+                var entries: [PekitMap.Entry] = [
                     .init(key: "name", value: .text(c.name)), .init(key: "value", value: .text(c.value)),
                     .init(key: "domain", value: .text(c.domain)), .init(key: "path", value: .text(c.path)),
                     .init(key: "expires", value: c.expires.map { .number($0) } ?? .null),
@@ -47,8 +51,10 @@ extension CookieJar {
                     .init(key: "http_only", value: .boolean(c.httpOnly)),
                     .init(key: "same_site", value: c.sameSite.map { .text($0.rawValue) } ?? .null),
                     .init(key: "partitioned", value: .boolean(c.partitioned)),
-                    .init(key: "partition_key", value: c.partitionKey.map { .text($0) } ?? .null),
                 ]
+                if let key = c.partitionKey { entries.append(.init(key: "partition_key", value: .text(key))) }
+                // JSON holds text: a value that is not UTF-8 is also kept as its bytes, in base64.
+                if let raw = c.rawValue { entries.append(.init(key: "value_base64", value: .text(Base64.encode(raw)))) }
                 return .map(PekitMap(ordered: entries))
             }
             let document = PekitValue.map(PekitMap(ordered: [.init(key: "pekit_cookies", value: .integer(1)), .init(key: "cookies", value: .array(list))]))
@@ -161,11 +167,15 @@ extension CookieJar {
                     if case .string(let s)? = c["same_site"] { sameSite = Cookie.SameSite(rawValue: s.description) }
                     let creation = number("creation") ?? clock()
                     do {
-                        try set(Cookie(name: cookieName.description, value: value.description, domain: domain.description.lowercased(), path: path.description,
+                        var cookie = Cookie(name: cookieName.description, value: value.description, domain: domain.description.lowercased(), path: path.description,
                                        expires: number("expires"), creation: creation, lastAccess: number("last_access") ?? creation,
                                        hostOnly: c["host_only"] == nil ? true : flag("host_only"), secure: flag("secure"), httpOnly: flag("http_only"),
                                        sameSite: sameSite, partitioned: flag("partitioned"),
-                                       partitionKey: { if case .string(let key)? = c["partition_key"] { return key.description }; return nil }()))
+                                       partitionKey: { if case .string(let key)? = c["partition_key"] { return key.description }; return nil }())
+                        if case .string(let encoded)? = c["value_base64"] {
+                            cookie.setValue(bytes: try Base64.decode(encoded.bytes, alphabet: .standard))
+                        }
+                        try set(cookie)
                     } catch {
                         warn("\(name): cookies[\(i + 1)]: \(error); skipped")
                         continue

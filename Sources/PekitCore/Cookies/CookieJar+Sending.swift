@@ -114,7 +114,21 @@ extension CookieJar {
         return chosen
     }
 
-    /// The Cookie header value for `url`, or nil when no cookie is sent.
+    /// The Cookie header value for `url` as its bytes go on the wire (a value that is not UTF-8
+    /// as it came), or nil when no cookie is sent.
+    public func headerBytes(for url: RequestURL, context: RequestContext = RequestContext()) throws -> [UInt8]? {
+        let list = try cookies(for: url, context: context)
+        guard !list.isEmpty else { return nil }
+        var header: [UInt8] = []
+        for (i, cookie) in list.enumerated() {
+            if i > 0 { header += [0x3B, 0x20] }
+            header += cookie.pairBytes
+        }
+        return header
+    }
+
+    /// The Cookie header value for `url` as text (bytes that are not UTF-8 repaired), or nil
+    /// when no cookie is sent.
     public func header(for url: RequestURL, context: RequestContext = RequestContext()) throws -> String? {
         let list = try cookies(for: url, context: context)
         guard !list.isEmpty else { return nil }

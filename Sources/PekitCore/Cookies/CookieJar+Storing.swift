@@ -26,7 +26,9 @@ extension CookieJar {
         }
         let name = parsed.name
         func reject(_ rule: CookieRule, _ reason: String) -> Outcome { .rejected(name: name, reason: reason, rule: rule) }
-        if let (rule, problem) = Cookie.problem(name: name, value: parsed.value, limit: limits.maxNameValueBytes) { return reject(rule, problem) }
+        if let (rule, problem) = Cookie.problem(name: name, value: parsed.value, limit: limits.maxNameValueBytes, valueBytes: parsed.rawValue?.count) {
+            return reject(rule, problem)
+        }
         // In an attribute: the name and value were looked at above, with their own words, so
         // only what follows the first ';' is scanned (this runs for every cookie received).
         let attributes = bytes.firstIndex(of: 0x3B) ?? bytes.count
@@ -40,6 +42,7 @@ extension CookieJar {
         var cookie = Cookie(name: name, value: parsed.value, domain: host, path: parsed.path ?? Self.defaultPath(url.path),
                             creation: now, hostOnly: true, secure: parsed.secure, httpOnly: parsed.httpOnly,
                             sameSite: parsed.sameSite, partitioned: parsed.partitioned)
+        cookie.rawValue = parsed.rawValue
         // The cap counts from the clock's time, not the tie-breaking tick, so that storing the same
         // cookie again (a saved jar loaded back) keeps the same expiry.
         if let maxAge = parsed.maxAge {
@@ -158,7 +161,7 @@ extension CookieJar {
     /// - Throws: `CookieError.invalidCookie` for control bytes in the name or value, a name and
     ///   value over the size limit, or an expiry that is not a number.
     public func set(_ cookie: Cookie) throws {
-        if let (_, problem) = Cookie.problem(name: cookie.name, value: cookie.value, limit: limits.maxNameValueBytes) {
+        if let (_, problem) = Cookie.problem(name: cookie.name, value: cookie.value, limit: limits.maxNameValueBytes, valueBytes: cookie.rawValue?.count) {
             throw CookieError.invalidCookie("cookie \"\(String(cookie.name.prefix(40)))\": \(problem)")
         }
         var cookie = cookie

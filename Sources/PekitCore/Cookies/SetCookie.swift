@@ -2,6 +2,8 @@
 public struct SetCookie: Equatable, Sendable {
     public var name: String
     public var value: String
+    /// The value's bytes where they are not UTF-8 (kept as they came); nil otherwise.
+    public var rawValue: [UInt8]?
     /// Seconds since the epoch from Expires, if it parsed.
     public var expires: Int64?
     /// Max-Age in seconds, if it parsed (wins over Expires).
@@ -65,6 +67,8 @@ public struct SetCookie: Equatable, Sendable {
         let valueRange = eq.map { trimmed($0 + 1, nameValueEnd) } ?? trimmed(0, nameValueEnd)
         guard !nameRange.isEmpty || !valueRange.isEmpty else { return nil }
         var cookie = SetCookie(name: text(nameRange), value: text(valueRange))
+        let valueBytes = UnsafeBufferPointer(rebasing: bytes[valueRange])
+        if !UTF8Validation.isValid(valueBytes) { cookie.rawValue = Array(valueBytes) }
         guard var start = firstSemicolon.map({ $0 + 1 }) else { return cookie }
         while true {
             let stop = find(0x3B, from: start, to: end) ?? end

@@ -141,11 +141,21 @@ public struct HTTPHeaders: Equatable, Sendable {
     /// Sets a field: replaces the first of that name in place and drops the others.
     public mutating func set(_ name: String, _ value: String) throws {
         try Self.validate(name: name, value: value)
-        if let i = fields.firstIndex(where: { Self.sameName($0.name, name) }) {
-            fields[i] = Field(name: name, value: value)
-            fields = fields.enumerated().filter { $0.offset == i || !Self.sameName($0.element.name, name) }.map(\.element)
+        replace(Field(name: name, value: value))
+    }
+
+    /// `set` with a value given as bytes, sent as they are.
+    public mutating func set(_ name: String, bytes value: [UInt8]) throws {
+        try Self.validate(name: name, bytes: value)
+        replace(Field(name: name, valueBytes: value))
+    }
+
+    private mutating func replace(_ field: Field) {
+        if let i = fields.firstIndex(where: { Self.sameName($0.name, field.name) }) {
+            fields[i] = field
+            fields = fields.enumerated().filter { $0.offset == i || !Self.sameName($0.element.name, field.name) }.map(\.element)
         } else {
-            fields.append(Field(name: name, value: value))
+            fields.append(field)
         }
     }
 

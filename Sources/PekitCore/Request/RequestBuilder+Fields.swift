@@ -16,7 +16,7 @@ extension RequestBuilder {
     ///   together (RFC 9112 §6.1–6.3): `Content-Length` with `Transfer-Encoding`, a
     ///   `Transfer-Encoding` that does not end in `chunked`, a `Content-Length` that is not the
     ///   body's length.
-    func fields(authority: String, credentials: (user: String, password: String)?, jarCookies: String?,
+    func fields(authority: String, credentials: (user: String, password: String)?, jarCookies: [UInt8]?,
                 body: HTTPRequest.Body, bodyType: String?) throws -> HTTPHeaders {
         for header in headers {
             if let raw = header.rawValue { try HTTPHeaders.validate(name: header.name, bytes: raw) }
@@ -49,8 +49,10 @@ extension RequestBuilder {
         }
         if !given("Cookie") {
             switch (jarCookies, cookie) {
-            case (let jar?, let hand?): try fields.add("Cookie", jar + "; " + hand)
-            case (let one?, nil), (nil, let one?): try fields.add("Cookie", one)
+            // The jar's as bytes (a value that is not UTF-8 goes as it came).
+            case (let jar?, let hand?): try fields.add("Cookie", bytes: jar + Array("; \(hand)".utf8))
+            case (let jar?, nil): try fields.add("Cookie", bytes: jar)
+            case (nil, let hand?): try fields.add("Cookie", hand)
             case (nil, nil): break
             }
         }

@@ -16,7 +16,7 @@ extension CookiesModule {
 
     static func value(of cookie: Cookie) -> PekitValue {
         var entries: [PekitMap.Entry] = [
-            .init(key: "name", value: .text(cookie.name)), .init(key: "value", value: .text(cookie.value)),
+            .init(key: "name", value: .text(cookie.name)), .init(key: "value", value: .string(ByteString(cookie.valueBytes))),
             .init(key: "domain", value: .text(cookie.domain)), .init(key: "path", value: .text(cookie.path)),
             .init(key: "creation", value: .number(cookie.creation)), .init(key: "last_access", value: .number(cookie.lastAccess)),
             .init(key: "host_only", value: .boolean(cookie.hostOnly)), .init(key: "secure", value: .boolean(cookie.secure)),
@@ -36,10 +36,12 @@ extension CookiesModule {
 
     /// Calls `body` with the cookie's fields as C reads them (its text borrowed, not copied).
     static func withFields<T>(of cookie: Cookie, _ body: (inout pekit_cookie_fields) -> T) -> T {
-        var name = cookie.name, value = cookie.value, domain = cookie.domain, path = cookie.path, partition = cookie.partitionKey ?? ""
+        var name = cookie.name, domain = cookie.domain, path = cookie.path, partition = cookie.partitionKey ?? ""
+        // The value's bytes as they came (one that is not UTF-8 too): a Lua string holds bytes.
+        var value = cookie.valueBytes
         // The SameSite words are static strings: their bytes need no copy.
         let sameSite: StaticString = switch cookie.sameSite { case .strict?: "Strict"; case .lax?: "Lax"; case .none?: "None"; case nil: "" }
-        return name.withUTF8 { name in value.withUTF8 { value in domain.withUTF8 { domain in path.withUTF8 { path in partition.withUTF8 { partition in
+        return name.withUTF8 { name in value.withUnsafeBufferPointer { value in domain.withUTF8 { domain in path.withUTF8 { path in partition.withUTF8 { partition in
             var fields = pekit_cookie_fields(
                 name: pekit_span(name), value: pekit_span(value), domain: pekit_span(domain), path: pekit_span(path),
                 same_site: pekit_span(UnsafeBufferPointer(start: sameSite.utf8Start, count: sameSite.utf8CodeUnitCount)),
@@ -79,11 +81,14 @@ extension CookiesModule {
         }
         var d = domain.lowercased()
         if d.hasPrefix(".") { d.removeFirst() }
-        return Cookie(name: name, value: value, domain: d, path: text("path") ?? "/", expires: number("expires"),
-                      creation: number("creation") ?? 0, lastAccess: number("last_access"),
-                      hostOnly: flag("host_only") ?? !domain.hasPrefix("."), secure: flag("secure") ?? false,
-                      httpOnly: flag("http_only") ?? false, sameSite: sameSite, partitioned: flag("partitioned") ?? false,
-                      partitionKey: text("partition_key"))
+        var cookie = Cookie(name: name, value: value, domain: d, path: text("path") ?? "/", expires: number("expires"),
+                            creation: number("creation") ?? 0, lastAccess: number("last_access"),
+                            hostOnly: flag("host_only") ?? !domain.hasPrefix("."), secure: flag("secure") ?? false,
+                            httpOnly: flag("http_only") ?? false, sameSite: sameSite, partitioned: flag("partitioned") ?? false,
+                            partitionKey: text("partition_key"))
+        // A Lua string is bytes: the value keeps them.
+        if case .string(let bytes)? = map["value"] { cookie.setValue(bytes: bytes.bytes) }
+        return cookie
     }
 
     static func requestURL(_ call: LuaCall, _ n: Int32) throws -> RequestURL {

@@ -148,8 +148,8 @@ enum CookiesModule: LuaModule {
         }
         setFunction(methods, "jar", "header") { call in
             let jar = try jar(at: 1, call)
-            if let header = try jar.header(for: try requestURL(call, 2), context: try context(call, 3)) {
-                call.stack.push(header)
+            if let header = try jar.headerBytes(for: try requestURL(call, 2), context: try context(call, 3)) {
+                call.stack.push(ByteString(header))
             } else {
                 call.stack.pushNil()
             }

@@ -115,7 +115,8 @@ private func runCookies(_ args: [[UInt8]]) throws -> Int32 {
     }
     let force = parsed.has(CookiesOptions.force)
     return try withExtendedLifetime(runtime) {
-        let run = { try runCookieAction(action, jar: jar, jarPath: jarPath, url: url, rest: Array(words.dropFirst(3)), force: force, context: context) }
+        let run = { try runCookieAction(action, jar: jar, jarPath: jarPath, url: url, rest: Array(words.dropFirst(3)),
+                                             restBytes: Array(parsed.rawPositionals.dropFirst(3)), force: force, context: context) }
         guard action == "receive" || action == "delete" else { return try run() }
         // A read-change-write of the jar: under its lock, so that processes updating one jar at
         // once merge (each loads what the one before saved) instead of overwriting each other.
@@ -127,7 +128,7 @@ private func cookieURL(_ text: String) throws -> RequestURL {
     do { return try RequestURL(text) } catch { throw CommandFailure(message: "pekit cookies: \(error)") }
 }
 
-private func runCookieAction(_ action: String, jar: CookieJar, jarPath: String, url: RequestURL?, rest: [String], force: Bool,
+private func runCookieAction(_ action: String, jar: CookieJar, jarPath: String, url: RequestURL?, rest: [String], restBytes: [[UInt8]], force: Bool,
                              context: CookieJar.RequestContext) throws -> Int32 {
     func fail(_ error: Error) -> CommandFailure { CommandFailure(message: "pekit cookies: \(error)") }
     if access(jarPath, F_OK) == 0 {
@@ -148,15 +149,17 @@ private func runCookieAction(_ action: String, jar: CookieJar, jarPath: String, 
             guard let url else { return 2 }
             let evictedBefore = jar.evicted
             var lines: [String] = [], rejected: [String] = []
-            for given in rest {
-                var header = given
+            for (given, bytes) in zip(rest, restBytes) {
+                // As the bytes the shell passed: a value that is not UTF-8 is kept as it came.
+                var header = bytes[...]
                 // A line pasted from a response or a browser's tools: the field's name is not part
                 // of the value (it would make a cookie named "Set-Cookie: a").
-                if header.lowercased().hasPrefix("set-cookie:") {
-                    header = String(header.dropFirst("set-cookie:".count).drop { $0 == " " || $0 == "\t" })
+                if given.lowercased().hasPrefix("set-cookie:") {
+                    header = header.dropFirst("set-cookie:".count).drop { $0 == 0x20 || $0 == 0x09 }
                     Output.stderr.line(printable("pekit cookies: note: \"\(String(given.prefix(40)))\" starts with the field name Set-Cookie:; the value after it is used"))
                 }
-                switch try jar.receive(header, from: url, site: context.site, topLevel: context.topLevel) {
+                let outcome = try Array(header).withUnsafeBufferPointer { try jar.receive(bytes: $0, from: url, site: context.site, topLevel: context.topLevel) }
+                switch outcome {
                 case .stored(let cookie): lines.append("stored   " + describe(cookie))
                 case .rejected(let name, let reason, _): rejected.append(printable("rejected \(name): \(reason)"))
                 case .removed(let name, let count):
@@ -168,7 +171,10 @@ private func runCookieAction(_ action: String, jar: CookieJar, jarPath: String, 
             if jar.evicted > evictedBefore { Output.stdout.line("evicted  \(jar.evicted - evictedBefore) (over the jar's limits)") }
             try save()
         case "header":
-            if let url, let header = try jar.header(for: url, context: context) { Output.stdout.line(printable(header)) }
+            if let url, let header = try jar.headerBytes(for: url, context: context) {
+                // As its bytes go on the wire: a value that is not UTF-8 as it came.
+                if let text = String(validating: header, as: UTF8.self) { Output.stdout.line(printable(text)) } else { Output.stdout.write(header + [0x0A]) }
+            }
         case "list":
             for cookie in try url.map({ try jar.cookies(for: $0) }) ?? jar.all { Output.stdout.line(describe(cookie)) }
         case "explain":
