@@ -99,17 +99,24 @@ public func pekitFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             .compactMap { try? RequestURL($0) }
         var now = 1_700_000_000.0
         let jar = CookieJar(publicSuffixes: PublicSuffixList(text: "com\nco.uk\nuk\n"), clock: { 1_700_000_000 })
+        // The line's first byte picks the URL and the top-level page (none, or one of the URLs:
+        // a Partitioned cookie is kept under its site); the rest is the value, as bytes.
         for (i, line) in bytes.split(separator: 0x0A).prefix(64).enumerated() {
-            let url = urls[Int(line.first ?? 0) % urls.count]
-            _ = try? jar.receive(String(decoding: line.dropFirst(), as: UTF8.self), from: url)
+            let pick = Int(line.first ?? 0)
+            let url = urls[pick % urls.count]
+            let top = pick / urls.count % (urls.count + 1) == urls.count ? nil : urls[pick / urls.count % (urls.count + 1)]
+            _ = try? Array(line.dropFirst()).withUnsafeBufferPointer { try jar.receive(bytes: $0, from: url, topLevel: top) }
             now += Double(i)
         }
         for format in [CookieJar.FileFormat.netscape, .json] {
             let back = CookieJar(publicSuffixes: PublicSuffixList(text: "com\nco.uk\nuk\n"), clock: { 1_700_000_000 })
             _ = try? back.load(jar.serialized(format, sessions: true), format: format, name: "saved")
             for url in urls {
-                let live = try? jar.header(for: url), loaded = try? back.header(for: url)
-                precondition(live == loaded, "\(format) round trip changed the Cookie header for \(url): \(live ?? "none") became \(loaded ?? "none")")
+                for top in [nil] + urls.prefix(3) {
+                    let context = CookieJar.RequestContext(topLevel: top)
+                    let live = try? jar.headerBytes(for: url, context: context), loaded = try? back.headerBytes(for: url, context: context)
+                    precondition(live == loaded, "\(format) round trip changed the Cookie header for \(url) under \(top?.description ?? "itself")")
+                }
             }
         }
     case "json":
