@@ -156,6 +156,10 @@ public struct SendOptions {
     /// a script's tables, `pekit request`'s flags and `pekit import curl` read the row.
     public static let fields: [Field] = [
         Field("jar", .script("a cookie jar")),
+        Field("same_site", .choice(CookieJar.RequestContext.Site.allCases.map(\.rawValue))) { options, value in
+            options.cookieContext.site = value.text.flatMap(CookieJar.RequestContext.Site.init(rawValue:)) ?? .same
+        },
+        Field("top_level", .script("the top-level page's URL (CHIPS partitions)")),
         Field("follow", .flag, flags: ["no-follow"], implied: ["no-follow": .flag(false)]) { $0.followRedirects = $1.flag },
         Field("max_redirects", .count(redirectRange), flags: ["max-redirects", "max-redirs"]) { $0.maxRedirects = $1.integer ?? $0.maxRedirects },
         Field("timeout", .seconds, flags: ["timeout", Field.Flag("max-time", short: "m")]) { $0.timeout = $1.number },

@@ -78,6 +78,24 @@ final class CookiesCommandTests: XCTestCase {
         XCTAssertEqual(try PekitProcess.output(of: PekitProcess.binary.path, ["cookies", "header", jar, "http://a.example/"]), Array("c=".utf8) + [0xFF, 0x74, 0x0A])
     }
 
+    /// pekit.http's send options give the jar's context (same_site, top_level) for every hop.
+    func testSendOptionsCarryTheCookieContext() throws {
+        let server = try TestServer.shared()
+        let script = #"""
+            local jar = pekit.cookies.jar()
+            local url = arg[1] .. "/cookies"
+            jar:receive(url, { "p=1; Secure; Partitioned; Path=/", "l=1; SameSite=Lax; Path=/" }, { top_level = "https://a.example/" })
+            for _, o in ipairs({ {}, { top_level = "https://a.example/" }, { top_level = "https://a.example/", same_site = "cross-site" } }) do
+              o.jar = jar
+              print(pekit.http.get(url, o):json().cookie)
+            end
+            """#
+        let file = directory.appendingPathComponent("context.lua").path
+        try script.write(toFile: file, atomically: true, encoding: .utf8)
+        let r = try run("run", file, server.base)
+        XCTAssertEqual(r.stdout, "l=1\np=1; l=1\np=1\n", r.stderr)
+    }
+
     func testClockFiltersAndErrors() throws {
         _ = try run("cookies", "receive", "jar.json", "http://203.0.113.7/", "s=1; Max-Age=100", "--filter", "rfc6265", "--now", "1000")
         XCTAssertEqual(try run("cookies", "header", "jar.json", "http://203.0.113.7/", "--now", "1050").stdout, "s=1\n")

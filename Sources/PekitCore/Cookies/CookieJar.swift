@@ -20,7 +20,7 @@ public final class CookieJar {
     public struct RequestContext: Sendable {
         /// An HTTP request (HttpOnly cookies are sent); false for script access.
         public var http = true
-        public enum Site: String, Sendable { case same = "same-site", crossNavigation = "cross-site-navigation", cross = "cross-site" }
+        public enum Site: String, Sendable, CaseIterable { case same = "same-site", crossNavigation = "cross-site-navigation", cross = "cross-site" }
         /// Same-site (all cookies), a cross-site top-level navigation (not Strict), or cross-site (neither Strict nor Lax).
         public var site = Site.same
         /// The top-level page's URL (CHIPS): a partitioned cookie is stored under its site and sent

@@ -81,6 +81,11 @@ enum HTTPModule: LuaModule {
         "jar": { fields, _, options in
             if let jar = try fields.with("jar", { try CookiesModule.jar(at: $0, fields.call) }) { options.jar = jar }
         },
+        "top_level": { fields, _, options in
+            if let top = try fields.string("top_level") {
+                do { options.cookieContext.topLevel = try RequestURL(top) } catch { throw fields.error("top_level", "\(error)") }
+            }
+        },
         "connect": { fields, _, options in
             if let mappings = try fields.with("connect", { try RequestModule.hostMappings(at: $0, fields.call) }) { options.connect = mappings }
         },
