@@ -10,7 +10,8 @@ cookies/resources/cookie-test.js -- only records its arguments. In WPT that help
 
 Sources (the files as they were at these commits):
   web-platform-tests/wpt@23d0f251e9ee57117f1e99026042b522c8fd2cca: cookies/attributes/invalid.html,
-    cookies/attributes/max-age.html, cookies/value/value.html
+    cookies/attributes/max-age.html, cookies/attributes/expires.html, cookies/value/value.html,
+    cookies/encoding/charset.html
   divmain/wpt@5942d002aa87eaaa5e100b456fa08eb7eaf6494d (a mirror of WPT): cookies/name/name.html
 Run: python3 Tests/PekitCoreTests/Fixtures/cookies/make_wpt_vectors.py WPT_CHECKOUT"""
 import json, os, re, subprocess, sys
@@ -18,7 +19,9 @@ import json, os, re, subprocess, sys
 FILES = [
     ("cookies/attributes/invalid.html", "web-platform-tests/wpt@23d0f251e9ee57117f1e99026042b522c8fd2cca"),
     ("cookies/attributes/max-age.html", "web-platform-tests/wpt@23d0f251e9ee57117f1e99026042b522c8fd2cca"),
+    ("cookies/attributes/expires.html", "web-platform-tests/wpt@23d0f251e9ee57117f1e99026042b522c8fd2cca"),
     ("cookies/value/value.html", "web-platform-tests/wpt@23d0f251e9ee57117f1e99026042b522c8fd2cca"),
+    ("cookies/encoding/charset.html", "web-platform-tests/wpt@23d0f251e9ee57117f1e99026042b522c8fd2cca"),
     ("cookies/name/name.html", "divmain/wpt@5942d002aa87eaaa5e100b456fa08eb7eaf6494d"),
 ]
 RECORDER = r"""
