@@ -112,7 +112,7 @@ public func pekitFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             let back = CookieJar(publicSuffixes: PublicSuffixList(text: "com\nco.uk\nuk\n"), clock: { 1_700_000_000 })
             _ = try? back.load(jar.serialized(format, sessions: true), format: format, name: "saved")
             for url in urls {
-                for top in [nil] + urls.prefix(3) {
+                for top in [RequestURL?.none] + urls.prefix(3).map(Optional.some) {
                     let context = CookieJar.RequestContext(topLevel: top)
                     let live = try? jar.headerBytes(for: url, context: context), loaded = try? back.headerBytes(for: url, context: context)
                     precondition(live == loaded, "\(format) round trip changed the Cookie header for \(url) under \(top?.description ?? "itself")")
