@@ -57,7 +57,17 @@ public struct Cookie: Equatable, Sendable {
     public var pair: String { name.isEmpty ? value : "\(name)=\(value)" }
 
     /// `name=value` as its bytes go on the wire.
-    public var pairBytes: [UInt8] { name.isEmpty ? valueBytes : Array(name.utf8) + [0x3D] + valueBytes }
+    public var pairBytes: [UInt8] {
+        var out: [UInt8] = []
+        appendPair(to: &out)
+        return out
+    }
+
+    /// Appends `name=value`'s bytes (the value's as they came), with no copy made of either.
+    public func appendPair(to out: inout [UInt8]) {
+        if !name.isEmpty { out += name.utf8; out.append(0x3D) }
+        if let rawValue { out += rawValue } else { out += value.utf8 }
+    }
 
     /// The identity a new cookie replaces by (RFC 6265bis §5.7 step 23): name, domain, the
     /// host-only flag and path. A host-only `a` from example.com and `a; Domain=example.com` are

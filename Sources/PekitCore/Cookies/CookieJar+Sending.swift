@@ -13,21 +13,29 @@ extension CookieJar {
 
     /// The verdict for every cookie in the jar (for `explain`), without touching last-access.
     public func explain(_ url: RequestURL, context: RequestContext = RequestContext()) throws -> [Verdict] {
-        let host = try logicalHost(url)
-        let now = clock()
-        let partition = site(of: context.topLevel ?? url)
-        return try all.map { cookie in
-            let (rule, reason) = try verdict(cookie, url: url, host: host, now: now, context: context, partition: partition)
-            return Verdict(cookie: cookie, sent: rule == .sent, reason: reason, rule: rule)
-        }
+        try verdicts(all, url: url, host: try logicalHost(url), context: context)
     }
 
     /// The verdicts that concern `url`, for saying on every hop what was sent and what was held
     /// back: every cookie sent, and every other stored under the host or one of its parent
-    /// domains (the cookies a reader would ask about), without touching last-access.
+    /// domains (the cookies a reader would ask about), without touching last-access. Only those
+    /// domains' cookies are judged, unless a filter's own matching may send any cookie.
     public func explainRelevant(_ url: RequestURL, context: RequestContext = RequestContext()) throws -> [Verdict] {
-        let domains = Set(candidateDomains(try logicalHost(url)))
-        return try explain(url, context: context).filter { $0.sent || domains.contains($0.cookie.domain) }
+        let host = try logicalHost(url)
+        if filters.contains(where: { $0.match != nil }) {
+            let domains = Set(candidateDomains(host))
+            return try verdicts(all, url: url, host: host, context: context).filter { $0.sent || domains.contains($0.cookie.domain) }
+        }
+        return try verdicts(listed(candidateDomains(host)), url: url, host: host, context: context)
+    }
+
+    private func verdicts(_ cookies: [Cookie], url: RequestURL, host: String, context: RequestContext) throws -> [Verdict] {
+        let now = clock()
+        let partition = site(of: context.topLevel ?? url)
+        return try cookies.map { cookie in
+            let (rule, reason) = try verdict(cookie, url: url, host: host, now: now, context: context, partition: partition)
+            return Verdict(cookie: cookie, sent: rule == .sent, reason: reason, rule: rule)
+        }
     }
 
     /// One verdict as a line: `cookie sid: sent: host-only cookie for h, path / matches /`, or why not.
@@ -94,18 +102,18 @@ extension CookieJar {
         let path = url.cookiePath
         let secure = url.isSecureContext
         var chosen: [Cookie] = []
-        // The request's partition, worked out only when a partitioned cookie asks (most never do).
+        // The request's partition, worked out only when a partitioned cookie asks (most never do);
+        // the closure is passed as it is written, not stored, so nothing is boxed per request.
         var partition: String?
-        let partitionOf = { [unowned self] in
-            if let partition { return partition }
-            let site = self.site(of: context.topLevel ?? url)
-            partition = site
-            return site
-        }
         for domain in candidateDomains(host) {
             // Modified in place (one lookup per domain), last-access set on what is sent.
             byDomain[domain]?.collectSendable(into: &chosen, requestHost: host, listDomain: domain, path: path,
-                                              secure: secure, context: context, now: now, partition: partitionOf)
+                                              secure: secure, context: context, now: now, partition: {
+                if let partition { return partition }
+                let site = self.site(of: context.topLevel ?? url)
+                partition = site
+                return site
+            })
         }
         for cookie in chosen { noteForEviction(cookie) }
         chosen.sort { a, b in
@@ -120,9 +128,10 @@ extension CookieJar {
         let list = try cookies(for: url, context: context)
         guard !list.isEmpty else { return nil }
         var header: [UInt8] = []
+        header.reserveCapacity(list.reduce(0) { $0 + $1.name.utf8.count + ($1.rawValue?.count ?? $1.value.utf8.count) + 3 })
         for (i, cookie) in list.enumerated() {
             if i > 0 { header += [0x3B, 0x20] }
-            header += cookie.pairBytes
+            cookie.appendPair(to: &header)
         }
         return header
     }
@@ -130,16 +139,7 @@ extension CookieJar {
     /// The Cookie header value for `url` as text (bytes that are not UTF-8 repaired), or nil
     /// when no cookie is sent.
     public func header(for url: RequestURL, context: RequestContext = RequestContext()) throws -> String? {
-        let list = try cookies(for: url, context: context)
-        guard !list.isEmpty else { return nil }
-        var header = ""
-        header.reserveCapacity(list.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 3 })
-        for (i, cookie) in list.enumerated() {
-            if i > 0 { header += "; " }
-            if !cookie.name.isEmpty { header += cookie.name; header += "=" }
-            header += cookie.value
-        }
-        return header
+        try headerBytes(for: url, context: context).map { String(decoding: $0, as: UTF8.self) }
     }
 }
 

@@ -162,9 +162,12 @@ public final class CookieJar {
     // MARK: Managing
 
     /// Every cookie, in domain then path then creation order.
-    public var all: [Cookie] {
-        byDomain.keys.sorted().flatMap { domain in
-            byDomain[domain]!.sorted { $0.path != $1.path ? $0.path < $1.path : $0.creation < $1.creation }
+    public var all: [Cookie] { listed(byDomain.keys) }
+
+    /// The cookies of these domains in `all`'s order: by domain, then path, then creation.
+    func listed<Domains: Sequence<String>>(_ domains: Domains) -> [Cookie] {
+        domains.sorted().flatMap { domain in
+            (byDomain[domain] ?? []).sorted { $0.path != $1.path ? $0.path < $1.path : $0.creation < $1.creation }
         }
     }
 

@@ -94,8 +94,10 @@ final class PlainTransfer {
         out.append(0x20)
         if let target = request.requestTarget {
             add(target)
-        } else if request.parsedURL != nil {
-            add(request.target)
+        } else if let parsed = request.parsedURL {
+            // The carried parse's path and query, appended as they are (no target string made).
+            if parsed.path.isEmpty { out.append(0x2F) } else { add(parsed.path) }
+            if let query = parsed.query { out.append(0x3F); add(query) }
         } else {
             var url = request.url
             url.withUTF8 { bytes in
