@@ -83,6 +83,9 @@ public struct SetCookie: Equatable, Sendable {
             case (4, 0x70) where named(attributeName, "path"):
                 cookie.path = attributeValue.first.map({ bytes[$0] }) == 0x2F ? text(attributeValue) : nil
             case (6, 0x64) where named(attributeName, "domain"):
+                // §5.6.3: an empty value is ignored (an earlier Domain stands); "." empties it
+                // after the dot is dropped, which makes the cookie host-only (§5.7 step 8).
+                if attributeValue.isEmpty { break }
                 var domain = attributeValue
                 if domain.first.map({ bytes[$0] }) == 0x2E { domain = domain.dropFirst() }
                 cookie.domain = domain.isEmpty ? nil : ASCII.lowercased(UnsafeBufferPointer(rebasing: bytes[domain]))
