@@ -128,7 +128,10 @@ final class SendOperation {
                 let note = options.notice == nil ? nil : Self.hostFieldNote(url, current)
                 var storedUnderAddress = false
                 for value in response.headers(named: "Set-Cookie") {
-                    let outcome = try jar.receive(value.description, from: url, site: options.cookieContext.site, topLevel: options.cookieContext.topLevel)
+                    // As bytes: a value that is not UTF-8 is kept as it came (RFC 6265bis §5.6).
+                    let outcome = try value.bytes.withUnsafeBufferPointer {
+                        try jar.receive(bytes: $0, from: url, site: options.cookieContext.site, topLevel: options.cookieContext.topLevel)
+                    }
                     if options.explainsCookies { receivedLines.append(CookieJar.line(outcome)) }
                     if case .stored(let cookie) = outcome, let note, case .cookiesUnderAddress(let address, _, _) = note {
                         storedUnderAddress = storedUnderAddress || cookie.domain == address

@@ -190,6 +190,26 @@ final class HTTPClientTests: XCTestCase {
         XCTAssertEqual(try echo(manual)["cookie"] as? String, "mine=1")
     }
 
+    /// A Set-Cookie value that is not UTF-8 comes back in the next request's Cookie field with the
+    /// bytes it came with, as the jar keeps them from a string it is given (issue 43).
+    func testSetCookieBytesThatAreNotUTF8SurviveTheWire() throws {
+        // Through libcurl as through the plain reader.
+        for plain in [true, false] { try setCookieBytesSurvive(plain: plain) }
+    }
+
+    private func setCookieBytesSurvive(plain: Bool) throws {
+        let jar = CookieJar(publicSuffixes: nil, clock: { 1_800_000_000 })
+        var options = SendOptions()
+        options.jar = jar
+        options.plainHTTP = plain
+        _ = try client.send(try build("\(server.base)/cookies/raw?h=bananas%3D%FFtest%FF%3B%20Path%3D%2F"), options: options)
+        XCTAssertEqual(try jar.headerBytes(for: RequestURL("http://127.0.0.1/")), Array("bananas=".utf8) + [0xFF] + Array("test".utf8) + [0xFF])
+        let echoed = try client.send(try build("\(server.base)/raw"), options: options)
+        XCTAssertTrue(echoed.body.starts(with: Array("GET /raw HTTP/1.1\r\n".utf8)))
+        let cookieLine = Array("Cookie: bananas=".utf8) + [0xFF] + Array("test".utf8) + [0xFF] + [0x0D, 0x0A]
+        XCTAssertNotNil(echoed.body.firstRange(of: cookieLine), String(decoding: echoed.body, as: UTF8.self))
+    }
+
     /// connect: the socket goes to 127.0.0.1 while Host, SNI, the certificate check and cookies
     /// use the name.
     func testConnectKeepsTheNameForTLSAndCookies() throws {

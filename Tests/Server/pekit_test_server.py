@@ -8,7 +8,7 @@ Endpoints (any method unless noted):
   /echo                 JSON: method, target, version, headers, body, sni, tls, cookie, client_port
   /raw                  the exact bytes of the request (head and body)
   /cookies/set?k=v&…    one Set-Cookie per pair (Path=/), then the /echo JSON
-  /cookies/raw?h=…&h=…  each h as a Set-Cookie field as it is
+  /cookies/raw?h=…&h=…  each h as a Set-Cookie field as it is (%XX is that byte, UTF-8 or not)
   /cookies/many/N       N Set-Cookie fields, c0=v … c(N-1)=v
   /cookies              JSON {"cookie": the Cookie header or null}
   /login   (POST form user=&password=)   303 to /me with a session cookie; 401 otherwise
@@ -311,7 +311,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if head == "cookies" and len(parts) > 2 and parts[1] == "many":
             return self.reply(200, self.echo(), [("Set-Cookie", f"c{i}=v; Path=/") for i in range(int(parts[2]))])
         if head == "cookies" and len(parts) > 1 and parts[1] == "raw":
-            return self.reply(200, self.echo(), [("Set-Cookie", v) for k, v in query if k == "h"])
+            # Decoded as latin-1, each %XX one character that send_header writes back as that byte.
+            raw = parse_qsl(url.query, keep_blank_values=True, encoding="latin-1")
+            return self.reply(200, self.echo(), [("Set-Cookie", v) for k, v in raw if k == "h"])
         if head == "cookies":
             return self.reply(200, {"cookie": self.headers.get("Cookie")})
         if head == "login":
