@@ -51,6 +51,14 @@ final class SendOperation {
         return url
     }
 
+    /// The cookie context of this hop: its own method (a 303 makes a POST a GET), for a site
+    /// judged from the site for cookies.
+    private var hopContext: CookieJar.RequestContext {
+        var context = options.cookieContext
+        context.method = current.method
+        return context
+    }
+
     private var lastTry: Bool { attempt >= (retry?.attempts ?? 1) }
 
     /// What to do now: at the start, after a wait, or after a redirect.
@@ -70,8 +78,8 @@ final class SendOperation {
                 // Changed as a whole or not at all: current is untouched if the jar or the signer throws.
                 var hop = current
                 if let jar = options.jar, options.cookieHeaderFromJar {
-                    if options.explainsCookies { hopCookieLines = try jar.explainRelevant(try hopURL(), context: options.cookieContext).map(CookieJar.line) }
-                    if let cookie = try jar.headerBytes(for: try hopURL(), context: options.cookieContext) { try hop.headers.set("Cookie", bytes: cookie) } else { hop.headers.remove("Cookie") }
+                    if options.explainsCookies { hopCookieLines = try jar.explainRelevant(try hopURL(), context: hopContext).map(CookieJar.line) }
+                    if let cookie = try jar.headerBytes(for: try hopURL(), context: hopContext) { try hop.headers.set("Cookie", bytes: cookie) } else { hop.headers.remove("Cookie") }
                 }
                 // Signed again on every hop (a fresh time and nonce; the URL may have changed).
                 if let sign = options.sign {
@@ -130,7 +138,7 @@ final class SendOperation {
                 for value in response.headers(named: "Set-Cookie") {
                     // As bytes: a value that is not UTF-8 is kept as it came (RFC 6265bis §5.6).
                     let outcome = try value.bytes.withUnsafeBufferPointer {
-                        try jar.receive(bytes: $0, from: url, site: options.cookieContext.site, topLevel: options.cookieContext.topLevel)
+                        try jar.receive(bytes: $0, from: url, context: hopContext)
                     }
                     if options.explainsCookies { receivedLines.append(CookieJar.line(outcome)) }
                     if case .stored(let cookie) = outcome, let note, case .cookiesUnderAddress(let address, _, _) = note {

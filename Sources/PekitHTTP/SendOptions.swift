@@ -159,6 +159,8 @@ public struct SendOptions {
         Field("same_site", .choice(CookieJar.RequestContext.Site.allCases.map(\.rawValue))) { options, value in
             options.cookieContext.site = value.text.flatMap(CookieJar.RequestContext.Site.init(rawValue:)) ?? .same
         },
+        Field("site_for_cookies", .script("the URL of the page the request is for (each hop's site is judged from it)")),
+        Field("navigation", .flag) { $0.cookieContext.navigation = $1.flag },
         Field("top_level", .script("the top-level page's URL (CHIPS partitions)")),
         Field("follow", .flag, flags: ["no-follow"], implied: ["no-follow": .flag(false)]) { $0.followRedirects = $1.flag },
         Field("max_redirects", .count(redirectRange), flags: ["max-redirects", "max-redirs"]) { $0.maxRedirects = $1.integer ?? $0.maxRedirects },

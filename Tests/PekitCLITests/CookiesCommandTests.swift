@@ -49,6 +49,48 @@ final class CookiesCommandTests: XCTestCase {
         XCTAssertEqual(try run("cookies", "header", "--site", "cross-site", "site.txt", "https://a.example/").stdout, "n=1; foo\n")
     }
 
+    /// The context from the page a request is for (RFC 6265bis §5.2): --site-for-cookies and
+    /// --navigation on both commands, site_for_cookies, navigation and method in Lua, and
+    /// --same-site / --cross-site as short forms; a context given twice is a usage error.
+    func testSiteForCookies() throws {
+        _ = try run("cookies", "receive", "sfc.txt", "https://api.example.com/", "s=1; SameSite=Strict", "l=1; SameSite=Lax", "n=1; SameSite=None; Secure")
+        func header(_ flags: String...) throws -> String { try PekitProcess.run(["cookies", "header"] + flags + ["sfc.txt", "https://api.example.com/"], directory: directory).stdout }
+        XCTAssertEqual(try header("--site-for-cookies", "https://www.example.com/app"), "s=1; l=1; n=1\n")
+        XCTAssertEqual(try header("--site-for-cookies", "https://evil.test/"), "n=1\n")
+        XCTAssertEqual(try header("--site-for-cookies", "https://evil.test/", "--navigation"), "l=1; n=1\n")
+        XCTAssertEqual(try header("--cross-site", "--navigation"), "l=1; n=1\n")
+        XCTAssertEqual(try header("--cross-site"), "n=1\n")
+        XCTAssertEqual(try header("--same-site"), "s=1; l=1; n=1\n")
+        let both = try run("cookies", "header", "--same-site", "--cross-site", "sfc.txt", "https://api.example.com/")
+        XCTAssertEqual(both.status, 2)
+        XCTAssertEqual(both.stderr, "pekit cookies: give one of --site, --same-site, --cross-site and --site-for-cookies (see 'pekit cookies --help')\n")
+        XCTAssertEqual(try run("cookies", "header", "--navigation", "sfc.txt", "https://api.example.com/").stderr,
+                       "pekit cookies: --navigation goes with --cross-site or --site-for-cookies URL (see 'pekit cookies --help')\n")
+        // pekit request judges with its own method: a POST navigation from another site sends no Lax cookie.
+        let post = try run("request", "--jar", "sfc.txt", "--site-for-cookies", "https://evil.test/", "--navigation", "-X", "POST", "https://api.example.com/")
+        XCTAssertTrue(post.stdout.contains("\r\nCookie: n=1\r\n"), post.stdout)
+        let get = try run("request", "--jar", "sfc.txt", "--site-for-cookies", "https://evil.test/", "--navigation", "https://api.example.com/")
+        XCTAssertTrue(get.stdout.contains("\r\nCookie: l=1; n=1\r\n"), get.stdout)
+        let lua = try run("run", "-e", #"""
+            local jar = pekit.cookies.jar()
+            jar:receive("https://api.example.com/", { "l=1; SameSite=Lax", "x=1; SameSite=Strict" })
+            local page = "https://evil.test/"
+            print(jar:header("https://api.example.com/", { site_for_cookies = page, navigation = true }))
+            print(jar:header("https://api.example.com/", { site_for_cookies = page, navigation = true, method = "POST" }))
+            print(jar:receive("https://api.example.com/", "y=1; SameSite=Lax", { site_for_cookies = page }).rejected[1].rule)
+            print(#jar:receive("https://api.example.com/", "y=1; SameSite=Lax", { site_for_cookies = page, navigation = true, method = "POST" }).stored)
+            print(pcall(jar.header, jar, "https://api.example.com/", { site_for_cookies = page, same_site = "cross-site" }))
+            """#)
+        XCTAssertEqual(lua.stdout, """
+            l=1
+            nil
+            samesite-cross-site
+            1
+            false\tjar.header: bad argument #3 (field "site_for_cookies": give same_site or site_for_cookies, not both)
+
+            """, lua.stderr)
+    }
+
     /// CHIPS from the command line and Lua: --top-level (top_level) keeps a partitioned cookie
     /// under the top-level page's site, and sends it only there; pekit request takes it too.
     func testTopLevelPartitions() throws {
@@ -78,7 +120,7 @@ final class CookiesCommandTests: XCTestCase {
         XCTAssertEqual(try PekitProcess.output(of: PekitProcess.binary.path, ["cookies", "header", jar, "http://a.example/"]), Array("c=".utf8) + [0xFF, 0x74, 0x0A])
     }
 
-    /// pekit.http's send options give the jar's context (same_site, top_level) for every hop.
+    /// pekit.http's send options give the jar's context (same_site, site_for_cookies, navigation, top_level) for every hop.
     func testSendOptionsCarryTheCookieContext() throws {
         let server = try TestServer.shared()
         let script = #"""

@@ -112,6 +112,40 @@ final class RFC6265bisTests: XCTestCase {
         XCTAssertEqual(try rule("a=1; SameSite=None", from: secure), .sameSiteNoneInsecure)
     }
 
+    /// §5.2: with a site for cookies, the context is judged for each URL from it: same-site when
+    /// the schemeful sites agree, a cross-site navigation sends Lax only with a safe method but
+    /// may set Lax whatever its method, and anything else is cross-site.
+    func testSiteForCookiesIsJudgedPerRequest() throws {
+        // Sites are registrable domains: the jar needs the suffix list to tell them.
+        let suffixes = try PublicSuffixList.load()
+        func jar() -> CookieJar { CookieJar(publicSuffixes: suffixes, clock: { 1_700_000_000 }) }
+        let j = jar()
+        let api = try RequestURL("https://api.example.com/")
+        for set in ["s=1; SameSite=Strict", "l=1; SameSite=Lax", "n=1; SameSite=None; Secure"] { _ = try j.receive(set, from: api) }
+        func sent(_ page: String, navigation: Bool = false, method: String = "GET", to url: RequestURL? = nil) throws -> String? {
+            try j.header(for: url ?? api, context: .init(siteForCookies: RequestURL(page), navigation: navigation, method: method))
+        }
+        XCTAssertEqual(try sent("https://www.example.com/app"), "s=1; l=1; n=1")
+        XCTAssertEqual(try sent("http://www.example.com/app"), "n=1", "schemeful: http is another site")
+        XCTAssertEqual(try sent("https://other.test/"), "n=1")
+        XCTAssertEqual(try sent("https://other.test/", navigation: true), "l=1; n=1")
+        XCTAssertEqual(try sent("https://other.test/", navigation: true, method: "head"), "l=1; n=1")
+        XCTAssertEqual(try sent("https://other.test/", navigation: true, method: "POST"), "n=1")
+        // explain judges the same way, and says why.
+        let verdicts = try j.explain(api, context: .init(siteForCookies: RequestURL("https://other.test/"), navigation: true, method: "POST"))
+        XCTAssertEqual(verdicts.map(\.rule), [.sameSiteStrict, .sameSiteLax, .sent])
+        // Storing: a cross-site navigation may set Lax cookies, even by POST; a subresource may not.
+        func stored(_ set: String, _ page: String, navigation: Bool, method: String = "GET") throws -> CookieRule? {
+            let context = CookieJar.RequestContext(siteForCookies: try RequestURL(page), navigation: navigation, method: method)
+            var bytes = Array(set.utf8)
+            if case .rejected(_, _, let rule) = try bytes.withUnsafeMutableBufferPointer({ try jar().receive(bytes: UnsafeBufferPointer($0), from: api, context: context) }) { return rule }
+            return nil
+        }
+        XCTAssertNil(try stored("a=1; SameSite=Lax", "https://other.test/", navigation: true, method: "POST"))
+        XCTAssertEqual(try stored("a=1; SameSite=Lax", "https://other.test/", navigation: false), .sameSiteCrossSite)
+        XCTAssertNil(try stored("a=1; SameSite=Strict", "https://example.com/", navigation: false))
+    }
+
     /// Every rule has a name for Lua and a section it comes from.
     func testEveryRuleNamesItsSource() {
         XCTAssertEqual(Set(CookieRule.allCases.map(\.rawValue)).count, CookieRule.allCases.count)

@@ -190,6 +190,27 @@ final class HTTPClientTests: XCTestCase {
         XCTAssertEqual(try echo(manual)["cookie"] as? String, "mine=1")
     }
 
+    /// With a site for cookies, each hop's context is judged anew (RFC 6265bis §5.2): a POST
+    /// navigation from another site sends no Lax cookie, and the GET a 303 turns it into does.
+    func testSiteForCookiesIsJudgedOnEveryHop() throws {
+        let jar = CookieJar(publicSuffixes: nil, clock: { 1_800_000_000 })
+        let api = "http://localhost:\(server.httpPort)"
+        _ = try jar.receive("l=1; SameSite=Lax; Path=/", from: RequestURL(api + "/"))
+        var options = SendOptions()
+        options.jar = jar
+        options.cookieContext = .init(siteForCookies: try RequestURL("http://127.0.0.1/page"), navigation: true)
+        let post = try client.send(try build(api + "/cookies") { $0.method = "POST" }, options: options)
+        XCTAssertTrue(try echo(post)["cookie"] is NSNull)
+        let redirected = try client.send(try build(api + "/redirect/303?to=/cookies") { $0.method = "POST" }, options: options)
+        XCTAssertEqual(try echo(redirected)["cookie"] as? String, "l=1")
+        // A subresource of that page (no navigation) sends it on no hop.
+        options.cookieContext.navigation = false
+        XCTAssertTrue(try echo(client.send(try build(api + "/redirect/302?to=/cookies"), options: options))["cookie"] is NSNull)
+        // Same-site: the page is on the API's own site.
+        options.cookieContext.siteForCookies = try RequestURL(api + "/app")
+        XCTAssertEqual(try echo(client.send(try build(api + "/cookies") { $0.method = "POST" }, options: options))["cookie"] as? String, "l=1")
+    }
+
     /// A Set-Cookie value that is not UTF-8 comes back in the next request's Cookie field with the
     /// bytes it came with, as the jar keeps them from a string it is given (issue 43).
     func testSetCookieBytesThatAreNotUTF8SurviveTheWire() throws {

@@ -30,6 +30,7 @@ extension CookieJar {
     }
 
     private func verdicts(_ cookies: [Cookie], url: RequestURL, host: String, context: RequestContext) throws -> [Verdict] {
+        let context = context.resolved(for: url, in: self)
         let now = clock()
         let partition = site(of: context.topLevel ?? url)
         return try cookies.map { cookie in
@@ -81,6 +82,7 @@ extension CookieJar {
     /// The cookies to send to `url`, in §5.4's order (longer paths first, then earlier
     /// creation); their last-access times are updated.
     public func cookies(for url: RequestURL, context: RequestContext = RequestContext()) throws -> [Cookie] {
+        let context = context.resolved(for: url, in: self)
         let host = try logicalHost(url)
         let now = tick()
         if filters.contains(where: { $0.match != nil }) {

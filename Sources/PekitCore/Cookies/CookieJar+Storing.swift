@@ -14,6 +14,12 @@ extension CookieJar {
         return try header.withUTF8 { try receive(bytes: $0, from: url, http: http, site: site, topLevel: topLevel) }
     }
 
+    /// `receive` in a request's context, as `header(for:context:)` takes it: its `http`, its
+    /// top-level page, and its site, judged for `url` as a response's (`site(for:storing:in:)`).
+    public func receive(bytes: UnsafeBufferPointer<UInt8>, from url: RequestURL, context: RequestContext) throws -> Outcome {
+        try receive(bytes: bytes, from: url, http: context.http, site: context.site(for: url, storing: true, in: self), topLevel: context.topLevel)
+    }
+
     /// `receive` of a Set-Cookie value's bytes where they are (a script's string, a response's
     /// header): no string is made of the whole value. Bytes that are not UTF-8 are read as
     /// `receive` reads them, each field's replaced as it becomes text.

@@ -26,7 +26,21 @@ public final class CookieJar {
         /// The top-level page's URL (CHIPS): a partitioned cookie is stored under its site and sent
         /// only under it. nil: the request's own URL is the top-level one.
         public var topLevel: RequestURL?
-        public init(http: Bool = true, site: Site = .same, topLevel: RequestURL? = nil) { self.http = http; self.site = site; self.topLevel = topLevel }
+        /// The site for cookies (RFC 6265bis §5.2): the URL of the page the request is made for.
+        /// When set, `site` is judged for each request from it (`site(for:storing:in:)`), so each
+        /// hop of a redirect gets its own; nil: `site` as given.
+        public var siteForCookies: RequestURL?
+        /// A top-level navigation (with `siteForCookies`): cross-site, it may still send Lax
+        /// cookies with a safe method, and may set them.
+        public var navigation = false
+        /// The request's method (with `siteForCookies`): only a safe one (RFC 9110 §9.2.1) sends
+        /// Lax cookies on a cross-site navigation.
+        public var method = "GET"
+        public init(http: Bool = true, site: Site = .same, topLevel: RequestURL? = nil, siteForCookies: RequestURL? = nil,
+                    navigation: Bool = false, method: String = "GET") {
+            self.http = http; self.site = site; self.topLevel = topLevel
+            self.siteForCookies = siteForCookies; self.navigation = navigation; self.method = method
+        }
     }
 
     /// What happened to one Set-Cookie header.

@@ -206,7 +206,9 @@ public struct RequestBuilder {
         }
 
         let authority = parsed.authority
-        let cookies = try jar?.headerBytes(for: parsed, context: cookieContext)
+        var context = cookieContext
+        context.method = method
+        let cookies = try jar?.headerBytes(for: parsed, context: context)
         let headers = try fields(authority: authority, credentials: credentials, jarCookies: cookies, body: requestBody, bodyType: bodyType)
         let (wireText, wireURL) = Self.wire(urlText, parsed: parsed)
         var request = HTTPRequest(method: method, url: wireText, headers: headers, body: requestBody, connect: connect)

@@ -106,8 +106,7 @@ enum CookiesModule: LuaModule {
                 var length = 0
                 guard let pointer = lua_tolstring(call.L, -1, &length) else { continue }
                 let outcome = try pointer.withMemoryRebound(to: UInt8.self, capacity: length) {
-                    try jar.receive(bytes: UnsafeBufferPointer(start: $0, count: length), from: url, http: given.http, site: given.site,
-                                    topLevel: given.topLevel)
+                    try jar.receive(bytes: UnsafeBufferPointer(start: $0, count: length), from: url, context: given)
                 }
                 switch outcome {
                 case .stored(let cookie):
@@ -136,10 +135,18 @@ enum CookiesModule: LuaModule {
         }
         func context(_ call: LuaCall, _ n: Int32) throws -> CookieJar.RequestContext {
             var context = CookieJar.RequestContext()
-            guard let fields = try LuaFields.read(call, argument: n, known: ["http_only", "same_site", "top_level"]) else { return context }
+            let known = ["http_only", "same_site", "site_for_cookies", "navigation", "method", "top_level"]
+            guard let fields = try LuaFields.read(call, argument: n, known: known) else { return context }
             if let http = try fields.flag("http_only") { context.http = http }
-            let sites = ["same-site", "cross-site-navigation", "cross-site"]
+            let sites = CookieJar.RequestContext.Site.allCases.map(\.rawValue)
             if let site = try fields.choice("same_site", sites).flatMap(CookieJar.RequestContext.Site.init(rawValue:)) { context.site = site }
+            // RFC 6265bis §5.2: the page the request is for; the site is then judged from it.
+            if let page = try fields.string("site_for_cookies") {
+                if fields.has("same_site") { throw fields.error("site_for_cookies", "give same_site or site_for_cookies, not both") }
+                do { context.siteForCookies = try RequestURL(page) } catch { throw fields.error("site_for_cookies", "\(error)") }
+            }
+            if let navigation = try fields.flag("navigation") { context.navigation = navigation }
+            if let method = try fields.string("method") { context.method = method }
             // CHIPS: the top-level page's URL, whose site a partitioned cookie is kept and sent under.
             if let top = try fields.string("top_level") {
                 do { context.topLevel = try RequestURL(top) } catch { throw fields.error("top_level", "\(error)") }

@@ -81,6 +81,12 @@ enum HTTPModule: LuaModule {
         "jar": { fields, _, options in
             if let jar = try fields.with("jar", { try CookiesModule.jar(at: $0, fields.call) }) { options.jar = jar }
         },
+        "site_for_cookies": { fields, _, options in
+            if let page = try fields.string("site_for_cookies") {
+                if fields.has("same_site") { throw fields.error("site_for_cookies", "give same_site or site_for_cookies, not both") }
+                do { options.cookieContext.siteForCookies = try RequestURL(page) } catch { throw fields.error("site_for_cookies", "\(error)") }
+            }
+        },
         "top_level": { fields, _, options in
             if let top = try fields.string("top_level") {
                 do { options.cookieContext.topLevel = try RequestURL(top) } catch { throw fields.error("top_level", "\(error)") }

@@ -11,7 +11,7 @@ let cookiesCommand = Command(
            pekit cookies list    JAR [URL]
            pekit cookies explain JAR URL
            pekit cookies delete  JAR URL [NAME]
-       options: [--filter NAME[:OPTIONS]]... [--now SECONDS] [--site CONTEXT] [--top-level URL] [--force] [--plugins DIR]
+       options: [--filter NAME[:OPTIONS]]... [--now SECONDS] [--site CONTEXT | --same-site | --cross-site | --site-for-cookies URL] [--navigation] [--top-level URL] [--force] [--plugins DIR]
 
     JAR is a cookie file: Netscape cookies.txt (as curl -c writes it), or JSON when it ends in
     .json. It is created when missing and rewritten atomically (session cookies included, so a
@@ -46,31 +46,14 @@ enum CookiesOptions {
         """)
     static let now = Option("now", value: "SECONDS", "the clock, in seconds since 1970, to replay old traffic")
     static let force = Option("force", "save even over a file that did not load as a jar (otherwise refused)")
-    static let site = Option("site", value: "CONTEXT", """
-        the request's or response's context, for receive, header and explain:
-        same-site (the default), cross-site-navigation (a top-level navigation
-        from another site: no Strict cookies sent) or cross-site (a subresource:
-        no Strict or Lax cookies sent, and none set)
-        """)
-    static let topLevel = Option("top-level", value: "URL", """
-        the top-level page's URL (CHIPS): a Partitioned cookie is kept under its
-        site (https://example.com) and sent only under it (default: the URL itself)
-        """)
-    static let all: [Option] = [filter, now, site, topLevel, force, .plugins, .help]
+    static let all: [Option] = [filter, now] + CookieContextOptions.rows + [force, .plugins, .help]
 }
 
 private func runCookies(_ args: [[UInt8]]) throws -> Int32 {
     let parsed = try cookiesCommand.parse(args)
     if parsed.has(.help) { Output.stdout.line(cookiesCommand.help); return 0 }
     let words = parsed.positionals
-    let siteText = parsed.value(CookiesOptions.site) ?? CookieJar.RequestContext.Site.same.rawValue
-    guard let siteKind = CookieJar.RequestContext.Site(rawValue: siteText) else {
-        throw UsageError(command: "cookies", message: "--site takes same-site, cross-site-navigation or cross-site, not '\(siteText)'")
-    }
-    var context = CookieJar.RequestContext(site: siteKind)
-    if let top = parsed.value(CookiesOptions.topLevel) {
-        do { context.topLevel = try RequestURL(top) } catch { throw UsageError(command: "cookies", message: "--top-level: \(error)") }
-    }
+    let context = try CookieContextOptions.context(parsed, command: "cookies")
     guard let action = words.first else { throw UsageError(command: "cookies", message: "give an action: receive, header, list, explain or delete") }
     let limits: [String: (least: Int, most: Int)] = ["receive": (4, Int.max), "header": (3, 3), "list": (2, 3), "explain": (3, 3), "delete": (3, 4)]
     guard let (least, most) = limits[action] else {
@@ -158,7 +141,7 @@ private func runCookieAction(_ action: String, jar: CookieJar, jarPath: String, 
                     header = header.dropFirst("set-cookie:".count).drop { $0 == 0x20 || $0 == 0x09 }
                     Output.stderr.line(printable("pekit cookies: note: \"\(String(given.prefix(40)))\" starts with the field name Set-Cookie:; the value after it is used"))
                 }
-                let outcome = try Array(header).withUnsafeBufferPointer { try jar.receive(bytes: $0, from: url, site: context.site, topLevel: context.topLevel) }
+                let outcome = try Array(header).withUnsafeBufferPointer { try jar.receive(bytes: $0, from: url, context: context) }
                 switch outcome {
                 case .stored(let cookie): lines.append("stored   " + describe(cookie))
                 case .rejected(let name, let reason, _): rejected.append(printable("rejected \(name): \(reason)"))

@@ -50,15 +50,7 @@ func requestBuilder(_ parsed: Arguments, url: String, sending: Bool) throws -> R
     builder.base = parsed.value(RequestOptions.base)
     builder.target = parsed.value(RequestOptions.requestTarget)
     // The jar's context: a cross-site request or response, and the top-level page (CHIPS).
-    if let text = parsed.value(RequestOptions.site) {
-        guard let site = CookieJar.RequestContext.Site(rawValue: text) else {
-            throw UsageError(command: "request", message: "--site takes same-site, cross-site-navigation or cross-site, not '\(text)'")
-        }
-        builder.cookieContext.site = site
-    }
-    if let top = parsed.value(RequestOptions.topLevel) {
-        do { builder.cookieContext.topLevel = try RequestURL(top) } catch { throw UsageError(command: "request", message: "--top-level: \(error)") }
-    }
+    builder.cookieContext = try CookieContextOptions.context(parsed, command: "request")
     if let name = parsed.value(RequestOptions.policy) {
         builder.policy = try commandHost(extraPluginDirectories: parsed.all(.plugins)).policy(named: name)
         if builder.policy.acceptLanguage != nil { builder.environment = ProcessInfo.processInfo.environment }

@@ -66,14 +66,6 @@ enum RequestOptions {
         """)
     static let user = Option("user", short: "u", value: "U:P", "Basic authentication")
     static let force = Option("force", "with --jar: save even over a file that did not load as a jar")
-    static let site = Option("site", value: "CONTEXT", """
-        the context the jar's cookies go and come in: same-site (the default),
-        cross-site-navigation or cross-site (no Lax or Strict cookies sent or set)
-        """)
-    static let topLevel = Option("top-level", value: "URL", """
-        the top-level page's URL (CHIPS): Partitioned cookies are kept and sent
-        under its site (default: the request's URL)
-        """)
     // What is done with it.
     static let raw = Option("raw", "print the exact HTTP/1.1 message (the default)")
     static let curl = Option("curl", "print one shell-safe curl command that sends the same bytes")
@@ -203,7 +195,7 @@ enum RequestOptions {
         """, sendOnly: true)
     static let showError = Option("show-error", short: "S", "accepted", sendOnly: true)
 
-    static let requestRows: [Option] = [method, policy, param, paramJson, paramsIn, form, json, file, bodyFile, header, jar, force, filter, site, topLevel,
+    static let requestRows: [Option] = [method, policy, param, paramJson, paramsIn, form, json, file, bodyFile, header, jar, force, filter] + CookieContextOptions.rows + [
                                         connect, base, url, globoff, requestTarget, user, awsSigv4, .plugins]
     static let showRows: [Option] = [raw, curl, describe, send, color, .help]
     static let curlRows: [Option] = [data, dataAscii, dataRaw, dataBinary, dataUrlencode, get, userAgent, referer, connectTo, resolve, cookie, compressed]
