@@ -42,12 +42,7 @@ public final class HARLog {
         let body = (try? request.bodyBytes()) ?? []
         var requestFields: [(String, PekitValue)] = [
             ("method", .text(request.method)), ("url", .text(request.url)), ("httpVersion", .text("HTTP/1.1")),
-            ("cookies", .array(request.headers.fields.filter { keepsSecrets && $0.name.lowercased() == "cookie" }.flatMap { cookie in
-                cookie.value.split(separator: ";").compactMap { pair -> PekitValue? in
-                    let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: [" "]) }
-                    return parts.count == 2 ? field(parts[0], parts[1]) : nil
-                }
-            })),
+            ("cookies", .array(keepsSecrets ? Self.requestCookies(request, sent: response.cookieNotes?.sentCookies ?? []) : [])),
             ("headers", .array(request.headers.fields.map { field($0.name, shown($0.name, $0.value)) })),
             ("queryString", .array(query)), ("headersSize", .integer(-1)), ("bodySize", .integer(Int64(body.count))),
         ]
@@ -62,10 +57,7 @@ public final class HARLog {
         var responseFields: [(String, PekitValue)] = [
             ("status", .integer(Int64(response.status))), ("statusText", .text(response.reason)),
             ("httpVersion", .text("HTTP/" + response.httpVersion)),
-            ("cookies", .array((keepsSecrets ? response.headers(named: "Set-Cookie") : []).compactMap { value -> PekitValue? in
-                guard let cookie = SetCookie(value.description) else { return nil }
-                return field(cookie.name, cookie.value)
-            })),
+            ("cookies", .array(keepsSecrets ? Self.responseCookies(response) : [])),
             ("headers", .array(response.headers.map { field($0.name, shown($0.name, $0.value.description)) })),
             ("content", map([("size", .integer(Int64(response.body.count))), ("mimeType", .text(mimeType))] + content(response.body, mimeType: mimeType))),
             ("redirectURL", .text(response.header("Location")?.description ?? "")), ("headersSize", .integer(-1)),
@@ -84,6 +76,57 @@ public final class HARLog {
                              ("wait", ms(wait)), ("receive", ms(receive))])),
             ("serverIPAddress", .text(response.remoteAddress)),
         ])))
+    }
+
+    /// A HAR cookie object (HAR 1.2 §cookies, with Chrome's `sameSite`), and `_partitionKey`
+    /// (a custom field, as HAR names them) for a CHIPS cookie's top-level site.
+    static func cookieObject(name: String, value: String, path: String?, domain: String?, expires: Double?, httpOnly: Bool, secure: Bool,
+                             sameSite: Cookie.SameSite?, partitionKey: String?) -> PekitValue {
+        var entries: [PekitMap.Entry] = [.init(key: "name", value: .text(name)), .init(key: "value", value: .text(value))]
+        if let path { entries.append(.init(key: "path", value: .text(path))) }
+        if let domain { entries.append(.init(key: "domain", value: .text(domain))) }
+        if let expires, let text = Timestamp.format(expires, .iso8601) { entries.append(.init(key: "expires", value: .text(text))) }
+        entries.append(.init(key: "httpOnly", value: .boolean(httpOnly)))
+        entries.append(.init(key: "secure", value: .boolean(secure)))
+        if let sameSite { entries.append(.init(key: "sameSite", value: .text(sameSite.rawValue))) }
+        if let partitionKey { entries.append(.init(key: "_partitionKey", value: .text(partitionKey))) }
+        return .map(PekitMap(ordered: entries))
+    }
+
+    static func cookieObject(_ c: Cookie) -> PekitValue {
+        cookieObject(name: c.name, value: c.value, path: c.path, domain: c.domain, expires: c.expires, httpOnly: c.httpOnly, secure: c.secure,
+                     sameSite: c.sameSite, partitionKey: c.partitionKey)
+    }
+
+    /// The pairs of the request's Cookie fields; each the jar sent (`sent`, in the field's
+    /// order) carries what the jar knows of it, a pair written by hand only its name and value.
+    static func requestCookies(_ request: HTTPRequest, sent: [Cookie]) -> [PekitValue] {
+        var unclaimed = sent[...]
+        return request.headers.fields.filter { HTTPHeaders.sameName($0.name, "Cookie") }.flatMap { field in
+            field.value.split(separator: ";").map { pair -> PekitValue in
+                let trimmed = pair.trimmingCharacters(in: [" "])
+                let parts = trimmed.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+                // A nameless cookie is sent as its value alone (RFC 6265bis §5.8.3).
+                let (name, value) = parts.count == 2 ? (parts[0], parts[1]) : ("", trimmed)
+                if let i = unclaimed.firstIndex(where: { $0.name == name && $0.value == value }) {
+                    let cookie = unclaimed.remove(at: i)
+                    return cookieObject(cookie)
+                }
+                return .map(PekitMap(ordered: [.init(key: "name", value: .text(name)), .init(key: "value", value: .text(value))]))
+            }
+        }
+    }
+
+    /// Each Set-Cookie field as a cookie: as the jar stored it when it did (its domain, path,
+    /// expiry and partition), else as the field's attributes give it.
+    static func responseCookies(_ response: HTTPResponse) -> [PekitValue] {
+        var stored = (response.cookieNotes?.storedCookies ?? [])[...]
+        return response.headers(named: "Set-Cookie").compactMap { field -> PekitValue? in
+            guard let parsed = SetCookie(field.description) else { return nil }
+            if let i = stored.firstIndex(where: { $0.name == parsed.name && $0.value == parsed.value }) { return cookieObject(stored.remove(at: i)) }
+            return cookieObject(name: parsed.name, value: parsed.value, path: parsed.path, domain: parsed.domain, expires: parsed.expires.map(Double.init),
+                                httpOnly: parsed.httpOnly, secure: parsed.secure, sameSite: parsed.sameSite, partitionKey: nil)
+        }
     }
 
     /// The HAR document.

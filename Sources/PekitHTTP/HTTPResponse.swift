@@ -50,7 +50,13 @@ public struct HTTPResponse: Sendable {
     package var recordedBody: [UInt8]?
     /// With `SendOptions.explainsCookies`: this hop's cookie lines (what was sent or held back,
     /// what became of each Set-Cookie), which the HAR entry keeps as its comments.
-    package var cookieNotes: (sent: [String], received: [String])?
+    package var cookieNotes: CookieNotes?
+    /// One hop's cookies, for `-v` and the HAR: the lines, and the cookies themselves (those the
+    /// jar sent, in the Cookie field's order, and those it stored from the response).
+    package struct CookieNotes {
+        package var sent: [String] = [], received: [String] = []
+        package var sentCookies: [Cookie] = [], storedCookies: [Cookie] = []
+    }
     /// The URL of the final request.
     public var url = ""
     /// The method of the final request (a 303 turns POST into GET).

@@ -30,6 +30,8 @@ final class SendOperation {
     private var booked = false
     /// With `explainsCookies`: the current hop's lines for the cookies sent and held back.
     private var hopCookieLines: [String] = []
+    /// With `explainsCookies`: the cookies the jar sent on the current hop, in the header's order.
+    private var hopSentCookies: [Cookie] = []
 
     init(_ request: consuming HTTPRequest, options: consuming SendOptions) {
         self.request = request
@@ -78,7 +80,11 @@ final class SendOperation {
                 // Changed as a whole or not at all: current is untouched if the jar or the signer throws.
                 var hop = current
                 if let jar = options.jar, options.cookieHeaderFromJar {
-                    if options.explainsCookies { hopCookieLines = try jar.explainRelevant(try hopURL(), context: hopContext).map(CookieJar.line) }
+                    if options.explainsCookies {
+                        let verdicts = try jar.explainRelevant(try hopURL(), context: hopContext)
+                        hopCookieLines = verdicts.map(CookieJar.line)
+                        hopSentCookies = CookieJar.headerOrder(verdicts.filter(\.sent).map(\.cookie))
+                    }
                     if let cookie = try jar.headerBytes(for: try hopURL(), context: hopContext) { try hop.headers.set("Cookie", bytes: cookie) } else { hop.headers.remove("Cookie") }
                 }
                 // Signed again on every hop (a fresh time and nonce; the URL may have changed).
@@ -127,7 +133,7 @@ final class SendOperation {
             case .success(let value): response = value
             case .failure(let error): throw error
             }
-            var receivedLines: [String] = []
+            var receivedLines: [String] = [], storedCookies: [Cookie] = []
             if let jar = options.jar {
                 let url = try hopURL()
                 // Only a cookie kept under the address itself is news: a filter (httpdns) may have
@@ -140,7 +146,10 @@ final class SendOperation {
                     let outcome = try value.bytes.withUnsafeBufferPointer {
                         try jar.receive(bytes: $0, from: url, context: hopContext)
                     }
-                    if options.explainsCookies { receivedLines.append(CookieJar.line(outcome)) }
+                    if options.explainsCookies {
+                        receivedLines.append(CookieJar.line(outcome))
+                        if case .stored(let cookie) = outcome { storedCookies.append(cookie) }
+                    }
                     if case .stored(let cookie) = outcome, let note, case .cookiesUnderAddress(let address, _, _) = note {
                         storedUnderAddress = storedUnderAddress || cookie.domain == address
                     }
@@ -148,9 +157,10 @@ final class SendOperation {
                 if storedUnderAddress, let notice = options.notice, let note { notice(note) }
             }
             if options.explainsCookies {
-                response.cookieNotes = (hopCookieLines, receivedLines)
+                response.cookieNotes = .init(sent: hopCookieLines, received: receivedLines, sentCookies: hopSentCookies, storedCookies: storedCookies)
                 options.notice?(.cookies(url: current.url, sent: hopCookieLines, received: receivedLines))
                 hopCookieLines = []
+                hopSentCookies = []
             }
             if let record = options.record {
                 var recorded = response

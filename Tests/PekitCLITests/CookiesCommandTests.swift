@@ -80,6 +80,11 @@ final class CookiesCommandTests: XCTestCase {
             print(jar:receive("https://api.example.com/", "y=1; SameSite=Lax", { site_for_cookies = page }).rejected[1].rule)
             print(#jar:receive("https://api.example.com/", "y=1; SameSite=Lax", { site_for_cookies = page, navigation = true, method = "POST" }).stored)
             print(pcall(jar.header, jar, "https://api.example.com/", { site_for_cookies = page, same_site = "cross-site" }))
+            -- A request table takes the same context, for the Cookie field it previews and sends.
+            local function cookie(t) return pekit.request(t):raw():match("Cookie: ([^\r]*)") end
+            print(cookie{ url = "https://api.example.com/", jar = jar, site_for_cookies = page, navigation = true })
+            print(cookie{ url = "https://api.example.com/", method = "POST", jar = jar, site_for_cookies = page, navigation = true })
+            print(cookie{ url = "https://api.example.com/", jar = jar, same_site = "cross-site" })
             """#)
         XCTAssertEqual(lua.stdout, """
             l=1
@@ -87,6 +92,9 @@ final class CookiesCommandTests: XCTestCase {
             samesite-cross-site
             1
             false\tjar.header: bad argument #3 (field "site_for_cookies": give same_site or site_for_cookies, not both)
+            l=1; y=1
+            nil
+            nil
 
             """, lua.stderr)
     }

@@ -349,4 +349,27 @@ final class HARCommandTests: XCTestCase {
         XCTAssertEqual(run.status, 0, run.stderr)
         XCTAssertEqual(try comments(scriptHAR), expected)
     }
+
+    /// With secrets, a HAR's cookie lists carry what the jar knows of each cookie (HAR 1.2's
+    /// fields, Chrome's sameSite) and a CHIPS cookie's partition as `_partitionKey`, on the
+    /// response that set it and on the request that sent it (issue 43).
+    func testSecretHARCookiesCarryTheirPartition() throws {
+        let server = try TestServer.shared()
+        let dir = try makeTemporaryDirectory("har-partition")
+        let jar = dir.appendingPathComponent("jar.txt").path
+        let set = dir.appendingPathComponent("set.har").path, sent = dir.appendingPathComponent("sent.har").path
+        let common = ["request", "--send", "--jar", jar, "--top-level", "https://top.example/", "--har-with-secrets", "-o", "/dev/null"]
+        XCTAssertEqual(try PekitProcess.run(common + ["--har", set, "\(server.base)/cookies/raw?h=p%3D1%3B%20Secure%3B%20Partitioned%3B%20Path%3D%2F&h=q%3D2%3B%20SameSite%3DLax"]).status, 0)
+        XCTAssertEqual(try PekitProcess.run(common + ["--har", sent, "\(server.base)/cookies/x"]).status, 0)
+        func cookies(_ path: String, _ side: String) throws -> String {
+            let document = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+            let entry = try XCTUnwrap(((document["log"] as? [String: Any])?["entries"] as? [[String: Any]])?.first)
+            let list = try XCTUnwrap((entry[side] as? [String: Any])?["cookies"])
+            return String(decoding: try JSONSerialization.data(withJSONObject: list, options: [.sortedKeys]), as: UTF8.self)
+        }
+        let p = #"{"_partitionKey":"https:\/\/top.example","domain":"127.0.0.1","httpOnly":false,"name":"p","path":"\/","secure":true,"value":"1"}"#
+        let q = #"{"domain":"127.0.0.1","httpOnly":false,"name":"q","path":"\/cookies","sameSite":"Lax","secure":false,"value":"2"}"#
+        XCTAssertEqual(try cookies(set, "response"), "[\(p),\(q)]")
+        XCTAssertEqual(try cookies(sent, "request"), "[\(q),\(p)]")
+    }
 }

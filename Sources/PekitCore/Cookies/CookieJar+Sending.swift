@@ -89,7 +89,7 @@ extension CookieJar {
             // A filter replaces RFC matching: every cookie is a candidate.
             let partition = site(of: context.topLevel ?? url)
             var chosen = try all.filter { try verdict($0, url: url, host: host, now: now, context: context, partition: partition).0 == .sent }
-            chosen.sort { a, b in a.path.count != b.path.count ? a.path.count > b.path.count : a.creation < b.creation }
+            Self.sortInHeaderOrder(&chosen)
             for cookie in chosen {
                 if let i = byDomain[cookie.domain]?.firstIndex(where: cookie.key.matches) {
                     byDomain[cookie.domain]?[i].lastAccess = now
@@ -118,10 +118,21 @@ extension CookieJar {
             })
         }
         for cookie in chosen { noteForEviction(cookie) }
-        chosen.sort { a, b in
-            a.path.utf8.count != b.path.utf8.count ? a.path.utf8.count > b.path.utf8.count : a.creation < b.creation
-        }
+        Self.sortInHeaderOrder(&chosen)
         return chosen
+    }
+
+    /// Cookies in the order a Cookie header lists them (§5.8.3 step 2): longer paths first,
+    /// then the older.
+    public static func headerOrder(_ cookies: [Cookie]) -> [Cookie] {
+        var sorted = cookies
+        sortInHeaderOrder(&sorted)
+        return sorted
+    }
+
+    /// `headerOrder` in place (paths compared by their bytes' length, as §5.8.3 counts them).
+    static func sortInHeaderOrder(_ cookies: inout [Cookie]) {
+        cookies.sort { a, b in a.path.utf8.count != b.path.utf8.count ? a.path.utf8.count > b.path.utf8.count : a.creation < b.creation }
     }
 
     /// The Cookie header value for `url` as its bytes go on the wire (a value that is not UTF-8

@@ -135,22 +135,11 @@ enum CookiesModule: LuaModule {
         }
         func context(_ call: LuaCall, _ n: Int32) throws -> CookieJar.RequestContext {
             var context = CookieJar.RequestContext()
-            let known = ["http_only", "same_site", "site_for_cookies", "navigation", "method", "top_level"]
+            let known = ["http_only", "method"] + Self.contextFields
             guard let fields = try LuaFields.read(call, argument: n, known: known) else { return context }
             if let http = try fields.flag("http_only") { context.http = http }
-            let sites = CookieJar.RequestContext.Site.allCases.map(\.rawValue)
-            if let site = try fields.choice("same_site", sites).flatMap(CookieJar.RequestContext.Site.init(rawValue:)) { context.site = site }
-            // RFC 6265bis §5.2: the page the request is for; the site is then judged from it.
-            if let page = try fields.string("site_for_cookies") {
-                if fields.has("same_site") { throw fields.error("site_for_cookies", "give same_site or site_for_cookies, not both") }
-                do { context.siteForCookies = try RequestURL(page) } catch { throw fields.error("site_for_cookies", "\(error)") }
-            }
-            if let navigation = try fields.flag("navigation") { context.navigation = navigation }
             if let method = try fields.string("method") { context.method = method }
-            // CHIPS: the top-level page's URL, whose site a partitioned cookie is kept and sent under.
-            if let top = try fields.string("top_level") {
-                do { context.topLevel = try RequestURL(top) } catch { throw fields.error("top_level", "\(error)") }
-            }
+            try Self.readContext(fields, into: &context)
             return context
         }
         setFunction(methods, "jar", "header") { call in
@@ -310,3 +299,34 @@ final class JarClock: @unchecked Sendable {
     init(fixed: Double?) { self.fixed = fixed }
     func now() -> Double { fixed ?? Date().timeIntervalSince1970 }
 }
+
+extension CookiesModule {
+    /// The fields of a jar's context that a request table, send options and `jar:header`'s
+    /// context all take, read by `readContext`.
+    static let contextFields = ["same_site", "site_for_cookies", "navigation", "top_level"]
+
+    /// Reads `contextFields` from `fields` into `context`: the site given or the page to judge
+    /// it from (not both), a top-level navigation, and the top-level page (CHIPS).
+    static func readContext(_ fields: LuaFields, into context: inout CookieJar.RequestContext) throws {
+        if let site = try fields.choice("same_site", CookieJar.RequestContext.Site.allCases.map(\.rawValue)).flatMap(CookieJar.RequestContext.Site.init(rawValue:)) {
+            context.site = site
+        }
+        try readSiteForCookies(fields, into: &context)
+        if let navigation = try fields.flag("navigation") { context.navigation = navigation }
+        try readTopLevel(fields, into: &context)
+    }
+
+    /// `site_for_cookies = url` (RFC 6265bis §5.2): the page the request is for.
+    static func readSiteForCookies(_ fields: LuaFields, into context: inout CookieJar.RequestContext) throws {
+        guard let page = try fields.string("site_for_cookies") else { return }
+        if fields.has("same_site") { throw fields.error("site_for_cookies", "give same_site or site_for_cookies, not both") }
+        do { context.siteForCookies = try RequestURL(page) } catch { throw fields.error("site_for_cookies", "\(error)") }
+    }
+
+    /// `top_level = url` (CHIPS): the top-level page a partitioned cookie is kept and sent under.
+    static func readTopLevel(_ fields: LuaFields, into context: inout CookieJar.RequestContext) throws {
+        guard let top = try fields.string("top_level") else { return }
+        do { context.topLevel = try RequestURL(top) } catch { throw fields.error("top_level", "\(error)") }
+    }
+}
+

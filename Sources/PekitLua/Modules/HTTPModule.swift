@@ -56,7 +56,7 @@ enum HTTPModule: LuaModule {
         var options = consume base
         options.isCancelled = Self.interruptPending
         guard !call.stack.isNoneOrNil(index ?? n),
-              let fields = try LuaFields.read(call, argument: n, known: Self.sendFields + alsoAllowed, at: index) else { return options }
+              let fields = try LuaFields.read(call, argument: n, known: Self.sendFields + alsoAllowed.filter { !Self.sendFields.contains($0) }, at: index) else { return options }
         for field in SendOptions.fields {
             let value: SendOptions.Field.Value?
             switch field.kind {
@@ -81,17 +81,8 @@ enum HTTPModule: LuaModule {
         "jar": { fields, _, options in
             if let jar = try fields.with("jar", { try CookiesModule.jar(at: $0, fields.call) }) { options.jar = jar }
         },
-        "site_for_cookies": { fields, _, options in
-            if let page = try fields.string("site_for_cookies") {
-                if fields.has("same_site") { throw fields.error("site_for_cookies", "give same_site or site_for_cookies, not both") }
-                do { options.cookieContext.siteForCookies = try RequestURL(page) } catch { throw fields.error("site_for_cookies", "\(error)") }
-            }
-        },
-        "top_level": { fields, _, options in
-            if let top = try fields.string("top_level") {
-                do { options.cookieContext.topLevel = try RequestURL(top) } catch { throw fields.error("top_level", "\(error)") }
-            }
-        },
+        "site_for_cookies": { fields, _, options in try CookiesModule.readSiteForCookies(fields, into: &options.cookieContext) },
+        "top_level": { fields, _, options in try CookiesModule.readTopLevel(fields, into: &options.cookieContext) },
         "connect": { fields, _, options in
             if let mappings = try fields.with("connect", { try RequestModule.hostMappings(at: $0, fields.call) }) { options.connect = mappings }
         },

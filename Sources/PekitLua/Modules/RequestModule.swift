@@ -22,7 +22,7 @@ enum RequestModule: LuaModule {
 
     static let requestFields = ["method", "url", "base", "params", "policy", "params_in", "methods_in_query", "headers", "json", "form",
                                 "body", "body_file", "content_type", "multipart", "boundary", "auth", "jar", "connect", "sign", "target", "compressed",
-                                "user_agent", "referer", "cookie"]
+                                "user_agent", "referer", "cookie"] + CookiesModule.contextFields
 
     /// The request of the handle at `index`, with its send defaults.
     static func storedRequest(at index: Int32, _ call: LuaCall, expected: String = "request") throws -> StoredRequest {
@@ -87,6 +87,8 @@ enum RequestModule: LuaModule {
             return (user, password)
         }) { builder.basicAuth = auth }
         if let jar = try fields.with("jar", { try CookiesModule.jar(at: $0, call) }) { builder.jar = jar }
+        // The jar's context, for the Cookie field it gives and, sent, for every hop.
+        try CookiesModule.readContext(fields, into: &builder.cookieContext)
         if let signer = try fields.with("sign", { try SignModule.requestSigner(at: $0, call, argument: argument) }) { builder.signer = signer }
         if let parts = try fields.value("multipart") {
             guard case .array(let items) = parts else { throw fields.error("multipart", "expected a list of parts") }
