@@ -148,9 +148,9 @@ final class SendOperation {
                     }
                     if options.explainsCookies {
                         receivedLines.append(CookieJar.line(outcome))
-                        if case .stored(let cookie) = outcome { storedCookies.append(cookie) }
+                        if case .stored(let cookie, _) = outcome { storedCookies.append(cookie) }
                     }
-                    if case .stored(let cookie) = outcome, let note, case .cookiesUnderAddress(let address, _, _) = note {
+                    if case .stored(let cookie, _) = outcome, let note, case .cookiesUnderAddress(let address, _, _) = note {
                         storedUnderAddress = storedUnderAddress || cookie.domain == address
                     }
                 }

@@ -99,6 +99,23 @@ final class CookiesCommandTests: XCTestCase {
             """, lua.stderr)
     }
 
+    /// An attribute over 1,024 bytes is ignored, and said so: a warning line from pekit cookies,
+    /// a `warnings` list from jar:receive, each naming its rule.
+    func testIgnoredAttributesAreWarnings() throws {
+        let long = "a=1; Path=/" + String(repeating: "x", count: 1030)
+        XCTAssertEqual(try run("cookies", "receive", "warn.txt", "http://w.example/d/p", long).stdout, """
+            stored   a=1  domain=w.example path=/d  host-only session
+            warning  a: attribute-too-long: the Path attribute's value is over 1024 bytes: ignored
+
+            """)
+        let lua = try run("run", "-e", """
+            local r = pekit.cookies.jar():receive("http://w.example/d/p", "\(long)")
+            print(#r.stored, #r.rejected, r.warnings[1].name, r.warnings[1].rule, r.warnings[1].reason)
+            print(#pekit.cookies.jar():receive("http://w.example/", "b=1").warnings)
+            """)
+        XCTAssertEqual(lua.stdout, "1\t0\ta\tattribute-too-long\tthe Path attribute's value is over 1024 bytes: ignored\n0\n", lua.stderr)
+    }
+
     /// CHIPS from the command line and Lua: --top-level (top_level) keeps a partitioned cookie
     /// under the top-level page's site, and sends it only there; pekit request takes it too.
     func testTopLevelPartitions() throws {

@@ -15,7 +15,7 @@ final class CookieJarTests: XCTestCase {
     func store(_ jar: CookieJar, _ u: String, _ headers: String...) -> [String] {
         headers.map { h in
             switch try! jar.receive(h, from: url(u)) {
-            case .stored(let c): return "stored \(c.name)"
+            case .stored(let c, _): return "stored \(c.name)"
             case .removed(let name, let n): return "removed \(name) \(n)"
             case .rejected(let name, let reason, _): return "rejected \(name): \(reason)"
             }
@@ -283,7 +283,7 @@ final class CookieJarTests: XCTestCase {
                 let before = Dictionary(uniqueKeysWithValues: jar.all.map { (key($0), $0) })
                 let host = hosts[rng.next(hosts.count)]
                 let age = rng.next(3) == 0 ? "" : "; Max-Age=\(1 + rng.next(40))"
-                guard case .stored(let stored) = try jar.receive("c\(rng.next(60))=\(step)\(age)", from: RequestURL("http://\(host)/")) else { continue }
+                guard case .stored(let stored, _) = try jar.receive("c\(rng.next(60))=\(step)\(age)", from: RequestURL("http://\(host)/")) else { continue }
                 let after = Dictionary(uniqueKeysWithValues: jar.all.map { (key($0), $0) })
                 XCTAssertLessThanOrEqual(after.count, 40)
                 let removed = before.filter { after[$0.key] == nil }.map(\.value)

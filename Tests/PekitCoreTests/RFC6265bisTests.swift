@@ -38,12 +38,18 @@ final class RFC6265bisTests: XCTestCase {
     /// §5.6 step 6: an attribute value over 1,024 octets is ignored as if absent.
     func testLongAttributeValuesAreIgnored() throws {
         let j = jar()
-        guard case .stored(let path) = try j.receive("a=1; Path=/" + String(repeating: "x", count: 1035), from: try RequestURL("http://example.com/d/p")) else { return XCTFail() }
+        guard case .stored(let path, _) = try j.receive("a=1; Path=/" + String(repeating: "x", count: 1035), from: try RequestURL("http://example.com/d/p")) else { return XCTFail() }
         XCTAssertEqual(path.path, "/d")
-        guard case .stored(let domain) = try j.receive("b=1; Domain=" + String(repeating: "x", count: 1025), from: plain) else { return XCTFail() }
+        guard case .stored(let domain, _) = try j.receive("b=1; Domain=" + String(repeating: "x", count: 1025), from: plain) else { return XCTFail() }
         XCTAssertTrue(domain.hostOnly)
-        guard case .stored(let age) = try j.receive("c=1; Max-Age=-" + String(repeating: "1", count: 1024), from: plain) else { return XCTFail() }
+        guard case .stored(let age, let warnings) = try j.receive("c=1; Max-Age=-" + String(repeating: "1", count: 1024), from: plain) else { return XCTFail() }
         XCTAssertNil(age.expires)
+        // Each ignored attribute is a warning of the stored cookie, named as Chromium names it.
+        XCTAssertEqual(warnings, [.init(rule: .attributeTooLong, reason: "the Max-Age attribute's value is over 1024 bytes: ignored")])
+        let outcome = try j.receive("d=1; path=/" + String(repeating: "x", count: 1035) + "; Secure; DOMAIN=" + String(repeating: "y", count: 1025), from: secure)
+        XCTAssertEqual(CookieJar.line(outcome), "Set-Cookie d: stored for host example.com, path / (attribute-too-long: the path attribute's value is over 1024 bytes: ignored) (attribute-too-long: the DOMAIN attribute's value is over 1024 bytes: ignored)")
+        guard case .stored(_, let none) = try j.receive("e=1; Path=/" + String(repeating: "x", count: 1023), from: plain) else { return XCTFail() }
+        XCTAssertEqual(none, [])
     }
 
     /// §5.6 step 1: a control character other than tab anywhere, attributes included, refuses the
@@ -79,7 +85,7 @@ final class RFC6265bisTests: XCTestCase {
     func testIPv6DomainWithoutBrackets() throws {
         let url = try RequestURL("http://[2606:2800:220:1:248:1893:25c8:1946]/")
         let j = jar()
-        guard case .stored(let cookie) = try j.receive("a=1; Domain=2606:2800:220:1:248:1893:25c8:1946", from: url) else { return XCTFail() }
+        guard case .stored(let cookie, _) = try j.receive("a=1; Domain=2606:2800:220:1:248:1893:25c8:1946", from: url) else { return XCTFail() }
         XCTAssertTrue(cookie.hostOnly)
         XCTAssertEqual(try j.header(for: url), "a=1")
     }
@@ -159,7 +165,7 @@ final class RFC6265bisTests: XCTestCase {
         let j = CookieJar(publicSuffixes: PublicSuffixList(text: "com\nexample\n"), clock: { 1_700_000_000 })
         let widget = try RequestURL("https://widget.com/embed")
         let a = try RequestURL("https://www.site-a.com/page"), b = try RequestURL("https://site-b.com/")
-        guard case .stored(let first) = try j.receive("w=1; Secure; Partitioned; Path=/", from: widget, topLevel: a) else { return XCTFail() }
+        guard case .stored(let first, _) = try j.receive("w=1; Secure; Partitioned; Path=/", from: widget, topLevel: a) else { return XCTFail() }
         XCTAssertEqual(first.partitionKey, "https://site-a.com")
         _ = try j.receive("w=2; Secure; Partitioned; Path=/", from: widget, topLevel: b)
         _ = try j.receive("plain=1; Secure; Path=/", from: widget, topLevel: b)
@@ -202,7 +208,7 @@ final class RFC6265bisTests: XCTestCase {
     func testValuesAreBytes() throws {
         let j = jar()
         let set: [UInt8] = Array("cookiesarebananas=".utf8) + [0xFF] + Array("test".utf8) + [0xFF]
-        guard case .stored(let cookie) = try set.withUnsafeBufferPointer({ try j.receive(bytes: $0, from: plain) }) else { return XCTFail() }
+        guard case .stored(let cookie, _) = try set.withUnsafeBufferPointer({ try j.receive(bytes: $0, from: plain) }) else { return XCTFail() }
         XCTAssertEqual(cookie.valueBytes, [0xFF] + Array("test".utf8) + [0xFF])
         XCTAssertEqual(try j.headerBytes(for: plain), set)
         let request = try { var b = RequestBuilder(url: "http://example.com/"); b.jar = j; return try b.build() }()

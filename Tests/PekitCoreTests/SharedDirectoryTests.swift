@@ -83,13 +83,13 @@ final class CookieAttributeLimitTests: XCTestCase {
                        .rejected(name: "a", reason: "the Set-Cookie value holds control byte 0x05 at byte 14 (the whole cookie is ignored, as RFC 6265bis section 5.6 says)", rule: .controlCharacter))
         XCTAssertEqual(try jar.receive("b=1; Domain=example.com\u{7F}", from: url), .rejected(name: "b", reason: "the Set-Cookie value holds control byte 0x7F at byte 24 (the whole cookie is ignored, as RFC 6265bis section 5.6 says)", rule: .controlCharacter))
         let longPath = "/" + String(repeating: "p", count: 1035)
-        guard case .stored(let c) = try jar.receive("c=1; Path=\(longPath)", from: url) else { return XCTFail("c") }
+        guard case .stored(let c, _) = try jar.receive("c=1; Path=\(longPath)", from: url) else { return XCTFail("c") }
         XCTAssertEqual(c.path, "/dir", "a 1,036-byte Path is ignored: the default path")
-        guard case .stored(let d) = try jar.receive("d=1; Domain=" + String(repeating: "d", count: 1025), from: url) else { return XCTFail("d") }
+        guard case .stored(let d, _) = try jar.receive("d=1; Domain=" + String(repeating: "d", count: 1025), from: url) else { return XCTFail("d") }
         XCTAssertTrue(d.hostOnly, "a 1,025-byte Domain is ignored: host-only")
-        guard case .stored(let e) = try jar.receive("e=1; Max-Age=-" + String(repeating: "9", count: 1024), from: url) else { return XCTFail("e") }
+        guard case .stored(let e, _) = try jar.receive("e=1; Max-Age=-" + String(repeating: "9", count: 1024), from: url) else { return XCTFail("e") }
         XCTAssertNil(e.expires, "a Max-Age over 1,024 octets is ignored: a session cookie")
-        guard case .stored(let f) = try jar.receive("f=1; Path=/" + String(repeating: "p", count: 1023), from: url) else { return XCTFail("f") }
+        guard case .stored(let f, _) = try jar.receive("f=1; Path=/" + String(repeating: "p", count: 1023), from: url) else { return XCTFail("f") }
         XCTAssertEqual(f.path.utf8.count, 1024, "1,024 octets are applied")
         // A file's cookie is held to the same rule: its line is skipped, nothing raw written.
         let (loaded, warnings) = try jar.load(Array("www.example.com\tFALSE\t/te\u{05}st\tFALSE\t0\tg\t1\n".utf8), format: .netscape, name: "jar.txt")

@@ -48,7 +48,9 @@ extension CookieJar {
     public static func line(_ outcome: Outcome) -> String {
         func named(_ name: String) -> String { name.isEmpty ? "(no name)" : name }
         switch outcome {
-        case .stored(let c): return "Set-Cookie \(named(c.name)): stored for \(c.hostOnly ? "host " : "domain ")\(c.domain), path \(c.path)"
+        case .stored(let c, let warnings):
+            return "Set-Cookie \(named(c.name)): stored for \(c.hostOnly ? "host " : "domain ")\(c.domain), path \(c.path)"
+                + warnings.map { " (\($0.rule.rawValue): \($0.reason))" }.joined()
         case .removed(let name, let count): return "Set-Cookie \(named(name)): expired" + (count > 0 ? ", the stored one removed" : ", nothing stored")
         case .rejected(let name, let reason, let rule): return "Set-Cookie \(named(name)): refused (\(rule.rawValue)): \(reason)"
         }

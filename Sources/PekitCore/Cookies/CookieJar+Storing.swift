@@ -129,6 +129,11 @@ extension CookieJar {
         noteForEviction(cookie)
         noteChange(cookie.key, .stored)
         if domainCount > limits.perDomain { enforceLimits(domain: cookie.domain, now: now) } else { evictOverTotal() }
+        if !parsed.ignoredAttributes.isEmpty {
+            return .stored(cookie, warnings: parsed.ignoredAttributes.map {
+                Warning(rule: .attributeTooLong, reason: "the \($0) attribute's value is over \(SetCookie.maxAttributeValue) bytes: ignored")
+            })
+        }
         return .stored(cookie)
     }
 

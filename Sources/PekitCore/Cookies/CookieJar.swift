@@ -45,11 +45,19 @@ public final class CookieJar {
 
     /// What happened to one Set-Cookie header.
     public enum Outcome: Equatable, Sendable {
-        case stored(Cookie)
+        /// Stored, with what was ignored on the way (Chromium's warning reasons).
+        case stored(Cookie, warnings: [Warning] = [])
         /// An expired cookie: any old cookie of the same name, domain and path was removed.
         case removed(name: String, count: Int)
         /// Refused: the rule it broke (`CookieRule`, as Lua names it) and why, in words.
         case rejected(name: String, reason: String, rule: CookieRule)
+    }
+
+    /// Something ignored in a cookie that was stored: the rule (`attribute-too-long`) and what,
+    /// in words.
+    public struct Warning: Equatable, Sendable {
+        public let rule: CookieRule
+        public let reason: String
     }
 
     public var limits = Limits()

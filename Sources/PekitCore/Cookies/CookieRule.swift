@@ -1,7 +1,8 @@
-/// Why a cookie is not stored: one case for each rule, named as Chromium's
-/// `CookieInclusionStatus` names its reasons, each citing the part of RFC 6265bis
-/// (draft-ietf-httpbis-rfc6265bis) it comes from. Lua and the command line name a refusal by its
-/// `rawValue` (`reason = "host-prefix"`).
+/// Why a cookie is not stored, or what was ignored in one that was (a warning, for
+/// `attributeTooLong` on a Set-Cookie field): one case for each rule, named as Chromium's
+/// `CookieInclusionStatus` names its exclusion and warning reasons, each citing the part of
+/// RFC 6265bis (draft-ietf-httpbis-rfc6265bis) it comes from. Lua and the command line name it by
+/// its `rawValue` (`rule = "host-prefix"`, beside the `reason` in words).
 public enum CookieRule: String, CaseIterable, Sendable {
     /// Both the name and the value are empty.
     case emptyNameAndValue = "empty-name-and-value"
@@ -9,7 +10,8 @@ public enum CookieRule: String, CaseIterable, Sendable {
     case controlCharacter = "control-character"
     /// The name and value together are over the jar's limit (4,096 bytes by default).
     case nameValueTooLong = "name-value-too-long"
-    /// An attribute value (a path given to `jar:set` or a file) over 1,024 bytes.
+    /// An attribute value over 1,024 bytes: a path given to `jar:set` or a file is refused; in a
+    /// Set-Cookie field the attribute is ignored and the stored cookie carries this warning.
     case attributeTooLong = "attribute-too-long"
     /// The Domain attribute is not a host name.
     case invalidDomain = "invalid-domain"

@@ -16,6 +16,9 @@ public struct SetCookie: Equatable, Sendable {
     public var httpOnly = false
     public var sameSite: Cookie.SameSite?
     public var partitioned = false
+    /// Attributes ignored because their values are over 1,024 bytes (§5.6 step 6), by their
+    /// names as written: a stored cookie's warnings (`CookieRule.attributeTooLong`).
+    public var ignoredAttributes: [String] = []
 
     /// Parses one Set-Cookie value as RFC 6265bis §5.6 does; nil when it says to ignore it (an
     /// empty name and an empty value). A name-value pair with no '=' is a value with an empty
@@ -79,7 +82,9 @@ public struct SetCookie: Equatable, Sendable {
             let initial = attributeName.isEmpty ? 0 : bytes[attributeName.lowerBound] | 0x20
             // RFC 6265bis §5.6 step 6: an attribute whose value is over 1,024 octets is ignored,
             // as if it were absent (a 1,025-byte Domain does not refuse the cookie).
-            switch attributeValue.count > Self.maxAttributeValue ? (0, 0) : (attributeName.count, initial) {
+            let tooLong = attributeValue.count > Self.maxAttributeValue
+            if tooLong { cookie.ignoredAttributes.append(text(attributeName)) }
+            switch tooLong ? (0, 0) : (attributeName.count, initial) {
             case (4, 0x70) where named(attributeName, "path"):
                 cookie.path = attributeValue.first.map({ bytes[$0] }) == 0x2F ? text(attributeValue) : nil
             case (6, 0x64) where named(attributeName, "domain"):

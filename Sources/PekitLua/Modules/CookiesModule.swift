@@ -98,7 +98,7 @@ enum CookiesModule: LuaModule {
             state.records = nil
             defer { state.records = records }
             records.start()
-            var rejected: [(name: String, reason: String, rule: CookieRule)] = [], removed = 0
+            var rejected: [(name: String, reason: String, rule: CookieRule)] = [], warnings = rejected, removed = 0
             let evictedBefore = jar.evicted
             for i in 0..<count {
                 if list { _ = stack.rawGetIndex(3, Int64(i + 1)) } else { stack.pushValue(3) }
@@ -109,26 +109,30 @@ enum CookiesModule: LuaModule {
                     try jar.receive(bytes: UnsafeBufferPointer(start: $0, count: length), from: url, context: given)
                 }
                 switch outcome {
-                case .stored(let cookie):
+                case .stored(let cookie, let ignored):
                     try records.append(cookie)
+                    for warning in ignored { warnings.append((cookie.name, warning.reason, warning.rule)) }
                 case .removed(_, let count): removed += count
                 case .rejected(let name, let reason, let rule): rejected.append((name, reason, rule))
                 }
             }
-            // {stored = {cookie…}, rejected = {{name =, reason =}…}, removed = n, evicted = n}, made directly.
-            stack.newTable(nrec: 4)
+            // {stored = {cookie…}, rejected = {{name =, reason =, rule =}…}, warnings = {…}, removed = n,
+            // evicted = n}, made directly.
+            stack.newTable(nrec: 5)
             let result = stack.top
             records.push(in: call.L)
             stack.rawSet(result, "stored")
-            stack.newTable(narr: Int32(clamping: rejected.count))
-            for (i, item) in rejected.enumerated() {
-                stack.newTable(nrec: 3)
-                stack.push(item.name); stack.rawSet(-2, "name")
-                stack.push(item.reason); stack.rawSet(-2, "reason")
-                stack.push(item.rule.rawValue); stack.rawSet(-2, "rule")
-                stack.rawSetIndex(-2, Int64(i + 1))
+            for (key, list) in [("rejected", rejected), ("warnings", warnings)] {
+                stack.newTable(narr: Int32(clamping: list.count))
+                for (i, item) in list.enumerated() {
+                    stack.newTable(nrec: 3)
+                    stack.push(item.name); stack.rawSet(-2, "name")
+                    stack.push(item.reason); stack.rawSet(-2, "reason")
+                    stack.push(item.rule.rawValue); stack.rawSet(-2, "rule")
+                    stack.rawSetIndex(-2, Int64(i + 1))
+                }
+                stack.rawSet(result, key)
             }
-            stack.rawSet(-2, "rejected")
             stack.push(integer: Int64(removed)); stack.rawSet(-2, "removed")
             stack.push(integer: Int64(jar.evicted - evictedBefore)); stack.rawSet(-2, "evicted")
             return 1

@@ -143,7 +143,9 @@ private func runCookieAction(_ action: String, jar: CookieJar, jarPath: String, 
                 }
                 let outcome = try Array(header).withUnsafeBufferPointer { try jar.receive(bytes: $0, from: url, context: context) }
                 switch outcome {
-                case .stored(let cookie): lines.append("stored   " + describe(cookie))
+                case .stored(let cookie, let warnings):
+                    lines.append("stored   " + describe(cookie))
+                    for warning in warnings { lines.append("warning  \(cookie.name): \(warning.rule.rawValue): \(warning.reason)") }
                 case .rejected(let name, let reason, _): rejected.append(printable("rejected \(name): \(reason)"))
                 case .removed(let name, let count):
                     // Max-Age=0 or a past Expires: how a server deletes a cookie.
