@@ -34,6 +34,10 @@ enum HTTPModule: LuaModule {
         /// `false`), for the send that follows them; nil: the default (shown for a download to
         /// a file, on a terminal).
         var progressLine: Bool?
+        /// `pekit test`: the running test's jar, for every send that names none.
+        var defaultJar: CookieJar?
+        /// `pekit test`: each exchange (every hop), for the explanation of a failed expectation.
+        var exchanges: ((HTTPRequest, HTTPResponse) -> Void)?
     }
 
     static func state(_ runtime: LuaRuntime) -> State { runtime.moduleState(State.self, State.init) }
@@ -206,15 +210,20 @@ enum HTTPModule: LuaModule {
     /// the `insecure = true` warning and each notice said once.
     static func prepared(_ given: consuming SendOptions, for request: HTTPRequest, in runtime: LuaRuntime) -> SendOptions {
         var options = consume given
-        if let har = runtime.harLog {
-            options.record = { har.add($0, $1, started: $2) }
+        let state = state(runtime)
+        if options.jar == nil, let jar = state.defaultJar { options.jar = jar }
+        let har = runtime.harLog, exchanges = state.exchanges
+        if har != nil || exchanges != nil {
+            options.record = { request, response, started in
+                har?.add(request, response, started: started)
+                exchanges?(request, response)
+            }
             options.explainsCookies = true  // the HAR entries' comments say what the jar did
         }
         options.notice = { [weak runtime] notice in
             if case .cookies = notice { return }  // for the HAR's comments only
             runtime?.warnOnce(notice.text(.lua), from: "pekit.http")
         }
-        let state = state(runtime)
         if options.insecure && !state.warnedInsecure && request.url.lowercased().hasPrefix("https:") {
             state.warnedInsecure = true
             fputs("pekit.http: warning: insecure = true: TLS certificates and host names are not checked\n", stderr)

@@ -101,6 +101,21 @@ enum QueryModule: LuaModule {
             }
             return 1
         }
+        setFunction(-1, "pekit.json", "query") { call in
+            // pekit.json.query(value_or_json_text, path): the values RFC 9535's JSONPath selects, as a list.
+            let path: JSONPath
+            do { path = try JSONPath(try call.string(2)) } catch let error as JSONPath.ParseError { throw LuaArgumentError("\(error)") }
+            let document: PekitValue
+            if call.stack.type(1) == LUA_TSTRING {
+                do { document = try JSON.parse(try call.bytes(1), maxDepth: call.runtime.options.maxDepth, duplicates: .last) } catch let error as JSON.ParseError {
+                    throw LuaArgumentError("\(error)")
+                }
+            } else {
+                document = try call.runtime.value(at: 1, path: "value")
+            }
+            call.runtime.push(.array(path.select(document)))
+            return 1
+        }
         setFunction(-1, "pekit.json", "encode") { call in
             // pekit.json.encode(v [, {pretty = true}]): two-space indent, key order kept.
             let pretty = try LuaFields.read(call, argument: 2, known: ["pretty"])?.flag("pretty") ?? false

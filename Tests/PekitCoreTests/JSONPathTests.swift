@@ -1,0 +1,46 @@
+import Foundation
+import XCTest
+@testable import PekitCore
+
+/// Issue 44: JSONPath as RFC 9535 defines it, held to the JSONPath Compliance Test Suite
+/// (Fixtures/jsonpath/jsonpath-cts.json, made by make_cts_vectors.py from the suite's cts.json).
+final class JSONPathTests: XCTestCase {
+    func field(_ map: PekitMap, _ key: String) -> PekitValue? { map.entries.first { $0.key == ByteString(key) }?.value }
+
+    func testComplianceTestSuite() throws {
+        let url = try XCTUnwrap(Bundle.module.url(forResource: "jsonpath-cts", withExtension: "json", subdirectory: "Fixtures/jsonpath"))
+        guard case .map(let file) = try JSON.parse(Array(try Data(contentsOf: url))), case .array(let tests)? = field(file, "tests") else {
+            return XCTFail("not the suite")
+        }
+        var failures: [String] = [], count = 0, refused = 0, selected = 0
+        for case .map(let test) in tests {
+            count += 1
+            guard case .string(let name)? = field(test, "name"), case .string(let selector)? = field(test, "selector") else { continue }
+            let parsed = Result { try JSONPath(selector.description) }
+            if field(test, "invalid") == .boolean(true) {
+                if case .success = parsed { failures.append("\(name): \(selector) is invalid, but it parsed") } else { refused += 1 }
+                continue
+            }
+            guard case .success(let path) = parsed else {
+                if case .failure(let error) = parsed { failures.append("\(name): \(selector): \(error)") }
+                continue
+            }
+            guard let document = field(test, "document"), case .array(let results)? = field(test, "results") else { continue }
+            let got = path.select(document)
+            selected += 1
+            let matches = results.contains { expected in
+                guard case .array(let list) = expected else { return false }
+                return list.count == got.count && zip(list, got).allSatisfy { JSONPath.equal($0, $1) }
+            }
+            if !matches { failures.append("\(name): \(selector): got \(String(decoding: JSON.write(.array(got)), as: UTF8.self))") }
+        }
+        XCTAssertEqual(count, 703)
+        XCTAssertEqual(refused + selected + failures.count, 703)
+        XCTAssertEqual(failures, [], "\(failures.count) of \(count) CTS tests fail:\n" + failures.prefix(60).joined(separator: "\n"))
+    }
+
+    /// A query that does not parse says where and why.
+    func testParseErrorsNameTheOffset() {
+        XCTAssertThrowsError(try JSONPath("$.a[?@.b == 1")) { XCTAssertEqual("\($0)", "JSONPath: at offset 13: unclosed [") }
+    }
+}
