@@ -4,7 +4,7 @@ import Glibc
 import PekitCore
 import PekitLua
 
-let commands: [Command] = [encodeCommand, decodeCommand, queryCommand, urlCommand, cookiesCommand, requestCommand, importCommand, harCommand, runCommand, replCommand, pluginsCommand, completionCommand]
+let commands: [Command] = [encodeCommand, decodeCommand, queryCommand, urlCommand, cookiesCommand, requestCommand, importCommand, harCommand, runCommand, testCommand, replCommand, pluginsCommand, completionCommand]
 
 let topHelp = """
 usage: pekit <command> [options] [arguments]

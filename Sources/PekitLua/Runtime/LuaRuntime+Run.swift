@@ -76,7 +76,7 @@ extension LuaRuntime {
         setGlobal("arg")
     }
 
-    private func prependPackagePath(_ directory: String) {
+    func prependPackagePath(_ directory: String) {
         stack.pushGlobal("package")
         guard stack.type(-1) == LUA_TTABLE else { stack.pop(); return }
         let current = stack.rawGet(-1, "path") == LUA_TSTRING ? (stack.string(-1) ?? "") : ""

@@ -41,6 +41,9 @@ final class ProgressLine {
         show("\(done)/\(total) done, \(failed) failed, \(inFlight) in flight  " + String(format: "%.1f", rate) + "/s")
     }
 
+    /// Any line of progress (`pekit test`'s files done).
+    func show(text: String) { show(text) }
+
     private func show(_ line: String) {
         Output.stderr.write("\r\u{1B}[K" + line)
         Output.stderr.flush()

@@ -1,0 +1,113 @@
+import Foundation
+import PekitCore
+import PekitLua
+
+let testCommand = Command(
+    name: "test",
+    summary: "run API tests written in Lua, with reports CI systems read",
+    synopsis: """
+    usage: pekit test [--filter PATTERN] [--jobs N] [--fail-fast] [--repeat N] [--var NAME=VALUE]...
+                      [--env-file FILE] [--report KIND[:FILE]]... [--plugins DIR] [PATH...]
+
+    Runs test files: each PATH that is a file, and every *_test.lua under each PATH that is a
+    directory (tests/ when none is given), files in name order. A file declares tests:
+
+      test("login", function(t)
+        local r = pekit.http.post(pekit.vars.BASE .. "/login", { form = { user = "ada" } })
+        expect(r):status(200):json("$.user", "ada")
+      end)
+
+    with before_each(f), after_each(f) and skip("why") (in a test: that test; at the top of a
+    file: all of it). Each test has a jar of its own, which every send that names none uses
+    (t.jar); test("name", { jar = shared }, f) shares one on purpose. What a test prints is kept
+    and shown when it fails.
+    """,
+    sections: { [HelpSection("options:", TestOptionRows.all)] },
+    epilogue: """
+    expectations: expect(response):status(200 | {200, 201} | "2xx"), :header(name [, value or
+    Lua pattern]), :json(JSONPath [, value]), :body(value or pattern), :time_under(seconds),
+    :redirects(n), :cookie(name); expect(jar):sends(url, header or pattern), :holds(name),
+    :explains(url, {name = rule}); expect(request):read_by(server [, "body"]):equals(table).
+    A failure says what was expected and what was got (a diff for JSON), the request as sent
+    and as curl, the response's status line and fields, and what the jar did.
+
+    examples:
+      pekit test
+      pekit test --filter login --report junit:report.xml tests/
+      pekit test --jobs 4 --var BASE=http://127.0.0.1:8080 scripts/examples/
+
+    exit status: 0 when every test passes, 1 when one fails, 2 on a usage error or a file
+    that does not load.
+    """,
+    run: runTests
+)
+
+/// `pekit test`'s options, in the order its help shows them.
+enum TestOptionRows {
+    static let filter = Option("filter", value: "PATTERN", "run only the tests whose name contains the Lua pattern PATTERN")
+    static let jobs = Option("jobs", short: "j", value: "N", "run N files at once (each file's output is kept together; default 1)")
+    static let failFast = Option("fail-fast", "stop at the first failure (files not started are not run)")
+    static let repeatCount = Option("repeat", value: "N", "run every test N times, each iteration reported on its own")
+    static let variable = Option("var", value: "NAME=VALUE", "set pekit.vars.NAME (after --env-file; repeat for more)")
+    static let envFile = Option("env-file", value: "FILE", "read pekit.vars from FILE: NAME=VALUE lines, as dotenv reads them")
+    static let report = Option("report", value: "KIND[:FILE]", """
+        also write a report: tap (TAP 13, to standard output), junit:FILE,
+        json:FILE, or github (workflow annotations, to standard output);
+        repeat for more. With a report on standard output, the test output goes
+        to standard error
+        """)
+    static let all: [Option] = [filter, jobs, failFast, repeatCount, variable, envFile, report, .plugins, .help]
+}
+
+private func runTests(_ args: [[UInt8]]) throws -> Int32 {
+    let parsed = try testCommand.parse(args)
+    if parsed.has(.help) { Output.stdout.line(testCommand.help); return 0 }
+    var options = TestOptions()
+    options.filter = parsed.value(TestOptionRows.filter)
+    if let filter = options.filter, !TestRunner.isValidPattern(filter) {
+        throw UsageError(command: "test", message: "--filter: '\(filter)' is not a Lua pattern")
+    }
+    options.failFast = parsed.has(TestOptionRows.failFast)
+    func count(_ option: Option, _ range: ClosedRange<Int>) throws -> Int? {
+        guard let text = parsed.value(option) else { return nil }
+        guard let n = Int(text), range.contains(n) else {
+            throw UsageError(command: "test", message: "--\(option.name) takes a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
+        }
+        return n
+    }
+    options.iterations = try count(TestOptionRows.repeatCount, 1...10_000) ?? 1
+    let jobs = try count(TestOptionRows.jobs, 1...256) ?? 1
+    if let path = parsed.value(TestOptionRows.envFile) {
+        guard let data = FileManager.default.contents(atPath: path) else { throw UsageError(command: "test", message: "--env-file: cannot read \(path)") }
+        do { options.vars = try DotEnv.parse(Array(data)).map { (name: $0.name, value: $0.value) } } catch let error as DotEnv.ParseError {
+            throw UsageError(command: "test", message: "--env-file: \(path):\(error.line): \(error.reason)")
+        }
+    }
+    for item in parsed.all(TestOptionRows.variable) {
+        guard let eq = item.firstIndex(of: "="), eq != item.startIndex else {
+            throw UsageError(command: "test", message: "--var takes NAME=VALUE, not '\(item)'")
+        }
+        let name = String(item[..<eq])
+        options.vars.removeAll { $0.name == name }
+        options.vars.append((name: name, value: String(item[item.index(after: eq)...])))
+    }
+    let reports = try parsed.all(TestOptionRows.report).map { try TestReport.Kind(parsing: $0) }
+    let paths = parsed.positionals.isEmpty ? ["tests"] : parsed.positionals
+    let files = try TestFiles.find(paths)
+    let directories = parsed.all(.plugins)
+    let reportsOnStdout = reports.contains { $0.isOnStandardOutput }
+    let human = reportsOnStdout ? Output.stderr : Output.stdout
+
+    let started = TestRunner.monotonicNow()
+    let progress = isatty(STDERR_FILENO) != 0 && !reportsOnStdout ? ProgressLine() : nil
+    let results = TestScheduler.run(files: files, jobs: jobs, options: options, directories: directories) { done, total, shown in
+        progress?.finish()
+        for result in shown { human.write(TestText.render(result)) }
+        if done < total { progress?.show(text: "\(done)/\(total) files  running…") }
+    }
+    progress?.finish()
+    let summary = TestSummary(results, seconds: TestRunner.monotonicNow() - started)
+    human.line(summary.line)
+    for report in reports { try report.write(results, summary) }
+    return summary.exitStatus
+}

@@ -1,0 +1,219 @@
+import Foundation
+import PekitTestSupport
+import XCTest
+
+/// Issue 44: `pekit test`, the runner: expectations' texts byte for byte, exit codes, jobs,
+/// fail-fast, repeat, vars, a jar a test, and the reports.
+final class TestCommandTests: XCTestCase {
+    func write(_ files: [String: String], in dir: URL) throws {
+        for (name, text) in files {
+            let url = dir.appendingPathComponent(name)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try text.write(to: url, atomically: true, encoding: .utf8)
+        }
+    }
+
+    /// Durations change from run to run; the rest is what the user sees.
+    func stable(_ s: String) -> String {
+        s.replacingOccurrences(of: #"\(\d+ ms\)"#, with: "(N ms)", options: .regularExpression)
+            .replacingOccurrences(of: #"in \d+\.\d\d s"#, with: "in N s", options: .regularExpression)
+            .replacingOccurrences(of: #"Date: [^\n]*"#, with: "Date: D", options: .regularExpression)
+    }
+
+    func messages(_ json: URL) throws -> [String] {
+        let document = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: json)) as? [String: Any])
+        return (document["files"] as? [[String: Any]] ?? []).flatMap { ($0["tests"] as? [[String: Any]] ?? []).map { "\($0["name"] ?? ""): \($0["message"] ?? "passed")" } }
+    }
+
+    /// Each expectation passes where it should and, where it fails, says so in these words.
+    func testEveryExpectationsTexts() throws {
+        let server = try TestServer.shared()
+        let dir = try makeTemporaryDirectory("pekit-test-expect")
+        try write(["tests/expect_test.lua": #"""
+            local base = pekit.vars.BASE
+            test("passes", function(t)
+              local r = pekit.http.get(base .. "/cookies/set?sid=abc")
+              expect(r):status(200):status({201, 200}):status("2xx"):header("Content-Type"):header("content-type", "application/json")
+                :header("Content-Type", "^application/"):json("$.method", "GET"):json("$.headers"):body('"method"'):time_under(30)
+                :redirects(0):cookie("sid")
+              expect(t.jar):sends(base .. "/", "sid=abc"):holds("sid"):explains(base .. "/", { sid = "sent" })
+              expect(pekit.request{ url = "http://h/?user[name]=ada" }):read_by("rack"):equals{ user = { name = "ada" } }
+            end)
+            test("status", function() expect(pekit.http.get(base .. "/status/404")):status(200) end)
+            test("status list", function() expect(pekit.http.get(base .. "/status/404")):status({200, 201, 204}) end)
+            test("status range", function() expect(pekit.http.get(base .. "/status/404")):status("2xx") end)
+            test("header missing", function() expect(pekit.http.get(base .. "/echo")):header("X-Nope") end)
+            test("header value", function() expect(pekit.http.get(base .. "/echo")):header("Content-Type", "text/html") end)
+            test("json value", function() expect(pekit.http.get(base .. "/echo?a=1")):json("$.method", "POST") end)
+            test("json nothing", function() expect(pekit.http.get(base .. "/echo")):json("$.nope", 1) end)
+            test("json not JSON", function() expect(pekit.http.get(base .. "/status/404")):json("$.a", 1) end)
+            test("body", function() expect(pekit.http.get(base .. "/status/404")):body("^Found") end)
+            test("time", function() expect(pekit.http.get(base .. "/delay/0.2")):time_under(0.01) end)
+            test("redirects", function() expect(pekit.http.get(base .. "/redirect/302?to=/echo")):redirects(2) end)
+            test("cookie", function() expect(pekit.http.get(base .. "/cookies/set?a=1&b=2")):cookie("sid") end)
+            test("sends", function(t) expect(t.jar):sends(base .. "/", "sid=1") end)
+            test("holds", function(t) pekit.http.get(base .. "/cookies/set?a=1") expect(t.jar):holds("sid") end)
+            test("explains", function(t) pekit.http.get(base .. "/cookies/set?a=1") expect(t.jar):explains("http://other.test/", { a = "sent" }) end)
+            test("read_by", function() expect(pekit.request{ url = "http://h/?a[]=1&a[]=2" }):read_by("php"):equals{ a = { "1" } } end)
+            test("expect what", function() expect(42) end)
+            """#], in: dir)
+        let report = dir.appendingPathComponent("r.json")
+        let r = try PekitProcess.run(["test", "--var", "BASE=\(server.base)", "--report", "json:" + report.path], directory: dir)
+        XCTAssertEqual(r.status, 1, r.stdout + r.stderr)
+        let got = try messages(report).map { $0.replacingOccurrences(of: #"it took \d+\.\d{3} s"#, with: "it took T s", options: .regularExpression) }
+        XCTAssertEqual(got, [
+            "passes: passed",
+            "status: tests/expect_test.lua:10: expected status 200, got 404",
+            "status list: tests/expect_test.lua:11: expected status 200, 201 or 204, got 404",
+            "status range: tests/expect_test.lua:12: expected status 2xx, got 404",
+            "header missing: tests/expect_test.lua:13: expected a header X-Nope, the response has none",
+            "header value: tests/expect_test.lua:14: expected header Content-Type: text/html, got application/json",
+            #"json value: tests/expect_test.lua:15: expected $.method to be "POST", got "GET""#,
+            "json nothing: tests/expect_test.lua:16: expected $.nope to be 1, it matches nothing",
+            #"json not JSON: tests/expect_test.lua:17: expected a JSON body: invalid JSON at byte 1: unexpected character "s""#,
+            #"body: tests/expect_test.lua:18: expected the body to match "^Found", got "status 404\n""#,
+            "time: tests/expect_test.lua:19: expected the response in under 0.01 s, it took T s",
+            "redirects: tests/expect_test.lua:20: expected 2 redirects, got 1",
+            "cookie: tests/expect_test.lua:21: expected the response to set the cookie sid, it set a, b",
+            #"sends: tests/expect_test.lua:22: expected the jar to send "sid=1" to \#(server.base)/, it sends nothing"#,
+            "holds: tests/expect_test.lua:23: expected the jar to hold a cookie sid, it holds a",
+            "explains: tests/expect_test.lua:24: expected the cookie a to be sent for http://other.test/, it is host-only (domain: host-only cookie for 127.0.0.1, not other.test)",
+            #"read_by: tests/expect_test.lua:25: expected php to read {"a":["1"]} from the query, it reads {"a":["1","2"]}"#,
+            "expect what: tests/expect_test.lua:26: expect: expected a response, a cookie jar or a request, got number",
+        ])
+    }
+
+    /// What a run prints, byte for byte (durations aside), and its exit status: 0, 1, or 2 for
+    /// a file that does not load and for usage errors.
+    func testOutputAndExitStatus() throws {
+        let dir = try makeTemporaryDirectory("pekit-test-output")
+        try write([
+            "tests/a_test.lua": """
+                local order = {}
+                before_each(function(t) order[#order + 1] = "before " .. t.name end)
+                after_each(function(t) order[#order + 1] = "after " .. t.name end)
+                test("one", function() print("hello", 1) end)
+                test("two", function() assert(#order == 2, table.concat(order, ", ")) end)
+                test("three", function() skip("later") end)
+                test("shares", { jar = pekit.cookies.jar() }, function(t) assert(t.jar ~= nil) end)
+                """,
+            "tests/sub/b_test.lua": "skip(\"not on this machine\")\ntest(\"never\", function() error(\"ran\") end)\n",
+            "tests/ignored.lua": "error('not a test file')\n",
+        ], in: dir)
+        let ok = try PekitProcess.run(["test", "--filter", "[es]$"], directory: dir)
+        XCTAssertEqual(ok.status, 0, ok.stderr)
+        XCTAssertEqual(stable(ok.stdout), """
+            tests/a_test.lua
+              ok    one (N ms)
+              skip  three: later
+              ok    shares (N ms)
+            tests/sub/b_test.lua
+            2 passed, 0 failed, 1 skipped, 0 errored in N s
+
+            """)
+        let failing = try PekitProcess.run(["test"], directory: dir)
+        XCTAssertEqual(failing.status, 1)
+        XCTAssertEqual(stable(failing.stdout), """
+            tests/a_test.lua
+              ok    one (N ms)
+              FAIL  two (N ms)
+                    tests/a_test.lua:5: before one, after one, before two
+                    stack traceback:
+                    \t[C]: in function 'assert'
+                    \ttests/a_test.lua:5: in function <tests/a_test.lua:5>
+              skip  three: later
+              ok    shares (N ms)
+            tests/sub/b_test.lua
+              skip  never: not on this machine
+            2 passed, 1 failed, 2 skipped, 0 errored in N s
+
+            """)
+        try write(["tests/c_test.lua": "test('x', function() end)\nlocal y = nil + 1\n"], in: dir)
+        let broken = try PekitProcess.run(["test", "tests/c_test.lua"], directory: dir)
+        XCTAssertEqual(broken.status, 2)
+        XCTAssertEqual(stable(broken.stdout), """
+            tests/c_test.lua
+              ERROR tests/c_test.lua:2: attempt to perform arithmetic on a nil value
+                    stack traceback:
+                    \ttests/c_test.lua:2: in main chunk
+            0 passed, 0 failed, 0 skipped, 1 errored in N s
+
+            """)
+        for (args, message) in [
+            (["--filter", "[a"], "--filter: '[a' is not a Lua pattern"),
+            (["--report", "xml:r"], "--report takes tap, github, junit:FILE or json:FILE, not 'xml:r'"),
+            (["--report", "junit"], "--report junit needs a file: --report junit:FILE"),
+            (["--jobs", "0"], "--jobs takes a whole number from 1 to 256, not '0'"),
+            (["--var", "=1"], "--var takes NAME=VALUE, not '=1'"),
+            (["nowhere"], "nowhere: no such file or directory"),
+            (["tests/sub/none"], "tests/sub/none: no such file or directory"),
+        ] {
+            let r = try PekitProcess.run(["test"] + args, directory: dir)
+            XCTAssertEqual(r.status, 2, args.joined(separator: " "))
+            XCTAssertEqual(r.stderr, "pekit test: \(message) (see 'pekit test --help')\n")
+        }
+        let empty = try makeTemporaryDirectory("pekit-test-empty")
+        XCTAssertEqual(try PekitProcess.run(["test"], directory: empty).stderr, "pekit test: tests: no such file or directory (see 'pekit test --help')\n")
+    }
+
+    /// --jobs runs files at once and prints each file whole, in order; --fail-fast stops at the
+    /// first failure; --repeat reports every iteration; --var and --env-file fill pekit.vars.
+    func testJobsFailFastRepeatAndVars() throws {
+        let dir = try makeTemporaryDirectory("pekit-test-jobs")
+        var files: [String: String] = [:]
+        for i in 1...6 {
+            files["tests/f\(i)_test.lua"] = (1...3).map { "test('t\($0)', function() for _ = 1, 3 do print('f\(i) t\($0)') end local t = os.clock() + 0.01 while os.clock() < t do end end)" }.joined(separator: "\n")
+        }
+        try write(files, in: dir)
+        let serial = try PekitProcess.run(["test"], directory: dir)
+        let parallel = try PekitProcess.run(["test", "--jobs", "4"], directory: dir)
+        XCTAssertEqual(parallel.status, 0, parallel.stderr)
+        XCTAssertEqual(stable(parallel.stdout), stable(serial.stdout))
+        XCTAssertEqual(stable(parallel.stdout).split(separator: "\n").filter { $0.hasPrefix("tests/") }, (1...6).map { "tests/f\($0)_test.lua" })
+
+        try write(["tests/f2_test.lua": "test('bad', function() error('boom') end)\ntest('after', function() end)\n"], in: dir)
+        let fast = try PekitProcess.run(["test", "--fail-fast"], directory: dir)
+        XCTAssertEqual(fast.status, 1)
+        XCTAssertEqual(stable(fast.stdout).split(separator: "\n").last, "3 passed, 1 failed, 0 skipped, 0 errored in N s")
+        XCTAssertTrue(fast.stdout.contains("  (stopped: --fail-fast)\n"), fast.stdout)
+
+        try write(["tests/vars_test.lua": """
+            test("vars", function()
+              print(pekit.vars.A, pekit.vars.B, pekit.vars.C)
+              assert(pekit.vars.B == "from the command line")
+            end)
+            """, "vars.env": "# the base\nexport A=1\nB='quoted # kept'\nC=\"two\\nlines\" # comment\n"], in: dir)
+        let vars = try PekitProcess.run(["test", "--env-file", "vars.env", "--var", "B=from the command line", "--repeat", "2",
+                                         "--report", "json:r.json", "tests/vars_test.lua"], directory: dir)
+        XCTAssertEqual(vars.status, 0, vars.stdout)
+        XCTAssertEqual(stable(vars.stdout), "tests/vars_test.lua\n  ok    vars [1/2] (N ms)\n  ok    vars [2/2] (N ms)\n1 passed, 0 failed, 0 skipped, 0 errored in N s\n".replacingOccurrences(of: "1 passed", with: "2 passed"))
+        let report = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent("r.json"))) as? [String: Any])
+        let tests = try XCTUnwrap((report["files"] as? [[String: Any]])?.first?["tests"] as? [[String: Any]])
+        XCTAssertEqual(tests.map { $0["iteration"] as? Int }, [1, 2])
+        XCTAssertEqual(tests.first?["output"] as? String, "1\tfrom the command line\ttwo\nlines\n")
+        let badEnv = try PekitProcess.run(["test", "--env-file", "tests/f1_test.lua"], directory: dir)
+        XCTAssertEqual(badEnv.stderr, "pekit test: --env-file: tests/f1_test.lua:1: 'test('t1', function() for _' is not a variable name (see 'pekit test --help')\n")
+    }
+
+    /// The example README shows: the demo server's API, tested (a login, JSON checks, a server
+    /// model, one skipped test), with its TAP report.
+    func testTheExampleTestsTheDemoServer() throws {
+        let server = try TestServer.shared()
+        let example = PekitProcess.packageRoot.appendingPathComponent("scripts/examples/api_test.lua").path
+        let dir = try makeTemporaryDirectory("pekit-test-example")
+        let r = try PekitProcess.run(["test", "--var", "BASE=\(server.base)", "--report", "tap", example], directory: dir)
+        XCTAssertEqual(r.status, 0, r.stdout + r.stderr)
+        XCTAssertEqual(r.stdout, """
+            TAP version 13
+            1..5
+            ok 1 - \(example): login keeps the session in the test's jar
+            ok 2 - \(example): a wrong password is refused
+            ok 3 - \(example): the echo reads nested parameters as Rack would
+            ok 4 - \(example): JSONPath filters the answer
+            ok 5 - \(example): logout # SKIP the demo server keeps sessions in memory: nothing to check after a restart
+
+            """)
+        XCTAssertEqual(stable(r.stderr).split(separator: "\n").last, "4 passed, 0 failed, 1 skipped, 0 errored in N s")
+    }
+}
+
