@@ -1,3 +1,4 @@
+import Foundation
 import PekitCore
 
 /// Exchanges written as an HTTP Archive (HAR 1.2), as Chrome's and Firefox's developer tools
@@ -8,9 +9,11 @@ import PekitCore
 /// `Proxy-Authorization`, `Cookie` and `Set-Cookie` fields are left out (the field names stay,
 /// with an empty value), and the `cookies` lists are empty, so a HAR can be shared without the
 /// credentials and sessions it was recorded with. `secrets: true` keeps them.
-public final class HARLog {
+public final class HARLog: @unchecked Sendable {
     /// Each exchange with the time it started: added as they finish, written as they started.
+    /// Under `lock`: `pekit test --jobs` adds from several threads.
     private var entries: [(started: Double, entry: PekitValue)] = []
+    private let lock = NSLock()
     /// Whether credentials and cookies are written (`--har-with-secrets`).
     public let keepsSecrets: Bool
 
@@ -23,10 +26,11 @@ public final class HARLog {
         keepsSecrets || !Self.secretFields.contains(name.lowercased()) ? value : ""
     }
 
-    public var count: Int { entries.count }
+    public var count: Int { lock.lock(); defer { lock.unlock() }; return entries.count }
 
     /// Adds one exchange (what `SendOptions.record` reports).
-    public func add(_ request: HTTPRequest, _ response: HTTPResponse, started: Double) {
+    /// - Parameter comment: the entry's own comment (`pekit test`: the file and test it came from).
+    public func add(_ request: HTTPRequest, _ response: HTTPResponse, started: Double, comment: String? = nil) {
         func field(_ name: String, _ value: String) -> PekitValue {
             .map(PekitMap(ordered: [.init(key: "name", value: .text(name)), .init(key: "value", value: .text(value))]))
         }
@@ -67,7 +71,7 @@ public final class HARLog {
         let t = response.timing
         func ms(_ seconds: Double) -> PekitValue { .number((seconds * 1000 * 1000).rounded() / 1000) }
         let wait = max(0, t.firstByte - t.connect - t.tls), receive = max(0, t.total - t.firstByte)
-        entries.append((started, map([
+        var entry: [(String, PekitValue)] = [
             ("startedDateTime", .text(Timestamp.format(started, .iso8601) ?? "1970-01-01T00:00:00Z")),
             ("time", ms(t.total)),
             ("request", map(requestFields)), ("response", map(responseFields)), ("cache", map([])),
@@ -75,7 +79,12 @@ public final class HARLog {
                              ("ssl", t.tls > 0 ? ms(max(0, t.tls - t.connect)) : .integer(-1)), ("send", .integer(0)),
                              ("wait", ms(wait)), ("receive", ms(receive))])),
             ("serverIPAddress", .text(response.remoteAddress)),
-        ])))
+        ]
+        if let comment { entry.append(("comment", .text(comment))) }
+        let value = map(entry)
+        lock.lock()
+        entries.append((started, value))
+        lock.unlock()
     }
 
     /// A HAR cookie object (HAR 1.2 §cookies, with Chrome's `sameSite`), and `_partitionKey`
@@ -131,6 +140,9 @@ public final class HARLog {
 
     /// The HAR document.
     public func json() -> [UInt8] {
+        lock.lock()
+        let entries = self.entries
+        lock.unlock()
         let log = PekitValue.map(PekitMap(ordered: [
             .init(key: "version", value: .text("1.2")),
             .init(key: "creator", value: .map(PekitMap(ordered: [.init(key: "name", value: .text("pekit")), .init(key: "version", value: .text(Pekit.version))]))),

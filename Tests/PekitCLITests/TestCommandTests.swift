@@ -215,5 +215,54 @@ final class TestCommandTests: XCTestCase {
             """)
         XCTAssertEqual(stable(r.stderr).split(separator: "\n").last, "4 passed, 0 failed, 1 skipped, 0 errored in N s")
     }
+
+    /// A secret given on the command line appears in nothing a run writes: not its output, its
+    /// errors, its reports, nor its HAR; not raw, percent-encoded, base64-encoded (Basic
+    /// auth), JSON-escaped, nor inside a longer value. `pekit run --secret` too.
+    func testSecretsAppearInNothingARunWrites() throws {
+        let server = try TestServer.shared()
+        let dir = try makeTemporaryDirectory("pekit-test-secrets")
+        let secret = "s3cr3t v@lue/\u{fc}\"q"
+        try write(["tests/secret_test.lua": #"""
+            local base, token = pekit.vars.BASE, pekit.vars.TOKEN
+            test("leaks everywhere", function()
+              print("the token is " .. token, pekit.json.encode({ token = token }))
+              pekit.http.get(base .. "/cookies/set?tok=" .. pekit.encode(token))
+              local r = pekit.http.get(base .. "/echo?t=" .. pekit.encode(token, "form"),
+                { auth = { user = "ada", password = token }, headers = { ["X-Token"] = "Bearer " .. token } })
+              expect(r):json("$.method", token)
+            end)
+            test("errors with it", function() error("bad token " .. token) end)
+            """#], in: dir)
+        let r = try PekitProcess.run(["test", "--var", "BASE=\(server.base)", "--secret", "TOKEN=" + secret, "--report", "tap",
+                                      "--report", "junit:r.xml", "--report", "json:r.json", "--har", "r.har"], directory: dir)
+        XCTAssertEqual(r.status, 1, r.stderr)
+        let value = Array(secret.utf8)
+        func percent(_ bytes: [UInt8], plus: Bool, lower: Bool) -> [UInt8] {
+            var out: [UInt8] = []
+            for b in bytes {
+                if (0x30...0x39).contains(b) || (0x41...0x5A).contains(b) || (0x61...0x7A).contains(b) || "-._~".utf8.contains(b) { out.append(b) }
+                else if plus && b == 0x20 { out.append(0x2B) }
+                else { out += Array(String(format: lower ? "%%%02x" : "%%%02X", b).utf8) }
+            }
+            return out
+        }
+        let forms: [[UInt8]] = [value, percent(value, plus: false, lower: false), percent(value, plus: true, lower: false),
+                                percent(value, plus: false, lower: true), Array(Data(value).base64EncodedString().utf8),
+                                Array(Data(Array("ada:".utf8) + value).base64EncodedString().utf8), Array("s3cr3t v@lue/\\u00fc\\\"q".utf8),
+                                Array("s3cr3t v@lue/\u{fc}\\\"q".utf8)]
+        var written: [(String, [UInt8])] = [("stdout", Array(r.stdout.utf8)), ("stderr", Array(r.stderr.utf8))]
+        for name in ["r.xml", "r.json", "r.har"] { written.append((name, Array(try Data(contentsOf: dir.appendingPathComponent(name))))) }
+        for (name, bytes) in written {
+            for form in forms { XCTAssertNil(bytes.firstRange(of: form), "\(name) holds \(String(decoding: form, as: UTF8.self))") }
+        }
+        XCTAssertTrue(r.stderr.contains("bad token <secret TOKEN>"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("  the token is <secret TOKEN>\t{\"token\":\"<secret TOKEN>\"}\n"), r.stderr)
+        XCTAssertTrue(String(decoding: written[4].1, as: UTF8.self).contains("\"comment\": \"tests/secret_test.lua: leaks everywhere\""))
+        let run = try PekitProcess.run(["run", "--secret", "K=abc123xyz", "-e", "print('k=' .. pekit.vars.K, pekit.encode(pekit.vars.K .. ' x')) error('with ' .. pekit.vars.K)"])
+        XCTAssertEqual(run.stdout, "k=<secret K>\t<secret K>%20x\n")
+        XCTAssertTrue(run.stderr.hasPrefix("pekit: (command line):1: with <secret K>\n"), run.stderr)
+        XCTAssertEqual(try PekitProcess.run(["run", "--secret", "abc123", "-e", "print(1)"]).stderr, "pekit run: --secret takes NAME=VALUE (see 'pekit run --help')\n")
+    }
 }
 

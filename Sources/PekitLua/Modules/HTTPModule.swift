@@ -38,6 +38,8 @@ enum HTTPModule: LuaModule {
         var defaultJar: CookieJar?
         /// `pekit test`: each exchange (every hop), for the explanation of a failed expectation.
         var exchanges: ((HTTPRequest, HTTPResponse) -> Void)?
+        /// `pekit test --har`: the running test, named in each entry's comment.
+        var harComment: String?
     }
 
     static func state(_ runtime: LuaRuntime) -> State { runtime.moduleState(State.self, State.init) }
@@ -212,10 +214,10 @@ enum HTTPModule: LuaModule {
         var options = consume given
         let state = state(runtime)
         if options.jar == nil, let jar = state.defaultJar { options.jar = jar }
-        let har = runtime.harLog, exchanges = state.exchanges
+        let har = runtime.harLog, exchanges = state.exchanges, comment = state.harComment
         if har != nil || exchanges != nil {
             options.record = { request, response, started in
-                har?.add(request, response, started: started)
+                har?.add(request, response, started: started, comment: comment)
                 exchanges?(request, response)
             }
             options.explainsCookies = true  // the HAR entries' comments say what the jar did

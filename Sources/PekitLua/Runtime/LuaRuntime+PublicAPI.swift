@@ -19,6 +19,16 @@ extension LuaRuntime {
     /// an event loop does), then reports a task that failed with nobody to see it.
     /// - Throws: `LuaError` for the first such task (its message and traceback), for tasks that
     ///   wait for each other, or for Ctrl-C.
+    /// Sets `pekit.vars` (`pekit run --var`, `pekit test`): a table of names to values.
+    public func setVars(_ vars: [(name: String, value: String)]) {
+        stack.pushGlobal("pekit")
+        guard stack.type(-1) == LUA_TTABLE else { stack.pop(); return }
+        stack.newTable(nrec: Int32(clamping: vars.count))
+        for (name, value) in vars { stack.push(value); stack.rawSet(-2, name) }
+        stack.rawSet(-2, "vars")
+        stack.pop()
+    }
+
     public func finishTasks() throws {
         let scheduler = tasks
         guard scheduler.tasks.values.contains(where: { !$0.isOver || $0.failedUnseen }) else { return }

@@ -271,7 +271,7 @@ local function run_one(t, iteration, count)
   local record = { name = t.name, iteration = iteration, iterations = count, line = t.line }
   local output = {}
   local jar = t.jar or pekit.cookies.jar()
-  hooks.begin(jar)
+  hooks.begin(jar, short_src .. ": " .. (count > 1 and sformat("%s [%d/%d]", t.name, iteration, count) or t.name))
   local saved_print = G.print
   G.print = function(...)
     local parts = {}

@@ -47,6 +47,8 @@ public struct TestOptions: Sendable {
     public var vars: [(name: String, value: String)] = []
     /// Shared by every file of a run: set when one fails under `--fail-fast`.
     public var stop = StopFlag()
+    /// `--har`: every exchange of every file, each entry's comment naming its file and test.
+    public var har: HARLog?
     public init() {}
 }
 
@@ -85,16 +87,13 @@ public enum TestRunner {
             let directory = (path as NSString).deletingLastPathComponent
             runtime.prependPackagePath(directory.isEmpty ? "." : directory)
             runtime.setArgTable(script: path, arguments: [[UInt8]](), interpreter: ["pekit", "test"])
-            stack.pushGlobal("pekit")
-            stack.newTable(nrec: Int32(options.vars.count))
-            for (name, value) in options.vars { stack.push(value); stack.rawSet(-2, name) }
-            stack.rawSet(-2, "vars")
-            stack.pop()
+            runtime.setVars(options.vars)
             do { try runtime.load(source, chunkName: "@" + path) } catch let error as LuaError {
                 result.loadError = error.message
                 result.loadErrorLine = Self.line(in: error.message, of: path)
                 return result
             }
+            runtime.harLog = options.har
             let chunk = stack.top
             try runtime.load(Array(testHarnessSource.utf8), chunkName: "=pekit test")
             stack.pushGlobal("pekit")
@@ -146,11 +145,12 @@ public enum TestRunner {
         stack.newTable(nrec: 6)
         setFunction(-1, "pekit test", "begin") { call in
             state.defaultJar = try CookiesModule.jar(at: 1, call)
+            state.harComment = try call.string(2)
             last = nil
             state.exchanges = { last = ($0, $1) }
             return 0
         }
-        setFunction(-1, "pekit test", "finish") { _ in state.defaultJar = nil; state.exchanges = nil; last = nil; return 0 }
+        setFunction(-1, "pekit test", "finish") { _ in state.defaultJar = nil; state.exchanges = nil; state.harComment = nil; last = nil; return 0 }
         setFunction(-1, "pekit test", "clock") { call in call.stack.push(number: Self.monotonic()); return 1 }
         setFunction(-1, "pekit test", "exchange") { call in
             if let (request, response) = last { call.stack.push(Self.exchangeText(request, response)) } else { call.stack.pushNil() }

@@ -8,7 +8,7 @@ let runCommand = Command(
     summary: "run a Lua script with the pekit module",
     synopsis: """
     usage: pekit run [--sandbox] [--har FILE [--har-with-secrets]] [--plugins DIR] [--progress | --no-progress] [-e CHUNK]
-                     [-l MODULE] SCRIPT.lua [ARGS...]
+                     [-l MODULE] [--var NAME=VALUE]... [--secret NAME=VALUE]... [--secret-file FILE] SCRIPT.lua [ARGS...]
            pekit SCRIPT.lua [ARGS...]
 
     Runs SCRIPT.lua (or standard input for '-') with Lua 5.4, the global 'pekit' and
@@ -54,7 +54,8 @@ enum RunOptions {
         terminal
         """)
     static let noProgress = Option("no-progress", "never show them")
-    static let all: [Option] = [chunk, library, sandbox, har, harWithSecrets, plugins, progress, noProgress, .help]
+    static let variable = Option("var", value: "NAME=VALUE", "set pekit.vars.NAME (repeat for more)")
+    static let all: [Option] = [chunk, library, sandbox, har, harWithSecrets, plugins, progress, noProgress, variable] + SecretOptions.rows + [.help]
 }
 
 private func runRun(_ args: [[UInt8]]) throws -> Int32 {
@@ -75,13 +76,22 @@ private func runRun(_ args: [[UInt8]]) throws -> Int32 {
             directories.append(own)
         }
     }
+    var vars: [(name: String, value: String)] = []
+    for item in parsed.all(RunOptions.variable) { try VarOptions.assign(item, option: "--var", into: &vars, command: "run") }
+    let secrets = try SecretOptions.read(parsed, command: "run")
+    for (name, value) in secrets { vars.removeAll { $0.name == name }; vars.append((name, value)) }
+    let redactor = Redactor(secrets: secrets)
     let runtime = try makeRuntime(extraPluginDirectories: directories, sandboxed: parsed.has(RunOptions.sandbox))
+    if !vars.isEmpty { runtime.setVars(vars) }
+    // With secrets, what reaches standard output and error is redacted from here on.
+    let redacted = redactor.isEmpty ? nil : RedactedOutput(redactor)
+    defer { redacted?.finish() }
     if !parsed.has(RunOptions.noProgress) { attachProgressLine(to: runtime, force: parsed.has(RunOptions.progress)) }
     // --har FILE: every exchange the script makes, written when it ends (whatever way it ends).
     if let path = parsed.value(RunOptions.har) {
         let log = HARLog(secrets: parsed.has(RunOptions.harWithSecrets))
         runtime.harLog = log
-        defer { try? Files.writeAtomically(log.json(), to: path, mode: 0o600) }
+        defer { try? Files.writeAtomically(redactor.redact(log.json()), to: path, mode: 0o600) }
         return runLua { try runScriptParts(parsed, runtime) }
     }
     return runLua { try runScriptParts(parsed, runtime) }

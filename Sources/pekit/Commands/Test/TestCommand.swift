@@ -1,5 +1,6 @@
 import Foundation
 import PekitCore
+import PekitHTTP
 import PekitLua
 
 let testCommand = Command(
@@ -7,7 +8,8 @@ let testCommand = Command(
     summary: "run API tests written in Lua, with reports CI systems read",
     synopsis: """
     usage: pekit test [--filter PATTERN] [--jobs N] [--fail-fast] [--repeat N] [--var NAME=VALUE]...
-                      [--env-file FILE] [--report KIND[:FILE]]... [--plugins DIR] [PATH...]
+                      [--env-file FILE] [--secret NAME=VALUE]... [--secret-file FILE]
+                      [--report KIND[:FILE]]... [--har FILE] [--plugins DIR] [PATH...]
 
     Runs test files: each PATH that is a file, and every *_test.lua under each PATH that is a
     directory (tests/ when none is given), files in name order. A file declares tests:
@@ -35,6 +37,7 @@ let testCommand = Command(
       pekit test
       pekit test --filter login --report junit:report.xml tests/
       pekit test --jobs 4 --var BASE=http://127.0.0.1:8080 scripts/examples/
+      pekit test --secret TOKEN="$API_TOKEN" --report junit:report.xml
 
     exit status: 0 when every test passes, 1 when one fails, 2 on a usage error or a file
     that does not load.
@@ -56,7 +59,11 @@ enum TestOptionRows {
         repeat for more. With a report on standard output, the test output goes
         to standard error
         """)
-    static let all: [Option] = [filter, jobs, failFast, repeatCount, variable, envFile, report, .plugins, .help]
+    static let har = Option("har", value: "FILE", """
+        write every exchange of the run to FILE as HAR 1.2 (sanitized as pekit run
+        --har writes it), each entry's comment naming its file and test
+        """)
+    static let all: [Option] = [filter, jobs, failFast, repeatCount, variable, envFile] + SecretOptions.rows + [report, har, .plugins, .help]
 }
 
 private func runTests(_ args: [[UInt8]]) throws -> Int32 {
@@ -77,20 +84,12 @@ private func runTests(_ args: [[UInt8]]) throws -> Int32 {
     }
     options.iterations = try count(TestOptionRows.repeatCount, 1...10_000) ?? 1
     let jobs = try count(TestOptionRows.jobs, 1...256) ?? 1
-    if let path = parsed.value(TestOptionRows.envFile) {
-        guard let data = FileManager.default.contents(atPath: path) else { throw UsageError(command: "test", message: "--env-file: cannot read \(path)") }
-        do { options.vars = try DotEnv.parse(Array(data)).map { (name: $0.name, value: $0.value) } } catch let error as DotEnv.ParseError {
-            throw UsageError(command: "test", message: "--env-file: \(path):\(error.line): \(error.reason)")
-        }
-    }
-    for item in parsed.all(TestOptionRows.variable) {
-        guard let eq = item.firstIndex(of: "="), eq != item.startIndex else {
-            throw UsageError(command: "test", message: "--var takes NAME=VALUE, not '\(item)'")
-        }
-        let name = String(item[..<eq])
-        options.vars.removeAll { $0.name == name }
-        options.vars.append((name: name, value: String(item[item.index(after: eq)...])))
-    }
+    if let path = parsed.value(TestOptionRows.envFile) { options.vars = try VarOptions.readFile(path, option: "--env-file", command: "test") }
+    for item in parsed.all(TestOptionRows.variable) { try VarOptions.assign(item, option: "--var", into: &options.vars, command: "test") }
+    let secrets = try SecretOptions.read(parsed, command: "test")
+    for (name, value) in secrets { options.vars.removeAll { $0.name == name }; options.vars.append((name, value)) }
+    let redactor = Redactor(secrets: secrets)
+    var harPath: String?
     let reports = try parsed.all(TestOptionRows.report).map { try TestReport.Kind(parsing: $0) }
     let paths = parsed.positionals.isEmpty ? ["tests"] : parsed.positionals
     let files = try TestFiles.find(paths)
@@ -100,6 +99,10 @@ private func runTests(_ args: [[UInt8]]) throws -> Int32 {
 
     let started = TestRunner.monotonicNow()
     let progress = isatty(STDERR_FILENO) != 0 && !reportsOnStdout ? ProgressLine() : nil
+    // From here on, what reaches standard output and error is redacted.
+    let redacted = redactor.isEmpty ? nil : RedactedOutput(redactor)
+    defer { redacted?.finish() }
+    if let path = parsed.value(TestOptionRows.har) { options.har = HARLog(secrets: false) ; harPath = path }
     let results = TestScheduler.run(files: files, jobs: jobs, options: options, directories: directories) { done, total, shown in
         progress?.finish()
         for result in shown { human.write(TestText.render(result)) }
@@ -108,6 +111,7 @@ private func runTests(_ args: [[UInt8]]) throws -> Int32 {
     progress?.finish()
     let summary = TestSummary(results, seconds: TestRunner.monotonicNow() - started)
     human.line(summary.line)
-    for report in reports { try report.write(results, summary) }
+    for report in reports { try report.write(results, summary, redactor) }
+    if let log = options.har, let path = harPath { try Files.writeAtomically(redactor.redact(log.json()), to: path, mode: 0o600) }
     return summary.exitStatus
 }

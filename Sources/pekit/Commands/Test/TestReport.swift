@@ -27,12 +27,13 @@ enum TestReport {
             }
         }
 
-        func write(_ results: [TestFileResult], _ summary: TestSummary) throws {
+        /// Written with every secret redacted (standard output is redacted as it goes).
+        func write(_ results: [TestFileResult], _ summary: TestSummary, _ redactor: Redactor) throws {
             switch self {
             case .tap: Output.stdout.write(TestReport.tap(results))
             case .github: Output.stdout.write(TestReport.github(results))
-            case .junit(let path): try Files.writeAtomically(Array(TestReport.junit(results, summary).utf8), to: path)
-            case .json(let path): try Files.writeAtomically(TestReport.json(results, summary) + [0x0A], to: path)
+            case .junit(let path): try Files.writeAtomically(redactor.redact(Array(TestReport.junit(results, summary).utf8)), to: path)
+            case .json(let path): try Files.writeAtomically(redactor.redact(TestReport.json(results, summary) + [0x0A]), to: path)
             }
         }
     }

@@ -1,0 +1,119 @@
+import Foundation
+import PekitCore
+
+/// With secrets (`--secret`): standard output and standard error each go through a pipe, and a
+/// thread writes what comes, redacted, to where they went before. Everything the process
+/// writes there passes: the script's output, -v, errors, progress lines, child processes.
+final class RedactedOutput {
+    private struct Stream { let fd: Int32, saved: Int32, done: DispatchSemaphore }
+    private var streams: [Stream] = []
+
+    init(_ redactor: Redactor) {
+        Output.stdout.flush()
+        Output.stderr.flush()
+        fflush(stdout)
+        fflush(stderr)
+        for fd in [STDOUT_FILENO, STDERR_FILENO] {
+            var ends: [Int32] = [0, 0]
+            let saved = dup(fd)
+            guard saved >= 0, pipe(&ends) == 0 else { continue }
+            dup2(ends[1], fd)
+            close(ends[1])
+            let done = DispatchSemaphore(value: 0)
+            let source = ends[0]
+            let thread = Thread {
+                Self.pump(from: source, to: saved, redactor)
+                done.signal()
+            }
+            thread.start()
+            streams.append(Stream(fd: fd, saved: saved, done: done))
+        }
+    }
+
+    /// Writes what is still in the pipes and puts the streams back.
+    func finish() {
+        Output.stdout.flush()
+        Output.stderr.flush()
+        fflush(stdout)
+        fflush(stderr)
+        for stream in streams {
+            dup2(stream.saved, stream.fd)  // the pipe's last write end closes: the thread reads its end
+            stream.done.wait()
+            close(stream.saved)
+        }
+        streams = []
+    }
+
+    /// Redacts line by line (a `\r` ends a progress line), so a secret is never split across
+    /// two writes; a line longer than 64 KB is cut, keeping enough of its end to hold a secret.
+    private static func pump(from source: Int32, to target: Int32, _ redactor: Redactor) {
+        var pending: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        func emit(_ bytes: ArraySlice<UInt8>) {
+            let out = redactor.redact(Array(bytes))
+            var offset = 0
+            while offset < out.count {
+                let n = out[offset...].withUnsafeBytes { write(target, $0.baseAddress, $0.count) }
+                if n <= 0 { if errno == EINTR { continue }; return }
+                offset += n
+            }
+        }
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(source, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { break }
+            pending += chunk[0..<n]
+            if let end = pending.lastIndex(where: { $0 == 0x0A || $0 == 0x0D }) {
+                emit(pending[...end])
+                pending.removeSubrange(...end)
+            } else if pending.count > 65536 {
+                let keep = max(redactor.longest * 2, 1)
+                emit(pending[..<(pending.count - keep)])
+                pending.removeSubrange(..<(pending.count - keep))
+            }
+        }
+        emit(pending[...])
+        close(source)
+    }
+}
+
+/// `--secret NAME=VALUE` and `--secret-file FILE` (dotenv), as `pekit test` and `pekit run` take them.
+enum SecretOptions {
+    static let secret = Option("secret", value: "NAME=VALUE", """
+        set pekit.vars.NAME to a secret: its value is replaced by <secret NAME> in
+        everything pekit writes (output, errors, reports, HAR), percent-encoded,
+        base64-encoded or inside a longer value too
+        """)
+    static let secretFile = Option("secret-file", value: "FILE", "read secrets from FILE (NAME=VALUE lines, as --env-file)")
+    static let rows: [Option] = [secret, secretFile]
+
+    /// The secrets the options give (a file's first, then each --secret).
+    static func read(_ parsed: Arguments, command: String) throws -> [(name: String, value: String)] {
+        var secrets: [(name: String, value: String)] = []
+        if let path = parsed.value(secretFile) {
+            secrets = try VarOptions.readFile(path, option: "--secret-file", command: command)
+        }
+        for item in parsed.all(secret) { try VarOptions.assign(item, option: "--secret", into: &secrets, command: command, shown: false) }
+        return secrets
+    }
+}
+
+/// `--var NAME=VALUE` and `--env-file FILE`, read into `pekit.vars`.
+enum VarOptions {
+    static func readFile(_ path: String, option: String, command: String) throws -> [(name: String, value: String)] {
+        guard let data = FileManager.default.contents(atPath: path) else { throw UsageError(command: command, message: "\(option): cannot read \(path)") }
+        do { return try DotEnv.parse(Array(data)) } catch let error as DotEnv.ParseError {
+            throw UsageError(command: command, message: "\(option): \(path):\(error.line): \(error.reason)")
+        }
+    }
+
+    /// - Parameter shown: whether an item that does not read may be quoted (a secret's is not).
+    static func assign(_ item: String, option: String, into vars: inout [(name: String, value: String)], command: String, shown: Bool = true) throws {
+        guard let eq = item.firstIndex(of: "="), eq != item.startIndex else {
+            throw UsageError(command: command, message: "\(option) takes NAME=VALUE" + (shown ? ", not '\(item)'" : ""))
+        }
+        let name = String(item[..<eq])
+        vars.removeAll { $0.name == name }
+        vars.append((name: name, value: String(item[item.index(after: eq)...])))
+    }
+}
