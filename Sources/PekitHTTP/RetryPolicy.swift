@@ -40,7 +40,19 @@ public struct RetryPolicy: Sendable, Equatable {
 
     static let idempotent: Set<String> = ["GET", "HEAD", "PUT", "DELETE", "OPTIONS", "TRACE"]
 
-    func applies(to method: String) -> Bool { attempts > 1 && (allMethods || Self.idempotent.contains(method.uppercased())) }
+    func applies(to method: String) -> Bool { attempts > 1 && (allMethods || Self.isIdempotent(method)) }
+
+    /// Whether a method may be sent again without asking (RFC 9110 §9.2.2).
+    public static func isIdempotent(_ method: String) -> Bool { idempotent.contains(method.uppercased()) }
+
+    /// The wait a `Retry-After` value asks for (RFC 9110 §10.2.3: seconds or an HTTP-date), or
+    /// nil when it is neither.
+    public static func retryAfterSeconds(_ text: String, now: Double) -> Double? {
+        let value = text.trimmingCharacters(in: [" "])
+        if let seconds = Double(value), seconds >= 0 { return seconds }
+        if let date = try? Timestamp.parse(value, .http) { return max(0, date - now) }
+        return nil
+    }
 
     /// libcurl's codes for a connection that failed or broke: could not connect, got nothing,
     /// send and receive failures, an SSL handshake that failed.
@@ -54,10 +66,7 @@ public struct RetryPolicy: Sendable, Equatable {
     /// The wait before attempt `next` (2 for the first retry): what Retry-After says, else the
     /// backoff; never more than `maxDelay`.
     func delay(before next: Int, retryAfter: String?, now: Double) -> Double {
-        if let retryAfter = retryAfter?.trimmingCharacters(in: [" "]) {
-            if let seconds = Double(retryAfter), seconds >= 0 { return min(seconds, maxDelay) }
-            if let date = try? Timestamp.parse(retryAfter, .http) { return min(max(0, date - now), maxDelay) }
-        }
+        if let text = retryAfter, let seconds = Self.retryAfterSeconds(text, now: now) { return min(seconds, maxDelay) }
         let full = min(baseDelay * Double(1 << min(max(0, next - 2), 30)), maxDelay)
         return jitter ? full * Double.random(in: 0.5...1.0) : full
     }

@@ -264,5 +264,46 @@ final class TestCommandTests: XCTestCase {
         XCTAssertTrue(run.stderr.hasPrefix("pekit: (command line):1: with <secret K>\n"), run.stderr)
         XCTAssertEqual(try PekitProcess.run(["run", "--secret", "abc123", "-e", "print(1)"]).stderr, "pekit run: --secret takes NAME=VALUE (see 'pekit run --help')\n")
     }
+
+    /// Polling: a send repeats until its condition holds, waiting `every` seconds or what
+    /// Retry-After asks, and fails after max_time with the last status and the tries; only a
+    /// method a retry may repeat; in pekit run as in pekit test.
+    func testPollingUntilAConditionHolds() throws {
+        let server = try TestServer.shared()
+        let key = "poll\(UInt32.random(in: 0...UInt32.max))"
+        let r = try PekitProcess.run(["run", "-e", "local base = '\(server.base)'\n" + #"""
+            local n = 0
+            local function done(r) n = n + 1 return r.status == 200 end
+            local r = pekit.http.get(base .. "/flaky/\#(key)a/2?status=202&after=0", { ["until"] = done, every = 0.05 })
+            print(r.status, n)
+            print(select(2, pcall(pekit.http.get, base .. "/status/202", { ["until"] = done, every = 0.3, max_time = 0.5 })))
+            print(select(2, pcall(pekit.http.post, base .. "/echo", { ["until"] = done })))
+            print(pekit.http.post(base .. "/echo", { ["until"] = function(r) return true end, retry = { all_methods = true } }).status)
+            print(select(2, pcall(pekit.http.get, base .. "/echo", { every = 1 })))
+            print(select(2, pcall(pekit.http.get, base .. "/echo", { ["until"] = function() error("boom", 0) end })))
+            """#])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.stdout.replacingOccurrences(of: #"in \d+\.\d s \("#, with: "in T s (", options: .regularExpression), """
+            200\t3
+            pekit.http.get: GET \(server.base)/status/202: the condition did not hold after 2 tries in T s (max_time 0.5 s); the last response: 202 Accepted
+            pekit.http.post: bad argument #2 (field "until": POST is not idempotent: polling would send it again; give retry = {all_methods = true} to poll it anyway)
+            200
+            pekit.http.get: bad argument #2 (field "every": goes with ["until"] = function(response) … end)
+            pekit.http.get: until: boom
+
+            """)
+        // Retry-After: 1 is waited, though every asks less.
+        let dir = try makeTemporaryDirectory("pekit-test-poll")
+        try write(["tests/poll_test.lua": #"""
+            test("waits as the server asks", function()
+              local r = pekit.http.get(pekit.vars.BASE .. "/flaky/\#(key)b/1?status=503&after=1", { ["until"] = function(r) return r.status == 200 end, every = 0.01 })
+              expect(r):status(200)
+            end)
+            """#], in: dir)
+        let start = Date()
+        let run = try PekitProcess.run(["test", "--var", "BASE=\(server.base)"], directory: dir)
+        XCTAssertEqual(run.status, 0, run.stdout)
+        XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(start), 1.0)
+    }
 }
 

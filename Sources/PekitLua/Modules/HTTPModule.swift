@@ -354,13 +354,18 @@ enum HTTPModule: LuaModule {
         setFunction(http, "pekit.http", "send") { call in
             try call.require(.network)
             let runtime = call.runtime
+            let request: HTTPRequest, options: SendOptions
             if let stored = RequestModule.heldRequest(at: 1, in: runtime) {
-                return try send(stored.request, options: try sendOptions(from: call, argument: 2, base: stored.sendDefaults), call)
+                request = stored.request
+                options = try sendOptions(from: call, argument: 2, base: stored.sendDefaults, alsoAllowed: Self.pollFields)
+            } else {
+                guard call.stack.type(1) == LUA_TTABLE else { throw call.typeError(1, expected: "request or table of request fields") }
+                let builder = try RequestModule.requestBuilder(from: call, table: 1)
+                request = try builder.build()
+                options = try sendOptions(from: call, argument: 2, base: SendOptions(cookiesOf: builder), alsoAllowed: Self.pollFields)
             }
-            guard call.stack.type(1) == LUA_TTABLE else { throw call.typeError(1, expected: "request or table of request fields") }
-            let builder = try RequestModule.requestBuilder(from: call, table: 1)
-            let request = try builder.build()
-            return try send(request, options: try sendOptions(from: call, argument: 2, base: SendOptions(cookiesOf: builder)), call)
+            if let poll = try poll(from: call, argument: 2, method: request.method, options: options) { return try send(request, options: options, polling: poll, call) }
+            return try send(request, options: options, call)
         }
         for method in ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD"] {
             // get(url, {params=…, headers=…, jar=…, timeout=…}): request fields and send options in one table.
@@ -370,14 +375,15 @@ enum HTTPModule: LuaModule {
                 let url = try URLModule.urlOrString(at: 1, call)
                 var builder: RequestBuilder
                 if try call.optionalTable(2) {
-                    builder = try RequestModule.requestBuilder(from: call, table: 2, alsoAllowed: Self.sendFields, url: url, method: method, argument: 2)
+                    builder = try RequestModule.requestBuilder(from: call, table: 2, alsoAllowed: Self.sendFields + Self.pollFields, url: url, method: method, argument: 2)
                 } else {
                     builder = RequestBuilder(url: url)
                     builder.method = method
                 }
                 let request = try builder.build()
-                return try send(request, options: try sendOptions(from: call, argument: 2, base: SendOptions(cookiesOf: builder),
-                                                                  alsoAllowed: RequestModule.requestFields), call)
+                let options = try sendOptions(from: call, argument: 2, base: SendOptions(cookiesOf: builder), alsoAllowed: RequestModule.requestFields + Self.pollFields)
+                if let poll = try poll(from: call, argument: 2, method: method, options: options) { return try send(request, options: options, polling: poll, call) }
+                return try send(request, options: options, call)
             }
         }
         // A function, not a field: curl_version() initialises libcurl's TLS and LDAP libraries,
