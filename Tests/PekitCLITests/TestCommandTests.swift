@@ -56,6 +56,13 @@ final class TestCommandTests: XCTestCase {
             test("explains", function(t) pekit.http.get(base .. "/cookies/set?a=1") expect(t.jar):explains("http://other.test/", { a = "sent" }) end)
             test("read_by", function() expect(pekit.request{ url = "http://h/?a[]=1&a[]=2" }):read_by("php"):equals{ a = { "1" } } end)
             test("expect what", function() expect(42) end)
+            test("same_as_curl", function()
+              local ua = { user_agent = "curl/7.88.1" }
+              expect(pekit.request{ url = "https://h.example/a?b=1", method = "PUT", user_agent = "curl/7.88.1", headers = { ["X-A"] = "1" } })
+                :same_as_curl([[curl -X PUT -H 'X-A: 1' 'https://h.example/a?b=1']])
+              expect(pekit.request{ url = "https://h.example/a?b=2", user_agent = "curl/7.88.1" }):same_as_curl([[curl 'https://h.example/a?b=1']])
+            end)
+            test("not curl", function() expect(pekit.request{ url = "http://h/" }):same_as_curl("wget http://h/") end)
             """#], in: dir)
         let report = dir.appendingPathComponent("r.json")
         let r = try PekitProcess.run(["test", "--var", "BASE=\(server.base)", "--report", "json:" + report.path], directory: dir)
@@ -80,7 +87,22 @@ final class TestCommandTests: XCTestCase {
             "explains: tests/expect_test.lua:24: expected the cookie a to be sent for http://other.test/, it is host-only (domain: host-only cookie for 127.0.0.1, not other.test)",
             #"read_by: tests/expect_test.lua:25: expected php to read {"a":["1"]} from the query, it reads {"a":["1","2"]}"#,
             "expect what: tests/expect_test.lua:26: expect: expected a response, a cookie jar or a request, got number",
+            "same_as_curl: tests/expect_test.lua:31: expected the bytes curl sends for that command line, the request differs",
+            "not curl: tests/expect_test.lua:33: same_as_curl: this is not a curl command (it starts with 'wget')",
         ])
+        let document = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: report)) as? [String: Any])
+        let tests = try XCTUnwrap((document["files"] as? [[String: Any]])?.first?["tests"] as? [[String: Any]])
+        XCTAssertEqual(tests.first { $0["name"] as? String == "same_as_curl" }?["detail"] as? String, #"""
+              --- expected
+              +++ got
+              + "GET /a?b=2 HTTP/1.1"
+              - "GET /a?b=1 HTTP/1.1"
+                "Host: h.example"
+                "User-Agent: curl/7.88.1"
+                "Accept: */*"
+                ""
+                ""
+            """#)
     }
 
     /// What a run prints, byte for byte (durations aside), and its exit status: 0, 1, or 2 for

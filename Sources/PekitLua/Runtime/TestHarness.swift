@@ -74,15 +74,8 @@ local function same(a, b)
   return true
 end
 
--- A line diff of two values' pretty JSON (longest common subsequence).
-local function diff(expected, got)
-  local function lines(v)
-    local ok, text = pcall(encode, v, { pretty = true })
-    local out = {}
-    for line in ((ok and text or tostring(v)) .. "\n"):gmatch("(.-)\n") do out[#out + 1] = line end
-    return out
-  end
-  local a, b = lines(expected), lines(got)
+-- A line diff (longest common subsequence) of two lists of lines.
+local function diff_lines(a, b)
   local n, m, L = #a, #b, {}
   for i = n + 1, 1, -1 do L[i] = {} for j = m + 1, 1, -1 do
     if i > n or j > m then L[i][j] = 0 elseif a[i] == b[j] then L[i][j] = L[i + 1][j + 1] + 1
@@ -95,6 +88,24 @@ local function diff(expected, got)
     else out[#out + 1] = "  - " .. a[i]; i = i + 1 end
   end
   return concat(out, "\n")
+end
+
+-- A line diff of two values' pretty JSON.
+local function diff(expected, got)
+  local function lines(v)
+    local ok, text = pcall(encode, v, { pretty = true })
+    local out = {}
+    for line in ((ok and text or tostring(v)) .. "\n"):gmatch("(.-)\n") do out[#out + 1] = line end
+    return out
+  end
+  return diff_lines(lines(expected), lines(got))
+end
+
+-- An HTTP message's lines, each shown as Lua would quote it (CR, LF and other bytes visible).
+local function message_lines(bytes)
+  local out = {}
+  for line in (bytes .. "\r\n"):gmatch("(.-)\r\n") do out[#out + 1] = (sformat("%q", line):gsub("\\\n", "\\n")) end
+  return out
 end
 
 local function matches(value, want)
@@ -241,6 +252,16 @@ function Request:read_by(server, part)
       end
       return reading
     end } })
+end
+
+function Request:same_as_curl(command)
+  local ok, theirs = pcall(hooks.curl_raw, command)
+  if not ok then error((tostring(theirs):gsub("^pekit test%.curl_raw: ", "")), 2) end
+  local ours = self.value:raw()
+  if ours ~= theirs then
+    fail("expected the bytes curl sends for that command line, the request differs", diff_lines(message_lines(theirs), message_lines(ours)))
+  end
+  return self
 end
 
 function G.expect(value)

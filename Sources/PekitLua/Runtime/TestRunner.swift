@@ -49,6 +49,9 @@ public struct TestOptions: Sendable {
     public var stop = StopFlag()
     /// `--har`: every exchange of every file, each entry's comment naming its file and test.
     public var har: HARLog?
+    /// The bytes curl sends for a command line (`expect(req):same_as_curl(cmd)`): pekit's own
+    /// reading of curl's flags, which the command line gives.
+    public var curlRequest: (@Sendable (String) throws -> [UInt8])?
     public init() {}
 }
 
@@ -154,6 +157,13 @@ public enum TestRunner {
         setFunction(-1, "pekit test", "clock") { call in call.stack.push(number: Self.monotonic()); return 1 }
         setFunction(-1, "pekit test", "exchange") { call in
             if let (request, response) = last { call.stack.push(Self.exchangeText(request, response)) } else { call.stack.pushNil() }
+            return 1
+        }
+        let curl = options.curlRequest
+        setFunction(-1, "pekit test", "curl_raw") { call in
+            let command = try call.string(1)
+            guard let curl else { throw LuaArgumentError("same_as_curl: no curl reader in this host") }
+            do { call.stack.push(ByteString(try curl(command))) } catch { throw LuaArgumentError("same_as_curl: \(error)") }
             return 1
         }
         let stop = options.stop

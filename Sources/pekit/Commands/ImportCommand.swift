@@ -72,14 +72,47 @@ private func runImport(_ args: [[UInt8]]) throws -> Int32 {
         throw UsageError(command: "import", message: "--\(sendOptions[0].name) is a send option: give it with --send (the script carries the command's own)")
     }
     let text = parsed.positionals.count == 2 && parsed.positionals[1] != "-" ? parsed.positionals[1] : String(decoding: try readAllInput(), as: UTF8.self)
-    // As bytes: $'a\xffb' is three bytes, and they go on the wire as such.
-    var words: [[UInt8]]
-    do { words = try ShellWords.splitBytes(text) } catch { throw CommandFailure(message: "pekit import: \(error)") }
     if parsed.has(ImportOptions.words) {
         // The words as the shell would hand them to curl, each ended by a NUL (for checking).
+        let words: [[UInt8]]
+        do { words = try ShellWords.splitBytes(text) } catch { throw CommandFailure(message: "pekit import: \(error)") }
         for word in words { Output.stdout.write(word + [0]) }
         return 0
     }
+    let (arguments, dropped) = try curlArguments(text)
+    var kept = arguments
+    for word in dropped { Output.stderr.line("pekit import: left out \(word) (it changes nothing pekit sends)") }
+    if let policy = parsed.value(ImportOptions.policy) {
+        // Checked here, so that a wrong name is reported as this command's.
+        do { _ = try commandHost(extraPluginDirectories: []).policy(named: policy) } catch {
+            throw CommandFailure(message: "pekit import: \(error)")
+        }
+        kept += [Array("--policy".utf8), Array(policy.utf8)]
+    }
+    if parsed.has(ImportOptions.send) {
+        var extra: [String] = ["--send"]
+        for (name, value) in sendOptions { extra.append("--" + name); if let value { extra.append(value) } }
+        return try runRequest(kept + extra.map { Array($0.utf8) }, built: nil)
+    }
+    return try runRequest(kept, built: { request, builder, options in
+        Output.stdout.write(luaScript(request, builder: builder, options: options, from: text))
+        var seen: Set<String> = []
+        let skipped = options.values.map(\.name).filter { notCarried.contains($0) && seen.insert($0).inserted }
+        if !skipped.isEmpty {
+            Output.stderr.line("pekit import: the script does not carry " + skipped.map { "--" + $0 }.joined(separator: ", ") + " (it says so in a comment; --send takes them)")
+        }
+        return 0
+    })
+}
+
+/// A pasted curl command as `pekit request`'s arguments, and the flags left out as changing
+/// nothing pekit sends (`pekit import curl`, and `expect(req):same_as_curl(cmd)` in tests).
+/// - Throws: `CommandFailure` for a command that does not split, is not curl, or has a flag
+///   pekit does not take.
+func curlArguments(_ text: String) throws -> (arguments: [[UInt8]], dropped: [String]) {
+    // As bytes: $'a\xffb' is three bytes, and they go on the wire as such.
+    var words: [[UInt8]]
+    do { words = try ShellWords.splitBytes(text) } catch { throw CommandFailure(message: "pekit import: \(error)") }
     let first = words.first.map { String(decoding: $0, as: UTF8.self) } ?? ""
     guard ["curl", "curl.exe"].contains((first as NSString).lastPathComponent) else {
         throw CommandFailure(message: "pekit import: this is not a curl command (it starts with '\(printable(first))')")
@@ -123,32 +156,20 @@ private func runImport(_ args: [[UInt8]]) throws -> Int32 {
         }
         kept.append(raw)
     }
-    for word in dropped { Output.stderr.line("pekit import: left out \(word) (it changes nothing pekit sends)") }
     // curl follows redirects only with -L, and sends its own User-Agent unless told otherwise.
     if !follows { kept.append(Array("--no-follow".utf8)) }
     // (First, so that the command's own -A, read last, wins as in curl.)
     kept = [Array("-A".utf8), Array(HTTPClient.curlUserAgent.utf8)] + kept
-    if let policy = parsed.value(ImportOptions.policy) {
-        // Checked here, so that a wrong name is reported as this command's.
-        do { _ = try commandHost(extraPluginDirectories: []).policy(named: policy) } catch {
-            throw CommandFailure(message: "pekit import: \(error)")
-        }
-        kept += [Array("--policy".utf8), Array(policy.utf8)]
-    }
-    if parsed.has(ImportOptions.send) {
-        var extra: [String] = ["--send"]
-        for (name, value) in sendOptions { extra.append("--" + name); if let value { extra.append(value) } }
-        return try runRequest(kept + extra.map { Array($0.utf8) }, built: nil)
-    }
-    return try runRequest(kept, built: { request, builder, options in
-        Output.stdout.write(luaScript(request, builder: builder, options: options, from: text))
-        var seen: Set<String> = []
-        let skipped = options.values.map(\.name).filter { notCarried.contains($0) && seen.insert($0).inserted }
-        if !skipped.isEmpty {
-            Output.stderr.line("pekit import: the script does not carry " + skipped.map { "--" + $0 }.joined(separator: ", ") + " (it says so in a comment; --send takes them)")
-        }
-        return 0
-    })
+    return (kept, dropped)
+}
+
+/// The request `pekit request` builds for a pasted curl command: the bytes curl sends for it.
+func requestFromCurl(_ text: String) throws -> HTTPRequest {
+    let (arguments, _) = try curlArguments(text)
+    var made: HTTPRequest?
+    _ = try runRequest(arguments, built: { request, _, _ in made = request; return 0 })
+    guard let made else { throw CommandFailure(message: "the curl command builds no request") }
+    return made
 }
 
 /// A Lua string literal for any bytes, and for text (UTF-8 kept readable).

@@ -29,7 +29,8 @@ let testCommand = Command(
     expectations: expect(response):status(200 | {200, 201} | "2xx"), :header(name [, value or
     Lua pattern]), :json(JSONPath [, value]), :body(value or pattern), :time_under(seconds),
     :redirects(n), :cookie(name); expect(jar):sends(url, header or pattern), :holds(name),
-    :explains(url, {name = rule}); expect(request):read_by(server [, "body"]):equals(table).
+    :explains(url, {name = rule}); expect(request):read_by(server [, "body"]):equals(table),
+    :same_as_curl("curl …") (the bytes curl sends for that command line).
     A failure says what was expected and what was got (a diff for JSON), the request as sent
     and as curl, the response's status line and fields, and what the jar did.
 
@@ -75,6 +76,11 @@ private func runTests(_ args: [[UInt8]]) throws -> Int32 {
         throw UsageError(command: "test", message: "--filter: '\(filter)' is not a Lua pattern")
     }
     options.failFast = parsed.has(TestOptionRows.failFast)
+    options.curlRequest = { command in
+        do { return try requestFromCurl(command).raw() } catch let failure as CommandFailure {
+            throw CommandFailure(message: failure.message.hasPrefix("pekit import: ") ? String(failure.message.dropFirst(14)) : failure.message)
+        }
+    }
     func count(_ option: Option, _ range: ClosedRange<Int>) throws -> Int? {
         guard let text = parsed.value(option) else { return nil }
         guard let n = Int(text), range.contains(n) else {
