@@ -327,5 +327,63 @@ final class TestCommandTests: XCTestCase {
         XCTAssertEqual(run.status, 0, run.stdout)
         XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(start), 1.0)
     }
+
+    /// The reports as their consumers read them: the JUnit XML valid against the schema Jenkins'
+    /// xUnit plugin validates with (Fixtures/junit), a testsuite a file and a testcase a test and
+    /// iteration; the TAP read by tap.py (Debian's python3-tap), YAML blocks and all; the JSON
+    /// read back with the run's counts.
+    func testReportsReadByTheirConsumers() throws {
+        let dir = try makeTemporaryDirectory("pekit-test-reports")
+        try write([
+            "tests/a_test.lua": "test('ok', function() print('out & <in>') end)\ntest('fails', function() assert(false, 'no \\t way') end)\ntest('skips', function() skip('why') end)\n",
+            "tests/b_test.lua": "error('cannot load')\n",
+        ], in: dir)
+        let r = try PekitProcess.run(["test", "--repeat", "2", "--report", "tap", "--report", "junit:r.xml", "--report", "json:r.json"], directory: dir)
+        XCTAssertEqual(r.status, 2, r.stderr)
+        try r.stdout.write(to: dir.appendingPathComponent("r.tap"), atomically: true, encoding: .utf8)
+        let schema = PekitProcess.packageRoot.appendingPathComponent("Tests/PekitCLITests/Fixtures/junit/junit-10.xsd").path
+        let check = Process()
+        check.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        check.currentDirectoryURL = dir
+        check.arguments = ["-c", #"""
+            import json, sys, xmlschema, xml.etree.ElementTree as ET
+            from tap.parser import Parser
+            xmlschema.XMLSchema(sys.argv[1]).validate("r.xml")
+            root = ET.parse("r.xml").getroot()
+            for suite in root:
+                cases = [(c.get("name"), [k.tag for k in c]) for c in suite]
+                print(suite.get("name"), suite.get("tests"), suite.get("failures"), suite.get("errors"), suite.get("skipped"), cases)
+            print(root.find("testsuite/testcase/system-out").text.rstrip())
+            lines = list(Parser().parse_text(open("r.tap").read()))
+            tests = [l for l in lines if l.category == "test"]
+            print([l.category for l in lines if l.category not in ("test",)], len(tests))
+            for t in tests:
+                print(t.number, t.ok, t.skip, t.description, (t.yaml_block or {}).get("message"))
+            print(json.load(open("r.json"))["summary"] | {"seconds": 0})
+            """#, schema]
+        let out = Pipe(), err = Pipe()
+        check.standardOutput = out
+        check.standardError = err
+        try check.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        check.waitUntilExit()
+        let errors = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        XCTAssertEqual(check.terminationStatus, 0, errors)
+        XCTAssertEqual(text, """
+            tests/a_test.lua 6 2 0 2 [('ok [1/2]', ['system-out']), ('fails [1/2]', ['failure']), ('skips [1/2]', ['skipped']), ('ok [2/2]', ['system-out']), ('fails [2/2]', ['failure']), ('skips [2/2]', ['skipped'])]
+            tests/b_test.lua 1 0 1 0 [('(the file)', ['error'])]
+            out & <in>
+            ['version', 'plan'] 7
+            1 True False - tests/a_test.lua: ok [1/2] None
+            2 False False - tests/a_test.lua: fails [1/2] tests/a_test.lua:2: no \t way
+            3 True True - tests/a_test.lua: skips [1/2] None
+            4 True False - tests/a_test.lua: ok [2/2] None
+            5 False False - tests/a_test.lua: fails [2/2] tests/a_test.lua:2: no \t way
+            6 True True - tests/a_test.lua: skips [2/2] None
+            7 False False - tests/b_test.lua tests/b_test.lua:1: cannot load
+            {'passed': 2, 'failed': 2, 'skipped': 2, 'errored': 1, 'seconds': 0}
+
+            """)
+    }
 }
 

@@ -6,8 +6,9 @@ PEKIT_PKGCONFIG="lua5.4 libedit libcurl libcrypto icu-uc"
 PEKIT_BUILD_PACKAGES="pkg-config liblua5.4-dev libedit-dev libcurl4-openssl-dev libssl-dev libicu-dev"
 # What the tests drive: a real terminal for the REPL, the plain Lua interpreter, the public
 # suffix list for cookies, curl to write a real cookies.txt, python3 and openssl for the local
-# HTTP/HTTPS test server and its certificates, nghttpd for HTTP/2.
-PEKIT_TEST_PACKAGES="tmux lua5.4 curl python3 openssl nghttp2-server"
+# HTTP/HTTPS test server and its certificates, nghttpd for HTTP/2, tap.py and xmlschema to read
+# pekit test's TAP and check its JUnit XML against the schema Jenkins reads.
+PEKIT_TEST_PACKAGES="tmux lua5.4 curl python3 openssl nghttp2-server python3-tap python3-more-itertools python3-yaml python3-xmlschema"
 
 pekit_missing_packages() {
     local missing=""
@@ -35,6 +36,11 @@ pekit_missing_packages() {
         command -v tmux >/dev/null 2>&1 || missing="$missing tmux"
         command -v lua5.4 >/dev/null 2>&1 || missing="$missing lua5.4"
         command -v curl >/dev/null 2>&1 || missing="$missing curl"
+        # pekit test's reports, read by their consumers (Debian's python3: another python3 may come first on PATH).
+        /usr/bin/python3 -c 'import tap' >/dev/null 2>&1 || missing="$missing python3-tap"
+        # (tap.py reads TAP 13's YAML blocks only with these two.)
+        /usr/bin/python3 -c 'import more_itertools, yaml' >/dev/null 2>&1 || missing="$missing python3-more-itertools python3-yaml"
+        /usr/bin/python3 -c 'import xmlschema' >/dev/null 2>&1 || missing="$missing python3-xmlschema"
     fi
     echo $missing
 }
