@@ -385,5 +385,19 @@ final class TestCommandTests: XCTestCase {
 
             """)
     }
+
+    /// Every test runs in a fresh environment: the globals one sets are gone for the next (and
+    /// for its own next iteration); the file's globals are read through.
+    func testEachTestHasItsOwnGlobals() throws {
+        let dir = try makeTemporaryDirectory("pekit-test-globals")
+        try write(["tests/g_test.lua": """
+            counter = 0
+            test("sets globals", function() leaked = true counter = counter + 1 assert(counter == 1) end)
+            test("sees none", function() assert(leaked == nil, "leaked") assert(counter == 0, "counter " .. counter) end)
+            """], in: dir)
+        let r = try PekitProcess.run(["test", "--repeat", "2"], directory: dir)
+        XCTAssertEqual(r.status, 0, r.stdout)
+        XCTAssertEqual(stable(r.stdout).split(separator: "\n").last, "4 passed, 0 failed, 0 skipped, 0 errored in N s")
+    }
 }
 

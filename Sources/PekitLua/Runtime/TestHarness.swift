@@ -288,6 +288,22 @@ local function line_of(e)
   return tonumber(line)
 end
 
+-- A fresh environment for a test: the globals it sets are its own (reads fall through to the
+-- file's), so no test leaks globals into the next. Its _ENV upvalue is pointed at a new table.
+local getupvalue, upvaluejoin = debug.getupvalue, debug.upvaluejoin
+local function isolated(fn)
+  for i = 1, 255 do
+    local name = getupvalue(fn, i)
+    if name == nil then break end
+    if name == "_ENV" then
+      local env = setmetatable({}, { __index = G })
+      upvaluejoin(fn, i, function() return env end, 1)
+      break
+    end
+  end
+  return fn
+end
+
 local function run_one(t, iteration, count)
   local record = { name = t.name, iteration = iteration, iterations = count, line = t.line }
   local output = {}
@@ -304,7 +320,7 @@ local function run_one(t, iteration, count)
   local started = hooks.clock()
   local ok, err = true, nil
   for _, h in ipairs(befores) do ok, err = xpcall(h, handler, context) if not ok then break end end
-  if ok then ok, err = xpcall(t.fn, handler, context) end
+  if ok then ok, err = xpcall(isolated(t.fn), handler, context) end
   for _, h in ipairs(afters) do
     local hok, herr = xpcall(h, handler, context)
     if ok and not hok then ok, err = hok, herr end
