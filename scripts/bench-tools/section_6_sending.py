@@ -13,55 +13,17 @@ ROUNDS = int(os.environ.get("PEKIT_BENCH_ROUNDS", "3"))
 # One request after another is at the mercy of the machine's wake-up latency (each request waits
 # for the server once), which swings by 30% from minute to minute here: more rounds.
 SEQUENTIAL_ROUNDS = int(os.environ.get("PEKIT_BENCH_SEQUENTIAL_ROUNDS", "7"))
-NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 
 work = tempfile.mkdtemp(prefix="pekit-bench-send-")
-os.chmod(work, 0o755)  # nginx's workers run as nobody when started by root
 os.makedirs(os.path.join(work, "files"))
 with open(os.path.join(work, "files", "8k.bin"), "wb") as f:
     f.write(bytes(i % 251 for i in range(8192)))
 
-def free_port():
-    import socket
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
-
-port = free_port()
-temp = os.path.join(work, "temp")
-conf = os.path.join(work, "nginx.conf")
-with open(conf, "w") as f:
-    f.write(f"""worker_processes 1;
-worker_rlimit_nofile 16384;
-daemon off;
-pid {work}/nginx.pid;
-error_log {work}/error.log;
-events {{ worker_connections 8192; }}
-http {{
-  access_log off;
-  keepalive_requests 1000000;
-  keepalive_timeout 60;
-  client_body_temp_path {temp}/body; proxy_temp_path {temp}/proxy; fastcgi_temp_path {temp}/fastcgi;
-  uwsgi_temp_path {temp}/uwsgi; scgi_temp_path {temp}/scgi;
-  server {{
-    listen 127.0.0.1:{port} backlog=4096;
-    location = /ok {{ default_type text/plain; return 200 "ok\\n"; }}
-    # 8 KB at 4 KB/s: each transfer stays in flight about two seconds.
-    location /files/ {{ alias {work}/files/; limit_rate 4k; }}
-  }}
-}}
-""")
-os.makedirs(temp)
-nginx = subprocess.Popen([NGINX, "-c", conf, "-p", work], stderr=subprocess.DEVNULL)
+sys.path.insert(0, tools)
+from benchlib import start_nginx
+# 8 KB at 4 KB/s: each transfer stays in flight about two seconds.
+nginx, port = start_nginx(work, f"    location /files/ {{ alias {work}/files/; limit_rate 4k; }}\n")
 url, slow = f"http://127.0.0.1:{port}/ok", f"http://127.0.0.1:{port}/files/8k.bin"
-for _ in range(100):
-    try:
-        subprocess.run(["curl", "-sf", "-o", "/dev/null", url], check=True)
-        break
-    except subprocess.CalledProcessError:
-        time.sleep(0.05)
 
 # The server's worker on the first CPU, every client on the second: one request after another
 # then measures the clients, not where the scheduler happened to put them (unpinned, the same
