@@ -285,6 +285,17 @@ final class TestCommandTests: XCTestCase {
         XCTAssertEqual(run.stdout, "k=<secret K>\t<secret K>%20x\n")
         XCTAssertTrue(run.stderr.hasPrefix("pekit: (command line):1: with <secret K>\n"), run.stderr)
         XCTAssertEqual(try PekitProcess.run(["run", "--secret", "abc123", "-e", "print(1)"]).stderr, "pekit run: --secret takes NAME=VALUE (see 'pekit run --help')\n")
+        // The REPL's displays: values, print, errors, a request's lines.
+        let repl = try PekitProcess.run(["repl", "--secret", "T=hunter2 x"], stdin: Array("""
+            pekit.vars.T
+            print("t=" .. pekit.vars.T, 2)
+            { a = pekit.vars.T }
+            error("x " .. pekit.vars.T)
+            pekit.request{ url = "http://h/?t=" .. pekit.encode(pekit.vars.T) }.url
+
+            """.utf8))
+        XCTAssertEqual(repl.stdout, "\"<secret T>\"\nt=<secret T>\t2\n{ a = \"<secret T>\" }\n\"http://h/?t=<secret T>\"\n")
+        XCTAssertEqual(repl.stderr, "stdin:1: x <secret T>\n")
     }
 
     /// Polling: a send repeats until its condition holds, waiting `every` seconds or what

@@ -49,8 +49,45 @@ public final class LuaREPL {
     Tab completes names; Ctrl-C clears the line.
     """
 
+    /// Secrets (`pekit repl --secret`): every value shown, message and `print` of the session
+    /// has them replaced by `<secret NAME>`.
+    public var redactor: Redactor? {
+        didSet { if redactor != nil { installRedactedPrint() } }
+    }
+
     /// Handles one line.
     public func feed(_ line: String) -> Outcome {
+        let outcome = evaluate(line)
+        guard let redactor else { return outcome }
+        switch outcome {
+        case .output(let text): return .output(redactor.redact(text))
+        case .error(let text): return .error(redactor.redact(text))
+        default: return outcome
+        }
+    }
+
+    /// `print` writing through the redactor: the standard one's words (tostring of each
+    /// argument, tabs between, a newline), the secrets replaced.
+    private func installRedactedPrint() {
+        runtime.pushFunction("__pekit_redact") { [weak self] call in
+            let text = try call.string(1)
+            call.stack.push(self?.redactor?.redact(text) ?? text)
+            return 1
+        }
+        runtime.setGlobal("__pekit_redact")
+        let source = """
+            local redact, tostring, select, concat, stdout = __pekit_redact, tostring, select, table.concat, io.stdout
+            __pekit_redact = nil
+            print = function(...)
+              local parts = {}
+              for i = 1, select("#", ...) do parts[i] = tostring((select(i, ...))) end
+              stdout:write(redact(concat(parts, "\\t")), "\\n")
+            end
+            """
+        do { try runtime.runChunk(Array(source.utf8), name: "=pekit repl") } catch { fputs("pekit repl: \(error)\n", stderr) }
+    }
+
+    private func evaluate(_ line: String) -> Outcome {
         if pending.isEmpty, line.hasPrefix(":") { return command(line.trimmingCharacters(in: .whitespaces)) }
         let stack = runtime.stack
         let base = stack.top

@@ -8,7 +8,7 @@ let replCommand = Command(
     name: "repl",
     summary: "interactive Lua with the pekit module",
     synopsis: """
-    usage: pekit repl [--plugins DIR]
+    usage: pekit repl [--var NAME=VALUE]... [--secret NAME=VALUE]... [--secret-file FILE] [--plugins DIR]
 
     An interactive Lua 5.4 prompt with the global 'pekit'. An expression prints its value
     (tables nested, keys sorted, cycles marked); a statement left open continues on the next
@@ -39,7 +39,8 @@ let replCommand = Command(
 /// `pekit repl`'s options, in the order its help shows them.
 enum ReplOptions {
 
-    static let all: [Option] = [.plugins, .help]
+    static let variable = Option("var", value: "NAME=VALUE", "set pekit.vars.NAME (repeat for more)")
+    static let all: [Option] = [variable] + SecretOptions.rows + [.plugins, .help]
 }
 
 private func runRepl(_ args: [[UInt8]]) throws -> Int32 {
@@ -48,7 +49,13 @@ private func runRepl(_ args: [[UInt8]]) throws -> Int32 {
     if let extra = parsed.positionals.first { throw UsageError(command: "repl", message: "unexpected argument '\(extra)'") }
     let runtime = try makeRuntime(extraPluginDirectories: parsed.all(.plugins))
     attachProgressLine(to: runtime)
+    var vars: [(name: String, value: String)] = []
+    for item in parsed.all(ReplOptions.variable) { try VarOptions.assign(item, option: "--var", into: &vars, command: "repl") }
+    let secrets = try SecretOptions.read(parsed, command: "repl")
+    for (name, value) in secrets { vars.removeAll { $0.name == name }; vars.append((name, value)) }
+    if !vars.isEmpty { runtime.setVars(vars) }
     let repl = LuaREPL(runtime: runtime, forPeople: true)
+    if !secrets.isEmpty { repl.redactor = Redactor(secrets: secrets) }
     return isatty(0) != 0 ? interactive(repl) : piped(repl)
 }
 
