@@ -33,7 +33,7 @@ final class TestCommandTests: XCTestCase {
             local base = pekit.vars.BASE
             test("passes", function(t)
               local r = pekit.http.get(base .. "/cookies/set?sid=abc")
-              expect(r):status(200):status({201, 200}):status("2xx"):header("Content-Type"):header("content-type", "application/json")
+              expect(r):status(200):status({201, 200}):status("2xx"):status("200-204"):header("Content-Type"):header("content-type", "application/json")
                 :header("Content-Type", "^application/"):json("$.method", "GET"):json("$.headers"):body('"method"'):time_under(30)
                 :redirects(0):cookie("sid")
               expect(t.jar):sends(base .. "/", "sid=abc"):holds("sid"):explains(base .. "/", { sid = "sent" })
@@ -63,6 +63,7 @@ final class TestCommandTests: XCTestCase {
               expect(pekit.request{ url = "https://h.example/a?b=2", user_agent = "curl/7.88.1" }):same_as_curl([[curl 'https://h.example/a?b=1']])
             end)
             test("not curl", function() expect(pekit.request{ url = "http://h/" }):same_as_curl("wget http://h/") end)
+            test("status between", function() expect(pekit.http.get(base .. "/status/404")):status("200-399") end)
             """#], in: dir)
         let report = dir.appendingPathComponent("r.json")
         let r = try PekitProcess.run(["test", "--var", "BASE=\(server.base)", "--report", "json:" + report.path], directory: dir)
@@ -89,6 +90,7 @@ final class TestCommandTests: XCTestCase {
             "expect what: tests/expect_test.lua:26: expect: expected a response, a cookie jar or a request, got number",
             "same_as_curl: tests/expect_test.lua:31: expected the bytes curl sends for that command line, the request differs",
             "not curl: tests/expect_test.lua:33: same_as_curl: this is not a curl command (it starts with 'wget')",
+            "status between: tests/expect_test.lua:34: expected status 200-399, got 404",
         ])
         let document = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: report)) as? [String: Any])
         let tests = try XCTUnwrap((document["files"] as? [[String: Any]])?.first?["tests"] as? [[String: Any]])
@@ -409,6 +411,51 @@ final class TestCommandTests: XCTestCase {
         let r = try PekitProcess.run(["test", "--repeat", "2"], directory: dir)
         XCTAssertEqual(r.status, 0, r.stdout)
         XCTAssertEqual(stable(r.stdout).split(separator: "\n").last, "4 passed, 0 failed, 0 skipped, 0 errored in N s")
+    }
+
+    /// A failure's explanation, byte for byte: the request as sent and as curl and the response's
+    /// head, with Authorization, Cookie and Set-Cookie values left out as a sanitized HAR leaves
+    /// them; the jar's lines; and expect(jar):explains(url) kept in the output.
+    func testAFailureExplainsItselfWithoutCredentials() throws {
+        let server = try TestServer.shared()
+        let dir = try makeTemporaryDirectory("pekit-test-explain")
+        try write(["tests/e_test.lua": """
+            test("explained", function(t)
+              local r = pekit.http.get(pekit.vars.BASE .. "/cookies/set?sid=abc", { auth = { user = "ada", password = "pw" } })
+              expect(t.jar):explains(pekit.vars.BASE .. "/")
+              expect(r):status(500)
+            end)
+            """], in: dir)
+        let r = try PekitProcess.run(["test", "--var", "BASE=\(server.base)"], directory: dir)
+        XCTAssertEqual(r.status, 1)
+        let host = server.base.replacingOccurrences(of: "http://", with: "")
+        XCTAssertEqual(stable(r.stdout).replacingOccurrences(of: #"Content-Length: \d+"#, with: "Content-Length: L", options: .regularExpression), """
+            tests/e_test.lua
+              FAIL  explained (N ms)
+                    tests/e_test.lua:4: expected status 500, got 200
+                    the request, as sent:
+                      GET /cookies/set?sid=abc HTTP/1.1
+                      Host: \(host)
+                      Authorization: <redacted>
+                      User-Agent: pekit/0.1.0 (Linux; x86_64)
+                      Accept: */*
+                    as curl:
+                      curl --http1.1 '\(server.base)/cookies/set?sid=abc' -H 'Host: \(host)' -H 'Authorization: <redacted>' -H 'User-Agent: pekit/0.1.0 (Linux; x86_64)' -H 'Accept: */*'
+                    the response:
+                      HTTP/1.1 200 OK
+                      Server: pekit-test-server
+                      Date: D
+                      Set-Cookie: <redacted>
+                      Content-Type: application/json
+                      Content-Length: L
+                    the jar:
+                      Set-Cookie sid: stored for host 127.0.0.1, path /
+                    printed:
+                      the jar, for \(server.base)/:
+                        cookie sid: sent: host-only cookie for 127.0.0.1, path / matches /
+            0 passed, 1 failed, 0 skipped, 0 errored in N s
+
+            """)
     }
 }
 

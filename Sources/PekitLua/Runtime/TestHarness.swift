@@ -126,6 +126,9 @@ function Response:status(want)
     if got ~= want then fail(sformat("expected status %d, got %d", want, got)) end
   elseif type(want) == "string" and smatch(want, "^%dxx$") then
     if floor(got / 100) ~= want:byte(1) - 48 then fail(sformat("expected status %s, got %d", want, got)) end
+  elseif type(want) == "string" and smatch(want, "^%d+%-%d+$") then
+    local low, high = smatch(want, "^(%d+)%-(%d+)$")
+    if got < tonumber(low) or got > tonumber(high) then fail(sformat("expected status %s, got %d", want, got)) end
   elseif type(want) == "table" then
     for _, s in ipairs(want) do if s == got then return self end end
     local names = {}
@@ -133,7 +136,7 @@ function Response:status(want)
     local list = #names > 1 and concat(names, ", ", 1, #names - 1) .. " or " .. names[#names] or (names[1] or "")
     fail(sformat("expected status %s, got %d", list, got))
   else
-    error("expect(response):status: expected a status, a list of them, or \"2xx\"", 2)
+    error("expect(response):status: expected a status, a list of them, \"2xx\" or a range \"200-299\"", 2)
   end
   return self
 end
@@ -221,6 +224,11 @@ function Jar:holds(name)
 end
 
 function Jar:explains(url, rules)
+  if rules == nil then
+    -- No rules to hold it to: the explanation goes into the test's output, which its report keeps.
+    G.print("the jar, for " .. url .. ":\n" .. explanation(self.value, url))
+    return self
+  end
   local verdicts = {}
   for _, v in ipairs(self.value:explain(url)) do verdicts[v.cookie.name] = v end
   local names = {}

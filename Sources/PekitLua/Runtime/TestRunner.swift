@@ -173,7 +173,13 @@ public enum TestRunner {
 
     /// A failed test's last exchange: the request as sent and as curl, the response's status
     /// line and fields, and what the jar did on that hop.
-    static func exchangeText(_ request: HTTPRequest, _ response: HTTPResponse) -> String {
+    static func exchangeText(_ sent: HTTPRequest, _ response: HTTPResponse) -> String {
+        // Credentials and cookies are left out, as a sanitized HAR leaves them (the jar's lines
+        // below name the cookies).
+        var request = sent
+        for field in sent.headers.fields where HARLog.secretFields.contains(field.name.lowercased()) {
+            try? request.headers.set(field.name, "<redacted>")
+        }
         var lines = ["the request, as sent:"]
         let raw = (try? request.raw()) ?? []
         let split = raw.firstRange(of: [0x0D, 0x0A, 0x0D, 0x0A])
@@ -192,7 +198,9 @@ public enum TestRunner {
         if let curl = try? request.curl() { lines += ["as curl:", "  " + curl] }
         lines.append("the response:")
         lines.append("  HTTP/\(response.httpVersion) \(response.status)\(response.reason.isEmpty ? "" : " " + response.reason)")
-        for field in response.headers { lines.append("  \(field.name): \(field.value.description)") }
+        for field in response.headers {
+            lines.append("  \(field.name): " + (HARLog.secretFields.contains(field.name.lowercased()) ? "<redacted>" : field.value.description))
+        }
         if let notes = response.cookieNotes, !(notes.sent.isEmpty && notes.received.isEmpty) {
             lines.append("the jar:")
             lines += (notes.sent + notes.received).map { "  " + $0 }

@@ -26,7 +26,7 @@ let testCommand = Command(
     """,
     sections: { [HelpSection("options:", TestOptionRows.all)] },
     epilogue: """
-    expectations: expect(response):status(200 | {200, 201} | "2xx"), :header(name [, value or
+    expectations: expect(response):status(200 | {200, 201} | "2xx" | "200-299"), :header(name [, value or
     Lua pattern]), :json(JSONPath [, value]), :body(value or pattern), :time_under(seconds),
     :redirects(n), :cookie(name); expect(jar):sends(url, header or pattern), :holds(name),
     :explains(url, {name = rule}); expect(request):read_by(server [, "body"]):equals(table),

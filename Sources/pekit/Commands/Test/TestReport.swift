@@ -135,14 +135,15 @@ enum TestReport {
                 out += "    </testcase>\n"
             }
             for o in result.outcomes {
-                out += "    <testcase name=\"\(xml(TestText.name(o)))\" classname=\"\(xml(result.path))\" time=\"\(seconds(o.seconds))\">\n"
+                var inner = ""
                 switch o.status {
                 case .passed: break
-                case .skipped: out += "      <skipped message=\"\(xml(o.message ?? ""))\"/>\n"
-                case .failed: out += "      <failure message=\"\(xml(o.message ?? "failed"))\" type=\"failure\">\(xml(TestText.explanation(o) ?? ""))</failure>\n"
+                case .skipped: inner += "      <skipped message=\"\(xml(o.message ?? ""))\"/>\n"
+                case .failed: inner += "      <failure message=\"\(xml(o.message ?? "failed"))\" type=\"failure\">\(xml(TestText.explanation(o) ?? ""))</failure>\n"
                 }
-                if !o.output.isEmpty { out += "      <system-out>\(xml(o.output))</system-out>\n" }
-                out += "    </testcase>\n"
+                if !o.output.isEmpty { inner += "      <system-out>\(xml(o.output))</system-out>\n" }
+                let open = "    <testcase name=\"\(xml(TestText.name(o)))\" classname=\"\(xml(result.path))\" time=\"\(seconds(o.seconds))\""
+                out += inner.isEmpty ? open + "/>\n" : open + ">\n" + inner + "    </testcase>\n"
             }
             out += "  </testsuite>\n"
         }
