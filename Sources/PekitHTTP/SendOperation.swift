@@ -85,7 +85,11 @@ final class SendOperation {
                         hopCookieLines = verdicts.map(CookieJar.line)
                         hopSentCookies = CookieJar.headerOrder(verdicts.filter(\.sent).map(\.cookie))
                     }
-                    if let cookie = try jar.headerBytes(for: try hopURL(), context: hopContext) { try hop.headers.set("Cookie", bytes: cookie) } else { hop.headers.remove("Cookie") }
+                    if let cookie = RequestBuilder.cookieField(jar: try jar.headerBytes(for: try hopURL(), context: hopContext), own: options.ownCookie) {
+                        try hop.headers.set("Cookie", bytes: cookie)
+                    } else {
+                        hop.headers.remove("Cookie")
+                    }
                 }
                 // Signed again on every hop (a fresh time and nonce; the URL may have changed).
                 if let sign = options.sign {

@@ -51,6 +51,8 @@ public struct SendOptions {
     /// Whether each hop's Cookie header comes from the jar (false keeps a Cookie header the
     /// caller wrote by hand).
     public var cookieHeaderFromJar = true
+    /// The caller's own cookie pairs (`RequestBuilder.cookie`), sent after the jar's on every hop.
+    public var ownCookie: String?
     public var followRedirects = true
     public var maxRedirects = 10
     /// Seconds to connect (DNS, TCP, TLS); nil: curl's 300.
@@ -141,6 +143,7 @@ public struct SendOptions {
     public init(cookiesOf builder: RequestBuilder) {
         jar = builder.jar
         cookieHeaderFromJar = !builder.overridesCookie
+        ownCookie = builder.cookie
         cookieContext = builder.cookieContext
         sign = builder.signer
     }

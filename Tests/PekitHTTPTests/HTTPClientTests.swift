@@ -211,6 +211,43 @@ final class HTTPClientTests: XCTestCase {
         XCTAssertEqual(try echo(client.send(try build(api + "/cookies") { $0.method = "POST" }, options: options))["cookie"] as? String, "l=1")
     }
 
+    /// Issue 45: a builder's own cookie (`cookie`) goes with the jar's on the wire, as in the
+    /// built request, on every hop; with an empty jar it goes alone.
+    func testTheBuildersOwnCookieIsSentWithTheJars() throws {
+        let jar = CookieJar(publicSuffixes: nil, clock: { 1_800_000_000 })
+        func sent(_ url: String) throws -> Any? {
+            var builder = RequestBuilder(url: url)
+            builder.cookie = "manual=1"
+            builder.jar = jar
+            XCTAssertEqual(try builder.build().headers["Cookie"], jar.all.isEmpty ? "manual=1" : "sid=1; manual=1")
+            return try echo(client.send(try builder.build(), options: SendOptions(cookiesOf: builder)))["cookie"]
+        }
+        XCTAssertEqual(try sent("\(server.base)/cookies") as? String, "manual=1")
+        _ = try jar.receive("sid=1; Path=/", from: RequestURL(server.base + "/"))
+        XCTAssertEqual(try sent("\(server.base)/cookies") as? String, "sid=1; manual=1")
+        XCTAssertEqual(try sent("\(server.base)/redirect/302?to=/cookies") as? String, "sid=1; manual=1")
+    }
+
+    /// Issue 45: the curl command of a request whose path has dot segments sends the bytes pekit
+    /// sends (curl itself, run on it, against the test server's /raw).
+    func testCurlCommandsKeepDotSegments() throws {
+        for path in ["/raw/../raw", "/raw/%2e%2E/raw", "/raw/./raw"] {
+            let request = try build(server.base + path)
+            let ours = try client.send(request).body
+            let shell = Process()
+            shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+            shell.arguments = ["-c", try request.curl() + " --silent"]
+            let out = Pipe()
+            shell.standardOutput = out
+            try shell.run()
+            let theirs = out.fileHandleForReading.readDataToEndOfFile()
+            shell.waitUntilExit()
+            func requestLine(_ bytes: [UInt8]) -> String { String(decoding: bytes.prefix { $0 != 0x0D }, as: UTF8.self) }
+            XCTAssertEqual(requestLine(Array(theirs)), requestLine(ours))
+            XCTAssertEqual(requestLine(ours), "GET \(path) HTTP/1.1")
+        }
+    }
+
     /// A Set-Cookie value that is not UTF-8 comes back in the next request's Cookie field with the
     /// bytes it came with, as the jar keeps them from a string it is given (issue 43).
     func testSetCookieBytesThatAreNotUTF8SurviveTheWire() throws {

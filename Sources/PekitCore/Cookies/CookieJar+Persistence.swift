@@ -12,8 +12,9 @@ extension CookieJar {
     /// The comment line, in a Netscape file, with the attributes of the cookie on the next line.
     public static let attributesPrefix = "#pekit-attributes:"
 
-    /// The file text for the jar's cookies (session cookies only when `sessions` is true).
-    public func serialized(_ format: FileFormat, sessions: Bool = false) -> [UInt8] {
+    /// The file text for the jar's cookies, session cookies too unless `sessions` is false (as
+    /// curl's `-c` writes them, and `save(to:)` and the command line do).
+    public func serialized(_ format: FileFormat, sessions: Bool = true) -> [UInt8] {
         let now = clock()
         let cookies = all.filter { !$0.isExpired(at: now) && (sessions || $0.isPersistent) }
         switch format {

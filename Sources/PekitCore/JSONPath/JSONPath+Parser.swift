@@ -167,20 +167,11 @@ extension JSONPath {
         mutating func hex4() throws -> UInt32 {
             var value: UInt32 = 0
             for _ in 0..<4 {
-                guard let c = peek, let digit = Self.hexValue(c) else { throw fail("\\u needs four hex digits") }
+                guard let c = peek, let digit = ASCII.hexValue(c) else { throw fail("\\u needs four hex digits") }
                 value = value << 4 | UInt32(digit)
                 i += 1
             }
             return value
-        }
-
-        static func hexValue(_ c: UInt8) -> UInt8? {
-            switch c {
-            case 0x30...0x39: return c - 0x30
-            case 0x41...0x46: return c - 0x41 + 10
-            case 0x61...0x66: return c - 0x61 + 10
-            default: return nil
-            }
         }
 
         static func shown(_ c: UInt8) -> String { c >= 0x21 && c < 0x7F ? "'\(Character(Unicode.Scalar(c)))'" : "byte 0x" + String(c, radix: 16) }

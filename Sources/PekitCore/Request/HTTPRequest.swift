@@ -155,6 +155,9 @@ extension HTTPRequest {
         if method == "HEAD" { words.append("--head") } else if !(method == "GET" && !sendsBody) { words += ["--request", method.shellQuoted] }
         if let requestTarget { words += ["--request-target", requestTarget.shellQuoted] }
         if decodesBody { words.append("--compressed") }
+        // pekit sends a path as it is (libcurl's PATH_AS_IS); curl's own command line would
+        // remove its dot segments (`/a/../b`, `/a/%2e%2e/b`) unless told.
+        if requestTarget == nil, Self.hasDotSegments(url) { words.append("--path-as-is") }
         words.append(url.shellQuoted)
         for field in headers.fields {
             // "Name:" alone would tell curl to remove the header; "Name;" sends it empty. Bytes
@@ -185,6 +188,18 @@ extension HTTPRequest {
                 }
             }
             return "{ " + producers.joined(separator: "; ") + "; } | " + words.joined(separator: " ")
+        }
+    }
+
+    /// Whether the URL's path has a `.` or `..` segment, written as dots or as `%2e` (either case).
+    static func hasDotSegments(_ url: String) -> Bool {
+        guard let scheme = url.range(of: "://") else { return false }
+        let rest = url[scheme.upperBound...]
+        guard let slash = rest.firstIndex(of: "/") else { return false }
+        let path = rest[slash...].prefix { $0 != "?" && $0 != "#" }
+        return path.split(separator: "/", omittingEmptySubsequences: false).contains { segment in
+            let dots = segment.lowercased().replacingOccurrences(of: "%2e", with: ".")
+            return dots == "." || dots == ".."
         }
     }
 

@@ -47,15 +47,7 @@ extension RequestBuilder {
             guard let value = policyValue(name) ?? value, !value.isEmpty else { continue }
             if name == "User-Agent" && value == Self.userAgent { fields.addValid(name, value) } else { try fields.add(name, value) }
         }
-        if !given("Cookie") {
-            switch (jarCookies, cookie) {
-            // The jar's as bytes (a value that is not UTF-8 goes as it came).
-            case (let jar?, let hand?): try fields.add("Cookie", bytes: jar + Array("; \(hand)".utf8))
-            case (let jar?, nil): try fields.add("Cookie", bytes: jar)
-            case (nil, let hand?): try fields.add("Cookie", hand)
-            case (nil, nil): break
-            }
-        }
+        if !given("Cookie"), let value = Self.cookieField(jar: jarCookies, own: cookie) { try fields.add("Cookie", bytes: value) }
         if let rule = policy.acceptLanguage, !given("Accept-Language") {
             try fields.add("Accept-Language", rule.value(environment: environment))
         }

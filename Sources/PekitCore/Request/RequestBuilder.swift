@@ -116,6 +116,18 @@ public struct RequestBuilder {
     /// must not replace it when the request is sent.
     public var overridesCookie: Bool { headers.contains { HTTPHeaders.sameName($0.name, "Cookie") } }
 
+    /// The Cookie field of a request: the jar's pairs (as bytes: a value that is not UTF-8 goes
+    /// as it came), then the caller's own (`cookie`), or nil when neither has any. The builder
+    /// and every hop of a send make it so.
+    public static func cookieField(jar: [UInt8]?, own: String?) -> [UInt8]? {
+        switch (jar, own) {
+        case (let jar?, let own?): return jar + Array("; \(own)".utf8)
+        case (let jar?, nil): return jar
+        case (nil, let own?): return Array(own.utf8)
+        case (nil, nil): return nil
+        }
+    }
+
     /// `pekit/VERSION (Linux; ARCH)`, ASCII only.
     public static let userAgent: String = {
         #if arch(x86_64)

@@ -24,6 +24,10 @@ struct URLParser {
     var buffer: [UInt8] = []
     var atSignSeen = false, insideBrackets = false, passwordTokenSeen = false
     var pointer = 0
+    /// Where the input began before its leading C0 controls and spaces went, and where the tabs
+    /// and newlines it lost were (in the original's bytes): an error's offset is the original's.
+    var trimmedLead = 0
+    var removed: [Int] = []
 
     static let eof = -1
     // ASCII code points the states test, by name.
@@ -35,7 +39,15 @@ struct URLParser {
         self.input = Self.withoutTabsAndNewlines(Array(input[trimmed]))
         self.base = base
         self.override = nil
+        trimmedLead = trimmed.lowerBound
+        original = Array(input)
+        if self.input.count != trimmed.count {
+            removed = trimmed.filter { input[$0] == 0x09 || input[$0] == 0x0A || input[$0] == 0x0D }
+        }
     }
+
+    /// The input as given (before trimming), for error offsets.
+    var original: [UInt8] = []
 
     /// A setter's parse of `input` into `url` (tabs and newlines removed, nothing trimmed).
     init(input: String, url: URLParts, override: Override) {
@@ -54,7 +66,12 @@ struct URLParser {
     /// The error at the current place, its offset counted in code points (1-based).
     func fail(_ reason: String) -> WHATWGURL.ParseError {
         let end = min(max(pointer, 0), input.count)
-        let offset = input[..<end].reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
+        // Back to the original's bytes: past the trimmed lead and every tab or newline removed
+        // before this place.
+        var at = end + trimmedLead
+        for r in removed where r <= at { at += 1 }
+        let source = original.isEmpty ? input : original
+        let offset = source[..<min(at, source.count)].reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
         return WHATWGURL.ParseError(reason: reason, offset: offset + 1)
     }
 
@@ -431,6 +448,15 @@ struct URLParser {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// Where `scalar`'s first byte is written percent-encoded (`%20`, either hex case) in `bytes`.
+    static func percentEncoded(_ scalar: Unicode.Scalar, in bytes: [UInt8]) -> Int? {
+        guard let first = String(scalar).utf8.first, bytes.count >= 3 else { return nil }
+        for i in 0..<(bytes.count - 2) where bytes[i] == 0x25 {
+            if let high = ASCII.hexValue(bytes[i + 1]), let low = ASCII.hexValue(bytes[i + 2]), high << 4 | low == Int(first) { return i }
+        }
+        return nil
+    }
+
     /// - Parameter end: where the host's bytes end in the input (nil: unknown, as for a file host).
     mutating func parseHost(end: Int? = nil) throws {
         var failure = ""
@@ -439,7 +465,7 @@ struct URLParser {
             // A code point the host may not hold is pointed at where it was written, when it
             // was written as itself (not percent-encoded).
             if let forbidden, let end, case let start = end - buffer.count, start >= 0,
-               let at = ByteSearch.first(Array(String(forbidden).utf8), in: buffer) {
+               let at = ByteSearch.first(Array(String(forbidden).utf8), in: buffer) ?? Self.percentEncoded(forbidden, in: buffer) {
                 let saved = pointer
                 pointer = start + at
                 defer { pointer = saved }

@@ -1,7 +1,8 @@
 /// The URL Standard's setters (§6.1, the `URL` class): each parses its value with the basic URL
 /// parser from the component's own state, so `url.host = "example.com:8080"` sets the port too,
 /// and a value the component cannot take leaves the URL as it was (as browsers do, without an
-/// error), except `href`, which throws.
+/// error), except `href`, which throws. Each returns whether the value was taken (false: the URL
+/// is as it was), which a browser's setter does not tell.
 extension WHATWGURL {
     /// Whether there is a user name or password.
     public var includesCredentials: Bool { spans.usernameStart != spans.hostStart }
@@ -16,40 +17,50 @@ extension WHATWGURL {
 
     /// `http`, `https:` or `https:anything` (what follows `:` is ignored); the special/non-special
     /// line is not crossed.
-    public mutating func setProtocol(_ value: String) { reparse(value + ":", from: .schemeStart) }
-
-    public mutating func setUsername(_ value: String) {
-        guard !cannotHaveCredentialsOrPort else { return }
-        username = PercentEncodeSet.userinfo.encode(value.unicodeScalars)
+    @discardableResult public mutating func setProtocol(_ value: String) -> Bool {
+        let before = href
+        reparse(value + ":", from: .schemeStart)
+        return href != before || scheme == value.prefix { $0 != ":" }.lowercased()
     }
 
-    public mutating func setPassword(_ value: String) {
-        guard !cannotHaveCredentialsOrPort else { return }
+    @discardableResult public mutating func setUsername(_ value: String) -> Bool {
+        guard !cannotHaveCredentialsOrPort else { return false }
+        username = PercentEncodeSet.userinfo.encode(value.unicodeScalars)
+        return true
+    }
+
+    @discardableResult public mutating func setPassword(_ value: String) -> Bool {
+        guard !cannotHaveCredentialsOrPort else { return false }
         password = PercentEncodeSet.userinfo.encode(value.unicodeScalars)
+        return true
     }
 
     /// The host and, after a `:`, the port.
-    public mutating func setHost(_ value: String) {
-        guard !hasOpaquePath else { return }
-        reparse(value, from: .host)
+    @discardableResult public mutating func setHost(_ value: String) -> Bool {
+        guard !hasOpaquePath else { return false }
+        return reparse(value, from: .host)
     }
 
     /// The host only: a value with a port is refused.
-    public mutating func setHostname(_ value: String) {
-        guard !hasOpaquePath else { return }
-        reparse(value, from: .init(state: .host, hostnameOnly: true))
+    @discardableResult public mutating func setHostname(_ value: String) -> Bool {
+        guard !hasOpaquePath else { return false }
+        return reparse(value, from: .init(state: .host, hostnameOnly: true))
     }
 
-    /// Digits up to the first other character; `""` removes the port.
-    public mutating func setPort(_ value: String) {
-        guard !cannotHaveCredentialsOrPort else { return }
-        if value.isEmpty { port = nil; return }
-        reparse(value, from: .port)
+    /// Digits up to the first other character; `""` removes the port. False (the URL as it was)
+    /// for a value that starts with no digit (`"not-a-port"`), a port over 65535, or a URL that
+    /// can have no port.
+    @discardableResult public mutating func setPort(_ value: String) -> Bool {
+        guard !cannotHaveCredentialsOrPort else { return false }
+        if value.isEmpty { port = nil; return true }
+        // (Tabs and newlines are dropped first, as the parser drops them.)
+        guard let first = value.utf8.first(where: { $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }), (0x30...0x39).contains(first) else { return false }
+        return reparse(value, from: .port)
     }
 
-    public mutating func setPathname(_ value: String) {
-        guard !hasOpaquePath else { return }
-        reparse(value, from: .pathStart) { $0.path = .segments([]) }
+    @discardableResult public mutating func setPathname(_ value: String) -> Bool {
+        guard !hasOpaquePath else { return false }
+        return reparse(value, from: .pathStart) { $0.path = .segments([]) }
     }
 
     /// With or without the leading `?`; `""` removes the query.
@@ -86,18 +97,21 @@ extension WHATWGURL {
     /// The names `set(_:to:)` takes, as the `URL` class has them.
     public static let settableComponents = ["href", "protocol", "username", "password", "host", "hostname", "port", "pathname", "search", "hash"]
 
-    private mutating func reparse(_ value: String, from override: URLParser.State, after prepare: (inout URLParts) -> Void = { _ in }) {
+    @discardableResult private mutating func reparse(_ value: String, from override: URLParser.State, after prepare: (inout URLParts) -> Void = { _ in }) -> Bool {
         reparse(value, from: URLParser.Override(state: override), after: prepare)
     }
 
     /// Parses `value` into the components from the state `override` names, after `prepare`.
-    private mutating func reparse(_ value: String, from override: URLParser.Override, after prepare: (inout URLParts) -> Void = { _ in }) {
+    /// - Returns: false when the parse failed (what it had set before failing is kept).
+    @discardableResult private mutating func reparse(_ value: String, from override: URLParser.Override, after prepare: (inout URLParts) -> Void = { _ in }) -> Bool {
         var parts = self.parts
         prepare(&parts)
         var parser = URLParser(input: value, url: parts, override: override)
         // A failure keeps what the parser had already set (a host before a bad port), as the
         // Standard's in-place parse does.
-        self = WHATWGURL(parts: (try? parser.run()) ?? parser.url)
+        let result = try? parser.run()
+        self = WHATWGURL(parts: result ?? parser.url)
+        return result != nil
     }
 }
 
