@@ -64,5 +64,16 @@ final class SwiftSurfaceBugTests: XCTestCase {
         XCTAssertEqual("\(PekitValue.string(ByteString([0x61, 0xFF])))", #""a\u00ff""#)
         XCTAssertEqual(try Policy.rfc3986.queryString(["q": "a b", "n": 2]), "n=2&q=a%20b", "the policy sorts its keys")
     }
+
+    /// `CookieJar()` keeps time by the system clock and refuses a public suffix's cookie
+    /// (issue 45: a jar made with no arguments works as a browser's does).
+    func testAPlainJarUsesTheSystemClockAndTheSuffixList() throws {
+        let jar = CookieJar()
+        XCTAssertEqual(jar.clock(), Timestamp.now(), accuracy: 5)
+        guard case .rejected(_, _, let rule) = try jar.receive("a=1; Domain=com", from: RequestURL("https://example.com/")) else { return XCTFail("stored") }
+        XCTAssertEqual(rule, .publicSuffix)
+        _ = try jar.receive("b=1; Max-Age=60", from: RequestURL("https://example.com/"))
+        XCTAssertEqual(try jar.header(for: RequestURL("https://example.com/")), "b=1")
+    }
 }
 

@@ -102,6 +102,13 @@ public final class CookieJar {
         case rejected(CookieRule, String)
     }
 
+    /// A jar on the system clock that checks Domain attributes against the public suffix list
+    /// (Debian's file, `PEKIT_PUBLIC_SUFFIX_LIST`), read when a check first needs it.
+    public convenience init() {
+        self.init(publicSuffixes: nil, clock: { Timestamp.now() })
+        suffixLoader = { try? PublicSuffixList.loadFromProcessEnvironment() }
+    }
+
     public init(publicSuffixes: PublicSuffixList?, clock: @escaping @Sendable () -> Double) {
         self.publicSuffixes = publicSuffixes
         self.clock = clock
