@@ -59,7 +59,7 @@ final class SwiftSurfaceBugTests: XCTestCase {
 
     /// Values from Swift literals, printed as JSON (issue 45).
     func testValuesFromLiteralsPrintAsJSON() throws {
-        let value: PekitValue = ["user": ["name": "ada", "tags": ["a", 1, 2.5, true, nil]], "z": [:], "a": []]
+        let value: PekitValue = ["user": ["name": "ada", "tags": ["a", 1, 2.5, true, .null]], "z": [:], "a": []]
         XCTAssertEqual(value.description, #"{"user":{"name":"ada","tags":["a",1,2.5,true,null]},"z":{},"a":[]}"#)
         XCTAssertEqual("\(PekitValue.string(ByteString([0x61, 0xFF])))", #""a\u00ff""#)
         XCTAssertEqual(try Policy.rfc3986.queryString(["q": "a b", "n": 2]), "n=2&q=a%20b", "the policy sorts its keys")

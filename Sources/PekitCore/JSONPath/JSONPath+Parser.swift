@@ -186,30 +186,22 @@ extension JSONPath {
             try asLogical(orExpression())
         }
 
-        mutating func orExpression() throws -> Parsed {
-            var terms = [try andExpression()]
-            while true {
-                let start = i
-                blank()
-                guard take("||") else { i = start; break }
-                blank()
-                terms.append(try andExpression())
-            }
-            if terms.count == 1 { return terms[0] }
-            return .logical(.or(try terms.map { try asLogical($0) }))
-        }
+        mutating func orExpression() throws -> Parsed { try chain("||", { try $0.andExpression() }, Logical.or) }
 
-        mutating func andExpression() throws -> Parsed {
-            var terms = [try basic()]
+        mutating func andExpression() throws -> Parsed { try chain("&&", { try $0.basic() }, Logical.and) }
+
+        /// Terms joined by `op` (with blanks around it), made one expression by `join`.
+        mutating func chain(_ op: String, _ term: (inout Parser) throws -> Parsed, _ join: ([Logical]) -> Logical) throws -> Parsed {
+            var terms = [try term(&self)]
             while true {
                 let start = i
                 blank()
-                guard take("&&") else { i = start; break }
+                guard take(op) else { i = start; break }
                 blank()
-                terms.append(try basic())
+                terms.append(try term(&self))
             }
             if terms.count == 1 { return terms[0] }
-            return .logical(.and(try terms.map { try asLogical($0) }))
+            return .logical(join(try terms.map { try asLogical($0) }))
         }
 
         /// A term of `&&` or `||`: logical, or a query or logical function standing as a test.

@@ -1,12 +1,13 @@
 /// Swift literals make values as JSON would: `let v: PekitValue = ["user": ["name": "ada",
-/// "tags": ["a", 1, 2.5, true, nil]]]` (a dictionary literal keeps its order, as JSON text does).
+/// "tags": ["a", 1, 2.5, true, .null]]]` (a dictionary literal keeps its order, as JSON text
+/// does). JSON's null is `.null`: `nil` stays Swift's "no value" (a `PekitValue?`), never a
+/// value, so a missing value is never mistaken for a null one.
 extension PekitValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
-    ExpressibleByBooleanLiteral, ExpressibleByNilLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral {
+    ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral {
     public init(stringLiteral value: String) { self = .string(ByteString(value)) }
     public init(integerLiteral value: Int64) { self = .integer(value) }
     public init(floatLiteral value: Double) { self = .number(value) }
     public init(booleanLiteral value: Bool) { self = .boolean(value) }
-    public init(nilLiteral: ()) { self = .null }
     public init(arrayLiteral elements: PekitValue...) { self = .array(elements) }
     public init(dictionaryLiteral elements: (String, PekitValue)...) {
         self = .map(PekitMap(ordered: elements.map { PekitMap.Entry(key: ByteString($0.0), value: $0.1) }))
