@@ -47,11 +47,7 @@ public final class HTTPClient {
     }
 
     /// The wall clock, in Unix seconds.
-    public static func now() -> Double {
-        var t = timespec()
-        clock_gettime(CLOCK_REALTIME, &t)
-        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
-    }
+    public static func now() -> Double { Timestamp.now() }
 
     /// The client's engine, or a fresh one when called from a callback of a running send (a sink
     /// that sends): libcurl's multi interface cannot be entered again.

@@ -97,7 +97,7 @@ public final class HTTPEngine {
         if let soonest = sleeping.map(\.wakeAt).min() { wait = min(wait, max(0, soonest - HTTPClient.now())) }
         var soonest = Double.infinity
         for entry in plain { soonest = min(soonest, entry.transfer.nextDeadline) }
-        if soonest.isFinite { wait = min(wait, max(0, soonest - PlainTransfer.monotonic())) }
+        if soonest.isFinite { wait = min(wait, max(0, soonest - Timestamp.monotonic())) }
         // Ctrl-C is checked after each wait, so a wait is cut short to notice it soon.
         wait = min(wait, 0.05)
         if !running.isEmpty || !plain.isEmpty {
@@ -199,7 +199,7 @@ public final class HTTPEngine {
         move(job, PlainTransfer(request: request, head: plainCache.head(of: request), exchange: exchange, connection: connection, reused: reused,
                                 started: HTTPClient.now(),
                                 timeouts: .init(connect: operation.options.connectTimeout, total: operation.options.timeout,
-                                                begun: operation.tryBegun ?? PlainTransfer.monotonic())))
+                                                begun: operation.tryBegun ?? Timestamp.monotonic())))
         return true
     }
 
@@ -232,7 +232,7 @@ public final class HTTPEngine {
     private func stepPlain() {
         let current = plain
         plain.removeAll(keepingCapacity: true)
-        let now = PlainTransfer.monotonic()
+        let now = Timestamp.monotonic()
         for (job, transfer) in current {
             if case .done(let result)? = transfer.timedOut(now: now) {
                 endPlain(job, transfer, result)

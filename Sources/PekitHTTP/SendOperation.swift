@@ -80,12 +80,13 @@ final class SendOperation {
                 // Changed as a whole or not at all: current is untouched if the jar or the signer throws.
                 var hop = current
                 if let jar = options.jar, options.cookieHeaderFromJar {
+                    let context = hopContext
                     if options.explainsCookies {
-                        let verdicts = try jar.explainRelevant(try hopURL(), context: hopContext)
+                        let verdicts = try jar.explainRelevant(try hopURL(), context: context)
                         hopCookieLines = verdicts.map(CookieJar.line)
                         hopSentCookies = CookieJar.headerOrder(verdicts.filter(\.sent).map(\.cookie))
                     }
-                    if let cookie = RequestBuilder.cookieField(jar: try jar.headerBytes(for: try hopURL(), context: hopContext), own: options.ownCookie) {
+                    if let cookie = RequestBuilder.cookieField(jar: try jar.headerBytes(for: try hopURL(), context: context), own: options.ownCookie) {
                         try hop.headers.set("Cookie", bytes: cookie)
                     } else {
                         hop.headers.remove("Cookie")
@@ -101,8 +102,8 @@ final class SendOperation {
                 }
                 current = hop
             }
-            if tryBegun == nil { tryBegun = PlainTransfer.monotonic() }
-            if let total = options.timeout, total.isFinite, total > 0, let begun = tryBegun, PlainTransfer.monotonic() - begun >= total {
+            if tryBegun == nil { tryBegun = Timestamp.monotonic() }
+            if let total = options.timeout, total.isFinite, total > 0, let begun = tryBegun, Timestamp.monotonic() - begun >= total {
                 throw timedOut(received: 0)
             }
             let canFollow = options.followRedirects
@@ -145,10 +146,11 @@ final class SendOperation {
                 // to give, and then nothing is compared.)
                 let note = options.notice == nil ? nil : Self.hostFieldNote(url, current)
                 var storedUnderAddress = false
+                let context = hopContext
                 for value in response.headers(named: "Set-Cookie") {
                     // As bytes: a value that is not UTF-8 is kept as it came (RFC 6265bis §5.6).
                     let outcome = try value.bytes.withUnsafeBufferPointer {
-                        try jar.receive(bytes: $0, from: url, context: hopContext)
+                        try jar.receive(bytes: $0, from: url, context: context)
                     }
                     if options.explainsCookies {
                         receivedLines.append(CookieJar.line(outcome))
@@ -205,12 +207,12 @@ final class SendOperation {
         guard let total = options.timeout else { return nil }
         // What libcurl makes of a limit that is not a positive number is its own (none).
         guard total.isFinite, total > 0, let begun = tryBegun else { return total }
-        return max(0.001, total - (PlainTransfer.monotonic() - begun))
+        return max(0.001, total - (Timestamp.monotonic() - begun))
     }
 
     /// libcurl's words for a transfer past its time, counted from the try's first hop.
     private func timedOut(received: Int, of expected: String = "") -> HTTPError {
-        let milliseconds = Int(((PlainTransfer.monotonic() - (tryBegun ?? PlainTransfer.monotonic())) * 1000).rounded(.down))
+        let milliseconds = Int(((Timestamp.monotonic() - (tryBegun ?? Timestamp.monotonic())) * 1000).rounded(.down))
         return .transfer(method: current.method, url: current.url, code: 28,
                          reason: "Operation timed out after \(milliseconds) milliseconds with \(received)\(expected) bytes received", hint: .timeout)
     }

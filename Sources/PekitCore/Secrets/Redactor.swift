@@ -18,9 +18,8 @@ public struct Redactor: Sendable {
             let bytes = Array(value.utf8)
             kept.append((name, bytes))
             var forms: [[UInt8]] = [bytes]
-            let upper = PercentEncoder(allowed: .unreserved).encode(bytes: bytes)
-            forms.append(upper)
-            forms.append(Self.lowercasingEscapes(upper))
+            forms.append(PercentEncoder(allowed: .unreserved).encode(bytes: bytes))
+            forms.append(PercentEncoder(allowed: .unreserved, hexCase: .lower).encode(bytes: bytes))
             forms.append(PercentEncoder(allowed: .unreserved, space: .plus).encode(bytes: bytes))
             let json = JSON.write(.text(value))
             forms.append(Array(json.dropFirst().dropLast()))
@@ -36,19 +35,6 @@ public struct Redactor: Sendable {
     }
 
     public var isEmpty: Bool { secrets.isEmpty }
-
-    static func lowercasingEscapes(_ encoded: [UInt8]) -> [UInt8] {
-        var out = encoded, i = 0
-        while i < out.count {
-            if out[i] == 0x25, i + 2 < out.count {
-                for k in (i + 1)...(i + 2) where (0x41...0x46).contains(out[k]) { out[k] += 0x20 }
-                i += 3
-            } else {
-                i += 1
-            }
-        }
-        return out
-    }
 
     /// `bytes` with every secret replaced.
     /// Complexity: O(n × forms) for the forms, and one decoding a base64-looking token.

@@ -6,11 +6,17 @@ import Musl
 import Darwin
 #endif
 
+/// pekit's two clocks, the only place that asks the system for the time.
 extension Timestamp {
     /// The system clock: seconds since 1970 (what a `CookieJar()` keeps time by).
-    public static func now() -> Double {
+    public static func now() -> Double { seconds(CLOCK_REALTIME) }
+
+    /// Seconds on a clock that only goes forward (for durations and deadlines).
+    public static func monotonic() -> Double { seconds(CLOCK_MONOTONIC) }
+
+    private static func seconds(_ clock: clockid_t) -> Double {
         var t = timespec()
-        clock_gettime(CLOCK_REALTIME, &t)
+        clock_gettime(clock, &t)
         return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
     }
 }

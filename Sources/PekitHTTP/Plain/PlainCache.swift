@@ -102,12 +102,12 @@ final class PlainCache {
     /// Spins for `transfer`'s answer (see `spinLimit`); returns whether its socket became ready.
     func spun(for transfer: PlainTransfer) -> Bool {
         guard Self.spinAllowed, transfer.phase == .receiving, recentWait < Self.spinLimit else { return false }
-        let deadline = PlainTransfer.monotonic() + Self.spinLimit
+        let deadline = Timestamp.monotonic() + Self.spinLimit
         var entry = pollfd(fd: transfer.connection.fd, events: Int16(POLLIN), revents: 0)
         repeat {
             if poll(&entry, 1, 0) > 0 { return true }
             sched_yield()  // a server on the same CPU gets it now
-        } while PlainTransfer.monotonic() < deadline
+        } while Timestamp.monotonic() < deadline
         return false
     }
 }

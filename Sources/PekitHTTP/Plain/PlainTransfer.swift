@@ -42,7 +42,7 @@ final class PlainTransfer {
     private var output: [UInt8]
     private var written = 0
     private(set) var reader: ResponseReader
-    private let start = PlainTransfer.monotonic()
+    private let start = Timestamp.monotonic()
     private var connectedAt = 0.0, sentAt = 0.0, firstByteAt = 0.0
     /// The send's limits (`SendOptions.connectTimeout`, `timeout`), and when its first try began
     /// (monotonic seconds): a try on a new connection keeps the deadlines.
@@ -138,7 +138,7 @@ final class PlainTransfer {
             guard poll(&p, 1, 0) > 0 else { return .running }
             // A connection that could not be made: libcurl tries again, and says why in its words.
             guard connection.connectError() == 0 else { return .handOver }
-            connectedAt = Self.monotonic()
+            connectedAt = Timestamp.monotonic()
             phase = .sending
         }
         if phase == .sending {
@@ -154,7 +154,7 @@ final class PlainTransfer {
                 written += n
             }
             phase = .receiving
-            sentAt = Self.monotonic()
+            sentAt = Timestamp.monotonic()
             // The answer cannot be there yet: wait for it rather than ask the socket now.
             return .running
         }
@@ -173,7 +173,7 @@ final class PlainTransfer {
                 do { try reader.closed() } catch { return fail(error) }
                 return finish()
             }
-            if firstByteAt == 0 { firstByteAt = Self.monotonic() }
+            if firstByteAt == 0 { firstByteAt = Timestamp.monotonic() }
             do {
                 guard try reader.read(UnsafeRawBufferPointer(rebasing: buffer[0..<n]), into: exchange) else {
                     return .done(Result { try exchange.complete() })  // the exchange stopped it: its error
@@ -210,7 +210,7 @@ final class PlainTransfer {
     }
 
     private func finish() -> Outcome {
-        let end = Self.monotonic()
+        let end = Timestamp.monotonic()
         return .done(Result {
             var response = try exchange.complete()
             // A status line the exchange cannot read: libcurl's code for it, as its path reports.
@@ -223,11 +223,5 @@ final class PlainTransfer {
             response.remotePort = connection.port
             return response
         })
-    }
-
-    static func monotonic() -> Double {
-        var t = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &t)
-        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
     }
 }

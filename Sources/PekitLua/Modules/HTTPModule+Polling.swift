@@ -44,7 +44,7 @@ extension HTTPModule {
     static func send(_ request: HTTPRequest, options: SendOptions, polling poll: Poll, _ call: LuaCall) throws -> Int32 {
         let runtime = call.runtime
         let client = try httpClient(runtime)
-        let started = Date().timeIntervalSince1970
+        let started = Timestamp.monotonic()
         var tries = 0
         while true {
             tries += 1
@@ -57,8 +57,9 @@ extension HTTPModule {
                 push(response: response, in: runtime)
                 return 1
             }
-            let now = Date().timeIntervalSince1970
-            let asked = response.header("Retry-After").flatMap { RetryPolicy.retryAfterSeconds($0.description, now: now) } ?? 0
+            let now = Timestamp.monotonic()
+            // (An HTTP-date in Retry-After is read against the wall clock.)
+            let asked = response.header("Retry-After").flatMap { RetryPolicy.retryAfterSeconds($0.description, now: Timestamp.now()) } ?? 0
             let wait = max(poll.every, asked)
             let elapsed = now - started
             if elapsed + wait > poll.maxTime {
@@ -68,13 +69,13 @@ extension HTTPModule {
             }
             // Slept in slices, so Ctrl-C ends the wait at once.
             let until = now + wait
-            while Date().timeIntervalSince1970 < until {
+            while Timestamp.monotonic() < until {
                 if pekit_interrupt_pending() != 0 {
                     var interrupted = LuaError(message: "interrupted")
                     interrupted.isInterrupt = true
                     throw interrupted
                 }
-                usleep(UInt32(min(0.05, max(0, until - Date().timeIntervalSince1970)) * 1_000_000))
+                usleep(UInt32(min(0.05, max(0, until - Timestamp.monotonic())) * 1_000_000))
             }
         }
     }

@@ -30,9 +30,7 @@ enum TimeModule: LuaModule {
             return format
         }
         setFunction(module, "pekit.time", "now") { call in
-            var spec = timespec()
-            clock_gettime(CLOCK_REALTIME, &spec)
-            call.stack.push(number: Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9)
+            call.stack.push(number: Timestamp.now())
             return 1
         }
         setFunction(module, "pekit.time", "format") { call in

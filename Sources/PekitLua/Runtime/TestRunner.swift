@@ -78,7 +78,7 @@ public enum TestRunner {
     public static func run(path: String, options: TestOptions, in runtime: LuaRuntime) -> TestFileResult {
         var result = TestFileResult(path: path)
         let stack = runtime.stack
-        let started = Self.monotonic()
+        let started = Timestamp.monotonic()
         do {
             try runtime.checkThread()
             guard let data = FileManager.default.contents(atPath: path) else {
@@ -117,17 +117,8 @@ public enum TestRunner {
         } catch {
             result.loadError = "\(error)"
         }
-        result.seconds = Self.monotonic() - started
+        result.seconds = Timestamp.monotonic() - started
         return result
-    }
-
-    /// Seconds on the monotonic clock (what `pekit test` times a run by).
-    public static func monotonicNow() -> Double { monotonic() }
-
-    static func monotonic() -> Double {
-        var t = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &t)
-        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
     }
 
     /// Lua's short_src for a chunk named "@path" (the messages' `path:LINE:` prefix).
@@ -154,7 +145,7 @@ public enum TestRunner {
             return 0
         }
         setFunction(-1, "pekit test", "finish") { _ in state.defaultJar = nil; state.exchanges = nil; state.harComment = nil; last = nil; return 0 }
-        setFunction(-1, "pekit test", "clock") { call in call.stack.push(number: Self.monotonic()); return 1 }
+        setFunction(-1, "pekit test", "clock") { call in call.stack.push(number: Timestamp.monotonic()); return 1 }
         setFunction(-1, "pekit test", "exchange") { call in
             if let (request, response) = last { call.stack.push(Self.exchangeText(request, response)) } else { call.stack.pushNil() }
             return 1
@@ -209,13 +200,12 @@ public enum TestRunner {
     }
 
     static func read(_ report: PekitValue, into result: inout TestFileResult) {
-        func field(_ map: PekitMap, _ key: String) -> PekitValue? { map.entries.first { $0.key == ByteString(key) }?.value }
-        func text(_ map: PekitMap, _ key: String) -> String? {
-            if case .string(let s)? = field(map, key) { return s.description }
+        func text(_ map: PekitMap, _ key: ByteString) -> String? {
+            if case .string(let s)? = map[key] { return s.description }
             return nil
         }
-        func int(_ map: PekitMap, _ key: String) -> Int? {
-            switch field(map, key) {
+        func int(_ map: PekitMap, _ key: ByteString) -> Int? {
+            switch map[key] {
             case .integer(let n)?: return Int(n)
             case .number(let x)?: return Int(x)
             default: return nil
@@ -228,13 +218,13 @@ public enum TestRunner {
             result.traceback = text(map, "traceback")
             return
         }
-        result.stopped = field(map, "stopped") == .boolean(true)
-        guard case .array(let tests)? = field(map, "tests") else { return }
+        result.stopped = map["stopped"] == .boolean(true)
+        guard case .array(let tests)? = map["tests"] else { return }
         for case .map(let t) in tests {
             var outcome = TestOutcome(name: text(t, "name") ?? "", status: TestOutcome.Status(rawValue: text(t, "status") ?? "") ?? .failed)
             outcome.iteration = int(t, "iteration") ?? 1
             outcome.iterations = int(t, "iterations") ?? 1
-            if case .number(let x)? = field(t, "seconds") { outcome.seconds = x }
+            if case .number(let x)? = t["seconds"] { outcome.seconds = x }
             outcome.message = text(t, "message")
             outcome.line = int(t, "line")
             outcome.output = text(t, "output") ?? ""

@@ -100,6 +100,20 @@ enum SecretOptions {
 
 /// `--var NAME=VALUE` and `--env-file FILE`, read into `pekit.vars`.
 enum VarOptions {
+    /// The one `--var` row of `pekit test`, `pekit run` and `pekit repl`.
+    static let variable = Option("var", value: "NAME=VALUE", "set pekit.vars.NAME (repeat for more; wins over --env-file)")
+
+    /// `pekit.vars` as the command line gives them: `envFile`'s (where the command has one), then
+    /// each `--var`, then the secrets (`SecretOptions`), each name once at its first place.
+    static func read(_ parsed: Arguments, envFile: Option? = nil, command: String) throws -> (vars: [(name: String, value: String)], secrets: [(name: String, value: String)]) {
+        var vars: [(name: String, value: String)] = []
+        if let envFile, let path = parsed.value(envFile) { vars = try readFile(path, option: "--" + envFile.name, command: command) }
+        for item in parsed.all(variable) { try assign(item, option: "--var", into: &vars, command: command) }
+        let secrets = try SecretOptions.read(parsed, command: command)
+        for (name, value) in secrets { vars.removeAll { $0.name == name }; vars.append((name, value)) }
+        return (vars, secrets)
+    }
+
     static func readFile(_ path: String, option: String, command: String) throws -> [(name: String, value: String)] {
         guard let data = FileManager.default.contents(atPath: path) else { throw UsageError(command: command, message: "\(option): cannot read \(path)") }
         do { return try DotEnv.parse(Array(data)) } catch let error as DotEnv.ParseError {

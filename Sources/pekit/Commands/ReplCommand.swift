@@ -39,8 +39,7 @@ let replCommand = Command(
 /// `pekit repl`'s options, in the order its help shows them.
 enum ReplOptions {
 
-    static let variable = Option("var", value: "NAME=VALUE", "set pekit.vars.NAME (repeat for more)")
-    static let all: [Option] = [variable] + SecretOptions.rows + [.plugins, .help]
+    static let all: [Option] = [VarOptions.variable] + SecretOptions.rows + [.plugins, .help]
 }
 
 private func runRepl(_ args: [[UInt8]]) throws -> Int32 {
@@ -49,10 +48,7 @@ private func runRepl(_ args: [[UInt8]]) throws -> Int32 {
     if let extra = parsed.positionals.first { throw UsageError(command: "repl", message: "unexpected argument '\(extra)'") }
     let runtime = try makeRuntime(extraPluginDirectories: parsed.all(.plugins))
     attachProgressLine(to: runtime)
-    var vars: [(name: String, value: String)] = []
-    for item in parsed.all(ReplOptions.variable) { try VarOptions.assign(item, option: "--var", into: &vars, command: "repl") }
-    let secrets = try SecretOptions.read(parsed, command: "repl")
-    for (name, value) in secrets { vars.removeAll { $0.name == name }; vars.append((name, value)) }
+    let (vars, secrets) = try VarOptions.read(parsed, command: "repl")
     if !vars.isEmpty { runtime.setVars(vars) }
     let repl = LuaREPL(runtime: runtime, forPeople: true)
     if !secrets.isEmpty { repl.redactor = Redactor(secrets: secrets) }

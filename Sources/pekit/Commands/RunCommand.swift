@@ -54,8 +54,7 @@ enum RunOptions {
         terminal
         """)
     static let noProgress = Option("no-progress", "never show them")
-    static let variable = Option("var", value: "NAME=VALUE", "set pekit.vars.NAME (repeat for more)")
-    static let all: [Option] = [chunk, library, sandbox, har, harWithSecrets, plugins, progress, noProgress, variable] + SecretOptions.rows + [.help]
+    static let all: [Option] = [chunk, library, sandbox, har, harWithSecrets, plugins, progress, noProgress, VarOptions.variable] + SecretOptions.rows + [.help]
 }
 
 private func runRun(_ args: [[UInt8]]) throws -> Int32 {
@@ -76,10 +75,7 @@ private func runRun(_ args: [[UInt8]]) throws -> Int32 {
             directories.append(own)
         }
     }
-    var vars: [(name: String, value: String)] = []
-    for item in parsed.all(RunOptions.variable) { try VarOptions.assign(item, option: "--var", into: &vars, command: "run") }
-    let secrets = try SecretOptions.read(parsed, command: "run")
-    for (name, value) in secrets { vars.removeAll { $0.name == name }; vars.append((name, value)) }
+    let (vars, secrets) = try VarOptions.read(parsed, command: "run")
     let redactor = Redactor(secrets: secrets)
     let runtime = try makeRuntime(extraPluginDirectories: directories, sandboxed: parsed.has(RunOptions.sandbox))
     if !vars.isEmpty { runtime.setVars(vars) }

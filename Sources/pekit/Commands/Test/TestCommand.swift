@@ -52,7 +52,6 @@ enum TestOptionRows {
     static let jobs = Option("jobs", short: "j", value: "N", "run N files at once (each file's output is kept together; default 1)")
     static let failFast = Option("fail-fast", "stop at the first failure (files not started are not run)")
     static let repeatCount = Option("repeat", value: "N", "run every test N times, each iteration reported on its own")
-    static let variable = Option("var", value: "NAME=VALUE", "set pekit.vars.NAME (after --env-file; repeat for more)")
     static let envFile = Option("env-file", value: "FILE", "read pekit.vars from FILE: NAME=VALUE lines, as dotenv reads them")
     static let report = Option("report", value: "KIND[:FILE]", """
         also write a report: tap (TAP 13, to standard output), junit:FILE,
@@ -64,7 +63,7 @@ enum TestOptionRows {
         write every exchange of the run to FILE as HAR 1.2 (sanitized as pekit run
         --har writes it), each entry's comment naming its file and test
         """)
-    static let all: [Option] = [filter, jobs, failFast, repeatCount, variable, envFile] + SecretOptions.rows + [report, har, .plugins, .help]
+    static let all: [Option] = [filter, jobs, failFast, repeatCount, VarOptions.variable, envFile] + SecretOptions.rows + [report, har, .plugins, .help]
 }
 
 private func runTests(_ args: [[UInt8]]) throws -> Int32 {
@@ -90,10 +89,8 @@ private func runTests(_ args: [[UInt8]]) throws -> Int32 {
     }
     options.iterations = try count(TestOptionRows.repeatCount, 1...10_000) ?? 1
     let jobs = try count(TestOptionRows.jobs, 1...256) ?? 1
-    if let path = parsed.value(TestOptionRows.envFile) { options.vars = try VarOptions.readFile(path, option: "--env-file", command: "test") }
-    for item in parsed.all(TestOptionRows.variable) { try VarOptions.assign(item, option: "--var", into: &options.vars, command: "test") }
-    let secrets = try SecretOptions.read(parsed, command: "test")
-    for (name, value) in secrets { options.vars.removeAll { $0.name == name }; options.vars.append((name, value)) }
+    let (vars, secrets) = try VarOptions.read(parsed, envFile: TestOptionRows.envFile, command: "test")
+    options.vars = vars
     let redactor = Redactor(secrets: secrets)
     var harPath: String?
     let reports = try parsed.all(TestOptionRows.report).map { try TestReport.Kind(parsing: $0) }
@@ -103,7 +100,7 @@ private func runTests(_ args: [[UInt8]]) throws -> Int32 {
     let reportsOnStdout = reports.contains { $0.isOnStandardOutput }
     let human = reportsOnStdout ? Output.stderr : Output.stdout
 
-    let started = TestRunner.monotonicNow()
+    let started = Timestamp.monotonic()
     let progress = isatty(STDERR_FILENO) != 0 && !reportsOnStdout ? ProgressLine() : nil
     // From here on, what reaches standard output and error is redacted.
     let redacted = redactor.isEmpty ? nil : RedactedOutput(redactor)
@@ -115,7 +112,7 @@ private func runTests(_ args: [[UInt8]]) throws -> Int32 {
         if done < total { progress?.show(text: "\(done)/\(total) files  running…") }
     }
     progress?.finish()
-    let summary = TestSummary(results, seconds: TestRunner.monotonicNow() - started)
+    let summary = TestSummary(results, seconds: Timestamp.monotonic() - started)
     human.line(summary.line)
     for report in reports { try report.write(results, summary, redactor) }
     if let log = options.har, let path = harPath { try Files.writeAtomically(redactor.redact(log.json()), to: path, mode: 0o600) }
