@@ -3,6 +3,10 @@ import PackageDescription
 
 let package = Package(
     name: "pekit",
+    // PekitCore uses Swift 5.7's string algorithms (macOS 13's standard library). On Apple
+    // platforms only PekitCore builds as it is (PekitHTTP and PekitCrypto load Debian's libcurl
+    // and libcrypto; the command line and PekitLua want Lua 5.4 and libedit): README says so.
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         .library(name: "PekitCore", targets: ["PekitCore"]),
         .library(name: "PekitHTTP", targets: ["PekitHTTP"]),
@@ -51,7 +55,8 @@ let package = Package(
         // The Lua macros Swift cannot import, the error trampoline and the allocator:
         // the only C code, and the only place that may raise a Lua error.
         .target(name: "CLuaShim", dependencies: ["CLua"]),
-        // Swift with no Lua and no I/O beyond files it is asked to read; ICU only for non-ASCII hosts.
+        // Swift with no Lua, no Foundation and no I/O beyond files it is asked to read: every C
+        // library call is in Sources/PekitCore/Platform (PortableCoreTests). ICU only for non-ASCII hosts.
         .target(name: "PekitCore", dependencies: ["CIDNAShim"]),
         // Sending: PekitCore's requests over libcurl, cookies through the jar, redirects by RFC 9110.
         .target(name: "PekitHTTP", dependencies: ["PekitCore", "CCurl", "CCurlShim"]),

@@ -259,7 +259,8 @@ public struct AWSSigV4: Sendable {
 
     /// email.utils.formatdate: `Sun, 06 Nov 1994 08:49:37 -0000`.
     static func rfc2822(_ time: Double) -> String {
-        (Timestamp.format(time, .http) ?? "").replacingOccurrences(of: " GMT", with: " -0000")
+        let http = Timestamp.format(time, .http) ?? ""
+        return http.hasSuffix(" GMT") ? http.dropLast(4) + " -0000" : http
     }
 }
 

@@ -46,4 +46,31 @@ final class PublicSuffixListTests: XCTestCase {
             XCTAssertEqual(list.isPublicSuffix(domain), !lower.isEmpty && list.publicSuffix(ofLabels: lower) == lower, domain)
         }
     }
+
+    /// The copy built into PekitCore holds the installed list's rules, in its order (run
+    /// scripts/public-suffix-list after publicsuffix is upgraded), and answers as it does.
+    func testTheBuiltInCopyIsTheInstalledList() throws {
+        let path = "/usr/share/publicsuffix/public_suffix_list.dat"
+        guard let bytes = FileManager.default.contents(atPath: path) else { throw XCTSkip("\(path) is missing (scripts/test installs publicsuffix)") }
+        let installed = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+            .compactMap { $0.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).first.map(String.init) }
+            .filter { !$0.hasPrefix("//") }
+        XCTAssertEqual(PublicSuffixList.builtInRules.split(separator: "\n").map(String.init), installed)
+        let list = try realList()
+        XCTAssertEqual(PublicSuffixList.builtIn.count, list.count)
+        for host in ["com", "example.com", "a.b.example.co.uk", "www.ck", "city.kawasaki.jp", "x.github.io", "食狮.公司.cn"] {
+            XCTAssertEqual(PublicSuffixList.builtIn.registrableDomain(host), list.registrableDomain(host), host)
+        }
+    }
+
+    /// Where no list is installed and none is named, the built-in copy serves; a list that is
+    /// named must be read (no silent fallback for a typo).
+    func testTheBuiltInCopyServesWhereNoListIsInstalled() throws {
+        let list = try PublicSuffixList.load(environment: [:], installed: "/nonexistent/public_suffix_list.dat")
+        XCTAssertEqual(list.count, PublicSuffixList.builtIn.count)
+        XCTAssertEqual(list.registrableDomain("a.b.example.co.uk"), "example.co.uk")
+        XCTAssertThrowsError(try PublicSuffixList.load(environment: ["PEKIT_PUBLIC_SUFFIX_LIST": "/nonexistent/list.dat"], installed: "/nonexistent/x")) { error in
+            XCTAssertEqual("\(error)", "cannot read the public suffix list at /nonexistent/list.dat: No such file or directory (name a readable list with PEKIT_PUBLIC_SUFFIX_LIST)")
+        }
+    }
 }

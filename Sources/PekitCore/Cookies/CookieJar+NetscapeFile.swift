@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Reading the Netscape cookies.txt format in the file's own bytes: lines and fields are found in
 /// place (memchr), and only the fields a cookie keeps become strings.
 extension CookieJar {
@@ -19,7 +15,7 @@ extension CookieJar {
             fields.reserveCapacity(8)
             func text(_ range: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: buffer[range]), as: UTF8.self) }
             func starts(_ start: Int, _ end: Int, with word: StaticString) -> Bool {
-                end - start >= word.utf8CodeUnitCount && memcmp(base + start, word.utf8Start, word.utf8CodeUnitCount) == 0
+                end - start >= word.utf8CodeUnitCount && CLibrary.equal(base + start, word.utf8Start, count: word.utf8CodeUnitCount)
             }
             func flag(_ range: Range<Int>) -> Bool? {
                 let field = UnsafeBufferPointer(rebasing: buffer[range])
@@ -28,8 +24,8 @@ extension CookieJar {
             var lineStart = 0
             while lineStart <= count {
                 var lineEnd = count
-                if lineStart < count, let newline = memchr(base + lineStart, 0x0A, count - lineStart) {
-                    lineEnd = base.distance(to: newline.assumingMemoryBound(to: UInt8.self))
+                if lineStart < count, let newline = CLibrary.find(0x0A, in: base + lineStart, count: count - lineStart) {
+                    lineEnd = UnsafeRawPointer(base).distance(to: newline)
                 }
                 var start = lineStart, end = lineEnd
                 lineStart = lineEnd + 1
@@ -40,11 +36,11 @@ extension CookieJar {
                     pendingSameSite = nil; pendingPartitioned = false; pendingPartitionKey = nil
                     let attributes = text((start + Self.attributesPrefix.utf8.count)..<end)
                     for attribute in attributes.split(separator: ";") {
-                        let parts = attribute.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: [" "]) }
+                        let parts = attribute.split(separator: "=", maxSplits: 1).map { $0.trimmingSpaces }
                         switch parts.first?.lowercased() {
                         case "samesite": pendingSameSite = parts.count > 1 ? Cookie.SameSite.allCases.first { $0.rawValue.lowercased() == parts[1].lowercased() } : nil
-                        case "partitioned": pendingPartitioned = true; pendingPartitionKey = parts.count > 1 ? parts[1] : nil
-                        default: warn("\(name):\(number): unknown attribute \"\(attribute.trimmingCharacters(in: [" "]))\" ignored")
+                        case "partitioned": pendingPartitioned = true; pendingPartitionKey = parts.count > 1 ? String(parts[1]) : nil
+                        default: warn("\(name):\(number): unknown attribute \"\(attribute.trimmingSpaces)\" ignored")
                         }
                     }
                     continue
@@ -63,8 +59,8 @@ extension CookieJar {
                     var fieldEnd = end
                     // The value is the rest of the line: a tab in it is the value's (browsers keep
                     // tabs in values, RFC 6265bis §5.6).
-                    if fields.count < 6, fieldStart < end, let tab = memchr(base + fieldStart, 0x09, end - fieldStart) {
-                        fieldEnd = base.distance(to: tab.assumingMemoryBound(to: UInt8.self))
+                    if fields.count < 6, fieldStart < end, let tab = CLibrary.find(0x09, in: base + fieldStart, count: end - fieldStart) {
+                        fieldEnd = UnsafeRawPointer(base).distance(to: tab)
                     }
                     fields.append(fieldStart..<fieldEnd)
                     if fieldEnd == end { break }

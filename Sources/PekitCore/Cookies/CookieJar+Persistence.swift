@@ -190,9 +190,10 @@ extension CookieJar {
     }
 }
 
-extension String {
-    var trimmingSpaces: Substring {
-        var s = Substring(self)
+extension StringProtocol {
+    /// Without the spaces and tabs at either end.
+    var trimmingSpaces: SubSequence {
+        var s = self[...]
         while let f = s.first, f == " " || f == "\t" { s.removeFirst() }
         while let l = s.last, l == " " || l == "\t" { s.removeLast() }
         return s

@@ -40,7 +40,7 @@ extension CookieJar {
         let attributes = bytes.firstIndex(of: 0x3B) ?? bytes.count
         if let (at, byte) = SetCookie.controlCharacter(UnsafeBufferPointer(rebasing: bytes[attributes...])) {
             let offset = attributes + at
-            return reject(.controlCharacter, "the Set-Cookie value holds control byte 0x\(Self.hex(byte)) at byte \(offset) (the whole cookie is ignored, as RFC 6265bis section 5.6 says)")
+            return reject(.controlCharacter, "the Set-Cookie value holds control byte 0x\(ASCII.hex(byte)) at byte \(offset) (the whole cookie is ignored, as RFC 6265bis section 5.6 says)")
         }
         let wall = clock()
         let now = tick(at: wall)
@@ -204,10 +204,6 @@ extension CookieJar {
         enforceLimits(domain: cookie.domain, now: now)
     }
 
-    static func hex(_ byte: UInt8) -> String {
-        let digits = String(byte, radix: 16, uppercase: true)
-        return digits.count == 1 ? "0" + digits : digits
-    }
 
     /// The rules a received cookie passes that do not depend on the response's URL, for a cookie
     /// that enters the jar another way (a file, `jar:set`): its domain a host name (canonical: an
@@ -224,7 +220,7 @@ extension CookieJar {
         // as a received cookie with one is (RFC 6265bis §5.6).
         var path = cookie.path
         if let (offset, byte) = path.withUTF8({ SetCookie.controlCharacter($0) }) {
-            throw refuse("the path holds control byte 0x\(Self.hex(byte)) at byte \(offset)")
+            throw refuse("the path holds control byte 0x\(ASCII.hex(byte)) at byte \(offset)")
         }
         if cookie.path.utf8.count > SetCookie.maxAttributeValue { throw refuse("the path is over \(SetCookie.maxAttributeValue) bytes") }
         if RequestURL.isIPAddress(domain) { cookie.hostOnly = true }

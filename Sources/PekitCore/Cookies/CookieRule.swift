@@ -112,7 +112,7 @@ extension CookieJar {
     /// The rules on a cookie's flags and name, in the order a refusal is reported, for every way
     /// a cookie enters the jar (Set-Cookie, files, `jar:set`): each gives its rule and why when
     /// the cookie breaks it. A new rule is one row here and one test.
-    static let storageRules: [(rule: CookieRule, check: (StorageCandidate) -> String?)] = [
+    static let storageRules: [(rule: CookieRule, check: @Sendable (StorageCandidate) -> String?)] = [
         (.httpOnlyFromNonHTTP, { c in c.cookie.httpOnly && !c.http ? "HttpOnly cookies can only be set over HTTP" : nil }),
         (.securePrefix, { c in
             guard Cookie.namePrefix(c.cookie.name) == .secure else { return nil }

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 /// The Public Suffix List (publicsuffix.org) and its matching algorithm, read from the list
 /// file (Debian's `publicsuffix` package installs it at `defaultPath`).
 public struct PublicSuffixList: Sendable {
@@ -137,19 +134,32 @@ public struct PublicSuffixList: Sendable {
         case .notRegular: throw CookieError.publicSuffixList("\(path) is not a regular file, so not a public suffix list")
         case .tooLarge: throw CookieError.publicSuffixList("\(path) is larger than \(fileLimit >> 20) MB, so not a public suffix list")
         case .failed(let why):
-            throw CookieError.publicSuffixList("cannot read the public suffix list at \(path): \(why) (install Debian's publicsuffix package, or name a list with PEKIT_PUBLIC_SUFFIX_LIST)")
+            throw CookieError.publicSuffixList("cannot read the public suffix list at \(path): \(why) (name a readable list with PEKIT_PUBLIC_SUFFIX_LIST)")
         }
     }
 
-    /// Reads the list file the environment names (`PEKIT_PUBLIC_SUFFIX_LIST`, else `defaultPath`).
+    /// Reads the list file the environment names (`PEKIT_PUBLIC_SUFFIX_LIST`), else the
+    /// installed one at `defaultPath`, else the built-in copy (`builtIn`) where none is installed.
+    /// - Throws: `CookieError.publicSuffixList` when a named or installed list cannot be read.
     public static func load(environment: [String: String]) throws -> PublicSuffixList {
-        try load(path: path(environment: environment))
+        try load(environment: environment, installed: defaultPath)
     }
+
+    /// `load(environment:)` with the installed list looked for at `installed`.
+    static func load(environment: [String: String], installed: String) throws -> PublicSuffixList {
+        let named = environment["PEKIT_PUBLIC_SUFFIX_LIST"].flatMap { $0.isEmpty ? nil : $0 }
+        if named == nil && !Files.exists(installed) { return builtIn }
+        return try load(path: named ?? installed)
+    }
+
+    /// The list as `scripts/public-suffix-list` copied it into PekitCore (`builtInVersion` says
+    /// its date), parsed on first use: the list where no list file is installed.
+    public static let builtIn = PublicSuffixList(text: builtInRules)
 
     /// Reads the list file this process's environment names. One `getenv`, not a dictionary of
     /// the whole environment: the cookie commands' start-up is this and little else.
     public static func loadFromProcessEnvironment() throws -> PublicSuffixList {
-        let named = getenv("PEKIT_PUBLIC_SUFFIX_LIST").map { String(decoding: UnsafeRawBufferPointer(start: $0, count: strlen($0)), as: UTF8.self) }
+        let named = CLibrary.environment("PEKIT_PUBLIC_SUFFIX_LIST")
         return try load(environment: named.map { ["PEKIT_PUBLIC_SUFFIX_LIST": $0] } ?? [:])
     }
 

@@ -54,7 +54,7 @@ public enum Base64 {
         for i in 0..<end {
             let v = value[Int(text[i])]
             guard v >= 0 else {
-                let shown = text[i] >= 0x21 && text[i] < 0x7F ? "\"\(Character(Unicode.Scalar(text[i])))\"" : String(format: "byte 0x%02X", text[i])
+                let shown = text[i] >= 0x21 && text[i] < 0x7F ? "\"\(Character(Unicode.Scalar(text[i])))\"" : "byte 0x" + ASCII.hex(text[i])
                 throw DecodingError(offset: i + 1, reason: text[i] == 0x3D ? "padding before the end" : "\(shown) is not in the \(alphabet == .standard ? "base64" : "base64url") alphabet")
             }
             buffer = buffer << 6 | Int(v)
@@ -111,7 +111,7 @@ public enum Hex {
     }
 
     static func describe(_ b: UInt8) -> String {
-        b >= 0x21 && b < 0x7F ? "\"\(Character(Unicode.Scalar(b)))\" is not a hex digit" : String(format: "byte 0x%02X is not a hex digit", b)
+        b >= 0x21 && b < 0x7F ? "\"\(Character(Unicode.Scalar(b)))\" is not a hex digit" : "byte 0x\(ASCII.hex(b)) is not a hex digit"
     }
 
     static func hexDigit(_ b: UInt8) -> UInt8? {

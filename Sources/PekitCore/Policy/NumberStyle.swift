@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// How a policy writes a number into a query: as the language of its backend's client writes it.
 ///
 /// Presets follow the peers (vectors in `Tests/PekitCoreTests/Fixtures/number-vectors.json`, made
@@ -121,10 +117,7 @@ public enum NumberStyle: Sendable {
 
     /// C's `%.{significant}g` (or another conversion), by the C library itself (its rounding is exact).
     static func printf(_ x: Double, significant: Int, conversion: Character = "g") -> String {
-        var buffer = [CChar](repeating: 0, count: 64)
-        let count = withVaList([x]) { vsnprintf(&buffer, buffer.count, "%.\(significant)\(conversion)", $0) }
-        guard count > 0 && Int(count) < buffer.count else { return x.description }
-        return String(decoding: buffer[..<Int(count)].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        CLibrary.format(x, precision: significant, conversion: conversion) ?? x.description
     }
 
     /// PHP's float to string (zend_gcvt with `precision` 14): the digits rounded to 14, then

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// A request body as pieces in memory and files on disk, read in order with bounded memory.
 /// Both the curl rendering and sending use it, so a file part is never loaded whole.
 public enum BodySegment: Equatable, Sendable {
@@ -18,10 +12,9 @@ public final class BodyStream {
     private let segments: [BodySegment]
     private var index = 0
     private var offset = 0
-    private var fd: Int32 = -1
+    private var file: FileReader?
 
     public init(_ segments: [BodySegment]) { self.segments = segments }
-    deinit { if fd >= 0 { close(fd) } }
 
     /// Fills up to `capacity` bytes at `buffer`; 0 at the end of the body.
     /// - Throws: `RequestError.file` when a file cannot be opened or read.
@@ -36,17 +29,11 @@ public final class BodyStream {
                     return n
                 }
             case .file(let path):
-                if fd < 0 {
-                    fd = open(path, O_RDONLY | O_CLOEXEC)
-                    guard fd >= 0 else { throw RequestError.file(path: path, reason: Files.reason()) }
-                }
-                let n = Glibc.read(fd, buffer, capacity)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    throw RequestError.file(path: path, reason: Files.reason())
-                }
+                let reader = try file ?? FileReader(path: path)
+                file = reader
+                let n = try reader.read(into: buffer, capacity: capacity)
                 if n > 0 { return n }
-                close(fd); fd = -1
+                file = nil
             }
             index += 1; offset = 0
         }
@@ -55,7 +42,7 @@ public final class BodyStream {
 
     /// Starts again from the first byte.
     public func rewind() {
-        if fd >= 0 { close(fd); fd = -1 }
+        file = nil
         index = 0; offset = 0
     }
 
@@ -75,10 +62,7 @@ public final class BodyStream {
         try segments.reduce(0) { total, segment in
             switch segment {
             case .bytes(let bytes): return total + bytes.count
-            case .file(let path):
-                var info = stat()
-                guard stat(path, &info) == 0 else { throw RequestError.file(path: path, reason: Files.reason()) }
-                return total + Int(info.st_size)
+            case .file(let path): return total + (try FileReader.length(of: path))
             }
         }
     }

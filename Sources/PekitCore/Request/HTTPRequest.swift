@@ -193,13 +193,13 @@ extension HTTPRequest {
 
     /// Whether the URL's path has a `.` or `..` segment, written as dots or as `%2e` (either case).
     static func hasDotSegments(_ url: String) -> Bool {
-        guard let scheme = url.range(of: "://") else { return false }
+        guard let scheme = url.firstRange(of: "://") else { return false }
         let rest = url[scheme.upperBound...]
         guard let slash = rest.firstIndex(of: "/") else { return false }
         let path = rest[slash...].prefix { $0 != "?" && $0 != "#" }
         return path.split(separator: "/", omittingEmptySubsequences: false).contains { segment in
-            let dots = segment.lowercased().replacingOccurrences(of: "%2e", with: ".")
-            return dots == "." || dots == ".."
+            let lower = segment.lowercased()
+            return [".", "%2e", "..", ".%2e", "%2e.", "%2e%2e"].contains(lower)
         }
     }
 

@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// A multipart/form-data body (RFC 7578) that is streamed: file parts are read from disk in
 /// chunks while the body is written, so a 1 GB upload needs 64 KB of memory, not 1 GB.
 public struct MultipartBody: Equatable, Sendable {

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 /// The parts of an absolute http(s) URL that cookies and requests need, parsed per RFC 3986
 /// without re-encoding anything: scheme, host (lower-cased; IPv6 without brackets), port, path,
 /// query. Userinfo and fragment are kept apart.
@@ -253,10 +250,8 @@ public struct RequestURL: Equatable, Sendable, CustomStringConvertible {
     public var isLoopback: Bool {
         if host == "localhost" || host.hasSuffix(".localhost") { return true }
         if host.utf8.contains(0x3A) {  // IPv6: ::1 however it is written
-            var address = in6_addr()
-            return inet_pton(AF_INET6, host, &address) == 1 && withUnsafeBytes(of: &address) { bytes in
-                bytes.prefix(15).allSatisfy { $0 == 0 } && bytes[15] == 1
-            }
+            guard let bytes = CLibrary.ipv6(host) else { return false }
+            return bytes.prefix(15).allSatisfy { $0 == 0 } && bytes[15] == 1
         }
         return Self.isIPAddress(host) && host.hasPrefix("127.")
     }

@@ -14,6 +14,13 @@ package enum ASCII {
         }
     }
 
+    /// A byte as two hex digits (`0A`, or `0a` with `uppercase` false), as error messages show bytes.
+    package static func hex(_ byte: UInt8, uppercase: Bool = true) -> String {
+        let digits: StaticString = uppercase ? "0123456789ABCDEF" : "0123456789abcdef"
+        let d = digits.utf8Start
+        return String(decoding: [d[Int(byte >> 4)], d[Int(byte & 15)]], as: UTF8.self)
+    }
+
     /// Whether `bytes` start with `word`, ASCII letters compared without case.
     static func hasPrefix(_ bytes: UnsafeBufferPointer<UInt8>, ignoringCase word: StaticString) -> Bool {
         let n = word.utf8CodeUnitCount

@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Finding a byte with memchr: Set-Cookie values, response lines and header fields are searched
 /// per cookie and per line, where a generic `firstIndex(of:)` over a slice cost far more.
 package enum ByteSearch {
@@ -9,8 +5,8 @@ package enum ByteSearch {
     @inline(__always)
     package static func first(_ byte: UInt8, in bytes: UnsafeRawBufferPointer, from start: Int, to end: Int? = nil) -> Int? {
         let limit = end ?? bytes.count
-        guard start < limit, let base = bytes.baseAddress, let hit = memchr(base + start, Int32(byte), limit - start) else { return nil }
-        return base.distance(to: UnsafeRawPointer(hit))
+        guard start < limit, let base = bytes.baseAddress, let hit = CLibrary.find(byte, in: base + start, count: limit - start) else { return nil }
+        return base.distance(to: hit)
     }
 
     /// The index of the first occurrence of `needle` in `bytes`, or nil (an empty needle is not

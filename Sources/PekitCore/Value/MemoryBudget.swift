@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// What work done on a caller's behalf may allocate, charged as it grows: the Lua host sets one
 /// for each call a script makes, so that a short input that would make a huge value (a sparse
 /// list a million long, a tree of them) stops at the script's memory cap while it is being made,
@@ -23,25 +19,21 @@ public enum MemoryBudget {
         public init(_ charge: @escaping (Int) -> Bool) { self.charge = charge }
     }
 
-    nonisolated(unsafe) private static let key: pthread_key_t = {
-        var key = pthread_key_t()
-        pthread_key_create(&key, nil)
-        return key
-    }()
+    private static let current = ThreadLocal<Account>()
 
     /// Runs `body` with `account` as this thread's budget (the previous one again after).
     public static func with<T, E: Error>(_ account: Account, _ body: () throws(E) -> T) throws(E) -> T {
-        let previous = pthread_getspecific(key)
-        pthread_setspecific(key, Unmanaged.passUnretained(account).toOpaque())
-        defer { pthread_setspecific(key, previous) }
+        let previous = current.value
+        current.value = account
+        defer { current.value = previous }
         return try body()
     }
 
     /// Charges `bytes` to this thread's budget; false once it ran out (the work must stop).
     @inline(__always)
     public static func allows(_ bytes: Int) -> Bool {
-        guard let raw = pthread_getspecific(key) else { return true }
-        return Unmanaged<Account>.fromOpaque(raw).takeUnretainedValue().charge(max(0, bytes))
+        guard let account = current.value else { return true }
+        return account.charge(max(0, bytes))
     }
 
     /// Charges `bytes`; throws `Exceeded` once the budget ran out.

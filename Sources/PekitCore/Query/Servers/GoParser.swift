@@ -68,7 +68,7 @@ public struct GoParser: Sendable {
             while i < buffer.count {
                 let (length, problem) = UTF8Decoding.sequence(in: buffer, at: i)
                 if problem != nil {
-                    out += "\\x" + hex(buffer[i]); i += 1; continue
+                    out += "\\x" + ASCII.hex(buffer[i], uppercase: false); i += 1; continue
                 }
                 let scalar = String(decoding: buffer[i..<i + length], as: UTF8.self).unicodeScalars.first ?? "\u{FFFD}"
                 switch scalar {
@@ -82,7 +82,7 @@ public struct GoParser: Sendable {
                 case "\t": out += "\\t"
                 case "\u{0B}": out += "\\v"
                 default:
-                    if scalar.value < 0x20 || scalar.value == 0x7F { out += "\\x" + hex(UInt8(scalar.value)) }
+                    if scalar.value < 0x20 || scalar.value == 0x7F { out += "\\x" + ASCII.hex(UInt8(scalar.value), uppercase: false) }
                     else if scalar.isPrintable { out.unicodeScalars.append(scalar) }
                     else if scalar.value < 0x10000 { out += "\\u" + hexDigits(scalar.value, width: 4) }
                     else { out += "\\U" + hexDigits(scalar.value, width: 8) }
@@ -104,10 +104,6 @@ func hexValue(_ b: UInt8) -> UInt8? {
     }
 }
 
-func hex(_ b: UInt8) -> String {
-    let digits = Array("0123456789abcdef")
-    return String([digits[Int(b >> 4)], digits[Int(b & 15)]])
-}
 
 extension Unicode.Scalar {
     /// Printable as Go's `unicode.IsPrint` and Python's `str.isprintable` see it (letters, marks,

@@ -120,9 +120,9 @@ public struct PythonParser: Sendable {
                 case .replace: out += [0xEF, 0xBF, 0xBD]
                 case .ignore: break
                 case .surrogateescape: out += buffer[i..<i + length]
-                case .backslashreplace: for k in i..<i + length { out += Array("\\x\(hex(buffer[k]))".utf8) }
+                case .backslashreplace: for k in i..<i + length { out += Array("\\x\(ASCII.hex(buffer[k], uppercase: false))".utf8) }
                 case .strict:
-                    let position = length == 1 ? "byte 0x\(hex(b)) in position \(i)" : "bytes in position \(i)-\(i + length - 1)"
+                    let position = length == 1 ? "byte 0x\(ASCII.hex(b, uppercase: false)) in position \(i)" : "bytes in position \(i)-\(i + length - 1)"
                     let reason = encoding == .ascii ? "ordinal not in range(128)" : problem.rawValue
                     throw QueryServerError(server: "Python", kind: "UnicodeDecodeError",
                                            message: "'\(encoding == .ascii ? "ascii" : "utf-8")' codec can't decode \(position): \(reason)",
@@ -148,7 +148,7 @@ public struct PythonParser: Sendable {
             default:
                 if Character(scalar) == quote { out += "\\" + String(quote) }
                 else if scalar.isPrintable { out.unicodeScalars.append(scalar) }
-                else if scalar.value < 0x100 { out += "\\x" + hex(UInt8(scalar.value)) }
+                else if scalar.value < 0x100 { out += "\\x" + ASCII.hex(UInt8(scalar.value), uppercase: false) }
                 else if scalar.value < 0x10000 { out += "\\u" + hexDigits(scalar.value, width: 4) }
                 else { out += "\\U" + hexDigits(scalar.value, width: 8) }
             }

@@ -1,4 +1,3 @@
-import Foundation
 
 /// A faster way to the same result. qs collects the pieces by key, then merges one chain of
 /// new objects per key into the result; for the common options the fast path instead walks the
@@ -92,7 +91,7 @@ extension QSParser {
         guard var p = input.baseAddress.map(UnsafeRawPointer.init) else { return 0 }
         let end = p + input.count
         var n = 0
-        while p < end, let hit = memchr(p, Int32(byte), end - p) { n += 1; p = UnsafeRawPointer(hit) + 1 }
+        while p < end, let hit = CLibrary.find(byte, in: p, count: end - p) { n += 1; p = hit + 1 }
         return n
     }
 

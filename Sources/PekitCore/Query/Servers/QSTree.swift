@@ -1,4 +1,3 @@
-import Foundation
 
 /// The tree qs's fast path builds, in a few flat arrays instead of one object per map, list and
 /// string: a parse of a large query then costs a handful of allocations rather than several per
@@ -394,7 +393,7 @@ final class ByteArena {
     func equals(_ key: (start: Int, count: Int), _ other: UnsafeBufferPointer<UInt8>) -> Bool {
         let (start, n) = key
         guard n == other.count, let address = other.baseAddress else { return n == other.count }
-        return memcmp(base + start, address, n) == 0
+        return CLibrary.equal(base + start, address, count: n)
     }
 
     func withBytes<T>(_ range: (start: Int, count: Int), _ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T {

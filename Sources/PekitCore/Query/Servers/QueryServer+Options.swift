@@ -13,43 +13,43 @@ extension QueryServer {
 
     /// The option row of a model whose parser is `Parser`: made with `.flag`, `.integer`,
     /// `.text`, `.choice` or `.custom`, erased to an `Option` by the model's registration.
-    public struct OptionRow<Parser> {
+    public struct OptionRow<Parser>: Sendable {
         let name: String
         let takes: String
-        let apply: (inout Parser, OptionValue) throws -> Void
+        let apply: @Sendable (inout Parser, OptionValue) throws -> Void
 
         /// `true` or `false`.
-        public static func flag(_ name: String, _ path: WritableKeyPath<Parser, Bool>) -> OptionRow {
+        public static func flag(_ name: String, _ path: WritableKeyPath<Parser, Bool> & Sendable) -> OptionRow {
             OptionRow(name: name, takes: OptionValue.flagText) { parser, value in parser[keyPath: path] = try value.flag() }
         }
 
         /// A whole number in `range` (a float with an integral value too, as Lua and JSON give it).
-        public static func integer(_ name: String, _ path: WritableKeyPath<Parser, Int>, _ range: ClosedRange<Int64> = 0...Int64.max) -> OptionRow {
+        public static func integer(_ name: String, _ path: WritableKeyPath<Parser, Int> & Sendable, _ range: ClosedRange<Int64> = 0...Int64.max) -> OptionRow {
             OptionRow(name: name, takes: OptionValue.rangeText(range)) { parser, value in parser[keyPath: path] = try value.integer(range) }
         }
 
         /// A whole number from 0, where the parser's default is no limit.
-        public static func integer(_ name: String, _ path: WritableKeyPath<Parser, Int?>) -> OptionRow {
+        public static func integer(_ name: String, _ path: WritableKeyPath<Parser, Int?> & Sendable) -> OptionRow {
             OptionRow(name: name, takes: OptionValue.rangeText(0...Int64.max)) { parser, value in parser[keyPath: path] = try value.integer() }
         }
 
         /// A string (non-empty unless `nonEmpty` is false).
-        public static func text(_ name: String, _ path: WritableKeyPath<Parser, ByteString>, nonEmpty: Bool = true) -> OptionRow {
+        public static func text(_ name: String, _ path: WritableKeyPath<Parser, ByteString> & Sendable, nonEmpty: Bool = true) -> OptionRow {
             OptionRow(name: name, takes: OptionValue.textText(nonEmpty)) { parser, value in parser[keyPath: path] = try value.text(nonEmpty: nonEmpty) }
         }
 
         /// A non-empty string, where the parser's default is its own.
-        public static func text(_ name: String, _ path: WritableKeyPath<Parser, ByteString?>) -> OptionRow {
+        public static func text(_ name: String, _ path: WritableKeyPath<Parser, ByteString?> & Sendable) -> OptionRow {
             OptionRow(name: name, takes: OptionValue.textText(true)) { parser, value in parser[keyPath: path] = try value.text() }
         }
 
         /// One of a string enumeration's values.
-        public static func choice<T: RawRepresentable & CaseIterable>(_ name: String, _ path: WritableKeyPath<Parser, T>) -> OptionRow where T.RawValue == String {
+        public static func choice<T: RawRepresentable & CaseIterable & Sendable>(_ name: String, _ path: WritableKeyPath<Parser, T> & Sendable) -> OptionRow where T.RawValue == String {
             OptionRow(name: name, takes: alternatives(T.allCases.map(\.rawValue))) { parser, value in parser[keyPath: path] = try value.choice(T.self) }
         }
 
         /// An option read its own way; `takes` says what it takes.
-        public static func custom(_ name: String, takes: String, _ apply: @escaping (inout Parser, OptionValue) throws -> Void) -> OptionRow {
+        public static func custom(_ name: String, takes: String, _ apply: @escaping @Sendable (inout Parser, OptionValue) throws -> Void) -> OptionRow {
             OptionRow(name: name, takes: takes, apply: apply)
         }
 

@@ -1,5 +1,7 @@
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
@@ -20,7 +22,7 @@ public enum Files {
         var out: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            let n = chunk.withUnsafeMutableBytes { CLibrary.read(fd, $0.baseAddress, $0.count) }
             if n < 0 { if errno == EINTR || errno == EAGAIN { continue }; return .failed(reason()) }
             if n == 0 { return .bytes(out) }
             guard out.count + n <= limit else { return .tooLarge }
@@ -253,7 +255,7 @@ extension Files {
             guard fd >= 0 else { throw CookieError.file(path: path, reason: "already closed") }
             var written = 0
             while written < raw.count {
-                let n = Glibc.write(fd, raw.baseAddress! + written, raw.count - written)
+                let n = CLibrary.write(fd, raw.baseAddress! + written, raw.count - written)
                 if n < 0 { if errno == EINTR { continue }; throw CookieError.file(path: path, reason: reason()) }
                 written += n
             }
@@ -300,6 +302,12 @@ extension Files {
         var info = stat()
         guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
         return Int(info.st_size)
+    }
+
+    /// Whether anything exists at `path`.
+    static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0
     }
 
     /// Whether `path` exists and is not a regular file (a device, a FIFO, a socket).

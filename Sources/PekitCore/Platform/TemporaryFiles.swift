@@ -1,5 +1,9 @@
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// The temporary files being written right now (`out.pekit-PID-XXXXXX` beside a file that will
@@ -11,12 +15,12 @@ public enum TemporaryFiles {
     /// Slots for paths, written by `register`/`unregister` under a mutex and read by the signal
     /// handler without one (it only unlinks what it finds: async-signal-safe).
     private static let capacity = 256
-    private static let slots: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?> = {
+    nonisolated(unsafe) private static let slots: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?> = {
         let table = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: capacity)
         table.initialize(repeating: nil, count: capacity)
         return table
     }()
-    private static let mutex: UnsafeMutablePointer<pthread_mutex_t> = {
+    nonisolated(unsafe) private static let mutex: UnsafeMutablePointer<pthread_mutex_t> = {
         let m = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
         pthread_mutex_init(m, nil)
         return m
