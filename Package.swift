@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "PekitCore", targets: ["PekitCore"]),
         .library(name: "PekitHTTP", targets: ["PekitHTTP"]),
         .library(name: "PekitCrypto", targets: ["PekitCrypto"]),
+        .library(name: "PekitFoundation", targets: ["PekitFoundation"]),
         .library(name: "PekitLua", targets: ["PekitLua"]),
         .executable(name: "pekit", targets: ["pekit"]),
     ],
@@ -60,6 +61,9 @@ let package = Package(
         .target(name: "PekitCore", dependencies: ["CIDNAShim"]),
         // Sending: PekitCore's requests over libcurl, cookies through the jar, redirects by RFC 9110.
         .target(name: "PekitHTTP", dependencies: ["PekitCore", "CCurl", "CCurlShim"]),
+        // Opt-in bridges to Foundation (URLRequest, HTTPURLResponse, HTTPCookie, URL) and
+        // LocalizedError for every error, so that the libraries themselves need no Foundation.
+        .target(name: "PekitFoundation", dependencies: ["PekitCore", "PekitHTTP", "PekitCrypto"]),
         .target(name: "PekitLua", dependencies: ["PekitCore", "PekitHTTP", "PekitCrypto", "CLua", "CLuaShim"]),
         .executableTarget(name: "pekit", dependencies: ["PekitCore", "PekitHTTP", "PekitCrypto", "PekitLua", "CEdit", "CLuaShim"]),
         // Timing harness for scripts/bench: pekit's core against Foundation in one process.
@@ -78,6 +82,7 @@ let package = Package(
         .target(name: "PekitTestSupport", path: "Tests/PekitTestSupport"),
         .testTarget(name: "PekitCryptoTests", dependencies: ["PekitCrypto", "PekitCore", "PekitTestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "PekitHTTPTests", dependencies: ["PekitHTTP", "PekitCore", "PekitTestSupport"]),
+        .testTarget(name: "PekitFoundationTests", dependencies: ["PekitFoundation", "PekitCore", "PekitHTTP", "PekitCrypto"]),
         .testTarget(name: "PekitCLITests", dependencies: ["PekitTestSupport"]),
     ]
 )

@@ -10,14 +10,35 @@ import Glibc
 ///
 /// One client holds one `HTTPEngine` and its connection cache: requests to the same host reuse
 /// the connection (keep-alive, TLS sessions), one after another or many at once (`sendAll`).
-/// Not thread-safe: one client per thread.
-public final class HTTPClient {
+///
+/// A client may be shared by threads and tasks. `send(_:options:) async` runs on the client's own
+/// sending thread (libcurl's multi interface, every async send of the client together) and never
+/// blocks a task's thread; cancelling the task cancels the transfer. The blocking `send` runs on
+/// the caller's thread, with the client's engine when no other thread is using it and a fresh
+/// one (its own connections) when another is.
+public final class HTTPClient: @unchecked Sendable {
+    /// The engine the blocking sends use; only one thread at a time (`engineLock`).
     public let engine: HTTPEngine
+    private let engineLock = RecursiveLock()
+    private let driverLock = RecursiveLock()
+    private var driver: AsyncDriver?
 
     /// Makes an engine. libcurl is loaded (once) when a request first needs it; if it cannot be,
     /// that request fails with `HTTPError.setup`.
     public init() throws {
         engine = try HTTPEngine()
+    }
+
+    deinit { driver?.stop() }
+
+    /// The sending thread of the async sends, started by the first.
+    func asyncDriverForTasks() throws -> AsyncDriver {
+        try driverLock.locked {
+            if let driver { return driver }
+            let made = try AsyncDriver()
+            driver = made
+            return made
+        }
     }
 
     static func loadCurl() throws {
@@ -49,10 +70,13 @@ public final class HTTPClient {
     /// The wall clock, in Unix seconds.
     public static func now() -> Double { Timestamp.now() }
 
-    /// The client's engine, or a fresh one when called from a callback of a running send (a sink
-    /// that sends): libcurl's multi interface cannot be entered again.
-    private func availableEngine() throws -> HTTPEngine {
-        engine.isRunning ? try HTTPEngine() : engine
+    /// Runs `body` with the client's engine, or with a fresh one when another thread is using it
+    /// or when called from a callback of a running send (a sink that sends): libcurl's multi
+    /// interface cannot be entered again.
+    private func withEngine<T>(_ body: (HTTPEngine) throws -> T) throws -> T {
+        guard engineLock.tryLock() else { return try body(HTTPEngine()) }
+        defer { engineLock.unlock() }
+        return try body(engine.isRunning ? try HTTPEngine() : engine)
     }
 
     /// Sends `request`, following redirects by `options`, and waits for the answer.
@@ -60,11 +84,13 @@ public final class HTTPClient {
     /// - Throws: `HTTPError` for a failed transfer (naming the method, URL and curl's reason),
     ///   too many redirects or an unusable Location; the sink's or the jar's filters' errors.
     public func send(_ request: HTTPRequest, options: consuming SendOptions = SendOptions()) throws -> HTTPResponse {
-        let engine = try availableEngine()
-        var result: Result<HTTPResponse, Error>?
-        engine.add(request, options: options) { result = $0 }
-        engine.run { result != nil }
-        switch result.take() {
+        let options = options
+        let result = CallbackState<Result<HTTPResponse, Error>?>(nil)
+        try withEngine { engine in
+            engine.add(request, options: options) { result.value = $0 }
+            engine.run { result.value != nil }
+        }
+        switch result.value.take() {
         case .success(let response): return response
         case .failure(let error): throw error
         case nil: throw HTTPError.setup("\(request.method) \(request.url): the transfer did not end")
@@ -77,24 +103,26 @@ public final class HTTPClient {
     /// - Complexity: one thread; the network is the limit.
     public func sendAll(_ requests: [(HTTPRequest, SendOptions)], concurrency: Int,
                         completed: ((Int, Result<HTTPResponse, Error>) -> Void)? = nil) -> [Result<HTTPResponse, Error>] {
-        let engine: HTTPEngine
-        do { engine = try availableEngine() } catch { return requests.map { _ in .failure(error) } }
         var results = [Result<HTTPResponse, Error>?](repeating: nil, count: requests.count)
-        var started = 0, finished = 0
-        func startNext() {
-            guard started < requests.count else { return }
-            let index = started
-            started += 1
-            let (request, options) = requests[index]
-            engine.add(request, options: options) { result in
-                results[index] = result
-                finished += 1
-                completed?(index, result)
-                startNext()
+        do {
+            try withEngine { engine in
+                var started = 0, finished = 0
+                func startNext() {
+                    guard started < requests.count else { return }
+                    let index = started
+                    started += 1
+                    let (request, options) = requests[index]
+                    engine.add(request, options: options) { result in
+                        results[index] = result
+                        finished += 1
+                        completed?(index, result)
+                        startNext()
+                    }
+                }
+                for _ in 0..<min(max(1, concurrency), requests.count) { startNext() }
+                engine.run { finished == requests.count }
             }
-        }
-        for _ in 0..<min(max(1, concurrency), requests.count) { startNext() }
-        engine.run { finished == requests.count }
+        } catch { return requests.map { _ in .failure(error) } }
         return results.enumerated().map { index, result in
             result ?? .failure(HTTPError.setup("\(requests[index].0.method) \(requests[index].0.url): the transfer did not end"))
         }

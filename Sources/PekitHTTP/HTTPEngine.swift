@@ -45,6 +45,9 @@ public final class HTTPEngine {
     private var waitList: [curl_waitfd] = []
     /// Inside `step` (libcurl's callbacks may run user code that must not start another step here).
     public private(set) var isRunning = false
+    /// A descriptor whose readability cuts a wait short (the read end of `AsyncDriver`'s pipe:
+    /// a send submitted from another thread starts at once, not at the end of the wait); -1: none.
+    var wakeDescriptor: Int32 = -1
 
     /// An engine; libcurl is loaded when a transfer first needs it (its failure to load is then
     /// that transfer's error, `HTTPError.setup`).
@@ -109,17 +112,21 @@ public final class HTTPEngine {
             } else if running.isEmpty {
                 pollList.removeAll(keepingCapacity: true)
                 for (_, transfer) in plain { pollList.append(pollfd(fd: transfer.connection.fd, events: transfer.events, revents: 0)) }
+                if wakeDescriptor >= 0 { pollList.append(pollfd(fd: wakeDescriptor, events: Int16(POLLIN), revents: 0)) }
                 _ = poll(&pollList, nfds_t(pollList.count), milliseconds)
                 for (k, entry) in plain.enumerated() { entry.transfer.ready = pollList[k].revents != 0 }
             } else if plain.isEmpty, let multi = multiHandle {
                 if !idleBefore {
+                    waitList.removeAll(keepingCapacity: true)
+                    if wakeDescriptor >= 0 { waitList.append(curl_waitfd(fd: wakeDescriptor, events: Int16(CURL_WAIT_POLLIN), revents: 0)) }
                     var events: Int32 = 0
-                    _ = pekit_curl.multi_poll(multi, nil, 0, milliseconds, &events)
+                    _ = pekit_curl.multi_poll(multi, &waitList, UInt32(waitList.count), milliseconds, &events)
                 }
             } else if let multi = multiHandle {
                 // Both kinds: libcurl's sockets and the plain ones in one wait.
                 waitList.removeAll(keepingCapacity: true)
                 for (_, transfer) in plain { waitList.append(curl_waitfd(fd: transfer.connection.fd, events: transfer.events, revents: 0)) }
+                if wakeDescriptor >= 0 { waitList.append(curl_waitfd(fd: wakeDescriptor, events: Int16(CURL_WAIT_POLLIN), revents: 0)) }
                 var events: Int32 = 0
                 _ = pekit_curl.multi_poll(multi, &waitList, UInt32(waitList.count), idleBefore ? 0 : milliseconds, &events)
                 for (k, entry) in plain.enumerated() { entry.transfer.ready = waitList[k].revents != 0 }
@@ -132,8 +139,13 @@ public final class HTTPEngine {
             }
             stopCancelled()
         } else if wait > 0 {
-            var t = timespec(tv_sec: 0, tv_nsec: Int(wait * 1e9))
-            nanosleep(&t, nil)
+            if wakeDescriptor >= 0 {
+                var wake = pollfd(fd: wakeDescriptor, events: Int16(POLLIN), revents: 0)
+                _ = poll(&wake, 1, Int32((wait * 1000).rounded(.up)))
+            } else {
+                var t = timespec(tv_sec: 0, tv_nsec: Int(wait * 1e9))
+                nanosleep(&t, nil)
+            }
         }
         wakeSleepers()
         startReady()

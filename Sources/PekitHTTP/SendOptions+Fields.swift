@@ -4,9 +4,9 @@
 /// rows, and a test checks that README's table of send options lists every one.
 extension SendOptions {
     /// One send option.
-    public struct Field {
+    package struct Field: Sendable {
         /// What the option takes.
-        public enum Kind {
+        package enum Kind: Sendable {
             /// `true` or `false` (on the command line, the flag's presence).
             case flag
             /// A number of seconds more than 0 and at most `SendOptions.secondsRange`'s bound.
@@ -24,7 +24,7 @@ extension SendOptions {
         }
 
         /// A value of the option's kind, as a front end read it.
-        public enum Value {
+        package enum Value: Sendable {
             case flag(Bool)
             case number(Double)
             case integer(Int)
@@ -43,34 +43,34 @@ extension SendOptions {
         }
 
         /// The field of a script's option table.
-        public let name: String
+        package let name: String
         /// What it takes.
-        public let kind: Kind
+        package let kind: Kind
         /// A flag of `pekit request` (curl's name, and its one-letter form if curl has one).
-        public struct Flag: ExpressibleByStringLiteral {
-            public let name: String
-            public let short: Character?
-            public init(_ name: String, short: Character? = nil) { self.name = name; self.short = short }
-            public init(stringLiteral name: String) { self.init(name) }
+        package struct Flag: ExpressibleByStringLiteral, Sendable {
+            package let name: String
+            package let short: Character?
+            package init(_ name: String, short: Character? = nil) { self.name = name; self.short = short }
+            package init(stringLiteral name: String) { self.init(name) }
         }
 
         /// The flags of `pekit request` that give it, the first named in errors (none: the
         /// command line gives it its own way, or not at all).
-        public let flags: [Flag]
+        package let flags: [Flag]
         /// The flags' names.
-        public var flagNames: [String] { flags.map(\.name) }
+        package var flagNames: [String] { flags.map(\.name) }
         /// Whether the flag takes a value (the others stand for one: `implied`, or `true`).
-        public func takesValue(_ flag: Flag) -> Bool {
+        package func takesValue(_ flag: Flag) -> Bool {
             if implied[flag.name] != nil { return false }
             if case .flag = kind { return false }
             return true
         }
         /// Flags among `flags` that take no value and stand for one (curl's `--http2`, pekit's `--no-follow`).
-        public let implied: [String: Value]
+        package let implied: [String: Value]
         /// Sets the option from a value of its kind (nil for `.script`, which the host sets).
-        public let set: ((inout SendOptions, Value) -> Void)?
+        package let set: (@Sendable (inout SendOptions, Value) -> Void)?
 
-        init(_ name: String, _ kind: Kind, flags: [Flag] = [], implied: [String: Value] = [:], set: ((inout SendOptions, Value) -> Void)? = nil) {
+        init(_ name: String, _ kind: Kind, flags: [Flag] = [], implied: [String: Value] = [:], set: (@Sendable (inout SendOptions, Value) -> Void)? = nil) {
             self.name = name
             self.kind = kind
             self.flags = flags
@@ -80,5 +80,5 @@ extension SendOptions {
     }
 
     /// The fields' names, in order.
-    public static var fieldNames: [String] { fields.map(\.name) }
+    package static var fieldNames: [String] { fields.map(\.name) }
 }

@@ -2,15 +2,15 @@ import PekitCore
 
 /// How a request is sent. The defaults are curl's and requests' where those are safe: redirects
 /// followed (at most 10), TLS verified, proxies from the environment, no total time limit.
-public struct SendOptions {
+public struct SendOptions: Sendable {
     /// Where the body of the final response goes.
-    public enum Sink {
+    public enum Sink: Sendable {
         /// Kept in `HTTPResponse.body`.
         case memory
         /// Written to a file that appears complete, or not at all (temporary file, then rename).
         case file(String)
         /// Handed over in pieces as they arrive; an error thrown stops the transfer.
-        case custom(([UInt8]) throws -> Void)
+        case custom(@Sendable ([UInt8]) throws -> Void)
     }
 
     public enum Version: String, Sendable {
@@ -77,20 +77,20 @@ public struct SendOptions {
     package var plainHTTP = true
 
     /// Polled during the transfer; true stops it with `HTTPError.cancelled`.
-    public var isCancelled: (() -> Bool)?
+    public var isCancelled: (@Sendable () -> Bool)?
     /// What goes over the wire, as libcurl reports it (for curl's -v and --trace-ascii): notes,
     /// header blocks sent and received, body bytes sent and received. Called on the sending
     /// thread, for every request of a redirect chain.
-    public var trace: ((TraceEvent, [UInt8]) -> Void)?
+    public var trace: (@Sendable (TraceEvent, [UInt8]) -> Void)?
 
     public enum TraceEvent: Sendable { case text, headerOut, headerIn, dataOut, dataIn }
 
     /// Called after every exchange (each request of a redirect chain): the request as sent, the
     /// response as received (a followed redirect's body is not kept) and when it started (Unix
     /// seconds). What `--har` records.
-    public var record: ((HTTPRequest, HTTPResponse, Double) -> Void)?
+    public var record: (@Sendable (HTTPRequest, HTTPResponse, Double) -> Void)?
     /// Told what happened that the user may not expect (`Notice.text` says it).
-    public var notice: ((Notice) -> Void)?
+    public var notice: (@Sendable (Notice) -> Void)?
     /// Say, on every hop, which of the jar's cookies were sent and which held back and why, and
     /// what became of each Set-Cookie field (`Notice.cookies`, and the HAR entry's comments).
     public var explainsCookies = false
@@ -121,7 +121,7 @@ public struct SendOptions {
     }
     /// How a transfer goes, about five times a second and once at its end: bytes received and
     /// sent, with the totals when known (0 otherwise), and seconds since it started.
-    public var progress: ((Progress) -> Void)?
+    public var progress: (@Sendable (Progress) -> Void)?
 
     public struct Progress: Sendable, Equatable {
         public var downloaded: Int64, downloadTotal: Int64, uploaded: Int64, uploadTotal: Int64
@@ -134,7 +134,7 @@ public struct SendOptions {
     public var retry: RetryPolicy?
     /// Called before each retry: the attempt about to start, the status or error that caused it,
     /// and the wait in seconds (for -v).
-    public var willRetry: ((Int, String, Double) -> Void)?
+    public var willRetry: (@Sendable (Int, String, Double) -> Void)?
 
     public init() {}
 
@@ -150,14 +150,14 @@ public struct SendOptions {
 
     /// Signs each hop to the request's own origin again (a redirect to another origin carries no
     /// signature: its headers are dropped, as Authorization is).
-    public var sign: ((inout HTTPRequest) throws -> Void)?
+    public var sign: (@Sendable (inout HTTPRequest) throws -> Void)?
     /// The headers a signature adds.
     static let signatureHeaders = ["Authorization", "X-Amz-Date", "X-Amz-Security-Token", "X-Amz-Content-SHA256"]
 
     /// Every send option, one row each (SendOptions+Fields.swift), in the order errors list them.
     /// A new send option is its property above, its row here, and where `EasyHandle` applies it:
     /// a script's tables, `pekit request`'s flags and `pekit import curl` read the row.
-    public static let fields: [Field] = [
+    package static let fields: [Field] = [
         Field("jar", .script("a cookie jar")),
         Field("same_site", .choice(CookieJar.RequestContext.Site.allCases.map(\.rawValue))) { options, value in
             options.cookieContext.site = value.text.flatMap(CookieJar.RequestContext.Site.init(rawValue:)) ?? .same

@@ -248,7 +248,7 @@ final class CookieJarTests: XCTestCase {
                          expires: rng.next(3) == 0 ? nil : Double(1_700_000_000 + rng.next(100_000_000)),
                          creation: Double(1_600_000_000 + i), lastAccess: Double(1_650_000_000 + i), hostOnly: rng.next(2) == 0,
                          secure: secure, httpOnly: rng.next(2) == 0,
-                         sameSite: [nil, .strict, .lax, secure ? .none : nil][rng.next(4)], partitioned: secure && rng.next(5) == 0,
+                         sameSite: [nil, .strict, .lax, secure ? Cookie.SameSite.none : nil][rng.next(4)], partitioned: secure && rng.next(5) == 0,
                          partitionKey: ["https://a.test", "https://b.example", nil][rng.next(3)]))
         }
         XCTAssertEqual(j.count, 400)

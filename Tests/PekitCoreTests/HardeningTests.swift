@@ -46,8 +46,8 @@ final class HardeningTests: XCTestCase {
     func testCurlOperandsCannotBeOptions() throws {
         let directory = try makeTemporaryDirectory("curl-operands")
         let saved = FileManager.default.currentDirectoryPath
-        FileManager.default.changeCurrentDirectoryPath(directory.path)
-        defer { FileManager.default.changeCurrentDirectoryPath(saved) }
+        _ = FileManager.default.changeCurrentDirectoryPath(directory.path)
+        defer { _ = FileManager.default.changeCurrentDirectoryPath(saved) }
         try "x".write(toFile: "-A", atomically: false, encoding: .utf8)
         try "y".write(toFile: "-", atomically: false, encoding: .utf8)
         var builder = RequestBuilder(url: "http://h/up")
@@ -114,8 +114,8 @@ final class HardeningTests: XCTestCase {
     func testLargeJarLoadsWithTheLimitsApplied() throws {
         var text = ""
         for i in 0..<40_000 { text += "d\(i % 400).example\tFALSE\t/\tFALSE\t0\tc\(i)\tv\n" }
-        var tick = 1_000_000.0
-        let jar = CookieJar(publicSuffixes: nil, clock: { tick += 1; return tick })
+        let tick = CallbackState(1_000_000.0)
+        let jar = CookieJar(publicSuffixes: nil, clock: { tick.value += 1; return tick.value })
         let (loaded, warnings) = try jar.load(Array(text.utf8), format: .netscape, name: "big.txt")
         XCTAssertEqual(loaded, 40_000)
         XCTAssertEqual(warnings, [])

@@ -343,11 +343,11 @@ final class HTTPClientTests: XCTestCase {
         XCTAssertTrue(bytes.enumerated().allSatisfy { $0.element == UInt8($0.offset % 251) })
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path), ["download.bin"])
 
-        var chunks = 0, total = 0
-        options.sink = .custom { chunk in chunks += 1; total += chunk.count }
+        let counts = CallbackState((chunks: 0, total: 0))
+        options.sink = .custom { chunk in counts.value.chunks += 1; counts.value.total += chunk.count }
         _ = try client.send(try build("\(server.base)/bytes/300000?chunked=1"), options: options)
-        XCTAssertEqual(total, 300_000)
-        XCTAssertGreaterThan(chunks, 1)
+        XCTAssertEqual(counts.value.total, 300_000)
+        XCTAssertGreaterThan(counts.value.chunks, 1)
 
         // A sink that fails stops the transfer; a failed download leaves no file behind.
         struct Enough: Error {}
@@ -511,7 +511,7 @@ final class HTTPClientTests: XCTestCase {
         process.arguments = (log == nil ? [] : ["-v"]) + ["--htdocs=\(docroot.path)", "--address=127.0.0.1", String(port),
                              tls.appendingPathComponent("server.key").path, tls.appendingPathComponent("server.pem").path]
         if let log {
-            FileManager.default.createFile(atPath: log.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: log.path, contents: nil)
             process.standardOutput = try FileHandle(forWritingTo: log)
         } else {
             process.standardOutput = FileHandle.nullDevice

@@ -61,7 +61,7 @@ final class PatternTests: XCTestCase {
 /// Runs `body` with the process's standard output going to a temporary file; returns what it wrote.
 func captureStandardOutput(_ body: () throws -> Void) throws -> [UInt8] {
     let file = FileManager.default.temporaryDirectory.appendingPathComponent("pekit-stdout-\(UUID().uuidString)")
-    FileManager.default.createFile(atPath: file.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: file.path, contents: nil)
     defer { try? FileManager.default.removeItem(at: file) }
     fflush(stdout)
     let saved = dup(STDOUT_FILENO)

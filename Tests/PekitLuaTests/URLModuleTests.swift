@@ -36,7 +36,8 @@ final class URLModuleTests: XCTestCase {
         let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("PekitCoreTests/Fixtures/urls")
         func load(_ name: String) throws -> [Vector] {
-            try JSONDecoder().decode(File.self, from: Data(contentsOf: fixtures.appendingPathComponent(name))).vectors
+            let data = try Data(contentsOf: fixtures.appendingPathComponent(name))
+            return try JSONDecoder().decode(File.self, from: data).vectors
         }
         // Every byte but letters and digits as a three-digit decimal escape: any string, one Lua literal.
         func quoted(_ s: String?) -> String {

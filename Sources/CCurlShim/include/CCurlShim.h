@@ -32,8 +32,9 @@ typedef struct {
     const char *(*multi_strerror)(CURLMcode);
 } pekit_curl_api;
 
-/// The loaded functions (all NULL before a successful pekit_curl_load).
-extern pekit_curl_api pekit_curl;
+/// The loaded functions (all NULL before a successful pekit_curl_load). Written once, under
+/// pekit_curl_load's lock, before any is read: Swift 6 may read it from any thread.
+extern pekit_curl_api pekit_curl __attribute__((swift_attr("nonisolated(unsafe)")));
 
 /// Loads libcurl once (thread-safe) and runs curl_global_init. Returns NULL on success, or a
 /// message saying what failed (the library missing, a symbol missing, the initialisation).

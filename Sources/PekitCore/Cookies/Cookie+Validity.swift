@@ -45,7 +45,10 @@ extension Cookie {
     /// case-insensitively as browsers do (`__SECURE-id` is a `__Secure-` cookie).
     /// `__Secure-`, `__Host-`, `__Http-` and `__Host-Http-` (RFC 6265bis §4.1.3), matched
     /// without case.
-    public enum NamePrefix { case secure, host, http, hostHTTP }
+    public enum NamePrefix: String, Sendable { case secure = "__Secure-", host = "__Host-", http = "__Http-", hostHTTP = "__Host-Http-" }
+
+    /// The prefix the name starts with (any case, as RFC 6265bis compares them), if any.
+    public var namePrefix: NamePrefix? { Self.namePrefix(name) }
 
     /// The prefix `name` starts with, if any: compared byte by byte, no lower-cased copy made
     /// (this runs for every cookie stored).

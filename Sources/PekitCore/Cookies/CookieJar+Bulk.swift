@@ -42,7 +42,7 @@ extension CookieJar {
         guard let slot = byDomain.index(forKey: cookie.domain) else {
             index.places[hash] = 0
             byDomain[cookie.domain] = [cookie]
-            count += 1
+            storedCount += 1
             return
         }
         // One string for the domain's cookies, not one each.
@@ -61,7 +61,7 @@ extension CookieJar {
         }
         index.places[hash] = byDomain.values[slot].count
         byDomain.values[slot].append(consume cookie)
-        count += 1
+        storedCount += 1
     }
 
     /// Every domain within `limits.perDomain` and the jar within `limits.total`, least recently
@@ -76,8 +76,8 @@ extension CookieJar {
                 // The most recently used kept, a later place first among equal times.
                 let kept = list.indices.sorted { (list[$0].lastAccess, $0) > (list[$1].lastAccess, $1) }
                     .prefix(limits.perDomain).sorted().map { list[$0] }
-                evicted += list.count - kept.count
-                count -= list.count - kept.count
+                evictedCount += list.count - kept.count
+                storedCount -= list.count - kept.count
                 byDomain.values[slot] = kept
             }
             slot = byDomain.index(after: slot)
@@ -101,8 +101,8 @@ extension CookieJar {
             let list = byDomain.values[s]
             let kept = list.indices.filter { !drop[d][$0] }.map { list[$0] }
             if kept.isEmpty { emptied.append(byDomain.keys[s]) } else { byDomain.values[s] = kept }
-            evicted += dropped
-            count -= dropped
+            evictedCount += dropped
+            storedCount -= dropped
         }
         for domain in emptied { byDomain[domain] = nil }
     }

@@ -8,7 +8,7 @@ extension CookieJar {
     enum Change { case stored, removed }
 
     /// Whether the jar changed since it was made or saved by merging.
-    public var hasChanges: Bool { !changes.isEmpty }
+    public var hasChanges: Bool { lock.locked { !changes.isEmpty } }
 
     /// Notes that the cookie with `key` was stored or removed (never while a file loads).
     @inline(__always)

@@ -173,7 +173,7 @@ extension CookieJar {
         while count > total, let entry = eviction.byAccess.popMin() {
             if removeCookie(eviction.keys[entry.key], where: { $0.lastAccess == entry.time }) { removed += 1 }
         }
-        evicted += removed
+        evictedCount += removed
     }
 
     /// Removes the cookie with `key` if `current` holds for it (for eviction: the entry that found
@@ -190,7 +190,7 @@ extension CookieJar {
         } else {
             byDomain.values[slot].remove(at: i)
         }
-        count -= 1
+        storedCount -= 1
         return true
     }
 }

@@ -15,6 +15,7 @@ extension CookieJar {
     /// The file text for the jar's cookies, session cookies too unless `sessions` is false (as
     /// curl's `-c` writes them, and `save(to:)` and the command line do).
     public func serialized(_ format: FileFormat, sessions: Bool = true) -> [UInt8] {
+        lock.lock(); defer { lock.unlock() }
         let now = clock()
         let cookies = all.filter { !$0.isExpired(at: now) && (sessions || $0.isPersistent) }
         switch format {
@@ -69,6 +70,7 @@ extension CookieJar {
     /// - Parameter sessions: write session cookies too (the default, as curl's `-c` and the
     ///   command line do; false writes only cookies with an expiry, as a browser keeps on disk).
     public func save(to path: String, format: FileFormat? = nil, sessions: Bool = true, force: Bool = false) throws {
+        lock.lock(); defer { lock.unlock() }
         if !force { try Self.checkReplaceable(path) }
         try Files.writeAtomically(serialized(format ?? .guess(path), sessions: sessions), to: path)
     }
@@ -85,7 +87,8 @@ extension CookieJar {
     ///   `force`) one that is not a cookie jar.
     @discardableResult
     public func save(mergingInto path: String, format: FileFormat? = nil, sessions: Bool = true, force: Bool = false) throws -> Bool {
-        try Files.withLock(path) {
+        lock.lock(); defer { lock.unlock() }
+        return try Files.withLock(path) {
             if !force { try Self.checkReplaceable(path) }
             let exists = Files.size(path) != nil
             guard hasChanges || (!exists && count > 0) else { return false }
@@ -121,6 +124,7 @@ extension CookieJar {
     /// - Throws: `CookieError.file` when the file cannot be read or is not a cookie file at all.
     @discardableResult
     public func load(from path: String, format: FileFormat? = nil) throws -> (loaded: Int, warnings: [String]) {
+        lock.lock(); defer { lock.unlock() }
         if let size = Files.size(path), size > limits.fileBytes {
             throw CookieError.file(path: path, reason: "the file is \(size) bytes, more than a cookie jar file may be (\(limits.fileBytes)); is it a cookie file?")
         }
@@ -139,6 +143,7 @@ extension CookieJar {
 
     /// Adds the cookies of file text (see `load(from:)`).
     public func load(_ bytes: [UInt8], format: FileFormat, name: String) throws -> (loaded: Int, warnings: [String]) {
+        lock.lock(); defer { lock.unlock() }
         loadDepth += 1
         defer { loadDepth -= 1 }
         var warnings: [String] = []

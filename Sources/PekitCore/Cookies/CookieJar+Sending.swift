@@ -13,7 +13,8 @@ extension CookieJar {
 
     /// The verdict for every cookie in the jar (for `explain`), without touching last-access.
     public func explain(_ url: RequestURL, context: RequestContext = RequestContext()) throws -> [Verdict] {
-        try verdicts(all, url: url, host: try logicalHost(url), context: context)
+        lock.lock(); defer { lock.unlock() }
+        return try verdicts(all, url: url, host: try logicalHost(url), context: context)
     }
 
     /// The verdicts that concern `url`, for saying on every hop what was sent and what was held
@@ -21,6 +22,7 @@ extension CookieJar {
     /// domains (the cookies a reader would ask about), without touching last-access. Only those
     /// domains' cookies are judged, unless a filter's own matching may send any cookie.
     public func explainRelevant(_ url: RequestURL, context: RequestContext = RequestContext()) throws -> [Verdict] {
+        lock.lock(); defer { lock.unlock() }
         let host = try logicalHost(url)
         if filters.contains(where: { $0.match != nil }) {
             let domains = Set(candidateDomains(host))
@@ -84,6 +86,7 @@ extension CookieJar {
     /// The cookies to send to `url`, in §5.4's order (longer paths first, then earlier
     /// creation); their last-access times are updated.
     public func cookies(for url: RequestURL, context: RequestContext = RequestContext()) throws -> [Cookie] {
+        lock.lock(); defer { lock.unlock() }
         let context = context.resolved(for: url, in: self)
         let host = try logicalHost(url)
         let now = tick()
@@ -140,6 +143,7 @@ extension CookieJar {
     /// The Cookie header value for `url` as its bytes go on the wire (a value that is not UTF-8
     /// as it came), or nil when no cookie is sent.
     public func headerBytes(for url: RequestURL, context: RequestContext = RequestContext()) throws -> [UInt8]? {
+        lock.lock(); defer { lock.unlock() }
         let list = try cookies(for: url, context: context)
         guard !list.isEmpty else { return nil }
         var header: [UInt8] = []
@@ -154,7 +158,8 @@ extension CookieJar {
     /// The Cookie header value for `url` as text (bytes that are not UTF-8 repaired), or nil
     /// when no cookie is sent.
     public func header(for url: RequestURL, context: RequestContext = RequestContext()) throws -> String? {
-        try headerBytes(for: url, context: context).map { String(decoding: $0, as: UTF8.self) }
+        lock.lock(); defer { lock.unlock() }
+        return try headerBytes(for: url, context: context).map { String(decoding: $0, as: UTF8.self) }
     }
 }
 

@@ -10,6 +10,7 @@ extension CookieJar {
     ///   under its site; nil: `url` is the top-level one.
     public func receive(_ setCookie: String, from url: RequestURL, http: Bool = true, site: RequestContext.Site = .same,
                         topLevel: RequestURL? = nil) throws -> Outcome {
+        lock.lock(); defer { lock.unlock() }
         var header = setCookie
         return try header.withUTF8 { try receive(bytes: $0, from: url, http: http, site: site, topLevel: topLevel) }
     }
@@ -17,7 +18,8 @@ extension CookieJar {
     /// `receive` in a request's context, as `header(for:context:)` takes it: its `http`, its
     /// top-level page, and its site, judged for `url` as a response's (`site(for:storing:in:)`).
     public func receive(bytes: UnsafeBufferPointer<UInt8>, from url: RequestURL, context: RequestContext) throws -> Outcome {
-        try receive(bytes: bytes, from: url, http: context.http, site: context.site(for: url, storing: true, in: self), topLevel: context.topLevel)
+        lock.lock(); defer { lock.unlock() }
+        return try receive(bytes: bytes, from: url, http: context.http, site: context.site(for: url, storing: true, in: self), topLevel: context.topLevel)
     }
 
     /// `receive` of a Set-Cookie value's bytes where they are (a script's string, a response's
@@ -25,6 +27,7 @@ extension CookieJar {
     /// `receive` reads them, each field's replaced as it becomes text.
     public func receive(bytes: UnsafeBufferPointer<UInt8>, from url: RequestURL, http: Bool = true,
                         site: RequestContext.Site = .same, topLevel: RequestURL? = nil) throws -> Outcome {
+        lock.lock(); defer { lock.unlock() }
         guard let parsed = SetCookie.parse(bytes) else {
             let setCookie = String(decoding: bytes, as: UTF8.self)
             let name = setCookie.split(separator: ";").first.map { String($0.prefix(40)) } ?? ""
@@ -109,12 +112,12 @@ extension CookieJar {
                 cookie.creation = byDomain.values[slot][index].creation
                 if cookie.isExpired(at: now) {
                     if byDomain.values[slot].count == 1 { byDomain.remove(at: slot) } else { byDomain.values[slot].remove(at: index) }
-                    count -= 1
+                    storedCount -= 1
                     noteChange(cookie.key, .removed)
                     return .removed(name: name, count: 1)
                 }
                 byDomain.values[slot][index] = cookie
-                count -= 1
+                storedCount -= 1
             } else {
                 if cookie.isExpired(at: now) { noteChange(cookie.key, .removed); return .removed(name: name, count: 0) }
                 byDomain.values[slot].append(cookie)
@@ -125,7 +128,7 @@ extension CookieJar {
             byDomain[cookie.domain] = [cookie]
             domainCount = 1
         }
-        count += 1
+        storedCount += 1
         noteForEviction(cookie)
         noteChange(cookie.key, .stored)
         if domainCount > limits.perDomain { enforceLimits(domain: cookie.domain, now: now) } else { evictOverTotal() }
@@ -172,6 +175,7 @@ extension CookieJar {
     /// - Throws: `CookieError.invalidCookie` for control bytes in the name or value, a name and
     ///   value over the size limit, or an expiry that is not a number.
     public func set(_ cookie: Cookie) throws {
+        lock.lock(); defer { lock.unlock() }
         if let (_, problem) = Cookie.problem(name: cookie.name, value: cookie.value, limit: limits.maxNameValueBytes, valueBytes: cookie.rawValue?.count) {
             throw CookieError.invalidCookie("cookie \"\(String(cookie.name.prefix(40)))\": \(problem)")
         }
@@ -195,10 +199,10 @@ extension CookieJar {
         if let slot = byDomain.index(forKey: cookie.domain),
            let index = byDomain.values[slot].firstIndex(where: cookie.key.matches) {
             byDomain.values[slot].remove(at: index)
-            count -= 1
+            storedCount -= 1
         }
         byDomain[cookie.domain, default: []].append(cookie)
-        count += 1
+        storedCount += 1
         noteForEviction(cookie)
         noteChange(cookie.key, .stored)
         enforceLimits(domain: cookie.domain, now: now)
@@ -236,9 +240,9 @@ extension CookieJar {
             list.removeAll { $0.isExpired(at: now) }
             while list.count > limits.perDomain, let oldest = list.indices.min(by: { list[$0].lastAccess < list[$1].lastAccess }) {
                 list.remove(at: oldest)
-                evicted += 1
+                evictedCount += 1
             }
-            count -= (byDomain[domain]?.count ?? 0) - list.count
+            storedCount -= (byDomain[domain]?.count ?? 0) - list.count
             byDomain[domain] = list
         }
         evictOverTotal()

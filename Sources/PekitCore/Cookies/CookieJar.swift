@@ -4,7 +4,7 @@
 ///
 /// Cookies are indexed by domain, so a lookup costs O(labels of the host + cookies of those
 /// domains), whatever the number of unrelated domains (unless a filter replaces matching).
-public final class CookieJar {
+public final class CookieJar: @unchecked Sendable {
     /// Size limits (RFC 6265 §6.1's minimums, as browsers apply them).
     public struct Limits: Sendable {
         public var maxNameValueBytes = 4096
@@ -60,16 +60,44 @@ public final class CookieJar {
         public let reason: String
     }
 
-    public var limits = Limits()
+    // Every property and operation takes the jar's lock, so one jar may be shared by threads and
+    // tasks: each operation (a Set-Cookie received, a Cookie header made, a file saved) happens
+    // whole, as if the jar were used by one thread. Recursive, since filters and the clock run
+    // inside operations and may read the jar.
+    let lock = RecursiveLock()
+    private var storedLimits = Limits()
+    private var storedClock: @Sendable () -> Double
+    private var storedSuffixes: PublicSuffixList?
+    private var storedLoader: (@Sendable () -> PublicSuffixList?)?
+    private var storedFilters: [CookieFilter] = []
+
+    /// The limits on cookies and files (RFC 6265bis's at least, browsers' at most).
+    public var limits: Limits {
+        get { lock.locked { storedLimits } }
+        set { lock.locked { storedLimits = newValue } }
+    }
     /// Seconds since the epoch; set it to replay old traffic.
-    public var clock: @Sendable () -> Double
+    public var clock: @Sendable () -> Double {
+        get { lock.locked { storedClock } }
+        set { lock.locked { storedClock = newValue } }
+    }
     /// nil: no public suffix check (every Domain attribute that domain-matches is accepted),
     /// unless `suffixLoader` gives one.
-    public var publicSuffixes: PublicSuffixList? { didSet { lastSuffixCheck = nil; lastDomainCheck = nil } }
+    public var publicSuffixes: PublicSuffixList? {
+        get { lock.locked { storedSuffixes } }
+        set { lock.locked { storedSuffixes = newValue; lastSuffixCheck = nil; lastDomainCheck = nil } }
+    }
     /// Reads the suffix list the first time a check needs it, when `publicSuffixes` is nil (so a
     /// command that never meets a domain cookie never reads the list).
-    public var suffixLoader: (@Sendable () -> PublicSuffixList?)?
-    public var filters: [CookieFilter] = []
+    public var suffixLoader: (@Sendable () -> PublicSuffixList?)? {
+        get { lock.locked { storedLoader } }
+        set { lock.locked { storedLoader = newValue } }
+    }
+    /// The filters every cookie passes through, in order (`CookieFilter`).
+    public var filters: [CookieFilter] {
+        get { lock.locked { storedFilters } }
+        set { lock.locked { storedFilters = newValue } }
+    }
 
     // The jar's storage, read and changed on every cookie received or sent, without the runtime's
     // exclusivity checks (about 20 a received cookie, a tenth of its cost): only the jar's own
@@ -77,9 +105,12 @@ public final class CookieJar {
     // (filters and the clock are called with no access open).
     /// Cookies by the domain they are stored under (§5.3 step 11: one list per domain).
     @exclusivity(unchecked) var byDomain: [String: [Cookie]] = [:]
-    @exclusivity(unchecked) public internal(set) var count = 0
+    @exclusivity(unchecked) var storedCount = 0
+    @exclusivity(unchecked) var evictedCount = 0
+    /// The cookies in the jar.
+    public var count: Int { lock.locked { storedCount } }
     /// Cookies removed so far to keep within `limits` (least recently used first).
-    @exclusivity(unchecked) public internal(set) var evicted = 0
+    public var evicted: Int { lock.locked { evictedCount } }
     @exclusivity(unchecked) private var lastTime = 0.0
     /// While a file loads: where each cookie is in its domain's list, so that a repeated cookie
     /// replaces in place in O(1), and the limits wait until the end (one sort instead of a scan
@@ -110,14 +141,15 @@ public final class CookieJar {
     }
 
     public init(publicSuffixes: PublicSuffixList?, clock: @escaping @Sendable () -> Double) {
-        self.publicSuffixes = publicSuffixes
-        self.clock = clock
+        self.storedSuffixes = publicSuffixes
+        self.storedClock = clock
     }
 
     /// The schemeful site of a URL, a partition's key (CHIPS): `https://example.com` for
     /// https://www.example.com/a (the registrable domain; the host itself for an IP address or
     /// when there is no list).
     public func site(of url: RequestURL) -> String {
+        lock.lock(); defer { lock.unlock() }
         if publicSuffixes == nil, let loader = suffixLoader { suffixLoader = nil; publicSuffixes = loader() }
         let host = url.host
         let registrable = RequestURL.isIPAddress(host) ? host : publicSuffixes?.registrableDomain(host) ?? host
@@ -191,7 +223,7 @@ public final class CookieJar {
     // MARK: Managing
 
     /// Every cookie, in domain then path then creation order.
-    public var all: [Cookie] { listed(byDomain.keys) }
+    public var all: [Cookie] { lock.locked { listed(byDomain.keys) } }
 
     /// The cookies of these domains in `all`'s order: by domain, then path, then creation.
     func listed<Domains: Sequence<String>>(_ domains: Domains) -> [Cookie] {
@@ -204,6 +236,7 @@ public final class CookieJar {
     /// returns how many were deleted (the seed's `deleteCookieForURL`).
     @discardableResult
     public func delete(for url: RequestURL, name: String? = nil) throws -> Int {
+        lock.lock(); defer { lock.unlock() }
         let host = try logicalHost(url)
         let now = clock()
         let doomed = try all.filter { cookie in
@@ -218,21 +251,24 @@ public final class CookieJar {
     /// Removes one cookie by name, domain and path; returns whether it was there.
     @discardableResult
     public func remove(_ key: CookieKey) -> Bool {
+        lock.lock(); defer { lock.unlock() }
         noteChange(key, .removed)
         return removeCookie(key)
     }
 
     /// Removes every cookie.
     public func clear() {
+        lock.lock(); defer { lock.unlock() }
         for list in byDomain.values { for cookie in list { noteChange(cookie.key, .removed) } }
         byDomain = [:]
-        count = 0
+        storedCount = 0
         eviction.reset()
     }
 
     /// Removes expired cookies; returns how many.
     @discardableResult
     public func removeExpired() -> Int {
+        lock.lock(); defer { lock.unlock() }
         let now = clock()
         var removed = 0
         // Only the lists with an expired cookie are made again.
@@ -241,7 +277,7 @@ public final class CookieJar {
             removed += list.count - kept.count
             byDomain[domain] = kept.isEmpty ? nil : kept
         }
-        count -= removed
+        storedCount -= removed
         return removed
     }
 }

@@ -2,9 +2,12 @@
 /// comments skipped, an optional `export `, values bare (a ` #` starts a comment), in single
 /// quotes (as written) or in double quotes (`\n`, `\t`, `\"`, `\\` escaped; may span lines).
 public enum DotEnv {
-    public struct ParseError: Error, Equatable, Sendable {
+    /// A line that is no assignment, or a quote left open.
+    public struct ParseError: Error, Equatable, Sendable, CustomStringConvertible {
         public let line: Int
         public let reason: String
+        /// `line 3: expected NAME=VALUE`.
+        public var description: String { "line \(line): \(reason)" }
     }
 
     /// The pairs in file order (a name given twice: the last value, at its first place).

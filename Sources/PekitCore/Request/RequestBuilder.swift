@@ -3,7 +3,7 @@
 /// header, and validation that rules out header injection. The fields are curl's, in curl's
 /// order (`RequestBuilder+Fields.swift`), so a request leaves pekit as the same curl command
 /// leaves curl.
-public struct RequestBuilder {
+public struct RequestBuilder: Sendable {
     /// Where parameters go.
     public enum ParameterPlacement: String, Sendable { case auto, query, body }
 
@@ -106,7 +106,7 @@ public struct RequestBuilder {
     public var cookieContext = CookieJar.RequestContext()
     /// Signs the built request (AWS SigV4, OAuth 1.0a…); the sender calls it again for each
     /// redirect hop to the same origin, so every hop carries a fresh signature.
-    public var signer: ((inout HTTPRequest) throws -> Void)?
+    public var signer: (@Sendable (inout HTTPRequest) throws -> Void)?
     /// The environment a policy's `Accept-Language` rule reads (`LANGUAGE`, `LANG`).
     public var environment: [String: String] = [:]
 

@@ -38,7 +38,7 @@ extension CookiesModule {
     static func withFields<T>(of cookie: Cookie, _ body: (inout pekit_cookie_fields) -> T) -> T {
         var name = cookie.name, domain = cookie.domain, path = cookie.path, partition = cookie.partitionKey ?? ""
         // The value's bytes as they came (one that is not UTF-8 too): a Lua string holds bytes.
-        var value = cookie.valueBytes
+        let value = cookie.valueBytes
         // The SameSite words are static strings: their bytes need no copy.
         let sameSite: StaticString = switch cookie.sameSite { case .strict?: "Strict"; case .lax?: "Lax"; case .none?: "None"; case nil: "" }
         return name.withUTF8 { name in value.withUnsafeBufferPointer { value in domain.withUTF8 { domain in path.withUTF8 { path in partition.withUTF8 { partition in

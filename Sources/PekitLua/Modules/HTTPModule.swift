@@ -108,7 +108,7 @@ enum HTTPModule: LuaModule {
                 let callback = LuaCallback(runtime: runtime, origin: "progress")
                 // {downloaded=, total=, uploaded=, upload_total=, elapsed=}. An error in it does not stop
                 // the transfer (Ctrl-C does): it is said once on standard error.
-                var warned = false
+                let warned = CallbackState(false)
                 options.progress = { p in
                     let info = PekitValue.map(PekitMap(ordered: [
                         .init(key: "downloaded", value: .integer(p.downloaded)), .init(key: "total", value: .integer(p.downloadTotal)),
@@ -116,7 +116,7 @@ enum HTTPModule: LuaModule {
                         .init(key: "elapsed", value: .number(p.elapsed)),
                     ]))
                     do { try callback.call([info]) { _, _ in () } } catch {
-                        if !warned { warned = true; fputs("pekit.http: progress: \(error)\n", stderr) }
+                        if !warned.value { warned.value = true; fputs("pekit.http: progress: \(error)\n", stderr) }
                     }
                 }
             }
@@ -287,7 +287,7 @@ enum HTTPModule: LuaModule {
         if case .file = options.sink { isFile = true }
         if options.progress == nil, progressLine ?? isFile, let shown = runtime.progressDisplay {
             display = shown
-            options.progress = shown.download
+            options.progress = { shown.download($0) }
         }
         defer { display?.finish() }
         let response: HTTPResponse
@@ -371,7 +371,6 @@ enum HTTPModule: LuaModule {
             // get(url, {params=…, headers=…, jar=…, timeout=…}): request fields and send options in one table.
             setFunction(http, "pekit.http", method.lowercased()) { call in
                 try call.require(.network)
-                let runtime = call.runtime
                 let url = try URLModule.urlOrString(at: 1, call)
                 var builder: RequestBuilder
                 if try call.optionalTable(2) {

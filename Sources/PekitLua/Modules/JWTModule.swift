@@ -36,7 +36,6 @@ enum JWTModule: LuaModule {
             return 2
         }
         setFunction(module, "pekit.jwt", "verify") { call in
-            let runtime = call.runtime
             let token = try call.string(1)
             let key = try call.bytes(2)
             var options = JWT.Options(now: TimeModule.wallClock())

@@ -33,7 +33,7 @@ struct Delivery {
         self.request = request
         var options = SendOptions(cookiesOf: builder)
         options.rate = rate
-        var noticed = Set<String>()
+        let noticed = CallbackState(Set<String>())
         let verboseCookies = parsed.has(RequestOptions.verbose)
         options.notice = { notice in
             // -v: each hop's cookies, sent and held back and why, and each Set-Cookie's fate.
@@ -42,7 +42,7 @@ struct Delivery {
                 return
             }
             let text = notice.text(.commandLine)
-            if noticed.insert(text).inserted { Output.stderr.line("pekit request: warning: \(text)") }
+            if noticed.value.insert(text).inserted { Output.stderr.line("pekit request: warning: \(text)") }
         }
         // -v says it, --har keeps it in the entries' comments.
         options.explainsCookies = verboseCookies || parsed.has(RequestOptions.har)
@@ -89,12 +89,12 @@ struct Delivery {
         let errorStyle = try Style(parsed, command: "request", fd: STDERR_FILENO)
         // -v and --trace-ascii FILE: what libcurl reports, as curl shows it (the trace is written
         // whole at the end, complete or not at all).
-        var trace: [UInt8] = []
+        let trace = CallbackState([UInt8]())
         let tracePath = parsed.value(RequestOptions.traceAscii)
         if verbose || tracePath != nil {
             options.trace = { event, bytes in
                 if verbose { TraceOutput.verbose(event, bytes, style: errorStyle) }
-                if tracePath != nil { trace += TraceOutput.ascii(event, bytes) }
+                if tracePath != nil { trace.value += TraceOutput.ascii(event, bytes) }
             }
         }
         // --har FILE: every exchange of the chain, written whole at the end (also after a failure).
@@ -119,7 +119,7 @@ struct Delivery {
             }
             defer {
                 if let tracePath {
-                    if tracePath == "-" { Output.stdout.write(trace) } else { try? Files.writeAtomically(trace, to: tracePath, mode: 0o644) }
+                    if tracePath == "-" { Output.stdout.write(trace.value) } else { try? Files.writeAtomically(trace.value, to: tracePath, mode: 0o644) }
                 }
             }
             defer { progressLine?.finish() }

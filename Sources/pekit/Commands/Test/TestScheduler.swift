@@ -40,7 +40,7 @@ enum TestScheduler {
 
     static func run(files: [String], jobs: Int, options: TestOptions, directories: [String],
                     shown: (_ done: Int, _ total: Int, _ results: [TestFileResult]) -> Void) -> [TestFileResult] {
-        func runOne(_ path: String) -> TestFileResult {
+        @Sendable func runOne(_ path: String) -> TestFileResult {
             do {
                 let runtime = try makeRuntime(extraPluginDirectories: directories)
                 return TestRunner.run(path: path, options: options, in: runtime)
