@@ -67,4 +67,22 @@ final class JWTTests: XCTestCase {
             XCTAssertEqual("\($0)", "exp: the token expired at 2011-03-22T18:43:00Z (now 2011-03-22T18:44:30Z)")
         }
     }
+
+    /// Claims as a Swift type, both ways (issue 45): the token for an Encodable is the token for
+    /// the same claims as a PekitValue, and verifying reads them into a Decodable.
+    func testClaimsAreSwiftTypes() throws {
+        struct Claims: Codable, Equatable { var sub: String; var exp: Int; var admin: Bool; var scopes: [String] }
+        let claims = Claims(sub: "u1", exp: 2_000_000_000, admin: false, scopes: ["read", "write"])
+        let key = Array("secret".utf8)
+        let token = try JWT.encode(claims: claims, key: key, algorithm: .hs256)
+        let map = PekitValue.map(PekitMap(ordered: [
+            .init(key: "sub", value: .string("u1")), .init(key: "exp", value: .integer(2_000_000_000)),
+            .init(key: "admin", value: .boolean(false)), .init(key: "scopes", value: .array([.string("read"), .string("write")])),
+        ]))
+        XCTAssertEqual(token, try JWT.encode(claims: map, key: key, algorithm: .hs256))
+        XCTAssertEqual(try JWT.verify(token, key: key, options: JWT.Options(now: 1_900_000_000), as: Claims.self), claims)
+        XCTAssertThrowsError(try JWT.verify(token, key: key, options: JWT.Options(now: 2_100_000_000), as: Claims.self)) { error in
+            XCTAssertTrue(error is JWT.VerificationError, "\(error)")
+        }
+    }
 }

@@ -1,0 +1,51 @@
+import XCTest
+@testable import PekitCore
+
+/// Parameter types as Swift code has them (issue 45): encoded by a policy's rules as
+/// Alamofire's URLEncodedFormParameterEncoder takes an Encodable, and read back from what a
+/// server model makes of the query.
+final class CodableTests: XCTestCase {
+    struct Filter: Codable, Equatable {
+        var tags: [String]
+        var page: Int
+        var exact: Bool
+        var note: String?
+        var range: Range
+        struct Range: Codable, Equatable { var from: Double; var to: Int }
+    }
+
+    let filter = Filter(tags: ["a b", "ü"], page: 2, exact: true, note: nil, range: .init(from: 1.5, to: 10))
+
+    func testAnEncodableIsTheValueItEncodes() throws {
+        let value = try PekitValueEncoder().encode(filter)
+        XCTAssertEqual(value, .map(PekitMap(ordered: [
+            .init(key: "tags", value: .array([.string("a b"), .string("ü")])),
+            .init(key: "page", value: .integer(2)),
+            .init(key: "exact", value: .boolean(true)),
+            .init(key: "range", value: .map(PekitMap(ordered: [.init(key: "from", value: .number(1.5)), .init(key: "to", value: .integer(10))]))),
+        ])))
+    }
+
+    /// The same bytes as the policy writes for the same value given as a PekitValue, and the nil
+    /// property absent, as URLEncodedFormEncoder leaves it.
+    func testAPolicyWritesAnEncodableByItsRules() throws {
+        XCTAssertEqual(try Policy.rfc3986.queryString(encoding: filter).description,
+                       "exact=true&page=2&range%5Bfrom%5D=1.5&range%5Bto%5D=10&tags%5B%5D=a%20b&tags%5B%5D=%C3%BC")
+        XCTAssertEqual(try Policy.rfc3986.queryString(encoding: filter), try Policy.rfc3986.queryString(PekitValueEncoder().encode(filter)))
+    }
+
+    /// What PHP makes of the query ($_GET: every value a string) read into the type.
+    func testAServerModelsReadingDecodesIntoAType() throws {
+        let query = try Policy.rfc3986.queryString(encoding: filter)
+        let read = try QueryServer.php(PHPParser()).read(query, as: Filter.self)
+        XCTAssertEqual(read, filter)
+        XCTAssertThrowsError(try QueryServer.php(PHPParser()).read("page=x&exact=1&tags[]=a&range[from]=1&range[to]=2", as: Filter.self)) { error in
+            guard case DecodingError.dataCorrupted(let context) = error else { return XCTFail("\(error)") }
+            XCTAssertEqual(context.codingPath.map(\.stringValue), ["page"])
+        }
+        XCTAssertThrowsError(try QueryServer.php(PHPParser()).read("page=1", as: Filter.self)) { error in
+            guard case DecodingError.keyNotFound(let key, _) = error else { return XCTFail("\(error)") }
+            XCTAssertEqual(key.stringValue, "tags")
+        }
+    }
+}
