@@ -1,0 +1,88 @@
+// The five tasks of issue 45, as a Swift 6 program would do them with pekit:
+//   consumer BASE_URL DIRECTORY
+// BASE_URL is an HTTP server to send to (the tests' own), DIRECTORY a place for the jar's file.
+import Foundation
+import PekitCore
+import PekitCrypto
+import PekitFoundation
+import PekitHTTP
+
+struct Search: Codable, Equatable, Sendable {
+    var q: String
+    var tags: [String]
+    var page: Int
+    var draft: Bool?
+}
+
+@main
+struct Consumer {
+    static func main() async {
+        let arguments = CommandLine.arguments
+        guard arguments.count == 3 else {
+            FileHandle.standardError.write(Data("usage: consumer BASE_URL DIRECTORY\n".utf8))
+            exit(2)
+        }
+        do {
+            try await run(base: arguments[1], directory: arguments[2])
+        } catch {
+            FileHandle.standardError.write(Data("consumer: \(error.localizedDescription)\n".utf8))
+            exit(1)
+        }
+    }
+
+    static func run(base: String, directory: String) async throws {
+        // 1. Parameters encoded as AFNetworking does, read as PHP and qs do.
+        let search = Search(q: "café & co", tags: ["a", "b"], page: 2, draft: nil)
+        let query = try Policy.afnetworking.queryString(encoding: search)
+        print("1 query:", query)
+        print("1 php:", try QueryServer.php(PHPParser()).read(query, as: Search.self) == search)
+        print("1 qs:", try QueryServer.qs(QSParser()).read(query))
+
+        // 2. A filtered jar, saved and loaded again.
+        let jar = CookieJar(publicSuffixes: try PublicSuffixList.load(environment: [:]), clock: { 1_800_000_000 })
+        jar.filters = [CookieFilter(name: "no trackers", accept: { cookie, _ in !cookie.name.hasPrefix("_ga") })]
+        let site = try RequestURL("https://www.example.com/")
+        for field in ["sid=1; Path=/; Secure; HttpOnly", "_ga=GA1.2; Path=/", "wide=1; Domain=com"] {
+            print("2 receive:", CookieJar.line(try jar.receive(field, from: site)))
+        }
+        let file = directory + "/cookies.txt"
+        try jar.save(to: file)
+        let loaded = CookieJar(publicSuffixes: nil, clock: { 1_800_000_000 })
+        try loaded.load(from: file)
+        print("2 loaded:", try loaded.header(for: site) ?? "none")
+
+        // 3. A request built, shown as curl, and sent (awaited) with the jar.
+        var builder = RequestBuilder(url: base + "/cookies/set")
+        builder.params = ["token": "x y"]
+        let request = try builder.build()
+        let host = String(base.dropFirst("http://".count))
+        print("3 curl:", try request.curl().replacingOccurrences(of: base, with: "BASE").replacingOccurrences(of: host, with: "HOST"))
+        let client = try HTTPClient()
+        let shared = CookieJar(publicSuffixes: nil, clock: { 1_800_000_000 })
+        var options = SendOptions()
+        options.jar = shared
+        let sendOptions = options
+        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<5 { group.addTask { try await client.send(request, options: sendOptions).status } }
+            return try await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        print("3 sent:", statuses, "jar:", shared.all.map(\.pair))
+
+        // 4. SigV4 (botocore's first vector) and JWT.
+        var iam = RequestBuilder(url: "https://iam.amazonaws.com/?Action=ListUsers&Version=2010-05-08")
+        iam.accept = nil
+        iam.headers = [.init("Accept-Language", "en;q=1")]
+        var signed = try iam.build()
+        let signer = AWSSigV4(accessKey: "AKIDEXAMPLE", secretKey: "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY", region: "us-east-1", service: "iam")
+        _ = try signer.sign(&signed, at: 1_796_042_096)
+        print("4 sigv4:", signed.headers.values("Authorization").joined())
+        struct Claims: Codable, Equatable { var sub: String; var exp: Int }
+        let token = try JWT.encode(claims: Claims(sub: "u1", exp: 1_900_000_000), key: Array("secret".utf8), algorithm: .hs256)
+        print("4 jwt:", try JWT.verify(token, key: Array("secret".utf8), options: JWT.Options(now: 1_800_000_000), as: Claims.self).sub)
+
+        // 5. URLs as browsers parse them, and as Foundation takes them.
+        let url = try WHATWGURL("http://0x7f.1/a/../b?x=1 2")
+        print("5 url:", url.href, URL(url)?.host ?? "none")
+        do { _ = try WHATWGURL("http://exa mple.com/") } catch { print("5 refused:", error.localizedDescription) }
+    }
+}

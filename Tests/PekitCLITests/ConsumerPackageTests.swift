@@ -1,0 +1,41 @@
+import Foundation
+import PekitTestSupport
+import XCTest
+
+/// A package that depends on pekit by path, in Swift 6 mode with every warning an error, doing
+/// the five tasks of issue 45 (Tests/Consumer): it builds, and prints what they give.
+final class ConsumerPackageTests: XCTestCase {
+    func testASwift6PackageDoesTheFiveTasks() throws {
+        let root = PekitProcess.packageRoot.path
+        let build = try PekitProcess.runShell("cd '\(root)' && swift build --package-path Tests/Consumer --scratch-path .build/consumer -Xswiftc -warnings-as-errors 2>&1; echo \"status $?\"")
+        XCTAssertTrue(build.hasSuffix("status 0\n"), build)
+        XCTAssertFalse(build.contains("warning:"), build)
+
+        let server = try TestServer.shared()
+        let directory = try makeTemporaryDirectory("consumer")
+        let output = String(decoding: try PekitProcess.output(of: root + "/.build/consumer/debug/consumer", [server.base, directory.path]), as: UTF8.self)
+
+        // botocore's signature for the same request, key and time (Fixtures/sigv4-vectors.json).
+        let fixtures = URL(fileURLWithPath: root).appendingPathComponent("Tests/PekitCryptoTests/Fixtures/sigv4-vectors.json")
+        let vectors = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: fixtures)) as? [String: Any])
+        let first = try XCTUnwrap((vectors["vectors"] as? [[String: Any]])?.first)
+        let authorization = try XCTUnwrap((first["signed_headers"] as? [[String]])?.first { $0[0] == "Authorization" }?[1])
+
+        XCTAssertEqual(output.components(separatedBy: "\n"), [
+            "1 query: page=2&q=caf%C3%A9%20%26%20co&tags%5B%5D=a&tags%5B%5D=b",
+            "1 php: true",
+            "1 qs: (value: {\"page\":\"2\",\"q\":\"café & co\",\"tags\":[\"a\",\"b\"]}, error: nil)",
+            "2 receive: Set-Cookie sid: stored for host www.example.com, path /",
+            "2 receive: Set-Cookie _ga: refused (filter): refused by the filter \"no trackers\"",
+            "2 receive: Set-Cookie wide: refused (public-suffix): Domain=com is a public suffix",
+            "2 loaded: sid=1",
+            "3 curl: curl --http1.1 'BASE/cookies/set?token=x%20y' -H 'Host: HOST' -H 'User-Agent: pekit/0.1.0 (Linux; x86_64)' -H 'Accept: */*'",
+            "3 sent: [200, 200, 200, 200, 200] jar: [\"token=x y\"]",
+            "4 sigv4: \(authorization)",
+            "4 jwt: u1",
+            "5 url: http://127.0.0.1/b?x=1%202 127.0.0.1",
+            "5 refused: the host holds the forbidden code point U+0020 (at code point 11)",
+            "",
+        ])
+    }
+}
