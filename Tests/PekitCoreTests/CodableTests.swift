@@ -48,4 +48,12 @@ final class CodableTests: XCTestCase {
             XCTAssertEqual(key.stringValue, "tags")
         }
     }
+
+    /// README's Swift example, as written there.
+    func testREADMEsExample() throws {
+        struct Search: Codable, Equatable { var q: String; var tags: [String]; var page: Int; var draft: Bool? }
+        XCTAssertEqual(try Policy.afnetworking.queryString(encoding: Search(q: "a b", tags: ["x"], page: 2, draft: nil)).description,
+                       "page=2&q=a%20b&tags%5B%5D=x")
+        XCTAssertEqual(try QueryServer.php(PHPParser()).read("q=a&tags[]=x&page=2", as: Search.self), Search(q: "a", tags: ["x"], page: 2, draft: nil))
+    }
 }
