@@ -135,7 +135,7 @@ public struct HTTPRequest: Sendable {
 
 extension String {
     /// `self` as one POSIX shell word: single-quoted, with `'` written as `'\''`.
-    public var shellQuoted: String {
+    package var shellQuoted: String {
         if !isEmpty && allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_./:=@,+%".contains($0)) }) { return self }
         var out = "'"
         for c in self { if c == "'" { out += "'\\''" } else { out.append(c) } }

@@ -2,13 +2,13 @@
 /// the command line).
 
 /// `"a", "b" or "c"`.
-public func alternatives(_ names: [String]) -> String {
+package func alternatives(_ names: [String]) -> String {
     let quoted = names.map { "\"\($0)\"" }
     guard quoted.count > 1 else { return quoted.joined() }
     return quoted.dropLast().joined(separator: ", ") + " or " + quoted[quoted.count - 1]
 }
 
 /// `a whole number from 0 to 1000`, or `a whole number from 0` when there is no upper bound.
-public func wholeNumber(in range: ClosedRange<Int64>) -> String {
+package func wholeNumber(in range: ClosedRange<Int64>) -> String {
     range.upperBound == .max ? "a whole number from \(range.lowerBound)" : "a whole number from \(range.lowerBound) to \(range.upperBound)"
 }

@@ -2,7 +2,7 @@
 /// made safe to print for a person: control characters are escaped (`\r`, `\n`, `\x1B`, `\x9B`),
 /// so a server cannot move the cursor, overwrite a line or send escape sequences to the terminal.
 /// Tab stays. Everything else is unchanged.
-public func printable(_ text: String) -> String {
+package func printable(_ text: String) -> String {
     // Most text has none: a scan of its bytes says so (C1 controls are encoded as C2 80 to
     // C2 9F, so text without a C2 byte has none), before any walk of its scalars.
     var source = text
