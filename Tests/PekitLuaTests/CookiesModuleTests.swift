@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import PekitCore
 @testable import PekitLua
 
 final class CookiesModuleTests: XCTestCase {
@@ -57,6 +58,24 @@ final class CookiesModuleTests: XCTestCase {
         _ = lua.eval("plain = pekit.cookies.jar{}")
         _ = lua.eval(#"plain:receive("http://203.0.113.7/login", "session=s1; Path=/")"#)
         XCTAssertEqual(lua.eval(#"plain:header("http://api.example.com/me")"#), "nil")
+    }
+
+    /// The Swift preset `CookieFilter.httpdns(hosts:)` stores and sends as the plugin does.
+    func testTheSwiftHTTPDNSPresetIsThePlugin() throws {
+        let lua = LuaREPL(runtime: try makeRuntime())
+        _ = lua.eval(#"jar = pekit.cookies.jar{ filter = { "httpdns", hosts = { ["203.0.113.7"] = "api.example.com", ["203.0.113.8"] = "API.example.com" } } }"#)
+        let jar = CookieJar(publicSuffixes: nil, clock: { 1_700_000_000 })
+        jar.filters = [.httpdns(hosts: ["203.0.113.7": "api.example.com", "203.0.113.8": "API.example.com"])]
+        for (from, field) in [("http://203.0.113.7/login", "session=s1; Path=/"), ("http://api.example.com/", "b=2; Path=/"),
+                              ("http://203.0.113.9/", "c=3; Path=/"), ("http://203.0.113.8/x/", "d=4")] {
+            _ = lua.eval(#"jar:receive("\#(from)", "\#(field)")"#)
+            _ = try jar.receive(field, from: RequestURL(from))
+        }
+        for url in ["http://api.example.com/me", "http://203.0.113.8/me", "http://203.0.113.8/x/y", "http://203.0.113.9/me", "http://203.0.113.7/"] {
+            let swift = try jar.header(for: RequestURL(url)).map { "\"\($0)\"" } ?? "nil"
+            XCTAssertEqual(swift, lua.eval(#"jar:header("\#(url)")"#), url)
+        }
+        XCTAssertEqual(try jar.header(for: RequestURL("http://203.0.113.8/x/y")), "d=4; session=s1; b=2")
     }
 
     func testFiltersStackAndNaiveRuleLeaks() throws {
