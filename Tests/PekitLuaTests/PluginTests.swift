@@ -37,7 +37,7 @@ final class PluginTests: XCTestCase {
     }
 
     func describe(_ p: Policy) -> String {
-        "\(p.name)|\(p.description)|\(p.allowed)|\(p.space)|\(p.hexCase)|\(p.order)|\(p.arrays)|\(p.objects)|\(p.null)|\(p.booleans)|\(p.encodeKeys)|\(p.encodeValues)|\(p.separator)|\(p.assign)|\(p.empty)|\(p.prefix)|\(String(describing: p.acceptLanguage))|\(p.requestHeaders.map { "\($0.name)=\($0.value)" })"
+        "\(p.name)|\(p.description)|\(p.allowed)|\(p.space)|\(p.hexCase)|\(p.order)|\(p.arrays)|\(p.objects)|\(p.null)|\(p.booleans)|\(p.encodeKeys)|\(p.encodeValues)|\(p.separator)|\(p.assign)|\(p.empty)|\(p.prefix)|\(p.numbers.name)|\(p.paramsIn ?? "-")|\(p.methodsInQuery?.sorted() ?? [])|\(String(describing: p.acceptLanguage))|\(p.requestHeaders.map { "\($0.name)=\($0.value)" })"
     }
 
     func testAPolicyFileChangesOutputWithoutRebuilding() throws {
@@ -127,9 +127,9 @@ final class PluginTests: XCTestCase {
         XCTAssertEqual(lua.eval(#"pekit.encode("[a b]", "brackets")"#), #""[a%20b]""#)
         XCTAssertEqual(lua.eval(#"pekit.policy.define{ extends = "rfc3986" }"#), #"error: stdin:1: pekit.policy.define: a policy needs a field "name" (a string)"#)
         XCTAssertEqual(lua.eval(#"pekit.policy.define{ name = "x", order = 5 }"#),
-                       #"error: stdin:1: pekit.policy.define: policy "x": field "order" must be "ascending", "bytes", "given" or a function(a, b), not a number"#)
+                       #"error: stdin:1: pekit.policy.define: policy "x": field "order" must be "ascending", "bytes", "pairs", "given" or a function(a, b), not a number"#)
         let list = lua.eval(#"(function() local names = {} for _, p in ipairs(pekit.policy.list()) do names[#names + 1] = p.name end return table.concat(names, ",") end)()"#)
-        XCTAssertEqual(list, #""afnetworking,alamofire,aws-sigv4,brackets,form,foundation-query,go,jquery,jquery1,node-querystring,oauth1,php,python-requests,qs,qs-brackets,qs-comma,qs-comma-values,qs-repeat,rack,rfc3986""#)
+        XCTAssertEqual(list, #""afnetworking,alamofire,alamofire-form,aws-sigv4,brackets,form,foundation-query,go,jquery,jquery1,node-querystring,oauth1,php,python-requests,qs,qs-brackets,qs-comma,qs-comma-values,qs-repeat,rack,rfc3986""#)
         XCTAssertEqual(lua.eval(#"pekit.policy.get("afnetworking").allowed"#),
                        #"charset("-./0123456789?ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz~")"#)
         XCTAssertEqual(lua.eval(#"pekit.encode("a b*", {policy = "form", space = "%20", lower = true, allowed = pekit.charset.form - "*"})"#), #""a%20b%2a""#)

@@ -15,12 +15,13 @@ extension NamedPolicyOption {
 }
 
 extension Policy.Order: NamedPolicyOption {
-    public static let named: [(String, Policy.Order)] = [("ascending", .ascending), ("bytes", .bytes), ("given", .given)]
+    public static let named: [(String, Policy.Order)] = [("ascending", .ascending), ("bytes", .bytes), ("pairs", .pairs), ("given", .given)]
 
     public var name: String {
         switch self {
         case .ascending: return "ascending"
         case .bytes: return "bytes"
+        case .pairs: return "pairs"
         case .given: return "given"
         case .custom: return "custom"
         }
@@ -49,6 +50,20 @@ extension Policy.ObjectEncoding: NamedPolicyOption {
         case .brackets: return "brackets"
         case .dots: return "dots"
         case .custom: return "custom"
+        }
+    }
+}
+
+extension Policy.NullEncoding: NamedPolicyOption {
+    /// `text` has no name of its own: a plugin writes it as `null = { text = "<null>" }`.
+    public static let named: [(String, Policy.NullEncoding)] = [("key", .key), ("empty", .empty), ("skip", .skip)]
+
+    public var name: String {
+        switch self {
+        case .key: return "key"
+        case .empty: return "empty"
+        case .skip: return "skip"
+        case .text: return "text"
         }
     }
 }

@@ -37,8 +37,9 @@ extension Policy {
         order: .bytes, arrays: .repeat)
 
     /// The built-in policies by name.
-    public static let builtins: [String: Policy] = [
-        "rfc3986": .rfc3986, "afnetworking": .afnetworking, "foundation-query": .foundationQuery,
-        "form": .form, "oauth1": .oauth1, "aws-sigv4": .awsSigV4,
-    ]
+    public static let builtins: [String: Policy] = Dictionary(uniqueKeysWithValues: [
+        rfc3986, afnetworking, foundationQuery, form, oauth1, awsSigV4,
+        alamofire, alamofireForm, php, rack, qs, qsBrackets, qsComma, qsCommaValues, qsRepeat,
+        jquery, jquery1, pythonRequests, go, nodeQuerystring,
+    ].map { ($0.name, $0) })
 }

@@ -10,6 +10,9 @@ public struct Policy: Sendable {
         case ascending
         /// Byte order of the encoded key, then of the encoded value (AWS SigV4, OAuth 1.0).
         case bytes
+        /// Alamofire's URLEncodedFormEncoder: at every level, a map's entries and an array's items
+        /// sorted by the bytes of the encoded pairs each writes (`a%5B%5D=1&a%5B%5D=10&a%5B%5D=2`).
+        case pairs
         /// Keep the order of ordered maps and pair lists; plain maps fall back to `ascending`.
         case given
         /// `areInIncreasingOrder(a, b)` on the unencoded keys.
@@ -36,10 +39,13 @@ public struct Policy: Sendable {
     }
 
     /// How a null value is written.
-    public enum NullEncoding: String, Sendable, CaseIterable {
+    public enum NullEncoding: Sendable, Equatable {
         case key        // the key alone (AFNetworking)
         case empty      // a=
         case skip       // left out
+        /// The value written as this text, encoded as any value is (Alamofire's URLEncoding
+        /// writes NSNull's description: `a=%3Cnull%3E`).
+        case text(String)
     }
 
     /// How booleans are written.

@@ -49,7 +49,11 @@ package struct Flattener {
     mutating func top(_ value: PekitValue) throws {
         switch value {
         case .map(let map):
-            for entry in try entries(map) { try under(top: entry.key) { try $0.add(entry.value) } }
+            let entries = try entries(map)
+            if case .pairs = policy.order {
+                return try sortedBySegment(entries.count) { f, i in try f.under(top: entries[i].key) { try $0.add(entries[i].value) } }
+            }
+            for entry in entries { try under(top: entry.key) { try $0.add(entry.value) } }
         case .null:
             break
         case .array(let items):
@@ -67,7 +71,7 @@ package struct Flattener {
 
     func entries(_ map: PekitMap) throws -> [PekitMap.Entry] {
         switch policy.order {
-        case .given, .bytes:
+        case .given, .bytes, .pairs:
             return map.entries  // plain maps are already sorted by key
         case .ascending:
             return map.isOrdered ? stableSorted(map.entries) { $0.key < $1.key } : map.entries
@@ -77,6 +81,26 @@ package struct Flattener {
     }
 
     func text(_ value: PekitValue) -> ByteString? { policy.text(value) }
+
+    /// The `pairs` order, Alamofire's URLEncodedFormEncoder's: each of `count` children (a
+    /// map's entries, an array's items) is written on its own with `write`, its pairs encoded
+    /// and joined as the query writes them, and the children go out sorted by that text, at
+    /// every level. So `k=[x, y]` beside `k[]=xz` gives `k[]=x&k[]=y&k[]=xz`, not a sort of
+    /// the pairs one by one. O(depth) encodings of each pair.
+    mutating func sortedBySegment(_ count: Int, _ write: (inout Flattener, Int) throws -> Void) throws {
+        var segments: [(text: [UInt8], pairs: [QueryPair])] = []
+        segments.reserveCapacity(count)
+        for i in 0..<count {
+            let list = PairList()
+            var child = Flattener(policy: policy, sink: list)
+            child.key = key
+            try write(&child, i)
+            segments.append((policy.join(try policy.encodedPairs(list.pairs), prefixed: false), list.pairs))
+        }
+        for segment in stableSorted(segments, by: { $0.text.lexicographicallyPrecedes($1.text) }) {
+            for pair in segment.pairs { sink.add(key: pair.key.bytes, value: pair.value, commaParts: pair.commaParts) }
+        }
+    }
 
     // MARK: The key rules
 
@@ -173,6 +197,7 @@ package struct Flattener {
         case .key: emit(nil)
         case .empty: emit("")
         case .skip: break
+        case .text(let text): emit(ByteString(text))
         }
     }
 
@@ -197,6 +222,9 @@ package struct Flattener {
                 }
                 return emit(ByteString(bytes: parts.map(\.bytes).joined(separator: [0x2C])), commaParts: parts)
             }
+            if case .pairs = policy.order {
+                return try sortedBySegment(items.count) { f, i in try f.under(item: i, nested: QueryText.isNested(items[i])) { try $0.add(items[i]) } }
+            }
             for (i, item) in items.enumerated() { try under(item: i, nested: QueryText.isNested(item)) { try $0.add(item) } }
         case .set(let items):
             guard !items.isEmpty else { return emitEmpty() }
@@ -209,7 +237,11 @@ package struct Flattener {
             for item in sorted { try add(item) }
         case .map(let map):
             guard !map.isEmpty else { return emitEmpty() }
-            for entry in try entries(map) { try under(entry: entry.key) { try $0.add(entry.value) } }
+            let entries = try entries(map)
+            if case .pairs = policy.order {
+                return try sortedBySegment(entries.count) { f, i in try f.under(entry: entries[i].key) { try $0.add(entries[i].value) } }
+            }
+            for entry in entries { try under(entry: entry.key) { try $0.add(entry.value) } }
         default:
             emit(text(value))
         }

@@ -11,7 +11,7 @@ extension Policy {
         let list = PairList()
         var flattener = Flattener(policy: self, sink: list)
         try flattener.top(value)
-        if case .bytes = order {
+        if sortsEncodedPairs {
             return try encodedPairs(list.pairs).map(\.pair)
         }
         return list.pairs
@@ -21,16 +21,16 @@ extension Policy {
     /// Unless pairs are sorted by their encoded bytes (`order = "bytes"`), each pair is encoded
     /// straight into the query as it is flattened: no list of pairs, no string per key.
     public func queryString(_ value: PekitValue) throws -> ByteString {
-        if case .bytes = order { return ByteString(join(try encodedPairs(pairs(value)))) }
+        if sortsEncodedPairs { return ByteString(join(try encodedPairs(pairs(value)))) }
         let writer = QueryWriter(policy: self)
         var flattener = Flattener(policy: self, sink: writer)
         try flattener.top(value)
         return ByteString(writer.finish())
     }
 
-    func join(_ encoded: [EncodedPair]) -> [UInt8] {
+    func join(_ encoded: [EncodedPair], prefixed: Bool = true) -> [UInt8] {
         guard !encoded.isEmpty else { return [] }
-        var out = prefix.bytes
+        var out = prefixed ? prefix.bytes : []
         out.reserveCapacity(encoded.reduce(0) { $0 + $1.key.count + ($1.value?.count ?? 0) + 2 })
         for (i, pair) in encoded.enumerated() {
             if i > 0 { out += separator.bytes }
@@ -44,6 +44,13 @@ extension Policy {
         let pair: QueryPair
         let key: [UInt8]
         let value: [UInt8]?
+    }
+
+    /// Whether pairs are sorted by their encoded bytes once all are encoded (`pairs` sorts each
+    /// level's children as the flattener writes them).
+    var sortsEncodedPairs: Bool {
+        if case .bytes = order { return true }
+        return false
     }
 
     /// Each pair with its encoded key and value; sorted by encoded key then value under `bytes`.

@@ -326,7 +326,7 @@ public struct RequestBuilder: Sendable {
         case .map(let map):
             var entries = map.entries.map { PekitMap.Entry(key: $0.key, value: ordered($0.value)) }
             switch policy.order {
-            case .ascending, .bytes: entries = stableSorted(entries) { $0.key < $1.key }
+            case .ascending, .bytes, .pairs: entries = stableSorted(entries) { $0.key < $1.key }
             default: break
             }
             return .map(PekitMap(ordered: entries))

@@ -97,7 +97,11 @@ enum PolicyModule: LuaModule {
         set("order", policy.order.name)
         set("arrays", policy.arrays.name)
         set("objects", policy.objects.name)
-        set("null", policy.null.rawValue)
+        if case .text(let text) = policy.null {
+            stack.newTable(nrec: 1); stack.push(text); stack.rawSet(-2, "text"); stack.rawSet(t, "null")
+        } else {
+            set("null", policy.null.name)
+        }
         set("booleans", policy.booleans.rawValue)
         set("numbers", policy.numbers.name)
         for (field, encoding) in [("encode_keys", policy.encodeKeys), ("encode_values", policy.encodeValues)] {

@@ -18,7 +18,7 @@ extension QueryModule {
     static func directQueryString(_ runtime: LuaRuntime, at index: Int32, policy: Policy) throws -> ByteString? {
         switch policy.order {
         case .given, .ascending: break
-        case .bytes, .custom: return nil
+        case .bytes, .pairs, .custom: return nil
         }
         if case .comma = policy.arrays { return nil }
         let stack = runtime.stack

@@ -11,10 +11,10 @@ struct PolicyDefinition {
         ("extends", "the name of another policy"),
         ("allowed", "a charset, a preset name (\(AllowedSet.presetNames.joined(separator: ", "))) or extra characters to allow beyond unreserved"),
         ("space", alternatives(PercentEncoder.Space.names)), ("lower", "a boolean"),
-        ("order", "\"ascending\", \"bytes\", \"given\" or a function(a, b)"),
+        ("order", "\"ascending\", \"bytes\", \"pairs\", \"given\" or a function(a, b)"),
         ("arrays", "\"brackets\", \"indices\", \"repeat\", \"comma\" or a function(key, index)"),
         ("objects", "\"brackets\", \"dots\" or a function(prefix, key)"),
-        ("null", "\"key\", \"empty\" or \"skip\""), ("booleans", "\"literal\", \"numeric\" or \"capitalized\""),
+        ("null", "\"key\", \"empty\", \"skip\" or { text = \"...\" }"), ("booleans", "\"literal\", \"numeric\" or \"capitalized\""),
         ("numbers", alternatives(NumberStyle.names)),
         ("encode_keys", "true, false, \"segments\" or a charset"), ("encode_values", "true, false or a charset"),
         ("separator", "a string"), ("assign", "a string"), ("empty", "\"skip\" or \"key\""), ("prefix", "a string"),
@@ -114,7 +114,15 @@ struct PolicyDefinition {
             }
             apply.append { $0.objects = objects }
         case "null":
-            guard let value = text.flatMap(Policy.NullEncoding.init(rawValue:)) else { throw wrongType(field, runtime) }
+            let value: Policy.NullEncoding
+            if let named = text.flatMap(Policy.NullEncoding.init(name:)) { value = named } else {
+                guard stack.type(-1) == LUA_TTABLE else { throw wrongType(field, runtime) }
+                let isText = stack.rawGet(-1, "text") == LUA_TSTRING
+                let bytes = isText ? stack.bytes(-1) : nil
+                stack.pop(1)
+                guard let bytes else { throw wrongType(field, runtime) }
+                value = .text(String(decoding: bytes, as: UTF8.self))
+            }
             apply.append { $0.null = value }
         case "booleans":
             guard let value = text.flatMap(Policy.BooleanEncoding.init(rawValue:)) else { throw wrongType(field, runtime) }
