@@ -34,6 +34,19 @@ final class CodableTests: XCTestCase {
         XCTAssertEqual(try Policy.rfc3986.queryString(encoding: filter), try Policy.rfc3986.queryString(PekitValueEncoder().encode(filter)))
     }
 
+    /// `Policy.alamofireForm` on an Encodable writes what Alamofire 5.12.0's
+    /// URLEncodedFormEncoder() wrote for the same properties (PekitLuaTests/Fixtures/
+    /// make_query_vectors.py ran it): doubles as Swift writes them, every level sorted.
+    func testAlamofireFormOnAnEncodableIsAlamofiresOwnOutput() throws {
+        struct Numbers: Encodable { let x = 1e20, y = 0.1, z = 1.0 / 3, w = 3.0, sum = 0.1 + 0.2; let a = [2, 10, 1]; let skipped: Int? = nil }
+        struct Vector: Decodable { let doc: String; let policy: String; let expected: String }
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("PekitLuaTests/Fixtures/query-vectors.json")
+        let vectors = try JSONDecoder().decode([Vector].self, from: Data(contentsOf: file))
+        let vector = try XCTUnwrap(vectors.first { $0.policy == "alamofire-form" && $0.doc.hasPrefix(#"{"x": 1e+20, "y": 0.1, "z": 0.333"#) })
+        XCTAssertEqual(try Policy.alamofireForm.queryString(encoding: Numbers()).description, vector.expected)
+    }
+
     /// What PHP makes of the query ($_GET: every value a string) read into the type.
     func testAServerModelsReadingDecodesIntoAType() throws {
         let query = try Policy.rfc3986.queryString(encoding: filter)
