@@ -3,25 +3,27 @@ import PekitCore
 /// Why a request could not be sent or completed. An HTTP error status is not one of these: a
 /// 404 or a 500 is a response.
 public enum HTTPError: Error, Equatable, CustomStringConvertible {
-    /// How the options the hints name are spelt: Lua fields (`cacert = "ca.pem"`) or
-    /// command-line flags (`--cacert ca.pem`).
-    public enum Naming: Sendable { case lua, commandLine }
+    /// How the options the messages name are spelt: Lua fields (`cacert = "ca.pem"`),
+    /// command-line flags (`--cacert ca.pem`), or `SendOptions` properties
+    /// (`caCertificate = "ca.pem"`), each from the option's row (`SendOptions.fields`).
+    public enum Naming: Sendable { case lua, commandLine, swift }
 
     /// A next step for the failures whose fix is clear.
     public enum Hint: Equatable, Sendable {
         case wrongHostName, untrustedCertificate, timeout, unresolvedHost, unsupportedProtocol, tooManyOpenFiles
 
+        /// The hint, naming the options as `naming` spells them.
         public func text(_ naming: Naming) -> String {
-            let lua = naming == .lua
+            func name(_ field: String) -> String { SendOptions.spelling(field, naming) }
             switch self {
             case .wrongHostName:
                 return "the certificate is not for this host name: to reach a host at another address, keep its name in the URL and map it with "
-                    + (lua ? "connect = {[\"name:443\"] = \"address:443\"}" : "--connect name:443=address:443")
+                    + SendOptions.hostMapping("name", 443, "address", naming)
             case .untrustedCertificate:
-                return lua ? "to trust a private CA pass cacert = \"ca.pem\" (insecure = true skips the check: never in production)"
-                           : "to trust a private CA pass --cacert ca.pem (--insecure skips the check: never in production)"
-            case .timeout: return lua ? "raise timeout or connect_timeout (seconds)" : "raise --timeout or --connect-timeout (seconds)"
-            case .unresolvedHost: return "check the host name, or map it to an address with " + (lua ? "connect" : "--connect")
+                return "to trust a private CA pass \(SendOptions.setting("cacert", .text("ca.pem"), naming)) "
+                    + "(\(SendOptions.setting("insecure", .flag(true), naming)) skips the check: never in production)"
+            case .timeout: return "raise \(name("timeout")) or \(name("connect_timeout")) (seconds)"
+            case .unresolvedHost: return "check the host name, or map it to an address with " + name("connect")
             case .unsupportedProtocol: return "pekit sends http and https only"
             case .tooManyOpenFiles: return "too many open files: raise `ulimit -n` or lower the concurrency"
             }
@@ -40,22 +42,28 @@ public enum HTTPError: Error, Equatable, CustomStringConvertible {
     /// The handle or an option could not be set up.
     case setup(String)
 
-    /// The message, with hints naming Lua fields.
-    public var description: String { message(.lua) }
+    /// The message, naming the `SendOptions` properties a Swift caller sets (the Lua host and
+    /// the command line ask for their own names with `message(_:)`).
+    public var description: String { message(.swift) }
 
     /// The message, with hints naming the options as `naming` spells them.
     public func message(_ naming: Naming) -> String {
+        func name(_ field: String) -> String { SendOptions.spelling(field, naming) }
         switch self {
         case .transfer(let method, let url, let code, let reason, let hint):
             return "\(method) \(url): \(reason) (curl error \(code))" + (hint.map { "; \($0.text(naming))" } ?? "")
         case .tooManyRedirects(let url, let limit):
-            return "\(url): more than \(limit) redirects " + (naming == .lua ? "(raise max_redirects, or follow = false to see the response)"
-                                                                            : "(raise --max-redirects, or --no-follow to see the response)")
+            return "\(url): more than \(limit) redirects (raise \(name("max_redirects")), or \(SendOptions.setting("follow", .flag(false), naming)) to see the response)"
         case .bodyTooLarge(let url, let limit, let inMemory):
             let size = limit % (1 << 20) == 0 ? "\(limit >> 20) MiB" : "\(limit) bytes"
-            let lua = naming == .lua
-            let stream = inMemory ? (lua ? "stream it with sink = \"file\" or sink = function(chunk), or " : "write it to a file with -o FILE, or ") : ""
-            return "\(url): the response body is larger than \(size) (\(lua ? "max_body" : "--max-filesize")); \(stream)raise \(lua ? "max_body" : "--max-filesize")"
+            let stream: String
+            switch naming {
+            case _ where !inMemory: stream = ""
+            case .lua: stream = "stream it with sink = \"file\" or sink = function(chunk), or "
+            case .swift: stream = "stream it with sink = .file(path) or .custom { chunk in … }, or "
+            case .commandLine: stream = "write it to a file with -o FILE, or "
+            }
+            return "\(url): the response body is larger than \(size) (\(name("max_body"))); \(stream)raise \(name("max_body"))"
         case .badRedirect(let url, let location, let reason):
             return "\(url): cannot follow redirect to \"\(PercentDecodingError.printable(Array(location.utf8)))\": \(reason)"
         case .cancelled(let url):

@@ -24,7 +24,7 @@ extension SendOptions {
         }
 
         /// A value of the option's kind, as a front end read it.
-        package enum Value: Sendable {
+        package enum Value: Sendable, Equatable {
             case flag(Bool)
             case number(Double)
             case integer(Int)
@@ -44,6 +44,8 @@ extension SendOptions {
 
         /// The field of a script's option table.
         package let name: String
+        /// The `SendOptions` property it sets, as Swift code names it (`maxRedirects`).
+        package let swift: String
         /// What it takes.
         package let kind: Kind
         /// A flag of `pekit request` (curl's name, and its one-letter form if curl has one).
@@ -70,8 +72,10 @@ extension SendOptions {
         /// Sets the option from a value of its kind (nil for `.script`, which the host sets).
         package let set: (@Sendable (inout SendOptions, Value) -> Void)?
 
-        init(_ name: String, _ kind: Kind, flags: [Flag] = [], implied: [String: Value] = [:], set: (@Sendable (inout SendOptions, Value) -> Void)? = nil) {
+        init(_ name: String, swift: String, _ kind: Kind, flags: [Flag] = [], implied: [String: Value] = [:],
+             set: (@Sendable (inout SendOptions, Value) -> Void)? = nil) {
             self.name = name
+            self.swift = swift
             self.kind = kind
             self.flags = flags
             self.implied = implied
@@ -81,4 +85,39 @@ extension SendOptions {
 
     /// The fields' names, in order.
     package static var fieldNames: [String] { fields.map(\.name) }
+}
+
+extension SendOptions {
+    /// The option a script calls `field`, as `naming` spells it: the script's field, the first
+    /// flag of `pekit request`, or the Swift property. Messages name options through this, so
+    /// each is written once for the three surfaces.
+    package static func spelling(_ field: String, _ naming: HTTPError.Naming) -> String {
+        guard let row = fields.first(where: { $0.name == field }) else { return field }
+        switch naming {
+        case .lua: return row.name
+        case .swift: return row.swift
+        // An option the command line gives its own way (`--connect`) has the script's name.
+        case .commandLine: return "--" + (row.flags.first?.name ?? String(row.name.map { $0 == "_" ? "-" : $0 }))
+        }
+    }
+
+    /// The option set to `value`, as a caller on that surface writes it: `follow = false`,
+    /// `followRedirects = false`, `--no-follow`; `cacert = "ca.pem"`, `--cacert ca.pem`.
+    package static func setting(_ field: String, _ value: Field.Value, _ naming: HTTPError.Naming) -> String {
+        let literal: String
+        switch value {
+        case .flag(let on): literal = on ? "true" : "false"
+        case .number(let x): literal = "\(x)"
+        case .integer(let n): literal = "\(n)"
+        case .text(let text): literal = naming == .commandLine ? text : "\"\(text)\""
+        }
+        guard naming == .commandLine, let row = fields.first(where: { $0.name == field }) else {
+            return "\(spelling(field, naming)) = \(literal)"
+        }
+        if let implied = row.flags.first(where: { row.implied[$0.name] == value }) {
+            return "--" + implied.name
+        }
+        if case .flag(true) = value { return spelling(field, naming) }
+        return "\(spelling(field, naming)) \(literal)"
+    }
 }

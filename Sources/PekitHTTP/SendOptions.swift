@@ -111,7 +111,7 @@ public struct SendOptions: Sendable {
         public func text(_ naming: HTTPError.Naming) -> String {
             switch self {
             case .cookiesUnderAddress(let address, let name, let port):
-                let mapping = naming == .lua ? "connect = {[\"\(name):\(port)\"] = \"\(address):\(port)\"}" : "--connect \(name):\(port)=\(address):\(port)"
+                let mapping = SendOptions.hostMapping(name, port, address, naming)
                 return "cookies from \(address) were stored under \(address), not \(name): the Host field does not change whose cookies they are; "
                     + "to reach \(name) at \(address), put \(name) in the URL and map it with \(mapping)"
             case .cookies(let url, let sent, let received):
@@ -154,35 +154,45 @@ public struct SendOptions: Sendable {
     /// The headers a signature adds.
     static let signatureHeaders = ["Authorization", "X-Amz-Date", "X-Amz-Security-Token", "X-Amz-Content-SHA256"]
 
+    /// A mapping of `host:port` to `address:port` (the `connect` option) as a caller on that
+    /// surface writes it.
+    package static func hostMapping(_ host: String, _ port: Int, _ address: String, _ naming: HTTPError.Naming) -> String {
+        switch naming {
+        case .lua: return "connect = {[\"\(host):\(port)\"] = \"\(address):\(port)\"}"
+        case .commandLine: return "--connect \(host):\(port)=\(address):\(port)"
+        case .swift: return "connect = [HostMapping(host: \"\(host)\", port: \(port), address: \"\(address)\", addressPort: \(port))]"
+        }
+    }
+
     /// Every send option, one row each (SendOptions+Fields.swift), in the order errors list them.
     /// A new send option is its property above, its row here, and where `EasyHandle` applies it:
     /// a script's tables, `pekit request`'s flags and `pekit import curl` read the row.
     package static let fields: [Field] = [
-        Field("jar", .script("a cookie jar")),
-        Field("same_site", .choice(CookieJar.RequestContext.Site.allCases.map(\.rawValue))) { options, value in
+        Field("jar", swift: "jar", .script("a cookie jar")),
+        Field("same_site", swift: "cookieContext.site", .choice(CookieJar.RequestContext.Site.allCases.map(\.rawValue))) { options, value in
             options.cookieContext.site = value.text.flatMap(CookieJar.RequestContext.Site.init(rawValue:)) ?? .same
         },
-        Field("site_for_cookies", .script("the URL of the page the request is for (each hop's site is judged from it)")),
-        Field("navigation", .flag) { $0.cookieContext.navigation = $1.flag },
-        Field("top_level", .script("the top-level page's URL (CHIPS partitions)")),
-        Field("follow", .flag, flags: ["no-follow"], implied: ["no-follow": .flag(false)]) { $0.followRedirects = $1.flag },
-        Field("max_redirects", .count(redirectRange), flags: ["max-redirects", "max-redirs"]) { $0.maxRedirects = $1.integer ?? $0.maxRedirects },
-        Field("timeout", .seconds, flags: ["timeout", Field.Flag("max-time", short: "m")]) { $0.timeout = $1.number },
-        Field("connect_timeout", .seconds, flags: ["connect-timeout"]) { $0.connectTimeout = $1.number },
-        Field("insecure", .flag, flags: [Field.Flag("insecure", short: "k")]) { $0.insecure = $1.flag },
-        Field("cacert", .text, flags: ["cacert"]) { $0.caCertificate = $1.text },
-        Field("proxy", .text, flags: [Field.Flag("proxy", short: "x")]) { $0.proxy = $1.text },
-        Field("connect", .script("a table {[\"host:port\"] = \"address:port\"}")),
-        Field("http", .choice(["1.1", "2", "auto"]), flags: ["http", "http1.1", "http2"], implied: ["http1.1": .text("1.1"), "http2": .text("2")]) { options, value in
+        Field("site_for_cookies", swift: "cookieContext.siteForCookies", .script("the URL of the page the request is for (each hop's site is judged from it)")),
+        Field("navigation", swift: "cookieContext.navigation", .flag) { $0.cookieContext.navigation = $1.flag },
+        Field("top_level", swift: "cookieContext.topLevel", .script("the top-level page's URL (CHIPS partitions)")),
+        Field("follow", swift: "followRedirects", .flag, flags: ["no-follow"], implied: ["no-follow": .flag(false)]) { $0.followRedirects = $1.flag },
+        Field("max_redirects", swift: "maxRedirects", .count(redirectRange), flags: ["max-redirects", "max-redirs"]) { $0.maxRedirects = $1.integer ?? $0.maxRedirects },
+        Field("timeout", swift: "timeout", .seconds, flags: ["timeout", Field.Flag("max-time", short: "m")]) { $0.timeout = $1.number },
+        Field("connect_timeout", swift: "connectTimeout", .seconds, flags: ["connect-timeout"]) { $0.connectTimeout = $1.number },
+        Field("insecure", swift: "insecure", .flag, flags: [Field.Flag("insecure", short: "k")]) { $0.insecure = $1.flag },
+        Field("cacert", swift: "caCertificate", .text, flags: ["cacert"]) { $0.caCertificate = $1.text },
+        Field("proxy", swift: "proxy", .text, flags: [Field.Flag("proxy", short: "x")]) { $0.proxy = $1.text },
+        Field("connect", swift: "connect", .script("a table {[\"host:port\"] = \"address:port\"}")),
+        Field("http", swift: "version", .choice(["1.1", "2", "auto"]), flags: ["http", "http1.1", "http2"], implied: ["http1.1": .text("1.1"), "http2": .text("2")]) { options, value in
             options.version = value.text.flatMap(Version.init(rawValue:)) ?? .automatic
         },
-        Field("compressed", .flag, flags: ["compressed"]) { $0.compressed = $1.flag },
-        Field("sink", .script("a file path or a function(chunk)")),
-        Field("max_body", .bytes, flags: ["max-filesize"]) { $0.maxBody = $1.integer },
-        Field("ip_version", .choice(["4", "6", "any"]), flags: [Field.Flag("ipv4", short: "4"), Field.Flag("ipv6", short: "6")],
+        Field("compressed", swift: "compressed", .flag, flags: ["compressed"]) { $0.compressed = $1.flag },
+        Field("sink", swift: "sink", .script("a file path or a function(chunk)")),
+        Field("max_body", swift: "maxBody", .bytes, flags: ["max-filesize"]) { $0.maxBody = $1.integer },
+        Field("ip_version", swift: "ipVersion", .choice(["4", "6", "any"]), flags: [Field.Flag("ipv4", short: "4"), Field.Flag("ipv6", short: "6")],
               implied: ["ipv4": .text("4"), "ipv6": .text("6")]) { $0.ipVersion = $1.text.flatMap(IPVersion.init(rawValue:)) ?? .any },
-        Field("retry", .script("true or a table of retry options")),
-        Field("rate", .script("\"COUNT/s\" (or /m, /h), or {\"COUNT/s\", per = \"host\" or \"all\"}")),
-        Field("progress", .script("true, false or a function(info)")),
+        Field("retry", swift: "retry", .script("true or a table of retry options")),
+        Field("rate", swift: "rate", .script("\"COUNT/s\" (or /m, /h), or {\"COUNT/s\", per = \"host\" or \"all\"}")),
+        Field("progress", swift: "progress", .script("true, false or a function(info)")),
     ]
 }

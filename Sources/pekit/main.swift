@@ -3,6 +3,7 @@ import Glibc
 #endif
 import PekitCore
 import PekitLua
+import PekitHTTP
 
 let commands: [Command] = [encodeCommand, decodeCommand, queryCommand, urlCommand, cookiesCommand, requestCommand, importCommand, harCommand, runCommand, testCommand, replCommand, pluginsCommand, completionCommand]
 
@@ -83,7 +84,7 @@ func runCommandCatching(_ command: Command, _ args: [[UInt8]]) -> Int32 {
         Output.stdout.flush()
         // One prefix everywhere: an error that reached here without its command's name (a
         // plugin's, a library's) gets it.
-        let text = "\(error)"
+        let text = (error as? HTTPError)?.message(.commandLine) ?? "\(error)"
         Output.stderr.line(text.hasPrefix("pekit") ? text : "pekit \(command.name): \(text)")
         return 1
     }

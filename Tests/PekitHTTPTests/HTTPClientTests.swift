@@ -149,7 +149,7 @@ final class HTTPClientTests: XCTestCase {
         var options = SendOptions()
         options.maxRedirects = 3
         XCTAssertThrowsError(try client.send(try build("\(server.base)/chain/5"), options: options)) { error in
-            XCTAssertEqual("\(error)", "\(server.base)/chain/5: more than 3 redirects (raise max_redirects, or follow = false to see the response)")
+            XCTAssertEqual("\(error)", "\(server.base)/chain/5: more than 3 redirects (raise maxRedirects, or followRedirects = false to see the response)")
         }
         XCTAssertEqual(try client.send(try build("\(server.base)/chain/3"), options: options).redirects.count, 3)
         options.followRedirects = false
@@ -298,18 +298,36 @@ final class HTTPClientTests: XCTestCase {
         let url = "https://api.example.test:\(server.httpsPort)/echo"
         XCTAssertThrowsError(try client.send(try build(url), options: options)) { error in
             let text = "\(error)"
-            XCTAssertTrue(text.hasPrefix("GET \(url): SSL certificate problem: unable to get local issuer certificate (curl error 60); to trust a private CA pass cacert"), text)
+            XCTAssertTrue(text.hasPrefix("GET \(url): SSL certificate problem: unable to get local issuer certificate (curl error 60); to trust a private CA pass caCertificate = \"ca.pem\" (insecure = true skips the check: never in production)"), text)
         }
         options.caCertificate = server.cacert
         options.connect = []
         let byAddress = "https://127.0.0.1:\(server.httpsPort)/echo"
         XCTAssertThrowsError(try client.send(try build(byAddress), options: options)) { error in
             let text = "\(error)"
-            XCTAssertTrue(text.contains("(curl error 60); the certificate is not for this host name: to reach a host at another address, keep its name in the URL and map it with connect"), text)
+            XCTAssertTrue(text.contains("(curl error 60); the certificate is not for this host name: to reach a host at another address, keep its name in the URL and map it with connect = [HostMapping(host: \"name\", port: 443, address: \"address\", addressPort: 443)]"), text)
         }
         options.caCertificate = nil
         options.insecure = true
         XCTAssertEqual(try client.send(try build(byAddress), options: options).status, 200)
+    }
+
+    /// One message, three spellings of its options: a Swift caller reads the SendOptions
+    /// properties (also `localizedDescription`, through PekitFoundation), a script its fields, the
+    /// command line its flags; each name comes from the option's row.
+    func testMessagesNameEachSurfacesOptions() {
+        let redirects = HTTPError.tooManyRedirects(url: "http://h/", limit: 3)
+        XCTAssertEqual("\(redirects)", "http://h/: more than 3 redirects (raise maxRedirects, or followRedirects = false to see the response)")
+        XCTAssertEqual(redirects.message(.lua), "http://h/: more than 3 redirects (raise max_redirects, or follow = false to see the response)")
+        XCTAssertEqual(redirects.message(.commandLine), "http://h/: more than 3 redirects (raise --max-redirects, or --no-follow to see the response)")
+        let body = HTTPError.bodyTooLarge(url: "http://h/", limit: 1 << 20, inMemory: true)
+        XCTAssertEqual("\(body)", "http://h/: the response body is larger than 1 MiB (maxBody); stream it with sink = .file(path) or .custom { chunk in … }, or raise maxBody")
+        XCTAssertEqual(body.message(.lua), #"http://h/: the response body is larger than 1 MiB (max_body); stream it with sink = "file" or sink = function(chunk), or raise max_body"#)
+        XCTAssertEqual(body.message(.commandLine), "http://h/: the response body is larger than 1 MiB (--max-filesize); write it to a file with -o FILE, or raise --max-filesize")
+        XCTAssertEqual(HTTPError.Hint.untrustedCertificate.text(.commandLine), "to trust a private CA pass --cacert ca.pem (--insecure skips the check: never in production)")
+        XCTAssertEqual(HTTPError.Hint.untrustedCertificate.text(.lua), #"to trust a private CA pass cacert = "ca.pem" (insecure = true skips the check: never in production)"#)
+        XCTAssertEqual(HTTPError.Hint.unresolvedHost.text(.commandLine), "check the host name, or map it to an address with --connect")
+        XCTAssertEqual(HTTPError.Hint.wrongHostName.text(.lua), #"the certificate is not for this host name: to reach a host at another address, keep its name in the URL and map it with connect = {["name:443"] = "address:443"}"#)
     }
 
     func testNetworkErrorsAndTimeouts() throws {
@@ -321,7 +339,7 @@ final class HTTPClientTests: XCTestCase {
         XCTAssertThrowsError(try client.send(try build("\(server.base)/delay/3"), options: options)) { error in
             let text = "\(error)"
             XCTAssertTrue(text.hasPrefix("GET \(server.base)/delay/3: Operation timed out after "), text)
-            XCTAssertTrue(text.hasSuffix("(curl error 28); raise timeout or connect_timeout (seconds)"), text)
+            XCTAssertTrue(text.hasSuffix("(curl error 28); raise timeout or connectTimeout (seconds)"), text)
         }
         // An HTTP error status is a response.
         let missing = try client.send(try build("\(server.base)/status/404"))

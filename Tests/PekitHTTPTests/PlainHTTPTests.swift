@@ -209,15 +209,15 @@ final class PlainHTTPTests: XCTestCase {
                 return "\(error)".replacingOccurrences(of: #"after \d+ ms"#, with: "after N ms", options: .regularExpression)
             }
         }
-        let expected = "GET http://127.0.0.1:\(port)/: Failed to connect to 127.0.0.1 port \(port) after N ms: Timeout was reached (curl error 28); raise timeout or connect_timeout (seconds)"
+        let expected = "GET http://127.0.0.1:\(port)/: Failed to connect to 127.0.0.1 port \(port) after N ms: Timeout was reached (curl error 28); raise timeout or connectTimeout (seconds)"
         XCTAssertEqual(failure(plain: true), expected)
         // libcurl's own words depend on which of its timers sees the limit first, its connect
         // filter's (the words above) or, on a loaded machine, the multi handle's: either is libcurl's.
-        let alternate = "GET http://127.0.0.1:\(port)/: Connection timeout after N ms (curl error 28); raise timeout or connect_timeout (seconds)"
+        let alternate = "GET http://127.0.0.1:\(port)/: Connection timeout after N ms (curl error 28); raise timeout or connectTimeout (seconds)"
         XCTAssertTrue([expected, alternate].contains(failure(plain: false)))
         // The whole send's timeout running out while connecting: libcurl's other words.
         XCTAssertEqual(outcome(request, timeout: 0.3, plain: true), outcome(request, timeout: 0.3, plain: false))
-        XCTAssertEqual(outcome(request, timeout: 0.3, plain: true), "error: GET http://127.0.0.1:\(port)/: Connection timed out after N milliseconds (curl error 28); raise timeout or connect_timeout (seconds)")
+        XCTAssertEqual(outcome(request, timeout: 0.3, plain: true), "error: GET http://127.0.0.1:\(port)/: Connection timed out after N milliseconds (curl error 28); raise timeout or connectTimeout (seconds)")
     }
 
     /// The send's outcome with `timeout`, the milliseconds in its message written N.
@@ -242,7 +242,7 @@ final class PlainHTTPTests: XCTestCase {
             let request = try RequestBuilder(url: server.base + path).build()
             let ours = outcome(request, timeout: 0.5, plain: true)
             XCTAssertEqual(ours, outcome(request, timeout: 0.5, plain: false), path)
-            XCTAssertEqual(ours, "error: GET \(server.base)\(path): Operation timed out after N milliseconds \(expected) (curl error 28); raise timeout or connect_timeout (seconds)")
+            XCTAssertEqual(ours, "error: GET \(server.base)\(path): Operation timed out after N milliseconds \(expected) (curl error 28); raise timeout or connectTimeout (seconds)")
         }
         XCTAssertEqual(outcome(try RequestBuilder(url: server.base + "/status/204").build(), timeout: 5, plain: true), "204 0", "within the limit")
     }

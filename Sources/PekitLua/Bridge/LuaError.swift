@@ -1,4 +1,5 @@
 import Foundation
+import PekitHTTP
 /// An error from Lua code (a runtime error, a syntax error, a failed plugin), with the message
 /// Lua gave (position included) and, when there is one, the traceback.
 public struct LuaError: Error, CustomStringConvertible, Equatable {
@@ -27,6 +28,13 @@ public struct LuaError: Error, CustomStringConvertible, Equatable {
     }
 
     public var description: String { message }
+}
+
+/// An error's message as a script reads it: HTTPError names the options by their Lua fields
+/// (`max_redirects`), not the Swift properties its `description` names.
+func luaMessage(_ error: any Error) -> String {
+    if let error = error as? HTTPError { return error.message(.lua) }
+    return "\(error)"
 }
 
 /// An error a Swift function exposed to Lua reports; the bridge turns it into a Lua error

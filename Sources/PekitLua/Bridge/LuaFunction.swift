@@ -124,7 +124,7 @@ private func dispatch(_ box: LuaFunctionBox, _ call: LuaCall) -> Int32 {
         stack.push("\(box.name): not enough memory (the limit is \(pekit_memory_limit(call.L) >> 20) MB)")
         return PEKIT_RAISE
     } catch {
-        stack.push("\(box.name): \(error)")
+        stack.push("\(box.name): \(luaMessage(error))")
         return PEKIT_RAISE
     }
 }

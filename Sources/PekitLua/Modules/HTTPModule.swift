@@ -249,7 +249,7 @@ enum HTTPModule: LuaModule {
     /// What a failed send says to the script.
     static func message(for error: Error, _ request: HTTPRequest) -> String {
         if error is RequestError { return "\(request.method) \(request.url): \(error)" }
-        return "\(error)"
+        return luaMessage(error)
     }
 
     /// Sends and pushes the response table. In a task (`pekit.spawn`) the task is suspended

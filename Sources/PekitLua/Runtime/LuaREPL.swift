@@ -113,7 +113,7 @@ public final class LuaREPL {
             return .error(error.message)
         } catch {
             pending.removeAll()
-            return .error("\(error)")
+            return .error(luaMessage(error))
         }
         pending.removeAll()
         return run()
@@ -132,7 +132,7 @@ public final class LuaREPL {
             if forPeople || error.traceback.isEmpty { return .error(error.message) }
             return .error(error.message + "\n" + error.traceback)
         } catch {
-            return .error("\(error)")
+            return .error(luaMessage(error))
         }
         let count = stack.top - base
         guard count > 0 else { return .output("") }

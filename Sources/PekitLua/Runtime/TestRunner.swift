@@ -115,7 +115,7 @@ public enum TestRunner {
             result.loadError = error.message
             result.traceback = error.traceback.isEmpty ? nil : error.traceback
         } catch {
-            result.loadError = "\(error)"
+            result.loadError = luaMessage(error)
         }
         result.seconds = Timestamp.monotonic() - started
         return result
