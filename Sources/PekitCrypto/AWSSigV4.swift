@@ -54,7 +54,7 @@ public struct AWSSigV4: Sendable {
     /// - Throws: `CryptoError` (libcrypto), `RequestURL.ParseError`, `RequestError` for a body
     ///   that cannot be read, or a query signature asked of a request with a body.
     @discardableResult
-    public func sign(_ request: inout HTTPRequest, at time: Double) throws -> Explanation {
+    public func sign(_ request: inout PekitRequest, at time: Double) throws -> Explanation {
         guard let stamp = Timestamp.format(time, .iso8601Basic) else { throw CryptoError("cannot sign at time \(time)") }
         let date = String(stamp.prefix(8))
         let scope = "\(date)/\(region)/\(service)/aws4_request"
@@ -165,7 +165,7 @@ public struct AWSSigV4: Sendable {
     }
 
     /// The payload hash (or `UNSIGNED-PAYLOAD`) as botocore decides it.
-    func payloadDigest(_ request: HTTPRequest, _ url: RequestURL) throws -> String {
+    func payloadDigest(_ request: PekitRequest, _ url: RequestURL) throws -> String {
         let plainHTTP = !request.url.hasPrefix("https")
         if payload == .unsigned && !plainHTTP { return Self.unsignedPayload }
         if case .empty = request.body { return Self.emptyHash }
@@ -176,7 +176,7 @@ public struct AWSSigV4: Sendable {
 
     /// The headers signed: lower-case names (all but the blacklist) with their values in order, and
     /// the host from the URL when there is no Host header.
-    func headersToSign(_ request: HTTPRequest, _ url: RequestURL) -> [(name: String, values: [String])] {
+    func headersToSign(_ request: PekitRequest, _ url: RequestURL) -> [(name: String, values: [String])] {
         var names: [String] = []
         var values: [String: [String]] = [:]
         for field in request.headers.fields {

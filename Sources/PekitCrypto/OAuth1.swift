@@ -39,7 +39,7 @@ public struct OAuth1: Sendable {
     /// - Throws: `CryptoError` for a missing or bad RSA key, or a form body with a query that
     ///   cannot be read.
     @discardableResult
-    public func sign(_ request: inout HTTPRequest, now: Double) throws -> Explanation {
+    public func sign(_ request: inout PekitRequest, now: Double) throws -> Explanation {
         let url = try request.requestURL()
         let contentType = request.headers["Content-Type"]
         let mediaType = contentType.map { String($0.split(separator: ";", maxSplits: 1)[0]).trimmingSpaces.lowercased() }

@@ -12,7 +12,7 @@ extension URLRequest {
     /// multipart body is made whole in memory.
     /// - Throws: `RequestError.invalid` when Foundation's `URL` refuses the URL;
     ///   `RequestError.file` when a multipart file part cannot be read.
-    public init(_ request: HTTPRequest) throws {
+    public init(_ request: PekitRequest) throws {
         guard let url = URL(string: request.url) else {
             throw RequestError.invalid("Foundation's URL cannot hold \(request.url)")
         }
@@ -28,7 +28,7 @@ extension URLRequest {
     }
 }
 
-extension HTTPRequest {
+extension PekitRequest {
     /// A request from Foundation's: its method (GET when none), URL, header fields and body.
     ///
     /// `URLRequest` keeps fields in a dictionary, so their order is lost: they are written in the
@@ -37,7 +37,7 @@ extension HTTPRequest {
     ///   refuse to send (a name that is not a token, a control byte in a value).
     public init(_ request: URLRequest) throws {
         guard let url = request.url?.absoluteString else { throw RequestError.invalid("the URLRequest has no URL") }
-        var headers = HTTPHeaders()
+        var headers = PekitHeaders()
         for (name, value) in (request.allHTTPHeaderFields ?? [:]).sorted(by: { $0.key.lowercased() < $1.key.lowercased() }) {
             try headers.add(name, value)
         }

@@ -3,16 +3,16 @@ import PekitCore
 import Glibc
 #endif
 
-/// The thread behind `HTTPClient`'s async sends: one `HTTPEngine` driven on a thread of its own,
+/// The thread behind `PekitClient`'s async sends: one `HTTPEngine` driven on a thread of its own,
 /// so that awaiting a response never blocks a thread of Swift's cooperative pool. Tasks submit
 /// sends from any thread; the engine runs them together (sharing connections) and each
 /// completion resumes its task's continuation. A pipe wakes the engine's wait when a send is
 /// submitted or cancelled. Callbacks in a send's options (sinks, progress, trace, jar filters)
 /// run on this thread.
 final class AsyncDriver: @unchecked Sendable {
-    typealias Completion = @Sendable (Result<HTTPResponse, Error>) -> Void
+    typealias Completion = @Sendable (Result<PekitResponse, Error>) -> Void
     private struct Submission {
-        let request: HTTPRequest
+        let request: PekitRequest
         let options: SendOptions
         let completion: Completion
     }
@@ -59,7 +59,7 @@ final class AsyncDriver: @unchecked Sendable {
     }
 
     /// Hands a send to the thread; `completion` is called there when it ends.
-    func submit(_ request: HTTPRequest, options: SendOptions, completion: @escaping Completion) {
+    func submit(_ request: PekitRequest, options: SendOptions, completion: @escaping Completion) {
         let accepted = lock.locked { () -> Bool in
             guard !stopping else { return false }
             queue.append(Submission(request: request, options: options, completion: completion))

@@ -6,7 +6,7 @@ import PekitCore
 /// stop, and `Transfer.finish` throws it once the multi interface (`HTTPEngine`) reports the
 /// transfer done.
 final class Exchange {
-    var response = HTTPResponse()
+    var response = PekitResponse()
     let body: BodyStream
     let sink: SendOptions.Sink
     /// Decides, once the header block is complete, whether this response is a redirect that will
@@ -14,7 +14,7 @@ final class Exchange {
     let willFollow: WillFollow
     /// Given a final response's status and header fields: whether it is one a redirect or a retry
     /// replaces (not the whole response, which would be copied for the call).
-    typealias WillFollow = (_ status: Int, _ headers: [HTTPResponse.Field]) -> Bool
+    typealias WillFollow = (_ status: Int, _ headers: [PekitResponse.Field]) -> Bool
     let isCancelled: (() -> Bool)?
     /// A body that goes to a file or a callback is copied for the HAR record too (a browser's
     /// HAR has the bodies), up to this many bytes; a longer one is recorded without its text.
@@ -104,7 +104,7 @@ final class Exchange {
     }
 
     /// A field line (its ending off) into `fields`: "Name: value" trimmed, or a continuation.
-    private static func add(_ line: UnsafeRawBufferPointer, to fields: inout [HTTPResponse.Field]) {
+    private static func add(_ line: UnsafeRawBufferPointer, to fields: inout [PekitResponse.Field]) {
         if line[0] == 0x20 || line[0] == 0x09 {
             // obs-fold (RFC 9112 §5.2): a continuation joins the previous value with one space,
             // appended in place (a copy per continuation made a long fold quadratic).
@@ -160,7 +160,7 @@ final class Exchange {
     /// Upload bytes for curl's read callback; nil to abort.
     func uploadBytes(into buffer: UnsafeMutableRawPointer, capacity: Int) -> Int? {
         // The buffer is filled as far as the body goes, so a chunked body's chunks are always
-        // libcurl's full size and the preview (`HTTPRequest.chunked`) frames it the same way.
+        // libcurl's full size and the preview (`PekitRequest.chunked`) frames it the same way.
         do {
             var filled = 0
             while filled < capacity {
@@ -193,7 +193,7 @@ final class Exchange {
 
     /// The response of a transfer that ended, moved out: the last progress report given, a file
     /// sink completed; or what stopped it, thrown.
-    func complete() throws -> HTTPResponse {
+    func complete() throws -> PekitResponse {
         try throwIfStopped()
         finishProgress()
         try finish()
@@ -201,8 +201,8 @@ final class Exchange {
     }
 
     /// The response, moved out (the exchange is done with it).
-    func takeResponse() -> HTTPResponse {
-        var taken = HTTPResponse()
+    func takeResponse() -> PekitResponse {
+        var taken = PekitResponse()
         swap(&taken, &response)
         return taken
     }

@@ -30,7 +30,7 @@ public final class HARLog: @unchecked Sendable {
 
     /// Adds one exchange (what `SendOptions.record` reports).
     /// - Parameter comment: the entry's own comment (`pekit test`: the file and test it came from).
-    public func add(_ request: HTTPRequest, _ response: HTTPResponse, started: Double, comment: String? = nil) {
+    public func add(_ request: PekitRequest, _ response: PekitResponse, started: Double, comment: String? = nil) {
         func field(_ name: String, _ value: String) -> PekitValue {
             .map(PekitMap(ordered: [.init(key: "name", value: .text(name)), .init(key: "value", value: .text(value))]))
         }
@@ -109,9 +109,9 @@ public final class HARLog: @unchecked Sendable {
 
     /// The pairs of the request's Cookie fields; each the jar sent (`sent`, in the field's
     /// order) carries what the jar knows of it, a pair written by hand only its name and value.
-    static func requestCookies(_ request: HTTPRequest, sent: [Cookie]) -> [PekitValue] {
+    static func requestCookies(_ request: PekitRequest, sent: [Cookie]) -> [PekitValue] {
         var unclaimed = sent[...]
-        return request.headers.fields.filter { HTTPHeaders.sameName($0.name, "Cookie") }.flatMap { field in
+        return request.headers.fields.filter { PekitHeaders.sameName($0.name, "Cookie") }.flatMap { field in
             field.value.split(separator: ";").map { pair -> PekitValue in
                 let trimmed = pair.trimmingCharacters(in: [" "])
                 let parts = trimmed.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
@@ -128,7 +128,7 @@ public final class HARLog: @unchecked Sendable {
 
     /// Each Set-Cookie field as a cookie: as the jar stored it when it did (its domain, path,
     /// expiry and partition), else as the field's attributes give it.
-    static func responseCookies(_ response: HTTPResponse) -> [PekitValue] {
+    static func responseCookies(_ response: PekitResponse) -> [PekitValue] {
         var stored = (response.cookieNotes?.storedCookies ?? [])[...]
         return response.headers(named: "Set-Cookie").compactMap { field -> PekitValue? in
             guard let parsed = SetCookie(field.description) else { return nil }

@@ -12,14 +12,14 @@ import Glibc
 /// (sinks, progress, jar filters, completions) run on the thread that calls `run`.
 ///
 /// Not thread-safe, and not reentrant: a completion or a callback that sends again must use
-/// another engine (`HTTPClient` does this for its callers).
+/// another engine (`PekitClient` does this for its callers).
 public final class HTTPEngine {
     /// A send in progress and what to call when it ends.
     final class Job {
         let operation: SendOperation
-        let completion: (Result<HTTPResponse, Error>) -> Void
+        let completion: (Result<PekitResponse, Error>) -> Void
         var wakeAt = 0.0
-        init(_ operation: SendOperation, _ completion: @escaping (Result<HTTPResponse, Error>) -> Void) {
+        init(_ operation: SendOperation, _ completion: @escaping (Result<PekitResponse, Error>) -> Void) {
             self.operation = operation
             self.completion = completion
         }
@@ -56,7 +56,7 @@ public final class HTTPEngine {
     /// The multi handle, made on first use.
     private func curlMulti() throws -> UnsafeMutableRawPointer {
         if let multiHandle { return multiHandle }
-        try HTTPClient.loadCurl()
+        try PekitClient.loadCurl()
         guard let multi = pekit_curl.multi_init() else { throw HTTPError.setup("cannot initialise libcurl's multi interface") }
         // libcurl keeps up to 4 idle connections a transfer added by default: with many at once
         // that is more descriptors than the process may have. Kept below the limit instead.
@@ -81,7 +81,7 @@ public final class HTTPEngine {
 
     /// Starts sending `request`; `completion` gets the final response (an HTTP error status is a
     /// response) or the error, from within a later `step`.
-    public func add(_ request: consuming HTTPRequest, options: consuming SendOptions, completion: @escaping (Result<HTTPResponse, Error>) -> Void) {
+    public func add(_ request: consuming PekitRequest, options: consuming SendOptions, completion: @escaping (Result<PekitResponse, Error>) -> Void) {
         ready.append(Job(SendOperation(request, options: options), completion))
     }
 
@@ -97,7 +97,7 @@ public final class HTTPEngine {
         startReady()
         guard !(running.isEmpty && sleeping.isEmpty && plain.isEmpty) else { return }
         var wait = timeout
-        if let soonest = sleeping.map(\.wakeAt).min() { wait = min(wait, max(0, soonest - HTTPClient.now())) }
+        if let soonest = sleeping.map(\.wakeAt).min() { wait = min(wait, max(0, soonest - PekitClient.now())) }
         var soonest = Double.infinity
         for entry in plain { soonest = min(soonest, entry.transfer.nextDeadline) }
         if soonest.isFinite { wait = min(wait, max(0, soonest - Timestamp.monotonic())) }
@@ -158,7 +158,7 @@ public final class HTTPEngine {
 
     private func wakeSleepers() {
         guard !sleeping.isEmpty else { return }
-        let now = HTTPClient.now()
+        let now = PekitClient.now()
         var still: [Job] = []
         for job in sleeping {
             if job.isCancelled {
@@ -181,7 +181,7 @@ public final class HTTPEngine {
                 if job.isCancelled {
                     advance(job, job.cancelled)
                 } else {
-                    advance(job, job.operation.next(now: HTTPClient.now()))
+                    advance(job, job.operation.next(now: PekitClient.now()))
                 }
             }
         }
@@ -203,13 +203,13 @@ public final class HTTPEngine {
 
     /// Starts `request` on a plain connection when `Transport` chooses pekit's transfer and an
     /// address is known without resolving: returns whether it did.
-    private func startPlain(_ job: Job, _ request: HTTPRequest, _ willFollow: @escaping Exchange.WillFollow) -> Bool {
+    private func startPlain(_ job: Job, _ request: PekitRequest, _ willFollow: @escaping Exchange.WillFollow) -> Bool {
         let operation = job.operation
         guard Transport.choose(request, options: operation.transportReason, proxySet: operation.proxySet) == .plain, let route = PlainRoute(request),
-              let (connection, reused) = plainCache.connection(for: route, now: HTTPClient.now()) else { return false }
+              let (connection, reused) = plainCache.connection(for: route, now: PekitClient.now()) else { return false }
         let exchange = Exchange(body: BodyStream([]), options: operation.options, url: request.url, willFollow: willFollow)
         move(job, PlainTransfer(request: request, head: plainCache.head(of: request), exchange: exchange, connection: connection, reused: reused,
-                                started: HTTPClient.now(),
+                                started: PekitClient.now(),
                                 timeouts: .init(connect: operation.options.connectTimeout, total: operation.options.timeout,
                                                 begun: operation.tryBegun ?? Timestamp.monotonic())))
         return true
@@ -258,15 +258,15 @@ public final class HTTPEngine {
 
     /// A plain transfer's end: its connection kept for the next request when the response left
     /// it clean, the send moved on.
-    private func endPlain(_ job: Job, _ transfer: PlainTransfer, _ result: Result<HTTPResponse, Error>) {
+    private func endPlain(_ job: Job, _ transfer: PlainTransfer, _ result: Result<PekitResponse, Error>) {
         plainCache.noteAnswer(after: transfer.answerWait)
-        if case .success = result, transfer.reader.reusable { plainCache.keep(transfer.connection, now: HTTPClient.now()) }
-        advance(job, job.operation.completed(result, started: transfer.started, now: HTTPClient.now()))
+        if case .success = result, transfer.reader.reusable { plainCache.keep(transfer.connection, now: PekitClient.now()) }
+        advance(job, job.operation.completed(result, started: transfer.started, now: PekitClient.now()))
     }
 
     /// Starts `request` with libcurl.
-    private func startCurl(_ job: Job, _ request: HTTPRequest, _ willFollow: @escaping Exchange.WillFollow) {
-        let now = HTTPClient.now()
+    private func startCurl(_ job: Job, _ request: PekitRequest, _ willFollow: @escaping Exchange.WillFollow) {
+        let now = PekitClient.now()
         let multi: UnsafeMutableRawPointer
         do { multi = try curlMulti() } catch {
             return advance(job, job.operation.completed(.failure(error), started: now, now: now))
@@ -304,7 +304,7 @@ public final class HTTPEngine {
     /// file deleted, the send failed with `HTTPError.cancelled`.
     private func stopCancelled() {
         // Twenty times a second is soon enough for a person, and costs nothing with many in flight.
-        let now = HTTPClient.now()
+        let now = PekitClient.now()
         guard now - lastCancelCheck >= 0.05 else { return }
         lastCancelCheck = now
         var i = 0
@@ -334,10 +334,10 @@ public final class HTTPEngine {
             let result = Result { try transfer.finish(code) }
             if case .success(let response) = result, !response.remoteAddress.isEmpty, Transport.choose(transfer.request, options: job.operation.transportReason, proxySet: job.operation.proxySet) == .plain,
                let route = PlainRoute(transfer.request), route.literalAddress == nil {
-                plainCache.learn(route, address: response.remoteAddress, now: HTTPClient.now())
+                plainCache.learn(route, address: response.remoteAddress, now: PekitClient.now())
             }
             idleHandles.append(transfer.easy)
-            advance(job, job.operation.completed(result, started: transfer.started, now: HTTPClient.now()))
+            advance(job, job.operation.completed(result, started: transfer.started, now: PekitClient.now()))
         }
     }
 }

@@ -24,7 +24,7 @@ enum Redirect {
     ///   are dropped when the origin changes (the jar decides cookies per URL anyway).
     /// - A Location without a fragment keeps the fragment of the request's URL (§10.2.2).
     /// - Throws: `HTTPError.badRedirect` for a Location that is not an http(s) URL.
-    static func next(after request: HTTPRequest, status: Int, location: ByteString) throws -> HTTPRequest {
+    static func next(after request: PekitRequest, status: Int, location: ByteString) throws -> PekitRequest {
         let encoded = String(decoding: location.bytes.withUnsafeBufferPointer { locationEncoder.encode(bytes: $0) }, as: UTF8.self)
         var url = URLResolution.resolve(encoded, against: request.url)
         let target: RequestURL

@@ -7,13 +7,13 @@ import PekitCore
 final class SendOperation {
     enum Step {
         /// Put this request on the wire; `willFollow` tells a response whose body is not the caller's.
-        case transfer(HTTPRequest, willFollow: Exchange.WillFollow)
+        case transfer(PekitRequest, willFollow: Exchange.WillFollow)
         /// Call `next` again at this time (Unix seconds): a rate limit or a retry's backoff.
         case wait(until: Double)
-        case done(Result<HTTPResponse, Error>)
+        case done(Result<PekitResponse, Error>)
     }
 
-    let request: HTTPRequest
+    let request: PekitRequest
     let options: SendOptions
     /// The options' part of the choice of sender (`Transport`), read once: they do not change.
     let transportReason: String?, proxySet: Bool
@@ -24,8 +24,8 @@ final class SendOperation {
     /// every redirect hop included, as `curl -m` bounds a transfer that follows with -L.
     private(set) var tryBegun: Double?
     private var attempt = 1
-    private var current: HTTPRequest
-    private var hops: [HTTPResponse.Hop] = []
+    private var current: PekitRequest
+    private var hops: [PekitResponse.Hop] = []
     /// The rate limiter's slot for the current hop is booked (the wait for it is over or running).
     private var booked = false
     /// With `explainsCookies`: the current hop's lines for the cookies sent and held back.
@@ -33,7 +33,7 @@ final class SendOperation {
     /// With `explainsCookies`: the cookies the jar sent on the current hop, in the header's order.
     private var hopSentCookies: [Cookie] = []
 
-    init(_ request: consuming HTTPRequest, options: consuming SendOptions) {
+    init(_ request: consuming PekitRequest, options: consuming SendOptions) {
         self.request = request
         transportReason = Transport.reason(options)
         proxySet = options.proxy != nil
@@ -110,7 +110,7 @@ final class SendOperation {
             // Unless it is the last try, a response a retry would replace has its body dropped.
             let retryable = lastTry ? [] : retry?.statuses ?? []
             return .transfer(current) { status, headers in
-                (canFollow && Redirect.isRedirect(status) && HTTPResponse.first("Location", in: headers) != nil) || (!retryable.isEmpty && retryable.contains(status))
+                (canFollow && Redirect.isRedirect(status) && PekitResponse.first("Location", in: headers) != nil) || (!retryable.isEmpty && retryable.contains(status))
             }
         } catch {
             return failed(error, now: now)
@@ -120,7 +120,7 @@ final class SendOperation {
     /// Cookies belong to the URL's host, whatever the Host field says (as in curl and browsers):
     /// a request to an address carrying another name's Host field stores them under the address,
     /// and the jar then sends nothing to that name. Says so, and what does what was meant.
-    static func hostFieldNote(_ url: RequestURL, _ request: HTTPRequest) -> SendOptions.Notice? {
+    static func hostFieldNote(_ url: RequestURL, _ request: PekitRequest) -> SendOptions.Notice? {
         guard url.hostIsIPAddress, let field = request.headers["Host"] else { return nil }
         var name = Substring(field.trimmingCharacters(in: .whitespaces))
         if name.hasPrefix("[") { return nil }
@@ -131,9 +131,9 @@ final class SendOperation {
 
     /// After the transfer `next` asked for ended (started at `started`, Unix seconds).
     /// The result is consumed: the response is moved on, not copied (this runs per request).
-    func completed(_ result: consuming Result<HTTPResponse, Error>, started: Double, now: Double) -> Step {
+    func completed(_ result: consuming Result<PekitResponse, Error>, started: Double, now: Double) -> Step {
         do {
-            var response: HTTPResponse
+            var response: PekitResponse
             switch consume result {
             case .success(let value): response = value
             case .failure(let error): throw error
@@ -193,7 +193,7 @@ final class SendOperation {
 
     /// A try that ended in a response: the answer, or a retry after the wait the server or the
     /// backoff asks for.
-    private func ended(_ response: consuming HTTPResponse, now: Double) -> Step {
+    private func ended(_ response: consuming PekitResponse, now: Double) -> Step {
         var response = consume response
         response.attempts = attempt
         guard let retry, !lastTry, retry.statuses.contains(response.status) else { return .done(.success(response)) }

@@ -5,7 +5,7 @@ import PekitCore
 public struct SendOptions: Sendable {
     /// Where the body of the final response goes.
     public enum Sink: Sendable {
-        /// Kept in `HTTPResponse.body`.
+        /// Kept in `PekitResponse.body`.
         case memory
         /// Written to a file that appears complete, or not at all (temporary file, then rename).
         case file(String)
@@ -88,7 +88,7 @@ public struct SendOptions: Sendable {
     /// Called after every exchange (each request of a redirect chain): the request as sent, the
     /// response as received (a followed redirect's body is not kept) and when it started (Unix
     /// seconds). What `--har` records.
-    public var record: (@Sendable (HTTPRequest, HTTPResponse, Double) -> Void)?
+    public var record: (@Sendable (PekitRequest, PekitResponse, Double) -> Void)?
     /// Told what happened that the user may not expect (`Notice.text` says it).
     public var notice: (@Sendable (Notice) -> Void)?
     /// Say, on every hop, which of the jar's cookies were sent and which held back and why, and
@@ -150,7 +150,7 @@ public struct SendOptions: Sendable {
 
     /// Signs each hop to the request's own origin again (a redirect to another origin carries no
     /// signature: its headers are dropped, as Authorization is).
-    public var sign: (@Sendable (inout HTTPRequest) throws -> Void)?
+    public var sign: (@Sendable (inout PekitRequest) throws -> Void)?
     /// The headers a signature adds.
     static let signatureHeaders = ["Authorization", "X-Amz-Date", "X-Amz-Security-Token", "X-Amz-Content-SHA256"]
 

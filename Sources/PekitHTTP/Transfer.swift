@@ -10,7 +10,7 @@ import Glibc
 final class Transfer {
     let easy: EasyHandle
     var handle: UnsafeMutableRawPointer { easy.pointer }
-    let request: HTTPRequest
+    let request: PekitRequest
     let exchange: Exchange
     /// When it was started (Unix seconds): what a HAR log records.
     let started: Double
@@ -20,7 +20,7 @@ final class Transfer {
     /// - Parameter willFollow: whether a response is one a redirect or a retry replaces (its body is dropped).
     /// - Parameter timeout: what is left of `options.timeout` for this hop (the whole send's bound).
     /// - Throws: `HTTPError.setup` when libcurl refuses an option; `BodyStream`'s errors.
-    init(easy: EasyHandle, request: consuming HTTPRequest, options: borrowing SendOptions, timeout: Double?, started: Double,
+    init(easy: EasyHandle, request: consuming PekitRequest, options: borrowing SendOptions, timeout: Double?, started: Double,
          willFollow: @escaping Exchange.WillFollow) throws {
         self.easy = easy
         let handle = easy.pointer
@@ -101,7 +101,7 @@ final class Transfer {
         // would write it before all of the request's.
         var proxyConnectionAt = -1
         if let proxy = options.proxy, !proxy.isEmpty, request.url.utf8.starts(with: "http://".utf8), !request.headers.contains("Proxy-Connection") {
-            proxyConnectionAt = request.headers.fields.firstIndex { field in !Self.curlPlaced.contains { HTTPHeaders.sameName($0, field.name) } } ?? request.headers.fields.count
+            proxyConnectionAt = request.headers.fields.firstIndex { field in !Self.curlPlaced.contains { PekitHeaders.sameName($0, field.name) } } ?? request.headers.fields.count
         }
         for (i, field) in request.headers.fields.enumerated() {
             if i == proxyConnectionAt { lines += "Proxy-Connection: Keep-Alive\0".utf8 }
@@ -121,8 +121,8 @@ final class Transfer {
         }
         if connectList != nil { set(CURLOPT_CONNECT_TO, pointer: UnsafeMutableRawPointer(connectList)) }
 
-        if let seconds = options.connectTimeout { set(CURLOPT_CONNECTTIMEOUT_MS, HTTPClient.milliseconds(seconds)) }
-        if let seconds = timeout { set(CURLOPT_TIMEOUT_MS, HTTPClient.milliseconds(seconds)) }
+        if let seconds = options.connectTimeout { set(CURLOPT_CONNECTTIMEOUT_MS, PekitClient.milliseconds(seconds)) }
+        if let seconds = timeout { set(CURLOPT_TIMEOUT_MS, PekitClient.milliseconds(seconds)) }
         switch options.ipVersion {
         case .any: break
         case .v4: set(CURLOPT_IPRESOLVE, Int(CURL_IPRESOLVE_V4))
@@ -147,7 +147,7 @@ final class Transfer {
         // curl's place) replaces the one libcurl would add.
         if options.compressed || request.decodesBody { set(CURLOPT_ACCEPT_ENCODING, "") }
         if let failed {
-            throw HTTPError.setup("\(request.method) \(request.url): libcurl refused option \(failed.rawValue) (this libcurl: \(HTTPClient.curlVersion))")
+            throw HTTPError.setup("\(request.method) \(request.url): libcurl refused option \(failed.rawValue) (this libcurl: \(PekitClient.curlVersion))")
         }
     }
 
@@ -161,7 +161,7 @@ final class Transfer {
     /// The response, once libcurl says the transfer ended with `code`.
     /// - Throws: the error a callback kept, `HTTPError.cancelled`, `HTTPError.transfer` with
     ///   curl's reason; a partial file is removed.
-    func finish(_ code: CURLcode) throws -> HTTPResponse {
+    func finish(_ code: CURLcode) throws -> PekitResponse {
         try exchange.throwIfStopped()
         guard code == CURLE_OK else {
             exchange.abandon()
@@ -172,7 +172,7 @@ final class Transfer {
                 reason = ResponseReader.tooLong.reason
             }
             throw HTTPError.transfer(method: request.method, url: request.url, code: Int(code.rawValue), reason: reason,
-                                     hint: HTTPClient.hint(code, reason))
+                                     hint: PekitClient.hint(code, reason))
         }
         var response = try exchange.complete()
         if response.status == 0 {
@@ -204,10 +204,10 @@ private struct CurlDefaults {
 
     mutating func note(_ name: String) {
         switch name.utf8.count {
-        case 4: host = host || HTTPHeaders.sameName(name, "Host")
-        case 6: accept = accept || HTTPHeaders.sameName(name, "Accept"); expect = expect || HTTPHeaders.sameName(name, "Expect")
-        case 12: contentType = contentType || HTTPHeaders.sameName(name, "Content-Type")
-        case 14: contentLength = contentLength || HTTPHeaders.sameName(name, "Content-Length")
+        case 4: host = host || PekitHeaders.sameName(name, "Host")
+        case 6: accept = accept || PekitHeaders.sameName(name, "Accept"); expect = expect || PekitHeaders.sameName(name, "Expect")
+        case 12: contentType = contentType || PekitHeaders.sameName(name, "Content-Type")
+        case 14: contentLength = contentLength || PekitHeaders.sameName(name, "Content-Length")
         default: break
         }
     }
@@ -258,6 +258,6 @@ private let debugCallback: curl_debug_callback = { _, kind, data, size, userdata
 private let progressCallback: curl_xferinfo_callback = { userdata, dltotal, dlnow, ultotal, ulnow in
     guard let exchange = exchange(userdata) else { return 0 }
     exchange.reportProgress(downloadTotal: Int64(dltotal), downloaded: Int64(dlnow), uploadTotal: Int64(ultotal), uploaded: Int64(ulnow),
-                            now: HTTPClient.now())
+                            now: PekitClient.now())
     return exchange.shouldStop() ? 1 : 0
 }

@@ -50,7 +50,7 @@ enum Transport: Equatable, CustomStringConvertible {
 
     /// The choice for one request (a hop), given the options' part (`reason(_:)`) and whether
     /// they name a proxy (an empty one: none, whatever the environment says).
-    static func choose(_ request: HTTPRequest, options reason: String?, proxySet: Bool) -> Transport {
+    static func choose(_ request: PekitRequest, options reason: String?, proxySet: Bool) -> Transport {
         if let reason { return .libcurl(reason) }
         guard request.url.hasPrefix("http://") else { return .libcurl("not http://") }
         guard case .empty = request.body else { return .libcurl("a request body") }
@@ -64,13 +64,13 @@ enum Transport: Equatable, CustomStringConvertible {
         var host = false
         for field in request.headers.fields {
             switch field.name.utf8.count {
-            case 4 where HTTPHeaders.sameName(field.name, "Host"):
+            case 4 where PekitHeaders.sameName(field.name, "Host"):
                 // libcurl writes its own Host for an empty one.
                 if !host && field.value.isEmpty { return .libcurl("an empty Host field") }
                 host = true
-            case 14 where HTTPHeaders.sameName(field.name, "Content-Length"): return .libcurl("a Content-Length field")
+            case 14 where PekitHeaders.sameName(field.name, "Content-Length"): return .libcurl("a Content-Length field")
             // A request framed in chunks has a body, if only the last chunk.
-            case 17 where HTTPHeaders.sameName(field.name, "Transfer-Encoding"): return .libcurl("a Transfer-Encoding field")
+            case 17 where PekitHeaders.sameName(field.name, "Transfer-Encoding"): return .libcurl("a Transfer-Encoding field")
             default: break
             }
         }
@@ -78,7 +78,7 @@ enum Transport: Equatable, CustomStringConvertible {
     }
 
     /// The choice for `request` under `options` (tests, and callers with both at hand).
-    static func choose(_ request: HTTPRequest, _ options: borrowing SendOptions) -> Transport {
+    static func choose(_ request: PekitRequest, _ options: borrowing SendOptions) -> Transport {
         choose(request, options: reason(options), proxySet: options.proxy != nil)
     }
 

@@ -38,7 +38,7 @@ if args.first == "send", args.count >= 3, let n = Int(args[args.startIndex + 2])
     let url = args[args.startIndex + 1]
     let concurrency = args.count > 3 ? Int(args[args.startIndex + 3]) ?? 1 : 1
     do {
-        let client = try HTTPClient()
+        let client = try PekitClient()
         let request = try RequestBuilder(url: url).build()
         let start = now()
         if concurrency > 1 {
@@ -136,10 +136,10 @@ if args.first == "urls", let path = args.dropFirst().first {
 
 // pekit-bench sigv4 N: µs to sign one request with AWS Signature V4 (the request already built).
 if args.first == "sigv4", let n = args.dropFirst().first.flatMap({ Int($0) }) {
-    var headers = HTTPHeaders()
+    var headers = PekitHeaders()
     try? headers.add("Host", "iam.amazonaws.com")
     try? headers.add("Accept-Language", "en;q=1")
-    let request = HTTPRequest(method: "GET", url: "https://iam.amazonaws.com/?Action=ListUsers&Version=2010-05-08", headers: headers, body: .empty)
+    let request = PekitRequest(method: "GET", url: "https://iam.amazonaws.com/?Action=ListUsers&Version=2010-05-08", headers: headers, body: .empty)
     let signer = AWSSigV4(accessKey: "AKIDEXAMPLE", secretKey: "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY", region: "us-east-1", service: "iam")
     let start = now()
     for _ in 0..<n { var r = request; _ = try? signer.sign(&r, at: 1_764_504_000) }

@@ -15,7 +15,10 @@ let package = Package(
                 .product(name: "PekitHTTP", package: "pekit"),
                 .product(name: "PekitCrypto", package: "pekit"),
                 .product(name: "PekitFoundation", package: "pekit"),
+                "Ecosystem",
             ]
         ),
+        // Names other HTTP libraries declare (Sources/Ecosystem/Names.swift).
+        .target(name: "Ecosystem"),
     ]
 )

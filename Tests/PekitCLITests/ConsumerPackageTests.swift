@@ -33,6 +33,7 @@ final class ConsumerPackageTests: XCTestCase {
             "3 sent: [200, 200, 200, 200, 200] jar: [\"token=x y\"]",
             "4 sigv4: \(authorization)",
             "4 jwt: u1",
+            "4 names: true",
             "5 url: http://127.0.0.1/b?x=1%202 127.0.0.1",
             "5 refused: the host holds the forbidden code point U+0020 (at code point 11)",
             "",

@@ -87,11 +87,11 @@ final class RequestBuilderTests: XCTestCase {
     /// tchar is RFC 9110's list (section 5.6.2), for every byte (the check is a bit mask).
     func testTokenBytesAreRFC9110s() {
         let tchar = Set("!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ".utf8)
-        for byte in 0...255 { XCTAssertEqual(HTTPHeaders.isTokenByte(UInt8(byte)), tchar.contains(UInt8(byte)), "byte \(byte)") }
-        XCTAssertFalse(HTTPHeaders.isToken(""))
+        for byte in 0...255 { XCTAssertEqual(PekitHeaders.isTokenByte(UInt8(byte)), tchar.contains(UInt8(byte)), "byte \(byte)") }
+        XCTAssertFalse(PekitHeaders.isToken(""))
         // Added without a check by the builder: valid by construction.
-        XCTAssertNoThrow(try HTTPHeaders.validate(name: "User-Agent", value: RequestBuilder.userAgent))
-        XCTAssertTrue(HTTPHeaders.isToken("X-Custom_1"))
+        XCTAssertNoThrow(try PekitHeaders.validate(name: "User-Agent", value: RequestBuilder.userAgent))
+        XCTAssertTrue(PekitHeaders.isToken("X-Custom_1"))
     }
 
     /// The wire form: scheme lower-cased, the canonical authority, the bytes a URI cannot hold
@@ -194,6 +194,6 @@ final class RequestBuilderTests: XCTestCase {
     func testShellQuotingAndPrintf() {
         XCTAssertEqual("plain-word".shellQuoted, "plain-word")
         XCTAssertEqual("it's".shellQuoted, #"'it'\''s'"#)
-        XCTAssertEqual(HTTPRequest.printfFormat([0x61, 0x25, 0x27, 0x5C, 0x00, 0x0A, 0xE6]), #"'a%%\047\\\000\012\346'"#)
+        XCTAssertEqual(PekitRequest.printfFormat([0x61, 0x25, 0x27, 0x5C, 0x00, 0x0A, 0xE6]), #"'a%%\047\\\000\012\346'"#)
     }
 }

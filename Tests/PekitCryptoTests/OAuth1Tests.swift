@@ -25,10 +25,10 @@ final class OAuth1Tests: XCTestCase {
             signer.verifier = o["verifier"]
             signer.rsaKey = o["rsa_key"].map { Array($0.utf8) }
             signer.method = try XCTUnwrap(OAuth1.Method(rawValue: o["signature_method"] ?? "HMAC-SHA1"))
-            var headers = HTTPHeaders()
+            var headers = PekitHeaders()
             for case let pair as [String] in try XCTUnwrap(v["headers"] as? [Any]) { try headers.add(pair[0], pair[1]) }
             let body = Array(try XCTUnwrap(v["body"] as? String).utf8)
-            var request = HTTPRequest(method: try XCTUnwrap(v["method"] as? String), url: try XCTUnwrap(v["url"] as? String),
+            var request = PekitRequest(method: try XCTUnwrap(v["method"] as? String), url: try XCTUnwrap(v["url"] as? String),
                                       headers: headers, body: body.isEmpty ? .empty : .bytes(body))
             let explanation = try signer.sign(&request, now: 0)
             let label = "\(v["url"] ?? "")"
@@ -44,7 +44,7 @@ final class OAuth1Tests: XCTestCase {
             var signer = OAuth1(consumerKey: "key")
             signer.consumerSecret = "secret"
             signer.realm = realm
-            var request = HTTPRequest(method: "GET", url: "http://example.com/", headers: HTTPHeaders(), body: .empty)
+            var request = PekitRequest(method: "GET", url: "http://example.com/", headers: PekitHeaders(), body: .empty)
             XCTAssertThrowsError(try signer.sign(&request, now: 0), realm) { error in
                 XCTAssertTrue("\(error)".hasPrefix("realm: "), "\(error)")
             }
@@ -52,7 +52,7 @@ final class OAuth1Tests: XCTestCase {
         }
         var signer = OAuth1(consumerKey: "key")
         signer.realm = "Photos, Example"
-        var request = HTTPRequest(method: "GET", url: "http://example.com/", headers: HTTPHeaders(), body: .empty)
+        var request = PekitRequest(method: "GET", url: "http://example.com/", headers: PekitHeaders(), body: .empty)
         _ = try signer.sign(&request, now: 0)
         let field = request.headers["Authorization"] ?? ""
         XCTAssertTrue(field.hasPrefix("OAuth realm=\"Photos, Example\", oauth_"), field)

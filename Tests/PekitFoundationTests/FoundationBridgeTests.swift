@@ -25,7 +25,7 @@ final class FoundationBridgeTests: XCTestCase {
         // rfc3986's policy sorts the keys.
         XCTAssertEqual(foundation.httpBody.map { String(decoding: $0, as: UTF8.self) }, "n=2&name=caf%C3%A9")
 
-        let back = try HTTPRequest(foundation)
+        let back = try PekitRequest(foundation)
         XCTAssertEqual(back.method, "POST")
         XCTAssertEqual(back.url, request.url)
         XCTAssertEqual(back.body, request.body)
@@ -39,7 +39,7 @@ final class FoundationBridgeTests: XCTestCase {
     func testAURLRequestWithAFieldPekitWouldNotSendIsRefused() throws {
         var foundation = URLRequest(url: URL(string: "http://example.com/")!)
         foundation.setValue("1", forHTTPHeaderField: "Bad Name")
-        XCTAssertThrowsError(try HTTPRequest(foundation)) { error in
+        XCTAssertThrowsError(try PekitRequest(foundation)) { error in
             XCTAssertEqual(error.localizedDescription, "\(error)")
             XCTAssertTrue("\(error)".contains("Bad Name"), "\(error)")
         }
@@ -48,7 +48,7 @@ final class FoundationBridgeTests: XCTestCase {
     func testAResponseFromURLSessionsResponse() throws {
         let url = URL(string: "https://example.com/a")!
         let foundation = try XCTUnwrap(HTTPURLResponse(url: url, statusCode: 201, httpVersion: "HTTP/1.1", headerFields: ["Content-Type": "text/plain", "ETag": "\"x\""]))
-        let response = HTTPResponse(foundation, data: Data("hello".utf8))
+        let response = PekitResponse(foundation, data: Data("hello".utf8))
         XCTAssertEqual(response.status, 201)
         XCTAssertEqual(response.url, "https://example.com/a")
         // Foundation itself normalises the names' case (corelibs writes "Etag").

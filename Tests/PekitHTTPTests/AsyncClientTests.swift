@@ -4,7 +4,7 @@ import PekitHTTP
 import PekitTestSupport
 import XCTest
 
-/// `HTTPClient`'s async face (issue 45): sends run on the client's own thread, not on the
+/// `PekitClient`'s async face (issue 45): sends run on the client's own thread, not on the
 /// tasks', one jar and one client are shared by many tasks, and cancelling a task cancels its
 /// transfer. Against the test server on 127.0.0.1.
 final class AsyncClientTests: XCTestCase {
@@ -14,19 +14,19 @@ final class AsyncClientTests: XCTestCase {
         server = try TestServer.shared()
     }
 
-    func request(_ path: String) throws -> HTTPRequest {
+    func request(_ path: String) throws -> PekitRequest {
         try RequestBuilder(url: server.base + path).build()
     }
 
-    func json(_ response: HTTPResponse) throws -> [String: Any] {
+    func json(_ response: PekitResponse) throws -> [String: Any] {
         try XCTUnwrap(JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])
     }
 
     /// The blocking send, from outside any task.
-    func blockingSend(_ client: HTTPClient, _ request: HTTPRequest) throws -> HTTPResponse { try client.send(request) }
+    func blockingSend(_ client: PekitClient, _ request: PekitRequest) throws -> PekitResponse { try client.send(request) }
 
     func testTheAsyncSendIsTheBlockingSend() async throws {
-        let client = try HTTPClient()
+        let client = try PekitClient()
         let request = try request("/echo?a=1")
         let blocking = try blockingSend(client, request)
         let awaited = try await client.send(request)
@@ -44,7 +44,7 @@ final class AsyncClientTests: XCTestCase {
     /// blocked its task's thread, the cooperative pool (one thread per core) would let through
     /// only as many as there are cores.
     func testAwaitedSendsDoNotHoldTheTasksThreads() async throws {
-        let client = try HTTPClient()
+        let client = try PekitClient()
         let name = "async-\(UUID().uuidString)"
         let request = try request("/inflight/\(name)?delay=0.5")
         try await withThrowingTaskGroup(of: Int.self) { group in
@@ -59,7 +59,7 @@ final class AsyncClientTests: XCTestCase {
     /// One jar and one client shared by a hundred tasks: each stores its own cookie and is then
     /// sent it (the jar's lock makes each receive and each Cookie header whole).
     func testAHundredTasksShareOneJarAndOneClient() async throws {
-        let client = try HTTPClient()
+        let client = try PekitClient()
         let jar = CookieJar(publicSuffixes: nil, clock: { 1_700_000_000 })
         jar.limits.perDomain = 1000
         var options = SendOptions()
@@ -91,7 +91,7 @@ final class AsyncClientTests: XCTestCase {
     /// Cancelling the task stops the transfer (the server would answer after 30 s) and throws
     /// CancellationError; the client goes on serving.
     func testCancellingTheTaskCancelsTheTransfer() async throws {
-        let client = try HTTPClient()
+        let client = try PekitClient()
         let slow = try request("/delay/30")
         let task = Task { try await client.send(slow) }
         try await Task.sleep(nanoseconds: 200_000_000)
@@ -114,7 +114,7 @@ final class AsyncClientTests: XCTestCase {
 
     /// `sendAll` awaited: results in the order given, at most `concurrency` at the server at once.
     func testSendAllAwaitedKeepsOrderAndConcurrency() async throws {
-        let client = try HTTPClient()
+        let client = try PekitClient()
         let name = "all-\(UUID().uuidString)"
         let requests = try (0..<9).map { i in (try request("/inflight/\(name)?delay=0.2&i=\(i)"), SendOptions()) }
         let results = await client.sendAll(requests, concurrency: 3)

@@ -6,23 +6,23 @@ import XCTest
 
 final class HTTPClientTests: XCTestCase {
     var server: TestServer!
-    var client: HTTPClient!
+    var client: PekitClient!
 
     // XCTest keeps test case instances (and what they hold) to the end of the run: let go.
     override func tearDown() { client = nil }
 
     override func setUpWithError() throws {
         server = try TestServer.shared()
-        client = try HTTPClient()
+        client = try PekitClient()
     }
 
-    func build(_ url: String, _ configure: (inout RequestBuilder) -> Void = { _ in }) throws -> HTTPRequest {
+    func build(_ url: String, _ configure: (inout RequestBuilder) -> Void = { _ in }) throws -> PekitRequest {
         var builder = RequestBuilder(url: url)
         configure(&builder)
         return try builder.build()
     }
 
-    func echo(_ response: HTTPResponse) throws -> [String: Any] {
+    func echo(_ response: PekitResponse) throws -> [String: Any] {
         try XCTUnwrap(JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])
     }
 
@@ -39,7 +39,7 @@ final class HTTPClientTests: XCTestCase {
             var options = SendOptions()
             options.timeout = seconds
             options.connectTimeout = seconds
-            let response = try HTTPClient().send(request, options: options)
+            let response = try PekitClient().send(request, options: options)
             XCTAssertEqual(response.status, 204, "\(seconds)")
         }
     }
@@ -96,7 +96,7 @@ final class HTTPClientTests: XCTestCase {
         XCTAssertThrowsError(try client.send(request)) {
             XCTAssertEqual("\($0)", #"invalid URL "http://127.0.0.1:1/a b\x0D\x0AX-Evil: 1": control byte 0x0D (CR) at byte 23; encode it (%0D) if it is data"#)
         }
-        let handMade = HTTPRequest(method: "GET", url: "\(server.base)/echo", headers: request.headers, body: .empty)
+        let handMade = PekitRequest(method: "GET", url: "\(server.base)/echo", headers: request.headers, body: .empty)
         XCTAssertNil(handMade.parsedURL)
         XCTAssertEqual(try client.send(handMade).status, 200)
     }
@@ -460,7 +460,7 @@ final class HTTPClientTests: XCTestCase {
         options.caCertificate = server.cacert
         options.connect = [try HostMapping("api.example.test:\(port)", "127.0.0.1:\(port)")]
         let request = try build("https://api.example.test:\(port)/hello.txt")
-        var response: HTTPResponse?
+        var response: PekitResponse?
         for _ in 0..<50 {  // until nghttpd listens
             response = try? client.send(request, options: options)
             if response != nil { break }
@@ -488,11 +488,11 @@ final class HTTPClientTests: XCTestCase {
         options.connect = [try HostMapping("api.example.test:\(port)", "127.0.0.1:\(port)")]
         options.version = .http2
         // Until nghttpd listens (a first connection that then closes is not counted below).
-        for _ in 0..<50 where (try? HTTPClient().send(try build("https://api.example.test:\(port)/f1.txt"), options: options)) == nil {
+        for _ in 0..<50 where (try? PekitClient().send(try build("https://api.example.test:\(port)/f1.txt"), options: options)) == nil {
             Thread.sleep(forTimeInterval: 0.1)
         }
         let batch = try (1...20).map { (try build("https://api.example.test:\(port)/f\($0).txt"), options) }
-        let results = try HTTPClient().sendAll(batch, concurrency: 20)
+        let results = try PekitClient().sendAll(batch, concurrency: 20)
         process.terminate()
         process.waitUntilExit()
         XCTAssertEqual(try results.map { String(decoding: try $0.get().body, as: UTF8.self) }, (1...20).map { "file \($0)\n" })
@@ -547,7 +547,7 @@ final class HTTPClientTests: XCTestCase {
             var b = RequestBuilder(url: "\(server.base)/redirect/302?to=\(PercentEncoder.rfc3986.encode(to))")
             b.headers = [.init("Proxy-Authorization", "Basic cHJveHk="), .init("Authorization", "Bearer t"),
                          .init("Cookie", "a=1")]
-            let r = try HTTPClient().send(try b.build())
+            let r = try PekitClient().send(try b.build())
             let echo = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(r.body)) as? [String: Any])
             let names = Set((echo["headers"] as? [[String]] ?? []).map { $0[0] })
             for name in ["Proxy-Authorization", "Authorization", "Cookie"] {

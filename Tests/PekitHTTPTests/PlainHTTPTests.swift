@@ -59,7 +59,7 @@ final class PlainHTTPTests: XCTestCase {
         options.plainHTTP = plain
         XCTAssertEqual(Transport.choose(request, options) == .plain, plain)
         do {
-            let r = try HTTPClient().send(request, options: options)
+            let r = try PekitClient().send(request, options: options)
             let fields = r.headers.map { "\($0.name): \($0.value)" }.joined(separator: "\n")
             return "\(r.status) [\(r.reason)] HTTP/\(r.httpVersion)\n\(fields)\n\n\(String(decoding: r.body, as: UTF8.self)) (\(r.bodyLength))"
         } catch {
@@ -130,16 +130,16 @@ final class PlainHTTPTests: XCTestCase {
     /// one), an empty value as "Name:", the rest in order.
     func testWritesWhatLibcurlWrites() throws {
         var request = try RequestBuilder(url: "\(server.base)/raw?a=1#frag").build()
-        request.headers = HTTPHeaders()
+        request.headers = PekitHeaders()
         try request.headers.add("X-First", "1")
         try request.headers.add("Host", "example.test:1", spacing: "  ")
         try request.headers.add("X-Empty", "")
         try request.headers.add("host", "second.test")
         try request.headers.add("Accept", "*/*")
         var options = SendOptions()
-        let ours = try HTTPClient().send(request, options: options)
+        let ours = try PekitClient().send(request, options: options)
         options.plainHTTP = false
-        let curls = try HTTPClient().send(request, options: options)
+        let curls = try PekitClient().send(request, options: options)
         XCTAssertEqual(String(decoding: ours.body, as: UTF8.self), String(decoding: curls.body, as: UTF8.self))
         XCTAssertEqual(String(decoding: ours.body, as: UTF8.self),
                        "GET /raw?a=1 HTTP/1.1\r\nHost:  example.test:1\r\nX-First: 1\r\nX-Empty:\r\nAccept: */*\r\n\r\n")
@@ -148,7 +148,7 @@ final class PlainHTTPTests: XCTestCase {
     /// A kept-alive connection the server closed while idle: the next request goes again on a
     /// new connection (as curl does), and one client keeps its connection between requests.
     func testServerClosedIdleConnectionIsRetried() throws {
-        let client = try HTTPClient()
+        let client = try PekitClient()
         // No "Connection: close", yet the server closes: the client believes it can reuse it.
         let b64 = Data("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok".utf8).base64EncodedString()
         let first = try client.send(try RequestBuilder(url: "\(server.base)/canned?b=\(b64)&close=1").build())
@@ -157,7 +157,7 @@ final class PlainHTTPTests: XCTestCase {
         let echo = try client.send(try RequestBuilder(url: "\(server.base)/echo").build())
         XCTAssertEqual(echo.status, 200)
         let again = try client.send(try RequestBuilder(url: "\(server.base)/echo").build())
-        let port = { (r: HTTPResponse) in (try? JSONSerialization.jsonObject(with: Data(r.body)) as? [String: Any])?["client_port"] as? Int }
+        let port = { (r: PekitResponse) in (try? JSONSerialization.jsonObject(with: Data(r.body)) as? [String: Any])?["client_port"] as? Int }
         XCTAssertNotNil(port(echo))
         XCTAssertEqual(port(echo), port(again))
     }
@@ -165,9 +165,9 @@ final class PlainHTTPTests: XCTestCase {
     /// A host name goes to libcurl first (its resolver); later requests go to the address it
     /// found, on pekit's own connection, kept between them.
     func testNamesAreResolvedByLibcurlFirst() throws {
-        let client = try HTTPClient()
+        let client = try PekitClient()
         let url = server.base.replacingOccurrences(of: "127.0.0.1", with: "localhost") + "/echo"
-        let port = { (r: HTTPResponse) in (try? JSONSerialization.jsonObject(with: Data(r.body)) as? [String: Any])?["client_port"] as? Int }
+        let port = { (r: PekitResponse) in (try? JSONSerialization.jsonObject(with: Data(r.body)) as? [String: Any])?["client_port"] as? Int }
         let first = try client.send(try RequestBuilder(url: url).build())
         let second = try client.send(try RequestBuilder(url: url).build())
         let third = try client.send(try RequestBuilder(url: url).build())
@@ -205,7 +205,7 @@ final class PlainHTTPTests: XCTestCase {
             var options = SendOptions()
             options.connectTimeout = 0.3
             options.plainHTTP = plain
-            do { _ = try HTTPClient().send(request, options: options); return "sent" } catch {
+            do { _ = try PekitClient().send(request, options: options); return "sent" } catch {
                 return "\(error)".replacingOccurrences(of: #"after \d+ ms"#, with: "after N ms", options: .regularExpression)
             }
         }
@@ -221,13 +221,13 @@ final class PlainHTTPTests: XCTestCase {
     }
 
     /// The send's outcome with `timeout`, the milliseconds in its message written N.
-    func outcome(_ request: HTTPRequest, timeout: Double, plain: Bool) -> String {
+    func outcome(_ request: PekitRequest, timeout: Double, plain: Bool) -> String {
         var options = SendOptions()
         options.timeout = timeout
         options.plainHTTP = plain
         XCTAssertEqual(Transport.choose(request, options) == .plain, plain)
         do {
-            let r = try HTTPClient().send(request, options: options)
+            let r = try PekitClient().send(request, options: options)
             return "\(r.status) \(r.bodyLength)"
         } catch {
             return "error: " + "\(error)".replacingOccurrences(of: #"after \d+ m"#, with: "after N m", options: .regularExpression)
@@ -294,7 +294,7 @@ final class PlainHTTPTests: XCTestCase {
         XCTAssertEqual(PlainRoute("http://example.com:8080#f")?.port, 8080)
         XCTAssertNil(PlainRoute("http://example.com:0/"))
         // Connecting fails: libcurl tries and says why, in its words.
-        XCTAssertThrowsError(try HTTPClient().send(get)) { error in
+        XCTAssertThrowsError(try PekitClient().send(get)) { error in
             XCTAssertTrue("\(error)".hasPrefix("GET http://127.0.0.1:1/x: Failed to connect to 127.0.0.1 port 1 after "), "\(error)")
         }
     }

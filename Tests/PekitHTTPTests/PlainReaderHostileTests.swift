@@ -88,7 +88,7 @@ final class PlainReaderHostileTests: XCTestCase {
         XCTAssertEqual(Transport.choose(request, options) == .plain, plain)
         let cookies = { jar.all.map { "\($0.name)=\($0.value)" }.sorted().joined(separator: ",") }
         do {
-            let r = try HTTPClient().send(request, options: options)
+            let r = try PekitClient().send(request, options: options)
             let fields = r.headers.filter { $0.name != "Date" && $0.name != "Server" }.map { "\($0.name): \($0.value)" }
             let trailers = r.trailers.map { "\($0.name): \($0.value.bytes.count) bytes" }
             return "\(r.status) \(r.reason) HTTP/\(r.httpVersion) \(fields.count) fields, last \(fields.last ?? "-")\n"
@@ -122,7 +122,7 @@ final class PlainReaderHostileTests: XCTestCase {
             Data(s.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
         }
         for plain in [true, false] {
-            let client = try HTTPClient()
+            let client = try PekitClient()
             var options = SendOptions()
             options.plainHTTP = plain
             var bodies: [String] = []
@@ -147,7 +147,7 @@ final class PlainReaderHostileTests: XCTestCase {
             options.timeout = 1.0
             let started = Date()
             do {
-                let r = try HTTPClient().send(try RequestBuilder(url: "\(server.base)/chain/5?delay=0.3").build(), options: options)
+                let r = try PekitClient().send(try RequestBuilder(url: "\(server.base)/chain/5?delay=0.3").build(), options: options)
                 XCTFail("plain: \(plain): a response after \(r.redirects.count) redirects")
             } catch let error as HTTPError {
                 guard case .transfer(_, let url, 28, let reason, _) = error else { return XCTFail("plain: \(plain): \(error)") }

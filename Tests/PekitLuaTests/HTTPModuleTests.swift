@@ -34,7 +34,7 @@ final class HTTPModuleTests: LocalServerLuaTestCase {
     /// Every field of the response table as a script sees it, made from a response that no
     /// server here gives (an IPv6 peer, a body with NUL, an empty header value, a redirect).
     func testResponseTableFields() throws {
-        var response = HTTPResponse()
+        var response = PekitResponse()
         response.status = 404; response.reason = "Not Found"; response.httpVersion = "2"
         response.url = "https://[::1]:8443/a?b"; response.method = "DELETE"
         response.body = [0x61, 0x00, 0x62]; response.bodyLength = 3; response.attempts = 2

@@ -87,14 +87,14 @@ sequential = {
     "pekit (`pekit.http.get` loop)": lambda: from_json([pekit, "run", os.path.join(tools, "send_lua.lua"), url, str(SEQUENTIAL)]),
     "pekit, PEKIT_SPIN=0 (asleep while waiting)": lambda: from_json(without_spin([pekit, "run", os.path.join(tools, "send_lua.lua"), url, str(SEQUENTIAL)])),
     "curl -K (a URL list)": lambda: from_curl(["curl", "-s", "-K", seq_cfg, "-w", "%{time_total}\\n"]),
-    "pekit from Swift (`HTTPClient.send` loop, no Lua)": lambda: from_swift([pekit_bench, "send", url, str(SEQUENTIAL)]),
+    "pekit from Swift (`PekitClient.send` loop, no Lua)": lambda: from_swift([pekit_bench, "send", url, str(SEQUENTIAL)]),
     "python requests.Session": lambda: from_json([sys.executable, os.path.join(tools, "send_peer.py"), url, str(SEQUENTIAL)]),
 }
 concurrent = {
     f"pekit (`pekit.http.all`, concurrency {IN_FLIGHT})": lambda: from_json([pekit, "run", os.path.join(tools, "all_lua.lua"), url, str(MANY), str(IN_FLIGHT)]),
     f"curl --parallel --parallel-max {IN_FLIGHT}": lambda: from_curl(["curl", "-s", "--parallel", "--parallel-max", str(IN_FLIGHT),
                                                                       "-K", many_cfg, "-w", "%{time_total}\\n"]),
-    f"pekit from Swift (`HTTPClient.sendAll`, concurrency {IN_FLIGHT}, no Lua)": lambda: from_swift([pekit_bench, "send", url, str(MANY), str(IN_FLIGHT)]),
+    f"pekit from Swift (`PekitClient.sendAll`, concurrency {IN_FLIGHT}, no Lua)": lambda: from_swift([pekit_bench, "send", url, str(MANY), str(IN_FLIGHT)]),
     f"python aiohttp (limit {IN_FLIGHT})": lambda: from_json([sys.executable, os.path.join(tools, "all_peer.py"), url, str(MANY), str(IN_FLIGHT)]),
 }
 wide = {

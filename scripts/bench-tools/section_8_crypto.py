@@ -20,7 +20,7 @@ lines = ["## Hashes and signing (issue 17)", "",
          "| | sha256 MiB/s | ÷ openssl | HMAC-SHA256 MiB/s | ÷ openssl | SigV4 µs a request |", "|---|---|---|---|---|---|",
          f"| `openssl speed` (libcrypto) | {ssl['sha256_mbps']:.0f} | 1.00 | {ssl['hmac_mbps']:.0f} | 1.00 | |",
          f"| pekit from Lua (`pekit.crypto`, `pekit.sign.aws_sigv4`) | {lua['sha256_mbps']:.0f} | {lua['sha256_mbps'] / ssl['sha256_mbps']:.2f} | {lua['hmac_mbps']:.0f} | {lua['hmac_mbps'] / ssl['hmac_mbps']:.2f} | {lua['sigv4_us']:.1f} |",
-         f"| pekit from Swift (`AWSSigV4.sign` on a built `HTTPRequest`) | | | | | {swift['sigv4_us']:.1f} |",
+         f"| pekit from Swift (`AWSSigV4.sign` on a built `PekitRequest`) | | | | | {swift['sigv4_us']:.1f} |",
          f"| pekit from Swift (`RequestBuilder` with `signer`: built and signed) | | | | | {swift['build_sigv4_us']:.1f} |",
          f"| Python (`hashlib`, `hmac`, botocore) | {py['sha256_mbps']:.0f} | {py['sha256_mbps'] / ssl['sha256_mbps']:.2f} | {py['hmac_mbps']:.0f} | {py['hmac_mbps'] / ssl['hmac_mbps']:.2f} | {py['sigv4_us'] or 0:.1f} |",
          "", "Targets: digests within 10% of libcrypto (a ratio of 0.90 or more); a signed request in under 20 µs.", ""]

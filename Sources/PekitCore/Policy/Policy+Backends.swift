@@ -4,7 +4,7 @@
 /// (`Tests/PekitLuaTests/Fixtures/query-vectors.json`, made by `make_query_vectors.py`).
 extension Policy {
     /// Alamofire 5's `URLEncoding` defaults: sorted keys, `a[]` and `a[b]`, booleans as 1/0,
-    /// `NSNull` as `<null>`, AFNetworking's escaping, and `HTTPHeaders.default`.
+    /// `NSNull` as `<null>`, AFNetworking's escaping, and Alamofire's `HTTPHeaders.default`.
     public static let alamofire: Policy = {
         var policy = afnetworking
         policy.name = "alamofire"

@@ -28,9 +28,9 @@ public enum HAR {
             b.userAgent = nil
             b.accept = nil
             let length = String(body?.count ?? 0)
-            let chunked = headers.contains { HTTPHeaders.sameName($0.name, "Transfer-Encoding") }
+            let chunked = headers.contains { PekitHeaders.sameName($0.name, "Transfer-Encoding") }
             b.headers = headers.filter { field in
-                !HTTPHeaders.sameName(field.name, "Content-Length") || (!chunked && field.value.trimmingOWS == length)
+                !PekitHeaders.sameName(field.name, "Content-Length") || (!chunked && field.value.trimmingOWS == length)
             }.map { RequestBuilder.Header($0.name, $0.value) }
             if let body {
                 b.body = .bytes(body, contentType: mimeType.flatMap { $0.isEmpty ? nil : $0 })

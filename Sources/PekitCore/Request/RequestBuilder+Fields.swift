@@ -17,25 +17,25 @@ extension RequestBuilder {
     ///   `Transfer-Encoding` that does not end in `chunked`, a `Content-Length` that is not the
     ///   body's length.
     func fields(authority: String, credentials: (user: String, password: String)?, jarCookies: [UInt8]?,
-                body: HTTPRequest.Body, bodyType: String?) throws -> HTTPHeaders {
+                body: PekitRequest.Body, bodyType: String?) throws -> PekitHeaders {
         for header in headers {
-            if let raw = header.rawValue { try HTTPHeaders.validate(name: header.name, bytes: raw) }
-            else { try HTTPHeaders.validate(name: header.name, value: header.value ?? "") }
+            if let raw = header.rawValue { try PekitHeaders.validate(name: header.name, bytes: raw) }
+            else { try PekitHeaders.validate(name: header.name, value: header.value ?? "") }
         }
         // A caller's field: its bytes where they are not UTF-8, as given.
-        func add(_ header: Header, as name: String, to fields: inout HTTPHeaders) throws {
+        func add(_ header: Header, as name: String, to fields: inout PekitHeaders) throws {
             if let raw = header.rawValue { try fields.add(name, bytes: raw, spacing: header.spacing) }
             else if let value = header.value { try fields.add(name, value, spacing: header.spacing) }
         }
-        func given(_ name: String) -> Bool { headers.contains { HTTPHeaders.sameName($0.name, name) } }
+        func given(_ name: String) -> Bool { headers.contains { PekitHeaders.sameName($0.name, name) } }
         // A policy's default of one of curl's own fields (a backend's User-Agent or Accept) takes
         // that field's place; its other defaults come after the cookies.
-        func policyValue(_ name: String) -> String? { policy.requestHeaders.first { HTTPHeaders.sameName($0.name, name) }?.value }
+        func policyValue(_ name: String) -> String? { policy.requestHeaders.first { PekitHeaders.sameName($0.name, name) }?.value }
         let placed = ["User-Agent", "Accept", "Accept-Encoding", "Referer"]
-        var fields = HTTPHeaders()
+        var fields = PekitHeaders()
         fields.reserveCapacity(8 + headers.count)
         // The authority of a parsed URL holds no control byte; the User-Agent is pekit's own.
-        if let host = headers.first(where: { HTTPHeaders.sameName($0.name, "Host") }) {
+        if let host = headers.first(where: { PekitHeaders.sameName($0.name, "Host") }) {
             try add(host, as: "Host", to: &fields)
         } else {
             fields.addValid("Host", authority)
@@ -51,10 +51,10 @@ extension RequestBuilder {
         if let rule = policy.acceptLanguage, !given("Accept-Language") {
             try fields.add("Accept-Language", rule.value(environment: environment))
         }
-        for (name, value) in policy.requestHeaders where !given(name) && !placed.contains(where: { HTTPHeaders.sameName($0, name) }) {
+        for (name, value) in policy.requestHeaders where !given(name) && !placed.contains(where: { PekitHeaders.sameName($0, name) }) {
             try fields.add(name, value)
         }
-        for header in headers where !HTTPHeaders.sameName(header.name, "Host") {
+        for header in headers where !PekitHeaders.sameName(header.name, "Host") {
             try add(header, as: header.name, to: &fields)
         }
 
@@ -79,7 +79,7 @@ extension RequestBuilder {
     /// `chunked`.
     /// - Throws: for a `Transfer-Encoding` that does not end in `chunked`: a server could not
     ///   tell where such a request ends (RFC 9112 §6.3), and curl would add `Content-Length` to it.
-    static func isChunked(_ fields: HTTPHeaders) throws -> Bool {
+    static func isChunked(_ fields: PekitHeaders) throws -> Bool {
         let codings = fields.values("Transfer-Encoding").flatMap { $0.split(separator: ",") }
             .map { $0.trimmingOWS.lowercased() }.filter { !$0.isEmpty }
         guard let last = codings.last else { return false }

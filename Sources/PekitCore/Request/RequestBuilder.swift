@@ -15,7 +15,7 @@ public struct RequestBuilder: Sendable {
         /// The value's own bytes where they are not UTF-8 (given as bytes: curl's
         /// `-H $'X-A: caf\xe9'` sends the byte E9): sent as they are; `value` shows them repaired.
         public var rawValue: [UInt8]?
-        /// Between the colon and the value: `-H 'X-A:1'` has none (see `HTTPHeaders.Field.spacing`).
+        /// Between the colon and the value: `-H 'X-A:1'` has none (see `PekitHeaders.Field.spacing`).
         public var spacing: String
 
         public init(_ name: String, _ value: String?, spacing: String = " ") {
@@ -106,7 +106,7 @@ public struct RequestBuilder: Sendable {
     public var cookieContext = CookieJar.RequestContext()
     /// Signs the built request (AWS SigV4, OAuth 1.0a…); the sender calls it again for each
     /// redirect hop to the same origin, so every hop carries a fresh signature.
-    public var signer: (@Sendable (inout HTTPRequest) throws -> Void)?
+    public var signer: (@Sendable (inout PekitRequest) throws -> Void)?
     /// The environment a policy's `Accept-Language` rule reads (`LANGUAGE`, `LANG`).
     public var environment: [String: String] = [:]
 
@@ -114,7 +114,7 @@ public struct RequestBuilder: Sendable {
 
     /// Whether the caller set or removed the Cookie header by hand: then a jar's Cookie header
     /// must not replace it when the request is sent.
-    public var overridesCookie: Bool { headers.contains { HTTPHeaders.sameName($0.name, "Cookie") } }
+    public var overridesCookie: Bool { headers.contains { PekitHeaders.sameName($0.name, "Cookie") } }
 
     /// The Cookie field of a request: the jar's pairs (as bytes: a value that is not UTF-8 goes
     /// as it came), then the caller's own (`cookie`), or nil when neither has any. The builder
@@ -154,9 +154,9 @@ public struct RequestBuilder: Sendable {
     ///   value that could inject, a URL that cannot be used, a file that cannot be read, two
     ///   framings (`Content-Length` and `Transfer-Encoding`); or an error of the policy's custom
     ///   functions.
-    public func build() throws -> HTTPRequest {
+    public func build() throws -> PekitRequest {
         let method = Self.uppercased(self.method)
-        guard HTTPHeaders.isToken(method) else { throw RequestError.invalidMethod(self.method) }
+        guard PekitHeaders.isToken(method) else { throw RequestError.invalidMethod(self.method) }
         var urlText = base.map { URLResolution.resolve(url, against: $0) } ?? url
         var parsed: RequestURL
         do { parsed = try RequestURL(urlText) } catch { throw RequestError.invalidURL("\(error)") }
@@ -173,7 +173,7 @@ public struct RequestBuilder: Sendable {
             urlText = parsed.description
         }
 
-        var requestBody = HTTPRequest.Body.empty
+        var requestBody = PekitRequest.Body.empty
         var bodyType: String?
         let placement = self.placement ?? policy.paramsIn.flatMap(ParameterPlacement.init(rawValue:)) ?? .auto
         let methodsInQuery = self.methodsInQuery ?? policy.methodsInQuery ?? Self.defaultMethodsInQuery
@@ -223,12 +223,12 @@ public struct RequestBuilder: Sendable {
         let cookies = try jar?.headerBytes(for: parsed, context: context)
         let headers = try fields(authority: authority, credentials: credentials, jarCookies: cookies, body: requestBody, bodyType: bodyType)
         let (wireText, wireURL) = Self.wire(urlText, parsed: parsed)
-        var request = HTTPRequest(method: method, url: wireText, headers: headers, body: requestBody, connect: connect)
+        var request = PekitRequest(method: method, url: wireText, headers: headers, body: requestBody, connect: connect)
         // Decoded when pekit asked for codings (curl's --compressed, or a backend's default
         // Accept-Encoding, which its client library decodes); not for a hand-written one.
-        request.framingLength = !self.headers.contains { HTTPHeaders.sameName($0.name, "Content-Length") } && headers["Content-Length"] != nil
-        request.decodesBody = !self.headers.contains { HTTPHeaders.sameName($0.name, "Accept-Encoding") }
-            && (acceptEncoding != nil || policy.requestHeaders.contains { HTTPHeaders.sameName($0.name, "Accept-Encoding") })
+        request.framingLength = !self.headers.contains { PekitHeaders.sameName($0.name, "Content-Length") } && headers["Content-Length"] != nil
+        request.decodesBody = !self.headers.contains { PekitHeaders.sameName($0.name, "Accept-Encoding") }
+            && (acceptEncoding != nil || policy.requestHeaders.contains { PekitHeaders.sameName($0.name, "Accept-Encoding") })
         // What was parsed above, with the query appended and the bytes a URI cannot hold encoded:
         // the one parse the request carries to the wire.
         request.parsedURL = wireURL

@@ -16,7 +16,7 @@ final class PlainCache {
     private var learned: [String: (address: String, at: Double)] = [:]
     static let learnedFor = 60.0
     /// The last plain request's head, and what it was made from.
-    private var lastHead: (method: String, url: String, target: String?, fields: [HTTPHeaders.Field], bytes: [UInt8])?
+    private var lastHead: (method: String, url: String, target: String?, fields: [PekitHeaders.Field], bytes: [UInt8])?
     /// Send-to-answer times of recent plain transfers, smoothed.
     private var recentWait = Double.infinity
 
@@ -74,7 +74,7 @@ final class PlainCache {
 
     /// `request`'s head: the last one's when it is the same request (a loop sends one again and
     /// again), else made and kept.
-    func head(of request: HTTPRequest) -> [UInt8] {
+    func head(of request: PekitRequest) -> [UInt8] {
         if let last = lastHead, last.method == request.method, last.url == request.url, last.target == request.requestTarget,
            last.fields == request.headers.fields {
             return last.bytes

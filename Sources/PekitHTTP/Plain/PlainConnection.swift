@@ -84,7 +84,7 @@ struct PlainRoute {
     }
 
     /// The route of the request's URL (its carried parse, or a parse now).
-    init?(_ request: HTTPRequest) {
+    init?(_ request: PekitRequest) {
         guard let url = try? request.requestURL() else { return nil }
         self.init(url)
     }

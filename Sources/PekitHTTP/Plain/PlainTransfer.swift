@@ -20,7 +20,7 @@ final class PlainTransfer {
     /// What became of a step.
     enum Outcome {
         case running
-        case done(Result<HTTPResponse, Error>)
+        case done(Result<PekitResponse, Error>)
         /// Nothing was answered: send the request with libcurl instead.
         case handOver
         /// The answer needs what only libcurl implements (a transfer coding it decodes): the
@@ -28,7 +28,7 @@ final class PlainTransfer {
         case toLibcurl
     }
 
-    let request: HTTPRequest
+    let request: PekitRequest
     let exchange: Exchange
     let connection: PlainConnection
     /// Whether the connection served an earlier request (a close before any answer is then the
@@ -59,7 +59,7 @@ final class PlainTransfer {
     /// - Parameter head: the request's head (`head(of:)`, or the engine's copy of it).
     /// - Parameter timeouts: seconds a new connection may take (libcurl's 300 when nil) and the
     ///   whole send (no limit when nil).
-    init(request: HTTPRequest, head: [UInt8], exchange: Exchange, connection: PlainConnection, reused: Bool, started: Double,
+    init(request: PekitRequest, head: [UInt8], exchange: Exchange, connection: PlainConnection, reused: Bool, started: Double,
          timeouts: Timeouts) {
         self.request = request
         self.connection = connection
@@ -73,7 +73,7 @@ final class PlainTransfer {
         // As libcurl takes them (whole milliseconds, at least one; no limit past what it holds).
         func limit(_ seconds: Double?) -> Double {
             guard let seconds else { return .infinity }
-            return timeouts.begun + Double(HTTPClient.milliseconds(seconds)) / 1000
+            return timeouts.begun + Double(PekitClient.milliseconds(seconds)) / 1000
         }
         connectDeadline = limit(timeouts.connect ?? 300)
         deadline = limit(timeouts.total)
@@ -82,7 +82,7 @@ final class PlainTransfer {
 
     /// The request as libcurl writes it: request line, the first Host field (libcurl puts it
     /// first and drops any other), the rest in order, an empty line.
-    static func head(of request: HTTPRequest) -> [UInt8] {
+    static func head(of request: PekitRequest) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(256)
         // Strings' bytes copied whole (this runs per request).
@@ -101,15 +101,15 @@ final class PlainTransfer {
         } else {
             var url = request.url
             url.withUTF8 { bytes in
-                guard let (range, slash) = HTTPRequest.targetBounds(in: bytes) else { out.append(0x2F); return }
+                guard let (range, slash) = PekitRequest.targetBounds(in: bytes) else { out.append(0x2F); return }
                 if slash { out.append(0x2F) }
                 out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[range]))
             }
         }
         add(" HTTP/1.1\r\n")
         let fields = request.headers.fields
-        let hostIndex = fields.firstIndex { $0.name.utf8.count == 4 && HTTPHeaders.sameName($0.name, "Host") }
-        func write(_ field: HTTPHeaders.Field) {
+        let hostIndex = fields.firstIndex { $0.name.utf8.count == 4 && PekitHeaders.sameName($0.name, "Host") }
+        func write(_ field: PekitHeaders.Field) {
             add(field.name)
             out.append(0x3A)
             if !field.value.isEmpty {
@@ -120,7 +120,7 @@ final class PlainTransfer {
             out.append(0x0A)
         }
         if let hostIndex { write(fields[hostIndex]) }
-        for field in fields where !(field.name.utf8.count == 4 && HTTPHeaders.sameName(field.name, "Host")) { write(field) }
+        for field in fields where !(field.name.utf8.count == 4 && PekitHeaders.sameName(field.name, "Host")) { write(field) }
         out += "\r\n".utf8
         return out
     }
@@ -206,7 +206,7 @@ final class PlainTransfer {
         if failure == ResponseReader.toLibcurl { return .toLibcurl }
         exchange.abandon()
         return .done(.failure(HTTPError.transfer(method: request.method, url: request.url, code: failure.code, reason: failure.reason,
-                                                 hint: HTTPClient.hint(CURLcode(rawValue: UInt32(failure.code)), failure.reason))))
+                                                 hint: PekitClient.hint(CURLcode(rawValue: UInt32(failure.code)), failure.reason))))
     }
 
     private func finish() -> Outcome {

@@ -21,7 +21,7 @@ extension HTTPModule {
 
     /// One item of a batch: a URL (string or pekit.url), a built request, or a table of request
     /// fields and send options (as `pekit.http.get`'s second argument, with `url` and `method`).
-    static func batchItem(at index: Int32, _ call: LuaCall, argument n: Int32, base: SendOptions) throws -> (HTTPRequest, SendOptions) {
+    static func batchItem(at index: Int32, _ call: LuaCall, argument n: Int32, base: SendOptions) throws -> (PekitRequest, SendOptions) {
         let stack = call.stack
         if let stored = RequestModule.heldRequest(at: index, in: call.runtime) {
             return (stored.request, Self.merging(base, defaults: stored.sendDefaults))
@@ -38,7 +38,7 @@ extension HTTPModule {
 
     /// Pushes an error value: a table `{error = message, method =, url =, code = curl's code}`
     /// whose `tostring` is the message (a response never has an `error` field).
-    static func push(error: Error, for request: HTTPRequest, in runtime: LuaRuntime) {
+    static func push(error: Error, for request: PekitRequest, in runtime: LuaRuntime) {
         let stack = runtime.stack
         stack.newTable(nrec: 4)
         stack.push(Self.message(for: error, request)); stack.rawSet(-2, "error")
@@ -70,7 +70,7 @@ extension HTTPModule {
             var base = try sendOptions(from: call, argument: 2, base: SendOptions(), alsoAllowed: Self.batchFields)
             base.progress = nil  // here it watches the batch, not each transfer
             // Every item is read and built before anything is sent: a mistake in item 900 costs no request.
-            var batch: [(HTTPRequest, SendOptions)] = []
+            var batch: [(PekitRequest, SendOptions)] = []
             let count = stack.rawLength(1)
             batch.reserveCapacity(Int(count))
             for i in 0..<count {

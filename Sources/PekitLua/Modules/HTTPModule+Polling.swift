@@ -41,14 +41,14 @@ extension HTTPModule {
     }
 
     /// Sends until the condition holds; the response it held for is the result.
-    static func send(_ request: HTTPRequest, options: SendOptions, polling poll: Poll, _ call: LuaCall) throws -> Int32 {
+    static func send(_ request: PekitRequest, options: SendOptions, polling poll: Poll, _ call: LuaCall) throws -> Int32 {
         let runtime = call.runtime
         let client = try httpClient(runtime)
         let started = Timestamp.monotonic()
         var tries = 0
         while true {
             tries += 1
-            let response: HTTPResponse
+            let response: PekitResponse
             do { response = try client.send(request, options: prepared(options, for: request, in: runtime)) } catch where error is HTTPError || error is RequestError {
                 throw LuaArgumentError(Self.message(for: error, request))
             }

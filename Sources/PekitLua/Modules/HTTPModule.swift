@@ -8,10 +8,10 @@ import PekitHTTP
 /// (its jar, whether its Cookie header is the caller's).
 final class StoredRequest {
     /// Replaced when the request is signed (`pekit.sign.*`).
-    var request: HTTPRequest
+    var request: PekitRequest
     let sendDefaults: SendOptions
 
-    init(request: HTTPRequest, sendDefaults: SendOptions) {
+    init(request: PekitRequest, sendDefaults: SendOptions) {
         self.request = request
         self.sendDefaults = sendDefaults
     }
@@ -27,7 +27,7 @@ enum HTTPModule: LuaModule {
     /// send), whether the `insecure = true` warning was given, and the rate limiters by their
     /// text ("10/s"): every request naming a rate shares its limiter.
     final class State {
-        var client: HTTPClient?
+        var client: PekitClient?
         var warnedInsecure = false
         var limiters: [String: RateLimiter] = [:]
         /// What the options just read said of pekit's own progress line (`progress = true` or
@@ -37,7 +37,7 @@ enum HTTPModule: LuaModule {
         /// `pekit test`: the running test's jar, for every send that names none.
         var defaultJar: CookieJar?
         /// `pekit test`: each exchange (every hop), for the explanation of a failed expectation.
-        var exchanges: ((HTTPRequest, HTTPResponse) -> Void)?
+        var exchanges: ((PekitRequest, PekitResponse) -> Void)?
         /// `pekit test --har`: the running test, named in each entry's comment.
         var harComment: String?
     }
@@ -210,7 +210,7 @@ enum HTTPModule: LuaModule {
 
     /// The options as this runtime sends with them: recorded in the HAR log when there is one;
     /// the `insecure = true` warning and each notice said once.
-    static func prepared(_ given: consuming SendOptions, for request: HTTPRequest, in runtime: LuaRuntime) -> SendOptions {
+    static func prepared(_ given: consuming SendOptions, for request: PekitRequest, in runtime: LuaRuntime) -> SendOptions {
         var options = consume given
         let state = state(runtime)
         if options.jar == nil, let jar = state.defaultJar { options.jar = jar }
@@ -234,11 +234,11 @@ enum HTTPModule: LuaModule {
     }
 
     /// The runtime's client (its connection cache), made on first use.
-    static func httpClient(_ runtime: LuaRuntime) throws -> HTTPClient {
+    static func httpClient(_ runtime: LuaRuntime) throws -> PekitClient {
         let state = state(runtime)
         if let client = state.client { return client }
         do {
-            let client = try HTTPClient()
+            let client = try PekitClient()
             state.client = client
             return client
         } catch {
@@ -247,7 +247,7 @@ enum HTTPModule: LuaModule {
     }
 
     /// What a failed send says to the script.
-    static func message(for error: Error, _ request: HTTPRequest) -> String {
+    static func message(for error: Error, _ request: PekitRequest) -> String {
         if error is RequestError { return "\(request.method) \(request.url): \(error)" }
         return luaMessage(error)
     }
@@ -255,7 +255,7 @@ enum HTTPModule: LuaModule {
     /// Sends and pushes the response table. In a task (`pekit.spawn`) the task is suspended
     /// instead, and resumed with the response (or the error) when the transfer is over.
     /// - Returns: the count of values pushed, or PEKIT_YIELD.
-    static func send(_ request: HTTPRequest, options given: consuming SendOptions, _ call: LuaCall) throws -> Int32 {
+    static func send(_ request: PekitRequest, options given: consuming SendOptions, _ call: LuaCall) throws -> Int32 {
         let runtime = call.runtime
         var options = prepared(given, for: request, in: runtime)
         let progressLine = state(runtime).progressLine
@@ -290,7 +290,7 @@ enum HTTPModule: LuaModule {
             options.progress = { shown.download($0) }
         }
         defer { display?.finish() }
-        let response: HTTPResponse
+        let response: PekitResponse
         // A sink function that sends again while a transfer runs gets an engine of its own (the client sees to it).
         do { response = try client.send(request, options: options) } catch where error is HTTPError || error is RequestError {
             throw LuaArgumentError(Self.message(for: error, request))
@@ -301,7 +301,7 @@ enum HTTPModule: LuaModule {
 
     /// Pushes the response table: the fields of one value made in C in one call (`pekit_push_response`),
     /// then the redirects and the headers (a pair per call). This runs per request.
-    static func push(response r: HTTPResponse, in runtime: LuaRuntime) {
+    static func push(response r: PekitResponse, in runtime: LuaRuntime) {
         let stack = runtime.stack, L = runtime.L
         var reason = r.reason, version = r.httpVersion, url = r.url, method = r.method, address = r.remoteAddress
         reason.withUTF8 { reason in version.withUTF8 { version in url.withUTF8 { url in method.withUTF8 { method in
@@ -354,7 +354,7 @@ enum HTTPModule: LuaModule {
         setFunction(http, "pekit.http", "send") { call in
             try call.require(.network)
             let runtime = call.runtime
-            let request: HTTPRequest, options: SendOptions
+            let request: PekitRequest, options: SendOptions
             if let stored = RequestModule.heldRequest(at: 1, in: runtime) {
                 request = stored.request
                 options = try sendOptions(from: call, argument: 2, base: stored.sendDefaults, alsoAllowed: Self.pollFields)
@@ -388,6 +388,6 @@ enum HTTPModule: LuaModule {
         // A function, not a field: curl_version() initialises libcurl's TLS and LDAP libraries,
         // which every pekit start-up would otherwise pay for.
         installBatchFunctions(into: http, in: runtime)
-        setFunction(http, "pekit.http", "curl_version") { call in call.stack.push(HTTPClient.curlVersion); return 1 }
+        setFunction(http, "pekit.http", "curl_version") { call in call.stack.push(PekitClient.curlVersion); return 1 }
     }
 }

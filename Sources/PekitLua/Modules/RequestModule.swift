@@ -29,7 +29,7 @@ enum RequestModule: LuaModule {
         try state(call.runtime).requests.object(at: index, call, expected: expected)
     }
 
-    static func request(at index: Int32, _ call: LuaCall) throws -> HTTPRequest { try storedRequest(at: index, call).request }
+    static func request(at index: Int32, _ call: LuaCall) throws -> PekitRequest { try storedRequest(at: index, call).request }
 
     /// Reads the fields of a request table into a builder (errors name it argument #1, as the
     /// user wrote it, whatever its stack slot). `alsoAllowed` are other fields the caller reads
@@ -75,7 +75,7 @@ enum RequestModule: LuaModule {
         }) { builder.userAgent = agent }
         builder.referer = try fields.string("referer")
         builder.cookie = try fields.string("cookie")
-        if try fields.flag("compressed") == true { builder.acceptEncoding = HTTPClient.acceptEncoding }
+        if try fields.flag("compressed") == true { builder.acceptEncoding = PekitClient.acceptEncoding }
         builder.environment = runtime.options.environment
         if let methods = try fields.strings("methods_in_query") { builder.methodsInQuery = Set(methods.map { $0.uppercased() }) }
         if let headers = try fields.with("headers", { try headerFields(at: $0, fields, call) }) { builder.headers = headers }
@@ -253,7 +253,7 @@ enum RequestModule: LuaModule {
     }
 
     /// Pushes a request handle, with the send options its builder implies.
-    static func pushRequest(_ request: HTTPRequest, builder: RequestBuilder, in runtime: LuaRuntime) {
+    static func pushRequest(_ request: PekitRequest, builder: RequestBuilder, in runtime: LuaRuntime) {
         state(runtime).requests.push(StoredRequest(request: request, sendDefaults: SendOptions(cookiesOf: builder)), in: runtime)
     }
 

@@ -48,7 +48,7 @@ enum SignModule: LuaModule {
     }
 
     /// A request's `sign = {"aws-sigv4" | "oauth1", …options}`.
-    static func requestSigner(at index: Int32, _ call: LuaCall, argument: Int32) throws -> @Sendable (inout HTTPRequest) throws -> Void {
+    static func requestSigner(at index: Int32, _ call: LuaCall, argument: Int32) throws -> @Sendable (inout PekitRequest) throws -> Void {
         let stack = call.stack
         guard stack.type(index) == LUA_TTABLE, stack.rawGetIndex(index, 1) == LUA_TSTRING, let scheme = stack.string(-1), Self.signSchemes.contains(scheme) else {
             stack.pop()

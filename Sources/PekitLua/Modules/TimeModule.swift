@@ -60,14 +60,14 @@ enum TimeModule: LuaModule {
                 return PEKIT_YIELD
             }
             // Elsewhere, spawned tasks run meanwhile (when none is running already).
-            let deadline = HTTPClient.now() + seconds
+            let deadline = PekitClient.now() + seconds
             if !scheduler.isRunning, !HTTPModule.isSending(runtime) {
                 try? scheduler.run(runtime, until: { false }, deadline: deadline)
             }
             // In short steps, so that Ctrl-C stops it at once.
-            while HTTPClient.now() < deadline {
+            while PekitClient.now() < deadline {
                 if pekit_interrupt_pending() != 0 { throw LuaError(message: "interrupted") }
-                var spec = timespec(tv_sec: 0, tv_nsec: Int(min(0.02, max(0, deadline - HTTPClient.now())) * 1e9))
+                var spec = timespec(tv_sec: 0, tv_nsec: Int(min(0.02, max(0, deadline - PekitClient.now())) * 1e9))
                 nanosleep(&spec, nil)
             }
             if pekit_interrupt_pending() != 0 { throw LuaError(message: "interrupted") }

@@ -140,14 +140,14 @@ struct PolicyDefinition {
                 guard stack.type(-2) == LUA_TSTRING, stack.type(-1) == LUA_TSTRING, let name = stack.string(-2), let value = stack.string(-1) else {
                     throw LuaArgumentError("field \"headers\" must map header names to strings, not \(stack.typeName(-2)) to \(stack.typeName(-1))")
                 }
-                do { try HTTPHeaders.validate(name: name, value: value) } catch { throw LuaArgumentError("field \"headers\": \(error)") }
+                do { try PekitHeaders.validate(name: name, value: value) } catch { throw LuaArgumentError("field \"headers\": \(error)") }
                 headers.append((name, value))
             }
             let sorted = headers.sorted { $0.0.lowercased() < $1.0.lowercased() }
             apply.append { $0.requestHeaders = sorted }
         case "accept_language":
             guard let text else { throw wrongType(field, runtime) }
-            do { try HTTPHeaders.validate(name: "Accept-Language", value: text) } catch { throw LuaArgumentError("field \"accept_language\": \(error)") }
+            do { try PekitHeaders.validate(name: "Accept-Language", value: text) } catch { throw LuaArgumentError("field \"accept_language\": \(error)") }
             apply.append { $0.acceptLanguage = AcceptLanguage(text) }
         case "params_in":
             guard let text, ["query", "body", "auto"].contains(text) else { throw wrongType(field, runtime) }

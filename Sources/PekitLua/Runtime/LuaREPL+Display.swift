@@ -39,7 +39,7 @@ extension LuaREPL {
     }
 
     /// The request line and header fields as they go on the wire, and the size of the body.
-    static func describe(_ request: HTTPRequest) -> String {
+    static func describe(_ request: PekitRequest) -> String {
         var lines = ["\(request.method) \(request.target) HTTP/1.1"] + request.headers.fields.map { printable($0.line) }
         let body = (try? request.bodyBytes().count) ?? 0
         if body > 0 { lines.append("(and \(body) byte\(body == 1 ? "" : "s") of body: r.body; the whole message: r:raw())") }

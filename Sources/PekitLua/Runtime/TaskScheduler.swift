@@ -105,7 +105,7 @@ final class TaskScheduler {
     /// Suspends `task` until `seconds` have passed.
     func sleep(_ task: LuaTask, seconds: Double) {
         task.state = .waiting
-        sleepers.append((HTTPClient.now() + seconds, task))
+        sleepers.append((PekitClient.now() + seconds, task))
     }
 
     /// Suspends `task` until every one of `others` is over, then calls `then` (which wakes it).
@@ -171,7 +171,7 @@ final class TaskScheduler {
                 resume(task, runtime)
                 continue
             }
-            let now = HTTPClient.now()
+            let now = PekitClient.now()
             if !sleepers.isEmpty {
                 var still: [(until: Double, task: LuaTask)] = []
                 for sleeper in sleepers {

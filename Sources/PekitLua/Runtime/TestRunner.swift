@@ -135,7 +135,7 @@ public enum TestRunner {
     /// The harness's hooks: the running test's jar and its exchanges, a clock, the stop flag.
     private static func pushHooks(_ options: TestOptions, in runtime: LuaRuntime) {
         let state = HTTPModule.state(runtime), stack = runtime.stack, setFunction = runtime.setFunction
-        var last: (HTTPRequest, HTTPResponse)?
+        var last: (PekitRequest, PekitResponse)?
         stack.newTable(nrec: 6)
         setFunction(-1, "pekit test", "begin") { call in
             state.defaultJar = try CookiesModule.jar(at: 1, call)
@@ -164,7 +164,7 @@ public enum TestRunner {
 
     /// A failed test's last exchange: the request as sent and as curl, the response's status
     /// line and fields, and what the jar did on that hop.
-    static func exchangeText(_ sent: HTTPRequest, _ response: HTTPResponse) -> String {
+    static func exchangeText(_ sent: PekitRequest, _ response: PekitResponse) -> String {
         // Credentials and cookies are left out, as a sanitized HAR leaves them (the jar's lines
         // below name the cookies).
         var request = sent

@@ -69,11 +69,11 @@ struct WriteOut {
     private func quoted(_ text: String) -> String { String(decoding: JSON.write(.text(text)), as: UTF8.self) }
 
     /// - Parameter urlnum: the URL's place among the command's URLs, from 0.
-    func render(_ r: HTTPResponse, urlnum: Int = 0) -> String {
+    func render(_ r: PekitResponse, urlnum: Int = 0) -> String {
         pieces.map { piece -> String in
             switch piece {
             case .text(let text): return text
-            case .header(let name): return r.headers.first { HTTPHeaders.sameName($0.name, name) }?.value.description ?? ""
+            case .header(let name): return r.headers.first { PekitHeaders.sameName($0.name, name) }?.value.description ?? ""
             case .variable("json"):
                 // curl's object: every variable by name, sorted; numbers bare, text quoted.
                 let numeric: Set<String> = ["http_code", "response_code", "num_redirects", "size_download", "size_header", "remote_port", "urlnum"]
@@ -97,7 +97,7 @@ struct WriteOut {
         }.joined()
     }
 
-    static func value(_ name: String, _ r: HTTPResponse, urlnum: Int) -> String {
+    static func value(_ name: String, _ r: PekitResponse, urlnum: Int) -> String {
         func seconds(_ t: Double) -> String { String(format: "%.6f", t) }
                 switch name {
                 case "http_code", "response_code": return String(format: "%03d", r.status)

@@ -86,25 +86,25 @@ private func runHAR(_ args: [[UInt8]]) throws -> Int32 {
     options.insecure = parsed.has(HAROptions.insecure)
     options.caCertificate = parsed.value(HAROptions.cacert)
     // Built first: an entry that cannot be sent is reported in its place, and costs no request.
-    var outcomes = [Result<HTTPResponse, Error>?](repeating: nil, count: entries.count)
-    var batch: [(HTTPRequest, SendOptions)] = [], slots: [Int] = []
+    var outcomes = [Result<PekitResponse, Error>?](repeating: nil, count: entries.count)
+    var batch: [(PekitRequest, SendOptions)] = [], slots: [Int] = []
     for (i, (_, e)) in entries.enumerated() {
         var builder = e.builder()
         builder.connect = connect
         // Bodies are compared as the browser recorded them: decoded, where the recorded request
         // asked for codings (its own Accept-Encoding goes as recorded; none is added).
         var entryOptions = options
-        entryOptions.compressed = comparison?.body == true && e.headers.contains { HTTPHeaders.sameName($0.name, "Accept-Encoding") }
+        entryOptions.compressed = comparison?.body == true && e.headers.contains { PekitHeaders.sameName($0.name, "Accept-Encoding") }
         do { batch.append((try builder.build(), entryOptions)); slots.append(i) } catch { outcomes[i] = .failure(error) }
     }
     let showProgress = (parsed.has(HAROptions.progress) || (concurrency > 1 && isatty(STDERR_FILENO) != 0)) && !parsed.has(HAROptions.noProgress)
     let progress = showProgress ? ProgressLine() : nil
     var succeeded = 0, failed = 0
-    let started = HTTPClient.now()
-    let results = try HTTPClient().sendAll(batch, concurrency: concurrency) { _, result in
+    let started = PekitClient.now()
+    let results = try PekitClient().sendAll(batch, concurrency: concurrency) { _, result in
         if case .failure = result { failed += 1 } else { succeeded += 1 }
         progress?.update(done: succeeded + failed, failed: failed, inFlight: min(concurrency, batch.count - succeeded - failed),
-                         total: batch.count, elapsed: HTTPClient.now() - started)
+                         total: batch.count, elapsed: PekitClient.now() - started)
     }
     progress?.finish()
     for (slot, result) in zip(slots, results) { outcomes[slot] = result }

@@ -31,7 +31,7 @@ struct HARComparison {
     }
 
     /// The differences between the recorded response of `entry` and `response`, one line each.
-    func differences(_ entry: HAR.Entry, _ response: HTTPResponse) -> [String] {
+    func differences(_ entry: HAR.Entry, _ response: PekitResponse) -> [String] {
         var lines: [String] = []
         if headers {
             var recorded: [String: [String]] = [:], now: [String: [String]] = [:], order: [String] = []

@@ -159,14 +159,14 @@ func curlArguments(_ text: String) throws -> (arguments: [[UInt8]], dropped: [St
     // curl follows redirects only with -L, and sends its own User-Agent unless told otherwise.
     if !follows { kept.append(Array("--no-follow".utf8)) }
     // (First, so that the command's own -A, read last, wins as in curl.)
-    kept = [Array("-A".utf8), Array(HTTPClient.curlUserAgent.utf8)] + kept
+    kept = [Array("-A".utf8), Array(PekitClient.curlUserAgent.utf8)] + kept
     return (kept, dropped)
 }
 
 /// The request `pekit request` builds for a pasted curl command: the bytes curl sends for it.
-func requestFromCurl(_ text: String) throws -> HTTPRequest {
+func requestFromCurl(_ text: String) throws -> PekitRequest {
     let (arguments, _) = try curlArguments(text)
-    var made: HTTPRequest?
+    var made: PekitRequest?
     _ = try runRequest(arguments, built: { request, _, _ in made = request; return 0 })
     guard let made else { throw CommandFailure(message: "the curl command builds no request") }
     return made
@@ -180,7 +180,7 @@ private func luaQuote(_ text: String) -> String { LuaLiteral.quoted(text) }
 /// the same bytes: the printed script and `--send` agree), then `req:send{…}` with the command's
 /// send options. Parameters read back from the query, cookies of `-b` in a jar, and a body as
 /// JSON or text, each only where building with them gives the very same request.
-private func luaScript(_ request: HTTPRequest, builder: RequestBuilder, options parsed: Arguments, from command: String) -> String {
+private func luaScript(_ request: PekitRequest, builder: RequestBuilder, options parsed: Arguments, from command: String) -> String {
     var lines = ["-- Made by `pekit import curl` from:"]
     for line in command.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }).prefix(12) {
         lines.append("--   " + line.trimmingCharacters(in: .whitespacesAndNewlines))

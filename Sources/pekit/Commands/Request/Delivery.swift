@@ -3,9 +3,9 @@ import PekitCore
 import PekitHTTP
 
 /// `pekit request --send`: sends with libcurl and prints what came back.
-func send(_ request: HTTPRequest, builder: RequestBuilder, _ parsed: Arguments, output: OutputChoice) throws -> Int32 {
+func send(_ request: PekitRequest, builder: RequestBuilder, _ parsed: Arguments, output: OutputChoice) throws -> Int32 {
     let delivery = try Delivery(request, builder: builder, parsed, output: output, alone: true)
-    return try delivery.finish(Result { try HTTPClient().send(request, options: delivery.options) })
+    return try delivery.finish(Result { try PekitClient().send(request, options: delivery.options) })
 }
 
 /// Where one URL's body goes: curl pairs each -o FILE and -O with the URLs in order; a URL
@@ -19,16 +19,16 @@ enum OutputChoice: Equatable {
 /// One request of `pekit request` to send: its options, and what to do with its answer (or
 /// failure), so that several can be sent at once (-Z) and their answers shown in order.
 struct Delivery {
-    let request: HTTPRequest
+    let request: PekitRequest
     let options: SendOptions
-    let finish: (Result<HTTPResponse, Error>) throws -> Int32
+    let finish: (Result<PekitResponse, Error>) throws -> Int32
 
     /// - Parameter alone: the only request of the command (progress lines, trace and HAR files
     ///   are per command).
     /// - Parameter heads: where -D FILE collects the heads of several transfers (nil: written now).
     /// - Parameter rate: --rate's pace, shared by the command's transfers.
     /// - Parameter urlnum: the URL's place among the command's, from 0 (-w's %{urlnum}).
-    init(_ request: HTTPRequest, builder: RequestBuilder, _ parsed: Arguments, output: OutputChoice, alone: Bool,
+    init(_ request: PekitRequest, builder: RequestBuilder, _ parsed: Arguments, output: OutputChoice, alone: Bool,
          heads: HeadDump? = nil, rate: RateLimiter? = nil, urlnum: Int = 0) throws {
         self.request = request
         var options = SendOptions(cookiesOf: builder)
@@ -123,11 +123,11 @@ struct Delivery {
                 }
             }
             defer { progressLine?.finish() }
-            let response: HTTPResponse
+            let response: PekitResponse
             do { response = try result.get() } catch {
                 // As curl: -w is written for a transfer that failed too (%{http_code} is 000).
                 if let writeOut {
-                    var none = HTTPResponse()
+                    var none = PekitResponse()
                     none.url = request.url
                     none.method = request.method
                     Output.stdout.write(writeOut.render(none, urlnum: urlnum))

@@ -39,7 +39,7 @@ func runRequest(_ args: [[UInt8]]) throws -> Int32 { try runRequest(args, built:
 
 /// What `pekit import curl` does with the request a command line builds, instead of printing
 /// or sending it.
-typealias BuiltRequestHandler = (HTTPRequest, RequestBuilder, Arguments) throws -> Int32
+typealias BuiltRequestHandler = (PekitRequest, RequestBuilder, Arguments) throws -> Int32
 
 func runRequest(_ args: [[UInt8]], built handler: BuiltRequestHandler?) throws -> Int32 {
     let parsed = try requestCommand.parse(args)
@@ -135,7 +135,7 @@ func runSeveral(_ parsed: Arguments, urls: [String], _ handler: BuiltRequestHand
         return status
     }
     if !parsed.has(RequestOptions.parallel) {
-        let client = try HTTPClient()
+        let client = try PekitClient()
         for (number, (url, output)) in zip(urls, choices).enumerated() {
             report(url) {
                 try buildAndRun(parsed, url: url, output: output) { request, builder, _ in
@@ -159,11 +159,11 @@ func runSeveral(_ parsed: Arguments, urls: [String], _ handler: BuiltRequestHand
     let showProgress = (parsed.has(RequestOptions.progress) || (isatty(STDERR_FILENO) != 0 && !parsed.has(RequestOptions.silent))) && !parsed.has(RequestOptions.noProgress)
     let progress = showProgress ? ProgressLine() : nil
     var succeeded = 0, failed = 0
-    let started = HTTPClient.now()
-    let results = try HTTPClient().sendAll(deliveries.map { ($0.request, $0.options) }, concurrency: limit) { _, result in
+    let started = PekitClient.now()
+    let results = try PekitClient().sendAll(deliveries.map { ($0.request, $0.options) }, concurrency: limit) { _, result in
         if case .failure = result { failed += 1 } else { succeeded += 1 }
         progress?.update(done: succeeded + failed, failed: failed, inFlight: min(limit, deliveries.count - succeeded - failed),
-                         total: deliveries.count, elapsed: HTTPClient.now() - started)
+                         total: deliveries.count, elapsed: PekitClient.now() - started)
     }
     progress?.finish()
     for (i, result) in results.enumerated() {

@@ -89,7 +89,7 @@ func requestBuilder(_ parsed: Arguments, url: String, sending: Bool) throws -> R
         bodies.append((.bytes(json, contentType: nil), "--json"))
         // As curl's tool: after the -H fields, unless one of them names it.
         for (name, value) in [("Content-Type", "application/json"), ("Accept", "application/json")]
-        where !builder.headers.contains(where: { HTTPHeaders.sameName($0.name, name) }) {
+        where !builder.headers.contains(where: { PekitHeaders.sameName($0.name, name) }) {
             builder.headers.append(RequestBuilder.Header(name, value))
         }
     }
@@ -119,7 +119,7 @@ func requestBuilder(_ parsed: Arguments, url: String, sending: Bool) throws -> R
         let url = referer.hasSuffix(";auto") ? String(referer.dropLast(5)) : referer
         builder.referer = url.isEmpty ? nil : url
     }
-    if parsed.has(RequestOptions.compressed) { builder.acceptEncoding = HTTPClient.acceptEncoding }
+    if parsed.has(RequestOptions.compressed) { builder.acceptEncoding = PekitClient.acceptEncoding }
     if let jarPath = parsed.value(RequestOptions.jar) {
         let jar = try newJar()
         // A jar file that does not exist yet is where --send will save the first cookies.
@@ -179,7 +179,7 @@ private func newJar() throws -> CookieJar {
 }
 
 /// `--aws-sigv4 aws:amz:REGION:SERVICE` with `-u KEY:SECRET`, as curl takes them.
-func signAWS(_ request: inout HTTPRequest, spec: String, user: String?) throws {
+func signAWS(_ request: inout PekitRequest, spec: String, user: String?) throws {
     let parts = spec.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
     guard parts.count >= 1, parts.count <= 4, parts[0].lowercased() == "aws", parts.count < 2 || parts[1].lowercased() == "amz" else {
         throw UsageError(command: "request", message: "--aws-sigv4 takes aws:amz:REGION:SERVICE (AWS Signature V4), not '\(spec)'")

@@ -1,6 +1,7 @@
 // The five tasks of issue 45, as a Swift 6 program would do them with pekit:
 //   consumer BASE_URL DIRECTORY
 // BASE_URL is an HTTP server to send to (the tests' own), DIRECTORY a place for the jar's file.
+import Ecosystem
 import Foundation
 import PekitCore
 import PekitCrypto
@@ -57,7 +58,7 @@ struct Consumer {
         let request = try builder.build()
         let host = String(base.dropFirst("http://".count))
         print("3 curl:", try request.curl().replacingOccurrences(of: base, with: "BASE").replacingOccurrences(of: host, with: "HOST"))
-        let client = try HTTPClient()
+        let client = try PekitClient()
         let shared = CookieJar(publicSuffixes: nil, clock: { 1_800_000_000 })
         var options = SendOptions()
         options.jar = shared
@@ -79,6 +80,15 @@ struct Consumer {
         struct Claims: Codable, Equatable { var sub: String; var exp: Int }
         let token = try JWT.encode(claims: Claims(sub: "u1", exp: 1_900_000_000), key: Array("secret".utf8), algorithm: .hs256)
         print("4 jwt:", try JWT.verify(token, key: Array("secret".utf8), options: JWT.Options(now: 1_800_000_000), as: Claims.self).sub)
+
+        // Beside another HTTP library: its names, unqualified, are its own (a pekit type of the
+        // same name would make each line below ambiguous, and the build fail).
+        let theirs: [any Sendable] = [
+            HTTPRequest(), HTTPResponse(), HTTPField(), HTTPFields(), HTTPClient(), HTTPClientRequest(), HTTPClientResponse(),
+            HTTPHeaders(), HTTPHeader(), HTTPMethod(), HTTPVersion(), HTTPRequestHead(), HTTPResponseStatus(), Session(),
+            URLEncoding(), JSONEncoding(), ParameterEncoding(), URLEncodedFormEncoder(), DataRequest(), HTTPClientError(), AFError(),
+        ]
+        print("4 names:", theirs.count == ecosystemNames.count + 2)
 
         // 5. URLs as browsers parse them, and as Foundation takes them.
         let url = try WHATWGURL("http://0x7f.1/a/../b?x=1 2")

@@ -1,5 +1,5 @@
 /// What `pekit request --describe` and `req:json()` print: the request as data.
-extension HTTPRequest {
+extension PekitRequest {
     /// `{method, url, headers: [[name, value], …], body: {length, text} | null}`; `text` is the
     /// body when it is UTF-8 of at most 64 KiB, else null (the length still says how much).
     public var summary: PekitValue {

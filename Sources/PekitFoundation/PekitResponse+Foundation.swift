@@ -5,7 +5,7 @@ import FoundationNetworking
 import PekitCore
 import PekitHTTP
 
-extension HTTPResponse {
+extension PekitResponse {
     /// A response from `URLSession`'s: status, header fields, final URL and the body.
     ///
     /// Foundation keeps fields in a dictionary and has joined repeated ones (several Set-Cookie

@@ -1,7 +1,7 @@
 /// Header fields in order, duplicates allowed, names compared case-insensitively. Every name
 /// must be an HTTP token and no value may hold CR, LF, NUL or another control byte (tab aside),
 /// so no header can be injected through them.
-public struct HTTPHeaders: Equatable, Sendable {
+public struct PekitHeaders: Equatable, Sendable {
     public struct Field: Equatable, Sendable {
         public let name: String
         /// The value as text (bytes that are not UTF-8 shown repaired, as U+FFFD).

@@ -1,7 +1,7 @@
 import PekitCore
 
 /// What came back: the final response after any redirects that were followed.
-public struct HTTPResponse: Sendable {
+public struct PekitResponse: Sendable {
     /// One response header field; the value is kept as the bytes that arrived.
     public struct Field: Equatable, Sendable {
         public let name: String
@@ -76,11 +76,11 @@ public struct HTTPResponse: Sendable {
 
     /// The first value of `name` among `fields`.
     static func first(_ name: String, in fields: [Field]) -> ByteString? {
-        fields.first { HTTPHeaders.sameName($0.name, name) }?.value
+        fields.first { PekitHeaders.sameName($0.name, name) }?.value
     }
 
     /// Every value of `name`, in order.
     public func headers(named name: String) -> [ByteString] {
-        headers.filter { HTTPHeaders.sameName($0.name, name) }.map(\.value)
+        headers.filter { PekitHeaders.sameName($0.name, name) }.map(\.value)
     }
 }

@@ -1,6 +1,6 @@
 import PekitCore
 
-extension HTTPClient {
+extension PekitClient {
     /// Sends `request`, following redirects by `options`, without blocking the task's thread:
     /// the transfer runs on the client's sending thread, with every other async send of this
     /// client (connections are shared). The options' callbacks (sink, progress, trace, notices,
@@ -12,7 +12,7 @@ extension HTTPClient {
     /// - Throws: `CancellationError`; `HTTPError` for a failed transfer (naming the method, URL
     ///   and curl's reason), too many redirects or an unusable Location; the sink's or the jar's
     ///   filters' errors.
-    public func send(_ request: HTTPRequest, options: SendOptions = SendOptions()) async throws -> HTTPResponse {
+    public func send(_ request: PekitRequest, options: SendOptions = SendOptions()) async throws -> PekitResponse {
         try Task.checkCancellation()
         let driver = try asyncDriverForTasks()
         let cancelled = CancellationFlag()
@@ -22,7 +22,7 @@ extension HTTPClient {
         let sending = options
         do {
             return try await withTaskCancellationHandler {
-                try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPResponse, Error>) in
+                try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<PekitResponse, Error>) in
                     driver.submit(request, options: sending) { continuation.resume(with: $0) }
                 }
             } onCancel: {
@@ -40,9 +40,9 @@ extension HTTPClient {
     /// - Returns: each request's response or error, in the order given; one failing does not
     ///   stop the rest. Cancelling the task cancels those in flight and those not yet started
     ///   (each then fails with `CancellationError`).
-    public func sendAll(_ requests: [(HTTPRequest, SendOptions)], concurrency: Int) async -> [Result<HTTPResponse, Error>] {
-        await withTaskGroup(of: (Int, Result<HTTPResponse, Error>).self) { group in
-            var results = [Result<HTTPResponse, Error>](repeating: .failure(CancellationError()), count: requests.count)
+    public func sendAll(_ requests: [(PekitRequest, SendOptions)], concurrency: Int) async -> [Result<PekitResponse, Error>] {
+        await withTaskGroup(of: (Int, Result<PekitResponse, Error>).self) { group in
+            var results = [Result<PekitResponse, Error>](repeating: .failure(CancellationError()), count: requests.count)
             var next = 0
             func startNext() {
                 guard next < requests.count else { return }

@@ -5,7 +5,7 @@ import PekitCore
 import Glibc
 #endif
 
-/// Sends `HTTPRequest`s with libcurl and follows redirects itself, so that every hop's cookies go
+/// Sends `PekitRequest`s with libcurl and follows redirects itself, so that every hop's cookies go
 /// through the jar (and its filters) and the method rules are RFC 9110's.
 ///
 /// One client holds one `HTTPEngine` and its connection cache: requests to the same host reuse
@@ -16,7 +16,7 @@ import Glibc
 /// blocks a task's thread; cancelling the task cancels the transfer. The blocking `send` runs on
 /// the caller's thread, with the client's engine when no other thread is using it and a fresh
 /// one (its own connections) when another is.
-public final class HTTPClient: @unchecked Sendable {
+public final class PekitClient: @unchecked Sendable {
     /// The engine the blocking sends use; only one thread at a time (`engineLock`).
     public let engine: HTTPEngine
     private let engineLock = RecursiveLock()
@@ -83,9 +83,9 @@ public final class HTTPClient: @unchecked Sendable {
     /// - Returns: the final response; an HTTP error status (4xx, 5xx) is a response, not an error.
     /// - Throws: `HTTPError` for a failed transfer (naming the method, URL and curl's reason),
     ///   too many redirects or an unusable Location; the sink's or the jar's filters' errors.
-    public func send(_ request: HTTPRequest, options: consuming SendOptions = SendOptions()) throws -> HTTPResponse {
+    public func send(_ request: PekitRequest, options: consuming SendOptions = SendOptions()) throws -> PekitResponse {
         let options = options
-        let result = CallbackState<Result<HTTPResponse, Error>?>(nil)
+        let result = CallbackState<Result<PekitResponse, Error>?>(nil)
         try withEngine { engine in
             engine.add(request, options: options) { result.value = $0 }
             engine.run { result.value != nil }
@@ -101,9 +101,9 @@ public final class HTTPClient: @unchecked Sendable {
     /// - Parameter completed: told of each as it ends (its index and result), in the order they end.
     /// - Returns: each request's response or error, in the order given; one failing does not stop the rest.
     /// - Complexity: one thread; the network is the limit.
-    public func sendAll(_ requests: [(HTTPRequest, SendOptions)], concurrency: Int,
-                        completed: ((Int, Result<HTTPResponse, Error>) -> Void)? = nil) -> [Result<HTTPResponse, Error>] {
-        var results = [Result<HTTPResponse, Error>?](repeating: nil, count: requests.count)
+    public func sendAll(_ requests: [(PekitRequest, SendOptions)], concurrency: Int,
+                        completed: ((Int, Result<PekitResponse, Error>) -> Void)? = nil) -> [Result<PekitResponse, Error>] {
+        var results = [Result<PekitResponse, Error>?](repeating: nil, count: requests.count)
         do {
             try withEngine { engine in
                 var started = 0, finished = 0

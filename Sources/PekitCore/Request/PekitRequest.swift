@@ -1,5 +1,5 @@
 /// A built request: what will be sent, exactly.
-public struct HTTPRequest: Sendable {
+public struct PekitRequest: Sendable {
     public enum Body: Sendable, Equatable {
         case empty
         case bytes([UInt8])
@@ -32,7 +32,7 @@ public struct HTTPRequest: Sendable {
         if let parsedURL { return parsedURL }
         return try RequestURL(url)
     }
-    public var headers: HTTPHeaders
+    public var headers: PekitHeaders
     public var body: Body
     /// Logical hosts sent to other addresses (curl's `--connect-to`).
     public var connect: [HostMapping]
@@ -47,7 +47,7 @@ public struct HTTPRequest: Sendable {
     /// does, leaves it out. Any field added later is the caller's.
     public var framingLength = false
 
-    public init(method: String, url: String, headers: HTTPHeaders, body: Body, connect: [HostMapping] = []) {
+    public init(method: String, url: String, headers: PekitHeaders, body: Body, connect: [HostMapping] = []) {
         self.method = method; self.url = url; self.headers = headers; self.body = body; self.connect = connect
     }
 
@@ -143,7 +143,7 @@ extension String {
     }
 }
 
-extension HTTPRequest {
+extension PekitRequest {
     /// One POSIX shell command that sends the same request with curl: every field given with -H
     /// in order (which replaces curl's own field of that name; Content-Length included, so it
     /// keeps its place), curl's own fields the request lacks removed (`-H 'Accept:'`), the body
