@@ -56,8 +56,13 @@ public enum JWT {
         /// The algorithms accepted; nil: every one of the key's family (HS* for a secret,
         /// RS* for an RSA key, ES* for an EC key).
         public var algorithms: [Algorithm]?
-        /// Seconds of clock skew allowed for `exp`, `nbf` and `iat`.
-        public var leeway = 0.0
+        /// The clock skew allowed for `exp`, `nbf` and `iat`.
+        public var leeway: Duration {
+            get { .seconds(leewaySeconds) }
+            set { leewaySeconds = newValue.inSeconds }
+        }
+        /// The same in seconds, as a script gives it.
+        package var leewaySeconds = 0.0
         public var audience: [String]?
         public var issuer: [String]?
         /// The time to check against (Unix seconds).
@@ -192,7 +197,7 @@ public enum JWT {
 
     static func checkClaims(_ claims: PekitValue, _ options: Options) throws {
         guard case .map(let map) = claims else { return }
-        let now = options.now, leeway = options.leeway
+        let now = options.now, leeway = options.leewaySeconds
         func time(_ t: Double) -> String { Timestamp.format(t, .iso8601) ?? String(t) }
         if let value = map["exp"] {
             guard let exp = number(value) else { throw VerificationError(check: "exp", message: "exp must be a number") }

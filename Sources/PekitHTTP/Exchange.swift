@@ -30,7 +30,7 @@ final class Exchange {
         guard let progress else { return }
         if progressStarted == 0 { progressStarted = now }
         let report = SendOptions.Progress(downloaded: downloaded, downloadTotal: downloadTotal, uploaded: uploaded, uploadTotal: uploadTotal,
-                                          elapsed: now - progressStarted)
+                                          elapsed: .seconds(now - progressStarted))
         lastProgress = report
         guard now - progressLast >= 0.2 else { return }
         progressLast = now

@@ -210,7 +210,7 @@ public final class HTTPEngine {
         let exchange = Exchange(body: BodyStream([]), options: operation.options, url: request.url, willFollow: willFollow)
         move(job, PlainTransfer(request: request, head: plainCache.head(of: request), exchange: exchange, connection: connection, reused: reused,
                                 started: PekitClient.now(),
-                                timeouts: .init(connect: operation.options.connectTimeout, total: operation.options.timeout,
+                                timeouts: .init(connect: operation.options.connectSeconds, total: operation.options.timeoutSeconds,
                                                 begun: operation.tryBegun ?? Timestamp.monotonic())))
         return true
     }

@@ -6,8 +6,10 @@ import Glibc
 /// The first request to a host goes at once; each next one no sooner than the interval after
 /// the one before. One limiter is shared by every request that names the same rate.
 public final class RateLimiter: @unchecked Sendable {
-    /// Seconds between two requests to one host.
-    public let interval: Double
+    /// The time between two requests to one host.
+    public var interval: Duration { .seconds(seconds) }
+    /// The same in seconds.
+    package let seconds: Double
     public let text: String
     /// One pace for every request, whatever its host (curl's `--rate`), instead of one per host.
     public let acrossHosts: Bool
@@ -22,7 +24,7 @@ public final class RateLimiter: @unchecked Sendable {
         guard parts.count == 2, let count = Double(parts[0]), count > 0, count.isFinite, let unit = units[parts[1].lowercased()] else {
             throw Failure(description: "a rate is COUNT/s, COUNT/m or COUNT/h (\"10/s\", \"600/m\"), not \"\(text)\"")
         }
-        interval = unit / count
+        seconds = unit / count
         self.text = text
         self.acrossHosts = acrossHosts
         pthread_mutex_init(&mutex, nil)
@@ -36,7 +38,7 @@ public final class RateLimiter: @unchecked Sendable {
         defer { pthread_mutex_unlock(&mutex) }
         let key = acrossHosts ? "" : host
         let slot = max(now, next[key] ?? now)
-        next[key] = slot + interval
+        next[key] = slot + seconds
         return slot - now
     }
 }

@@ -14,28 +14,43 @@ public struct RetryPolicy: Sendable, Equatable {
     public var onTimeout: Bool
     /// Every transfer error (curl's --retry-all-errors).
     public var onAnyError = false
-    /// The first wait, doubled each time up to `maxDelay` (seconds); with `jitter` each wait is
-    /// a random part (half to all) of that, so clients do not retry in step.
-    public var baseDelay: Double
-    public var maxDelay: Double
+    /// The first wait, doubled each time up to `maxDelay`; with `jitter` each wait is a random
+    /// part (half to all) of that, so clients do not retry in step.
+    public var baseDelay: Duration {
+        get { .seconds(baseSeconds) }
+        set { baseSeconds = newValue.inSeconds }
+    }
+    /// The longest wait, a `Retry-After` included.
+    public var maxDelay: Duration {
+        get { .seconds(maxSeconds) }
+        set { maxSeconds = newValue.inSeconds }
+    }
+    /// The waits in seconds, as scripts and the command line give them.
+    package var baseSeconds: Double
+    package var maxSeconds: Double
+    /// Whether each wait is a random part (half to all) of the backoff.
     public var jitter: Bool
     /// Retry POST and PATCH too.
     public var allMethods = false
-    /// No retry starts after this many seconds from the first try (curl's --retry-max-time).
-    public var maxTime: Double?
+    /// No retry starts later than this after the first try (curl's --retry-max-time).
+    public var maxTime: Duration? {
+        get { maxTimeSeconds.map { .seconds($0) } }
+        set { maxTimeSeconds = newValue?.inSeconds }
+    }
+    package var maxTimeSeconds: Double?
 
     /// A script's default: `retry = {}` in pekit.http.
     public init(attempts: Int = 3, statuses: Set<Int> = [429, 502, 503, 504], onConnectFailure: Bool = true, onTimeout: Bool = true,
-                baseDelay: Double = 0.5, maxDelay: Double = 30, jitter: Bool = true) {
+                baseDelay: Duration = .milliseconds(500), maxDelay: Duration = .seconds(30), jitter: Bool = true) {
         self.attempts = attempts; self.statuses = statuses; self.onConnectFailure = onConnectFailure; self.onTimeout = onTimeout
-        self.baseDelay = baseDelay; self.maxDelay = maxDelay; self.jitter = jitter
+        baseSeconds = baseDelay.inSeconds; maxSeconds = maxDelay.inSeconds; self.jitter = jitter
     }
 
     /// curl's --retry N: N retries on a timeout and on 408, 429, 500, 502, 503 and 504, waiting
     /// 1 second and doubling up to 10 minutes (or as Retry-After says).
     public static func curl(retries: Int) -> RetryPolicy {
         RetryPolicy(attempts: retries + 1, statuses: [408, 429, 500, 502, 503, 504], onConnectFailure: false, onTimeout: true,
-                    baseDelay: 1, maxDelay: 600, jitter: false)
+                    baseDelay: .seconds(1), maxDelay: .seconds(600), jitter: false)
     }
 
     static let idempotent: Set<String> = ["GET", "HEAD", "PUT", "DELETE", "OPTIONS", "TRACE"]
@@ -66,8 +81,8 @@ public struct RetryPolicy: Sendable, Equatable {
     /// The wait before attempt `next` (2 for the first retry): what Retry-After says, else the
     /// backoff; never more than `maxDelay`.
     func delay(before next: Int, retryAfter: String?, now: Double) -> Double {
-        if let text = retryAfter, let seconds = Self.retryAfterSeconds(text, now: now) { return min(seconds, maxDelay) }
-        let full = min(baseDelay * Double(1 << min(max(0, next - 2), 30)), maxDelay)
+        if let text = retryAfter, let seconds = Self.retryAfterSeconds(text, now: now) { return min(seconds, maxSeconds) }
+        let full = min(baseSeconds * Double(1 << min(max(0, next - 2), 30)), maxSeconds)
         return jitter ? full * Double.random(in: 0.5...1.0) : full
     }
 }

@@ -103,7 +103,7 @@ final class SendOperation {
                 current = hop
             }
             if tryBegun == nil { tryBegun = Timestamp.monotonic() }
-            if let total = options.timeout, total.isFinite, total > 0, let begun = tryBegun, Timestamp.monotonic() - begun >= total {
+            if let total = options.timeoutSeconds, total.isFinite, total > 0, let begun = tryBegun, Timestamp.monotonic() - begun >= total {
                 throw timedOut(received: 0)
             }
             let canFollow = options.followRedirects
@@ -198,13 +198,13 @@ final class SendOperation {
         response.attempts = attempt
         guard let retry, !lastTry, retry.statuses.contains(response.status) else { return .done(.success(response)) }
         let wait = retry.delay(before: attempt + 1, retryAfter: response.header("Retry-After")?.description, now: now)
-        if let maxTime = retry.maxTime, now + wait - (firstStarted ?? now) > maxTime { return .done(.success(response)) }
+        if let maxTime = retry.maxTimeSeconds, now + wait - (firstStarted ?? now) > maxTime { return .done(.success(response)) }
         return again(after: wait, cause: "status \(response.status)", now: now)
     }
 
     /// What is left of `timeout` for the current hop (nil: no limit).
     var remainingTimeout: Double? {
-        guard let total = options.timeout else { return nil }
+        guard let total = options.timeoutSeconds else { return nil }
         // What libcurl makes of a limit that is not a positive number is its own (none).
         guard total.isFinite, total > 0, let begun = tryBegun else { return total }
         return max(0.001, total - (Timestamp.monotonic() - begun))
@@ -233,14 +233,14 @@ final class SendOperation {
         let error = wholeTryTimeout(error)
         guard let retry, !lastTry, retry.retries(error) else { return .done(.failure(error)) }
         let wait = retry.delay(before: attempt + 1, retryAfter: nil, now: now)
-        if let maxTime = retry.maxTime, now + wait - (firstStarted ?? now) > maxTime { return .done(.failure(error)) }
+        if let maxTime = retry.maxTimeSeconds, now + wait - (firstStarted ?? now) > maxTime { return .done(.failure(error)) }
         return again(after: wait, cause: "\(error)", now: now)
     }
 
     private func again(after wait: Double, cause: String, now: Double) -> Step {
         attempt += 1
         tryBegun = nil
-        options.willRetry?(attempt, cause, wait)
+        options.willRetry?(attempt, cause, .seconds(wait))
         current = request
         hops = []
         booked = false

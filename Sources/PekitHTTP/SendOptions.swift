@@ -55,10 +55,19 @@ public struct SendOptions: Sendable {
     public var ownCookie: String?
     public var followRedirects = true
     public var maxRedirects = 10
-    /// Seconds to connect (DNS, TCP, TLS); nil: curl's 300.
-    public var connectTimeout: Double? = 30
-    /// Seconds for the whole exchange; nil: no limit.
-    public var timeout: Double?
+    /// How long connecting may take (DNS, TCP, TLS); nil: curl's 300 seconds. Default 30 seconds.
+    public var connectTimeout: Duration? {
+        get { connectSeconds.map { .seconds($0) } }
+        set { connectSeconds = newValue?.inSeconds }
+    }
+    /// How long the whole send may take, redirects and retries included; nil: no limit.
+    public var timeout: Duration? {
+        get { timeoutSeconds.map { .seconds($0) } }
+        set { timeoutSeconds = newValue?.inSeconds }
+    }
+    /// The limits in seconds, as libcurl, scripts and the command line give them.
+    package var connectSeconds: Double? = 30
+    package var timeoutSeconds: Double?
     /// Turns off certificate and host name checks.
     public var insecure = false
     /// A PEM file of certificate authorities to trust instead of the system's.
@@ -125,7 +134,8 @@ public struct SendOptions: Sendable {
 
     public struct Progress: Sendable, Equatable {
         public var downloaded: Int64, downloadTotal: Int64, uploaded: Int64, uploadTotal: Int64
-        public var elapsed: Double
+        /// Since the transfer started.
+        public var elapsed: Duration
     }
 
     /// Spaces requests to each host (every request of a redirect chain and every retry counts).
@@ -133,8 +143,8 @@ public struct SendOptions: Sendable {
     /// When to send again after a passing failure (nil: never).
     public var retry: RetryPolicy?
     /// Called before each retry: the attempt about to start, the status or error that caused it,
-    /// and the wait in seconds (for -v).
-    public var willRetry: (@Sendable (Int, String, Double) -> Void)?
+    /// and the wait (for -v).
+    public var willRetry: (@Sendable (Int, String, Duration) -> Void)?
 
     public init() {}
 
@@ -177,8 +187,8 @@ public struct SendOptions: Sendable {
         Field("top_level", swift: "cookieContext.topLevel", .script("the top-level page's URL (CHIPS partitions)")),
         Field("follow", swift: "followRedirects", .flag, flags: ["no-follow"], implied: ["no-follow": .flag(false)]) { $0.followRedirects = $1.flag },
         Field("max_redirects", swift: "maxRedirects", .count(redirectRange), flags: ["max-redirects", "max-redirs"]) { $0.maxRedirects = $1.integer ?? $0.maxRedirects },
-        Field("timeout", swift: "timeout", .seconds, flags: ["timeout", Field.Flag("max-time", short: "m")]) { $0.timeout = $1.number },
-        Field("connect_timeout", swift: "connectTimeout", .seconds, flags: ["connect-timeout"]) { $0.connectTimeout = $1.number },
+        Field("timeout", swift: "timeout", .seconds, flags: ["timeout", Field.Flag("max-time", short: "m")]) { $0.timeoutSeconds = $1.number },
+        Field("connect_timeout", swift: "connectTimeout", .seconds, flags: ["connect-timeout"]) { $0.connectSeconds = $1.number },
         Field("insecure", swift: "insecure", .flag, flags: [Field.Flag("insecure", short: "k")]) { $0.insecure = $1.flag },
         Field("cacert", swift: "caCertificate", .text, flags: ["cacert"]) { $0.caCertificate = $1.text },
         Field("proxy", swift: "proxy", .text, flags: [Field.Flag("proxy", short: "x")]) { $0.proxy = $1.text },

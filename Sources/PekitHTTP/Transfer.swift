@@ -121,7 +121,7 @@ final class Transfer {
         }
         if connectList != nil { set(CURLOPT_CONNECT_TO, pointer: UnsafeMutableRawPointer(connectList)) }
 
-        if let seconds = options.connectTimeout { set(CURLOPT_CONNECTTIMEOUT_MS, PekitClient.milliseconds(seconds)) }
+        if let seconds = options.connectSeconds { set(CURLOPT_CONNECTTIMEOUT_MS, PekitClient.milliseconds(seconds)) }
         if let seconds = timeout { set(CURLOPT_TIMEOUT_MS, PekitClient.milliseconds(seconds)) }
         switch options.ipVersion {
         case .any: break

@@ -28,7 +28,7 @@ enum Transport: Equatable, CustomStringConvertible {
     /// signer, redirects, retries, the rate limit, the HAR record, the sink, Ctrl-C; TLS options
     /// mean nothing to an `http://` URL).
     static let implementedOptions: Set<String> = [
-        "maxBody", "jar", "cookieHeaderFromJar", "ownCookie", "followRedirects", "maxRedirects", "connectTimeout", "timeout", "insecure",
+        "maxBody", "jar", "cookieHeaderFromJar", "ownCookie", "followRedirects", "maxRedirects", "connectSeconds", "timeoutSeconds", "insecure",
         "caCertificate", "sink", "isCancelled", "record", "notice", "rate", "retry", "willRetry", "sign", "plainHTTP",
         "explainsCookies", "cookieContext",
     ]

@@ -70,7 +70,7 @@ func outcome(_ server: CannedServer, plain: Bool) -> String {
     var options = SendOptions()
     options.plainHTTP = plain
     options.followRedirects = false
-    options.timeout = 5
+    options.timeout = .seconds(5)
     options.jar = jar
     let cookies = { jar.all.map { "\($0.name)=\($0.value)" }.sorted().joined(separator: ",") }
     do {

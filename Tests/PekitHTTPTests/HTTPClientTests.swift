@@ -37,8 +37,8 @@ final class HTTPClientTests: XCTestCase {
         let request = try builder.build()
         for seconds in [1e16, 1e300, .infinity, -.infinity, .nan] {
             var options = SendOptions()
-            options.timeout = seconds
-            options.connectTimeout = seconds
+            options.timeoutSeconds = seconds  // what a script or the command line may give: no Duration holds these
+            options.connectSeconds = seconds
             let response = try PekitClient().send(request, options: options)
             XCTAssertEqual(response.status, 204, "\(seconds)")
         }
@@ -335,7 +335,7 @@ final class HTTPClientTests: XCTestCase {
             XCTAssertEqual("\(error)".replacingOccurrences(of: #"after \d+ ms"#, with: "after 0 ms", options: .regularExpression), "GET http://127.0.0.1:1/x: Failed to connect to 127.0.0.1 port 1 after 0 ms: Couldn't connect to server (curl error 7)")
         }
         var options = SendOptions()
-        options.timeout = 0.3
+        options.timeout = .seconds(0.3)
         XCTAssertThrowsError(try client.send(try build("\(server.base)/delay/3"), options: options)) { error in
             let text = "\(error)"
             XCTAssertTrue(text.hasPrefix("GET \(server.base)/delay/3: Operation timed out after "), text)
@@ -373,7 +373,7 @@ final class HTTPClientTests: XCTestCase {
         XCTAssertThrowsError(try client.send(try build("\(server.base)/bytes/300000"), options: options)) { XCTAssertTrue($0 is Enough) }
         let partial = dir.appendingPathComponent("partial.bin").path
         options.sink = .file(partial)
-        options.timeout = 0.5
+        options.timeout = .seconds(0.5)
         XCTAssertThrowsError(try client.send(try build("\(server.base)/delay/2"), options: options))
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path), ["download.bin"])
 

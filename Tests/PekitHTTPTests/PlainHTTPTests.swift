@@ -203,7 +203,7 @@ final class PlainHTTPTests: XCTestCase {
         let request = try RequestBuilder(url: "http://127.0.0.1:\(port)/").build()
         func failure(plain: Bool) -> String {
             var options = SendOptions()
-            options.connectTimeout = 0.3
+            options.connectTimeout = .seconds(0.3)
             options.plainHTTP = plain
             do { _ = try PekitClient().send(request, options: options); return "sent" } catch {
                 return "\(error)".replacingOccurrences(of: #"after \d+ ms"#, with: "after N ms", options: .regularExpression)
@@ -223,7 +223,7 @@ final class PlainHTTPTests: XCTestCase {
     /// The send's outcome with `timeout`, the milliseconds in its message written N.
     func outcome(_ request: PekitRequest, timeout: Double, plain: Bool) -> String {
         var options = SendOptions()
-        options.timeout = timeout
+        options.timeout = .seconds(timeout)
         options.plainHTTP = plain
         XCTAssertEqual(Transport.choose(request, options) == .plain, plain)
         do {
@@ -275,7 +275,7 @@ final class PlainHTTPTests: XCTestCase {
         let get = try RequestBuilder(url: "http://127.0.0.1:1/x").build()
         XCTAssertEqual(Transport.choose(get, SendOptions()), .plain)
         var options = SendOptions()
-        options.timeout = 1
+        options.timeout = .seconds(1)
         XCTAssertEqual(Transport.choose(get, options), .plain, "a timeout is kept as libcurl keeps it")
         options = SendOptions()
         options.proxy = "http://127.0.0.1:3128"

@@ -144,7 +144,7 @@ final class PlainReaderHostileTests: XCTestCase {
         for plain in [true, false] {
             var options = SendOptions()
             options.plainHTTP = plain
-            options.timeout = 1.0
+            options.timeout = .seconds(1.0)
             let started = Date()
             do {
                 let r = try PekitClient().send(try RequestBuilder(url: "\(server.base)/chain/5?delay=0.3").build(), options: options)

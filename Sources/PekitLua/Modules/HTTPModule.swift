@@ -113,7 +113,7 @@ enum HTTPModule: LuaModule {
                     let info = PekitValue.map(PekitMap(ordered: [
                         .init(key: "downloaded", value: .integer(p.downloaded)), .init(key: "total", value: .integer(p.downloadTotal)),
                         .init(key: "uploaded", value: .integer(p.uploaded)), .init(key: "upload_total", value: .integer(p.uploadTotal)),
-                        .init(key: "elapsed", value: .number(p.elapsed)),
+                        .init(key: "elapsed", value: .number(p.elapsed.inSeconds)),
                     ]))
                     do { try callback.call([info]) { _, _ in () } } catch {
                         if !warned.value { warned.value = true; fputs("pekit.http: progress: \(error)\n", stderr) }
@@ -199,12 +199,12 @@ enum HTTPModule: LuaModule {
             guard let backoff = try LuaFields.read(call, argument: n, known: ["base", "max", "jitter"], at: i) else {
                 throw fields.mismatch("backoff", expected: "{base =, max =, jitter =}")
             }
-            if let base = try backoff.seconds("base") { policy.baseDelay = base }
-            if let max = try backoff.seconds("max") { policy.maxDelay = max }
+            if let base = try backoff.seconds("base") { policy.baseSeconds = base }
+            if let max = try backoff.seconds("max") { policy.maxSeconds = max }
             if let jitter = try backoff.flag("jitter") { policy.jitter = jitter }
         }
         if let all = try fields.flag("all_methods") { policy.allMethods = all }
-        policy.maxTime = try fields.seconds("max_time")
+        policy.maxTimeSeconds = try fields.seconds("max_time")
         return policy
     }
 

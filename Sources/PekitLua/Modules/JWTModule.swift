@@ -46,7 +46,7 @@ enum JWTModule: LuaModule {
                         return alg
                     }
                 }
-                options.leeway = try fields.number("leeway", in: 0...31_536_000, expected: "seconds from 0") ?? 0
+                options.leewaySeconds = try fields.number("leeway", in: 0...31_536_000, expected: "seconds from 0") ?? 0
                 options.audience = try fields.with("audience") { i in call.stack.type(i) == LUA_TSTRING ? [call.stack.string(i) ?? ""] : nil }
                     ?? fields.strings("audience")
                 options.issuer = try fields.with("issuer") { i in call.stack.type(i) == LUA_TSTRING ? [call.stack.string(i) ?? ""] : nil }

@@ -20,7 +20,8 @@ final class ProgressLine {
 
     /// A download: bytes so far (of the total when known), the rate and the time left.
     func update(_ p: SendOptions.Progress) {
-        let rate = p.elapsed > 0 ? Double(p.downloaded) / p.elapsed : 0
+        let elapsed = p.elapsed.inSeconds
+        let rate = elapsed > 0 ? Double(p.downloaded) / elapsed : 0
         var line = Self.size(p.downloaded)
         if p.downloadTotal > 0 {
             line += " of \(Self.size(p.downloadTotal)) (\(Int(Double(p.downloaded) * 100 / Double(p.downloadTotal)))%)"

@@ -55,7 +55,7 @@ struct Delivery {
         if let text = parsed.value(RequestOptions.retry) {
             guard let n = Int(text), (0...100).contains(n) else { throw UsageError(command: "request", message: "--retry takes a count from 0 to 100, not '\(text)'") }
             var policy = RetryPolicy.curl(retries: n)
-            policy.maxTime = try seconds(RequestOptions.retryMaxTime, parsed)
+            policy.maxTimeSeconds = try seconds(RequestOptions.retryMaxTime, parsed)
             policy.onAnyError = parsed.has(RequestOptions.retryAllErrors)
             options.retry = policy
         } else if parsed.has(RequestOptions.retryMaxTime) || parsed.has(RequestOptions.retryAllErrors) {
@@ -65,7 +65,7 @@ struct Delivery {
         let include = parsed.has(RequestOptions.include) || parsed.has(RequestOptions.head)
         if verbose {
             options.willRetry = { attempt, cause, wait in
-                Output.stderr.line(printable("* retry: attempt \(attempt) after \(cause), waiting \(String(format: "%.1f", wait)) s"))
+                Output.stderr.line(printable("* retry: attempt \(attempt) after \(cause), waiting \(String(format: "%.1f", wait.inSeconds)) s"))
             }
         }
         // With -f (not --fail-with-body) an error's body is never written, and -i and -w put

@@ -40,7 +40,7 @@ struct Consumer {
         print("1 qs:", try QueryServer.qs(QSParser()).read(query))
 
         // 2. A filtered jar, saved and loaded again.
-        let jar = CookieJar(publicSuffixes: try PublicSuffixList.load(environment: [:]), clock: { 1_800_000_000 })
+        let jar = CookieJar(publicSuffixes: try PublicSuffixList.load(environment: [:]), now: { Date(timeIntervalSince1970: 1_800_000_000) })
         jar.filters = [CookieFilter(name: "no trackers", accept: { cookie, _ in !cookie.name.hasPrefix("_ga") })]
         let site = try RequestURL("https://www.example.com/")
         for field in ["sid=1; Path=/; Secure; HttpOnly", "_ga=GA1.2; Path=/", "wide=1; Domain=com"] {
@@ -48,7 +48,7 @@ struct Consumer {
         }
         let file = directory + "/cookies.txt"
         try jar.save(to: file)
-        let loaded = CookieJar(publicSuffixes: nil, clock: { 1_800_000_000 })
+        let loaded = CookieJar(publicSuffixes: nil, now: { Date(timeIntervalSince1970: 1_800_000_000) })
         try loaded.load(from: file)
         print("2 loaded:", try loaded.header(for: site) ?? "none")
 
@@ -59,9 +59,10 @@ struct Consumer {
         let host = String(base.dropFirst("http://".count))
         print("3 curl:", try request.curl().replacingOccurrences(of: base, with: "BASE").replacingOccurrences(of: host, with: "HOST"))
         let client = try PekitClient()
-        let shared = CookieJar(publicSuffixes: nil, clock: { 1_800_000_000 })
+        let shared = CookieJar(publicSuffixes: nil, now: { Date(timeIntervalSince1970: 1_800_000_000) })
         var options = SendOptions()
         options.jar = shared
+        options.timeout = .seconds(30)
         let sendOptions = options
         let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
             for _ in 0..<5 { group.addTask { try await client.send(request, options: sendOptions).status } }
@@ -75,11 +76,13 @@ struct Consumer {
         iam.headers = [.init("Accept-Language", "en;q=1")]
         var signed = try iam.build()
         let signer = AWSSigV4(accessKey: "AKIDEXAMPLE", secretKey: "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY", region: "us-east-1", service: "iam")
-        _ = try signer.sign(&signed, at: 1_796_042_096)
+        try signer.sign(&signed, at: Date(timeIntervalSince1970: 1_796_042_096))
         print("4 sigv4:", signed.headers.values("Authorization").joined())
         struct Claims: Codable, Equatable { var sub: String; var exp: Int }
+        var verifying = JWT.Options(now: Date(timeIntervalSince1970: 1_800_000_000))
+        verifying.leeway = .seconds(30)
         let token = try JWT.encode(claims: Claims(sub: "u1", exp: 1_900_000_000), key: Array("secret".utf8), algorithm: .hs256)
-        print("4 jwt:", try JWT.verify(token, key: Array("secret".utf8), options: JWT.Options(now: 1_800_000_000), as: Claims.self).sub)
+        print("4 jwt:", try JWT.verify(token, key: Array("secret".utf8), options: verifying, as: Claims.self).sub)
 
         // Beside another HTTP library: its names, unqualified, are its own (a pekit type of the
         // same name would make each line below ambiguous, and the build fail).
