@@ -16,21 +16,30 @@ public struct AWSSigV4: Sendable {
     }
     /// Whether the body is hashed into the signature.
     public enum Payload: String, Sendable, CaseIterable {
+        /// The body's SHA-256 (`X-Amz-Content-SHA256` for S3).
         case hash
         /// `UNSIGNED-PAYLOAD` (botocore still hashes the body of a plain-http request).
         case unsigned
     }
 
+    /// The access key ID (`AKIDEXAMPLE`).
     public var accessKey: String
+    /// The secret access key.
     public var secretKey: String
+    /// A temporary credential's session token, sent as `X-Amz-Security-Token`.
     public var sessionToken: String?
+    /// The region signed for (`us-east-1`).
     public var region: String
+    /// The service signed for (`iam`, `s3`).
     public var service: String
+    /// Whether the body is hashed into the signature.
     public var payload = Payload.hash
+    /// Where the signature goes: the Authorization field, or the query (a presigned URL).
     public var placement = Placement.header
     /// Seconds a presigned URL stays valid (`X-Amz-Expires`).
     public var expires = 3600
 
+    /// A signer with these credentials, for `region` and `service`.
     public init(accessKey: String, secretKey: String, sessionToken: String? = nil, region: String, service: String) {
         self.accessKey = accessKey; self.secretKey = secretKey; self.sessionToken = sessionToken
         self.region = region; self.service = service
@@ -38,11 +47,15 @@ public struct AWSSigV4: Sendable {
 
     /// What was signed, for debugging a rejected signature.
     public struct Explanation: Sendable, Equatable {
+        /// The canonical request (SigV4 task 1).
         public let canonicalRequest: String
+        /// The string to sign (task 2).
         public let stringToSign: String
+        /// The signature, hex (task 3).
         public let signature: String
     }
 
+    /// What an unsigned payload is hashed as.
     public static let unsignedPayload = "UNSIGNED-PAYLOAD"
     static let blacklist: Set<String> = ["connection", "expect", "keep-alive", "proxy-authenticate", "proxy-authorization", "te",
                                          "trailer", "transfer-encoding", "upgrade", "user-agent", "x-amzn-trace-id"]

@@ -4,6 +4,7 @@ import PekitCore
 /// Why a cryptographic operation could not run: libcrypto missing, or an unknown algorithm.
 public struct CryptoError: Error, Equatable, CustomStringConvertible {
     public let description: String
+    /// An error with this message.
     public init(_ description: String) { self.description = description }
 
     /// Loads libcrypto (once; later calls cost a check).

@@ -3,11 +3,20 @@ import CCryptoShim
 /// An RSA or EC key read from PEM text, for RS*/ES* JWTs and RSA-SHA1 OAuth signatures.
 /// Encrypted PEM keys are refused (pekit never prompts for a password).
 public final class CryptoKey {
-    public enum Kind: Sendable, Equatable { case rsa, ec }
+    /// The key's family.
+    public enum Kind: Sendable, Equatable {
+        /// RSA (RS256/384/512, RSA-SHA1).
+        case rsa
+        /// Elliptic curve (ES256 on P-256, ES384 on P-384).
+        case ec
+    }
 
     let pointer: UnsafeMutableRawPointer
+    /// Whether the key is RSA or EC.
     public let kind: Kind
+    /// The key's size in bits (2048, 256).
     public let bits: Int
+    /// Whether the PEM held the private key (it signs) or only the public one (it verifies).
     public let isPrivate: Bool
 
     private init(pointer: UnsafeMutableRawPointer, isPrivate: Bool) throws {

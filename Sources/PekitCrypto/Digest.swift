@@ -51,6 +51,7 @@ public enum Digest {
 
 /// A digest computed over data given in parts (`update` as often as needed, then `finish`).
 public final class HashStream {
+    /// The digest computed.
     public let algorithm: DigestAlgorithm
     private var context: UnsafeMutableRawPointer?
 

@@ -2,6 +2,7 @@ import CCryptoShim
 
 /// The digests pekit computes, by the names OpenSSL and the signing schemes use.
 public enum DigestAlgorithm: String, Sendable, CaseIterable {
+    /// MD5, SHA-1 and the SHA-2 family (for checksums and legacy signatures: MD5 and SHA-1 are not collision-resistant).
     case md5, sha1, sha224, sha256, sha384, sha512
 
     /// The algorithm called `name` (case-insensitive, `SHA-256` and `sha256` alike).

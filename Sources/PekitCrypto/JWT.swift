@@ -6,9 +6,13 @@ import PekitCore
 /// `none` never is, an RSA or EC key is never used as an HMAC secret, and `exp`, `nbf`, `iat`,
 /// `aud` and `iss` are checked as PyJWT checks them.
 public enum JWT {
+    /// The algorithms of RFC 7518 that pekit signs and verifies with (`none` is never one).
     public enum Algorithm: String, Sendable, CaseIterable {
+        /// HMAC with SHA-2, keyed by a secret.
         case hs256 = "HS256", hs384 = "HS384", hs512 = "HS512"
+        /// RSASSA-PKCS1-v1_5 with SHA-2, keyed by an RSA key.
         case rs256 = "RS256", rs384 = "RS384", rs512 = "RS512"
+        /// ECDSA on P-256 and P-384, keyed by an EC key.
         case es256 = "ES256", es384 = "ES384"
 
         var digest: DigestAlgorithm {
@@ -27,7 +31,9 @@ public enum JWT {
     /// A check that failed: which (`signature`, `exp`, `nbf`, `iat`, `aud`, `iss`, `alg`,
     /// `format`, `key`) and why.
     public struct VerificationError: Error, Equatable, CustomStringConvertible {
+        /// The check that failed.
         public let check: String
+        /// Why, in words.
         public let message: String
         public var description: String { "\(check): \(message)" }
     }
@@ -63,10 +69,13 @@ public enum JWT {
         }
         /// The same in seconds, as a script gives it.
         package var leewaySeconds = 0.0
+        /// The `aud` values accepted; nil: any (a token with `aud` is then refused, as PyJWT refuses it).
         public var audience: [String]?
+        /// The `iss` values accepted; nil: any.
         public var issuer: [String]?
         /// The time to check against (Unix seconds).
         public var now: Double
+        /// Checks against `now`, seconds since the epoch.
         public init(now: Double) { self.now = now }
     }
 

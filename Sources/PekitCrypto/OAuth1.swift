@@ -6,29 +6,45 @@ import PekitCore
 /// `Authorization: OAuth …` header. A JSON or other non-form body is not signed, but its SHA-1 is
 /// sent as `oauth_body_hash` (the OAuth Request Body Hash extension), as oauthlib does.
 public struct OAuth1: Sendable {
+    /// The signature methods of RFC 5849 §3.4, and HMAC-SHA256.
     public enum Method: String, Sendable, CaseIterable {
+        /// By the names `oauth_signature_method` carries.
         case hmacSHA1 = "HMAC-SHA1", hmacSHA256 = "HMAC-SHA256", plaintext = "PLAINTEXT", rsaSHA1 = "RSA-SHA1"
     }
 
+    /// The client's key (`oauth_consumer_key`).
     public var consumerKey: String
+    /// The client's shared secret.
     public var consumerSecret = ""
     /// The PEM private key for RSA-SHA1.
     public var rsaKey: [UInt8]?
+    /// The token (`oauth_token`); nil before one is issued.
     public var token: String?
+    /// The token's shared secret.
     public var tokenSecret: String?
+    /// The signature method.
     public var method = Method.hmacSHA1
+    /// A fixed `oauth_nonce` (tests); nil: a random one each time.
     public var nonce: String?
+    /// A fixed `oauth_timestamp`; nil: the time of signing.
     public var timestamp: Int?
+    /// The `realm` of the Authorization field (not signed).
     public var realm: String?
+    /// `oauth_callback`, for a temporary-credentials request.
     public var callback: String?
+    /// `oauth_verifier`, for a token request.
     public var verifier: String?
     /// Send `oauth_body_hash` for bodies that are not form-encoded (oauthlib's default: true).
     public var bodyHash = true
 
+    /// A signer for the client `consumerKey`, HMAC-SHA1, no token.
     public init(consumerKey: String) { self.consumerKey = consumerKey }
 
+    /// What was signed, for debugging a rejected signature.
     public struct Explanation: Sendable, Equatable {
+        /// The signature base string (§3.4.1).
         public let baseString: String
+        /// The signature, as `oauth_signature` carries it before encoding.
         public let signature: String
     }
 

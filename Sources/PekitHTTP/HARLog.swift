@@ -20,12 +20,14 @@ public final class HARLog: @unchecked Sendable {
     /// Fields whose values a sanitized HAR leaves out.
     public static let secretFields: Set<String> = ["authorization", "proxy-authorization", "cookie", "set-cookie"]
 
+    /// A log; with `secrets` false, credentials (Authorization, cookies, tokens) are written redacted.
     public init(secrets: Bool = false) { keepsSecrets = secrets }
 
     private func shown(_ name: String, _ value: String) -> String {
         keepsSecrets || !Self.secretFields.contains(name.lowercased()) ? value : ""
     }
 
+    /// The entries recorded so far.
     public var count: Int { lock.lock(); defer { lock.unlock() }; return entries.count }
 
     /// Adds one exchange (what `SendOptions.record` reports).

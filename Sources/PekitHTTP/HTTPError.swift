@@ -6,11 +6,29 @@ public enum HTTPError: Error, Equatable, CustomStringConvertible {
     /// How the options the messages name are spelt: Lua fields (`cacert = "ca.pem"`),
     /// command-line flags (`--cacert ca.pem`), or `SendOptions` properties
     /// (`caCertificate = "ca.pem"`), each from the option's row (`SendOptions.fields`).
-    public enum Naming: Sendable { case lua, commandLine, swift }
+    public enum Naming: Sendable {
+        /// A script's fields (`max_redirects`).
+        case lua
+        /// `pekit request`'s flags (`--max-redirects`).
+        case commandLine
+        /// `SendOptions`' properties (`maxRedirects`).
+        case swift
+    }
 
     /// A next step for the failures whose fix is clear.
     public enum Hint: Equatable, Sendable {
-        case wrongHostName, untrustedCertificate, timeout, unresolvedHost, unsupportedProtocol, tooManyOpenFiles
+        /// The certificate names another host: map the name to the address instead.
+        case wrongHostName
+        /// The certificate's issuer is not trusted: give its CA.
+        case untrustedCertificate
+        /// Time ran out: raise the limits.
+        case timeout
+        /// The name did not resolve: check it, or map it to an address.
+        case unresolvedHost
+        /// A scheme pekit does not send.
+        case unsupportedProtocol
+        /// The process ran out of file descriptors.
+        case tooManyOpenFiles
 
         /// The hint, naming the options as `naming` spells them.
         public func text(_ naming: Naming) -> String {
@@ -32,6 +50,7 @@ public enum HTTPError: Error, Equatable, CustomStringConvertible {
 
     /// The transfer failed: curl's error code, its detailed message, and a hint when the fix is clear.
     case transfer(method: String, url: String, code: Int, reason: String, hint: Hint?)
+    /// More redirects than the limit (`SendOptions.maxRedirects`).
     case tooManyRedirects(url: String, limit: Int)
     /// The response body passed the limit (`SendOptions.maxBody`).
     case bodyTooLarge(url: String, limit: Int, inMemory: Bool)

@@ -4,17 +4,25 @@ import PekitCore
 public struct PekitResponse: Sendable {
     /// One response header field; the value is kept as the bytes that arrived.
     public struct Field: Equatable, Sendable {
+        /// The field's name, as it arrived.
         public let name: String
+        /// The field's value, as bytes.
         public internal(set) var value: ByteString
+        /// A field.
         public init(name: String, value: ByteString) { self.name = name; self.value = value }
     }
 
     /// A redirect that was followed: the request that got it and where it pointed.
     public struct Hop: Equatable, Sendable {
+        /// The method of the request that got the redirect.
         public let method: String
+        /// That request's URL.
         public let url: String
+        /// The redirect's status (301, 302, 303, 307, 308).
         public let status: Int
+        /// Its `Location`, as sent.
         public let location: String
+        /// A hop.
         public init(method: String, url: String, status: Int, location: String) {
             self.method = method; self.url = url; self.status = status; self.location = location
         }
@@ -23,14 +31,21 @@ public struct PekitResponse: Sendable {
     /// Seconds from the start of the final exchange to each phase (curl's `*_TIME_T` values);
     /// 0 for a phase that did not happen (no DNS for an address, no TLS for http).
     public struct Timing: Equatable, Sendable {
+        /// Name resolution done.
         public var dns = 0.0
+        /// TCP connected.
         public var connect = 0.0
+        /// TLS handshake done.
         public var tls = 0.0
+        /// The first byte of the response received.
         public var firstByte = 0.0
+        /// The exchange over.
         public var total = 0.0
+        /// All phases at 0.
         public init() {}
     }
 
+    /// The status code (200).
     public var status = 0
     /// The reason phrase ("" for HTTP/2, which has none).
     public var reason = ""
@@ -61,14 +76,18 @@ public struct PekitResponse: Sendable {
     public var url = ""
     /// The method of the final request (a 303 turns POST into GET).
     public var method = ""
+    /// The redirects followed on the way, in order.
     public var redirects: [Hop] = []
     /// How many times the request was sent (more than 1 after retries).
     public var attempts = 1
+    /// When each phase of the final exchange ended.
     public var timing = Timing()
     /// The address and port the final exchange was sent to (after any `connect` mapping).
     public var remoteAddress = ""
+    /// The port of `remoteAddress`.
     public var remotePort = 0
 
+    /// An empty response (a status of 0), to fill in.
     public init() {}
 
     /// The first value of `name` (ASCII case-insensitive, as field names compare).

@@ -10,6 +10,7 @@ public final class RateLimiter: @unchecked Sendable {
     public var interval: Duration { .seconds(seconds) }
     /// The same in seconds.
     package let seconds: Double
+    /// The rate as given (`10/s`).
     public let text: String
     /// One pace for every request, whatever its host (curl's `--rate`), instead of one per host.
     public let acrossHosts: Bool
@@ -30,6 +31,7 @@ public final class RateLimiter: @unchecked Sendable {
         pthread_mutex_init(&mutex, nil)
     }
 
+    /// Text that is not a rate: what it should be, and what it was.
     public struct Failure: Error, CustomStringConvertible { public let description: String }
 
     /// How long the next request to `host` must wait (and books its slot).

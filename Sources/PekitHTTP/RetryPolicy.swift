@@ -11,6 +11,7 @@ public struct RetryPolicy: Sendable, Equatable {
     public var statuses: Set<Int>
     /// Retry when the connection fails (refused, reset, nothing received) or times out.
     public var onConnectFailure: Bool
+    /// Retry when the transfer times out.
     public var onTimeout: Bool
     /// Every transfer error (curl's --retry-all-errors).
     public var onAnyError = false

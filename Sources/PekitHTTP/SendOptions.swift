@@ -13,9 +13,11 @@ public struct SendOptions: Sendable {
         case custom(@Sendable ([UInt8]) throws -> Void)
     }
 
+    /// Which HTTP version is asked for.
     public enum Version: String, Sendable {
         /// HTTP/2 over TLS when the server offers it, HTTP/1.1 otherwise.
         case automatic
+        /// HTTP/1.1 only.
         case http1_1 = "1.1"
         /// HTTP/2 (over TLS by ALPN; prior knowledge on plain http).
         case http2 = "2"
@@ -33,8 +35,14 @@ public struct SendOptions: Sendable {
     public var maxBody: Int?
     /// Which addresses a name may resolve to (curl's -4 / -6).
     public enum IPVersion: String, Sendable {
-        case any, v4 = "4", v6 = "6"
+        /// Either.
+        case any
+        /// IPv4 only (curl's `-4`).
+        case v4 = "4"
+        /// IPv6 only (curl's `-6`).
+        case v6 = "6"
     }
+    /// Which addresses the host's name may resolve to.
     public var ipVersion = IPVersion.any
     /// The limit for an in-memory body when `maxBody` is nil.
     public static let defaultMaxMemoryBody = 1 << 30
@@ -53,7 +61,9 @@ public struct SendOptions: Sendable {
     public var cookieHeaderFromJar = true
     /// The caller's own cookie pairs (`RequestBuilder.cookie`), sent after the jar's on every hop.
     public var ownCookie: String?
+    /// Whether redirects are followed (`Location` of a 3xx); false returns the redirect itself.
     public var followRedirects = true
+    /// The most redirects followed before `HTTPError.tooManyRedirects` (10, as requests has 30 and curl 50).
     public var maxRedirects = 10
     /// How long connecting may take (DNS, TCP, TLS); nil: curl's 300 seconds. Default 30 seconds.
     public var connectTimeout: Duration? {
@@ -77,9 +87,11 @@ public struct SendOptions: Sendable {
     public var proxy: String?
     /// Added to the request's own host mappings.
     public var connect: [HostMapping] = []
+    /// The HTTP version asked for.
     public var version = Version.automatic
     /// Sends Accept-Encoding for what libcurl can decode and decodes the body.
     public var compressed = false
+    /// Where the final response's body goes.
     public var sink = Sink.memory
     /// Whether a request `PlainTransfer` takes (plain HTTP/1.1, no body, no proxy…) is sent by
     /// pekit itself; false sends everything through libcurl (the tests compare the two).
@@ -92,7 +104,19 @@ public struct SendOptions: Sendable {
     /// thread, for every request of a redirect chain.
     public var trace: (@Sendable (TraceEvent, [UInt8]) -> Void)?
 
-    public enum TraceEvent: Sendable { case text, headerOut, headerIn, dataOut, dataIn }
+    /// What a `trace` call carries (curl's `--trace-ascii` kinds).
+    public enum TraceEvent: Sendable {
+        /// libcurl's own notes (connecting, TLS).
+        case text
+        /// Header bytes sent.
+        case headerOut
+        /// Header bytes received.
+        case headerIn
+        /// Body bytes sent.
+        case dataOut
+        /// Body bytes received.
+        case dataIn
+    }
 
     /// Called after every exchange (each request of a redirect chain): the request as sent, the
     /// response as received (a followed redirect's body is not kept) and when it started (Unix
@@ -132,7 +156,9 @@ public struct SendOptions: Sendable {
     /// sent, with the totals when known (0 otherwise), and seconds since it started.
     public var progress: (@Sendable (Progress) -> Void)?
 
+    /// How far a transfer has got.
     public struct Progress: Sendable, Equatable {
+        /// Bytes received and sent so far, and the totals when known (0 otherwise).
         public var downloaded: Int64, downloadTotal: Int64, uploaded: Int64, uploadTotal: Int64
         /// Since the transfer started.
         public var elapsed: Duration
@@ -146,6 +172,7 @@ public struct SendOptions: Sendable {
     /// and the wait (for -v).
     public var willRetry: (@Sendable (Int, String, Duration) -> Void)?
 
+    /// curl's and requests' defaults, where they are safe.
     public init() {}
 
     /// Options that keep the cookies as `builder` set them up: its jar, and a Cookie header the

@@ -45,7 +45,16 @@ extension Cookie {
     /// case-insensitively as browsers do (`__SECURE-id` is a `__Secure-` cookie).
     /// `__Secure-`, `__Host-`, `__Http-` and `__Host-Http-` (RFC 6265bis §4.1.3), matched
     /// without case.
-    public enum NamePrefix: String, Sendable { case secure = "__Secure-", host = "__Host-", http = "__Http-", hostHTTP = "__Host-Http-" }
+    public enum NamePrefix: String, Sendable {
+        /// `__Secure-`: set only with Secure, from a secure origin.
+        case secure = "__Secure-"
+        /// `__Host-`: as `__Secure-`, and host-only with `Path=/`.
+        case host = "__Host-"
+        /// `__Http-`: as `__Secure-`, and HttpOnly, set only through HTTP.
+        case http = "__Http-"
+        /// `__Host-Http-`: both `__Host-`'s and `__Http-`'s rules.
+        case hostHTTP = "__Host-Http-"
+    }
 
     /// The prefix the name starts with (any case, as RFC 6265bis compares them), if any.
     public var namePrefix: NamePrefix? { Self.namePrefix(name) }

@@ -1,9 +1,12 @@
 /// One stored cookie: RFC 6265 §5.3's fields plus SameSite and Partitioned.
 public struct Cookie: Equatable, Sendable {
+    /// Whether a cookie goes with cross-site requests (RFC 6265bis §4.1.2.7).
     public enum SameSite: String, Sendable, CaseIterable {
+        /// `Strict`: same-site requests only; `Lax`: also top-level navigations with a safe method; `None`: every request (Secure required).
         case strict = "Strict", lax = "Lax", none = "None"
     }
 
+    /// The cookie's name (may be empty: `Set-Cookie: v` is a nameless cookie whose value is `v`).
     public var name: String
     /// The value as text (bytes that are not UTF-8 shown repaired, as U+FFFD).
     public var value: String
@@ -12,21 +15,30 @@ public struct Cookie: Equatable, Sendable {
     public var rawValue: [UInt8]?
     /// The host (host-only) or the domain the cookie belongs to, lower-case, no leading dot.
     public var domain: String
+    /// The path the cookie is sent under (`/` and everything below it).
     public var path: String
     /// Seconds since the epoch; nil for a session cookie.
     public var expires: Double?
+    /// When it was first stored, in seconds since the epoch (kept when a newer cookie replaces it).
     public var creation: Double
+    /// When it was last stored or sent, in seconds since the epoch (eviction removes the least recent).
     public var lastAccess: Double
+    /// Sent to `domain` only, not its subdomains (no `Domain` attribute was given).
     public var hostOnly: Bool
+    /// Sent over https (or to loopback) only.
     public var secure: Bool
+    /// Sent with HTTP requests only, never shown to scripts.
     public var httpOnly: Bool
+    /// The `SameSite` attribute; nil when none was given (treated as `Lax` for sending, as browsers do).
     public var sameSite: SameSite?
+    /// Whether it came with `Partitioned` (CHIPS): kept per top-level site.
     public var partitioned: Bool
     /// For a partitioned cookie (CHIPS): the top-level site it was set under
     /// (`https://example.com`, scheme and registrable domain), and the only one it is sent under.
     /// nil: not partitioned, or from a file that did not say (sent under any).
     public var partitionKey: String?
 
+    /// A cookie with these fields; `lastAccess` defaults to `creation`, and `partitionKey` counts only when `partitioned`.
     public init(name: String, value: String, domain: String, path: String = "/", expires: Double? = nil,
                 creation: Double = 0, lastAccess: Double? = nil, hostOnly: Bool = true, secure: Bool = false,
                 httpOnly: Bool = false, sameSite: SameSite? = nil, partitioned: Bool = false, partitionKey: String? = nil) {
@@ -77,13 +89,18 @@ public struct Cookie: Equatable, Sendable {
 
 /// Name, domain, host-only flag and path: two cookies with the same key are the same cookie.
 public struct CookieKey: Hashable, Sendable {
+    /// The cookie's name.
     public let name: String
+    /// Its domain, lower case, no leading dot.
     public let domain: String
+    /// Its path.
     public let path: String
+    /// Whether it is host-only.
     public let hostOnly: Bool
     /// A partitioned cookie's top-level site: the same cookie in two partitions is two cookies.
     public let partitionKey: String?
 
+    /// The key of a cookie with these fields.
     public init(name: String, domain: String, path: String, hostOnly: Bool, partitionKey: String? = nil) {
         self.name = name; self.domain = domain; self.path = path; self.hostOnly = hostOnly; self.partitionKey = partitionKey
     }

@@ -2,7 +2,9 @@
 /// exporters use (with `#HttpOnly_` lines, and host-only kept apart from domain cookies), and a
 /// JSON format that keeps every attribute.
 extension CookieJar {
+    /// The formats a jar is saved in and loaded from.
     public enum FileFormat: String, Sendable, CaseIterable {
+        /// `netscape`: curl's and wget's cookies.txt; `json`: pekit's own, every field kept (SameSite, partitions).
         case netscape, json
 
         /// JSON for a `.json` path, Netscape otherwise.

@@ -4,8 +4,11 @@ extension CookieJar {
 
     /// Why a cookie is or is not sent to a URL.
     public struct Verdict: Equatable, Sendable {
+        /// The stored cookie.
         public let cookie: Cookie
+        /// Whether it goes with the request.
         public let sent: Bool
+        /// Why, in words.
         public let reason: String
         /// The rule that decided (`.sent` when it is sent).
         public let rule: SendRule

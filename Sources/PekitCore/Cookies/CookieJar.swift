@@ -7,12 +7,16 @@
 public final class CookieJar: @unchecked Sendable {
     /// Size limits (RFC 6265 §6.1's minimums, as browsers apply them).
     public struct Limits: Sendable {
+        /// The most bytes of a cookie's name and value together (RFC 6265bis: 4096).
         public var maxNameValueBytes = 4096
+        /// The most cookies one domain keeps; the least recently used go first.
         public var perDomain = 50
+        /// The most cookies the jar keeps.
         public var total = 3000
         /// The largest cookie file `load` reads: 3,000 cookies of 4 KB are 12 MB, so a bigger
         /// file is not a cookie jar, and reading it whole could exhaust memory.
         public var fileBytes = 64 << 20
+        /// The browsers' limits.
         public init() {}
     }
 
@@ -20,7 +24,15 @@ public final class CookieJar: @unchecked Sendable {
     public struct RequestContext: Sendable {
         /// An HTTP request (HttpOnly cookies are sent); false for script access.
         public var http = true
-        public enum Site: String, Sendable, CaseIterable { case same = "same-site", crossNavigation = "cross-site-navigation", cross = "cross-site" }
+        /// How the request stands to the page it is made for (RFC 6265bis §5.2).
+        public enum Site: String, Sendable, CaseIterable {
+            /// Same-site: every cookie may go.
+            case same = "same-site"
+            /// A cross-site top-level navigation: Lax cookies go with a safe method, Strict ones do not.
+            case crossNavigation = "cross-site-navigation"
+            /// Cross-site: only SameSite=None cookies go.
+            case cross = "cross-site"
+        }
         /// Same-site (all cookies), a cross-site top-level navigation (not Strict), or cross-site (neither Strict nor Lax).
         public var site = Site.same
         /// The top-level page's URL (CHIPS): a partitioned cookie is stored under its site and sent
@@ -36,6 +48,7 @@ public final class CookieJar: @unchecked Sendable {
         /// The request's method (with `siteForCookies`): only a safe one (RFC 9110 §9.2.1) sends
         /// Lax cookies on a cross-site navigation.
         public var method = "GET"
+        /// A context; the defaults are a same-site HTTP request at the top level.
         public init(http: Bool = true, site: Site = .same, topLevel: RequestURL? = nil, siteForCookies: RequestURL? = nil,
                     navigation: Bool = false, method: String = "GET") {
             self.http = http; self.site = site; self.topLevel = topLevel
@@ -56,7 +69,9 @@ public final class CookieJar: @unchecked Sendable {
     /// Something ignored in a cookie that was stored: the rule (`attribute-too-long`) and what,
     /// in words.
     public struct Warning: Equatable, Sendable {
+        /// The rule (`attribute-too-long`, …).
         public let rule: CookieRule
+        /// What was ignored, in words.
         public let reason: String
     }
 
@@ -140,6 +155,7 @@ public final class CookieJar: @unchecked Sendable {
         suffixLoader = { try? PublicSuffixList.loadFromProcessEnvironment() }
     }
 
+    /// A jar on the clock `clock` (seconds since the epoch), checking Domain attributes against `publicSuffixes` (nil: no check).
     public init(publicSuffixes: PublicSuffixList?, clock: @escaping @Sendable () -> Double) {
         self.storedSuffixes = publicSuffixes
         self.storedClock = clock

@@ -72,13 +72,17 @@ public enum CookieRule: String, CaseIterable, Sendable {
 /// RFC 6265bis §5.8.3 (retrieval) and CHIPS, named in Lua as `CookieRule`'s are
 /// (`jar:explain`'s `rule`).
 public enum SendRule: String, CaseIterable, Sendable {
+    /// Sent.
     case sent = "sent"
+    /// Expired, and not sent (it is removed).
     case expired = "expired"
     /// A partitioned cookie kept for another top-level site.
     case partition = "partition"
     /// A host-only cookie for another host.
     case hostOnly = "host-only"
+    /// The request's host is not the cookie's domain nor below it.
     case domainMismatch = "domain-mismatch"
+    /// The request's path is not under the cookie's path.
     case pathMismatch = "path-mismatch"
     /// A filter's own matching said no.
     case filter = "filter"
@@ -86,7 +90,9 @@ public enum SendRule: String, CaseIterable, Sendable {
     case secureOnly = "secure-only"
     /// HttpOnly, and the read is not HTTP.
     case httpOnly = "httponly"
+    /// SameSite=Strict, and the request is cross-site.
     case sameSiteStrict = "samesite-strict"
+    /// SameSite=Lax (or none given), and the request is cross-site and not a safe top-level navigation.
     case sameSiteLax = "samesite-lax"
 }
 

@@ -16,6 +16,7 @@ public struct PublicSuffixList: Sendable {
     /// A lookup is one FNV hash and, most often, one probe: no Hasher, no dictionary.
     private var keys: [UInt64] = []
     private var places: [Int] = []
+    /// The rules the list holds.
     private(set) public var count = 0
 
     /// Parses list text (rules one a line, `//` comments, `*.` wildcards, `!` exceptions).

@@ -1,6 +1,8 @@
 /// A Set-Cookie header value parsed per RFC 6265 §5.2, before the storage model applies.
 public struct SetCookie: Equatable, Sendable {
+    /// The cookie's name.
     public var name: String
+    /// The cookie's value, as text.
     public var value: String
     /// The value's bytes where they are not UTF-8 (kept as they came); nil otherwise.
     public var rawValue: [UInt8]?
@@ -12,9 +14,13 @@ public struct SetCookie: Equatable, Sendable {
     public var domain: String?
     /// The Path attribute when it starts with '/'; nil means the default path.
     public var path: String?
+    /// Whether `Secure` was given.
     public var secure = false
+    /// Whether `HttpOnly` was given.
     public var httpOnly = false
+    /// The `SameSite` attribute, nil when absent or not one of its three values.
     public var sameSite: Cookie.SameSite?
+    /// Whether `Partitioned` was given.
     public var partitioned = false
     /// Attributes ignored because their values are over 1,024 bytes (§5.6 step 6), by their
     /// names as written: a stored cookie's warnings (`CookieRule.attributeTooLong`).

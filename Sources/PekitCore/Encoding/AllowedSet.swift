@@ -101,8 +101,11 @@ public struct AllowedSet: Hashable, Sendable, CustomStringConvertible {
         return text
     }
 
+    /// The bytes allowed by either set.
     public static func + (lhs: AllowedSet, rhs: AllowedSet) -> AllowedSet { lhs.union(rhs) }
+    /// The bytes of `lhs` that `rhs` does not allow.
     public static func - (lhs: AllowedSet, rhs: AllowedSet) -> AllowedSet { lhs.subtracting(rhs) }
+    /// Every ASCII byte `set` does not allow.
     public static prefix func ~ (set: AllowedSet) -> AllowedSet { set.inverted }
 }
 

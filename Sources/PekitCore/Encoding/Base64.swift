@@ -2,6 +2,7 @@
 /// unpadded (as JWT and most URL uses want); decoding is strict: only the alphabet, padding only
 /// at the end and only as much as the length needs (optional for base64url), and no stray bits.
 public enum Base64 {
+    /// The two alphabets of RFC 4648.
     public enum Alphabet: Sendable {
         /// `A–Z a–z 0–9 + /`, padded with `=`.
         case standard
@@ -11,7 +12,9 @@ public enum Base64 {
 
     /// Why text is not base64: what, and the 1-based byte offset.
     public struct DecodingError: Error, Equatable, CustomStringConvertible {
+        /// Where, as a 1-based byte offset.
         public let offset: Int
+        /// What is wrong there.
         public let reason: String
         public var description: String { "invalid base64 at byte \(offset): \(reason)" }
     }
@@ -81,6 +84,7 @@ public enum Base64 {
 
 /// Hex (RFC 4648 §8, base16): lower case out, either case in.
 public enum Hex {
+    /// The bytes as lower-case hex digits, two per byte.
     public static func encode(_ bytes: [UInt8]) -> [UInt8] {
         let digits = Array("0123456789abcdef".utf8)
         var out: [UInt8] = []
@@ -104,8 +108,11 @@ public enum Hex {
         return out
     }
 
+    /// Why text is not hex: what, and the 1-based byte offset.
     public struct DecodingError: Error, Equatable, CustomStringConvertible {
+        /// Where, as a 1-based byte offset.
         public let offset: Int
+        /// What is wrong there.
         public let reason: String
         public var description: String { "invalid hex at byte \(offset): \(reason)" }
     }

@@ -21,6 +21,7 @@ public struct PercentDecodingError: Error, Equatable, Sendable, CustomStringConv
     /// The offending input bytes (`%zz`, `%2`, or the escapes that make the bad UTF-8).
     public let sequence: [UInt8]
 
+    /// An error for `sequence`, found at the 1-based byte `position`.
     public init(reason: Reason, position: Int, sequence: [UInt8]) {
         self.reason = reason
         self.position = position
@@ -45,6 +46,7 @@ public struct PercentDecodingError: Error, Equatable, Sendable, CustomStringConv
     }
 
     // Shows bytes as text where printable ASCII, `\xNN` elsewhere, so a message never carries raw control bytes.
+    /// Bytes as a message shows them: printable ASCII as it is, anything else as `\xNN`, so no control byte reaches a terminal.
     public static func printable(_ bytes: [UInt8]) -> String {
         var text = ""
         for byte in bytes {

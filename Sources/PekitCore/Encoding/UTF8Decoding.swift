@@ -4,8 +4,11 @@
 public enum UTF8Decoding {
     /// Why a sequence is not UTF-8, in CPython's words.
     public enum Problem: String, Sendable {
+        /// A byte that cannot begin a UTF-8 sequence (a continuation byte, or 0xF8 and above).
         case invalidStartByte = "invalid start byte"
+        /// A sequence cut short by a byte that does not continue it.
         case invalidContinuationByte = "invalid continuation byte"
+        /// A sequence cut short by the end of the input.
         case unexpectedEndOfData = "unexpected end of data"
     }
 

@@ -4,7 +4,9 @@
 public enum DotEnv {
     /// A line that is no assignment, or a quote left open.
     public struct ParseError: Error, Equatable, Sendable, CustomStringConvertible {
+        /// The 1-based line.
         public let line: Int
+        /// What is wrong with it.
         public let reason: String
         /// `line 3: expected NAME=VALUE`.
         public var description: String { "line \(line): \(reason)" }

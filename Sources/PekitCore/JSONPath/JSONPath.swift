@@ -27,7 +27,9 @@ public struct JSONPath: Sendable, CustomStringConvertible {
 
     /// Why a query does not parse, and where (a byte offset into it).
     public struct ParseError: Error, Equatable, CustomStringConvertible, Sendable {
+        /// Where, as a 1-based offset in the expression.
         public let offset: Int
+        /// What is wrong there.
         public let reason: String
         public var description: String { "JSONPath: at offset \(offset): \(reason)" }
     }

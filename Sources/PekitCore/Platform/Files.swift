@@ -32,6 +32,7 @@ public enum Files {
 
     /// What reading a file with a size limit gave.
     public enum BoundedRead {
+        /// The whole file.
         case bytes([UInt8])
         /// A device, FIFO, socket or directory (opened without blocking, then refused).
         case notRegular
@@ -196,7 +197,9 @@ extension Files {
     /// Writes a file that appears complete or not at all: bytes go to a temporary file beside
     /// `path`, which `commit()` flushes and renames over it and `abort()` (or deinit) removes.
     public final class AtomicWriter {
+        /// The file being written.
         public let path: String
+        /// The temporary file beside it that is renamed over it.
         public let temporary: String
         private var fd: Int32
         /// The temporary file's slot in `TemporaryFiles` (removed on SIGINT/SIGTERM/SIGHUP).

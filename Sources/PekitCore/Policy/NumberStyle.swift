@@ -12,11 +12,17 @@
 /// are the float `json_decode` makes); (`3.0`, `1e+20`); `shortest`, the default, is the shortest text
 /// that reads back, integral values without `.0`. `custom` takes a closure for any other rule.
 public enum NumberStyle: Sendable {
+    /// The shortest text that reads back; integral values without `.0`.
     case shortest
+    /// ECMAScript's Number::toString (qs, jQuery.param, querystring).
     case javascript
+    /// Python's `str()` (requests).
     case python
+    /// NSNumber's `description` on Apple's platforms (AFNetworking, Alamofire's URLEncoding).
     case objc
+    /// PHP's float conversion at `precision` 14 (http_build_query).
     case php
+    /// Swift's own `description` (Alamofire's URLEncodedFormEncoder).
     case swift
     /// The text for an integer or a double (`PekitValue.integer`, `.bigInteger` or `.number`).
     case custom(@Sendable (PekitValue) -> String)
@@ -24,6 +30,7 @@ public enum NumberStyle: Sendable {
     /// The preset names a policy file may give (`numbers = "javascript"`).
     public static let names = ["shortest", "javascript", "python", "objc", "php", "swift"]
 
+    /// The preset called `name` (one of `names`), or nil.
     public init?(name: String) {
         switch name {
         case "shortest": self = .shortest
@@ -36,6 +43,7 @@ public enum NumberStyle: Sendable {
         }
     }
 
+    /// The preset's name; `custom` for a closure.
     public var name: String {
         switch self {
         case .shortest: return "shortest"

@@ -3,6 +3,7 @@
 public protocol NamedPolicyOption {
     /// The presets and their names.
     static var named: [(String, Self)] { get }
+    /// The name a plugin writes; `custom` for a closure.
     var name: String { get }
 }
 
@@ -17,6 +18,7 @@ extension NamedPolicyOption {
 extension Policy.Order: NamedPolicyOption {
     public static let named: [(String, Policy.Order)] = [("ascending", .ascending), ("bytes", .bytes), ("pairs", .pairs), ("given", .given)]
 
+    /// The order's name.
     public var name: String {
         switch self {
         case .ascending: return "ascending"
@@ -31,6 +33,7 @@ extension Policy.Order: NamedPolicyOption {
 extension Policy.ArrayEncoding: NamedPolicyOption {
     public static let named: [(String, Policy.ArrayEncoding)] = [("brackets", .brackets), ("indices", .indices), ("repeat", .repeat), ("comma", .comma)]
 
+    /// The array style's name.
     public var name: String {
         switch self {
         case .brackets: return "brackets"
@@ -45,6 +48,7 @@ extension Policy.ArrayEncoding: NamedPolicyOption {
 extension Policy.ObjectEncoding: NamedPolicyOption {
     public static let named: [(String, Policy.ObjectEncoding)] = [("brackets", .brackets), ("dots", .dots)]
 
+    /// The nesting style's name.
     public var name: String {
         switch self {
         case .brackets: return "brackets"
@@ -58,6 +62,7 @@ extension Policy.NullEncoding: NamedPolicyOption {
     /// `text` has no name of its own: a plugin writes it as `null = { text = "<null>" }`.
     public static let named: [(String, Policy.NullEncoding)] = [("key", .key), ("empty", .empty), ("skip", .skip)]
 
+    /// The null rule's name; `text` for `.text(_:)`.
     public var name: String {
         switch self {
         case .key: return "key"

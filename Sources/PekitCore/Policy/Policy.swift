@@ -21,10 +21,14 @@ public struct Policy: Sendable {
 
     /// How array elements are keyed.
     public enum ArrayEncoding: Sendable {
-        case brackets   // a[]=1&a[]=2
-        case indices    // a[0]=1&a[1]=2
-        case `repeat`   // a=1&a=2
-        case comma      // a=1,2
+        /// `a[]=1&a[]=2`.
+        case brackets
+        /// `a[0]=1&a[1]=2`.
+        case indices
+        /// `a=1&a=2`.
+        case `repeat`
+        /// `a=1,2` (elements that are themselves nested take `a[0]`).
+        case comma
         /// `(key, index, nested) -> key` with a 0-based index; `nested` says whether the element
         /// is itself an array, set or map (jQuery.param writes `a[0][b]` for those, `a[]` otherwise).
         case custom(@Sendable (ByteString, Int, Bool) throws -> ByteString)
@@ -32,17 +36,22 @@ public struct Policy: Sendable {
 
     /// How nested map keys are written.
     public enum ObjectEncoding: Sendable {
-        case brackets   // a[b]=1
-        case dots       // a.b=1
+        /// `a[b]=1`.
+        case brackets
+        /// `a.b=1`.
+        case dots
         /// `(prefix, key) -> key`.
         case custom(@Sendable (ByteString, ByteString) throws -> ByteString)
     }
 
     /// How a null value is written.
     public enum NullEncoding: Sendable, Equatable {
-        case key        // the key alone (AFNetworking)
-        case empty      // a=
-        case skip       // left out
+        /// The key alone, `a` (AFNetworking).
+        case key
+        /// `a=`.
+        case empty
+        /// Left out.
+        case skip
         /// The value written as this text, encoded as any value is (Alamofire's URLEncoding
         /// writes NSNull's description: `a=%3Cnull%3E`).
         case text(String)
@@ -50,9 +59,12 @@ public struct Policy: Sendable {
 
     /// How booleans are written.
     public enum BooleanEncoding: String, Sendable, CaseIterable {
-        case literal    // true / false
-        case numeric    // 1 / 0
-        case capitalized // True / False (Python's str, as requests sends them)
+        /// `true` / `false`.
+        case literal
+        /// `1` / `0`.
+        case numeric
+        /// `True` / `False` (Python's `str`, as requests sends them).
+        case capitalized
     }
 
     /// Whether and how keys or values are percent-encoded.
@@ -71,10 +83,13 @@ public struct Policy: Sendable {
 
     /// How empty arrays and maps are written.
     public enum EmptyEncoding: String, Sendable, CaseIterable {
-        case skip       // left out
-        case key        // a bare `key=`
+        /// Left out.
+        case skip
+        /// A bare `key=`.
+        case key
     }
 
+    /// The policy's name (`php`), as plugins, messages and `builtins` know it.
     public var name: String
     public var description: String
     /// Bytes that are not escaped.
@@ -83,19 +98,27 @@ public struct Policy: Sendable {
     public var space: PercentEncoder.Space
     /// Hex digit case in escapes.
     public var hexCase: PercentEncoder.HexCase
+    /// The key order of the flattened pairs.
     public var order: Order
+    /// How array elements are keyed.
     public var arrays: ArrayEncoding
+    /// How nested map keys are written.
     public var objects: ObjectEncoding
+    /// How a null is written.
     public var null: NullEncoding
+    /// How booleans are written.
     public var booleans: BooleanEncoding
     /// How numbers are written: as the backend's client language writes them.
     public var numbers: NumberStyle = .shortest
+    /// Whether and how keys are percent-encoded.
     public var encodeKeys: ComponentEncoding
+    /// Whether and how values are percent-encoded.
     public var encodeValues: ComponentEncoding
     /// Between pairs (`&`).
     public var separator: ByteString
     /// Between key and value (`=`).
     public var assign: ByteString
+    /// How empty arrays and maps are written.
     public var empty: EmptyEncoding
     /// Written before a non-empty query (`?` or nothing).
     public var prefix: ByteString
@@ -105,6 +128,7 @@ public struct Policy: Sendable {
     /// The `Accept-Language` a backend's client library sends (AFNetworking's and Alamofire's,
     /// from the locale); nil: none, as curl sends none.
     public var acceptLanguage: AcceptLanguage?
+    /// Where a request builder puts the parameters: "query", "body", or nil for the method's default.
     public var paramsIn: String?
     /// Methods whose parameters go into the query (nil: GET, HEAD, DELETE).
     public var methodsInQuery: Set<String>?

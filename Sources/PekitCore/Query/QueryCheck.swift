@@ -4,6 +4,7 @@
 public enum QueryCheck {
     /// What became of one value of the input.
     public struct Leaf: Equatable, Sendable, CustomStringConvertible {
+        /// How the server read one value.
         public enum Status: String, Sendable {
             /// The server reads exactly what was sent.
             case exact
@@ -20,14 +21,18 @@ public enum QueryCheck {
         }
         /// Where, as a key path with list positions as the query writes them (`params.list[0]`).
         public let path: String
+        /// What became of the value.
         public let status: Status
+        /// What the server read instead, in words.
         public let detail: String
         public var description: String { "\(status.rawValue) \(path): \(detail)" }
     }
 
     /// The query sent and what became of every value in it.
     public struct Report: Sendable {
+        /// The query as the policy wrote it.
         public let query: ByteString
+        /// One leaf for each value sent, and for each the server read that was not sent.
         public let leaves: [Leaf]
         /// The leaves that are not exact.
         public var problems: [Leaf] { leaves.filter { $0.status != .exact } }

@@ -1,7 +1,9 @@
 /// A request body as pieces in memory and files on disk, read in order with bounded memory.
 /// Both the curl rendering and sending use it, so a file part is never loaded whole.
 public enum BodySegment: Equatable, Sendable {
+    /// Bytes in memory.
     case bytes([UInt8])
+    /// A file's bytes, read when reached.
     case file(String)
 }
 
@@ -14,6 +16,7 @@ public final class BodyStream {
     private var offset = 0
     private var file: FileReader?
 
+    /// A stream over `segments`, in order.
     public init(_ segments: [BodySegment]) { self.segments = segments }
 
     /// Fills up to `capacity` bytes at `buffer`; 0 at the end of the body.

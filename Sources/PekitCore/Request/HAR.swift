@@ -4,13 +4,19 @@ public enum HAR {
     /// One entry: the request as recorded, and the response that came back then (its status,
     /// header fields and body, where the file has them).
     public struct Entry: Sendable {
+        /// The request's method.
         public var method: String
+        /// The request's URL.
         public var url: String
         /// The header fields as recorded, HTTP/2 pseudo-headers (`:authority`) left out.
         public var headers: [(name: String, value: String)]
+        /// The request's body (`postData.text`), nil where the entry has none.
         public var body: [UInt8]?
+        /// The body's media type (`postData.mimeType`).
         public var mimeType: String?
+        /// The status that came back then.
         public var status: Int?
+        /// When the request was sent, as the file writes it (ISO 8601).
         public var startedDateTime: String?
         /// The response's header fields as recorded (HTTP/2 pseudo-headers left out).
         public var responseHeaders: [(name: String, value: String)] = []

@@ -45,6 +45,7 @@ public struct HostMapping: Equatable, Sendable, CustomStringConvertible {
         "\(Self.bracketed(host))\(port.map { ":\($0)" } ?? "") -> \(Self.bracketed(address))\(addressPort.map { ":\($0)" } ?? "")"
     }
 
+    /// `host` as a URL writes it: an IPv6 address in brackets.
     public static func bracketed(_ host: String) -> String { host.utf8.contains(0x3A) ? "[\(host)]" : host }
 
     static func hostPort(_ text: String, what: String) throws -> (host: String, port: Int?) {

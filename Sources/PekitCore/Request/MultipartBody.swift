@@ -1,19 +1,33 @@
 /// A multipart/form-data body (RFC 7578) that is streamed: file parts are read from disk in
 /// chunks while the body is written, so a 1 GB upload needs 64 KB of memory, not 1 GB.
 public struct MultipartBody: Equatable, Sendable {
+    /// One part: a form field or a file.
     public struct Part: Equatable, Sendable {
-        public enum Source: Equatable, Sendable { case data([UInt8]), file(String) }
+        /// Where a part's bytes come from.
+        public enum Source: Equatable, Sendable {
+            /// These bytes.
+            case data([UInt8])
+            /// The file at this path, read while the body is written.
+            case file(String)
+        }
+        /// The form field's name.
         public var name: String
+        /// The `filename` of `Content-Disposition` (a file part).
         public var filename: String?
+        /// The part's `Content-Type`; nil: none (a field) or guessed from the file name.
         public var contentType: String?
+        /// Where the part's bytes come from.
         public var source: Source
 
+        /// A part.
         public init(name: String, filename: String? = nil, contentType: String? = nil, source: Source) {
             self.name = name; self.filename = filename; self.contentType = contentType; self.source = source
         }
     }
 
+    /// The boundary between parts.
     public let boundary: String
+    /// The parts, in order.
     public let parts: [Part]
 
     /// A body with a fresh random boundary that none of the in-memory parts contains (file parts
@@ -67,6 +81,7 @@ public struct MultipartBody: Equatable, Sendable {
         }
     }
 
+    /// The `Content-Type` field that goes with the body.
     public var contentType: String { "multipart/form-data; boundary=\(boundary)" }
 
     static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {

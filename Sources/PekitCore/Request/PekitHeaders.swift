@@ -2,7 +2,9 @@
 /// must be an HTTP token and no value may hold CR, LF, NUL or another control byte (tab aside),
 /// so no header can be injected through them.
 public struct PekitHeaders: Equatable, Sendable {
+    /// One field: a name and a value, as written.
     public struct Field: Equatable, Sendable {
+        /// The name, as given (its case is kept).
         public let name: String
         /// The value as text (bytes that are not UTF-8 shown repaired, as U+FFFD).
         public let value: String
@@ -14,6 +16,7 @@ public struct PekitHeaders: Equatable, Sendable {
         /// both spaces). Only spaces and tabs.
         public let spacing: String
 
+        /// A field with a text value.
         public init(name: String, value: String, spacing: String = " ") {
             self.name = name; self.value = value; self.spacing = spacing; rawValue = nil
         }
@@ -46,8 +49,10 @@ public struct PekitHeaders: Equatable, Sendable {
         }
     }
 
+    /// The fields in order.
     public private(set) var fields: [Field] = []
 
+    /// No fields.
     public init() {}
 
     /// Checks a field before it is added.
@@ -159,9 +164,11 @@ public struct PekitHeaders: Equatable, Sendable {
         }
     }
 
+    /// Removes every field called `name` (ASCII case-insensitive).
     public mutating func remove(_ name: String) {
         fields.removeAll { Self.sameName($0.name, name) }
     }
 
+    /// Whether there are no fields.
     public var isEmpty: Bool { fields.isEmpty }
 }

@@ -1,8 +1,12 @@
 /// A built request: what will be sent, exactly.
 public struct PekitRequest: Sendable {
+    /// What goes after the header.
     public enum Body: Sendable, Equatable {
+        /// No body.
         case empty
+        /// These bytes.
         case bytes([UInt8])
+        /// A multipart/form-data body, its files read while sending.
         case multipart(MultipartBody)
         /// The bytes of a file, read while sending (an upload of any size in bounded memory).
         case file(String)
@@ -18,6 +22,7 @@ public struct PekitRequest: Sendable {
         }
     }
 
+    /// The method, as sent (`GET`).
     public var method: String
     /// The final URL, as text (the policy's output untouched).
     public var url: String { didSet { parsedURL = nil } }
@@ -32,7 +37,9 @@ public struct PekitRequest: Sendable {
         if let parsedURL { return parsedURL }
         return try RequestURL(url)
     }
+    /// The header fields, in the order they are sent.
     public var headers: PekitHeaders
+    /// The body.
     public var body: Body
     /// Logical hosts sent to other addresses (curl's `--connect-to`).
     public var connect: [HostMapping]
@@ -47,6 +54,7 @@ public struct PekitRequest: Sendable {
     /// does, leaves it out. Any field added later is the caller's.
     public var framingLength = false
 
+    /// A request made by hand (`RequestBuilder.build()` makes one with pekit's rules).
     public init(method: String, url: String, headers: PekitHeaders, body: Body, connect: [HostMapping] = []) {
         self.method = method; self.url = url; self.headers = headers; self.body = body; self.connect = connect
     }

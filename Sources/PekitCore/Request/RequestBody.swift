@@ -15,7 +15,9 @@ public enum RequestBody: Sendable {
     /// `multipart/form-data`: the parameters become text fields before these parts.
     case multipart([MultipartBody.Part])
 
+    /// Whether there is no body.
     public var isNone: Bool { if case .none = self { return true }; return false }
 
+    /// Whether the body is multipart/form-data.
     public var isMultipart: Bool { if case .multipart = self { return true }; return false }
 }

@@ -5,10 +5,18 @@
 /// leaves curl.
 public struct RequestBuilder: Sendable {
     /// Where parameters go.
-    public enum ParameterPlacement: String, Sendable { case auto, query, body }
+    public enum ParameterPlacement: String, Sendable {
+        /// By the method: the query for `methodsInQuery` (GET, HEAD, DELETE), the body otherwise.
+        case auto
+        /// Always the query.
+        case query
+        /// Always the body.
+        case body
+    }
 
     /// A header field given by the caller, in order; repeats are kept.
     public struct Header: Sendable {
+        /// The field's name.
         public var name: String
         /// nil removes pekit's (or the policy's) default field of that name.
         public var value: String?
@@ -18,6 +26,7 @@ public struct RequestBuilder: Sendable {
         /// Between the colon and the value: `-H 'X-A:1'` has none (see `PekitHeaders.Field.spacing`).
         public var spacing: String
 
+        /// A field; a nil `value` removes pekit's default of that name.
         public init(_ name: String, _ value: String?, spacing: String = " ") {
             self.name = name; self.value = value; self.spacing = spacing
         }
@@ -67,11 +76,15 @@ public struct RequestBuilder: Sendable {
         }
     }
 
+    /// The method (`GET`; any token).
     public var method = "GET"
+    /// The URL, absolute or relative to `base`.
     public var url: String
     /// Resolved against when `url` is relative (RFC 3986 §5, with AFNetworking's trailing '/').
     public var base: String?
+    /// The parameters, put in the query or the body by the method and `placement`.
     public var params: PekitValue?
+    /// How the parameters are encoded, and the request defaults the policy carries.
     public var policy = Policy.rfc3986
     /// nil: the policy's `params_in`, else auto.
     public var placement: ParameterPlacement?
@@ -81,6 +94,7 @@ public struct RequestBuilder: Sendable {
     /// Header fields in order: each replaces pekit's default of its name (Host keeps the first
     /// place; the others go where curl puts a `-H` header), a nil value only removes the default.
     public var headers: [Header] = []
+    /// The body, when the parameters are not it.
     public var body: RequestBody = .none
     /// `User-Agent` (curl's `-A`; nil: none).
     public var userAgent: String? = RequestBuilder.userAgent
@@ -99,7 +113,9 @@ public struct RequestBuilder: Sendable {
     public var target: String?
     /// A fixed boundary (tests); a random one otherwise.
     public var boundary: String?
+    /// `Authorization: Basic …` (curl's `-u`).
     public var basicAuth: (user: String, password: String)?
+    /// The jar whose cookies go in the Cookie field, and where a send stores the responses' cookies.
     public var jar: CookieJar?
     /// The context the jar's cookies are sent in (a cross-site request, the top-level page for
     /// CHIPS partitions); the send receives in it too.
@@ -110,6 +126,7 @@ public struct RequestBuilder: Sendable {
     /// The environment a policy's `Accept-Language` rule reads (`LANGUAGE`, `LANG`).
     public var environment: [String: String] = [:]
 
+    /// A builder for `url` with pekit's defaults (curl's, where they matter).
     public init(url: String) { self.url = url }
 
     /// Whether the caller set or removed the Cookie header by hand: then a jar's Cookie header

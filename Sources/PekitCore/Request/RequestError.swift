@@ -1,10 +1,16 @@
 /// Why a request could not be built; each names the field and the cause.
 public enum RequestError: Error, Equatable, CustomStringConvertible {
+    /// A method that is not an HTTP token.
     case invalidMethod(String)
+    /// A header name that is not an HTTP token.
     case invalidHeaderName(String)
+    /// A header value with a forbidden byte (CR, LF, NUL, another control byte) at the 1-based `position`.
     case invalidHeaderValue(name: String, byte: UInt8, position: Int)
+    /// A URL that cannot be sent: why.
     case invalidURL(String)
+    /// A file the body names could not be read: its path and why.
     case file(path: String, reason: String)
+    /// Anything else that makes the request impossible, in words.
     case invalid(String)
 
     public var description: String {

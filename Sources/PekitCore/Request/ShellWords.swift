@@ -4,7 +4,15 @@
 /// C runtime's quoting with `\"`), and PowerShell (`` ` `` escapes and continuations, `'…'` with
 /// `''`, `"…"`). The dialect is told from the text.
 public enum ShellWords {
-    public enum Dialect: String, Sendable { case posix, cmd, powershell }
+    /// The shell whose quoting is read.
+    public enum Dialect: String, Sendable {
+        /// sh, bash and zsh: `'…'`, `"…"`, `\`, `$'…'`.
+        case posix
+        /// Windows cmd: `"…"` and `^`.
+        case cmd
+        /// PowerShell: `'…'`, `"…"` and the backtick.
+        case powershell
+    }
 
     /// Why a command does not split.
     public struct Failure: Error, CustomStringConvertible {

@@ -34,6 +34,7 @@ public struct Redactor: Sendable {
         longest = needles.map(\.bytes.count).max() ?? 0
     }
 
+    /// Whether there is nothing to redact.
     public var isEmpty: Bool { secrets.isEmpty }
 
     /// `bytes` with every secret replaced.

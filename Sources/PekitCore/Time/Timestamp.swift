@@ -14,8 +14,11 @@ public enum Timestamp {
 
     /// Why text is not a time in the format: what, and the 1-based byte offset.
     public struct ParseError: Error, Equatable, CustomStringConvertible {
+        /// The format the text was read as.
         public let format: Format
+        /// Where, as a 1-based offset.
         public let offset: Int
+        /// What is wrong there.
         public let reason: String
         public var description: String { "not \(format == .http ? "an HTTP" : "an \(format.rawValue)") time at byte \(offset): \(reason)" }
     }

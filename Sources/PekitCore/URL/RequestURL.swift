@@ -2,18 +2,26 @@
 /// without re-encoding anything: scheme, host (lower-cased; IPv6 without brackets), port, path,
 /// query. Userinfo and fragment are kept apart.
 public struct RequestURL: Equatable, Sendable, CustomStringConvertible {
+    /// The scheme, lower case (`http`, `https`).
     public var scheme: String
+    /// `user:password` before the `@`, as written.
     public var userinfo: String?
+    /// The host, canonical (lower case, IDNA, IPv4 numbers in dotted decimal, IPv6 without brackets).
     public var host: String
+    /// The port as written; nil: the scheme's default.
     public var port: Int?
     /// The path as written ("" when absent).
     public var path: String
+    /// The query without its `?`; nil when the URL has no `?`.
     public var query: String?
+    /// The fragment without its `#` (never sent).
     public var fragment: String?
 
     /// Why a URL could not be used.
     public struct ParseError: Error, Equatable, CustomStringConvertible {
+        /// The URL as given.
         public let url: String
+        /// Why it cannot be sent.
         public let reason: String
         /// The URL is shown escaped (`\r`, `\x0D`, non-ASCII as `\xE2`…): a message must not
         /// carry a raw CR or escape sequence to the terminal.
@@ -210,6 +218,7 @@ public struct RequestURL: Equatable, Sendable, CustomStringConvertible {
     /// Whether the host is an IPv4 or IPv6 address (never domain-matched by suffix).
     public var hostIsIPAddress: Bool { Self.isIPAddress(host) }
 
+    /// Whether `host` is an IPv4 or IPv6 address (no public suffix, no domain matching).
     public static func isIPAddress(_ host: String) -> Bool {
         var host = host
         return host.withUTF8 { isIPAddress($0) }

@@ -1,10 +1,15 @@
 /// A host as the URL Standard parses it (§3.5): a domain, an IPv4 or IPv6 address, an opaque
 /// host (for non-special schemes), or empty.
 public enum URLHost: Equatable, Sendable, CustomStringConvertible {
+    /// A domain, lower case and ASCII (IDNA applied).
     case domain(String)
+    /// An IPv4 address as a number.
     case ipv4(UInt32)
+    /// An IPv6 address as its eight pieces.
     case ipv6([UInt16])
+    /// The host of a URL with a scheme that is not special, percent-encoded as written.
     case opaque(String)
+    /// An empty host (`file:///`).
     case empty
 
     /// The host serializer (§3.6): IPv6 in brackets with the longest zero run compressed.

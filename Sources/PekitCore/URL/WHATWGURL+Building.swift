@@ -4,7 +4,9 @@ extension WHATWGURL {
     /// A path: text in URL form (`/a b/c` is `/a%20b/c`; `%XX` kept), or segments, each
     /// encoded whole (`["a/b", "50%"]` is `/a%2Fb/50%25`).
     public enum PathInput: Sendable, Equatable {
+        /// A path as text, parsed as the `pathname` setter parses it.
         case text(String)
+        /// A path as segments, each percent-encoded as a path segment.
         case segments([String])
     }
 

@@ -10,6 +10,7 @@ extension WHATWGURL {
     /// A URL without a host (or with the empty host), or a file URL, has no credentials or port.
     public var cannotHaveCredentialsOrPort: Bool { spans.hostKind == .none || spans.hostKind == .empty || scheme == "file" }
 
+    /// Whether the URL has an opaque path (`mailto:a@b`), which no setter changes.
     public var hasOpaquePath: Bool { spans.hasOpaquePath }
 
     /// Replaces the whole URL. - Throws: `ParseError` when `value` is not a URL.
@@ -23,12 +24,14 @@ extension WHATWGURL {
         return href != before || scheme == value.prefix { $0 != ":" }.lowercased()
     }
 
+    /// The `username` setter (§6.1): returns false, changing nothing, for a URL that cannot have credentials.
     @discardableResult public mutating func setUsername(_ value: String) -> Bool {
         guard !cannotHaveCredentialsOrPort else { return false }
         username = PercentEncodeSet.userinfo.encode(value.unicodeScalars)
         return true
     }
 
+    /// The `password` setter: returns false, changing nothing, for a URL that cannot have credentials.
     @discardableResult public mutating func setPassword(_ value: String) -> Bool {
         guard !cannotHaveCredentialsOrPort else { return false }
         password = PercentEncodeSet.userinfo.encode(value.unicodeScalars)
@@ -58,6 +61,7 @@ extension WHATWGURL {
         return reparse(value, from: .port)
     }
 
+    /// The `pathname` setter: returns false, changing nothing, for a URL with an opaque path.
     @discardableResult public mutating func setPathname(_ value: String) -> Bool {
         guard !hasOpaquePath else { return false }
         return reparse(value, from: .pathStart) { $0.path = .segments([]) }

@@ -5,7 +5,9 @@
 /// in it (`spans`), so parsing makes one string and reading a component is slicing it. Changing a
 /// component goes through the components (`URLParts`) and serializes again.
 public struct WHATWGURL: Equatable, Hashable, Sendable, CustomStringConvertible {
+    /// A URL's path: segments, or one opaque string.
     public enum Path: Equatable, Sendable {
+        /// A hierarchical path's segments, each percent-encoded (`/a/b` is `["a", "b"]`).
         case segments([String])
         /// A URL like `mailto:a@b` or `data:…` has one opaque path.
         case opaque(String)
@@ -17,7 +19,20 @@ public struct WHATWGURL: Equatable, Hashable, Sendable, CustomStringConvertible 
     public private(set) var spans: Spans
 
     /// Which kind of host a URL has (`URLHost`'s cases, and none).
-    public enum HostKind: UInt8, Sendable { case none, empty, domain, ipv4, ipv6, opaque }
+    public enum HostKind: UInt8, Sendable {
+        /// No host (`mailto:a@b`).
+        case none
+        /// An empty host (`file:///`).
+        case empty
+        /// A domain.
+        case domain
+        /// An IPv4 address.
+        case ipv4
+        /// An IPv6 address.
+        case ipv6
+        /// An opaque host (a scheme that is not special).
+        case opaque
+    }
 
     /// The offsets (in UTF-8 bytes) of a URL's components in its href:
     /// `scheme:` `//` `username` `:password` `@` `host` `:port` `path` `?query` `#fragment`.
@@ -25,12 +40,17 @@ public struct WHATWGURL: Equatable, Hashable, Sendable, CustomStringConvertible 
     public struct Spans: Equatable, Hashable, Sendable {
         /// The `:` after the scheme.
         public var schemeEnd: UInt32 = 0
+        /// The first byte of the user name.
         public var usernameStart: UInt32 = 0
+        /// The end of the user name.
         public var usernameEnd: UInt32 = 0
         /// The end of `:password` (`usernameEnd` when there is no password).
         public var passwordEnd: UInt32 = 0
+        /// The first byte of the host.
         public var hostStart: UInt32 = 0
+        /// The end of the host.
         public var hostEnd: UInt32 = 0
+        /// The first byte of the path.
         public var pathStart: UInt32 = 0
         /// The `?`, or `UInt32.max` when there is no query.
         public var queryStart: UInt32 = .max
@@ -38,11 +58,14 @@ public struct WHATWGURL: Equatable, Hashable, Sendable, CustomStringConvertible 
         public var fragmentStart: UInt32 = .max
         /// The port, or -1 when there is none (or it is the scheme's default).
         public var port: Int32 = -1
+        /// Which kind of host the URL has.
         public var hostKind = HostKind.none
+        /// Whether the path is opaque.
         public var hasOpaquePath = false
         /// http(s), ws(s) or ftp: the origin is the scheme, host and port.
         public var hasTupleOrigin = false
 
+        /// Offsets of an empty string.
         public init() {}
 
         /// Whether these offsets can describe a string of `count` bytes (each in order, within it).
@@ -59,12 +82,15 @@ public struct WHATWGURL: Equatable, Hashable, Sendable, CustomStringConvertible 
     /// The components a Lua host (or any other) reads by name, each a range of `href` (`origin`
     /// is one only when it is written out in the href).
     public enum Component: String, CaseIterable, Sendable {
+        /// The components of the URL Standard's API, under its names.
         case href, origin, `protocol`, username, password, host, hostname, port, pathname, search, hash
     }
 
     /// Why an input is not a URL: what, and where (1-based code point offset).
     public struct ParseError: Error, Equatable, CustomStringConvertible {
+        /// What is wrong (`the host holds the forbidden code point U+0020`).
         public let reason: String
+        /// The 1-based code point where it is wrong.
         public let offset: Int
         public var description: String { "\(reason) (at code point \(offset))" }
     }
@@ -197,14 +223,17 @@ public struct WHATWGURL: Equatable, Hashable, Sendable, CustomStringConvertible 
         get { text(.protocol).dropLast().description }
         set { change { $0.scheme = newValue } }
     }
+    /// The user name, percent-encoded (`username`); setting it follows the setter's rules.
     public var username: String {
         get { text(.username) }
         set { change { $0.username = newValue } }
     }
+    /// The password, percent-encoded (`password`).
     public var password: String {
         get { text(.password) }
         set { change { $0.password = newValue } }
     }
+    /// The host; nil for a URL without one.
     public var host: URLHost? {
         get {
             let hostname = self.hostname
@@ -220,18 +249,22 @@ public struct WHATWGURL: Equatable, Hashable, Sendable, CustomStringConvertible 
         }
         set { change { $0.host = newValue } }
     }
+    /// The port; nil when there is none or it is the scheme's default.
     public var port: Int? {
         get { spans.port < 0 ? nil : Int(spans.port) }
         set { change { $0.port = newValue } }
     }
+    /// The path.
     public var path: Path {
         get { parts.path }
         set { change { $0.path = newValue } }
     }
+    /// The query without its `?`; nil when there is no `?`.
     public var query: String? {
         get { spans.queryStart == .max ? nil : String(text(.search).dropFirst()) }
         set { change { $0.query = newValue } }
     }
+    /// The fragment without its `#`; nil when there is no `#`.
     public var fragment: String? {
         get { spans.fragmentStart == .max ? nil : String(text(.hash).dropFirst()) }
         set { change { $0.fragment = newValue } }
@@ -240,12 +273,19 @@ public struct WHATWGURL: Equatable, Hashable, Sendable, CustomStringConvertible 
     /// http, https, ws, wss, ftp or file: the schemes with their own parsing rules.
     public var isSpecial: Bool { Self.defaultPort(of: scheme) != nil }
 
+    /// `pathname`: the path as the URL writes it.
     public var pathname: String { text(.pathname) }
+    /// `search`: `?` and the query, or "" when it is empty or absent.
     public var search: String { text(.search) }
+    /// `hash`: `#` and the fragment, or "" when it is empty or absent.
     public var hash: String { text(.hash) }
+    /// `hostname`: the host as the URL writes it (an IPv6 address in brackets).
     public var hostname: String { text(.hostname) }
+    /// `host`: the host and `:port` when there is a port.
     public var hostWithPort: String { text(.host) }
+    /// `port`: the port as text, "" when there is none.
     public var portString: String { text(.port) }
+    /// `protocol`: the scheme and its `:`.
     public var protocolName: String { text(.protocol) }
 
     /// The origin (§4.8 of HTML as the URL Standard defines it): `scheme://host[:port]` for

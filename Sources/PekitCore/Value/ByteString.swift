@@ -6,8 +6,11 @@ public struct ByteString: Hashable, Comparable, Sendable, ExpressibleByStringLit
     /// The bytes.
     public var bytes: [UInt8]
 
+    /// These bytes.
     public init(_ bytes: [UInt8]) { self.bytes = bytes }
+    /// The bytes of a sequence.
     public init<S: Sequence>(bytes: S) where S.Element == UInt8 { self.bytes = Array(bytes) }
+    /// The UTF-8 of `string`.
     public init(_ string: String) { bytes = Array(string.utf8) }
     public init(stringLiteral value: String) { bytes = Array(value.utf8) }
 
@@ -25,8 +28,11 @@ public struct ByteString: Hashable, Comparable, Sendable, ExpressibleByStringLit
     public static func == (lhs: ByteString, rhs: ByteString) -> Bool { lhs.bytes == rhs.bytes }
     /// The bytes as a String when they are valid UTF-8.
     public var utf8String: String? { String(validating: bytes, as: UTF8.self) }
+    /// Whether there are no bytes.
     public var isEmpty: Bool { bytes.isEmpty }
+    /// The number of bytes.
     public var count: Int { bytes.count }
 
+    /// The bytes of `lhs`, then those of `rhs`.
     public static func + (lhs: ByteString, rhs: ByteString) -> ByteString { ByteString(lhs.bytes + rhs.bytes) }
 }

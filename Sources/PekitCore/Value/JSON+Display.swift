@@ -9,6 +9,7 @@ extension JSON {
         /// ANSI colours, or none.
         public var colors: Colors?
 
+        /// Indented by `indent` spaces (nil: one line), coloured with `colors` (nil: none).
         public init(indent: Int? = 2, colors: Colors? = nil) {
             self.indent = indent
             self.colors = colors
@@ -16,8 +17,10 @@ extension JSON {
 
         /// SGR parameters (`"1;34"`) for each kind of token.
         public struct Colors: Sendable {
+            /// The SGR parameters of each kind of token (`"1;34"` is bold blue).
             public var null, boolean, number, string, key, punctuation: String
 
+            /// Colours for each kind of token.
             public init(null: String, boolean: String, number: String, string: String, key: String, punctuation: String) {
                 self.null = null; self.boolean = boolean; self.number = number
                 self.string = string; self.key = key; self.punctuation = punctuation

@@ -3,7 +3,9 @@
 public enum JSON {
     /// Why a JSON text could not be read: the byte position (1-based) and the cause.
     public struct ParseError: Error, Equatable, CustomStringConvertible {
+        /// Where, as a 1-based byte offset.
         public let position: Int
+        /// What is wrong there.
         public let reason: String
         public var description: String { "invalid JSON at byte \(position): \(reason)" }
     }
@@ -42,7 +44,9 @@ public enum JSON {
     public struct EncodeError: Error, Equatable, CustomStringConvertible {
         /// Where: `value.user.name`, `value.tags[2]` (1-based, as Lua counts).
         public let path: String
+        /// The byte that cannot be written.
         public let byte: UInt8
+        /// Where it is in its string, 1-based.
         public let position: Int
         public var description: String {
             "\(path): not UTF-8 (byte 0x\(String(byte, radix: 16, uppercase: true).leftPadded(to: 2)) at \(position)); JSON text can only carry UTF-8, so send these bytes as a raw body or encode them (base64, percent-encoding) first"

@@ -9,6 +9,7 @@ public enum MemoryBudget {
     /// The budget ran out: the work stopped. The caller says so in its own words (the Lua host
     /// raises its memory error).
     public struct Exceeded: Error, CustomStringConvertible {
+        /// The error.
         public init() {}
         public var description: String { "not enough memory (the work would pass its memory limit)" }
     }
@@ -16,6 +17,7 @@ public enum MemoryBudget {
     /// A budget: charged `bytes`, says whether the work may go on.
     public final class Account {
         let charge: (Int) -> Bool
+        /// A budget that asks `charge` for each allocation's bytes; false stops the work.
         public init(_ charge: @escaping (Int) -> Bool) { self.charge = charge }
     }
 

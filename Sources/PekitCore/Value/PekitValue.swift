@@ -4,17 +4,23 @@
 /// `pekit.ordered{…}`) keeps the order it was given; a plain map (a Lua table, whose order is
 /// random) is kept sorted by key so that output is deterministic.
 public enum PekitValue: Equatable, Sendable {
+    /// A string, as bytes (not necessarily UTF-8).
     case string(ByteString)
+    /// An integer that fits in 64 bits.
     case integer(Int64)
+    /// A double.
     case number(Double)
     /// An integer outside Int64's range, as its decimal digits (with a leading `-` when
     /// negative): JSON input keeps integers exact whatever their size, as Python's `json` and
     /// Foundation's `JSONSerialization` do, and each policy's `numbers` style writes them.
     case bigInteger(String)
+    /// `true` or `false`.
     case boolean(Bool)
     /// An explicit null (`pekit.null` in Lua; Lua tables cannot hold nil).
     case null
+    /// A list.
     case array([PekitValue])
+    /// A map, sorted or in its given order.
     case map(PekitMap)
     /// A set: flattened as repeated keys, sorted by string form (AFNetworking's NSSet rule).
     case set([PekitValue])
@@ -39,6 +45,7 @@ public enum PekitValue: Equatable, Sendable {
         }
     }
 
+    /// The kind's name (`string`, `map`), as messages name it.
     public var kindName: String {
         switch self {
         case .string: return "string"
@@ -57,8 +64,11 @@ public enum PekitValue: Equatable, Sendable {
 public struct PekitMap: Equatable, Sendable {
     /// One entry.
     public struct Entry: Equatable, Sendable {
+        /// The entry's key.
         public var key: ByteString
+        /// The entry's value.
         public var value: PekitValue
+        /// An entry.
         public init(key: ByteString, value: PekitValue) { self.key = key; self.value = value }
     }
 
@@ -79,7 +89,9 @@ public struct PekitMap: Equatable, Sendable {
         isOrdered = false
     }
 
+    /// Whether the map has no entries.
     public var isEmpty: Bool { entries.isEmpty }
+    /// The number of entries.
     public var count: Int { entries.count }
 
     /// The value of the first entry with this key.

@@ -2,6 +2,7 @@
 /// skipped), `+` is a space, a bad `%` escape is an error that skips the pair. Go returns the
 /// values *and* the error, so `parse` does too. Values are bytes, as Go strings are.
 public struct GoParser: Sendable {
+    /// Go's `url.ParseQuery`, which has no options.
     public init() {}
 
     /// The values (each name in order of first appearance, to its list) and Go's error text.

@@ -11,6 +11,7 @@ public struct NodeQuerystringParser: Sendable {
     /// Most pairs read (`maxKeys`); 0 or less means no limit.
     public var maxKeys = 1000
 
+    /// node's defaults: `&`, `=`, 1000 keys.
     public init() {}
 
     /// Each name, in node's key order (array-index names first, ascending), to the list of its

@@ -17,6 +17,7 @@ public struct PHPParser: Sendable {
     /// alone, as strtok reads them (";&" splits at either).
     public var separators: ByteString = "&"
 
+    /// PHP 8.2's defaults (`max_input_vars` 1000, `max_input_nesting_level` 64).
     public init() {}
 
     /// What `parse_str` puts in its result array, as `json_encode` would show it.

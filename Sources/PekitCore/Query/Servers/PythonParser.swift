@@ -5,12 +5,14 @@
 public struct PythonParser: Sendable {
     /// Text encodings `encoding =` takes.
     public enum Encoding: String, Sendable, CaseIterable {
+        /// `utf-8` (Python's default), `latin-1` or `ascii`.
         case utf8 = "utf-8", latin1 = "latin-1", ascii
     }
     /// What `errors =` takes (the codec error handlers that give text back). `surrogateescape`
     /// gives the bytes that do not decode back as they are (Python holds them as lone surrogates,
     /// which `encode(errors="surrogateescape")` turns back into those bytes).
     public enum Errors: String, Sendable, CaseIterable {
+        /// Python's error handlers of the same names.
         case replace, strict, ignore, backslashreplace, surrogateescape
     }
 
@@ -22,9 +24,12 @@ public struct PythonParser: Sendable {
     public var maxNumFields: Int?
     /// The piece separator (Python 3.10+: one string, `&` by default).
     public var separator: ByteString = "&"
+    /// The encoding escapes are decoded with (`encoding=`).
     public var encoding = Encoding.utf8
+    /// What becomes of bytes that do not decode (`errors=`).
     public var errors = Errors.replace
 
+    /// `parse_qs`'s defaults.
     public init() {}
 
     /// Each name, in order of first appearance, to the list of its values.

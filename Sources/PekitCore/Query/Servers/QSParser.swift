@@ -8,54 +8,80 @@
 public struct QSParser: Sendable {
     /// The charset qs decodes with.
     public enum Charset: String, Sendable, CaseIterable {
+        /// UTF-8, qs's default.
         case utf8 = "utf-8"
+        /// Latin-1 (`%E9` is `é`; other characters as numeric entities with `interpretNumericEntities`).
         case iso88591 = "iso-8859-1"
     }
     /// What a decoder is decoding.
-    public enum Part: String, Sendable { case key, value }
+    public enum Part: String, Sendable {
+        /// A key (before `=`).
+        case key
+        /// A value (after `=`).
+        case value
+    }
     /// What a custom decoder returns (a JavaScript value qs would store).
     public enum Decoded: Sendable, Equatable {
+        /// JavaScript's `undefined` (the pair is skipped) and `null`.
         case undefined, null
+        /// A boolean.
         case boolean(Bool)
+        /// A number.
         case number(Double)
+        /// A string.
         case string(ByteString)
     }
     /// `decoder(str, defaultDecoder, charset, type)`.
     public typealias Decoder = @Sendable (_ text: ByteString, _ charset: Charset, _ part: Part) throws -> Decoded
     /// How pieces are split: a string, or the ranges between a pattern's matches.
     public enum Delimiter: Sendable {
+        /// Split at each occurrence of this string (`&`).
         case string(ByteString)
+        /// Split between the ranges the function returns (qs's RegExp delimiter).
         case custom(@Sendable (_ input: [UInt8]) throws -> [Range<Int>])
     }
 
+    /// `a.b=c` nests as `a[b]=c`.
     public var allowDots = false
+    /// Keys named like `Object.prototype`'s members (`hasOwnProperty`) are kept.
     public var allowPrototypes = false
     /// qs's `plainObjects`: objects without a prototype, so `Object.prototype`'s names are
     /// ordinary keys (as with `allowPrototypes`; `__proto__` is still skipped, as qs skips it).
     public var plainObjects = false
     /// Whether keys named like `Object.prototype`'s members are kept.
     var keepsPrototypeNames: Bool { allowPrototypes || plainObjects }
+    /// Arrays keep their holes (`a[1]=b` is `[, "b"]`, not `["b"]`).
     public var allowSparse = false
     /// Largest index that makes an array (20). Above 1,048,576 it counts as 1,048,576: qs would
     /// build a sparse array that long, which is no use to anyone.
     public var arrayLimit = 20
+    /// The charset keys and values are decoded with.
     public var charset = Charset.utf8
+    /// A `utf8=✓` pair (as Rails forms send it) says the charset, and is dropped.
     public var charsetSentinel = false
+    /// `a=b,c` is the array `["b", "c"]`.
     public var comma = false
+    /// Decodes each key and value instead of `decodeURIComponent`.
     public var decoder: Decoder?
+    /// What separates the pieces.
     public var delimiter = Delimiter.string("&")
     /// Bracket levels read (5); 0 (or `false`) keeps every key literal. More than
     /// `QueryServer.deepestNesting` counts as that many.
     public var depth = 5
     /// `depth` as read.
     var readDepth: Int { min(depth, QueryServer.deepestNesting) }
+    /// A leading `?` is removed.
     public var ignoreQueryPrefix = false
+    /// `&#9786;` in a value becomes `☺` (with the `iso-8859-1` charset, as browsers send what Latin-1 cannot hold).
     public var interpretNumericEntities = false
     /// Most pieces read (1000, empty ones included); nil is `Infinity`.
     public var parameterLimit: Int? = 1000
+    /// Brackets make arrays; false makes every `[n]` a map key.
     public var parseArrays = true
+    /// A key without `=` is `null`, not `""`.
     public var strictNullHandling = false
 
+    /// qs 6.11's defaults.
     public init() {}
 
     /// Tests set this to compare the fast path with the faithful port.

@@ -300,6 +300,7 @@ public protocol QueryTreeSink {
     mutating func beginList(count: Int)
     /// Sets the value just given as element `position` (from 1) of the list being built.
     mutating func setElement(_ position: Int)
+    /// Ends the list begun last.
     mutating func endList()
     /// Starts a map of `count` entries; each is a `key`, a value, then `setField`.
     mutating func beginMap(count: Int)
@@ -307,6 +308,7 @@ public protocol QueryTreeSink {
     mutating func key(_ bytes: UnsafeBufferPointer<UInt8>)
     /// Sets the key and value just given into the map being built.
     mutating func setField()
+    /// Ends the map begun last.
     mutating func endMap()
     /// Whether the sink ran out of memory (its `MemoryBudget`): the walk stops.
     var exhausted: Bool { get }

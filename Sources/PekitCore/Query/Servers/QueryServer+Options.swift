@@ -5,6 +5,7 @@
 extension QueryServer {
     /// One option of a model: its name, what it takes, and how a value sets it.
     public struct Option: @unchecked Sendable {
+        /// The option's name, as the server spells it (`allowDots`, `keep_blank_values`).
         public let name: String
         /// What the option takes, as errors and `--help` say it (`true or false`).
         public let takes: String
@@ -62,7 +63,9 @@ extension QueryServer {
     /// A value given for an option, and the readers the rows use: a wrong value is an
     /// `OptionError` naming the option and what it takes.
     public struct OptionValue {
+        /// The option's name.
         public let option: String
+        /// The value given.
         public let value: PekitValue
 
         static let flagText = "true or false"
@@ -83,11 +86,15 @@ extension QueryServer {
             return OptionError(option: option, message: "expected \(expected), got \(got)")
         }
 
+        /// The value as a boolean.
+        /// - Throws: `OptionError` for any other value.
         public func flag() throws -> Bool {
             guard case .boolean(let b) = value else { throw fail(Self.flagText) }
             return b
         }
 
+        /// The value as a whole number in `range` (a double with no fraction counts).
+        /// - Throws: `OptionError` for any other value.
         public func integer(_ range: ClosedRange<Int64> = 0...Int64.max) throws -> Int {
             switch value {
             case .integer(let n) where range.contains(n): return Int(n)
@@ -96,11 +103,15 @@ extension QueryServer {
             }
         }
 
+        /// The value as a string, empty only when `nonEmpty` is false.
+        /// - Throws: `OptionError` for any other value.
         public func text(nonEmpty: Bool = true) throws -> ByteString {
             guard case .string(let s) = value, !nonEmpty || !s.isEmpty else { throw fail(Self.textText(nonEmpty)) }
             return s
         }
 
+        /// The value as one of `type`'s cases, by raw value.
+        /// - Throws: `OptionError` listing the cases for any other value.
         public func choice<T: RawRepresentable & CaseIterable>(_ type: T.Type) throws -> T where T.RawValue == String {
             guard case .string(let s) = value, let v = T(rawValue: s.description) else {
                 throw fail(alternatives(T.allCases.map(\.rawValue)))
@@ -125,7 +136,9 @@ extension QueryServer {
 
     /// A bad option: which, and what is wrong (`expected true or false, got "yes"`).
     public struct OptionError: Error, Equatable, CustomStringConvertible {
+        /// The option's name.
         public let option: String
+        /// What is wrong with the value.
         public let message: String
         public var description: String { "option \"\(option)\": \(message)" }
     }

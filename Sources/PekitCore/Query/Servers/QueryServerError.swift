@@ -12,6 +12,7 @@ public struct QueryServerError: Error, Equatable, Sendable, CustomStringConverti
     /// The byte offset of that parameter in the query.
     public let offset: Int?
 
+    /// An error of `server`'s, of the `kind` it names, at `key` and the byte `offset` where known.
     public init(server: String, kind: String, message: String, key: ByteString? = nil, offset: Int? = nil) {
         self.server = server
         self.kind = kind

@@ -16,6 +16,7 @@ public struct RackParser: Sendable {
     /// The separator characters (`d`), `&` and `;` by default.
     public var separators: ByteString?
 
+    /// Rack 2.2's defaults (`param_depth_limit` 100).
     public init() {}
 
     /// What the server reads.

@@ -3,6 +3,7 @@
 /// the first `=`, `+` is a space, `%XX` is a byte (a bad `%` stays as it is), and the bytes
 /// are read as UTF-8 with U+FFFD for what is not.
 public struct WHATWGFormParser: Sendable {
+    /// `URLSearchParams`, which has no options.
     public init() {}
 
     /// Each name, in order of first appearance, to the list of its values.

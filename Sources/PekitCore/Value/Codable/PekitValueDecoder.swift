@@ -4,6 +4,7 @@
 /// as `true`), a map with keys 0…n-1 (PHP's `a[0]=…&a[1]=…`) as an array, and a missing or
 /// null value as nil for an optional property.
 public struct PekitValueDecoder: Sendable {
+    /// A decoder.
     public init() {}
 
     /// The `T` that `value` holds.

@@ -4,6 +4,7 @@
 /// (`encodeIfPresent`, what synthesized conformances do) is absent. A `Policy` then writes the
 /// value with its own rules for arrays, nesting, booleans, nulls and key order.
 public struct PekitValueEncoder: Sendable {
+    /// An encoder.
     public init() {}
 
     /// The value `value` encodes to.
