@@ -39,7 +39,10 @@ public enum JWT {
     }
 
     /// The token for `claims` (a map), signed with `key` (an HMAC secret, or a PEM private key).
-    /// - Parameter header: extra header fields (`kid`, `typ`…), merged over `alg` and `typ`.
+    /// - Parameter claims: the claims, a map.
+    /// - Parameter key: an HMAC secret, or a PEM private key.
+    /// - Parameter algorithm: the signing algorithm (`alg`).
+    /// - Parameter extra: extra header fields (`kid`, `typ`…), merged over `alg` and `typ`.
     /// - Throws: `VerificationError` (`key`) for a key that does not fit the algorithm, `CryptoError`.
     public static func encode(claims: PekitValue, key: [UInt8], algorithm: Algorithm, header extra: PekitMap? = nil) throws -> String {
         guard case .map = claims else { throw VerificationError(check: "format", message: "the claims must be a map") }

@@ -31,6 +31,9 @@ public final class HARLog: @unchecked Sendable {
     public var count: Int { lock.lock(); defer { lock.unlock() }; return entries.count }
 
     /// Adds one exchange (what `SendOptions.record` reports).
+    /// - Parameter request: the request as sent.
+    /// - Parameter response: the response as received.
+    /// - Parameter started: when the exchange started, in seconds since the epoch.
     /// - Parameter comment: the entry's own comment (`pekit test`: the file and test it came from).
     public func add(_ request: PekitRequest, _ response: PekitResponse, started: Double, comment: String? = nil) {
         func field(_ name: String, _ value: String) -> PekitValue {

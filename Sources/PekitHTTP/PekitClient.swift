@@ -98,6 +98,8 @@ public final class PekitClient: @unchecked Sendable {
     }
 
     /// Sends `requests` with at most `concurrency` in flight at once, and waits for all.
+    /// - Parameter requests: what to send, each with its options.
+    /// - Parameter concurrency: the most transfers in flight at once.
     /// - Parameter completed: told of each as it ends (its index and result), in the order they end.
     /// - Returns: each request's response or error, in the order given; one failing does not stop the rest.
     /// - Complexity: one thread; the network is the limit.

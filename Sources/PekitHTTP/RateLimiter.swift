@@ -17,6 +17,8 @@ public final class RateLimiter: @unchecked Sendable {
     private var next: [String: Double] = [:]
     private var mutex = pthread_mutex_t()
 
+    /// A limiter for `text`.
+    /// - Parameter text: the rate, COUNT/UNIT (`10/s`, `600/m`, `2/h`).
     /// - Parameter acrossHosts: one pace for all requests, not one per host.
     /// - Throws: `RateLimiter.Failure` for text that is not COUNT/UNIT.
     public init(_ text: String, acrossHosts: Bool = false) throws {

@@ -11,6 +11,9 @@ extension Cookie {
     /// they would make every later request with the jar an invalid header. A tab is kept in a
     /// value, as the RFC and browsers keep it (cookies.txt's value is the rest of its line); in a
     /// name it is refused, as curl refuses it, since cookies.txt separates the name by tabs.
+    /// - Parameter name: the cookie's name.
+    /// - Parameter value: its value, as text.
+    /// - Parameter limit: the most bytes name and value may have together.
     /// - Parameter valueBytes: the value's own length where it is not UTF-8 (its text is longer).
     public static func problem(name: String, value: String, limit: Int, valueBytes: Int? = nil) -> (CookieRule, String)? {
         func controlByte(_ what: String, _ text: String, tab: Bool) -> String? {

@@ -6,7 +6,9 @@ extension CookieJar.RequestContext {
     /// as given, or, with `siteForCookies`, same-site when both have one schemeful site; else a
     /// cross-site top-level navigation when `navigation` is set and, to send (not to store,
     /// §5.7), the method is safe; else cross-site.
+    /// - Parameter url: the request's (or response's) URL.
     /// - Parameter storing: judged for a response's Set-Cookie rather than a request's Cookie.
+    /// - Parameter jar: the jar whose public suffix list says what a site is.
     public func site(for url: RequestURL, storing: Bool = false, in jar: CookieJar) -> Site {
         guard let page = siteForCookies else { return site }
         if jar.site(of: page) == jar.site(of: url) { return .same }

@@ -67,6 +67,8 @@ extension CookieJar {
     }
 
     /// Writes the jar to `path` atomically (temporary file, then rename, under a lock).
+    /// - Parameter path: the file written.
+    /// - Parameter format: the file's format; nil: the one its name says (`.json`), else netscape.
     /// - Parameter force: replace a file that is not a cookie jar (by default refused: see
     ///   `checkReplaceable`).
     /// - Parameter sessions: write session cookies too (the default, as curl's `-c` and the

@@ -3,6 +3,8 @@ extension CookieJar {
     // MARK: Storing (§5.3)
 
     /// Stores what `setCookie` says, as received in a response to `url`.
+    /// - Parameter setCookie: the Set-Cookie field's value.
+    /// - Parameter url: the URL of the request the response answered.
     /// - Parameter http: false for a non-HTTP API (it may not set or replace HttpOnly cookies).
     /// - Parameter site: the response's context: a cross-site one (not a top-level navigation)
     ///   cannot set a SameSite=Lax or Strict cookie (RFC 6265bis §5.7).

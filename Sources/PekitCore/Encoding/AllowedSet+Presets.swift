@@ -9,17 +9,17 @@ extension AllowedSet {
     public static let letters = AllowedSet(ascii: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
     /// ASCII letters and digits.
     public static let alphanumerics = letters + AllowedSet(ascii: "0123456789")
-    /// Foundation's `urlQueryAllowed`: alphanumerics and ``!$&'()*+,-./:;=?@_~``.
+    /// Foundation's `urlQueryAllowed`: alphanumerics and `!$&'()*+,-./:;=?@_~`.
     public static let query = alphanumerics + AllowedSet(ascii: "!$&'()*+,-./:;=?@_~")
     /// Foundation's `urlFragmentAllowed` (the same bytes as `query`).
     public static let fragment = alphanumerics + AllowedSet(ascii: "!$&'()*+,-./:;=?@_~")
-    /// Foundation's `urlPathAllowed` on Apple platforms: alphanumerics and ``!$&'()*+,-./:=@_~``.
+    /// Foundation's `urlPathAllowed` on Apple platforms: alphanumerics and `!$&'()*+,-./:=@_~`.
     /// (swift-corelibs-foundation on Linux leaves out `:`; pekit follows Apple's documentation.)
     public static let path = alphanumerics + AllowedSet(ascii: "!$&'()*+,-./:=@_~")
-    /// Foundation's `urlHostAllowed` on Apple platforms: alphanumerics and ``!$&'()*+,-.:;=[]_~``.
+    /// Foundation's `urlHostAllowed` on Apple platforms: alphanumerics and `!$&'()*+,-.:;=[]_~`.
     /// (swift-corelibs-foundation on Linux leaves out `:`, `[` and `]`; pekit follows Apple's documentation.)
     public static let host = alphanumerics + AllowedSet(ascii: "!$&'()*+,-.:;=[]_~")
-    /// Foundation's `urlUserAllowed`: alphanumerics and ``!$&'()*+,-.;=_~``.
+    /// Foundation's `urlUserAllowed`: alphanumerics and `!$&'()*+,-.;=_~`.
     public static let user = alphanumerics + AllowedSet(ascii: "!$&'()*+,-.;=_~")
     /// Foundation's `urlPasswordAllowed` (the same bytes as `user`).
     public static let password = alphanumerics + AllowedSet(ascii: "!$&'()*+,-.;=_~")

@@ -230,7 +230,9 @@ public struct PercentEncoder: Sendable, Equatable {
     /// reader does). One pass and no per-line work: what `pekit encode` does with standard input.
     /// The caller keeps back, for the next buffer, a last CR and the start of an escape that the
     /// buffer cuts (`heldBack(_:dropCR:)` says how many bytes).
+    /// - Parameter input: the buffer's bytes.
     /// - Parameter output: room for `maximumEncodedCount(input.count)` bytes.
+    /// - Parameter dropCR: leave out a CR that comes just before an LF.
     /// - Returns: the number of bytes written.
     public func encodeLines(_ input: UnsafeBufferPointer<UInt8>, into output: UnsafeMutablePointer<UInt8>, dropCR: Bool) -> Int {
         guard let src = input.baseAddress else { return 0 }

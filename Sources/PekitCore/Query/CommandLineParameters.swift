@@ -11,7 +11,9 @@ public enum CommandLineParameters {
         public let description: String
     }
 
+    /// The parameters `items` give.
     /// - Parameter items: `(key=value text, typed)` in the order given.
+    /// - Parameter dots: `a.b=1` nests as `a[b]=1` does.
     /// - Throws: `Failure` naming the item (no `=`, a key that is both a value and a table, a
     ///   list index that skips, JSON that does not parse).
     public static func read(_ items: [(text: String, typed: Bool)], dots: Bool = false) throws -> PekitValue {

@@ -22,6 +22,8 @@ public struct HostMapping: Equatable, Sendable, CustomStringConvertible {
     }
 
     /// Parses one `connect` entry.
+    /// - Parameter logical: `host:port` as requests name it (`example.com:443`).
+    /// - Parameter physical: `address:port` to connect to instead.
     /// - Parameter written: the entry as the user wrote it, for messages (default: the Lua field,
     ///   `connect["name:443"] = "address:443"`; the CLI passes `--connect name:443=address:443`).
     /// - Throws: `RequestError.invalid` naming the entry and what is wrong with it.

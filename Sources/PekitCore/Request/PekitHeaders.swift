@@ -116,6 +116,8 @@ public struct PekitHeaders: Equatable, Sendable {
     }
 
     /// Adds a field (another one of the same name may exist).
+    /// - Parameter name: the field's name, an HTTP token.
+    /// - Parameter value: its value, with no CR, LF, NUL or other control byte (tab aside).
     /// - Parameter spacing: what goes between the colon and the value (spaces and tabs only).
     public mutating func add(_ name: String, _ value: String, spacing: String = " ") throws {
         try Self.validate(name: name, value: value)

@@ -1,7 +1,7 @@
 /// A command line as copied from a browser or a proxy ("Copy as cURL") split into its words, the
 /// way the shell it was written for would: POSIX sh (`'…'`, `"…"` with its escapes, `$'…'` with
 /// C escapes, `\` and line continuations), Windows cmd (`^` escapes and continuations, then the
-/// C runtime's quoting with `\"`), and PowerShell (`` ` `` escapes and continuations, `'…'` with
+/// C runtime's quoting with `\"`), and PowerShell (backtick escapes and continuations, `'…'` with
 /// `''`, `"…"`). The dialect is told from the text.
 public enum ShellWords {
     /// The shell whose quoting is read.

@@ -1,6 +1,8 @@
 /// Reading the formats `Timestamp.format` writes (and, for HTTP, the two obsolete ones).
 extension Timestamp {
     /// The Unix time `text` names in `format`.
+    /// - Parameter text: the time as written.
+    /// - Parameter format: the format it is written in.
     /// - Parameter now: for RFC 850's two-digit years (RFC 9110: a year more than 50 years in
     ///   the future is in the past century).
     /// - Throws: `ParseError` naming the offset and what was expected.

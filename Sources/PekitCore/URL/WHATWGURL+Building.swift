@@ -12,6 +12,12 @@ extension WHATWGURL {
 
     /// Builds `scheme://user:password@host:port/path?query#fragment`.
     /// - Parameters:
+    ///   - scheme: the scheme, without its `:` (`https`).
+    ///   - username: the user name, percent-encoded as the URL needs.
+    ///   - password: the password, percent-encoded as the URL needs.
+    ///   - port: the port; the scheme's default is left out.
+    ///   - path: the path, as text or as segments.
+    ///   - fragment: the fragment without its `#`.
     ///   - host: a domain (Unicode is converted by IDNA), an IPv4 address in any form, or an IPv6
     ///     address with or without brackets. Without a host, a non-special scheme's path is opaque
     ///     (`mailto:` + path).

@@ -22,6 +22,8 @@ public enum JSON {
     }
 
     /// Parses a JSON text. Nesting deeper than `maxDepth` is an error, never a stack overflow.
+    /// - Parameter text: the JSON text's bytes (UTF-8).
+    /// - Parameter maxDepth: the deepest nesting read.
     /// - Parameter duplicates: what a member name given twice in one object gives.
     public static func parse<Bytes: Collection>(_ text: Bytes, maxDepth: Int = 512, duplicates: Duplicates = .keep) throws -> PekitValue where Bytes.Element == UInt8 {
         var parser = Parser(bytes: Array(text), maxDepth: maxDepth, duplicates: duplicates)
