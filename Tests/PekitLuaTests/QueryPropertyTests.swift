@@ -42,6 +42,6 @@ final class QueryPropertyTests: XCTestCase {
               return policies, checked
             end)()
             """#)
-        XCTAssertEqual(result, "19\t5700")
+        XCTAssertEqual(result, "20\t6000", "alamofire-form is the 20th policy")
     }
 }
