@@ -30,6 +30,13 @@ public func pekitFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         do { _ = try PercentDecoder(mode: .strict, plusAsSpace: true, requiresUTF8: true, decodesUnicodeEscapes: true).decode(bytes: bytes) }
         catch let error as PercentDecodingError { precondition(error.position >= 1 && error.position <= max(1, bytes.count)) }
         catch { preconditionFailure("unexpected error \(error)") }
+        // The fast path (words of plain bytes) and the general loop give the same bytes or error.
+        for decoder in [PercentDecoder(mode: .lenient, plusAsSpace: true), PercentDecoder(mode: .strict)] {
+            let (fast, general) = bytes.withUnsafeBufferPointer { input in
+                (Result { try decoder.decode(bytes: input) }, Result { try decoder.decodeByGeneralPath(bytes: input) })
+            }
+            precondition("\(fast)" == "\(general)", "the decoder's fast path differs from the general loop")
+        }
         for encoder in [PercentEncoder.rfc3986, .form, .afnetworking] {
             let decoded = try? PercentDecoder(mode: .strict, plusAsSpace: encoder.space == .plus).decode(bytes: encoder.encode(bytes: bytes))
             precondition(decoded == bytes, "round trip failed")

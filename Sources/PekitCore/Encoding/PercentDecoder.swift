@@ -23,6 +23,8 @@ public struct PercentDecoder: Sendable, Equatable {
     public var requiresUTF8: Bool
     /// Decode `%uXXXX` (and `%uD83D%uDE00` surrogate pairs) to UTF-8.
     public var decodesUnicodeEscapes: Bool
+    /// Tests only: decode by the general loop, as the fast path is checked against it.
+    var forcesGeneralPath = false
 
     /// Creates a decoder; the defaults are lenient, `+` kept, any bytes allowed, no `%u`.
     public init(mode: Mode = .lenient, plusAsSpace: Bool = false, requiresUTF8: Bool = false,
@@ -58,6 +60,10 @@ public struct PercentDecoder: Sendable, Equatable {
         let output = [UInt8](unsafeUninitializedCapacity: input.count) { out, written in
             written = 0
             guard let base = input.baseAddress, let dst = out.baseAddress else { return }
+            if takesFastPath && !forcesGeneralPath, let count = runFast(base, input.count, dst) {
+                written = count
+                return
+            }
             do { written = try run(base, input.count, dst) } catch let error as PercentDecodingError { failure = error } catch {}
         }
         if let failure { throw failure }
