@@ -22,7 +22,7 @@ def run_codec(op, files):
     return rows
 
 def table(op, rows, inputs):
-    impls = ["pekit", "pekit-string", "foundation", "python", "lua-gsub"]
+    impls = ["pekit", "pekit-string", "pekit-general", "foundation", "python", "lua-gsub"]
     impls = [i for i in impls if any(r["impl"] == i for r in rows)]
     out = ["| input | " + " | ".join(f"{i} MB/s" for i in impls) + " | pekit ÷ foundation | pekit ÷ python | pekit ÷ lua |",
            "|---" * (len(impls) + 4) + "|"]
@@ -63,7 +63,8 @@ Targets (issue 2): at least 1 GB/s (1000 MB/s) on mostly-ASCII text and at least
 
 ## Percent-decoding (the encoded forms of the same inputs)
 
-- `pekit`: `PercentDecoder().decode(bytes:)` (lenient); `foundation`: `String.removingPercentEncoding`;
+- `pekit`: `PercentDecoder().decode(bytes:)` (lenient); `pekit-general`: the same decoder's general loop
+  alone, which its fast path (issue 47) is held to; `foundation`: `String.removingPercentEncoding`;
   `python`: `urllib.parse.unquote_to_bytes`; `lua-gsub`: `s:gsub("%%(%x%x)", …)`.
 
 {table("decode", dec_rows, [n + ".enc" for n in names])}

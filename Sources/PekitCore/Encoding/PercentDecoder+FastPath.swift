@@ -40,25 +40,33 @@ extension PercentDecoder {
                     }
                     i &+= 8; o &+= 8
                 }
-                guard i < n else { break }
-                let byte = src[i]
-                if byte == 0x25 {
-                    if i &+ 2 < n {
-                        let high = hex[Int(src[i &+ 1])], low = hex[Int(src[i &+ 2])]
-                        if high | low < 16 {
-                            dst[o] = high << 4 | low
-                            o &+= 1; i &+= 3
-                            continue
+                // Then byte by byte while the bytes are special: a run of escapes (`%E6%B1%89`)
+                // goes back to whole words only at its end.
+                while i < n {
+                    let byte = src[i]
+                    if byte == 0x25 {
+                        if i &+ 2 < n {
+                            let high = hex[Int(src[i &+ 1])], low = hex[Int(src[i &+ 2])]
+                            if high | low < 16 {
+                                dst[o] = high << 4 | low
+                                o &+= 1; i &+= 3
+                                continue
+                            }
                         }
+                        if strict { return nil }
+                        dst[o] = 0x25
+                    } else if byte == 0x2B && plus {
+                        dst[o] = 0x20
+                    } else {
+                        break
                     }
-                    if strict { return nil }
-                    dst[o] = 0x25
-                } else if byte == 0x2B && plus {
-                    dst[o] = 0x20
-                } else {
-                    dst[o] = byte
+                    o &+= 1; i &+= 1
                 }
-                o &+= 1; i &+= 1
+                // A plain byte near the end, where no word is left: copied here.
+                if i < n && i &+ 8 > n {
+                    dst[o] = src[i]
+                    o &+= 1; i &+= 1
+                }
             }
             return o
         }
