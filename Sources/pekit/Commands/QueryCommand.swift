@@ -33,10 +33,11 @@ let queryCommand = Command(
 enum QueryOptions {
     static let policy = Option("policy", value: "NAME", """
         the encoding rules: a plugin or built-in policy (default rfc3986); shipped:
-        afnetworking, alamofire, qs, qs-brackets, qs-repeat, qs-comma, php, rack,
-        jquery, jquery1, go, python-requests, node-querystring, form,
-        foundation-query, aws-sigv4, oauth1, rfc3986. With --decode and no
-        --server: qs reading what the policy writes (dots, commas, bare keys).
+        afnetworking, alamofire, alamofire-form, qs, qs-brackets, qs-repeat,
+        qs-comma, php, rack, jquery, jquery1, go, python-requests,
+        node-querystring, form, foundation-query, aws-sigv4, oauth1, rfc3986.
+        With --decode and no --server: qs reading what the policy writes (dots,
+        commas, bare keys).
         """)
     static let asPolicies = Option("as", value: "A,B,...", """
         the same parameters through several policies, one line each, with ^ under
