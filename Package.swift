@@ -22,12 +22,6 @@ let package = Package(
             pkgConfig: "lua5.4",
             providers: [.apt(["liblua5.4-dev"])]
         ),
-        // libedit (BSD licence) for the REPL's line editing and history.
-        .systemLibrary(
-            name: "CEdit",
-            pkgConfig: "libedit",
-            providers: [.apt(["libedit-dev"])]
-        ),
         // libcurl's headers (OpenSSL flavour) for sending requests. The library itself is loaded
         // by CCurlShim with dlopen on first use, not linked, so start-up does not pay for it.
         .systemLibrary(
@@ -53,6 +47,10 @@ let package = Package(
         .target(name: "PekitCrypto", dependencies: ["PekitCore", "CCryptoShim"]),
         // Loads libcurl on first use; typed wrappers for its variadic setopt/getinfo.
         .target(name: "CCurlShim", dependencies: ["CCurl"], linkerSettings: [.linkedLibrary("dl")]),
+        // libedit (BSD licence, Debian's libedit2, which libedit-dev brings) for the REPL's line
+        // editing and history, loaded with dlopen when the REPL starts: no other command pays
+        // for it and the three libraries it pulls in at start-up.
+        .target(name: "CEditShim", linkerSettings: [.linkedLibrary("dl")]),
         // The Lua macros Swift cannot import, the error trampoline and the allocator:
         // the only C code, and the only place that may raise a Lua error.
         .target(name: "CLuaShim", dependencies: ["CLua"]),
@@ -65,7 +63,7 @@ let package = Package(
         // LocalizedError for every error, so that the libraries themselves need no Foundation.
         .target(name: "PekitFoundation", dependencies: ["PekitCore", "PekitHTTP", "PekitCrypto"]),
         .target(name: "PekitLua", dependencies: ["PekitCore", "PekitHTTP", "PekitCrypto", "CLua", "CLuaShim"]),
-        .executableTarget(name: "pekit", dependencies: ["PekitCore", "PekitHTTP", "PekitCrypto", "PekitLua", "CEdit", "CLuaShim"]),
+        .executableTarget(name: "pekit", dependencies: ["PekitCore", "PekitHTTP", "PekitCrypto", "PekitLua", "CEditShim", "CLuaShim"]),
         // Timing harness for scripts/bench: pekit's core against Foundation in one process.
         .executableTarget(name: "pekit-bench", dependencies: ["PekitCore", "PekitCrypto", "PekitHTTP"]),
         // libFuzzer target for the Lua value conversion: scripts/fuzz lua SECONDS. Without main

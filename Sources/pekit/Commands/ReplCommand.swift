@@ -1,4 +1,4 @@
-import CEdit
+import CEditShim
 import CLuaShim
 import Foundation
 import PekitCore
@@ -101,11 +101,11 @@ nonisolated(unsafe) private var completionCandidates: [String] = []
 /// and where it ends; the candidates replace it. Never file names.
 private func installCompletion(_ repl: LuaREPL) {
     completionSource = repl
-    rl_attempted_completion_function = { text, _, end in
-        rl_attempted_completion_over = 1
+    pekit_set_attempted_completion { text, _, end in
+        pekit_set_attempted_completion_over(1)
         guard let text, let repl = completionSource else { return nil }
         let word = cText(text)
-        let line = rl_line_buffer.map { cText($0) } ?? ""
+        let line = pekit_line_buffer().map { cText($0) } ?? ""
         // libedit counts `end` in characters (its wide-character line), not bytes: counted in
         // bytes, an "é" earlier on the line cut the text short and lost the opening quote.
         var before = String.UnicodeScalarView()
@@ -113,8 +113,8 @@ private func installCompletion(_ repl: LuaREPL) {
         completionCandidates = repl.completions(word: word, before: String(before))
         guard !completionCandidates.isEmpty else { return nil }
         // A candidate says what follows it ("." or "("): no space is added.
-        rl_completion_append_character = 0
-        return rl_completion_matches(text) { _, state in
+        pekit_set_completion_append_character(0)
+        return pekit_completion_matches(text) { _, state in
             let i = Int(state)
             return i < completionCandidates.count ? strdup(completionCandidates[i]) : nil
         }
@@ -141,6 +141,12 @@ private func historyPath() -> String {
 }
 
 private func interactive(_ repl: LuaREPL) -> Int32 {
+    // libedit is loaded here, the one command that edits lines; without it the REPL still reads
+    // them, as from a pipe.
+    if let failure = pekit_edit_load() {
+        fputs("pekit repl: \(String(cString: failure)); lines are read without editing or history\n", stderr)
+        return piped(repl)
+    }
     // libedit reads multibyte characters only under a UTF-8 LC_CTYPE: without this, "漢字" typed
     // or pasted at the prompt was dropped. Only the character type: Lua formats numbers by
     // LC_NUMERIC, which stays "C". With no UTF-8 locale in the environment, C.UTF-8.
@@ -152,23 +158,23 @@ private func interactive(_ repl: LuaREPL) -> Int32 {
     // pekit reads the keys itself (set before anything initializes libedit's readline, which
     // reads the setting once): a whole UTF-8 character at a time, and Ctrl-C ends the read
     // (libedit would restart it) so that the line can be cleared.
-    rl_getc_function = { _ in
+    pekit_set_getc { _ in
         let c = pekit_prompt_read_char(0)
         if c >= 0 { promptTyped = true }
         return c
     }
     installCompletion(repl)
     let historyFile = historyPath()
-    using_history()
-    stifle_history(Int32(historyLimit))
-    _ = read_history(historyFile)
+    pekit_using_history()
+    pekit_stifle_history(Int32(historyLimit))
+    _ = pekit_read_history(historyFile)
     fputs("pekit \(PekitLua.version) (Lua 5.4) — :help for help, :quit or Ctrl-D to leave\n", stdout)
     fflush(stdout)
     var interruptedOnEmptyLine = false
     while true {
         promptTyped = false
         pekit_prompt_begin()
-        let raw = readline(repl.isContinuing ? ">> " : "> ")
+        let raw = pekit_readline(repl.isContinuing ? ">> " : "> ")
         pekit_prompt_end()
         if pekit_prompt_take_interrupt() != 0 {
             // Ctrl-C clears the line (and a statement in progress), as bash and Python do; on an
@@ -187,8 +193,8 @@ private func interactive(_ repl: LuaREPL) -> Int32 {
         let line = String(decoding: UnsafeRawBufferPointer(start: raw, count: strlen(raw)), as: UTF8.self)
         free(raw)
         if !line.trimmingCharacters(in: .whitespaces).isEmpty {
-            add_history(line)
-            _ = write_history(historyFile)
+            pekit_add_history(line)
+            _ = pekit_write_history(historyFile)
         }
         let outcome = repl.feed(line)
         if outcome == .quit { break }
