@@ -1,0 +1,50 @@
+#!/usr/bin/env python3
+"""BENCHMARKS.md section: start-up (issue 47). Medians of interleaved runs of pekit's quick
+commands beside the floor in the same run: /bin/true, `lua5.4 -e ''`, and a Swift hello built
+as pekit is (--static-swift-stdlib), with and without Foundation."""
+import os, statistics, subprocess, sys, tempfile, time
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from benchlib import release
+
+RUNS = int(os.environ.get("PEKIT_BENCH_STARTUP_RUNS", "200"))
+pekit = os.path.join(release, "pekit")
+work = tempfile.mkdtemp(prefix="pekit-bench-startup-")
+hellos = {}
+for name, source in [("hello", 'print("hello")\n'), ("hello-foundation", 'import Foundation\nprint(Date.distantPast > Date.distantFuture)\n')]:
+    path = os.path.join(work, name + ".swift")
+    with open(path, "w") as f:
+        f.write(source)
+    subprocess.run(["swiftc", "-O", "-static-stdlib", path, "-o", os.path.join(work, name)], check=True, capture_output=True)
+    hellos[name] = os.path.join(work, name)
+empty = os.path.join(work, "empty.lua")
+open(empty, "w").close()
+rows = [
+    ("`/bin/true`", ["/bin/true"], None),
+    ("`lua5.4 -e ''`", ["lua5.4", "-e", ""], None),
+    ("a Swift hello, `-static-stdlib`", [hellos["hello"]], None),
+    ("the same hello importing Foundation", [hellos["hello-foundation"]], None),
+    ("`pekit --version`", [pekit, "--version"], 2.0),
+    ("`pekit encode x`", [pekit, "encode", "x"], 2.0),
+    ("`pekit request http://h/` (preview)", [pekit, "request", "http://h/"], 2.0),
+    ("`pekit run empty.lua`", [pekit, "run", empty], 2.5),
+]
+times = {name: [] for name, _, _ in rows}
+for _ in range(RUNS):
+    for name, cmd, _ in rows:
+        start = time.perf_counter()
+        subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+        times[name].append((time.perf_counter() - start) * 1000)
+lua = statistics.median(times["`lua5.4 -e ''`"])
+print("## Start-up (issue 47)\n")
+print(f"Medians of {RUNS} interleaved runs (wall time from Python's `subprocess.run`, the same for every row).")
+print("Command: `swift build -c release --static-swift-stdlib && python3 scripts/bench-tools/section_12_startup.py` (part of `scripts/bench`).\n")
+print("| program | ms | ÷ `lua5.4 -e ''` | target |")
+print("|---|---|---|---|")
+for name, _, target in rows:
+    median = statistics.median(times[name])
+    print(f"| {name} | {median:.2f} | {median / lua:.2f}× | {f'≤ {target}×' if target else ''} |")
+print("\nWhat start-up no longer does: build any command's help text (the synopses are closures; the query")
+print("servers' option lists were a fifth of `--version`), or load libedit and the libraries it needs")
+print("(libtinfo, libbsd, libmd), which only `pekit repl` loads, with `dlopen`. libcurl, libcrypto and ICU")
+print("were already loaded on first use. `StartupLibrariesTests` keeps the executable's NEEDED list to Lua and")
+print("the Swift runtime.")
