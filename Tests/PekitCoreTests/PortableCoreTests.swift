@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@testable import PekitCore
 
 /// PekitCore builds where Swift does (Apple platforms, musl, glibc) without Foundation: every
 /// call into a C library sits in `Sources/PekitCore/Platform/`, behind `#if canImport`, and every
@@ -49,5 +50,12 @@ final class PortableCoreTests: XCTestCase {
             XCTAssertTrue(text.hasPrefix(expected), "\(path) does not start with the canImport chain")
             XCTAssertEqual(imports(text), ["Glibc", "Musl", "Darwin"], path)
         }
+    }
+
+    /// The environment read from `environ` (what a Lua runtime starts with, without Foundation's
+    /// ProcessInfo at start-up) is Foundation's.
+    func testTheEnvironmentIsFoundations() {
+        XCTAssertEqual(CLibrary.processEnvironment(), ProcessInfo.processInfo.environment)
+        XCTAssertEqual(CLibrary.processEnvironment()["PATH"], ProcessInfo.processInfo.environment["PATH"])
     }
 }

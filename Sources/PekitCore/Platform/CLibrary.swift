@@ -9,7 +9,7 @@ import Darwin
 /// The C library calls the core makes besides files and clocks, in one place so that every other
 /// file of PekitCore is plain Swift (`PortableCoreTests` keeps it so). Each is POSIX, the same on
 /// glibc, musl and Darwin; only the module's name differs.
-enum CLibrary {
+package enum CLibrary {
     /// memchr: vectorised by the C library, where a byte loop over a slice costs far more.
     @inline(__always)
     static func find(_ byte: UInt8, in start: UnsafeRawPointer, count: Int) -> UnsafeRawPointer? {
@@ -28,6 +28,23 @@ enum CLibrary {
     /// One variable of this process's environment (getenv: not a dictionary of all of it).
     static func environment(_ name: String) -> String? {
         getenv(name).map { cText($0) }
+    }
+
+    /// This process's whole environment, read from `environ` (Foundation's `ProcessInfo` costs
+    /// a start-up its own initialisation). A `NAME=VALUE` without `=` is left out; a name given
+    /// twice keeps its first value, as getenv finds it.
+    package static func processEnvironment() -> [String: String] {
+        var result: [String: String] = [:]
+        var entry = environ
+        while let pointer = entry.pointee {
+            let text = cText(pointer)
+            if let equals = text.utf8.firstIndex(of: 0x3D) {
+                let name = String(text[..<equals])
+                if result[name] == nil { result[name] = String(text[text.index(after: equals)...]) }
+            }
+            entry += 1
+        }
+        return result
     }
 
     /// C's `%.{precision}{conversion}` of `x` by the C library (its decimal rounding is exact).

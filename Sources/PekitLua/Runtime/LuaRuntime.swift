@@ -65,7 +65,7 @@ public final class LuaRuntime {
         /// Where the binary lives, for finding the plugins installed beside it.
         public var executablePath: String? = nil
         /// Environment for `PEKIT_PLUGIN_PATH` and `HOME` (default: the process environment).
-        public var environment: [String: String] = ProcessInfo.processInfo.environment
+        public var environment: [String: String] = CLibrary.processEnvironment()
 
         public init() {}
     }
