@@ -14,14 +14,15 @@ for name, source in [("hello", 'print("hello")\n'), ("hello-foundation", 'import
     path = os.path.join(work, name + ".swift")
     with open(path, "w") as f:
         f.write(source)
-    subprocess.run(["swiftc", "-O", "-static-stdlib", path, "-o", os.path.join(work, name)], check=True, capture_output=True)
+    subprocess.run(["swiftc", "-O", "-static-stdlib", path, "-o", os.path.join(work, name), "-Xclang-linker", "-no-pie"],
+                   check=True, capture_output=True)
     hellos[name] = os.path.join(work, name)
 empty = os.path.join(work, "empty.lua")
 open(empty, "w").close()
 rows = [
     ("`/bin/true`", ["/bin/true"], None),
     ("`lua5.4 -e ''`", ["lua5.4", "-e", ""], None),
-    ("a Swift hello, `-static-stdlib`", [hellos["hello"]], None),
+    ("a Swift hello, `-static-stdlib`, `-no-pie` as pekit", [hellos["hello"]], None),
     ("the same hello importing Foundation", [hellos["hello-foundation"]], None),
     ("`pekit --version`", [pekit, "--version"], 2.0),
     ("`pekit encode x`", [pekit, "encode", "x"], 2.0),
@@ -37,7 +38,8 @@ for _ in range(RUNS):
 lua = statistics.median(times["`lua5.4 -e ''`"])
 print("## Start-up (issue 47)\n")
 print(f"Medians of {RUNS} interleaved runs (wall time from Python's `subprocess.run`, the same for every row).")
-print("Command: `swift build -c release --static-swift-stdlib && python3 scripts/bench-tools/section_12_startup.py` (part of `scripts/bench`).\n")
+print("Command: `scripts/bench` (its release build: `--static-swift-stdlib`, the executable linked `-no-pie`),")
+print("or this section alone: `python3 scripts/bench-tools/section_12_startup.py` after that build.\n")
 print("| program | ms | ÷ `lua5.4 -e ''` | target |")
 print("|---|---|---|---|")
 for name, _, target in rows:
@@ -46,5 +48,6 @@ for name, _, target in rows:
 print("\nWhat start-up no longer does: build any command's help text (the synopses are closures; the query")
 print("servers' option lists were a fifth of `--version`), or load libedit and the libraries it needs")
 print("(libtinfo, libbsd, libmd), which only `pekit repl` loads, with `dlopen`. libcurl, libcrypto and ICU")
-print("were already loaded on first use. `StartupLibrariesTests` keeps the executable's NEEDED list to Lua and")
+print("were already loaded on first use. The executable is linked without PIE (scripts/lib/deps.sh), so the")
+print("loader applies far fewer relocations. `StartupLibrariesTests` keeps the executable's NEEDED list to Lua and")
 print("the Swift runtime.")
