@@ -40,6 +40,15 @@ final class BridgeRulesTests: XCTestCase {
         XCTAssertEqual(found, [], "Swift calls a Lua function that can raise, or reads a Lua string as a C string")
     }
 
+    /// Nothing holds a weak reference to a runtime (RuntimeLifetime instead): one would move its
+    /// reference counts into a side table, and each call from Lua would take the slow path.
+    func testNoWeakReferenceToARuntime() throws {
+        let weak = try NSRegularExpression(pattern: #"weak var \w+: LuaRuntime|\[weak runtime\]|weak (let|var) runtime"#)
+        let found = try codeLines().filter { weak.firstMatch(in: $0.1, range: NSRange($0.1.startIndex..., in: $0.1)) != nil }.map(\.0)
+        XCTAssertEqual(found, [])
+        XCTAssertNotNil(weak.firstMatch(in: "options.notice = { [weak runtime] n in", range: NSRange(location: 0, length: 38)))
+    }
+
     /// The test sees what it looks for: a line that breaks the rule is found.
     func testTheScanFindsABreach() throws {
         let raising = try NSRegularExpression(pattern: Self.raisingPattern)

@@ -222,9 +222,9 @@ enum HTTPModule: LuaModule {
             }
             options.explainsCookies = true  // the HAR entries' comments say what the jar did
         }
-        options.notice = { [weak runtime] notice in
+        options.notice = { [lifetime = runtime.lifetime] notice in
             if case .cookies = notice { return }  // for the HAR's comments only
-            runtime?.warnOnce(notice.text(.lua), from: "pekit.http")
+            lifetime.current?.warnOnce(notice.text(.lua), from: "pekit.http")
         }
         if options.insecure && !state.warnedInsecure && request.url.lowercased().hasPrefix("https:") {
             state.warnedInsecure = true

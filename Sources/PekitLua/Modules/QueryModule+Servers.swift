@@ -79,8 +79,8 @@ extension QueryModule {
             guard stack.rawGet(i, "pattern") == LUA_TSTRING, let pattern = stack.bytes(-1) else {
                 throw options.mismatch("delimiter", expected: "a string or {pattern = LUA_PATTERN}")
             }
-            qs.delimiter = .custom { [weak runtime] input in
-                guard let runtime else { throw LuaError(message: "the Lua runtime is gone") }
+            qs.delimiter = .custom { [lifetime = runtime.lifetime] input in
+                guard let runtime = lifetime.current else { throw LuaError(message: "the Lua runtime is gone") }
                 return try patternRanges(input, pattern, in: runtime)
             }
         }

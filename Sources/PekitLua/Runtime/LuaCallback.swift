@@ -7,7 +7,9 @@ import PekitCore
 /// progress (the coroutine that called pekit, if one did) and, in a plugin's runtime, under that
 /// plugin's instruction budget and memory cap.
 final class LuaCallback: @unchecked Sendable {
-    private(set) weak var runtime: LuaRuntime?
+    /// The runtime, or nil once it is gone.
+    var runtime: LuaRuntime? { lifetime.current }
+    private let lifetime: RuntimeLifetime
     /// The function's reference in its runtime's registry.
     let ref: Int32
     /// Says where the function came from in errors: `plugin "x" (plugins/x.lua): order`.
@@ -15,7 +17,7 @@ final class LuaCallback: @unchecked Sendable {
 
     /// Takes the function on top of the runtime's current stack (pops it).
     init(runtime: LuaRuntime, origin: String) {
-        self.runtime = runtime
+        lifetime = runtime.lifetime
         self.origin = origin
         ref = runtime.reference()
     }

@@ -81,7 +81,17 @@ public final class LuaRuntime {
     /// What the runtime's code may do (the host, `run --sandbox`, or one plugin).
     let role: LuaRole
     /// The runtime that loaded this plugin (nil for the host): named policies are looked up there.
-    private(set) weak var host: LuaRuntime?
+    var host: LuaRuntime? { hostLifetime?.current }
+    private let hostLifetime: RuntimeLifetime?
+    /// What callbacks and plugin runtimes hold instead of a weak reference (RuntimeLifetime.swift),
+    /// made the first time something may outlive the runtime.
+    var lifetime: RuntimeLifetime {
+        if let lifetime = lifetimeStorage { return lifetime }
+        let lifetime = RuntimeLifetime(self)
+        lifetimeStorage = lifetime
+        return lifetime
+    }
+    private var lifetimeStorage: RuntimeLifetime?
     /// The thread that made the runtime: a Lua state is not thread-safe, so using it from
     /// another thread is refused with an error instead of racing.
     private let owner = pthread_self()
@@ -145,7 +155,7 @@ public final class LuaRuntime {
         L = state
         self.options = options
         self.role = role
-        self.host = host
+        hostLifetime = host?.lifetime
         pekit_set_dispatcher(luaDispatcher)
         pekit_extraspace(state).pointee = Unmanaged.passUnretained(self).toOpaque()
         luaL_openlibs(state)
@@ -157,6 +167,7 @@ public final class LuaRuntime {
     }
 
     deinit {
+        lifetimeStorage?.isAlive = false
         pekit_extraspace(mainState).pointee = nil
         pekit_close(mainState)
     }

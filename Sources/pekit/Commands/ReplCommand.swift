@@ -144,7 +144,7 @@ private func interactive(_ repl: LuaREPL) -> Int32 {
     // libedit is loaded here, the one command that edits lines; without it the REPL still reads
     // them, as from a pipe.
     if let failure = pekit_edit_load() {
-        fputs("pekit repl: \(String(cString: failure)); lines are read without editing or history\n", stderr)
+        fputs("pekit repl: \(cText(failure)); lines are read without editing or history\n", stderr)
         return piped(repl)
     }
     // libedit reads multibyte characters only under a UTF-8 LC_CTYPE: without this, "漢字" typed
