@@ -19,6 +19,13 @@ final class QueryCommandTests: XCTestCase {
                           ^^^^^^^^^^^^^ ^^^^^^^^^^^^^
 
             """)
+        let dropped = try PekitProcess.run("query", "--as", "alamofire,alamofire-form", #"{"b": [2, 10], "n": null}"#)
+        XCTAssertEqual(dropped.stdout, """
+            alamofire       b%5B%5D=2&b%5B%5D=10&n=%3Cnull%3E
+            alamofire-form  b%5B%5D=10&b%5B%5D=2
+                            (not sent: n=%3Cnull%3E)
+
+            """)
     }
 
     func testCheckReportsEveryValue() throws {

@@ -89,6 +89,17 @@ final class QueryCheckTests: XCTestCase {
         XCTAssertEqual(rows.map(\.pairs), [["a=y", "b=x", "t%5B%5D=1", "t%5B%5D=2"], ["b=x", "a=y", "t%5B%5D=1", "t%5B%5D=2"], ["b=x", "a=y", "t%5B0%5D=1", "t%5B1%5D=2"]])
         XCTAssertEqual(rows.map(\.differs), [[false, false, false, false], [false, false, false, false], [false, false, true, true]])
         XCTAssertEqual(rows.map(\.reordered), [false, true, false])
+        XCTAssertEqual(rows.map(\.missing), [[], [], ["t%5B%5D=1", "t%5B%5D=2"]])
+    }
+
+    /// A row that drops pairs the first one sends says which, even when all it sends is there.
+    func testCompareNamesWhatARowDoesNotSend() throws {
+        let value: PekitValue = ["b": [2, 10], "n": .null]
+        let rows = try QueryCheck.compare(value, policies: [.alamofire, .alamofireForm])
+        XCTAssertEqual(rows.map(\.pairs), [["b%5B%5D=2", "b%5B%5D=10", "n=%3Cnull%3E"], ["b%5B%5D=10", "b%5B%5D=2"]])
+        XCTAssertEqual(rows.map(\.differs), [[false, false, false], [false, false]])
+        XCTAssertEqual(rows.map(\.missing), [[], ["n=%3Cnull%3E"]])
+        XCTAssertEqual(rows.map(\.reordered), [false, false])
     }
 
     func testQueryInput() {

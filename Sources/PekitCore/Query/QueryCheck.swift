@@ -64,9 +64,11 @@ public enum QueryCheck {
     /// Each policy's pairs, encoded, and for each pair whether the first policy sends no such
     /// pair: pairs are compared as a server receives them (percent-decoded, `+` kept as it is),
     /// as a multiset, so that the same pairs in another order are not marked; `reordered` says
-    /// that a row has the first row's pairs in another order.
+    /// that a row has the first row's pairs in another order, and `missing` lists the first
+    /// row's pairs (as it writes them) that the row does not send (a null it drops).
     /// - Complexity: O(n) in the number of pairs, after encoding.
-    public static func compare(_ value: PekitValue, policies: [Policy]) throws -> [(policy: Policy, pairs: [String], differs: [Bool], reordered: Bool)] {
+    public static func compare(_ value: PekitValue, policies: [Policy]) throws
+        -> [(policy: Policy, pairs: [String], differs: [Bool], reordered: Bool, missing: [String])] {
         var rows: [(Policy, [String])] = []
         for policy in policies {
             let encoded = try policy.encodedPairs(policy.pairs(value))
@@ -97,7 +99,12 @@ public enum QueryCheck {
                 left[pair] = n - 1
                 return false
             }
-            return (policy, pairs, differs, !differs.contains(true) && got.count == baseline.count && got != baseline)
+            let missing = zip(firstPairs, baseline).compactMap { text, pair -> String? in
+                guard let n = left[pair], n > 0 else { return nil }
+                left[pair] = n - 1
+                return text
+            }
+            return (policy, pairs, differs, !differs.contains(true) && missing.isEmpty && got != baseline, missing)
         }
     }
 }

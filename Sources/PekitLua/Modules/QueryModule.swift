@@ -66,6 +66,7 @@ enum QueryModule: LuaModule {
                     .init(key: "pairs", value: .array(row.pairs.map(PekitValue.text))),
                     .init(key: "differs", value: .array(row.differs.map(PekitValue.boolean))),
                     .init(key: "reordered", value: .boolean(row.reordered)),
+                    .init(key: "missing", value: .array(row.missing.map(PekitValue.text))),
                 ]))
             }), keepOrder: false)
             return 1

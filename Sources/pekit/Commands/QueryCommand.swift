@@ -171,6 +171,11 @@ private func runQuery(_ args: [[UInt8]]) throws -> Int32 {
                 } else if row.reordered {
                     Output.stdout.line(String(repeating: " ", count: width) + "(the same pairs, in another order)")
                 }
+                // Marks show what a row sends differently; a row that only leaves pairs out has
+                // none to mark, so those pairs are named.
+                if !row.missing.isEmpty && !row.differs.contains(true) {
+                    Output.stdout.line(String(repeating: " ", count: width) + "(not sent: \(row.missing.joined(separator: ", ")))")
+                }
             }
             return 0
         }
