@@ -74,8 +74,6 @@ extension PercentDecoder {
 
     /// Decodes by the general loop alone: what the fast path is held to.
     package func decodeByGeneralPath(bytes input: UnsafeBufferPointer<UInt8>) throws -> [UInt8] {
-        var general = self
-        general.forcesGeneralPath = true
-        return try general.decode(bytes: input)
+        try decode(bytes: input, fast: false)
     }
 }

@@ -23,8 +23,6 @@ public struct PercentDecoder: Sendable, Equatable {
     public var requiresUTF8: Bool
     /// Decode `%uXXXX` (and `%uD83D%uDE00` surrogate pairs) to UTF-8.
     public var decodesUnicodeEscapes: Bool
-    /// Tests only: decode by the general loop, as the fast path is checked against it.
-    var forcesGeneralPath = false
 
     /// Creates a decoder; the defaults are lenient, `+` kept, any bytes allowed, no `%u`.
     public init(mode: Mode = .lenient, plusAsSpace: Bool = false, requiresUTF8: Bool = false,
@@ -56,11 +54,16 @@ public struct PercentDecoder: Sendable, Equatable {
     /// Decodes bytes into bytes.
     /// - Throws: `PercentDecodingError` in strict mode, or when UTF-8 is required and not met.
     public func decode(bytes input: UnsafeBufferPointer<UInt8>) throws -> [UInt8] {
+        try decode(bytes: input, fast: takesFastPath)
+    }
+
+    /// Decodes with the fast path when `fast` (PercentDecoder+FastPath.swift), else the general loop.
+    func decode(bytes input: UnsafeBufferPointer<UInt8>, fast: Bool) throws -> [UInt8] {
         var failure: PercentDecodingError?
         let output = [UInt8](unsafeUninitializedCapacity: input.count) { out, written in
             written = 0
             guard let base = input.baseAddress, let dst = out.baseAddress else { return }
-            if takesFastPath && !forcesGeneralPath, let count = runFast(base, input.count, dst) {
+            if fast, let count = runFast(base, input.count, dst) {
                 written = count
                 return
             }
