@@ -51,12 +51,15 @@ let package = Package(
         // editing and history, loaded with dlopen when the REPL starts: no other command pays
         // for it and the three libraries it pulls in at start-up.
         .target(name: "CEditShim", linkerSettings: [.linkedLibrary("dl")]),
-        // The Lua macros Swift cannot import, the error trampoline and the allocator:
-        // the only C code, and the only place that may raise a Lua error.
+        // The Lua macros Swift cannot import, the error trampoline and the allocator: the only
+        // place that may raise a Lua error.
         .target(name: "CLuaShim", dependencies: ["CLua"]),
         // Swift with no Lua, no Foundation and no I/O beyond files it is asked to read: every C
         // library call is in Sources/PekitCore/Platform (PortableCoreTests). ICU only for non-ASCII hosts.
-        .target(name: "PekitCore", dependencies: ["CIDNAShim"]),
+        // Percent-encoding and decoding loops in C: scalar, SSSE3 and AVX-512 VBMI2, chosen for
+        // the CPU at first use (plain C: no library, no flags; each loop names its instruction set).
+        .target(name: "CPercentKernels"),
+        .target(name: "PekitCore", dependencies: ["CIDNAShim", "CPercentKernels"]),
         // Sending: PekitCore's requests over libcurl, cookies through the jar, redirects by RFC 9110.
         .target(name: "PekitHTTP", dependencies: ["PekitCore", "CCurl", "CCurlShim"]),
         // Opt-in bridges to Foundation (URLRequest, HTTPURLResponse, HTTPCookie, URL) and

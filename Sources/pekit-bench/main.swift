@@ -202,6 +202,17 @@ for path in args.dropFirst(2) {
     let name = URL(fileURLWithPath: path).lastPathComponent
     // Foundation takes a String: bytes that are not UTF-8 are repaired (U+FFFD) first, as a caller would have to.
     let text = String(decoding: bytes, as: UTF8.self)
+    // Yardsticks in the same run: memcpy of the input, and each kernel level this CPU has
+    // writing into one reused buffer (no allocation, no page faults: the loop's own speed).
+    let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: PercentEncoder.maximumEncodedCount(bytes.count))
+    defer { scratch.deallocate() }
+    scratch.initialize(repeating: 0, count: PercentEncoder.maximumEncodedCount(bytes.count))
+    report(op, "memcpy", name, measure(bytes.count) { bytes.withUnsafeBufferPointer { scratch.update(from: $0.baseAddress!, count: $0.count) }; return bytes.count })
+    for level in PercentKernelLevel.available {
+        report(op, "kernel-\(level)", name, measure(bytes.count) {
+            bytes.withUnsafeBufferPointer { op == "encode" ? encoder.encode(bytes: $0, level: level, into: scratch) : decoder.decode(bytes: $0, level: level, into: scratch) ?? 0 }
+        })
+    }
     if op == "encode" {
         report(op, "pekit", name, measure(bytes.count) { encoder.encode(bytes: bytes).count })
         report(op, "pekit-string", name, measure(bytes.count) { encoder.encode(text).utf8.count })

@@ -30,12 +30,26 @@ public func pekitFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         do { _ = try PercentDecoder(mode: .strict, plusAsSpace: true, requiresUTF8: true, decodesUnicodeEscapes: true).decode(bytes: bytes) }
         catch let error as PercentDecodingError { precondition(error.position >= 1 && error.position <= max(1, bytes.count)) }
         catch { preconditionFailure("unexpected error \(error)") }
-        // The fast path (words of plain bytes) and the general loop give the same bytes or error.
+        // Every kernel level the CPU has (scalar, SSSE3, AVX-512) gives the general loop's bytes
+        // or error, at the input's own alignment and one byte off it.
         for decoder in [PercentDecoder(mode: .lenient, plusAsSpace: true), PercentDecoder(mode: .strict)] {
-            let (fast, general) = bytes.withUnsafeBufferPointer { input in
-                (Result { try decoder.decode(bytes: input) }, Result { try decoder.decodeByGeneralPath(bytes: input) })
+            bytes.withUnsafeBufferPointer { whole in
+                for input in [whole, UnsafeBufferPointer(rebasing: whole.dropFirst())] {
+                    let general = "\(Result { try decoder.decodeByGeneralPath(bytes: input) })"
+                    for level in PercentKernelLevel.available {
+                        precondition("\(Result { try decoder.decode(bytes: input, level: level) })" == general,
+                                     "the decoder's \(level) kernel differs from the general loop")
+                    }
+                }
             }
-            precondition("\(fast)" == "\(general)", "the decoder's fast path differs from the general loop")
+        }
+        for encoder in [PercentEncoder.rfc3986, .form, .afnetworking, PercentEncoder(allowed: ~AllowedSet(), hexCase: .lower)] {
+            bytes.withUnsafeBufferPointer { input in
+                let scalar = encoder.encode(bytes: input, level: .scalar)
+                for level in PercentKernelLevel.available {
+                    precondition(encoder.encode(bytes: input, level: level) == scalar, "the encoder's \(level) kernel differs from the scalar one")
+                }
+            }
         }
         for encoder in [PercentEncoder.rfc3986, .form, .afnetworking] {
             let decoded = try? PercentDecoder(mode: .strict, plusAsSpace: encoder.space == .plus).decode(bytes: encoder.encode(bytes: bytes))

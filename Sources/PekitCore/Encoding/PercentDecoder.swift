@@ -58,12 +58,12 @@ public struct PercentDecoder: Sendable, Equatable {
     }
 
     /// Decodes with the fast path when `fast` (PercentDecoder+FastPath.swift), else the general loop.
-    func decode(bytes input: UnsafeBufferPointer<UInt8>, fast: Bool) throws -> [UInt8] {
+    func decode(bytes input: UnsafeBufferPointer<UInt8>, fast: Bool, level: PercentKernelLevel = .best) throws -> [UInt8] {
         var failure: PercentDecodingError?
         let output = [UInt8](unsafeUninitializedCapacity: input.count) { out, written in
             written = 0
             guard let base = input.baseAddress, let dst = out.baseAddress else { return }
-            if fast, let count = runFast(base, input.count, dst) {
+            if fast, let count = runKernel(base, input.count, dst, level: level) {
                 written = count
                 return
             }

@@ -4,8 +4,9 @@
 /// between escapes), a byte buffer exactly as it is (so invalid UTF-8 from Lua still encodes).
 /// A byte in `allowed` is copied; any other becomes `%XX`. Output is always ASCII.
 ///
-/// Cost: two table-driven passes over the input (count, then fill), each a few cycles a byte,
-/// and exactly one allocation, of the exact output size.
+/// Cost: one pass over the input by a kernel chosen for the CPU at first use (AVX-512 VBMI2,
+/// SSSE3 or a scalar table; `CPercentKernels`), into room for the worst case that is given back
+/// when a large output leaves most of it unused.
 public struct PercentEncoder: Sendable, Equatable {
     /// How a space (0x20) is written when it is not in the allowed set.
     public enum Space: String, Sendable, Equatable, CaseIterable {
@@ -46,12 +47,9 @@ public struct PercentEncoder: Sendable, Equatable {
     /// so a partly escaped string is completed without double-encoding (`a%20b c` → `a%20b%20c`).
     public var keepsValidEscapes: Bool { didSet { rebuildTable() } }
 
-    // Per byte, what to write: the output bytes packed little-endian in the low 24 bits and their
-    // count in the top 8 (1 for a copied byte or '+', 3 for "%XX"), so the loop is branch-free:
-    // store four bytes, advance by the count. `keepMarker` marks a '%' that is kept when it
-    // starts a valid escape (the keep-escapes mode takes a slower loop).
-    private var table: [UInt32] = []
-    private static let keepMarker: UInt32 = 0xFF00_0000
+    // What the kernels (CPercentKernels) do with each byte, built when a field changes and
+    // shared by copies of the encoder.
+    var rule = EncodeRule()
 
     /// Creates an encoder.
     /// - Parameters:
@@ -81,26 +79,24 @@ public struct PercentEncoder: Sendable, Equatable {
     }
 
     private mutating func rebuildTable() {
-        var table = (0..<256).map { (byte: Int) -> UInt32 in
-            let value = UInt8(byte)
-            return allowed.contains(value) ? 1 << 24 | UInt32(value) : escapeWord(value)
-        }
-        if space == .plus {
-            if !allowed.contains(0x20) { table[0x20] = 1 << 24 | 0x2B }
-            // A literal '+' would read back as a space, so it is always escaped here.
-            table[0x2B] = escapeWord(0x2B)
-        }
-        if keepsValidEscapes && !allowed.contains(0x25) { table[0x25] = Self.keepMarker }
-        self.table = table
+        var copied = allowed
+        // A literal '+' would read back as a space, so forms always escape it.
+        if space == .plus { copied.remove(0x2B) }
+        rule = EncodeRule(copy: copied, spacePlus: space == .plus && !allowed.contains(0x20),
+                          upper: hexCase == .upper, keepsPercent: keepsValidEscapes && !allowed.contains(0x25))
     }
 
     /// Encodes the UTF-8 form of `string`.
     public func encode(_ string: String) -> String {
         var utf8 = string
         return utf8.withUTF8 { input in
-            let (count, unchanged) = measure(input)
-            if unchanged { return string }
-            return String(unsafeUninitializedCapacity: count + Self.slack) { output in
+            guard input.count > 0 else { return string }
+            let room = Self.maximumEncodedCount(input.count)
+            if room > 1 << 16 {
+                // Large: through bytes, so that unused worst-case room is given back.
+                return String(decoding: encode(bytes: input), as: UTF8.self)
+            }
+            return String(unsafeUninitializedCapacity: room) { output in
                 fill(output.baseAddress!, from: input)
             }
         }
@@ -111,7 +107,7 @@ public struct PercentEncoder: Sendable, Equatable {
     /// One pass over the input (issue 47): the output is written into room for the worst case
     /// (every byte escaped), whose pages are touched only as far as it is written, then moved
     /// into an array of its own size when it is large and most of that room went unused (a copy
-    /// at memory speed costs less than the counting pass it replaces).
+    /// at memory speed costs less than a counting pass).
     public func encode(bytes input: UnsafeBufferPointer<UInt8>) -> [UInt8] {
         guard input.count > 0 else { return [] }
         let room = Self.maximumEncodedCount(input.count)
@@ -137,8 +133,16 @@ public struct PercentEncoder: Sendable, Equatable {
     ///   measured first, so the input is read once.
     public func encode(bytes input: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>) -> Int? {
         guard let base = output.baseAddress else { return input.isEmpty ? 0 : nil }
-        guard output.count >= Self.maximumEncodedCount(input.count) || encodedCount(input) + Self.slack <= output.count else { return nil }
-        return fill(base, from: input)
+        if output.count >= Self.maximumEncodedCount(input.count) { return fill(base, from: input) }
+        guard encodedCount(input) + Self.slack <= output.count else { return nil }
+        // Less than the kernels' room: encoded into scratch room of their size, then copied.
+        var written = 0
+        let encoded = [UInt8](unsafeUninitializedCapacity: Self.maximumEncodedCount(input.count)) { scratch, initialized in
+            written = fill(scratch.baseAddress!, from: input)
+            initialized = written
+        }
+        encoded.withUnsafeBufferPointer { _ = UnsafeMutableBufferPointer(start: base, count: written).initialize(from: $0) }
+        return written
     }
 
     /// Room that always suffices for `encode(bytes:into:)`: every byte escaped, plus the slack.
@@ -157,10 +161,15 @@ public struct PercentEncoder: Sendable, Equatable {
     /// The length of the encoded form of `input`, in bytes.
     public func encodedCount(_ input: UnsafeBufferPointer<UInt8>) -> Int {
         guard let src = input.baseAddress else { return 0 }
-        if keepsValidEscapes { return measure(input).count }
-        return table.withUnsafeBufferPointer { table in
-            let tbl = table.baseAddress!
+        return rule.withTable { tbl in
             let n = input.count
+            if rule.keepsPercent {
+                var count = 0
+                for i in 0..<n {
+                    count &+= src[i] == 0x25 ? (Self.startsEscape(src, i, n) ? 1 : 3) : Int(tbl[Int(src[i])] >> 24)
+                }
+                return count
+            }
             // Four independent sums, so the loop is not one long dependency chain.
             var a = 0, b = 0, c = 0, d = 0
             var i = 0
@@ -176,65 +185,26 @@ public struct PercentEncoder: Sendable, Equatable {
         }
     }
 
-    // The fill loop stores four bytes at a time; the output buffer has this many bytes to spare.
+    // The kernels store whole words past the last byte written; the output has this many bytes
+    // to spare beyond the encoded length.
     private static let slack = 3
 
-    // The output length, and whether the output is the input unchanged (no byte rewritten).
-    private func measure(_ input: UnsafeBufferPointer<UInt8>) -> (count: Int, unchanged: Bool) {
-        guard let src = input.baseAddress else { return (0, true) }
-        return table.withUnsafeBufferPointer { table in
-            let tbl = table.baseAddress!
-            let n = input.count
-            if keepsValidEscapes {
-                var count = 0
-                var i = 0
-                while i < n {
-                    let entry = tbl[Int(src[i])]
-                    count &+= entry == Self.keepMarker ? (Self.startsEscape(src, i, n) ? 1 : 3) : Int(entry >> 24)
-                    i &+= 1
-                }
-                return (count, false)
-            }
-            var count = 0
-            var changed: UInt32 = 0
-            var i = 0
-            while i < n {
-                let byte = src[i]
-                let entry = tbl[Int(byte)]
-                count &+= Int(entry >> 24)
-                changed |= entry ^ (1 << 24 | UInt32(byte))
-                i &+= 1
-            }
-            return (count, changed == 0)
-        }
-    }
-
     // Writes the encoded bytes and returns how many it wrote; `output` has room for
-    // `encodedCount` plus `slack` bytes.
+    // `maximumEncodedCount(input.count)` bytes.
     private func fill(_ output: UnsafeMutablePointer<UInt8>, from input: UnsafeBufferPointer<UInt8>) -> Int {
         guard let src = input.baseAddress else { return 0 }
+        guard rule.keepsPercent else { return rule.encode(src, input.count, output) }
+        // Keeping escapes is decided byte by byte (a '%' is kept when two digits follow).
         let out = UnsafeMutableRawPointer(output)
-        return table.withUnsafeBufferPointer { table in
-            let tbl = table.baseAddress!
+        let escapedPercent = escapeWord(0x25)
+        return rule.withTable { tbl in
             let n = input.count
-            var i = 0, o = 0
-            if keepsValidEscapes {
-                while i < n {
-                    var entry = tbl[Int(src[i])]
-                    if entry == Self.keepMarker {
-                        entry = Self.startsEscape(src, i, n) ? 1 << 24 | 0x25 : escapeWord(0x25)
-                    }
-                    out.storeBytes(of: entry.littleEndian, toByteOffset: o, as: UInt32.self)
-                    o &+= Int(entry >> 24)
-                    i &+= 1
-                }
-                return o
-            }
-            while i < n {
-                let entry = tbl[Int(src[i])]
+            var o = 0
+            for i in 0..<n {
+                let byte = src[i]
+                let entry = byte != 0x25 ? tbl[Int(byte)] : Self.startsEscape(src, i, n) ? 1 << 24 | 0x25 : escapedPercent
                 out.storeBytes(of: entry.littleEndian, toByteOffset: o, as: UInt32.self)
                 o &+= Int(entry >> 24)
-                i &+= 1
             }
             return o
         }
@@ -251,30 +221,19 @@ public struct PercentEncoder: Sendable, Equatable {
     /// - Returns: the number of bytes written.
     public func encodeLines(_ input: UnsafeBufferPointer<UInt8>, into output: UnsafeMutablePointer<UInt8>, dropCR: Bool) -> Int {
         guard let src = input.baseAddress else { return 0 }
-        let out = UnsafeMutableRawPointer(output)
-        let special: UInt32 = 0xFE00_0000
-        var lines = table
-        lines[0x0A] = 1 << 24 | 0x0A
-        if dropCR { lines[0x0D] = special }
-        return lines.withUnsafeBufferPointer { table in
-            let tbl = table.baseAddress!
-            let n = input.count
-            var i = 0, o = 0
-            while i < n {
-                var entry = tbl[Int(src[i])]
-                if entry >> 24 >= 0xFE {
-                    if entry == special {
-                        entry = i &+ 1 < n && src[i &+ 1] == 0x0A ? 0 : escapeWord(0x0D)
-                    } else {  // keepMarker: a '%' kept when an escape follows
-                        entry = Self.startsEscape(src, i, n) ? 1 << 24 | 0x25 : escapeWord(0x25)
-                    }
-                }
-                out.storeBytes(of: entry.littleEndian, toByteOffset: o, as: UInt32.self)
-                o &+= Int(entry >> 24)
-                i &+= 1
-            }
-            return o
+        let n = input.count
+        var i = 0, o = 0
+        while i < n {
+            let lf = CLibrary.find(0x0A, in: src + i, count: n - i).map { $0.assumingMemoryBound(to: UInt8.self) - src } ?? n
+            var end = lf
+            if dropCR && lf < n && end > i && src[end - 1] == 0x0D { end -= 1 }
+            o += fill(output + o, from: UnsafeBufferPointer(start: src + i, count: end - i))
+            guard lf < n else { break }
+            output[o] = 0x0A
+            o += 1
+            i = lf + 1
         }
+        return o
     }
 
     /// How many bytes at the end of `buffer` `encodeLines` cannot decide on without the next
