@@ -77,8 +77,19 @@ public struct Cookie: Equatable, Sendable {
 
     /// Appends `name=value`'s bytes (the value's as they came), with no copy made of either.
     public func appendPair(to out: inout [UInt8]) {
-        if !name.isEmpty { out += name.utf8; out.append(0x3D) }
-        if let rawValue { out += rawValue } else { out += value.utf8 }
+        if !name.isEmpty { Self.append(name, to: &out); out.append(0x3D) }
+        if let rawValue { out += rawValue } else { Self.append(value, to: &out) }
+    }
+
+    /// `appendPair` of a cookie read where it is stored (a method call would copy the cookie).
+    static func appendPair(of cookie: UnsafePointer<Cookie>, to out: inout [UInt8]) {
+        if !cookie.pointee.name.isEmpty { append(cookie.pointee.name, to: &out); out.append(0x3D) }
+        if let raw = cookie.pointee.rawValue { out += raw } else { append(cookie.pointee.value, to: &out) }
+    }
+
+    // A string's bytes in one copy where they are contiguous (native strings always are).
+    private static func append(_ text: String, to out: inout [UInt8]) {
+        if text.utf8.withContiguousStorageIfAvailable({ out.append(contentsOf: $0) }) == nil { out += text.utf8 }
     }
 
     /// The identity a new cookie replaces by (RFC 6265bis §5.7 step 23): name, domain, the

@@ -106,28 +106,62 @@ extension CookieJar {
             }
             return chosen
         }
-        // The fast path: only the domains the host can match, no messages built. Every candidate
-        // domain is the host or a parent of it at a '.', so a domain cookie stored under one
-        // domain-matches by construction; a host-only one needs the host itself.
+        let picks = pickSendable(url, host: host, context: context, now: now)
+        defer { pickScratch = picks }
+        return picks.map { byDomain.values[$0.list][$0.index] }
+    }
+
+    /// Where one cookie to send is stored, and what its place in the header depends on: the
+    /// header is written from the lists themselves, no cookie copied (issue 47).
+    struct Pick {
+        let list: [String: [Cookie]].Index
+        let index: Int
+        let pathLength: Int
+        let creation: Double
+    }
+
+    /// The cookies §5.4 sends to `url` in header order, their last access stamped: only the
+    /// domains the host can match, no messages built. Every candidate domain is the host or a
+    /// parent of it at a '.', so a domain cookie stored under one domain-matches by
+    /// construction; a host-only one needs the host itself. Not for jars with a match filter.
+    func pickSendable(_ url: RequestURL, host: String, context: RequestContext, now: Double) -> [Pick] {
         let path = url.cookiePath
         let secure = url.isSecureContext
-        var chosen: [Cookie] = []
-        // The request's partition, worked out only when a partitioned cookie asks (most never do);
-        // the closure is passed as it is written, not stored, so nothing is boxed per request.
+        // The scratch list of the last request, emptied (its room kept).
+        var picks = pickScratch
+        pickScratch = []
+        picks.removeAll(keepingCapacity: true)
+        // The request's partition, worked out only when a partitioned cookie asks (most never do).
         var partition: String?
-        for domain in candidateDomains(host) {
-            // Modified in place (one lookup per domain), last-access set on what is sent.
-            byDomain[domain]?.collectSendable(into: &chosen, requestHost: host, listDomain: domain, path: path,
-                                              secure: secure, context: context, now: now, partition: {
-                if let partition { return partition }
-                let site = self.site(of: context.topLevel ?? url)
-                partition = site
-                return site
-            })
+        forEachCandidateDomain(host) { domain in
+            guard let list = byDomain.index(forKey: domain) else { return }
+            // Read and stamped in place through the list's buffer (no cookie copied); the
+            // dictionary's indices stay valid (no key is added or removed).
+            let sendsHostOnly = domain == host
+            byDomain.values[list].withUnsafeMutableBufferPointer { cookies in
+                guard let first = cookies.baseAddress else { return }
+                for i in 0..<cookies.count {
+                    // Fields read through the pointer: a method or a copy of the cookie would
+                    // retain and release each of its strings.
+                    let c = first + i
+                    if let expires = c.pointee.expires, expires <= now { continue }
+                    if c.pointee.hostOnly && !sendsHostOnly { continue }
+                    if c.pointee.secure && !secure || c.pointee.httpOnly && !context.http { continue }
+                    if let sameSite = c.pointee.sameSite, sameSite == .strict && context.site != .same || sameSite == .lax && context.site == .cross { continue }
+                    if !Self.pathMatches(path, c.pointee.path) { continue }
+                    if let key = c.pointee.partitionKey {
+                        if partition == nil { partition = site(of: context.topLevel ?? url) }
+                        if key != partition { continue }
+                    }
+                    c.pointee.lastAccess = now
+                    picks.append(Pick(list: list, index: i, pathLength: c.pointee.path.utf8.count, creation: c.pointee.creation))
+                    if eviction.valid { noteForEviction(c.pointee) }
+                }
+            }
         }
-        for cookie in chosen { noteForEviction(cookie) }
-        Self.sortInHeaderOrder(&chosen)
-        return chosen
+        // §5.8.3 step 2: longer paths first, then the older.
+        picks.sort { a, b in a.pathLength != b.pathLength ? a.pathLength > b.pathLength : a.creation < b.creation }
+        return picks
     }
 
     /// Cookies in the order a Cookie header lists them (§5.8.3 step 2): longer paths first,
@@ -146,42 +180,40 @@ extension CookieJar {
     /// The Cookie header value for `url` as its bytes go on the wire (a value that is not UTF-8
     /// as it came), or nil when no cookie is sent.
     public func headerBytes(for url: RequestURL, context: RequestContext = RequestContext()) throws -> [UInt8]? {
-        lock.lock(); defer { lock.unlock() }
-        let list = try cookies(for: url, context: context)
-        guard !list.isEmpty else { return nil }
-        var header: [UInt8] = []
-        header.reserveCapacity(list.reduce(0) { $0 + $1.name.utf8.count + ($1.rawValue?.count ?? $1.value.utf8.count) + 3 })
-        for (i, cookie) in list.enumerated() {
-            if i > 0 { header += [0x3B, 0x20] }
-            cookie.appendPair(to: &header)
-        }
-        return header
+        try withHeader(for: url, context: context) { Array($0) }
     }
 
     /// The Cookie header value for `url` as text (bytes that are not UTF-8 repaired), or nil
     /// when no cookie is sent.
     public func header(for url: RequestURL, context: RequestContext = RequestContext()) throws -> String? {
-        lock.lock(); defer { lock.unlock() }
-        return try headerBytes(for: url, context: context).map { String(decoding: $0, as: UTF8.self) }
+        try withHeader(for: url, context: context) { String(decoding: $0, as: UTF8.self) }
     }
-}
 
-extension Array where Element == Cookie {
-    /// Appends the cookies of one domain's list that §5.4 sends, stamping their last access.
-    mutating func collectSendable(into chosen: inout [Cookie], requestHost: String, listDomain: String, path: String,
-                                  secure: Bool, context: CookieJar.RequestContext, now: Double, partition: () -> String) {
-        for i in indices {
-            let c = self[i]
-            if c.isExpired(at: now) { continue }
-            if c.hostOnly && listDomain != requestHost { continue }
-            if !CookieJar.pathMatches(path, c.path) { continue }
-            if c.secure && !secure { continue }
-            if c.httpOnly && !context.http { continue }
-            if c.sameSite == .strict && context.site != .same { continue }
-            if c.sameSite == .lax && context.site == .cross { continue }
-            if let key = c.partitionKey, key != partition() { continue }
-            self[i].lastAccess = now
-            chosen.append(self[i])
+    /// The header's bytes for `url`, written into a buffer the jar keeps between requests (the
+    /// caller makes the one allocation of its result), or nil when no cookie is sent.
+    private func withHeader<R>(for url: RequestURL, context: RequestContext, _ body: (UnsafeBufferPointer<UInt8>) -> R) throws -> R? {
+        lock.lock(); defer { lock.unlock() }
+        var header = headerScratch
+        headerScratch = []
+        header.removeAll(keepingCapacity: true)
+        defer { headerScratch = header }
+        if filters.contains(where: { $0.match != nil }) {
+            let list = try cookies(for: url, context: context)
+            guard !list.isEmpty else { return nil }
+            for (i, cookie) in list.enumerated() {
+                if i > 0 { header += [0x3B, 0x20] }
+                cookie.appendPair(to: &header)
+            }
+            return header.withUnsafeBufferPointer(body)
         }
+        let context = context.resolved(for: url, in: self)
+        let picks = pickSendable(url, host: try logicalHost(url), context: context, now: tick())
+        defer { pickScratch = picks }
+        guard !picks.isEmpty else { return nil }
+        for (i, pick) in picks.enumerated() {
+            if i > 0 { header += [0x3B, 0x20] }
+            byDomain.values[pick.list].withUnsafeBufferPointer { Cookie.appendPair(of: $0.baseAddress! + pick.index, to: &header) }
+        }
+        return header.withUnsafeBufferPointer(body)
     }
 }

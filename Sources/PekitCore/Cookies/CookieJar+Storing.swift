@@ -256,12 +256,22 @@ extension CookieJar {
     }
 
     func candidateDomains(_ host: String) -> [String] {
-        if RequestURL.isIPAddress(host) { return [host] }
-        var result = [host]
-        let bytes = Array(host.utf8)
-        for (i, byte) in bytes.enumerated() where byte == UInt8(ascii: ".") && i + 1 < bytes.count {
-            result.append(String(decoding: bytes[(i + 1)...], as: UTF8.self))
-        }
+        var result: [String] = []
+        forEachCandidateDomain(host) { result.append($0) }
         return result
+    }
+
+    /// The host itself, then each parent domain at a '.' (none for an IP address), without an
+    /// array: what choosing cookies for a request walks.
+    func forEachCandidateDomain(_ host: String, _ body: (String) -> Void) {
+        body(host)
+        if RequestURL.isIPAddress(host) { return }
+        let utf8 = host.utf8
+        var i = utf8.startIndex
+        while let dot = utf8[i...].firstIndex(of: UInt8(ascii: ".")) {
+            i = utf8.index(after: dot)
+            guard i < utf8.endIndex else { break }
+            body(String(host[i...]))
+        }
     }
 }

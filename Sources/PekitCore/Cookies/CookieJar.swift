@@ -122,6 +122,10 @@ public final class CookieJar: @unchecked Sendable {
     @exclusivity(unchecked) var byDomain: [String: [Cookie]] = [:]
     @exclusivity(unchecked) var storedCount = 0
     @exclusivity(unchecked) var evictedCount = 0
+    /// The cookies chosen for one request, kept between requests so that choosing allocates nothing.
+    @exclusivity(unchecked) var pickScratch: [Pick] = []
+    /// The last Cookie header written, kept for its room.
+    @exclusivity(unchecked) var headerScratch: [UInt8] = []
     /// The cookies in the jar.
     public var count: Int { lock.locked { storedCount } }
     /// Cookies removed so far to keep within `limits` (least recently used first).
@@ -219,6 +223,16 @@ public final class CookieJar: @unchecked Sendable {
 
     /// §5.1.4 path-match.
     public static func pathMatches(_ requestPath: String, _ cookiePath: String) -> Bool {
+        // On the strings' own bytes where they are contiguous (always, for native strings).
+        let direct = requestPath.utf8.withContiguousStorageIfAvailable { r in
+            cookiePath.utf8.withContiguousStorageIfAvailable { c -> Bool in
+                guard r.count >= c.count else { return false }
+                if r.count == c.count && c.count == 0 { return true }
+                if let rb = r.baseAddress, let cb = c.baseAddress, !CLibrary.equal(rb, cb, count: c.count) { return false }
+                return r.count == c.count || (c.count > 0 && c[c.count - 1] == UInt8(ascii: "/")) || r[c.count] == UInt8(ascii: "/")
+            }
+        }
+        if let direct, let matched = direct { return matched }
         let r = requestPath.utf8, c = cookiePath.utf8
         if r.count < c.count || !r.starts(with: c) { return false }
         if r.count == c.count || c.last == UInt8(ascii: "/") { return true }
