@@ -8,34 +8,21 @@
 
 #define AVX512 __attribute__((target("avx512f,avx512bw,avx512vbmi,avx512vbmi2,bmi2,popcnt")))
 
-// Slot j of sixteen triplets (j < 48) reads input byte j / 3: the first from `first`, the
-// second (high digit) from the second table, the third (low digit) from `low`.
+// Slot j of sixteen triplets (j < 48) reads input byte j / 3 (pk_tables' triplet_index): the
+// first from `first`, the second (high digit) from `high`, the third (low digit) from `low`.
 static const uint64_t first_slots = 0x249249249249u;            // j % 3 == 0
 static const uint64_t high_slots = first_slots << 1;           // j % 3 == 1
 static const uint64_t low_slots = first_slots << 2;            // j % 3 == 2
 
-AVX512 static inline __m512i triplet_index(int chunk) {
-    uint8_t index[64];
-    for (int j = 0; j < 64; j++) {
-        int byte = chunk * 16 + (j < 48 ? j / 3 : 0);
-        index[j] = (uint8_t)(j % 3 == 1 && j < 48 ? 64 + byte : byte);
-    }
-    return _mm512_loadu_si512(index);
-}
-
 AVX512 size_t pk_encode_avx512(const uint8_t *src, size_t n, uint8_t *dst, const pk_encode_rule *rule) {
     // The copy set as 128 bytes of 0xFF or 0, looked up by vpermi2b on the low seven bits.
-    uint8_t copies[128];
-    for (int byte = 0; byte < 128; byte++) {
-        uint64_t word = byte < 64 ? rule->copy_low >> byte : rule->copy_high >> (byte - 64);
-        copies[byte] = word & 1 ? 0xFF : 0;
-    }
-    const __m512i copy_low = _mm512_loadu_si512(copies), copy_high = _mm512_loadu_si512(copies + 64);
+    const pk_tables *t = pk_shared_tables();
+    const __m512i copy_low = _mm512_loadu_si512(rule->copy_flags), copy_high = _mm512_loadu_si512(rule->copy_flags + 64);
     const __m512i digits = _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)(rule->upper ? "0123456789ABCDEF" : "0123456789abcdef")));
     const __m512i nibble = _mm512_set1_epi8(0x0F);
     __m512i index[4], low_index[4];
     for (int k = 0; k < 4; k++) {
-        index[k] = triplet_index(k);
+        index[k] = _mm512_loadu_si512(t->triplet_index[k]);
         low_index[k] = _mm512_and_si512(index[k], _mm512_set1_epi8(63));
     }
     size_t i = 0, o = 0;

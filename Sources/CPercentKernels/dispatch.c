@@ -55,6 +55,12 @@ static void build(void) {
         for (int k = 0; k < 8; k++) if (mask >> k & 1) tables.pack8[mask][o++] = (uint8_t)k;
         while (o < 16) tables.pack8[mask][o++] = 0x80;
     }
+    for (int chunk = 0; chunk < 4; chunk++) {
+        for (int j = 0; j < 64; j++) {
+            int byte = chunk * 16 + (j < 48 ? j / 3 : 0);
+            tables.triplet_index[chunk][j] = (uint8_t)(j % 3 == 1 && j < 48 ? 64 + byte : byte);
+        }
+    }
 #if defined(__x86_64__)
     best = detect();
 #endif
@@ -72,8 +78,13 @@ pk_level pk_best_level(void) {
 
 void pk_encode_rule_init(pk_encode_rule *rule) {
     const char *digits = rule->upper ? "0123456789ABCDEF" : "0123456789abcdef";
+    for (int low = 0; low < 16; low++) rule->nibble_rows[low] = 0;
     for (int byte = 0; byte < 256; byte++) {
         uint64_t word = byte < 64 ? rule->copy_low >> byte : byte < 128 ? rule->copy_high >> (byte - 64) : 0;
+        if (byte < 128) {
+            rule->copy_flags[byte] = word & 1 ? 0xFF : 0;
+            if (word & 1) rule->nibble_rows[byte & 15] |= (uint8_t)(1 << (byte >> 4));
+        }
         if (word & 1) {
             rule->table[byte] = 1u << 24 | (uint32_t)byte;
         } else if (byte == ' ' && rule->space_plus) {
@@ -89,8 +100,9 @@ size_t pk_encode(pk_level level, const uint8_t *src, size_t n, uint8_t *dst, con
     pk_level top = pk_best_level();
     if (level > top) level = top;
 #if defined(__x86_64__)
-    if (level == PK_LEVEL_AVX512) return pk_encode_avx512(src, n, dst, rule);
-    if (level == PK_LEVEL_SSSE3) return pk_encode_ssse3(src, n, dst, rule);
+    // Below a block, straight to the loop that will do the work.
+    if (level == PK_LEVEL_AVX512 && n >= 64) return pk_encode_avx512(src, n, dst, rule);
+    if (level >= PK_LEVEL_SSSE3 && n >= 17) return pk_encode_ssse3(src, n, dst, rule);
 #endif
     return pk_encode_scalar(src, n, dst, rule, 0, 0);
 }
@@ -99,8 +111,8 @@ size_t pk_decode(pk_level level, const uint8_t *src, size_t n, uint8_t *dst, int
     pk_level top = pk_best_level();
     if (level > top) level = top;
 #if defined(__x86_64__)
-    if (level == PK_LEVEL_AVX512) return pk_decode_avx512(src, n, dst, flags);
-    if (level == PK_LEVEL_SSSE3) return pk_decode_ssse3(src, n, dst, flags);
+    if (level == PK_LEVEL_AVX512 && n >= 66) return pk_decode_avx512(src, n, dst, flags);
+    if (level >= PK_LEVEL_SSSE3 && n >= 18) return pk_decode_ssse3(src, n, dst, flags);
 #endif
     return pk_decode_scalar(src, n, dst, flags, 0, 0);
 }

@@ -15,6 +15,10 @@ typedef struct {
     // SSSE3 decode: for the keep mask of eight bytes, the pshufb control that packs the kept
     // bytes to the front.
     uint8_t pack8[256][16];
+    // AVX-512 encode: for each quarter of a 64-byte block, the vpermi2b index that spreads its
+    // sixteen bytes into triplets: slot j reads byte j / 3, from the high-digit table when
+    // j % 3 == 1 (index + 64).
+    uint8_t triplet_index[4][64];
 } pk_tables;
 
 // Built once (pthread_once) by the first kernel call.

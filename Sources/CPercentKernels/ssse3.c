@@ -6,23 +6,12 @@
 
 #define SSSE3 __attribute__((target("ssse3,popcnt")))
 
-// The copy set as two nibble tables: row[low nibble] has bit h set when byte h*16+low is
-// copied (h < 8: only ASCII can be), column[h] is 1 << h (0 for h >= 8).
-SSSE3 static void nibble_tables(const pk_encode_rule *rule, __m128i *row, __m128i *column) {
-    uint8_t rows[16] = {0}, columns[16] = {0};
-    for (int byte = 0; byte < 128; byte++) {
-        uint64_t word = byte < 64 ? rule->copy_low >> byte : rule->copy_high >> (byte - 64);
-        if (word & 1) rows[byte & 15] |= (uint8_t)(1 << (byte >> 4));
-    }
-    for (int h = 0; h < 8; h++) columns[h] = (uint8_t)(1 << h);
-    *row = _mm_loadu_si128((const __m128i *)rows);
-    *column = _mm_loadu_si128((const __m128i *)columns);
-}
-
 SSSE3 size_t pk_encode_ssse3(const uint8_t *src, size_t n, uint8_t *dst, const pk_encode_rule *rule) {
     const pk_tables *t = pk_shared_tables();
-    __m128i row, column;
-    nibble_tables(rule, &row, &column);
+    // The copy set as two nibble tables: row[low nibble] has bit h set when byte h*16+low is
+    // copied (h < 8: only ASCII can be), column[h] is 1 << h (0 for h >= 8).
+    const __m128i row = _mm_loadu_si128((const __m128i *)rule->nibble_rows);
+    const __m128i column = _mm_setr_epi8(1, 2, 4, 8, 16, 32, 64, (char)128, 0, 0, 0, 0, 0, 0, 0, 0);
     const __m128i digits = _mm_loadu_si128((const __m128i *)(rule->upper ? "0123456789ABCDEF" : "0123456789abcdef"));
     const __m128i nibble = _mm_set1_epi8(0x0F), zero = _mm_setzero_si128();
     const __m128i percent = _mm_set1_epi8('%'), plus = _mm_set1_epi8('+'), space = _mm_set1_epi8(' ');

@@ -26,6 +26,10 @@ typedef struct {
     /// Per byte, the bytes written packed little-endian in the low 24 bits and their count in
     /// the top 8 (the scalar loop's table, built from the fields above by pk_encode_rule_init).
     uint32_t table[256];
+    /// For the SIMD loops, also from the fields above: 0xFF for each byte below 128 that is
+    /// copied, and per low nibble the bits of the high nibbles (0-7) whose byte is copied.
+    uint8_t copy_flags[128];
+    uint8_t nibble_rows[16];
 } pk_encode_rule;
 
 /// Fills `rule->table` from the other fields.
