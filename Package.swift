@@ -34,14 +34,6 @@ let package = Package(
             name: "CCrypto",
             providers: [.apt(["libssl-dev"])]
         ),
-        // ICU's headers (Debian's libicu-dev) for IDNA: UTS #46 as the URL Standard uses it, which
-        // libidn2 (IDNA2008: it refuses ☃.net and -x.com, which browsers accept) cannot give.
-        // CIDNAShim loads libicuuc on the first non-ASCII host.
-        .systemLibrary(
-            name: "CICU",
-            providers: [.apt(["libicu-dev"])]
-        ),
-        .target(name: "CIDNAShim", dependencies: ["CICU"], linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "CCryptoShim", dependencies: ["CCrypto"], linkerSettings: [.linkedLibrary("dl")]),
         // Digests, HMAC and random bytes over libcrypto.
         .target(name: "PekitCrypto", dependencies: ["PekitCore", "CCryptoShim"]),
@@ -55,11 +47,11 @@ let package = Package(
         // place that may raise a Lua error.
         .target(name: "CLuaShim", dependencies: ["CLua"]),
         // Swift with no Lua, no Foundation and no I/O beyond files it is asked to read: every C
-        // library call is in Sources/PekitCore/Platform (PortableCoreTests). ICU only for non-ASCII hosts.
+        // library call is in Sources/PekitCore/Platform (PortableCoreTests). IDNA is its own (UTS46.swift).
         // Percent-encoding and decoding loops in C: scalar, SSSE3 and AVX-512 VBMI2, chosen for
         // the CPU at first use (plain C: no library, no flags; each loop names its instruction set).
         .target(name: "CPercentKernels"),
-        .target(name: "PekitCore", dependencies: ["CIDNAShim", "CPercentKernels"]),
+        .target(name: "PekitCore", dependencies: ["CPercentKernels"]),
         // Sending: PekitCore's requests over libcurl, cookies through the jar, redirects by RFC 9110.
         .target(name: "PekitHTTP", dependencies: ["PekitCore", "CCurl", "CCurlShim"]),
         // Opt-in bridges to Foundation (URLRequest, HTTPURLResponse, HTTPCookie, URL) and

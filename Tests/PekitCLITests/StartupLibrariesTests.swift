@@ -2,8 +2,8 @@ import Foundation
 import XCTest
 
 /// What every pekit start-up loads (issue 47): the libraries only some commands use are loaded
-/// when they are first needed (libcurl for a send, libcrypto for a signature, ICU for a
-/// non-ASCII host, libedit for the REPL), so none is a NEEDED entry of the executable.
+/// when they are first needed (libcurl for a send, libcrypto for a signature, libedit for the
+/// REPL), so none is a NEEDED entry of the executable; IDNA is pekit's own, so ICU is never loaded.
 final class StartupLibrariesTests: XCTestCase {
     func testOnlyLuaAndTheRuntimeAreLinked() throws {
         let dynamic = try PekitProcess.runShell("readelf -d '\(PekitProcess.binary.path)'")
@@ -15,5 +15,12 @@ final class StartupLibrariesTests: XCTestCase {
         for lazy in ["libedit", "libcurl", "libcrypto", "libssl", "libicu", "libtinfo", "libbsd"] {
             XCTAssertFalse(needed.contains { $0.hasPrefix(lazy) }, "\(lazy) is linked: \(needed)")
         }
+    }
+
+    /// No ICU at all: the executable names no ICU library to load, even lazily.
+    func testNoICUIsNamed() throws {
+        let data = try Data(contentsOf: PekitProcess.binary)
+        XCTAssertNil(data.range(of: Data("libicuuc".utf8)))
+        XCTAssertEqual(try PekitProcess.runShell("'\(PekitProcess.binary.path)' url host '\u{4F8B}\u{5B50}.\u{4E2D}\u{56FD}'"), "xn--fsqu00a.xn--fiqs8s\t\u{4F8B}\u{5B50}.\u{4E2D}\u{56FD}\n")
     }
 }

@@ -25,9 +25,17 @@ final class WHATWGURLTests: XCTestCase {
         [u.href, u.origin, u.protocolName, u.username, u.password, u.hostWithPort, u.hostname, u.portString, u.pathname, u.search, u.hash]
     }
 
+    /// Where node 20 is behind WPT's current tests: it runs ICU 72's UTS #46 on an ASCII name with
+    /// an `xn--` label and refuses `xn--a` or `xn--`, where the tests (and pekit) only lower-case
+    /// an ASCII name. pekit is held to WPT there (WPTURLTests) and to node everywhere else.
+    static func nodeIsBehindWPT(_ text: String) -> Bool {
+        let host = text.split(separator: "/", omittingEmptySubsequences: true).dropFirst(text.contains("//") ? 1 : 0).first ?? Substring(text)
+        return host.unicodeScalars.allSatisfy(\.isASCII) && host.lowercased().split(separator: ".").contains { $0.hasPrefix("xn--") }
+    }
+
     func testMatchesNode() throws {
         let vectors = try load("url-vectors", as: Vector.self)
-        var failures: [String] = []
+        var failures: [String] = [], behind = 0
         for v in vectors {
             let input = v.input ?? ""
             let label = "\(input.debugDescription) against \(v.base ?? "nothing")"
@@ -39,11 +47,15 @@ final class WHATWGURLTests: XCTestCase {
                 if v.failure != true { failures.append("\(label): failed (\(error)), node gives \(v.href ?? "")") }
                 continue
             }
-            if v.failure == true { failures.append("\(label): node fails, pekit gives \(parsed.href)"); continue }
+            if v.failure == true {
+                if Self.nodeIsBehindWPT(input) { behind += 1 } else { failures.append("\(label): node fails, pekit gives \(parsed.href)") }
+                continue
+            }
             if Self.fields(parsed) != v.fields { failures.append("\(label):\n   got  \(Self.fields(parsed))\n   want \(v.fields)") }
         }
         XCTAssert(failures.isEmpty, "\(failures.count) of \(vectors.count) differ:\n" + failures.joined(separator: "\n"))
         XCTAssertGreaterThan(vectors.count, 500)
+        XCTAssertEqual(behind, 4)
     }
 
     /// The one-pass parser for `scheme://…` URLs gives the href and spans the state machine
@@ -115,16 +127,19 @@ final class WHATWGURLTests: XCTestCase {
 
     func testSettersMatchNode() throws {
         let vectors = try load("setter-vectors", as: Vector.self)
-        var failures: [String] = []
+        var failures: [String] = [], behind = 0
         for v in vectors {
             var url = try WHATWGURL(try XCTUnwrap(v.url))
             XCTAssertTrue(try url.set(v.component ?? "", to: v.value ?? ""))
-            if Self.fields(url) != v.fields {
+            if Self.fields(url) != v.fields && Self.nodeIsBehindWPT(v.value ?? "") && v.fields.first == v.url {
+                behind += 1
+            } else if Self.fields(url) != v.fields {
                 failures.append("\(v.url ?? "") .\(v.component ?? "") = \((v.value ?? "").debugDescription):\n   got  \(Self.fields(url))\n   want \(v.fields)")
             }
         }
         XCTAssert(failures.isEmpty, "\(failures.count) of \(vectors.count) differ:\n" + failures.joined(separator: "\n"))
         XCTAssertGreaterThan(vectors.count, 700)
+        XCTAssertEqual(behind, 5)
     }
 
     struct HostVector: Decodable { let input: String; let ascii: String; let unicode: String }
@@ -132,7 +147,7 @@ final class WHATWGURLTests: XCTestCase {
     func testDomainToASCIIAndUnicodeMatchNode() throws {
         var failures: [String] = []
         let vectors = try load("host-vectors", as: HostVector.self)
-        for v in vectors {
+        for v in vectors where !(v.ascii.isEmpty && Self.nodeIsBehindWPT(v.input)) {
             // node answers "" for a name that is not a host; pekit throws, saying why.
             let ascii = (try? IDNA.domainToASCII(v.input)) ?? ""
             let unicode = (try? IDNA.domainToUnicode(v.input)) ?? ""
@@ -150,8 +165,19 @@ final class WHATWGURLTests: XCTestCase {
         XCTAssertThrowsError(try IDNA.domainToASCII("a\u{FFFF}b.com")) {
             XCTAssertEqual("\($0)", "the host \"a\u{FFFF}b.com\" is not a valid domain: the label \"a\u{FFFF}b\" holds U+FFFF, which IDNA (UTS #46) disallows")
         }
-        XCTAssertThrowsError(try IDNA.domainToASCII("xn--a.com")) {
-            XCTAssertEqual("\($0)", "the host \"xn--a.com\" is not a valid domain: the label \"xn--a\" is Punycode for text that is not a valid label (not NFC, or not mapped)")
+        // An ASCII name is only lower-cased; beside a name that is not, a Punycode label is checked.
+        XCTAssertEqual(try IDNA.domainToASCII("XN--A.com"), "xn--a.com")
+        XCTAssertThrowsError(try IDNA.domainToASCII("xn--a.\u{E9}.com")) {
+            XCTAssertEqual("\($0)", "the host \"xn--a.\u{E9}.com\" is not a valid domain: the label \"xn--a\" is Punycode for text that is not a valid label: it holds U+0080, which IDNA (UTS #46) disallows")
+        }
+        XCTAssertThrowsError(try IDNA.domainToASCII("xn--ls8h=.\u{E9}")) {
+            XCTAssertEqual("\($0)", "the host \"xn--ls8h=.\u{E9}\" is not a valid domain: the label \"xn--ls8h=\" is not valid Punycode")
+        }
+        XCTAssertThrowsError(try IDNA.domainToASCII("\u{5D0}.1a")) {
+            XCTAssertEqual("\($0)", "the host \"\u{5D0}.1a\" is not a valid domain: the label \"1a\" breaks the Bidi rule (RFC 5893) for right-to-left labels")
+        }
+        XCTAssertThrowsError(try IDNA.domainToASCII("\u{301}a.com")) {
+            XCTAssertEqual("\($0)", "the host \"\u{301}a.com\" is not a valid domain: the label \"\u{301}a\" starts with a combining mark")
         }
     }
 

@@ -2,21 +2,19 @@ import Foundation
 import XCTest
 @testable import PekitCore
 
-/// The URL Standard's own tests (WPT's urltestdata.json and setters_tests.json, as ada syncs
-/// them: Fixtures/urls/make_wpt_vectors.py). Every case agrees, but the ones the fixture marks as
-/// UTS #46 rev. 33 divergences, which must be refused as ICU 72 refuses them.
+/// The URL Standard's own tests (WPT's urltestdata.json, setters_tests.json, IdnaTestV2.json and
+/// toascii.json, as ada syncs them: Fixtures/urls/make_wpt_vectors.py). Every case agrees.
 final class WPTURLTests: XCTestCase {
     struct Case: Decodable {
-        let input: String?, base: String?, failure: Bool?, divergence: String?
+        let input: String?, base: String?, failure: Bool?
         let href: String?, component: String?, new_value: String?, expected: [String: String]?
         let fields: [String: String]
-        enum Key: String, CodingKey { case input, base, failure, divergence, href, component, new_value, expected }
+        enum Key: String, CodingKey { case input, base, failure, href, component, new_value, expected }
         init(from decoder: Decoder) throws {
             let c = try decoder.container(keyedBy: Key.self)
             input = try c.decodeIfPresent(String.self, forKey: .input)
             base = try c.decodeIfPresent(String.self, forKey: .base)
             failure = try c.decodeIfPresent(Bool.self, forKey: .failure)
-            divergence = try c.decodeIfPresent(String.self, forKey: .divergence)
             href = try c.decodeIfPresent(String.self, forKey: .href)
             component = try c.decodeIfPresent(String.self, forKey: .component)
             new_value = try c.decodeIfPresent(String.self, forKey: .new_value)
@@ -60,16 +58,11 @@ final class WPTURLTests: XCTestCase {
     func testParsing() throws {
         let file = try load()
         XCTAssertGreaterThan(file.parse.count, 850)
-        var failures: [String] = [], divergences = 0
+        var failures: [String] = []
         for c in file.parse {
             let input = c.input ?? ""
             let label = "\(input.debugDescription) against \(c.base ?? "nothing")"
             let parsed = try? WHATWGURL(input, base: c.base.flatMap { try? WHATWGURL($0) })
-            if c.divergence != nil {
-                divergences += 1
-                if let parsed { failures.append("\(label): a divergence, pekit should refuse it, gives \(parsed.href)") }
-                continue
-            }
             guard let parsed else {
                 if c.failure != true { failures.append("\(label): refused, WPT gives \(c.fields["href"] ?? "")") }
                 continue
@@ -79,53 +72,41 @@ final class WPTURLTests: XCTestCase {
                 failures.append("\(label): \(name) is \(Self.field(name, of: parsed).debugDescription), WPT \(c.fields[name]!.debugDescription)")
             }
         }
-        XCTAssertEqual(divergences, 8)
         XCTAssert(failures.isEmpty, "\(failures.count) of \(file.parse.count) differ:\n" + failures.joined(separator: "\n"))
     }
 
     func testSetters() throws {
         let file = try load()
         XCTAssertGreaterThan(file.setters.count, 250)
-        var failures: [String] = [], divergences = 0
+        var failures: [String] = []
         for c in file.setters {
             let start = try WHATWGURL(c.href ?? "")
             var url = start
             let component = c.component ?? "", value = c.new_value ?? ""
             XCTAssertTrue(try url.set(component, to: value), component)
             let label = "\((c.href ?? "").debugDescription).\(component) = \(value.debugDescription)"
-            if c.divergence != nil {
-                divergences += 1
-                if url.href != start.href { failures.append("\(label): a divergence, pekit should leave it, gives \(url.href)") }
-                continue
-            }
             for (name, want) in (c.expected ?? [:]).sorted(by: { $0.key < $1.key }) where Self.field(name, of: url) != want {
                 failures.append("\(label): \(name) is \(Self.field(name, of: url).debugDescription), WPT \(want.debugDescription)")
             }
         }
-        XCTAssertEqual(divergences, 2)
         XCTAssert(failures.isEmpty, "\(failures.count) of \(file.setters.count) differ:\n" + failures.joined(separator: "\n"))
     }
 
-    /// How far ICU 72's UTS #46 (Unicode 15, what Debian 12 has) is behind rev. 33 (Unicode 16), as
-    /// README's IDNA section states it: pekit never accepts a name the Standard refuses nor gives
-    /// another ASCII form (capital sharp s is mapped to ß before ICU, as rev. 33 maps it); it
-    /// refuses 833 of WPT's IdnaTestV2 names and 12 of its toascii names the Standard now accepts
-    /// (most of them xn-- labels rev. 33 no longer checks).
-    func testIDNAAgainstUTS46Revision33() throws {
+    /// pekit's own UTS #46 (Unicode 17.0.0 tables, scripts/idna-tables) gives WPT's answer for
+    /// every name of IdnaTestV2.json and toascii.json: the same ASCII form, or a refusal.
+    func testIDNAAgainstWPT() throws {
         let file = try load()
-        var refused: [String: Int] = [:], other: [String] = []
+        var failures: [String] = []
         for (name, cases) in file.idna {
             for c in cases {
                 let got = (try? WHATWGURL("https://\(c.input)/x"))?.hostWithPort
                 if got == c.output { continue }
-                if got == nil { refused[name, default: 0] += 1; continue }
-                other.append("\(name) \(c.input.debugDescription): \(got ?? "refused"), WPT \(c.output ?? "refuses it")")
+                failures.append("\(name) \(c.input.debugDescription): \(got ?? "refused"), WPT \(c.output ?? "refuses it")")
             }
         }
         XCTAssertEqual(file.idna["IdnaTestV2"]?.count, 2670)
         XCTAssertEqual(file.idna["toascii"]?.count, 87)
-        XCTAssertEqual(refused, ["IdnaTestV2": 833, "toascii": 12])
-        XCTAssert(other.isEmpty, other.joined(separator: "\n"))
+        XCTAssert(failures.isEmpty, "\(failures.count) differ:\n" + failures.joined(separator: "\n"))
         XCTAssertEqual(try IDNA.domainToASCII("FA\u{1E9E}.de"), "xn--fa-hia.de")
     }
 }

@@ -54,13 +54,19 @@ final class URLModuleTests: XCTestCase {
             if got != lua.eval("return \(want)") { failures.append("\(v.input ?? ""): \(got)") }
             checked += 1
         }
+        var behind = 0
         for v in try load("setter-vectors.json") {
+            // node 20 refuses an ASCII `xn--a` host that WPT's current tests accept (WHATWGURLTests.nodeIsBehindWPT).
             let got = lua.eval("local u = pekit.url.parse(\(quoted(v.url))) u[\(quoted(v.component))] = \(quoted(v.value)) return fields(u)")
-            if got != lua.eval("return \(quoted(v.fields.joined(separator: "\n")))") { failures.append("\(v.url ?? "") .\(v.component ?? "") = \(v.value ?? ""): \(got)") }
+            let differs = got != lua.eval("return \(quoted(v.fields.joined(separator: "\n")))")
+            if differs && (v.component == "host" || v.component == "hostname") && (v.value ?? "").hasPrefix("xn--") && v.fields.first == v.url {
+                behind += 1
+            } else if differs { failures.append("\(v.url ?? "") .\(v.component ?? "") = \(v.value ?? ""): \(got)") }
             checked += 1
         }
         XCTAssert(failures.isEmpty, "\(failures.count) of \(checked) differ:\n" + failures.prefix(20).joined(separator: "\n"))
         XCTAssertGreaterThan(checked, 900)
+        XCTAssertEqual(behind, 5)
     }
 
     func testSettersFollowTheStandard() throws {
@@ -102,7 +108,7 @@ final class URLModuleTests: XCTestCase {
         XCTAssertEqual(lua.eval(#"pekit.url.build{scheme = "http", host = "h", port = 70000}"#), "error: stdin:1: pekit.url.build: bad argument #1 (field \"port\": a port is a whole number in 0…65535)")
         XCTAssertEqual(lua.eval(#"pekit.url.domain_to_ascii("www.例子.中国"), pekit.url.domain_to_unicode("www.xn--fsqu00a.xn--fiqs8s"), pekit.url.domain_to_ascii("0x7F.1")"#),
                        "\"www.xn--fsqu00a.xn--fiqs8s\"\t\"www.例子.中国\"\t\"127.0.0.1\"")
-        XCTAssertEqual(lua.eval(#"pekit.url.domain_to_ascii("xn--a.com")"#), "nil\t\"the host \\\"xn--a.com\\\" is not a valid domain: the label \\\"xn--a\\\" is Punycode for text that is not a valid label (not NFC, or not mapped)\"")
+        XCTAssertEqual(lua.eval(#"pekit.url.domain_to_ascii("xn--a.com"), pekit.url.domain_to_ascii("xn--a.é")"#), "\"xn--a.com\"\tnil\t\"the host \\\"xn--a.é\\\" is not a valid domain: the label \\\"xn--a\\\" is Punycode for text that is not a valid label: it holds U+0080, which IDNA (UTS #46) disallows\"")
     }
 
     func testRequestsTakeURLValues() throws {

@@ -47,7 +47,7 @@ for name, _, target in rows:
     print(f"| {name} | {median:.2f} | {median / lua:.2f}× | {f'≤ {target}×' if target else ''} |")
 print("\nWhat start-up no longer does: build any command's help text (the synopses are closures; the query")
 print("servers' option lists were a fifth of `--version`), or load libedit and the libraries it needs")
-print("(libtinfo, libbsd, libmd), which only `pekit repl` loads, with `dlopen`. libcurl, libcrypto and ICU")
+print("(libtinfo, libbsd, libmd), which only `pekit repl` loads, with `dlopen`. libcurl and libcrypto")
 print("were already loaded on first use. The executable is linked without PIE (scripts/lib/deps.sh), so the")
 print("loader applies far fewer relocations. `StartupLibrariesTests` keeps the executable's NEEDED list to Lua and")
 print("the Swift runtime.")

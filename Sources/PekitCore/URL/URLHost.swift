@@ -127,7 +127,8 @@ public enum URLHost: Equatable, Sendable, CustomStringConvertible {
         guard !input.isEmpty else { failure = "the host is empty"; return nil }
         var ascii = input
         if input.contains(0x25) { ascii = (try? PercentDecoder(mode: .lenient).decode(bytes: input)) ?? input }
-        guard ascii.allSatisfy({ $0 < 0x80 }), !IDNA.needsProcessing(ascii.lazy.map { Unicode.Scalar($0) }) else {
+        // An ASCII name is only lower-cased (WPT's url tests: `xn--a` and `xn--` stay as they are).
+        guard ascii.allSatisfy({ $0 < 0x80 }) else {
             return parseInternationalized(UTF8Decoding.repaired(ascii), &failure, forbidden: &forbidden)
         }
         for i in ascii.indices {
@@ -156,7 +157,7 @@ public enum URLHost: Equatable, Sendable, CustomStringConvertible {
         parse(bytes: Array(String(String.UnicodeScalarView(input)).utf8), special: special, failure: &failure)
     }
 
-    /// The domain steps for a percent-decoded name that is not ASCII or has a Punycode label:
+    /// The domain steps for a percent-decoded name that is not ASCII:
     /// UTS #46 to ASCII, then the forbidden code points and IPv4, as for any name.
     static func parseInternationalized(_ utf8: [UInt8], _ failure: inout String, forbidden: inout Unicode.Scalar?) -> URLHost? {
         guard let ascii = IDNA.convert(utf8: utf8, toUnicode: false, &failure) else { return nil }

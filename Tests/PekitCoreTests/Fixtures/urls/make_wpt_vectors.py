@@ -3,9 +3,7 @@
 setters_tests.json from ada-url/ada's tests/wpt (fetched as a snapshot; nothing of ada's code is used).
 
 Writes wpt-vectors.json: {"source", "parse": [...], "setters": [...], "idna": {"IdnaTestV2": [...], "toascii": [...]}}, each WPT case as it is, read by
-WHATWGURLTests.testWPT. Cases whose host has a label of DIVERGENT_LABELS carry "divergence": UTS #46
-rev. 33 (Unicode 16) accepts those xn-- labels, ICU 72 (Debian 12) and node 20 refuse them, and so does
-pekit (README, IDNA): the test checks pekit refuses them (a parse fails, a setter leaves the URL as it was).
+WPTURLTests, which holds pekit to every one of them.
 
 Usage: python3 make_wpt_vectors.py [ADA_GIT_DIR]   (default /work/.mirror/ada-url+ada/repo)
 """
@@ -13,22 +11,13 @@ import json, os, subprocess, sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = sys.argv[1] if len(sys.argv) > 1 else "/work/.mirror/ada-url+ada/repo"
-DIVERGENT_LABELS = {"xn--", "xn--pokxncvks"}
-WHY = "UTS #46 rev. 33 accepts this xn-- label; ICU 72 (Debian 12), node 20 and pekit refuse it"
 
 def show(path):
     return subprocess.run(["git", "--git-dir", REPO, "show", "HEAD:" + path] if not os.path.isdir(os.path.join(REPO, ".git"))
                           else ["git", "-C", REPO, "show", "HEAD:" + path], capture_output=True, check=True).stdout
 
-def divergent(text):
-    host = text.split("//", 1)[-1].split("/", 1)[0]
-    return any(label.lower() in DIVERGENT_LABELS for label in host.replace(":", ".").split("."))
-
 commit = subprocess.run(["git", "--git-dir", REPO, "rev-parse", "HEAD"], capture_output=True, text=True, check=True).stdout.strip()
 parse = [c for c in json.loads(show("tests/wpt/urltestdata.json")) if isinstance(c, dict)]
-for c in parse:
-    if divergent(c["input"]):
-        c["divergence"] = WHY
 setters = []
 for component, cases in json.loads(show("tests/wpt/setters_tests.json")).items():
     if component == "comment":
@@ -36,8 +25,6 @@ for component, cases in json.loads(show("tests/wpt/setters_tests.json")).items()
     for c in cases:
         c = dict(c, component=component)
         c.pop("comment", None)
-        if divergent(c["new_value"]):
-            c["divergence"] = WHY
         setters.append(c)
 def usv(text):
     # WPT's files hold lone surrogates; a URL reads them as U+FFFD (JavaScript's USVString).
@@ -53,5 +40,4 @@ out = {"source": "WPT url/resources via ada-url/ada@%s tests/wpt" % commit, "par
 with open(os.path.join(HERE, "wpt-vectors.json"), "w") as f:
     json.dump(out, f, ensure_ascii=False, indent=0)
     f.write("\n")
-print(len(parse), "parse cases,", len(setters), "setter cases,", sum(map(len, idna.values())), "host names,",
-      sum("divergence" in c for c in parse + setters), "marked as divergences")
+print(len(parse), "parse cases,", len(setters), "setter cases,", sum(map(len, idna.values())), "host names")

@@ -1,2 +1,0 @@
-#include <unicode/uidna.h>
-#include <unicode/uvernum.h>
