@@ -156,6 +156,25 @@ if args.first == "sigv4", let n = args.dropFirst().first.flatMap({ Int($0) }) {
     exit(0)
 }
 
+// pekit-bench idna NAMES_FILE: ns a name for IDNA.domainToASCII (median of 7 passes), and how
+// many it refused.
+if args.first == "idna", let path = args.dropFirst().first {
+    guard let data = FileManager.default.contents(atPath: path) else { exit(1) }
+    let names = String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+    var times: [Double] = [], refused = 0
+    let repeats = max(1, 20_000 / max(1, names.count))
+    _ = names.map { try? IDNA.domainToASCII($0) }  // the tables are read on the first name
+    for _ in 0..<7 {
+        refused = 0
+        let start = now()
+        for _ in 0..<repeats { for name in names where (try? IDNA.domainToASCII(name)) == nil { refused += 1 } }
+        times.append((now() - start) / Double(names.count * repeats) * 1e9)
+        refused /= repeats
+    }
+    print("{\"impl\":\"pekit\",\"ns_per_name\":\(String(format: "%.1f", times.sorted()[3])),\"names\":\(names.count),\"refused\":\(refused),\"unicode\":\"\(IDNA.unicodeVersion)\"}")
+    exit(0)
+}
+
 // pekit-bench cookies DOMAINS PER_DOMAIN: parse+store rate, and Cookie header lookups (µs).
 if args.first == "cookies", args.count >= 3, let domains = Int(args[args.startIndex + 1]), let perDomain = Int(args[args.startIndex + 2]) {
     let psl = try? PublicSuffixList.load()

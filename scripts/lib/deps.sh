@@ -24,6 +24,8 @@ pekit_missing_packages() {
         python3 -c 'import requests' >/dev/null 2>&1 || missing="$missing python3-requests"
         # The HTTP client figures are taken against nginx on loopback (a server that costs nothing).
         [ -x /usr/sbin/nginx ] || command -v nginx >/dev/null 2>&1 || missing="$missing nginx-light"
+        # ICU, the IDNA figures' yardstick (scripts/bench-tools/idna_icu.c); pekit itself uses none.
+        [ -f /usr/include/unicode/uidna.h ] || missing="$missing libicu-dev"
     fi
     # The examples run against the bundled local server (Python, with openssl for HTTPS).
     if [ "${1:-}" = test ] || [ "${1:-}" = examples ]; then

@@ -82,7 +82,10 @@ struct UTS46Tables: Sendable {
     func bidi(_ scalar: UInt32) -> Bidi { Bidi(rawValue: UInt8(property(scalar) & 31)) ?? .L }
     func joining(_ scalar: UInt32) -> Joining { Joining(rawValue: UInt8(property(scalar) >> 5 & 7)) ?? .U }
     func isMark(_ scalar: UInt32) -> Bool { property(scalar) >> 8 & 1 == 1 }
-    func combiningClass(_ scalar: UInt32) -> UInt32 { scalar < 0x300 ? 0 : property(scalar) >> 9 }
+    func combiningClass(_ scalar: UInt32) -> UInt32 { scalar < 0x300 ? 0 : property(scalar) >> 9 & 0xFF }
+    /// Whether NFC leaves `scalar` as it is wherever it stands: a starter with no decomposition
+    /// that composes with nothing before it (most text, so most names are checked by this alone).
+    func isNFCStable(_ scalar: UInt32) -> Bool { scalar < 0xC0 || property(scalar) & (0xFF << 9 | 1 << 17 | 1 << 18) == 0 }
 
     /// The full canonical decomposition of a code point that has one (Hangul syllables aside).
     func decomposition(_ scalar: UInt32) -> [UInt32]? { scalar < 0xC0 ? nil : decompositions[scalar] }

@@ -9,6 +9,10 @@
 /// libidn2 is not used: it implements IDNA2008, which refuses symbols and leading hyphens the
 /// URL Standard accepts.
 public enum IDNA {
+    /// The Unicode version of the tables IDNA uses (UTS #46's mapping, NFC, the bidi and joining
+    /// classes), as `scripts/idna-tables` generated them.
+    public static let unicodeVersion = UTS46Tables.unicodeVersion
+
     /// Why a name has no ASCII (or Unicode) form.
     public struct Failure: Error, Equatable, CustomStringConvertible {
         public let description: String

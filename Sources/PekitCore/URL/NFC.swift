@@ -5,10 +5,15 @@ enum NFC {
     private static let sBase: UInt32 = 0xAC00, lBase: UInt32 = 0x1100, vBase: UInt32 = 0x1161, tBase: UInt32 = 0x11A7
     private static let lCount: UInt32 = 19, vCount: UInt32 = 21, tCount: UInt32 = 28, sCount: UInt32 = 11172
 
+    /// Whether `scalars` is NFC by the quick test: every code point stable (see
+    /// `UTS46Tables.isNFCStable`). False says only that `normalize` must look.
+    static func isNormalized(_ scalars: [UInt32], tables: UTS46Tables = .shared) -> Bool {
+        scalars.allSatisfy { tables.isNFCStable($0) }
+    }
+
     /// `scalars` in NFC.
     static func normalize(_ scalars: [UInt32], tables: UTS46Tables = .shared) -> [UInt32] {
-        // ASCII, and text of starters without decompositions below U+0300, are already NFC.
-        if scalars.allSatisfy({ $0 < 0x300 && tables.decomposition($0) == nil }) { return scalars }
+        if isNormalized(scalars, tables: tables) { return scalars }
         var decomposed: [UInt32] = []
         decomposed.reserveCapacity(scalars.count + 4)
         for c in scalars {

@@ -90,7 +90,7 @@ enum UTS46 {
     // is not valid, or nil.
     private static func invalidity(_ label: [UInt32], _ tables: UTS46Tables) -> String? {
         if label.allSatisfy({ $0 < 0x80 }) { return nil }  // ASCII (no STD3 rules): valid
-        if NFC.normalize(label, tables: tables) != label { return "is not in Unicode NFC" }
+        if !NFC.isNormalized(label, tables: tables) && NFC.normalize(label, tables: tables) != label { return "is not in Unicode NFC" }
         if label.count >= 4 && label[0] == 0x78 && label[1] == 0x6E && label[2] == 0x2D && label[3] == 0x2D {
             return "starts with xn--"
         }
