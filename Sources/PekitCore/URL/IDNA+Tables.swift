@@ -85,6 +85,12 @@ struct UTS46Tables: Sendable {
     func combiningClass(_ scalar: UInt32) -> UInt32 { scalar < 0x300 ? 0 : property(scalar) >> 9 & 0xFF }
     /// Whether NFC leaves `scalar` as it is wherever it stands: a starter with no decomposition
     /// that composes with nothing before it (most text, so most names are checked by this alone).
+    /// The combining class, and whether the code point composes with one before it, in one lookup.
+    func compositionClass(_ scalar: UInt32) -> (ccc: UInt32, composes: Bool) {
+        if scalar < 0x300 { return (0, false) }
+        let value = property(scalar)
+        return (value >> 9 & 0xFF, value >> 18 & 1 == 1)
+    }
     func isNFCStable(_ scalar: UInt32) -> Bool { scalar < 0xC0 || property(scalar) & (0xFF << 9 | 1 << 17 | 1 << 18) == 0 }
 
     /// The full canonical decomposition of a code point that has one (Hangul syllables aside).

@@ -24,7 +24,7 @@ public enum IDNA {
     /// - Throws: `Failure` naming the label and the rule it breaks.
     public static func domainToASCII(_ name: String) throws -> String {
         var failure = ""
-        guard let host = URLHost.parse(Array(name.unicodeScalars), special: true, failure: &failure) else { throw Failure(description: failure) }
+        guard let host = URLHost.parse(bytes: Array(name.utf8), special: true, failure: &failure) else { throw Failure(description: failure) }
         return host.description
     }
 
@@ -72,7 +72,10 @@ public enum IDNA {
 
     static func convert(utf8 name: [UInt8], toUnicode: Bool, _ failure: inout String) -> String? {
         let text = String(decoding: name, as: UTF8.self)
-        switch UTS46.process(text.unicodeScalars.map(\.value)) {
+        var scalars: [UInt32] = []
+        scalars.reserveCapacity(name.count)
+        for c in text.unicodeScalars { scalars.append(c.value) }
+        switch UTS46.process(scalars) {
         case .success(let labels):
             if toUnicode { return UTS46.unicode(labels) }
             guard let ascii = UTS46.ascii(labels) else {

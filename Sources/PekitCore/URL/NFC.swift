@@ -29,7 +29,9 @@ enum NFC {
             }
         }
         // Canonical ordering: each run of non-starters sorted (stably) by combining class.
-        var classes = decomposed.map { tables.combiningClass($0) }
+        let looked = decomposed.map { tables.compositionClass($0) }
+        var classes = looked.map(\.ccc)
+        var composes = looked.map(\.composes)
         var i = 0
         while i < decomposed.count {
             guard classes[i] != 0 else { i += 1; continue }
@@ -38,7 +40,12 @@ enum NFC {
             if end - i > 1 {
                 let run = (i..<end).map { (decomposed[$0], classes[$0]) }.enumerated()
                     .sorted { $0.element.1 != $1.element.1 ? $0.element.1 < $1.element.1 : $0.offset < $1.offset }
-                for (k, item) in run.enumerated() { decomposed[i + k] = item.element.0; classes[i + k] = item.element.1 }
+                let flags = (i..<end).map { composes[$0] }
+                for (k, item) in run.enumerated() {
+                    decomposed[i + k] = item.element.0
+                    classes[i + k] = item.element.1
+                    composes[i + k] = flags[item.offset]
+                }
             }
             i = end
         }
@@ -48,8 +55,10 @@ enum NFC {
         out.reserveCapacity(decomposed.count)
         var starter = -1
         var lastClass: Int = -1  // of the last character after the starter; -1 when there is none
-        for (c, cc) in zip(decomposed, classes) {
-            if starter >= 0 && (lastClass == -1 || (lastClass != 0 && lastClass < Int(cc))) {
+        for index in decomposed.indices {
+            let c = decomposed[index], cc = classes[index]
+            // Only a code point that is the second of some composite is looked up.
+            if composes[index] && starter >= 0 && (lastClass == -1 || (lastClass != 0 && lastClass < Int(cc))) {
                 if let composed = compose(out[starter], c, tables) {
                     out[starter] = composed
                     continue
