@@ -96,9 +96,14 @@ void pk_encode_rule_init(pk_encode_rule *rule) {
     }
 }
 
-size_t pk_encode(pk_level level, const uint8_t *src, size_t n, uint8_t *dst, const pk_encode_rule *rule) {
+// The level asked for, lowered to what this CPU runs.
+static pk_level usable(pk_level level) {
     pk_level top = pk_best_level();
-    if (level > top) level = top;
+    return level > top ? top : level;
+}
+
+size_t pk_encode(pk_level level, const uint8_t *src, size_t n, uint8_t *dst, const pk_encode_rule *rule) {
+    level = usable(level);
 #if defined(__x86_64__)
     // Below a block, straight to the loop that will do the work.
     if (level == PK_LEVEL_AVX512 && n >= 64) return pk_encode_avx512(src, n, dst, rule);
@@ -108,9 +113,9 @@ size_t pk_encode(pk_level level, const uint8_t *src, size_t n, uint8_t *dst, con
 }
 
 size_t pk_decode(pk_level level, const uint8_t *src, size_t n, uint8_t *dst, int flags) {
-    pk_level top = pk_best_level();
-    if (level > top) level = top;
+    level = usable(level);
 #if defined(__x86_64__)
+    // Below a block (and the two bytes an escape's digits may reach past it), the scalar loop.
     if (level == PK_LEVEL_AVX512 && n >= 66) return pk_decode_avx512(src, n, dst, flags);
     if (level >= PK_LEVEL_SSSE3 && n >= 18) return pk_decode_ssse3(src, n, dst, flags);
 #endif

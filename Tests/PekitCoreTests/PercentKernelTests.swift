@@ -132,6 +132,22 @@ final class PercentKernelTests: XCTestCase {
         XCTAssertEqual(compared, decoders.count * (Self.maxLength + 1) * Self.alignments)
     }
 
+    /// A large `String` is measured and encoded into a string near its own size (the kernels'
+    /// 16 bytes of slack): the same text as the bytes path, for every encoder, at sizes around the
+    /// 64 KB switch.
+    func testLargeStringsEncodeAsBytesDo() {
+        var rng = SplitMix(seed: 7)
+        let pieces = ["abc", "a b", "汉字", "%41", "+", "~", "é", "😀", "&=?", "\u{7F}"]
+        for encoder in [PercentEncoder.rfc3986, .form, .afnetworking, PercentEncoder(keepsValidEscapes: true)] {
+            for target in [20_000, 21_846, 22_000, 70_000] {
+                var text = ""
+                while text.utf8.count < target { text += pieces[Int(rng.next() % UInt64(pieces.count))] }
+                let bytes = Array(text.utf8)
+                XCTAssertEqual(Array(encoder.encode(text).utf8), bytes.withUnsafeBufferPointer { encoder.encode(bytes: $0) }, "\(target)")
+            }
+        }
+    }
+
     /// Escapes that straddle the SIMD blocks (at 14–17 for 16-byte blocks, 62–65 for 64) and runs
     /// of them, written out rather than left to chance.
     func testEscapesAcrossBlockEdges() throws {

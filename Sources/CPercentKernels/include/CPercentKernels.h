@@ -38,8 +38,9 @@ void pk_encode_rule_init(pk_encode_rule *rule);
 /// The best level this CPU runs (found once, at the first call).
 pk_level pk_best_level(void);
 
-/// Encodes `n` bytes at `src` into `dst`, which has room for 3 * n + 3 bytes; returns the count
-/// written. `level` above pk_best_level() is lowered to it.
+/// Encodes `n` bytes at `src` into `dst`, which has room for 3 * n + 3 bytes, or for the encoded
+/// length + 16 (no loop stores further past its last byte); returns the count written. `level`
+/// above pk_best_level() is lowered to it.
 size_t pk_encode(pk_level level, const uint8_t *src, size_t n, uint8_t *dst, const pk_encode_rule *rule);
 
 /// Decoding flags.

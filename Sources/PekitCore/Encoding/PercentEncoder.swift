@@ -92,11 +92,11 @@ public struct PercentEncoder: Sendable, Equatable {
         return utf8.withUTF8 { input in
             guard input.count > 0 else { return string }
             let room = Self.maximumEncodedCount(input.count)
-            if room > 1 << 16 {
-                // Large: through bytes, so that unused worst-case room is given back.
-                return String(decoding: encode(bytes: input), as: UTF8.self)
-            }
-            return String(unsafeUninitializedCapacity: room) { output in
+            // Large: measured first, so the string is made near its own size (a string's unused
+            // worst-case room would stay with it). The kernels write at most 16 bytes past the
+            // encoded length (a 16-byte store for one group of four; CPercentKernels.h).
+            let capacity = room > 1 << 16 ? encodedCount(input) + 16 : room
+            return String(unsafeUninitializedCapacity: capacity) { output in
                 fill(output.baseAddress!, from: input)
             }
         }
