@@ -1,28 +1,50 @@
 /// The Unicode 16.0.0 data of UTS #46 processing (IDNA+Data.swift, written by scripts/idna-tables),
 /// read from its text once, on the first name that needs it: the IDNA mapping, each code
 /// point's Bidi_Class, Joining_Type, mark-ness and combining class, and NFC's decompositions and
-/// compositions. Lookups are binary searches over range starts.
-struct UTS46Tables: Sendable {
+/// compositions. Lookups index a table for the Basic Multilingual Plane, and search range starts
+/// above it. A class, so that passing it along costs one reference, not one for each table.
+final class UTS46Tables: @unchecked Sendable {  // written only in init, read by any thread after
     /// A code point's IDNA status (nontransitional: a deviation is valid).
     enum Status: UInt8 { case valid, mapped, ignored, disallowed }
 
     /// Bidi_Class values in the generator's order.
     enum Bidi: UInt8 {
         case L, R, AL, EN, ES, ET, AN, CS, NSM, BN, B, S, WS, ON, LRE, LRO, RLE, RLO, PDF, LRI, RLI, FSI, PDI
+
+        /// R, AL or AN: a label with one makes the name a Bidi domain name (RFC 5893).
+        var isRightToLeft: Bool { self == .R || self == .AL || self == .AN }
+        /// What RFC 5893's rule 2 allows in a right-to-left label.
+        var allowedRightToLeft: Bool {
+            switch self {
+            case .R, .AL, .AN, .EN, .ES, .CS, .ET, .ON, .BN, .NSM: return true
+            default: return false
+            }
+        }
+        /// What rule 5 allows in a left-to-right label.
+        var allowedLeftToRight: Bool {
+            switch self {
+            case .L, .EN, .ES, .CS, .ET, .ON, .BN, .NSM: return true
+            default: return false
+            }
+        }
     }
 
     /// Joining_Type values in the generator's order.
     enum Joining: UInt8 { case U, L, R, D, T, C }
 
-    private var mappingStarts: [UInt32] = []
+    @exclusivity(unchecked) private var mappingStarts: [UInt32] = []
     // Per range: status in the low 2 bits, then the mapping's offset in `pool` (<< 2) and its
     // length (<< 24).
-    private var mappingInfo: [UInt32] = []
-    private var pool: [UInt32] = []
-    private var propertyStarts: [UInt32] = []
-    private var propertyValues: [UInt32] = []
-    private var decompositions: [UInt32: [UInt32]] = [:]
-    private var compositions: [UInt64: UInt32] = [:]
+    @exclusivity(unchecked) private var mappingInfo: [UInt32] = []
+    @exclusivity(unchecked) private var pool: [UInt32] = []
+    @exclusivity(unchecked) private var propertyStarts: [UInt32] = []
+    @exclusivity(unchecked) private var propertyValues: [UInt32] = []
+    // For the Basic Multilingual Plane, each code point's range in either table, found once here,
+    // so that a lookup is an index and not a search (2 × 128 KB).
+    @exclusivity(unchecked) private var bmpMapping: [UInt16] = []
+    @exclusivity(unchecked) private var bmpProperty: [UInt16] = []
+    @exclusivity(unchecked) private var decompositions: [UInt32: [UInt32]] = [:]
+    @exclusivity(unchecked) private var compositions: [UInt64: UInt32] = [:]
 
     static let shared = UTS46Tables()
 
@@ -48,6 +70,8 @@ struct UTS46Tables: Sendable {
             propertyStarts.append(start)
             propertyValues.append(value)
         }
+        bmpMapping = Self.index(mappingStarts)
+        bmpProperty = Self.index(propertyStarts)
         for line in Self.decompositionText.split(separator: "\n") {
             let fields = line.split(separator: " ").compactMap { UInt32($0, radix: 16) }
             if fields.count >= 2 { decompositions[fields[0]] = Array(fields.dropFirst()) }
@@ -56,6 +80,18 @@ struct UTS46Tables: Sendable {
             let fields = line.split(separator: " ").compactMap { UInt32($0, radix: 16) }
             if fields.count == 3 { compositions[UInt64(fields[0]) << 32 | UInt64(fields[1])] = fields[2] }
         }
+    }
+
+    // For each BMP code point, the index of its range among `starts`.
+    private static func index(_ starts: [UInt32]) -> [UInt16] {
+        guard starts.count <= Int(UInt16.max) else { return [] }  // then every lookup searches
+        var out = [UInt16](repeating: 0, count: 0x10000)
+        var range = 0
+        for c in 0..<0x10000 {
+            while range + 1 < starts.count && starts[range + 1] <= UInt32(c) { range += 1 }
+            out[c] = UInt16(range)
+        }
+        return out
     }
 
     // The index of the range holding `scalar`: the last start at or below it.
@@ -68,16 +104,23 @@ struct UTS46Tables: Sendable {
         return low
     }
 
-    /// The status of `scalar`, and what it maps to when mapped.
-    func status(_ scalar: UInt32) -> (Status, ArraySlice<UInt32>) {
-        let info = mappingInfo[Self.range(mappingStarts, scalar)]
-        let status = Status(rawValue: UInt8(info & 3)) ?? .disallowed
-        guard status == .mapped else { return (status, []) }
-        let offset = Int(info >> 2 & 0x3F_FFFF), length = Int(info >> 24)
-        return (status, pool[offset..<(offset + length)])
+    private func info(_ scalar: UInt32) -> UInt32 {
+        mappingInfo[Int(scalar) < bmpMapping.count ? Int(bmpMapping[Int(scalar)]) : Self.range(mappingStarts, scalar)]
     }
 
-    private func property(_ scalar: UInt32) -> UInt32 { propertyValues[Self.range(propertyStarts, scalar)] }
+    /// The status of `scalar`.
+    func status(_ scalar: UInt32) -> Status { Status(rawValue: UInt8(info(scalar) & 3)) ?? .disallowed }
+
+    /// Appends what `scalar` maps to (its status is `mapped`) to `out`.
+    func appendMapping(of scalar: UInt32, to out: inout [UInt32]) {
+        let info = info(scalar)
+        let offset = Int(info >> 2 & 0x3F_FFFF), length = Int(info >> 24)
+        pool.withUnsafeBufferPointer { out.append(contentsOf: UnsafeBufferPointer(rebasing: $0[offset..<(offset + length)])) }
+    }
+
+    private func property(_ scalar: UInt32) -> UInt32 {
+        propertyValues[Int(scalar) < bmpProperty.count ? Int(bmpProperty[Int(scalar)]) : Self.range(propertyStarts, scalar)]
+    }
 
     func bidi(_ scalar: UInt32) -> Bidi { Bidi(rawValue: UInt8(property(scalar) & 31)) ?? .L }
     func joining(_ scalar: UInt32) -> Joining { Joining(rawValue: UInt8(property(scalar) >> 5 & 7)) ?? .U }

@@ -18,13 +18,18 @@ enum Punycode {
 
     /// The Punycode of `scalars` (without `xn--`), or nil on overflow.
     static func encode(_ scalars: [UInt32]) -> [UInt8]? {
-        var out: [UInt8] = scalars.filter { $0 < 0x80 }.map { UInt8($0) }
+        var out: [UInt8] = []
+        out.reserveCapacity(scalars.count * 2 + 2)
+        for c in scalars where c < 0x80 { out.append(UInt8(c)) }
         let basic = UInt32(out.count)
         var handled = basic
         if basic > 0 { out.append(0x2D) }
         var n = initialN, delta: UInt32 = 0, bias = initialBias
         while handled < scalars.count {
-            guard let m = scalars.filter({ $0 >= n }).min() else { break }
+            // The smallest code point not yet handled.
+            var m = UInt32.max
+            for c in scalars where c >= n && c < m { m = c }
+            guard m != UInt32.max else { break }
             let (step, overflow) = (m - n).multipliedReportingOverflow(by: handled + 1)
             guard !overflow, delta <= UInt32.max - step else { return nil }
             delta += step

@@ -20,10 +20,9 @@ enum UTS46 {
                 mapped.append(c >= 0x41 && c <= 0x5A ? c | 0x20 : c)
                 continue
             }
-            let (status, target) = tables.status(c)
-            switch status {
+            switch tables.status(c) {
             case .valid, .disallowed: mapped.append(c)
-            case .mapped: mapped += target
+            case .mapped: tables.appendMapping(of: c, to: &mapped)
             case .ignored: break
             }
         }
@@ -53,7 +52,7 @@ enum UTS46 {
             }
         }
         // CheckBidi, for a name with a right-to-left label.
-        if out.contains(where: { $0.contains { c in c >= 0x80 && [.R, .AL, .AN].contains(tables.bidi(c)) } }) {
+        if out.contains(where: { $0.contains { c in c >= 0x80 && tables.bidi(c).isRightToLeft } }) {
             for (index, label) in out.enumerated() where !label.isEmpty && !satisfiesBidiRule(label, tables) {
                 return .failure(Problem(labelIndex: index, reason: "breaks the Bidi rule (RFC 5893) for right-to-left labels"))
             }
@@ -70,7 +69,8 @@ enum UTS46 {
                 out += label.map { UInt8($0) }
             } else {
                 guard let code = Punycode.encode(label) else { return nil }
-                out += [0x78, 0x6E, 0x2D, 0x2D] + code
+                out.append(contentsOf: [0x78, 0x6E, 0x2D, 0x2D] as [UInt8])
+                out.append(contentsOf: code)
             }
         }
         return String(decoding: out, as: UTF8.self)
@@ -97,7 +97,7 @@ enum UTS46 {
         if label.contains(0x2E) { return "holds a dot" }
         if let first = label.first, tables.isMark(first) { return "starts with a combining mark" }
         for c in label where c >= 0x80 {
-            if tables.status(c).0 != .valid { return "holds U+\(hexDigitsUpper(c)), which IDNA (UTS #46) disallows" }
+            if tables.status(c) != .valid { return "holds U+\(hexDigitsUpper(c)), which IDNA (UTS #46) disallows" }
         }
         if !satisfiesContextJ(label, tables) {
             return "has a zero-width joiner or non-joiner where the CONTEXTJ rule (RFC 5892) forbids it"
@@ -115,8 +115,9 @@ enum UTS46 {
             while left >= 0 && tables.joining(label[left]) == .T { left -= 1 }
             var right = i + 1
             while right < label.count && tables.joining(label[right]) == .T { right += 1 }
-            guard left >= 0, [.L, .D].contains(tables.joining(label[left])),
-                  right < label.count, [.R, .D].contains(tables.joining(label[right])) else { return false }
+            guard left >= 0, right < label.count else { return false }
+            let before = tables.joining(label[left]), after = tables.joining(label[right])
+            guard before == .L || before == .D, after == .R || after == .D else { return false }
         }
         return true
     }
@@ -128,14 +129,12 @@ enum UTS46 {
         let last = classes.last(where: { $0 != .NSM })
         switch first {
         case .R, .AL:
-            let allowed: Set<UTS46Tables.Bidi> = [.R, .AL, .AN, .EN, .ES, .CS, .ET, .ON, .BN, .NSM]
-            guard classes.allSatisfy(allowed.contains) else { return false }
-            guard let last, [.R, .AL, .EN, .AN].contains(last) else { return false }
+            guard classes.allSatisfy(\.allowedRightToLeft) else { return false }
+            guard let last, last == .R || last == .AL || last == .EN || last == .AN else { return false }
             return !(classes.contains(.EN) && classes.contains(.AN))
         case .L:
-            let allowed: Set<UTS46Tables.Bidi> = [.L, .EN, .ES, .CS, .ET, .ON, .BN, .NSM]
-            guard classes.allSatisfy(allowed.contains) else { return false }
-            guard let last, [.L, .EN].contains(last) else { return false }
+            guard classes.allSatisfy(\.allowedLeftToRight) else { return false }
+            guard let last, last == .L || last == .EN else { return false }
             return true
         default:
             return false
