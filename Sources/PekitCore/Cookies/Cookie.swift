@@ -77,8 +77,7 @@ public struct Cookie: Equatable, Sendable {
 
     /// Appends `name=value`'s bytes (the value's as they came), with no copy made of either.
     public func appendPair(to out: inout [UInt8]) {
-        if !name.isEmpty { Self.append(name, to: &out); out.append(0x3D) }
-        if let rawValue { out += rawValue } else { Self.append(value, to: &out) }
+        withUnsafePointer(to: self) { Self.appendPair(of: $0, to: &out) }
     }
 
     /// `appendPair` of a cookie read where it is stored (a method call would copy the cookie).

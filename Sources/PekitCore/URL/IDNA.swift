@@ -3,8 +3,8 @@
 /// CheckJoiners on, CheckHyphens, UseSTD3ASCIIRules and VerifyDnsLength off — so `☃.net`,
 /// `-x.com` and `a_b.com` are hosts, as in every browser.
 ///
-/// The work is pekit's own UTS #46 (UTS46.swift: revision 33, the Unicode 16.0.0 tables of
-/// IDNA+Data.swift, its own NFC and Punycode), with no ICU. A name that is ASCII is only
+/// The work is pekit's own UTS #46 (UTS46.swift: revision 33's rules on the Unicode 17.0.0
+/// tables that scripts/idna-tables writes, its own NFC and Punycode), with no ICU. A name that is ASCII is only
 /// lower-cased, as WPT's current tests expect of the Standard (`xn--a` is left as it is).
 /// libidn2 is not used: it implements IDNA2008, which refuses symbols and leading hyphens the
 /// URL Standard accepts.

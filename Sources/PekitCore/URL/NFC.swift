@@ -1,4 +1,4 @@
-/// Unicode Normalization Form C (UAX #15) over code points, from the Unicode 16.0.0 data of
+/// Unicode Normalization Form C (UAX #15) over code points, from the Unicode 17.0.0 data of
 /// UTS46Tables: full canonical decomposition, canonical ordering, then canonical composition,
 /// with Hangul done by arithmetic. What UTS #46 needs of normalization, without ICU.
 enum NFC {
@@ -28,37 +28,28 @@ enum NFC {
                 decomposed.append(c)
             }
         }
-        // Canonical ordering: each run of non-starters sorted (stably) by combining class.
-        let looked = decomposed.map { tables.compositionClass($0) }
-        var classes = looked.map(\.ccc)
-        var composes = looked.map(\.composes)
-        var i = 0
-        while i < decomposed.count {
-            guard classes[i] != 0 else { i += 1; continue }
-            var end = i
-            while end < decomposed.count && classes[end] != 0 { end += 1 }
-            if end - i > 1 {
-                let run = (i..<end).map { (decomposed[$0], classes[$0]) }.enumerated()
-                    .sorted { $0.element.1 != $1.element.1 ? $0.element.1 < $1.element.1 : $0.offset < $1.offset }
-                let flags = (i..<end).map { composes[$0] }
-                for (k, item) in run.enumerated() {
-                    decomposed[i + k] = item.element.0
-                    classes[i + k] = item.element.1
-                    composes[i + k] = flags[item.offset]
-                }
+        // Canonical ordering: a non-starter moves back past each non-starter of a higher class
+        // (an insertion sort, stable, within each run of non-starters).
+        var marks = decomposed.map { c -> (scalar: UInt32, ccc: UInt32, composes: Bool) in
+            let looked = tables.compositionClass(c)
+            return (c, looked.ccc, looked.composes)
+        }
+        for j in marks.indices where marks[j].ccc != 0 {
+            var k = j
+            while k > 0 && marks[k - 1].ccc > marks[k].ccc {
+                marks.swapAt(k - 1, k)
+                k -= 1
             }
-            i = end
         }
         // Canonical composition: a character joins the last starter unless something between
         // them blocks it (a starter, or a mark of the same or a higher class).
         var out: [UInt32] = []
-        out.reserveCapacity(decomposed.count)
+        out.reserveCapacity(marks.count)
         var starter = -1
         var lastClass: Int = -1  // of the last character after the starter; -1 when there is none
-        for index in decomposed.indices {
-            let c = decomposed[index], cc = classes[index]
+        for (c, cc, composes) in marks {
             // Only a code point that is the second of some composite is looked up.
-            if composes[index] && starter >= 0 && (lastClass == -1 || (lastClass != 0 && lastClass < Int(cc))) {
+            if composes && starter >= 0 && (lastClass == -1 || (lastClass != 0 && lastClass < Int(cc))) {
                 if let composed = compose(out[starter], c, tables) {
                     out[starter] = composed
                     continue

@@ -1,4 +1,4 @@
-/// UTS #46 processing (revision 33, Unicode 16.0.0) as the URL Standard runs it: nontransitional,
+/// UTS #46 processing (revision 33's rules, Unicode 17.0.0 tables) as the URL Standard runs it: nontransitional,
 /// CheckBidi and CheckJoiners on, CheckHyphens, UseSTD3ASCIIRules and VerifyDnsLength off. Map,
 /// normalize to NFC, break at dots, then decode and check each label; the first rule a label
 /// breaks is kept, with the label, for the message.
