@@ -21,6 +21,26 @@ final class NFCTests: XCTestCase {
         XCTAssert(failures.isEmpty, "\(failures.count) differ:\n" + failures.prefix(20).joined(separator: "\n"))
     }
 
+    /// The quick check, which lets UTS #46 skip normalizing, never passes text NFC would change,
+    /// and passes the precomposed letters (é, ǖ) that are NFC already, and the vectors' outputs
+    /// most of the time.
+    func testQuickCheckPassesOnlyNormalizedText() throws {
+        let url = try XCTUnwrap(Bundle.module.url(forResource: "nfc-vectors", withExtension: "json", subdirectory: "Fixtures/idna"))
+        let file = try JSONDecoder().decode(File.self, from: Data(contentsOf: url))
+        var wrong: [String] = [], passedOutputs = 0
+        for vector in file.vectors {
+            for text in vector where NFC.isNormalized(text) && text != vector[1] { wrong.append(text.map { hexDigitsUpper($0) }.joined(separator: " ")) }
+            if NFC.isNormalized(vector[1]) { passedOutputs += 1 }
+        }
+        XCTAssert(wrong.isEmpty, "passed, but not NFC: " + wrong.prefix(20).joined(separator: ", "))
+        XCTAssertTrue(NFC.isNormalized([0xE9, 0x1D6, 0x63]))
+        XCTAssertFalse(NFC.isNormalized([0x65, 0x301]))  // composes: normalize must look
+        XCTAssertTrue(NFC.isNormalized([0x61, 0x316, 0x315]))  // classes 220, 232: in order, composing with nothing
+        XCTAssertFalse(NFC.isNormalized([0x61, 0x315, 0x316]))  // out of order
+        XCTAssertFalse(NFC.isNormalized([0x212B]))  // a singleton (Å, the angstrom sign)
+        XCTAssertGreaterThan(passedOutputs, file.vectors.count / 2)
+    }
+
     /// Punycode both ways on RFC 3492's own samples (§7.1).
     func testPunycodeIsRFC3492s() {
         let samples: [(String, String)] = [

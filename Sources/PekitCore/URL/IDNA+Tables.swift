@@ -12,6 +12,9 @@ final class UTS46Tables: @unchecked Sendable {  // written only in init, read by
     enum Bidi: UInt8 {
         case L, R, AL, EN, ES, ET, AN, CS, NSM, BN, B, S, WS, ON, LRE, LRO, RLE, RLO, PDF, LRI, RLI, FSI, PDI
 
+        /// The class within packed `properties` (see `UTS46Tables.properties`).
+        @inline(__always) init(_ properties: UInt32) { self = Bidi(rawValue: UInt8(properties & 31)) ?? .L }
+
         /// R, AL or AN: a label with one makes the name a Bidi domain name (RFC 5893).
         var isRightToLeft: Bool { self == .R || self == .AL || self == .AN }
         /// What RFC 5893's rule 2 allows in a right-to-left label.
@@ -112,30 +115,52 @@ final class UTS46Tables: @unchecked Sendable {  // written only in init, read by
     /// The status of `scalar`.
     func status(_ scalar: UInt32) -> Status { Status(rawValue: UInt8(info(scalar) & 3)) ?? .disallowed }
 
-    /// Appends what `scalar` maps to (its status is `mapped`) to `out`.
-    func appendMapping(of scalar: UInt32, to out: inout [UInt32]) {
+    /// The status of `scalar`, with what processing makes of it appended to `out`: itself when it
+    /// is valid or disallowed, its mapping when mapped, nothing when ignored. One lookup.
+    func map(_ scalar: UInt32, into out: inout [UInt32]) -> Status {
         let info = info(scalar)
-        let offset = Int(info >> 2 & 0x3F_FFFF), length = Int(info >> 24)
-        pool.withUnsafeBufferPointer { out.append(contentsOf: UnsafeBufferPointer(rebasing: $0[offset..<(offset + length)])) }
+        let status = Status(rawValue: UInt8(info & 3)) ?? .disallowed
+        switch status {
+        case .valid, .disallowed: out.append(scalar)
+        case .ignored: break
+        case .mapped:
+            let offset = Int(info >> 2 & 0x3F_FFFF), length = Int(info >> 24)
+            pool.withUnsafeBufferPointer { out.append(contentsOf: UnsafeBufferPointer(rebasing: $0[offset..<(offset + length)])) }
+        }
+        return status
     }
+
+    /// Every property of `scalar` at once, packed as the generator writes them: Bidi_Class
+    /// (`Bidi(_:)` reads it), Joining_Type, mark, combining class, decomposes, composes.
+    func properties(_ scalar: UInt32) -> UInt32 { property(scalar) }
 
     private func property(_ scalar: UInt32) -> UInt32 {
         propertyValues[Int(scalar) < bmpProperty.count ? Int(bmpProperty[Int(scalar)]) : Self.range(propertyStarts, scalar)]
     }
 
-    func bidi(_ scalar: UInt32) -> Bidi { Bidi(rawValue: UInt8(property(scalar) & 31)) ?? .L }
+    func bidi(_ scalar: UInt32) -> Bidi { Bidi(property(scalar)) }
     func joining(_ scalar: UInt32) -> Joining { Joining(rawValue: UInt8(property(scalar) >> 5 & 7)) ?? .U }
     func isMark(_ scalar: UInt32) -> Bool { property(scalar) >> 8 & 1 == 1 }
     func combiningClass(_ scalar: UInt32) -> UInt32 { scalar < 0x300 ? 0 : property(scalar) >> 9 & 0xFF }
-    /// Whether NFC leaves `scalar` as it is wherever it stands: a starter with no decomposition
-    /// that composes with nothing before it (most text, so most names are checked by this alone).
     /// The combining class, and whether the code point composes with one before it, in one lookup.
     func compositionClass(_ scalar: UInt32) -> (ccc: UInt32, composes: Bool) {
         if scalar < 0x300 { return (0, false) }
         let value = property(scalar)
         return (value >> 9 & 0xFF, value >> 18 & 1 == 1)
     }
-    func isNFCStable(_ scalar: UInt32) -> Bool { scalar < 0xC0 || property(scalar) & (0xFF << 9 | 1 << 17 | 1 << 18) == 0 }
+    /// UAX #15's quick check for NFC, a code point at a time, given its `properties`: false when
+    /// NFC may change the text here (the code point is NFC_QC No or Maybe, or its combining class
+    /// is below `lastClass`, that of the one before it, which this updates). True for every code
+    /// point of a text means the text is NFC, so most names are checked by this alone.
+    @inline(__always) static func passesNFCQuickCheck(_ scalar: UInt32, _ properties: UInt32, lastClass: inout UInt32) -> Bool {
+        if scalar < 0xC0 {
+            lastClass = 0
+            return true
+        }
+        let ccc = properties >> 9 & 0xFF
+        defer { lastClass = ccc }
+        return properties & (1 << 17 | 1 << 18) == 0 && (ccc == 0 || ccc >= lastClass)
+    }
 
     /// The full canonical decomposition of a code point that has one (Hangul syllables aside).
     func decomposition(_ scalar: UInt32) -> [UInt32]? { scalar < 0xC0 ? nil : decompositions[scalar] }

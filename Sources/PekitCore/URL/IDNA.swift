@@ -35,14 +35,14 @@ public enum IDNA {
         var failure = ""
         guard let host = URLHost.parse(Array(name.unicodeScalars), special: true, failure: &failure) else { throw Failure(description: failure) }
         guard case .domain(let ascii) = host, needsProcessing(ascii.unicodeScalars) else { return host.description }
-        guard let unicode = convert(ascii, toUnicode: true, &failure) else { throw Failure(description: failure) }
+        guard let unicode = toUnicode(ascii, &failure) else { throw Failure(description: failure) }
         return unicode
     }
 
     /// The Unicode form of one `xn--` label (itself when it is not valid Punycode).
     static func labelToUnicode(_ label: String) -> String {
         var failure = ""
-        return convert(label, toUnicode: true, &failure) ?? label
+        return toUnicode(label, &failure) ?? label
     }
 
     /// Whether a name needs UTS #46: it is not ASCII, or a label starts with `xn--`.
@@ -64,29 +64,30 @@ public enum IDNA {
         return false
     }
 
-    /// UTS #46 to ASCII (or to Unicode) of a name; nil with a message naming the label and the
-    /// rule it breaks.
-    static func convert(_ name: String, toUnicode: Bool, _ failure: inout String) -> String? {
-        convert(utf8: Array(name.utf8), toUnicode: toUnicode, &failure)
-    }
-
-    static func convert(utf8 name: [UInt8], toUnicode: Bool, _ failure: inout String) -> String? {
-        let text = String(decoding: name, as: UTF8.self)
-        var scalars: [UInt32] = []
-        scalars.reserveCapacity(name.count)
-        for c in text.unicodeScalars { scalars.append(c.value) }
-        switch UTS46.process(scalars) {
-        case .success(let labels):
-            if toUnicode { return UTS46.unicode(labels) }
-            guard let ascii = UTS46.ascii(labels) else {
-                failure = "the host \"\(text)\" is not a valid domain: a label is too long for Punycode"
-                return nil
-            }
-            return ascii
-        case .failure(let problem):
-            failure = explain(text, problem)
+    /// UTS #46 to Unicode of a name; nil with a message naming the label and the rule it breaks.
+    static func toUnicode(_ name: String, _ failure: inout String) -> String? {
+        var processed: [UInt32] = []
+        if let problem = Array(name.utf8).withUnsafeBufferPointer({ UTS46.process(utf8: $0, into: &processed) }) {
+            failure = explain(name, problem)
             return nil
         }
+        return UTS46.unicode(processed)
+    }
+
+    /// UTS #46 to ASCII of a name in well-formed UTF-8: the ASCII bytes, or nil with a message
+    /// naming the label and the rule it breaks.
+    static func toASCII(utf8 name: [UInt8], _ failure: inout String) -> [UInt8]? {
+        var processed: [UInt32] = []
+        if let problem = name.withUnsafeBufferPointer({ UTS46.process(utf8: $0, into: &processed) }) {
+            failure = explain(String(decoding: name, as: UTF8.self), problem)
+            return nil
+        }
+        var out: [UInt8] = []
+        guard UTS46.appendASCII(processed, to: &out) else {
+            failure = "the host \"\(String(decoding: name, as: UTF8.self))\" is not a valid domain: a label is too long for Punycode"
+            return nil
+        }
+        return out
     }
 
     /// The message for a name that breaks a rule: the label as it was written (the name split

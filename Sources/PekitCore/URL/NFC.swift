@@ -5,10 +5,12 @@ enum NFC {
     private static let sBase: UInt32 = 0xAC00, lBase: UInt32 = 0x1100, vBase: UInt32 = 0x1161, tBase: UInt32 = 0x11A7
     private static let lCount: UInt32 = 19, vCount: UInt32 = 21, tCount: UInt32 = 28, sCount: UInt32 = 11172
 
-    /// Whether `scalars` is NFC by the quick test: every code point stable (see
-    /// `UTS46Tables.isNFCStable`). False says only that `normalize` must look.
-    static func isNormalized(_ scalars: [UInt32], tables: UTS46Tables = .shared) -> Bool {
-        scalars.allSatisfy { tables.isNFCStable($0) }
+    /// Whether `scalars` is NFC by UAX #15's quick check (`UTS46Tables.passesNFCQuickCheck`).
+    /// False says only that `normalize` must look.
+    static func isNormalized<S: Sequence>(_ scalars: S, tables: UTS46Tables = .shared) -> Bool where S.Element == UInt32 {
+        var lastClass: UInt32 = 0
+        for c in scalars where !UTS46Tables.passesNFCQuickCheck(c, c < 0xC0 ? 0 : tables.properties(c), lastClass: &lastClass) { return false }
+        return true
     }
 
     /// `scalars` in NFC.

@@ -19,9 +19,17 @@ enum Punycode {
     /// The Punycode of `scalars` (without `xn--`), or nil on overflow.
     static func encode(_ scalars: [UInt32]) -> [UInt8]? {
         var out: [UInt8] = []
-        out.reserveCapacity(scalars.count * 2 + 2)
-        for c in scalars where c < 0x80 { out.append(UInt8(c)) }
-        let basic = UInt32(out.count)
+        return scalars.withUnsafeBufferPointer { encode($0, into: &out) } ? out : nil
+    }
+
+    /// Appends the Punycode of `scalars` (without `xn--`) to `out`; false on overflow (what was
+    /// appended is then not Punycode). O(n × distinct code points), as RFC 3492's algorithm is.
+    static func encode(_ scalars: UnsafeBufferPointer<UInt32>, into out: inout [UInt8]) -> Bool {
+        var basic: UInt32 = 0
+        for c in scalars where c < 0x80 {
+            out.append(UInt8(c))
+            basic += 1
+        }
         var handled = basic
         if basic > 0 { out.append(0x2D) }
         var n = initialN, delta: UInt32 = 0, bias = initialBias
@@ -31,12 +39,12 @@ enum Punycode {
             for c in scalars where c >= n && c < m { m = c }
             guard m != UInt32.max else { break }
             let (step, overflow) = (m - n).multipliedReportingOverflow(by: handled + 1)
-            guard !overflow, delta <= UInt32.max - step else { return nil }
+            guard !overflow, delta <= UInt32.max - step else { return false }
             delta += step
             n = m
             for c in scalars {
                 if c < n {
-                    guard delta < UInt32.max else { return nil }
+                    guard delta < UInt32.max else { return false }
                     delta += 1
                 }
                 if c == n {
@@ -57,12 +65,13 @@ enum Punycode {
             delta += 1
             n += 1
         }
-        return out
+        return true
     }
 
     /// The code points `ascii` (without `xn--`) encodes, or nil when it is not valid Punycode.
-    static func decode(_ ascii: ArraySlice<UInt8>) -> [UInt32]? {
+    static func decode<C: RandomAccessCollection>(_ ascii: C) -> [UInt32]? where C.Element: FixedWidthInteger, C.Index == Int {
         var out: [UInt32] = []
+        out.reserveCapacity(ascii.count)
         var rest = ascii[...]
         if let dash = ascii.lastIndex(of: 0x2D) {
             for b in ascii[..<dash] {
@@ -80,13 +89,13 @@ enum Punycode {
             var w: UInt32 = 1, k = base
             while true {
                 guard index < rest.endIndex else { return nil }
-                let b = rest[index]
+                let b = UInt32(truncatingIfNeeded: rest[index])
                 index += 1
                 let value: UInt32
                 switch b {
-                case 0x61...0x7A: value = UInt32(b - 0x61)
-                case 0x41...0x5A: value = UInt32(b - 0x41)
-                case 0x30...0x39: value = UInt32(b - 0x30) + 26
+                case 0x61...0x7A: value = b - 0x61
+                case 0x41...0x5A: value = b - 0x41
+                case 0x30...0x39: value = b - 0x30 + 26
                 default: return nil
                 }
                 let (product, overflow) = value.multipliedReportingOverflow(by: w)

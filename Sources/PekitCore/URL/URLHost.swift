@@ -77,15 +77,14 @@ public enum URLHost: Equatable, Sendable, CustomStringConvertible {
         write(0x5D)
     }
 
-    static let forbiddenHost: Set<UInt32> = [0x00, 0x09, 0x0A, 0x0D, 0x20, 0x23, 0x2F, 0x3A, 0x3C, 0x3E, 0x3F, 0x40, 0x5B, 0x5C, 0x5D, 0x5E, 0x7C]
-
-    /// The forbidden domain code points below U+0080 as a 128-bit mask (forbidden host code points,
-    /// C0 controls, `%` and DEL).
-    static let forbiddenDomainMask: (UInt64, UInt64) = {
-        var low: UInt64 = 0xFFFF_FFFF | 1 << 0x25, high: UInt64 = 1 << 63
-        for c in forbiddenHost { if c < 64 { low |= 1 << UInt64(c) } else { high |= 1 << UInt64(c - 64) } }
+    /// The forbidden domain code points below U+0080 as a 128-bit mask: the forbidden host code
+    /// points (§3.2: NUL, tab, LF, CR, space, # / : < > ? @ [ \\ ] ^ |), the other C0 controls, `%`
+    /// and DEL. Constants the compiler folds, as a global would cost a once-check at every byte.
+    @inline(__always) static var forbiddenDomainMask: (UInt64, UInt64) {
+        let low: UInt64 = 0xFFFF_FFFF | 1 << 0x20 | 1 << 0x23 | 1 << 0x25 | 1 << 0x2F | 1 << 0x3A | 1 << 0x3C | 1 << 0x3E | 1 << 0x3F
+        let high: UInt64 = 1 << (0x40 - 64) | 1 << (0x5B - 64) | 1 << (0x5C - 64) | 1 << (0x5D - 64) | 1 << (0x5E - 64) | 1 << (0x7C - 64) | 1 << (0x7F - 64)
         return (low, high)
-    }()
+    }
 
     @inline(__always) static func isForbiddenDomain(_ c: UInt32) -> Bool {
         guard c < 128 else { return false }
@@ -160,18 +159,17 @@ public enum URLHost: Equatable, Sendable, CustomStringConvertible {
     /// The domain steps for a percent-decoded name that is not ASCII:
     /// UTS #46 to ASCII, then the forbidden code points and IPv4, as for any name.
     static func parseInternationalized(_ utf8: [UInt8], _ failure: inout String, forbidden: inout Unicode.Scalar?) -> URLHost? {
-        guard let ascii = IDNA.convert(utf8: utf8, toUnicode: false, &failure) else { return nil }
+        guard let ascii = IDNA.toASCII(utf8: utf8, &failure) else { return nil }
         guard !ascii.isEmpty else { failure = "the host \"\(String(decoding: utf8, as: UTF8.self))\" is empty once IDNA maps it"; return nil }
-        for c in ascii.unicodeScalars where isForbiddenDomain(c.value) {
-            forbidden = c
-            failure = "the host holds the forbidden code point U+\(hexDigitsUpper(c.value))"; return nil
+        for b in ascii where isForbiddenDomain(UInt32(b)) {
+            forbidden = Unicode.Scalar(b)
+            failure = "the host holds the forbidden code point U+\(hexDigitsUpper(UInt32(b)))"; return nil
         }
-        let bytes = Array(ascii.utf8)
-        if endsInANumber(bytes) {
-            guard let n = parseIPv4(bytes, &failure) else { return nil }
+        if endsInANumber(ascii) {
+            guard let n = parseIPv4(ascii, &failure) else { return nil }
             return .ipv4(n)
         }
-        return .domain(ascii)
+        return .domain(String(decoding: ascii, as: UTF8.self))
     }
 
     /// §3.5 "ends in a number".

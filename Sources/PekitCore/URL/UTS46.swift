@@ -2,6 +2,13 @@
 /// CheckBidi and CheckJoiners on, CheckHyphens, UseSTD3ASCIIRules and VerifyDnsLength off. Map,
 /// normalize to NFC, break at dots, then decode and check each label; the first rule a label
 /// breaks is kept, with the label, for the message.
+///
+/// A name is processed in one buffer of code points, its labels separated by U+002E, and the
+/// ASCII form is written straight into bytes: no array is made for a label. Most names need only
+/// the mapping pass, which also learns what the checks after it need (whether the name is already
+/// NFC, holds a disallowed or right-to-left code point, or a joiner), so that a label of a
+/// name that is NFC and holds nothing disallowed is checked only for what can still be wrong in
+/// it: a combining mark first, the joiners' context, and the Bidi rule.
 enum UTS46 {
     /// The first rule the name breaks: which label (its index) and why.
     struct Problem: Error, Equatable {
@@ -9,97 +16,207 @@ enum UTS46 {
         let reason: String
     }
 
-    /// The labels of `name` after processing (decoded from Punycode where they were), or the
-    /// first problem.
-    static func process(_ name: [UInt32], tables: UTS46Tables = .shared) -> Result<[[UInt32]], Problem> {
-        // 1. Map. A disallowed code point stays, to be reported with its label.
-        var mapped: [UInt32] = []
-        mapped.reserveCapacity(name.count)
-        for c in name {
-            if c < 0x80 {
-                mapped.append(c >= 0x41 && c <= 0x5A ? c | 0x20 : c)
-                continue
-            }
-            switch tables.status(c) {
-            case .valid, .disallowed: mapped.append(c)
-            case .mapped: tables.appendMapping(of: c, to: &mapped)
-            case .ignored: break
-            }
-        }
-        // 2. Normalize; 3. break.
-        let labels = NFC.normalize(mapped, tables: tables).split(separator: 0x2E, omittingEmptySubsequences: false).map(Array.init)
-        var out: [[UInt32]] = []
-        out.reserveCapacity(labels.count)
-        // 4. Convert and validate.
-        for (index, label) in labels.enumerated() {
-            if label.count >= 4 && label[0] == 0x78 && label[1] == 0x6E && label[2] == 0x2D && label[3] == 0x2D {
-                guard label.allSatisfy({ $0 < 0x80 }) else {
-                    return .failure(Problem(labelIndex: index, reason: "is a Punycode label with a character that is not ASCII"))
-                }
-                guard let decoded = Punycode.decode(ArraySlice(label.dropFirst(4).map { UInt8($0) })) else {
-                    return .failure(Problem(labelIndex: index, reason: "is not valid Punycode"))
-                }
-                if decoded.isEmpty || decoded.allSatisfy({ $0 < 0x80 }) {
-                    return .failure(Problem(labelIndex: index, reason: "is Punycode for text that needs none (empty, or ASCII)"))
-                }
-                if let reason = invalidity(decoded, tables) {
-                    return .failure(Problem(labelIndex: index, reason: "is Punycode for text that is not a valid label: it " + reason))
-                }
-                out.append(decoded)
-            } else {
-                if let reason = invalidity(label, tables) { return .failure(Problem(labelIndex: index, reason: reason)) }
-                out.append(label)
-            }
-        }
-        // CheckBidi, for a name with a right-to-left label.
-        if out.contains(where: { $0.contains { c in c >= 0x80 && tables.bidi(c).isRightToLeft } }) {
-            for (index, label) in out.enumerated() where !label.isEmpty && !satisfiesBidiRule(label, tables) {
-                return .failure(Problem(labelIndex: index, reason: "breaks the Bidi rule (RFC 5893) for right-to-left labels"))
-            }
-        }
-        return .success(out)
+    // What the mapping pass saw.
+    private struct Seen: OptionSet {
+        let rawValue: UInt8
+        static let unstable = Seen(rawValue: 1)  // a code point NFC may change
+        static let disallowed = Seen(rawValue: 2)
+        static let rightToLeft = Seen(rawValue: 4)
+        static let joiner = Seen(rawValue: 8)  // U+200C or U+200D
+        static let punycode = Seen(rawValue: 16)  // a label that starts with xn--
     }
 
-    /// The ASCII form of processed labels: Punycode for those that are not ASCII.
-    static func ascii(_ labels: [[UInt32]]) -> String? {
-        var out: [UInt8] = []
-        for (i, label) in labels.enumerated() {
-            if i > 0 { out.append(0x2E) }
-            if label.allSatisfy({ $0 < 0x80 }) {
-                out += label.map { UInt8($0) }
-            } else {
-                guard let code = Punycode.encode(label) else { return nil }
-                out.append(contentsOf: [0x78, 0x6E, 0x2D, 0x2D] as [UInt8])
-                out.append(contentsOf: code)
+    /// Processes `name`, well-formed UTF-8, into `processed`: the labels after processing (decoded
+    /// from Punycode where they were), separated by U+002E. Returns the first problem, or nil.
+    static func process(utf8 name: UnsafeBufferPointer<UInt8>, into processed: inout [UInt32], tables: UTS46Tables = .shared) -> Problem? {
+        // 1. Map. A disallowed code point stays, to be reported with its label.
+        var mapped: [UInt32] = []
+        mapped.reserveCapacity(name.count + 4)
+        var seen: Seen = []
+        var i = 0
+        var lastClass: UInt32 = 0  // the combining class of the last code point mapped, for NFC's quick check
+        while i < name.count {
+            let b = name[i]
+            if b < 0x80 {
+                mapped.append(UInt32(b >= 0x41 && b <= 0x5A ? b | 0x20 : b))
+                lastClass = 0
+                i += 1
+                continue
+            }
+            let c = scalar(name, &i)
+            let first = mapped.count
+            switch tables.map(c, into: &mapped) {
+            case .ignored: continue
+            case .disallowed: seen.insert(.disallowed)
+            case .valid, .mapped: break
+            }
+            for k in first..<mapped.count { note(mapped[k], &seen, &lastClass, tables) }
+        }
+        // 2. Normalize. A name that was already NFC keeps the guarantees of the mapping pass.
+        if seen.contains(.unstable) { mapped = NFC.normalize(mapped, tables: tables) }
+        if hasPunycodeLabel(mapped) { seen.insert(.punycode) }  // after mapping: ｘｎ-- is xn--
+        let general = seen.contains(.unstable) || seen.contains(.disallowed)
+        // 3. Break; 4. convert and validate.
+        var rightToLeft = seen.contains(.rightToLeft)
+        if !seen.contains(.punycode) {
+            let problem = mapped.withUnsafeBufferPointer { all -> Problem? in
+                var index = 0
+                return forEachLabel(all) { label in
+                    defer { index += 1 }
+                    return invalidity(label, tables, general: general, joiner: seen.contains(.joiner)).map { Problem(labelIndex: index, reason: $0) }
+                }
+            }
+            if let problem { return problem }
+            processed = mapped
+        } else {
+            processed.removeAll(keepingCapacity: true)
+            processed.reserveCapacity(mapped.count)
+            let problem = mapped.withUnsafeBufferPointer { all -> Problem? in
+                var index = 0
+                return forEachLabel(all) { label in
+                    defer { index += 1 }
+                    if index > 0 { processed.append(0x2E) }
+                    guard isPunycode(label) else {
+                        if let reason = invalidity(label, tables, general: general, joiner: seen.contains(.joiner)) { return Problem(labelIndex: index, reason: reason) }
+                        processed.append(contentsOf: label)
+                        return nil
+                    }
+                    guard label.allSatisfy({ $0 < 0x80 }) else {
+                        return Problem(labelIndex: index, reason: "is a Punycode label with a character that is not ASCII")
+                    }
+                    guard let decoded = Punycode.decode(UnsafeBufferPointer(rebasing: label[4...])) else {
+                        return Problem(labelIndex: index, reason: "is not valid Punycode")
+                    }
+                    if decoded.isEmpty || decoded.allSatisfy({ $0 < 0x80 }) {
+                        return Problem(labelIndex: index, reason: "is Punycode for text that needs none (empty, or ASCII)")
+                    }
+                    let reason = decoded.withUnsafeBufferPointer { invalidity($0, tables, general: true, joiner: true) }
+                    if let reason { return Problem(labelIndex: index, reason: "is Punycode for text that is not a valid label: it " + reason) }
+                    if !rightToLeft { rightToLeft = decoded.contains { $0 >= 0x80 && tables.bidi($0).isRightToLeft } }
+                    processed.append(contentsOf: decoded)
+                    return nil
+                }
+            }
+            if let problem { return problem }
+        }
+        // CheckBidi, for a name with a right-to-left label.
+        guard rightToLeft else { return nil }
+        return processed.withUnsafeBufferPointer { all -> Problem? in
+            var index = 0
+            return forEachLabel(all) { label in
+                defer { index += 1 }
+                guard label.isEmpty || satisfiesBidiRule(label, tables) else {
+                    return Problem(labelIndex: index, reason: "breaks the Bidi rule (RFC 5893) for right-to-left labels")
+                }
+                return nil
             }
         }
-        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends the ASCII form of processed labels to `out`: Punycode for those that are not
+    /// ASCII. False when a label is too long for Punycode.
+    static func appendASCII(_ processed: [UInt32], to out: inout [UInt8]) -> Bool {
+        out.reserveCapacity(out.count + processed.count * 2 + 8)
+        return processed.withUnsafeBufferPointer { all in
+            var first = true
+            return forEachLabel(all) { label -> Bool? in
+                if !first { out.append(0x2E) }
+                first = false
+                if label.allSatisfy({ $0 < 0x80 }) {
+                    for c in label { out.append(UInt8(truncatingIfNeeded: c)) }
+                    return nil
+                }
+                out.append(contentsOf: [0x78, 0x6E, 0x2D, 0x2D] as [UInt8])
+                return Punycode.encode(label, into: &out) ? nil : false
+            } == nil
+        }
     }
 
     /// The Unicode form of processed labels.
-    static func unicode(_ labels: [[UInt32]]) -> String {
+    static func unicode(_ processed: [UInt32]) -> String {
         var text = String.UnicodeScalarView()
-        for (i, label) in labels.enumerated() {
-            if i > 0 { text.append(".") }
-            for c in label { if let scalar = Unicode.Scalar(c) { text.append(scalar) } }
-        }
+        for c in processed { if let scalar = Unicode.Scalar(c) { text.append(scalar) } }
         return String(text)
     }
 
+    // Calls `body` with each label of `all` (the code points between full stops) in order, and
+    // returns the first non-nil it returns.
+    @inline(__always)
+    private static func forEachLabel<T>(_ all: UnsafeBufferPointer<UInt32>, _ body: (UnsafeBufferPointer<UInt32>) -> T?) -> T? {
+        var start = 0
+        while true {
+            var end = start
+            while end < all.count && all[end] != 0x2E { end += 1 }
+            if let result = body(UnsafeBufferPointer(rebasing: all[start..<end])) { return result }
+            guard end < all.count else { return nil }
+            start = end + 1
+        }
+    }
+
+    // The code point of the well-formed UTF-8 sequence at `i` (a lead byte ≥ 0x80), moving past it.
+    @inline(__always)
+    private static func scalar(_ p: UnsafeBufferPointer<UInt8>, _ i: inout Int) -> UInt32 {
+        let b = UInt32(p[i])
+        if b < 0xE0 {
+            defer { i += 2 }
+            return (b & 0x1F) << 6 | UInt32(p[i + 1] & 0x3F)
+        }
+        if b < 0xF0 {
+            defer { i += 3 }
+            return (b & 0x0F) << 12 | UInt32(p[i + 1] & 0x3F) << 6 | UInt32(p[i + 2] & 0x3F)
+        }
+        defer { i += 4 }
+        return (b & 0x07) << 18 | UInt32(p[i + 1] & 0x3F) << 12 | UInt32(p[i + 2] & 0x3F) << 6 | UInt32(p[i + 3] & 0x3F)
+    }
+
+    // What a mapped code point tells the checks after mapping.
+    @inline(__always)
+    private static func note(_ c: UInt32, _ seen: inout Seen, _ lastClass: inout UInt32, _ tables: UTS46Tables) {
+        guard c >= 0x80 else {
+            lastClass = 0
+            return
+        }
+        let properties = tables.properties(c)
+        if !UTS46Tables.passesNFCQuickCheck(c, properties, lastClass: &lastClass) { seen.insert(.unstable) }
+        if UTS46Tables.Bidi(properties).isRightToLeft { seen.insert(.rightToLeft) }
+        if c == 0x200C || c == 0x200D { seen.insert(.joiner) }
+    }
+
+    private static func hasPunycodeLabel(_ all: [UInt32]) -> Bool {
+        var start = 0
+        while start + 4 <= all.count {
+            if all[start] == 0x78 && all[start + 1] == 0x6E && all[start + 2] == 0x2D && all[start + 3] == 0x2D { return true }
+            guard let dot = all[start...].firstIndex(of: 0x2E) else { return false }
+            start = dot + 1
+        }
+        return false
+    }
+
+    @inline(__always)
+    private static func isPunycode(_ label: UnsafeBufferPointer<UInt32>) -> Bool {
+        label.count >= 4 && label[0] == 0x78 && label[1] == 0x6E && label[2] == 0x2D && label[3] == 0x2D
+    }
+
     // §4.1's validity criteria for nontransitional processing (CheckHyphens off): why `label`
-    // is not valid, or nil.
-    private static func invalidity(_ label: [UInt32], _ tables: UTS46Tables) -> String? {
+    // is not valid, or nil. Unless `general`, the label comes from a name the mapping pass found
+    // NFC with nothing disallowed in it (mappings are to valid code points), so only a leading
+    // mark and the joiners are left to check; `joiner` says whether one may be there.
+    private static func invalidity(_ label: UnsafeBufferPointer<UInt32>, _ tables: UTS46Tables, general: Bool, joiner: Bool) -> String? {
         if label.allSatisfy({ $0 < 0x80 }) { return nil }  // ASCII (no STD3 rules): valid
-        if !NFC.isNormalized(label, tables: tables) && NFC.normalize(label, tables: tables) != label { return "is not in Unicode NFC" }
-        if label.count >= 4 && label[0] == 0x78 && label[1] == 0x6E && label[2] == 0x2D && label[3] == 0x2D {
-            return "starts with xn--"
+        if general {
+            if !NFC.isNormalized(label, tables: tables) && NFC.normalize(Array(label), tables: tables).elementsEqual(label) == false {
+                return "is not in Unicode NFC"
+            }
+            if isPunycode(label) { return "starts with xn--" }
+            if label.contains(0x2E) { return "holds a dot" }
         }
-        if label.contains(0x2E) { return "holds a dot" }
         if let first = label.first, tables.isMark(first) { return "starts with a combining mark" }
-        for c in label where c >= 0x80 {
-            if tables.status(c) != .valid { return "holds U+\(hexDigitsUpper(c)), which IDNA (UTS #46) disallows" }
+        if general {
+            for c in label where c >= 0x80 {
+                if tables.status(c) != .valid { return "holds U+\(hexDigitsUpper(c)), which IDNA (UTS #46) disallows" }
+            }
         }
-        if !satisfiesContextJ(label, tables) {
+        if joiner && !satisfiesContextJ(label, tables) {
             return "has a zero-width joiner or non-joiner where the CONTEXTJ rule (RFC 5892) forbids it"
         }
         return nil
@@ -107,7 +224,7 @@ enum UTS46 {
 
     // RFC 5892 Appendix A.1 and A.2: ZWNJ after a virama or between joining letters, ZWJ after
     // a virama.
-    private static func satisfiesContextJ(_ label: [UInt32], _ tables: UTS46Tables) -> Bool {
+    private static func satisfiesContextJ(_ label: UnsafeBufferPointer<UInt32>, _ tables: UTS46Tables) -> Bool {
         for (i, c) in label.enumerated() where c == 0x200C || c == 0x200D {
             if i > 0 && tables.combiningClass(label[i - 1]) == 9 { continue }
             guard c == 0x200C else { return false }
@@ -123,21 +240,23 @@ enum UTS46 {
     }
 
     // RFC 5893 §2's six conditions.
-    private static func satisfiesBidiRule(_ label: [UInt32], _ tables: UTS46Tables) -> Bool {
-        let classes = label.map { tables.bidi($0) }
-        guard let first = classes.first else { return true }
-        let last = classes.last(where: { $0 != .NSM })
-        switch first {
-        case .R, .AL:
-            guard classes.allSatisfy(\.allowedRightToLeft) else { return false }
-            guard let last, last == .R || last == .AL || last == .EN || last == .AN else { return false }
-            return !(classes.contains(.EN) && classes.contains(.AN))
-        case .L:
-            guard classes.allSatisfy(\.allowedLeftToRight) else { return false }
-            guard let last, last == .L || last == .EN else { return false }
-            return true
-        default:
-            return false
+    private static func satisfiesBidiRule(_ label: UnsafeBufferPointer<UInt32>, _ tables: UTS46Tables) -> Bool {
+        guard let firstScalar = label.first else { return true }
+        let first = tables.bidi(firstScalar)
+        var hasEN = false, hasAN = false
+        var last: UTS46Tables.Bidi?
+        for c in label {
+            let bidi = tables.bidi(c)
+            switch first {
+            case .R, .AL: guard bidi.allowedRightToLeft else { return false }
+            case .L: guard bidi.allowedLeftToRight else { return false }
+            default: return false
+            }
+            if bidi == .EN { hasEN = true } else if bidi == .AN { hasAN = true }
+            if bidi != .NSM { last = bidi }
         }
+        guard let last else { return false }
+        if first == .L { return last == .L || last == .EN }
+        return (last == .R || last == .AL || last == .EN || last == .AN) && !(hasEN && hasAN)
     }
 }
