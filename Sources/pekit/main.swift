@@ -14,8 +14,8 @@ pekit gets URL encoding, query strings, cookies and HTTP requests exactly right.
 
 commands:
 \(commands.map { "  " + ($0.name + String(repeating: " ", count: max(1, 11 - $0.name.count))) + $0.summary }.joined(separator: "\n"))
-  help       show this help, or 'pekit help <command>' for one command;
-             'pekit help --lua-api' prints the Lua API reference (README's table)
+  help       show this help, 'pekit help <command>' for one command, or 'pekit help <topic>'
+             for a guide's summary: \(HelpTopic.all.map(\.name).joined(separator: ", "))
 
 options:
   --version  print the version
@@ -40,21 +40,7 @@ func main() -> Int32 {
         Output.stdout.line("pekit \(Pekit.version)")
         return 0
     case "help", "--help", "-h":
-        if args.first.map({ String(decoding: $0, as: UTF8.self) }) == "--lua-api" {
-            // README's "Lua API" table, made from the reference the REPL's help shows.
-            Output.stdout.write(Array(LuaAPIDoc.markdownTable.utf8))
-            return 0
-        }
-        if let name = args.first.map({ String(decoding: $0, as: UTF8.self) }), name != "--help", name != "-h" {
-            guard let command = commands.first(where: { $0.name == name }) else {
-                Output.stderr.line(Suggestion.message("pekit: unknown command '\(name)'", for: name, among: commands.map(\.name) + ["help"]) + " (see 'pekit help')")
-                return 2
-            }
-            Output.stdout.line(command.help)
-        } else {
-            Output.stdout.line(topHelp)
-        }
-        return 0
+        return help(args.map { String(decoding: $0, as: UTF8.self) })
     default:
         // `pekit script.lua …` is `pekit run script.lua …`.
         if first.hasSuffix(".lua") && !first.hasPrefix("-") {
@@ -67,6 +53,35 @@ func main() -> Int32 {
         }
         return runCommandCatching(command, args)
     }
+}
+
+/// `pekit help [COMMAND | TOPIC | --lua-api | --reference | --man]`.
+func help(_ args: [String]) -> Int32 {
+    switch args.first {
+    case nil, "--help", "-h":
+        Output.stdout.line(topHelp)
+    case "--lua-api":
+        // docs/reference/lua-api.md, made from the reference the REPL's help shows.
+        Output.stdout.write(Array(LuaAPIDoc.markdownPage.utf8))
+    case "--reference":
+        Output.stdout.write(Array(CLIReference.markdown(commands, topHelp: topHelp).utf8))
+    case "--man":
+        Output.stdout.write(Array(ManPage.render(commands).utf8))
+    case "topics":
+        for topic in HelpTopic.all { Output.stdout.line(topic.name + String(repeating: " ", count: max(1, 17 - topic.name.count)) + topic.title) }
+    case let name?:
+        let command = commands.first { $0.name == name }
+        let topic = HelpTopic.named(name)
+        guard command != nil || topic != nil else {
+            let names = commands.map(\.name) + HelpTopic.all.flatMap { [$0.name] + $0.aliases }
+            Output.stderr.line(Suggestion.message("pekit help: no command or topic '\(name)'", for: name, among: names) + " (see 'pekit help topics')")
+            return 2
+        }
+        // A name that is both (cookies) gives the guide's summary, then the command's help.
+        if let topic { Output.stdout.line(topic.text) }
+        if let command { Output.stdout.line((topic == nil ? "" : "\n") + command.help) }
+    }
+    return 0
 }
 
 /// Runs a command; a usage error exits 2, any other failure 1, each with its one-line message.

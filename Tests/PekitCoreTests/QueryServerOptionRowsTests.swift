@@ -3,7 +3,7 @@ import XCTest
 @testable import PekitCore
 
 /// The server models' registration rows: one source for `--set`, Lua's option tables, help,
-/// completion and README.
+/// completion and docs/servers.md.
 final class QueryServerOptionRowsTests: XCTestCase {
     /// Each model's defaults find their own row again, and the names are the rows' names.
     func testEveryModelFindsItsRow() throws {
@@ -42,22 +42,22 @@ final class QueryServerOptionRowsTests: XCTestCase {
         XCTAssertThrowsError(try QueryServer.named("go", options: [("x", .boolean(true))])) { XCTAssertEqual("\($0)", "option \"x\": go has no such option (it has none)") }
     }
 
-    /// README's table of server models lists every model and every option of its row, in order.
-    func testReadmeListsEveryRow() throws {
+    /// docs/servers.md's table of server models lists every model and every option of its row, in order.
+    func testTheGuideListsEveryRow() throws {
         let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("README.md")
+            .appendingPathComponent("docs/servers.md")
         let readmeText = try String(contentsOf: readme, encoding: .utf8)
-        guard let table = readmeText.range(of: "| server | models | options (the server's own names) |") else { return XCTFail("README has no table of server models") }
+        guard let table = readmeText.range(of: "| server | models | options (the server's own names) |") else { return XCTFail("docs/servers.md has no table of server models") }
         let text = readmeText[table.upperBound...]
         for model in QueryServer.models {
             guard let row = text.split(separator: "\n").first(where: { $0.hasPrefix("| `\(model.name)` |") }) else {
-                XCTFail("README has no row for \(model.name)"); continue
+                XCTFail("docs/servers.md has no row for \(model.name)"); continue
             }
             let options = String(row)
             var at = options.startIndex
             for name in model.optionNames {
                 guard let found = options.range(of: "`\(name)`", range: at..<options.endIndex) else {
-                    XCTFail("README's \(model.name) row lacks `\(name)` (or lists it out of order)"); break
+                    XCTFail("docs/servers.md's \(model.name) row lacks `\(name)` (or lists it out of order)"); break
                 }
                 at = found.upperBound
             }

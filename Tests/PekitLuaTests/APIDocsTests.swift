@@ -2,16 +2,13 @@ import Foundation
 import XCTest
 @testable import PekitLua
 
-/// The Lua API reference: README's table is made from it, every example in it runs and prints
+/// The Lua API reference: docs/reference/lua-api.md is made from it, every example in it runs and prints
 /// what it says, and the REPL's help finds entries by name and by value.
 final class APIDocsTests: XCTestCase {
-    func testReadmeTableIsMadeFromTheReference() throws {
-        let readme = try String(contentsOfFile: URL(fileURLWithPath: repoPlugins).deletingLastPathComponent().appendingPathComponent("README.md").path, encoding: .utf8)
-        let start = try XCTUnwrap(readme.range(of: "<!-- Made by `pekit help --lua-api`"))
-        let afterMarker = try XCTUnwrap(readme[start.upperBound...].firstIndex(of: "\n"))
-        let end = try XCTUnwrap(readme.range(of: "<!-- end of the Lua API table -->"))
-        XCTAssertEqual(String(readme[readme.index(after: afterMarker)..<end.lowerBound]), LuaAPIDoc.markdownTable,
-                       "README's Lua API table differs from LuaAPIDocs.swift: run 'pekit help --lua-api' and paste it between the markers")
+    func testTheReferencePageIsMadeFromTheReference() throws {
+        let page = try String(contentsOfFile: URL(fileURLWithPath: repoPlugins).deletingLastPathComponent().appendingPathComponent("docs/reference/lua-api.md").path, encoding: .utf8)
+        XCTAssertEqual(page, LuaAPIDoc.markdownPage, "docs/reference/lua-api.md differs from LuaAPIDocs.swift: run scripts/docs-generate")
+        XCTAssertTrue(page.contains("\n" + LuaAPIDoc.markdownTable))
     }
 
     /// Every function a script can reach under `pekit` (and every callable table: `pekit.request`)

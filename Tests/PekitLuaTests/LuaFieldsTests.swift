@@ -51,19 +51,19 @@ final class LuaFieldsTests: XCTestCase {
     }
 
     /// The send options are one row each (SendOptions.fields): a script's table, pekit request's
-    /// flags and README's table all have every row; the rows only a script gives have a reader.
+    /// flags and the send options table of docs/requests-and-sending.md all have every row; the rows only a script gives have a reader.
     func testSendOptionRowsAreReadEverywhere() throws {
         let names = SendOptions.fields.map(\.name)
         XCTAssertEqual(names, HTTPModule.sendFields)
         let scriptOnly = SendOptions.fields.filter { if case .script = $0.kind { return true }; return false }.map(\.name)
         XCTAssertEqual(Set(scriptOnly), Set(HTTPModule.scriptReaders.keys))
         let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("README.md")
+            .appendingPathComponent("docs/requests-and-sending.md")
         let text = try String(contentsOf: readme, encoding: .utf8)
-        guard let table = text.range(of: "| option | default | meaning |") else { return XCTFail("README has no send options table") }
+        guard let table = text.range(of: "| option | default | meaning |") else { return XCTFail("docs/requests-and-sending.md has no send options table") }
         let rows = text[table.upperBound...].split(separator: "\n").dropFirst().prefix { $0.hasPrefix("|") }.map { $0.split(separator: "|").first ?? "" }
         for name in names {
-            XCTAssertTrue(rows.contains { $0.contains("`\(name)`") }, "README's send options table lacks `\(name)`")
+            XCTAssertTrue(rows.contains { $0.contains("`\(name)`") }, "docs/requests-and-sending.md's send options table lacks `\(name)`")
         }
         // Every non-script kind is read from a script's table by the row alone.
         let lua = LuaREPL(runtime: try makeRuntime())
