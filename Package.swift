@@ -5,7 +5,7 @@ let package = Package(
     name: "pekit",
     // PekitCore uses Swift 5.7's string algorithms (macOS 13's standard library). On Apple
     // platforms only PekitCore builds as it is (PekitHTTP and PekitCrypto load Debian's libcurl
-    // and libcrypto; the command line and PekitLua want Lua 5.4 and libedit): README says so.
+    // and libcrypto; the command line and PekitLua want Lua 5.4 and libedit): docs/swift.md says so.
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         .library(name: "PekitCore", targets: ["PekitCore"]),

@@ -1,7 +1,7 @@
 /// The send options as rows (`SendOptions.fields`, beside the options themselves): each one's field in a script's table (`timeout = 5`), the flags of
 /// `pekit request` that give it (`--timeout`, `--max-time`), what it takes, and how a value sets
 /// it. `pekit.http`'s option tables, `pekit request`'s flags and `pekit import curl` read these
-/// rows, and a test checks that README's table of send options lists every one.
+/// rows, and a test checks that the table of send options in docs/requests-and-sending.md lists every one.
 extension SendOptions {
     /// One send option.
     package struct Field: Sendable {

@@ -202,8 +202,9 @@ public struct SendOptions: Sendable {
     }
 
     /// Every send option, one row each (SendOptions+Fields.swift), in the order errors list them.
-    /// A new send option is its property above, its row here, and where `EasyHandle` applies it:
-    /// a script's tables, `pekit request`'s flags and `pekit import curl` read the row.
+    /// A new send option is its property above, its row here, where the libcurl transfer applies
+    /// it (Transfer.swift) and which sender implements it (Transport.swift's two lists): a
+    /// script's tables, `pekit request`'s flags and `pekit import curl` read the row.
     package static let fields: [Field] = [
         Field("jar", swift: "jar", .script("a cookie jar")),
         Field("same_site", swift: "cookieContext.site", .choice(CookieJar.RequestContext.Site.allCases.map(\.rawValue))) { options, value in

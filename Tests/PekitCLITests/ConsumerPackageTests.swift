@@ -23,6 +23,10 @@ final class ConsumerPackageTests: XCTestCase {
         let first = try XCTUnwrap((vectors["vectors"] as? [[String: Any]])?.first)
         let authorization = try XCTUnwrap((first["signed_headers"] as? [[String]])?.first { $0[0] == "Authorization" }?[1])
 
+        // docs/swift.md shows the first three tasks' lines as the program prints them.
+        let guide = try String(contentsOf: URL(fileURLWithPath: root).appendingPathComponent("docs/swift.md"), encoding: .utf8)
+        let shown = try XCTUnwrap(guide.components(separatedBy: "print, as the test holds them").dropFirst().first?.components(separatedBy: "```text\n").dropFirst().first?.components(separatedBy: "\n```").first)
+        XCTAssertTrue(output.hasPrefix(shown + "\n"), "docs/swift.md's output of the consumer differs from what it prints:\n\(output)")
         XCTAssertEqual(output.components(separatedBy: "\n"), [
             "1 query: page=2&q=caf%C3%A9%20%26%20co&tags%5B%5D=a&tags%5B%5D=b",
             "1 php: true",

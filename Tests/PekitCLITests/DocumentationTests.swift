@@ -114,6 +114,23 @@ final class DocumentationTests: XCTestCase {
         XCTAssertGreaterThan(files, 0)
     }
 
+    /// The guides' Swift is real code: each ```swift block is a file of the repository, or a part
+    /// of one, that a test builds (the consumer package's program, which ConsumerPackageTests
+    /// builds in Swift 6 mode and runs). docs/BRIDGE.md's worked examples of code to add are not.
+    func testEverySwiftExampleIsCodeThatBuilds() throws {
+        var checked = 0
+        for page in try Self.pages() where page != "docs/BRIDGE.md" {
+            for block in Self.blocks(try Self.read(page), language: "swift") {
+                let place = "\(page):\(block.line)"
+                guard let path = block.file ?? block.excerpt else { XCTFail("\(place): a Swift example with no <!-- file: --> or <!-- excerpt: --> line before it"); continue }
+                let text = try Self.read(path)
+                XCTAssertTrue(block.file != nil ? text == block.code : text.contains(block.code), "\(place) is not \(path) as it is")
+                checked += 1
+            }
+        }
+        XCTAssertGreaterThan(checked, 0)
+    }
+
     /// The generated references are what the binary prints now (scripts/docs-generate rewrites them).
     func testGeneratedReferencesAreCurrent() throws {
         for (path, args) in [("docs/reference/cli.md", ["help", "--reference"]), ("docs/reference/lua-api.md", ["help", "--lua-api"]), ("docs/man/pekit.1", ["help", "--man"])] {

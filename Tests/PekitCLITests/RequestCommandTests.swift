@@ -257,7 +257,7 @@ final class RequestCommandTests: XCTestCase {
     }
 
     /// pekit sends no Accept-Language (curl sends none); AFNetworking's policy carries its own,
-    /// from the locale, as documented in --help and README, and one -H fixes it.
+    /// from the locale, as documented in --help and docs/getting-started.md, and one -H fixes it.
     func testAcceptLanguageFollowsTheLocaleAndOneHeaderFixesIt() throws {
         let plain = try PekitProcess.run(["request", "http://h/"], environment: ["LANG": "en_US.UTF-8", "LANGUAGE": ""])
         XCTAssertEqual(plain.stdout, "GET / HTTP/1.1\r\nHost: h\r\nUser-Agent: pekit/0.1.0 (Linux; x86_64)\r\nAccept: */*\r\n\r\n")

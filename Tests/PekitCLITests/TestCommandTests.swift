@@ -219,7 +219,7 @@ final class TestCommandTests: XCTestCase {
         XCTAssertEqual(badEnv.stderr, "pekit test: --env-file: tests/f1_test.lua:1: 'test('t1', function() for _' is not a variable name (see 'pekit test --help')\n")
     }
 
-    /// The example README shows: the demo server's API, tested (a login, JSON checks, a server
+    /// The example docs/scripting.md shows: the demo server's API, tested (a login, JSON checks, a server
     /// model, one skipped test), with its TAP report.
     func testTheExampleTestsTheDemoServer() throws {
         let server = try TestServer.shared()

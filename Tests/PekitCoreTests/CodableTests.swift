@@ -62,8 +62,8 @@ final class CodableTests: XCTestCase {
         }
     }
 
-    /// README's Swift example, as written there.
-    func testREADMEsExample() throws {
+    /// The Codable example of docs/swift.md (the consumer package runs its first task).
+    func testTheGuidesCodableExample() throws {
         struct Search: Codable, Equatable { var q: String; var tags: [String]; var page: Int; var draft: Bool? }
         XCTAssertEqual(try Policy.afnetworking.queryString(encoding: Search(q: "a b", tags: ["x"], page: 2, draft: nil)).description,
                        "page=2&q=a%20b&tags%5B%5D=x")

@@ -7,28 +7,27 @@ enum HARModule: LuaModule {
     static let name = "har"
 
     static func install(in runtime: LuaRuntime, into pekit: Int32) {
-        let stack = runtime.stack
         let setFunction = runtime.setFunction
-        stack.newTable()
-        setFunction(-1, "pekit.har", "load") { call in
-            try call.require(.files)
-            let path = try call.string(1)
-            guard let bytes = Files.read(path) else { throw LuaArgumentError("\(path): cannot read the file") }
-            let entries: [HAR.Entry]
-            do { entries = try HAR.entries(bytes) } catch { throw LuaArgumentError("\(path): \(error)") }
-            call.stack.newTable(narr: Int32(clamping: entries.count))
-            for (i, entry) in entries.enumerated() {
-                let builder = entry.builder()
-                RequestModule.pushRequest(try builder.build(), builder: builder, in: call.runtime)
-                call.stack.rawSetIndex(-2, Int64(i + 1))
+        installTable(in: runtime, into: pekit) { module in
+            setFunction(module, "pekit.har", "load") { call in
+                try call.require(.files)
+                let path = try call.string(1)
+                guard let bytes = Files.read(path) else { throw LuaArgumentError("\(path): cannot read the file") }
+                let entries: [HAR.Entry]
+                do { entries = try HAR.entries(bytes) } catch { throw LuaArgumentError("\(path): \(error)") }
+                call.stack.newTable(narr: Int32(clamping: entries.count))
+                for (i, entry) in entries.enumerated() {
+                    let builder = entry.builder()
+                    RequestModule.pushRequest(try builder.build(), builder: builder, in: call.runtime)
+                    call.stack.rawSetIndex(-2, Int64(i + 1))
+                }
+                call.stack.newTable(narr: Int32(clamping: entries.count))
+                for (i, entry) in entries.enumerated() {
+                    if let status = entry.status { call.stack.push(integer: Int64(status)) } else { call.stack.pushNil() }
+                    call.stack.rawSetIndex(-2, Int64(i + 1))
+                }
+                return 2
             }
-            call.stack.newTable(narr: Int32(clamping: entries.count))
-            for (i, entry) in entries.enumerated() {
-                if let status = entry.status { call.stack.push(integer: Int64(status)) } else { call.stack.pushNil() }
-                call.stack.rawSetIndex(-2, Int64(i + 1))
-            }
-            return 2
         }
-        stack.rawSet(pekit, "har")
     }
 }

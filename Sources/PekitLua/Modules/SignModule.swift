@@ -74,44 +74,43 @@ enum SignModule: LuaModule {
     }
 
     static func install(in runtime: LuaRuntime, into pekit: Int32) {
-        let stack = runtime.stack
         let setFunction = runtime.setFunction
-        stack.newTable()
-        setFunction(-1, "pekit.sign", "aws_sigv4") { call in
-            let runtime = call.runtime
-            let stored = try signedRequest(call)
-            guard let fields = try LuaFields.read(call, argument: 2, known: Self.sigV4Fields) else {
-                throw call.badArgument(2, "table expected with access_key, secret_key, region and service")
+        installTable(in: runtime, into: pekit) { module in
+            setFunction(module, "pekit.sign", "aws_sigv4") { call in
+                let runtime = call.runtime
+                let stored = try signedRequest(call)
+                guard let fields = try LuaFields.read(call, argument: 2, known: Self.sigV4Fields) else {
+                    throw call.badArgument(2, "table expected with access_key, secret_key, region and service")
+                }
+                let (signer, time) = try sigV4(fields)
+                var request = stored.request
+                let explanation = try signer.sign(&request, at: time ?? TimeModule.wallClock())
+                stored.request = request
+                call.stack.pushValue(1)
+                guard try fields.flag("explain") == true else { return 1 }
+                runtime.push(.map(PekitMap(ordered: [
+                    .init(key: "canonical_request", value: .text(explanation.canonicalRequest)),
+                    .init(key: "string_to_sign", value: .text(explanation.stringToSign)),
+                    .init(key: "signature", value: .text(explanation.signature)),
+                ])), keepOrder: false)
+                return 2
             }
-            let (signer, time) = try sigV4(fields)
-            var request = stored.request
-            let explanation = try signer.sign(&request, at: time ?? TimeModule.wallClock())
-            stored.request = request
-            call.stack.pushValue(1)
-            guard try fields.flag("explain") == true else { return 1 }
-            runtime.push(.map(PekitMap(ordered: [
-                .init(key: "canonical_request", value: .text(explanation.canonicalRequest)),
-                .init(key: "string_to_sign", value: .text(explanation.stringToSign)),
-                .init(key: "signature", value: .text(explanation.signature)),
-            ])), keepOrder: false)
-            return 2
-        }
-        setFunction(-1, "pekit.sign", "oauth1") { call in
-            let runtime = call.runtime
-            let stored = try signedRequest(call)
-            guard let fields = try LuaFields.read(call, argument: 2, known: Self.oauth1Fields) else {
-                throw call.badArgument(2, "table expected with consumer_key and consumer_secret (or rsa_key)")
+            setFunction(module, "pekit.sign", "oauth1") { call in
+                let runtime = call.runtime
+                let stored = try signedRequest(call)
+                guard let fields = try LuaFields.read(call, argument: 2, known: Self.oauth1Fields) else {
+                    throw call.badArgument(2, "table expected with consumer_key and consumer_secret (or rsa_key)")
+                }
+                var request = stored.request
+                let explanation = try oauth1(fields).sign(&request, now: TimeModule.wallClock())
+                stored.request = request
+                call.stack.pushValue(1)
+                guard try fields.flag("explain") == true else { return 1 }
+                runtime.push(.map(PekitMap(ordered: [
+                    .init(key: "base_string", value: .text(explanation.baseString)), .init(key: "signature", value: .text(explanation.signature)),
+                ])), keepOrder: false)
+                return 2
             }
-            var request = stored.request
-            let explanation = try oauth1(fields).sign(&request, now: TimeModule.wallClock())
-            stored.request = request
-            call.stack.pushValue(1)
-            guard try fields.flag("explain") == true else { return 1 }
-            runtime.push(.map(PekitMap(ordered: [
-                .init(key: "base_string", value: .text(explanation.baseString)), .init(key: "signature", value: .text(explanation.signature)),
-            ])), keepOrder: false)
-            return 2
         }
-        stack.rawSet(pekit, name)
     }
 }

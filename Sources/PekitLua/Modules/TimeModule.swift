@@ -17,62 +17,60 @@ enum TimeModule: LuaModule {
     }
 
     static func install(in runtime: LuaRuntime, into pekit: Int32) {
-        let stack = runtime.stack
         let setFunction = runtime.setFunction
-        stack.newTable()
-        let module = stack.top
-        let formats = Timestamp.Format.allCases.map(\.rawValue)
-        func format(_ call: LuaCall, _ n: Int32) throws -> Timestamp.Format {
-            guard let name = try call.optionalString(n) else { return .iso8601 }
-            guard let format = Timestamp.Format(rawValue: name) else {
-                throw call.badArgument(n, "format \(alternatives(formats)) expected, got \"\(name)\"")
+        installTable(in: runtime, into: pekit) { module in
+            let formats = Timestamp.Format.allCases.map(\.rawValue)
+            func format(_ call: LuaCall, _ n: Int32) throws -> Timestamp.Format {
+                guard let name = try call.optionalString(n) else { return .iso8601 }
+                guard let format = Timestamp.Format(rawValue: name) else {
+                    throw call.badArgument(n, "format \(alternatives(formats)) expected, got \"\(name)\"")
+                }
+                return format
             }
-            return format
-        }
-        setFunction(module, "pekit.time", "now") { call in
-            call.stack.push(number: Timestamp.now())
-            return 1
-        }
-        setFunction(module, "pekit.time", "format") { call in
-            guard call.stack.type(1) == LUA_TNUMBER, let t = call.stack.number(1) else { throw call.typeError(1, expected: "number (Unix seconds)") }
-            guard let text = Timestamp.format(t, try format(call, 2)) else {
-                throw call.badArgument(1, "\(call.stack.toStringMeta(1)) is not a time from year 1 to 9999")
+            setFunction(module, "pekit.time", "now") { call in
+                call.stack.push(number: Timestamp.now())
+                return 1
             }
-            call.stack.push(ByteString(text))
-            return 1
-        }
-        setFunction(module, "pekit.time", "parse") { call in
-            var spec = timespec()
-            clock_gettime(CLOCK_REALTIME, &spec)
-            let t = try Timestamp.parse(try call.string(1), try format(call, 2), now: Double(spec.tv_sec))
-            if t == t.rounded(), abs(t) < 9e15 { call.stack.push(integer: Int64(t)) } else { call.stack.push(number: t) }
-            return 1
-        }
-        setFunction(module, "pekit.time", "sleep") { call in
-            guard call.stack.type(1) == LUA_TNUMBER, let seconds = call.stack.number(1), seconds.isFinite, seconds >= 0, seconds <= 1e6 else {
-                throw call.typeError(1, expected: "number of seconds from 0 to 1000000")
+            setFunction(module, "pekit.time", "format") { call in
+                guard call.stack.type(1) == LUA_TNUMBER, let t = call.stack.number(1) else { throw call.typeError(1, expected: "number (Unix seconds)") }
+                guard let text = Timestamp.format(t, try format(call, 2)) else {
+                    throw call.badArgument(1, "\(call.stack.toStringMeta(1)) is not a time from year 1 to 9999")
+                }
+                call.stack.push(ByteString(text))
+                return 1
             }
-            let runtime = call.runtime, scheduler = runtime.tasks
-            // In a task (pekit.spawn): the task is suspended and the others run.
-            if let current = scheduler.suspendable(call.L) {
-                lua_settop(call.L, 0)
-                scheduler.sleep(current, seconds: seconds)
-                return PEKIT_YIELD
+            setFunction(module, "pekit.time", "parse") { call in
+                var spec = timespec()
+                clock_gettime(CLOCK_REALTIME, &spec)
+                let t = try Timestamp.parse(try call.string(1), try format(call, 2), now: Double(spec.tv_sec))
+                if t == t.rounded(), abs(t) < 9e15 { call.stack.push(integer: Int64(t)) } else { call.stack.push(number: t) }
+                return 1
             }
-            // Elsewhere, spawned tasks run meanwhile (when none is running already).
-            let deadline = PekitClient.now() + seconds
-            if !scheduler.isRunning, !HTTPModule.isSending(runtime) {
-                try? scheduler.run(runtime, until: { false }, deadline: deadline)
-            }
-            // In short steps, so that Ctrl-C stops it at once.
-            while PekitClient.now() < deadline {
+            setFunction(module, "pekit.time", "sleep") { call in
+                guard call.stack.type(1) == LUA_TNUMBER, let seconds = call.stack.number(1), seconds.isFinite, seconds >= 0, seconds <= 1e6 else {
+                    throw call.typeError(1, expected: "number of seconds from 0 to 1000000")
+                }
+                let runtime = call.runtime, scheduler = runtime.tasks
+                // In a task (pekit.spawn): the task is suspended and the others run.
+                if let current = scheduler.suspendable(call.L) {
+                    lua_settop(call.L, 0)
+                    scheduler.sleep(current, seconds: seconds)
+                    return PEKIT_YIELD
+                }
+                // Elsewhere, spawned tasks run meanwhile (when none is running already).
+                let deadline = PekitClient.now() + seconds
+                if !scheduler.isRunning, !HTTPModule.isSending(runtime) {
+                    try? scheduler.run(runtime, until: { false }, deadline: deadline)
+                }
+                // In short steps, so that Ctrl-C stops it at once.
+                while PekitClient.now() < deadline {
+                    if pekit_interrupt_pending() != 0 { throw LuaError(message: "interrupted") }
+                    var spec = timespec(tv_sec: 0, tv_nsec: Int(min(0.02, max(0, deadline - PekitClient.now())) * 1e9))
+                    nanosleep(&spec, nil)
+                }
                 if pekit_interrupt_pending() != 0 { throw LuaError(message: "interrupted") }
-                var spec = timespec(tv_sec: 0, tv_nsec: Int(min(0.02, max(0, deadline - PekitClient.now())) * 1e9))
-                nanosleep(&spec, nil)
+                return 0
             }
-            if pekit_interrupt_pending() != 0 { throw LuaError(message: "interrupted") }
-            return 0
         }
-        stack.rawSet(pekit, "time")
     }
 }

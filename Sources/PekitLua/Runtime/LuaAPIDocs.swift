@@ -1,14 +1,14 @@
 import PekitCore
 
-/// The Lua API's reference: one entry per row of README's "Lua API" table, which is made from
-/// it (`pekit help --lua-api` prints the table; a test holds README to it), and what the REPL's
+/// The Lua API's reference: one entry per row of docs/reference/lua-api.md, which is made from
+/// it (`pekit help --lua-api` prints the page; a test holds the file to it), and what the REPL's
 /// `:help NAME` and `help(value)` show. Each example runs in a test and gives `result`.
 public struct LuaAPIDoc: Sendable {
     /// The names `:help` finds the entry by (`pekit.query.encode`, `jar:receive`).
     public let names: [String]
-    /// The call, as README's first column writes it (Markdown).
+    /// The call, as the reference's first column writes it (Markdown).
     public let call: String
-    /// What it returns and does, as README's second column writes it (Markdown).
+    /// What it returns and does, as the reference's second column writes it (Markdown).
     public let returns: String
     /// A line to type at the REPL, and what it prints (nil where it needs a server or files).
     public let example: String?
@@ -83,7 +83,7 @@ public struct LuaAPIDoc: Sendable {
               returns: "a cookie jar; `filter` is a plugin name, `{ \"name\", option = … }`, a table of functions (`host`, `accept`, `match`, `rewrite`), or a list of these; `file = PATH` binds it to a file: loaded when it is there (a missing file is an empty jar; one that is not a jar is refused), saved with session cookies, atomically under its lock, on `jar:flush()` and when the script ends",
               example: "#pekit.cookies.jar{ filter = \"rfc6265\" }", result: "0"),
         .init(names: ["jar:receive"], call: "`jar:receive(url, set_cookie_or_list [, ctx])`",
-              returns: "`{stored = {cookies}, rejected = {{name=, reason=, rule=}}, warnings = {{name=, reason=, rule=}}, removed = n, evicted = n}` (`rule`: the storage rule's name, `host-prefix`, `samesite-cross-site`…, as README's cookie section lists them; a warning is what was ignored in a stored cookie, `attribute-too-long`); `ctx` is the response's context, as `jar:header` takes it: a cross-site one that is not a top-level navigation (whatever its method) cannot set a SameSite=Lax or Strict cookie, `http_only = false` is a non-HTTP API, `top_level = url` the top-level page a `Partitioned` cookie is kept under (CHIPS: its site, `partition_key`); the tables in `stored` are made when the list is first read, by any means, so a script that never reads it does not pay for them",
+              returns: "`{stored = {cookies}, rejected = {{name=, reason=, rule=}}, warnings = {{name=, reason=, rule=}}, removed = n, evicted = n}` (`rule`: the storage rule's name, `host-prefix`, `samesite-cross-site`…, as docs/cookies.md lists them; a warning is what was ignored in a stored cookie, `attribute-too-long`); `ctx` is the response's context, as `jar:header` takes it: a cross-site one that is not a top-level navigation (whatever its method) cannot set a SameSite=Lax or Strict cookie, `http_only = false` is a non-HTTP API, `top_level = url` the top-level page a `Partitioned` cookie is kept under (CHIPS: its site, `partition_key`); the tables in `stored` are made when the list is first read, by any means, so a script that never reads it does not pay for them",
               example: "#pekit.cookies.jar():receive(\"https://example.com/\", \"sid=1; Secure\").stored", result: "1"),
         .init(names: ["jar:header"], call: "`jar:header(url [, {http_only=, same_site=\"same-site\"\\|\"cross-site-navigation\"\\|\"cross-site\", site_for_cookies=url, navigation=, method=, top_level=url}])`",
               returns: "the Cookie header, or nil; the context (`ctx` elsewhere): `http_only = false` for a script's access, and the site either given (`same_site`) or judged for the URL from the page the request is for (`site_for_cookies`, RFC 6265bis §5.2): same-site when they share a scheme and registrable domain, else a cross-site top-level navigation (`navigation = true`, which sends Lax cookies only with a safe `method`, GET by default), else cross-site",

@@ -30,7 +30,7 @@ public enum QueryServer: Sendable {
     public struct Model: @unchecked Sendable {
         /// The name `server =` and `--server` take.
         public let name: String
-        /// The library and version modelled, as README and `--help` list them.
+        /// The library and version modelled, as docs/servers.md and `--help` list them.
         public let modelled: String
         /// Whether the model gives every name a list of values (`parse_qs`, `url.Values`) rather
         /// than nesting brackets.
@@ -115,7 +115,7 @@ public enum QueryServer: Sendable {
     /// The name `server =` takes.
     public var name: String { model.name }
 
-    /// The library and version modelled, as README and `--help` list them.
+    /// The library and version modelled, as docs/servers.md and `--help` list them.
     public var modelled: String { model.modelled }
 
     /// Whether the model gives every name a list of values (`parse_qs`, `url.Values`) rather than
