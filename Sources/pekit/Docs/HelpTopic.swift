@@ -61,7 +61,7 @@ struct HelpTopic {
               pekit cookies header jar.txt URL                               the Cookie header
               pekit cookies explain jar.txt URL                              the verdict on each cookie
             Filters are Lua plugins (httpdns: send a name's cookies to an IP address), and the same
-            jar serves pekit request --jar, pekit.jar() in scripts, and Swift's CookieJar.
+            jar serves pekit request --jar, pekit.cookies.jar() in scripts and Swift's CookieJar.
             """),
         HelpTopic(name: "requests", aliases: ["sending", "send", "curl"], title: "Requests and sending", guide: "docs/requests-and-sending.md", summary: """
             pekit request builds a request as AFNetworking's serializer does, done right: parameters
