@@ -63,22 +63,26 @@ extension SendOptions {
         package var flagNames: [String] { flags.map(\.name) }
         /// Whether the flag takes a value (the others stand for one: `implied`, or `true`).
         package func takesValue(_ flag: Flag) -> Bool {
-            if implied[flag.name] != nil { return false }
+            if implied(flag.name) != nil { return false }
             if case .flag = kind { return false }
             return true
         }
-        /// Flags among `flags` that take no value and stand for one (curl's `--http2`, pekit's `--no-follow`).
-        package let implied: [String: Value]
+        /// Flags among `flags` that take no value and stand for one (curl's `--http2`, pekit's
+        /// `--no-follow`). A list: the rows are made at every start of `pekit request`, and a
+        /// dictionary type's first use costs start-up a search of the binary's conformances.
+        package let impliedValues: [(flag: String, value: Value)]
+        /// The value the flag named `flag` stands for, if it stands for one.
+        package func implied(_ flag: String) -> Value? { impliedValues.first { $0.flag == flag }?.value }
         /// Sets the option from a value of its kind (nil for `.script`, which the host sets).
         package let set: (@Sendable (inout SendOptions, Value) -> Void)?
 
-        init(_ name: String, swift: String, _ kind: Kind, flags: [Flag] = [], implied: [String: Value] = [:],
+        init(_ name: String, swift: String, _ kind: Kind, flags: [Flag] = [], implied: KeyValuePairs<String, Value> = [:],
              set: (@Sendable (inout SendOptions, Value) -> Void)? = nil) {
             self.name = name
             self.swift = swift
             self.kind = kind
             self.flags = flags
-            self.implied = implied
+            impliedValues = implied.map { (flag: $0.key, value: $0.value) }
             self.set = set
         }
     }
@@ -114,7 +118,7 @@ extension SendOptions {
         guard naming == .commandLine, let row = fields.first(where: { $0.name == field }) else {
             return "\(spelling(field, naming)) = \(literal)"
         }
-        if let implied = row.flags.first(where: { row.implied[$0.name] == value }) {
+        if let implied = row.flags.first(where: { row.implied($0.name) == value }) {
             return "--" + implied.name
         }
         if case .flag(true) = value { return spelling(field, naming) }

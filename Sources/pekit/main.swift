@@ -7,7 +7,9 @@ import PekitHTTP
 
 let commands: [Command] = [encodeCommand, decodeCommand, queryCommand, urlCommand, cookiesCommand, requestCommand, importCommand, harCommand, runCommand, testCommand, replCommand, pluginsCommand, completionCommand]
 
-let topHelp = """
+/// `pekit help`: made when asked for, so start-up builds none of it.
+var topHelp: String {
+    """
 usage: pekit <command> [options] [arguments]
 
 pekit gets URL encoding, query strings, cookies and HTTP requests exactly right.
@@ -23,6 +25,7 @@ options:
 
 Run 'pekit <command> --help' for a command's options.
 """
+}
 
 func main() -> Int32 {
     tuneMalloc()

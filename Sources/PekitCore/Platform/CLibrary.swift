@@ -26,7 +26,7 @@ package enum CLibrary {
     static func length(_ text: UnsafePointer<CChar>) -> Int { strlen(text) }
 
     /// One variable of this process's environment (getenv: not a dictionary of all of it).
-    static func environment(_ name: String) -> String? {
+    package static func environment(_ name: String) -> String? {
         getenv(name).map { cText($0) }
     }
 

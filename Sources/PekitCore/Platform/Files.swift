@@ -13,20 +13,27 @@ public enum Files {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
-        if case .bytes(let bytes) = readAll(fd, limit: .max) { return bytes }
+        var info = stat()
+        let size = fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG ? Int(info.st_size) : 0
+        if case .bytes(let bytes) = readAll(fd, limit: .max, sizeHint: size) { return bytes }
         return nil
     }
 
-    /// Everything `fd` gives until end of file, failing past `limit` bytes.
-    private static func readAll(_ fd: Int32, limit: Int) -> BoundedRead {
+    /// Everything `fd` gives until end of file, failing past `limit` bytes. `sizeHint` (what
+    /// `stat` says, when it says) sizes the reads: a small script costs a small buffer, not 64 KB
+    /// of zeroed pages at every start.
+    private static func readAll(_ fd: Int32, limit: Int, sizeHint: Int = 0) -> BoundedRead {
         var out: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        out.reserveCapacity(sizeHint)
+        let chunkSize = min(1 << 16, max(4096, sizeHint + 1))
+        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
+        defer { chunk.deallocate() }
         while true {
-            let n = chunk.withUnsafeMutableBytes { CLibrary.read(fd, $0.baseAddress, $0.count) }
+            let n = CLibrary.read(fd, chunk.baseAddress, chunkSize)
             if n < 0 { if errno == EINTR || errno == EAGAIN { continue }; return .failed(reason()) }
             if n == 0 { return .bytes(out) }
             guard out.count + n <= limit else { return .tooLarge }
-            out += chunk[0..<n]
+            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[0..<n]))
         }
     }
 
@@ -50,7 +57,7 @@ public enum Files {
         var info = stat()
         guard fstat(fd, &info) == 0 else { return .failed(reason()) }
         guard (info.st_mode & S_IFMT) == S_IFREG else { return .notRegular }
-        return readAll(fd, limit: limit)
+        return readAll(fd, limit: limit, sizeHint: min(Int(info.st_size), limit))
     }
 
     /// Why a file operation failed.

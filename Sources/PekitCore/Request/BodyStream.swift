@@ -51,11 +51,14 @@ public final class BodyStream {
 
     /// Streams every byte through `sink` in pieces of at most `chunkSize` bytes.
     public func write(chunkSize: Int = 1 << 16, to sink: ([UInt8]) throws -> Void) throws {
-        var buffer = [UInt8](repeating: 0, count: chunkSize)
+        // Not zeroed: an empty body (every GET) touches none of its pages.
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(chunkSize, 1), alignment: 16)
+        defer { buffer.deallocate() }
         while true {
-            let n = try buffer.withUnsafeMutableBytes { try read(into: $0.baseAddress!, capacity: $0.count) }
+            guard let base = buffer.baseAddress else { return }
+            let n = try read(into: base, capacity: buffer.count)
             if n == 0 { return }
-            try sink(n == buffer.count ? buffer : Array(buffer[0..<n]))
+            try sink(Array(UnsafeRawBufferPointer(rebasing: buffer[0..<n])))
         }
     }
 

@@ -31,7 +31,7 @@ public struct Redactor: Sendable {
         // Longest first, so a form that contains another is replaced whole.
         self.needles = needles.sorted { $0.bytes.count > $1.bytes.count }
         self.secrets = kept
-        longest = needles.map(\.bytes.count).max() ?? 0
+        longest = needles.map { $0.bytes.count }.max() ?? 0  // a closure: a key path is built at run time
     }
 
     /// Whether there is nothing to redact.

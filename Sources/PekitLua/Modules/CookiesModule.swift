@@ -51,7 +51,7 @@ enum CookiesModule: LuaModule {
     static func publicSuffixList(_ runtime: LuaRuntime) throws -> PublicSuffixList {
         let state = state(runtime)
         if let list = state.suffixes { return list }
-        let list = try PublicSuffixList.load(environment: runtime.options.environment)
+        let list = try PublicSuffixList.load(environment: runtime.environment)
         state.suffixes = list
         return list
     }

@@ -11,7 +11,7 @@ enum JWTModule: LuaModule {
     static func install(in runtime: LuaRuntime, into pekit: Int32) {
         let setFunction = runtime.setFunction
         installTable(in: runtime, into: pekit) { module in
-            let names = JWT.Algorithm.allCases.map(\.rawValue)
+            let names = JWT.Algorithm.allCases.map { $0.rawValue }
             setFunction(module, "pekit.jwt", "encode") { call in
                 let runtime = call.runtime
                 let claims = try runtime.value(at: 1, path: "claims")

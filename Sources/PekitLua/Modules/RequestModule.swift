@@ -76,7 +76,7 @@ enum RequestModule: LuaModule {
         builder.referer = try fields.string("referer")
         builder.cookie = try fields.string("cookie")
         if try fields.flag("compressed") == true { builder.acceptEncoding = PekitClient.acceptEncoding }
-        builder.environment = runtime.options.environment
+        builder.environment = runtime.environment
         if let methods = try fields.strings("methods_in_query") { builder.methodsInQuery = Set(methods.map { $0.uppercased() }) }
         if let headers = try fields.with("headers", { try headerFields(at: $0, fields, call) }) { builder.headers = headers }
         if let auth = try fields.with("auth", { i -> (String, String) in

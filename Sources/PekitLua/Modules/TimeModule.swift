@@ -19,7 +19,7 @@ enum TimeModule: LuaModule {
     static func install(in runtime: LuaRuntime, into pekit: Int32) {
         let setFunction = runtime.setFunction
         installTable(in: runtime, into: pekit) { module in
-            let formats = Timestamp.Format.allCases.map(\.rawValue)
+            let formats = Timestamp.Format.allCases.map { $0.rawValue }
             func format(_ call: LuaCall, _ n: Int32) throws -> Timestamp.Format {
                 guard let name = try call.optionalString(n) else { return .iso8601 }
                 guard let format = Timestamp.Format(rawValue: name) else {

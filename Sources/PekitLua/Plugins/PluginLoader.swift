@@ -53,30 +53,33 @@ final class PluginLoader {
     /// (`PREFIX/share/pekit/plugins`) or, for a binary in a build tree, the source tree's `plugins/`.
     static func defaultPath(options: LuaRuntime.Options) -> [String] {
         var path = options.extraPluginDirectories
-        if let list = options.environment["PEKIT_PLUGIN_PATH"] {
+        if let list = options.environmentVariable("PEKIT_PLUGIN_PATH") {
             path += list.split(separator: ":").map(String.init).filter { !$0.isEmpty }
         }
         // A checkout someone else wrote may carry ./plugins: searched only when the user trusts it,
         // as git runs no hooks and honours no config that a repository brings with it.
-        if options.trustLocalPlugins ?? (options.environment["PEKIT_TRUST_LOCAL_PLUGINS"] == "1") {
+        if options.trustLocalPlugins ?? (options.environmentVariable("PEKIT_TRUST_LOCAL_PLUGINS") == "1") {
             path.append("./plugins")
         }
-        if let home = options.environment["HOME"], !home.isEmpty { path.append(home + "/.config/pekit/plugins") }
+        if let home = options.environmentVariable("HOME"), !home.isEmpty { path.append(home + "/.config/pekit/plugins") }
         if let executable = options.executablePath {
-            let binDirectory = URL(fileURLWithPath: executable).resolvingSymlinksInPath().deletingLastPathComponent()
-            path.append(binDirectory.deletingLastPathComponent().appendingPathComponent("share/pekit/plugins").path)
+            let binDirectory = FilePaths.directory(of: FilePaths.resolved(executable) ?? FilePaths.absolute(executable))
+            path.append(FilePaths.joined(FilePaths.directory(of: binDirectory), "share/pekit/plugins"))
             // A binary under .build/…/release: the source tree's plugins/.
             var directory = binDirectory
             for _ in 0..<5 {
-                directory = directory.deletingLastPathComponent()
-                if FileManager.default.fileExists(atPath: directory.appendingPathComponent("Package.swift").path) {
-                    path.append(directory.appendingPathComponent("plugins").path)
+                directory = FilePaths.directory(of: directory)
+                if FilePaths.exists(FilePaths.joined(directory, "Package.swift")) {
+                    path.append(FilePaths.joined(directory, "plugins"))
                     break
                 }
             }
         }
-        var seen = Set<String>()
-        return path.filter { seen.insert($0).inserted }
+        // A handful of directories: a list, as the first Set<String> of a process costs its
+        // start-up a search for the conformances it needs (issue 47).
+        var unique: [String] = []
+        for directory in path where !unique.contains(directory) { unique.append(directory) }
+        return unique
     }
 
     /// The current search path (the Lua table `pekit.plugins.path`, which scripts may change).
@@ -101,8 +104,8 @@ final class PluginLoader {
     func find(_ name: String) -> String? {
         guard Self.isValidName(name) else { return nil }
         for directory in path {
-            let file = (directory as NSString).appendingPathComponent(name + ".lua")
-            if FileManager.default.isReadableFile(atPath: file) { return file }
+            let file = FilePaths.joined(directory, name + ".lua")
+            if FilePaths.isReadable(file) { return file }
         }
         return nil
     }
@@ -218,7 +221,7 @@ final class PluginLoader {
                     let loaded = try load(name)
                     result.append(PluginInfo(name: name, kind: loaded.kind.rawValue, description: loaded.description, file: loaded.file, error: nil))
                 } catch {
-                    result.append(PluginInfo(name: name, kind: "?", description: "", file: (directory as NSString).appendingPathComponent(file), error: "\(error)"))
+                    result.append(PluginInfo(name: name, kind: "?", description: "", file: FilePaths.joined(directory, file), error: "\(error)"))
                 }
             }
         }

@@ -17,19 +17,17 @@ extension LuaRuntime {
     /// `runScript` with the arguments as bytes (a command line may hold any bytes; Lua strings are bytes).
     public func runScript(path: String, arguments: [[UInt8]], interpreter: [String] = ["pekit", "run"]) throws {
         try checkThread()
-        guard let data = FileManager.default.contents(atPath: path) else {
-            let reason = FileManager.default.fileExists(atPath: path) ? "permission denied" : "no such file"
+        guard var source = Files.read(path) else {
+            let reason = FilePaths.exists(path) ? "permission denied" : "no such file"
             throw LuaError(message: "cannot open \(path) (\(reason))")
         }
-        var source = [UInt8](data)
         // Skip a first line starting with '#' (a #! line), keeping line numbers, as lua.c does.
         if source.first == 0x23 {
             let end = source.firstIndex(of: 0x0A) ?? source.count
             source.replaceSubrange(0..<end, with: [])
         }
         setArgTable(script: path, arguments: arguments, interpreter: interpreter)
-        let directory = (path as NSString).deletingLastPathComponent
-        prependPackagePath(directory.isEmpty ? "." : directory)
+        prependPackagePath(FilePaths.directory(of: path))
         try load(source, chunkName: "@" + path)
         for argument in arguments { stack.push(argument) }
         try callCatchingInterrupts(Int32(arguments.count), results: 0)

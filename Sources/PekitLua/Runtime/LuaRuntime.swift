@@ -64,8 +64,20 @@ public final class LuaRuntime {
         public var maxDepth: Int = 64
         /// Where the binary lives, for finding the plugins installed beside it.
         public var executablePath: String? = nil
-        /// Environment for `PEKIT_PLUGIN_PATH` and `HOME` (default: the process environment).
-        public var environment: [String: String] = CLibrary.processEnvironment()
+        /// Environment for `PEKIT_PLUGIN_PATH`, `HOME`, the public suffix list and the locale
+        /// (default: the process environment, read when it is asked for, so that a start that
+        /// needs three variables does not build a dictionary of all of them).
+        public var environment: [String: String] {
+            get { givenEnvironment ?? CLibrary.processEnvironment() }
+            set { givenEnvironment = newValue }
+        }
+        private var givenEnvironment: [String: String]? = nil
+
+        /// One variable of `environment`.
+        func environmentVariable(_ name: String) -> String? {
+            if let given = givenEnvironment { return given[name] }
+            return CLibrary.environment(name)
+        }
 
         public init() {}
     }
@@ -78,6 +90,8 @@ public final class LuaRuntime {
     /// Every helper that pushes or reads values uses it, so none touches another thread's stack.
     var L: OpaquePointer
     let options: Options
+    /// `options.environment`, made once, on the first request or jar that reads it.
+    private(set) lazy var environment: [String: String] = options.environment
     /// What the runtime's code may do (the host, `run --sandbox`, or one plugin).
     let role: LuaRole
     /// The runtime that loaded this plugin (nil for the host): named policies are looked up there.
@@ -106,15 +120,18 @@ public final class LuaRuntime {
 
     /// A module's own state for this runtime (one of `type`), made by `make` the first time.
     func moduleState<State: AnyObject>(_ type: State.Type, _ make: () -> State) -> State {
-        if let state = moduleStates[ObjectIdentifier(type)] as? State { return state }
+        let key = ObjectIdentifier(type)
+        if let found = moduleStates.first(where: { $0.type == key }), let state = found.state as? State { return state }
         let state = make()
-        moduleStates[ObjectIdentifier(type)] = state
+        moduleStates.append((key, state))
         return state
     }
     /// The warnings said once on standard error (`warnOnce`).
     private var warned: Set<String> = []
     /// The state of the modules that keep their own (`LuaModule`s), by its type, made on first use.
-    private var moduleStates: [ObjectIdentifier: AnyObject] = [:]
+    /// A list, not a dictionary: a dozen entries, and the first dictionary of a new type costs
+    /// start-up a search of the binary's conformances (issue 47).
+    private var moduleStates: [(type: ObjectIdentifier, state: AnyObject)] = []
     let tasks = TaskScheduler()
     /// The memory budget PekitCore's work charges while a call from this state's Lua is in
     /// progress: it counts against the state's cap with what Lua holds (`pekit_memory_charge`).

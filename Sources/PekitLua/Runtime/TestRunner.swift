@@ -81,14 +81,12 @@ public enum TestRunner {
         let started = Timestamp.monotonic()
         do {
             try runtime.checkThread()
-            guard let data = FileManager.default.contents(atPath: path) else {
-                result.loadError = "cannot open \(path) (\(FileManager.default.fileExists(atPath: path) ? "permission denied" : "no such file"))"
+            guard var source = Files.read(path) else {
+                result.loadError = "cannot open \(path) (\(FilePaths.exists(path) ? "permission denied" : "no such file"))"
                 return result
             }
-            var source = [UInt8](data)
             if source.first == 0x23 { source.removeSubrange(0..<(source.firstIndex(of: 0x0A) ?? source.count)) }
-            let directory = (path as NSString).deletingLastPathComponent
-            runtime.prependPackagePath(directory.isEmpty ? "." : directory)
+            runtime.prependPackagePath(FilePaths.directory(of: path))
             runtime.setArgTable(script: path, arguments: [[UInt8]](), interpreter: ["pekit", "test"])
             runtime.setVars(options.vars)
             do { try runtime.load(source, chunkName: "@" + path) } catch let error as LuaError {

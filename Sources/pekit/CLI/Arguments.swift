@@ -24,7 +24,7 @@ struct Arguments {
     private(set) var rawPositionals: [[UInt8]] = []
     /// The names in the option table: asking for another one is a mistake in pekit (a typo would
     /// read as "not given"), caught by the debug builds the tests run.
-    private let known: Set<String>
+    private let known: [String]
 
     /// Parses `raw` (the command line's bytes) for `command`. Option names are ASCII; values
     /// and positionals keep their bytes in `rawValues`/`rawPositionals`, and are text (invalid
@@ -33,7 +33,7 @@ struct Arguments {
     /// - Throws: `UsageError` naming the unknown option or the missing value.
     init(_ raw: [[UInt8]], command: String, options: [Option], stopAtFirstPositional: Bool = false) throws {
         let args = raw.map { String(decoding: $0, as: UTF8.self) }
-        known = Set(options.map(\.name))
+        known = options.map { $0.name }
         // `pekit COMMAND --list-options`: the option table itself (for shell completion, and
         // for the test that holds every command's help to it), thrown to the caller to print.
         if args == ["--list-options"] { throw OptionTable(options: options) }
@@ -133,8 +133,8 @@ struct Arguments {
     /// would be another file, so the command stops before touching any.
     /// - Throws: `CommandFailure` showing the name with its bytes escaped.
     func requireTextPaths(command: String, options: [Option] = [], positionals indices: [Int] = []) throws {
-        let names = options.map(\.name)
-        let named = rawValues.filter { names.contains($0.name) }.compactMap(\.value)
+        let names = options.map { $0.name }
+        let named = rawValues.filter { names.contains($0.name) }.compactMap { $0.value }
         let given = indices.filter { $0 < rawPositionals.count }.map { rawPositionals[$0] }
         for bytes in named + given where String(validating: bytes, as: UTF8.self) == nil {
             throw CommandFailure(message: "pekit \(command): the file name \"\(PercentDecodingError.printable(bytes))\" is not UTF-8, which pekit cannot open by name; rename the file")

@@ -31,7 +31,7 @@ struct Command {
     var epilogue: String { epilogueText() }
 
     /// Every option, in the order help shows them.
-    var options: [Option] { sections().flatMap(\.options) }
+    var options: [Option] { sections().flatMap { $0.options } }
 
     /// The whole help, as `pekit COMMAND --help` and `pekit help COMMAND` print it.
     var help: String {

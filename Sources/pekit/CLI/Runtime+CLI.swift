@@ -1,4 +1,7 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import PekitCore
 import PekitLua
 
 /// Makes the Lua runtime the way every command that needs one wants it.
@@ -6,7 +9,7 @@ func makeRuntime(extraPluginDirectories: [String], sandboxed: Bool = false) thro
     var options = LuaRuntime.Options()
     options.extraPluginDirectories = extraPluginDirectories
     options.sandboxed = sandboxed
-    options.executablePath = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments.first
+    options.executablePath = FilePaths.linkTarget("/proc/self/exe") ?? CommandLine.arguments.first
     return try LuaRuntime(options: options)
 }
 

@@ -69,9 +69,8 @@ private func runRun(_ args: [[UInt8]]) throws -> Int32 {
     // the script; plugins still run contained).
     var directories = parsed.all(.plugins)
     if let script = parsed.positionals.first, script != "-" {
-        let own = (URL(fileURLWithPath: script).deletingLastPathComponent().path as NSString).appendingPathComponent("plugins")
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: own, isDirectory: &isDirectory), isDirectory.boolValue, !directories.contains(own) {
+        let own = FilePaths.joined(FilePaths.directory(of: FilePaths.absolute(script)), "plugins")
+        if FilePaths.isDirectory(own), !directories.contains(own) {
             directories.append(own)
         }
     }

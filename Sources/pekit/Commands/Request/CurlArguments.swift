@@ -179,7 +179,7 @@ func curlEscape(_ bytes: [UInt8]) -> [UInt8] {
 func curlHeaders(_ parsed: Arguments) throws -> [RequestBuilder.Header] {
     // As bytes: -H $'X-A: caf\xe9' sends the byte E9, as curl does.
     var specs: [[UInt8]] = []
-    for header in parsed.rawValues.filter({ $0.name == RequestOptions.header.name }).compactMap(\.value) {
+    for header in parsed.rawValues.filter({ $0.name == RequestOptions.header.name }).compactMap { $0.value } {
         guard header.first == 0x40 else { specs.append(header); continue }
         let path = String(decoding: header.dropFirst(), as: UTF8.self)
         guard let bytes = path == "-" ? try readAllInput() : Files.read(path) else {
@@ -199,7 +199,7 @@ func curlHeaders(_ parsed: Arguments) throws -> [RequestBuilder.Header] {
 /// curl's `--json`: the data (or @FILE, @- for standard input) sent as it is; several are joined
 /// as they are. nil when none was given.
 func curlJSON(_ parsed: Arguments) throws -> [UInt8]? {
-    let given = parsed.rawValues.filter { $0.name == RequestOptions.json.name }.compactMap(\.value)
+    let given = parsed.rawValues.filter { $0.name == RequestOptions.json.name }.compactMap { $0.value }
     guard !given.isEmpty else { return nil }
     var body: [UInt8] = []
     for data in given {

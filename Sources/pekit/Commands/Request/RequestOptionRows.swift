@@ -222,14 +222,14 @@ enum RequestOptions {
     ])
 
     /// Every row, in help's order.
-    static let all: [Option] = sections.flatMap(\.options)
+    static let all: [Option] = sections.flatMap { $0.options }
 
     /// The sections, held to the send options' rows: each flag of `SendOptions.fields` is an
     /// option here with the same short form and the same need of a value, sending only except
     /// --compressed (a request field). A mismatch is a mistake in pekit, caught by the debug
     /// builds the tests run.
     private static func checkedAgainstSendOptions(_ sections: [HelpSection]) -> [HelpSection] {
-        let options = sections.flatMap(\.options)
+        let options = sections.flatMap { $0.options }
         for field in SendOptions.fields {
             for flag in field.flags {
                 let row = options.first { $0.name == flag.name }

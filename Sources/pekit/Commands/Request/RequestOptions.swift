@@ -3,7 +3,7 @@ import PekitCore
 import PekitHTTP
 
 /// The options only sending has.
-let sendOnlyOptions = RequestOptions.all.filter(\.sendOnly)
+let sendOnlyOptions = RequestOptions.all.filter { $0.sendOnly }
 
 /// Whether the command sends: --send, or any option that only sending has (-i, -o, -I, -L, -f,
 /// …), as the same curl command would. With --raw, --curl or --describe, which only show the
@@ -25,7 +25,7 @@ func isSending(_ parsed: Arguments) throws -> Bool {
 /// - Throws: `UsageError` in the row's words (`--timeout takes a number of seconds …`).
 func sendOptionValue(_ field: SendOptions.Field, _ parsed: Arguments) throws -> SendOptions.Field.Value? {
     guard let flag = field.flagNames.first(where: { parsed.has(named: $0) }) else { return nil }
-    if let implied = field.implied[flag] { return implied }
+    if let implied = field.implied(flag) { return implied }
     let text = parsed.value(named: flag) ?? ""
     switch field.kind {
     case .flag: return .flag(true)
