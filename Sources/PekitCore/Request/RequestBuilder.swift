@@ -162,9 +162,10 @@ public struct RequestBuilder: Sendable {
         return "pekit/\(Pekit.version) (\(os); \(arch))"
     }()
 
-    /// Where parameters go in the query unless the builder or its policy says otherwise (made once,
-    /// not per request).
-    static let defaultMethodsInQuery: Set<String> = ["GET", "HEAD", "DELETE"]
+    /// Where parameters go in the query unless the builder or its policy says otherwise. Three
+    /// methods, compared in place: a Set<String> here was the first of the process for every
+    /// `pekit request`, and the first costs start-up a search of the binary's conformances.
+    static func isDefaultMethodInQuery(_ method: String) -> Bool { method == "GET" || method == "HEAD" || method == "DELETE" }
 
     /// Builds the request.
     /// - Throws: `RequestError` naming the field: a method that is not a token, a header name or
@@ -193,13 +194,13 @@ public struct RequestBuilder: Sendable {
         var requestBody = PekitRequest.Body.empty
         var bodyType: String?
         let placement = self.placement ?? policy.paramsIn.flatMap(ParameterPlacement.init(rawValue:)) ?? .auto
-        let methodsInQuery = self.methodsInQuery ?? policy.methodsInQuery ?? Self.defaultMethodsInQuery
+        let methodsInQuery = self.methodsInQuery ?? policy.methodsInQuery
         if let params {
             let inQuery: Bool
             switch placement {
             case .query: inQuery = true
             case .body: inQuery = false
-            case .auto: inQuery = methodsInQuery.contains(method) || (!body.isNone && !body.isMultipart)
+            case .auto: inQuery = (methodsInQuery?.contains(method) ?? Self.isDefaultMethodInQuery(method)) || (!body.isNone && !body.isMultipart)
             }
             if inQuery {
                 urlText = URLResolution.appendQuery(policy.prefix.isEmpty ? try policy.queryString(params).description
