@@ -9,6 +9,23 @@ final class QueryFlattenerTests: XCTestCase {
         .map(PekitMap(ordered: entries.map { .init(key: $0.0, value: $0.1) }))
     }
 
+    /// Integers and strings go to the query without a string made for each (the flattener
+    /// writes digits on the stack): the bytes are those `String(n)`, the style and the list of
+    /// pairs give, at the ends of Int64 and at JavaScript's 2^53 edge.
+    func testIntegersAndStringsAsTheGeneralPathWritesThem() throws {
+        let values: [Int64] = [0, 1, -1, 9, 10, -10, 1 << 53, (1 << 53) + 1, -(1 << 53) - 1, .max, .min]
+        for numbers in [NumberStyle.shortest, .javascript, .python, .custom { _ in "n" }] {
+            var policy = Policy.rfc3986
+            policy.numbers = numbers
+            policy.order = .given
+            let doc = ordered(values.enumerated().map { (ByteString("k\($0.offset)"), .integer($0.element)) } + [("s", .string("a b&"))])
+            let pairs = try policy.pairs(doc).map { "\($0.key)=\($0.value.map { "\($0)" } ?? "")" }
+            let expected = values.enumerated().map { "k\($0.offset)=\(numbers.text($0.element))" } + ["s=a b&"]
+            XCTAssertEqual(pairs, expected)
+            XCTAssertEqual(try policy.queryString(doc).description, expected.map { $0.replacingOccurrences(of: " ", with: "%20").replacingOccurrences(of: "b&", with: "b%26") }.joined(separator: "&"))
+        }
+    }
+
     // The seed article's two AFNetworking examples, byte for byte.
     func testAFNetworkingReferenceOutputs() throws {
         let first = map([("name", .text("p&p")), ("nick_name", .text("p&p[]@= =!")), ("father name", .text("~!@#$%^&*(){}"))])

@@ -242,8 +242,27 @@ package struct Flattener {
                 return try sortedBySegment(entries.count) { f, i in try f.under(entry: entries[i].key) { try $0.add(entries[i].value) } }
             }
             for entry in entries { try under(entry: entry.key) { try $0.add(entry.value) } }
+        case .string(let s):
+            // Lent, as a walker over Lua tables lends it: no optional string made for the sink.
+            s.bytes.withUnsafeBufferPointer { emit(text: $0) }
+        case .integer(let n) where policy.numbers.writesIntegersInDecimal(n):
+            Self.withDecimal(n) { emit(text: $0) }
         default:
             emit(text(value))
+        }
+    }
+
+    /// `n` in decimal, in bytes on the stack, lent to `body` (what `String(n)` gives).
+    static func withDecimal<R>(_ n: Int64, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in
+            var i = 20, m = n.magnitude
+            repeat {
+                i -= 1
+                buffer[i] = UInt8(0x30 + m % 10)
+                m /= 10
+            } while m > 0
+            if n < 0 { i -= 1; buffer[i] = 0x2D }
+            return body(UnsafeBufferPointer(rebasing: buffer[i..<20]))
         }
     }
 }
@@ -253,11 +272,13 @@ package final class QueryWriter: QueryPairSink {
     private let keyEncoder: PercentEncoder?
     private let values: ValueEncoding
     private let prefix: [UInt8], separator: [UInt8], assign: [UInt8]
-    private var out: [UInt8] = []
+    // Unchecked: the writer is used by one flattener at a time, and the run-time exclusivity
+    // checks on every append were a tenth of encoding a query.
+    @exclusivity(unchecked) private var out: [UInt8] = []
     /// Whether a pair was written (the prefix comes before the first, the separator between).
-    private var started = false
+    @exclusivity(unchecked) private var started = false
     /// Where a key or value is encoded before it is copied in (grown to the longest).
-    private var scratch = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 256)
+    @exclusivity(unchecked) private var scratch = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 256)
 
     package init(policy: Policy) {
         keyEncoder = policy.encoder(for: policy.encodeKeys)
