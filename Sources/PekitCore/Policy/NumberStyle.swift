@@ -56,7 +56,6 @@ public enum NumberStyle: Sendable {
         }
     }
 
-    /// An integer as this style writes it.
     /// Whether `text(n)` is `n` in plain decimal (what the flattener writes without a string).
     func writesIntegersInDecimal(_ n: Int64) -> Bool {
         switch self {
@@ -66,6 +65,7 @@ public enum NumberStyle: Sendable {
         }
     }
 
+    /// An integer as this style writes it.
     public func text(_ n: Int64) -> String {
         switch self {
         case .javascript where n.magnitude > 1 << 53: return Self.javascript(Double(n))
