@@ -26,6 +26,8 @@ pekit_missing_packages() {
         [ -x /usr/sbin/nginx ] || command -v nginx >/dev/null 2>&1 || missing="$missing nginx-light"
         # ICU, the IDNA figures' yardstick (scripts/bench-tools/idna_icu.c); pekit itself uses none.
         [ -f /usr/include/unicode/uidna.h ] || missing="$missing libicu-dev"
+        # ada (C++20), the URL figures' yardstick, built from PyPI's ada-url wheel by section_9_urls.py.
+        command -v c++ >/dev/null 2>&1 || missing="$missing g++"
     fi
     # The examples run against the bundled local server (Python, with openssl for HTTPS).
     if [ "${1:-}" = test ] || [ "${1:-}" = examples ]; then

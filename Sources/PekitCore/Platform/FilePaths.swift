@@ -45,7 +45,7 @@ package enum FilePaths {
     package static func resolved(_ path: String) -> String? {
         guard let real = realpath(path, nil) else { return nil }
         defer { free(real) }
-        return String(cString: real)
+        return cText(real)
     }
 
     /// What the symbolic link at `path` points to (readlink(2)), or nil when it is none.
