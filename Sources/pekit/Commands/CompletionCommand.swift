@@ -57,6 +57,7 @@ private func bashScript(_ tables: [(command: String, options: [Option])]) -> Str
         cases += "        \(command)) opts=\"\(words.joined(separator: " "))\"; valued=\"\(valued.joined(separator: " "))\" ;;\n"
     }
     let names = (commands.map(\.name) + ["help"]).joined(separator: " ")
+    let helpWords = helpCompletions.joined(separator: " ")
     return """
     # pekit completion for bash (made by `pekit completion bash` from pekit's option tables)
     _pekit() {
@@ -66,7 +67,7 @@ private func bashScript(_ tables: [(command: String, options: [Option])]) -> Str
             return
         fi
         case "${COMP_WORDS[1]}" in
-    \(cases)        help) COMPREPLY=($(compgen -W "\(commands.map(\.name).joined(separator: " "))" -- "$cur")); return ;;
+    \(cases)        help) COMPREPLY=($(compgen -W "\(helpWords)" -- "$cur")); return ;;
         esac
         # A value from a known list; after any other option that takes one, a file name.
         case "${COMP_WORDS[1]} $prev" in
@@ -83,9 +84,18 @@ private func bashScript(_ tables: [(command: String, options: [Option])]) -> Str
     """
 }
 
+/// What `pekit help` takes: a command, a guide's topic (each once: `cookies` is both), `topics`,
+/// and the generated references.
+private var helpCompletions: [String] {
+    var words = commands.map { $0.name }
+    for topic in HelpTopic.all where !words.contains(topic.name) { words.append(topic.name) }
+    return words + ["topics", "--lua-api", "--reference", "--man"]
+}
+
 private func fishScript(_ tables: [(command: String, options: [Option])]) -> String {
     var out = "# pekit completion for fish (made by `pekit completion fish` from pekit's option tables)\n"
     out += "complete -c pekit -f -n '__fish_use_subcommand' -a '\(commands.map(\.name).joined(separator: " ")) help'\n"
+    out += "complete -c pekit -f -n '__fish_seen_subcommand_from help' -a '\(helpCompletions.joined(separator: " "))'\n"
     for (command, options) in tables {
         for option in options {
             var line = "complete -c pekit -n '__fish_seen_subcommand_from \(command)'"
