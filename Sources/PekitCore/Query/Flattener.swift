@@ -132,10 +132,7 @@ package struct Flattener {
             key.append(0x5B); key.append(0x5D)
         case .indices, .comma:
             key.append(0x5B)
-            let digits = key.count
-            var n = i
-            repeat { key.append(UInt8(0x30 + n % 10)); n /= 10 } while n > 0
-            key[digits...].reverse()
+            Self.withDecimal(Int64(i)) { key.append(contentsOf: $0) }
             key.append(0x5D)
         case .repeat:
             break

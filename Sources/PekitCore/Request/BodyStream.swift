@@ -54,8 +54,8 @@ public final class BodyStream {
         // Not zeroed: an empty body (every GET) touches none of its pages.
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(chunkSize, 1), alignment: 16)
         defer { buffer.deallocate() }
+        guard let base = buffer.baseAddress else { return }
         while true {
-            guard let base = buffer.baseAddress else { return }
             let n = try read(into: base, capacity: buffer.count)
             if n == 0 { return }
             try sink(Array(UnsafeRawBufferPointer(rebasing: buffer[0..<n])))

@@ -132,20 +132,18 @@ final class UTS46Tables: @unchecked Sendable {  // written only in init, read by
 
     /// Every property of `scalar` at once, packed as the generator writes them: Bidi_Class
     /// (`Bidi(_:)` reads it), Joining_Type, mark, combining class, decomposes, composes.
-    func properties(_ scalar: UInt32) -> UInt32 { property(scalar) }
-
-    private func property(_ scalar: UInt32) -> UInt32 {
+    func properties(_ scalar: UInt32) -> UInt32 {
         propertyValues[Int(scalar) < bmpProperty.count ? Int(bmpProperty[Int(scalar)]) : Self.range(propertyStarts, scalar)]
     }
 
-    func bidi(_ scalar: UInt32) -> Bidi { Bidi(property(scalar)) }
-    func joining(_ scalar: UInt32) -> Joining { Joining(rawValue: UInt8(property(scalar) >> 5 & 7)) ?? .U }
-    func isMark(_ scalar: UInt32) -> Bool { property(scalar) >> 8 & 1 == 1 }
-    func combiningClass(_ scalar: UInt32) -> UInt32 { scalar < 0x300 ? 0 : property(scalar) >> 9 & 0xFF }
+    func bidi(_ scalar: UInt32) -> Bidi { Bidi(properties(scalar)) }
+    func joining(_ scalar: UInt32) -> Joining { Joining(rawValue: UInt8(properties(scalar) >> 5 & 7)) ?? .U }
+    func isMark(_ scalar: UInt32) -> Bool { properties(scalar) >> 8 & 1 == 1 }
+    func combiningClass(_ scalar: UInt32) -> UInt32 { scalar < 0x300 ? 0 : properties(scalar) >> 9 & 0xFF }
     /// The combining class, and whether the code point composes with one before it, in one lookup.
     func compositionClass(_ scalar: UInt32) -> (ccc: UInt32, composes: Bool) {
         if scalar < 0x300 { return (0, false) }
-        let value = property(scalar)
+        let value = properties(scalar)
         return (value >> 9 & 0xFF, value >> 18 & 1 == 1)
     }
     /// UAX #15's quick check for NFC, a code point at a time, given its `properties`: false when

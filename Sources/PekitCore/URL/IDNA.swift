@@ -66,28 +66,29 @@ public enum IDNA {
 
     /// UTS #46 to Unicode of a name; nil with a message naming the label and the rule it breaks.
     static func toUnicode(_ name: String, _ failure: inout String) -> String? {
-        var processed: [UInt32] = []
-        if let problem = Array(name.utf8).withUnsafeBufferPointer({ UTS46.process(utf8: $0, into: &processed) }) {
-            failure = explain(name, problem)
-            return nil
-        }
-        return UTS46.unicode(processed)
+        processed(Array(name.utf8), &failure).map(UTS46.unicode)
     }
 
     /// UTS #46 to ASCII of a name in well-formed UTF-8: the ASCII bytes, or nil with a message
     /// naming the label and the rule it breaks.
     static func toASCII(utf8 name: [UInt8], _ failure: inout String) -> [UInt8]? {
-        var processed: [UInt32] = []
-        if let problem = name.withUnsafeBufferPointer({ UTS46.process(utf8: $0, into: &processed) }) {
-            failure = explain(String(decoding: name, as: UTF8.self), problem)
-            return nil
-        }
+        guard let processed = processed(name, &failure) else { return nil }
         var out: [UInt8] = []
         guard UTS46.appendASCII(processed, to: &out) else {
             failure = "the host \"\(String(decoding: name, as: UTF8.self))\" is not a valid domain: a label is too long for Punycode"
             return nil
         }
         return out
+    }
+
+    // The name's labels after UTS #46 processing, or nil with the message for its first problem.
+    private static func processed(_ name: [UInt8], _ failure: inout String) -> [UInt32]? {
+        var processed: [UInt32] = []
+        if let problem = name.withUnsafeBufferPointer({ UTS46.process(utf8: $0, into: &processed) }) {
+            failure = explain(String(decoding: name, as: UTF8.self), problem)
+            return nil
+        }
+        return processed
     }
 
     /// The message for a name that breaks a rule: the label as it was written (the name split

@@ -16,12 +16,6 @@ enum Punycode {
 
     private static func digit(_ value: UInt32) -> UInt8 { UInt8(value < 26 ? value + 0x61 : value - 26 + 0x30) }
 
-    /// The Punycode of `scalars` (without `xn--`), or nil on overflow.
-    static func encode(_ scalars: [UInt32]) -> [UInt8]? {
-        var out: [UInt8] = []
-        return scalars.withUnsafeBufferPointer { encode($0, into: &out) } ? out : nil
-    }
-
     /// Appends the Punycode of `scalars` (without `xn--`) to `out`; false on overflow (what was
     /// appended is then not Punycode). O(n × distinct code points), as RFC 3492's algorithm is.
     static func encode(_ scalars: UnsafeBufferPointer<UInt32>, into out: inout [UInt8]) -> Bool {

@@ -23,7 +23,6 @@ enum UTS46 {
         static let disallowed = Seen(rawValue: 2)
         static let rightToLeft = Seen(rawValue: 4)
         static let joiner = Seen(rawValue: 8)  // U+200C or U+200D
-        static let punycode = Seen(rawValue: 16)  // a label that starts with xn--
     }
 
     /// Processes `name`, well-formed UTF-8, into `processed`: the labels after processing (decoded
@@ -54,61 +53,46 @@ enum UTS46 {
         }
         // 2. Normalize. A name that was already NFC keeps the guarantees of the mapping pass.
         if seen.contains(.unstable) { mapped = NFC.normalize(mapped, tables: tables) }
-        if hasPunycodeLabel(mapped) { seen.insert(.punycode) }  // after mapping: ｘｎ-- is xn--
-        let general = seen.contains(.unstable) || seen.contains(.disallowed)
-        // 3. Break; 4. convert and validate.
+        let general = seen.contains(.unstable) || seen.contains(.disallowed), joiner = seen.contains(.joiner)
         var rightToLeft = seen.contains(.rightToLeft)
-        if !seen.contains(.punycode) {
-            let problem = mapped.withUnsafeBufferPointer { all -> Problem? in
-                var index = 0
-                return forEachLabel(all) { label in
-                    defer { index += 1 }
-                    return invalidity(label, tables, general: general, joiner: seen.contains(.joiner)).map { Problem(labelIndex: index, reason: $0) }
-                }
-            }
-            if let problem { return problem }
-            processed = mapped
-        } else {
+        // 3. Break; 4. convert and validate. Only a name with an xn-- label (after mapping: ｘｎ--
+        // is xn--) is written out again, its decoded labels in place of those; any other is `mapped`.
+        let rebuilt = hasPunycodeLabel(mapped)
+        if rebuilt {
             processed.removeAll(keepingCapacity: true)
             processed.reserveCapacity(mapped.count)
-            let problem = mapped.withUnsafeBufferPointer { all -> Problem? in
-                var index = 0
-                return forEachLabel(all) { label in
-                    defer { index += 1 }
-                    if index > 0 { processed.append(0x2E) }
-                    guard isPunycode(label) else {
-                        if let reason = invalidity(label, tables, general: general, joiner: seen.contains(.joiner)) { return Problem(labelIndex: index, reason: reason) }
-                        processed.append(contentsOf: label)
-                        return nil
-                    }
-                    guard label.allSatisfy({ $0 < 0x80 }) else {
-                        return Problem(labelIndex: index, reason: "is a Punycode label with a character that is not ASCII")
-                    }
-                    guard let decoded = Punycode.decode(UnsafeBufferPointer(rebasing: label[4...])) else {
-                        return Problem(labelIndex: index, reason: "is not valid Punycode")
-                    }
-                    if decoded.isEmpty || decoded.allSatisfy({ $0 < 0x80 }) {
-                        return Problem(labelIndex: index, reason: "is Punycode for text that needs none (empty, or ASCII)")
-                    }
-                    let reason = decoded.withUnsafeBufferPointer { invalidity($0, tables, general: true, joiner: true) }
-                    if let reason { return Problem(labelIndex: index, reason: "is Punycode for text that is not a valid label: it " + reason) }
-                    if !rightToLeft { rightToLeft = decoded.contains { $0 >= 0x80 && tables.bidi($0).isRightToLeft } }
-                    processed.append(contentsOf: decoded)
+        }
+        let problem = mapped.withUnsafeBufferPointer { all in
+            forEachLabel(all) { index, label -> Problem? in
+                if rebuilt && index > 0 { processed.append(0x2E) }
+                guard isPunycode(label) else {
+                    if let reason = invalidity(label, tables, general: general, joiner: joiner) { return Problem(labelIndex: index, reason: reason) }
+                    if rebuilt { processed.append(contentsOf: label) }
                     return nil
                 }
+                guard label.allSatisfy({ $0 < 0x80 }) else {
+                    return Problem(labelIndex: index, reason: "is a Punycode label with a character that is not ASCII")
+                }
+                guard let decoded = Punycode.decode(UnsafeBufferPointer(rebasing: label[4...])) else {
+                    return Problem(labelIndex: index, reason: "is not valid Punycode")
+                }
+                if decoded.isEmpty || decoded.allSatisfy({ $0 < 0x80 }) {
+                    return Problem(labelIndex: index, reason: "is Punycode for text that needs none (empty, or ASCII)")
+                }
+                let reason = decoded.withUnsafeBufferPointer { invalidity($0, tables, general: true, joiner: true) }
+                if let reason { return Problem(labelIndex: index, reason: "is Punycode for text that is not a valid label: it " + reason) }
+                if !rightToLeft { rightToLeft = decoded.contains { $0 >= 0x80 && tables.bidi($0).isRightToLeft } }
+                processed.append(contentsOf: decoded)
+                return nil
             }
-            if let problem { return problem }
         }
+        if let problem { return problem }
+        if !rebuilt { processed = mapped }
         // CheckBidi, for a name with a right-to-left label.
         guard rightToLeft else { return nil }
-        return processed.withUnsafeBufferPointer { all -> Problem? in
-            var index = 0
-            return forEachLabel(all) { label in
-                defer { index += 1 }
-                guard label.isEmpty || satisfiesBidiRule(label, tables) else {
-                    return Problem(labelIndex: index, reason: "breaks the Bidi rule (RFC 5893) for right-to-left labels")
-                }
-                return nil
+        return processed.withUnsafeBufferPointer { all in
+            forEachLabel(all) { index, label in
+                label.isEmpty || satisfiesBidiRule(label, tables) ? nil : Problem(labelIndex: index, reason: "breaks the Bidi rule (RFC 5893) for right-to-left labels")
             }
         }
     }
@@ -118,10 +102,8 @@ enum UTS46 {
     static func appendASCII(_ processed: [UInt32], to out: inout [UInt8]) -> Bool {
         out.reserveCapacity(out.count + processed.count * 2 + 8)
         return processed.withUnsafeBufferPointer { all in
-            var first = true
-            return forEachLabel(all) { label -> Bool? in
-                if !first { out.append(0x2E) }
-                first = false
+            forEachLabel(all) { index, label -> Bool? in
+                if index > 0 { out.append(0x2E) }
                 if label.allSatisfy({ $0 < 0x80 }) {
                     for c in label { out.append(UInt8(truncatingIfNeeded: c)) }
                     return nil
@@ -139,17 +121,18 @@ enum UTS46 {
         return String(text)
     }
 
-    // Calls `body` with each label of `all` (the code points between full stops) in order, and
-    // returns the first non-nil it returns.
+    // Calls `body` with each label of `all` (the code points between full stops) and its index,
+    // in order, and returns the first non-nil it returns.
     @inline(__always)
-    private static func forEachLabel<T>(_ all: UnsafeBufferPointer<UInt32>, _ body: (UnsafeBufferPointer<UInt32>) -> T?) -> T? {
-        var start = 0
+    private static func forEachLabel<T>(_ all: UnsafeBufferPointer<UInt32>, _ body: (Int, UnsafeBufferPointer<UInt32>) -> T?) -> T? {
+        var start = 0, index = 0
         while true {
             var end = start
             while end < all.count && all[end] != 0x2E { end += 1 }
-            if let result = body(UnsafeBufferPointer(rebasing: all[start..<end])) { return result }
+            if let result = body(index, UnsafeBufferPointer(rebasing: all[start..<end])) { return result }
             guard end < all.count else { return nil }
             start = end + 1
+            index += 1
         }
     }
 
