@@ -27,6 +27,11 @@ typedef struct {
     lua_State *main;
     _Atomic(lua_State *) running;
     int slot;
+    // A string the host writes in place (pekit_room_begin/push): the block being written, and
+    // while lua_pushlstring runs, the size of the allocation it is to serve.
+    char *room;
+    size_t room_size;
+    int adopting;
 } pekit_alloc_state;
 
 static void pekit_hook(lua_State *L, lua_Debug *ar);
@@ -64,6 +69,14 @@ static void *resize(pekit_alloc_state *st, void *block, size_t old, size_t size)
 static void *pekit_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     pekit_alloc_state *st = (pekit_alloc_state *)ud;
     size_t old = ptr ? osize : 0;  // with no block, osize is the kind of object Lua makes
+    if (st->adopting && !ptr && osize == LUA_TSTRING && nsize == st->room_size) {
+        // The string being pushed gets the block its bytes were written in (pekit_room_push).
+        char *block = st->room;
+        st->room = NULL;
+        st->adopting = 0;
+        st->used += nsize;
+        return block;
+    }
     if (nsize == 0) {
         if (ptr) {
             st->used -= old;
@@ -129,8 +142,89 @@ void pekit_tune_malloc(void) {
     mallopt(M_TRIM_THRESHOLD, 64 << 20);
 }
 
+// ---- Strings written in place ----
+// Lua 5.4 makes a string only by copying bytes into a block it allocates. For a large result
+// that copy costs as much as the work that made it (encoding 1 MB: the copy was a third of the
+// call), so the host writes into a block laid out as Lua's string object and, while it pushes,
+// the allocator hands that block to the string: lua_pushlstring then copies the bytes onto
+// themselves, which glibc's memmove skips. Correctness does not depend on Lua's layout: if the
+// string asks for any other size, the block is not taken and the bytes are copied as usual.
+
+/// Bytes a long string's object holds before its characters, as this build of Lua lays it out,
+/// measured once by pushing a string and seeing what it asked for (0: not measurable).
+static size_t string_header(lua_State *L) {
+    static _Atomic size_t measured = (size_t)-1;  // one layout for every state of the process
+    size_t header = atomic_load_explicit(&measured, memory_order_relaxed);
+    if (header != (size_t)-1) return header;
+    header = 0;
+    pekit_alloc_state *st = alloc_state(L);
+    enum { probe = PEKIT_POOL_MAX + 64 };
+    char *block = malloc(probe * 2);
+    if (!block) return 0;
+    // Offer a block to any string allocation of up to twice the probe's length: the one the
+    // probe asks for says, by its size, how long the header is.
+    memset(block, 'p', probe * 2);
+    for (size_t guess = 0; guess < probe; guess += 8) {
+        st->room = block;
+        st->room_size = guess + probe + 1;
+        st->adopting = 1;
+        lua_pushlstring(L, block + guess, probe);
+        int taken = !st->adopting;
+        st->adopting = 0;
+        size_t length = 0;
+        const char *text = lua_tolstring(L, -1, &length);
+        lua_pop(L, 1);
+        if (taken) {
+            // The block is Lua's now (it frees it with the string); only the offset is checked.
+            if (text == block + guess && length == probe) header = guess;
+            atomic_store_explicit(&measured, header, memory_order_relaxed);
+            return header;
+        }
+    }
+    st->room = NULL;
+    free(block);
+    atomic_store_explicit(&measured, 0, memory_order_relaxed);
+    return 0;
+}
+
+_Static_assert(PEKIT_ROOM_MIN_CAPACITY == PEKIT_POOL_MAX + 1, "rooms are the blocks the pool does not serve");
+
+size_t pekit_string_header(lua_State *L) { return string_header(L); }
+
+char *pekit_room_begin(lua_State *L, size_t capacity) {
+    pekit_alloc_state *st = alloc_state(L);
+    free(st->room);  // one left by a push that raised
+    st->room = NULL;
+    size_t header = string_header(L);
+    if (!header || capacity < PEKIT_ROOM_MIN_CAPACITY || capacity > SIZE_MAX / 2) return NULL;
+    st->room = malloc(header + capacity + 1);
+    return st->room ? st->room + header : NULL;
+}
+
+void pekit_room_push(lua_State *L, char *text, size_t length) {
+    pekit_alloc_state *st = alloc_state(L);
+    size_t header = string_header(L);
+    if (!st->room || text != st->room + header) {
+        lua_pushlstring(L, text, length);
+        return;
+    }
+    size_t size = header + length + 1;
+    if (length > PEKIT_POOL_MAX) {
+        // Shrinking keeps the block where it is (glibc splits it); if it moved, the bytes moved too.
+        char *shrunk = realloc(st->room, size);
+        if (shrunk) st->room = shrunk;
+        st->room_size = size;
+        st->adopting = 1;
+    }
+    lua_pushlstring(L, st->room + header, length);
+    st->adopting = 0;
+    free(st->room);  // NULL when the string took it
+    st->room = NULL;
+}
+
 void pekit_close(lua_State *L) {
     pekit_alloc_state *st = alloc_state(L);
+    free(st->room);
     // Finalizers run here, with hooks off (as Lua runs every finalizer): sandboxed states
     // refuse __gc in setmetatable, so only pekit's own handles have one.
     unwatch(st);

@@ -1,5 +1,6 @@
 import CLua
 import CLuaShim
+import PekitCore
 import XCTest
 @testable import PekitLua
 
@@ -60,6 +61,79 @@ final class AllocatorTests: XCTestCase {
         let after = luaCount(runtime.mainState)
         for _ in 0..<5 { XCTAssertEqual(lua.eval(churn), "true") }
         XCTAssertLessThan(luaCount(runtime.mainState), after + 64 * 1024)
+        XCTAssertEqual(Int(pekit_memory_used(runtime.mainState)), luaCount(runtime.mainState))
+    }
+}
+
+/// Strings the host writes where Lua keeps them (`pekit_room_begin`/`pekit_room_push`): Lua's
+/// string object is measured, a large string takes the block it was written in, a small one
+/// or one written elsewhere is copied, and the count the cap is checked against stays Lua's.
+final class WrittenStringTests: XCTestCase {
+    private func luaCount(_ L: OpaquePointer) -> Int { Int(pekit_gc_bytes(L)) }
+
+    func testLuaStringLayoutIsMeasured() throws {
+        let runtime = try makeRuntime()
+        // Lua 5.4 on a 64-bit machine: CommonHeader, extra, shrlen, hash and the length come first.
+        XCTAssertEqual(pekit_string_header(runtime.mainState), 24)
+    }
+
+    func testLargeStringsTakeTheirBlockAndSmallOnesAreCopied() throws {
+        let runtime = try makeRuntime()
+        let L = runtime.mainState
+        for length in [0, 1, 40, 41, 255, 256, 257, 300, 4096, 100_000] {
+            let capacity = max(length, 1) * 3
+            let room = pekit_room_begin(L, capacity)
+            XCTAssertEqual(room == nil, capacity <= 256, "capacity \(capacity)")
+            let written = room ?? UnsafeMutablePointer<CChar>.allocate(capacity: capacity)
+            for i in 0..<length { written[i] = CChar(UInt8(ascii: "a") + UInt8(i % 26)) }
+            pekit_room_push(L, written, length)
+            if room == nil { written.deallocate() }
+            var count = 0
+            let text = lua_tolstring(L, -1, &count)
+            XCTAssertEqual(count, length)
+            // The block is the string's when it is over the pool's largest size.
+            XCTAssertEqual(UnsafeRawPointer(text) == UnsafeRawPointer(written), room != nil && length > 256, "length \(length)")
+            let bytes = (0..<count).map { UInt8(bitPattern: text![$0]) }
+            XCTAssertEqual(bytes, (0..<length).map { UInt8(ascii: "a") + UInt8($0 % 26) })
+            lua_settop(L, 0)
+            XCTAssertEqual(Int(pekit_memory_used(L)), luaCount(L), "length \(length)")
+        }
+        // Room given up without a push is freed by the next one (and by closing the state).
+        XCTAssertNotNil(pekit_room_begin(L, 10_000))
+        let room = try XCTUnwrap(pekit_room_begin(L, 20_000))
+        pekit_room_push(L, room, 5_000)
+        lua_settop(L, 0)
+        _ = LuaREPL(runtime: runtime).eval("collectgarbage() collectgarbage()")
+        XCTAssertEqual(Int(pekit_memory_used(L)), luaCount(L))
+    }
+
+    func testEncodedStringsOfEverySizeMatchTheSwiftEncoder() throws {
+        let runtime = try makeRuntime()
+        let lua = LuaREPL(runtime: runtime)
+        // Lengths around the pool's largest block and the short-string limit, and a large one,
+        // of text whose encoding grows it (spaces, CJK) and of text that is copied as it is.
+        let script = #"""
+        local out = {}
+        for _, n in ipairs({ 0, 1, 13, 14, 40, 80, 85, 86, 90, 255, 256, 257, 1000, 300000 }) do
+          local mixed = ("a b/汉"):rep(n // 8 + 1):sub(1, n)
+          local plain = ("abc-_.~"):rep(n // 7 + 1):sub(1, n)
+          out[#out + 1] = pekit.encode(mixed) .. "|" .. pekit.encode(plain)
+        end
+        collectgarbage() collectgarbage()
+        local got = table.concat(out, "\n")
+        if got == expected then return true end
+        for i = 1, #got do if got:byte(i) ~= expected:byte(i) then return #got, #expected, i end end
+        return #got, #expected
+        """#
+        let encoder = PercentEncoder(allowed: .unreserved)
+        let expected = [0, 1, 13, 14, 40, 80, 85, 86, 90, 255, 256, 257, 1000, 300_000].map { n -> String in
+            let mixed = Array(Array(String(repeating: "a b/汉", count: n / 8 + 1).utf8).prefix(n))
+            let plain = Array(Array(String(repeating: "abc-_.~", count: n / 7 + 1).utf8).prefix(n))
+            return String(decoding: encoder.encode(bytes: mixed) + Array("|".utf8) + encoder.encode(bytes: plain), as: UTF8.self)
+        }.joined(separator: "\n")
+        runtime.stack.push(expected)
+        lua_setglobal(runtime.mainState, "expected")
+        XCTAssertEqual(lua.eval(script), "true")
         XCTAssertEqual(Int(pekit_memory_used(runtime.mainState)), luaCount(runtime.mainState))
     }
 }

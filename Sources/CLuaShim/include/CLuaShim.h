@@ -41,6 +41,19 @@ size_t pekit_memory_used(lua_State *L);
 /// large strings in loops, and a fresh mapping costs a page fault per page. Process-wide, so the
 /// CLI calls it, not the library.
 void pekit_tune_malloc(void);
+/// The bytes before a long string's characters in this Lua's string object, measured at the
+/// first call (0 when it could not be: strings are then always copied).
+size_t pekit_string_header(lua_State *L);
+/// Room for a string of up to `capacity` bytes that Lua will own without copying it: write the
+/// bytes at the pointer returned, then pekit_room_push. NULL when the string would be too small
+/// for this to pay (PEKIT_POOL_MAX bytes or fewer), malloc fails, or this Lua's string layout
+/// could not be measured; the caller then writes elsewhere and pushes a copy.
+char *pekit_room_begin(lua_State *L, size_t capacity);
+/// The smallest capacity pekit_room_begin gives room for (callers skip the call below it).
+#define PEKIT_ROOM_MIN_CAPACITY 257
+/// Pushes the first `length` bytes at `text` as a Lua string: the block itself when `text` is the
+/// room pekit_room_begin gave (its unused end given back), a copy otherwise.
+void pekit_room_push(lua_State *L, char *text, size_t length);
 /// Closes the state and frees the allocator's bookkeeping.
 void pekit_close(lua_State *L);
 

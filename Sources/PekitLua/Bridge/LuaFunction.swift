@@ -47,6 +47,26 @@ struct LuaCall {
         return try pointer.withMemoryRebound(to: UInt8.self, capacity: length) { try body(UnsafeBufferPointer(start: $0, count: length)) }
     }
 
+    /// Pushes a string that `write` makes in a buffer of `capacity` bytes, returning how many it
+    /// wrote. A large one is written where Lua keeps it (`pekit_room_begin`: no copy of the
+    /// result, which for encoding 1 MB was a third of the call); a small one in the runtime's
+    /// scratch buffer, then copied. A capacity over 64 bytes is charged to the state's memory cap first.
+    func pushWritten(capacity: Int, _ write: (UnsafeMutableBufferPointer<UInt8>) -> Int) throws {
+        if capacity > 64 { try MemoryBudget.charge(capacity) }
+        if capacity >= PEKIT_ROOM_MIN_CAPACITY, let room = pekit_room_begin(L, capacity) {
+            let written = room.withMemoryRebound(to: UInt8.self, capacity: capacity) {
+                write(UnsafeMutableBufferPointer(start: $0, count: capacity))
+            }
+            pekit_room_push(L, room, written)
+            return
+        }
+        let scratch = runtime.scratch
+        let output = scratch.reserve(capacity)
+        let written = write(output)
+        stack.push(UnsafeBufferPointer(rebasing: output[..<written]))
+        scratch.trim()
+    }
+
     func string(_ n: Int32) throws -> String { String(decoding: try bytes(n), as: UTF8.self) }
 
     func optionalString(_ n: Int32) throws -> String? { stack.isNoneOrNil(n) ? nil : try string(n) }

@@ -9,13 +9,11 @@ enum EncodingFunctions {
         let setFunction = runtime.setFunction
         setFunction(pekit, "pekit", "encode") { call in
             let encoder = try PolicyModule.encoder(from: call, argument: 2)
-            // Encode straight from Lua's copy of the string: no intermediate array.
+            // Encode straight from Lua's copy of the string into the result's: no intermediate array.
             try call.withBytes(1) { input in
-                let scratch = call.runtime.scratch
-                let output = scratch.reserve(PercentEncoder.maximumEncodedCount(input.count))
-                let written = encoder.encode(bytes: input, into: output) ?? 0
-                call.stack.push(UnsafeBufferPointer(rebasing: output[..<written]))
-                scratch.trim()
+                try call.pushWritten(capacity: PercentEncoder.maximumEncodedCount(input.count)) { output in
+                    encoder.encode(bytes: input, into: output) ?? 0
+                }
             }
             return 1
         }
