@@ -18,7 +18,7 @@ enum PekitModule {
         let pekit = stack.top
 
         // The prelude: value markers, inspect, the sandbox builder.
-        try runtime.load(Array(preludeSource.utf8), chunkName: "=pekit.prelude")
+        try runtime.loadPrelude()
         stack.pushValue(pekit)
         pekit_open_cookie_lists(runtime.L)
         try runtime.call(2, results: 1)
