@@ -85,8 +85,10 @@ pekit_root() { cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd; }
 # `pekit --version`'s 4 ms, same run). The libraries it loads are shared objects as ever.
 # Generic metadata for the concrete types the code names is also emitted prespecialized
 # (-prespecialize-generic-metadata), so the first use of each is a lookup, not an instantiation
-# from its mangled name (about 0.1 ms of `pekit run`'s start, the same run).
+# from its mangled name (about 0.1 ms of `pekit run`'s start, the same run). No $ORIGIN run path
+# (--disable-local-rpath): pekit loads only the system's libraries, and with one the loader
+# first tried each of them in a dozen subdirectories beside the binary (20 failed system calls).
 pekit_release_build() {
-    (cd "$(pekit_root)" && swift build -c release --static-swift-stdlib -Xswiftc -Xclang-linker -Xswiftc -no-pie \
+    (cd "$(pekit_root)" && swift build -c release --static-swift-stdlib --disable-local-rpath -Xswiftc -Xclang-linker -Xswiftc -no-pie \
         -Xswiftc -Xfrontend -Xswiftc -prespecialize-generic-metadata "$@" >/tmp/pekit-build.log 2>&1) || { tail -30 /tmp/pekit-build.log >&2; return 1; }
 }
