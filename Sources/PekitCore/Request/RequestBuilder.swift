@@ -294,19 +294,24 @@ public struct RequestBuilder: Sendable {
                 // The fragment starts at the first '#'; the query at a '?' before it.
                 let queryEnd = bytes[start...].firstIndex(of: 0x23) ?? bytes.count
                 let queryStart = bytes[start..<queryEnd].firstIndex(of: 0x3F) ?? queryEnd
-                let parts = [(start..<queryStart, invalidInURI), (queryStart..<queryEnd, PercentEncodeSet.query), (queryEnd..<bytes.count, invalidInURI)]
+                // Bounds as a struct of two integers, not Range<Int>: the first array of a
+                // generic type with a requirement (Range's Bound: Comparable) costs start-up a
+                // search of every conformance record in the binary (issue 47).
+                struct Part { var start: Int, end: Int; let set: PercentEncodeSet }
+                var parts = [Part(start: start, end: queryStart, set: invalidInURI), Part(start: queryStart, end: queryEnd, set: PercentEncodeSet.query),
+                             Part(start: queryEnd, end: bytes.count, set: invalidInURI)]
                 func isUpper(_ b: UInt8) -> Bool { b >= 0x41 && b <= 0x5A }
                 // The parts as written out (the query without its '?', the fragment without its '#').
-                func split(_ out: UnsafeBufferPointer<UInt8>, _ ranges: [Range<Int>]) -> (String, String?, String?) {
-                    func string(_ r: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: out[r]), as: UTF8.self) }
-                    let query = ranges[1], fragment = ranges[2]
-                    return (string(ranges[0]), query.isEmpty ? nil : string(query.lowerBound + 1..<query.upperBound),
-                            fragment.isEmpty ? nil : string(fragment.lowerBound + 1..<fragment.upperBound))
+                func split(_ out: UnsafeBufferPointer<UInt8>) -> (String, String?, String?) {
+                    func string(_ from: Int, _ to: Int) -> String { String(decoding: UnsafeBufferPointer(rebasing: out[from..<to]), as: UTF8.self) }
+                    let query = parts[1], fragment = parts[2]
+                    return (string(parts[0].start, parts[0].end), query.start == query.end ? nil : string(query.start + 1, query.end),
+                            fragment.start == fragment.end ? nil : string(fragment.start + 1, fragment.end))
                 }
                 // Most URLs are already as they go on the wire: then no copy is made.
-                if !parts.contains(where: { range, set in bytes[range].contains(where: set.contains) }),
+                if !parts.contains(where: { part in bytes[part.start..<part.end].contains(where: part.set.contains) }),
                    schemeEnd.map({ !bytes[..<$0].contains(where: isUpper) && bytes[($0 + 3)..<start].elementsEqual(authority) }) ?? true {
-                    return (url, split(bytes, parts.map(\.0)))
+                    return (url, split(bytes))
                 }
                 var out: [UInt8] = []
                 out.reserveCapacity(bytes.count + authority.count + 16)
@@ -315,13 +320,13 @@ public struct RequestBuilder: Sendable {
                     out += [0x3A, 0x2F, 0x2F]
                     out += authority
                 }
-                var written: [Range<Int>] = []
-                for (range, set) in parts {
+                for i in parts.indices {
                     let from = out.count
-                    for b in bytes[range] { set.append(b, to: &out) }
-                    written.append(from..<out.count)
+                    for b in bytes[parts[i].start..<parts[i].end] { parts[i].set.append(b, to: &out) }
+                    parts[i].start = from
+                    parts[i].end = out.count
                 }
-                let pieces = out.withUnsafeBufferPointer { split($0, written) }
+                let pieces = out.withUnsafeBufferPointer { split($0) }
                 return (String(decoding: out, as: UTF8.self), pieces)
             }
         }

@@ -7,17 +7,20 @@ struct Option {
     /// What help calls its value (`NAME`, `k=v`); nil for a flag that takes none.
     let value: String?
     /// What help says of it. Lines after the first are indented under the first.
-    let help: String
+    var help: String { helpText() }
+    /// Made only when help is shown: a command's option table is built at every start, and some
+    /// texts are assembled (a list of presets joined, one of the first generic calls of a run).
+    private let helpText: @Sendable () -> String
     /// Only sending has it (`pekit request`'s -i, -o…): with it, the command sends.
     var sendOnly = false
 
     var takesValue: Bool { value != nil }
 
-    init(_ name: String, short: Character? = nil, value: String? = nil, _ help: String, sendOnly: Bool = false) {
+    init(_ name: String, short: Character? = nil, value: String? = nil, _ help: @autoclosure @escaping @Sendable () -> String, sendOnly: Bool = false) {
         self.name = name
         self.short = short
         self.value = value
-        self.help = help
+        self.helpText = help
         self.sendOnly = sendOnly
     }
 
