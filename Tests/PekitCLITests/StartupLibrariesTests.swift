@@ -15,6 +15,11 @@ final class StartupLibrariesTests: XCTestCase {
         for lazy in ["libedit", "libcurl", "libcrypto", "libssl", "libicu", "libtinfo", "libbsd"] {
             XCTAssertFalse(needed.contains { $0.hasPrefix(lazy) }, "\(lazy) is linked: \(needed)")
         }
+        // The release build (scripts/lib/deps.sh, what scripts/run and scripts/install make) links
+        // the C++ runtime and the unwinder in: PEKIT_BIN=.build/release/pekit swift test checks it.
+        if PekitProcess.binary.path.contains("/release/") {
+            XCTAssertEqual(needed.sorted(), ["ld-linux-x86-64.so.2", "libc.so.6", "liblua5.4.so.0", "libm.so.6"])
+        }
     }
 
     /// No ICU at all: the executable names no ICU library to load, even lazily.
