@@ -158,7 +158,9 @@ package struct Flattener {
     /// string made of it unless the policy's rules need one.
     package mutating func under(entry name: UnsafeBufferPointer<UInt8>, _ body: (inout Self) throws -> Void) throws {
         func appendSegment() {
-            if let segmentEncoder { key.append(contentsOf: segmentEncoder.encode(bytes: name)) } else { key.append(contentsOf: name) }
+            // Optional chaining reads the encoder in place (binding it copied it: a retain and a
+            // release for every key).
+            if let encoded = segmentEncoder?.encode(bytes: name) { key.append(contentsOf: encoded) } else { key.append(contentsOf: name) }
         }
         let mark = key.count
         switch policy.objects {
@@ -222,7 +224,9 @@ package struct Flattener {
             if case .pairs = policy.order {
                 return try sortedBySegment(items.count) { f, i in try f.under(item: i, nested: QueryText.isNested(items[i])) { try $0.add(items[i]) } }
             }
-            for (i, item) in items.enumerated() { try under(item: i, nested: QueryText.isNested(item)) { try $0.add(item) } }
+            try items.withUnsafeBufferPointer { items in
+                for i in items.indices { try under(item: i, nested: QueryText.isNested(items[i])) { try $0.add(items[i]) } }
+            }
         case .set(let items):
             guard !items.isEmpty else { return emitEmpty() }
             // AFNetworking's NSSet rule: sorted by string form, each under the key itself.
@@ -238,7 +242,11 @@ package struct Flattener {
             if case .pairs = policy.order {
                 return try sortedBySegment(entries.count) { f, i in try f.under(entry: entries[i].key) { try $0.add(entries[i].value) } }
             }
-            for entry in entries { try under(entry: entry.key) { try $0.add(entry.value) } }
+            // Through the list's buffer: each entry borrowed, not copied (a copy retains and
+            // releases its key and value, a fifth of encoding a query).
+            try entries.withUnsafeBufferPointer { entries in
+                for i in entries.indices { try under(entry: entries[i].key) { try $0.add(entries[i].value) } }
+            }
         case .string(let s):
             // Lent, as a walker over Lua tables lends it: no optional string made for the sink.
             s.bytes.withUnsafeBufferPointer { emit(text: $0) }
@@ -264,52 +272,80 @@ package struct Flattener {
     }
 }
 
-/// The query itself: each pair encoded into it as it comes (`Policy.queryString`).
+/// The query itself: each pair encoded into it as it comes (`Policy.queryString`), straight
+/// into the query's own buffer (no scratch copy, no array append per piece: issue 47).
 package final class QueryWriter: QueryPairSink {
-    private let keyEncoder: PercentEncoder?
+    // The encoders as stored values beside a flag, not optionals: binding an optional copied
+    // the encoder (a retain and a release for every key and value).
+    private let keyEncoder: PercentEncoder, encodesKeys: Bool
+    private let valueEncoder: PercentEncoder, encodesValues: Bool
     private let values: ValueEncoding
     private let prefix: [UInt8], separator: [UInt8], assign: [UInt8]
     // Unchecked: the writer is used by one flattener at a time, and the run-time exclusivity
-    // checks on every append were a tenth of encoding a query.
-    @exclusivity(unchecked) private var out: [UInt8] = []
+    // checks on every write were a tenth of encoding a query.
+    @exclusivity(unchecked) private var buffer: UnsafeMutablePointer<UInt8>
+    @exclusivity(unchecked) private var count = 0
+    @exclusivity(unchecked) private var capacity = 4096
     /// Whether a pair was written (the prefix comes before the first, the separator between).
     @exclusivity(unchecked) private var started = false
-    /// Where a key or value is encoded before it is copied in (grown to the longest).
-    @exclusivity(unchecked) private var scratch = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 256)
 
     package init(policy: Policy) {
-        keyEncoder = policy.encoder(for: policy.encodeKeys)
+        let keys = policy.encoder(for: policy.encodeKeys)
         values = ValueEncoding(policy)
+        keyEncoder = keys ?? PercentEncoder(allowed: .unreserved)
+        encodesKeys = keys != nil
+        valueEncoder = values.encoder ?? PercentEncoder(allowed: .unreserved)
+        encodesValues = values.encoder != nil
         prefix = policy.prefix.bytes; separator = policy.separator.bytes; assign = policy.assign.bytes
+        buffer = .allocate(capacity: capacity)
     }
 
-    deinit { scratch.deallocate() }
+    deinit { buffer.deallocate() }
 
-    private func append(_ bytes: UnsafeBufferPointer<UInt8>, encodedBy encoder: PercentEncoder?) {
-        guard let encoder else { out.append(contentsOf: bytes); return }
-        let room = PercentEncoder.maximumEncodedCount(bytes.count)
-        if scratch.count < room {
-            scratch.deallocate()
-            scratch = .allocate(capacity: max(room, scratch.count * 2))
-        }
+    /// Room for `n` more bytes (the buffer doubles, so writing the query is linear).
+    @inline(__always)
+    private func reserve(_ n: Int) {
+        guard capacity - count < n else { return }
+        let grown = max(capacity * 2, count + n)
+        let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
+        moved.update(from: buffer, count: count)
+        buffer.deallocate()
+        buffer = moved
+        capacity = grown
+    }
+
+    private func write(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return }
+        reserve(bytes.count)
+        (buffer + count).update(from: base, count: bytes.count)
+        count += bytes.count
+    }
+
+    private func write(_ bytes: [UInt8]) { bytes.withUnsafeBufferPointer { write($0) } }
+
+    /// A key's or a value's bytes, encoded as the policy encodes keys or values.
+    @inline(__always)
+    private func append(_ bytes: UnsafeBufferPointer<UInt8>, key: Bool) {
+        guard key ? encodesKeys : encodesValues else { return write(bytes) }
         // With room for every byte escaped, encode(bytes:into:) always succeeds.
-        let n = encoder.encode(bytes: bytes, into: scratch) ?? 0
-        out.append(contentsOf: UnsafeBufferPointer(rebasing: scratch[..<n]))
+        reserve(PercentEncoder.maximumEncodedCount(bytes.count))
+        let room = UnsafeMutableBufferPointer(start: buffer + count, count: capacity - count)
+        count += (key ? keyEncoder.encode(bytes: bytes, into: room) : valueEncoder.encode(bytes: bytes, into: room)) ?? 0
     }
 
     /// The prefix before the first pair or the separator before the others, then the key.
     private func start(_ key: [UInt8]) {
-        out.append(contentsOf: started ? separator : prefix)
+        write(started ? separator : prefix)
         started = true
-        key.withUnsafeBufferPointer { append($0, encodedBy: keyEncoder) }
+        key.withUnsafeBufferPointer { append($0, key: true) }
     }
 
     package func add(key: [UInt8], text: UnsafeBufferPointer<UInt8>) {
         // Comma rules split values at their commas (ValueEncoding): the general path.
         guard !values.rawCommas else { return add(key: key, value: ByteString(bytes: text), commaParts: nil) }
         start(key)
-        out.append(contentsOf: assign)
-        append(text, encodedBy: values.encoder)
+        write(assign)
+        append(text, key: false)
     }
 
     package func add(key: [UInt8], value: ByteString?, commaParts: [ByteString]?) {
@@ -318,10 +354,15 @@ package final class QueryWriter: QueryPairSink {
             return value.bytes.withUnsafeBufferPointer { add(key: key, text: $0) }
         }
         start(key)
-        out.append(contentsOf: assign)
-        out.append(contentsOf: values.encode(value, commaParts: commaParts) ?? [])
+        write(assign)
+        write(values.encode(value, commaParts: commaParts) ?? [])
     }
 
     /// The query written so far.
-    package func finish() -> [UInt8] { out }
+    package func finish() -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: count) { out, initialized in
+            if let base = out.baseAddress, count > 0 { base.initialize(from: buffer, count: count) }
+            initialized = count
+        }
+    }
 }
