@@ -211,8 +211,8 @@ extension CookieJar {
         defer { pickScratch = picks }
         guard !picks.isEmpty else { return nil }
         for (i, pick) in picks.enumerated() {
-            if i > 0 { header += [0x3B, 0x20] }
-            byDomain.values[pick.list].withUnsafeBufferPointer { Cookie.appendPair(of: $0.baseAddress! + pick.index, to: &header) }
+            if i > 0 { header.append(0x3B); header.append(0x20) }
+            byDomain.values[pick.list].withUnsafeBufferPointer { list in if let base = list.baseAddress { Cookie.appendPair(of: base + pick.index, to: &header) } }
         }
         return header.withUnsafeBufferPointer(body)
     }
