@@ -161,8 +161,8 @@ static size_t string_header(lua_State *L) {
     enum { probe = PEKIT_POOL_MAX + 64 };
     char *block = malloc(probe * 2);
     if (!block) return 0;
-    // Offer a block to any string allocation of up to twice the probe's length: the one the
-    // probe asks for says, by its size, how long the header is.
+    // Guess the header 8 bytes at a time: the block is offered to a string allocation of
+    // exactly guess + probe + 1 bytes, and the guess the probe's string takes is the header.
     memset(block, 'p', probe * 2);
     for (size_t guess = 0; guess < probe; guess += 8) {
         st->room = block;
