@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Where flattened pairs go: a list (`Policy.pairs`), or straight into the encoded query
 /// (`Policy.queryString`).
 package protocol QueryPairSink: AnyObject {
@@ -297,20 +305,37 @@ package final class QueryWriter: QueryPairSink {
         valueEncoder = values.encoder ?? PercentEncoder(allowed: .unreserved)
         encodesValues = values.encoder != nil
         prefix = policy.prefix.bytes; separator = policy.separator.bytes; assign = policy.assign.bytes
-        buffer = .allocate(capacity: capacity)
+        buffer = Self.allocate(capacity)
     }
 
-    deinit { buffer.deallocate() }
+    deinit { free(buffer) }
+
+    /// A block from the C library's malloc, which realloc can grow.
+    private static func allocate(_ capacity: Int) -> UnsafeMutablePointer<UInt8> {
+        malloc(capacity)?.assumingMemoryBound(to: UInt8.self) ?? UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+    }
 
     /// Room for `n` more bytes (the buffer doubles, so writing the query is linear).
     @inline(__always)
     private func reserve(_ n: Int) {
         guard capacity - count < n else { return }
+        grow(n)
+    }
+
+    /// The buffer made larger by the C library's realloc: a large block is moved by remapping
+    /// its pages, not by copying them into new ones (copying and faulting in every doubling
+    /// was a sixth of encoding a 5.6 MB query).
+    private func grow(_ n: Int) {
         let grown = max(capacity * 2, count + n)
-        let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
-        moved.update(from: buffer, count: count)
-        buffer.deallocate()
-        buffer = moved
+        if let moved = realloc(buffer, grown) {
+            buffer = moved.assumingMemoryBound(to: UInt8.self)
+        } else {
+            // Out of memory: Swift's own allocation reports it as every other allocation does.
+            let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
+            moved.update(from: buffer, count: count)
+            free(buffer)
+            buffer = moved
+        }
         capacity = grown
     }
 
