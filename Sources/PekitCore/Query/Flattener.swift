@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Where flattened pairs go: a list (`Policy.pairs`), or straight into the encoded query
 /// (`Policy.queryString`).
 package protocol QueryPairSink: AnyObject {
@@ -305,15 +297,11 @@ package final class QueryWriter: QueryPairSink {
         valueEncoder = values.encoder ?? PercentEncoder(allowed: .unreserved)
         encodesValues = values.encoder != nil
         prefix = policy.prefix.bytes; separator = policy.separator.bytes; assign = policy.assign.bytes
-        buffer = Self.allocate(capacity)
+        buffer = CHeap.allocate(capacity)
     }
 
-    deinit { free(buffer) }
+    deinit { CHeap.release(buffer) }
 
-    /// A block from the C library's malloc, which realloc can grow.
-    private static func allocate(_ capacity: Int) -> UnsafeMutablePointer<UInt8> {
-        malloc(capacity)?.assumingMemoryBound(to: UInt8.self) ?? UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
-    }
 
     /// Room for `n` more bytes (the buffer doubles, so writing the query is linear).
     @inline(__always)
@@ -327,15 +315,7 @@ package final class QueryWriter: QueryPairSink {
     /// was a sixth of encoding a 5.6 MB query).
     private func grow(_ n: Int) {
         let grown = max(capacity * 2, count + n)
-        if let moved = realloc(buffer, grown) {
-            buffer = moved.assumingMemoryBound(to: UInt8.self)
-        } else {
-            // Out of memory: Swift's own allocation reports it as every other allocation does.
-            let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
-            moved.update(from: buffer, count: count)
-            free(buffer)
-            buffer = moved
-        }
+        buffer = CHeap.reallocate(buffer, count: count, capacity: grown)
         capacity = grown
     }
 
