@@ -64,7 +64,16 @@ extension QSParser {
             let limit = parameterLimit ?? Int.max
             do {
                 var start = 0, pieces = 0, i = 0
-                if limit > 0 {
+                if limit > 0, sep.count == 1, let base = input.baseAddress {
+                    // One byte: memchr finds each separator (a byte loop cost more than the pieces).
+                    while pieces < limit, let hit = CLibrary.find(sep[0], in: base + start, count: input.count - start) {
+                        let at = UnsafeRawPointer(base).distance(to: hit)
+                        try piece(start..<at, &state)
+                        pieces += 1
+                        start = at + 1
+                    }
+                    if pieces < limit { try piece(start..<input.count, &state) }
+                } else if limit > 0 {
                     let first = sep[0]
                     while i + sep.count <= input.count {
                         if input[i] == first && (sep.count == 1 || input[i..<i + sep.count].elementsEqual(sep)) {
@@ -97,12 +106,16 @@ extension QSParser {
 
     private func piece(_ range: Range<Int>, _ state: inout FastState) throws {
         let input = state.input
+        // qs splits at the first `]=` if there is one, else at the first `=`.
         var pos: Int? = nil
-        var j = range.lowerBound
-        while j < range.upperBound {
-            let b = input[j]
-            if b == 0x3D { if pos == nil { pos = j } } else if b == 0x5D, j + 1 < range.upperBound, input[j + 1] == 0x3D { pos = j + 1; break }
-            j += 1
+        if let base = input.baseAddress {
+            var from = range.lowerBound
+            while let hit = CLibrary.find(0x3D, in: base + from, count: range.upperBound - from) {
+                let j = UnsafeRawPointer(base).distance(to: hit)
+                if pos == nil { pos = j }
+                if j > range.lowerBound, input[j - 1] == 0x5D { pos = j; break }
+                from = j + 1
+            }
         }
         let keyRange = range.lowerBound..<(pos ?? range.upperBound)
         decodeKey(keyRange, input, into: state.key)

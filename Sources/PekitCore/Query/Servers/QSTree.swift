@@ -325,11 +325,12 @@ struct PekitValueSink: QueryTreeSink {
     private var maps: [[PekitMap.Entry]] = []
     private var keys: [ByteString] = []
     private var last = PekitValue.null
+    private var shared = ByteStringCache()
 
     /// The value of the whole walk: the container or value it gave last.
     var result: PekitValue { last }
 
-    mutating func string(_ bytes: UnsafeBufferPointer<UInt8>) { last = .string(ByteString(Array(bytes))) }
+    mutating func string(_ bytes: UnsafeBufferPointer<UInt8>) { last = .string(shared.string(bytes)) }
     mutating func null() { last = .null }
     private(set) var exhausted = false
     mutating func beginList(count: Int) {
@@ -344,7 +345,7 @@ struct PekitValueSink: QueryTreeSink {
         maps.append([])
         maps[maps.count - 1].reserveCapacity(count)
     }
-    mutating func key(_ bytes: UnsafeBufferPointer<UInt8>) { keys.append(ByteString(Array(bytes))) }
+    mutating func key(_ bytes: UnsafeBufferPointer<UInt8>) { keys.append(shared.string(bytes)) }
     mutating func setField() { maps[maps.count - 1].append(.init(key: keys.removeLast(), value: last)) }
     mutating func endMap() { last = .map(PekitMap(ordered: maps.removeLast())) }
 }
