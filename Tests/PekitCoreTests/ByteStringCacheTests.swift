@@ -5,7 +5,7 @@ import XCTest
 /// its slots, and share one buffer when the same short string comes again.
 final class ByteStringCacheTests: XCTestCase {
     func testEveryStringIsItsOwnBytes() {
-        var cache = ByteStringCache()
+        var cache = ByteStringCache(expected: 1000)
         var rng = SystemRandomNumberGenerator()
         let alphabet: [UInt8] = [0x61, 0x62, 0x00, 0xE6, 0x5B, 0xFF]
         for _ in 0..<50_000 {
@@ -16,7 +16,7 @@ final class ByteStringCacheTests: XCTestCase {
     }
 
     func testARepeatedShortStringSharesOneBuffer() {
-        var cache = ByteStringCache()
+        var cache = ByteStringCache(expected: 1000)
         func make(_ text: String) -> ByteString { Array(text.utf8).withUnsafeBufferPointer { cache.string($0) } }
         func sameBuffer(_ a: ByteString, _ b: ByteString) -> Bool {
             a.bytes.withUnsafeBytes { x in b.bytes.withUnsafeBytes { y in x.baseAddress == y.baseAddress } }
@@ -26,5 +26,9 @@ final class ByteStringCacheTests: XCTestCase {
         XCTAssertTrue(sameBuffer(a, b))
         let (c, d) = (make(long), make(long))
         XCTAssertFalse(sameBuffer(c, d), "a long string is copied, never cached")
+        var none = ByteStringCache(expected: 10)
+        let (e, f) = (Array(short.utf8).withUnsafeBufferPointer { none.string($0) }, Array(short.utf8).withUnsafeBufferPointer { none.string($0) })
+        XCTAssertFalse(sameBuffer(e, f), "a small parse has no cache")
+        XCTAssertEqual(e, f)
     }
 }

@@ -243,7 +243,7 @@ struct QSTree {
 
     /// The result as a value; `sparse` keeps a list's holes as nulls.
     func value(sparse: Bool) -> PekitValue {
-        var sink = PekitValueSink()
+        var sink = PekitValueSink(strings: slots.count)
         walk(into: &sink, sparse: sparse)
         return sink.result
     }
@@ -325,7 +325,10 @@ struct PekitValueSink: QueryTreeSink {
     private var maps: [[PekitMap.Entry]] = []
     private var keys: [ByteString] = []
     private var last = PekitValue.null
-    private var shared = ByteStringCache()
+    private var shared: ByteStringCache
+
+    /// A sink for a walk that gives about `strings` keys and values.
+    init(strings: Int) { shared = ByteStringCache(expected: strings) }
 
     /// The value of the whole walk: the container or value it gave last.
     var result: PekitValue { last }
