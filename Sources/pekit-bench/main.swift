@@ -143,6 +143,14 @@ if args.first == "urls", let path = args.dropFirst().first {
     let hrefToo = ProcessInfo.processInfo.environment["PEKIT_BENCH_NO_HREF"] == nil
     func run() {
         failures = 0; length = 0
+        if ProcessInfo.processInfo.environment["PEKIT_BENCH_URL_BYTES"] != nil {
+            for var line in lines {
+                line.withUTF8 { b in
+                    do { try WHATWGURL.parse(bytes: b, base: nil) { h, _ in length &+= h.count } } catch { failures += 1 }
+                }
+            }
+            return
+        }
         for line in lines {
             if let url = try? WHATWGURL(line) { length &+= hrefToo ? url.href.utf8.count : url.query?.utf8.count ?? 0 } else { failures += 1 }
         }

@@ -5,13 +5,16 @@ root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 bench = os.path.join(root, ".build", "release", "pekit-bench")
 peer = os.path.join(root, "scripts", "bench-tools", "cookies_peer.py")
 def run(cmd): return json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout.splitlines()[-1])
+# pekit's lookup figure is the median of 3 processes, each the median of 5 runs (one process's
+# figure moved by half when the machine was busy); Python's run takes two minutes, and is one.
 rows = []
 for domains, per in [(1000, 10), (10, 10)]:
-    rows.append((run([bench, "cookies", str(domains), str(per)]), run([sys.executable, peer, str(domains), str(per)])))
+    ours = sorted((run([bench, "cookies", str(domains), str(per)]) for _ in range(3)), key=lambda r: r["lookup_us"])[1]
+    rows.append((ours, run([sys.executable, peer, str(domains), str(per)])))
 lines = ["## Cookie jar (issue 5)", "",
          "`pekit-bench cookies` against Python's `http.cookiejar` on the same Set-Cookie headers (10 per domain, with",
          "Domain, Path, Max-Age, Secure, HttpOnly, SameSite) and the same lookups (the Cookie header for a random site's URL).",
-         "Lookups are medians of 5 runs; the second row has 100 times fewer unrelated domains.", "",
+         "Lookups are medians of 5 runs (pekit: the median of 3 processes of those); the second row has 100 times fewer unrelated domains.", "",
          "| jar | pekit parse+store /s | python parse+store /s | ratio | pekit lookup µs | python lookup µs | ratio | target |",
          "|---|---|---|---|---|---|---|---|"]
 for ours, theirs in rows:
@@ -19,7 +22,9 @@ for ours, theirs in rows:
                  f"{ours['parse_per_s'] / theirs['parse_per_s']:.1f}× | {ours['lookup_us']:.2f} | {theirs['lookup_us']:.2f} | "
                  f"{theirs['lookup_us'] / ours['lookup_us']:.0f}× | lookup under 5 µs |")
 lines += ["", f"Lookup cost with 1,000 domains ÷ with 10 domains: pekit {rows[0][0]['lookup_us'] / rows[1][0]['lookup_us']:.2f}, "
-          f"python {rows[0][1]['lookup_us'] / rows[1][1]['lookup_us']:.2f} (1.00 means independent of unrelated domains).", ""]
+          f"python {rows[0][1]['lookup_us'] / rows[1][1]['lookup_us']:.2f} (1.00 means independent of unrelated domains).",
+          f"Goal (issue 47): a lookup at 1,000 domains in at most 1.5 µs: {rows[0][0]['lookup_us']:.2f} here"
+          f" ({'met' if rows[0][0]['lookup_us'] <= 1.5 else 'not met'}).", ""]
 # Ingest from Lua as a jar fills past its 3,000-cookie limit (issue 32): the cost per cookie at
 # 1k, 10k and 100k received, against Python's extract_cookies on the same values (no limit there),
 # in 5 interleaved rounds (the machine's noise falls on both), medians.

@@ -65,6 +65,29 @@ struct ByteWriter: ~Copyable {
         count += 3
     }
 
+    /// Room for `n` more bytes, so that the next `n` bytes may be written by `appendReserved`.
+    /// The parser reserves what a part of the input can become at most (three bytes a byte).
+    @inline(__always) mutating func reserveAhead(_ n: Int) {
+        if count + n > capacity { reserve(n) }
+    }
+
+    /// Appends `b` where `reserveAhead` made room (no compare per byte in the parser's loops).
+    @inline(__always) mutating func appendReserved(_ b: UInt8) {
+        assert(count < capacity, "ByteWriter.appendReserved past the room reserved")
+        base[count] = b
+        count += 1
+    }
+
+    /// `append(_:encodedBy:)` where `reserveAhead` made room for three bytes.
+    @inline(__always) mutating func appendReserved(_ b: UInt8, encodedBy set: PercentEncodeSet) {
+        assert(count + 3 <= capacity, "ByteWriter.appendReserved past the room reserved")
+        if !set.contains(b) { base[count] = b; count += 1; return }
+        base[count] = 0x25
+        base[count + 1] = PercentEncodeSet.hexDigit(b >> 4)
+        base[count + 2] = PercentEncodeSet.hexDigit(b & 15)
+        count += 3
+    }
+
     mutating func append<C: Collection>(contentsOf bytes: C) where C.Element == UInt8 {
         reserve(bytes.count)
         for b in bytes { base[count] = b; count += 1 }

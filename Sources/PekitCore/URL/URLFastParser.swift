@@ -144,6 +144,8 @@ enum URLFastParser {
         } else {
             p += 1  // the "/" that ended the authority
         }
+        // The path, query and fragment write at most three bytes a byte, and one "/" more.
+        out.reserveAhead(3 * (end - p) + 16)
         var segments = 0
         let pathSet = PercentEncodeSet.path
         // What ends a segment is added to the path set, so a byte outside both is copied after one test.
@@ -155,9 +157,9 @@ enum URLFastParser {
             let written = out.count
             while p < end {
                 let b = s[p]
-                if !segmentEnd.contains(b) { out.append(b) }
+                if !segmentEnd.contains(b) { out.appendReserved(b) }
                 else if b == 0x2F || b == 0x3F || b == 0x23 || b == 0x5C { break }  // "\\" is in segmentEnd only when special
-                else { out.append(b, encodedBy: pathSet) }
+                else { out.appendReserved(b, encodedBy: pathSet) }
                 p += 1
             }
             let endsInSlash = p < end && (s[p] == 0x2F || (special && s[p] == 0x5C))
@@ -192,7 +194,7 @@ enum URLFastParser {
             out.append(0x3F)
             p += 1
             let set = special ? PercentEncodeSet.specialQuery : PercentEncodeSet.query
-            while p < end, s[p] != 0x23 { out.append(s[p], encodedBy: set); p += 1 }
+            while p < end, s[p] != 0x23 { out.appendReserved(s[p], encodedBy: set); p += 1 }
         }
         spans.fragmentStart = .max
         if p < end {  // "#"
@@ -200,7 +202,7 @@ enum URLFastParser {
             out.append(0x23)
             p += 1
             let set = PercentEncodeSet.fragment
-            while p < end { out.append(s[p], encodedBy: set); p += 1 }
+            while p < end { out.appendReserved(s[p], encodedBy: set); p += 1 }
         }
         return true
     }
