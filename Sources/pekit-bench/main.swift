@@ -143,6 +143,8 @@ if args.first == "urls", let path = args.dropFirst().first {
     let hrefToo = ProcessInfo.processInfo.environment["PEKIT_BENCH_NO_HREF"] == nil
     func run() {
         failures = 0; length = 0
+        // PEKIT_BENCH_URL_BYTES=1: the byte API, the href lent to a closure (no String made),
+        // as ada's get_href() lends a view of its buffer.
         if ProcessInfo.processInfo.environment["PEKIT_BENCH_URL_BYTES"] != nil {
             for var line in lines {
                 line.withUTF8 { b in
@@ -231,6 +233,29 @@ if args.first == "cookies", args.count >= 3, let domains = Int(args[args.startIn
     exit(0)
 }
 
+// pekit-bench encode-sets FILE...: `PercentEncoder.encode(bytes:)` under every preset allowed
+// set (issue 47's "every allowed set"), beside memcpy of the same input.
+if args.first == "encode-sets" {
+    for path in args.dropFirst() {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            FileHandle.standardError.write("pekit-bench: cannot read \(path)\n".data(using: .utf8)!)
+            exit(1)
+        }
+        let bytes = [UInt8](data)
+        let name = URL(fileURLWithPath: path).lastPathComponent
+        let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: bytes.count)
+        defer { scratch.deallocate() }
+        scratch.initialize(repeating: 0, count: bytes.count)
+        report("encode", "memcpy", name, measure(bytes.count) { bytes.withUnsafeBufferPointer { scratch.update(from: $0.baseAddress!, count: $0.count) }; return bytes.count })
+        for preset in AllowedSet.presetNames {
+            guard let set = AllowedSet.preset(named: preset) else { continue }
+            let encoder = PercentEncoder(allowed: set)
+            report("encode", "set-\(preset)", name, measure(bytes.count) { encoder.encode(bytes: bytes).count })
+        }
+    }
+    exit(0)
+}
+
 guard args.count >= 3, let op = args.first, let set = AllowedSet.preset(named: args[args.startIndex + 1]) else {
     FileHandle.standardError.write("usage: pekit-bench encode|decode SET FILE...\n".data(using: .utf8)!)
     exit(2)
@@ -266,6 +291,9 @@ for path in args.dropFirst(2) {
         report(op, "foundation", name, measure(bytes.count, runs: 3) { text.addingPercentEncoding(withAllowedCharacters: foundationSet)?.utf8.count ?? 0 })
     } else {
         report(op, "pekit", name, measure(bytes.count) { (try? decoder.decode(bytes: bytes))?.count ?? 0 })
+        // Strict mode: the same kernels, the general loop only to name a bad escape's place.
+        let strict = PercentDecoder(mode: .strict)
+        report(op, "pekit-strict", name, measure(bytes.count) { (try? strict.decode(bytes: bytes))?.count ?? 0 })
         // The general loop the fast path is held to, in the same run: the fast path's gain.
         report(op, "pekit-general", name, measure(bytes.count) {
             (try? bytes.withUnsafeBufferPointer { try decoder.decodeByGeneralPath(bytes: $0) })?.count ?? 0

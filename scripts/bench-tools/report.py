@@ -22,7 +22,7 @@ def run_codec(op, files):
     return rows
 
 def table(op, rows, inputs):
-    impls = ["pekit", "pekit-string", "pekit-general", "foundation", "python", "lua-gsub"]
+    impls = ["pekit", "pekit-string", "pekit-strict", "pekit-general", "foundation", "python", "lua-gsub"]
     impls = [i for i in impls if any(r["impl"] == i for r in rows)]
     out = ["| input | " + " | ".join(f"{i} MB/s" for i in impls) + " | pekit ÷ foundation | pekit ÷ python | pekit ÷ lua |",
            "|---" * (len(impls) + 4) + "|"]
@@ -45,10 +45,25 @@ def kernels(op, rows, inputs):
                    + f" | {best / got['kernel-scalar']:.1f}× | {best / got['memcpy']:.2f} |")
     return "\n".join(out)
 
+def sets_table(rows, inputs):
+    """`encode(bytes:)` under every preset allowed set, in MB/s, beside memcpy; the goals checked."""
+    sets = [r["impl"][4:] for r in rows if r["input"] == inputs[0] and r["impl"].startswith("set-")]
+    out = ["| allowed set | " + " | ".join(f"{n} MB/s" for n in inputs) + " | slowest | ≥ 3 GB/s | ≥ 4 GB/s (VBMI2) |",
+           "|---" * (len(inputs) + 4) + "|"]
+    for name in sets:
+        got = [next(r["mbps"] for r in rows if r["input"] == i and r["impl"] == "set-" + name) for i in inputs]
+        out.append(f"| {name} | " + " | ".join(f"{v:.0f}" for v in got) + f" | {min(got):.0f} | "
+                   + ("met" if min(got) >= 3000 else "not met") + " | " + ("met" if min(got) >= 4000 else "not met") + " |")
+    memcpy = [next(r["mbps"] for r in rows if r["input"] == i and r["impl"] == "memcpy") for i in inputs]
+    out.append("| (memcpy, the yardstick) | " + " | ".join(f"{v:.0f}" for v in memcpy) + " | | | |")
+    return "\n".join(out)
+
 subprocess.run([sys.executable, os.path.join(tools, "make_inputs.py"), work, str(mb)], check=True)
 names = ["ascii.txt", "cjk.txt", "random.bin"]
 enc_rows = run_codec("encode", [os.path.join(work, n) for n in names])
 dec_rows = run_codec("decode", [os.path.join(work, n + ".enc") for n in names])
+set_rows = lines([os.path.join(release, "pekit-bench"), "encode-sets"] + [os.path.join(work, n) for n in names])
+vbmi2 = "avx512_vbmi2" in open("/proc/cpuinfo").read().split()
 
 cpu = "unknown"
 try:
@@ -79,9 +94,16 @@ runs), each writing into one reused buffer, beside `memcpy` of the same input as
 
 {kernels("encode", enc_rows, names)}
 
+Every preset allowed set (`pekit-bench encode-sets`: `PercentEncoder(allowed: set).encode(bytes:)` on the same
+inputs, medians of 7, memcpy of the same input in the same run as the yardstick). This CPU
+{"has" if vbmi2 else "does not have"} AVX-512 VBMI2, so the goal that applies is {"4" if vbmi2 else "3"} GB/s:
+
+{sets_table(set_rows, names)}
+
 ## Percent-decoding (the encoded forms of the same inputs)
 
-- `pekit`: `PercentDecoder().decode(bytes:)` (lenient); `pekit-general`: the same decoder's general loop
+- `pekit`: `PercentDecoder().decode(bytes:)` (lenient); `pekit-strict`: `PercentDecoder(mode: .strict)`, the
+  same kernels (a bad escape sends the input to the general loop, which names its place); `pekit-general`: the same decoder's general loop
   alone, which the kernels (issue 47) are held to; `foundation`: `String.removingPercentEncoding`;
   `python`: `urllib.parse.unquote_to_bytes`; `lua-gsub`: `s:gsub("%%(%x%x)", …)`.
 

@@ -50,6 +50,12 @@ lines += ["", "Target (issue 15): parse in under 40 ms from Swift and under 70 m
           "Target (issue 32): encode from Lua at least 5× the fastest peer. The encoder writes each pair into the query as",
           "it flattens (no list of pairs, no string per key), and from Lua it walks the tables in place (no value made",
           "of them first).", ""]
+swift_row, python_row = rows[0], rows[3]
+lines += [f"Goals (issue 47): from Swift, encode in at most 12 ms and parse in at most 35 ms, set on the machine where the",
+          "issue was filed (Python's `urlencode` and `parse_qsl` took 300–390 and 480–600 ms there, by this file's history).",
+          f"This run: encode {swift_row['encode_ms']:.1f} ms ({'met' if swift_row['encode_ms'] <= 12 else 'not met'}; "
+          f"{python_row['encode_ms'] / swift_row['encode_ms']:.1f}× Python's time here), parse {swift_row['parse_ms']:.1f} ms "
+          f"({'met' if swift_row['parse_ms'] <= 35 else 'not met'}; {python_row['parse_ms'] / swift_row['parse_ms']:.1f}× Python's time here).", ""]
 
 # Linear cost: the same document shape at 10k, 100k and 1M leaves, parsed by the qs model.
 scale = ["Cost against size (the same document shape; parse only, medians of 5, ms):", "",

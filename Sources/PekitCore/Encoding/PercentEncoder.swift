@@ -264,6 +264,14 @@ public struct PercentEncoder: Sendable, Equatable {
 
 /// Hex digit values for escapes.
 enum HexDigit {
+    /// Each byte's value as a hex digit (0–15), or 0xFF: one load where a loop over many
+    /// escapes would branch on three ranges. Made once and never freed, as a C table is static.
+    nonisolated(unsafe) static let table: UnsafePointer<UInt8> = {
+        let table = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
+        for b in 0..<256 { table[b] = value(UInt8(b)) ?? 0xFF }
+        return UnsafePointer(table)
+    }()
+
     @inline(__always)
     static func value(_ byte: UInt8) -> UInt8? {
         switch byte {

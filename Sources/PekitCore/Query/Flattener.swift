@@ -33,11 +33,34 @@ package struct Flattener {
     var key: [UInt8] = []
     /// Set when keys are encoded segment by segment (`encode_keys = "segments"`).
     let segmentEncoder: PercentEncoder?
+    /// The policy's key rules as plain tags, read at every key: switching over the policy's
+    /// enums themselves copied them (a retain and a release of a closure's context, or of
+    /// nothing, per key: a tenth of encoding a query).
+    private let arrayStyle: Style, objectStyle: Style
+    /// Whether entries and items go out in the order they are in (no sort, no `pairs` order).
+    private let keepsOrder: Bool
+
+    private enum Style { case brackets, indices, plain, dots, custom }
 
     package init(policy: Policy, sink: any QueryPairSink) {
         self.policy = policy
         self.sink = sink
         segmentEncoder = policy.encodeKeys == .segments ? policy.encoder : nil
+        switch policy.arrays {
+        case .brackets: arrayStyle = .brackets
+        case .indices, .comma: arrayStyle = .indices
+        case .repeat: arrayStyle = .plain
+        case .custom: arrayStyle = .custom
+        }
+        switch policy.objects {
+        case .brackets: objectStyle = .brackets
+        case .dots: objectStyle = .dots
+        case .custom: objectStyle = .custom
+        }
+        switch policy.order {
+        case .given, .bytes: keepsOrder = true
+        case .ascending, .pairs, .custom: keepsOrder = false
+        }
     }
 
     /// A key segment as it goes into a composed key.
@@ -127,16 +150,17 @@ package struct Flattener {
     /// that hold nested values take `[i]`). `nested` is asked only by the policy's function.
     package mutating func under(item i: Int, nested: @autoclosure () -> Bool, _ body: (inout Self) throws -> Void) throws {
         let mark = key.count
-        switch policy.arrays {
+        switch arrayStyle {
         case .brackets:
             key.append(0x5B); key.append(0x5D)
-        case .indices, .comma:
+        case .indices:
             key.append(0x5B)
             Self.withDecimal(Int64(i)) { key.append(contentsOf: $0) }
             key.append(0x5D)
-        case .repeat:
+        case .plain, .dots:
             break
-        case .custom(let makeKey):
+        case .custom:
+            guard case .custom(let makeKey) = policy.arrays else { break }
             let saved = key
             key = try makeKey(ByteString(key), i, nested()).bytes
             defer { key = saved }
@@ -163,12 +187,13 @@ package struct Flattener {
             if let encoded = segmentEncoder?.encode(bytes: name) { key.append(contentsOf: encoded) } else { key.append(contentsOf: name) }
         }
         let mark = key.count
-        switch policy.objects {
-        case .brackets:
+        switch objectStyle {
+        case .brackets, .indices, .plain:
             key.append(0x5B); appendSegment(); key.append(0x5D)
         case .dots:
             key.append(0x2E); appendSegment()
-        case .custom(let makeKey):
+        case .custom:
+            guard case .custom(let makeKey) = policy.objects else { break }
             let saved = key
             key = try makeKey(ByteString(key), ByteString(segment(ByteString(bytes: name)))).bytes
             defer { key = saved }
@@ -221,7 +246,7 @@ package struct Flattener {
                 }
                 return emit(ByteString(bytes: parts.map(\.bytes).joined(separator: [0x2C])), commaParts: parts)
             }
-            if case .pairs = policy.order {
+            if !keepsOrder, case .pairs = policy.order {
                 return try sortedBySegment(items.count) { f, i in try f.under(item: i, nested: QueryText.isNested(items[i])) { try $0.add(items[i]) } }
             }
             try items.withUnsafeBufferPointer { items in
@@ -238,15 +263,14 @@ package struct Flattener {
             for item in sorted { try add(item) }
         case .map(let map):
             guard !map.isEmpty else { return emitEmpty() }
+            // Through the list's buffer: each entry borrowed, not copied (a copy retains and
+            // releases its key and value, a fifth of encoding a query).
+            if keepsOrder { return try add(entries: map.entries) }
             let entries = try entries(map)
             if case .pairs = policy.order {
                 return try sortedBySegment(entries.count) { f, i in try f.under(entry: entries[i].key) { try $0.add(entries[i].value) } }
             }
-            // Through the list's buffer: each entry borrowed, not copied (a copy retains and
-            // releases its key and value, a fifth of encoding a query).
-            try entries.withUnsafeBufferPointer { entries in
-                for i in entries.indices { try under(entry: entries[i].key) { try $0.add(entries[i].value) } }
-            }
+            try add(entries: entries)
         case .string(let s):
             // Lent, as a walker over Lua tables lends it: no optional string made for the sink.
             s.bytes.withUnsafeBufferPointer { emit(text: $0) }
@@ -254,6 +278,15 @@ package struct Flattener {
             Self.withDecimal(n) { emit(text: $0) }
         default:
             emit(text(value))
+        }
+    }
+
+    /// Each entry under its key, in the order given.
+    private mutating func add(entries: [PekitMap.Entry]) throws {
+        try entries.withUnsafeBufferPointer { entries in
+            for i in entries.indices {
+                try entries[i].key.bytes.withUnsafeBufferPointer { name in try under(entry: name) { try $0.add(entries[i].value) } }
+            }
         }
     }
 
@@ -280,7 +313,10 @@ package final class QueryWriter: QueryPairSink {
     private let keyEncoder: PercentEncoder, encodesKeys: Bool
     private let valueEncoder: PercentEncoder, encodesValues: Bool
     private let values: ValueEncoding
-    private let prefix: [UInt8], separator: [UInt8], assign: [UInt8]
+    // The prefix, separator and assign bytes in one block the writer owns: reading an array
+    // property of a class retains and releases its buffer, twice a pair (a tenth of encoding).
+    private let punctuation: UnsafeMutablePointer<UInt8>
+    private let prefix: UnsafeBufferPointer<UInt8>, separator: UnsafeBufferPointer<UInt8>, assign: UnsafeBufferPointer<UInt8>
     // Unchecked: the writer is used by one flattener at a time, and the run-time exclusivity
     // checks on every write were a tenth of encoding a query.
     @exclusivity(unchecked) private var buffer: UnsafeMutablePointer<UInt8>
@@ -296,11 +332,24 @@ package final class QueryWriter: QueryPairSink {
         encodesKeys = keys != nil
         valueEncoder = values.encoder ?? PercentEncoder(allowed: .unreserved)
         encodesValues = values.encoder != nil
-        prefix = policy.prefix.bytes; separator = policy.separator.bytes; assign = policy.assign.bytes
+        let pieces = [policy.prefix.bytes, policy.separator.bytes, policy.assign.bytes]
+        punctuation = .allocate(capacity: max(1, pieces.reduce(0) { $0 + $1.count }))
+        var at = 0
+        var lent: [UnsafeBufferPointer<UInt8>] = []
+        for piece in pieces {
+            let start = punctuation + at
+            start.initialize(from: piece, count: piece.count)
+            lent.append(UnsafeBufferPointer(start: start, count: piece.count))
+            at += piece.count
+        }
+        prefix = lent[0]; separator = lent[1]; assign = lent[2]
         buffer = CHeap.allocate(capacity)
     }
 
-    deinit { CHeap.release(buffer) }
+    deinit {
+        CHeap.release(buffer)
+        punctuation.deallocate()
+    }
 
 
     /// Room for `n` more bytes (the buffer doubles, so writing the query is linear).

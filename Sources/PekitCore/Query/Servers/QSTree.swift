@@ -342,14 +342,20 @@ struct PekitValueSink: QueryTreeSink {
         guard MemoryBudget.allows(count &* MemoryLayout<PekitValue>.stride) else { exhausted = true; return }
         lists[lists.count - 1].reserveCapacity(count)
     }
-    mutating func setElement(_ position: Int) { lists[lists.count - 1].append(last) }
+    /// The last value, moved out (a copy would retain it, and overwriting `last` later release it).
+    private mutating func takeLast() -> PekitValue {
+        var value = PekitValue.null
+        swap(&value, &last)
+        return value
+    }
+    mutating func setElement(_ position: Int) { lists[lists.count - 1].append(takeLast()) }
     mutating func endList() { last = .array(lists.removeLast()) }
     mutating func beginMap(count: Int) {
         maps.append([])
         maps[maps.count - 1].reserveCapacity(count)
     }
     mutating func key(_ bytes: UnsafeBufferPointer<UInt8>) { keys.append(shared.string(bytes)) }
-    mutating func setField() { maps[maps.count - 1].append(.init(key: keys.removeLast(), value: last)) }
+    mutating func setField() { maps[maps.count - 1].append(.init(key: keys.removeLast(), value: takeLast())) }
     mutating func endMap() { last = .map(PekitMap(ordered: maps.removeLast())) }
 }
 
