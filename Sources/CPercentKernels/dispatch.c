@@ -57,8 +57,11 @@ static void build(void) {
     }
     for (int chunk = 0; chunk < 4; chunk++) {
         for (int j = 0; j < 64; j++) {
-            int byte = chunk * 16 + (j < 48 ? j / 3 : 0);
-            tables.triplet_index[chunk][j] = (uint8_t)(j % 3 == 1 && j < 48 ? 64 + byte : byte);
+            // The byte's place in the block (for `first`), and in its half (for the digit pair:
+            // high digits at 64 + 0-31, low at 64 + 32-63).
+            int byte = chunk * 16 + (j < 48 ? j / 3 : 0), half = byte % 32;
+            int slot = j >= 48 || j % 3 == 0 ? byte : j % 3 == 1 ? 64 + half : 96 + half;
+            tables.triplet_index[chunk][j] = (uint8_t)slot;
         }
     }
 #if defined(__x86_64__)
@@ -106,10 +109,19 @@ size_t pk_encode(pk_level level, const uint8_t *src, size_t n, uint8_t *dst, con
     level = usable(level);
 #if defined(__x86_64__)
     // Below a block, straight to the loop that will do the work.
-    if (level == PK_LEVEL_AVX512 && n >= 64) return pk_encode_avx512(src, n, dst, rule);
+    if (level == PK_LEVEL_AVX512 && n >= 69) return pk_encode_avx512(src, n, dst, rule);
     if (level >= PK_LEVEL_SSSE3 && n >= 17) return pk_encode_ssse3(src, n, dst, rule);
 #endif
     return pk_encode_scalar(src, n, dst, rule, 0, 0);
+}
+
+size_t pk_encoded_count(pk_level level, const uint8_t *src, size_t n, const pk_encode_rule *rule) {
+    level = usable(level);
+#if defined(__x86_64__)
+    if (level == PK_LEVEL_AVX512 && n >= 64) return pk_count_avx512(src, n, rule);
+    if (level >= PK_LEVEL_SSSE3 && n >= 16) return pk_count_ssse3(src, n, rule);
+#endif
+    return pk_count_scalar(src, n, rule, 0, 0);
 }
 
 size_t pk_decode(pk_level level, const uint8_t *src, size_t n, uint8_t *dst, int flags) {

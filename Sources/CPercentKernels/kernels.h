@@ -16,8 +16,8 @@ typedef struct {
     // bytes to the front.
     uint8_t pack8[256][16];
     // AVX-512 encode: for each quarter of a 64-byte block, the vpermi2b index that spreads its
-    // sixteen bytes into triplets: slot j reads byte j / 3, from the high-digit table when
-    // j % 3 == 1 (index + 64).
+    // sixteen bytes into triplets: slot j reads byte j / 3 from the first bytes when j % 3 == 0,
+    // else its high (j % 3 == 1) or low digit from the register of its half's digit pairs.
     uint8_t triplet_index[4][64];
 } pk_tables;
 
@@ -28,11 +28,15 @@ const pk_tables *pk_shared_tables(void);
 // of dst written; return the total written.
 size_t pk_encode_scalar(const uint8_t *src, size_t n, uint8_t *dst, const pk_encode_rule *rule, size_t start, size_t written);
 size_t pk_decode_scalar(const uint8_t *src, size_t n, uint8_t *dst, int flags, size_t start, size_t written);
+// The encoded length of src[start..<n], added to `counted`.
+size_t pk_count_scalar(const uint8_t *src, size_t n, const pk_encode_rule *rule, size_t start, size_t counted);
 
 #if defined(__x86_64__)
 size_t pk_encode_ssse3(const uint8_t *src, size_t n, uint8_t *dst, const pk_encode_rule *rule);
 size_t pk_decode_ssse3(const uint8_t *src, size_t n, uint8_t *dst, int flags);
 size_t pk_encode_avx512(const uint8_t *src, size_t n, uint8_t *dst, const pk_encode_rule *rule);
+size_t pk_count_ssse3(const uint8_t *src, size_t n, const pk_encode_rule *rule);
+size_t pk_count_avx512(const uint8_t *src, size_t n, const pk_encode_rule *rule);
 size_t pk_decode_avx512(const uint8_t *src, size_t n, uint8_t *dst, int flags);
 #endif
 

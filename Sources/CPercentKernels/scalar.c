@@ -14,6 +14,20 @@ size_t pk_encode_scalar(const uint8_t *src, size_t n, uint8_t *dst, const pk_enc
     return o;
 }
 
+size_t pk_count_scalar(const uint8_t *src, size_t n, const pk_encode_rule *rule, size_t i, size_t counted) {
+    const uint32_t *table = rule->table;
+    // Four independent sums, so the loop is not one long chain of additions.
+    size_t a = 0, b = 0, c = 0, d = 0;
+    for (; i + 4 <= n; i += 4) {
+        a += table[src[i]] >> 24;
+        b += table[src[i + 1]] >> 24;
+        c += table[src[i + 2]] >> 24;
+        d += table[src[i + 3]] >> 24;
+    }
+    for (; i < n; i++) a += table[src[i]] >> 24;
+    return counted + a + b + c + d;
+}
+
 size_t pk_decode_scalar(const uint8_t *src, size_t n, uint8_t *dst, int flags, size_t i, size_t o) {
     const uint8_t *hex = pk_shared_tables()->hex_value;
     int plus = flags & PK_DECODE_PLUS, strict = flags & PK_DECODE_STRICT;

@@ -54,6 +54,24 @@ SSSE3 size_t pk_encode_ssse3(const uint8_t *src, size_t n, uint8_t *dst, const p
     return pk_encode_scalar(src, n, dst, rule, i, o);
 }
 
+SSSE3 size_t pk_count_ssse3(const uint8_t *src, size_t n, const pk_encode_rule *rule) {
+    const __m128i row = _mm_loadu_si128((const __m128i *)rule->nibble_rows);
+    const __m128i column = _mm_setr_epi8(1, 2, 4, 8, 16, 32, 64, (char)128, 0, 0, 0, 0, 0, 0, 0, 0);
+    const __m128i nibble = _mm_set1_epi8(0x0F), zero = _mm_setzero_si128(), space = _mm_set1_epi8(' ');
+    const int plus = rule->space_plus;
+    size_t i = 0, escaped = 0;
+    // Each byte writes one byte, and an escaped one two more: n + 2 * (bytes escaped).
+    for (; i + 16 <= n; i += 16) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(src + i));
+        __m128i low = _mm_and_si128(x, nibble), high = _mm_and_si128(_mm_srli_epi16(x, 4), nibble);
+        __m128i hit = _mm_and_si128(_mm_shuffle_epi8(row, low), _mm_shuffle_epi8(column, high));
+        __m128i missed = _mm_cmpeq_epi8(hit, zero);
+        if (plus) missed = _mm_andnot_si128(_mm_cmpeq_epi8(x, space), missed);
+        escaped += (size_t)__builtin_popcount((unsigned)_mm_movemask_epi8(missed));
+    }
+    return pk_count_scalar(src, n, rule, i, i + 2 * escaped);
+}
+
 // Per byte: its hex value (0 where it is not a digit) and whether it is one.
 SSSE3 static inline __m128i hex_digits(__m128i x, __m128i *valid) {
     __m128i digit = _mm_sub_epi8(x, _mm_set1_epi8('0'));

@@ -48,6 +48,7 @@ public func pekitFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
                 let scalar = encoder.encode(bytes: input, level: .scalar)
                 for level in PercentKernelLevel.available {
                     precondition(encoder.encode(bytes: input, level: level) == scalar, "the encoder's \(level) kernel differs from the scalar one")
+                    precondition(encoder.encodedCount(input, level: level) == scalar.count, "the encoder's \(level) count differs from the length written")
                 }
             }
         }

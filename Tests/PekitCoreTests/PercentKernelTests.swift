@@ -75,6 +75,13 @@ final class PercentKernelTests: XCTestCase {
                         return false
                     }
                 }
+                for level in levels {
+                    // Each level's count kernel, which sizes large outputs, gives the length written.
+                    guard encoder.encodedCount(input, level: level) == scalar.count else {
+                        XCTFail("encoder \(index): \(level) counts \(encoder.encodedCount(input, level: level)), not \(scalar.count), at length \(length), alignment \(alignment)")
+                        return false
+                    }
+                }
                 for level in levels where level != .scalar {
                     guard same(encoder.encode(bytes: input, level: level), scalar) else {
                         XCTFail("encoder \(index): \(level) differs from scalar at length \(length), alignment \(alignment): \(Array(input))")
@@ -133,7 +140,7 @@ final class PercentKernelTests: XCTestCase {
     }
 
     /// A large `String` is measured and encoded into a string near its own size (the kernels'
-    /// 16 bytes of slack): the same text as the bytes path, for every encoder, at sizes around the
+    /// 64 bytes of slack): the same text as the bytes path, for every encoder, at sizes around the
     /// 64 KB switch.
     func testLargeStringsEncodeAsBytesDo() {
         var rng = SplitMix(seed: 7)
@@ -144,6 +151,30 @@ final class PercentKernelTests: XCTestCase {
                 while text.utf8.count < target { text += pieces[Int(rng.next() % UInt64(pieces.count))] }
                 let bytes = Array(text.utf8)
                 XCTAssertEqual(Array(encoder.encode(text).utf8), bytes.withUnsafeBufferPointer { encoder.encode(bytes: $0) }, "\(target)")
+            }
+        }
+    }
+
+    /// Large inputs are sized by counting, unless their first 4 KB mostly escape; then the
+    /// worst-case room is used, and given back by a copy when the rest did not escape after all.
+    /// Every way gives the bytes the scalar kernel writes, in an array no larger than needed.
+    func testLargeBytesAreSizedByCountOrByTheirStart() {
+        let dense = [UInt8](repeating: 0xE6, count: 40_000), sparse = [UInt8](repeating: 0x61, count: 40_000)
+        let inputs: [(String, [UInt8])] = [
+            ("dense", dense + dense), ("sparse", sparse + sparse),
+            ("dense start, sparse rest", Array(dense.prefix(5_000)) + sparse + sparse),
+            ("sparse start, dense rest", Array(sparse.prefix(5_000)) + dense + dense),
+            ("mixed", (0..<90_000).map { UInt8(truncatingIfNeeded: $0 &* 2654435761 >> 13) }),
+        ]
+        for encoder in [PercentEncoder.rfc3986, .form, PercentEncoder(keepsValidEscapes: true)] {
+            for (name, bytes) in inputs {
+                let expected = bytes.withUnsafeBufferPointer { encoder.encode(bytes: $0, level: .scalar) }
+                let got = bytes.withUnsafeBufferPointer { encoder.encode(bytes: $0) }
+                XCTAssertTrue(same(got, expected), name)
+                XCTAssertEqual(bytes.withUnsafeBufferPointer { encoder.encodedCount($0) }, expected.count, name)
+                // At most twice its length (the worst case kept) or its length and the slack
+                // (counted), and what the allocator rounds a large block up to (a page).
+                XCTAssertLessThanOrEqual(got.capacity, max(2 * got.count + 3, got.count + 64) + 4096, name)
             }
         }
     }

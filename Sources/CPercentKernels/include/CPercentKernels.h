@@ -39,9 +39,14 @@ void pk_encode_rule_init(pk_encode_rule *rule);
 pk_level pk_best_level(void);
 
 /// Encodes `n` bytes at `src` into `dst`, which has room for 3 * n + 3 bytes, or for the encoded
-/// length + 16 (no loop stores further past its last byte); returns the count written. `level`
+/// length + 64 (no loop stores further past its last byte); returns the count written. `level`
 /// above pk_best_level() is lowered to it.
 size_t pk_encode(pk_level level, const uint8_t *src, size_t n, uint8_t *dst, const pk_encode_rule *rule);
+
+/// The length pk_encode writes for the same arguments, found without writing: one pass at a
+/// multiple of the encoder's speed (the popcount of each block's escape mask), so a caller can
+/// size its output exactly instead of for the worst case.
+size_t pk_encoded_count(pk_level level, const uint8_t *src, size_t n, const pk_encode_rule *rule);
 
 /// Decoding flags.
 enum {

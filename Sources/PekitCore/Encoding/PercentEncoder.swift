@@ -91,12 +91,7 @@ public struct PercentEncoder: Sendable, Equatable {
         var utf8 = string
         return utf8.withUTF8 { input in
             guard input.count > 0 else { return string }
-            let room = Self.maximumEncodedCount(input.count)
-            // Large: measured first, so the string is made near its own size (a string's unused
-            // worst-case room would stay with it). The kernels write at most 16 bytes past the
-            // encoded length (a 16-byte store for one group of four; CPercentKernels.h).
-            let capacity = room > 1 << 16 ? encodedCount(input) + 16 : room
-            return String(unsafeUninitializedCapacity: capacity) { output in
+            return String(unsafeUninitializedCapacity: capacity(for: input)) { output in
                 fill(output.baseAddress!, from: input)
             }
         }
@@ -104,25 +99,50 @@ public struct PercentEncoder: Sendable, Equatable {
 
     /// Encodes bytes exactly as given.
     ///
-    /// One pass over the input (issue 47): the output is written into room for the worst case
-    /// (every byte escaped), whose pages are touched only as far as it is written, then moved
-    /// into an array of its own size when it is large and most of that room went unused (a copy
-    /// at memory speed costs less than a counting pass).
+    /// Short input is written into room for the worst case (every byte escaped). Long input
+    /// whose first 4 KB mostly escape is too, and moved into an array of its own size if most of
+    /// the room went unused after all; other long input is measured first by the count kernel (a
+    /// popcount of each block's escape mask, several times the encoder's speed), so its array is
+    /// made at its own size and nothing is copied.
     public func encode(bytes input: UnsafeBufferPointer<UInt8>) -> [UInt8] {
         guard input.count > 0 else { return [] }
         let room = Self.maximumEncodedCount(input.count)
+        let large = room > 1 << 16
+        let counted = large && !mostlyEscaped(UnsafeBufferPointer(rebasing: input.prefix(1 << 12)))
         var written = 0
-        let encoded = [UInt8](unsafeUninitializedCapacity: room) { output, initialized in
+        let encoded = [UInt8](unsafeUninitializedCapacity: counted ? encodedCount(input) + Self.countedSlack : room) { output, initialized in
             written = fill(output.baseAddress!, from: input)
             initialized = written
         }
-        guard room > 1 << 16 && written < room / 2 else { return encoded }
+        guard large && !counted && written < room / 2 else { return encoded }
         return encoded.withUnsafeBufferPointer { source in
             [UInt8](unsafeUninitializedCapacity: written) { output, initialized in
                 _ = output.initialize(from: source)
                 initialized = written
             }
         }
+    }
+
+    /// Room for encoding `input` with `encode(bytes:intoRoom:)`: the worst case when that is
+    /// small, otherwise the counted length and what a kernel may store past it, so a large
+    /// result neither keeps up to three times its size nor has its pages made for nothing.
+    package func capacity(for input: UnsafeBufferPointer<UInt8>) -> Int {
+        let room = Self.maximumEncodedCount(input.count)
+        return room > 1 << 16 ? encodedCount(input) + Self.countedSlack : room
+    }
+
+    /// Encodes into `room`, which has `capacity(for: input)` bytes (the Lua host's strings are
+    /// written in place so: measured once, not again as `encode(bytes:into:)` would); the count
+    /// written.
+    package func encode(bytes input: UnsafeBufferPointer<UInt8>, intoRoom room: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        guard let base = room.baseAddress, !input.isEmpty else { return 0 }
+        return fill(base, from: input)
+    }
+
+    // Whether `sample` encodes to at least 1.5 times its length, so that room for the worst case
+    // is at most twice what the whole input is likely to need.
+    private func mostlyEscaped(_ sample: UnsafeBufferPointer<UInt8>) -> Bool {
+        encodedCount(sample) * 2 >= sample.count * 3
     }
 
     /// Encodes bytes into a buffer the caller owns, for callers that encode many short strings
@@ -159,35 +179,25 @@ public struct PercentEncoder: Sendable, Equatable {
     }
 
     /// The length of the encoded form of `input`, in bytes.
+    ///
+    /// Complexity: one pass, by the CPU's count kernel (a popcount of each block's escape mask);
+    /// byte by byte when valid escapes are kept, as that is decided per `%`.
     public func encodedCount(_ input: UnsafeBufferPointer<UInt8>) -> Int {
         guard let src = input.baseAddress else { return 0 }
+        guard rule.keepsPercent else { return rule.count(src, input.count) }
         return rule.withTable { tbl in
-            let n = input.count
-            if rule.keepsPercent {
-                var count = 0
-                for i in 0..<n {
-                    count &+= src[i] == 0x25 ? (Self.startsEscape(src, i, n) ? 1 : 3) : Int(tbl[Int(src[i])] >> 24)
-                }
-                return count
+            var count = 0
+            for i in 0..<input.count {
+                count &+= src[i] == 0x25 ? (Self.startsEscape(src, i, input.count) ? 1 : 3) : Int(tbl[Int(src[i])] >> 24)
             }
-            // Four independent sums, so the loop is not one long dependency chain.
-            var a = 0, b = 0, c = 0, d = 0
-            var i = 0
-            while i + 4 <= n {
-                a &+= Int(tbl[Int(src[i])] >> 24)
-                b &+= Int(tbl[Int(src[i &+ 1])] >> 24)
-                c &+= Int(tbl[Int(src[i &+ 2])] >> 24)
-                d &+= Int(tbl[Int(src[i &+ 3])] >> 24)
-                i &+= 4
-            }
-            while i < n { a &+= Int(tbl[Int(src[i])] >> 24); i &+= 1 }
-            return a &+ b &+ c &+ d
+            return count
         }
     }
 
-    // The kernels store whole words past the last byte written; the output has this many bytes
-    // to spare beyond the encoded length.
-    private static let slack = 3
+    // The kernels store whole words and registers past the last byte they mean to write: room
+    // for three times the input needs 3 bytes more, room for the counted length 64 more
+    // (CPercentKernels.h).
+    private static let slack = 3, countedSlack = 64
 
     // Writes the encoded bytes and returns how many it wrote; `output` has room for
     // `maximumEncodedCount(input.count)` bytes.

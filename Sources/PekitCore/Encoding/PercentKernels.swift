@@ -28,6 +28,13 @@ final class EncodeRule: @unchecked Sendable {
         pk_encode(level.raw, src, n, dst, rule)
     }
 
+    /// The length `encode` writes for the same input, counted by the kernel of `level` (one
+    /// popcount a block) without writing.
+    @inline(__always)
+    func count(_ src: UnsafePointer<UInt8>, _ n: Int, level: PercentKernelLevel = .best) -> Int {
+        pk_encoded_count(level.raw, src, n, rule)
+    }
+
     /// The scalar loop's table: per byte, the bytes written (low 24 bits) and their count (top 8).
     @inline(__always)
     func withTable<R>(_ body: (UnsafePointer<UInt32>) -> R) -> R {
@@ -58,6 +65,13 @@ extension PercentEncoder {
         return [UInt8](unsafeUninitializedCapacity: Self.maximumEncodedCount(input.count)) { output, initialized in
             initialized = encode(bytes: input, level: level, into: output.baseAddress!)
         }
+    }
+
+    /// The encoded length as the count kernel of `level` finds it: what the tests hold to the
+    /// length each level writes.
+    package func encodedCount(_ input: UnsafeBufferPointer<UInt8>, level: PercentKernelLevel) -> Int {
+        guard let src = input.baseAddress else { return 0 }
+        return rule.count(src, input.count, level: level)
     }
 
     /// Encodes with the kernel of `level` into `output` (room for `maximumEncodedCount`), for

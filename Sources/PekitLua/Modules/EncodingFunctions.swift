@@ -9,10 +9,12 @@ enum EncodingFunctions {
         let setFunction = runtime.setFunction
         setFunction(pekit, "pekit", "encode") { call in
             let encoder = try PolicyModule.encoder(from: call, argument: 2)
-            // Encode straight from Lua's copy of the string into the result's: no intermediate array.
+            // Encode straight from Lua's copy of the string into the result's: no intermediate
+            // array, and a large result's block measured first (its size is what the allocator
+            // is asked for again next time, so its pages are reused rather than made anew).
             try call.withBytes(1) { input in
-                try call.pushWritten(capacity: PercentEncoder.maximumEncodedCount(input.count)) { output in
-                    encoder.encode(bytes: input, into: output) ?? 0
+                try call.pushWritten(capacity: encoder.capacity(for: input)) { output in
+                    encoder.encode(bytes: input, intoRoom: output)
                 }
             }
             return 1
