@@ -123,20 +123,12 @@ public struct PercentEncoder: Sendable, Equatable {
         }
     }
 
-    /// Room for encoding `input` with `encode(bytes:intoRoom:)`: the worst case when that is
-    /// small, otherwise the counted length and what a kernel may store past it, so a large
-    /// result neither keeps up to three times its size nor has its pages made for nothing.
-    package func capacity(for input: UnsafeBufferPointer<UInt8>) -> Int {
+    // Room for encoding `input` (not empty): the worst case when that is small, otherwise the
+    // counted length and what a kernel may store past it, so a large result does not keep up to
+    // three times its size.
+    private func capacity(for input: UnsafeBufferPointer<UInt8>) -> Int {
         let room = Self.maximumEncodedCount(input.count)
         return room > 1 << 16 ? encodedCount(input) + Self.countedSlack : room
-    }
-
-    /// Encodes into `room`, which has `capacity(for: input)` bytes (the Lua host's strings are
-    /// written in place so: measured once, not again as `encode(bytes:into:)` would); the count
-    /// written.
-    package func encode(bytes input: UnsafeBufferPointer<UInt8>, intoRoom room: UnsafeMutableBufferPointer<UInt8>) -> Int {
-        guard let base = room.baseAddress, !input.isEmpty else { return 0 }
-        return fill(base, from: input)
     }
 
     // Whether `sample` encodes to at least 1.5 times its length, so that room for the worst case
