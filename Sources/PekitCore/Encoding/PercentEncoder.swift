@@ -107,10 +107,10 @@ public struct PercentEncoder: Sendable, Equatable {
     public func encode(bytes input: UnsafeBufferPointer<UInt8>) -> [UInt8] {
         guard input.count > 0 else { return [] }
         let room = Self.maximumEncodedCount(input.count)
-        let large = room > 1 << 16
+        let large = room > Self.countedFrom
         let counted = large && !mostlyEscaped(UnsafeBufferPointer(rebasing: input.prefix(1 << 12)))
         var written = 0
-        let encoded = [UInt8](unsafeUninitializedCapacity: counted ? encodedCount(input) + Self.countedSlack : room) { output, initialized in
+        let encoded = [UInt8](unsafeUninitializedCapacity: counted ? capacity(for: input) : room) { output, initialized in
             written = fill(output.baseAddress!, from: input)
             initialized = written
         }
@@ -128,7 +128,7 @@ public struct PercentEncoder: Sendable, Equatable {
     // three times its size.
     private func capacity(for input: UnsafeBufferPointer<UInt8>) -> Int {
         let room = Self.maximumEncodedCount(input.count)
-        return room > 1 << 16 ? encodedCount(input) + Self.countedSlack : room
+        return room > Self.countedFrom ? encodedCount(input) + Self.countedSlack : room
     }
 
     // Whether `sample` encodes to at least 1.5 times its length, so that room for the worst case
@@ -190,6 +190,8 @@ public struct PercentEncoder: Sendable, Equatable {
     // for three times the input needs 3 bytes more, room for the counted length 64 more
     // (CPercentKernels.h).
     private static let slack = 3, countedSlack = 64
+    // Worst-case room above this is not made for nothing: the output is counted first.
+    private static let countedFrom = 1 << 16
 
     // Writes the encoded bytes and returns how many it wrote; `output` has room for
     // `maximumEncodedCount(input.count)` bytes.
