@@ -36,16 +36,16 @@ extension QSParser {
         var key = ByteArena(capacity: 256)
         var previous = ByteArena(capacity: 256)
         var other = ByteArena(capacity: 256)
-        var chain: [Segment] = []
+        let chain = FlatArray<Segment>()
         /// Where each segment of the key ends (for the parent, where the first bracket starts).
-        var ends: [Int] = []
-        var previousEnds: [Int] = []
+        var ends = FlatArray<Int>()
+        var previousEnds = FlatArray<Int>()
         /// The containers the last piece walked through: `containers[l]` holds its segment `l`.
-        var containers: [Int] = [0]
+        let containers = FlatArray<Int>()
 
         init(input: UnsafeBufferPointer<UInt8>) {
             self.input = input
-            chain.reserveCapacity(16); ends.reserveCapacity(16); previousEnds.reserveCapacity(16)
+            containers.append(0)
         }
     }
 
@@ -163,8 +163,8 @@ extension QSParser {
 
     /// qs's parseKeys: the chain of segments of the key; false when qs drops the key.
     private func segments(_ state: inout FastState) throws -> Bool {
-        while !state.chain.isEmpty { state.chain.removeLast() }
-        while !state.ends.isEmpty { state.ends.removeLast() }
+        state.chain.removeAll()
+        state.ends.removeAll()
         let key = state.key.buffer
         var p = 0, found = 0
         // The matches of /\[[^[\]]*]/g, read up to depth + 1 of them.
@@ -217,7 +217,12 @@ extension QSParser {
     }
 
     static let proto = Array("__proto__".utf8)
-    static let zero: [UInt8] = [0x30]
+    /// The name "0", in memory that lives as long as the process (`name` hands out a pointer to it).
+    static let zero: UnsafePointer<UInt8> = {
+        let byte = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
+        byte.initialize(to: 0x30)
+        return UnsafePointer(byte)
+    }()
 
     static func isPrototypeName(_ s: UnsafeBufferPointer<UInt8>) -> Bool {
         guard s.count >= 7, s.count <= 20, let first = s.first, first == 0x5F || first == 0x63 || first == 0x68 || first == 0x69
@@ -260,7 +265,7 @@ extension QSParser {
         let chain = state.chain
         var level = try shared(&state)
         var node = state.containers[level]
-        while state.containers.count > level + 1 { state.containers.removeLast() }
+        state.containers.removeAll(keepingFirst: min(level + 1, state.containers.count))
         let key = state.key.buffer
         while level < chain.count {
             let last = level == chain.count - 1
@@ -307,10 +312,9 @@ extension QSParser {
             // In a map, [] is the key "0" of the list qs built; an element that is itself a list
             // is spread by [].concat: the port decides.
             if case .append = segment, !last, !chain[level + 1].isKey { throw GiveUp() }
-            let found = Self.withName(segment, key) { state.tree.find(node, $0) }
-            guard let s = found else {
+            guard let s = state.tree.find(node, Self.name(segment, key)) else {
                 let built = build(&state, from: level + 1, owner, valueRange)
-                Self.withName(segment, key) { state.tree.add(node, key: $0, built, owner: owner) }
+                state.tree.add(node, key: Self.name(segment, key), built, owner: owner)
                 return
             }
             switch state.tree.slots[s].content {
@@ -329,11 +333,13 @@ extension QSParser {
     }
 
     /// The bytes a segment names in a map (`[]`, and `.key(-1..<-1)` without arrays, are "0").
+    /// Returned rather than passed to a closure: a closure over the state copied the whole tree
+    /// (five retains and releases a lookup).
     @inline(__always)
-    private static func withName<T>(_ segment: Segment, _ key: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T {
+    private static func name(_ segment: Segment, _ key: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
         switch segment {
-        case .key(let range) where range.lowerBound >= 0, .index(_, let range): return try body(UnsafeBufferPointer(rebasing: key[range]))
-        default: return try zero.withUnsafeBufferPointer(body)
+        case .key(let range) where range.lowerBound >= 0, .index(_, let range): return UnsafeBufferPointer(rebasing: key[range])
+        default: return UnsafeBufferPointer(start: zero, count: 1)
         }
     }
 
@@ -361,8 +367,7 @@ extension QSParser {
                 child = .node(node)
             case .key:
                 let node = state.tree.newNode(isArray: false)
-                let value = child
-                Self.withName(chain[n], key) { state.tree.add(node, key: $0, value, owner: owner) }
+                state.tree.add(node, key: Self.name(chain[n], key), child, owner: owner)
                 child = .node(node)
             }
             n -= 1

@@ -65,8 +65,10 @@ struct QSTree {
     static let maximumInput = 1 << 30
 
     let text = ByteArena()
-    var nodes: [Node] = []
-    var slots: [Slot] = []
+    /// Nodes and slots are written a dozen times a parameter: `FlatArray`s, with no
+    /// copy-on-write check on each write (a tenth of a parse, as `Array`s).
+    let nodes = FlatArray<Node>(capacity: 64)
+    let slots = FlatArray<Slot>(capacity: 64)
     var lists: [[Content]] = []
     /// Open addressing: slot number + 1, 0 when free.
     private var index: [Int32] = []
@@ -74,8 +76,6 @@ struct QSTree {
 
     init() {
         nodes.append(Node(isArray: false))
-        nodes.reserveCapacity(64)
-        slots.reserveCapacity(64)
     }
 
     /// Room for a query of `pieces` parameters (each adds a slot, and about one in three a node).
@@ -150,7 +150,6 @@ struct QSTree {
 
     mutating func newNode(isArray: Bool) -> Int {
         nodes.append(Node(isArray: isArray))
-        return nodes.count - 1
     }
 
     /// Adds `content` to map `node` under `key`.
@@ -168,8 +167,7 @@ struct QSTree {
     }
 
     private mutating func link(_ node: Int, _ slot: Slot) {
-        let s = slots.count
-        slots.append(slot)
+        let s = slots.append(slot)
         if nodes[node].tail >= 0 { slots[nodes[node].tail].next = Int32(truncatingIfNeeded: s) } else { nodes[node].head = s }
         nodes[node].tail = s
         nodes[node].count += 1
