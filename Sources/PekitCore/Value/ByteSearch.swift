@@ -23,4 +23,20 @@ package enum ByteSearch {
             return nil
         }
     }
+
+    /// How many leading bytes `a` and `b` share: eight compared at a time, then the first
+    /// differing byte found from the lowest set bit of their XOR. O(n).
+    package static func commonPrefixLength(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Int {
+        let n = min(a.count, b.count)
+        guard n > 0, let pa = a.baseAddress, let pb = b.baseAddress else { return 0 }
+        let ra = UnsafeRawPointer(pa), rb = UnsafeRawPointer(pb)
+        var i = 0
+        while i &+ 8 <= n {
+            let x = ra.loadUnaligned(fromByteOffset: i, as: UInt64.self) ^ rb.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            if x != 0 { return i &+ UInt64(littleEndian: x).trailingZeroBitCount / 8 }
+            i &+= 8
+        }
+        while i < n, pa[i] == pb[i] { i &+= 1 }
+        return i
+    }
 }

@@ -34,8 +34,8 @@ enum JSURIDecoding {
         var k = 0, w = 0
         // Two hex digits at `at` as a byte; nil when either is not one (or the input ends).
         @inline(__always) func escaped(_ at: Int) -> UInt8? {
-            guard at + 2 < end else { return nil }
-            let hi = digits[Int(src[at + 1])], lo = digits[Int(src[at + 2])]
+            guard at &+ 2 < end else { return nil }
+            let hi = digits[Int(src[at &+ 1])], lo = digits[Int(src[at &+ 2])]
             return (hi | lo) < 16 ? hi << 4 | lo : nil
         }
         while k < end {
@@ -58,15 +58,15 @@ enum JSURIDecoding {
                 }
             }
             guard let b = escaped(k) else { return nil }  // src[k] is a '%'
-            k += 3
-            if b < 0x80 { out[w] = b; w += 1; continue }
+            k &+= 3
+            if b < 0x80 { out[w] = b; w &+= 1; continue }
             // The lead byte says how many escapes follow; the bytes must be one valid character.
             guard let (n, lower, upper) = UTF8Decoding.lead(b) else { return nil }
-            out[w] = b; w += 1
+            out[w] = b; w &+= 1
             for m in 1..<n {
                 guard k < end, src[k] == 0x25, let next = escaped(k), m == 1 ? (next >= lower && next <= upper) : (next & 0xC0 == 0x80) else { return nil }
-                out[w] = next; w += 1
-                k += 3
+                out[w] = next; w &+= 1
+                k &+= 3
             }
         }
         return w

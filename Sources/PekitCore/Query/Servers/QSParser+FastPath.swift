@@ -123,7 +123,7 @@ extension QSParser {
         guard !key.isEmpty else { return }
         if key.count == 9, key.elementsEqual(Self.proto) { return }
         // A top-level name that is an array index comes first in qs's key order.
-        if jsArrayIndex(key) != nil { throw GiveUp() }
+        if key[0] &- 0x30 < 10, jsArrayIndex(key) != nil { throw GiveUp() }
         guard try segments(&state) else { return }
         let valueRange = pos.map { ($0 + 1)..<range.upperBound }
         try insert(&state, keyRange, valueRange)
@@ -147,12 +147,10 @@ extension QSParser {
     @discardableResult
     static func decode(_ s: UnsafeBufferPointer<UInt8>, into out: ByteArena) -> Int {
         let target = out.reserve(s.count)
-        var plain = true
-        for b in s where b == 0x25 || b == 0x2B { plain = false; break }
+        // No separate look for a `%` or `+` first: the decoder copies a plain run as fast, and
+        // most keys and values have an escape.
         var n = s.count
-        if plain {
-            if let source = s.baseAddress { target.update(from: source, count: s.count) }
-        } else if let decoded = JSURIDecoding.decode(s, plusAsSpace: true, into: target) {
+        if let decoded = JSURIDecoding.decode(s, plusAsSpace: true, into: target) {
             n = decoded
         } else {
             for (k, b) in s.enumerated() { target[k] = b == 0x2B ? 0x20 : b }
@@ -191,7 +189,7 @@ extension QSParser {
             if Self.isPrototypeName(name) { if !keepsPrototypeNames { return false }; if name.elementsEqual(Self.proto) { throw GiveUp() } }
             if inner.isEmpty {
                 state.chain.append(parseArrays ? .append : .key(-1 ..< -1))
-            } else if parseArrays, let index = Self.canonicalIndex(name), index <= min(arrayLimit, 1 << 20) {
+            } else if parseArrays, name[0] &- 0x30 < 10, let index = Self.canonicalIndex(name), index <= min(arrayLimit, 1 << 20) {
                 state.chain.append(.index(index, inner))
             } else {
                 state.chain.append(.key(inner))
@@ -239,10 +237,7 @@ extension QSParser {
 
     /// How many leading containers of the last piece this one shares (at least the root).
     private func shared(_ state: inout FastState) throws -> Int {
-        let key = state.key.buffer, previous = state.previous.buffer
-        var common = 0
-        let n = min(key.count, previous.count)
-        while common < n, key[common] == previous[common] { common += 1 }
+        let common = ByteSearch.commonPrefixLength(state.key.buffer, state.previous.buffer)
         var l = 0
         while l + 1 < state.containers.count, l + 1 < state.chain.count, l < state.previousEnds.count,
               state.ends[l] == state.previousEnds[l], state.ends[l] <= common {
