@@ -41,15 +41,33 @@ enum JSURIDecoding {
         while k < end {
             var c = src[k]
             if c != 0x25 {
-                // The plain run up to the next escape (or plus), copied a byte at a time with no
-                // other test in the loop.
-                if plusAsSpace {
+                // Eight bytes at a time while none is a `%` (or a `+` to turn into a space): the
+                // SWAR zero-byte test. The output is never ahead of the input, so a word stored
+                // at w fits where one was read at k.
+                while k &+ 8 <= end {
+                    let word = UInt64(littleEndian: UnsafeRawPointer(src + k).loadUnaligned(as: UInt64.self))
+                    var x = word ^ 0x2525_2525_2525_2525
+                    var special = (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080
+                    if plusAsSpace {
+                        x = word ^ 0x2B2B_2B2B_2B2B_2B2B
+                        special |= (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080
+                    }
+                    UnsafeMutableRawPointer(out + w).storeBytes(of: word.littleEndian, as: UInt64.self)
+                    // The lowest flag is the first special byte (higher ones may be borrows).
+                    let plain = special == 0 ? 8 : special.trailingZeroBitCount >> 3
+                    k &+= plain; w &+= plain
+                    if plain < 8 { break }
+                }
+                if k == end { return w }
+                c = src[k]
+                // The rest of the run, a byte at a time with no other test in the loop.
+                if c != 0x25 && plusAsSpace {
                     repeat {
                         out[w] = c == 0x2B ? 0x20 : c; w &+= 1; k &+= 1
                         if k == end { return w }
                         c = src[k]
                     } while c != 0x25
-                } else {
+                } else if c != 0x25 {
                     repeat {
                         out[w] = c; w &+= 1; k &+= 1
                         if k == end { return w }
@@ -61,12 +79,22 @@ enum JSURIDecoding {
             k &+= 3
             if b < 0x80 { out[w] = b; w &+= 1; continue }
             // The lead byte says how many escapes follow; the bytes must be one valid character.
-            guard let (n, lower, upper) = UTF8Decoding.lead(b) else { return nil }
-            out[w] = b; w &+= 1
-            for m in 1..<n {
-                guard k < end, src[k] == 0x25, let next = escaped(k), m == 1 ? (next >= lower && next <= upper) : (next & 0xC0 == 0x80) else { return nil }
-                out[w] = next; w &+= 1
-                k &+= 3
+            guard let (n, lower, upper) = UTF8Decoding.lead(b), k &+ 3 &* (n &- 1) <= end else { return nil }
+            // The room for all of them is checked: each is a `%` and two digits, read unchecked.
+            @inline(__always) func continuation(_ at: Int) -> UInt8? {
+                guard src[at] == 0x25 else { return nil }
+                let hi = digits[Int(src[at &+ 1])], lo = digits[Int(src[at &+ 2])]
+                return (hi | lo) < 16 ? hi << 4 | lo : nil
+            }
+            guard let second = continuation(k), second >= lower, second <= upper else { return nil }
+            out[w] = b; out[w &+ 1] = second; w &+= 2; k &+= 3
+            if n >= 3 {
+                guard let third = continuation(k), third & 0xC0 == 0x80 else { return nil }
+                out[w] = third; w &+= 1; k &+= 3
+                if n == 4 {
+                    guard let fourth = continuation(k), fourth & 0xC0 == 0x80 else { return nil }
+                    out[w] = fourth; w &+= 1; k &+= 3
+                }
             }
         }
         return w
