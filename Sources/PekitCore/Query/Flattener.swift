@@ -1,21 +1,27 @@
 /// Where flattened pairs go: a list (`Policy.pairs`), or straight into the encoded query
 /// (`Policy.queryString`).
 package protocol QueryPairSink: AnyObject {
-    /// One pair: the key as composed (raw bytes), its value (nil: the key alone), and for
-    /// comma-joined arrays the elements.
-    func add(key: [UInt8], value: ByteString?, commaParts: [ByteString]?)
+    /// The encoder the sink writes keys with, when a flattener may instead encode each key a
+    /// segment at a time as it composes it and hand it over encoded (`keyIsEncoded`): only a
+    /// byte-local one (a byte's form never depends on its neighbours, so the segments' forms
+    /// joined are the key's). nil: keys come raw.
+    var composingKeyEncoder: PercentEncoder? { get }
+    /// One pair: the key as composed (raw bytes, or encoded when `keyIsEncoded`), its value
+    /// (nil: the key alone), and for comma-joined arrays the elements.
+    func add(key: [UInt8], keyIsEncoded: Bool, value: ByteString?, commaParts: [ByteString]?)
     /// One pair whose value is a scalar's text, lent for the call (a walker reading values in
     /// place, such as pekit.query.encode's over Lua tables, makes no string of it).
-    func add(key: [UInt8], text: UnsafeBufferPointer<UInt8>)
+    func add(key: [UInt8], keyIsEncoded: Bool, text: UnsafeBufferPointer<UInt8>)
 }
 
-/// The pairs as a list.
+/// The pairs as a list (keys always raw).
 final class PairList: QueryPairSink {
     var pairs: [QueryPair] = []
-    func add(key: [UInt8], value: ByteString?, commaParts: [ByteString]?) {
+    var composingKeyEncoder: PercentEncoder? { nil }
+    func add(key: [UInt8], keyIsEncoded: Bool, value: ByteString?, commaParts: [ByteString]?) {
         pairs.append(QueryPair(key: ByteString(key), value: value, commaParts: commaParts))
     }
-    func add(key: [UInt8], text: UnsafeBufferPointer<UInt8>) {
+    func add(key: [UInt8], keyIsEncoded: Bool, text: UnsafeBufferPointer<UInt8>) {
         pairs.append(QueryPair(key: ByteString(key), value: ByteString(bytes: text)))
     }
 }
@@ -39,6 +45,30 @@ package struct Flattener {
     private let arrayStyle: Style, objectStyle: Style
     /// Whether entries and items go out in the order they are in (no sort, no `pairs` order).
     private let keepsOrder: Bool
+    /// Set when `key` holds the key already encoded by the sink's `composingKeyEncoder`, each
+    /// segment encoded once as it is added: a query repeats a map's key before each of its
+    /// leaves, and encoding it whole for every pair was a third of writing the query.
+    private let composesEncodedKeys: Bool
+    /// The sink's key encoder (used when `composesEncodedKeys`). A stored value beside a flag,
+    /// not an optional: binding an optional copied it, a retain and a release a segment.
+    private let keyEncoder: PercentEncoder
+    /// The bracket and dot bytes as keys are composed (encoded when keys are): inline bytes,
+    /// not arrays, as reading an array property retained and released its buffer a segment.
+    private let open: Punctuation, close: Punctuation, dot: Punctuation
+
+    /// One to three bytes held inline (`[` or `%5B`).
+    private struct Punctuation {
+        let bytes: (UInt8, UInt8, UInt8), count: Int
+        init(_ encoded: [UInt8]) {
+            count = min(encoded.count, 3)
+            bytes = (encoded.first ?? 0, encoded.count > 1 ? encoded[1] : 0, encoded.count > 2 ? encoded[2] : 0)
+        }
+        @inline(__always)
+        func append(to key: inout [UInt8]) {
+            key.append(bytes.0)
+            if count > 1 { key.append(bytes.1); key.append(bytes.2) }
+        }
+    }
 
     private enum Style { case brackets, indices, plain, dots, custom }
 
@@ -60,6 +90,27 @@ package struct Flattener {
         switch policy.order {
         case .given, .bytes: keepsOrder = true
         case .ascending, .pairs, .custom: keepsOrder = false
+        }
+        // Composed encoded unless a rule needs the raw key (a key function, segments encoded
+        // on their own, the `pairs` order's lists) or the encoder would escape a digit.
+        var composing = sink.composingKeyEncoder
+        if arrayStyle == .custom || objectStyle == .custom || segmentEncoder != nil { composing = nil }
+        if case .pairs = policy.order { composing = nil }
+        if let encoder = composing, encoder.encode(bytes: Array("0123456789".utf8)).count != 10 { composing = nil }
+        composesEncodedKeys = composing != nil
+        keyEncoder = composing ?? PercentEncoder()
+        open = Punctuation(composing?.encode(bytes: [0x5B]) ?? [0x5B])
+        close = Punctuation(composing?.encode(bytes: [0x5D]) ?? [0x5D])
+        dot = Punctuation(composing?.encode(bytes: [0x2E]) ?? [0x2E])
+    }
+
+    /// `name` appended to the key, encoded when keys are composed encoded.
+    private mutating func appendName(_ name: UnsafeBufferPointer<UInt8>) {
+        guard composesEncodedKeys else { return key.append(contentsOf: name) }
+        let room = PercentEncoder.maximumEncodedCount(name.count)
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: room) { scratch in
+            let n = keyEncoder.encode(bytes: name, into: scratch) ?? 0
+            key.append(contentsOf: UnsafeBufferPointer(rebasing: scratch[..<n]))
         }
     }
 
@@ -121,7 +172,7 @@ package struct Flattener {
             segments.append((policy.join(try policy.encodedPairs(list.pairs), prefixed: false), list.pairs))
         }
         for segment in stableSorted(segments, by: { $0.text.lexicographicallyPrecedes($1.text) }) {
-            for pair in segment.pairs { sink.add(key: pair.key.bytes, value: pair.value, commaParts: pair.commaParts) }
+            for pair in segment.pairs { sink.add(key: pair.key.bytes, keyIsEncoded: false, value: pair.value, commaParts: pair.commaParts) }
         }
     }
 
@@ -139,7 +190,12 @@ package struct Flattener {
     /// Runs `body` with the key of a top-level parameter.
     package mutating func under(top name: ByteString, _ body: (inout Self) throws -> Void) throws {
         let saved = key
-        key = segment(name)
+        if composesEncodedKeys {
+            key.removeAll(keepingCapacity: true)
+            name.bytes.withUnsafeBufferPointer { appendName($0) }
+        } else {
+            key = segment(name)
+        }
         defer { key = saved }
         try chargeKey()
         try body(&self)
@@ -152,11 +208,11 @@ package struct Flattener {
         let mark = key.count
         switch arrayStyle {
         case .brackets:
-            key.append(0x5B); key.append(0x5D)
+            open.append(to: &key); close.append(to: &key)
         case .indices:
-            key.append(0x5B)
+            open.append(to: &key)
             Self.withDecimal(Int64(i)) { key.append(contentsOf: $0) }
-            key.append(0x5D)
+            close.append(to: &key)
         case .plain, .dots:
             break
         case .custom:
@@ -184,14 +240,14 @@ package struct Flattener {
         func appendSegment() {
             // Optional chaining reads the encoder in place (binding it copied it: a retain and a
             // release for every key).
-            if let encoded = segmentEncoder?.encode(bytes: name) { key.append(contentsOf: encoded) } else { key.append(contentsOf: name) }
+            if let encoded = segmentEncoder?.encode(bytes: name) { key.append(contentsOf: encoded) } else { appendName(name) }
         }
         let mark = key.count
         switch objectStyle {
         case .brackets, .indices, .plain:
-            key.append(0x5B); appendSegment(); key.append(0x5D)
+            open.append(to: &key); appendSegment(); close.append(to: &key)
         case .dots:
-            key.append(0x2E); appendSegment()
+            dot.append(to: &key); appendSegment()
         case .custom:
             guard case .custom(let makeKey) = policy.objects else { break }
             let saved = key
@@ -207,12 +263,12 @@ package struct Flattener {
 
     /// A pair under the current key.
     package mutating func emit(_ value: ByteString?, commaParts: [ByteString]? = nil) {
-        sink.add(key: key, value: value, commaParts: commaParts)
+        sink.add(key: key, keyIsEncoded: composesEncodedKeys, value: value, commaParts: commaParts)
     }
 
     /// A scalar's text under the current key, lent for the call.
     package mutating func emit(text: UnsafeBufferPointer<UInt8>) {
-        sink.add(key: key, text: text)
+        sink.add(key: key, keyIsEncoded: composesEncodedKeys, text: text)
     }
 
     /// A null under the current key, as the policy writes one.
@@ -283,10 +339,8 @@ package struct Flattener {
 
     /// Each entry under its key, in the order given.
     private mutating func add(entries: [PekitMap.Entry]) throws {
-        try entries.withUnsafeBufferPointer { entries in
-            for i in entries.indices {
-                try entries[i].key.bytes.withUnsafeBufferPointer { name in try under(entry: name) { try $0.add(entries[i].value) } }
-            }
+        for i in entries.indices {
+            try entries[i].key.bytes.withUnsafeBufferPointer { name in try under(entry: name) { try $0.add(entries[i].value) } }
         }
     }
 
@@ -387,27 +441,31 @@ package final class QueryWriter: QueryPairSink {
         count += (key ? keyEncoder.encode(bytes: bytes, into: room) : valueEncoder.encode(bytes: bytes, into: room)) ?? 0
     }
 
+    /// Keys may come encoded when the key encoder is byte-local (a kept `%XX` depends on the
+    /// bytes after the `%`).
+    package var composingKeyEncoder: PercentEncoder? { encodesKeys && !keyEncoder.keepsValidEscapes ? keyEncoder : nil }
+
     /// The prefix before the first pair or the separator before the others, then the key.
-    private func start(_ key: [UInt8]) {
+    private func start(_ key: [UInt8], encoded: Bool) {
         write(started ? separator : prefix)
         started = true
-        key.withUnsafeBufferPointer { append($0, key: true) }
+        key.withUnsafeBufferPointer { encoded ? write($0) : append($0, key: true) }
     }
 
-    package func add(key: [UInt8], text: UnsafeBufferPointer<UInt8>) {
+    package func add(key: [UInt8], keyIsEncoded: Bool, text: UnsafeBufferPointer<UInt8>) {
         // Comma rules split values at their commas (ValueEncoding): the general path.
-        guard !values.rawCommas else { return add(key: key, value: ByteString(bytes: text), commaParts: nil) }
-        start(key)
+        guard !values.rawCommas else { return add(key: key, keyIsEncoded: keyIsEncoded, value: ByteString(bytes: text), commaParts: nil) }
+        start(key, encoded: keyIsEncoded)
         write(assign)
         append(text, key: false)
     }
 
-    package func add(key: [UInt8], value: ByteString?, commaParts: [ByteString]?) {
-        guard let value else { return start(key) }
+    package func add(key: [UInt8], keyIsEncoded: Bool, value: ByteString?, commaParts: [ByteString]?) {
+        guard let value else { return start(key, encoded: keyIsEncoded) }
         if commaParts == nil && !values.rawCommas {
-            return value.bytes.withUnsafeBufferPointer { add(key: key, text: $0) }
+            return value.bytes.withUnsafeBufferPointer { add(key: key, keyIsEncoded: keyIsEncoded, text: $0) }
         }
-        start(key)
+        start(key, encoded: keyIsEncoded)
         write(assign)
         write(values.encode(value, commaParts: commaParts) ?? [])
     }

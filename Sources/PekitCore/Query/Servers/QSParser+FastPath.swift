@@ -216,7 +216,7 @@ extension QSParser {
 
     static let proto = Array("__proto__".utf8)
     /// The name "0", in memory that lives as long as the process (`name` hands out a pointer to it).
-    static let zero: UnsafePointer<UInt8> = {
+    nonisolated(unsafe) static let zero: UnsafePointer<UInt8> = {
         let byte = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
         byte.initialize(to: 0x30)
         return UnsafePointer(byte)
