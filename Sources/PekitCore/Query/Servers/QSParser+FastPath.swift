@@ -42,6 +42,8 @@ extension QSParser {
         var previousEnds = FlatArray<Int>()
         /// The containers the last piece walked through: `containers[l]` holds its segment `l`.
         let containers = FlatArray<Int>()
+        /// The first `=` at or after the last place searched (−1: none searched yet).
+        var nextEquals = -1
 
         init(input: UnsafeBufferPointer<UInt8>) {
             self.input = input
@@ -60,17 +62,19 @@ extension QSParser {
         return input.withUnsafeBufferPointer { input -> QSTree? in
             var state = FastState(input: input)
             let sep = separator.bytes
-            state.tree.reserve(pieces: Self.count(sep[0], in: input) + 1)
+            // Each place of the separator's first byte, found once: their number sizes the tree,
+            // and a one-byte separator's bound the pieces.
+            let places = Self.places(of: sep[0], in: input)
+            state.tree.reserve(pieces: places.count + 1)
             let limit = parameterLimit ?? Int.max
             do {
                 var start = 0, pieces = 0, i = 0
-                if limit > 0, sep.count == 1, let base = input.baseAddress {
-                    // One byte: memchr finds each separator (a byte loop cost more than the pieces).
-                    while pieces < limit, let hit = CLibrary.find(sep[0], in: base + start, count: input.count - start) {
-                        let at = UnsafeRawPointer(base).distance(to: hit)
-                        try piece(start..<at, &state)
+                if limit > 0, sep.count == 1 {
+                    for at in places {
+                        guard pieces < limit else { break }
+                        try piece(start..<Int(at), &state)
                         pieces += 1
-                        start = at + 1
+                        start = Int(at) + 1
                     }
                     if pieces < limit { try piece(start..<input.count, &state) }
                 } else if limit > 0 {
@@ -95,27 +99,45 @@ extension QSParser {
         }
     }
 
-    /// How many times `byte` occurs (memchr is vectorised; a byte loop costs more than the parse).
-    static func count(_ byte: UInt8, in input: UnsafeBufferPointer<UInt8>) -> Int {
-        guard var p = input.baseAddress.map(UnsafeRawPointer.init) else { return 0 }
+    /// Where `byte` occurs, in order (memchr is vectorised; a byte loop costs more than the
+    /// parse). 32-bit places: the fast path takes input under 1 GB.
+    static func places(of byte: UInt8, in input: UnsafeBufferPointer<UInt8>) -> [Int32] {
+        guard let base = input.baseAddress else { return [] }
+        var out: [Int32] = []
+        var p = UnsafeRawPointer(base)
         let end = p + input.count
-        var n = 0
-        while p < end, let hit = CLibrary.find(byte, in: p, count: end - p) { n += 1; p = hit + 1 }
-        return n
+        while p < end, let hit = CLibrary.find(byte, in: p, count: end - p) {
+            out.append(Int32(truncatingIfNeeded: UnsafeRawPointer(base).distance(to: hit)))
+            p = hit + 1
+        }
+        return out
+    }
+
+    /// The first `=` at or after `from` (the input's end when there is none). Pieces are read
+    /// in order, so the search past a piece's last `=` finds the next piece's first and keeps it
+    /// for that piece: each `=` is found by one memchr, where a search bounded by the piece
+    /// ended in one more call a piece.
+    private static func equals(from: Int, _ state: inout FastState) -> Int {
+        if state.nextEquals >= from { return state.nextEquals }
+        let input = state.input
+        guard from < input.count, let base = input.baseAddress,
+              let hit = CLibrary.find(0x3D, in: base + from, count: input.count - from) else {
+            state.nextEquals = input.count
+            return input.count
+        }
+        state.nextEquals = UnsafeRawPointer(base).distance(to: hit)
+        return state.nextEquals
     }
 
     private func piece(_ range: Range<Int>, _ state: inout FastState) throws {
         let input = state.input
         // qs splits at the first `]=` if there is one, else at the first `=`.
         var pos: Int? = nil
-        if let base = input.baseAddress {
-            var from = range.lowerBound
-            while let hit = CLibrary.find(0x3D, in: base + from, count: range.upperBound - from) {
-                let j = UnsafeRawPointer(base).distance(to: hit)
-                if pos == nil { pos = j }
-                if j > range.lowerBound, input[j - 1] == 0x5D { pos = j; break }
-                from = j + 1
-            }
+        var j = Self.equals(from: range.lowerBound, &state)
+        while j < range.upperBound {
+            if pos == nil { pos = j }
+            if j > range.lowerBound, input[j - 1] == 0x5D { pos = j; break }
+            j = Self.equals(from: j + 1, &state)
         }
         let keyRange = range.lowerBound..<(pos ?? range.upperBound)
         decodeKey(keyRange, input, into: state.key)
