@@ -56,6 +56,15 @@ public func pekitFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             let decoded = try? PercentDecoder(mode: .strict, plusAsSpace: encoder.space == .plus).decode(bytes: encoder.encode(bytes: bytes))
             precondition(decoded == bytes, "round trip failed")
         }
+        // decodeURIComponent (qs, node's querystring) on valid UTF-8 (what a repaired query is):
+        // it succeeds exactly when a strict decode does and gives valid UTF-8, and then gives
+        // those bytes.
+        let text = UTF8Decoding.repaired(bytes)
+        for plus in [false, true] {
+            let js = try? JSURIDecoding.decodeURIComponent(text, plusAsSpace: plus)
+            let strict = (try? PercentDecoder(mode: .strict, plusAsSpace: plus).decode(bytes: text)).flatMap { UTF8Validation.isValid($0) ? $0 : nil }
+            precondition(js == strict, "decodeURIComponent differs from a strict decode checked as UTF-8")
+        }
     case "query":
         var qs = QSParser()
         qs.allowDots = bytes.first.map { $0 & 1 == 1 } ?? false
