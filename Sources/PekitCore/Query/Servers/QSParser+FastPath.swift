@@ -62,19 +62,20 @@ extension QSParser {
         return input.withUnsafeBufferPointer { input -> QSTree? in
             var state = FastState(input: input)
             let sep = separator.bytes
-            // Each place of the separator's first byte, found once: their number sizes the tree,
-            // and a one-byte separator's bound the pieces.
-            let places = Self.places(of: sep[0], in: input)
-            state.tree.reserve(pieces: places.count + 1)
             let limit = parameterLimit ?? Int.max
+            // Sized by the parameters there are (an estimate from the length left some blocks
+            // bigger than the allocator keeps: a page fault a page, every parse), up to the
+            // limit read.
+            state.tree.reserve(pieces: min(Self.count(sep[0], in: input), limit) + 1, bytes: input.count)
             do {
                 var start = 0, pieces = 0, i = 0
-                if limit > 0, sep.count == 1 {
-                    for at in places {
-                        guard pieces < limit else { break }
-                        try piece(start..<Int(at), &state)
+                if limit > 0, sep.count == 1, let base = input.baseAddress {
+                    // One byte: memchr finds each separator (a byte loop cost more than the pieces).
+                    while pieces < limit, let hit = CLibrary.find(sep[0], in: base + start, count: input.count - start) {
+                        let at = UnsafeRawPointer(base).distance(to: hit)
+                        try piece(start..<at, &state)
                         pieces += 1
-                        start = Int(at) + 1
+                        start = at + 1
                     }
                     if pieces < limit { try piece(start..<input.count, &state) }
                 } else if limit > 0 {
@@ -99,18 +100,13 @@ extension QSParser {
         }
     }
 
-    /// Where `byte` occurs, in order (memchr is vectorised; a byte loop costs more than the
-    /// parse). 32-bit places: the fast path takes input under 1 GB.
-    static func places(of byte: UInt8, in input: UnsafeBufferPointer<UInt8>) -> [Int32] {
-        guard let base = input.baseAddress else { return [] }
-        var out: [Int32] = []
-        var p = UnsafeRawPointer(base)
+    /// How many times `byte` occurs (memchr is vectorised; a byte loop costs more than the parse).
+    static func count(_ byte: UInt8, in input: UnsafeBufferPointer<UInt8>) -> Int {
+        guard var p = input.baseAddress.map(UnsafeRawPointer.init) else { return 0 }
         let end = p + input.count
-        while p < end, let hit = CLibrary.find(byte, in: p, count: end - p) {
-            out.append(Int32(truncatingIfNeeded: UnsafeRawPointer(base).distance(to: hit)))
-            p = hit + 1
-        }
-        return out
+        var n = 0
+        while p < end, let hit = CLibrary.find(byte, in: p, count: end - p) { n += 1; p = hit + 1 }
+        return n
     }
 
     /// The first `=` at or after `from` (the input's end when there is none). Pieces are read

@@ -78,11 +78,12 @@ struct QSTree {
         nodes.append(Node(isArray: false))
     }
 
-    /// Room for a query of `pieces` parameters (each adds a slot, and about one in three a node).
-    mutating func reserve(pieces: Int) {
+    /// Room for a query of about `pieces` parameters in `bytes` bytes (each parameter adds a
+    /// slot, and about one in three a node; the decoded text is never longer than the query).
+    mutating func reserve(pieces: Int, bytes: Int) {
         slots.reserveCapacity(pieces + pieces / 4)
         nodes.reserveCapacity(pieces / 2)
-        _ = text.reserve(pieces * 16)
+        _ = text.reserve(min(pieces * 16, bytes))
     }
 
     // MARK: lookup
