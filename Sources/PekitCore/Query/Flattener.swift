@@ -116,6 +116,7 @@ package struct Flattener {
 
     /// A key segment as it goes into a composed key.
     func segment(_ key: ByteString) -> [UInt8] {
+        if composesEncodedKeys { return keyEncoder.encode(bytes: key.bytes) }
         guard let segmentEncoder else { return key.bytes }
         return segmentEncoder.encode(bytes: key.bytes)
     }
@@ -190,12 +191,7 @@ package struct Flattener {
     /// Runs `body` with the key of a top-level parameter.
     package mutating func under(top name: ByteString, _ body: (inout Self) throws -> Void) throws {
         let saved = key
-        if composesEncodedKeys {
-            key.removeAll(keepingCapacity: true)
-            name.bytes.withUnsafeBufferPointer { appendName($0) }
-        } else {
-            key = segment(name)
-        }
+        key = segment(name)
         defer { key = saved }
         try chargeKey()
         try body(&self)

@@ -149,7 +149,7 @@ struct QSTree {
 
     // MARK: building
 
-    mutating func newNode(isArray: Bool) -> Int {
+    func newNode(isArray: Bool) -> Int {
         nodes.append(Node(isArray: isArray))
     }
 
