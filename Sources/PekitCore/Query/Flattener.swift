@@ -114,7 +114,8 @@ package struct Flattener {
         }
     }
 
-    /// A key segment as it goes into a composed key.
+    /// A key segment as it goes into a composed key: encoded by the key encoder when keys are
+    /// composed encoded, by the segment encoder when segments are encoded alone, else raw.
     func segment(_ key: ByteString) -> [UInt8] {
         if composesEncodedKeys { return keyEncoder.encode(bytes: key.bytes) }
         guard let segmentEncoder else { return key.bytes }
