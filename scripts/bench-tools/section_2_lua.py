@@ -39,11 +39,14 @@ vm_pekit, vm_lua = statistics.median(loop_ms["pekit"]), statistics.median(loop_m
 
 ns, gsub_ns = get("16B", "pekit.encode", "ns"), get("16B", "lua-gsub", "ns")
 mb, gsub_mb = get("1MB", "pekit.encode", "mbps"), get("1MB", "lua-gsub", "mbps")
+first_mb = get("1MB-first", "pekit.encode", "mbps")
+first_calls = next(r["calls"] for r in lua_rows[-1] if r["case"] == "1MB-first")
 print(f"""## The Lua host (issue 3)
 
 `scripts/bench-tools/lua_call.lua` under `pekit run`, against the plain-Lua gsub encoder in the same process,
-and the Swift-only encoder (`pekit-bench encode`, `PercentEncoder.encode(bytes:)`) on the same 1 MB text: both one call
-first, then the median of 7; 5 interleaved rounds of the two, medians. Start-up: median of 21 runs of an empty script.
+and the Swift-only encoder (`pekit-bench encode`, `PercentEncoder.encode(bytes:)`) on the same 1 MB text: both in the
+steady state, five calls first, then the median of 15; 5 interleaved rounds of the two, medians. Start-up: median of
+21 runs of an empty script.
 
 | case | pekit | peer | ratio | target |
 |---|---|---|---|---|
@@ -57,6 +60,13 @@ the count hook that Ctrl-C used before, every instruction went through the hook 
 plain Lua's time). Ctrl-C gives the running thread a hook when it comes, as lua.c does. Debian's `lua5.4` has
 the VM built into the program and pekit uses `liblua5.4.so`, so the two are different builds of the same VM: the
 row says the host adds nothing, not that one build is faster.
+
+Why the steady state: a string made in Lua lives until the collector frees it, a cycle or two later, so a state's
+first calls each write their 1 MB result into pages the heap has never had, a page fault every 4 KB, until the heap
+holds the strings not yet collected; the Swift-only loop frees each result at once and reuses its block from the
+second call. The first five calls from Lua (after the 16-byte loops above, not in a fresh process) ran at a median
+{first_mb:.0f} MB/s (the last round's, in order: {", ".join(str(c) for c in first_calls)} MB/s); any Lua code that
+makes 1 MB strings pays the same (plain `lua5.4` concatenating 1 MB strings shows the same first calls).
 
 A large result is written where Lua keeps it (issue 47): Lua 5.4 makes a string only by copying bytes into a block it
 allocates, and for 1 MB that copy was a third of the call (0.56 of Swift-only before). The host writes into a block
