@@ -11,7 +11,8 @@ def row(cmd, env=None):
     return json.loads([l for l in out.splitlines() if l.startswith("{")][-1])
 # A process's figures are steady while the next process's may differ by half on this machine: each
 # implementation runs in three processes, interleaved with the others, and each figure is the median
-# of the three (each itself a median of 5 runs inside its process).
+# of the three (each itself, inside its process, the median of 7 runs after 3 untimed ones: a process's
+# first calls grow its heap to its working size and took up to twice as long).
 commands = [
     ([os.path.join(release, "pekit-bench"), "query", doc], None),
     ([os.path.join(release, "pekit"), "run", os.path.join(tools, "query_lua.lua"), doc], None),
@@ -39,7 +40,8 @@ lines = ["## Query strings (issues 4 and 15)", "",
          "A document of 100,000 leaves (nested maps and arrays, mixed ASCII and CJK; `make_query_doc.py`), flattened",
          "and encoded under qs's rules (`a[0]=…`, RFC 3986), then the resulting 5.6 MB query parsed back (all limits",
          "raised so every parameter is read: qs's `parameterLimit: Infinity, arrayLimit: 1000, depth: 10`; pekit parses",
-         "with its model of qs 6.11, which gives qs's result byte for byte). In ms: medians of 3 processes (interleaved), each the median of 5 runs. "
+         "with its model of qs 6.11, which gives qs's result byte for byte). In ms: medians of 3 processes (interleaved), each the median of 7 runs after 3 untimed ones "
+         "(a process's first calls grow its heap to its working size; each result is dropped inside its timed call). "
          + ("Every implementation produced a query of the same length (%d bytes)." % rows[0]["bytes"] if same
             else "The implementations' outputs differ in length: " + ", ".join(f"{r['impl']} {r['bytes']}" for r in rows) + "."), "",
          "| implementation | encode ms | parse ms | encode: fastest peer ÷ this | parse: fastest peer ÷ this |", "|---|---|---|---|---|"]
@@ -58,7 +60,7 @@ lines += [f"Goals (issue 47): from Swift, encode in at most 12 ms and parse in a
           f"({'met' if swift_row['parse_ms'] <= 35 else 'not met'}; {python_row['parse_ms'] / swift_row['parse_ms']:.1f}× Python's time here).", ""]
 
 # Linear cost: the same document shape at 10k, 100k and 1M leaves, parsed by the qs model.
-scale = ["Cost against size (the same document shape; parse only, medians of 5, ms):", "",
+scale = ["Cost against size (the same document shape; parse only, medians of 7 after 3, ms):", "",
          "| leaves | query MB | pekit Swift parse ms | µs per 1,000 leaves | pekit Lua parse ms | µs per 1,000 leaves |", "|---|---|---|---|---|---|"]
 for leaves in (10_000, 100_000, 1_000_000):
     path = os.path.join(os.path.dirname(doc), "doc%d.json" % leaves)
