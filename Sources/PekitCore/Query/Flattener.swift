@@ -6,23 +6,23 @@ package protocol QueryPairSink: AnyObject {
     /// byte-local one (a byte's form never depends on its neighbours, so the segments' forms
     /// joined are the key's). nil: keys come raw.
     var composingKeyEncoder: PercentEncoder? { get }
-    /// One pair: the key as composed (raw bytes, or encoded when `keyIsEncoded`), its value
-    /// (nil: the key alone), and for comma-joined arrays the elements.
-    func add(key: [UInt8], keyIsEncoded: Bool, value: ByteString?, commaParts: [ByteString]?)
+    /// One pair: the key as composed (raw bytes, or encoded when `keyIsEncoded`; lent for the
+    /// call), its value (nil: the key alone), and for comma-joined arrays the elements.
+    func add(key: UnsafeBufferPointer<UInt8>, keyIsEncoded: Bool, value: ByteString?, commaParts: [ByteString]?)
     /// One pair whose value is a scalar's text, lent for the call (a walker reading values in
     /// place, such as pekit.query.encode's over Lua tables, makes no string of it).
-    func add(key: [UInt8], keyIsEncoded: Bool, text: UnsafeBufferPointer<UInt8>)
+    func add(key: UnsafeBufferPointer<UInt8>, keyIsEncoded: Bool, text: UnsafeBufferPointer<UInt8>)
 }
 
 /// The pairs as a list (keys always raw).
 final class PairList: QueryPairSink {
     var pairs: [QueryPair] = []
     var composingKeyEncoder: PercentEncoder? { nil }
-    func add(key: [UInt8], keyIsEncoded: Bool, value: ByteString?, commaParts: [ByteString]?) {
-        pairs.append(QueryPair(key: ByteString(key), value: value, commaParts: commaParts))
+    func add(key: UnsafeBufferPointer<UInt8>, keyIsEncoded: Bool, value: ByteString?, commaParts: [ByteString]?) {
+        pairs.append(QueryPair(key: ByteString(bytes: key), value: value, commaParts: commaParts))
     }
-    func add(key: [UInt8], keyIsEncoded: Bool, text: UnsafeBufferPointer<UInt8>) {
-        pairs.append(QueryPair(key: ByteString(key), value: ByteString(bytes: text)))
+    func add(key: UnsafeBufferPointer<UInt8>, keyIsEncoded: Bool, text: UnsafeBufferPointer<UInt8>) {
+        pairs.append(QueryPair(key: ByteString(bytes: key), value: ByteString(bytes: text)))
     }
 }
 
@@ -32,11 +32,12 @@ final class PairList: QueryPairSink {
 /// through `under(top:)`, `under(item:)`, `under(entry:)` and the `emit` calls.
 /// The sink is a class reached through the protocol, not a type parameter: the flattener is
 /// then one non-generic type, called from other modules with no generic metadata at run time.
-package struct Flattener {
+/// Noncopyable, as the key it composes is.
+package struct Flattener: ~Copyable {
     package let policy: Policy
     package let sink: any QueryPairSink
     /// The key of the value being flattened.
-    var key: [UInt8] = []
+    var key = ComposedKey()
     /// Set when keys are encoded segment by segment (`encode_keys = "segments"`).
     let segmentEncoder: PercentEncoder?
     /// The policy's key rules as plain tags, read at every key: switching over the policy's
@@ -64,7 +65,7 @@ package struct Flattener {
             bytes = (encoded.first ?? 0, encoded.count > 1 ? encoded[1] : 0, encoded.count > 2 ? encoded[2] : 0)
         }
         @inline(__always)
-        func append(to key: inout [UInt8]) {
+        func append(to key: inout ComposedKey) {
             key.append(bytes.0)
             if count > 1 { key.append(bytes.1); key.append(bytes.2) }
         }
@@ -106,12 +107,8 @@ package struct Flattener {
 
     /// `name` appended to the key, encoded when keys are composed encoded.
     private mutating func appendName(_ name: UnsafeBufferPointer<UInt8>) {
-        guard composesEncodedKeys else { return key.append(contentsOf: name) }
-        let room = PercentEncoder.maximumEncodedCount(name.count)
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: room) { scratch in
-            let n = keyEncoder.encode(bytes: name, into: scratch) ?? 0
-            key.append(contentsOf: UnsafeBufferPointer(rebasing: scratch[..<n]))
-        }
+        guard composesEncodedKeys else { return key.append(name) }
+        key.append(name, encodedBy: keyEncoder)
     }
 
     /// A key segment as it goes into a composed key: encoded by the key encoder when keys are
@@ -169,12 +166,14 @@ package struct Flattener {
         for i in 0..<count {
             let list = PairList()
             var child = Flattener(policy: policy, sink: list)
-            child.key = key
+            child.key.append(key.bytes)
             try write(&child, i)
             segments.append((policy.join(try policy.encodedPairs(list.pairs), prefixed: false), list.pairs))
         }
         for segment in stableSorted(segments, by: { $0.text.lexicographicallyPrecedes($1.text) }) {
-            for pair in segment.pairs { sink.add(key: pair.key.bytes, keyIsEncoded: false, value: pair.value, commaParts: pair.commaParts) }
+            for pair in segment.pairs {
+                pair.key.bytes.withUnsafeBufferPointer { sink.add(key: $0, keyIsEncoded: false, value: pair.value, commaParts: pair.commaParts) }
+            }
         }
     }
 
@@ -191,9 +190,9 @@ package struct Flattener {
 
     /// Runs `body` with the key of a top-level parameter.
     package mutating func under(top name: ByteString, _ body: (inout Self) throws -> Void) throws {
-        let saved = key
-        key = segment(name)
-        defer { key = saved }
+        let saved = key.array
+        key.set(segment(name))
+        defer { key.set(saved) }
         try chargeKey()
         try body(&self)
     }
@@ -208,19 +207,19 @@ package struct Flattener {
             open.append(to: &key); close.append(to: &key)
         case .indices:
             open.append(to: &key)
-            Self.withDecimal(Int64(i)) { key.append(contentsOf: $0) }
+            Self.withDecimal(Int64(i)) { key.append($0) }
             close.append(to: &key)
         case .plain, .dots:
             break
         case .custom:
             guard case .custom(let makeKey) = policy.arrays else { break }
-            let saved = key
-            key = try makeKey(ByteString(key), i, nested()).bytes
-            defer { key = saved }
+            let saved = key.array
+            key.set(try makeKey(ByteString(saved), i, nested()).bytes)
+            defer { key.set(saved) }
             try chargeKey()
             return try body(&self)
         }
-        defer { key.removeLast(key.count - mark) }
+        defer { key.removeAll(keepingFirst: mark) }
         try chargeKey()
         try body(&self)
     }
@@ -237,7 +236,7 @@ package struct Flattener {
         func appendSegment() {
             // Optional chaining reads the encoder in place (binding it copied it: a retain and a
             // release for every key).
-            if let encoded = segmentEncoder?.encode(bytes: name) { key.append(contentsOf: encoded) } else { appendName(name) }
+            if let encoded = segmentEncoder?.encode(bytes: name) { key.append(encoded) } else { appendName(name) }
         }
         let mark = key.count
         switch objectStyle {
@@ -247,25 +246,25 @@ package struct Flattener {
             dot.append(to: &key); appendSegment()
         case .custom:
             guard case .custom(let makeKey) = policy.objects else { break }
-            let saved = key
-            key = try makeKey(ByteString(key), ByteString(segment(ByteString(bytes: name)))).bytes
-            defer { key = saved }
+            let saved = key.array
+            key.set(try makeKey(ByteString(saved), ByteString(segment(ByteString(bytes: name)))).bytes)
+            defer { key.set(saved) }
             try chargeKey()
             return try body(&self)
         }
-        defer { key.removeLast(key.count - mark) }
+        defer { key.removeAll(keepingFirst: mark) }
         try chargeKey()
         try body(&self)
     }
 
     /// A pair under the current key.
     package mutating func emit(_ value: ByteString?, commaParts: [ByteString]? = nil) {
-        sink.add(key: key, keyIsEncoded: composesEncodedKeys, value: value, commaParts: commaParts)
+        sink.add(key: key.bytes, keyIsEncoded: composesEncodedKeys, value: value, commaParts: commaParts)
     }
 
     /// A scalar's text under the current key, lent for the call.
     package mutating func emit(text: UnsafeBufferPointer<UInt8>) {
-        sink.add(key: key, keyIsEncoded: composesEncodedKeys, text: text)
+        sink.add(key: key.bytes, keyIsEncoded: composesEncodedKeys, text: text)
     }
 
     /// A null under the current key, as the policy writes one.
@@ -443,13 +442,13 @@ package final class QueryWriter: QueryPairSink {
     package var composingKeyEncoder: PercentEncoder? { encodesKeys && !keyEncoder.keepsValidEscapes ? keyEncoder : nil }
 
     /// The prefix before the first pair or the separator before the others, then the key.
-    private func start(_ key: [UInt8], encoded: Bool) {
+    private func start(_ key: UnsafeBufferPointer<UInt8>, encoded: Bool) {
         write(started ? separator : prefix)
         started = true
-        key.withUnsafeBufferPointer { encoded ? write($0) : append($0, key: true) }
+        if encoded { write(key) } else { append(key, key: true) }
     }
 
-    package func add(key: [UInt8], keyIsEncoded: Bool, text: UnsafeBufferPointer<UInt8>) {
+    package func add(key: UnsafeBufferPointer<UInt8>, keyIsEncoded: Bool, text: UnsafeBufferPointer<UInt8>) {
         // Comma rules split values at their commas (ValueEncoding): the general path.
         guard !values.rawCommas else { return add(key: key, keyIsEncoded: keyIsEncoded, value: ByteString(bytes: text), commaParts: nil) }
         start(key, encoded: keyIsEncoded)
@@ -457,7 +456,7 @@ package final class QueryWriter: QueryPairSink {
         append(text, key: false)
     }
 
-    package func add(key: [UInt8], keyIsEncoded: Bool, value: ByteString?, commaParts: [ByteString]?) {
+    package func add(key: UnsafeBufferPointer<UInt8>, keyIsEncoded: Bool, value: ByteString?, commaParts: [ByteString]?) {
         guard let value else { return start(key, encoded: keyIsEncoded) }
         if commaParts == nil && !values.rawCommas {
             return value.bytes.withUnsafeBufferPointer { add(key: key, keyIsEncoded: keyIsEncoded, text: $0) }
