@@ -110,8 +110,12 @@ size_t pk_encode(pk_level level, const uint8_t *src, size_t n, uint8_t *dst, con
 #if defined(__x86_64__)
     // Below a block, straight to the loop that will do the work.
     if (level == PK_LEVEL_AVX512 && n >= 69) return pk_encode_avx512(src, n, dst, rule);
-    if (level >= PK_LEVEL_SSSE3 && n >= 17) return pk_encode_ssse3(src, n, dst, rule);
+    if (level >= PK_LEVEL_SSSE3 && n >= PK_ENCODE_SHORT) return pk_encode_ssse3(src, n, dst, rule);
 #endif
+    return pk_encode_scalar(src, n, dst, rule, 0, 0);
+}
+
+size_t pk_encode_short(const uint8_t *src, size_t n, uint8_t *dst, const pk_encode_rule *rule) {
     return pk_encode_scalar(src, n, dst, rule, 0, 0);
 }
 

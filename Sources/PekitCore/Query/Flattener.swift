@@ -421,7 +421,7 @@ package final class QueryWriter: QueryPairSink {
     private func write(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let base = bytes.baseAddress, bytes.count > 0 else { return }
         reserve(bytes.count)
-        (buffer + count).update(from: base, count: bytes.count)
+        ByteCopy.copy(from: base, count: bytes.count, to: buffer + count)
         count += bytes.count
     }
 
