@@ -419,8 +419,14 @@ package final class QueryWriter: QueryPairSink {
     }
 
     private func write(_ bytes: UnsafeBufferPointer<UInt8>) {
-        guard let base = bytes.baseAddress, bytes.count > 0 else { return }
         reserve(bytes.count)
+        put(bytes)
+    }
+
+    /// `bytes` written where room was reserved.
+    @inline(__always)
+    private func put(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let base = bytes.baseAddress else { return }
         ByteCopy.copy(from: base, count: bytes.count, to: buffer + count)
         count += bytes.count
     }
@@ -441,28 +447,37 @@ package final class QueryWriter: QueryPairSink {
     /// bytes after the `%`).
     package var composingKeyEncoder: PercentEncoder? { encodesKeys && !keyEncoder.keepsValidEscapes ? keyEncoder : nil }
 
-    /// The prefix before the first pair or the separator before the others, then the key.
-    private func start(_ key: UnsafeBufferPointer<UInt8>, encoded: Bool) {
-        write(started ? separator : prefix)
+    /// The prefix before the first pair or the separator before the others, then the key, then
+    /// with `assigning` the assign bytes (a key composed encoded goes in with them, one
+    /// reservation for the three).
+    private func start(_ key: UnsafeBufferPointer<UInt8>, encoded: Bool, assigning: Bool) {
+        let lead = started ? separator : prefix
         started = true
-        if encoded { write(key) } else { append(key, key: true) }
+        if encoded {
+            reserve(lead.count + key.count + assign.count)
+            put(lead)
+            put(key)
+        } else {
+            write(lead)
+            append(key, key: true)
+            reserve(assign.count)
+        }
+        if assigning { put(assign) }
     }
 
     package func add(key: UnsafeBufferPointer<UInt8>, keyIsEncoded: Bool, text: UnsafeBufferPointer<UInt8>) {
         // Comma rules split values at their commas (ValueEncoding): the general path.
         guard !values.rawCommas else { return add(key: key, keyIsEncoded: keyIsEncoded, value: ByteString(bytes: text), commaParts: nil) }
-        start(key, encoded: keyIsEncoded)
-        write(assign)
+        start(key, encoded: keyIsEncoded, assigning: true)
         append(text, key: false)
     }
 
     package func add(key: UnsafeBufferPointer<UInt8>, keyIsEncoded: Bool, value: ByteString?, commaParts: [ByteString]?) {
-        guard let value else { return start(key, encoded: keyIsEncoded) }
+        guard let value else { return start(key, encoded: keyIsEncoded, assigning: false) }
         if commaParts == nil && !values.rawCommas {
             return value.bytes.withUnsafeBufferPointer { add(key: key, keyIsEncoded: keyIsEncoded, text: $0) }
         }
-        start(key, encoded: keyIsEncoded)
-        write(assign)
+        start(key, encoded: keyIsEncoded, assigning: true)
         write(values.encode(value, commaParts: commaParts) ?? [])
     }
 
