@@ -50,6 +50,23 @@ final class QSFastPathTests: XCTestCase {
             }.joined(separator: "&")
             queries.append((parser, ByteString(query)))
         }
+        // Keys that extend a random prefix of the key before (the fast path keeps the segments
+        // two keys share instead of finding them again), with brackets left open or closed out
+        // of turn, so that a shared prefix may end inside a segment or before the first match.
+        let pieces = ["[x]", "[y]", "[0]", "[1]", "[]", "[", "]", "[z", "x", "[x[y]", "%5B", "%5D", "."]
+        for n in 0..<20_000 {
+            var parser = QSParser()
+            options[n % options.count](&parser)
+            var previous = "a", parameters: [String] = []
+            for _ in 0..<Int.random(in: 1...10, using: &rng) {
+                var key = String(previous.prefix(Int.random(in: 0...previous.count, using: &rng)))
+                if key.isEmpty { key = names.randomElement(using: &rng)! }
+                key += (0..<Int.random(in: 0...3, using: &rng)).map { _ in pieces.randomElement(using: &rng)! }.joined()
+                parameters.append(key + (Bool.random(using: &rng) ? "=v" : ""))
+                previous = key
+            }
+            queries.append((parser, ByteString(parameters.joined(separator: "&"))))
+        }
         var fastUsed = 0, failures: [String] = []
         for (parser, query) in queries {
             if parser.fastPathApplies, parser.fastParse(query.bytes) != nil { fastUsed += 1 }

@@ -44,6 +44,10 @@ extension QSParser {
         let containers = FlatArray<Int>()
         /// The first `=` at or after the last place searched (−1: none searched yet).
         var nextEquals = -1
+        /// Whether `chain` holds the segments of `previous` (the last key put in the tree).
+        var chainIsPrevious = false
+        /// How many leading bytes this key shares with `previous`.
+        var common = 0
 
         init(input: UnsafeBufferPointer<UInt8>) {
             self.input = input
@@ -142,11 +146,12 @@ extension QSParser {
         if key.count == 9, key.elementsEqual(Self.proto) { return }
         // A top-level name that is an array index comes first in qs's key order.
         if key[0] &- 0x30 < 10, jsArrayIndex(key) != nil { throw GiveUp() }
-        guard try segments(&state) else { return }
+        guard try segments(&state) else { state.chainIsPrevious = false; return }
         let valueRange = pos.map { ($0 + 1)..<range.upperBound }
         try insert(&state, keyRange, valueRange)
         swap(&state.key, &state.previous)
         swap(&state.ends, &state.previousEnds)
+        state.chainIsPrevious = true
     }
 
     /// qs's `utils.decode` of a key (and `allowDots`' rewrite), into `out`.
@@ -179,10 +184,23 @@ extension QSParser {
 
     /// qs's parseKeys: the chain of segments of the key; false when qs drops the key.
     private func segments(_ state: inout FastState) throws -> Bool {
-        state.chain.removeAll()
-        state.ends.removeAll()
         let key = state.key.buffer
-        var p = 0, found = 0
+        state.common = ByteSearch.commonPrefixLength(key, state.previous.buffer)
+        // The last key's segments that end inside the prefix the two keys share are this key's
+        // too (a query lists an object's parameters together: most of a key is its neighbour's),
+        // so the scan starts after them. Not the last one: it may be the literal rest past the
+        // depth, which runs to the key's end. The first (the name before the first match) only
+        // with the match after it, which is what decides where the name ends.
+        var kept = 0
+        if state.chainIsPrevious {
+            let limit = state.chain.count - 1
+            while kept < limit, state.previousEnds[kept] <= state.common { kept += 1 }
+            if kept == 1 { kept = 0 }
+        }
+        state.chain.removeAll(keepingFirst: kept)
+        state.ends.removeAll()
+        for l in 0..<kept { state.ends.append(state.previousEnds[l]) }
+        var p = kept > 0 ? state.ends[kept - 1] : 0, found = kept > 0 ? kept - 1 : 0
         // The matches of /\[[^[\]]*]/g, read up to depth + 1 of them.
         let depth = readDepth
         while p < key.count, depth > 0 {
@@ -255,7 +273,7 @@ extension QSParser {
 
     /// How many leading containers of the last piece this one shares (at least the root).
     private func shared(_ state: inout FastState) throws -> Int {
-        let common = ByteSearch.commonPrefixLength(state.key.buffer, state.previous.buffer)
+        let common = state.common
         var l = 0
         while l + 1 < state.containers.count, l + 1 < state.chain.count, l < state.previousEnds.count,
               state.ends[l] == state.previousEnds[l], state.ends[l] <= common {
