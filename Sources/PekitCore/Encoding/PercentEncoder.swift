@@ -193,9 +193,10 @@ public struct PercentEncoder: Sendable, Equatable {
     // Worst-case room above this is not made for nothing: the output is counted first.
     private static let countedFrom = 1 << 16
 
-    // Writes the encoded bytes and returns how many it wrote; `output` has room for
-    // `maximumEncodedCount(input.count)` bytes.
-    private func fill(_ output: UnsafeMutablePointer<UInt8>, from input: UnsafeBufferPointer<UInt8>) -> Int {
+    /// Writes the encoded bytes and returns how many it wrote; `output` has room for
+    /// `maximumEncodedCount(input.count)` bytes (what `encode(bytes:into:)` checks first: a
+    /// writer that reserved that room calls this, with no check per string).
+    func fill(_ output: UnsafeMutablePointer<UInt8>, from input: UnsafeBufferPointer<UInt8>) -> Int {
         guard let src = input.baseAddress else { return 0 }
         guard rule.keepsPercent else { return rule.encode(src, input.count, output) }
         // Keeping escapes is decided byte by byte (a '%' is kept when two digits follow).

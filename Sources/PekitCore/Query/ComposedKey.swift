@@ -57,9 +57,8 @@ struct ComposedKey: ~Copyable {
 
     /// `name` appended as `encoder` encodes it, written straight into the block.
     mutating func append(_ name: UnsafeBufferPointer<UInt8>, encodedBy encoder: PercentEncoder) {
-        let room = PercentEncoder.maximumEncodedCount(name.count)
-        reserve(room)
-        count += encoder.encode(bytes: name, into: UnsafeMutableBufferPointer(start: base + count, count: room)) ?? 0
+        reserve(PercentEncoder.maximumEncodedCount(name.count))
+        count += encoder.fill(base + count, from: name)
     }
 
     /// Cuts the key back to its first `n` bytes (n ≤ count).

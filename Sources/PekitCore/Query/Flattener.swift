@@ -437,10 +437,8 @@ package final class QueryWriter: QueryPairSink {
     @inline(__always)
     private func append(_ bytes: UnsafeBufferPointer<UInt8>, key: Bool) {
         guard key ? encodesKeys : encodesValues else { return write(bytes) }
-        // With room for every byte escaped, encode(bytes:into:) always succeeds.
         reserve(PercentEncoder.maximumEncodedCount(bytes.count))
-        let room = UnsafeMutableBufferPointer(start: buffer + count, count: capacity - count)
-        count += (key ? keyEncoder.encode(bytes: bytes, into: room) : valueEncoder.encode(bytes: bytes, into: room)) ?? 0
+        count += key ? keyEncoder.fill(buffer + count, from: bytes) : valueEncoder.fill(buffer + count, from: bytes)
     }
 
     /// Keys may come encoded when the key encoder is byte-local (a kept `%XX` depends on the

@@ -7,9 +7,13 @@ enum ByteCopy {
     @inline(__always)
     static func copy(from source: UnsafePointer<UInt8>, count: Int, to destination: UnsafeMutablePointer<UInt8>) {
         let from = UnsafeRawPointer(source), to = UnsafeMutableRawPointer(destination)
-        // Up to 32 bytes as two loads and two stores that may overlap in the middle, as C
+        // Up to 64 bytes as two loads and two stores that may overlap in the middle, as C
         // libraries copy short blocks.
         switch count {
+        case 33...64:
+            let head = from.loadUnaligned(as: SIMD32<UInt8>.self), tail = from.loadUnaligned(fromByteOffset: count - 32, as: SIMD32<UInt8>.self)
+            to.storeBytes(of: head, as: SIMD32<UInt8>.self)
+            to.storeBytes(of: tail, toByteOffset: count - 32, as: SIMD32<UInt8>.self)
         case 17...32:
             let head = from.loadUnaligned(as: SIMD16<UInt8>.self), tail = from.loadUnaligned(fromByteOffset: count - 16, as: SIMD16<UInt8>.self)
             to.storeBytes(of: head, as: SIMD16<UInt8>.self)
