@@ -74,9 +74,10 @@ package struct Flattener: ~Copyable {
     private enum Style { case brackets, indices, plain, dots, custom }
 
     package init(policy: Policy, sink: any QueryPairSink) {
-        self.policy = policy
-        self.sink = sink
-        segmentEncoder = policy.encodeKeys == .segments ? policy.encoder : nil
+        // Worked out in locals and stored at the end: a noncopyable value is not read while it
+        // is being made.
+        let segmentEncoder = policy.encodeKeys == .segments ? policy.encoder : nil
+        let arrayStyle: Style, objectStyle: Style
         switch policy.arrays {
         case .brackets: arrayStyle = .brackets
         case .indices, .comma: arrayStyle = .indices
@@ -88,6 +89,7 @@ package struct Flattener: ~Copyable {
         case .dots: objectStyle = .dots
         case .custom: objectStyle = .custom
         }
+        let keepsOrder: Bool
         switch policy.order {
         case .given, .bytes: keepsOrder = true
         case .ascending, .pairs, .custom: keepsOrder = false
@@ -98,6 +100,12 @@ package struct Flattener: ~Copyable {
         if arrayStyle == .custom || objectStyle == .custom || segmentEncoder != nil { composing = nil }
         if case .pairs = policy.order { composing = nil }
         if let encoder = composing, encoder.encode(bytes: Array("0123456789".utf8)).count != 10 { composing = nil }
+        self.policy = policy
+        self.sink = sink
+        self.segmentEncoder = segmentEncoder
+        self.arrayStyle = arrayStyle
+        self.objectStyle = objectStyle
+        self.keepsOrder = keepsOrder
         composesEncodedKeys = composing != nil
         keyEncoder = composing ?? PercentEncoder()
         open = Punctuation(composing?.encode(bytes: [0x5B]) ?? [0x5B])
