@@ -113,18 +113,23 @@ package struct Flattener: ~Copyable {
         dot = Punctuation(composing?.encode(bytes: [0x2E]) ?? [0x2E])
     }
 
-    /// `name` appended to the key, encoded when keys are composed encoded.
-    private mutating func appendName(_ name: UnsafeBufferPointer<UInt8>) {
-        guard composesEncodedKeys else { return key.append(name) }
-        key.append(name, encodedBy: keyEncoder)
+    /// `name` appended to the key as a segment goes into it: encoded on its own when segments
+    /// are (`encode_keys = "segments"`), by the key encoder when keys are composed encoded (the
+    /// two never both), else raw.
+    private mutating func appendSegment(_ name: UnsafeBufferPointer<UInt8>) {
+        // Optional chaining reads the encoder in place (binding it copied it: a retain and a
+        // release for every key).
+        if let encoded = segmentEncoder?.encode(bytes: name) { return key.append(encoded) }
+        if composesEncodedKeys { return key.append(name, encodedBy: keyEncoder) }
+        key.append(name)
     }
 
-    /// A key segment as it goes into a composed key: encoded by the key encoder when keys are
-    /// composed encoded, by the segment encoder when segments are encoded alone, else raw.
-    func segment(_ key: ByteString) -> [UInt8] {
-        if composesEncodedKeys { return keyEncoder.encode(bytes: key.bytes) }
-        guard let segmentEncoder else { return key.bytes }
-        return segmentEncoder.encode(bytes: key.bytes)
+    /// The segment `appendSegment` writes for `name`, on its own (for a policy's key function).
+    private mutating func segment(_ name: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        let mark = key.count
+        appendSegment(name)
+        defer { key.removeAll(keepingFirst: mark) }
+        return Array(UnsafeBufferPointer(rebasing: key.bytes[mark...]))
     }
 
     mutating func top(_ value: PekitValue) throws {
@@ -199,7 +204,8 @@ package struct Flattener: ~Copyable {
     /// Runs `body` with the key of a top-level parameter.
     package mutating func under(top name: ByteString, _ body: (inout Self) throws -> Void) throws {
         let saved = key.array
-        key.set(segment(name))
+        key.removeAll(keepingFirst: 0)
+        name.bytes.withUnsafeBufferPointer { appendSegment($0) }
         defer { key.set(saved) }
         try chargeKey()
         try body(&self)
@@ -241,21 +247,16 @@ package struct Flattener: ~Copyable {
     /// `under(entry:)` with the name lent as bytes (a walker reading keys where they are): no
     /// string made of it unless the policy's rules need one.
     package mutating func under(entry name: UnsafeBufferPointer<UInt8>, _ body: (inout Self) throws -> Void) throws {
-        func appendSegment() {
-            // Optional chaining reads the encoder in place (binding it copied it: a retain and a
-            // release for every key).
-            if let encoded = segmentEncoder?.encode(bytes: name) { key.append(encoded) } else { appendName(name) }
-        }
         let mark = key.count
         switch objectStyle {
         case .brackets, .indices, .plain:
-            open.append(to: &key); appendSegment(); close.append(to: &key)
+            open.append(to: &key); appendSegment(name); close.append(to: &key)
         case .dots:
-            dot.append(to: &key); appendSegment()
+            dot.append(to: &key); appendSegment(name)
         case .custom:
             guard case .custom(let makeKey) = policy.objects else { break }
-            let saved = key.array
-            key.set(try makeKey(ByteString(saved), ByteString(segment(ByteString(bytes: name)))).bytes)
+            let saved = key.array, piece = segment(name)
+            key.set(try makeKey(ByteString(saved), ByteString(piece)).bytes)
             defer { key.set(saved) }
             try chargeKey()
             return try body(&self)
