@@ -105,18 +105,26 @@ static pk_level usable(pk_level level) {
     return level > top ? top : level;
 }
 
-size_t pk_encode(pk_level level, const uint8_t *src, size_t n, uint8_t *dst, const pk_encode_rule *rule) {
+// Inputs shorter than this are encoded by the scalar loop at every level (the SIMD loops work a
+// block at a time).
+enum { PK_ENCODE_SHORT = 17 };
+
+// The kernel of `level` for an input of at least PK_ENCODE_SHORT bytes.
+__attribute__((noinline)) static size_t encode_at_level(pk_level level, const uint8_t *src, size_t n, uint8_t *dst, const pk_encode_rule *rule) {
     level = usable(level);
 #if defined(__x86_64__)
-    // Below a block, straight to the loop that will do the work.
     if (level == PK_LEVEL_AVX512 && n >= 69) return pk_encode_avx512(src, n, dst, rule);
-    if (level >= PK_LEVEL_SSSE3 && n >= PK_ENCODE_SHORT) return pk_encode_ssse3(src, n, dst, rule);
+    if (level >= PK_LEVEL_SSSE3) return pk_encode_ssse3(src, n, dst, rule);
 #endif
     return pk_encode_scalar(src, n, dst, rule, 0, 0);
 }
 
-size_t pk_encode_short(const uint8_t *src, size_t n, uint8_t *dst, const pk_encode_rule *rule) {
-    return pk_encode_scalar(src, n, dst, rule, 0, 0);
+size_t pk_encode(pk_level level, const uint8_t *src, size_t n, uint8_t *dst, const pk_encode_rule *rule) {
+    // Short input goes straight to the scalar loop, before the level is looked up: a query
+    // encodes hundreds of thousands of short strings, and finding the level (a pthread_once
+    // call, and the registers saved for it) was a seventh of that work. Both are tail calls.
+    if (n < PK_ENCODE_SHORT) return pk_encode_scalar(src, n, dst, rule, 0, 0);
+    return encode_at_level(level, src, n, dst, rule);
 }
 
 size_t pk_encoded_count(pk_level level, const uint8_t *src, size_t n, const pk_encode_rule *rule) {

@@ -43,14 +43,6 @@ pk_level pk_best_level(void);
 /// above pk_best_level() is lowered to it.
 size_t pk_encode(pk_level level, const uint8_t *src, size_t n, uint8_t *dst, const pk_encode_rule *rule);
 
-/// Inputs shorter than this are encoded by the scalar loop at every level (the SIMD loops work
-/// a block at a time).
-#define PK_ENCODE_SHORT 17
-
-/// pk_encode for an input shorter than PK_ENCODE_SHORT, without the dispatch: a query encodes
-/// hundreds of thousands of short strings, and the dispatch was a seventh of that work.
-size_t pk_encode_short(const uint8_t *src, size_t n, uint8_t *dst, const pk_encode_rule *rule);
-
 /// The length pk_encode writes for the same arguments, found without writing: one pass at a
 /// multiple of the encoder's speed (the popcount of each block's escape mask), so a caller can
 /// size its output exactly instead of for the worst case.

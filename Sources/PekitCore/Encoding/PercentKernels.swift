@@ -25,7 +25,7 @@ final class EncodeRule: @unchecked Sendable {
     /// Encodes `n` bytes at `src` into `dst` (room for `3n + 3`) with the CPU's best kernel.
     @inline(__always)
     func encode(_ src: UnsafePointer<UInt8>, _ n: Int, _ dst: UnsafeMutablePointer<UInt8>, level: PercentKernelLevel = .best) -> Int {
-        n < PK_ENCODE_SHORT ? pk_encode_short(src, n, dst, rule) : pk_encode(level.raw, src, n, dst, rule)
+        pk_encode(level.raw, src, n, dst, rule)
     }
 
     /// The length `encode` writes for the same input, counted by the kernel of `level` (one

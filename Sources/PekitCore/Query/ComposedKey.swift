@@ -49,7 +49,7 @@ struct ComposedKey: ~Copyable {
     mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let source = bytes.baseAddress, bytes.count > 0 else { return }
         reserve(bytes.count)
-        (base + count).initialize(from: source, count: bytes.count)
+        ByteCopy.copy(from: source, count: bytes.count, to: base + count)
         count += bytes.count
     }
 
