@@ -52,9 +52,14 @@ final class NFCTests: XCTestCase {
         ]
         for (text, code) in samples {
             let scalars = text.unicodeScalars.map(\.value)
-            var encoded: [UInt8] = []
-            XCTAssertTrue(scalars.withUnsafeBufferPointer { Punycode.encode($0, into: &encoded) }, text)
-            XCTAssertEqual(String(decoding: encoded, as: UTF8.self), code, text)
+            var encoded = [UInt8](repeating: 0, count: Punycode.capacity(for: scalars.count))
+            let end = scalars.withUnsafeBufferPointer { input in encoded.withUnsafeMutableBufferPointer { Punycode.encode(input, into: $0, at: 0) } }
+            XCTAssertEqual(end.map { String(decoding: encoded[..<$0], as: UTF8.self) }, code, text)
+            // One byte short of what it needs, it says so instead of writing past the end.
+            if let end {
+                var short = [UInt8](repeating: 0, count: end - 1)
+                XCTAssertNil(scalars.withUnsafeBufferPointer { input in short.withUnsafeMutableBufferPointer { Punycode.encode(input, into: $0, at: 0) } }, text)
+            }
             XCTAssertEqual(Punycode.decode(ArraySlice(Array(code.utf8))), scalars, code)
         }
         XCTAssertNil(Punycode.decode(ArraySlice(Array("ls8h=".utf8))))

@@ -47,8 +47,17 @@ final class UTS46Tables: @unchecked Sendable {  // written only in init, read by
     // so that a lookup is an index and not a search (2 × 128 KB).
     @exclusivity(unchecked) private var bmpMapping: [UInt16] = []
     @exclusivity(unchecked) private var bmpProperty: [UInt16] = []
-    @exclusivity(unchecked) private var decompositions: [UInt32: [UInt32]] = [:]
-    @exclusivity(unchecked) private var compositions: [UInt64: UInt32] = [:]
+    // NFC's data as open-addressed hash tables, a slot a key (0 when empty: no code point 0
+    // pair or decomposition exists), probed linearly from a multiplicative hash: a lookup is a few
+    // instructions where a Dictionary hashes with SipHash. A decomposition is `length | offset << 3`
+    // in `decompositionPool`.
+    @exclusivity(unchecked) private var decompositionKeys: [UInt32] = []
+    @exclusivity(unchecked) private var decompositionValues: [UInt32] = []
+    @exclusivity(unchecked) private var decompositionPool: [UInt32] = []
+    @exclusivity(unchecked) private var compositionKeys: [UInt64] = []
+    @exclusivity(unchecked) private var compositionValues: [UInt32] = []
+    /// The most code points one code point's full canonical decomposition has (Hangul's 3 included).
+    private(set) var longestDecomposition = 3
 
     static let shared = UTS46Tables()
 
@@ -76,14 +85,43 @@ final class UTS46Tables: @unchecked Sendable {  // written only in init, read by
         }
         bmpMapping = Self.index(mappingStarts)
         bmpProperty = Self.index(propertyStarts)
-        for line in Self.decompositionText.split(separator: "\n") {
+        let decompositionLines = Self.decompositionText.split(separator: "\n")
+        decompositionKeys = [UInt32](repeating: 0, count: Self.slots(for: decompositionLines.count))
+        decompositionValues = decompositionKeys
+        for line in decompositionLines {
             let fields = line.split(separator: " ").compactMap { UInt32($0, radix: 16) }
-            if fields.count >= 2 { decompositions[fields[0]] = Array(fields.dropFirst()) }
+            guard fields.count >= 2, fields[0] != 0, fields.count - 1 < 8 else { continue }
+            var slot = Self.slot(UInt64(fields[0]), decompositionKeys.count)
+            while decompositionKeys[slot] != 0 { slot = (slot + 1) & (decompositionKeys.count - 1) }
+            decompositionKeys[slot] = fields[0]
+            decompositionValues[slot] = UInt32(fields.count - 1) | UInt32(decompositionPool.count) << 3
+            decompositionPool += fields.dropFirst()
+            longestDecomposition = max(longestDecomposition, fields.count - 1)
         }
-        for line in Self.compositionText.split(separator: "\n") {
+        let compositionLines = Self.compositionText.split(separator: "\n")
+        compositionKeys = [UInt64](repeating: 0, count: Self.slots(for: compositionLines.count))
+        compositionValues = [UInt32](repeating: 0, count: compositionKeys.count)
+        for line in compositionLines {
             let fields = line.split(separator: " ").compactMap { UInt32($0, radix: 16) }
-            if fields.count == 3 { compositions[UInt64(fields[0]) << 32 | UInt64(fields[1])] = fields[2] }
+            guard fields.count == 3 else { continue }
+            let key = UInt64(fields[0]) << 32 | UInt64(fields[1])
+            var slot = Self.slot(key, compositionKeys.count)
+            while compositionKeys[slot] != 0 { slot = (slot + 1) & (compositionKeys.count - 1) }
+            compositionKeys[slot] = key
+            compositionValues[slot] = fields[2]
         }
+    }
+
+    // A power of two at least twice `count`: probes stay short.
+    private static func slots(for count: Int) -> Int {
+        var slots = 16
+        while slots < count * 2 { slots <<= 1 }
+        return slots
+    }
+
+    // Where probing for `key` starts in a table of `slots` slots (a power of two): Fibonacci hashing.
+    @inline(__always) private static func slot(_ key: UInt64, _ slots: Int) -> Int {
+        Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 40) & (slots - 1)
     }
 
     // For each BMP code point, the index of its range among `starts`.
@@ -160,9 +198,40 @@ final class UTS46Tables: @unchecked Sendable {  // written only in init, read by
         return properties & (1 << 17 | 1 << 18) == 0 && (ccc == 0 || ccc >= lastClass)
     }
 
-    /// The full canonical decomposition of a code point that has one (Hangul syllables aside).
-    func decomposition(_ scalar: UInt32) -> [UInt32]? { scalar < 0xC0 ? nil : decompositions[scalar] }
+    /// The full canonical decomposition of a code point that has one (Hangul syllables aside):
+    /// its range in `decompositionPool`, which `withDecompositionPool` lends.
+    @inline(__always) func decomposition(_ scalar: UInt32) -> Range<Int>? {
+        guard scalar >= 0xC0 else { return nil }
+        return decompositionKeys.withUnsafeBufferPointer { keys -> Range<Int>? in
+            var slot = Self.slot(UInt64(scalar), keys.count)
+            while true {
+                let key = keys[slot]
+                if key == scalar {
+                    let value = decompositionValues[slot]
+                    return Int(value >> 3)..<Int(value >> 3) + Int(value & 7)
+                }
+                if key == 0 { return nil }
+                slot = (slot + 1) & (keys.count - 1)
+            }
+        }
+    }
+
+    /// The code points of every decomposition, lent to `body`.
+    @inline(__always) func withDecompositionPool<R>(_ body: (UnsafeBufferPointer<UInt32>) -> R) -> R {
+        decompositionPool.withUnsafeBufferPointer(body)
+    }
 
     /// The primary composite of a pair, if there is one (Hangul aside).
-    func composite(_ first: UInt32, _ second: UInt32) -> UInt32? { compositions[UInt64(first) << 32 | UInt64(second)] }
+    @inline(__always) func composite(_ first: UInt32, _ second: UInt32) -> UInt32? {
+        let wanted = UInt64(first) << 32 | UInt64(second)
+        return compositionKeys.withUnsafeBufferPointer { keys -> UInt32? in
+            var slot = Self.slot(wanted, keys.count)
+            while true {
+                let key = keys[slot]
+                if key == wanted { return compositionValues[slot] }
+                if key == 0 { return nil }
+                slot = (slot + 1) & (keys.count - 1)
+            }
+        }
+    }
 }

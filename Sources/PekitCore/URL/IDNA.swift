@@ -69,16 +69,20 @@ public enum IDNA {
         processed(Array(name.utf8), &failure).map(UTS46.unicode)
     }
 
-    /// UTS #46 to ASCII of a name in well-formed UTF-8: the ASCII bytes, or nil with a message
-    /// naming the label and the rule it breaks.
-    static func toASCII(utf8 name: [UInt8], _ failure: inout String) -> [UInt8]? {
+    /// UTS #46 to ASCII of a name in well-formed UTF-8: what `body` makes of the ASCII bytes, which
+    /// live only while it runs (on the stack for most names), and `failure` to explain a nil; or
+    /// nil with a message naming the label and the rule it breaks.
+    static func withASCII<R>(utf8 name: [UInt8], _ failure: inout String, _ body: (UnsafeBufferPointer<UInt8>, inout String) -> R?) -> R? {
         guard let processed = processed(name, &failure) else { return nil }
-        var out: [UInt8] = []
-        guard UTS46.appendASCII(processed, to: &out) else {
-            failure = "the host \"\(String(decoding: name, as: UTF8.self))\" is not a valid domain: a label is too long for Punycode"
-            return nil
+        return processed.withUnsafeBufferPointer { labels -> R? in
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: UTS46.asciiCapacity(labels)) { out -> R? in
+                guard let count = UTS46.writeASCII(labels, into: out) else {
+                    failure = "the host \"\(String(decoding: name, as: UTF8.self))\" is not a valid domain: a label is too long for Punycode"
+                    return nil
+                }
+                return body(UnsafeBufferPointer(rebasing: out[..<count]), &failure)
+            }
         }
-        return out
     }
 
     // The name's labels after UTS #46 processing, or nil with the message for its first problem.

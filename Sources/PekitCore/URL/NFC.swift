@@ -13,59 +13,96 @@ enum NFC {
         return true
     }
 
+    /// Whether `scalars` is NFC: the quick check, or else a comparison with its NFC.
+    static func isNFC(_ scalars: UnsafeBufferPointer<UInt32>, tables: UTS46Tables = .shared) -> Bool {
+        if isNormalized(scalars, tables: tables) { return true }
+        return withUnsafeTemporaryAllocation(of: UInt32.self, capacity: capacity(for: scalars.count, tables: tables)) { out in
+            let count = normalize(scalars, into: out, tables: tables)
+            return UnsafeBufferPointer(rebasing: out[..<count]).elementsEqual(scalars)
+        }
+    }
+
     /// `scalars` in NFC.
     static func normalize(_ scalars: [UInt32], tables: UTS46Tables = .shared) -> [UInt32] {
-        if isNormalized(scalars, tables: tables) { return scalars }
-        var decomposed: [UInt32] = []
-        decomposed.reserveCapacity(scalars.count + 4)
-        for c in scalars {
-            if c >= sBase && c < sBase + sCount {
-                let index = c - sBase
-                decomposed.append(lBase + index / (vCount * tCount))
-                decomposed.append(vBase + index % (vCount * tCount) / tCount)
-                if index % tCount != 0 { decomposed.append(tBase + index % tCount) }
-            } else if let parts = tables.decomposition(c) {
-                decomposed += parts
-            } else {
-                decomposed.append(c)
+        isNormalized(scalars, tables: tables) ? scalars : normalized(scalars, tables: tables)
+    }
+
+    /// `scalars` in NFC, for text the quick check did not pass.
+    static func normalized(_ scalars: [UInt32], tables: UTS46Tables = .shared) -> [UInt32] {
+        scalars.withUnsafeBufferPointer { input in
+            [UInt32](unsafeUninitializedCapacity: capacity(for: input.count, tables: tables)) { out, count in
+                count = normalize(input, into: out, tables: tables)
             }
         }
+    }
+
+    /// The room `normalize(_:into:tables:)` needs for `count` code points: each decomposes into at
+    /// most `longestDecomposition`, and composing only shortens.
+    static func capacity(for count: Int, tables: UTS46Tables = .shared) -> Int { count * tables.longestDecomposition }
+
+    /// Writes `input` in NFC into `out`, which has room for `capacity(for: input.count)` code
+    /// points, and returns how many it wrote. O(n) but for reordering a run of marks, which is
+    /// an insertion sort, as runs are a few marks long.
+    static func normalize(_ input: UnsafeBufferPointer<UInt32>, into out: UnsafeMutableBufferPointer<UInt32>, tables: UTS46Tables = .shared) -> Int {
+        guard out.count >= capacity(for: input.count, tables: tables) else { return 0 }
+        // Full canonical decomposition, each code point stored with its combining class (bits
+        // 21–28) and whether it composes with one before it (bit 29), so that ordering and
+        // composing need no second lookup. A code point has 21 bits.
+        var count = 0
+        @inline(__always) func put(_ c: UInt32) {
+            let looked = tables.compositionClass(c)
+            out[count] = c | looked.ccc << 21 | (looked.composes ? 1 << 29 : 0)
+            count += 1
+        }
+        tables.withDecompositionPool { pool in
+            for c in input {
+                if c >= sBase && c < sBase + sCount {
+                    let index = c - sBase
+                    put(lBase + index / (vCount * tCount))
+                    put(vBase + index % (vCount * tCount) / tCount)
+                    if index % tCount != 0 { put(tBase + index % tCount) }
+                } else if let parts = tables.decomposition(c) {
+                    for part in pool[parts] { put(part) }
+                } else {
+                    put(c)
+                }
+            }
+        }
+        @inline(__always) func ccc(_ packed: UInt32) -> UInt32 { packed >> 21 & 0xFF }
         // Canonical ordering: a non-starter moves back past each non-starter of a higher class
         // (an insertion sort, stable, within each run of non-starters).
-        var marks = decomposed.map { c -> (scalar: UInt32, ccc: UInt32, composes: Bool) in
-            let looked = tables.compositionClass(c)
-            return (c, looked.ccc, looked.composes)
-        }
-        for j in marks.indices where marks[j].ccc != 0 {
+        for j in 0..<count where ccc(out[j]) != 0 {
             var k = j
-            while k > 0 && marks[k - 1].ccc > marks[k].ccc {
-                marks.swapAt(k - 1, k)
+            while k > 0 && ccc(out[k - 1]) > ccc(out[k]) {
+                out.swapAt(k - 1, k)
                 k -= 1
             }
         }
-        // Canonical composition: a character joins the last starter unless something between
-        // them blocks it (a starter, or a mark of the same or a higher class).
-        var out: [UInt32] = []
-        out.reserveCapacity(marks.count)
+        // Canonical composition, in place (what is written never passes what is read): a
+        // character joins the last starter unless something between them blocks it (a starter,
+        // or a mark of the same or a higher class).
+        var written = 0
         var starter = -1
         var lastClass: Int = -1  // of the last character after the starter; -1 when there is none
-        for (c, cc, composes) in marks {
+        for r in 0..<count {
+            let packed = out[r], c = packed & 0x1F_FFFF, cc = ccc(packed)
             // Only a code point that is the second of some composite is looked up.
-            if composes && starter >= 0 && (lastClass == -1 || (lastClass != 0 && lastClass < Int(cc))) {
+            if packed & 1 << 29 != 0 && starter >= 0 && (lastClass == -1 || (lastClass != 0 && lastClass < Int(cc))) {
                 if let composed = compose(out[starter], c, tables) {
                     out[starter] = composed
                     continue
                 }
             }
             if cc == 0 {
-                starter = out.count
+                starter = written
                 lastClass = -1
             } else {
                 lastClass = Int(cc)
             }
-            out.append(c)
+            out[written] = c
+            written += 1
         }
-        return out
+        return written
     }
 
     private static func compose(_ first: UInt32, _ second: UInt32, _ tables: UTS46Tables) -> UInt32? {

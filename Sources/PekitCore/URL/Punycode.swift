@@ -16,16 +16,28 @@ enum Punycode {
 
     private static func digit(_ value: UInt32) -> UInt8 { UInt8(value < 26 ? value + 0x61 : value - 26 + 0x30) }
 
-    /// Appends the Punycode of `scalars` (without `xn--`) to `out`; false on overflow (what was
-    /// appended is then not Punycode). O(n × distinct code points), as RFC 3492's algorithm is.
-    static func encode(_ scalars: UnsafeBufferPointer<UInt32>, into out: inout [UInt8]) -> Bool {
-        var basic: UInt32 = 0
+    /// The most bytes `encode` writes for `count` code points: the basic ones, a delimiter, and
+    /// at most 11 digits for each other one (a delta below 2^32, which each digit but the last
+    /// divides by 36 − t ≥ 10).
+    static func capacity(for count: Int) -> Int { count * 12 + 1 }
+
+    /// Writes the Punycode of `scalars` (without `xn--`) into `out` from `start`, and returns
+    /// where it ends: nil on overflow, or when `out` has no room left (`capacity(for:)` bytes
+    /// from `start` always suffice). O(n × distinct code points), as RFC 3492's algorithm is.
+    static func encode(_ scalars: UnsafeBufferPointer<UInt32>, into out: UnsafeMutableBufferPointer<UInt8>, at start: Int) -> Int? {
+        var at = start
         for c in scalars where c < 0x80 {
-            out.append(UInt8(c))
-            basic += 1
+            guard at < out.count else { return nil }
+            out[at] = UInt8(truncatingIfNeeded: c)
+            at += 1
         }
+        let basic = UInt32(at - start)
         var handled = basic
-        if basic > 0 { out.append(0x2D) }
+        if basic > 0 {
+            guard at < out.count else { return nil }
+            out[at] = 0x2D
+            at += 1
+        }
         var n = initialN, delta: UInt32 = 0, bias = initialBias
         while handled < scalars.count {
             // The smallest code point not yet handled.
@@ -33,24 +45,26 @@ enum Punycode {
             for c in scalars where c >= n && c < m { m = c }
             guard m != UInt32.max else { break }
             let (step, overflow) = (m - n).multipliedReportingOverflow(by: handled + 1)
-            guard !overflow, delta <= UInt32.max - step else { return false }
+            guard !overflow, delta <= UInt32.max - step else { return nil }
             delta += step
             n = m
             for c in scalars {
                 if c < n {
-                    guard delta < UInt32.max else { return false }
+                    guard delta < UInt32.max else { return nil }
                     delta += 1
-                }
-                if c == n {
+                } else if c == n {
                     var q = delta, k = base
                     while true {
                         let t = k <= bias ? tMin : k >= bias + tMax ? tMax : k - bias
+                        guard at < out.count else { return nil }
                         if q < t { break }
-                        out.append(digit(t + (q - t) % (base - t)))
+                        out[at] = digit(t + (q - t) % (base - t))
+                        at += 1
                         q = (q - t) / (base - t)
                         k += base
                     }
-                    out.append(digit(q))
+                    out[at] = digit(q)
+                    at += 1
                     bias = adapt(delta, handled + 1, handled == basic)
                     delta = 0
                     handled += 1
@@ -59,7 +73,7 @@ enum Punycode {
             delta += 1
             n += 1
         }
-        return true
+        return at
     }
 
     /// The code points `ascii` (without `xn--`) encodes, or nil when it is not valid Punycode.

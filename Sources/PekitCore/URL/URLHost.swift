@@ -139,16 +139,11 @@ public enum URLHost: Equatable, Sendable, CustomStringConvertible {
                 failure = "the host holds the forbidden code point U+\(hexDigitsUpper(UInt32(b)))"; return nil
             }
         }
-        let text = String(decoding: ascii, as: UTF8.self)
-        // Only a last label starting with a digit can be a number: most names skip the IPv4 test.
-        var end = ascii.count
-        if end > 1 && ascii[end - 1] == 0x2E { end -= 1 }
-        let lastLabel = (ascii[..<end].lastIndex(of: 0x2E)).map { $0 + 1 } ?? 0
-        if lastLabel < end, ascii[lastLabel] >= 0x30 && ascii[lastLabel] <= 0x39, endsInANumber(ascii) {
+        if endsInANumber(ascii) {
             guard let n = parseIPv4(ascii, &failure) else { return nil }
             return .ipv4(n)
         }
-        return .domain(text)
+        return .domain(String(decoding: ascii, as: UTF8.self))
     }
 
     /// The host parser (§3.5). Returns nil on failure, with the reason in `failure`.
@@ -159,17 +154,18 @@ public enum URLHost: Equatable, Sendable, CustomStringConvertible {
     /// The domain steps for a percent-decoded name that is not ASCII:
     /// UTS #46 to ASCII, then the forbidden code points and IPv4, as for any name.
     static func parseInternationalized(_ utf8: [UInt8], _ failure: inout String, forbidden: inout Unicode.Scalar?) -> URLHost? {
-        guard let ascii = IDNA.toASCII(utf8: utf8, &failure) else { return nil }
-        guard !ascii.isEmpty else { failure = "the host \"\(String(decoding: utf8, as: UTF8.self))\" is empty once IDNA maps it"; return nil }
-        for b in ascii where isForbiddenDomain(UInt32(b)) {
-            forbidden = Unicode.Scalar(b)
-            failure = "the host holds the forbidden code point U+\(hexDigitsUpper(UInt32(b)))"; return nil
+        IDNA.withASCII(utf8: utf8, &failure) { ascii, failure -> URLHost? in
+            guard !ascii.isEmpty else { failure = "the host \"\(String(decoding: utf8, as: UTF8.self))\" is empty once IDNA maps it"; return nil }
+            for b in ascii where isForbiddenDomain(UInt32(b)) {
+                forbidden = Unicode.Scalar(b)
+                failure = "the host holds the forbidden code point U+\(hexDigitsUpper(UInt32(b)))"; return nil
+            }
+            if endsInANumber(ascii) {
+                guard let n = parseIPv4(ascii, &failure) else { return nil }
+                return .ipv4(n)
+            }
+            return .domain(String(decoding: ascii, as: UTF8.self))
         }
-        if endsInANumber(ascii) {
-            guard let n = parseIPv4(ascii, &failure) else { return nil }
-            return .ipv4(n)
-        }
-        return .domain(String(decoding: ascii, as: UTF8.self))
     }
 
     /// §3.5 "ends in a number".
@@ -182,7 +178,9 @@ public enum URLHost: Equatable, Sendable, CustomStringConvertible {
         var start = end
         while start > s.startIndex && s[start - 1] != 0x2E { start -= 1 }
         let last = s[start..<end]
-        guard !last.isEmpty else { return false }
+        // Every form of number (decimal, 0x hex, 0-led octal) starts with a digit: most names
+        // stop here.
+        guard let first = last.first, first >= 0x30 && first <= 0x39 else { return false }
         if last.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) { return true }
         return ipv4Number(last) != nil
     }

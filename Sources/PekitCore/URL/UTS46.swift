@@ -52,7 +52,7 @@ enum UTS46 {
             for k in first..<mapped.count { note(mapped[k], &seen, &lastClass, tables) }
         }
         // 2. Normalize. A name that was already NFC keeps the guarantees of the mapping pass.
-        if seen.contains(.unstable) { mapped = NFC.normalize(mapped, tables: tables) }
+        if seen.contains(.unstable) { mapped = NFC.normalized(mapped, tables: tables) }
         let general = seen.contains(.unstable) || seen.contains(.disallowed), joiner = seen.contains(.joiner)
         var rightToLeft = seen.contains(.rightToLeft)
         // 3. Break; 4. convert and validate. Only a name with an xn-- label (after mapping: ｘｎ--
@@ -97,21 +97,34 @@ enum UTS46 {
         }
     }
 
-    /// Appends the ASCII form of processed labels to `out`: Punycode for those that are not
-    /// ASCII. False when a label is too long for Punycode.
-    static func appendASCII(_ processed: [UInt32], to out: inout [UInt8]) -> Bool {
-        out.reserveCapacity(out.count + processed.count * 2 + 8)
-        return processed.withUnsafeBufferPointer { all in
-            forEachLabel(all) { index, label -> Bool? in
-                if index > 0 { out.append(0x2E) }
-                if label.allSatisfy({ $0 < 0x80 }) {
-                    for c in label { out.append(UInt8(truncatingIfNeeded: c)) }
-                    return nil
+    /// The most bytes the ASCII form of `processed` takes. A label that is not ASCII, with b
+    /// basic and n ≥ 1 other code points, takes "xn--", b, "-" and at most 11 n digits
+    /// (`Punycode.capacity(for:)`), which is at most 16 (b + n); any other, its own length.
+    static func asciiCapacity(_ processed: UnsafeBufferPointer<UInt32>) -> Int { processed.count * 16 }
+
+    /// Writes the ASCII form of processed labels into `out` (`asciiCapacity` bytes): Punycode
+    /// for those that are not ASCII. Returns the length, or nil when a label is too long for Punycode.
+    static func writeASCII(_ processed: UnsafeBufferPointer<UInt32>, into out: UnsafeMutableBufferPointer<UInt8>) -> Int? {
+        guard out.count >= asciiCapacity(processed) else { return nil }
+        var at = 0
+        let failed = forEachLabel(processed) { index, label -> Bool? in
+            if index > 0 {
+                out[at] = 0x2E
+                at += 1
+            }
+            if label.allSatisfy({ $0 < 0x80 }) {
+                for c in label {
+                    out[at] = UInt8(truncatingIfNeeded: c)
+                    at += 1
                 }
-                out.append(contentsOf: [0x78, 0x6E, 0x2D, 0x2D] as [UInt8])
-                return Punycode.encode(label, into: &out) ? nil : false
-            } == nil
+                return nil
+            }
+            out[at] = 0x78; out[at + 1] = 0x6E; out[at + 2] = 0x2D; out[at + 3] = 0x2D  // xn--
+            guard let end = Punycode.encode(label, into: out, at: at + 4) else { return true }
+            at = end
+            return nil
         }
+        return failed == nil ? at : nil
     }
 
     /// The Unicode form of processed labels.
@@ -187,9 +200,7 @@ enum UTS46 {
     private static func invalidity(_ label: UnsafeBufferPointer<UInt32>, _ tables: UTS46Tables, general: Bool, joiner: Bool) -> String? {
         if label.allSatisfy({ $0 < 0x80 }) { return nil }  // ASCII (no STD3 rules): valid
         if general {
-            if !NFC.isNormalized(label, tables: tables) && NFC.normalize(Array(label), tables: tables).elementsEqual(label) == false {
-                return "is not in Unicode NFC"
-            }
+            if !NFC.isNFC(label, tables: tables) { return "is not in Unicode NFC" }
             if isPunycode(label) { return "starts with xn--" }
             if label.contains(0x2E) { return "holds a dot" }
         }
