@@ -3,8 +3,10 @@
 /// read from its text once, on the first name that needs it: the IDNA mapping, each code
 /// point's Bidi_Class, Joining_Type, mark-ness and combining class, and NFC's decompositions and
 /// compositions. Lookups index a table for the Basic Multilingual Plane, and search range starts
-/// above it. A class, so that passing it along costs one reference, not one for each table.
-final class UTS46Tables: @unchecked Sendable {  // written only in init, read by any thread after
+/// above it. The one instance, `shared`, keeps its tables for the life of the process in buffers
+/// it never frees, so that passing it along or reading it costs no reference counting and no
+/// bounds checks: every index into them is one `init` has made valid.
+struct UTS46Tables: @unchecked Sendable {  // written only in init, read by any thread after
     /// A code point's IDNA status (nontransitional: a deviation is valid).
     enum Status: UInt8 { case valid, mapped, ignored, disallowed }
 
@@ -36,32 +38,37 @@ final class UTS46Tables: @unchecked Sendable {  // written only in init, read by
     /// Joining_Type values in the generator's order.
     enum Joining: UInt8 { case U, L, R, D, T, C }
 
-    @exclusivity(unchecked) private var mappingStarts: [UInt32] = []
+    private let mappingStarts: UnsafeBufferPointer<UInt32>
     // Per range: status in the low 2 bits, then the mapping's offset in `pool` (<< 2) and its
     // length (<< 24).
-    @exclusivity(unchecked) private var mappingInfo: [UInt32] = []
-    @exclusivity(unchecked) private var pool: [UInt32] = []
-    @exclusivity(unchecked) private var propertyStarts: [UInt32] = []
-    @exclusivity(unchecked) private var propertyValues: [UInt32] = []
+    private let mappingInfo: UnsafeBufferPointer<UInt32>
+    private let pool: UnsafeBufferPointer<UInt32>
+    private let propertyStarts: UnsafeBufferPointer<UInt32>
+    private let propertyValues: UnsafeBufferPointer<UInt32>
     // For the Basic Multilingual Plane, each code point's range in either table, found once here,
     // so that a lookup is an index and not a search (2 × 128 KB).
-    @exclusivity(unchecked) private var bmpMapping: [UInt16] = []
-    @exclusivity(unchecked) private var bmpProperty: [UInt16] = []
+    private let bmpMapping: UnsafeBufferPointer<UInt16>
+    private let bmpProperty: UnsafeBufferPointer<UInt16>
     // NFC's data as open-addressed hash tables, a slot a key (0 when empty: no code point 0
     // pair or decomposition exists), probed linearly from a multiplicative hash: a lookup is a few
     // instructions where a Dictionary hashes with SipHash. A decomposition is `length | offset << 3`
     // in `decompositionPool`.
-    @exclusivity(unchecked) private var decompositionKeys: [UInt32] = []
-    @exclusivity(unchecked) private var decompositionValues: [UInt32] = []
-    @exclusivity(unchecked) private var decompositionPool: [UInt32] = []
-    @exclusivity(unchecked) private var compositionKeys: [UInt64] = []
-    @exclusivity(unchecked) private var compositionValues: [UInt32] = []
+    private let decompositionKeys: UnsafeBufferPointer<UInt32>
+    private let decompositionValues: UnsafeBufferPointer<UInt32>
+    private let decompositionPool: UnsafeBufferPointer<UInt32>
+    private let compositionKeys: UnsafeBufferPointer<UInt64>
+    private let compositionValues: UnsafeBufferPointer<UInt32>
     /// The most code points one code point's full canonical decomposition has (Hangul's 3 included).
-    private(set) var longestDecomposition = 3
+    let longestDecomposition: Int
+    /// The most code points a mapping writes for each byte of its code point's UTF-8 (U+FDFA's
+    /// 18 for 3 bytes): what room mapping a name takes.
+    let longestMappingPerByte: Int
 
     static let shared = UTS46Tables()
 
     private init() {
+        var mappingStarts: [UInt32] = [], mappingInfo: [UInt32] = [], pool: [UInt32] = []
+        var longestMappingPerByte = 1
         for line in Self.mappingText.split(separator: "\n") {
             let fields = line.split(separator: " ")
             guard fields.count >= 2, let start = UInt32(fields[0], radix: 16) else { continue }
@@ -74,20 +81,24 @@ final class UTS46Tables: @unchecked Sendable {  // written only in init, read by
             }
             let offset = UInt32(pool.count)
             for field in fields.dropFirst(2) { if let scalar = UInt32(field, radix: 16) { pool.append(scalar) } }
+            if status == .mapped {
+                let bytes = start < 0x80 ? 1 : start < 0x800 ? 2 : start < 0x10000 ? 3 : 4
+                longestMappingPerByte = max(longestMappingPerByte, (pool.count - Int(offset) + bytes - 1) / bytes)
+            }
             mappingStarts.append(start)
             mappingInfo.append(UInt32(status.rawValue) | offset << 2 | UInt32(pool.count - Int(offset)) << 24)
         }
+        var propertyStarts: [UInt32] = [], propertyValues: [UInt32] = []
         for line in Self.propertyText.split(separator: "\n") {
             let fields = line.split(separator: " ")
             guard fields.count == 2, let start = UInt32(fields[0], radix: 16), let value = UInt32(fields[1], radix: 16) else { continue }
             propertyStarts.append(start)
             propertyValues.append(value)
         }
-        bmpMapping = Self.index(mappingStarts)
-        bmpProperty = Self.index(propertyStarts)
         let decompositionLines = Self.decompositionText.split(separator: "\n")
-        decompositionKeys = [UInt32](repeating: 0, count: Self.slots(for: decompositionLines.count))
-        decompositionValues = decompositionKeys
+        var decompositionKeys = [UInt32](repeating: 0, count: Self.slots(for: decompositionLines.count))
+        var decompositionValues = decompositionKeys, decompositionPool: [UInt32] = []
+        var longestDecomposition = 3
         for line in decompositionLines {
             let fields = line.split(separator: " ").compactMap { UInt32($0, radix: 16) }
             guard fields.count >= 2, fields[0] != 0, fields.count - 1 < 8 else { continue }
@@ -99,8 +110,8 @@ final class UTS46Tables: @unchecked Sendable {  // written only in init, read by
             longestDecomposition = max(longestDecomposition, fields.count - 1)
         }
         let compositionLines = Self.compositionText.split(separator: "\n")
-        compositionKeys = [UInt64](repeating: 0, count: Self.slots(for: compositionLines.count))
-        compositionValues = [UInt32](repeating: 0, count: compositionKeys.count)
+        var compositionKeys = [UInt64](repeating: 0, count: Self.slots(for: compositionLines.count))
+        var compositionValues = [UInt32](repeating: 0, count: compositionKeys.count)
         for line in compositionLines {
             let fields = line.split(separator: " ").compactMap { UInt32($0, radix: 16) }
             guard fields.count == 3 else { continue }
@@ -110,6 +121,27 @@ final class UTS46Tables: @unchecked Sendable {  // written only in init, read by
             compositionKeys[slot] = key
             compositionValues[slot] = fields[2]
         }
+        self.mappingStarts = Self.kept(mappingStarts)
+        self.mappingInfo = Self.kept(mappingInfo)
+        self.pool = Self.kept(pool)
+        self.propertyStarts = Self.kept(propertyStarts)
+        self.propertyValues = Self.kept(propertyValues)
+        bmpMapping = Self.kept(Self.index(mappingStarts))
+        bmpProperty = Self.kept(Self.index(propertyStarts))
+        self.decompositionKeys = Self.kept(decompositionKeys)
+        self.decompositionValues = Self.kept(decompositionValues)
+        self.decompositionPool = Self.kept(decompositionPool)
+        self.compositionKeys = Self.kept(compositionKeys)
+        self.compositionValues = Self.kept(compositionValues)
+        self.longestDecomposition = longestDecomposition
+        self.longestMappingPerByte = longestMappingPerByte
+    }
+
+    // `array` copied to memory that lives as long as the process.
+    private static func kept<T>(_ array: [T]) -> UnsafeBufferPointer<T> {
+        let memory = UnsafeMutableBufferPointer<T>.allocate(capacity: max(array.count, 1))
+        _ = memory.initialize(from: array)
+        return UnsafeBufferPointer(rebasing: memory[..<array.count])
     }
 
     // A power of two at least twice `count`: probes stay short.
@@ -137,7 +169,7 @@ final class UTS46Tables: @unchecked Sendable {  // written only in init, read by
     }
 
     // The index of the range holding `scalar`: the last start at or below it.
-    private static func range(_ starts: [UInt32], _ scalar: UInt32) -> Int {
+    private static func range(_ starts: UnsafeBufferPointer<UInt32>, _ scalar: UInt32) -> Int {
         var low = 0, high = starts.count
         while high - low > 1 {
             let mid = (low + high) / 2
@@ -146,31 +178,39 @@ final class UTS46Tables: @unchecked Sendable {  // written only in init, read by
         return low
     }
 
-    private func info(_ scalar: UInt32) -> UInt32 {
+    @inline(__always) private func info(_ scalar: UInt32) -> UInt32 {
         mappingInfo[Int(scalar) < bmpMapping.count ? Int(bmpMapping[Int(scalar)]) : Self.range(mappingStarts, scalar)]
     }
 
     /// The status of `scalar`.
     func status(_ scalar: UInt32) -> Status { Status(rawValue: UInt8(info(scalar) & 3)) ?? .disallowed }
 
-    /// The status of `scalar`, with what processing makes of it appended to `out`: itself when it
-    /// is valid or disallowed, its mapping when mapped, nothing when ignored. One lookup.
-    func map(_ scalar: UInt32, into out: inout [UInt32]) -> Status {
+    /// The status of `scalar`, with what processing makes of it written into `out` at `count`,
+    /// which moves past it: itself when it is valid or disallowed, its mapping when mapped,
+    /// nothing when ignored. One lookup. `out` has room for `longestMappingPerByte` code points
+    /// for each byte of the UTF-8 read so far, which a mapping never outgrows; nil, with nothing
+    /// written, should it have no room.
+    @inline(__always) func map(_ scalar: UInt32, into out: UnsafeMutableBufferPointer<UInt32>, at count: inout Int) -> Status? {
         let info = info(scalar)
         let status = Status(rawValue: UInt8(info & 3)) ?? .disallowed
         switch status {
-        case .valid, .disallowed: out.append(scalar)
+        case .valid, .disallowed:
+            guard count < out.count else { return nil }
+            out[count] = scalar
+            count += 1
         case .ignored: break
         case .mapped:
             let offset = Int(info >> 2 & 0x3F_FFFF), length = Int(info >> 24)
-            pool.withUnsafeBufferPointer { out.append(contentsOf: UnsafeBufferPointer(rebasing: $0[offset..<(offset + length)])) }
+            guard count + length <= out.count else { return nil }
+            for k in 0..<length { out[count + k] = pool[offset + k] }
+            count += length
         }
         return status
     }
 
     /// Every property of `scalar` at once, packed as the generator writes them: Bidi_Class
     /// (`Bidi(_:)` reads it), Joining_Type, mark, combining class, decomposes, composes.
-    func properties(_ scalar: UInt32) -> UInt32 {
+    @inline(__always) func properties(_ scalar: UInt32) -> UInt32 {
         propertyValues[Int(scalar) < bmpProperty.count ? Int(bmpProperty[Int(scalar)]) : Self.range(propertyStarts, scalar)]
     }
 
@@ -199,39 +239,30 @@ final class UTS46Tables: @unchecked Sendable {  // written only in init, read by
     }
 
     /// The full canonical decomposition of a code point that has one (Hangul syllables aside):
-    /// its range in `decompositionPool`, which `withDecompositionPool` lends.
-    @inline(__always) func decomposition(_ scalar: UInt32) -> Range<Int>? {
-        guard scalar >= 0xC0 else { return nil }
-        return decompositionKeys.withUnsafeBufferPointer { keys -> Range<Int>? in
-            var slot = Self.slot(UInt64(scalar), keys.count)
-            while true {
-                let key = keys[slot]
-                if key == scalar {
-                    let value = decompositionValues[slot]
-                    return Int(value >> 3)..<Int(value >> 3) + Int(value & 7)
-                }
-                if key == 0 { return nil }
-                slot = (slot + 1) & (keys.count - 1)
+    /// its code points, empty when it has none.
+    @inline(__always) func decomposition(_ scalar: UInt32) -> Slice<UnsafeBufferPointer<UInt32>> {
+        guard scalar >= 0xC0 else { return decompositionPool[0..<0] }
+        var slot = Self.slot(UInt64(scalar), decompositionKeys.count)
+        while true {
+            let key = decompositionKeys[slot]
+            if key == scalar {
+                let value = decompositionValues[slot]
+                return decompositionPool[Int(value >> 3)..<Int(value >> 3) + Int(value & 7)]
             }
+            if key == 0 { return decompositionPool[0..<0] }
+            slot = (slot + 1) & (decompositionKeys.count - 1)
         }
-    }
-
-    /// The code points of every decomposition, lent to `body`.
-    @inline(__always) func withDecompositionPool<R>(_ body: (UnsafeBufferPointer<UInt32>) -> R) -> R {
-        decompositionPool.withUnsafeBufferPointer(body)
     }
 
     /// The primary composite of a pair, if there is one (Hangul aside).
     @inline(__always) func composite(_ first: UInt32, _ second: UInt32) -> UInt32? {
         let wanted = UInt64(first) << 32 | UInt64(second)
-        return compositionKeys.withUnsafeBufferPointer { keys -> UInt32? in
-            var slot = Self.slot(wanted, keys.count)
-            while true {
-                let key = keys[slot]
-                if key == wanted { return compositionValues[slot] }
-                if key == 0 { return nil }
-                slot = (slot + 1) & (keys.count - 1)
-            }
+        var slot = Self.slot(wanted, compositionKeys.count)
+        while true {
+            let key = compositionKeys[slot]
+            if key == wanted { return compositionValues[slot] }
+            if key == 0 { return nil }
+            slot = (slot + 1) & (compositionKeys.count - 1)
         }
     }
 }

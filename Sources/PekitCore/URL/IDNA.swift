@@ -66,33 +66,39 @@ public enum IDNA {
 
     /// UTS #46 to Unicode of a name; nil with a message naming the label and the rule it breaks.
     static func toUnicode(_ name: String, _ failure: inout String) -> String? {
-        processed(Array(name.utf8), &failure).map(UTS46.unicode)
+        let utf8 = Array(name.utf8)
+        switch utf8.withUnsafeBufferPointer({ UTS46.process(utf8: $0, UTS46.unicode) }) {
+        case .success(let unicode): return unicode
+        case .failure(let problem):
+            failure = explain(name, problem)
+            return nil
+        }
     }
 
     /// UTS #46 to ASCII of a name in well-formed UTF-8: what `body` makes of the ASCII bytes, which
-    /// live only while it runs (on the stack for most names), and `failure` to explain a nil; or
+    /// live only while it runs, and `failure` to explain a nil; or
     /// nil with a message naming the label and the rule it breaks.
     static func withASCII<R>(utf8 name: [UInt8], _ failure: inout String, _ body: (UnsafeBufferPointer<UInt8>, inout String) -> R?) -> R? {
-        guard let processed = processed(name, &failure) else { return nil }
-        return processed.withUnsafeBufferPointer { labels -> R? in
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: UTS46.asciiCapacity(labels)) { out -> R? in
-                guard let count = UTS46.writeASCII(labels, into: out) else {
-                    failure = "the host \"\(String(decoding: name, as: UTF8.self))\" is not a valid domain: a label is too long for Punycode"
-                    return nil
+        var said = ""
+        let made = name.withUnsafeBufferPointer { utf8 in
+            UTS46.process(utf8: utf8) { labels -> R?? in
+                withScratch(of: UInt8.self, count: UTS46.asciiCapacity(labels)) { out -> R?? in
+                    guard let count = UTS46.writeASCII(labels, into: out) else { return .none }
+                    return .some(body(UnsafeBufferPointer(rebasing: out[..<count]), &said))
                 }
-                return body(UnsafeBufferPointer(rebasing: out[..<count]), &failure)
             }
         }
-    }
-
-    // The name's labels after UTS #46 processing, or nil with the message for its first problem.
-    private static func processed(_ name: [UInt8], _ failure: inout String) -> [UInt32]? {
-        var processed: [UInt32] = []
-        if let problem = name.withUnsafeBufferPointer({ UTS46.process(utf8: $0, into: &processed) }) {
+        switch made {
+        case .failure(let problem):
             failure = explain(String(decoding: name, as: UTF8.self), problem)
             return nil
+        case .success(.none):
+            failure = "the host \"\(String(decoding: name, as: UTF8.self))\" is not a valid domain: a label is too long for Punycode"
+            return nil
+        case .success(.some(let result)):
+            if result == nil { failure = said }
+            return result
         }
-        return processed
     }
 
     /// The message for a name that breaks a rule: the label as it was written (the name split

@@ -16,7 +16,7 @@ enum NFC {
     /// Whether `scalars` is NFC: the quick check, or else a comparison with its NFC.
     static func isNFC(_ scalars: UnsafeBufferPointer<UInt32>, tables: UTS46Tables = .shared) -> Bool {
         if isNormalized(scalars, tables: tables) { return true }
-        return withUnsafeTemporaryAllocation(of: UInt32.self, capacity: capacity(for: scalars.count, tables: tables)) { out in
+        return withScratch(of: UInt32.self, count: capacity(for: scalars.count, tables: tables)) { out in
             let count = normalize(scalars, into: out, tables: tables)
             return UnsafeBufferPointer(rebasing: out[..<count]).elementsEqual(scalars)
         }
@@ -54,18 +54,19 @@ enum NFC {
             out[count] = c | looked.ccc << 21 | (looked.composes ? 1 << 29 : 0)
             count += 1
         }
-        tables.withDecompositionPool { pool in
-            for c in input {
-                if c >= sBase && c < sBase + sCount {
-                    let index = c - sBase
-                    put(lBase + index / (vCount * tCount))
-                    put(vBase + index % (vCount * tCount) / tCount)
-                    if index % tCount != 0 { put(tBase + index % tCount) }
-                } else if let parts = tables.decomposition(c) {
-                    for part in pool[parts] { put(part) }
-                } else {
-                    put(c)
-                }
+        for c in input {
+            if c >= sBase && c < sBase + sCount {
+                let index = c - sBase
+                put(lBase + index / (vCount * tCount))
+                put(vBase + index % (vCount * tCount) / tCount)
+                if index % tCount != 0 { put(tBase + index % tCount) }
+                continue
+            }
+            let parts = tables.decomposition(c)
+            if parts.isEmpty {
+                put(c)
+            } else {
+                for part in parts { put(part) }
             }
         }
         @inline(__always) func ccc(_ packed: UInt32) -> UInt32 { packed >> 21 & 0xFF }

@@ -25,49 +25,81 @@ enum UTS46 {
         static let joiner = Seen(rawValue: 8)  // U+200C or U+200D
     }
 
-    /// Processes `name`, well-formed UTF-8, into `processed`: the labels after processing (decoded
-    /// from Punycode where they were), separated by U+002E. Returns the first problem, or nil.
-    static func process(utf8 name: UnsafeBufferPointer<UInt8>, into processed: inout [UInt32], tables: UTS46Tables = .shared) -> Problem? {
-        // 1. Map. A disallowed code point stays, to be reported with its label.
-        var mapped: [UInt32] = []
-        mapped.reserveCapacity(name.count + 4)
+    /// Processes `name`, well-formed UTF-8, and calls `body` with the labels after processing
+    /// (decoded from Punycode where they were), separated by U+002E. They live in temporary
+    /// buffers (`withScratch`) only while `body` runs. Returns what `body` returns,
+    /// or the first problem.
+    static func process<R>(utf8 name: UnsafeBufferPointer<UInt8>, tables: UTS46Tables = .shared, _ body: (UnsafeBufferPointer<UInt32>) -> R) -> Result<R, Problem> {
+        withScratch(of: UInt32.self, count: name.count * tables.longestMappingPerByte) { room in
+            // 1. Map. A disallowed code point stays, to be reported with its label.
+            guard let (count, seen) = map(name, into: room, tables) else {
+                return .failure(Problem(labelIndex: Int.max, reason: "maps to more code points than IDNA's tables allow"))
+            }
+            let mapped = UnsafeBufferPointer(rebasing: room[..<count])
+            // 2. Normalize. A name that was already NFC keeps the guarantees of the mapping pass.
+            guard seen.contains(.unstable) else { return checked(mapped, seen, tables, body) }
+            return withScratch(of: UInt32.self, count: NFC.capacity(for: count, tables: tables)) { normal in
+                let count = NFC.normalize(mapped, into: normal, tables: tables)
+                return checked(UnsafeBufferPointer(rebasing: normal[..<count]), seen, tables, body)
+            }
+        }
+    }
+
+    // Maps `name` into `out` (room for `longestMappingPerByte` code points a byte), and says
+    // how many code points it wrote and what it saw of them; nil should `out` be too small.
+    @inline(__always)
+    private static func map(_ name: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableBufferPointer<UInt32>, _ tables: UTS46Tables) -> (Int, Seen)? {
         var seen: Seen = []
-        var i = 0
+        var i = 0, count = 0
         var lastClass: UInt32 = 0  // the combining class of the last code point mapped, for NFC's quick check
         while i < name.count {
             let b = name[i]
             if b < 0x80 {
-                mapped.append(UInt32(b >= 0x41 && b <= 0x5A ? b | 0x20 : b))
+                guard count < out.count else { return nil }
+                out[count] = UInt32(b >= 0x41 && b <= 0x5A ? b | 0x20 : b)
+                count += 1
                 lastClass = 0
                 i += 1
                 continue
             }
             let c = scalar(name, &i)
-            let first = mapped.count
-            switch tables.map(c, into: &mapped) {
+            let first = count
+            switch tables.map(c, into: out, at: &count) {
+            case nil: return nil
             case .ignored: continue
             case .disallowed: seen.insert(.disallowed)
             case .valid, .mapped: break
             }
-            for k in first..<mapped.count { note(mapped[k], &seen, &lastClass, tables) }
+            for k in first..<count { note(out[k], &seen, &lastClass, tables) }
         }
-        // 2. Normalize. A name that was already NFC keeps the guarantees of the mapping pass.
-        if seen.contains(.unstable) { mapped = NFC.normalized(mapped, tables: tables) }
+        return (count, seen)
+    }
+
+    // 3. Break; 4. convert and validate; then CheckBidi. Only a name with an xn-- label (after
+    // mapping: ｘｎ-- is xn--) is written out again, its decoded labels in place of those; any
+    // other is `body`'s as it is.
+    private static func checked<R>(_ mapped: UnsafeBufferPointer<UInt32>, _ seen: Seen, _ tables: UTS46Tables, _ body: (UnsafeBufferPointer<UInt32>) -> R) -> Result<R, Problem> {
         let general = seen.contains(.unstable) || seen.contains(.disallowed), joiner = seen.contains(.joiner)
-        var rightToLeft = seen.contains(.rightToLeft)
-        // 3. Break; 4. convert and validate. Only a name with an xn-- label (after mapping: ｘｎ--
-        // is xn--) is written out again, its decoded labels in place of those; any other is `mapped`.
-        let rebuilt = hasPunycodeLabel(mapped)
-        if rebuilt {
-            processed.removeAll(keepingCapacity: true)
-            processed.reserveCapacity(mapped.count)
+        guard hasPunycodeLabel(mapped) else {
+            if let problem = forEachLabel(mapped, { index, label in invalidity(label, tables, general: general, joiner: joiner).map { Problem(labelIndex: index, reason: $0) } }) {
+                return .failure(problem)
+            }
+            return finished(mapped, rightToLeft: seen.contains(.rightToLeft), tables, body)
         }
-        let problem = mapped.withUnsafeBufferPointer { all in
-            forEachLabel(all) { index, label -> Problem? in
-                if rebuilt && index > 0 { processed.append(0x2E) }
+        // A decoded label has no more code points than its Punycode has letters.
+        return withScratch(of: UInt32.self, count: mapped.count) { room in
+            var count = 0, rightToLeft = seen.contains(.rightToLeft)
+            let problem = forEachLabel(mapped) { index, label -> Problem? in
+                if index > 0 {
+                    room[count] = 0x2E
+                    count += 1
+                }
                 guard isPunycode(label) else {
                     if let reason = invalidity(label, tables, general: general, joiner: joiner) { return Problem(labelIndex: index, reason: reason) }
-                    if rebuilt { processed.append(contentsOf: label) }
+                    for c in label {
+                        room[count] = c
+                        count += 1
+                    }
                     return nil
                 }
                 guard label.allSatisfy({ $0 < 0x80 }) else {
@@ -82,19 +114,26 @@ enum UTS46 {
                 let reason = decoded.withUnsafeBufferPointer { invalidity($0, tables, general: true, joiner: true) }
                 if let reason { return Problem(labelIndex: index, reason: "is Punycode for text that is not a valid label: it " + reason) }
                 if !rightToLeft { rightToLeft = decoded.contains { $0 >= 0x80 && tables.bidi($0).isRightToLeft } }
-                processed.append(contentsOf: decoded)
+                guard count + decoded.count <= room.count else { return Problem(labelIndex: index, reason: "is not valid Punycode") }
+                for c in decoded {
+                    room[count] = c
+                    count += 1
+                }
                 return nil
             }
+            if let problem { return .failure(problem) }
+            return finished(UnsafeBufferPointer(rebasing: room[..<count]), rightToLeft: rightToLeft, tables, body)
         }
-        if let problem { return problem }
-        if !rebuilt { processed = mapped }
-        // CheckBidi, for a name with a right-to-left label.
-        guard rightToLeft else { return nil }
-        return processed.withUnsafeBufferPointer { all in
-            forEachLabel(all) { index, label in
-                label.isEmpty || satisfiesBidiRule(label, tables) ? nil : Problem(labelIndex: index, reason: "breaks the Bidi rule (RFC 5893) for right-to-left labels")
-            }
+    }
+
+    // CheckBidi, for a name with a right-to-left label; then `body`.
+    private static func finished<R>(_ processed: UnsafeBufferPointer<UInt32>, rightToLeft: Bool, _ tables: UTS46Tables, _ body: (UnsafeBufferPointer<UInt32>) -> R) -> Result<R, Problem> {
+        if rightToLeft, let problem = forEachLabel(processed, { index, label in
+            label.isEmpty || satisfiesBidiRule(label, tables) ? nil : Problem(labelIndex: index, reason: "breaks the Bidi rule (RFC 5893) for right-to-left labels")
+        }) {
+            return .failure(problem)
         }
+        return .success(body(processed))
     }
 
     /// The most bytes the ASCII form of `processed` takes. A label that is not ASCII, with b
@@ -128,7 +167,7 @@ enum UTS46 {
     }
 
     /// The Unicode form of processed labels.
-    static func unicode(_ processed: [UInt32]) -> String {
+    static func unicode(_ processed: UnsafeBufferPointer<UInt32>) -> String {
         var text = String.UnicodeScalarView()
         for c in processed { if let scalar = Unicode.Scalar(c) { text.append(scalar) } }
         return String(text)
@@ -178,14 +217,8 @@ enum UTS46 {
         if c == 0x200C || c == 0x200D { seen.insert(.joiner) }
     }
 
-    private static func hasPunycodeLabel(_ all: [UInt32]) -> Bool {
-        var start = 0
-        while start + 4 <= all.count {
-            if all[start] == 0x78 && all[start + 1] == 0x6E && all[start + 2] == 0x2D && all[start + 3] == 0x2D { return true }
-            guard let dot = all[start...].firstIndex(of: 0x2E) else { return false }
-            start = dot + 1
-        }
-        return false
+    private static func hasPunycodeLabel(_ all: UnsafeBufferPointer<UInt32>) -> Bool {
+        forEachLabel(all) { _, label in isPunycode(label) ? true : nil } ?? false
     }
 
     @inline(__always)
