@@ -24,7 +24,10 @@ public enum IDNA {
     /// - Throws: `Failure` naming the label and the rule it breaks.
     public static func domainToASCII(_ name: String) throws -> String {
         var failure = ""
-        guard let host = URLHost.parse(bytes: Array(name.utf8), special: true, failure: &failure) else { throw Failure(description: failure) }
+        var name = name, forbidden: Unicode.Scalar?
+        guard let host = name.withUTF8({ URLHost.parse(buffer: $0, special: true, failure: &failure, forbidden: &forbidden) }) else {
+            throw Failure(description: failure)
+        }
         return host.description
     }
 
@@ -75,17 +78,15 @@ public enum IDNA {
         }
     }
 
-    /// UTS #46 to ASCII of a name in well-formed UTF-8: what `body` makes of the ASCII bytes, which
-    /// live only while it runs, and `failure` to explain a nil; or
-    /// nil with a message naming the label and the rule it breaks.
-    static func withASCII<R>(utf8 name: [UInt8], _ failure: inout String, _ body: (UnsafeBufferPointer<UInt8>, inout String) -> R?) -> R? {
+    /// UTS #46 to ASCII of a name in well-formed UTF-8: what `body` makes of the ASCII bytes,
+    /// which live only while it runs, and `failure` to explain a nil; or nil with a message
+    /// naming the label and the rule it breaks.
+    static func withASCII<R>(utf8 name: UnsafeBufferPointer<UInt8>, _ failure: inout String, _ body: (UnsafeBufferPointer<UInt8>, inout String) -> R?) -> R? {
         var said = ""
-        let made = name.withUnsafeBufferPointer { utf8 in
-            UTS46.process(utf8: utf8) { labels -> R?? in
-                withScratch(of: UInt8.self, count: UTS46.asciiCapacity(labels)) { out -> R?? in
-                    guard let count = UTS46.writeASCII(labels, into: out) else { return .none }
-                    return .some(body(UnsafeBufferPointer(rebasing: out[..<count]), &said))
-                }
+        let made = UTS46.process(utf8: name) { labels -> R?? in
+            withScratch(of: UInt8.self, count: UTS46.asciiCapacity(labels)) { out -> R?? in
+                guard let count = UTS46.writeASCII(labels, into: out) else { return .none }
+                return .some(body(UnsafeBufferPointer(rebasing: out[..<count]), &said))
             }
         }
         switch made {

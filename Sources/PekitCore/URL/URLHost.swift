@@ -109,9 +109,14 @@ public enum URLHost: Equatable, Sendable, CustomStringConvertible {
 
     /// - Parameter forbidden: on a forbidden code point, which one (for the caller to point at).
     static func parse(bytes input: [UInt8], special: Bool, failure: inout String, forbidden: inout Unicode.Scalar?) -> URLHost? {
+        input.withUnsafeBufferPointer { parse(buffer: $0, special: special, failure: &failure, forbidden: &forbidden) }
+    }
+
+    /// The host parser (§3.5) over UTF-8 bytes where they lie.
+    static func parse(buffer input: UnsafeBufferPointer<UInt8>, special: Bool, failure: inout String, forbidden: inout Unicode.Scalar?) -> URLHost? {
         if input.first == 0x5B {
             guard input.last == 0x5D, input.count >= 2 else { failure = "an IPv6 address must end with \"]\""; return nil }
-            guard let pieces = parseIPv6(Array(input[1..<(input.count - 1)]), &failure) else { return nil }
+            guard let pieces = parseIPv6(input[1..<(input.count - 1)], &failure) else { return nil }
             return .ipv6(pieces)
         }
         if !special {
@@ -124,26 +129,38 @@ public enum URLHost: Equatable, Sendable, CustomStringConvertible {
             return .opaque(String(decoding: PercentEncodeSet.c0Control.encode(bytes: input), as: UTF8.self))
         }
         guard !input.isEmpty else { failure = "the host is empty"; return nil }
-        var ascii = input
-        if input.contains(0x25) { ascii = (try? PercentDecoder(mode: .lenient).decode(bytes: input)) ?? input }
-        // An ASCII name is only lower-cased (WPT's url tests: `xn--a` and `xn--` stay as they are).
-        guard ascii.allSatisfy({ $0 < 0x80 }) else {
-            return parseInternationalized(UTF8Decoding.repaired(ascii), &failure, forbidden: &forbidden)
+        guard input.contains(0x25) else { return domain(input, &failure, forbidden: &forbidden) }
+        let decoded = (try? PercentDecoder(mode: .lenient).decode(bytes: input)) ?? Array(input)
+        return decoded.withUnsafeBufferPointer { domain($0, &failure, forbidden: &forbidden) }
+    }
+
+    // The domain steps for a percent-decoded name: an ASCII name is only lower-cased (WPT's url
+    // tests: `xn--a` and `xn--` stay as they are), any other goes through UTS #46; then the
+    // forbidden code points and IPv4, as for any name.
+    private static func domain(_ name: UnsafeBufferPointer<UInt8>, _ failure: inout String, forbidden: inout Unicode.Scalar?) -> URLHost? {
+        guard name.allSatisfy({ $0 < 0x80 }) else {
+            if UTF8Validation.firstInvalidIndex(name) == nil { return parseInternationalized(name, &failure, forbidden: &forbidden) }
+            return UTF8Decoding.repaired(name).withUnsafeBufferPointer { parseInternationalized($0, &failure, forbidden: &forbidden) }
         }
-        for i in ascii.indices {
-            let b = ascii[i]
+        var upper = false
+        for b in name {
             if b >= 0x61 && b <= 0x7A || b == 0x2E || b == 0x2D || (b >= 0x30 && b <= 0x39) { continue }  // the usual bytes, first
-            if b >= 0x41 && b <= 0x5A { ascii[i] = b | 0x20 }
+            if b >= 0x41 && b <= 0x5A { upper = true }
             else if isForbiddenDomain(UInt32(b)) {
                 forbidden = Unicode.Scalar(b)
                 failure = "the host holds the forbidden code point U+\(hexDigitsUpper(UInt32(b)))"; return nil
             }
         }
-        if endsInANumber(ascii) {
-            guard let n = parseIPv4(ascii, &failure) else { return nil }
+        // Any form of number reads letters in either case.
+        if endsInANumber(name) {
+            guard let n = parseIPv4(name, &failure) else { return nil }
             return .ipv4(n)
         }
-        return .domain(String(decoding: ascii, as: UTF8.self))
+        guard upper else { return .domain(String(decoding: name, as: UTF8.self)) }
+        return .domain(String(unsafeUninitializedCapacity: name.count) { text in
+            for (i, b) in name.enumerated() { text[i] = b >= 0x41 && b <= 0x5A ? b | 0x20 : b }
+            return name.count
+        })
     }
 
     /// The host parser (§3.5). Returns nil on failure, with the reason in `failure`.
@@ -153,7 +170,7 @@ public enum URLHost: Equatable, Sendable, CustomStringConvertible {
 
     /// The domain steps for a percent-decoded name that is not ASCII:
     /// UTS #46 to ASCII, then the forbidden code points and IPv4, as for any name.
-    static func parseInternationalized(_ utf8: [UInt8], _ failure: inout String, forbidden: inout Unicode.Scalar?) -> URLHost? {
+    static func parseInternationalized(_ utf8: UnsafeBufferPointer<UInt8>, _ failure: inout String, forbidden: inout Unicode.Scalar?) -> URLHost? {
         IDNA.withASCII(utf8: utf8, &failure) { ascii, failure -> URLHost? in
             guard !ascii.isEmpty else { failure = "the host \"\(String(decoding: utf8, as: UTF8.self))\" is empty once IDNA maps it"; return nil }
             for b in ascii where isForbiddenDomain(UInt32(b)) {
