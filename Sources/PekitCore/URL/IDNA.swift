@@ -25,7 +25,7 @@ public enum IDNA {
     public static func domainToASCII(_ name: String) throws -> String {
         var failure = ""
         var name = name, forbidden: Unicode.Scalar?
-        guard let host = name.withUTF8({ URLHost.parse(buffer: $0, special: true, failure: &failure, forbidden: &forbidden) }) else {
+        guard let host = name.withUTF8({ URLHost.parse(buffer: $0, special: true, wellFormed: true, failure: &failure, forbidden: &forbidden) }) else {
             throw Failure(description: failure)
         }
         return host.description

@@ -26,10 +26,16 @@ enum Punycode {
     /// from `start` always suffice). O(n × distinct code points), as RFC 3492's algorithm is.
     static func encode(_ scalars: UnsafeBufferPointer<UInt32>, into out: UnsafeMutableBufferPointer<UInt8>, at start: Int) -> Int? {
         var at = start
-        for c in scalars where c < 0x80 {
-            guard at < out.count else { return nil }
-            out[at] = UInt8(truncatingIfNeeded: c)
-            at += 1
+        // The basic code points, and the smallest of the others (the first to insert).
+        var m = UInt32.max
+        for c in scalars {
+            if c < 0x80 {
+                guard at < out.count else { return nil }
+                out[at] = UInt8(truncatingIfNeeded: c)
+                at += 1
+            } else if c < m {
+                m = c
+            }
         }
         let basic = UInt32(at - start)
         var handled = basic
@@ -40,14 +46,14 @@ enum Punycode {
         }
         var n = initialN, delta: UInt32 = 0, bias = initialBias
         while handled < scalars.count {
-            // The smallest code point not yet handled.
-            var m = UInt32.max
-            for c in scalars where c >= n && c < m { m = c }
             guard m != UInt32.max else { break }
             let (step, overflow) = (m - n).multipliedReportingOverflow(by: handled + 1)
             guard !overflow, delta <= UInt32.max - step else { return nil }
             delta += step
             n = m
+            // One pass inserts every n and finds the next code point to insert (RFC 3492 looks
+            // for it in a pass of its own).
+            var next = UInt32.max
             for c in scalars {
                 if c < n {
                     guard delta < UInt32.max else { return nil }
@@ -68,10 +74,13 @@ enum Punycode {
                     bias = adapt(delta, handled + 1, handled == basic)
                     delta = 0
                     handled += 1
+                } else if c < next {
+                    next = c
                 }
             }
             delta += 1
             n += 1
+            m = next
         }
         return at
     }

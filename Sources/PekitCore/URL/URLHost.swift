@@ -92,6 +92,16 @@ public enum URLHost: Equatable, Sendable, CustomStringConvertible {
         return (c < 64 ? (mask.0 >> UInt64(c)) & 1 : (mask.1 >> UInt64(c - 64)) & 1) != 0
     }
 
+    /// The first forbidden domain code point among ASCII bytes, if any: one test for the whole
+    /// name (the mask ORed over it) before a search.
+    @inline(__always) static func firstForbiddenDomain(_ ascii: UnsafeBufferPointer<UInt8>) -> UInt8? {
+        let mask = forbiddenDomainMask
+        var any: UInt64 = 0
+        for b in ascii { any |= (b < 64 ? mask.0 >> UInt64(b) : mask.1 >> UInt64(b & 63)) & 1 }
+        guard any != 0 else { return nil }
+        return ascii.first { isForbiddenDomain(UInt32($0)) }
+    }
+
     /// The forbidden host code points (§3.2) among bytes: NUL, tab, LF, CR, space and the ASCII
     /// the domain mask has above space (not %, DEL or other controls, which opaque hosts allow).
     @inline(__always) static func isForbiddenOpaqueHostByte(_ b: UInt8) -> Bool {
@@ -113,7 +123,9 @@ public enum URLHost: Equatable, Sendable, CustomStringConvertible {
     }
 
     /// The host parser (§3.5) over UTF-8 bytes where they lie.
-    static func parse(buffer input: UnsafeBufferPointer<UInt8>, special: Bool, failure: inout String, forbidden: inout Unicode.Scalar?) -> URLHost? {
+    /// - Parameter wellFormed: the bytes are known to be well-formed UTF-8 (a String's), so
+    ///   they need no check.
+    static func parse(buffer input: UnsafeBufferPointer<UInt8>, special: Bool, wellFormed: Bool = false, failure: inout String, forbidden: inout Unicode.Scalar?) -> URLHost? {
         if input.first == 0x5B {
             guard input.last == 0x5D, input.count >= 2 else { failure = "an IPv6 address must end with \"]\""; return nil }
             guard let pieces = parseIPv6(input[1..<(input.count - 1)], &failure) else { return nil }
@@ -129,17 +141,18 @@ public enum URLHost: Equatable, Sendable, CustomStringConvertible {
             return .opaque(String(decoding: PercentEncodeSet.c0Control.encode(bytes: input), as: UTF8.self))
         }
         guard !input.isEmpty else { failure = "the host is empty"; return nil }
-        guard input.contains(0x25) else { return domain(input, &failure, forbidden: &forbidden) }
+        guard input.contains(0x25) else { return domain(input, wellFormed: wellFormed, &failure, forbidden: &forbidden) }
+        // Decoding may make ill-formed UTF-8 of any text.
         let decoded = (try? PercentDecoder(mode: .lenient).decode(bytes: input)) ?? Array(input)
-        return decoded.withUnsafeBufferPointer { domain($0, &failure, forbidden: &forbidden) }
+        return decoded.withUnsafeBufferPointer { domain($0, wellFormed: false, &failure, forbidden: &forbidden) }
     }
 
     // The domain steps for a percent-decoded name: an ASCII name is only lower-cased (WPT's url
     // tests: `xn--a` and `xn--` stay as they are), any other goes through UTS #46; then the
     // forbidden code points and IPv4, as for any name.
-    private static func domain(_ name: UnsafeBufferPointer<UInt8>, _ failure: inout String, forbidden: inout Unicode.Scalar?) -> URLHost? {
+    private static func domain(_ name: UnsafeBufferPointer<UInt8>, wellFormed: Bool, _ failure: inout String, forbidden: inout Unicode.Scalar?) -> URLHost? {
         guard name.allSatisfy({ $0 < 0x80 }) else {
-            if UTF8Validation.firstInvalidIndex(name) == nil { return parseInternationalized(name, &failure, forbidden: &forbidden) }
+            if wellFormed || UTF8Validation.firstInvalidIndex(name) == nil { return parseInternationalized(name, &failure, forbidden: &forbidden) }
             return UTF8Decoding.repaired(name).withUnsafeBufferPointer { parseInternationalized($0, &failure, forbidden: &forbidden) }
         }
         var upper = false
@@ -173,7 +186,7 @@ public enum URLHost: Equatable, Sendable, CustomStringConvertible {
     static func parseInternationalized(_ utf8: UnsafeBufferPointer<UInt8>, _ failure: inout String, forbidden: inout Unicode.Scalar?) -> URLHost? {
         IDNA.withASCII(utf8: utf8, &failure) { ascii, failure -> URLHost? in
             guard !ascii.isEmpty else { failure = "the host \"\(String(decoding: utf8, as: UTF8.self))\" is empty once IDNA maps it"; return nil }
-            for b in ascii where isForbiddenDomain(UInt32(b)) {
+            if let b = firstForbiddenDomain(ascii) {
                 forbidden = Unicode.Scalar(b)
                 failure = "the host holds the forbidden code point U+\(hexDigitsUpper(UInt32(b)))"; return nil
             }

@@ -53,6 +53,20 @@ enum UTS46 {
         var i = 0, count = 0
         var lastClass: UInt32 = 0  // the combining class of the last code point mapped, for NFC's quick check
         while i < name.count {
+            // Eight ASCII bytes at once, lower-cased in the word: a byte b in A–Z is the one where
+            // b + 0x3F reaches 0x80 and b + 0x25 does not (no carry crosses bytes below 0x80).
+            if i + 8 <= name.count && count + 8 <= out.count, let base = name.baseAddress {
+                let word = UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
+                if word & 0x8080_8080_8080_8080 == 0 {
+                    let upper = (word &+ 0x3F3F_3F3F_3F3F_3F3F) & ~(word &+ 0x2525_2525_2525_2525) & 0x8080_8080_8080_8080
+                    let lowered = word | upper >> 2
+                    for k in 0..<8 { out[count + k] = UInt32(truncatingIfNeeded: lowered >> UInt64(8 * k)) & 0xFF }
+                    count += 8
+                    i += 8
+                    lastClass = 0
+                    continue
+                }
+            }
             let b = name[i]
             if b < 0x80 {
                 guard count < out.count else { return nil }
