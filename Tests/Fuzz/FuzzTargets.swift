@@ -166,6 +166,12 @@ public func pekitFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         var fromBytes = "fails"
         bytes.withUnsafeBufferPointer { input in try? WHATWGURL.parse(bytes: input, base: nil) { href, _ in fromBytes = String(decoding: href, as: UTF8.self) } }
         precondition(fromBytes == ((try? WHATWGURL(text))?.href ?? "fails"), "bytes parse to \(fromBytes), their text to \((try? WHATWGURL(text))?.href ?? "fails")")
+        // The text as a host (UTS #46 in scratch buffers): from the String's own UTF-8 and from
+        // a copy of its bytes (checked again), the same host or the same failure.
+        var hostFailure = ""
+        let viaString = (try? IDNA.domainToASCII(text)) ?? "fails"
+        let viaBytes = URLHost.parse(bytes: Array(text.utf8), special: true, failure: &hostFailure)?.description ?? "fails"
+        precondition(viaString == viaBytes, "host \(viaString) from the String, \(viaBytes) from its bytes")
         // The one-pass parser and the state machine agree on every input the first takes.
         for b in [nil, base] where WHATWGURL.fastPathTakes(text, base: b) {
             let fast = try? WHATWGURL(text, base: b), slow = try? WHATWGURL.parsedByStateMachine(text, base: b)
