@@ -122,9 +122,17 @@ public struct WHATWGURL: Equatable, Hashable, Sendable, CustomStringConvertible 
     /// - Throws: `ParseError` with the reason and offset.
     /// - Complexity: O(n) in the input's length.
     public init(_ input: String, base: WHATWGURL? = nil) throws {
-        var input = input, parsed = WHATWGURL(href: "", checkedSpans: Spans())
-        try input.withUTF8 { try Self.parse(validUTF8: $0, base: base) { parsed = WHATWGURL(href: String(decoding: $0, as: UTF8.self), checkedSpans: $1) } }
-        self = parsed
+        var input = input, made: String?, spans = Spans()
+        try input.withUTF8 { bytes in
+            try Self.parse(validUTF8: bytes, base: base) { href, hrefSpans in
+                spans = hrefSpans
+                // Text already in its serialized form (as a browser or server wrote it, a
+                // quarter of the benchmark's URLs) is its own href: no String is made.
+                if href.count == bytes.count, let a = href.baseAddress, let b = bytes.baseAddress, CLibrary.equal(a, b, count: bytes.count) { return }
+                made = String(decoding: href, as: UTF8.self)
+            }
+        }
+        self.init(href: made ?? input, checkedSpans: spans)
     }
 
     /// Parses the UTF-8 `bytes` (ill-formed sequences read as U+FFFD) and hands `body` the href
