@@ -248,7 +248,8 @@ enum URLFastParser {
             URLHost.serializeIPv6(pieces) { out.append($0) }
             return .ipv6
         }
-        guard let parsed = URLHost.parse(bytes: Array(h), special: special, failure: &failure) else { return nil }
+        var forbidden: Unicode.Scalar?
+        guard let parsed = URLHost.parse(buffer: h, special: special, failure: &failure, forbidden: &forbidden) else { return nil }
         out.append(contentsOf: parsed.description.utf8)
         return parsed.kind
     }
