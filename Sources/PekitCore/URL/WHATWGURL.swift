@@ -121,7 +121,7 @@ public struct WHATWGURL: Equatable, Hashable, Sendable, CustomStringConvertible 
     /// Parses `input`, resolving it against `base` when it is relative.
     /// - Throws: `ParseError` with the reason and offset.
     /// - Complexity: O(n) in the input's length.
-    public init(_ input: String, base: WHATWGURL? = nil) throws {
+    public init(_ input: String, base: borrowing WHATWGURL? = nil) throws {
         var input = input, made: String?, spans = Spans()
         try input.withUTF8 { bytes in
             try Self.parse(validUTF8: bytes, base: base) { href, hrefSpans in
