@@ -69,8 +69,8 @@ public enum IDNA {
 
     /// UTS #46 to Unicode of a name; nil with a message naming the label and the rule it breaks.
     static func toUnicode(_ name: String, _ failure: inout String) -> String? {
-        let utf8 = Array(name.utf8)
-        switch utf8.withUnsafeBufferPointer({ UTS46.process(utf8: $0, UTS46.unicode) }) {
+        var utf8 = name
+        switch utf8.withUTF8({ UTS46.process(utf8: $0, UTS46.unicode) }) {
         case .success(let unicode): return unicode
         case .failure(let problem):
             failure = explain(name, problem)
@@ -79,26 +79,18 @@ public enum IDNA {
     }
 
     /// UTS #46 to ASCII of a name in well-formed UTF-8: what `body` makes of the ASCII bytes,
-    /// which live only while it runs, and `failure` to explain a nil; or nil with a message
-    /// naming the label and the rule it breaks.
-    static func withASCII<R>(utf8 name: UnsafeBufferPointer<UInt8>, _ failure: inout String, _ body: (UnsafeBufferPointer<UInt8>, inout String) -> R?) -> R? {
-        var said = ""
-        let made = UTS46.process(utf8: name) { labels -> R?? in
-            withScratch(of: UInt8.self, count: UTS46.asciiCapacity(labels)) { out -> R?? in
-                guard let count = UTS46.writeASCII(labels, into: out) else { return .none }
-                return .some(body(UnsafeBufferPointer(rebasing: out[..<count]), &said))
+    /// which live only while it runs, or the failure naming the label and the rule it breaks.
+    static func withASCII<R>(utf8 name: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> Result<R, Failure> {
+        let made = UTS46.process(utf8: name) { labels -> R? in
+            withScratch(of: UInt8.self, count: UTS46.asciiCapacity(labels)) { out -> R? in
+                UTS46.writeASCII(labels, into: out).map { body(UnsafeBufferPointer(rebasing: out[..<$0])) }
             }
         }
         switch made {
-        case .failure(let problem):
-            failure = explain(String(decoding: name, as: UTF8.self), problem)
-            return nil
-        case .success(.none):
-            failure = "the host \"\(String(decoding: name, as: UTF8.self))\" is not a valid domain: a label is too long for Punycode"
-            return nil
-        case .success(.some(let result)):
-            if result == nil { failure = said }
-            return result
+        case .success(let result?): return .success(result)
+        case .success(nil):
+            return .failure(Failure(description: "the host \"\(String(decoding: name, as: UTF8.self))\" is not a valid domain: a label is too long for Punycode"))
+        case .failure(let problem): return .failure(Failure(description: explain(String(decoding: name, as: UTF8.self), problem)))
         }
     }
 

@@ -24,12 +24,8 @@ enum NFC {
 
     /// `scalars` in NFC.
     static func normalize(_ scalars: [UInt32], tables: UTS46Tables = .shared) -> [UInt32] {
-        isNormalized(scalars, tables: tables) ? scalars : normalized(scalars, tables: tables)
-    }
-
-    /// `scalars` in NFC, for text the quick check did not pass.
-    static func normalized(_ scalars: [UInt32], tables: UTS46Tables = .shared) -> [UInt32] {
-        scalars.withUnsafeBufferPointer { input in
+        if isNormalized(scalars, tables: tables) { return scalars }
+        return scalars.withUnsafeBufferPointer { input in
             [UInt32](unsafeUninitializedCapacity: capacity(for: input.count, tables: tables)) { out, count in
                 count = normalize(input, into: out, tables: tables)
             }
@@ -41,7 +37,7 @@ enum NFC {
     static func capacity(for count: Int, tables: UTS46Tables = .shared) -> Int { count * tables.longestDecomposition }
 
     /// Writes `input` in NFC into `out`, which has room for `capacity(for: input.count)` code
-    /// points, and returns how many it wrote. O(n) but for reordering a run of marks, which is
+    /// points (with less it writes nothing and returns 0), and returns how many it wrote. O(n) but for reordering a run of marks, which is
     /// an insertion sort, as runs are a few marks long.
     static func normalize(_ input: UnsafeBufferPointer<UInt32>, into out: UnsafeMutableBufferPointer<UInt32>, tables: UTS46Tables = .shared) -> Int {
         guard out.count >= capacity(for: input.count, tables: tables) else { return 0 }

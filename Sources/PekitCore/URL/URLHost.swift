@@ -86,18 +86,21 @@ public enum URLHost: Equatable, Sendable, CustomStringConvertible {
         return (low, high)
     }
 
-    @inline(__always) static func isForbiddenDomain(_ c: UInt32) -> Bool {
-        guard c < 128 else { return false }
+    /// 1 when the ASCII byte `b` (below 0x80) is in `forbiddenDomainMask`, else 0.
+    @inline(__always) static func forbiddenDomainBit(_ b: UInt8) -> UInt64 {
         let mask = forbiddenDomainMask
-        return (c < 64 ? (mask.0 >> UInt64(c)) & 1 : (mask.1 >> UInt64(c - 64)) & 1) != 0
+        return (b < 64 ? mask.0 >> UInt64(b) : mask.1 >> UInt64(b & 63)) & 1
+    }
+
+    @inline(__always) static func isForbiddenDomain(_ c: UInt32) -> Bool {
+        c < 128 && forbiddenDomainBit(UInt8(c)) != 0
     }
 
     /// The first forbidden domain code point among ASCII bytes, if any: one test for the whole
-    /// name (the mask ORed over it) before a search.
+    /// name (the bits ORed over it) before a search.
     @inline(__always) static func firstForbiddenDomain(_ ascii: UnsafeBufferPointer<UInt8>) -> UInt8? {
-        let mask = forbiddenDomainMask
         var any: UInt64 = 0
-        for b in ascii { any |= (b < 64 ? mask.0 >> UInt64(b) : mask.1 >> UInt64(b & 63)) & 1 }
+        for b in ascii { any |= forbiddenDomainBit(b) }
         guard any != 0 else { return nil }
         return ascii.first { isForbiddenDomain(UInt32($0)) }
     }
@@ -105,9 +108,8 @@ public enum URLHost: Equatable, Sendable, CustomStringConvertible {
     /// The forbidden host code points (§3.2) among bytes: NUL, tab, LF, CR, space and the ASCII
     /// the domain mask has above space (not %, DEL or other controls, which opaque hosts allow).
     @inline(__always) static func isForbiddenOpaqueHostByte(_ b: UInt8) -> Bool {
-        let mask = forbiddenDomainMask
-        return b == 0x00 || b == 0x09 || b == 0x0A || b == 0x0D || b == 0x20
-            || (b > 0x20 && b < 0x7F && b != 0x25 && (b < 64 ? (mask.0 >> UInt64(b)) & 1 : (mask.1 >> UInt64(b - 64)) & 1) != 0)
+        b == 0x00 || b == 0x09 || b == 0x0A || b == 0x0D || b == 0x20
+            || (b > 0x20 && b < 0x7F && b != 0x25 && forbiddenDomainBit(b) != 0)
     }
 
     /// The host parser (§3.5) over UTF-8 bytes. ASCII names that need no percent-decoding or IDNA
@@ -169,11 +171,7 @@ public enum URLHost: Equatable, Sendable, CustomStringConvertible {
             guard let n = parseIPv4(name, &failure) else { return nil }
             return .ipv4(n)
         }
-        guard upper else { return .domain(String(decoding: name, as: UTF8.self)) }
-        return .domain(String(unsafeUninitializedCapacity: name.count) { text in
-            for (i, b) in name.enumerated() { text[i] = b >= 0x41 && b <= 0x5A ? b | 0x20 : b }
-            return name.count
-        })
+        return .domain(upper ? ASCII.lowercased(name) : String(decoding: name, as: UTF8.self))
     }
 
     /// The host parser (§3.5). Returns nil on failure, with the reason in `failure`.
@@ -184,17 +182,22 @@ public enum URLHost: Equatable, Sendable, CustomStringConvertible {
     /// The domain steps for a percent-decoded name that is not ASCII:
     /// UTS #46 to ASCII, then the forbidden code points and IPv4, as for any name.
     static func parseInternationalized(_ utf8: UnsafeBufferPointer<UInt8>, _ failure: inout String, forbidden: inout Unicode.Scalar?) -> URLHost? {
-        IDNA.withASCII(utf8: utf8, &failure) { ascii, failure -> URLHost? in
-            guard !ascii.isEmpty else { failure = "the host \"\(String(decoding: utf8, as: UTF8.self))\" is empty once IDNA maps it"; return nil }
+        let host = IDNA.withASCII(utf8: utf8) { ascii -> Result<URLHost, IDNA.Failure> in
+            guard !ascii.isEmpty else { return .failure(IDNA.Failure(description: "the host \"\(String(decoding: utf8, as: UTF8.self))\" is empty once IDNA maps it")) }
             if let b = firstForbiddenDomain(ascii) {
                 forbidden = Unicode.Scalar(b)
-                failure = "the host holds the forbidden code point U+\(hexDigitsUpper(UInt32(b)))"; return nil
+                return .failure(IDNA.Failure(description: "the host holds the forbidden code point U+\(hexDigitsUpper(UInt32(b)))"))
             }
-            if endsInANumber(ascii) {
-                guard let n = parseIPv4(ascii, &failure) else { return nil }
-                return .ipv4(n)
-            }
-            return .domain(String(decoding: ascii, as: UTF8.self))
+            guard endsInANumber(ascii) else { return .success(.domain(String(decoding: ascii, as: UTF8.self))) }
+            var why = ""
+            guard let n = parseIPv4(ascii, &why) else { return .failure(IDNA.Failure(description: why)) }
+            return .success(.ipv4(n))
+        }
+        switch host.flatMap({ $0 }) {
+        case .success(let host): return host
+        case .failure(let why):
+            failure = why.description
+            return nil
         }
     }
 

@@ -70,7 +70,7 @@ enum UTS46 {
             let b = name[i]
             if b < 0x80 {
                 guard count < out.count else { return nil }
-                out[count] = UInt32(b >= 0x41 && b <= 0x5A ? b | 0x20 : b)
+                out[count] = UInt32(ASCII.lower(b))
                 count += 1
                 lastClass = 0
                 i += 1
