@@ -22,7 +22,8 @@ enum URLFastParser {
 
     /// Parses `s` into `out` and `spans`; false (with `out` in any state) when the state machine
     /// must. `base` matters only for a special scheme equal to its own without `//` after it.
-    static func parse(_ s: UnsafeBufferPointer<UInt8>, base: WHATWGURL?, into out: inout ByteWriter, _ spans: inout WHATWGURL.Spans) -> Bool {
+    /// `wellFormed`: `s` is known to be UTF-8 (a String's own bytes), so it is not checked again.
+    static func parse(_ s: UnsafeBufferPointer<UInt8>, base: WHATWGURL?, wellFormed: Bool, into out: inout ByteWriter, _ spans: inout WHATWGURL.Spans) -> Bool {
         let range = trimmed(s)
         var p = range.lowerBound
         let end = range.upperBound
@@ -36,7 +37,7 @@ enum URLFastParser {
             all |= b
         }
         if controls != 0 { for i in range where s[i] == 0x09 || s[i] == 0x0A || s[i] == 0x0D { return false } }
-        if all >= 0x80 && UTF8Validation.firstInvalidIndex(s) != nil { return false }
+        if all >= 0x80 && !wellFormed && UTF8Validation.firstInvalidIndex(s) != nil { return false }
         out.reserve((end - p) * 3 / 2 + 16)
 
         // The scheme, lower case.
@@ -209,7 +210,8 @@ enum URLFastParser {
 
     /// Writes the host `h` as the host parser and serializer would; nil when it is not one (or
     /// is empty for a special scheme). Lower-case ASCII names are copied here; IP addresses, IDNA,
-    /// percent-escapes and failures go to `URLHost.parse`.
+    /// percent-escapes and failures go to `URLHost.parse`, which need not check UTF-8 again (the
+    /// whole input was, and a host ends at ASCII bytes).
     private static func host(_ h: UnsafeBufferPointer<UInt8>, special: Bool, into out: inout ByteWriter) -> WHATWGURL.HostKind? {
         if !special && h.isEmpty { return .empty }
         let start = out.count
@@ -249,7 +251,7 @@ enum URLFastParser {
             return .ipv6
         }
         var forbidden: Unicode.Scalar?
-        guard let parsed = URLHost.parse(buffer: h, special: special, failure: &failure, forbidden: &forbidden) else { return nil }
+        guard let parsed = URLHost.parse(buffer: h, special: special, wellFormed: true, failure: &failure, forbidden: &forbidden) else { return nil }
         out.append(contentsOf: parsed.description.utf8)
         return parsed.kind
     }

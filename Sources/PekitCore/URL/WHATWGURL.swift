@@ -142,7 +142,7 @@ public struct WHATWGURL: Equatable, Hashable, Sendable, CustomStringConvertible 
     /// - Complexity: O(n) in the input's length.
     public static func parse(bytes: UnsafeBufferPointer<UInt8>, base: WHATWGURL?, _ body: (UnsafeBufferPointer<UInt8>, Spans) throws -> Void) throws {
         // The fast path checks UTF-8 itself, and only when there is a byte past ASCII.
-        if try parseFast(bytes, base: base, body) { return }
+        if try parseFast(bytes, base: base, wellFormed: false, body) { return }
         if UTF8Validation.firstInvalidIndex(bytes) != nil {
             try UTF8Decoding.repaired(bytes).withUnsafeBufferPointer { try parseByStateMachine(validUTF8: $0, base: base, body) }
         } else {
@@ -151,17 +151,17 @@ public struct WHATWGURL: Equatable, Hashable, Sendable, CustomStringConvertible 
     }
 
     static func parse(validUTF8 bytes: UnsafeBufferPointer<UInt8>, base: WHATWGURL?, _ body: (UnsafeBufferPointer<UInt8>, Spans) throws -> Void) throws {
-        if try parseFast(bytes, base: base, body) { return }
+        if try parseFast(bytes, base: base, wellFormed: true, body) { return }
         try parseByStateMachine(validUTF8: bytes, base: base, body)
     }
 
     /// The fast path, if it takes `bytes`: then `body` has had the href and spans.
-    private static func parseFast(_ bytes: UnsafeBufferPointer<UInt8>, base: WHATWGURL?, _ body: (UnsafeBufferPointer<UInt8>, Spans) throws -> Void) throws -> Bool {
+    private static func parseFast(_ bytes: UnsafeBufferPointer<UInt8>, base: WHATWGURL?, wellFormed: Bool, _ body: (UnsafeBufferPointer<UInt8>, Spans) throws -> Void) throws -> Bool {
         var spans = Spans()
         // On the stack for most URLs (the writer moves to the heap past it).
         return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 512) { memory -> Bool in
             var fast = ByteWriter(lent: memory)
-            guard URLFastParser.parse(bytes, base: base, into: &fast, &spans) else { return false }
+            guard URLFastParser.parse(bytes, base: base, wellFormed: wellFormed, into: &fast, &spans) else { return false }
             try body(fast.written, spans)
             return true
         }
@@ -189,7 +189,7 @@ public struct WHATWGURL: Equatable, Hashable, Sendable, CustomStringConvertible 
     static func fastPathTakes(_ input: String, base: WHATWGURL? = nil) -> Bool {
         var input = input, spans = Spans()
         var out = ByteWriter()
-        return input.withUTF8 { URLFastParser.parse($0, base: base, into: &out, &spans) }
+        return input.withUTF8 { URLFastParser.parse($0, base: base, wellFormed: true, into: &out, &spans) }
     }
 
     /// A URL from an href and its spans as `parse(bytes:base:_:)` gave them. Spans that do not
