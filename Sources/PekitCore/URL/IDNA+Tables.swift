@@ -102,8 +102,7 @@ struct UTS46Tables: @unchecked Sendable {  // written only in init, read by any 
         for line in decompositionLines {
             let fields = line.split(separator: " ").compactMap { UInt32($0, radix: 16) }
             guard fields.count >= 2, fields[0] != 0, fields.count - 1 < 8 else { continue }
-            var slot = Self.slot(UInt64(fields[0]), decompositionKeys.count)
-            while decompositionKeys[slot] != 0 { slot = (slot + 1) & (decompositionKeys.count - 1) }
+            let slot = decompositionKeys.withUnsafeBufferPointer { Self.probe(fields[0], $0).slot }
             decompositionKeys[slot] = fields[0]
             decompositionValues[slot] = UInt32(fields.count - 1) | UInt32(decompositionPool.count) << 3
             decompositionPool += fields.dropFirst()
@@ -116,8 +115,7 @@ struct UTS46Tables: @unchecked Sendable {  // written only in init, read by any 
             let fields = line.split(separator: " ").compactMap { UInt32($0, radix: 16) }
             guard fields.count == 3 else { continue }
             let key = UInt64(fields[0]) << 32 | UInt64(fields[1])
-            var slot = Self.slot(key, compositionKeys.count)
-            while compositionKeys[slot] != 0 { slot = (slot + 1) & (compositionKeys.count - 1) }
+            let slot = compositionKeys.withUnsafeBufferPointer { Self.probe(key, $0).slot }
             compositionKeys[slot] = key
             compositionValues[slot] = fields[2]
         }
@@ -151,9 +149,17 @@ struct UTS46Tables: @unchecked Sendable {  // written only in init, read by any 
         return slots
     }
 
-    // Where probing for `key` starts in a table of `slots` slots (a power of two): Fibonacci hashing.
-    @inline(__always) private static func slot(_ key: UInt64, _ slots: Int) -> Int {
-        Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 40) & (slots - 1)
+    // The slot of `key` (not 0) in an open-addressed table of `keys` (a power of two of them,
+    // 0 for an empty slot): where it is, found, or the empty slot it would take. Probing starts
+    // at a Fibonacci hash and goes on linearly; `slots(for:)` keeps a table at most half full.
+    @inline(__always) private static func probe<Key: FixedWidthInteger>(_ key: Key, _ keys: UnsafeBufferPointer<Key>) -> (slot: Int, found: Bool) {
+        var slot = Int(truncatingIfNeeded: (UInt64(truncatingIfNeeded: key) &* 0x9E37_79B9_7F4A_7C15) >> 40) & (keys.count - 1)
+        while true {
+            let here = keys[slot]
+            if here == key { return (slot, true) }
+            if here == 0 { return (slot, false) }
+            slot = (slot + 1) & (keys.count - 1)
+        }
     }
 
     // For each BMP code point, the index of its range among `starts`.
@@ -242,27 +248,15 @@ struct UTS46Tables: @unchecked Sendable {  // written only in init, read by any 
     /// its code points, empty when it has none.
     @inline(__always) func decomposition(_ scalar: UInt32) -> Slice<UnsafeBufferPointer<UInt32>> {
         guard scalar >= 0xC0 else { return decompositionPool[0..<0] }
-        var slot = Self.slot(UInt64(scalar), decompositionKeys.count)
-        while true {
-            let key = decompositionKeys[slot]
-            if key == scalar {
-                let value = decompositionValues[slot]
-                return decompositionPool[Int(value >> 3)..<Int(value >> 3) + Int(value & 7)]
-            }
-            if key == 0 { return decompositionPool[0..<0] }
-            slot = (slot + 1) & (decompositionKeys.count - 1)
-        }
+        let (slot, found) = Self.probe(scalar, decompositionKeys)
+        guard found else { return decompositionPool[0..<0] }
+        let value = decompositionValues[slot]
+        return decompositionPool[Int(value >> 3)..<Int(value >> 3) + Int(value & 7)]
     }
 
     /// The primary composite of a pair, if there is one (Hangul aside).
     @inline(__always) func composite(_ first: UInt32, _ second: UInt32) -> UInt32? {
-        let wanted = UInt64(first) << 32 | UInt64(second)
-        var slot = Self.slot(wanted, compositionKeys.count)
-        while true {
-            let key = compositionKeys[slot]
-            if key == wanted { return compositionValues[slot] }
-            if key == 0 { return nil }
-            slot = (slot + 1) & (compositionKeys.count - 1)
-        }
+        let (slot, found) = Self.probe(UInt64(first) << 32 | UInt64(second), compositionKeys)
+        return found ? compositionValues[slot] : nil
     }
 }

@@ -103,17 +103,17 @@ enum UTS46 {
         // A decoded label has no more code points than its Punycode has letters.
         return withScratch(of: UInt32.self, count: mapped.count) { room in
             var count = 0, rightToLeft = seen.contains(.rightToLeft)
-            let problem = forEachLabel(mapped) { index, label -> Problem? in
-                if index > 0 {
-                    room[count] = 0x2E
+            func put<Labels: Collection>(_ scalars: Labels) where Labels.Element == UInt32 {
+                for c in scalars {
+                    room[count] = c
                     count += 1
                 }
+            }
+            let problem = forEachLabel(mapped) { index, label -> Problem? in
+                if index > 0 { put(CollectionOfOne(0x2E)) }
                 guard isPunycode(label) else {
                     if let reason = invalidity(label, tables, general: general, joiner: joiner) { return Problem(labelIndex: index, reason: reason) }
-                    for c in label {
-                        room[count] = c
-                        count += 1
-                    }
+                    put(label)
                     return nil
                 }
                 guard label.allSatisfy({ $0 < 0x80 }) else {
@@ -129,10 +129,7 @@ enum UTS46 {
                 if let reason { return Problem(labelIndex: index, reason: "is Punycode for text that is not a valid label: it " + reason) }
                 if !rightToLeft { rightToLeft = decoded.contains { $0 >= 0x80 && tables.bidi($0).isRightToLeft } }
                 guard count + decoded.count <= room.count else { return Problem(labelIndex: index, reason: "is not valid Punycode") }
-                for c in decoded {
-                    room[count] = c
-                    count += 1
-                }
+                put(decoded)
                 return nil
             }
             if let problem { return .failure(problem) }
