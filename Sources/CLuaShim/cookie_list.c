@@ -113,6 +113,9 @@ static int list_next(lua_State *L) {
     return 1;
 }
 
+// Also the `pekit` table's __pairs walker: the global `next` may have been replaced or removed.
+void pekit_push_next(lua_State *L) { lua_pushcfunction(L, list_next); }
+
 static int list_pairs(lua_State *L) {
     settle(L, 1);
     lua_pushcfunction(L, list_next);

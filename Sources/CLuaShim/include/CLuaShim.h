@@ -79,6 +79,8 @@ typedef int (*pekit_dispatch_fn)(lua_State *L, void *context);
 void pekit_set_dispatcher(pekit_dispatch_fn fn);
 /// Pushes a Lua function that calls the dispatcher with `context` (a retained Swift box).
 void pekit_push_swift_function(lua_State *L, void *context);
+/// Pushes a C function that does what Lua's `next` does (for a `__pairs` that walks the table itself).
+void pekit_push_next(lua_State *L);
 
 // ---- Calling Lua from Swift ----
 /// lua_pcall with a message handler that adds a traceback to string errors. Never raises.

@@ -288,6 +288,9 @@ extension LuaRuntime {
 
     /// Pushes a charset userdata.
     func push(charset: AllowedSet) {
+        // The metatable is the charset module's: a policy's fields or a plugin's copied value
+        // may be the first charset a script sees.
+        PekitModule.install(CharsetModule.self, in: self)
         let raw = pekit_newuserdata(L, 16)!
         let (low, high) = charset.bitmap
         raw.storeBytes(of: low, toByteOffset: 0, as: UInt64.self)

@@ -5,6 +5,8 @@ import PekitCore
 /// pekit requests, in order (`req:send()`, `req:raw()`, …), and the statuses recorded for them.
 enum HARModule: LuaModule {
     static let name = "har"
+    /// `pekit.har.requests` makes request handles.
+    static let requires: [LuaModule.Type] = [RequestModule.self]
 
     static func install(in runtime: LuaRuntime, into pekit: Int32) {
         let setFunction = runtime.setFunction

@@ -2,11 +2,16 @@ import CLua
 import CLuaShim
 import PekitCore
 
-/// The `pekit` table: the prelude's markers, `pekit.version`, every module, the global `pekit`
-/// and what `require "pekit"` returns.
+/// The `pekit` table: the prelude's markers, `pekit.version`, the encoding functions, every
+/// module, the global `pekit` and what `require "pekit"` returns.
+///
+/// A module is installed the first time a script reads one of its fields (`pekit.url`), by the
+/// table's `__index`; `pairs(pekit)` installs them all first. Why: every function, table and
+/// name a module makes is an object each cycle of Lua's collector marks and sweeps, so a state
+/// holding all fourteen made each cycle of a script that uses one of them cost twice what it
+/// needs (issue 47: `pekit.encode` on 1 MB from Lua, where a cycle comes every other call).
 enum PekitModule {
-    /// The modules, installed in this order (charset first: other modules' values hold charsets).
-    /// Adding a module is one type and one row here (docs/BRIDGE.md, "Adding a module").
+    /// The modules. Adding a module is one type and one row here (docs/BRIDGE.md, "Adding a module").
     static let modules: [LuaModule.Type] = [CharsetModule.self, QueryModule.self, CryptoModule.self, TimeModule.self, SignModule.self,
                                             JWTModule.self, HARModule.self, TaskModule.self, PolicyModule.self, PluginsModule.self,
                                             CookiesModule.self, RequestModule.self, HTTPModule.self, URLModule.self]
@@ -16,6 +21,8 @@ enum PekitModule {
         let stack = runtime.stack
         stack.newTable()
         let pekit = stack.top
+        stack.pushValue(pekit)
+        runtime.setRegistry(.pekit)
 
         // The prelude: value markers, inspect, the sandbox builder.
         try runtime.loadPrelude()
@@ -37,7 +44,7 @@ enum PekitModule {
         stack.push(Pekit.version)
         stack.rawSet(pekit, "version")
         EncodingFunctions.install(in: runtime, into: pekit)
-        for module in modules { module.install(in: runtime, into: pekit) }
+        installLoader(in: runtime, on: pekit)
 
         stack.pushValue(pekit)
         runtime.setGlobal("pekit")
@@ -45,5 +52,50 @@ enum PekitModule {
         stack.pushValue(pekit)
         stack.rawSet(-2, "pekit")
         stack.pop(2)
+    }
+
+    /// Installs `module` in `runtime` (and first what it requires) unless it is there already.
+    /// Called by the `pekit` table's `__index`, and by host code about to push a value whose
+    /// metatable a module makes (`LuaRuntime.push(charset:)`).
+    static func install(_ module: LuaModule.Type, in runtime: LuaRuntime) {
+        let id = ObjectIdentifier(module)
+        guard !runtime.installedModules.contains(id) else { return }
+        runtime.installedModules.append(id)  // before its requirements, so that a cycle of them ends
+        for required in module.requires { install(required, in: runtime) }
+        let stack = runtime.stack
+        runtime.getRegistry(.pekit)
+        module.install(in: runtime, into: stack.top)
+        stack.pop()
+    }
+
+    /// Installs every module not installed yet (the REPL's completion lists what is there).
+    static func installAll(in runtime: LuaRuntime) {
+        for module in modules { install(module, in: runtime) }
+    }
+
+    /// The `pekit` table's metatable: `__index` installs the module a field belongs to and
+    /// answers the field; `__pairs` installs them all, then walks the table as `next` does.
+    /// `__metatable` keeps a script from taking the loader away.
+    private static func installLoader(in runtime: LuaRuntime, on pekit: Int32) {
+        let stack = runtime.stack
+        stack.newTable(nrec: 3)
+        let meta = stack.top
+        runtime.setFunction(meta, "pekit", "__index") { call in
+            guard call.stack.type(2) == LUA_TSTRING, let key = call.stack.string(2),
+                  let module = modules.first(where: { $0.fields.contains(key) }) else { return 0 }
+            install(module, in: call.runtime)
+            _ = call.stack.rawGet(1, key)
+            return 1
+        }
+        runtime.setFunction(meta, "pekit", "__pairs") { call in
+            installAll(in: call.runtime)
+            pekit_push_next(call.L)
+            call.stack.pushValue(1)
+            call.stack.pushNil()
+            return 3
+        }
+        stack.push("pekit")
+        stack.rawSet(meta, "__metatable")
+        lua_setmetatable(runtime.L, pekit)
     }
 }

@@ -5,6 +5,7 @@ import PekitCore
 /// `pekit.query`: nested parameters to `key=value` pairs and back (and `pekit.json`).
 enum QueryModule: LuaModule {
     static let name = "query"
+    static let fields = ["query", "json"]
 
     static func install(in runtime: LuaRuntime, into pekit: Int32) {
         let stack = runtime.stack

@@ -11,6 +11,7 @@ import Glibc
 enum TaskModule: LuaModule {
     /// It fills `pekit.spawn` and `pekit.wait`.
     static let name = "spawn"
+    static let fields = ["spawn", "wait"]
     static let taskMetatable = "pekit.task"
 
     static func task(at index: Int32, _ call: LuaCall, argument n: Int32) throws -> LuaTask {

@@ -85,6 +85,9 @@ final class PluginLoader {
     /// The current search path (the Lua table `pekit.plugins.path`, which scripts may change).
     var path: [String] {
         let stack = runtime.stack
+        // The table is made with `pekit.plugins`, which a script that names a plugin's policy
+        // (`pekit.encode(s, "mypolicy")`) may never have read.
+        PekitModule.install(PluginsModule.self, in: runtime)
         defer { stack.pop() }
         guard runtime.getRegistry(.pluginPath) == LUA_TTABLE else { return [] }
         return (0..<stack.rawLength(-1)).compactMap { i in

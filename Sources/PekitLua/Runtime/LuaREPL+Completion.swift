@@ -56,6 +56,8 @@ extension LuaREPL {
         let methodsOnly = separatorIndex.map { bytes[$0] == 0x3A } ?? false
         let prefix = String(decoding: separatorIndex.map { bytes[...$0] } ?? [], as: UTF8.self)
         let path = separatorIndex.map { String(decoding: bytes[..<$0], as: UTF8.self) }
+        // Names are read raw: every module is offered, not only those the session has used.
+        PekitModule.installAll(in: runtime)
         let stack = runtime.stack
         let base = stack.top
         defer { stack.setTop(base) }

@@ -53,4 +53,6 @@ enum RegistryKey: String {
          errorMetatable = "pekit.mt.error"
     case null = "pekit.null", inspect = "pekit.inspect", lockDown = "pekit.lockdown", orders = "pekit.orders"
     case pluginPath = "pekit.plugins.path"
+    /// The `pekit` table, where a module installed on first use sets its fields.
+    case pekit = "pekit.table"
 }

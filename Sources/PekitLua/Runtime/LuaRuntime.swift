@@ -132,6 +132,8 @@ public final class LuaRuntime {
     /// A list, not a dictionary: a dozen entries, and the first dictionary of a new type costs
     /// start-up a search of the binary's conformances (issue 47).
     private var moduleStates: [(type: ObjectIdentifier, state: AnyObject)] = []
+    /// The modules installed in this state so far (`PekitModule.install(_:in:)`).
+    var installedModules: [ObjectIdentifier] = []
     let tasks = TaskScheduler()
     /// The memory budget PekitCore's work charges while a call from this state's Lua is in
     /// progress: it counts against the state's cap with what Lua holds (`pekit_memory_charge`).
