@@ -80,7 +80,7 @@ so the default pause is reached every second call. A cycle marks and sweeps ever
 cache miss after a call has streamed 2.6 MB through the cache, so a call with a cycle in it took about 13 µs more than
 one without (189 against 176 µs; the Swift-only call takes 172), and the median of 15 calls falls on either kind.
 pekit's modules are now installed the first time a script reads one of their fields (`PekitModule`; `pairs(pekit)`
-and the REPL's completion install them all), so this script's state holds 527 objects after start-up, not 772 (plain
+and the REPL's completion install them all), so this script's state holds 502 objects after start-up, not 772 (plain
 `lua5.4`: 87; counted with a Lua 5.4.4 build that counts what each sweep keeps, for profiling only), and a call with
 a cycle costs about 11 µs more. Tried and left: generational mode (its major collections came every other call, as
 the 1.6 MB results outgrew the heap a major collection had left; a quarter slower there, and slower on the cookie and
