@@ -87,6 +87,8 @@ cache miss after a call has streamed 2.6 MB through the cache, so a call with a 
 one without (189 against 176 µs; the Swift-only call takes 172), and the median of 15 single calls falls on either
 kind: it hides the collector's work or charges it whole. The sustained row times runs of calls, so each carries its
 share of the collector's work (and of the machine's noise, on both sides alike); it is the figure the goal reads.
+From the per-call times it should come near 0.95 (a call from Lua takes 182 µs on average, one from Swift 172): a
+run of calls also catches the machine's bursts of noise, which can move one side's median more than the other's.
 pekit's modules are now installed the first time a script reads one of their fields (`PekitModule`; `pairs(pekit)`
 and the REPL's completion install them all), so this script's state holds 502 objects after start-up, not 772 (plain
 `lua5.4`: 87; counted with a Lua 5.4.4 build that counts what each sweep keeps, for profiling only), and a call with
