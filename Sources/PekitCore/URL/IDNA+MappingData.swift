@@ -2,7 +2,8 @@
 // both Unicode 17.0.0. Do not edit.
 
 extension UTS46Tables {
-    /// The Unicode version of every table (this file, IDNA+PropertyData.swift, NFC+Data.swift).
+    /// The Unicode version of every table (this file, IDNA+PropertyData.swift, NFC+Decompositions.swift,
+    /// NFC+Compositions.swift).
     static let unicodeVersion = "17.0.0"
 
     /// IdnaMappingTable ranges: `START STATUS[ MAPPING...]` (hex; V valid, M mapped, D deviation, I ignored, X disallowed).

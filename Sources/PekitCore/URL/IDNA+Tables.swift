@@ -1,5 +1,5 @@
-/// The Unicode 17.0.0 data of UTS #46 processing (IDNA+MappingData.swift, IDNA+PropertyData.swift and
-/// NFC+Data.swift, written by scripts/idna-tables),
+/// The Unicode 17.0.0 data of UTS #46 processing (IDNA+MappingData.swift, IDNA+PropertyData.swift,
+/// NFC+Decompositions.swift and NFC+Compositions.swift, written by scripts/idna-tables),
 /// read from its text once, on the first name that needs it: the IDNA mapping, each code
 /// point's Bidi_Class, Joining_Type, mark-ness and combining class, and NFC's decompositions and
 /// compositions. Lookups index a table for the Basic Multilingual Plane, and search range starts
