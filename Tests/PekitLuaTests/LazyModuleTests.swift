@@ -46,6 +46,53 @@ final class LazyModuleTests: XCTestCase {
         XCTAssertEqual(lua.eval(#"(function() local n = 0 for k in next, pekit do n = n + 1 end return n end)()"#), "24")
     }
 
+    /// `pairs(pekit)` walks with cookie_list.c's `next` (pekit_push_next): held to Lua's own `next`
+    /// on the same tables, every step, in order.
+    func testPairsWalksAsNextDoes() throws {
+        let lua = try fresh()
+        XCTAssertEqual(lua.eval("""
+            (function()
+              local a = {} for k, v in pairs(pekit) do a[#a + 1] = { k, v } end
+              local i = 0
+              for k, v in next, pekit do
+                i = i + 1
+                if a[i] == nil or a[i][1] ~= k or not rawequal(a[i][2], v) then return "differs at " .. i end
+              end
+              return i == #a and i or "lengths differ"
+            end)()
+            """), "24")
+        // The walker itself, on tables of every shape: integer keys with holes, strings, floats,
+        // booleans, tables as keys, keys removed while walking.
+        XCTAssertEqual(lua.eval("""
+            (function()
+              local walk = pairs(pekit)
+              local seed = 47
+              local function rand(n) seed = (seed * 1103515245 + 12345) % 2147483648 return seed % n end
+              for round = 1, 300 do
+                local t = {}
+                for j = 1, rand(40) do
+                  local kind = rand(5)
+                  local key = kind == 0 and rand(64) + 1 or kind == 1 and ("k" .. rand(50)) or kind == 2 and rand(100) / 4
+                    or kind == 3 and (rand(2) == 0) or {}
+                  t[key] = j
+                end
+                local k1, k2 = nil, nil
+                repeat
+                  local a1, v1 = walk(t, k1)
+                  local a2, v2 = next(t, k2)
+                  if not rawequal(a1, a2) or v1 ~= v2 then return "round " .. round .. " differs" end
+                  if a1 ~= nil and rand(4) == 0 then t[a1] = nil end
+                  k1, k2 = a1, a2
+                until a1 == nil
+              end
+              local ok1, e1 = pcall(walk, 1)
+              local ok2, e2 = pcall(next, 1)
+              -- Both refuse a non-table (the global next is the prelude's, which names its line).
+              return tostring(ok1 == ok2) .. " " .. e1 .. " | " .. e2
+            end)()
+            """), #""true bad argument #1 to '?' (table expected, got number) | pekit.prelude:143: bad argument #1 to 'next' (table expected, got number)""#)
+    }
+
     func testTheLoaderCannotBeTakenAway() throws {
         let lua = try fresh()
         XCTAssertEqual(lua.eval("getmetatable(pekit)"), #""pekit""#)
