@@ -9,6 +9,9 @@
 #include <stdlib.h>
 #include <stdint.h>
 #include <string.h>
+#include <time.h>
+#include <limits.h>
+#include <stdio.h>
 
 // ---- Allocator and the per-state control block ----
 // One per lua_State universe (its coroutines share it): the memory count and cap, and the
@@ -21,6 +24,9 @@ typedef struct {
     int budgeted;     // a plugin's state: Lua code runs only within a budget
     int calls;        // budgeted calls in progress (nested ones share the outermost budget)
     long long budget;
+    long long deadline;   // CLOCK_MONOTONIC nanoseconds when the outermost call must end (0: none)
+    long long time_limit; // the call's wall-clock limit in nanoseconds, for the message
+    unsigned long long made;  // bytes ever allocated (grown) in the state: work that makes bytes
     pekit_pool pool;  // the state's blocks of up to PEKIT_POOL_MAX bytes (pool.h says why)
     // A watched state (see "Limits"): its main thread, the thread running Lua code now (NULL
     // for the main one), and its place in the list the SIGINT handler reads.
@@ -87,7 +93,10 @@ static void *pekit_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     // Shrinking never fails (the manual requires it); growing past the cap fails only while Lua runs.
     if (nsize > old && st->enforce && st->limit && st->used + st->host - old + nsize > st->limit) return NULL;
     void *p = resize(st, ptr, old, nsize);
-    if (p) st->used = st->used - old + nsize;
+    if (p) {
+        st->used = st->used - old + nsize;
+        if (nsize > old) st->made += nsize - old;
+    }
     return p;
 }
 
@@ -240,6 +249,9 @@ void pekit_set_dispatcher(pekit_dispatch_fn fn) { atomic_store_explicit(&dispatc
 
 static int interrupted(void);
 static int stop(lua_State *L, const char *why);
+static int spent(pekit_alloc_state *st);
+static int stop_spent(lua_State *L, pekit_alloc_state *st);
+#define PEKIT_BYTES_PER_STEP 8
 
 int pekit_raise_here(lua_State *L) {
     if (lua_type(L, -1) == LUA_TSTRING) {
@@ -271,6 +283,8 @@ static int pekit_trampoline(lua_State *L) {
     // What the call charges for its Swift work is let go when it returns (nested calls, from a
     // callback the call runs, add to it and take theirs off again).
     size_t host = pekit_memory_host_begin(L);
+    pekit_alloc_state *st = alloc_state(L);
+    unsigned long long made = st->made;
     pekit_dispatch_fn dispatch = atomic_load_explicit(&dispatcher, memory_order_acquire);
     int n = dispatch ? dispatch(L, context) : (lua_pushliteral(L, "pekit: no dispatcher"), PEKIT_RAISE);
     pekit_memory_host_end(L, host);
@@ -278,6 +292,19 @@ static int pekit_trampoline(lua_State *L) {
     // Ctrl-C during a call (a transfer polls for it and gives up): stop here, and at every
     // instruction after, even if the script wraps the call in pcall.
     if (interrupted()) return stop(L, "interrupted");
+    // In a plugin's state a call is charged a step and the bytes it made (the work it did
+    // itself, a JSONPath query's nodes, it charged with pekit_budget_spend); a call that spent
+    // the budget or passed the time limit stops the plugin, whatever error it returned.
+    // An error the call raised for itself (its memory cap) stands unless the budget was
+    // spent within the call (host work stopped by it says so in its own words).
+    if (st->budgeted) {
+        int failed = n == PEKIT_RAISE;
+        if (!failed) st->budget -= 1 + (long long)((st->made - made) / PEKIT_BYTES_PER_STEP);
+        if (spent(st)) {
+            lua_settop(L, 0);
+            return stop_spent(L, st);
+        }
+    }
     if (n == PEKIT_RAISE) return pekit_raise_here(L);  // the Swift frames are gone now
     if (n == PEKIT_YIELD) return lua_yieldk(L, 0, 0, resumed);
     return n;
@@ -378,13 +405,36 @@ static int stop(lua_State *L, const char *why) {
 
 static const char *budget_message = "instruction budget exceeded (an endless loop?)";
 
+static long long monotonic_ns(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (long long)now.tv_sec * 1000000000LL + now.tv_nsec;
+}
+
+/// Whether a budgeted state's call ran out of steps or of time (never for an unbudgeted one).
+static int spent(pekit_alloc_state *st) {
+    if (!st->budgeted) return 0;
+    return st->budget <= 0 || (st->deadline && monotonic_ns() >= st->deadline);
+}
+
+/// Stops the call with the message for whichever limit it passed.
+static int stop_spent(lua_State *L, pekit_alloc_state *st) {
+    if (st->budget <= 0) return stop(L, budget_message);
+    // The limit in the message as the user gave it: whole seconds, or milliseconds.
+    char why[96];
+    long long ms = st->time_limit / 1000000;
+    if (ms % 1000 == 0) snprintf(why, sizeof why, "time limit exceeded (a plugin's call may run %lld s)", ms / 1000);
+    else snprintf(why, sizeof why, "time limit exceeded (a plugin's call may run %lld ms)", ms);
+    return stop(L, why);
+}
+
 static void pekit_hook(lua_State *L, lua_Debug *ar) {
     (void)ar;
     if (interrupted()) stop(L, "interrupted");
     pekit_alloc_state *st = alloc_state(L);
     if (st->budgeted) {
         st->budget -= lua_gethookcount(L);
-        if (st->budget <= 0) stop(L, budget_message);
+        if (spent(st)) stop_spent(L, st);
     }
     // Ctrl-C dealt with: a watched state runs without a hook again; any other goes back to the
     // usual period (after a stop, or with a new budget).
@@ -392,11 +442,32 @@ static void pekit_hook(lua_State *L, lua_Debug *ar) {
     else if (lua_gethookcount(L) != PEKIT_HOOK_PERIOD) lua_sethook(L, pekit_hook, LUA_MASKCOUNT, PEKIT_HOOK_PERIOD);
 }
 
-int pekit_budget_begin(lua_State *L, long long count) {
+int pekit_budget_begin(lua_State *L, long long count, long long nanoseconds) {
     pekit_alloc_state *st = alloc_state(L);
     if (!st->budgeted) return 0;
-    if (st->calls++ == 0) st->budget = count;
+    if (st->calls++ == 0) {
+        st->budget = count;
+        st->time_limit = nanoseconds > 0 ? nanoseconds : 0;
+        st->deadline = nanoseconds > 0 ? monotonic_ns() + nanoseconds : 0;
+    }
     return 1;
+}
+
+long long pekit_budget_remaining(lua_State *L) {
+    pekit_alloc_state *st = alloc_state(L);
+    if (!st->budgeted) return LLONG_MAX;
+    return st->budget > 0 ? st->budget : 0;
+}
+
+int pekit_budget_spend(lua_State *L, long long steps) {
+    pekit_alloc_state *st = alloc_state(L);
+    if (st->budgeted && steps > 0) st->budget -= steps;
+    return spent(st) || interrupted();
+}
+
+int pekit_budget_expired(lua_State *L) {
+    pekit_alloc_state *st = alloc_state(L);
+    return (st->budgeted && st->deadline && monotonic_ns() >= st->deadline) || interrupted();
 }
 
 void pekit_budget_end(lua_State *L) {
@@ -411,8 +482,99 @@ void pekit_charge(lua_State *L, long long steps) {
     pekit_alloc_state *st = alloc_state(L);
     if (st->budgeted) {
         st->budget -= steps;
-        if (st->budget <= 0) stop(L, budget_message);
+        if (spent(st)) stop_spent(L, st);
     }
+}
+
+// ---- Metering the standard library in a budgeted state ----
+// The hook counts VM instructions, but one instruction that calls a C function can do any amount
+// of work: string.rep("x", 3e7) makes 30 MB, table.insert(t, 1, v) moves every item,
+// table.move(a, 1, 1e9, 2) walks a billion slots. In a plugin's state these functions are
+// wrapped: each call is charged one step, what it scans (by the kind below) before it runs, and
+// a step for every PEKIT_BYTES_PER_STEP bytes it made after; the wall clock is read then too.
+enum { SCAN_NONE, SCAN_STRING, SCAN_TABLE, SCAN_SORT, SCAN_COUNT, SCAN_RANGE };
+
+static long long scan_cost(lua_State *L, int kind) {
+    switch (kind) {
+    case SCAN_STRING:  // the subject string's bytes
+        return lua_type(L, 1) == LUA_TSTRING ? (long long)(lua_rawlen(L, 1) / PEKIT_BYTES_PER_STEP) : 0;
+    case SCAN_TABLE:   // the list's items (insert and remove shift them, concat reads them)
+        return lua_type(L, 1) == LUA_TTABLE ? (long long)lua_rawlen(L, 1) : 0;
+    case SCAN_SORT: {  // n log n comparisons
+        long long n = lua_type(L, 1) == LUA_TTABLE ? (long long)lua_rawlen(L, 1) : 0, log = 1;
+        for (long long k = n; k > 1; k >>= 1) log++;
+        return n * log;
+    }
+    case SCAN_COUNT: {  // string.rep of an empty string (and separator) loops its count, making nothing
+        int ok = 0;
+        lua_Integer n = lua_tointegerx(L, 2, &ok);
+        if (!ok || n <= 0 || lua_type(L, 1) != LUA_TSTRING || lua_rawlen(L, 1) > 0) return 0;
+        if (lua_type(L, 3) == LUA_TSTRING && lua_rawlen(L, 3) > 0) return 0;
+        return (long long)n;  // a non-empty one makes its count's bytes at least, charged as made
+    }
+    case SCAN_RANGE: {  // table.move(a, f, e, ...): every slot from f to e
+        int ok1 = 0, ok2 = 0;
+        lua_Integer f = lua_tointegerx(L, 2, &ok1), e = lua_tointegerx(L, 3, &ok2);
+        if (!ok1 || !ok2 || e < f) return 0;
+        lua_Unsigned span = (lua_Unsigned)e - (lua_Unsigned)f;
+        return span > (lua_Unsigned)LLONG_MAX ? LLONG_MAX : (long long)span + 1;
+    }
+    default: return 0;
+    }
+}
+
+static int metered(lua_State *L) {
+    lua_CFunction f = lua_tocfunction(L, lua_upvalueindex(1));
+    int kind = (int)lua_tointeger(L, lua_upvalueindex(2));
+    pekit_alloc_state *st = alloc_state(L);
+    long long cost = scan_cost(L, kind);
+    pekit_charge(L, 1 + (cost < LLONG_MAX - 1 ? cost : LLONG_MAX - 1));
+    unsigned long long made = st->made;
+    // The function runs in this call's frame: its arguments are where it expects them, and it
+    // uses no upvalues of its own (pekit_meter_library wraps only such functions).
+    int n = f(L);
+    unsigned long long grown = st->made - made;
+    if (grown >= PEKIT_BYTES_PER_STEP) pekit_charge(L, (long long)(grown / PEKIT_BYTES_PER_STEP));
+    return n;
+}
+
+static void meter(lua_State *L, const char *library, const char *name, int kind) {
+    int table = LUA_REGISTRYINDEX;
+    if (library) {
+        if (lua_getglobal(L, library) != LUA_TTABLE) { lua_pop(L, 1); return; }
+        table = lua_gettop(L);
+    } else {
+        lua_pushglobaltable(L);
+        table = lua_gettop(L);
+    }
+    lua_getfield(L, table, name);
+    lua_CFunction f = lua_tocfunction(L, -1);
+    int has_upvalues = lua_getupvalue(L, -1, 1) != NULL;
+    if (has_upvalues) lua_pop(L, 1);
+    lua_pop(L, 1);
+    if (f && !has_upvalues) {
+        lua_pushcfunction(L, f);
+        lua_pushinteger(L, kind);
+        lua_pushcclosure(L, metered, 2);
+        lua_setfield(L, table, name);
+    }
+    lua_pop(L, 1);
+}
+
+void pekit_meter_library(lua_State *L) {
+    static const struct { const char *library, *name; int kind; } rows[] = {
+        {"string", "find", SCAN_STRING}, {"string", "match", SCAN_STRING}, {"string", "gmatch", SCAN_STRING},
+        {"string", "gsub", SCAN_STRING}, {"string", "rep", SCAN_COUNT}, {"string", "byte", SCAN_NONE},
+        {"string", "sub", SCAN_NONE}, {"string", "upper", SCAN_NONE}, {"string", "lower", SCAN_NONE},
+        {"string", "reverse", SCAN_NONE}, {"string", "format", SCAN_NONE}, {"string", "pack", SCAN_NONE},
+        {"string", "unpack", SCAN_STRING}, {"string", "char", SCAN_NONE},
+        {"table", "insert", SCAN_TABLE}, {"table", "remove", SCAN_TABLE}, {"table", "sort", SCAN_SORT},
+        {"table", "concat", SCAN_TABLE}, {"table", "unpack", SCAN_NONE}, {"table", "move", SCAN_RANGE},
+        {"utf8", "len", SCAN_STRING}, {"utf8", "codepoint", SCAN_NONE}, {"utf8", "offset", SCAN_STRING},
+        {"utf8", "char", SCAN_NONE},
+        {NULL, "tostring", SCAN_NONE}, {NULL, "tonumber", SCAN_STRING},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) meter(L, rows[i].library, rows[i].name, rows[i].kind);
 }
 
 // The SIGINT handler before pekit_catch_interrupts (the CLI's, which removes temporary files).

@@ -1,5 +1,5 @@
 // libFuzzer entry point for scripts/fuzz: compiled into the PekitCore module itself (no Lua).
-// The target is chosen by PEKIT_FUZZ_TARGET: decoder, query, setcookie, cookiefile, jarsave, json, url.
+// The target is chosen by PEKIT_FUZZ_TARGET: decoder, query, setcookie, cookiefile, jarsave, json, url, jsonpath.
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -190,6 +190,32 @@ public func pekitFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             url.setQueryPairs(url.queryPairs)
         }
         _ = try? IDNA.domainToUnicode(text)
+    case "jsonpath":
+        // A JSONPath query (the first line) over a JSON document (the rest; a small fixed one
+        // when that is no JSON): parsing fails or succeeds, never crashes, however deep; the
+        // query under a small budget ends, and where it finishes it selects what the unbounded
+        // query selects. The same line as an I-Regexp over the document's text matches in at
+        // most (length + 1) × (program + 1) steps.
+        let newline = bytes.firstIndex(of: 0x0A) ?? bytes.count
+        let query = String(decoding: bytes[..<newline], as: UTF8.self)
+        let rest = newline < bytes.count ? Array(bytes[(newline + 1)...]) : []
+        let document = (try? JSON.parse(rest, maxDepth: 64)) ?? ["a", ["b": 1, "c": [1, 2, "aab"]], 3.5, .null, true]
+        if let path = try? JSONPath(query) {
+            var budget = WorkBudget(steps: 200_000)
+            if let bounded = try? path.select(document, budget: &budget) {
+                var again = WorkBudget(steps: 400_000)
+                precondition((try? path.select(document, budget: &again)) == bounded, "a larger budget selects differently")
+            }
+        }
+        if let regex = IRegexp(query) {
+            let subject = String(decoding: rest.prefix(512), as: UTF8.self)
+            for whole in [true, false] {
+                var budget = WorkBudget.unlimited
+                _ = try? regex.matches(subject, whole: whole, budget: &budget)
+                precondition(budget.spent <= (subject.unicodeScalars.count + 1) * (regex.program.count + 1) + subject.unicodeScalars.count / 64,
+                             "\(budget.spent) steps for \(subject.unicodeScalars.count) code points and \(regex.program.count) instructions")
+            }
+        }
     default:
         preconditionFailure("unknown PEKIT_FUZZ_TARGET \(fuzzTarget)")
     }

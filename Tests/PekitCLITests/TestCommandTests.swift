@@ -182,6 +182,41 @@ final class TestCommandTests: XCTestCase {
 
     /// --jobs runs files at once and prints each file whole, in order; --fail-fast stops at the
     /// first failure; --repeat reports every iteration; --var and --env-file fill pekit.vars.
+    /// Issue 68: `os.exit` in a test file ended pekit itself, so a run with a failing file exited 0
+    /// with no output and no report. It is a failure of the test that called it (of the file, at
+    /// its top level); a pcall around it does not undo that; the other files run and the reports
+    /// are written.
+    func testOsExitIsAFailureNotTheEndOfTheRun() throws {
+        let dir = try makeTemporaryDirectory("pekit-test-exit")
+        try write([
+            "a_test.lua": "test('fails', function() error('no') end)\n",
+            "b_test.lua": "test('exits', function() os.exit(0) end)\ntest('caught', function() pcall(os.exit, true) end)\ntest('after', function() end)\n",
+            "c_test.lua": "test('never', function() end)\nos.exit(0)\n",
+        ], in: dir)
+        let r = try PekitProcess.run(["test", "--report", "junit:r.xml", "."], directory: dir)
+        XCTAssertEqual(r.status, 2, r.stderr)
+        XCTAssertEqual(stable(r.stdout), """
+            ./a_test.lua
+              FAIL  fails (N ms)
+                    ./a_test.lua:1: no
+                    stack traceback:
+                    \t[C]: in function 'error'
+                    \t./a_test.lua:1: in function <./a_test.lua:1>
+            ./b_test.lua
+              FAIL  exits (N ms)
+                    ./b_test.lua:1: os.exit(0) called: a test may not end the run
+              FAIL  caught (N ms)
+                    ./b_test.lua:2: os.exit(true) called: a test may not end the run
+              ok    after (N ms)
+            ./c_test.lua
+              ERROR ./c_test.lua:2: os.exit(0) called: a test may not end the run
+            1 passed, 3 failed, 0 skipped, 1 errored in N s
+
+            """)
+        let junit = try String(contentsOf: dir.appendingPathComponent("r.xml"), encoding: .utf8)
+        XCTAssertTrue(junit.contains("os.exit(0) called: a test may not end the run"), junit)
+    }
+
     func testJobsFailFastRepeatAndVars() throws {
         let dir = try makeTemporaryDirectory("pekit-test-jobs")
         var files: [String: String] = [:]

@@ -39,6 +39,43 @@ final class JSONPathTests: XCTestCase {
         XCTAssertEqual(failures, [], "\(failures.count) of \(count) CTS tests fail:\n" + failures.prefix(60).joined(separator: "\n"))
     }
 
+    /// Issue 68: 20,000 nested parentheses, `!(`, filters or function calls crashed the process
+    /// (the recursive descent ran off the stack); past 64 levels the parse fails, naming the depth.
+    func testDeepNestingIsAParseErrorNotACrash() throws {
+        let n = 20_000
+        let paths = [
+            "$[?" + String(repeating: "(", count: n) + "@" + String(repeating: ")", count: n) + "]",
+            "$[?" + String(repeating: "!(", count: n) + "@" + String(repeating: ")", count: n) + "]",
+            "$" + String(repeating: "[?@", count: n) + String(repeating: "]", count: n),
+            "$[?" + String(repeating: "length(", count: n) + "@" + String(repeating: ")", count: n) + " == 1]",
+        ]
+        let offsets = [67, 131, 195, 451]
+        for (path, offset) in zip(paths, offsets) {
+            XCTAssertThrowsError(try JSONPath(path)) {
+                XCTAssertEqual("\($0)", "JSONPath: at offset \(offset): filter expressions nest more than 64 levels deep")
+            }
+        }
+        // 64 levels are read.
+        let deepest = try JSONPath("$[?" + String(repeating: "(", count: 63) + "@" + String(repeating: ")", count: 63) + "]")
+        XCTAssertEqual(deepest.select([1, 2]), [1, 2])
+    }
+
+    /// Issue 68: a query's work is charged node by node, so a caller can bound it.
+    func testABudgetBoundsTheNodesAQueryVisits() throws {
+        let list = PekitValue.array((1...300).map { .integer(Int64($0)) })
+        let path = try JSONPath("$[?count($[?count($[?@ > 0]) > 0]) > 0]")
+        var budget = WorkBudget(steps: 100_000)
+        XCTAssertThrowsError(try path.select(list, budget: &budget)) {
+            XCTAssertEqual($0 as? WorkBudget.Exceeded, WorkBudget.Exceeded(limit: 100_000, stopped: false))
+        }
+        var stopped = WorkBudget(steps: .max) { true }
+        XCTAssertThrowsError(try path.select(list, budget: &stopped)) { XCTAssertEqual(($0 as? WorkBudget.Exceeded)?.stopped, true) }
+        // Within the budget the answer is the unbounded one.
+        var enough = WorkBudget(steps: 1_000)
+        XCTAssertEqual(try JSONPath("$[?@ > 298]").select(list, budget: &enough), [299, 300])
+        XCTAssertLessThan(enough.spent, 1_000)
+    }
+
     /// A query that does not parse says where and why.
     func testParseErrorsNameTheOffset() {
         XCTAssertThrowsError(try JSONPath("$.a[?@.b == 1")) { XCTAssertEqual("\($0)", "JSONPath: at offset 13: unclosed [") }

@@ -17,13 +17,15 @@ func makeRuntime(plugins directories: [String] = [repoPlugins], sandboxed: Bool 
 }
 
 /// A runtime with only `directories` on the plugin path, no environment, and small plugin limits
-/// (so that a runaway plugin is stopped quickly).
-func makeLimitedRuntime(plugins directories: [String], budget: Int, memory: Int = 8 << 20) throws -> LuaRuntime {
+/// (so that a runaway plugin is stopped quickly). The time limit is long by default, so that the
+/// budget decides on a slow machine too.
+func makeLimitedRuntime(plugins directories: [String], budget: Int, memory: Int = 8 << 20, seconds: Double = 120) throws -> LuaRuntime {
     var options = LuaRuntime.Options()
     options.extraPluginDirectories = directories
     options.environment = [:]
     options.pluginInstructionBudget = budget
     options.pluginMemoryLimit = memory
+    options.pluginTimeLimit = seconds
     return try LuaRuntime(options: options)
 }
 

@@ -129,7 +129,22 @@ void pekit_running_end(lua_State *co, lua_State *previous);
 /// In a budgeted state, starts a budget of `count` instructions (and pattern-matching steps)
 /// for the call about to be made, unless a call is in progress (nested calls share the
 /// outermost budget). Returns 1 when `pekit_budget_end` must follow, 0 for an unbudgeted state.
-int pekit_budget_begin(lua_State *L, long long count);
+/// `nanoseconds` (0: none) bounds the outermost call's wall-clock time as well: past it the call
+/// is stopped with "time limit exceeded" at the next hook, charge or return from a host call.
+int pekit_budget_begin(lua_State *L, long long count, long long nanoseconds);
+/// What is left of the budget of the call in progress (LLONG_MAX in an unbudgeted state), for
+/// host work that charges its own steps (a JSONPath query's nodes).
+long long pekit_budget_remaining(lua_State *L);
+/// Charges `steps` of host work, never raising: returns nonzero when the budget is spent, the
+/// time limit passed or Ctrl-C came (the work should stop; the trampoline raises when the host
+/// function returns).
+int pekit_budget_spend(lua_State *L, long long steps);
+/// Whether the call's time limit passed or Ctrl-C came (never raises).
+int pekit_budget_expired(lua_State *L);
+/// In a budgeted state, after the standard libraries are open: wraps the library functions
+/// whose one call can do unbounded work (string.rep, table.insert, table.move, …) so that each
+/// call is charged what it scans and the bytes it makes.
+void pekit_meter_library(lua_State *L);
 /// Ends a call begun by `pekit_budget_begin`; after the outermost, the budget is spent.
 void pekit_budget_end(lua_State *L);
 /// Charges `steps` of C-level work (pattern matching) to the budget; raises "instruction budget

@@ -1,27 +1,101 @@
 /// RFC 9535's semantics (§2.3 to §2.5): each segment maps the nodes it is given to the nodes its
 /// selectors select, in order; a filter's comparisons and functions work on values or "Nothing".
+///
+/// Every node a selector looks at, and every step of a `match()` or `search()`, is charged to
+/// the walk's `WorkBudget`: filters nested in filters multiply the nodes visited, and a caller
+/// that runs a stranger's query says how much work it may take.
 extension JSONPath {
-    static func apply(_ segments: [Segment], to input: [PekitValue], root: PekitValue) -> [PekitValue] {
-        var nodes = input
-        for segment in segments {
-            var next: [PekitValue] = []
-            for node in nodes {
-                if segment.descendant {
-                    visit(node) { d in for selector in segment.selectors { select(selector, from: d, root: root, into: &next) } }
-                } else {
-                    for selector in segment.selectors { select(selector, from: node, root: root, into: &next) }
-                }
-            }
-            nodes = next
-            if nodes.isEmpty { break }
-        }
-        return nodes
-    }
+    struct Walk {
+        let root: PekitValue
+        var budget: WorkBudget
 
-    /// The node and its descendants, each before its children, children in order (§2.5.2.2).
-    static func visit(_ node: PekitValue, _ body: (PekitValue) -> Void) {
-        body(node)
-        for child in children(node) { visit(child, body) }
+        mutating func apply(_ segments: [Segment], to input: [PekitValue]) throws(WorkBudget.Exceeded) -> [PekitValue] {
+            var nodes = input
+            for segment in segments {
+                var next: [PekitValue] = []
+                for node in nodes {
+                    if segment.descendant {
+                        try visit(node) { (walk: inout Walk, d: PekitValue) throws(WorkBudget.Exceeded) in
+                            for selector in segment.selectors { try walk.select(selector, from: d, into: &next) }
+                        }
+                    } else {
+                        for selector in segment.selectors { try select(selector, from: node, into: &next) }
+                    }
+                }
+                nodes = next
+                if nodes.isEmpty { break }
+            }
+            return nodes
+        }
+
+        /// The node and its descendants, each before its children, children in order (§2.5.2.2).
+        mutating func visit(_ node: PekitValue, _ body: (inout Walk, PekitValue) throws(WorkBudget.Exceeded) -> Void) throws(WorkBudget.Exceeded) {
+            try budget.spend()
+            try body(&self, node)
+            for child in JSONPath.children(node) { try visit(child, body) }
+        }
+
+        mutating func select(_ selector: Selector, from node: PekitValue, into out: inout [PekitValue]) throws(WorkBudget.Exceeded) {
+            try budget.spend()
+            switch selector {
+            case .name(let name):
+                guard case .map(let map) = node else { return }
+                try budget.spend(map.entries.count)
+                if let entry = map.entries.first(where: { $0.key == name }) { out.append(entry.value) }
+            case .wildcard:
+                let children = JSONPath.children(node)
+                try budget.spend(children.count)
+                out += children
+            case .index(let index):
+                guard case .array(let items) = node else { return }
+                let n = Int64(items.count)
+                let k = index < 0 ? n + index : index
+                if k >= 0 && k < n { out.append(items[Int(k)]) }
+            case .slice(let start, let end, let step):
+                guard case .array(let items) = node else { return }
+                let indices = JSONPath.sliceIndices(count: Int64(items.count), start: start, end: end, step: step ?? 1)
+                try budget.spend(indices.count)
+                for k in indices { out.append(items[Int(k)]) }
+            case .filter(let logical):
+                for child in JSONPath.children(node) where try test(logical, current: child) { out.append(child) }
+            }
+        }
+
+        // MARK: Filters
+
+        mutating func test(_ logical: Logical, current: PekitValue) throws(WorkBudget.Exceeded) -> Bool {
+            try budget.spend()
+            switch logical {
+            case .or(let terms):
+                for term in terms where try test(term, current: current) { return true }
+                return false
+            case .and(let terms):
+                for term in terms where try !test(term, current: current) { return false }
+                return true
+            case .not(let inner): return try !test(inner, current: current)
+            case .exists(let query): return try !nodes(query, current: current).isEmpty
+            case .function(let f): return try call(f, current: current) == .logical(true)
+            case .compare(let a, let op, let b):
+                let left = try value(a, current: current), right = try value(b, current: current)
+                try budget.spend(JSONPath.size(left) + JSONPath.size(right))
+                return JSONPath.compare(left, op, right)
+            }
+        }
+
+        mutating func nodes(_ query: Query, current: PekitValue) throws(WorkBudget.Exceeded) -> [PekitValue] {
+            try apply(query.segments, to: [query.relative ? current : root])
+        }
+
+        /// A comparable's value, or nil for Nothing (a singular query that selects no node).
+        mutating func value(_ c: Comparable, current: PekitValue) throws(WorkBudget.Exceeded) -> PekitValue? {
+            switch c {
+            case .literal(let v): return v
+            case .query(let q): return try nodes(q, current: current).first
+            case .function(let f):
+                if case .value(let v) = try call(f, current: current) { return v }
+                return nil
+            }
+        }
     }
 
     static func children(_ node: PekitValue) -> [PekitValue] {
@@ -32,22 +106,14 @@ extension JSONPath {
         }
     }
 
-    static func select(_ selector: Selector, from node: PekitValue, root: PekitValue, into out: inout [PekitValue]) {
-        switch selector {
-        case .name(let name):
-            if case .map(let map) = node, let entry = map.entries.first(where: { $0.key == name }) { out.append(entry.value) }
-        case .wildcard:
-            out += children(node)
-        case .index(let index):
-            guard case .array(let items) = node else { return }
-            let n = Int64(items.count)
-            let k = index < 0 ? n + index : index
-            if k >= 0 && k < n { out.append(items[Int(k)]) }
-        case .slice(let start, let end, let step):
-            guard case .array(let items) = node else { return }
-            for k in sliceIndices(count: Int64(items.count), start: start, end: end, step: step ?? 1) { out.append(items[Int(k)]) }
-        case .filter(let logical):
-            for child in children(node) where test(logical, current: child, root: root) { out.append(child) }
+    /// What comparing a value costs, by its top level: a list's items, an object's members each
+    /// looked up in the other's (a deep comparison walks on into them).
+    static func size(_ value: PekitValue?) -> Int {
+        switch value {
+        case .array(let items)?, .set(let items)?: return items.count
+        case .map(let map)?: let n = min(map.entries.count, 1 << 20); return n * n
+        case .string(let s)?: return s.count / 64
+        default: return 0
         }
     }
 
@@ -66,35 +132,6 @@ extension JSONPath {
             while lower < k { out.append(k); k += step }
         }
         return out
-    }
-
-    // MARK: Filters
-
-    static func test(_ logical: Logical, current: PekitValue, root: PekitValue) -> Bool {
-        switch logical {
-        case .or(let terms): return terms.contains { test($0, current: current, root: root) }
-        case .and(let terms): return terms.allSatisfy { test($0, current: current, root: root) }
-        case .not(let inner): return !test(inner, current: current, root: root)
-        case .exists(let query): return !nodes(query, current: current, root: root).isEmpty
-        case .function(let f): return call(f, current: current, root: root) == .logical(true)
-        case .compare(let a, let op, let b):
-            return compare(value(a, current: current, root: root), op, value(b, current: current, root: root))
-        }
-    }
-
-    static func nodes(_ query: Query, current: PekitValue, root: PekitValue) -> [PekitValue] {
-        apply(query.segments, to: [query.relative ? current : root], root: root)
-    }
-
-    /// A comparable's value, or nil for Nothing (a singular query that selects no node).
-    static func value(_ c: Comparable, current: PekitValue, root: PekitValue) -> PekitValue? {
-        switch c {
-        case .literal(let v): return v
-        case .query(let q): return nodes(q, current: current, root: root).first
-        case .function(let f):
-            if case .value(let v) = call(f, current: current, root: root) { return v }
-            return nil
-        }
     }
 
     /// §2.3.5.2.2: Nothing equals only Nothing; `<` holds only between two numbers or two strings.

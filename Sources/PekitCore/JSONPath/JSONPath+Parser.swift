@@ -3,6 +3,8 @@ extension JSONPath {
     struct Parser {
         let bytes: [UInt8]
         var i = 0
+        /// Filter expressions open around the one being read (`JSONPath.maxNesting` at most).
+        var depth = 0
         /// I-JSON's exact integers (§2.1): ±(2^53 − 1).
         static let intRange: ClosedRange<Int64> = -(1 << 53 - 1)...(1 << 53 - 1)
 
@@ -214,8 +216,13 @@ extension JSONPath {
             }
         }
 
+        /// Every nesting of a filter expression passes through here (a parenthesis, `!`, a
+        /// filter in a query, a function's argument): so the depth is counted here.
         mutating func basic() throws -> Parsed {
             let at = i
+            depth += 1
+            defer { depth -= 1 }
+            guard depth <= JSONPath.maxNesting else { throw fail("filter expressions nest more than \(JSONPath.maxNesting) levels deep") }
             if take(UInt8(ascii: "!")) {
                 blank()
                 if take(UInt8(ascii: "(")) { return .logical(.not(try parenthesised())) }

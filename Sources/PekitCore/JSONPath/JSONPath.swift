@@ -19,11 +19,27 @@ public struct JSONPath: Sendable, CustomStringConvertible {
 
     public var description: String { text }
 
-    /// The values the query selects from `document`, in the order RFC 9535 gives them.
-    /// Complexity: O(nodes visited); a descendant segment visits the whole subtree.
+    /// The values the query selects from `document`, in the order RFC 9535 gives them, with no
+    /// limit on the work: for queries and documents the caller trusts.
+    /// Complexity: O(nodes visited); a descendant segment visits the whole subtree, and each
+    /// filter nested in another multiplies the nodes visited.
     public func select(_ document: PekitValue) -> [PekitValue] {
-        Self.apply(segments, to: [document], root: document)
+        var unlimited = WorkBudget.unlimited
+        return (try? select(document, budget: &unlimited)) ?? []
     }
+
+    /// The values the query selects from `document`, each node visited and each step of a
+    /// `match()` or `search()` charged to `budget`: what runs a stranger's query bounds it so.
+    /// - Throws: `WorkBudget.Exceeded` when the budget runs out before the query is done.
+    public func select(_ document: PekitValue, budget: inout WorkBudget) throws(WorkBudget.Exceeded) -> [PekitValue] {
+        var walk = Walk(root: document, budget: budget)
+        defer { budget = walk.budget }
+        return try walk.apply(segments, to: [document])
+    }
+
+    /// How deep filter expressions may nest (parentheses, `!`, filters inside filters, function
+    /// arguments): deeper is a parse error naming the depth, never a stack overflow.
+    public static let maxNesting = 64
 
     /// Why a query does not parse, and where (a byte offset into it).
     public struct ParseError: Error, Equatable, CustomStringConvertible, Sendable {

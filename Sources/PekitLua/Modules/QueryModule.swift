@@ -115,7 +115,19 @@ enum QueryModule: LuaModule {
             } else {
                 document = try call.runtime.value(at: 1, path: "value")
             }
-            call.runtime.push(.array(path.select(document)))
+            // Charged to a plugin's budget node by node; Ctrl-C and the time limit stop it too.
+            let L = call.L
+            let remaining = pekit_budget_remaining(L)
+            var budget = WorkBudget(steps: remaining >= Int64(Int.max) ? .max : Int(remaining)) { pekit_budget_expired(L) != 0 }
+            do {
+                let found = try path.select(document, budget: &budget)
+                _ = pekit_budget_spend(L, Int64(budget.spent))
+                call.runtime.push(.array(found))
+            } catch {
+                // Spent, or stopped: the trampoline raises the budget's own error on return.
+                _ = pekit_budget_spend(L, Int64(budget.spent) + 1)
+                throw LuaArgumentError("the query was stopped: \(error)")
+            }
             return 1
         }
         setFunction(-1, "pekit.json", "encode") { call in

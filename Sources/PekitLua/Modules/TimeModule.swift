@@ -47,6 +47,7 @@ enum TimeModule: LuaModule {
                 return 1
             }
             setFunction(module, "pekit.time", "sleep") { call in
+                try call.require(.waiting)
                 guard call.stack.type(1) == LUA_TNUMBER, let seconds = call.stack.number(1), seconds.isFinite, seconds >= 0, seconds <= 1e6 else {
                     throw call.typeError(1, expected: "number of seconds from 0 to 1000000")
                 }

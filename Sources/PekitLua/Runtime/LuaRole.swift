@@ -15,7 +15,7 @@ enum LuaRole: Equatable {
     func allows(_ capability: LuaCapability) -> Bool {
         switch self {
         case .host: return true
-        case .sandbox: return capability == .plugins || capability == .policies || capability == .tasks
+        case .sandbox: return capability == .plugins || capability == .policies || capability == .tasks || capability == .waiting
         case .plugin: return false
         }
     }
@@ -32,7 +32,7 @@ enum LuaRole: Equatable {
 
 /// What a function needs beyond computing a result from its arguments.
 enum LuaCapability: Equatable {
-    case files, network, plugins, policies, tasks
+    case files, network, plugins, policies, tasks, waiting
 
     /// Why the function needs it, for messages.
     var reason: String {
@@ -42,6 +42,7 @@ enum LuaCapability: Equatable {
         case .plugins: return "it loads plugin files"
         case .policies: return "it defines policies for the whole runtime"
         case .tasks: return "its tasks would run after the plugin's call"
+        case .waiting: return "it waits, and a plugin's call must end within its budget"
         }
     }
 }

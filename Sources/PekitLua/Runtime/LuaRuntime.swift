@@ -58,6 +58,9 @@ public final class LuaRuntime {
         /// VM instructions (and pattern-matching steps) a plugin may run per call, load or function,
         /// counting every coroutine it starts, before it is stopped.
         public var pluginInstructionBudget: Int = 50_000_000
+        /// Wall-clock seconds a plugin's call (with everything it starts) may run, whatever its
+        /// instructions: the instruction budget bounds Lua code, this bounds the rest.
+        public var pluginTimeLimit: Double = 2
         /// Bytes a plugin's state may hold in all (its own Lua state, whatever pekit returned to it).
         public var pluginMemoryLimit: Int = 64 << 20
         /// Deepest nesting of tables converted to values.
@@ -181,6 +184,7 @@ public final class LuaRuntime {
         // Before anything can make a coroutine: Ctrl-C must find the thread running Lua code.
         _ = pekit_watch_coroutines(state)
         pekit_open_patterns(state)
+        if role.isPlugin { pekit_meter_library(state) }
         try PekitModule.install(in: self)
         if role != .host { try lockDown() }
     }
@@ -276,7 +280,8 @@ public final class LuaRuntime {
     func call(_ nargs: Int32, results: Int32 = LUA_MULTRET, traceback: Bool = true) throws {
         try checkThread()
         let L = self.L
-        let budgeted = pekit_budget_begin(L, Int64(options.pluginInstructionBudget)) != 0
+        let nanoseconds = options.pluginTimeLimit > 0 ? Int64(min(options.pluginTimeLimit, 1e9) * 1e9) : 0
+        let budgeted = pekit_budget_begin(L, Int64(options.pluginInstructionBudget), nanoseconds) != 0
         // Ended after the error's text is read: a plugin's error object may have a __tostring.
         defer { if budgeted { pekit_budget_end(L) } }
         let previous = pekit_enforce_memory(L, 1)

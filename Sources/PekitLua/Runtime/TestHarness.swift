@@ -289,6 +289,21 @@ local function handler(e)
   return { message = tostring(e), traceback = tb }
 end
 
+-- os.exit in a test file would end pekit itself: the other files would not run and no report
+-- would be written, so a failing run could exit 0. Here it is a failure of the test that called
+-- it (of the file, at its top level), as pytest takes SystemExit and go test os.Exit; a pcall
+-- around it does not undo that. os is one table: whatever reaches it gets this exit.
+local exited
+G.os.exit = function(code)
+  -- The nearest Lua code that led here (pcall(os.exit) is called from C).
+  local w, line, level = "?", nil, 1
+  repeat w, line = where(level) level = level + 1 until w ~= "?" or level > 20
+  local shown_code = code == nil and "" or tostring(code)
+  local e = setmetatable({ message = sformat("os.exit(%s) called: a test may not end the run", shown_code), where = w, line = line }, failure_mt)
+  exited = exited or e
+  error(e, 0)
+end
+
 local short_src
 local function line_of(e)
   local line = smatch(e.message, "^" .. short_src:gsub("%p", "%%%0") .. ":(%d+):")
@@ -334,6 +349,7 @@ local function run_one(t, iteration, count)
     if ok and not hok then ok, err = hok, herr end
   end
   record.seconds = hooks.clock() - started
+  if exited then ok, err, exited = false, exited, nil end
   running = nil
   G.print = saved_print
   record.output = concat(output)
@@ -356,6 +372,7 @@ end
 
 short_src = options.short_src
 local loaded, load_error = xpcall(chunk, handler)
+if exited then loaded, load_error, exited = false, { message = tostring(exited) }, nil end
 if not loaded then
   return { error = load_error.message, traceback = load_error.traceback, line = line_of(load_error) }
 end

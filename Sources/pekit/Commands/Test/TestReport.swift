@@ -32,7 +32,8 @@ enum TestReport {
             switch self {
             case .tap: Output.stdout.write(TestReport.tap(results))
             case .github: Output.stdout.write(TestReport.github(results))
-            case .junit(let path): try Files.writeAtomically(redactor.redact(Array(TestReport.junit(results, summary).utf8)), to: path)
+            // Written as XML text, so that the report stays well-formed.
+            case .junit(let path): try Files.writeAtomically(redactor.redact(Array(TestReport.junit(results, summary).utf8), placeholder: .xml), to: path)
             case .json(let path): try Files.writeAtomically(redactor.redact(TestReport.json(results, summary) + [0x0A]), to: path)
             }
         }
