@@ -217,6 +217,52 @@ final class TestCommandTests: XCTestCase {
         XCTAssertTrue(junit.contains("os.exit(0) called: a test may not end the run"), junit)
     }
 
+    /// Issue 68: a server's reason phrase and header values with ESC, OSC and C1 bytes reached the
+    /// terminal raw through a failure's explanation (and TAP, and GitHub's annotations): they are
+    /// escaped as `pekit request -v` escapes them, in every writer.
+    func testServerBytesReachNoTerminalRaw() throws {
+        let server = try TestServer.shared()
+        let dir = try makeTemporaryDirectory("pekit-test-escapes")
+        let response = "HTTP/1.1 500 Bad\u{1B}]0;pwned\u{07} news\r\nX-Evil: \u{1B}[2J\u{9B}31m\r\nContent-Length: 7\r\n\r\n\u{1B}[1mhi!"
+        let b64 = Data(response.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+        try write(["e_test.lua": #"test('shows', function() local r = pekit.http.get(pekit.vars.URL) print(r.body) expect(r):status(200) end)"# + "\n"], in: dir)
+        let r = try PekitProcess.run(["test", "--var", "URL=\(server.base)/canned?b=\(b64)", "--report", "tap", "--report", "github", "--report", "json:r.json", "."], directory: dir)
+        XCTAssertEqual(r.status, 1, r.stderr)
+        for (name, text) in [("stdout", r.stdout), ("stderr", r.stderr)] {
+            XCTAssertFalse(text.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 || $0.value == 0x9B }, "\(name): \(text.debugDescription)")
+        }
+        XCTAssertTrue(r.stdout.contains("HTTP/1.1 500 Bad\\x1B]0;pwned\\x07 news"), r.stdout)
+        XCTAssertTrue(r.stdout.contains("X-Evil: \\x1B[2J\\x9B31m"), r.stdout)
+        XCTAssertTrue(r.stdout.contains("\\x1B[1mhi!"), r.stdout)
+    }
+
+    /// Issue 68: a task a test spawned that failed after the test returned was lost (the run
+    /// exited 0, its output shown under the next test). It fails the test that spawned it, with
+    /// `pekit run`'s words, and what it printed is that test's.
+    func testATaskThatFailsFailsTheTestThatSpawnedIt() throws {
+        let dir = try makeTemporaryDirectory("pekit-test-task")
+        try write(["t_test.lua": """
+            test("spawns", function() pekit.spawn(function() pekit.time.sleep(0.01) print("from the task") error("task broke") end) end)
+            test("next", function() print("next test") end)
+
+            """], in: dir)
+        let r = try PekitProcess.run(["test", "t_test.lua"], directory: dir)
+        XCTAssertEqual(r.status, 1, r.stderr)
+        XCTAssertEqual(stable(r.stdout), """
+            t_test.lua
+              FAIL  spawns (N ms)
+                    task 2 failed (nothing waited for it): t_test.lua:1: task broke
+                    stack traceback:
+                    \t[C]: in function 'error'
+                    \tt_test.lua:1: in function <t_test.lua:1>
+                    printed:
+                      from the task
+              ok    next (N ms)
+            1 passed, 1 failed, 0 skipped, 0 errored in N s
+
+            """)
+    }
+
     func testJobsFailFastRepeatAndVars() throws {
         let dir = try makeTemporaryDirectory("pekit-test-jobs")
         var files: [String: String] = [:]

@@ -348,6 +348,10 @@ local function run_one(t, iteration, count)
     local hok, herr = xpcall(h, handler, context)
     if ok and not hok then ok, err = hok, herr end
   end
+  -- A task the test spawned and nothing waited for ends here, under this test: its output is
+  -- this test's, and its failure fails this test (pekit run fails the script so).
+  local task_error = hooks.tasks()
+  if task_error and (ok or getmetatable(err) == skip_mt) then ok, err = false, { message = task_error } end
   record.seconds = hooks.clock() - started
   if exited then ok, err, exited = false, exited, nil end
   running = nil

@@ -116,6 +116,8 @@ public enum TestRunner {
             result.loadError = luaMessage(error)
         }
         result.seconds = Timestamp.monotonic() - started
+        result.loadError = result.loadError.map { printable($0, keepingLineBreaks: true) }
+        result.traceback = result.traceback.map { printable($0, keepingLineBreaks: true) }
         return result
     }
 
@@ -144,6 +146,14 @@ public enum TestRunner {
         }
         setFunction(-1, "pekit test", "finish") { _ in state.defaultJar = nil; state.exchanges = nil; state.harComment = nil; last = nil; return 0 }
         setFunction(-1, "pekit test", "clock") { call in call.stack.push(number: Timestamp.monotonic()); return 1 }
+        // The tasks a test spawned, run to their end before the next test starts (as `pekit run`
+        // runs them before it exits): the failure of one nothing waited for, or nil.
+        setFunction(-1, "pekit test", "tasks") { call in
+            do { try call.runtime.finishTasks(); call.stack.pushNil() } catch let error as LuaError {
+                call.stack.push(error.message + (error.traceback.isEmpty ? "" : "\n" + error.traceback))
+            }
+            return 1
+        }
         setFunction(-1, "pekit test", "exchange") { call in
             if let (request, response) = last { call.stack.push(Self.exchangeText(request, response)) } else { call.stack.pushNil() }
             return 1
@@ -198,8 +208,11 @@ public enum TestRunner {
     }
 
     static func read(_ report: PekitValue, into result: inout TestFileResult) {
+        // What a test reports holds a server's bytes (a reason phrase, a header, a body it
+        // printed): escaped here, once, for every writer, so that no escape sequence reaches a
+        // terminal (the text, TAP and GitHub reports are read on one), as `request -v` escapes them.
         func text(_ map: PekitMap, _ key: ByteString) -> String? {
-            if case .string(let s)? = map[key] { return s.description }
+            if case .string(let s)? = map[key] { return printable(s.description, keepingLineBreaks: true) }
             return nil
         }
         func int(_ map: PekitMap, _ key: ByteString) -> Int? {
