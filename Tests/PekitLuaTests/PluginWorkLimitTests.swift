@@ -64,3 +64,39 @@ final class PluginWorkLimitTests: XCTestCase {
         XCTAssertEqual(header(lua, policy: "fine"), #""b=2&a=1""#)
     }
 }
+
+/// Issue 68: a plugin file another user could have written (a mode-0666 file, a world-writable
+/// directory even with the sticky bit, a file owned by someone else) replaced a shipped filter
+/// silently. It is refused with the reason, as OpenSSH refuses such configuration files, unless
+/// PEKIT_UNSAFE_PLUGINS=1 says to load it anyway.
+final class PluginTrustTests: XCTestCase {
+    func answer(_ directory: String, unsafe: Bool = false) throws -> String {
+        var options = LuaRuntime.Options()
+        options.extraPluginDirectories = [directory]
+        options.environment = unsafe ? ["PEKIT_UNSAFE_PLUGINS": "1"] : [:]
+        let lua = LuaREPL(runtime: try LuaRuntime(options: options))
+        return lua.eval(#"select(2, pcall(pekit.encode, "a b", "mine"))"#).replacingOccurrences(of: directory, with: "DIR")
+    }
+
+    func testPluginsOthersCanWriteAreRefused() throws {
+        let directory = try pluginDirectory(["mine": #"return { kind = "policy", space = "+" }"#])
+        let file = directory + "/mine.lua"
+        XCTAssertEqual(try answer(directory), #""a+b""#)
+        chmod(file, 0o666)
+        XCTAssertEqual(try answer(directory), #""pekit.encode: plugin \"mine\" (DIR/mine.lua): refused: the file is writable by every user (mode 666), so another user could have written it (fix its permissions, or PEKIT_UNSAFE_PLUGINS=1 to load it anyway)""#)
+        XCTAssertEqual(try answer(directory, unsafe: true), #""a+b""#)
+        chmod(file, 0o644)
+        // A directory anyone may add a file to, /tmp's mode: a new mine.lua could appear there.
+        chmod(directory, 0o1777)
+        let real = FileManager.default.fileExists(atPath: directory) ? (URL(fileURLWithPath: directory).resolvingSymlinksInPath().path) : directory
+        XCTAssertEqual(try answer(directory), #""pekit.encode: plugin \"mine\" (DIR/mine.lua): refused: its directory \#(real) is writable by every user (mode 1777), so another user could have written it (fix its permissions, or PEKIT_UNSAFE_PLUGINS=1 to load it anyway)""#.replacingOccurrences(of: directory, with: "DIR"))
+        chmod(directory, 0o755)
+        XCTAssertEqual(try answer(directory), #""a+b""#)
+        // Owned by another user (root can make it so; another user cannot give a file away).
+        if geteuid() == 0 {
+            chown(file, 4242, 4242)
+            XCTAssertEqual(try answer(directory), #""pekit.encode: plugin \"mine\" (DIR/mine.lua): refused: the file is owned by another user (uid 4242), so another user could have written it (fix its permissions, or PEKIT_UNSAFE_PLUGINS=1 to load it anyway)""#)
+            chown(file, 0, 0)
+        }
+    }
+}

@@ -148,6 +148,9 @@ final class PluginLoader {
 
     private func load(file: String, name: String) throws -> Loaded {
         let place = "plugin \"\(name)\" (\(file))"
+        if runtime.options.environmentVariable("PEKIT_UNSAFE_PLUGINS") != "1", let why = PluginTrust.refusal(of: file) {
+            throw PluginError(description: "\(place): refused: \(why), so another user could have written it (fix its permissions, or PEKIT_UNSAFE_PLUGINS=1 to load it anyway)")
+        }
         let data: [UInt8]
         switch PekitCore.Files.read(file, limit: Self.sizeLimit) {
         case .bytes(let read): data = read
