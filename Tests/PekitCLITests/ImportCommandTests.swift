@@ -55,6 +55,16 @@ final class ImportCommandTests: XCTestCase {
 
     /// --policy P: the query read back as P nests it (a table, in order where P keeps the given
     /// order), only when P writes the same bytes again; the script sends that query.
+    /// Issue 68: the pasted command's control bytes reached the script's header comment raw (and
+    /// so the terminal the script is printed on); they are escaped as the body's literal is.
+    func testThePastedCommandsControlBytesAreEscapedInTheComment() throws {
+        let imported = try PekitProcess.run(["import", "curl", "-"], stdin: Array("curl -d 'a\u{1B}]0;pwned\u{07}b' http://h/\n".utf8))
+        XCTAssertEqual(imported.status, 0, imported.stderr)
+        XCTAssertTrue(imported.stdout.hasPrefix("-- Made by `pekit import curl` from:\n--   curl -d 'a\\x1B]0;pwned\\x07b' http://h/\n"), imported.stdout)
+        XCTAssertTrue(imported.stdout.contains(#"body = "a\027]0;pwned\007b","#), imported.stdout)
+        XCTAssertFalse(imported.stdout.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 })
+    }
+
     func testParamsReadBackUnderAPolicy() throws {
         let cases = [
             ("rack", "u[name]=ada&u[age]=36&tags[]=a&tags[]=b+c&page=2",

@@ -183,7 +183,9 @@ private func luaQuote(_ text: String) -> String { LuaLiteral.quoted(text) }
 private func luaScript(_ request: PekitRequest, builder: RequestBuilder, options parsed: Arguments, from command: String) -> String {
     var lines = ["-- Made by `pekit import curl` from:"]
     for line in command.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }).prefix(12) {
-        lines.append("--   " + line.trimmingCharacters(in: .whitespacesAndNewlines))
+        // The pasted command is a stranger's text: its control bytes (ESC, BEL) are escaped, as
+        // the body's literal escapes them, so printing the script sends none to a terminal.
+        lines.append("--   " + printable(line.trimmingCharacters(in: .whitespacesAndNewlines)))
     }
     let same = { (other: RequestBuilder) -> Bool in
         guard let built = try? other.build() else { return false }
