@@ -35,6 +35,16 @@ final class CookiesCommandTests: XCTestCase {
 
     /// Issue 43: the context of a response and of a request (`--site`): a cross-site response
     /// cannot set a SameSite=Lax or Strict cookie; a cross-site request does not send them.
+    /// Issue 68: an expiry before any date there is (-1e308, from a JSON jar) was listed as
+    /// "expires never", though the cookie is not sent: it is listed as expired.
+    func testAnExpiryPastAnyDateIsExpiredNotNever() throws {
+        let cookie = #"{"name":"a","value":"1","domain":"example.com","path":"/","creation":1,"last_access":1,"host_only":true,"secure":false,"http_only":false,"same_site":null,"partitioned":false"#
+        try (#"{"pekit_cookies":1,"cookies":["# + cookie + #","expires":-1e308}]}"#)
+            .write(to: directory.appendingPathComponent("far.json"), atomically: true, encoding: .utf8)
+        XCTAssertEqual(try run("cookies", "list", "far.json").stdout, "a=1  domain=example.com path=/  host-only expired\n")
+        XCTAssertEqual(try run("cookies", "explain", "far.json", "http://example.com/").stdout, "not sent a=1  expired\n")
+    }
+
     func testSiteContext() throws {
         let stored = try run("cookies", "receive", "--site", "cross-site", "site.txt", "https://a.example/", "l=1; SameSite=Lax", "n=1; SameSite=None; Secure", "foo")
         XCTAssertEqual(stored.stdout, """

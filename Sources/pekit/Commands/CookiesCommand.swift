@@ -196,8 +196,11 @@ private func describe(_ c: Cookie) -> String {
     if c.partitioned { line += " Partitioned"; if let key = c.partitionKey { line += "(" + key + ")" } }
     if let expires = c.expires, expires.isFinite, abs(expires) < 1e15 {
         line += " expires "; line += CookieDate.iso8601(Int64(expires.rounded(.down)))
-    } else if c.expires != nil {
+    } else if let expires = c.expires, expires > 0 {
         line += " expires never"
+    } else if c.expires != nil {
+        // Past any date there is (-1e308, -inf): long expired, and never sent.
+        line += " expired"
     } else {
         line += " session"
     }
