@@ -144,10 +144,18 @@ public final class HARLog: @unchecked Sendable {
     }
 
     /// The HAR document.
-    public func json() -> [UInt8] {
+    public func json() -> [UInt8] { json(redactedBy: nil) }
+
+    /// The HAR document with every secret `redactor` knows replaced, inside its base64 bodies
+    /// too: a body given as base64 is decoded, redacted and encoded again, so it stays base64
+    /// (a placeholder put in place of the token would not decode).
+    public func json(redactedBy redactor: Redactor?) -> [UInt8] {
         lock.lock()
-        let entries = self.entries
+        var entries = self.entries
         lock.unlock()
+        if let redactor, !redactor.isEmpty {
+            entries = entries.map { ($0.started, Self.redacted($0.entry, redactor)) }
+        }
         let log = PekitValue.map(PekitMap(ordered: [
             .init(key: "version", value: .text("1.2")),
             .init(key: "creator", value: .map(PekitMap(ordered: [.init(key: "name", value: .text("pekit")), .init(key: "version", value: .text(Pekit.version))]))),
@@ -156,5 +164,24 @@ public final class HARLog: @unchecked Sendable {
             .init(key: "entries", value: .array(entries.enumerated().sorted { ($0.element.started, $0.offset) < ($1.element.started, $1.offset) }.map(\.element.entry))),
         ]))
         return (try? JSON.encodePretty(.map(PekitMap(ordered: [.init(key: "log", value: log)])))) ?? JSON.write(log)
+    }
+
+    /// `value` with every string redacted, and a `{"text": …, "encoding": "base64"}` content's
+    /// bytes redacted under their encoding.
+    static func redacted(_ value: PekitValue, _ redactor: Redactor) -> PekitValue {
+        switch value {
+        case .string(let s): return .string(ByteString(redactor.redact(s.bytes)))
+        case .array(let items): return .array(items.map { redacted($0, redactor) })
+        case .map(let map):
+            if map["encoding"] == .text("base64"), case .string(let text)? = map["text"],
+               let decoded = try? Base64.decode(text.bytes, alphabet: .standard) {
+                let encoded = Base64.encode(redactor.redact(decoded), alphabet: .standard)
+                return .map(PekitMap(ordered: map.entries.map {
+                    $0.key == "text" ? .init(key: $0.key, value: .string(ByteString(encoded))) : .init(key: $0.key, value: redacted($0.value, redactor))
+                }))
+            }
+            return .map(PekitMap(ordered: map.entries.map { .init(key: $0.key, value: redacted($0.value, redactor)) }))
+        default: return value
+        }
     }
 }

@@ -103,4 +103,20 @@ final class SecretFormsTests: XCTestCase {
         XCTAssertTrue(parser.parse(), "\(parser.parserError.map { "\($0)" } ?? "")")
         XCTAssertTrue(String(decoding: junit, as: UTF8.self).contains("xml &lt;secret XML&gt; {&quot;q&quot;:&quot;&lt;secret XML&gt;&quot;"))
     }
+
+    /// Issue 68: a binary body holding a secret became `"text": "<secret TOK>"` still marked
+    /// `"encoding": "base64"`. The body is redacted inside its bytes and stays base64.
+    func testAHARsBase64BodiesAreRedactedInsideAndStayBase64() throws {
+        let server = try TestServer.shared()
+        let dir = try makeTemporaryDirectory("pekit-secret-har")
+        let script = #"pekit.http.post(pekit.vars.URL, { body = "\0\255bin " .. pekit.vars.TOK .. " end\0" })"#
+        let r = try PekitProcess.run(["run", "--secret", "TOK=hunter2-token", "--var", "URL=\(server.base)/echo", "--har", "r.har", "-e", script], directory: dir)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let har = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent("r.har"))) as? [String: Any])
+        let entries = try XCTUnwrap((har["log"] as? [String: Any])?["entries"] as? [[String: Any]])
+        let post = try XCTUnwrap((entries.first?["request"] as? [String: Any])?["postData"] as? [String: Any])
+        XCTAssertEqual(post["encoding"] as? String, "base64")
+        let decoded = try XCTUnwrap(Data(base64Encoded: try XCTUnwrap(post["text"] as? String)))
+        XCTAssertEqual(decoded, Data([0, 0xFF] + Array("bin <secret TOK> end".utf8) + [0]))
+    }
 }

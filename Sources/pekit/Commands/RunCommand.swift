@@ -86,7 +86,7 @@ private func runRun(_ args: [[UInt8]]) throws -> Int32 {
     if let path = parsed.value(RunOptions.har) {
         let log = HARLog(secrets: parsed.has(RunOptions.harWithSecrets))
         runtime.harLog = log
-        defer { try? Files.writeAtomically(redactor.redact(log.json()), to: path, mode: 0o600) }
+        defer { try? Files.writeAtomically(log.json(redactedBy: redactor), to: path, mode: 0o600) }
         return runLua { try runScriptParts(parsed, runtime) }
     }
     return runLua { try runScriptParts(parsed, runtime) }

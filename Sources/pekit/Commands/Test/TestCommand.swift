@@ -115,6 +115,6 @@ private func runTests(_ args: [[UInt8]]) throws -> Int32 {
     let summary = TestSummary(results, seconds: Timestamp.monotonic() - started)
     human.line(summary.line)
     for report in reports { try report.write(results, summary, redactor) }
-    if let log = options.har, let path = harPath { try Files.writeAtomically(redactor.redact(log.json()), to: path, mode: 0o600) }
+    if let log = options.har, let path = harPath { try Files.writeAtomically(log.json(redactedBy: redactor), to: path, mode: 0o600) }
     return summary.exitStatus
 }
