@@ -263,6 +263,34 @@ final class TestCommandTests: XCTestCase {
             """)
     }
 
+    /// Issue 68: what a test printed was held whole and written twice into JUnit (50 MB printed:
+    /// 401 MB resident, a 100 MB report). The last MiB is kept, the explanation says how much
+    /// was cut, and JUnit writes it once, in `<system-out>`.
+    func testALongOutputKeepsItsTailOnce() throws {
+        let dir = try makeTemporaryDirectory("pekit-test-long-output")
+        try write(["long_test.lua": """
+            test("prints", function()
+              print("BEGIN-MARKER")
+              local line = ("x"):rep(99)
+              for i = 1, 30000 do print(line) end
+              print("END-MARKER")
+              error("fails")
+            end)
+
+            """], in: dir)
+        let r = try PekitProcess.run(["test", "--report", "junit:r.xml", "long_test.lua"], directory: dir)
+        XCTAssertEqual(r.status, 1, r.stderr)
+        // 13 + 30,000 × 100 + 11 bytes printed; the last 1,048,576 at most are kept, whole lines.
+        let kept = 11 + 100 * (((1 << 20) - 11) / 100)
+        XCTAssertTrue(r.stdout.contains("        printed (the last \(kept) bytes of 3000024; \(3000024 - kept) cut):\n          xxx"), String(r.stdout.prefix(400)))
+        XCTAssertFalse(r.stdout.contains("BEGIN-MARKER"))
+        XCTAssertTrue(r.stdout.contains("          END-MARKER\n"))
+        let junit = try String(contentsOf: dir.appendingPathComponent("r.xml"), encoding: .utf8)
+        XCTAssertEqual(junit.components(separatedBy: "END-MARKER").count, 2, "the output is written once")
+        XCTAssertTrue(junit.contains("<system-out>(\(3000024 - kept) bytes cut before this: the last \(kept) are kept)\nxxx"))
+        XCTAssertLessThan(junit.utf8.count, (1 << 20) + 4096)
+    }
+
     func testJobsFailFastRepeatAndVars() throws {
         let dir = try makeTemporaryDirectory("pekit-test-jobs")
         var files: [String: String] = [:]

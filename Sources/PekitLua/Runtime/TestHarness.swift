@@ -12,6 +12,7 @@ local traceback, getinfo, floor, tonumber, max = debug.traceback, debug.getinfo,
 local encode, query, null = pekit.json.encode, pekit.json.query, pekit.null
 
 local tests, befores, afters = {}, {}, {}
+local OUTPUT_LIMIT = options.output_limit
 local file_skip, running
 local failure_mt = { __name = "pekit.test.failure", __tostring = function(f) return f.where .. ": " .. f.message end }
 local skip_mt = { __name = "pekit.test.skip" }
@@ -329,14 +330,24 @@ end
 
 local function run_one(t, iteration, count)
   local record = { name = t.name, iteration = iteration, iterations = count, line = t.line }
-  local output = {}
+  -- What the test prints, its last OUTPUT_LIMIT bytes: a test that prints 300 MB keeps a tail,
+  -- and how much it dropped, not the whole in memory.
+  local output, first, last, kept, cut = {}, 1, 0, 0, 0
   local jar = t.jar or pekit.cookies.jar()
   hooks.begin(jar, short_src .. ": " .. (count > 1 and sformat("%s [%d/%d]", t.name, iteration, count) or t.name))
   local saved_print = G.print
   G.print = function(...)
     local parts = {}
     for i = 1, select("#", ...) do parts[i] = tostring((select(i, ...))) end
-    output[#output + 1] = concat(parts, "\t") .. "\n"
+    local line = concat(parts, "\t") .. "\n"
+    last = last + 1
+    output[last] = line
+    kept = kept + #line
+    while kept > OUTPUT_LIMIT and first < last do
+      kept, cut = kept - #output[first], cut + #output[first]
+      output[first] = nil
+      first = first + 1
+    end
   end
   running = record
   local context = { name = t.name, iteration = iteration, jar = jar }
@@ -356,7 +367,13 @@ local function run_one(t, iteration, count)
   if exited then ok, err, exited = false, exited, nil end
   running = nil
   G.print = saved_print
-  record.output = concat(output)
+  record.output = concat(output, "", first, last)
+  if #record.output > OUTPUT_LIMIT then
+    -- One line longer than the limit: its end.
+    cut = cut + #record.output - OUTPUT_LIMIT
+    record.output = ssub(record.output, -OUTPUT_LIMIT)
+  end
+  record.output_cut = cut
   local mt = getmetatable(err)
   if ok then
     record.status = "passed"

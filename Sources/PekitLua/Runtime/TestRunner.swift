@@ -14,8 +14,10 @@ public struct TestOutcome: Sendable {
     /// A failure's `file:line: what` (or a skip's reason).
     public var message: String?
     public var line: Int?
-    /// What the test printed.
+    /// What the test printed: its last `TestOptions.outputLimit` bytes at most.
     public var output = ""
+    /// The bytes printed before `output` that were not kept.
+    public var outputCut = 0
     /// A failure's explanation beyond its message: a JSON diff, the jar's verdicts.
     public var detail: String?
     public var traceback: String?
@@ -43,6 +45,8 @@ public struct TestOptions: Sendable {
     public var filter: String?
     public var iterations = 1
     public var failFast = false
+    /// The most a test's printed output kept (its end), in bytes.
+    public var outputLimit = 1 << 20
     /// `pekit.vars` (`--env-file`, then `--var`, then secrets).
     public var vars: [(name: String, value: String)] = []
     /// Shared by every file of a run: set when one fails under `--fail-fast`.
@@ -104,6 +108,7 @@ public enum TestRunner {
             if let filter = options.filter { stack.push(filter); stack.rawSet(-2, "filter") }
             stack.push(integer: Int64(options.iterations)); stack.rawSet(-2, "iterations")
             stack.push(bool: options.failFast); stack.rawSet(-2, "fail_fast")
+            stack.push(integer: Int64(options.outputLimit)); stack.rawSet(-2, "output_limit")
             stack.push(Self.shortSource(path)); stack.rawSet(-2, "short_src")
             try runtime.callCatchingInterrupts(4, results: 1)
             let report = try runtime.value(at: -1, path: "the harness's report")
@@ -239,6 +244,7 @@ public enum TestRunner {
             outcome.message = text(t, "message")
             outcome.line = int(t, "line")
             outcome.output = text(t, "output") ?? ""
+            outcome.outputCut = int(t, "output_cut") ?? 0
             outcome.detail = text(t, "detail")
             outcome.traceback = text(t, "traceback")
             outcome.exchange = text(t, "exchange")

@@ -140,9 +140,13 @@ enum TestReport {
                 switch o.status {
                 case .passed: break
                 case .skipped: inner += "      <skipped message=\"\(xml(o.message ?? ""))\"/>\n"
-                case .failed: inner += "      <failure message=\"\(xml(o.message ?? "failed"))\" type=\"failure\">\(xml(TestText.explanation(o) ?? ""))</failure>\n"
+                case .failed: inner += "      <failure message=\"\(xml(o.message ?? "failed"))\" type=\"failure\">\(xml(TestText.explanation(o, withOutput: false) ?? ""))</failure>\n"
                 }
-                if !o.output.isEmpty { inner += "      <system-out>\(xml(o.output))</system-out>\n" }
+                // What it printed, once: the explanation above leaves it to this element.
+                if !o.output.isEmpty {
+                    let cut = o.outputCut > 0 ? "(\(o.outputCut) bytes cut before this: the last \(o.output.utf8.count) are kept)\n" : ""
+                    inner += "      <system-out>\(xml(cut + o.output))</system-out>\n"
+                }
                 let open = "    <testcase name=\"\(xml(TestText.name(o)))\" classname=\"\(xml(result.path))\" time=\"\(seconds(o.seconds))\""
                 out += inner.isEmpty ? open + "/>\n" : open + ">\n" + inner + "    </testcase>\n"
             }
@@ -164,6 +168,7 @@ enum TestReport {
                 t += optional("message", o.message) + (o.line.map { [entry("line", .integer(Int64($0)))] } ?? [])
                 t += optional("detail", o.detail) + optional("traceback", o.traceback) + optional("exchange", o.exchange)
                 t.append(entry("output", .text(o.output)))
+                if o.outputCut > 0 { t.append(entry("output_cut", .integer(Int64(o.outputCut)))) }
                 return .map(PekitMap(ordered: t))
             })))
             if result.stopped { fields.append(entry("stopped", .boolean(true))) }

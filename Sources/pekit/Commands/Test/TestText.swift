@@ -31,15 +31,24 @@ enum TestText {
         return out
     }
 
-    /// A failure's whole explanation: message, detail, traceback, exchange, output.
-    static func explanation(_ o: TestOutcome) -> String? {
+    /// A failure's whole explanation: message, detail, traceback, exchange, and (unless a report
+    /// writes it elsewhere, as JUnit's `<system-out>`) what the test printed.
+    static func explanation(_ o: TestOutcome, withOutput: Bool = true) -> String? {
         guard o.status == .failed else { return nil }
         var parts = [o.message ?? "failed"]
         if let detail = o.detail { parts.append(detail) }
         if let traceback = o.traceback { parts.append(traceback) }
         if let exchange = o.exchange { parts.append(exchange) }
-        if !o.output.isEmpty { parts.append("printed:\n" + indented(String(o.output.dropLast(o.output.hasSuffix("\n") ? 1 : 0)), by: "  ")) }
+        if withOutput && !o.output.isEmpty {
+            parts.append(printedHeading(o) + "\n" + indented(String(o.output.dropLast(o.output.hasSuffix("\n") ? 1 : 0)), by: "  "))
+        }
         return parts.joined(separator: "\n")
+    }
+
+    /// "printed:", or, when only the end of a long output was kept, how much of it.
+    static func printedHeading(_ o: TestOutcome) -> String {
+        guard o.outputCut > 0 else { return "printed:" }
+        return "printed (the last \(o.output.utf8.count) bytes of \(o.output.utf8.count + o.outputCut); \(o.outputCut) cut):"
     }
 }
 
