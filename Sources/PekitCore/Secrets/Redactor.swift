@@ -59,7 +59,10 @@ public struct Redactor: Sendable {
     /// How a redacted secret is written: `<secret NAME>`, or as XML text (`&lt;secret NAME&gt;`,
     /// which an XML reader shows as the first) for a document whose markup must stay well-formed.
     public enum Placeholder: Sendable {
-        case plain, xml
+        /// `<secret NAME>`.
+        case plain
+        /// `&lt;secret NAME&gt;`, for XML text and attribute values.
+        case xml
 
         func bytes(_ name: String) -> [UInt8] {
             switch self {
