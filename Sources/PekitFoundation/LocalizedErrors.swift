@@ -24,6 +24,7 @@ extension IDNA.Failure: LocalizedError { public var errorDescription: String? { 
 extension JSON.ParseError: LocalizedError { public var errorDescription: String? { description } }
 extension JSON.EncodeError: LocalizedError { public var errorDescription: String? { description } }
 extension MemoryBudget.Exceeded: LocalizedError { public var errorDescription: String? { description } }
+extension WorkBudget.Exceeded: LocalizedError { public var errorDescription: String? { description } }
 extension DotEnv.ParseError: LocalizedError { public var errorDescription: String? { description } }
 extension Base64.DecodingError: LocalizedError { public var errorDescription: String? { description } }
 extension Hex.DecodingError: LocalizedError { public var errorDescription: String? { description } }

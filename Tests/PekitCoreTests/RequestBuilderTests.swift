@@ -7,14 +7,31 @@ final class RequestBuilderTests: XCTestCase {
     func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
 
     func testURLResolutionAndQueryAppending() {
-        // RFC 3986 §5.4.1 normal examples, against "http://a/b/c/d;p?q".
+        // RFC 3986 §5.4.1 and §5.4.2, the normal and abnormal examples as the RFC gives them,
+        // against "http://a/b/c/d;p?q".
         let base = "http://a/b/c/d;p?q"
-        let cases = ["g": "http://a/b/c/d;p/g", "./g": "http://a/b/c/d;p/g", "/g": "http://a/g", "//g": "http://g", "?y": "http://a/b/c/d;p/?y",
-                     "../g": "http://a/b/c/g", "g?y#s": "http://a/b/c/d;p/g?y#s", "": "http://a/b/c/d;p/?q", "https:x": "https:x"]
-        // (AFNetworking's rule adds '/' to a base path without one, so "d;p" is a directory here.)
+        let cases: KeyValuePairs = [
+            "g:h": "g:h", "g": "http://a/b/c/g", "./g": "http://a/b/c/g", "g/": "http://a/b/c/g/", "/g": "http://a/g",
+            "//g": "http://g", "?y": "http://a/b/c/d;p?y", "g?y": "http://a/b/c/g?y", "#s": "http://a/b/c/d;p?q#s",
+            "g#s": "http://a/b/c/g#s", "g?y#s": "http://a/b/c/g?y#s", ";x": "http://a/b/c/;x", "g;x": "http://a/b/c/g;x",
+            "g;x?y#s": "http://a/b/c/g;x?y#s", "": "http://a/b/c/d;p?q", ".": "http://a/b/c/", "./": "http://a/b/c/",
+            "..": "http://a/b/", "../": "http://a/b/", "../g": "http://a/b/g", "../..": "http://a/", "../../": "http://a/",
+            "../../g": "http://a/g",
+            "../../../g": "http://a/g", "../../../../g": "http://a/g", "/./g": "http://a/g", "/../g": "http://a/g",
+            "g.": "http://a/b/c/g.", ".g": "http://a/b/c/.g", "g..": "http://a/b/c/g..", "..g": "http://a/b/c/..g",
+            "./../g": "http://a/b/g", "./g/.": "http://a/b/c/g/", "g/./h": "http://a/b/c/g/h", "g/../h": "http://a/b/c/h",
+            "g;x=1/./y": "http://a/b/c/g;x=1/y", "g;x=1/../y": "http://a/b/c/y", "g?y/./x": "http://a/b/c/g?y/./x",
+            "g?y/../x": "http://a/b/c/g?y/../x", "g#s/./x": "http://a/b/c/g#s/./x", "g#s/../x": "http://a/b/c/g#s/../x",
+            "http:g": "http:g",
+        ]
         for (reference, expected) in cases { XCTAssertEqual(URLResolution.resolve(reference, against: base), expected, reference) }
-        XCTAssertEqual(URLResolution.resolve("users?x=1", against: "https://api.example.com/v1"), "https://api.example.com/v1/users?x=1")
-        XCTAssertEqual(URLResolution.resolve("../v2/users", against: "https://api.example.com/v1/"), "https://api.example.com/v2/users")
+        // AFNetworking's rule, for a base URL (--base) alone: a base path is a directory.
+        XCTAssertEqual(URLResolution.resolve("g", against: base, baseIsDirectory: true), "http://a/b/c/d;p/g")
+        XCTAssertEqual(URLResolution.resolve("users?x=1", against: "https://api.example.com/v1", baseIsDirectory: true), "https://api.example.com/v1/users?x=1")
+        XCTAssertEqual(URLResolution.resolve("../v2/users", against: "https://api.example.com/v1/", baseIsDirectory: true), "https://api.example.com/v2/users")
+        // An absolute reference's dot segments go too, unless kept (curl's --path-as-is).
+        XCTAssertEqual(URLResolution.resolve("http://h/abs/../d", against: base), "http://h/d")
+        XCTAssertEqual(URLResolution.resolve("http://h/abs/../d", against: base, keepingDotSegments: true), "http://h/abs/../d")
         XCTAssertEqual(URLResolution.removeDotSegments("/a/b/c/./../../g"), "/a/g")
         XCTAssertEqual(URLResolution.appendQuery("a=1", to: "http://x/p"), "http://x/p?a=1")
         XCTAssertEqual(URLResolution.appendQuery("a=1", to: "http://x/p?b=2#f"), "http://x/p?b=2&a=1#f")

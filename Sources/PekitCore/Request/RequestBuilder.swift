@@ -175,7 +175,9 @@ public struct RequestBuilder: Sendable {
     public func build() throws -> PekitRequest {
         let method = Self.uppercased(self.method)
         guard PekitHeaders.isToken(method) else { throw RequestError.invalidMethod(self.method) }
-        var urlText = base.map { URLResolution.resolve(url, against: $0) } ?? url
+        // A base URL is a directory, as AFNetworking's relativeToURL: reads it ("users" against
+        // ".../v1" is ".../v1/users").
+        var urlText = base.map { URLResolution.resolve(url, against: $0, baseIsDirectory: true) } ?? url
         var parsed: RequestURL
         do { parsed = try RequestURL(urlText) } catch { throw RequestError.invalidURL("\(error)") }
         // Credentials in the URL are sent as Basic authentication (as curl and browsers do), so the

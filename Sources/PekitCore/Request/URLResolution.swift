@@ -1,29 +1,42 @@
 /// RFC 3986 §5: relative references resolved against a base, and query strings appended, all
 /// on the text as written (nothing is re-encoded, so what a policy produced stays byte for byte).
 public enum URLResolution {
-    /// Resolves `reference` against `base` (RFC 3986 §5.2). Like AFNetworking, a base path that
-    /// does not end in '/' gets one first, so "users" against ".../v1" is ".../v1/users".
-    public static func resolve(_ reference: String, against base: String) -> String {
-        if hasScheme(reference) { return reference }
+    /// Resolves `reference` against `base` by RFC 3986 §5.2, as curl, browsers and Python's
+    /// `urljoin` do: a relative path replaces the base's last segment (`c` from `/a/b` is `/a/c`),
+    /// and dot segments are removed, from an absolute reference's path too (`http://h/x/../d` is
+    /// `http://h/d`) unless `keepingDotSegments` (curl's `--path-as-is`).
+    /// - Parameter baseIsDirectory: AFNetworking's rule for a base URL (`relativeToURL:`, pekit's
+    ///   `--base`), and only for that: a base path that does not end in '/' gets one first, so
+    ///   "users" against ".../v1" is ".../v1/users". A redirect never uses it.
+    public static func resolve(_ reference: String, against base: String, baseIsDirectory: Bool = false, keepingDotSegments: Bool = false) -> String {
+        let tidy = { (path: String) in keepingDotSegments ? path : removeDotSegments(path) }
+        if hasScheme(reference) {
+            var absolute = split(reference)
+            // Only a hierarchical path (after an authority) has segments to tidy.
+            if absolute.authority != nil { absolute.path = tidy(absolute.path) }
+            return join(absolute)
+        }
         var base = split(base)
-        if !base.path.hasSuffix("/") { base.path += "/" }
+        if baseIsDirectory && !base.path.hasSuffix("/") { base.path += "/" }
         let ref = split(reference)
         var result = base
         result.fragment = ref.fragment
         if let authority = ref.authority {
             result.authority = authority
-            result.path = removeDotSegments(ref.path)
+            result.path = tidy(ref.path)
             result.query = ref.query
         } else if ref.path.isEmpty {
             result.query = ref.query ?? base.query
         } else {
             if ref.path.hasPrefix("/") {
-                result.path = removeDotSegments(ref.path)
+                result.path = tidy(ref.path)
             } else {
+                // §5.2.3: the base path up to its last "/" (none: the reference alone), then the reference.
                 let merged: String
                 if base.authority != nil && base.path.isEmpty { merged = "/" + ref.path }
-                else { merged = String(base.path[...(base.path.lastIndex(of: "/") ?? base.path.startIndex)]) + ref.path }
-                result.path = removeDotSegments(merged)
+                else if let slash = base.path.lastIndex(of: "/") { merged = String(base.path[...slash]) + ref.path }
+                else { merged = ref.path }
+                result.path = tidy(merged)
             }
             result.query = ref.query
         }
