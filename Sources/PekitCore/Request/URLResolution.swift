@@ -5,9 +5,13 @@ public enum URLResolution {
     /// `urljoin` do: a relative path replaces the base's last segment (`c` from `/a/b` is `/a/c`),
     /// and dot segments are removed, from an absolute reference's path too (`http://h/x/../d` is
     /// `http://h/d`) unless `keepingDotSegments` (curl's `--path-as-is`).
-    /// - Parameter baseIsDirectory: AFNetworking's rule for a base URL (`relativeToURL:`, pekit's
-    ///   `--base`), and only for that: a base path that does not end in '/' gets one first, so
-    ///   "users" against ".../v1" is ".../v1/users". A redirect never uses it.
+    /// - Parameters:
+    ///   - reference: a URL or a relative reference, as written (nothing is re-encoded).
+    ///   - base: the URL it is relative to.
+    ///   - baseIsDirectory: AFNetworking's rule for a base URL (`relativeToURL:`, pekit's
+    ///     `--base`), and only for that: a base path that does not end in '/' gets one first, so
+    ///     "users" against ".../v1" is ".../v1/users". A redirect never uses it.
+    ///   - keepingDotSegments: keep `.` and `..` segments as written (curl's `--path-as-is`).
     public static func resolve(_ reference: String, against base: String, baseIsDirectory: Bool = false, keepingDotSegments: Bool = false) -> String {
         let tidy = { (path: String) in keepingDotSegments ? path : removeDotSegments(path) }
         if hasScheme(reference) {
