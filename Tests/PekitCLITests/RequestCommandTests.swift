@@ -195,6 +195,28 @@ final class RequestCommandTests: XCTestCase {
 
     /// --cacert (with --resolve): the same bytes reach the TLS test server from pekit and curl,
     /// and without the CA both refuse the certificate.
+    /// Issue 69: `-b FILE` where FILE does not exist yet was a fatal error; curl turns the cookie
+    /// engine on (its tests 7, 31, 329, …), so the first login's `-b jar -c jar` works. Both
+    /// write the session cookie, and both send it the next time.
+    func testACookieFileNotThereYetTurnsTheCookieEngineOn() throws {
+        let server = try TestServer.shared()
+        let dir = try makeTemporaryDirectory("pekit-first-login")
+        let set = "\(server.base)/cookies/set?sid=abc", read = "\(server.base)/cookies"
+        _ = try PekitProcess.output(of: "/usr/bin/curl", ["-s", "-o", "/dev/null", "-b", "curl.jar", "-c", "curl.jar", set], directory: dir)
+        let first = try PekitProcess.run(["request", "--send", "-s", "-o", "/dev/null", "-b", "pekit.jar", "-c", "pekit.jar", set], directory: dir)
+        XCTAssertEqual(first.status, 0, first.stderr)
+        for jar in ["curl.jar", "pekit.jar"] {
+            let text = try String(contentsOf: dir.appendingPathComponent(jar), encoding: .utf8)
+            XCTAssertTrue(text.contains("\tsid\tabc"), "\(jar): \(text)")
+        }
+        let theirs = String(decoding: try PekitProcess.output(of: "/usr/bin/curl", ["-s", "-b", "curl.jar", read], directory: dir), as: UTF8.self)
+        let ours = try PekitProcess.run(["request", "--send", "-s", "-b", "pekit.jar", read], directory: dir)
+        XCTAssertEqual(ours.stdout, theirs)
+        XCTAssertTrue(theirs.contains("sid=abc"), theirs)
+        // -b "" (curl's idiom for the engine alone) likewise.
+        XCTAssertEqual(try PekitProcess.run(["request", "--send", "-s", "-o", "/dev/null", "-b", "", set], directory: dir).status, 0)
+    }
+
     func testCACertSendsWhatCurlSends() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/curl") else { throw XCTSkip("curl is not installed") }
         let server = try TestServer.shared()

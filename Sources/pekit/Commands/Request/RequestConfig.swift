@@ -136,6 +136,10 @@ func requestBuilder(_ parsed: Arguments, url: String, sending: Bool) throws -> R
         if cookie.contains("=") {
             // Several -b strings are joined as curl joins them: with ";" alone.
             builder.cookie = builder.cookie.map { $0 + ";" + cookie } ?? cookie
+        } else if cookie.isEmpty || !FilePaths.exists(cookie) {
+            // As curl: a file that is not there (yet), or -b "", turns the cookie engine on with
+            // no cookies, so the first login's `-b jar -c jar` works (curl tests 7, 31, 329, …).
+            builder.jar = try builder.jar ?? newJar()
         } else {
             let jar = try builder.jar ?? newJar()
             let (_, warnings) = try jar.load(from: cookie)
