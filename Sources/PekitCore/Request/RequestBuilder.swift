@@ -76,11 +76,16 @@ public struct RequestBuilder: Sendable {
         }
     }
 
-    /// The method (`GET`; any token).
+    /// The method (`GET`; any token), upper-cased as Python's requests and node's http do, unless
+    /// `keepsMethodCase`.
     public var method = "GET"
+    /// Sends `method` as given (`wHat` stays `wHat`), as curl's `-X` does: methods are
+    /// case-sensitive (RFC 9110 §9.1).
+    public var keepsMethodCase = false
     /// The URL, absolute or relative to `base`.
     public var url: String
-    /// Resolved against when `url` is relative (RFC 3986 §5, with AFNetworking's trailing '/').
+    /// Resolved against when `url` is relative (RFC 3986 §5, with AFNetworking's trailing '/':
+    /// a base URL is a directory).
     public var base: String?
     /// The parameters, put in the query or the body by the method and `placement`.
     public var params: PekitValue?
@@ -173,7 +178,7 @@ public struct RequestBuilder: Sendable {
     ///   framings (`Content-Length` and `Transfer-Encoding`); or an error of the policy's custom
     ///   functions.
     public func build() throws -> PekitRequest {
-        let method = Self.uppercased(self.method)
+        let method = keepsMethodCase ? self.method : Self.uppercased(self.method)
         guard PekitHeaders.isToken(method) else { throw RequestError.invalidMethod(self.method) }
         // A base URL is a directory, as AFNetworking's relativeToURL: reads it ("users" against
         // ".../v1" is ".../v1/users").
@@ -335,7 +340,7 @@ public struct RequestBuilder: Sendable {
     }
 
     /// A method upper-cased (`get` is GET), without a copy when it already is.
-    static func uppercased(_ method: String) -> String {
+    package static func uppercased(_ method: String) -> String {
         var bytes = method
         let plain = bytes.withUTF8 { !$0.contains { ($0 >= 0x61 && $0 <= 0x7A) || $0 >= 0x80 } }
         return plain ? method : method.uppercased()

@@ -20,7 +20,7 @@ enum RequestModule: LuaModule {
         state(runtime).requests.object(at: index, in: runtime)
     }
 
-    static let requestFields = ["method", "url", "base", "params", "policy", "params_in", "methods_in_query", "headers", "json", "form",
+    static let requestFields = ["method", "keep_method_case", "url", "base", "params", "policy", "params_in", "methods_in_query", "headers", "json", "form",
                                 "body", "body_file", "content_type", "multipart", "boundary", "auth", "jar", "connect", "sign", "target", "compressed",
                                 "user_agent", "referer", "cookie"] + CookiesModule.contextFields
 
@@ -50,6 +50,8 @@ enum RequestModule: LuaModule {
         guard let url = fixedURL ?? fieldURL else { throw call.badArgument(argument, "a request needs a field \"url\"") }
         var builder = RequestBuilder(url: url)
         if let method = fixedMethod ?? fieldMethod { builder.method = method }
+        // The method as written ("wHat"), as curl's -X sends it; upper-cased otherwise.
+        builder.keepsMethodCase = try fields.flag("keep_method_case") ?? false
         builder.base = try fields.with("base") { try URLModule.urlOrString(at: $0, call) }
         if let placement = try fields.choice("params_in", ["query", "body", "auto"]) {
             builder.placement = RequestBuilder.ParameterPlacement(rawValue: placement) ?? .auto

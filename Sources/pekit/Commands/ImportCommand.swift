@@ -194,6 +194,8 @@ private func luaScript(_ request: PekitRequest, builder: RequestBuilder, options
     var fields: [String] = []
     func field(_ name: String, _ value: String) { fields.append("  \(name) = \(value),") }
     field("method", luaQuote(request.method))
+    // curl sends -X as written; pekit.request upper-cases unless told.
+    if request.method != RequestBuilder.uppercased(request.method) { field("keep_method_case", "true") }
 
     // The query as parameters, when the policy writes them back to the same bytes: nested under
     // the policy's brackets or dots where it nests, else as a list of pairs.

@@ -174,6 +174,8 @@ func requestBuilder(_ parsed: Arguments, url: String, sending: Bool) throws -> R
     }
     builder.connect += try curlMappings(parsed)
     builder.method = parsed.value(RequestOptions.method) ?? (parsed.has(RequestOptions.head) ? "HEAD" : builder.body.isNone ? "GET" : "POST")
+    // -X as curl sends it: methods are case-sensitive (`-X wHat` is `wHat`).
+    builder.keepsMethodCase = true
     return builder
 }
 
