@@ -10,6 +10,13 @@ enum Redirect {
         }
     }
 
+    /// The Location a redirect follows: none when the field is missing or blank, as curl takes a
+    /// blank `Location:` for none (its test 54) rather than following it to the same URL again.
+    static func location(_ value: ByteString?) -> ByteString? {
+        guard let value, value.bytes.contains(where: { $0 != 0x20 && $0 != 0x09 }) else { return nil }
+        return value
+    }
+
     /// Bytes a Location may carry as they are; the rest (spaces, controls, non-ASCII, which
     /// servers do send) is percent-encoded as UTF-8, as browsers do, so the URL is usable.
     private static let locationEncoder = PercentEncoder(

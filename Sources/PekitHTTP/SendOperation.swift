@@ -110,7 +110,7 @@ final class SendOperation {
             // Unless it is the last try, a response a retry would replace has its body dropped.
             let retryable = lastTry ? [] : retry?.statuses ?? []
             return .transfer(current) { status, headers in
-                (canFollow && Redirect.isRedirect(status) && PekitResponse.first("Location", in: headers) != nil) || (!retryable.isEmpty && retryable.contains(status))
+                (canFollow && Redirect.isRedirect(status) && Redirect.location(PekitResponse.first("Location", in: headers)) != nil) || (!retryable.isEmpty && retryable.contains(status))
             }
         } catch {
             return failed(error, now: now)
@@ -176,7 +176,7 @@ final class SendOperation {
                 recorded.method = current.method
                 record(current, recorded, started)
             }
-            guard options.followRedirects, Redirect.isRedirect(response.status), let location = response.header("Location") else {
+            guard options.followRedirects, Redirect.isRedirect(response.status), let location = Redirect.location(response.header("Location")) else {
                 response.url = current.url
                 response.method = current.method
                 response.redirects = hops

@@ -217,6 +217,22 @@ final class RequestCommandTests: XCTestCase {
         XCTAssertEqual(try PekitProcess.run(["request", "--send", "-s", "-o", "/dev/null", "-b", "", set], directory: dir).status, 0)
     }
 
+    /// Issue 69: a blank `Location:` was followed to the same URL until the redirect limit; curl
+    /// takes it for none and ends with the 3xx (its test 54). Held to curl on the same server.
+    func testABlankLocationIsNotFollowed() throws {
+        let server = try TestServer.shared()
+        for blank in ["", " ", "\t "] {
+            let reply = "HTTP/1.1 302 Found\r\nLocation:\(blank)\r\nContent-Length: 3\r\n\r\nabc"
+            let b64 = Data(reply.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            let args = ["-s", "-L", "-w", " %{http_code} %{num_redirects}", "\(server.base)/canned?b=\(b64)"]
+            let theirs = String(decoding: try PekitProcess.output(of: "/usr/bin/curl", args), as: UTF8.self)
+            let ours = try PekitProcess.run(["request", "--send"] + args)
+            XCTAssertEqual(ours.status, 0, ours.stderr)
+            XCTAssertEqual(ours.stdout, theirs, blank.debugDescription)
+            XCTAssertEqual(theirs, "abc 302 0")
+        }
+    }
+
     func testCACertSendsWhatCurlSends() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/curl") else { throw XCTSkip("curl is not installed") }
         let server = try TestServer.shared()
