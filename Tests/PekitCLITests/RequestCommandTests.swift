@@ -233,6 +233,23 @@ final class RequestCommandTests: XCTestCase {
         }
     }
 
+    /// Issue 69: a command-line URL with no scheme was refused; curl guesses `http://` (its tests
+    /// 22, 45, 436, …). Sent as curl sends it, byte for byte, to the server's /raw.
+    func testAURLWithNoSchemeIsGuessedAsCurlGuesses() throws {
+        let server = try TestServer.shared()
+        let port = try XCTUnwrap(URL(string: server.base)?.port)
+        for url in ["127.0.0.1:\(port)/raw", "localhost:\(port)/raw?a=1&b=%20", "127.0.0.1:\(port)/raw#frag"] {
+            let theirs = try PekitProcess.output(of: "/usr/bin/curl", ["-s", url])
+            let ours = try PekitProcess.run(["import", "curl", "--send", "curl \(url)"])
+            XCTAssertEqual(ours.status, 0, ours.stderr)
+            XCTAssertEqual(ours.stdoutBytes, theirs, url)
+            XCTAssertTrue(String(decoding: theirs, as: UTF8.self).hasPrefix("GET /raw"), url)
+        }
+        // A host with a port is not a scheme; --base keeps its own rule.
+        XCTAssertTrue(try PekitProcess.run(["request", "example.com:80/a"]).stdout.hasPrefix("GET /a HTTP/1.1\r\nHost: example.com:80\r\n"))
+        XCTAssertTrue(try PekitProcess.run(["request", "--base", "http://h/v1", "users"]).stdout.hasPrefix("GET /v1/users HTTP/1.1\r\n"))
+    }
+
     func testCACertSendsWhatCurlSends() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/curl") else { throw XCTSkip("curl is not installed") }
         let server = try TestServer.shared()

@@ -220,6 +220,25 @@ func curlJSON(_ parsed: Arguments) throws -> [UInt8]? {
     return body
 }
 
+/// A command-line URL with the scheme curl guesses when it has none (curl 7.88's urlapi.c,
+/// `CURLU_GUESS_SCHEME`): `127.0.0.1:8080/x` and `example.com/a` are `http://…`, a host starting
+/// `ftp.`, `dict.`, `ldap.`, `imap.`, `smtp.` or `pop3.` that protocol (which pekit then refuses
+/// by name). As curl reads it, a scheme is a letter, then letters, digits, `+`, `-` or `.`, then
+/// `:/`: in `example.com:80/a`, `example.com` is a host with a port, not a scheme.
+func curlGuessedScheme(_ url: String) -> String {
+    let bytes = Array(url.utf8)
+    func isAlpha(_ c: UInt8) -> Bool { (0x41...0x5A).contains(c) || (0x61...0x7A).contains(c) }
+    func isSchemeByte(_ c: UInt8) -> Bool { isAlpha(c) || (0x30...0x39).contains(c) || c == 0x2B || c == 0x2D || c == 0x2E }
+    if let first = bytes.first, isAlpha(first) {
+        var i = 1
+        while i < bytes.count, i < 40, isSchemeByte(bytes[i]) { i += 1 }
+        if i + 1 < bytes.count, bytes[i] == 0x3A, bytes[i + 1] == 0x2F { return url }
+    }
+    let host = url.lowercased()
+    for scheme in ["ftp", "dict", "ldap", "imap", "smtp", "pop3"] where host.hasPrefix(scheme + ".") { return scheme + "://" + url }
+    return "http://" + url
+}
+
 /// The URL as curl's globber hands it on (without `-g`/`--globoff`): `\[`, `\]`, `\{` and `\}`
 /// lose their backslash (`filter\[status\]=open` is `filter[status]=open`). A glob that curl would
 /// expand into several URLs (`{a,b}`, `[1-5]`, `[a-z:2]`) is refused: pekit sends the one URL

@@ -46,8 +46,11 @@ func buildAndRun(_ parsed: Arguments, url: String, output: OutputChoice, _ handl
 /// fields curl writes, in its order: see `RequestBuilder+Fields.swift`), and pekit's own
 /// (`--param`, `--policy`, `--jar`, `--connect`). A Lua host is started only for a policy.
 func requestBuilder(_ parsed: Arguments, url: String, sending: Bool) throws -> RequestBuilder {
+    // A URL with no scheme gets the one curl guesses; one relative to --base is not guessed at.
+    let base = parsed.value(RequestOptions.base)
+    let url = base == nil ? curlGuessedScheme(url) : url
     var builder = RequestBuilder(url: parsed.has(RequestOptions.globoff) ? url : try curlGlobbed(url))
-    builder.base = parsed.value(RequestOptions.base)
+    builder.base = base
     builder.target = parsed.value(RequestOptions.requestTarget)
     // The jar's context: a cross-site request or response, and the top-level page (CHIPS).
     builder.cookieContext = try CookieContextOptions.context(parsed, command: "request")
