@@ -189,17 +189,7 @@ final class RequestBuilderTests: XCTestCase {
                 out.append([p.get_param("name", header="content-disposition"), p.get_filename(), p.get_payload(decode=True).hex()])
             print(json.dumps([m.is_multipart(), m.defects and str(m.defects), out]))
             """
-        let python = Process()
-        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        python.arguments = ["python3", "-c", script]
-        let input = Pipe(), output = Pipe()
-        python.standardInput = input
-        python.standardOutput = output
-        try python.run()
-        input.fileHandleForWriting.write(Data(message))
-        try input.fileHandleForWriting.close()
-        let result = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        python.waitUntilExit()
+        let result = String(decoding: try runPython(script, input: Data(message)), as: UTF8.self)
         XCTAssertEqual(result.trimmingCharacters(in: .whitespacesAndNewlines),
                        #"[true, [], [["meta[k]", null, "76"], ["title", null, "68656c6c6f2022776f726c6422"], ["doc", "\u62a5\u544a %221%22.txt", "e6b189e5ad97"], ["blob", "data.bin", "000102ff0d0a2d2d"]]]"#)
         // Streaming writes in bounded chunks.

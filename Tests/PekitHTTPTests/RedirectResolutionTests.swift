@@ -11,17 +11,7 @@ final class RedirectResolutionTests: XCTestCase {
     /// urljoin(base, reference) for each pair, from the python3 on the machine.
     func urljoin(_ pairs: [(base: String, reference: String)]) throws -> [String] {
         let script = "import json, sys\nfrom urllib.parse import urljoin\nprint(json.dumps([urljoin(b, r) for b, r in json.load(sys.stdin)]))"
-        let python = Process()
-        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        python.arguments = ["python3", "-c", script]
-        let input = Pipe(), output = Pipe()
-        python.standardInput = input
-        python.standardOutput = output
-        try python.run()
-        input.fileHandleForWriting.write(try JSONSerialization.data(withJSONObject: pairs.map { [$0.base, $0.reference] }))
-        try input.fileHandleForWriting.close()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        python.waitUntilExit()
+        let data = try runPython(script, input: try JSONSerialization.data(withJSONObject: pairs.map { [$0.base, $0.reference] }))
         return try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String])
     }
 
