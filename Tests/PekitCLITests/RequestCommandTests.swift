@@ -250,6 +250,36 @@ final class RequestCommandTests: XCTestCase {
         XCTAssertTrue(try PekitProcess.run(["request", "--base", "http://h/v1", "users"]).stdout.hasPrefix("GET /v1/users HTTP/1.1\r\n"))
     }
 
+    /// Issue 69: `-H` lines that are neither `Name: value` nor `Name;` (`X-Test4;  `, no colon)
+    /// were refused; curl 7.88 sends nothing for them (its tests 4, 1147), and a warning says so.
+    /// `-w @FILE` printed the file's name; curl reads the format from the file (test 1271).
+    func testHeaderLinesAndWriteOutFilesAsCurlReadsThem() throws {
+        let server = try TestServer.shared()
+        let headers = ["-H", "X-Test4;  ", "-H", "NoColon", "-H", "X-Semi;", "-H", "X-A;b", "-H", "X-B: 1"]
+        let theirs = try PekitProcess.output(of: "/usr/bin/curl", ["-s", "\(server.base)/raw"] + headers)
+        let command = (["curl", "-s", "\(server.base)/raw"] + headers).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
+        let ours = try PekitProcess.run(["import", "curl", "--send", command])
+        XCTAssertEqual(ours.status, 0, ours.stderr)
+        XCTAssertEqual(ours.stdoutBytes, theirs)
+        XCTAssertTrue(String(decoding: theirs, as: UTF8.self).hasSuffix("X-Semi:\r\nX-B: 1\r\n\r\n"))
+        XCTAssertEqual(ours.stderr, """
+            pekit request: warning: -H 'X-Test4;  ' is neither 'Name: value' nor 'Name;': not sent (curl sends nothing for it)
+            pekit request: warning: -H 'NoColon' is neither 'Name: value' nor 'Name;': not sent (curl sends nothing for it)
+            pekit request: warning: -H 'X-A;b' is neither 'Name: value' nor 'Name;': not sent (curl sends nothing for it)
+
+            """)
+        let dir = try makeTemporaryDirectory("pekit-write-out-file")
+        try Data().write(to: dir.appendingPathComponent("empty"))
+        try Data("%{http_code} %{method}\\n".utf8).write(to: dir.appendingPathComponent("format"))
+        for file in ["empty", "format"] {
+            let args = ["-s", "-o", "/dev/null", "-w", "@" + file, "\(server.base)/echo"]
+            let curl = String(decoding: try PekitProcess.output(of: "/usr/bin/curl", args, directory: dir), as: UTF8.self)
+            XCTAssertEqual(try PekitProcess.run(["request", "--send"] + args, directory: dir).stdout, curl, file)
+        }
+        XCTAssertEqual(try PekitProcess.run(["request", "--send", "-s", "-o", "/dev/null", "-w", "@format", "\(server.base)/echo"], directory: dir).stdout, "200 GET\n")
+        XCTAssertEqual(try PekitProcess.run(["request", "--send", "-w", "@missing", "\(server.base)/echo"], directory: dir).stderr, "pekit request: -w @missing: cannot read the file\n")
+    }
+
     func testCACertSendsWhatCurlSends() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/curl") else { throw XCTSkip("curl is not installed") }
         let server = try TestServer.shared()

@@ -20,6 +20,17 @@ struct WriteOut {
                             "size_download", "size_header", "remote_ip", "remote_port", "time_namelookup", "time_connect",
                             "time_appconnect", "time_starttransfer", "time_total", "urlnum", "json", "header_json"]
 
+    /// The format `-w` names: the text itself, or as curl reads `@FILE` (`@-`: standard input),
+    /// the file's text (an empty file writes nothing, curl's test 1271).
+    static func argument(_ value: String) throws -> WriteOut {
+        guard value.hasPrefix("@") else { return try parse(value) }
+        let path = String(value.dropFirst())
+        let bytes: [UInt8]?
+        if path == "-" { bytes = try readAllInput() } else { bytes = Files.read(path) }
+        guard let bytes else { throw CommandFailure(message: "pekit request: -w @\(path): cannot read the file") }
+        return try parse(String(decoding: bytes, as: UTF8.self))
+    }
+
     static func parse(_ format: String) throws -> WriteOut {
         var pieces: [Piece] = []
         var text = ""

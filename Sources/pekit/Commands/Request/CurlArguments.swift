@@ -175,7 +175,9 @@ func curlEscape(_ bytes: [UInt8]) -> [UInt8] {
 /// The header fields of `-H` in the order given, as curl reads them: `Name: value` is sent as
 /// written (the whitespace after the colon and at the end kept: curl sends `-H 'X-A:1'` as
 /// `X-A:1`), `Name:` with nothing after it removes a default field, `Name;` sends it empty, and
-/// `@FILE` (`@-`: standard input) reads one a line.
+/// `@FILE` (`@-`: standard input) reads one a line. A line that is neither (`NoColon`,
+/// `X-A;  `, `X-A;b`) is not sent, as curl 7.88 sends nothing for it (its tests 4, 1147): a
+/// warning says so.
 func curlHeaders(_ parsed: Arguments) throws -> [RequestBuilder.Header] {
     // As bytes: -H $'X-A: caf\xe9' sends the byte E9, as curl does.
     var specs: [[UInt8]] = []
@@ -189,7 +191,11 @@ func curlHeaders(_ parsed: Arguments) throws -> [RequestBuilder.Header] {
         specs += bytes.split(separator: 0x0A).map { line in Array(line.last == 0x0D ? line.dropLast() : line) }
             .filter { !$0.allSatisfy { $0 == 0x20 || $0 == 0x09 } }
     }
-    return try specs.map { line in
+    return try specs.compactMap { line in
+        guard line.contains(0x3A) || line.last == 0x3B else {
+            Output.stderr.line("pekit request: warning: -H '\(PercentDecodingError.printable(line))' is neither 'Name: value' nor 'Name;': not sent (curl sends nothing for it)")
+            return nil
+        }
         do { return try RequestBuilder.Header(lineBytes: line) } catch {
             throw UsageError(command: "request", message: "--header takes 'Name: value' (or 'Name;' for an empty one), not '\(PercentDecodingError.printable(line))'")
         }

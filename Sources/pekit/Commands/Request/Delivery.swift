@@ -82,7 +82,7 @@ struct Delivery {
             }
             outputPath = name
         }
-        let writeOut = try parsed.value(RequestOptions.writeOut).map(WriteOut.parse)
+        let writeOut = try parsed.value(RequestOptions.writeOut).map(WriteOut.argument)
         // --color: a person's terminal gets JSON indented and coloured, heads coloured; a pipe
         // or a file, the bytes as they came.
         let style = outputPath == nil ? try Style(parsed, command: "request") : .plain

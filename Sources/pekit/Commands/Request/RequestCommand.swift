@@ -49,7 +49,7 @@ func runRequest(_ args: [[UInt8]], built handler: BuiltRequestHandler?) throws -
     guard let url = urls.first else { throw UsageError(command: "request", message: "give a URL") }
     try parsed.requireTextPaths(command: "request", options: [RequestOptions.jar, RequestOptions.bodyFile, RequestOptions.output, RequestOptions.file,
                                                                RequestOptions.cacert, RequestOptions.cookieJar, RequestOptions.dumpHeader])
-    if let format = parsed.value(RequestOptions.writeOut) { _ = try WriteOut.parse(format) }
+    if let format = parsed.value(RequestOptions.writeOut), !format.hasPrefix("@") { _ = try WriteOut.parse(format) }
     if urls.count > 1 || parsed.has(RequestOptions.parallel) { return try runSeveral(parsed, urls: urls, handler) }
     // Sending with a jar file is a read-change-write of it: under its lock, so that requests
     // sharing a jar at once merge their cookies (they run one after another) instead of each
