@@ -280,6 +280,18 @@ final class RequestCommandTests: XCTestCase {
         XCTAssertEqual(try PekitProcess.run(["request", "--send", "-w", "@missing", "\(server.base)/echo"], directory: dir).stderr, "pekit request: -w @missing: cannot read the file\n")
     }
 
+    /// Issue 69: `--retry 1000` was refused (a count from 0 to 100); curl takes it (tests 197,
+    /// 198): a retry count bounds tries, and each wait is capped anyway.
+    func testARetryCountAsCurlTakesIt() throws {
+        let server = try TestServer.shared()
+        let args = ["-s", "--retry", "1000", "-w", " %{http_code}", "\(server.base)/status/200"]
+        let theirs = String(decoding: try PekitProcess.output(of: "/usr/bin/curl", args), as: UTF8.self)
+        let ours = try PekitProcess.run(["request", "--send"] + args)
+        XCTAssertEqual(ours.status, 0, ours.stderr)
+        XCTAssertEqual(ours.stdout, theirs)
+        XCTAssertEqual(try PekitProcess.run(["request", "--retry", "-1", "http://h/"]).stderr, "pekit request: --retry takes a whole number from 0, not '-1' (see 'pekit request --help')\n")
+    }
+
     func testCACertSendsWhatCurlSends() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/curl") else { throw XCTSkip("curl is not installed") }
         let server = try TestServer.shared()
