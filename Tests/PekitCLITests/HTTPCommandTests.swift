@@ -172,7 +172,16 @@ final class HTTPCommandTests: XCTestCase {
         XCTAssertEqual(try pekit(["--rate", "20/s", "-o", "/dev/null", "-o", "/dev/null", "-o", "/dev/null", "-o", "/dev/null"] + (1...4).map { _ in "\(b)/status/200" }).status, 0)
         XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(start), 0.15)
         // What does not fit several URLs says so.
-        XCTAssertEqual(try pekit(["-o", "a", "-o", "b", "\(b)/status/200"]).stderr, "pekit request: 2 -o/-O for 1 URL: each pairs with one URL, in order (see 'pekit request --help')\n")
+        // Issue 69: more -o than URLs is no error: the extra ones are not used, as in curl (its
+        // test 26), and a warning says so unless -s.
+        let extra = try pekit(["-o", "a", "-o", "b", "\(b)/status/200"])
+        XCTAssertEqual(extra.status, 0, extra.stderr)
+        XCTAssertEqual(extra.stderr, "")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: dir.appendingPathComponent("a").path))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir.appendingPathComponent("b").path))
+        let warned = try PekitProcess.run(["request", "--send", "-o", "c", "-o", "d", "\(b)/status/200"], directory: dir)
+        XCTAssertEqual(warned.status, 0, warned.stderr)
+        XCTAssertEqual(warned.stderr, "pekit request: warning: 2 -o/-O for 1 URL: the last 1 is not used (each pairs with one URL, in order)\n")
         XCTAssertEqual(try pekit(["--har", "x.har", "\(b)/status/200", "\(b)/status/200"]).stderr,
                        "pekit request: --har takes one URL (for several, a script: pekit run, with pekit.http.all and a jar) (see 'pekit request --help')\n")
         XCTAssertEqual(try pekit(["-Z", "--parallel-max", "0", "\(b)/status/200"]).stderr,

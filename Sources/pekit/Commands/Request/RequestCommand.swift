@@ -75,7 +75,12 @@ func outputChoices(_ parsed: Arguments, urls: Int) throws -> [OutputChoice] {
         if name == "output", let value { outputs.append(.file(value)) } else if name == "remote-name" { outputs.append(.remoteName) }
     }
     if outputs.count > urls {
-        throw UsageError(command: "request", message: "\(outputs.count) -o/-O for \(urls) URL\(urls == 1 ? "" : "s"): each pairs with one URL, in order")
+        // As curl: the extra ones are not used, and a warning says so unless -s (its test 26).
+        let extra = outputs.count - urls
+        if !parsed.has(RequestOptions.silent) || parsed.has(RequestOptions.showError) {
+            Output.stderr.line("pekit request: warning: \(outputs.count) -o/-O for \(urls) URL\(urls == 1 ? "" : "s"): the last \(extra) \(extra == 1 ? "is" : "are") not used (each pairs with one URL, in order)")
+        }
+        outputs.removeLast(extra)
     }
     return outputs
 }
