@@ -45,6 +45,9 @@ final class Exchange {
     let maxBody: Int?
     let url: String
     private var discardBody = false
+    /// The limit a caller set (curl's --max-filesize), which a response's Content-Length is
+    /// held to before its body is read.
+    private let announcedLimit: Int?
     /// Between a status line and the empty line that ends its header block.
     private(set) var inHeaders = false
     /// The final response's header block is over: lines from now on are trailers (after a
@@ -60,6 +63,7 @@ final class Exchange {
     /// One exchange under `options` (its sink, its body limit, its cancellation, whether it records).
     init(body: BodyStream, options: borrowing SendOptions, url: String, willFollow: @escaping WillFollow) {
         self.body = body; sink = options.sink; maxBody = options.effectiveMaxBody; self.url = url
+        announcedLimit = options.maxBody
         self.willFollow = willFollow; isCancelled = options.isCancelled
         if case .memory = options.sink { copiesBody = false } else { copiesBody = options.record != nil }
     }
@@ -78,6 +82,7 @@ final class Exchange {
             if response.status >= 200 {
                 headersOver = true
                 discardBody = willFollow(response.status, response.headers)
+                if !discardBody { checkAnnouncedLength() }
             }
             return
         }
@@ -95,6 +100,24 @@ final class Exchange {
         }
         Self.add(line, to: &response.headers)
     }
+
+    /// As curl's --max-filesize: a Content-Length past the limit, or past what a 64-bit count
+    /// holds, stops the transfer before any byte of the body (curl's exit 63, its test 393),
+    /// where the body's bytes would otherwise be counted as they came.
+    private func checkAnnouncedLength() {
+        guard let limit = announcedLimit, let field = PekitResponse.first("Content-Length", in: response.headers) else { return }
+        let digits = field.bytes.prefix { (0x30...0x39).contains($0) }
+        guard !digits.isEmpty else { return }
+        let length = Int(String(decoding: digits, as: UTF8.self)) ?? Int.max  // all digits: nil is an overflow
+        if length > limit {
+            var inMemory = false
+            if case .memory = sink { inMemory = true }
+            error = HTTPError.bodyTooLarge(url: url, limit: limit, inMemory: inMemory)
+        }
+    }
+
+    /// Whether the transfer must stop now (a limit passed while the head was read).
+    var stopsAfterHead: Bool { error != nil }
 
     /// A trailer field: kept in `response.trailers`, up to libcurl's header limit.
     private func trailerLine(_ line: UnsafeRawBufferPointer) {

@@ -220,7 +220,8 @@ private func exchange(_ userdata: UnsafeMutableRawPointer?) -> Exchange? {
 private let headerCallback: curl_write_callback = { buffer, size, count, userdata in
     guard let buffer, let exchange = exchange(userdata) else { return 0 }
     exchange.headerLine(UnsafeRawBufferPointer(start: buffer, count: size * count))
-    return size * count
+    // Taking less than given stops libcurl; the exchange's error is what is reported.
+    return exchange.stopsAfterHead ? 0 : size * count
 }
 
 private let writeCallback: curl_write_callback = { buffer, size, count, userdata in

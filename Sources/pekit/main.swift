@@ -87,7 +87,8 @@ func help(_ args: [String]) -> Int32 {
     return 0
 }
 
-/// Runs a command; a usage error exits 2, any other failure 1, each with its one-line message.
+/// Runs a command; a usage error exits 2, a transfer curl would have made its curl code, any
+/// other failure 1, each with its one-line message.
 func runCommandCatching(_ command: Command, _ args: [[UInt8]]) -> Int32 {
     do {
         return try command.run(args)
@@ -104,7 +105,7 @@ func runCommandCatching(_ command: Command, _ args: [[UInt8]]) -> Int32 {
         // plugin's, a library's) gets it.
         let text = (error as? HTTPError)?.message(.commandLine) ?? "\(error)"
         Output.stderr.line(text.hasPrefix("pekit") ? text : "pekit \(command.name): \(text)")
-        return 1
+        return (error as? CommandFailure)?.status ?? 1
     }
 }
 

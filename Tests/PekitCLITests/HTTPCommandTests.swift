@@ -147,10 +147,11 @@ final class HTTPCommandTests: XCTestCase {
         XCTAssertEqual(try pekit(["-Z", "-D", "ours.txt"] + dump).status, 0)
         XCTAssertEqual(try statusLines("ours.txt"), ["HTTP/1.1 200 OK", "HTTP/1.1 404 Not Found"])
         // A transfer that fails still writes -w (http_code 000), as curl; pekit's exit status for a
-        // failed transfer is 1 (curl's is its error code).
+        // failed transfer's exit status is its curl error code, as curl's (issue 69).
         let refused = ["\(b)/status/200", "http://127.0.0.1:1/", "-w", "[%{http_code} %{url_effective}]\n"]
         XCTAssertEqual(try pekit(refused).stdout, try curl(refused).stdout)
-        XCTAssertEqual(try pekit(refused).status, 1)
+        XCTAssertEqual(try pekit(refused).status, try curl(refused).status)
+        XCTAssertEqual(try pekit(refused).status, 7)
         // -Z: all five in flight at once (--parallel-max 5), answers in the order given.
         let key = UUID().uuidString
         let parallel = try pekit(["-Z", "--parallel-max", "5"] + (1...5).map { "\(b)/inflight/\(key)?delay=0.5&n=\($0)" } + ["-w", " %{url_effective}\n"])
@@ -367,7 +368,7 @@ final class HTTPCommandTests: XCTestCase {
         let quick = try PekitProcess.run(["request", "-sSLm", "5", "--max-redirs", "3", "\(server.base)/chain/2"])
         XCTAssertEqual(quick.status, 0, quick.stderr)
         let refused = try PekitProcess.run(["request", "--send", "http://127.0.0.1:1/"])
-        XCTAssertEqual(refused.status, 1)
+        XCTAssertEqual(refused.status, 7, "curl's exit status is its error code")
         XCTAssertEqual(refused.stderr.replacingOccurrences(of: #"after \d+ ms"#, with: "after 0 ms", options: .regularExpression), "pekit request: GET http://127.0.0.1:1/: Failed to connect to 127.0.0.1 port 1 after 0 ms: Couldn't connect to server (curl error 7)\n")
         let badTimeout = try PekitProcess.run(["request", "--send", "--timeout", "soon", "\(server.base)/"])
         XCTAssertEqual(badTimeout.status, 2)
@@ -384,12 +385,12 @@ final class HTTPCommandTests: XCTestCase {
         let auto = try PekitProcess.run(["request", "--http", "auto", "--no-follow", "--max-filesize", "100K", "\(server.base)/echo"])
         XCTAssertEqual(auto.status, 0, auto.stderr)
         let small = try PekitProcess.run(["request", "--max-filesize", "1k", "\(server.base)/bytes/1025"])
-        XCTAssertEqual(small.status, 1, small.stderr)
+        XCTAssertEqual(small.status, 63, small.stderr)
         XCTAssertEqual(small.stderr, "pekit request: \(server.base)/bytes/1025: the response body is larger than 1024 bytes (--max-filesize); raise --max-filesize\n")
         // -4 / -6, as curl's: the server listens on 127.0.0.1, which IPv6 alone cannot reach.
         XCTAssertEqual(try PekitProcess.run(["request", "-4", "-sS", "\(server.base)/bytes/3"]).status, 0)
         let six = try PekitProcess.run(["request", "-6", "\(server.base)/bytes/3"])
-        XCTAssertEqual(six.status, 1)
+        XCTAssertEqual(six.status, 7)
         XCTAssertTrue(six.stderr.hasSuffix("(curl error 7)\n"), six.stderr)
         let tls = try PekitProcess.run(["request", "--send", "--cacert", server.cacert, "--connect", "www.example.test:443=127.0.0.1:\(server.httpsPort)",
                                         "https://www.example.test/echo"])
@@ -456,7 +457,7 @@ final class HTTPCommandTests: XCTestCase {
         let dir = try makeTemporaryDirectory("max-filesize")
         let out = dir.appendingPathComponent("out.bin").path
         let r = try PekitProcess.run(["request", "--send", "--max-filesize", "1000", "-o", out, "\(server.base)/bytes/5000"])
-        XCTAssertEqual(r.status, 1)
+        XCTAssertEqual(r.status, 63, "curl's exit status for --max-filesize")
         XCTAssertEqual(r.stderr, "pekit request: \(server.base)/bytes/5000: the response body is larger than 1000 bytes (--max-filesize); raise --max-filesize\n")
         XCTAssertFalse(FileManager.default.fileExists(atPath: out))
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path), [], "no temporary file left")
@@ -467,7 +468,7 @@ final class HTTPCommandTests: XCTestCase {
     /// A header line past libcurl's limit is reported as that, not as "Out of memory".
     func testHugeHeaderLineSaysWhichLimit() throws {
         let r = try PekitProcess.run(["request", "--send", "\(server.base)/bigheader/1048576"])
-        XCTAssertEqual(r.status, 1)
+        XCTAssertEqual(r.status, 27, "curl's exit status is its error code")
         XCTAssertEqual(r.stderr, "pekit request: GET \(server.base)/bigheader/1048576: a response header line is longer than libcurl accepts (100 KiB) (curl error 27)\n")
         XCTAssertEqual(try PekitProcess.run(["request", "--send", "\(server.base)/bigheader/50000"]).stdout, "ok", "under the limit")
     }

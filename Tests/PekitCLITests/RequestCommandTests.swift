@@ -292,6 +292,29 @@ final class RequestCommandTests: XCTestCase {
         XCTAssertEqual(try PekitProcess.run(["request", "--retry", "-1", "http://h/"]).stderr, "pekit request: --retry takes a whole number from 0, not '-1' (see 'pekit request --help')\n")
     }
 
+    /// Issue 69: --max-filesize with a Content-Length past the limit, or past what 64 bits hold,
+    /// read the body and exited 0; curl stops at the head with its exit status 63 (test 393).
+    /// Every failed transfer now exits with curl's code. Held to curl on the same replies.
+    func testMaxFilesizeJudgesTheAnnouncedLengthAsCurlDoes() throws {
+        let server = try TestServer.shared()
+        for length in ["36893488147419103232", "5000", "3"] {
+            let reply = "HTTP/1.1 200 OK\r\nContent-Length: \(length)\r\n\r\nabc"
+            let b64 = Data(reply.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            let args = ["-s", "--max-filesize", "1000", "\(server.base)/canned?b=\(b64)"]
+            let curl = Process()
+            curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+            curl.arguments = args
+            let out = Pipe()
+            curl.standardOutput = out
+            try curl.run()
+            let theirs = out.fileHandleForReading.readDataToEndOfFile()
+            curl.waitUntilExit()
+            let ours = try PekitProcess.run(["request", "--send"] + args)
+            XCTAssertEqual(ours.status, curl.terminationStatus, length)
+            XCTAssertEqual(ours.stdoutBytes, Array(theirs), length)
+        }
+    }
+
     func testCACertSendsWhatCurlSends() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/curl") else { throw XCTSkip("curl is not installed") }
         let server = try TestServer.shared()
@@ -307,7 +330,7 @@ final class RequestCommandTests: XCTestCase {
         XCTAssertEqual(fields(ours.stdoutBytes), fields(theirs))
         XCTAssertEqual(fields(theirs).first, "GET /raw HTTP/1.1")
         let refused = try PekitProcess.run(["request", "--send", "--resolve", "\(name):127.0.0.1", "https://\(name)/raw"])
-        XCTAssertEqual(refused.status, 1)
+        XCTAssertEqual(refused.status, 60, "curl's exit status for an untrusted certificate")
         XCTAssertTrue(refused.stderr.contains("(curl error 60)"), refused.stderr)
     }
 

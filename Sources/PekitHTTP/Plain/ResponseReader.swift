@@ -132,6 +132,7 @@ struct ResponseReader {
                     i = lf + 1
                     if complete.count >= Self.maxLine { throw Self.tooLong }
                     try take(line: complete, exchange)
+                    if exchange.stopsAfterHead { return false }
                 } else {
                     line.append(contentsOf: bytes[i...lf])
                     i = lf + 1
@@ -143,6 +144,7 @@ struct ResponseReader {
                         do throws(Failure) { try take(line: raw, exchange) } catch { failure = error }
                     }
                     if let failure { throw failure }
+                    if exchange.stopsAfterHead { return false }
                 }
             }
         }

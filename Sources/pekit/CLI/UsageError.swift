@@ -1,3 +1,5 @@
+import PekitHTTP
+
 /// A command line that cannot be run as written (exit status 2).
 struct UsageError: Error, CustomStringConvertible {
     let command: String
@@ -5,8 +7,25 @@ struct UsageError: Error, CustomStringConvertible {
     var description: String { "pekit \(command): \(message) (see 'pekit \(command) --help')" }
 }
 
-/// A failure while running a well-formed command (exit status 1).
+/// A failure while running a well-formed command (exit status 1, or curl's own code for a
+/// transfer `pekit request` made).
 struct CommandFailure: Error, CustomStringConvertible {
     let message: String
+    var status: Int32 = 1
     var description: String { message }
+}
+
+extension HTTPError {
+    /// The exit status curl gives for this failure, as `pekit request` exits with it: libcurl's
+    /// code for a transfer (6 for a name, 7 for a refused connection, 28 for a timeout, 60 for
+    /// a certificate…), 47 for too many redirects, 63 for --max-filesize; 1 for what curl has no
+    /// code of its own for.
+    var curlExitStatus: Int32 {
+        switch self {
+        case .transfer(_, _, let code, _, _): return Int32(clamping: code)
+        case .tooManyRedirects: return 47
+        case .bodyTooLarge: return 63
+        default: return 1
+        }
+    }
 }

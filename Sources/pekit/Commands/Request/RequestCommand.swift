@@ -121,7 +121,7 @@ func runSeveral(_ parsed: Arguments, urls: [String], _ handler: BuiltRequestHand
             status = 2
         } catch let error as CommandFailure {
             Output.stderr.line(error.message)
-            status = 1
+            status = error.status
         } catch {
             Output.stderr.line("pekit request: \(printable(url)): \(error)")
             status = 1
@@ -174,7 +174,7 @@ func runSeveral(_ parsed: Arguments, urls: [String], _ handler: BuiltRequestHand
     for (i, result) in results.enumerated() {
         report(urls[i]) {
             do { return try deliveries[i].finish(result) } catch let error as HTTPError {
-                throw CommandFailure(message: "pekit request: \(error.message(.commandLine))")
+                throw CommandFailure(message: "pekit request: \(error.message(.commandLine))", status: error.curlExitStatus)
             }
         }
     }

@@ -36,7 +36,7 @@ func buildAndRun(_ parsed: Arguments, url: String, output: OutputChoice, _ handl
     } catch let error as CommandFailure {
         throw error
     } catch let error as HTTPError {
-        throw CommandFailure(message: "pekit request: \(error.message(.commandLine))")
+        throw CommandFailure(message: "pekit request: \(error.message(.commandLine))", status: error.curlExitStatus)
     } catch {
         throw CommandFailure(message: "pekit request: \(error)")
     }
