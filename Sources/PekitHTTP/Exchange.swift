@@ -116,6 +116,9 @@ final class Exchange {
         }
     }
 
+    /// Whether the body of the response whose head just ended is dropped (a followed redirect).
+    var discardsBody: Bool { discardBody }
+
     /// Whether the transfer must stop now (a limit passed while the head was read).
     var stopsAfterHead: Bool { error != nil }
 

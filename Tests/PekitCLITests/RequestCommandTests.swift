@@ -315,6 +315,21 @@ final class RequestCommandTests: XCTestCase {
         }
     }
 
+    /// Issue 69: a followed 3xx whose body ends only at the close, on a connection the server
+    /// keeps open, was read until the timeout; curl ignores that body and follows at once
+    /// (its tests 43, 187, 1104). With -m 5, waiting would be curl error 28 here.
+    func testAFollowedRedirectWithNoLengthIsFollowedAtOnce() throws {
+        let server = try TestServer.shared()
+        let reply = "HTTP/1.1 302 Found\r\nLocation: /status/200\r\n\r\nsome body"
+        let b64 = Data(reply.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+        let args = ["-s", "-L", "-m", "5", "-w", " %{http_code} %{num_redirects}", "\(server.base)/canned?b=\(b64)&close=0"]
+        let theirs = String(decoding: try PekitProcess.output(of: "/usr/bin/curl", args), as: UTF8.self)
+        let ours = try PekitProcess.run(["import", "curl", "--send", (["curl"] + args).map { "'" + $0 + "'" }.joined(separator: " ")])
+        XCTAssertEqual(ours.status, 0, ours.stderr)
+        XCTAssertEqual(ours.stdout, theirs)
+        XCTAssertTrue(theirs.hasSuffix(" 200 1"), theirs)
+    }
+
     func testCACertSendsWhatCurlSends() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/curl") else { throw XCTSkip("curl is not installed") }
         let server = try TestServer.shared()
