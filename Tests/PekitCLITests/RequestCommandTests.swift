@@ -330,6 +330,20 @@ final class RequestCommandTests: XCTestCase {
         XCTAssertTrue(theirs.hasSuffix(" 200 1"), theirs)
     }
 
+    /// Issue 69: `-D FILE` that cannot be created still sent the request, then failed on a
+    /// lock file. curl's test 419 wants no transfer and exit 23 ("Failed to open", curl's
+    /// tool_operate.c since 7.88's successors; 7.88 itself crashes here, a bug newer curl fixed).
+    func testADumpHeaderFileThatCannotBeCreatedSendsNothing() throws {
+        let server = try TestServer.shared()
+        let key = "d419-\(UInt32.random(in: 0...UInt32.max))"
+        let r = try PekitProcess.run(["request", "--send", "-s", "-D", "/nonexistent/dir/h.txt", "\(server.base)/inflight/\(key)"])
+        XCTAssertEqual(r.status, 23)
+        XCTAssertEqual(r.stderr, "pekit request: -D /nonexistent/dir/h.txt: cannot create the file (its directory does not exist); nothing was sent\n")
+        XCTAssertEqual(r.stdout, "")
+        let stats = String(decoding: try PekitProcess.output(of: "/usr/bin/curl", ["-s", "\(server.base)/inflight/\(key)/stats"]), as: UTF8.self)
+        XCTAssertEqual(stats, #"{"count": 0, "max": 0}"#)
+    }
+
     func testCACertSendsWhatCurlSends() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/curl") else { throw XCTSkip("curl is not installed") }
         let server = try TestServer.shared()

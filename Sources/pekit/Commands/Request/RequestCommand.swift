@@ -50,6 +50,15 @@ func runRequest(_ args: [[UInt8]], built handler: BuiltRequestHandler?) throws -
     try parsed.requireTextPaths(command: "request", options: [RequestOptions.jar, RequestOptions.bodyFile, RequestOptions.output, RequestOptions.file,
                                                                RequestOptions.cacert, RequestOptions.cookieJar, RequestOptions.dumpHeader])
     if let format = parsed.value(RequestOptions.writeOut), !format.hasPrefix("@") { _ = try WriteOut.parse(format) }
+    // -D FILE that cannot be created: nothing is sent, as newer curl refuses before the transfer
+    // (exit 23, "Failed to open"; its test 419). curl 7.88 itself crashes here.
+    if let path = parsed.value(RequestOptions.dumpHeader), path != "-", try isSending(parsed) {
+        let directory = FilePaths.directory(of: FilePaths.absolute(path))
+        if !FilePaths.exists(directory) || access(directory, W_OK) != 0 || FilePaths.isDirectory(path) {
+            let why = !FilePaths.exists(directory) ? "its directory does not exist" : FilePaths.isDirectory(path) ? "it is a directory" : "its directory is not writable"
+            throw CommandFailure(message: "pekit request: -D \(printable(path)): cannot create the file (\(why)); nothing was sent", status: 23)
+        }
+    }
     if urls.count > 1 || parsed.has(RequestOptions.parallel) { return try runSeveral(parsed, urls: urls, handler) }
     // Sending with a jar file is a read-change-write of it: under its lock, so that requests
     // sharing a jar at once merge their cookies (they run one after another) instead of each
