@@ -344,6 +344,22 @@ final class RequestCommandTests: XCTestCase {
         XCTAssertEqual(stats, #"{"count": 0, "max": 0}"#)
     }
 
+    /// Issue 69: what a Location holds that a URL cannot is encoded as curl's URL API encodes it:
+    /// a space in the query as '+' (curl test 40), one before it as %20, UTF-8 in lower-case hex,
+    /// escapes already there (`%d8`) as written (test 1138). The request line, byte for byte.
+    func testARedirectsLocationIsEncodedAsCurlEncodesIt() throws {
+        let server = try TestServer.shared()
+        for location in ["/raw/a b?q=c d&e=f g#h i", "/raw/\u{fc}%d8?x=\u{fc} %d8", "/raw/x?a+b=c d+e", "raw/rel ative?n=1 2"] {
+            let reply = "HTTP/1.1 302 Found\r\nLocation: \(location)\r\nContent-Length: 0\r\n\r\n"
+            let b64 = Data(reply.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            let url = "\(server.base)/canned?b=\(b64)"
+            let theirs = String(decoding: try PekitProcess.output(of: "/usr/bin/curl", ["-s", "-L", url]), as: UTF8.self)
+            let ours = try PekitProcess.run(["import", "curl", "--send", "curl -s -L '\(url)'"])
+            XCTAssertEqual(ours.status, 0, ours.stderr)
+            XCTAssertEqual(ours.stdout.prefix { $0 != "\r" }, theirs.prefix { $0 != "\r" }, location)
+        }
+    }
+
     func testCACertSendsWhatCurlSends() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/curl") else { throw XCTSkip("curl is not installed") }
         let server = try TestServer.shared()
