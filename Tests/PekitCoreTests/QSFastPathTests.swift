@@ -25,6 +25,13 @@ final class QSFastPathTests: XCTestCase {
             guard case .qs(let parser) = try QueryServerPeerTests.model("qs", options) else { continue }
             queries.append((parser, query))
         }
+        // Found by this test's random run (CI, 2026-12-06): with allowDots, `a.x` and `a[x]` are two
+        // keys to qs, merged (an empty value dropped), not combined; qs 6.11 (Debian's node-qs)
+        // gives {"a]":"v","a":{"b":"v","x":""},"a[x":{"y":""}}.
+        var dots = QSParser()
+        dots.allowDots = true
+        for query in ["a]=v&a.b=v&a.x&a[x[y]&a[x]", "a.x&a[x]", "a.x=1&a[x]=2", "a[x]&a[x]", "a.x&a.x"] { queries.append((dots, ByteString(query))) }
+        XCTAssertEqual(both(dots, "a]=v&a.b=v&a.x&a[x[y]&a[x]").fast, #"{"a]":"v","a":{"b":"v","x":""},"a[x":{"y":""}}"#)
         // Random queries: brackets, indices, repeats, dots, escapes and prototype names.
         var rng = SystemRandomNumberGenerator()
         let atoms = ["a", "b", "0", "1", "21", "[", "]", "[]", "[0]", "[1]", "[x]", "[y]", ".", "=", "&", "&", "&", "%5B", "%5D",

@@ -48,6 +48,8 @@ extension QSParser {
         var chainIsPrevious = false
         /// How many leading bytes this key shares with `previous`.
         var common = 0
+        /// Where this piece's key is in the input.
+        var keyRange = 0..<0
 
         init(input: UnsafeBufferPointer<UInt8>) {
             self.input = input
@@ -140,6 +142,7 @@ extension QSParser {
             j = Self.equals(from: j + 1, &state)
         }
         let keyRange = range.lowerBound..<(pos ?? range.upperBound)
+        state.keyRange = keyRange
         decodeKey(keyRange, input, into: state.key)
         let key = state.key.buffer
         guard !key.isEmpty else { return }
@@ -268,7 +271,17 @@ extension QSParser {
     private func sameKey(_ owner: Range<Int>, _ state: inout FastState) -> Bool {
         guard owner.lowerBound >= 0 else { return false }
         decodeKey(owner, state.input, into: state.other)
-        return state.other.buffer.elementsEqual(state.key.buffer)
+        guard state.other.buffer.elementsEqual(state.key.buffer) else { return false }
+        guard allowDots else { return true }
+        // qs combines the values of one key as decoded, before allowDots rewrites its dots:
+        // `a.x` and `a[x]` are two keys to it, merged (where an empty value is dropped), not
+        // combined. Compared as decoded, then.
+        state.other.reset()
+        Self.decode(UnsafeBufferPointer(rebasing: state.input[owner]), into: state.other)
+        let theirs = Array(state.other.buffer)
+        state.other.reset()
+        Self.decode(UnsafeBufferPointer(rebasing: state.input[state.keyRange]), into: state.other)
+        return state.other.buffer.elementsEqual(theirs)
     }
 
     /// How many leading containers of the last piece this one shares (at least the root).
