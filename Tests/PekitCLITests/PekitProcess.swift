@@ -23,8 +23,14 @@ enum PekitProcess {
     /// Runs `pekit args…` with `stdin` as standard input, in `directory` (default: a fresh temp dir).
     static func run(_ args: [String], stdin: [UInt8] = [], directory: URL? = nil,
                     environment: [String: String] = [:], file: StaticString = #filePath, line: UInt = #line) throws -> PekitResult {
+        try run(program: binary, args, stdin: stdin, directory: directory, environment: environment)
+    }
+
+    /// Runs another program (curl: the peer) as `run` runs pekit: its output, errors and status.
+    static func run(program: URL, _ args: [String], stdin: [UInt8] = [], directory: URL? = nil,
+                    environment: [String: String] = [:]) throws -> PekitResult {
         let process = Process()
-        process.executableURL = binary
+        process.executableURL = program
         process.arguments = args
         var env = ProcessInfo.processInfo.environment
         for (k, v) in environment { env[k] = v }

@@ -3,6 +3,12 @@ import PekitTestSupport
 import XCTest
 
 final class RequestCommandTests: XCTestCase {
+    /// The test server's URL that answers with exactly `reply` (its /canned, base64url).
+    func canned(_ reply: String, _ server: TestServer) -> String {
+        let b64 = Data(reply.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+        return "\(server.base)/canned?b=\(b64)"
+    }
+
     /// A loopback server that answers each request with the exact bytes it received.
     static let echoServer = """
         import socket, sys
@@ -223,8 +229,7 @@ final class RequestCommandTests: XCTestCase {
         let server = try TestServer.shared()
         for blank in ["", " ", "\t "] {
             let reply = "HTTP/1.1 302 Found\r\nLocation:\(blank)\r\nContent-Length: 3\r\n\r\nabc"
-            let b64 = Data(reply.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            let args = ["-s", "-L", "-w", " %{http_code} %{num_redirects}", "\(server.base)/canned?b=\(b64)"]
+            let args = ["-s", "-L", "-w", " %{http_code} %{num_redirects}", canned(reply, server)]
             let theirs = String(decoding: try PekitProcess.output(of: "/usr/bin/curl", args), as: UTF8.self)
             let ours = try PekitProcess.run(["request", "--send"] + args)
             XCTAssertEqual(ours.status, 0, ours.stderr)
@@ -299,19 +304,11 @@ final class RequestCommandTests: XCTestCase {
         let server = try TestServer.shared()
         for length in ["36893488147419103232", "5000", "3"] {
             let reply = "HTTP/1.1 200 OK\r\nContent-Length: \(length)\r\n\r\nabc"
-            let b64 = Data(reply.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            let args = ["-s", "--max-filesize", "1000", "\(server.base)/canned?b=\(b64)"]
-            let curl = Process()
-            curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-            curl.arguments = args
-            let out = Pipe()
-            curl.standardOutput = out
-            try curl.run()
-            let theirs = out.fileHandleForReading.readDataToEndOfFile()
-            curl.waitUntilExit()
+            let args = ["-s", "--max-filesize", "1000", canned(reply, server)]
+            let theirs = try PekitProcess.run(program: URL(fileURLWithPath: "/usr/bin/curl"), args)
             let ours = try PekitProcess.run(["request", "--send"] + args)
-            XCTAssertEqual(ours.status, curl.terminationStatus, length)
-            XCTAssertEqual(ours.stdoutBytes, Array(theirs), length)
+            XCTAssertEqual(ours.status, theirs.status, length)
+            XCTAssertEqual(ours.stdoutBytes, theirs.stdoutBytes, length)
         }
     }
 
@@ -321,8 +318,7 @@ final class RequestCommandTests: XCTestCase {
     func testAFollowedRedirectWithNoLengthIsFollowedAtOnce() throws {
         let server = try TestServer.shared()
         let reply = "HTTP/1.1 302 Found\r\nLocation: /status/200\r\n\r\nsome body"
-        let b64 = Data(reply.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-        let args = ["-s", "-L", "-m", "5", "-w", " %{http_code} %{num_redirects}", "\(server.base)/canned?b=\(b64)&close=0"]
+        let args = ["-s", "-L", "-m", "5", "-w", " %{http_code} %{num_redirects}", canned(reply, server) + "&close=0"]
         let theirs = String(decoding: try PekitProcess.output(of: "/usr/bin/curl", args), as: UTF8.self)
         let ours = try PekitProcess.run(["import", "curl", "--send", (["curl"] + args).map { "'" + $0 + "'" }.joined(separator: " ")])
         XCTAssertEqual(ours.status, 0, ours.stderr)
@@ -351,8 +347,7 @@ final class RequestCommandTests: XCTestCase {
         let server = try TestServer.shared()
         for location in ["/raw/a b?q=c d&e=f g#h i", "/raw/\u{fc}%d8?x=\u{fc} %d8", "/raw/x?a+b=c d+e", "raw/rel ative?n=1 2"] {
             let reply = "HTTP/1.1 302 Found\r\nLocation: \(location)\r\nContent-Length: 0\r\n\r\n"
-            let b64 = Data(reply.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            let url = "\(server.base)/canned?b=\(b64)"
+            let url = canned(reply, server)
             let theirs = String(decoding: try PekitProcess.output(of: "/usr/bin/curl", ["-s", "-L", url]), as: UTF8.self)
             let ours = try PekitProcess.run(["import", "curl", "--send", "curl -s -L '\(url)'"])
             XCTAssertEqual(ours.status, 0, ours.stderr)
