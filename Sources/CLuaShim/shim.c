@@ -143,8 +143,6 @@ int pekit_memory_charge(lua_State *L, size_t bytes) {
     st->host = bytes > SIZE_MAX - st->host ? SIZE_MAX : st->host + bytes;
     return st->limit && (st->host > st->limit || st->used > st->limit - st->host);
 }
-size_t pekit_memory_host_begin(lua_State *L) { return alloc_state(L)->host; }
-void pekit_memory_host_end(lua_State *L, size_t previous) { alloc_state(L)->host = previous; }
 
 void pekit_tune_malloc(void) {
     mallopt(M_MMAP_THRESHOLD, 32 << 20);
@@ -277,18 +275,20 @@ static int pekit_trampoline(lua_State *L) {
     // Lua grants a C function LUA_MINSTACK slots; a Swift function may push PEKIT_HOST_SLOTS
     // without asking (one that pushes more, a list's items, asks itself). Raised here, in C.
     luaL_checkstack(L, PEKIT_HOST_SLOTS, "calling a pekit function");
+    // The control block, looked up once: this runs on every call from Lua into Swift.
+    pekit_alloc_state *st = alloc_state(L);
     // Host pushes run with the cap relaxed: an allocation failure inside an API call made from
     // Swift would raise through Swift frames.
-    int previous = pekit_enforce_memory(L, 0);
+    int previous = st->enforce;
+    st->enforce = 0;
     // What the call charges for its Swift work is let go when it returns (nested calls, from a
     // callback the call runs, add to it and take theirs off again).
-    size_t host = pekit_memory_host_begin(L);
-    pekit_alloc_state *st = alloc_state(L);
+    size_t host = st->host;
     unsigned long long made = st->made;
     pekit_dispatch_fn dispatch = atomic_load_explicit(&dispatcher, memory_order_acquire);
     int n = dispatch ? dispatch(L, context) : (lua_pushliteral(L, "pekit: no dispatcher"), PEKIT_RAISE);
-    pekit_memory_host_end(L, host);
-    pekit_enforce_memory(L, previous);
+    st->host = host;
+    st->enforce = previous;
     // Ctrl-C during a call (a transfer polls for it and gives up): stop here, and at every
     // instruction after, even if the script wraps the call in pcall.
     if (interrupted()) return stop(L, "interrupted");
@@ -411,10 +411,14 @@ static long long monotonic_ns(void) {
     return (long long)now.tv_sec * 1000000000LL + now.tv_nsec;
 }
 
+/// Whether a budgeted state's call passed its wall-clock limit.
+static int past_deadline(pekit_alloc_state *st) {
+    return st->budgeted && st->deadline && monotonic_ns() >= st->deadline;
+}
+
 /// Whether a budgeted state's call ran out of steps or of time (never for an unbudgeted one).
 static int spent(pekit_alloc_state *st) {
-    if (!st->budgeted) return 0;
-    return st->budget <= 0 || (st->deadline && monotonic_ns() >= st->deadline);
+    return st->budgeted && (st->budget <= 0 || past_deadline(st));
 }
 
 /// Stops the call with the message for whichever limit it passed.
@@ -466,8 +470,7 @@ int pekit_budget_spend(lua_State *L, long long steps) {
 }
 
 int pekit_budget_expired(lua_State *L) {
-    pekit_alloc_state *st = alloc_state(L);
-    return (st->budgeted && st->deadline && monotonic_ns() >= st->deadline) || interrupted();
+    return past_deadline(alloc_state(L)) || interrupted();
 }
 
 void pekit_budget_end(lua_State *L) {
@@ -539,14 +542,9 @@ static int metered(lua_State *L) {
 }
 
 static void meter(lua_State *L, const char *library, const char *name, int kind) {
-    int table = LUA_REGISTRYINDEX;
-    if (library) {
-        if (lua_getglobal(L, library) != LUA_TTABLE) { lua_pop(L, 1); return; }
-        table = lua_gettop(L);
-    } else {
-        lua_pushglobaltable(L);
-        table = lua_gettop(L);
-    }
+    if (!library) lua_pushglobaltable(L);
+    else if (lua_getglobal(L, library) != LUA_TTABLE) { lua_pop(L, 1); return; }
+    int table = lua_gettop(L);
     lua_getfield(L, table, name);
     lua_CFunction f = lua_tocfunction(L, -1);
     int has_upvalues = lua_getupvalue(L, -1, 1) != NULL;

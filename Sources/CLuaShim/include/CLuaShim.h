@@ -107,9 +107,6 @@ int pekit_memory_exceeded(lua_State *L);
 /// it grows; returns nonzero when the state is now over its cap (the work should stop: the
 /// dispatcher raises the memory error). The charge ends with the call.
 int pekit_memory_charge(lua_State *L, size_t bytes);
-/// What is charged now, and putting it back (the trampoline, around each call).
-size_t pekit_memory_host_begin(lua_State *L);
-void pekit_memory_host_end(lua_State *L, size_t previous);
 
 // ---- Limits for plugins and scripts ----
 // Every state made by pekit_newstate carries a count hook (every PEKIT_HOOK_PERIOD instructions)
