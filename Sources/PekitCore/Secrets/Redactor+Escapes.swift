@@ -26,13 +26,16 @@ extension Redactor {
         return positions.max()
     }
 
+    /// XML's named entities, and the byte each stands for.
+    static let xmlEntities: [(StaticString, UInt8)] = [("&amp;", 0x26), ("&lt;", 0x3C), ("&gt;", 0x3E), ("&quot;", 0x22), ("&apos;", 0x27)]
+
     /// Where each way of writing byte `b` at `p` ends.
     static func ends(of b: UInt8, in bytes: [UInt8], at p: Int) -> [Int] {
         guard p < bytes.count else { return [] }
         var out: [Int] = []
-        func has(_ text: String) -> Bool {
-            let t = Array(text.utf8)
-            return p + t.count <= bytes.count && bytes[p..<(p + t.count)].elementsEqual(t)
+        // The escapes' spellings are static text: compared in place, nothing made per byte.
+        func has(_ text: StaticString) -> Bool {
+            text.withUTF8Buffer { t in p + t.count <= bytes.count && bytes[p..<(p + t.count)].elementsEqual(t) }
         }
         func hex(_ at: Int, _ count: Int) -> Int? {
             guard at + count <= bytes.count else { return nil }
@@ -77,8 +80,7 @@ extension Redactor {
                 if b == 0x5C && has("\\\\\\\\") { out.append(p + 4) }
             }
         case 0x26:  // XML: &amp; &lt; &gt; &quot; &apos; &#NN; &#xHH;
-            let named: [(String, UInt8)] = [("&amp;", 0x26), ("&lt;", 0x3C), ("&gt;", 0x3E), ("&quot;", 0x22), ("&apos;", 0x27)]
-            for (entity, value) in named where value == b && has(entity) { out.append(p + entity.utf8.count) }
+            for (entity, value) in xmlEntities where value == b && has(entity) { out.append(p + entity.utf8CodeUnitCount) }
             if has("&#") {
                 var k = p + 2, v = 0, digits = 0
                 let isHex = k < bytes.count && (bytes[k] == UInt8(ascii: "x") || bytes[k] == UInt8(ascii: "X"))
