@@ -8,6 +8,14 @@ extension JSONPath {
     struct Walk {
         let root: PekitValue
         var budget: WorkBudget
+        /// Patterns compiled so far (nil: not an I-Regexp): a filter runs its `match()` once a
+        /// node, most often with the same pattern.
+        var regexes: [String: IRegexp?] = [:]
+
+        init(root: PekitValue, budget: WorkBudget) {
+            self.root = root
+            self.budget = budget
+        }
 
         mutating func apply(_ segments: [Segment], to input: [PekitValue]) throws(WorkBudget.Exceeded) -> [PekitValue] {
             var nodes = input

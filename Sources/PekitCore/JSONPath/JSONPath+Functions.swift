@@ -40,8 +40,14 @@ extension JSONPath.Walk {
             guard case .string(let subject)? = try argumentValue(&self, 0), case .string(let pattern)? = try argumentValue(&self, 1) else {
                 return .logical(false)
             }
-            try budget.spend(pattern.count)
-            guard let regex = IRegexp(pattern.description) else { return .logical(false) }
+            let text = pattern.description
+            let regex: IRegexp?
+            if let compiled = regexes[text] { regex = compiled } else {
+                try budget.spend(pattern.count)
+                regex = IRegexp(text)
+                regexes[text] = regex
+            }
+            guard let regex else { return .logical(false) }
             return .logical(try regex.matches(subject.description, whole: f.name == .match, budget: &budget))
         }
     }
