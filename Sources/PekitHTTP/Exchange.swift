@@ -44,7 +44,8 @@ final class Exchange {
     /// The most body bytes taken, and the URL for the error.
     let maxBody: Int?
     let url: String
-    private var discardBody = false
+    /// Whether the body of the response whose head just ended is dropped (a followed redirect).
+    private(set) var discardBody = false
     /// The limit a caller set (curl's --max-filesize), which a response's Content-Length is
     /// held to before its body is read.
     private let announcedLimit: Int?
@@ -115,9 +116,6 @@ final class Exchange {
             error = HTTPError.bodyTooLarge(url: url, limit: limit, inMemory: inMemory)
         }
     }
-
-    /// Whether the body of the response whose head just ended is dropped (a followed redirect).
-    var discardsBody: Bool { discardBody }
 
     /// Whether the transfer must stop now (a limit passed while the head was read).
     var stopsAfterHead: Bool { error != nil }

@@ -377,7 +377,7 @@ struct ResponseReader {
         // A redirect that will be followed, with a body that ends only at the close: libcurl
         // ignores that body and follows at once, closing the connection (curl tests 43, 187,
         // 1104), where reading on would wait for a server that keeps it open.
-        if exchange.discardsBody { state = .done; return }
+        if exchange.discardBody { state = .done; return }
         state = .untilClose
     }
 
