@@ -53,7 +53,9 @@ enum ImportOptions {
 
 /// curl flags the copying tools emit that change nothing pekit sends (they are left out, saying
 /// so on standard error): pekit sends the path as it is, and draws no progress bar.
-private let ignoredCurlFlags: Set<String> = ["--path-as-is", "--no-buffer", "-N", "--progress-bar", "-#"]
+/// `-q`/`--disable` keep curl from reading `.curlrc`, which pekit never reads; the progress
+/// flags change only what curl draws on the terminal.
+private let ignoredCurlFlags: Set<String> = ["--path-as-is", "--no-buffer", "-N", "--progress-bar", "-#", "-q", "--disable", "--no-progress-meter"]
 
 /// Send options of the command line that a script cannot carry: they are named in it.
 private let notCarried: Set<String> = Set([RequestOptions.include, RequestOptions.verbose, RequestOptions.writeOut, RequestOptions.dumpHeader,
