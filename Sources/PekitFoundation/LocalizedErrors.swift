@@ -20,6 +20,7 @@ extension CommandLineParameters.Failure: LocalizedError { public var errorDescri
 extension JSONPath.ParseError: LocalizedError { public var errorDescription: String? { description } }
 extension WHATWGURL.ParseError: LocalizedError { public var errorDescription: String? { description } }
 extension RequestURL.ParseError: LocalizedError { public var errorDescription: String? { description } }
+extension CurlURL.Malformed: LocalizedError { public var errorDescription: String? { description } }
 extension IDNA.Failure: LocalizedError { public var errorDescription: String? { description } }
 extension JSON.ParseError: LocalizedError { public var errorDescription: String? { description } }
 extension JSON.EncodeError: LocalizedError { public var errorDescription: String? { description } }

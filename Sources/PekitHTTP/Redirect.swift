@@ -40,10 +40,16 @@ enum Redirect {
             let end = bytes[question...].firstIndex(of: 0x23) ?? bytes.endIndex
             for i in question..<end where bytes[i] == 0x20 { bytes[i] = 0x2B }
         }
-        let encoded = String(decoding: bytes.withUnsafeBufferPointer { locationEncoder.encode(bytes: $0) }, as: UTF8.self)
-        var url = URLResolution.resolve(encoded, against: request.url)
+        var encoded = String(decoding: bytes.withUnsafeBufferPointer { locationEncoder.encode(bytes: $0) }, as: UTF8.self)
+        if request.readsURLAsCurl {
+            // One to three slashes after the scheme, as curl reads a Location (its test 1141).
+            do { encoded = try CurlURL.read(encoded, keepingDotSegments: true) } catch {
+                throw HTTPError.badRedirect(url: request.url, location: location.description, reason: "\(error)")
+            }
+        }
+        var url = URLResolution.resolve(encoded, against: request.url, keepingDotSegments: request.keepsDotSegments)
         let target: RequestURL
-        do { target = try RequestURL(url) } catch {
+        do { target = try RequestURL(url, readingHostAsCurl: request.readsURLAsCurl) } catch {
             throw HTTPError.badRedirect(url: request.url, location: location.description, reason: "\(error)")
         }
         guard target.scheme == "http" || target.scheme == "https" else {

@@ -76,17 +76,24 @@ final class SendOperation {
                 if wait > 0 { return .wait(until: now + wait) }
             }
             booked = false
-            if (options.jar != nil && options.cookieHeaderFromJar) || options.sign != nil {
+            let cookiesPerHop = options.cookieHeaderFromJar && (options.jar != nil || options.ownCookie != nil)
+            if cookiesPerHop || options.sign != nil {
                 // Changed as a whole or not at all: current is untouched if the jar or the signer throws.
                 var hop = current
-                if let jar = options.jar, options.cookieHeaderFromJar {
-                    let context = hopContext
-                    if options.explainsCookies {
-                        let verdicts = try jar.explainRelevant(try hopURL(), context: context)
-                        hopCookieLines = verdicts.map(CookieJar.line)
-                        hopSentCookies = CookieJar.headerOrder(verdicts.filter(\.sent).map(\.cookie))
+                if cookiesPerHop {
+                    // The jar's cookies for this hop's URL, then the caller's own pairs, which go
+                    // on every hop wherever it leads, as curl's -b NAME=VALUE (its test 2015).
+                    var fromJar: [UInt8]?
+                    if let jar = options.jar {
+                        let context = hopContext
+                        if options.explainsCookies {
+                            let verdicts = try jar.explainRelevant(try hopURL(), context: context)
+                            hopCookieLines = verdicts.map(CookieJar.line)
+                            hopSentCookies = CookieJar.headerOrder(verdicts.filter(\.sent).map(\.cookie))
+                        }
+                        fromJar = try jar.headerBytes(for: try hopURL(), context: context)
                     }
-                    if let cookie = RequestBuilder.cookieField(jar: try jar.headerBytes(for: try hopURL(), context: context), own: options.ownCookie) {
+                    if let cookie = RequestBuilder.cookieField(jar: fromJar, own: options.ownCookie) {
                         try hop.headers.set("Cookie", bytes: cookie)
                     } else {
                         hop.headers.remove("Cookie")

@@ -152,7 +152,7 @@ final class RequestCommandTests: XCTestCase {
              "-F", "text=<\(file)"],
             ["-F", "a=1", "-H", "X-After: 1"],
         ]
-        let (server, port) = try Self.startEcho(requests: cases.count * 2 + 12)
+        let (server, port) = try Self.startEcho(requests: cases.count * 2 + 26)
         defer { server.terminate() }
         func normalized(_ bytes: [UInt8], agent: Bool) -> String {
             var text = String(decoding: bytes, as: UTF8.self)
@@ -196,6 +196,20 @@ final class RequestCommandTests: XCTestCase {
             XCTAssertEqual(ours.status, 0, "\(args): \(ours.stderr)")
             XCTAssertEqual(normalized(ours.stdoutBytes, agent: false), normalized(theirs, agent: false), "\(args)")
             XCTAssertTrue(String(decoding: theirs, as: UTF8.self).hasPrefix("GET http://origin.example:8080/p?z=0 HTTP/1.1\r\n") || args.contains("-d"))
+        }
+        // URLs as curl reads its command line, not as a browser does (issue 69): dot segments
+        // removed (kept with --path-as-is), one or three slashes after the scheme, the host's
+        // case kept in Host, "{}\^|<>` sent as written, bytes past ASCII escaped in lower-case
+        // hex in the path and sent raw in the query.
+        let forms: [[String]] = [["http://127.0.0.1:\(port)/a%20b/汉?q=汉%20字"], ["http://127.0.0.1:\(port)/x/../y/./z/..?p=../q"],
+                                 ["--path-as-is", "http://127.0.0.1:\(port)/x/../y/./z"], ["-g", "http://127.0.0.1:\(port)/{}\\^|\"<>`?{}\\^|\"<>`"],
+                                 ["http://LocalHost:\(port)/Case"], ["http:/127.0.0.1:\(port)/one"], ["http:///127.0.0.1:\(port)/three"]]
+        for args in forms {
+            let theirs = try PekitProcess.output(of: "/usr/bin/curl", ["-s", "-4"] + args)
+            XCTAssertFalse(theirs.isEmpty, "curl \(args)")
+            let ours = try PekitProcess.run(["request", "-4"] + args + ["--send"])
+            XCTAssertEqual(ours.status, 0, "\(args): \(ours.stderr)")
+            XCTAssertEqual(normalized(ours.stdoutBytes, agent: false), normalized(theirs, agent: false), "\(args)")
         }
     }
 
@@ -402,11 +416,11 @@ final class RequestCommandTests: XCTestCase {
         XCTAssertEqual(unknown.stderr, "pekit request: unknown option '-Q' (in '-iQ') (see 'pekit request --help')\n")
     }
 
-    /// The preview is the wire form of the URL: canonical host, encoded path and query, Basic
-    /// credentials from the URL.
+    /// The preview is the wire form of the URL as curl reads it: the host in its IDNA form, the
+    /// path's bytes past ASCII escaped and the query's sent raw, Basic credentials from the URL.
     func testPreviewOfAnInternationalURL() throws {
         let raw = try PekitProcess.run(["request", "-H", "Accept-Language: en", "HTTP://u:p%C3%A4@WWW.例子.中国:8080/a b/汉?q=汉 字#top"])
-        XCTAssertEqual(raw.stdout, "GET /a%20b/%E6%B1%89?q=%E6%B1%89%20%E5%AD%97 HTTP/1.1\r\nHost: www.xn--fsqu00a.xn--fiqs8s:8080\r\nAuthorization: Basic dTpww6Q=\r\nUser-Agent: pekit/0.1.0 (Linux; x86_64)\r\nAccept: */*\r\nAccept-Language: en\r\n\r\n")
+        XCTAssertEqual(raw.stdout, "GET /a%20b/%e6%b1%89?q=汉%20字 HTTP/1.1\r\nHost: www.xn--fsqu00a.xn--fiqs8s:8080\r\nAuthorization: Basic dTpww6Q=\r\nUser-Agent: pekit/0.1.0 (Linux; x86_64)\r\nAccept: */*\r\nAccept-Language: en\r\n\r\n")
         let curl = try PekitProcess.run(["request", "--curl", "-H", "Accept-Language: en", "--request-target", "*", "-X", "OPTIONS", "http://[2001:DB8:0::1]:81/"])
         XCTAssertEqual(curl.stdout, "curl --http1.1 --request OPTIONS --request-target '*' 'http://[2001:db8::1]:81/' -H 'Host: [2001:db8::1]:81' -H 'User-Agent: pekit/0.1.0 (Linux; x86_64)' -H 'Accept: */*' -H 'Accept-Language: en'\n")
         let bad = try PekitProcess.run(["request", "--request-target", "/a\rb", "http://h/"])

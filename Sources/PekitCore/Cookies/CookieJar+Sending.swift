@@ -159,8 +159,29 @@ extension CookieJar {
                 }
             }
         }
+        if storedHeaderRule == .curl { return curlOrder(picks) }
         // §5.8.3 step 2: longer paths first, then the older.
         picks.sort { a, b in a.pathLength != b.pathLength ? a.pathLength > b.pathLength : a.creation < b.creation }
+        return picks
+    }
+
+    /// `CookieHeaderRule.curl`'s choice and order of the picks (the 8,190-byte cap is the
+    /// header writer's).
+    private func curlOrder(_ picks: [Pick]) -> [Pick] {
+        var picks = picks
+        picks.sort { $0.creation < $1.creation }
+        if picks.count > CookieHeaderRule.curlMaxCookies { picks.removeLast(picks.count - CookieHeaderRule.curlMaxCookies) }
+        func lengths(_ pick: Pick) -> (domain: Int, name: Int) {
+            let cookie = byDomain.values[pick.list][pick.index]
+            return (cookie.domain.utf8.count, cookie.name.utf8.count)
+        }
+        picks.sort { a, b in
+            if a.pathLength != b.pathLength { return a.pathLength > b.pathLength }
+            let (la, lb) = (lengths(a), lengths(b))
+            if la.domain != lb.domain { return la.domain > lb.domain }
+            if la.name != lb.name { return la.name > lb.name }
+            return a.creation > b.creation
+        }
         return picks
     }
 
@@ -210,7 +231,13 @@ extension CookieJar {
         let picks = pickSendable(url, host: try logicalHost(url), context: context, now: tick())
         defer { pickScratch = picks }
         guard !picks.isEmpty else { return nil }
+        let curl = storedHeaderRule == .curl
         for (i, pick) in picks.enumerated() {
+            if curl {
+                // curl stops at the first pair that would take the header to its cap.
+                let cookie = byDomain.values[pick.list][pick.index]
+                if header.count + cookie.name.utf8.count + cookie.valueBytes.count + 1 >= CookieHeaderRule.curlMaxHeader { break }
+            }
             if i > 0 { header.append(0x3B); header.append(0x20) }
             byDomain.values[pick.list].withUnsafeBufferPointer { list in if let base = list.baseAddress { Cookie.appendPair(of: base + pick.index, to: &header) } }
         }

@@ -114,6 +114,14 @@ public final class CookieJar: @unchecked Sendable {
         set { lock.locked { storedFilters = newValue } }
     }
 
+    /// How the Cookie header lists the cookies to send (`CookieHeaderRule`): RFC 6265bis's order
+    /// (the default, browsers'), or curl's order and caps (`pekit request`, `pekit import curl`).
+    public var headerRule: CookieHeaderRule {
+        get { lock.locked { storedHeaderRule } }
+        set { lock.locked { storedHeaderRule = newValue } }
+    }
+    @exclusivity(unchecked) var storedHeaderRule = CookieHeaderRule.rfc6265
+
     // The jar's storage, read and changed on every cookie received or sent, without the runtime's
     // exclusivity checks (about 20 a received cookie, a tenth of its cost): only the jar's own
     // code touches these, and none holds an access across a call that could reach the jar again

@@ -30,6 +30,11 @@ public struct PekitRequest: Sendable {
     /// target, the connection's route, the jar, the limiter and the signer read one parse. Any
     /// change to `url` clears it.
     package var parsedURL: RequestURL?
+    /// Redirects keep the `.` and `..` segments of a `Location`'s path (curl's `--path-as-is`).
+    package var keepsDotSegments = false
+    /// The URL was read as curl reads one (`RequestBuilder.readsURLAsCurl`), and so are the
+    /// `Location`s of its redirects.
+    package var readsURLAsCurl = false
 
     /// `url`'s parts: the one parse it carries, or a parse now (a request made by hand).
     /// - Throws: `RequestURL.ParseError` for a URL that cannot be sent.

@@ -82,6 +82,15 @@ public struct RequestBuilder: Sendable {
     /// Sends `method` as given (`wHat` stays `wHat`), as curl's `-X` does: methods are
     /// case-sensitive (RFC 9110 §9.1).
     public var keepsMethodCase = false
+    /// Reads `url` as curl reads one from its command line (`CurlURL`): one to three slashes
+    /// after the scheme, dot segments removed (unless `keepsDotSegments`), the host's case kept
+    /// for `Host`, a name ending in a number taken as a name, and the path and query escaped as
+    /// curl escapes them. `pekit request` and `pekit import curl` set it; the URL Standard's
+    /// reading (browsers', `pekit.url`'s) is the default.
+    public var readsURLAsCurl = false
+    /// Keeps `.` and `..` segments of redirects' paths (curl's `--path-as-is`), and of the URL's
+    /// own with `readsURLAsCurl` (without it nothing is removed from the URL given).
+    public var keepsDotSegments = false
     /// The URL, absolute or relative to `base`.
     public var url: String
     /// Resolved against when `url` is relative (RFC 3986 §5, with AFNetworking's trailing '/':
@@ -184,7 +193,10 @@ public struct RequestBuilder: Sendable {
         // ".../v1" is ".../v1/users").
         var urlText = base.map { URLResolution.resolve(url, against: $0, baseIsDirectory: true) } ?? url
         var parsed: RequestURL
-        do { parsed = try RequestURL(urlText) } catch { throw RequestError.invalidURL("\(error)") }
+        if readsURLAsCurl {
+            do { urlText = try CurlURL.read(urlText, keepingDotSegments: keepsDotSegments) } catch { throw RequestError.invalidURL("\(error)") }
+        }
+        do { parsed = try RequestURL(urlText, readingHostAsCurl: readsURLAsCurl) } catch { throw RequestError.invalidURL("\(error)") }
         // Credentials in the URL are sent as Basic authentication (as curl and browsers do), so the
         // preview shows the header that goes on the wire; the URL keeps none.
         var credentials = basicAuth
@@ -242,13 +254,16 @@ public struct RequestBuilder: Sendable {
             bodyType = multipartBody.contentType
         }
 
-        let authority = parsed.authority
+        // curl writes the host in Host: (and a proxy's request line) as it was given.
+        let authority = readsURLAsCurl ? parsed.writtenAuthority : parsed.authority
         var context = cookieContext
         context.method = method
         let cookies = try jar?.headerBytes(for: parsed, context: context)
         let headers = try fields(authority: authority, credentials: credentials, jarCookies: cookies, body: requestBody, bodyType: bodyType)
-        let (wireText, wireURL) = Self.wire(urlText, parsed: parsed)
+        let (wireText, wireURL) = Self.wire(urlText, parsed: parsed, authority: authority, asCurl: readsURLAsCurl)
         var request = PekitRequest(method: method, url: wireText, headers: headers, body: requestBody, connect: connect)
+        request.keepsDotSegments = keepsDotSegments
+        request.readsURLAsCurl = readsURLAsCurl
         // Decoded when pekit asked for codings (curl's --compressed, or a backend's default
         // Accept-Encoding, which its client library decodes); not for a hand-written one.
         request.framingLength = !self.headers.contains { PekitHeaders.sameName($0.name, "Content-Length") } && headers["Content-Length"] != nil
@@ -279,13 +294,19 @@ public struct RequestBuilder: Sendable {
     /// user info, host and port the rewrite keeps) and its path, query and fragment as written
     /// out: the one parse a request carries to the wire, never made again.
     package static func wire(_ url: String, parsed: RequestURL) -> (text: String, url: RequestURL) {
-        let (text, parts) = wire(url, authority: parsed.authority)
+        wire(url, parsed: parsed, authority: parsed.authority, asCurl: false)
+    }
+
+    /// `wire(_:parsed:)` with the authority to write, and, `asCurl`, the path and query escaped
+    /// as curl escapes a command-line URL (`CurlURL`) instead of as browsers do.
+    static func wire(_ url: String, parsed: RequestURL, authority: String, asCurl: Bool) -> (text: String, url: RequestURL) {
+        let (text, parts) = wire(url, authority: authority, asCurl: asCurl)
         var final = parsed
         (final.path, final.query, final.fragment) = parts
         return (text, final)
     }
 
-    private static func wire(_ url: String, authority: String) -> (text: String, parts: (path: String, query: String?, fragment: String?)) {
+    private static func wire(_ url: String, authority: String, asCurl: Bool = false) -> (text: String, parts: (path: String, query: String?, fragment: String?)) {
         var text = url, authority = authority
         return text.withUTF8 { bytes in
             authority.withUTF8 { authority in
@@ -315,8 +336,10 @@ public struct RequestBuilder: Sendable {
                     return (string(parts[0].start, parts[0].end), query.start == query.end ? nil : string(query.start + 1, query.end),
                             fragment.start == fragment.end ? nil : string(fragment.start + 1, fragment.end))
                 }
+                // Whether a byte of part `i` (0 path, 1 query, 2 fragment) is written escaped.
+                func escapes(_ i: Int, _ b: UInt8) -> Bool { asCurl ? CurlURL.escapes(b, inQuery: i == 1) : parts[i].set.contains(b) }
                 // Most URLs are already as they go on the wire: then no copy is made.
-                if !parts.contains(where: { part in bytes[part.start..<part.end].contains(where: part.set.contains) }),
+                if !parts.indices.contains(where: { i in bytes[parts[i].start..<parts[i].end].contains { escapes(i, $0) } }),
                    schemeEnd.map({ !bytes[..<$0].contains(where: isUpper) && bytes[($0 + 3)..<start].elementsEqual(authority) }) ?? true {
                     return (url, split(bytes))
                 }
@@ -329,7 +352,11 @@ public struct RequestBuilder: Sendable {
                 }
                 for i in parts.indices {
                     let from = out.count
-                    for b in bytes[parts[i].start..<parts[i].end] { parts[i].set.append(b, to: &out) }
+                    if asCurl {
+                        for b in bytes[parts[i].start..<parts[i].end] { CurlURL.append(b, inQuery: i == 1, to: &out) }
+                    } else {
+                        for b in bytes[parts[i].start..<parts[i].end] { parts[i].set.append(b, to: &out) }
+                    }
                     parts[i].start = from
                     parts[i].end = out.count
                 }

@@ -34,6 +34,8 @@ public enum URLResolution {
         } else {
             if ref.path.hasPrefix("/") {
                 result.path = tidy(ref.path)
+            } else if keepingDotSegments {
+                result.path = curlMerged(ref.path, base: base.path)
             } else {
                 // §5.2.3: the base path up to its last "/" (none: the reference alone), then the reference.
                 let merged: String
@@ -45,6 +47,24 @@ public enum URLResolution {
             result.query = ref.query
         }
         return join(result)
+    }
+
+    /// A relative path against a base path as curl's `concat_url` merges them when dot segments
+    /// are kept (`--path-as-is`): the base without its last segment, one level less for each
+    /// leading `../` of the reference (after one leading `./`), then the reference's rest
+    /// (`../x` from `/../../391` is `/../x`: curl's test 391).
+    static func curlMerged(_ reference: String, base: String) -> String {
+        var directory = Substring(base)
+        if let slash = directory.lastIndex(of: "/") { directory = directory[..<slash] } else { directory = "" }
+        var rest = Substring(reference)
+        if rest.hasPrefix("./") { rest = rest.dropFirst(2) }
+        var levels = 0
+        while rest.hasPrefix("../") { rest = rest.dropFirst(3); levels += 1 }
+        for _ in 0..<levels {
+            guard let slash = directory.lastIndex(of: "/") else { directory = ""; break }
+            directory = directory[..<slash]
+        }
+        return directory + "/" + rest
     }
 
     /// Appends an encoded query: after '&' when the URL has one, after '?' otherwise; an empty

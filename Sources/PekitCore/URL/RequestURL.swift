@@ -16,6 +16,9 @@ public struct RequestURL: Equatable, Sendable, CustomStringConvertible {
     public var query: String?
     /// The fragment without its `#` (never sent).
     public var fragment: String?
+    /// The host as written when it differs from `host` only by case and the URL was read as
+    /// curl reads it (`init(_:readingHostAsCurl:)`): curl sends it so in `Host:`.
+    public var writtenHost: String?
 
     /// Why a URL could not be used.
     public struct ParseError: Error, Equatable, CustomStringConvertible {
@@ -32,13 +35,20 @@ public struct RequestURL: Equatable, Sendable, CustomStringConvertible {
     /// Delimiters are found in the UTF-8 bytes (all are ASCII), not by Character, which is what
     /// a URL means and many times faster (URLs are parsed per request and per cookie lookup).
     public init(_ text: String) throws {
+        try self.init(text, readingHostAsCurl: false)
+    }
+
+    /// Parses an absolute URL; `readingHostAsCurl`, a host the URL Standard refuses but curl
+    /// takes as a name (`CurlURL.isName`: `example.com.1150`) is that name, lower-cased, and
+    /// `writtenHost` keeps the host as it was written.
+    public init(_ text: String, readingHostAsCurl: Bool) throws {
         var source = text
-        self = try source.withUTF8 { try Self(bytes: $0, text: text) }
+        self = try source.withUTF8 { try Self(bytes: $0, text: text, curlHosts: readingHostAsCurl) }
     }
 
     /// The parse over `text`'s contiguous UTF-8 (`bytes`): offsets, not String indices, and a
     /// String made only for each part kept.
-    private init(bytes: UnsafeBufferPointer<UInt8>, text: String) throws {
+    private init(bytes: UnsafeBufferPointer<UInt8>, text: String, curlHosts: Bool) throws {
         func fail(_ reason: String) -> ParseError { ParseError(url: text, reason: reason) }
         func string(_ range: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self) }
         func first(_ byte: UInt8, in range: Range<Int>) -> Int? { bytes[range].firstIndex(of: byte) }
@@ -85,7 +95,15 @@ public struct RequestURL: Equatable, Sendable, CustomStringConvertible {
         guard !hostRange.isEmpty else { throw fail("no host") }
         let special = scheme == "http" || scheme == "https" || scheme == "ws" || scheme == "wss"
         let hostBytes = UnsafeBufferPointer(rebasing: bytes[hostRange])
-        do { host = try Self.checkedCanonicalHost(hostBytes, special: special) } catch let error as IDNA.Failure { throw fail(error.description) }
+        do { host = try Self.checkedCanonicalHost(hostBytes, special: special) } catch let error as IDNA.Failure {
+            guard curlHosts, CurlURL.isName(hostBytes) else { throw fail(error.description) }
+            host = String(decoding: hostBytes, as: UTF8.self).lowercased()
+        }
+        if curlHosts, !hostBytes.elementsEqual(host.utf8) {
+            // Only a difference of case: curl sends the name as it was written.
+            let written = String(decoding: hostBytes, as: UTF8.self)
+            if written.lowercased() == host { writtenHost = written }
+        }
         if let portRange, !portRange.isEmpty {
             let portText = string(portRange)
             guard let port = Int(portText), (0...65535).contains(port) else { throw fail("invalid port \"\(portText)\"") }
@@ -275,6 +293,12 @@ public struct RequestURL: Equatable, Sendable, CustomStringConvertible {
     public var authority: String {
         let h = host.utf8.contains(0x3A) ? "[" + host + "]" : host
         return port.map { h + ":" + String($0) } ?? h
+    }
+
+    /// `authority` with `writtenHost` when there is one (what curl writes in `Host:`).
+    public var writtenAuthority: String {
+        guard let writtenHost else { return authority }
+        return port.map { writtenHost + ":" + String($0) } ?? writtenHost
     }
 
     public var description: String {

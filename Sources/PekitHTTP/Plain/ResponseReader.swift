@@ -14,8 +14,11 @@ import PekitCore
 ///
 /// The framing is RFC 9112 §6.3's, as libcurl applies it: no body for HEAD, 1xx, 204 and 304;
 /// chunked when Transfer-Encoding says so (Content-Length is then ignored); else Content-Length
-/// (the last one given); else everything up to the close. A response with a transfer coding
-/// other than chunked, which libcurl would decode, is left to libcurl (`toLibcurl`).
+/// (the last one given); else everything up to the close. Transfer codings other than chunked
+/// are libcurl 7.88's decoding stages: `identity` (and `none`) pass the body on, a name libcurl
+/// does not know fails the transfer at the first body byte (61), as libcurl's error stage does;
+/// one it decodes (gzip, deflate, br, zstd) is left to libcurl (`toLibcurl`) at the first body
+/// byte, so a response that fails before (a bad chunk) fails here as there.
 struct ResponseReader {
     /// A response that cannot be read: libcurl's error code and message for the same bytes.
     struct Failure: Error, Equatable {
@@ -48,9 +51,13 @@ struct ResponseReader {
     /// No body and no Content-Length for this response (1xx, 204, 304).
     private var bodyless = false
     private var contentLength: Int?
-    private var chunked = false
-    /// Transfer codings other than chunked seen (libcurl decodes them; more than 5 it refuses).
-    private var codings = 0
+    var chunked = false
+    /// Transfer codings other than chunked seen (libcurl's decoding stages; more than 5 it refuses).
+    var codings = 0
+    /// A stage libcurl decodes (gzip, deflate, br, zstd) among them.
+    var decodes = false
+    /// A name libcurl does not know among them: its error stage fails the first body byte.
+    var unknownCoding = false
     private var close = false
     private var keepAlive = false
     /// Lines of the current header block so far (libcurl's `headerline`).
@@ -91,6 +98,7 @@ struct ResponseReader {
                 close = true  // more than the response: do not trust this connection again
                 return true
             case .body:
+                if codings > 0 { try checkStages() }
                 let take = min(remaining, n - i)
                 remaining -= take
                 consumed += take
@@ -98,6 +106,7 @@ struct ResponseReader {
                 i += take
                 if remaining == 0 { state = .done }
             case .chunk(.data):
+                if codings > 0 { try checkStages() }
                 let take = min(remaining, n - i)
                 remaining -= take
                 consumed += take
@@ -107,6 +116,7 @@ struct ResponseReader {
             case .chunk(let step):
                 if try chunkByte(bytes[i], step, exchange) { i += 1 }
             case .untilClose:
+                if codings > 0 { try checkStages() }
                 consumed += n - i
                 if !exchange.bodyBytes(UnsafeRawBufferPointer(rebasing: bytes[i..<n])) { return false }
                 i = n
@@ -327,27 +337,6 @@ struct ResponseReader {
         return false
     }
 
-    /// Transfer-Encoding's codings as libcurl's Curl_build_unencoding_stack reads them: chunked
-    /// is the framing; any other name is a decoding stage (more than 5 refused).
-    private mutating func codings(_ value: UnsafeRawBufferPointer) throws(Failure) {
-        var i = 0
-        repeat {
-            while i < value.count, value[i] == 0x20 || value[i] == 0x09 || value[i] == 0x2C { i += 1 }
-            let start = i
-            var length = 0
-            while i < value.count, value[i] != 0x2C {
-                if !Self.isSpace(value[i]) { length = i - start + 1 }
-                i += 1
-            }
-            if length == 7, ASCII.equals(UnsafeRawBufferPointer(rebasing: value[start..<start + 7]), ignoringCase: "chunked") {
-                chunked = true
-            } else if length > 0 {
-                if codings >= 5 { throw Failure(code: 61, reason: "Reject response due to more than 5 content encodings") }
-                codings += 1
-            }
-        } while i < value.count
-    }
-
     private mutating func endOfHeaders(_ exchange: Exchange) throws(Failure) {
         if (100...199).contains(status) {
             if status == 101 {
@@ -365,8 +354,6 @@ struct ResponseReader {
             consumed = 0
             return
         }
-        // A coding libcurl decodes, or one it refuses (whether or not a body follows): its call.
-        if codings > 0 { throw Self.toLibcurl }
         if isHead || bodyless { state = .done; return }
         if chunked { state = .chunk(.hex); return }
         if let contentLength {
@@ -385,7 +372,6 @@ struct ResponseReader {
     /// block (a line that starts with NUL): no interim response is ended, no 1xx is special.
     private mutating func bodyWithoutEnd() throws(Failure) {
         if isHead { state = .done; return }
-        if codings > 0 { throw Self.toLibcurl }
         if chunked { state = .chunk(.hex); return }
         if status == 204 || status == 304 { state = .done; return }
         if let contentLength, !bodyless {

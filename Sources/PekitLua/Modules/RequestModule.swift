@@ -20,7 +20,7 @@ enum RequestModule: LuaModule {
         state(runtime).requests.object(at: index, in: runtime)
     }
 
-    static let requestFields = ["method", "keep_method_case", "url", "base", "params", "policy", "params_in", "methods_in_query", "headers", "json", "form",
+    static let requestFields = ["method", "keep_method_case", "url", "url_as_curl", "path_as_is", "base", "params", "policy", "params_in", "methods_in_query", "headers", "json", "form",
                                 "body", "body_file", "content_type", "multipart", "boundary", "auth", "jar", "connect", "sign", "target", "compressed",
                                 "user_agent", "referer", "cookie"] + CookiesModule.contextFields
 
@@ -52,6 +52,10 @@ enum RequestModule: LuaModule {
         if let method = fixedMethod ?? fieldMethod { builder.method = method }
         // The method as written ("wHat"), as curl's -X sends it; upper-cased otherwise.
         builder.keepsMethodCase = try fields.flag("keep_method_case") ?? false
+        // The URL as curl reads its command line (`pekit import curl` writes this where the two
+        // readings differ), and its dot segments kept as with curl's --path-as-is.
+        builder.readsURLAsCurl = try fields.flag("url_as_curl") ?? false
+        builder.keepsDotSegments = try fields.flag("path_as_is") ?? false
         builder.base = try fields.with("base") { try URLModule.urlOrString(at: $0, call) }
         if let placement = try fields.choice("params_in", ["query", "body", "auto"]) {
             builder.placement = RequestBuilder.ParameterPlacement(rawValue: placement) ?? .auto

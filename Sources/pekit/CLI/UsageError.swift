@@ -1,3 +1,4 @@
+import PekitCore
 import PekitHTTP
 
 /// A command line that cannot be run as written (exit status 2).
@@ -18,13 +19,18 @@ struct CommandFailure: Error, CustomStringConvertible {
 extension HTTPError {
     /// The exit status curl gives for this failure, as `pekit request` exits with it: libcurl's
     /// code for a transfer (6 for a name, 7 for a refused connection, 28 for a timeout, 60 for
-    /// a certificate…), 47 for too many redirects, 63 for --max-filesize; 1 for what curl has no
-    /// code of its own for.
+    /// a certificate…), 47 for too many redirects, 63 for --max-filesize, 3 for a redirect to a
+    /// URL that cannot be used; 1 for what curl has no code of its own for.
     var curlExitStatus: Int32 {
         switch self {
         case .transfer(_, _, let code, _, _): return Int32(clamping: code)
         case .tooManyRedirects: return 47
         case .bodyTooLarge: return 63
+        // A Location curl's URL parser refuses: CURLE_URL_MALFORMAT (its test 1142); one it
+        // reads, with a scheme other than http(s): CURLE_UNSUPPORTED_PROTOCOL (1563).
+        case .badRedirect(_, let location, _):
+            guard let target = try? RequestURL(location, readingHostAsCurl: true) else { return 3 }
+            return target.scheme == "http" || target.scheme == "https" ? 3 : 1
         default: return 1
         }
     }

@@ -55,7 +55,7 @@ enum ImportOptions {
 /// so on standard error): pekit sends the path as it is, and draws no progress bar.
 /// `-q`/`--disable` keep curl from reading `.curlrc`, which pekit never reads; the progress
 /// flags change only what curl draws on the terminal.
-private let ignoredCurlFlags: Set<String> = ["--path-as-is", "--no-buffer", "-N", "--progress-bar", "-#", "-q", "--disable", "--no-progress-meter"]
+private let ignoredCurlFlags: Set<String> = ["--no-buffer", "-N", "--progress-bar", "-#", "-q", "--disable", "--no-progress-meter"]
 
 /// Send options of the command line that a script cannot carry: they are named in it.
 private let notCarried: Set<String> = Set([RequestOptions.include, RequestOptions.verbose, RequestOptions.writeOut, RequestOptions.dumpHeader,
@@ -198,6 +198,11 @@ private func luaScript(_ request: PekitRequest, builder: RequestBuilder, options
     field("method", luaQuote(request.method))
     // curl sends -X as written; pekit.request upper-cases unless told.
     if request.method != RequestBuilder.uppercased(request.method) { field("keep_method_case", "true") }
+    // curl's reading of the URL (dot segments, the host's case, escapes), where it is not what
+    // pekit.request reads from the same text.
+    var browserReading = builder
+    browserReading.readsURLAsCurl = false
+    let urlAsCurl = !same(browserReading)
 
     // The query as parameters, when the policy writes them back to the same bytes: nested under
     // the policy's brackets or dots where it nests, else as a list of pairs.
@@ -219,6 +224,8 @@ private func luaScript(_ request: PekitRequest, builder: RequestBuilder, options
         if params != nil, builder.params == nil { url = String(url[..<q]) } else { params = nil; url = builder.url }
     }
     field("url", luaQuote(params == nil ? builder.url : url))
+    if urlAsCurl { field("url_as_curl", "true") }
+    if builder.keepsDotSegments { field("path_as_is", "true") }
     if let params {
         field("params", params)
         field("params_in", "\"query\"")

@@ -6,10 +6,12 @@ import PekitLua
 
 /// Builds the request a command line describes, then hands it to `handler` (import), sends it,
 /// or shows it (`--raw`, `--curl`, `--describe`).
-func buildAndRun(_ parsed: Arguments, url: String, output: OutputChoice, _ handler: BuiltRequestHandler?) throws -> Int32 {
+/// `sharedJar`: the cookie engine of an earlier URL of the same command, which this one uses
+/// (curl shares its cookies across a command's URLs).
+func buildAndRun(_ parsed: Arguments, url: String, output: OutputChoice, sharedJar: CookieJar? = nil, _ handler: BuiltRequestHandler?) throws -> Int32 {
     do {
         let sending = try isSending(parsed)
-        let builder = try requestBuilder(parsed, url: url, sending: sending)
+        let builder = try requestBuilder(parsed, url: url, sending: sending, sharedJar: sharedJar)
         var request = try builder.build()
         if let spec = parsed.value(RequestOptions.awsSigv4) {
             try signAWS(&request, spec: spec, user: parsed.value(RequestOptions.user))
@@ -37,6 +39,10 @@ func buildAndRun(_ parsed: Arguments, url: String, output: OutputChoice, _ handl
         throw error
     } catch let error as HTTPError {
         throw CommandFailure(message: "pekit request: \(error.message(.commandLine))", status: error.curlExitStatus)
+    } catch let error as RequestError {
+        // curl's CURLE_URL_MALFORMAT, for a URL its parser (or its IDN library) refuses.
+        if case .invalidURL = error { throw CommandFailure(message: "pekit request: \(error)", status: 3) }
+        throw CommandFailure(message: "pekit request: \(error)")
     } catch {
         throw CommandFailure(message: "pekit request: \(error)")
     }
@@ -45,7 +51,9 @@ func buildAndRun(_ parsed: Arguments, url: String, output: OutputChoice, _ handl
 /// The builder a `pekit request` command line describes: curl's flags with curl's meaning (the
 /// fields curl writes, in its order: see `RequestBuilder+Fields.swift`), and pekit's own
 /// (`--param`, `--policy`, `--jar`, `--connect`). A Lua host is started only for a policy.
-func requestBuilder(_ parsed: Arguments, url: String, sending: Bool) throws -> RequestBuilder {
+/// `sharedJar`, when given, is the jar (loaded from --jar and -b files, with --filter's
+/// plugins, before an earlier URL of the command) this URL uses as it is.
+func requestBuilder(_ parsed: Arguments, url: String, sending: Bool, sharedJar: CookieJar? = nil) throws -> RequestBuilder {
     // A URL with no scheme gets the one curl guesses; one relative to --base is not guessed at.
     let base = parsed.value(RequestOptions.base)
     let url = base == nil ? curlGuessedScheme(url) : url
@@ -123,6 +131,86 @@ func requestBuilder(_ parsed: Arguments, url: String, sending: Bool) throws -> R
         builder.referer = url.isEmpty ? nil : url
     }
     if parsed.has(RequestOptions.compressed) { builder.acceptEncoding = PekitClient.acceptEncoding }
+    if let sharedJar {
+        builder.jar = sharedJar
+        for cookie in parsed.all(RequestOptions.cookie) where cookie.contains("=") {
+            builder.cookie = builder.cookie.map { $0 + ";" + cookie } ?? cookie
+        }
+    } else {
+        try setUpCookies(&builder, parsed, sending: sending)
+    }
+    builder.connect = try parsed.all(RequestOptions.connect).map { spec in
+        guard let eq = spec.firstIndex(of: "=") else {
+            throw UsageError(command: "request", message: "--connect takes NAME:PORT=ADDRESS:PORT, not '\(spec)'")
+        }
+        return try HostMapping(String(spec[..<eq]), String(spec[spec.index(after: eq)...]), written: "--connect \(spec)")
+    }
+    builder.connect += try curlMappings(parsed)
+    builder.method = parsed.value(RequestOptions.method) ?? (parsed.has(RequestOptions.head) ? "HEAD" : builder.body.isNone ? "GET" : "POST")
+    // -X as curl sends it: methods are case-sensitive (`-X wHat` is `wHat`); the URL as curl
+    // reads its command line (slashes, dot segments, the host's case, escapes).
+    builder.keepsMethodCase = true
+    builder.readsURLAsCurl = true
+    builder.keepsDotSegments = parsed.has(RequestOptions.pathAsIs)
+    if let jar = builder.jar { mapHandWrittenHost(builder, url: url, jar: jar) }
+    return builder
+}
+
+/// curl 7.88 keeps and sends cookies under the name a hand-written `-H 'Host: NAME[:PORT]'`
+/// gives, not under the URL's host (its tests 62, 329, 1258): a filter maps the URL's host to
+/// that name, as an IP-to-host filter does (once a host, for a jar several URLs share).
+private func mapHandWrittenHost(_ builder: RequestBuilder, url: String, jar: CookieJar) {
+    guard let field = builder.headers.first(where: { PekitHeaders.sameName($0.name, "Host") }), var name = field.value?.trimmingCharacters(in: .whitespaces),
+          !name.isEmpty, let target = try? RequestURL(curlGuessedScheme(url), readingHostAsCurl: true) else { return }
+    if name.hasPrefix("[") {
+        if let close = name.firstIndex(of: "]") { name = String(name[name.index(after: name.startIndex)..<close]) }
+    } else if let colon = name.firstIndex(of: ":") {
+        name = String(name[..<colon])
+    }
+    let filterName = "-H 'Host: \(name)' for \(target.host)"
+    guard !name.isEmpty, !jar.filters.contains(where: { $0.name == filterName }) else { return }
+    let host = target.host, logical = name.lowercased()
+    jar.filters.append(CookieFilter(name: filterName, host: { $0.host == host ? logical : nil }))
+}
+
+/// An empty jar on the wall clock, checking Domain attributes against the public suffix list.
+/// Its Cookie header is curl's: curl's order, at most 150 cookies and 8,190 bytes; and as
+/// curl it keeps more than a browser's 50 cookies for a domain (the jar's total still caps them).
+private func newJar() throws -> CookieJar {
+    let jar = CookieJar(publicSuffixes: try PublicSuffixList.loadFromProcessEnvironment(), clock: { Date().timeIntervalSince1970 })
+    jar.headerRule = .curl
+    jar.limits.perDomain = jar.limits.total
+    return jar
+}
+
+/// `--aws-sigv4 aws:amz:REGION:SERVICE` with `-u KEY:SECRET`, as curl takes them.
+func signAWS(_ request: inout PekitRequest, spec: String, user: String?) throws {
+    let parts = spec.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+    guard parts.count >= 1, parts.count <= 4, parts[0].lowercased() == "aws", parts.count < 2 || parts[1].lowercased() == "amz" else {
+        throw UsageError(command: "request", message: "--aws-sigv4 takes aws:amz:REGION:SERVICE (AWS Signature V4), not '\(spec)'")
+    }
+    guard let user, let colon = user.firstIndex(of: ":"), colon != user.startIndex, user.index(after: colon) != user.endIndex else {
+        throw UsageError(command: "request", message: "--aws-sigv4 needs -u ACCESS_KEY:SECRET_KEY")
+    }
+    var region = parts.count > 2 ? parts[2] : ""
+    var service = parts.count > 3 ? parts[3] : ""
+    if region.isEmpty || service.isEmpty {
+        // As curl does: SERVICE.REGION.amazonaws.com names both.
+        let labels = (try request.requestURL()).host.split(separator: ".").map(String.init)
+        guard labels.count >= 4, labels.suffix(2) == ["amazonaws", "com"] else {
+            throw UsageError(command: "request", message: "--aws-sigv4: give the region and service (aws:amz:REGION:SERVICE); they cannot be read from this host")
+        }
+        if service.isEmpty { service = labels[labels.count - 4] }
+        if region.isEmpty { region = labels[labels.count - 3] }
+    }
+    let signer = AWSSigV4(accessKey: String(user[..<colon]), secretKey: String(user[user.index(after: colon)...]),
+                          sessionToken: request.headers["X-Amz-Security-Token"], region: region, service: service)
+    try signer.sign(&request, at: Date().timeIntervalSince1970.rounded(.down))
+}
+
+/// The cookie engine a command line asks for: --jar's file, -b's strings and files (a file not
+/// there yet turns the engine on, as curl), -c's jar, --filter's plugins on it.
+private func setUpCookies(_ builder: inout RequestBuilder, _ parsed: Arguments, sending: Bool) throws {
     if let jarPath = parsed.value(RequestOptions.jar) {
         let jar = try newJar()
         // A jar file that does not exist yet is where --send will save the first cookies.
@@ -169,46 +257,4 @@ func requestBuilder(_ parsed: Arguments, url: String, sending: Bool) throws -> R
         }
         builder.jar = jar
     }
-    builder.connect = try parsed.all(RequestOptions.connect).map { spec in
-        guard let eq = spec.firstIndex(of: "=") else {
-            throw UsageError(command: "request", message: "--connect takes NAME:PORT=ADDRESS:PORT, not '\(spec)'")
-        }
-        return try HostMapping(String(spec[..<eq]), String(spec[spec.index(after: eq)...]), written: "--connect \(spec)")
-    }
-    builder.connect += try curlMappings(parsed)
-    builder.method = parsed.value(RequestOptions.method) ?? (parsed.has(RequestOptions.head) ? "HEAD" : builder.body.isNone ? "GET" : "POST")
-    // -X as curl sends it: methods are case-sensitive (`-X wHat` is `wHat`).
-    builder.keepsMethodCase = true
-    return builder
 }
-
-/// An empty jar on the wall clock, checking Domain attributes against the public suffix list.
-private func newJar() throws -> CookieJar {
-    CookieJar(publicSuffixes: try PublicSuffixList.loadFromProcessEnvironment(), clock: { Date().timeIntervalSince1970 })
-}
-
-/// `--aws-sigv4 aws:amz:REGION:SERVICE` with `-u KEY:SECRET`, as curl takes them.
-func signAWS(_ request: inout PekitRequest, spec: String, user: String?) throws {
-    let parts = spec.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
-    guard parts.count >= 1, parts.count <= 4, parts[0].lowercased() == "aws", parts.count < 2 || parts[1].lowercased() == "amz" else {
-        throw UsageError(command: "request", message: "--aws-sigv4 takes aws:amz:REGION:SERVICE (AWS Signature V4), not '\(spec)'")
-    }
-    guard let user, let colon = user.firstIndex(of: ":"), colon != user.startIndex, user.index(after: colon) != user.endIndex else {
-        throw UsageError(command: "request", message: "--aws-sigv4 needs -u ACCESS_KEY:SECRET_KEY")
-    }
-    var region = parts.count > 2 ? parts[2] : ""
-    var service = parts.count > 3 ? parts[3] : ""
-    if region.isEmpty || service.isEmpty {
-        // As curl does: SERVICE.REGION.amazonaws.com names both.
-        let labels = (try request.requestURL()).host.split(separator: ".").map(String.init)
-        guard labels.count >= 4, labels.suffix(2) == ["amazonaws", "com"] else {
-            throw UsageError(command: "request", message: "--aws-sigv4: give the region and service (aws:amz:REGION:SERVICE); they cannot be read from this host")
-        }
-        if service.isEmpty { service = labels[labels.count - 4] }
-        if region.isEmpty { region = labels[labels.count - 3] }
-    }
-    let signer = AWSSigV4(accessKey: String(user[..<colon]), secretKey: String(user[user.index(after: colon)...]),
-                          sessionToken: request.headers["X-Amz-Security-Token"], region: region, service: service)
-    try signer.sign(&request, at: Date().timeIntervalSince1970.rounded(.down))
-}
-

@@ -59,6 +59,10 @@ enum RequestOptions {
         and braces (the backslash goes), and a glob curl would expand into
         several URLs ({a,b}, [1-5]) is refused
         """)
+    static let pathAsIs = Option("path-as-is", """
+        keep . and .. segments of the URL's path, and of redirects' (as curl's
+        flag; without it they are removed, as curl removes them)
+        """)
     static let requestTarget = Option("request-target", value: "T", """
         send T as the request target exactly as given ('/a b', '*', an
         absolute URL) instead of the URL's path and query, to test how a server
@@ -196,7 +200,7 @@ enum RequestOptions {
     static let showError = Option("show-error", short: "S", "accepted", sendOnly: true)
 
     static let requestRows: [Option] = [method, policy, param, paramJson, paramsIn, form, json, file, bodyFile, header, jar, force, filter] + CookieContextOptions.rows + [
-                                        connect, base, url, globoff, requestTarget, user, awsSigv4, .plugins]
+                                        connect, base, url, globoff, pathAsIs, requestTarget, user, awsSigv4, .plugins]
     static let showRows: [Option] = [raw, curl, describe, send, color, .help]
     static let curlRows: [Option] = [data, dataAscii, dataRaw, dataBinary, dataUrlencode, get, userAgent, referer, connectTo, resolve, cookie, compressed]
     static let sendRows: [HelpSection.Row] = [include, head, fail, failWithBody, output, progress, noProgress, remoteName, dumpHeader, writeOut,
