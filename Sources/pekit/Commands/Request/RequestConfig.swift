@@ -152,7 +152,9 @@ func requestBuilder(_ parsed: Arguments, url: String, sending: Bool, sharedJar: 
     builder.keepsMethodCase = true
     builder.readsURLAsCurl = true
     builder.keepsDotSegments = parsed.has(RequestOptions.pathAsIs)
-    if let jar = builder.jar { mapHandWrittenHost(builder, url: url, jar: jar) }
+    // curl's engine (-b, -c), not pekit's --jar, whose cookies stay the address's (and a
+    // warning says how to reach the name).
+    if let jar = builder.jar, jar.headerRule == .curl { mapHandWrittenHost(builder, url: url, jar: jar) }
     return builder
 }
 
@@ -174,12 +176,15 @@ private func mapHandWrittenHost(_ builder: RequestBuilder, url: String, jar: Coo
 }
 
 /// An empty jar on the wall clock, checking Domain attributes against the public suffix list.
-/// Its Cookie header is curl's: curl's order, at most 150 cookies and 8,190 bytes; and as
-/// curl it keeps more than a browser's 50 cookies for a domain (the jar's total still caps them).
-private func newJar() throws -> CookieJar {
+/// `asCurl` (the engine curl's -b and -c turn on): its Cookie header is curl's (curl's order, at
+/// most 150 cookies and 8,190 bytes), and as curl it keeps more than a browser's 50 cookies for
+/// a domain (the jar's total still caps them). pekit's own --jar sends as `pekit cookies header`.
+private func newJar(asCurl: Bool = true) throws -> CookieJar {
     let jar = CookieJar(publicSuffixes: try PublicSuffixList.loadFromProcessEnvironment(), clock: { Date().timeIntervalSince1970 })
-    jar.headerRule = .curl
-    jar.limits.perDomain = jar.limits.total
+    if asCurl {
+        jar.headerRule = .curl
+        jar.limits.perDomain = jar.limits.total
+    }
     return jar
 }
 
@@ -212,7 +217,7 @@ func signAWS(_ request: inout PekitRequest, spec: String, user: String?) throws 
 /// there yet turns the engine on, as curl), -c's jar, --filter's plugins on it.
 private func setUpCookies(_ builder: inout RequestBuilder, _ parsed: Arguments, sending: Bool) throws {
     if let jarPath = parsed.value(RequestOptions.jar) {
-        let jar = try newJar()
+        let jar = try newJar(asCurl: false)
         // A jar file that does not exist yet is where --send will save the first cookies.
         if !(sending && !FileManager.default.fileExists(atPath: jarPath)) {
             let (loaded, warnings) = try jar.load(from: jarPath)
