@@ -53,6 +53,65 @@ final class ImportCommandTests: XCTestCase {
         }
     }
 
+    /// Issue 69: a pasted command is a shell command. Its variables, `<`, here-documents,
+    /// here-strings and `echo`/`printf`/`cat` pipelines are read as bash reads them: bash
+    /// running curl, `--send` and the printed script (which reads the variables when it runs)
+    /// put the same bytes on the wire. What would run a program is refused by name.
+    func testTheShellAroundAPastedCommand() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/curl") else { throw XCTSkip("curl is not installed") }
+        let dir = try makeTemporaryDirectory("shell-forms")
+        let input = dir.appendingPathComponent("in.txt").path
+        try "from a file\r\nsecond line\n".write(toFile: input, atomically: true, encoding: .utf8)
+        let environment = ["TOKEN": "s3cr3t value", "PEKIT_EMPTY": "", "WORDS": "a=1 -H X-Extra:2"]
+        let forms = [
+            #"curl -H "Authorization: Bearer $TOKEN" -d $WORDS URL/v/$PEKIT_EMPTY"#,
+            #"curl -d "name=${PEKIT_UNSET:-anon}&t=${TOKEN}" URL/form"#,
+            "curl --data-binary @- URL/file < \(input)",
+            "curl -d @- URL/heredoc <<EOF\nline one $TOKEN\n  two\nEOF",
+            "curl --data-binary @- URL/quoted <<'END'\n$TOKEN stays\nEND",
+            "curl --data-binary @- URL/tabs <<-EOF\n\t\tindented $TOKEN\n\tEOF",
+            #"curl --json @- URL/herestring <<< "{\"t\": \"$TOKEN\"}""#,
+            #"echo '{"a": 1}' | curl --json @- URL/echo"#,
+            #"printf 'a=%s&b=%s' 1 "$TOKEN" | curl -d @- URL/printf"#,
+            "cat \(input) | curl --data-binary @- URL/cat",
+        ]
+        let (server, port) = try RequestCommandTests.startEcho(requests: forms.count * 3)
+        defer { server.terminate() }
+        for form in forms {
+            let command = form.replacingOccurrences(of: "URL", with: "http://127.0.0.1:\(port)")
+            let bash = try PekitProcess.run(program: URL(fileURLWithPath: "/bin/bash"), ["-c", command.replacingOccurrences(of: "curl ", with: "curl -s ")],
+                                            directory: dir, environment: environment)
+            XCTAssertEqual(bash.status, 0, "\(form): \(bash.stderr)")
+            let sent = try PekitProcess.run(["import", "curl", "--send", command], directory: dir, environment: environment)
+            XCTAssertEqual(sent.status, 0, "\(form): \(sent.stderr)")
+            XCTAssertEqual(sent.stdout, bash.stdout, "\(form): --send")
+            let script = try PekitProcess.run(["import", "curl", command], directory: dir, environment: environment)
+            if form.contains("$WORDS") {
+                XCTAssertEqual(script.stderr, "pekit import: $WORDS is unquoted and bash splits its value into several words: the script cannot read it when it runs; quote it (\"$WORDS\"), or send with --send\n")
+                continue
+            }
+            XCTAssertEqual(script.status, 0, "\(form): \(script.stderr)")
+            XCTAssertFalse(script.stdout.contains("s3cr3t"), "\(form): the script reads the variable, never holds its value")
+            let ran = try PekitProcess.run(["run", "-"], stdin: Array(script.stdout.utf8), directory: dir, environment: environment)
+            XCTAssertEqual(ran.stdout, bash.stdout, "\(form): the script\n\(script.stdout)")
+        }
+        let refusals = [
+            ("curl -H \"X: $(whoami)\" http://h/", "pekit import: the command substitution $(…) at character 13: pekit runs no command; put its output in the command\n"),
+            ("curl -H \"X: `id`\" http://h/", "pekit import: the command substitution `…` at character 13: pekit runs no command; put its output in the command\n"),
+            ("curl http://h/ > out.json", "pekit import: '>' at character 16 redirects the output: pekit writes it with -o FILE\n"),
+            ("curl http://h/ && rm -rf x", "pekit import: '&' at character 16 runs the command in the background or starts a second one: paste the one command\n"),
+            ("base64 -d x | curl -d @- http://h/", "pekit import: the pipeline runs 'base64': pekit runs no program (echo, printf and cat feeding the command are read)\n"),
+            ("curl -d @- http://h/ <<EOF\nno end", "pekit import: the here-document ended by EOF has no end\n"),
+        ]
+        for (command, message) in refusals {
+            for send in [true, false] {
+                let r = try PekitProcess.run(["import", "curl"] + (send ? ["--send"] : []) + [command])
+                XCTAssertEqual(r.stderr, message, command)
+                XCTAssertEqual(r.status, 1, command)
+            }
+        }
+    }
+
     /// --policy P: the query read back as P nests it (a table, in order where P keeps the given
     /// order), only when P writes the same bytes again; the script sends that query.
     /// Issue 68: the pasted command's control bytes reached the script's header comment raw (and

@@ -109,8 +109,19 @@ func forEachInputLineBuffer(keepCR: Bool = false, _ lineBody: (UnsafeBufferPoint
     if !pending.isEmpty { lineNumber += 1; try pending.withUnsafeBufferPointer { try deliver($0, lineNumber) } }
 }
 
-/// All of standard input, as bytes exactly.
+/// What a pasted command's shell gives its standard input (`< file`, a here-document, `echo … |`),
+/// read in place of the process's own by `readAllInput`, once (`pekit import curl --send`).
+enum StandardInput {
+    nonisolated(unsafe) static var replacement: [UInt8]?
+}
+
+/// All of standard input, as bytes exactly (`StandardInput.replacement`'s when one is set: once,
+/// as a stream is read once).
 func readAllInput() throws -> [UInt8] {
+    if let replacement = StandardInput.replacement {
+        StandardInput.replacement = []
+        return replacement
+    }
     var all: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 1 << 16)
     while true {

@@ -77,11 +77,27 @@ private func runImport(_ args: [[UInt8]]) throws -> Int32 {
     if parsed.has(ImportOptions.words) {
         // The words as the shell would hand them to curl, each ended by a NUL (for checking).
         let words: [[UInt8]]
-        do { words = try ShellWords.splitBytes(text) } catch { throw CommandFailure(message: "pekit import: \(error)") }
+        do {
+            words = ShellWords.dialect(of: text) == .posix
+                ? try ShellCommand.read(text, environment: { ProcessInfo.processInfo.environment[$0] }, readFile: { Files.read($0) }).words
+                : try ShellWords.splitBytes(text)
+        } catch { throw CommandFailure(message: "pekit import: \(error)") }
         for word in words { Output.stdout.write(word + [0]) }
         return 0
     }
-    let (arguments, dropped) = try curlArguments(text)
+    // The script reads the command's environment variables when it runs (os.getenv), never
+    // their values now: a token stands for each while the request is built.
+    let sending = parsed.has(ImportOptions.send)
+    let (arguments, dropped, standardInput, variables, defaults, unquoted) = try curlArguments(text, environment: sending ? { ProcessInfo.processInfo.environment[$0] } : { environmentToken($0) })
+    // An unquoted variable whose value bash splits into several words: the words are the
+    // command's own, which a script reading the value later cannot redo.
+    for name in unquoted.sorted() where !sending && (ProcessInfo.processInfo.environment[name] ?? "").contains(where: { $0 == " " || $0 == "\t" || $0 == "\n" }) {
+        throw CommandFailure(message: "pekit import: $\(name) is unquoted and bash splits its value into several words: the script cannot read it when it runs; quote it (\"$\(name)\"), or send with --send")
+    }
+    if let standardInput { StandardInput.replacement = standardInput }
+    for name in variables where ProcessInfo.processInfo.environment[name] == nil && defaults[name] == nil {
+        Output.stderr.line("pekit import: warning: the command reads $\(name), which is not set: it is empty, as in bash\(sending ? "" : " (the script reads it when it runs)")")
+    }
     var kept = arguments
     for word in dropped { Output.stderr.line("pekit import: left out \(word) (it changes nothing pekit sends)") }
     if let policy = parsed.value(ImportOptions.policy) {
@@ -97,7 +113,7 @@ private func runImport(_ args: [[UInt8]]) throws -> Int32 {
         return try runRequest(kept + extra.map { Array($0.utf8) }, built: nil)
     }
     return try runRequest(kept, built: { request, builder, options in
-        Output.stdout.write(luaScript(request, builder: builder, options: options, from: text))
+        Output.stdout.write(try readingEnvironment(luaScript(request, builder: builder, options: options, from: text), variables, defaults: defaults))
         var seen: Set<String> = []
         let skipped = options.values.map(\.name).filter { notCarried.contains($0) && seen.insert($0).inserted }
         if !skipped.isEmpty {
@@ -111,10 +127,22 @@ private func runImport(_ args: [[UInt8]]) throws -> Int32 {
 /// nothing pekit sends (`pekit import curl`, and `expect(req):same_as_curl(cmd)` in tests).
 /// - Throws: `CommandFailure` for a command that does not split, is not curl, or has a flag
 ///   pekit does not take.
-func curlArguments(_ text: String) throws -> (arguments: [[UInt8]], dropped: [String]) {
+/// A POSIX command is read with the shell around it (`ShellCommand`: `$NAME` from
+/// `environment`, `<`, here-documents, `echo … |`); what its shell gives standard input is
+/// returned with the names of the variables it read.
+func curlArguments(_ text: String, environment: @escaping (String) -> String? = { ProcessInfo.processInfo.environment[$0] })
+    throws -> (arguments: [[UInt8]], dropped: [String], standardInput: [UInt8]?, variables: [String], defaults: [String: String], unquoted: Set<String>) {
     // As bytes: $'a\xffb' is three bytes, and they go on the wire as such.
     var words: [[UInt8]]
-    do { words = try ShellWords.splitBytes(text) } catch { throw CommandFailure(message: "pekit import: \(error)") }
+    var standardInput: [UInt8]?, variables: [String] = [], defaults: [String: String] = [:], unquoted: Set<String> = []
+    do {
+        if ShellWords.dialect(of: text) == .posix {
+            let command = try ShellCommand.read(text, environment: environment, readFile: { Files.read($0) })
+            (words, standardInput, variables, defaults, unquoted) = (command.words, command.standardInput, command.variables, command.defaults, command.unquoted)
+        } else {
+            words = try ShellWords.splitBytes(text)
+        }
+    } catch { throw CommandFailure(message: "pekit import: \(error)") }
     let first = words.first.map { String(decoding: $0, as: UTF8.self) } ?? ""
     guard ["curl", "curl.exe"].contains((first as NSString).lastPathComponent) else {
         throw CommandFailure(message: "pekit import: this is not a curl command (it starts with '\(printable(first))')")
@@ -162,16 +190,106 @@ func curlArguments(_ text: String) throws -> (arguments: [[UInt8]], dropped: [St
     if !follows { kept.append(Array("--no-follow".utf8)) }
     // (First, so that the command's own -A, read last, wins as in curl.)
     kept = [Array("-A".utf8), Array(PekitClient.curlUserAgent.utf8)] + kept
-    return (kept, dropped)
+    return (kept, dropped, standardInput, variables, defaults, unquoted)
 }
 
 /// The request `pekit request` builds for a pasted curl command: the bytes curl sends for it.
 func requestFromCurl(_ text: String) throws -> PekitRequest {
-    let (arguments, _) = try curlArguments(text)
+    let (arguments, _, standardInput, _, _, _) = try curlArguments(text)
+    if let standardInput { StandardInput.replacement = standardInput }
+    defer { StandardInput.replacement = nil }
     var made: PekitRequest?
     _ = try runRequest(arguments, built: { request, _, _ in made = request; return 0 })
     guard let made else { throw CommandFailure(message: "the curl command builds no request") }
     return made
+}
+
+/// The token a script's environment variable stands as while the request is built: ASCII
+/// letters and underscores, which no encoding changes, so that it is found again in the script.
+private func environmentToken(_ name: String) -> String { "__PEKIT_ENV_\(name)__" }
+
+/// The script with each variable's token in a string literal (`"…"` or `[[…]]`) made a read of
+/// the variable when the script runs, as bash reads it (unset or, with a `:-` default, empty:
+/// the default or ""): `"Bearer __PEKIT_ENV_TOKEN__"` is `"Bearer " .. env("TOKEN")`, `env`
+/// defined at the top. The script is scanned as Lua reads it (strings, long strings, comments).
+/// - Throws: `CommandFailure` when a token is found outside a string (the script would not say
+///   what the command says).
+private func readingEnvironment(_ script: String, _ variables: [String], defaults: [String: String]) throws -> String {
+    let tokens = variables.map { (name: $0, token: Array(environmentToken($0).unicodeScalars)) }.filter { script.contains(String(String.UnicodeScalarView($0.token))) }
+    guard !tokens.isEmpty else { return script }
+    enum State { case code, quoted(Unicode.Scalar), long(Int), comment, longComment(Int) }
+    let s = Array(script.unicodeScalars)
+    var out = String.UnicodeScalarView(), state = State.code, i = 0
+    func starts(_ text: String, at j: Int) -> Bool {
+        let t = Array(text.unicodeScalars)
+        return j + t.count <= s.count && Array(s[j..<j + t.count]) == t
+    }
+    /// The level of a long bracket `[==[` at j, or nil.
+    func longOpen(at j: Int) -> (level: Int, length: Int)? {
+        guard j < s.count, s[j] == "[" else { return nil }
+        var k = j + 1, level = 0
+        while k < s.count, s[k] == "=" { level += 1; k += 1 }
+        return k < s.count && s[k] == "[" ? (level, k - j + 1) : nil
+    }
+    while i < s.count {
+        let c = s[i]
+        if let found = tokens.first(where: { i + $0.token.count <= s.count && Array(s[i..<i + $0.token.count]) == $0.token }) {
+            let read = "env(\(luaQuote(found.name))\(defaults[found.name].map { ", " + luaQuote($0) } ?? ""))"
+            i += found.token.count
+            switch state {
+            case .quoted(let q):
+                out.append(contentsOf: "\(q) .. \(read) .. \(q)".unicodeScalars)
+            case .long(let level):
+                let eq = String(repeating: "=", count: level)
+                // A newline right after an opening bracket is dropped by Lua: one more keeps it.
+                let keep = i < s.count && s[i] == "\n" ? "\n" : ""
+                out.append(contentsOf: "]\(eq)] .. \(read) .. [\(eq)[\(keep)".unicodeScalars)
+            default:
+                throw CommandFailure(message: "pekit import: the command's $\(found.name) lands where the script cannot read it from the environment; pekit import curl --send sends it")
+            }
+            continue
+        }
+        switch state {
+        case .code:
+            if starts("--", at: i) {
+                if let (level, length) = longOpen(at: i + 2) {
+                    state = .longComment(level); out.append(contentsOf: s[i..<i + 2 + length]); i += 2 + length; continue
+                }
+                state = .comment
+            } else if c == "\"" || c == "'" {
+                state = .quoted(c)
+            } else if let (level, length) = longOpen(at: i) {
+                state = .long(level); out.append(contentsOf: s[i..<i + length]); i += length; continue
+            }
+        case .quoted(let q):
+            if c == "\\", i + 1 < s.count { out.append(c); out.append(s[i + 1]); i += 2; continue }
+            if c == q { state = .code }
+        case .long(let level), .longComment(let level):
+            let close = "]" + String(repeating: "=", count: level) + "]"
+            if starts(close, at: i) { out.append(contentsOf: close.unicodeScalars); i += close.unicodeScalars.count; state = .code; continue }
+        case .comment:
+            if c == "\n" { state = .code }
+        }
+        out.append(c)
+        i += 1
+    }
+    // `"" .. x .. ""` is x, and `[[]] .. ` and ` .. [[]]` are nothing.
+    var result = String(out)
+    for empty in ["\"\" .. ", "[[]] .. "] { result = result.replacingOccurrences(of: empty, with: "") }
+    for empty in [" .. \"\"", " .. [[]]"] { result = result.replacingOccurrences(of: empty, with: "") }
+    let helper = [
+        "-- The command's environment variables, read when the script runs, as the shell reads them.",
+        "local function env(name, default)",
+        "  local value = os.getenv(name)",
+        "  if value == nil or (default and value == \"\") then return default or \"\" end",
+        "  return value",
+        "end",
+    ]
+    // After the comment lines that say where the script came from.
+    var lines = result.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    let at = lines.firstIndex { !$0.hasPrefix("--") } ?? lines.count
+    lines.insert(contentsOf: helper, at: at)
+    return lines.joined(separator: "\n")
 }
 
 /// A Lua string literal for any bytes, and for text (UTF-8 kept readable).
