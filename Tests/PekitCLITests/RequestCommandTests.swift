@@ -447,7 +447,8 @@ final class RequestCommandTests: XCTestCase {
     }
 
     /// curl's URL globbing: backslashes before brackets and braces go (as curl's globber takes
-    /// them), a glob that would make several URLs is refused, -g sends the URL as written.
+    /// them), a glob that would make several URLs is refused, one curl cannot read fails as in
+    /// curl, -g sends the URL as written.
     func testURLGlobbing() throws {
         func line(_ args: [String]) throws -> String {
             let r = try PekitProcess.run(["request"] + args)
@@ -455,7 +456,14 @@ final class RequestCommandTests: XCTestCase {
         }
         XCTAssertEqual(try line(["http://h/s?filter\\[status\\]=open&t\\[\\]=1&c=\\{x\\}"]), "GET /s?filter[status]=open&t[]=1&c={x} HTTP/1.1")
         XCTAssertEqual(try line(["-g", "http://h/s?filter\\[status\\]=open"]), "GET /s?filter\\[status\\]=open HTTP/1.1")
-        XCTAssertEqual(try line(["http://h/s?tags[]=a&u[name]=x"]), "GET /s?tags[]=a&u[name]=x HTTP/1.1")
+        // What curl's globbing cannot read fails as in curl (exit 3); -g sends it.
+        let bad = try PekitProcess.run(["request", "http://h/s?tags[]=a&u[name]=x"])
+        XCTAssertEqual(bad.stderr, "pekit request: a bad range specification in the URL at character 22, as curl's globbing reads it: -g/--globoff sends brackets and braces as written (\\[ and \\{ write one)\n")
+        XCTAssertEqual(bad.status, 3)
+        XCTAssertEqual(try PekitProcess.run(program: URL(fileURLWithPath: "/usr/bin/curl"), ["-s", "http://127.0.0.1:9/s?tags[]=a&u[name]=x"]).status, 3, "curl's own")
+        XCTAssertEqual(try line(["http://h/s?tags[]=a"]), "GET /s?tags[]=a HTTP/1.1")
+        XCTAssertEqual(try line(["-g", "http://h/s?tags[]=a&u[name]=x"]), "GET /s?tags[]=a&u[name]=x HTTP/1.1")
+        XCTAssertEqual(try PekitProcess.run(["request", "http://h/a}"]).status, 3)
         XCTAssertEqual(try line(["http://[::1]:8080/x"]), "GET /x HTTP/1.1")
         XCTAssertEqual(try line(["http://h/{a,b}"]), "pekit request: the URL has curl's glob list {…} at character 10, which curl expands into several URLs: give each URL, or -g/--globoff to send it as written (\\[ and \\{ write a bracket) (see 'pekit request --help')\n")
         XCTAssertEqual(try line(["http://h/p[1-10:2]"]), "pekit request: the URL has curl's glob range [1-10:2] at character 11, which curl expands into several URLs: give each URL, or -g/--globoff to send it as written (\\[ and \\{ write a bracket) (see 'pekit request --help')\n")

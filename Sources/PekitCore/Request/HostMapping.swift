@@ -33,14 +33,16 @@ public struct HostMapping: Equatable, Sendable, CustomStringConvertible {
         self.init(host: from.host, port: from.port, address: to.host, addressPort: to.port)
     }
 
-    /// Whether a request to `host:port` is redirected by this mapping.
+    /// Whether a request to `host:port` is redirected by this mapping. A mapping for the host
+    /// `*` (curl's `--resolve '*:PORT:ADDR'`) or for no host (`--connect-to ':PORT:…'`) takes
+    /// every host.
     public func matches(host: String, port: Int) -> Bool {
-        self.host == RequestURL.canonicalHost(host) && (self.port == nil || self.port == port)
+        (self.host.isEmpty || self.host == "*" || self.host == RequestURL.canonicalHost(host)) && (self.port == nil || self.port == port)
     }
 
     /// curl's `HOST:PORT:CONNECT-TO-HOST:CONNECT-TO-PORT` (an empty port matches any / keeps it).
     public var curlArgument: String {
-        "\(Self.bracketed(host)):\(port.map(String.init) ?? ""):\(Self.bracketed(address)):\(addressPort.map(String.init) ?? "")"
+        "\(host == "*" ? "" : Self.bracketed(host)):\(port.map(String.init) ?? ""):\(Self.bracketed(address)):\(addressPort.map(String.init) ?? "")"
     }
 
     public var description: String {

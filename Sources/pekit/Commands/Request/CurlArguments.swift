@@ -70,7 +70,10 @@ func curlMappings(_ parsed: Arguments) throws -> [HostMapping] {
     }
     func port(_ text: String, _ option: String, _ spec: String) throws -> Int? {
         if text.isEmpty { return nil }
-        guard let n = Int(text), (1...65535).contains(n) else { throw UsageError(command: "request", message: "--\(option) \(spec): '\(text)' is not a port") }
+        // curl's CURLE_SETOPT_OPTION_SYNTAX (49), for an entry it cannot parse (its tests 3019, 3020).
+        guard let n = Int(text), (1...65535).contains(n) else {
+            throw CommandFailure(message: "pekit request: --\(option) \(spec): '\(text)' is not a port", status: 49)
+        }
         return n
     }
     func host(_ text: String) -> String { text.hasPrefix("[") && text.hasSuffix("]") ? String(text.dropFirst().dropLast()) : text }
@@ -245,10 +248,12 @@ func curlGuessedScheme(_ url: String) -> String {
     return "http://" + url
 }
 
-/// The URL as curl's globber hands it on (without `-g`/`--globoff`): `\[`, `\]`, `\{` and `\}`
-/// lose their backslash (`filter\[status\]=open` is `filter[status]=open`). A glob that curl would
-/// expand into several URLs (`{a,b}`, `[1-5]`, `[a-z:2]`) is refused: pekit sends the one URL
-/// given. Brackets curl cannot read as a range (`tags[]`, `u[name]`, an IPv6 host) stay as they are.
+/// The URL as curl's globber (7.88, `tool_urlglob.c`) hands it on without `-g`/`--globoff`:
+/// `\[`, `\]`, `\{` and `\}` lose their backslash (`filter\[status\]=open` is
+/// `filter[status]=open`), and an IPv6 literal's brackets are no glob. A glob that curl would
+/// expand into several URLs (`{a,b}`, `[1-5]`, `[a-z:2]`) is refused, as pekit sends the one URL
+/// given; brackets or braces curl cannot read as a glob (`u[name]`, a `}` alone; `[]` is kept)
+/// fail as curl fails them, with its exit status 3 (its test 2409).
 func curlGlobbed(_ url: String) throws -> String {
     let chars = Array(url)
     guard chars.contains(where: { "[]{}".contains($0) }) else { return url }
@@ -257,16 +262,36 @@ func curlGlobbed(_ url: String) throws -> String {
     func refuse(_ what: String) -> UsageError {
         UsageError(command: "request", message: "the URL has curl's glob \(what) at character \(i + 1), which curl expands into several URLs: give each URL, or -g/--globoff to send it as written (\\[ and \\{ write a bracket)")
     }
+    func malformed(_ what: String) -> CommandFailure {
+        CommandFailure(message: "pekit request: \(what) in the URL at character \(i + 1), as curl's globbing reads it: -g/--globoff sends brackets and braces as written (\\[ and \\{ write one)", status: 3)
+    }
     while i < chars.count {
         let c = chars[i]
         if c == "\\", i + 1 < chars.count, "[]{}".contains(chars[i + 1]) {
             out.append(chars[i + 1]); i += 2; continue
         }
-        if c == "{" { throw refuse("list {…}") }
-        if c == "[", let close = chars[(i + 1)...].firstIndex(of: "]"), isCurlRange(String(chars[(i + 1)..<close])) {
-            throw refuse("range [\(String(chars[(i + 1)..<close]))]")
+        switch c {
+        case "{":
+            guard chars[(i + 1)...].contains("}") else { throw malformed("an unmatched brace") }
+            throw refuse("list {…}")
+        case "[" where i + 1 < chars.count && chars[i + 1] == "]":
+            // An empty pair is no glob to curl (`tags[]=a` goes as written).
+            out += "[]"; i += 2
+        case "[":
+            // curl's peek_ipv6: alphanumerics, '.', '%' and two colons or more, then ']'.
+            if let close = chars[(i + 1)...].firstIndex(of: "]") {
+                let inside = chars[(i + 1)..<close]
+                if inside.filter({ $0 == ":" }).count >= 2, inside.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || ".%:".contains($0)) }) {
+                    out += String(chars[i...close]); i = close + 1; continue
+                }
+                if isCurlRange(String(inside)) { throw refuse("range [\(String(inside))]") }
+            }
+            throw malformed("a bad range specification")
+        case "]", "}":
+            throw malformed("an unmatched close brace or bracket")
+        default:
+            out.append(c); i += 1
         }
-        out.append(c); i += 1
     }
     return out
 }

@@ -50,6 +50,10 @@ func runRequest(_ args: [[UInt8]], built handler: BuiltRequestHandler?) throws -
     try parsed.requireTextPaths(command: "request", options: [RequestOptions.jar, RequestOptions.bodyFile, RequestOptions.output, RequestOptions.file,
                                                                RequestOptions.cacert, RequestOptions.cookieJar, RequestOptions.dumpHeader])
     if let format = parsed.value(RequestOptions.writeOut), !format.hasPrefix("@") { _ = try WriteOut.parse(format) }
+    // As curl (its test 360): the two say different things of a failed status.
+    if parsed.has(RequestOptions.fail) && parsed.has(RequestOptions.failWithBody) {
+        throw UsageError(command: "request", message: "give either --fail or --fail-with-body, not both")
+    }
     // -D FILE that cannot be created: nothing is sent, as newer curl refuses before the transfer
     // (exit 23, "Failed to open"; its test 419). curl 7.88 itself crashes here.
     if let path = parsed.value(RequestOptions.dumpHeader), path != "-", try isSending(parsed) {
