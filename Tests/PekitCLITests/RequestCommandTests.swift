@@ -259,7 +259,7 @@ final class RequestCommandTests: XCTestCase {
         let port = try XCTUnwrap(URL(string: server.base)?.port)
         for url in ["127.0.0.1:\(port)/raw", "localhost:\(port)/raw?a=1&b=%20", "127.0.0.1:\(port)/raw#frag"] {
             let theirs = try PekitProcess.output(of: "/usr/bin/curl", ["-s", url])
-            let ours = try PekitProcess.run(["import", "curl", "--send", "curl \(url)"])
+            let ours = try PekitProcess.run(["import", "curl", "--send", "curl '\(url)'"])
             XCTAssertEqual(ours.status, 0, ours.stderr)
             XCTAssertEqual(ours.stdoutBytes, theirs, url)
             XCTAssertTrue(String(decoding: theirs, as: UTF8.self).hasPrefix("GET /raw"), url)

@@ -29,6 +29,9 @@ public struct MultipartBody: Equatable, Sendable {
     public let boundary: String
     /// The parts, in order.
     public let parts: [Part]
+    /// Each part's disposition: `form-data`, or `attachment` in a body the sender gave another
+    /// multipart type (curl writes `attachment` under `-H 'Content-Type: multipart/mixed'`).
+    public var disposition = "form-data"
 
     /// A body with a fresh random boundary that none of the in-memory parts contains (file parts
     /// are not read twice: 128 random bits make a collision practically impossible).
@@ -105,7 +108,8 @@ public struct MultipartBody: Equatable, Sendable {
     }
 
     func head(_ part: Part) -> [UInt8] {
-        var text = "--\(boundary)\r\nContent-Disposition: form-data; name=\(Self.quoted(part.name))"
+        // A part with no name (curl's -F '=…') has no name parameter, as curl writes it.
+        var text = "--\(boundary)\r\nContent-Disposition: \(disposition)" + (part.name.isEmpty ? "" : "; name=\(Self.quoted(part.name))")
         if let filename = part.filename {
             if filename.unicodeScalars.allSatisfy({ $0.isASCII && $0.value >= 0x20 }) {
                 text += "; filename=\(Self.quoted(filename))"

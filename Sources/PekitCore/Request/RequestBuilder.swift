@@ -212,6 +212,7 @@ public struct RequestBuilder: Sendable {
 
         var requestBody = PekitRequest.Body.empty
         var bodyType: String?
+        var ownTypeReplaced = false
         let placement = self.placement ?? policy.paramsIn.flatMap(ParameterPlacement.init(rawValue:)) ?? .auto
         let methodsInQuery = self.methodsInQuery ?? policy.methodsInQuery
         if let params {
@@ -248,10 +249,19 @@ public struct RequestBuilder: Sendable {
                 // Parameters become text fields, named by the policy's key rules.
                 parts = try policy.pairs(params).map { MultipartBody.Part(name: $0.key.description, source: .data($0.value?.bytes ?? [])) } + parts
             }
-            let multipartBody = try boundary.map { try MultipartBody(checking: parts, boundary: $0) } ?? MultipartBody(parts: parts)
+            var multipartBody = try boundary.map { try MultipartBody(checking: parts, boundary: $0) } ?? MultipartBody(parts: parts)
             try multipartBody.checkPartTypes()
-            requestBody = .multipart(multipartBody)
             bodyType = multipartBody.contentType
+            if let own = headers.last(where: { PekitHeaders.sameName($0.name, "Content-Type") })?.value, !own.isEmpty {
+                // The caller's type, with the boundary the body needs appended, in the place of
+                // pekit's own field; parts are attachments unless the type is form-data (as curl
+                // does with -F and -H 'Content-Type: …': its tests 277 and 669).
+                bodyType = own + "; boundary=" + multipartBody.boundary
+                let base = own.split(separator: ";", maxSplits: 1).first.map { $0.trimmingOWS.lowercased() } ?? ""
+                if base != "multipart/form-data" { multipartBody.disposition = "attachment" }
+                ownTypeReplaced = true
+            }
+            requestBody = .multipart(multipartBody)
         }
 
         // curl writes the host in Host: (and a proxy's request line) as it was given.
@@ -259,7 +269,9 @@ public struct RequestBuilder: Sendable {
         var context = cookieContext
         context.method = method
         let cookies = try jar?.headerBytes(for: parsed, context: context)
-        let headers = try fields(authority: authority, credentials: credentials, jarCookies: cookies, body: requestBody, bodyType: bodyType)
+        var written = self
+        if ownTypeReplaced { written.headers.removeAll { PekitHeaders.sameName($0.name, "Content-Type") } }
+        let headers = try written.fields(authority: authority, credentials: credentials, jarCookies: cookies, body: requestBody, bodyType: bodyType)
         let (wireText, wireURL) = Self.wire(urlText, parsed: parsed, authority: authority, asCurl: readsURLAsCurl)
         var request = PekitRequest(method: method, url: wireText, headers: headers, body: requestBody, connect: connect)
         request.keepsDotSegments = keepsDotSegments

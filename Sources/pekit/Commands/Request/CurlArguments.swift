@@ -5,7 +5,8 @@ import PekitHTTP
 /// A part of curl's -F/--form: `name=value`, `name=@file` (a file part, named by the file),
 /// `name=<file` (a text part read from the file), with `;type=` and `;filename=` after.
 func curlFormPart(_ spec: String) throws -> MultipartBody.Part {
-    guard let eq = spec.firstIndex(of: "="), eq != spec.startIndex else {
+    // A part may have no name (`-F =value`: curl sends it with none; its test 1293).
+    guard let eq = spec.firstIndex(of: "=") else {
         throw UsageError(command: "request", message: "-F/--form takes name=value, name=@file or name=<file, not '\(spec)'")
     }
     let name = String(spec[..<eq])
@@ -36,11 +37,19 @@ func curlFormPart(_ spec: String) throws -> MultipartBody.Part {
             else if trimmed.lowercased().hasPrefix("filename=") { filename = String(trimmed.dropFirst(9)) }
             else { throw UsageError(command: "request", message: "-F \(spec): '\(trimmed)' is not type= or filename=") }
         }
-    } else if let semicolon = rest.range(of: ";type=") {
-        type = String(rest[semicolon.upperBound...])
-        rest = String(rest[..<semicolon.lowerBound])
+    } else {
+        if let semicolon = rest.range(of: ";type=") {
+            type = String(rest[semicolon.upperBound...])
+            rest = String(rest[..<semicolon.lowerBound])
+        }
+        // curl skips the blanks before a text value (its test 186).
+        rest = String(rest.drop { $0 == " " || $0 == "\t" })
     }
     if isFile {
+        // A file curl cannot open: its CURLE_READ_ERROR (26; its test 41), before anything is sent.
+        guard rest == "-" || FilePaths.exists(rest) else {
+            throw CommandFailure(message: "pekit request: -F \(name)=@\(rest): cannot read the file", status: 26)
+        }
         // curl's own guess from the file name, else application/octet-stream.
         let guessed = ["gif": "image/gif", "jpg": "image/jpeg", "jpeg": "image/jpeg", "png": "image/png", "svg": "image/svg+xml",
                        "txt": "text/plain", "htm": "text/html", "html": "text/html", "pdf": "application/pdf", "xml": "application/xml"]
@@ -114,8 +123,26 @@ struct CurlDataPart {
                 content = bytes
             }
         }
-        if stripsLines { content.removeAll { $0 == 0x0D || $0 == 0x0A } }
+        if stripsLines { content = Self.curlFileText(content) }
         return prefix + (encodes ? curlEscape(content) : content)
+    }
+
+    /// A file as curl's file2string reads it for -d @FILE: line by line as fgets gives them (up
+    /// to 255 bytes, or through an LF), each cut at its first CR, LF or NUL (its test 463:
+    /// "one\rtwo\rthree\nfour\0five\n" is "onefour").
+    static func curlFileText(_ bytes: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = [], i = 0
+        while i < bytes.count {
+            var end = i
+            while end < bytes.count, end - i < 255 {
+                end += 1
+                if bytes[end - 1] == 0x0A { break }
+            }
+            let cut = bytes[i..<end].firstIndex { $0 == 0x0D || $0 == 0x0A || $0 == 0 } ?? end
+            out += bytes[i..<cut]
+            i = end
+        }
+        return out
     }
 }
 
