@@ -84,6 +84,20 @@ enum Redirect {
             next.headers.remove("Proxy-Authorization")
             next.headers.remove("Cookie")
         }
+        if let userinfo = target.userinfo {
+            // Credentials in the Location are the next request's Basic authentication, in place of
+            // any before (curl's test 899); the URL sent keeps none.
+            let decode = { (s: Substring) in String(decoding: (try? PercentDecoder().decode(bytes: Array(s.utf8))) ?? Array(s.utf8), as: UTF8.self) }
+            let colon = userinfo.firstIndex(of: ":")
+            let user = decode(userinfo[..<(colon ?? userinfo.endIndex)]), password = colon.map { decode(userinfo[userinfo.index(after: $0)...]) } ?? ""
+            try? next.headers.set("Authorization", "Basic " + Base64.encode(Array("\(user):\(password)".utf8)))
+            next.basicCredentials = [user, password]
+            var bare = next.parsedURL ?? target
+            bare.userinfo = nil
+            let rewired = RequestBuilder.wire(bare.description, parsed: bare)
+            next.url = rewired.text
+            next.parsedURL = rewired.url
+        }
         return next
     }
 

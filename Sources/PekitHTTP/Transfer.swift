@@ -96,20 +96,37 @@ final class Transfer {
         // adds Expect and Content-Type only to a request with a body.
         var lines: [UInt8] = []
         lines.reserveCapacity(256)
-        // Through an HTTP proxy (not a tunnel), libcurl adds Proxy-Connection after its own fields:
-        // given here at that place (after the leading fields curl writes itself), since libcurl
-        // would write it before all of the request's.
-        var proxyConnectionAt = -1
-        if let proxy = options.proxy, !proxy.isEmpty, request.url.utf8.starts(with: "http://".utf8), !request.headers.contains("Proxy-Connection") {
-            proxyConnectionAt = request.headers.fields.firstIndex { field in !Self.curlPlaced.contains { PekitHeaders.sameName($0, field.name) } } ?? request.headers.fields.count
-        }
-        for (i, field) in request.headers.fields.enumerated() {
-            if i == proxyConnectionAt { lines += "Proxy-Connection: Keep-Alive\0".utf8 }
+        // libcurl writes some fields of its own after its User-Agent and Accept and before the
+        // request's fields: Proxy-Connection through an HTTP proxy (not a tunnel; -x or the
+        // environment's http_proxy), the upgrade fields (Connection, Upgrade, HTTP2-Settings)
+        // asking for HTTP/2 over http://. There curl's User-Agent and Accept are given as
+        // libcurl's own, so that they come first as in curl (its tests 63, 898, 1704, 1800).
+        let plainURL = request.url.utf8.starts(with: "http://".utf8)
+        let throughProxy = options.proxy.map { !$0.isEmpty }
+            ?? (Transport.hasEnvironment("http_proxy") || Transport.hasEnvironment("all_proxy") || Transport.hasEnvironment("ALL_PROXY"))
+        let libcurlLeads = plainURL && (options.version == .http2 || (throughProxy && !request.headers.contains("Proxy-Connection")))
+        var leading = true
+        for field in request.headers.fields {
+            // Only while the fields are still curl's own leading ones (Host, then these).
+            if libcurlLeads && leading {
+                if PekitHeaders.sameName(field.name, "User-Agent"), !field.value.isEmpty {
+                    set(CURLOPT_USERAGENT, field.value); continue
+                }
+                if PekitHeaders.sameName(field.name, "Accept"), field.value == "*/*" { continue }
+                // Basic credentials the builder wrote: libcurl writes the same field after Host.
+                if PekitHeaders.sameName(field.name, "Authorization"), let credentials = request.basicCredentials, credentials.count == 2,
+                   field.value == "Basic " + Base64.encode(Array("\(credentials[0]):\(credentials[1])".utf8)) {
+                    set(CURLOPT_USERNAME, credentials[0])
+                    set(CURLOPT_PASSWORD, credentials[1])
+                    set(CURLOPT_HTTPAUTH, 1)  // CURLAUTH_BASIC (a macro Swift does not import)
+                    continue
+                }
+                if !PekitHeaders.sameName(field.name, "Host") { leading = false }
+            }
             lines += field.name.utf8
             if field.value.isEmpty { lines.append(0x3B) } else { lines.append(0x3A); lines += field.spacing.utf8; field.appendValue(to: &lines) }
             lines.append(0)
         }
-        if proxyConnectionAt == request.headers.fields.count { lines += "Proxy-Connection: Keep-Alive\0".utf8 }
         if !has.host { lines += "Host:\0".utf8 }
         if !has.accept { lines += "Accept:\0".utf8 }
         if hasBody && !has.expect { lines += "Expect:\0".utf8 }
@@ -154,9 +171,6 @@ final class Transfer {
     deinit {
         pekit_curl.slist_free_all(connectList)
     }
-
-    /// The fields libcurl writes before Proxy-Connection, in its order.
-    static let curlPlaced = ["Host", "Authorization", "User-Agent", "Accept", "Accept-Encoding", "Referer"]
 
     /// The response, once libcurl says the transfer ended with `code`.
     /// - Throws: the error a callback kept, `HTTPError.cancelled`, `HTTPError.transfer` with

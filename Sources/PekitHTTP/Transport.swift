@@ -82,7 +82,7 @@ enum Transport: Equatable, CustomStringConvertible {
         choose(request, options: reason(options), proxySet: options.proxy != nil)
     }
 
-    private static func hasEnvironment(_ name: String) -> Bool {
+    static func hasEnvironment(_ name: String) -> Bool {
         guard let value = getenv(name) else { return false }
         return value.pointee != 0
     }

@@ -136,7 +136,8 @@ final class ImportCommandTests: XCTestCase {
             ("rack", "q=a%20b", nil),
         ]
         for (policy, query, expected) in cases {
-            let imported = try PekitProcess.run(["import", "curl", "--policy", policy, "curl 'https://h/s?\(query)'"])
+            // -g: curl itself refuses u[name] as a glob without it.
+            let imported = try PekitProcess.run(["import", "curl", "--policy", policy, "curl -g 'https://h/s?\(query)'"])
             XCTAssertEqual(imported.status, 0, imported.stderr)
             if let expected {
                 XCTAssertTrue(imported.stdout.contains("\n  url = \"https://h/s\",\n  \(expected)\n  params_in = \"query\",\n  policy = \"\(policy)\",\n"), "\(policy): \(imported.stdout)")

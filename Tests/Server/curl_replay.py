@@ -383,12 +383,11 @@ def refusal(stderr):
 
 
 def boundaries_named(request):
-    """A multipart request with its boundary written %BOUNDARY (each client draws its own)."""
-    head = request.split(b"\r\n\r\n", 1)[0]
-    match = re.search(rb"boundary=([^\s;]+)", head)
-    if not match:
-        return request
-    return request.replace(match.group(1), b"%BOUNDARY")
+    """A multipart request with each boundary written %BOUNDARY1, %BOUNDARY2… in the order they
+    are declared (each client draws its own, a nested multipart/mixed part one more)."""
+    for n, boundary in enumerate(dict.fromkeys(re.findall(rb"boundary=([^\s;]+)", request)), 1):
+        request = request.replace(boundary, b"%%BOUNDARY%d" % n)
+    return request
 
 
 def verdict(fixture, result):
@@ -410,7 +409,12 @@ def verdict(fixture, result):
             len(expected), len(got),
             (" (the next: %r)" % got[len(expected)][:300]) if len(got) > len(expected)
             else " (pekit said: %s)" % result["stderr"].strip()[:400])
-    if fixture["curl"]["status"] != result["status"]:
+    if "unsteady" in fixture:
+        # curl itself ends this case in more than one way (see scripts/curl-suite-fixtures).
+        if str(result["status"]) not in fixture["unsteady"]:
+            return "differs", "curl exits %s, pekit %s: %s" % (
+                " or ".join(fixture["unsteady"]), result["status"], result["stderr"].strip()[:300])
+    elif fixture["curl"]["status"] != result["status"]:
         return "differs", "curl exits %s, pekit %s: %s" % (
             fixture["curl"]["status"], result["status"], result["stderr"].strip()[:300])
     return "same", ""

@@ -35,6 +35,9 @@ public struct PekitRequest: Sendable {
     /// The URL was read as curl reads one (`RequestBuilder.readsURLAsCurl`), and so are the
     /// `Location`s of its redirects.
     package var readsURLAsCurl = false
+    /// The user and password the builder wrote `Authorization: Basic …` from (`-u`, the URL's
+    /// own), for a sender that writes that field itself in its own place (libcurl through a proxy).
+    package var basicCredentials: [String]?
 
     /// `url`'s parts: the one parse it carries, or a parse now (a request made by hand).
     /// - Throws: `RequestURL.ParseError` for a URL that cannot be sent.

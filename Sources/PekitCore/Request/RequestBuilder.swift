@@ -275,6 +275,9 @@ public struct RequestBuilder: Sendable {
         let (wireText, wireURL) = Self.wire(urlText, parsed: parsed, authority: authority, asCurl: readsURLAsCurl)
         var request = PekitRequest(method: method, url: wireText, headers: headers, body: requestBody, connect: connect)
         request.keepsDotSegments = keepsDotSegments
+        if let (user, password) = credentials, !self.headers.contains(where: { PekitHeaders.sameName($0.name, "Authorization") }) {
+            request.basicCredentials = [user, password]
+        }
         request.readsURLAsCurl = readsURLAsCurl
         // Decoded when pekit asked for codings (curl's --compressed, or a backend's default
         // Accept-Encoding, which its client library decodes); not for a hand-written one.

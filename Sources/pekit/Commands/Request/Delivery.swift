@@ -51,13 +51,15 @@ struct Delivery {
             if let value = try sendOptionValue(field, parsed) { field.set?(&options, value) }
         }
         if options.insecure { Output.stderr.line("pekit request: warning: --insecure: TLS certificates and host names are not checked") }
-        // curl's --retry N (--retry-max-time S, --retry-all-errors): idempotent methods only.
+        // curl's --retry N (--retry-max-time S, --retry-all-errors): any method, as curl retries
+        // a POST too (its test 1633: a 429 after a POST's redirect starts the POST again).
         if let text = parsed.value(RequestOptions.retry) {
             // Any count curl takes (its tests 197 and 198 use 1000): waits are capped, not tries.
             guard let n = Int(text), (0...Int(Int32.max)).contains(n) else { throw UsageError(command: "request", message: "--retry takes a whole number from 0, not '\(text)'") }
             var policy = RetryPolicy.curl(retries: n)
             policy.maxTimeSeconds = try seconds(RequestOptions.retryMaxTime, parsed)
             policy.onAnyError = parsed.has(RequestOptions.retryAllErrors)
+            policy.allMethods = true
             options.retry = policy
         } else if parsed.has(RequestOptions.retryMaxTime) || parsed.has(RequestOptions.retryAllErrors) {
             throw UsageError(command: "request", message: "--retry-max-time and --retry-all-errors go with --retry N")

@@ -232,9 +232,13 @@ private func setUpCookies(_ builder: inout RequestBuilder, _ parsed: Arguments, 
         if cookie.contains("=") {
             // Several -b strings are joined as curl joins them: with ";" alone.
             builder.cookie = builder.cookie.map { $0 + ";" + cookie } ?? cookie
-        } else if cookie.isEmpty || !FilePaths.exists(cookie) {
+        } else if cookie.isEmpty || !FilePaths.exists(cookie) || FilePaths.isDirectory(cookie) {
             // As curl: a file that is not there (yet), or -b "", turns the cookie engine on with
-            // no cookies, so the first login's `-b jar -c jar` works (curl tests 7, 31, 329, …).
+            // no cookies, so the first login's `-b jar -c jar` works (curl tests 7, 31, 329, …);
+            // so does a folder, from which curl reads nothing (its test 46).
+            if !cookie.isEmpty, FilePaths.isDirectory(cookie) {
+                Output.stderr.line("pekit request: warning: -b \(printable(cookie)) is a folder: no cookies are read from it")
+            }
             builder.jar = try builder.jar ?? newJar()
         } else {
             let jar = try builder.jar ?? newJar()
