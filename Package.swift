@@ -76,6 +76,7 @@ let package = Package(
         .testTarget(name: "PekitCryptoTests", dependencies: ["PekitCrypto", "PekitCore", "PekitTestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "PekitHTTPTests", dependencies: ["PekitHTTP", "PekitCore", "PekitTestSupport"]),
         .testTarget(name: "PekitFoundationTests", dependencies: ["PekitFoundation", "PekitCore", "PekitHTTP", "PekitCrypto"]),
-        .testTarget(name: "PekitCLITests", dependencies: ["PekitTestSupport"]),
+        // Its fixtures are read from the source tree (#filePath), not bundled.
+        .testTarget(name: "PekitCLITests", dependencies: ["PekitTestSupport"], exclude: ["Fixtures"]),
     ]
 )

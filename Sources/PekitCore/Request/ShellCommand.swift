@@ -2,7 +2,7 @@
 /// it that a pasted curl command has: `$NAME` and `${NAME}` from the environment (split into
 /// words where unquoted, as bash splits them), `< FILE`, a here-document (`<<END`, `<<-END`,
 /// `<<'END'`), a here-string (`<<< word`), and a pipeline that feeds it (`echo …`, `printf …`,
-/// `cat FILE… |`). Nothing is ever run: a command substitution (`$(…)`, `` `…` ``), an
+/// `cat FILE… |`). Nothing is ever run: a command substitution (`$(…)` or backquotes), an
 /// arithmetic one, a second command (`;`, `&&`, `||`, `&`), an output redirection and any
 /// other program in a pipeline are refused by name, so that what is sent is what bash and the
 /// program would send, or nothing.
