@@ -21,6 +21,7 @@ extension JSONPath.ParseError: LocalizedError { public var errorDescription: Str
 extension WHATWGURL.ParseError: LocalizedError { public var errorDescription: String? { description } }
 extension RequestURL.ParseError: LocalizedError { public var errorDescription: String? { description } }
 extension CurlURL.Malformed: LocalizedError { public var errorDescription: String? { description } }
+extension ShellCommand.Failure: LocalizedError { public var errorDescription: String? { description } }
 extension IDNA.Failure: LocalizedError { public var errorDescription: String? { description } }
 extension JSON.ParseError: LocalizedError { public var errorDescription: String? { description } }
 extension JSON.EncodeError: LocalizedError { public var errorDescription: String? { description } }

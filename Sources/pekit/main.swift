@@ -104,7 +104,7 @@ func runCommandCatching(_ command: Command, _ args: [[UInt8]]) -> Int32 {
         // One prefix everywhere: an error that reached here without its command's name (a
         // plugin's, a library's) gets it.
         let text = (error as? HTTPError)?.message(.commandLine) ?? "\(error)"
-        Output.stderr.line(text.hasPrefix("pekit") ? text : "pekit \(command.name): \(text)")
+        if (error as? CommandFailure)?.isQuiet != true { Output.stderr.line(text.hasPrefix("pekit") ? text : "pekit \(command.name): \(text)") }
         return (error as? CommandFailure)?.status ?? 1
     }
 }

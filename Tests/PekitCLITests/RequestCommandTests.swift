@@ -326,6 +326,21 @@ final class RequestCommandTests: XCTestCase {
         }
     }
 
+    /// Issue 69: under -s pekit still wrote its error line; curl -s says nothing of a failed
+    /// transfer (the exit status does), -sS says it, and usage errors show either way.
+    func testSilentLeavesATransfersFailureToTheExitStatus() throws {
+        let url = "http://127.0.0.1:9/closed"
+        for flags in [["-s"], ["-sS"], ["-s", "-S"]] {
+            let theirs = try PekitProcess.run(program: URL(fileURLWithPath: "/usr/bin/curl"), flags + [url])
+            let ours = try PekitProcess.run(["request", "--send"] + flags + [url])
+            XCTAssertEqual(ours.status, theirs.status, "\(flags)")
+            XCTAssertEqual(ours.stderr.isEmpty, theirs.stderr.isEmpty, "\(flags): \(ours.stderr)")
+            XCTAssertEqual(ours.status, 7)
+        }
+        let usage = try PekitProcess.run(["request", "-s", "--retry", "x", url])
+        XCTAssertEqual(usage.stderr, "pekit request: --retry takes a whole number from 0, not 'x' (see 'pekit request --help')\n")
+    }
+
     /// Issue 69: a followed 3xx whose body ends only at the close, on a connection the server
     /// keeps open, was read until the timeout; curl ignores that body and follows at once
     /// (its tests 43, 187, 1104). With -m 5, waiting would be curl error 28 here.

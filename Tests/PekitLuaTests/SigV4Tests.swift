@@ -62,6 +62,17 @@ final class SigV4SendTests: XCTestCase {
             local away = pekit.request{ url = base .. "/redirect/302?to=https://127.0.0.1:" .. tls_port .. "/aws/away", sign = aws }:send{ insecure = true }
             return r.status, #r.redirects, away.status, away:json().error
             """#), "200\t1\t403\t\"no AWS4-HMAC-SHA256 Authorization header or X-Amz-Signature\"")
+        // Issue 69: `Content-Length = false` removes no framing; the length pekit writes back is
+        // still its own, unsigned as botocore leaves it (it signs none it did not write).
+        XCTAssertEqual(lua.eval(#"""
+            local function signed_headers(fields)
+              local req = sign(pekit.request{ method = "POST", url = base .. "/aws/len", body = "abc", headers = fields }, { service = "execute-api" })
+              return req:header("authorization"):match("SignedHeaders=[^,]*"), req:send().status
+            end
+            local a, status = signed_headers{ ["Content-Length"] = false }
+            local b = signed_headers{}
+            return a:find("content%-length") == nil, a == b, status
+            """#), "true\ttrue\t200")
         // A wrong key, or a presigned URL changed after signing, is refused: the check is real.
         XCTAssertEqual(lua.eval(#"""
             local req = sign(pekit.request{ url = base .. "/aws/x?a=1" }, { service = "execute-api", secret_key = "wrong" })

@@ -269,6 +269,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.body()
             return self.reply(200, bytes(self.rfile.data), content_type="application/octet-stream")
         if head == "flaky" and len(parts) > 2:
+            # The body read first, so that a kept-alive connection carries the next request whole.
+            self.body()
             with Handler.flaky_lock:
                 Handler.flaky[parts[1]] = Handler.flaky.get(parts[1], 0) + 1
                 attempt = Handler.flaky[parts[1]]

@@ -281,7 +281,9 @@ public struct RequestBuilder: Sendable {
         request.readsURLAsCurl = readsURLAsCurl
         // Decoded when pekit asked for codings (curl's --compressed, or a backend's default
         // Accept-Encoding, which its client library decodes); not for a hand-written one.
-        request.framingLength = !self.headers.contains { PekitHeaders.sameName($0.name, "Content-Length") } && headers["Content-Length"] != nil
+        // pekit's own length (not one the caller wrote: `Content-Length = false` removes no
+        // framing, and the length then re-added is still pekit's, which signers leave out).
+        request.framingLength = !self.headers.contains { PekitHeaders.sameName($0.name, "Content-Length") && $0.value != nil } && headers["Content-Length"] != nil
         request.decodesBody = !self.headers.contains { PekitHeaders.sameName($0.name, "Accept-Encoding") }
             && (acceptEncoding != nil || policy.requestHeaders.contains { PekitHeaders.sameName($0.name, "Accept-Encoding") })
         // What was parsed above, with the query appended and the bytes a URI cannot hold encoded:

@@ -13,7 +13,18 @@ struct UsageError: Error, CustomStringConvertible {
 struct CommandFailure: Error, CustomStringConvertible {
     let message: String
     var status: Int32 = 1
+    /// A transfer's failure (curl's own code), which curl's -s keeps quiet unless -S.
+    var isTransfer = false
     var description: String { message }
+
+    /// Whether this failure's line is left out: a transfer's, under `pekit request -s` without
+    /// -S, as curl -s says nothing of it (the exit status says it).
+    var isQuiet: Bool { isTransfer && QuietTransfers.on }
+}
+
+/// `pekit request -s` without `-S`: transfers' failures are not written (curl's -s).
+enum QuietTransfers {
+    nonisolated(unsafe) static var on = false
 }
 
 extension HTTPError {

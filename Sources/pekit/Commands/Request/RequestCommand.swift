@@ -44,6 +44,7 @@ typealias BuiltRequestHandler = (PekitRequest, RequestBuilder, Arguments) throws
 func runRequest(_ args: [[UInt8]], built handler: BuiltRequestHandler?) throws -> Int32 {
     let parsed = try requestCommand.parse(args)
     if parsed.has(.help) { Output.stdout.line(requestCommand.help); return 0 }
+    QuietTransfers.on = parsed.has(RequestOptions.silent) && !parsed.has(RequestOptions.showError)
     // curl's --url URL is the same as the URL given alone.
     let urls = parsed.positionals + parsed.all(RequestOptions.url)
     guard let url = urls.first else { throw UsageError(command: "request", message: "give a URL") }
@@ -133,7 +134,7 @@ func runSeveral(_ parsed: Arguments, urls: [String], _ handler: BuiltRequestHand
             Output.stderr.line("pekit request: \(printable(url)): \(error.message)")
             status = 2
         } catch let error as CommandFailure {
-            Output.stderr.line(error.message)
+            if !error.isQuiet { Output.stderr.line(error.message) }
             status = error.status
         } catch {
             Output.stderr.line("pekit request: \(printable(url)): \(error)")
@@ -191,7 +192,7 @@ func runSeveral(_ parsed: Arguments, urls: [String], _ handler: BuiltRequestHand
     for (i, result) in results.enumerated() {
         report(urls[i]) {
             do { return try deliveries[i].finish(result) } catch let error as HTTPError {
-                throw CommandFailure(message: "pekit request: \(error.message(.commandLine))", status: error.curlExitStatus)
+                throw CommandFailure(message: "pekit request: \(error.message(.commandLine))", status: error.curlExitStatus, isTransfer: true)
             }
         }
     }

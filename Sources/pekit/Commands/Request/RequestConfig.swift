@@ -38,7 +38,7 @@ func buildAndRun(_ parsed: Arguments, url: String, output: OutputChoice, sharedJ
     } catch let error as CommandFailure {
         throw error
     } catch let error as HTTPError {
-        throw CommandFailure(message: "pekit request: \(error.message(.commandLine))", status: error.curlExitStatus)
+        throw CommandFailure(message: "pekit request: \(error.message(.commandLine))", status: error.curlExitStatus, isTransfer: true)
     } catch let error as RequestError {
         // curl's CURLE_URL_MALFORMAT, for a URL its parser (or its IDN library) refuses.
         if case .invalidURL = error { throw CommandFailure(message: "pekit request: \(error)", status: 3) }

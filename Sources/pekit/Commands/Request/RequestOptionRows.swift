@@ -194,10 +194,10 @@ enum RequestOptions {
     static let http11 = Option("http1.1", "the same as --http 1.1 (curl's flag)", sendOnly: true)
     static let http2 = Option("http2", "the same as --http 2 (curl's flag)", sendOnly: true)
     static let silent = Option("silent", short: "s", """
-        accepted: pekit shows no progress meter (errors still show, as with
-        -sS)
+        as curl: no progress meter, and a failed transfer's message left out
+        (the exit status says it); usage errors still show
         """, sendOnly: true)
-    static let showError = Option("show-error", short: "S", "accepted", sendOnly: true)
+    static let showError = Option("show-error", short: "S", "with -s: a failed transfer's message still shows", sendOnly: true)
 
     static let requestRows: [Option] = [method, policy, param, paramJson, paramsIn, form, json, file, bodyFile, header, jar, force, filter] + CookieContextOptions.rows + [
                                         connect, base, url, globoff, pathAsIs, requestTarget, user, awsSigv4, .plugins]
