@@ -208,7 +208,9 @@ public final class HTTPEngine {
         guard Transport.choose(request, options: operation.transportReason, proxySet: operation.proxySet) == .plain, let route = PlainRoute(request),
               let (connection, reused) = plainCache.connection(for: route, now: PekitClient.now()) else { return false }
         let exchange = Exchange(body: BodyStream([]), options: operation.options, url: request.url, willFollow: willFollow)
-        move(job, PlainTransfer(request: request, head: plainCache.head(of: request), exchange: exchange, connection: connection, reused: reused,
+        var head = plainCache.head(of: request)
+        if reused && connection.answersHTTP10 { head = PlainTransfer.asHTTP10(head) }
+        move(job, PlainTransfer(request: request, head: head, exchange: exchange, connection: connection, reused: reused,
                                 started: PekitClient.now(),
                                 timeouts: .init(connect: operation.options.connectSeconds, total: operation.options.timeoutSeconds,
                                                 begun: operation.tryBegun ?? Timestamp.monotonic())))
@@ -260,7 +262,10 @@ public final class HTTPEngine {
     /// it clean, the send moved on.
     private func endPlain(_ job: Job, _ transfer: PlainTransfer, _ result: Result<PekitResponse, Error>) {
         plainCache.noteAnswer(after: transfer.answerWait)
-        if case .success = result, transfer.reader.reusable { plainCache.keep(transfer.connection, now: PekitClient.now()) }
+        if case .success = result, transfer.reader.reusable {
+            transfer.connection.answersHTTP10 = transfer.reader.version == 10
+            plainCache.keep(transfer.connection, now: PekitClient.now())
+        }
         advance(job, job.operation.completed(result, started: transfer.started, now: PekitClient.now()))
     }
 

@@ -91,6 +91,9 @@ public struct SendOptions: Sendable {
     public var version = Version.automatic
     /// Sends Accept-Encoding for what libcurl can decode and decodes the body.
     public var compressed = false
+    /// The body as it comes, its transfer framing (chunks) and codings included, nothing decoded
+    /// (curl's `--raw`).
+    public var rawTransfer = false
     /// Where the final response's body goes.
     public var sink = Sink.memory
     /// Whether a request `PlainTransfer` takes (plain HTTP/1.1, no body, no proxy…) is sent by
@@ -225,6 +228,7 @@ public struct SendOptions: Sendable {
             options.version = value.text.flatMap(Version.init(rawValue:)) ?? .automatic
         },
         Field("compressed", swift: "compressed", .flag, flags: ["compressed"]) { $0.compressed = $1.flag },
+        Field("raw_transfer", swift: "rawTransfer", .flag, flags: ["raw-transfer"]) { $0.rawTransfer = $1.flag },
         Field("sink", swift: "sink", .script("a file path or a function(chunk)")),
         Field("max_body", swift: "maxBody", .bytes, flags: ["max-filesize"]) { $0.maxBody = $1.integer },
         Field("ip_version", swift: "ipVersion", .choice(["4", "6", "any"]), flags: [Field.Flag("ipv4", short: "4"), Field.Flag("ipv6", short: "6")],

@@ -163,6 +163,10 @@ final class Transfer {
         // libcurl decodes what it can; the request's own Accept-Encoding (the builder writes it in
         // curl's place) replaces the one libcurl would add.
         if options.compressed || request.decodesBody { set(CURLOPT_ACCEPT_ENCODING, "") }
+        if options.rawTransfer {
+            set(CURLOPT_HTTP_TRANSFER_DECODING, 0)
+            set(CURLOPT_HTTP_CONTENT_DECODING, 0)
+        }
         if let failed {
             throw HTTPError.setup("\(request.method) \(request.url): libcurl refused option \(failed.rawValue) (this libcurl: \(PekitClient.curlVersion))")
         }

@@ -33,7 +33,7 @@ enum Transport: Equatable, CustomStringConvertible {
         "explainsCookies", "cookieContext",
     ]
     /// Options only libcurl implements: set, they send through it.
-    static let libcurlOptions: Set<String> = ["ipVersion", "proxy", "connect", "version", "compressed", "trace", "progress"]
+    static let libcurlOptions: Set<String> = ["ipVersion", "proxy", "connect", "version", "compressed", "rawTransfer", "trace", "progress"]
 
     /// The options' part of the choice, made once per send: why libcurl must send, or nil.
     static func reason(_ options: borrowing SendOptions) -> String? {
@@ -41,6 +41,7 @@ enum Transport: Equatable, CustomStringConvertible {
         if options.trace != nil { return "a trace of the wire (-v, --trace-ascii) is libcurl's" }
         if options.progress != nil { return "option progress" }
         if options.compressed { return "option compressed" }
+        if options.rawTransfer { return "option rawTransfer" }
         if options.version == .http2 { return "HTTP/2" }
         if options.ipVersion != .any { return "option ipVersion" }
         if !options.connect.isEmpty { return "option connect" }

@@ -326,6 +326,21 @@ final class RequestCommandTests: XCTestCase {
         }
     }
 
+    /// Issue 69: curl's --raw in a pasted command was taken for pekit's preview flag; it is
+    /// curl's "no decoding" (--raw-transfer): the chunks and codings as they came.
+    func testCurlsRawKeepsTheTransferAsItCame() throws {
+        let server = try TestServer.shared()
+        let chunked = canned("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nContent-Type: text/plain\r\n\r\n5\r\nhello\r\n0\r\n\r\n", server)
+        let gzipped = canned("HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: 3\r\n\r\nabc", server)
+        for url in [chunked, gzipped] {
+            let theirs = try PekitProcess.run(program: URL(fileURLWithPath: "/usr/bin/curl"), ["-s", "--raw", "--compressed", url])
+            let ours = try PekitProcess.run(["import", "curl", "--send", "curl -s --raw --compressed '\(url)'"])
+            XCTAssertEqual(ours.status, theirs.status, ours.stderr)
+            XCTAssertEqual(ours.stdoutBytes, theirs.stdoutBytes, url)
+        }
+        XCTAssertEqual(try PekitProcess.run(["request", "--raw-transfer", "--send", chunked]).stdout, "5\r\nhello\r\n0\r\n\r\n")
+    }
+
     /// Issue 69: under -s pekit still wrote its error line; curl -s says nothing of a failed
     /// transfer (the exit status does), -sS says it, and usage errors show either way.
     func testSilentLeavesATransfersFailureToTheExitStatus() throws {

@@ -305,7 +305,9 @@ def run_case(fixture, client, pekit):
             os.makedirs(os.path.dirname(path), exist_ok=True)
             with open(path, "wb") as handle:
                 handle.write(substitute(decode_blob(item["data"])))
-        command = substitute(fixture["command"].encode()).decode("utf-8", "surrogateescape")
+        # The command's text holds the test file's bytes one character each (latin-1): the
+        # bytes the shell is given are those of the file.
+        command = substitute(fixture["command"].encode("latin-1", "replace"))
         env = dict(os.environ)
         for name, value in fixture.get("env", {}).items():
             if value is None:
@@ -320,9 +322,9 @@ def run_case(fixture, client, pekit):
                 env.pop(proxy, None)
         server.start()
         if client == "curl":
-            argv = ["/bin/sh", "-c", "curl " + command]
+            argv = [b"/bin/sh", b"-c", b"curl " + command]
         else:
-            argv = [pekit, "import", "curl", "--send", "curl " + command]
+            argv = [pekit.encode(), b"import", b"curl", b"--send", b"curl " + command]
         started = time.monotonic()
         try:
             done = subprocess.run(argv, cwd=logdir, env=env, stdin=subprocess.DEVNULL,

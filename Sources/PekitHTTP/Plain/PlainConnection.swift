@@ -12,6 +12,9 @@ final class PlainConnection {
     let port: Int
     /// Which requests may use it: "host:port" as the URL spells them.
     let key: String
+    /// The server answered the last request on this connection in HTTP/1.0 (and kept it open):
+    /// curl asks the next one in HTTP/1.0 too (its test 1074).
+    var answersHTTP10 = false
 
     private init(fd: Int32, address: String, port: Int, key: String) {
         self.fd = fd; self.address = address; self.port = port; self.key = key

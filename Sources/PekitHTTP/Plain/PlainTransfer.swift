@@ -82,6 +82,14 @@ final class PlainTransfer {
 
     /// The request as libcurl writes it: request line, the first Host field (libcurl puts it
     /// first and drops any other), the rest in order, an empty line.
+    /// `head` with its request line asking in HTTP/1.0 (the line's last "1.1" made "1.0").
+    static func asHTTP10(_ head: [UInt8]) -> [UInt8] {
+        guard let lineEnd = head.firstIndex(of: 0x0D), lineEnd >= 3, head[lineEnd - 3] == 0x31, head[lineEnd - 1] == 0x31 else { return head }
+        var out = head
+        out[lineEnd - 1] = 0x30
+        return out
+    }
+
     static func head(of request: PekitRequest) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(256)

@@ -47,7 +47,7 @@ struct ResponseReader {
     /// The status code as libcurl reads it (what framing depends on; the exchange reads its own
     /// from the line, as it does for libcurl's) and its version (10, 11 or 20).
     private(set) var status = 0
-    private var version = 11
+    private(set) var version = 11
     /// No body and no Content-Length for this response (1xx, 204, 304).
     private var bodyless = false
     private var contentLength: Int?

@@ -169,6 +169,8 @@ func curlArguments(_ text: String, environment: @escaping (String) -> String? = 
             let name = word.hasPrefix("--") ? String(word.split(separator: "=", maxSplits: 1)[0]) : String(word.prefix(2))
             if ignoredCurlFlags.contains(name) { dropped.append(word); continue }
             if name == "--request" { kept.append(Array("-X".utf8)); valueNext = true; continue }
+            // curl's --raw (no decoding) is pekit's --raw-transfer; pekit's own --raw is a preview.
+            if word == "--raw" { kept.append(Array("--raw-transfer".utf8)); continue }
             guard let takes = takesValue[name] else {
                 throw CommandFailure(message: "pekit import: curl's \(name) is not something pekit takes (yet); the command was not imported")
             }

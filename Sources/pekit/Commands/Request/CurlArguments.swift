@@ -226,9 +226,14 @@ func curlHeaders(_ parsed: Arguments) throws -> [RequestBuilder.Header] {
             Output.stderr.line("pekit request: warning: -H '\(PercentDecodingError.printable(line))' is neither 'Name: value' nor 'Name;': not sent (curl sends nothing for it)")
             return nil
         }
-        do { return try RequestBuilder.Header(lineBytes: line) } catch {
+        let header: RequestBuilder.Header
+        do { header = try RequestBuilder.Header(lineBytes: line) } catch {
             throw UsageError(command: "request", message: "--header takes 'Name: value' (or 'Name;' for an empty one), not '\(PercentDecodingError.printable(line))'")
         }
+        // 'Name:' removes a field of curl's own: one whose name no field can have removes nothing,
+        // and curl sends nothing for it (its test 469: -H “host:).
+        if header.value == nil && header.rawValue == nil && !PekitHeaders.isToken(header.name) { return nil }
+        return header
     }
 }
 

@@ -193,6 +193,10 @@ enum RequestOptions {
     static let http = Option("http", value: "V", "1.1, 2 or auto: the HTTP version to ask for", sendOnly: true)
     static let http11 = Option("http1.1", "the same as --http 1.1 (curl's flag)", sendOnly: true)
     static let http2 = Option("http2", "the same as --http 2 (curl's flag)", sendOnly: true)
+    static let rawTransfer = Option("raw-transfer", """
+        the body as it comes, chunked framing and codings included, nothing
+        decoded (curl's --raw, which pekit import curl reads as this)
+        """, sendOnly: true)
     static let silent = Option("silent", short: "s", """
         as curl: no progress meter, and a failed transfer's message left out
         (the exit status says it); usage errors still show
@@ -212,7 +216,7 @@ enum RequestOptions {
         take one URL
         """)] + [parallel, parallelMax, rate, retry, retryMaxTime, retryAllErrors, har, harWithSecrets, cookieJar, noFollow, location,
                  maxRedirects, maxRedirs, maxFilesize, ipv4, ipv6, timeout, maxTime, connectTimeout, cacert, insecure, proxy, http, http11,
-                 http2, silent, showError].map { .option($0) }
+                 http2, rawTransfer, silent, showError].map { .option($0) }
 
     /// The sections of `pekit request --help`, in order.
     static let sections: [HelpSection] = checkedAgainstSendOptions([
