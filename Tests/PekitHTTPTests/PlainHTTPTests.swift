@@ -262,6 +262,7 @@ final class PlainHTTPTests: XCTestCase {
         o = SendOptions(); o.connect = [HostMapping(host: "a", port: 80, address: "b", addressPort: 80)]; changed["connect"] = o
         o = SendOptions(); o.version = .http2; changed["version"] = o
         o = SendOptions(); o.compressed = true; changed["compressed"] = o
+        o = SendOptions(); o.rawTransfer = true; changed["rawTransfer"] = o
         o = SendOptions(); o.trace = { _, _ in }; changed["trace"] = o
         o = SendOptions(); o.progress = { _ in }; changed["progress"] = o
         XCTAssertEqual(Set(changed.keys), Transport.libcurlOptions)
