@@ -39,6 +39,10 @@ let package = Package(
         .target(name: "PekitCrypto", dependencies: ["PekitCore", "CCryptoShim"]),
         // Loads libcurl on first use; typed wrappers for its variadic setopt/getinfo.
         .target(name: "CCurlShim", dependencies: ["CCurl"], linkerSettings: [.linkedLibrary("dl")]),
+        // The decoding stages of pekit's own transfer (gzip, deflate, br, zstd): Debian's libz,
+        // libbrotlidec and libzstd, loaded with dlopen when a response first needs one (their
+        // headers, from zlib1g-dev, libbrotli-dev and libzstd-dev, give the types only).
+        .target(name: "CDecodeShim", linkerSettings: [.linkedLibrary("dl")]),
         // libedit (BSD licence, Debian's libedit2, which libedit-dev brings) for the REPL's line
         // editing and history, loaded with dlopen when the REPL starts: no other command pays
         // for it and the three libraries it pulls in at start-up.
@@ -53,7 +57,7 @@ let package = Package(
         .target(name: "CPercentKernels"),
         .target(name: "PekitCore", dependencies: ["CPercentKernels"]),
         // Sending: PekitCore's requests over libcurl, cookies through the jar, redirects by RFC 9110.
-        .target(name: "PekitHTTP", dependencies: ["PekitCore", "CCurl", "CCurlShim"]),
+        .target(name: "PekitHTTP", dependencies: ["PekitCore", "CCurl", "CCurlShim", "CDecodeShim"]),
         // Opt-in bridges to Foundation (URLRequest, HTTPURLResponse, HTTPCookie, URL) and
         // LocalizedError for every error, so that the libraries themselves need no Foundation.
         .target(name: "PekitFoundation", dependencies: ["PekitCore", "PekitHTTP", "PekitCrypto"]),

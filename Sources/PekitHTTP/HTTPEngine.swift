@@ -234,8 +234,6 @@ public final class HTTPEngine {
             } else {
                 startCurl(job, transfer.request, transfer.exchange.willFollow)
             }
-        case .toLibcurl:
-            startCurl(job, transfer.request, transfer.exchange.willFollow)
         case .done(let result):
             endPlain(job, transfer, result)
         }

@@ -114,6 +114,54 @@ final class PlainReaderHostileTests: XCTestCase {
         }
     }
 
+    /// Issue 69: a transfer coding libcurl decodes (gzip, x-gzip, deflate with or without its
+    /// zlib wrapper, br, zstd, stacked) was handed to libcurl after the request went out, and
+    /// libcurl sent it again. pekit's own reader decodes them: the same outcome as libcurl's
+    /// (body, error and its words: a bad stream 61, bytes after the end 23), and one request.
+    func testTransferCodingsAreDecodedOnceAsLibcurlDecodesThem() throws {
+        let made = try runPython(#"""
+            import base64, gzip, json, zlib
+            body = b"hello hello hello, the body\n"
+            raw = zlib.compressobj(9, zlib.DEFLATED, -15)
+            raw_deflate = raw.compress(body * 20) + raw.flush()
+            # zstd -q -c of the body (Debian's zstd 1.5.4)
+            zst = base64.b64decode("KLUv/QRYvQAAiGhlbGxvICwgdGhlIGJvZHkKAQAxShGww4KK")
+            def response(codings, data, chunked=False):
+                head = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: " + codings + b"\r\n"
+                if chunked:
+                    return head + b"\r\n" + b"%x\r\n" % len(data) + data + b"\r\n0\r\n\r\n"
+                return head + b"Content-Length: %d\r\n\r\n" % len(data) + data
+            cases = {
+                "gzip": response(b"gzip", gzip.compress(body * 20)),
+                "gzip, chunked": response(b"gzip, chunked", gzip.compress(body * 20), chunked=True),
+                "x-gzip": response(b"x-gzip", gzip.compress(body)),
+                "deflate": response(b"deflate", zlib.compress(body * 20)),
+                "raw deflate": response(b"deflate", raw_deflate),
+                "deflate, gzip": response(b"deflate, gzip", gzip.compress(zlib.compress(body))),
+                "zstd": response(b"zstd", zst),
+                "an empty br stream": response(b"br", b";"),
+                "a bad gzip stream": response(b"gzip", b"not gzip"),
+                "a bad zstd stream": response(b"zstd", b"not zstd"),
+                "a bad br stream": response(b"br", b"\xff\xff\xff\xff"),
+                "bytes after the gzip stream": response(b"gzip", gzip.compress(body) + b"JUNK"),
+                "a cut gzip stream": response(b"gzip", gzip.compress(body * 20)[:-10]),
+                "identity, gzip": response(b"identity, gzip", gzip.compress(body)),
+            }
+            print(json.dumps({name: base64.urlsafe_b64encode(data).decode() for name, data in cases.items()}))
+            """#, input: Data())
+        let cases = try JSONDecoder().decode([String: String].self, from: made)
+        XCTAssertEqual(cases.count, 14)
+        for (name, b64) in cases.sorted(by: { $0.key < $1.key }) {
+            let key = UUID().uuidString
+            // (The count's key is not part of what the two are compared on: it is in error messages.)
+            let ours = try outcome("\(server.base)/canned?b=\(b64)&c=\(key)", plain: true).replacingOccurrences(of: "&c=\(key)", with: "")
+            let curls = try outcome("\(server.base)/canned?b=\(b64)", plain: false)
+            XCTAssertEqual(ours, curls, name)
+            let count = try PekitClient().send(try RequestBuilder(url: "\(server.base)/canned-count/\(key)").build())
+            XCTAssertEqual(String(decoding: count.body, as: UTF8.self), #"{"count": 1}"#, "\(name): one request")
+        }
+    }
+
     /// Bytes a server sends on a kept-alive connection while it is idle are not the answer to
     /// the next request (it was not sent yet): the connection is dropped, and every answer is
     /// its own request's (`/a /b /c` got `A FORGED B`).

@@ -34,7 +34,8 @@ Endpoints (any method unless noted):
   /bigheader/N          a header field X-Big of N bytes
   /manyheaders/N        N header fields of 1,000 bytes each
   /nulheader            a header field with a NUL byte in its value
-  /canned?b=B[&r=R&n=N][&t=T][&later=L&delay=S][&close=0] exactly the bytes B (base64url) as the
+  /canned-count/KEY     JSON {"count": how many /canned requests said c=KEY}
+  /canned?b=B[&r=R&n=N][&t=T][&later=L&delay=S][&close=0][&c=KEY] exactly the bytes B (base64url) as the
                         response, then R N times, then T, then (S seconds later) L, then the
                         connection closed (kept with close=0): odd, broken and huge responses,
                         and bytes on an idle connection, for comparing readers
@@ -246,6 +247,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.reply(200 if ok else 403, details)
         if head == "canned":
             options = dict(query)
+            if "c" in options:
+                # c=KEY: counted, so that a test can tell how many requests came for it.
+                with Handler.flaky_lock:
+                    Handler.flaky["canned " + options["c"]] = Handler.flaky.get("canned " + options["c"], 0) + 1
             try:
                 self.wfile.write(base64.urlsafe_b64decode(options.get("b", "")))
                 # r (repeated n times) and then t: long or endless responses from a short URL.
@@ -268,6 +273,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if head == "raw":
             self.body()
             return self.reply(200, bytes(self.rfile.data), content_type="application/octet-stream")
+        if head == "canned-count" and len(parts) > 1:
+            with Handler.flaky_lock:
+                return self.reply(200, {"count": Handler.flaky.get("canned " + parts[1], 0)})
         if head == "flaky" and len(parts) > 2:
             # The body read first, so that a kept-alive connection carries the next request whole.
             self.body()

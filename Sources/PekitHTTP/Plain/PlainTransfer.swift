@@ -23,9 +23,6 @@ final class PlainTransfer {
         case done(Result<PekitResponse, Error>)
         /// Nothing was answered: send the request with libcurl instead.
         case handOver
-        /// The answer needs what only libcurl implements (a transfer coding it decodes): the
-        /// request goes again through libcurl, and this answer is dropped.
-        case toLibcurl
     }
 
     let request: PekitRequest
@@ -211,7 +208,6 @@ final class PlainTransfer {
     }
 
     private func fail(_ failure: ResponseReader.Failure) -> Outcome {
-        if failure == ResponseReader.toLibcurl { return .toLibcurl }
         exchange.abandon()
         return .done(.failure(HTTPError.transfer(method: request.method, url: request.url, code: failure.code, reason: failure.reason,
                                                  hint: PekitClient.hint(CURLcode(rawValue: UInt32(failure.code)), failure.reason))))

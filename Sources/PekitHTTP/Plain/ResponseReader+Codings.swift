@@ -1,3 +1,4 @@
+import CDecodeShim
 import PekitCore
 
 /// Transfer-Encoding's codings, read as libcurl 7.88 reads them (`content_encoding.c`):
@@ -23,8 +24,8 @@ extension ResponseReader {
                 let name = UnsafeRawBufferPointer(rebasing: value[start..<start + length])
                 if Self.passes(name) {
                     // identity: the bytes as they are.
-                } else if Self.decodable(name) {
-                    decodes = true
+                } else if let stage = Self.stage(name) {
+                    stages.append(stage)
                 } else {
                     unknownCoding = true
                 }
@@ -37,20 +38,24 @@ extension ResponseReader {
         ASCII.equals(name, ignoringCase: "identity") || ASCII.equals(name, ignoringCase: "none")
     }
 
-    /// The stages libcurl 7.88 decodes (content_encoding.c's table, with this build's libraries).
-    private static func decodable(_ name: UnsafeRawBufferPointer) -> Bool {
-        ASCII.equals(name, ignoringCase: "gzip") || ASCII.equals(name, ignoringCase: "x-gzip") || ASCII.equals(name, ignoringCase: "deflate")
-            || ASCII.equals(name, ignoringCase: "br") || ASCII.equals(name, ignoringCase: "zstd")
+    /// The stage libcurl 7.88 decodes for a name (content_encoding.c's table, with this build's
+    /// libraries), or nil.
+    private static func stage(_ name: UnsafeRawBufferPointer) -> Int32? {
+        if ASCII.equals(name, ignoringCase: "gzip") || ASCII.equals(name, ignoringCase: "x-gzip") { return Int32(PEKIT_DECODE_GZIP) }
+        if ASCII.equals(name, ignoringCase: "deflate") { return Int32(PEKIT_DECODE_DEFLATE) }
+        if ASCII.equals(name, ignoringCase: "br") { return Int32(PEKIT_DECODE_BROTLI) }
+        if ASCII.equals(name, ignoringCase: "zstd") { return Int32(PEKIT_DECODE_ZSTD) }
+        return nil
     }
 
     /// libcurl's error stage, met by the first body byte of a response with an unknown coding.
     static let unknownCodingFailure = Failure(code: 61, reason: "Unrecognized content encoding type. libcurl understands deflate, gzip, br, zstd content encodings.")
 
-    /// The decoding stages' turn before body bytes go to the exchange: an unknown coding fails,
-    /// one libcurl decodes is libcurl's (the first stage in the list decides, as the stack
-    /// writes through the first one added last: any unknown name fails first).
-    func checkStages() throws(Failure) {
+    /// The decoding stages' turn before body bytes go to the exchange: an unknown coding fails
+    /// (any unknown name fails first, as libcurl's error stage does), and the decoders of the
+    /// others are made with the first byte.
+    mutating func checkStages() throws(Failure) {
         if unknownCoding { throw Self.unknownCodingFailure }
-        if decodes { throw Self.toLibcurl }
+        if decoders == nil && !stages.isEmpty { decoders = try BodyDecoders(codings: stages) }
     }
 }

@@ -17,8 +17,8 @@ import PekitCore
 /// (the last one given); else everything up to the close. Transfer codings other than chunked
 /// are libcurl 7.88's decoding stages: `identity` (and `none`) pass the body on, a name libcurl
 /// does not know fails the transfer at the first body byte (61), as libcurl's error stage does;
-/// one it decodes (gzip, deflate, br, zstd) is left to libcurl (`toLibcurl`) at the first body
-/// byte, so a response that fails before (a bad chunk) fails here as there.
+/// one it decodes (gzip, deflate, br, zstd) is decoded here (`BodyDecoders`) from the first body
+/// byte, so a response is read once, by the transfer that sent its request.
 struct ResponseReader {
     /// A response that cannot be read: libcurl's error code and message for the same bytes.
     struct Failure: Error, Equatable {
@@ -36,9 +36,6 @@ struct ResponseReader {
     static let maxHeaderBytes = 300 * 1024
     /// libcurl's limit on one trailer (DYN_TRAILERS).
     static let maxTrailer = 64 * 1024
-    /// Not a failure: the response uses what only libcurl implements (a transfer coding it
-    /// decodes), so the request is sent again through libcurl.
-    static let toLibcurl = Failure(code: -1, reason: "a transfer coding libcurl decodes")
 
     private let isHead: Bool
     private var state = State.statusLine
@@ -54,8 +51,10 @@ struct ResponseReader {
     var chunked = false
     /// Transfer codings other than chunked seen (libcurl's decoding stages; more than 5 it refuses).
     var codings = 0
-    /// A stage libcurl decodes (gzip, deflate, br, zstd) among them.
-    var decodes = false
+    /// The stages libcurl decodes (gzip, deflate, br, zstd) among them, in the field's order
+    /// (`PEKIT_DECODE_*`), and their decoders once the body starts.
+    var stages: [Int32] = []
+    var decoders: BodyDecoders?
     /// A name libcurl does not know among them: its error stage fails the first body byte.
     var unknownCoding = false
     private var close = false
@@ -98,27 +97,24 @@ struct ResponseReader {
                 close = true  // more than the response: do not trust this connection again
                 return true
             case .body:
-                if codings > 0 { try checkStages() }
                 let take = min(remaining, n - i)
                 remaining -= take
                 consumed += take
-                if !exchange.bodyBytes(UnsafeRawBufferPointer(rebasing: bytes[i..<i + take])) { return false }
+                if !(try deliver(UnsafeRawBufferPointer(rebasing: bytes[i..<i + take]), exchange)) { return false }
                 i += take
                 if remaining == 0 { state = .done }
             case .chunk(.data):
-                if codings > 0 { try checkStages() }
                 let take = min(remaining, n - i)
                 remaining -= take
                 consumed += take
-                if !exchange.bodyBytes(UnsafeRawBufferPointer(rebasing: bytes[i..<i + take])) { return false }
+                if !(try deliver(UnsafeRawBufferPointer(rebasing: bytes[i..<i + take]), exchange)) { return false }
                 i += take
                 if remaining == 0 { state = .chunk(.postLF) }
             case .chunk(let step):
                 if try chunkByte(bytes[i], step, exchange) { i += 1 }
             case .untilClose:
-                if codings > 0 { try checkStages() }
                 consumed += n - i
-                if !exchange.bodyBytes(UnsafeRawBufferPointer(rebasing: bytes[i..<n])) { return false }
+                if !(try deliver(UnsafeRawBufferPointer(rebasing: bytes[i..<n]), exchange)) { return false }
                 i = n
             case .statusLine, .headers:
                 // A line: up to and with its LF (one that starts with NUL, whole or not yet).
@@ -335,6 +331,14 @@ struct ResponseReader {
             at += 1
         }
         return false
+    }
+
+    /// Body bytes to the exchange, through the decoding stages when the field names some.
+    private mutating func deliver(_ bytes: UnsafeRawBufferPointer, _ exchange: Exchange) throws(Failure) -> Bool {
+        guard codings > 0 else { return exchange.bodyBytes(bytes) }
+        try checkStages()
+        guard let decoders else { return exchange.bodyBytes(bytes) }
+        return try decoders.write(bytes, into: exchange)
     }
 
     private mutating func endOfHeaders(_ exchange: Exchange) throws(Failure) {
