@@ -1,4 +1,5 @@
 import CDecodeShim
+import PekitCore
 
 /// The decoding stages of a response body whose Transfer-Encoding names codings libcurl 7.88
 /// decodes (gzip, x-gzip, deflate, br, zstd), read in pekit's own transfer as libcurl reads them,
@@ -53,7 +54,7 @@ final class BodyDecoders {
         switch code {
         case 0: return true
         case 61:
-            let words = pekit_decoder_error(decoders[index]).map { String(cString: $0) }
+            let words = pekit_decoder_error(decoders[index]).map { cText($0) }
             stopped = stopped ?? ResponseReader.Failure(code: 61, reason: words.map { "Error while processing content unencoding: \($0)" }
                                                         ?? "Unrecognized or bad HTTP Content or Transfer-Encoding")
             return false
