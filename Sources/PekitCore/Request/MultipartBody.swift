@@ -9,6 +9,9 @@ public struct MultipartBody: Equatable, Sendable {
             case data([UInt8])
             /// The file at this path, read while the body is written.
             case file(String)
+            /// A multipart body of its own (curl's `-F 'name=@a,b'`: several files in one
+            /// field, a `multipart/mixed` part of attachments); the part's type names its boundary.
+            indirect case mixed(MultipartBody)
         }
         /// The form field's name.
         public var name: String
@@ -137,6 +140,7 @@ public struct MultipartBody: Equatable, Sendable {
             switch part.source {
             case .data(let bytes): out.append(.bytes(head(part) + bytes + [0x0D, 0x0A]))
             case .file(let path): out += [.bytes(head(part)), .file(path), .bytes([0x0D, 0x0A])]
+            case .mixed(let inner): out += [.bytes(head(part))] + inner.segments + [.bytes([0x0D, 0x0A])]
             }
         }
         return out + [.bytes(tail)]

@@ -392,6 +392,8 @@ private func bodyFields(_ builder: RequestBuilder, same: (RequestBuilder) -> Boo
             switch part.source {
             case .data(let bytes): items.append("value = \(luaQuote(bytes))")
             case .file(let path): items.append("path = \(luaQuote(path))")
+            // Several files in one field: the nested body as it goes (its boundary in the type).
+            case .mixed(let inner): items.append("value = \(luaQuote((try? inner.bytes()) ?? []))")
             }
             if let filename = part.filename { items.append("filename = \(luaQuote(filename))") }
             if let type = part.contentType { items.append("type = \(luaQuote(type))") }
