@@ -65,6 +65,10 @@ final class PlainReaderHostileTests: XCTestCase {
         Case(name: "a line that starts with NUL", head: "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\0X\r\n\r\nok"),
         Case(name: "a transfer coding libcurl decodes", head: "HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip\r\nContent-Length: 2\r\n\r\nok"),
         Case(name: "an unknown transfer coding", head: "HTTP/1.1 200 OK\r\nTransfer-Encoding: foo\r\n\r\nok"),
+        // (The http fuzz target's finding in session 20: bytes past the length go through the stages.)
+        Case(name: "an unknown coding and bytes past an empty body", head: "HTTP/1.1 200 OK\r\nTransfer-Encoding: foo\r\nContent-Length: 0\r\n\r\n0\r\n\r\n"),
+        Case(name: "gzip and bytes past an empty body", head: "HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip\r\nContent-Length: 0\r\n\r\n0\r\n\r\n"),
+        Case(name: "identity and bytes past the body", head: "HTTP/1.1 200 OK\r\nTransfer-Encoding: identity\r\nContent-Length: 2\r\n\r\nokEXTRA"),
         Case(name: "a chunk size of 17 digits", head: "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n00000000000000002\r\nok\r\n0\r\n\r\n"),
         Case(name: "a bare CR in a trailer", head: "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nok\r\n0\r\nX: a\rb\r\n\r\n"),
         Case(name: "a 101 and what follows", head: "HTTP/1.1 101 Switching\r\nUpgrade: x\r\n\r\nrest of it"),
