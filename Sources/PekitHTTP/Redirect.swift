@@ -87,10 +87,8 @@ enum Redirect {
         if let userinfo = target.userinfo {
             // Credentials in the Location are the next request's Basic authentication, in place of
             // any before (curl's test 899); the URL sent keeps none.
-            let decode = { (s: Substring) in String(decoding: (try? PercentDecoder().decode(bytes: Array(s.utf8))) ?? Array(s.utf8), as: UTF8.self) }
-            let colon = userinfo.firstIndex(of: ":")
-            let user = decode(userinfo[..<(colon ?? userinfo.endIndex)]), password = colon.map { decode(userinfo[userinfo.index(after: $0)...]) } ?? ""
-            try? next.headers.set("Authorization", "Basic " + Base64.encode(Array("\(user):\(password)".utf8)))
+            let (user, password) = RequestURL.credentials(fromUserinfo: userinfo)
+            try? next.headers.set("Authorization", RequestBuilder.basicAuthorization(user: user, password: password))
             next.basicCredentials = [user, password]
             var bare = next.parsedURL ?? target
             bare.userinfo = nil

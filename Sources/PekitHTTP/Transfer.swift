@@ -115,7 +115,7 @@ final class Transfer {
                 if PekitHeaders.sameName(field.name, "Accept"), field.value == "*/*" { continue }
                 // Basic credentials the builder wrote: libcurl writes the same field after Host.
                 if PekitHeaders.sameName(field.name, "Authorization"), let credentials = request.basicCredentials, credentials.count == 2,
-                   field.value == "Basic " + Base64.encode(Array("\(credentials[0]):\(credentials[1])".utf8)) {
+                   field.value == RequestBuilder.basicAuthorization(user: credentials[0], password: credentials[1]) {
                     set(CURLOPT_USERNAME, credentials[0])
                     set(CURLOPT_PASSWORD, credentials[1])
                     set(CURLOPT_HTTPAUTH, 1)  // CURLAUTH_BASIC (a macro Swift does not import)

@@ -41,7 +41,7 @@ extension RequestBuilder {
             fields.addValid("Host", authority)
         }
         if let (user, password) = credentials, !given("Authorization") {
-            fields.addValid("Authorization", "Basic " + Base64.encode(Array("\(user):\(password)".utf8)))
+            fields.addValid("Authorization", Self.basicAuthorization(user: user, password: password))
         }
         for (name, value) in zip(placed, [userAgent, accept, acceptEncoding, referer]) where !given(name) {
             guard let value = policyValue(name) ?? value, !value.isEmpty else { continue }

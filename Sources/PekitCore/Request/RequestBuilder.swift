@@ -159,6 +159,11 @@ public struct RequestBuilder: Sendable {
         }
     }
 
+    /// The `Authorization` value of Basic authentication for `user` and `password`.
+    package static func basicAuthorization(user: String, password: String) -> String {
+        "Basic " + Base64.encode(Array("\(user):\(password)".utf8))
+    }
+
     /// `pekit/VERSION (Linux; ARCH)`, ASCII only.
     public static let userAgent: String = {
         #if arch(x86_64)
@@ -202,9 +207,7 @@ public struct RequestBuilder: Sendable {
         var credentials = basicAuth
         if let userinfo = parsed.userinfo {
             if credentials == nil {
-                let decode = { (s: Substring) in String(decoding: (try? PercentDecoder().decode(bytes: Array(s.utf8))) ?? Array(s.utf8), as: UTF8.self) }
-                let colon = userinfo.firstIndex(of: ":")
-                credentials = (decode(userinfo[..<(colon ?? userinfo.endIndex)]), colon.map { decode(userinfo[userinfo.index(after: $0)...]) } ?? "")
+                credentials = RequestURL.credentials(fromUserinfo: userinfo)
             }
             parsed.userinfo = nil
             urlText = parsed.description

@@ -26,6 +26,16 @@ public struct ShellCommand: Sendable, Equatable {
         public let description: String
     }
 
+    /// A pasted command in whichever shell's quoting `ShellWords.dialect(of:)` tells: POSIX with
+    /// the shell around it (`read`), cmd and PowerShell as their words alone.
+    /// - Throws: `Failure` or `ShellWords.Failure`, as `read` and `ShellWords.splitBytes` do.
+    public static func pasted(_ text: String, environment: @escaping (String) -> String?, readFile: (String) -> [UInt8]?) throws -> ShellCommand {
+        guard ShellWords.dialect(of: text) == .posix else {
+            return ShellCommand(words: try ShellWords.splitBytes(text), standardInput: nil, variables: [])
+        }
+        return try read(text, environment: environment, readFile: readFile)
+    }
+
     /// Reads `text`: `environment` gives a variable's value (nil: not set, which is empty, as in
     /// bash); `readFile` gives a file's bytes for `<` and `cat` (nil: it cannot be read).
     /// - Throws: `Failure` naming what pekit does not run or read, or a quote left open.

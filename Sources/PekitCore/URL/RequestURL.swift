@@ -295,6 +295,14 @@ public struct RequestURL: Equatable, Sendable, CustomStringConvertible {
         return port.map { h + ":" + String($0) } ?? h
     }
 
+    /// The user and password of a URL's `user:password` (each percent-decoded; no colon: an
+    /// empty password), as curl and browsers send them as Basic authentication.
+    public static func credentials(fromUserinfo userinfo: String) -> (user: String, password: String) {
+        let decode = { (s: Substring) in String(decoding: (try? PercentDecoder().decode(bytes: Array(s.utf8))) ?? Array(s.utf8), as: UTF8.self) }
+        let colon = userinfo.firstIndex(of: ":")
+        return (decode(userinfo[..<(colon ?? userinfo.endIndex)]), colon.map { decode(userinfo[userinfo.index(after: $0)...]) } ?? "")
+    }
+
     /// `authority` with `writtenHost` when there is one (what curl writes in `Host:`).
     public var writtenAuthority: String {
         guard let writtenHost else { return authority }

@@ -77,25 +77,23 @@ private func runImport(_ args: [[UInt8]]) throws -> Int32 {
     if parsed.has(ImportOptions.words) {
         // The words as the shell would hand them to curl, each ended by a NUL (for checking).
         let words: [[UInt8]]
-        do {
-            words = ShellWords.dialect(of: text) == .posix
-                ? try ShellCommand.read(text, environment: { ProcessInfo.processInfo.environment[$0] }, readFile: { Files.read($0) }).words
-                : try ShellWords.splitBytes(text)
-        } catch { throw CommandFailure(message: "pekit import: \(error)") }
+        do { words = try ShellCommand.pasted(text, environment: { ProcessInfo.processInfo.environment[$0] }, readFile: { Files.read($0) }).words } catch {
+            throw CommandFailure(message: "pekit import: \(error)")
+        }
         for word in words { Output.stdout.write(word + [0]) }
         return 0
     }
     // The script reads the command's environment variables when it runs (os.getenv), never
     // their values now: a token stands for each while the request is built.
     let sending = parsed.has(ImportOptions.send)
-    let (arguments, dropped, standardInput, variables, defaults, unquoted) = try curlArguments(text, environment: sending ? { ProcessInfo.processInfo.environment[$0] } : { environmentToken($0) })
+    let (arguments, dropped, shell) = try curlArguments(text, environment: sending ? { ProcessInfo.processInfo.environment[$0] } : { environmentToken($0) })
     // An unquoted variable whose value bash splits into several words: the words are the
     // command's own, which a script reading the value later cannot redo.
-    for name in unquoted.sorted() where !sending && (ProcessInfo.processInfo.environment[name] ?? "").contains(where: { $0 == " " || $0 == "\t" || $0 == "\n" }) {
+    for name in shell.unquoted.sorted() where !sending && (ProcessInfo.processInfo.environment[name] ?? "").contains(where: { $0 == " " || $0 == "\t" || $0 == "\n" }) {
         throw CommandFailure(message: "pekit import: $\(name) is unquoted and bash splits its value into several words: the script cannot read it when it runs; quote it (\"$\(name)\"), or send with --send")
     }
-    if let standardInput { StandardInput.replacement = standardInput }
-    for name in variables where ProcessInfo.processInfo.environment[name] == nil && defaults[name] == nil {
+    if let standardInput = shell.standardInput { StandardInput.replacement = standardInput }
+    for name in shell.variables where ProcessInfo.processInfo.environment[name] == nil && shell.defaults[name] == nil {
         Output.stderr.line("pekit import: warning: the command reads $\(name), which is not set: it is empty, as in bash\(sending ? "" : " (the script reads it when it runs)")")
     }
     var kept = arguments
@@ -113,7 +111,7 @@ private func runImport(_ args: [[UInt8]]) throws -> Int32 {
         return try runRequest(kept + extra.map { Array($0.utf8) }, built: nil)
     }
     return try runRequest(kept, built: { request, builder, options in
-        Output.stdout.write(try readingEnvironment(luaScript(request, builder: builder, options: options, from: text), variables, defaults: defaults))
+        Output.stdout.write(try readingEnvironment(luaScript(request, builder: builder, options: options, from: text), shell.variables, defaults: shell.defaults))
         var seen: Set<String> = []
         let skipped = options.values.map(\.name).filter { notCarried.contains($0) && seen.insert($0).inserted }
         if !skipped.isEmpty {
@@ -129,20 +127,15 @@ private func runImport(_ args: [[UInt8]]) throws -> Int32 {
 ///   pekit does not take.
 /// A POSIX command is read with the shell around it (`ShellCommand`: `$NAME` from
 /// `environment`, `<`, here-documents, `echo … |`); what its shell gives standard input is
-/// returned with the names of the variables it read.
+/// returned in the `ShellCommand` read (its variables, their defaults, which were unquoted).
 func curlArguments(_ text: String, environment: @escaping (String) -> String? = { ProcessInfo.processInfo.environment[$0] })
-    throws -> (arguments: [[UInt8]], dropped: [String], standardInput: [UInt8]?, variables: [String], defaults: [String: String], unquoted: Set<String>) {
+    throws -> (arguments: [[UInt8]], dropped: [String], shell: ShellCommand) {
     // As bytes: $'a\xffb' is three bytes, and they go on the wire as such.
-    var words: [[UInt8]]
-    var standardInput: [UInt8]?, variables: [String] = [], defaults: [String: String] = [:], unquoted: Set<String> = []
-    do {
-        if ShellWords.dialect(of: text) == .posix {
-            let command = try ShellCommand.read(text, environment: environment, readFile: { Files.read($0) })
-            (words, standardInput, variables, defaults, unquoted) = (command.words, command.standardInput, command.variables, command.defaults, command.unquoted)
-        } else {
-            words = try ShellWords.splitBytes(text)
-        }
-    } catch { throw CommandFailure(message: "pekit import: \(error)") }
+    let shell: ShellCommand
+    do { shell = try ShellCommand.pasted(text, environment: environment, readFile: { Files.read($0) }) } catch {
+        throw CommandFailure(message: "pekit import: \(error)")
+    }
+    var words = shell.words
     let first = words.first.map { String(decoding: $0, as: UTF8.self) } ?? ""
     guard ["curl", "curl.exe"].contains((first as NSString).lastPathComponent) else {
         throw CommandFailure(message: "pekit import: this is not a curl command (it starts with '\(printable(first))')")
@@ -192,13 +185,13 @@ func curlArguments(_ text: String, environment: @escaping (String) -> String? = 
     if !follows { kept.append(Array("--no-follow".utf8)) }
     // (First, so that the command's own -A, read last, wins as in curl.)
     kept = [Array("-A".utf8), Array(PekitClient.curlUserAgent.utf8)] + kept
-    return (kept, dropped, standardInput, variables, defaults, unquoted)
+    return (kept, dropped, shell)
 }
 
 /// The request `pekit request` builds for a pasted curl command: the bytes curl sends for it.
 func requestFromCurl(_ text: String) throws -> PekitRequest {
-    let (arguments, _, standardInput, _, _, _) = try curlArguments(text)
-    if let standardInput { StandardInput.replacement = standardInput }
+    let (arguments, _, shell) = try curlArguments(text)
+    if let standardInput = shell.standardInput { StandardInput.replacement = standardInput }
     defer { StandardInput.replacement = nil }
     var made: PekitRequest?
     _ = try runRequest(arguments, built: { request, _, _ in made = request; return 0 })
