@@ -21,6 +21,9 @@ final class Exchange {
     static let recordedBodyLimit = 64 << 20
     private var copiesBody: Bool
     var trace: ((SendOptions.TraceEvent, [UInt8]) -> Void)?
+    /// The exchange reports what it reads to `trace` itself (pekit's own transfer: libcurl
+    /// reports through its debug callback instead).
+    var tracesReads = false
     var progress: ((SendOptions.Progress) -> Void)?
     private var progressStarted = 0.0, progressLast = -1.0
     private var lastProgress: SendOptions.Progress?
@@ -72,6 +75,7 @@ final class Exchange {
     /// One header line as curl delivers it (with its CRLF): a status line starts a new block
     /// (interim 1xx responses are replaced by the final one), an empty line ends it.
     func headerLine(_ raw: UnsafeRawBufferPointer) {
+        if tracesReads, let trace { trace(.headerIn, Array(raw)) }
         // Read in place: no copy of the line (this runs for every header of every response).
         var end = raw.count
         while end > 0, raw[end - 1] == 0x0A || raw[end - 1] == 0x0D { end -= 1 }

@@ -208,6 +208,13 @@ public final class HTTPEngine {
         guard Transport.choose(request, options: operation.transportReason, proxySet: operation.proxySet) == .plain, let route = PlainRoute(request),
               let (connection, reused) = plainCache.connection(for: route, now: PekitClient.now()) else { return false }
         let exchange = Exchange(body: BodyStream([]), options: operation.options, url: request.url, willFollow: willFollow)
+        if let trace = operation.options.trace {
+            // -v and --trace-ascii show this transfer's own exchange, in curl's words.
+            exchange.trace = trace
+            exchange.tracesReads = true
+            trace(.text, Array("sent by \(Transport.plain)\n".utf8))
+            trace(.text, Array((reused ? "Re-using existing connection with host \(route.host)\n" : "  Trying \(HostMapping.bracketed(connection.address)):\(connection.port)...\n").utf8))
+        }
         var head = plainCache.head(of: request)
         if reused && connection.answersHTTP10 { head = PlainTransfer.asHTTP10(head) }
         move(job, PlainTransfer(request: request, head: head, exchange: exchange, connection: connection, reused: reused,
@@ -229,6 +236,7 @@ public final class HTTPEngine {
             // does. A connection that could not be made: libcurl's turn (its error, its words).
             let old = transfer.connection
             if transfer.reused, let fresh = PlainConnection.start(address: old.address, port: old.port, key: old.key) {
+                transfer.exchange.trace?(.text, Array("Connection died, retrying a fresh connect\n  Trying \(HostMapping.bracketed(old.address)):\(old.port)...\n".utf8))
                 move(job, PlainTransfer(request: transfer.request, head: transfer.head, exchange: transfer.exchange, connection: fresh, reused: false,
                                         started: transfer.started, timeouts: transfer.timeouts))
             } else {
@@ -260,7 +268,10 @@ public final class HTTPEngine {
     /// it clean, the send moved on.
     private func endPlain(_ job: Job, _ transfer: PlainTransfer, _ result: Result<PekitResponse, Error>) {
         plainCache.noteAnswer(after: transfer.answerWait)
-        if case .success = result, transfer.reader.reusable {
+        var kept = false
+        if case .success = result, transfer.reader.reusable { kept = true }
+        transfer.exchange.trace?(.text, Array((kept ? "Connection to \(transfer.connection.key) left intact\n" : "Closing connection to \(transfer.connection.key)\n").utf8))
+        if kept {
             transfer.connection.answersHTTP10 = transfer.reader.version == 10
             plainCache.keep(transfer.connection, now: PekitClient.now())
         }
@@ -285,7 +296,6 @@ public final class HTTPEngine {
         do {
             // -v says which sender sent each request, and why (libcurl's own notes follow).
             if let trace = job.operation.options.trace {
-                // (A trace always sends through libcurl: the choice names why.)
                 trace(.text, Array("sent by \(Transport.choose(request, options: job.operation.transportReason, proxySet: job.operation.proxySet))\n".utf8))
             }
             let transfer = try Transfer(easy: easy, request: request, options: job.operation.options, timeout: job.operation.remainingTimeout,

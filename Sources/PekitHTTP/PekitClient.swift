@@ -43,6 +43,7 @@ public final class PekitClient: @unchecked Sendable {
 
     static func loadCurl() throws {
         if let failure = pekit_curl_load() { throw HTTPError.setup(cText(failure)) }
+        HeldLibcurl.noteLoaded(pekit_curl.version().map { cText($0) } ?? "")
     }
 
     /// libcurl's version line ("libcurl/7.88.1 OpenSSL/3.0.19 …"), or why it cannot be loaded.

@@ -30,15 +30,15 @@ enum Transport: Equatable, CustomStringConvertible {
     static let implementedOptions: Set<String> = [
         "maxBody", "jar", "cookieHeaderFromJar", "ownCookie", "followRedirects", "maxRedirects", "connectSeconds", "timeoutSeconds", "insecure",
         "caCertificate", "sink", "isCancelled", "record", "notice", "rate", "retry", "willRetry", "sign", "plainHTTP",
-        "explainsCookies", "cookieContext",
+        "explainsCookies", "cookieContext", "trace",
     ]
     /// Options only libcurl implements: set, they send through it.
-    static let libcurlOptions: Set<String> = ["ipVersion", "proxy", "connect", "version", "compressed", "rawTransfer", "trace", "progress"]
+    static let libcurlOptions: Set<String> = ["ipVersion", "proxy", "connect", "version", "compressed", "rawTransfer", "progress"]
 
     /// The options' part of the choice, made once per send: why libcurl must send, or nil.
     static func reason(_ options: borrowing SendOptions) -> String? {
         if !options.plainHTTP { return "asked for" }
-        if options.trace != nil { return "a trace of the wire (-v, --trace-ascii) is libcurl's" }
+        if let reason = HeldLibcurl.reason { return reason }
         if options.progress != nil { return "option progress" }
         if options.compressed { return "option compressed" }
         if options.rawTransfer { return "option rawTransfer" }

@@ -112,6 +112,59 @@ final class ImportCommandTests: XCTestCase {
         }
     }
 
+    /// Issue 69: curl's config files, as curl 7.88 reads them: `-K FILE` in its place among the
+    /// flags (`-K -` from what the shell feeds), and `.curlrc` from `$CURL_HOME` unless `-q`
+    /// comes first. bash running curl, `--send` and the printed script send the same bytes.
+    func testCurlsConfigFiles() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/curl") else { throw XCTSkip("curl is not installed") }
+        let dir = try makeTemporaryDirectory("curl-config")
+        let (server, port) = try RequestCommandTests.startEcho(requests: 18)
+        defer { server.terminate() }
+        let base = "http://127.0.0.1:\(port)"
+        try """
+            # a comment, then every way of writing an option
+            url = "\(base)/config"
+            header = "X-A: 1"
+            -H "X-B: two words"
+            --header X-C:3
+            data: "a=1\\tb\\\"c"
+              user-agent "agent \\"q\\""
+            referer = http://r/  # after the value
+            /also a comment
+            """.write(toFile: dir.appendingPathComponent("cfg").path, atomically: true, encoding: .utf8)
+        let withoutURL = try String(contentsOfFile: dir.appendingPathComponent("cfg").path, encoding: .utf8).split(separator: "\n").dropFirst(2).joined(separator: "\n")
+        try withoutURL.write(toFile: dir.appendingPathComponent("cfg2").path, atomically: true, encoding: .utf8)
+        try "header = \"X-From-Rc: yes\"\n--next\n".write(toFile: dir.appendingPathComponent(".curlrc").path, atomically: true, encoding: .utf8)
+        let environment = ["CURL_HOME": dir.path, "XDG_CONFIG_HOME": dir.appendingPathComponent("none").path]
+        let forms = [
+            "curl -q -K cfg",
+            "curl -q \(base)/first -K cfg2",
+            "curl \(base)/rc",
+            "curl -q \(base)/no-rc",
+            "curl -q -K - \(base)/stdin < cfg2",
+        ]
+        for form in forms {
+            // (-s last: -q counts only first.)
+            let bash = try PekitProcess.run(program: URL(fileURLWithPath: "/bin/bash"), ["-c", form + " -s"], directory: dir, environment: environment)
+            XCTAssertEqual(bash.status, 0, "\(form): \(bash.stderr)")
+            let sent = try PekitProcess.run(["import", "curl", "--send", form], directory: dir, environment: environment)
+            XCTAssertEqual(sent.status, 0, "\(form): \(sent.stderr)")
+            XCTAssertEqual(sent.stdout, bash.stdout, "\(form): --send")
+            XCTAssertEqual(sent.stderr.contains("pekit import: read \(dir.path)/.curlrc, as curl reads it without -q first\n"), !form.hasPrefix("curl -q"), form)
+            let script = try PekitProcess.run(["import", "curl", form], directory: dir, environment: environment)
+            XCTAssertEqual(script.status, 0, "\(form): \(script.stderr)")
+            let ran = try PekitProcess.run(["run", "-"], stdin: Array(script.stdout.utf8), directory: dir, environment: environment)
+            XCTAssertEqual(ran.stdout, bash.stdout, "\(form): the script\n\(script.stdout)")
+        }
+        // A line past curl's 100 KiB: curl cannot read the file (exit 26), nor pekit.
+        try ("header = \"X-Long: " + String(repeating: "x", count: 102_400) + "\"\n").write(toFile: dir.appendingPathComponent("long").path, atomically: true, encoding: .utf8)
+        let long = try PekitProcess.run(["import", "curl", "--send", "curl -q -K long \(base)/long"], directory: dir, environment: environment)
+        XCTAssertEqual(long.status, 26)
+        XCTAssertEqual(long.stderr, "pekit import: -K: long:1: the line is longer than curl reads (100 KiB): curl cannot read the config file\n")
+        let curlLong = try PekitProcess.run(program: URL(fileURLWithPath: "/usr/bin/curl"), ["-s", "-q", "-K", "long", "\(base)/long"], directory: dir)
+        XCTAssertEqual(curlLong.status, 26)
+    }
+
     /// --policy P: the query read back as P nests it (a table, in order where P keeps the given
     /// order), only when P writes the same bytes again; the script sends that query.
     /// Issue 68: the pasted command's control bytes reached the script's header comment raw (and

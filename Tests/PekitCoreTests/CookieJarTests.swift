@@ -126,10 +126,25 @@ final class CookieJarTests: XCTestCase {
         let j = jar()
         XCTAssertEqual(store(j, "http://0xC0A80001/", "a=1", "b=2; Domain=3232235521"), ["stored a", "stored b"])
         XCTAssertEqual(header(j, "http://192.168.0.1/"), "a=1; b=2")
-        XCTAssertEqual(store(j, "http://[2001:DB8:0:0::1]/", "c=3; Domain=2001:db8::1", "d=4; Domain=db8::1"),
-                       ["stored c", "rejected d: Domain=db8::1 does not match the host 2001:db8::1: an IP address takes no Domain attribute but itself"])
+        XCTAssertEqual(store(j, "http://[2001:DB8:0:0::1]/", "c=3"), ["stored c"])
         XCTAssertEqual(header(j, "http://[2001:db8::1]/"), "c=3")
         XCTAssertEqual(url("HTTP://[0:0:0:0:0:ffff:c0a8:1]:8080/").authority, "[::ffff:c0a8:1]:8080")
+    }
+
+    /// An IPv6 host's Domain attribute, as Chromium reads it (net/cookies/cookie_util.cc,
+    /// GetCookieDomainWithString: the attribute, one leading dot aside, equals GURL's host
+    /// "[2001:db8::1]" without case, or the cookie is refused): the RFC 6265bis vector dom-ip-06
+    /// is `Domain=` an IPv6 address without brackets, which Chromium refuses.
+    func testAnIPv6DomainIsWrittenInBrackets() {
+        let j = jar()
+        XCTAssertEqual(store(j, "http://[2001:db8::1]/", "a=1; Domain=2001:db8::1", "b=2; Domain=[2001:DB8::1]", "c=3; Domain=.[2001:db8::1]",
+                             "d=4; Domain=[2001:db8:0:0::1]", "e=5; Domain=db8::1"),
+                       ["rejected a: Domain=2001:db8::1 does not match the host [2001:db8::1]: an IPv6 address takes no Domain attribute but itself, in brackets",
+                        "stored b", "stored c",
+                        "rejected d: Domain=[2001:db8:0:0::1] does not match the host [2001:db8::1]: an IPv6 address takes no Domain attribute but itself, in brackets",
+                        "rejected e: Domain=db8::1 does not match the host [2001:db8::1]: an IPv6 address takes no Domain attribute but itself, in brackets"])
+        XCTAssertEqual(j.all.allSatisfy(\.hostOnly), true)
+        XCTAssertEqual(header(j, "http://[2001:db8::1]/"), "b=2; c=3")
     }
 
     /// One host however it is written: Unicode and Punycode names are one host; a Domain in

@@ -263,12 +263,26 @@ final class PlainHTTPTests: XCTestCase {
         o = SendOptions(); o.version = .http2; changed["version"] = o
         o = SendOptions(); o.compressed = true; changed["compressed"] = o
         o = SendOptions(); o.rawTransfer = true; changed["rawTransfer"] = o
-        o = SendOptions(); o.trace = { _, _ in }; changed["trace"] = o
         o = SendOptions(); o.progress = { _ in }; changed["progress"] = o
         XCTAssertEqual(Set(changed.keys), Transport.libcurlOptions)
         for (name, options) in changed {
             guard case .libcurl = Transport.choose(get, options) else { return XCTFail("\(name) set: still pekit's transfer") }
         }
+    }
+
+    /// pekit's transfer reads as libcurl 7.88 does: it sends only beside that libcurl (the
+    /// headers of the build, and the version line of a libcurl loaded since).
+    func testOwnTransferOnlyBesideTheLibcurlItReadsAs() {
+        XCTAssertTrue(HeldLibcurl.isHeld(versionNumber: 0x075801))
+        XCTAssertTrue(HeldLibcurl.isHeld(versionNumber: 0x075800))
+        XCTAssertFalse(HeldLibcurl.isHeld(versionNumber: 0x080E01), "8.14.1")
+        XCTAssertFalse(HeldLibcurl.isHeld(versionNumber: 0x075701), "7.87.1")
+        XCTAssertTrue(HeldLibcurl.isHeld(versionLine: "libcurl/7.88.1 OpenSSL/3.0.19 zlib/1.2.13"))
+        XCTAssertFalse(HeldLibcurl.isHeld(versionLine: "libcurl/8.14.1 OpenSSL/3.5.1"))
+        XCTAssertFalse(HeldLibcurl.isHeld(versionLine: "libcurl/7.881.0"))
+        // This machine's: Debian 12's libcurl, built and loaded.
+        XCTAssertEqual(HeldLibcurl.isHeld(versionLine: PekitClient.curlVersion), HeldLibcurl.built)
+        XCTAssertEqual(HeldLibcurl.reason == nil, HeldLibcurl.built)
     }
 
     /// What pekit takes on itself, and what it leaves to libcurl.
@@ -284,6 +298,9 @@ final class PlainHTTPTests: XCTestCase {
         options = SendOptions()
         options.compressed = true
         XCTAssertEqual(Transport.choose(get, options), .libcurl("option compressed"))
+        options = SendOptions()
+        options.trace = { _, _ in }
+        XCTAssertEqual(Transport.choose(get, options), .plain, "a trace shows pekit's own exchange (-v sends as without it)")
         XCTAssertEqual(Transport.choose(try RequestBuilder(url: "https://127.0.0.1:1/x").build(), SendOptions()), .libcurl("not http://"))
         var post = RequestBuilder(url: "http://127.0.0.1:1/x")
         post.method = "POST"

@@ -424,7 +424,8 @@ def verdict(fixture, result):
 
 def compare_all(fixtures, pekit, jobs, newer):
     """Each case's verdict. `newer` holds the cases where curl 7.88 has a bug a newer curl
-    fixed: pekit is held to the newer curl's exit status and request count there ("newer")."""
+    fixed: pekit is held to the newer curl's exit status and request count there ("newer"), and
+    to the requests the newer curl's test expects where the fixture holds them."""
     results = run_all(fixtures, "pekit", pekit, jobs)
     out = []
     for fixture, result in zip(fixtures, results):
@@ -435,6 +436,14 @@ def compare_all(fixtures, pekit, jobs, newer):
                 kind, detail = "differs", "listed in newer-curl.json but pekit does as curl 7.88"
             elif result["status"] == fix["status"] and len(result["requests"]) == fix["requests"]:
                 kind, detail = "newer", fix["why"]
+                # The newer curl's own bytes, where its test at the fixtures' commit gives them.
+                if "newer_protocol" in fixture:
+                    want = boundaries_named(decode_blob(fixture["newer_protocol"])
+                                            .replace(b"%HOSTIP", HOST.encode()))
+                    have = boundaries_named(b"".join(decode_blob(r) for r in result["requests"]))
+                    if want != have:
+                        kind, detail = "differs", "curl's test (a newer curl) expects %r, pekit sent %r" % (
+                            want[:600], have[:600])
         out.append({"test": fixture["test"], "verdict": kind, "detail": detail,
                     "seconds": result["seconds"]})
     return out

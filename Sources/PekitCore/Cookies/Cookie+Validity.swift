@@ -64,8 +64,13 @@ extension Cookie {
 
     /// The prefix `name` starts with, if any: compared byte by byte, no lower-cased copy made
     /// (this runs for every cookie stored).
-    static func namePrefix(_ name: String) -> NamePrefix? {
+    /// - Parameter matchingCase: as written only (`__Secure-`, not `__secure-`), as curl reads
+    ///   a file's cookies.
+    static func namePrefix(_ name: String, matchingCase: Bool = false) -> NamePrefix? {
         guard name.utf8.first == 0x5F else { return nil }  // "_"
+        if matchingCase {
+            return [NamePrefix.secure, .hostHTTP, .host, .http].first { name.hasPrefix($0.rawValue) }
+        }
         var name = name
         return name.withUTF8 { bytes in
             if ASCII.hasPrefix(bytes, ignoringCase: "__secure-") { return .secure }

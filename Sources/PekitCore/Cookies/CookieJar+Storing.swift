@@ -146,6 +146,16 @@ extension CookieJar {
     /// `host`: stored for that domain, for the host only, or refused and why.
     func domainCheck(_ written: String, host: String) -> DomainCheck {
         let hostIsIP = RequestURL.isIPAddress(host)
+        // An IPv6 host takes only itself as the URL writes it, in brackets (a leading dot aside),
+        // as Chromium compares them (net/cookies/cookie_util.cc, GetCookieDomainWithString: the
+        // attribute against GURL's host, "[2606:2800::1]"): `Domain=2606:2800::1` is refused.
+        if hostIsIP && host.contains(":") {
+            let attribute = written.hasPrefix(".") ? written.dropFirst() : Substring(written)
+            guard attribute.lowercased() == "[\(host)]" else {
+                return .rejected(.ipAddressDomain, "Domain=\(written) does not match the host [\(host)]: an IPv6 address takes no Domain attribute but itself, in brackets")
+            }
+            return .hostOnly
+        }
         // The Domain attribute is a host as the request's is: 例子.中国 is xn--fsqu00a.xn--fiqs8s,
         // 0x7F.1 is 127.0.0.1 (RFC 6265bis §5.6.2 lower-cases and converts to A-labels).
         var domain: String
@@ -232,7 +242,9 @@ extension CookieJar {
         if RequestURL.isIPAddress(domain) { cookie.hostOnly = true }
         if !cookie.hostOnly && isPublicSuffix(domain) { throw refuse("the domain \(domain) is a public suffix") }
         // The same rules a received cookie passes, but for those that need a response.
-        if let (_, reason) = Self.brokenRule(StorageCandidate(cookie: cookie, origin: nil, pathAttribute: nil, domainAttribute: nil, http: true, site: .same)) {
+        var candidate = StorageCandidate(cookie: cookie, origin: nil, pathAttribute: nil, domainAttribute: nil, http: true, site: .same)
+        candidate.prefixesMatchCase = headerRule == .curl
+        if let (_, reason) = Self.brokenRule(candidate) {
             throw refuse(reason)
         }
     }

@@ -109,6 +109,12 @@ struct StorageCandidate {
     let domainAttribute: String?
     let http: Bool
     let site: CookieJar.RequestContext.Site
+    /// The name prefixes are matched with their case (`__secure-x` is no `__Secure-` cookie): curl
+    /// reads a file's cookies so since 2026 (commit fdd6ba35, its test 2311), for its -b jars.
+    var prefixesMatchCase = false
+
+    /// The prefix of the cookie's name, as this candidate matches them.
+    var namePrefix: Cookie.NamePrefix? { Cookie.namePrefix(cookie.name, matchingCase: prefixesMatchCase) }
 
     /// The path as its attributes gave it: `__Host-` needs an explicit `Path=/`.
     var explicitPath: String? { origin == nil ? cookie.path : pathAttribute }
@@ -121,12 +127,12 @@ extension CookieJar {
     static let storageRules: [(rule: CookieRule, check: @Sendable (StorageCandidate) -> String?)] = [
         (.httpOnlyFromNonHTTP, { c in c.cookie.httpOnly && !c.http ? "HttpOnly cookies can only be set over HTTP" : nil }),
         (.securePrefix, { c in
-            guard Cookie.namePrefix(c.cookie.name) == .secure else { return nil }
+            guard c.namePrefix == .secure else { return nil }
             if c.origin == nil { return c.cookie.secure ? nil : "a __Secure- cookie needs the Secure attribute" }
             return c.cookie.secure && c.origin?.isSecureContext == true ? nil : "a __Secure- cookie needs the Secure attribute and an https origin"
         }),
         (.hostPrefix, { c in
-            guard let prefix = Cookie.namePrefix(c.cookie.name), prefix == .host || prefix == .hostHTTP else { return nil }
+            guard let prefix = c.namePrefix, prefix == .host || prefix == .hostHTTP else { return nil }
             if c.origin == nil {
                 return c.cookie.secure && c.cookie.hostOnly && c.cookie.path == "/" ? nil : "a __Host- cookie needs Secure, no Domain (host-only) and Path=/"
             }
@@ -134,11 +140,11 @@ extension CookieJar {
             return ok ? nil : "a __Host- cookie needs Secure, an https origin, no Domain and an explicit Path=/"
         }),
         (.httpPrefix, { c in
-            guard let prefix = Cookie.namePrefix(c.cookie.name), prefix == .http || prefix == .hostHTTP else { return nil }
+            guard let prefix = c.namePrefix, prefix == .http || prefix == .hostHTTP else { return nil }
             return c.cookie.secure && c.cookie.httpOnly ? nil : "a __Http- cookie needs Secure and HttpOnly"
         }),
         (.namelessPrefix, { c in
-            c.cookie.name.isEmpty && Cookie.namePrefix(c.cookie.value) != nil
+            c.cookie.name.isEmpty && Cookie.namePrefix(c.cookie.value, matchingCase: c.prefixesMatchCase) != nil
                 ? "a cookie with no name cannot have a value that starts like a prefixed name (\(c.cookie.value.prefix(13))…)" : nil
         }),
         (.secureFromInsecureOrigin, { c in

@@ -1,5 +1,5 @@
 /// Header fields in order, duplicates allowed, names compared case-insensitively. Every name
-/// must be an HTTP token and no value may hold CR, LF, NUL or another control byte (tab aside),
+/// must be an HTTP token (or, added as written, hold no colon or control byte) and no value may hold CR, LF, NUL or another control byte (tab aside),
 /// so no header can be injected through them.
 public struct PekitHeaders: Equatable, Sendable {
     /// One field: a name and a value, as written.
@@ -63,8 +63,16 @@ public struct PekitHeaders: Equatable, Sendable {
     }
 
     /// `validate(name:value:)` for a value given as bytes.
-    public static func validate<Bytes: Collection<UInt8>>(name: String, bytes: Bytes) throws {
-        guard isToken(name) else { throw RequestError.invalidHeaderName(name) }
+    /// - Parameter nameAsWritten: the name need not be a token (a line read as curl's `-H`
+    ///   reads it), but holds no colon and no control byte other than tab.
+    public static func validate<Bytes: Collection<UInt8>>(name: String, bytes: Bytes, nameAsWritten: Bool = false) throws {
+        if nameAsWritten {
+            guard !name.isEmpty, !name.utf8.contains(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F || $0 == 0x3A }) else {
+                throw RequestError.invalidHeaderName(name)
+            }
+        } else {
+            guard isToken(name) else { throw RequestError.invalidHeaderName(name) }
+        }
         for (i, byte) in bytes.enumerated() where (byte < 0x20 && byte != 0x09) || byte == 0x7F {
             throw RequestError.invalidHeaderValue(name: name, byte: byte, position: i + 1)
         }
@@ -126,8 +134,10 @@ public struct PekitHeaders: Equatable, Sendable {
     }
 
     /// Adds a field whose value is bytes, sent as they are (another one of the same name may exist).
-    public mutating func add(_ name: String, bytes value: [UInt8], spacing: String = " ") throws {
-        try Self.validate(name: name, bytes: value)
+    /// - Parameter nameAsWritten: a name that is not an HTTP token is sent as written (see
+    ///   `validate(name:bytes:nameAsWritten:)`).
+    public mutating func add(_ name: String, bytes value: [UInt8], spacing: String = " ", nameAsWritten: Bool = false) throws {
+        try Self.validate(name: name, bytes: value, nameAsWritten: nameAsWritten)
         try Self.checkSpacing(name, spacing)
         fields.append(Field(name: name, valueBytes: value, spacing: spacing))
     }

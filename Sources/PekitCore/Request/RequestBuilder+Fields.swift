@@ -19,13 +19,12 @@ extension RequestBuilder {
     func fields(authority: String, credentials: (user: String, password: String)?, jarCookies: [UInt8]?,
                 body: PekitRequest.Body, bodyType: String?) throws -> PekitHeaders {
         for header in headers {
-            if let raw = header.rawValue { try PekitHeaders.validate(name: header.name, bytes: raw) }
-            else { try PekitHeaders.validate(name: header.name, value: header.value ?? "") }
+            try PekitHeaders.validate(name: header.name, bytes: header.rawValue ?? Array((header.value ?? "").utf8), nameAsWritten: header.nameAsWritten)
         }
         // A caller's field: its bytes where they are not UTF-8, as given.
         func add(_ header: Header, as name: String, to fields: inout PekitHeaders) throws {
-            if let raw = header.rawValue { try fields.add(name, bytes: raw, spacing: header.spacing) }
-            else if let value = header.value { try fields.add(name, value, spacing: header.spacing) }
+            guard header.value != nil else { return }
+            try fields.add(name, bytes: header.rawValue ?? Array((header.value ?? "").utf8), spacing: header.spacing, nameAsWritten: header.nameAsWritten)
         }
         func given(_ name: String) -> Bool { headers.contains { PekitHeaders.sameName($0.name, name) } }
         // A policy's default of one of curl's own fields (a backend's User-Agent or Accept) takes

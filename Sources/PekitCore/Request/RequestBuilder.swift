@@ -25,6 +25,10 @@ public struct RequestBuilder: Sendable {
         public var rawValue: [UInt8]?
         /// Between the colon and the value: `-H 'X-A:1'` has none (see `PekitHeaders.Field.spacing`).
         public var spacing: String
+        /// The name is sent as written though it is not an HTTP token (a line read as curl's
+        /// `-H` reads it: curl sends any line with a colon, a name with blanks or bytes past
+        /// ASCII included). It still holds no CR, LF, NUL or colon, so no field can be injected.
+        public var nameAsWritten = false
 
         /// A field; a nil `value` removes pekit's default of that name.
         public init(_ name: String, _ value: String?, spacing: String = " ") {
@@ -39,7 +43,8 @@ public struct RequestBuilder: Sendable {
 
         /// A field written as one line, as curl's `-H` reads it: `Name: value` sent as written
         /// (the whitespace after the colon and at the end kept), `Name:` with nothing after it
-        /// removes the default field, `Name;` sends it empty.
+        /// removes the default field, `Name;` sends it empty. A name that is not an HTTP token
+        /// (blanks, bytes past ASCII) is sent as written, as curl sends it (`nameAsWritten`).
         /// - Throws: `RequestError.invalid` for a line with neither.
         public init(line: String) throws { try self.init(lineBytes: Array(line.utf8)) }
 
@@ -61,6 +66,7 @@ public struct RequestBuilder: Sendable {
             } else {
                 self.init(text(line[..<colon]), bytes: Array(value), spacing: spacing)
             }
+            nameAsWritten = !PekitHeaders.isToken(name)
         }
 
         /// The line `init(line:)` reads back to this header.

@@ -9,7 +9,7 @@ import Glibc
 /// connection-liveness poll, its header assembly, its state machine), for the same bytes.
 ///
 /// What it takes on is narrow on purpose (`accepts`): `http://`, no body, no proxy, no `connect`
-/// mapping, no trace or progress, no decoding; timeouts kept as libcurl keeps them. The request
+/// mapping, no progress, no decoding (a trace shows its own exchange); timeouts kept as libcurl keeps them. The request
 /// goes out as libcurl writes it (the request line, the Host field, then the others in order, an
 /// empty value as `Name:`); the response is read as libcurl reads it (`ResponseReader`) into the
 /// same `Exchange`. A kept-alive connection the server closed before answering is replaced and
@@ -145,6 +145,10 @@ final class PlainTransfer {
             guard connection.connectError() == 0 else { return .handOver }
             connectedAt = Timestamp.monotonic()
             phase = .sending
+            if let trace = exchange.trace {
+                let host = (try? request.requestURL()).map { HostMapping.bracketed($0.host) } ?? connection.address
+                trace(.text, Array("Connected to \(host) (\(connection.address)) port \(connection.port)\n".utf8))
+            }
         }
         if phase == .sending {
             while written < output.count {
@@ -160,6 +164,7 @@ final class PlainTransfer {
             }
             phase = .receiving
             sentAt = Timestamp.monotonic()
+            exchange.trace?(.headerOut, output)
             // The answer cannot be there yet: wait for it rather than ask the socket now.
             return .running
         }

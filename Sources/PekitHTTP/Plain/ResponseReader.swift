@@ -91,6 +91,14 @@ struct ResponseReader {
         if !bytes.isEmpty { started = true }
         var i = 0
         let n = bytes.count
+        // For a trace: where the bytes after the head start (body, chunk framing, trailers, as
+        // libcurl's trace shows them); the head's lines are traced one by one as they are read.
+        var bodyFrom: Int? = readingHead ? nil : 0
+        defer {
+            if exchange.tracesReads, let from = bodyFrom, from < n, let trace = exchange.trace {
+                trace(.dataIn, Array(UnsafeRawBufferPointer(rebasing: bytes[from..<n])))
+            }
+        }
         while i < n {
             switch state {
             case .done:
@@ -157,10 +165,14 @@ struct ResponseReader {
                     if let failure { throw failure }
                     if exchange.stopsAfterHead { return false }
                 }
+                if bodyFrom == nil && !readingHead { bodyFrom = i }
             }
         }
         return true
     }
+
+    /// Whether the next bytes are of a status or header line.
+    private var readingHead: Bool { state == .statusLine || state == .headers }
 
     /// The connection closed (or failed with `error`, an errno). Returns normally when that ends
     /// the response (a body read to the close); else the failure libcurl reports.

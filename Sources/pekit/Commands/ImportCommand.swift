@@ -53,8 +53,8 @@ enum ImportOptions {
 
 /// curl flags the copying tools emit that change nothing pekit sends (they are left out, saying
 /// so on standard error): pekit sends the path as it is, and draws no progress bar.
-/// `-q`/`--disable` keep curl from reading `.curlrc`, which pekit never reads; the progress
-/// flags change only what curl draws on the terminal.
+/// `-q`/`--disable` keep curl from reading `.curlrc` only as the first flag (taken there, before
+/// the loop); the progress flags change only what curl draws on the terminal.
 private let ignoredCurlFlags: Set<String> = ["--no-buffer", "-N", "--progress-bar", "-#", "-q", "--disable", "--no-progress-meter"]
 
 /// Send options of the command line that a script cannot carry: they are named in it.
@@ -92,7 +92,6 @@ private func runImport(_ args: [[UInt8]]) throws -> Int32 {
     for name in shell.unquoted.sorted() where !sending && (ProcessInfo.processInfo.environment[name] ?? "").contains(where: { $0 == " " || $0 == "\t" || $0 == "\n" }) {
         throw CommandFailure(message: "pekit import: $\(name) is unquoted and bash splits its value into several words: the script cannot read it when it runs; quote it (\"$\(name)\"), or send with --send")
     }
-    if let standardInput = shell.standardInput { StandardInput.replacement = standardInput }
     for name in shell.variables where ProcessInfo.processInfo.environment[name] == nil && shell.defaults[name] == nil {
         Output.stderr.line("pekit import: warning: the command reads $\(name), which is not set: it is empty, as in bash\(sending ? "" : " (the script reads it when it runs)")")
     }
@@ -135,6 +134,9 @@ func curlArguments(_ text: String, environment: @escaping (String) -> String? = 
     do { shell = try ShellCommand.pasted(text, environment: environment, readFile: { Files.read($0) }) } catch {
         throw CommandFailure(message: "pekit import: \(error)")
     }
+    // What the shell feeds curl's standard input (`< file`, `<<EOF`, `echo … |`) is what -K -,
+    // -d @- and -T - read.
+    if let standardInput = shell.standardInput { StandardInput.replacement = standardInput }
     var words = shell.words
     let first = words.first.map { String(decoding: $0, as: UTF8.self) } ?? ""
     guard ["curl", "curl.exe"].contains((first as NSString).lastPathComponent) else {
@@ -149,9 +151,21 @@ func curlArguments(_ text: String, environment: @escaping (String) -> String? = 
         if let short = o.short { takesValue["-\(short)"] = o.takesValue }
     }
     var follows = false
+    // curl reads its .curlrc first, unless the command starts with -q (--disable).
+    let firstWord = words.first.map { String(decoding: $0, as: UTF8.self) }
+    if firstWord == "-q" || firstWord == "--disable" {
+        words.removeFirst()  // done: no .curlrc
+    } else if let path = CurlConfig.defaultFile(environment: { ProcessInfo.processInfo.environment[$0] }) {
+        Output.stderr.line("pekit import: read \(printable(path)), as curl reads it without -q first")
+        words = try curlConfigWords(path, takesValue: takesValue, depth: 0) + words
+    }
     // A flag's value is the next word whatever it looks like (curl's --data-raw '------Webkit…').
     var valueNext = false
-    for raw in words {
+    var urlGiven = false
+    var index = 0
+    while index < words.count {
+        let raw = words[index]
+        index += 1
         if valueNext {
             kept.append(raw)
             valueNext = false
@@ -161,6 +175,19 @@ func curlArguments(_ text: String, environment: @escaping (String) -> String? = 
         if word.hasPrefix("-") && word != "-" {
             let name = word.hasPrefix("--") ? String(word.split(separator: "=", maxSplits: 1)[0]) : String(word.prefix(2))
             if ignoredCurlFlags.contains(name) { dropped.append(word); continue }
+            // -K FILE: the file's options take the flag's place, as curl reads them.
+            if name == "-K" || name == "--config" {
+                let attached = word.hasPrefix("--") ? word.split(separator: "=", maxSplits: 1).dropFirst().first.map(String.init) : (word.count > 2 ? String(word.dropFirst(2)) : nil)
+                guard let path = attached ?? (index < words.count ? String(decoding: words[index], as: UTF8.self) : nil) else {
+                    throw CommandFailure(message: "pekit import: \(name) needs a file (curl's config file)")
+                }
+                if attached == nil { index += 1 }
+                words.insert(contentsOf: try curlConfigWords(path, takesValue: takesValue, depth: 0), at: index)
+                continue
+            }
+            // curl's --next before any URL starts nothing (a .curlrc may begin with it).
+            if name == "--next" || name == "-:", !urlGiven { dropped.append(word); continue }
+            if name == "--url" { urlGiven = true }
             if name == "--request" { kept.append(Array("-X".utf8)); valueNext = true; continue }
             // curl's --raw (no decoding) is pekit's --raw-transfer; pekit's own --raw is a preview.
             if word == "--raw" { kept.append(Array("--raw-transfer".utf8)); continue }
@@ -178,6 +205,8 @@ func curlArguments(_ text: String, environment: @escaping (String) -> String? = 
                 if let at { valueNext = at == letters.count - 1 }
                 if letters[..<(at ?? letters.count)].contains("L") { follows = true }
             }
+        } else {
+            urlGiven = true
         }
         kept.append(raw)
     }
@@ -188,11 +217,46 @@ func curlArguments(_ text: String, environment: @escaping (String) -> String? = 
     return (kept, dropped, shell)
 }
 
+/// A curl config file's options as command-line words (`CurlConfig`): each option, then its
+/// value where the option takes one. A value given to an option that takes none is left out
+/// with curl's warning; a `-K` inside is read in its place (at most 8 deep: curl would loop).
+private func curlConfigWords(_ path: String, takesValue: [String: Bool], depth: Int) throws -> [[UInt8]] {
+    guard depth < 8 else { throw CommandFailure(message: "pekit import: -K \(printable(path)): config files include each other more than 8 deep") }
+    let bytes: [UInt8]
+    if path == "-" { bytes = try readAllInput() } else {
+        guard let read = Files.read(path) else {
+            throw CommandFailure(message: "pekit import: -K \(printable(path)): cannot read the config file", status: 26)
+        }
+        bytes = read
+    }
+    let shown = path == "-" ? "<stdin>" : path
+    let entries: [CurlConfig.Entry], warnings: [String]
+    do { (entries, warnings) = try CurlConfig.entries(bytes, file: shown) } catch {
+        throw CommandFailure(message: "pekit import: -K: \(printable(String(describing: error)))", status: 26)
+    }
+    for warning in warnings { Output.stderr.line("pekit import: warning: " + printable(warning)) }
+    var words: [[UInt8]] = []
+    for entry in entries {
+        if entry.option == "-K" || entry.option == "--config" {
+            guard let value = entry.value else { throw CommandFailure(message: "pekit import: \(printable(shown)):\(entry.line): \(entry.option) needs a file") }
+            words += try curlConfigWords(String(decoding: value, as: UTF8.self), takesValue: takesValue, depth: depth + 1)
+            continue
+        }
+        words.append(Array(entry.option.utf8))
+        guard let value = entry.value else { continue }
+        if takesValue[entry.option] == false {
+            Output.stderr.line("pekit import: warning: \(printable(shown)):\(entry.line): '\(printable(entry.option))' takes no value: '\(PercentDecodingError.printable(value))' is left out, as curl leaves it")
+        } else {
+            words.append(value)
+        }
+    }
+    return words
+}
+
 /// The request `pekit request` builds for a pasted curl command: the bytes curl sends for it.
 func requestFromCurl(_ text: String) throws -> PekitRequest {
-    let (arguments, _, shell) = try curlArguments(text)
-    if let standardInput = shell.standardInput { StandardInput.replacement = standardInput }
     defer { StandardInput.replacement = nil }
+    let arguments = try curlArguments(text).arguments
     var made: PekitRequest?
     _ = try runRequest(arguments, built: { request, _, _ in made = request; return 0 })
     guard let made else { throw CommandFailure(message: "the curl command builds no request") }

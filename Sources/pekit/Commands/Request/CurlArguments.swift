@@ -143,7 +143,8 @@ func curlEscape(_ bytes: [UInt8]) -> [UInt8] {
 /// `X-A:1`), `Name:` with nothing after it removes a default field, `Name;` sends it empty, and
 /// `@FILE` (`@-`: standard input) reads one a line. A line that is neither (`NoColon`,
 /// `X-A;  `, `X-A;b`) is not sent, as curl 7.88 sends nothing for it (its tests 4, 1147): a
-/// warning says so.
+/// warning says so. A name that is not an HTTP token (` Folded : x`, `“host:x”`) is sent as
+/// written, as curl sends it (its tests 470, 1147), with a warning.
 func curlHeaders(_ parsed: Arguments) throws -> [RequestBuilder.Header] {
     // As bytes: -H $'X-A: caf\xe9' sends the byte E9, as curl does.
     var specs: [[UInt8]] = []
@@ -165,6 +166,9 @@ func curlHeaders(_ parsed: Arguments) throws -> [RequestBuilder.Header] {
         let header: RequestBuilder.Header
         do { header = try RequestBuilder.Header(lineBytes: line) } catch {
             throw UsageError(command: "request", message: "--header takes 'Name: value' (or 'Name;' for an empty one), not '\(PercentDecodingError.printable(line))'")
+        }
+        if header.nameAsWritten && header.value != nil {
+            Output.stderr.line("pekit request: warning: -H '\(PercentDecodingError.printable(line))': the name is not an HTTP token; sent as written, as curl sends it (servers may refuse the request\(line.first == 0x20 || line.first == 0x09 ? ", or read the line as part of the field before it" : ""))")
         }
         // 'Name:' removes a field of curl's own: one whose name no field can have removes nothing,
         // and curl sends nothing for it (its test 469: -H “host:).
