@@ -143,6 +143,8 @@ final class PlainHTTPTests: XCTestCase {
         XCTAssertEqual(String(decoding: ours.body, as: UTF8.self), String(decoding: curls.body, as: UTF8.self))
         XCTAssertEqual(String(decoding: ours.body, as: UTF8.self),
                        "GET /raw?a=1 HTTP/1.1\r\nHost:  example.test:1\r\nX-First: 1\r\nX-Empty:\r\nAccept: */*\r\n\r\n")
+        // One writer of the head: what --raw and req:raw() print is what libcurl sent.
+        XCTAssertEqual(try request.raw(), curls.body)
     }
 
     /// A kept-alive connection the server closed while idle: the next request goes again on a

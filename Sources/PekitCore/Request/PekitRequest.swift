@@ -118,14 +118,11 @@ public struct PekitRequest: Sendable {
         }
     }
 
-    /// The exact HTTP/1.1 message: request line, header fields, empty line, body (in chunks when
-    /// `isChunked`, as they go on the wire).
+    /// The exact HTTP/1.1 message: the head (`head()`, as it goes on the wire), then the body
+    /// (in chunks when `isChunked`, as they go on the wire).
     public func raw() throws -> [UInt8] {
-        var out = Array("\(method) \(target) HTTP/1.1\r\n".utf8)
-        for field in headers.fields { out += field.lineBytes; out += [0x0D, 0x0A] }
-        out += [0x0D, 0x0A]
         let body = try bodyBytes()
-        return out + (isChunked ? Self.chunked(body) : body)
+        return head() + (isChunked ? Self.chunked(body) : body)
     }
 
     /// The size of the chunks libcurl sends: its upload buffer (64 KiB) less room for the chunk's

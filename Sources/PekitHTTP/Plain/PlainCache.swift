@@ -79,7 +79,7 @@ final class PlainCache {
            last.fields == request.headers.fields {
             return last.bytes
         }
-        let bytes = PlainTransfer.head(of: request)
+        let bytes = request.head()
         lastHead = (request.method, request.url, request.requestTarget, request.headers.fields, bytes)
         return bytes
     }

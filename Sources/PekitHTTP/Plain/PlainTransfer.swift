@@ -53,7 +53,7 @@ final class PlainTransfer {
     /// Seconds from the request's last byte sent to the answer's first byte, once it came.
     var answerWait: Double? { firstByteAt > 0 && sentAt > 0 ? firstByteAt - sentAt : nil }
 
-    /// - Parameter head: the request's head (`head(of:)`, or the engine's copy of it).
+    /// - Parameter head: the request's head (`PekitRequest.head()`, or the engine's copy of it).
     /// - Parameter timeouts: seconds a new connection may take (libcurl's 300 when nil) and the
     ///   whole send (no limit when nil).
     init(request: PekitRequest, head: [UInt8], exchange: Exchange, connection: PlainConnection, reused: Bool, started: Double,
@@ -77,56 +77,11 @@ final class PlainTransfer {
         self.timeouts = timeouts
     }
 
-    /// The request as libcurl writes it: request line, the first Host field (libcurl puts it
-    /// first and drops any other), the rest in order, an empty line.
     /// `head` with its request line asking in HTTP/1.0 (the line's last "1.1" made "1.0").
     static func asHTTP10(_ head: [UInt8]) -> [UInt8] {
         guard let lineEnd = head.firstIndex(of: 0x0D), lineEnd >= 3, head[lineEnd - 3] == 0x31, head[lineEnd - 1] == 0x31 else { return head }
         var out = head
         out[lineEnd - 1] = 0x30
-        return out
-    }
-
-    static func head(of request: PekitRequest) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(256)
-        // Strings' bytes copied whole (this runs per request).
-        func add(_ text: String) {
-            var text = text
-            text.withUTF8 { out.append(contentsOf: $0) }
-        }
-        add(request.method)
-        out.append(0x20)
-        if let target = request.requestTarget {
-            add(target)
-        } else if let parsed = request.parsedURL {
-            // The carried parse's path and query, appended as they are (no target string made).
-            if parsed.path.isEmpty { out.append(0x2F) } else { add(parsed.path) }
-            if let query = parsed.query { out.append(0x3F); add(query) }
-        } else {
-            var url = request.url
-            url.withUTF8 { bytes in
-                guard let (range, slash) = PekitRequest.targetBounds(in: bytes) else { out.append(0x2F); return }
-                if slash { out.append(0x2F) }
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[range]))
-            }
-        }
-        add(" HTTP/1.1\r\n")
-        let fields = request.headers.fields
-        let hostIndex = fields.firstIndex { $0.name.utf8.count == 4 && PekitHeaders.sameName($0.name, "Host") }
-        func write(_ field: PekitHeaders.Field) {
-            add(field.name)
-            out.append(0x3A)
-            if !field.value.isEmpty {
-                add(field.spacing)
-                if let raw = field.rawValue { out += raw } else { add(field.value) }
-            }
-            out.append(0x0D)
-            out.append(0x0A)
-        }
-        if let hostIndex { write(fields[hostIndex]) }
-        for field in fields where !(field.name.utf8.count == 4 && PekitHeaders.sameName(field.name, "Host")) { write(field) }
-        out += "\r\n".utf8
         return out
     }
 
