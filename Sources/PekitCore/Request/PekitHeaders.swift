@@ -63,8 +63,11 @@ public struct PekitHeaders: Equatable, Sendable {
     }
 
     /// `validate(name:value:)` for a value given as bytes.
-    /// - Parameter nameAsWritten: the name need not be a token (a line read as curl's `-H`
-    ///   reads it), but holds no colon and no control byte other than tab.
+    /// - Parameters:
+    ///   - name: the field's name, an HTTP token.
+    ///   - bytes: its value, with no CR, LF, NUL or other control byte (tab aside).
+    ///   - nameAsWritten: the name need not be a token (a line read as curl's `-H` reads it),
+    ///     but holds no colon and no control byte other than tab.
     public static func validate<Bytes: Collection<UInt8>>(name: String, bytes: Bytes, nameAsWritten: Bool = false) throws {
         if nameAsWritten {
             guard !name.isEmpty, !name.utf8.contains(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F || $0 == 0x3A }) else {
@@ -134,8 +137,12 @@ public struct PekitHeaders: Equatable, Sendable {
     }
 
     /// Adds a field whose value is bytes, sent as they are (another one of the same name may exist).
-    /// - Parameter nameAsWritten: a name that is not an HTTP token is sent as written (see
-    ///   `validate(name:bytes:nameAsWritten:)`).
+    /// - Parameters:
+    ///   - name: the field's name, an HTTP token (unless `nameAsWritten`).
+    ///   - value: its bytes, with no CR, LF, NUL or other control byte (tab aside).
+    ///   - spacing: what goes between the colon and the value (spaces and tabs only).
+    ///   - nameAsWritten: a name that is not an HTTP token is sent as written (see
+    ///     `validate(name:bytes:nameAsWritten:)`).
     public mutating func add(_ name: String, bytes value: [UInt8], spacing: String = " ", nameAsWritten: Bool = false) throws {
         try Self.validate(name: name, bytes: value, nameAsWritten: nameAsWritten)
         try Self.checkSpacing(name, spacing)

@@ -148,7 +148,7 @@ func curlEscape(_ bytes: [UInt8]) -> [UInt8] {
 func curlHeaders(_ parsed: Arguments) throws -> [RequestBuilder.Header] {
     // As bytes: -H $'X-A: caf\xe9' sends the byte E9, as curl does.
     var specs: [[UInt8]] = []
-    for header in parsed.rawValues.filter({ $0.name == RequestOptions.header.name }).compactMap { $0.value } {
+    for header in parsed.rawValues.filter({ $0.name == RequestOptions.header.name }).compactMap({ $0.value }) {
         guard header.first == 0x40 else { specs.append(header); continue }
         let path = String(decoding: header.dropFirst(), as: UTF8.self)
         guard let bytes = path == "-" ? try readAllInput() : Files.read(path) else {
