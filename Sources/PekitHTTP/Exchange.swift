@@ -24,6 +24,8 @@ final class Exchange {
     /// The exchange reports what it reads to `trace` itself (pekit's own transfer: libcurl
     /// reports through its debug callback instead).
     var tracesReads = false
+    /// Keeps every header line as it came in `response.heads` (`SendOptions.keepsHeads`).
+    let keepsHeads: Bool
     var progress: ((SendOptions.Progress) -> Void)?
     private var progressStarted = 0.0, progressLast = -1.0
     private var lastProgress: SendOptions.Progress?
@@ -70,12 +72,14 @@ final class Exchange {
         announcedLimit = options.maxBody
         self.willFollow = willFollow; isCancelled = options.isCancelled
         if case .memory = options.sink { copiesBody = false } else { copiesBody = options.record != nil }
+        keepsHeads = options.keepsHeads
     }
 
     /// One header line as curl delivers it (with its CRLF): a status line starts a new block
     /// (interim 1xx responses are replaced by the final one), an empty line ends it.
     func headerLine(_ raw: UnsafeRawBufferPointer) {
         if tracesReads, let trace { trace(.headerIn, Array(raw)) }
+        if keepsHeads && !headersOver { response.heads.append(contentsOf: raw) }
         // Read in place: no copy of the line (this runs for every header of every response).
         var end = raw.count
         while end > 0, raw[end - 1] == 0x0A || raw[end - 1] == 0x0D { end -= 1 }

@@ -53,6 +53,10 @@ public struct PekitResponse: Sendable {
     public var httpVersion = ""
     /// Every field in order, repeated ones (Set-Cookie) each kept.
     public var headers: [Field] = []
+    /// With `SendOptions.keepsHeads`: the header blocks of the conversation as they came, byte
+    /// for byte (each line with its own ending, LF alone included): every redirect followed and
+    /// every interim 1xx response, then the final one. Empty otherwise.
+    public var heads: [UInt8] = []
     /// Fields sent after a chunked body (RFC 9110 §6.5), in order: metadata about the body,
     /// never read for cookies, the status or a redirect. Kept up to 300 KiB.
     public var trailers: [Field] = []

@@ -26,6 +26,9 @@ final class SendOperation {
     private var attempt = 1
     private var current: PekitRequest
     private var hops: [PekitResponse.Hop] = []
+    /// With `keepsHeads`: the header blocks of the responses before the current one (redirects
+    /// followed, tries retried), as curl writes them all with -i and -D.
+    private var earlierHeads: [UInt8] = []
     /// The rate limiter's slot for the current hop is booked (the wait for it is over or running).
     private var booked = false
     /// With `explainsCookies`: the current hop's lines for the cookies sent and held back.
@@ -190,6 +193,7 @@ final class SendOperation {
                 return ended(response, now: now)
             }
             guard hops.count < options.maxRedirects else { throw HTTPError.tooManyRedirects(url: request.url, limit: options.maxRedirects) }
+            earlierHeads += response.heads
             hops.append(.init(method: current.method, url: current.url, status: response.status, location: location.description))
             current = try Redirect.next(after: current, status: response.status, location: location)
             return next(now: now)
@@ -203,9 +207,11 @@ final class SendOperation {
     private func ended(_ response: consuming PekitResponse, now: Double) -> Step {
         var response = consume response
         response.attempts = attempt
+        if !earlierHeads.isEmpty { response.heads = earlierHeads + response.heads }
         guard let retry, !lastTry, retry.statuses.contains(response.status) else { return .done(.success(response)) }
         let wait = retry.delay(before: attempt + 1, retryAfter: response.header("Retry-After")?.description, now: now)
         if let maxTime = retry.maxTimeSeconds, now + wait - (firstStarted ?? now) > maxTime { return .done(.success(response)) }
+        earlierHeads = response.heads
         return again(after: wait, cause: "status \(response.status)", now: now)
     }
 

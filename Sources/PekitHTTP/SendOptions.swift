@@ -130,6 +130,10 @@ public struct SendOptions: Sendable {
     /// Say, on every hop, which of the jar's cookies were sent and which held back and why, and
     /// what became of each Set-Cookie field (`Notice.cookies`, and the HAR entry's comments).
     public var explainsCookies = false
+    /// Keep the header blocks as they came (`PekitResponse.heads`): every response of the
+    /// conversation, redirects followed and interim 1xx included, each line with its own ending
+    /// (what curl's -i and -D write).
+    public var keepsHeads = false
     /// The context the jar's cookies are sent and received in: a cross-site request or
     /// response, and the top-level page (CHIPS partitions). Default: same-site, top-level.
     public var cookieContext = CookieJar.RequestContext()

@@ -6,7 +6,9 @@ import XCTest
 /// commit, and recorded what the installed curl sent to `Tests/Server/curl_replay.py`, a replay
 /// of curl's test server). Each case's command goes through `pekit import curl --send` against
 /// the same replay, and every request of the conversation must be curl's, byte for byte, with
-/// curl's exit status.
+/// curl's exit status. Where curl wrote the same on its three recorded runs, what pekit writes
+/// (standard output, the `--output` file) is compared too: a case whose requests are curl's but
+/// whose output is not is listed in `known-output-differences.json` (that list only shrinks).
 ///
 /// A case pekit refuses (it names a curl feature it does not take, and sends nothing) is
 /// counted apart, never as the same, and each refused feature must be listed with its reason
@@ -46,6 +48,18 @@ final class CurlSuiteTests: XCTestCase {
             XCTAssertEqual(now?.verdict, "differs",
                            "curl's test \(number) is listed as differing (\(reason)) but is now \(now?.verdict ?? "not a fixture"): take it off the list")
         }
+        // What pekit writes (standard output, the -o file) where it sends curl's requests: the
+        // cases whose output still differs are listed by what differs, and the list only shrinks.
+        let knownOutput = try JSONDecoder().decode([String: String].self,
+                                                   from: Data(contentsOf: Self.folder.appendingPathComponent("known-output-differences.json")))
+        for verdict in verdicts where verdict.verdict == "output" && knownOutput[String(verdict.test)] == nil {
+            XCTFail("curl's test \(verdict.test) sends curl's requests but writes other output: \(verdict.detail)")
+        }
+        for (number, reason) in knownOutput.sorted(by: { $0.key < $1.key }) {
+            let now = byNumber[Int(number) ?? -1]
+            XCTAssertEqual(now?.verdict, "output",
+                           "curl's test \(number) is listed as writing other output (\(reason)) but is now \(now?.verdict ?? "not a fixture"): take it off the list")
+        }
 
         let docs = try String(contentsOf: PekitProcess.packageRoot.appendingPathComponent("docs/requests-and-sending.md"), encoding: .utf8)
         let section = docs.components(separatedBy: "### What curl's test suite finds").dropFirst().first ?? ""
@@ -54,6 +68,6 @@ final class CurlSuiteTests: XCTestCase {
             XCTAssertTrue(section.contains("`\(feature)`"), "the refused curl feature \(feature) is listed, with why, in docs/requests-and-sending.md")
         }
         let count = { (kind: String) in verdicts.filter { $0.verdict == kind }.count }
-        print("curl's test suite: \(count("same")) the same as curl 7.88, \(count("newer")) as a newer curl, \(count("refused")) refused, \(count("differs")) differ, of \(verdicts.count)")
+        print("curl's test suite: \(count("same")) the same as curl 7.88 (requests, status and output), \(count("output")) the same requests and status but other output, \(count("newer")) as a newer curl, \(count("refused")) refused, \(count("differs")) differ, of \(verdicts.count)")
     }
 }

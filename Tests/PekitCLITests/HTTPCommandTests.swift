@@ -55,6 +55,35 @@ final class HTTPCommandTests: XCTestCase {
         XCTAssertTrue(bad.stderr.hasPrefix("pekit request: -w: unknown variable %{bogus} (known: http_code"), bad.stderr)
     }
 
+    /// Issue 69: -i and -D write the header blocks as they came, as curl does: LF-only lines
+    /// kept (curl's test 14), every redirect followed and every 1xx, and with -D - and -i on
+    /// standard output each line twice (its test 1066). Byte for byte against curl, on replies the
+    /// test server gives as written.
+    func testHeadsAsCurlWritesThem() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/curl") else { throw XCTSkip("curl is not installed") }
+        let dir = try makeTemporaryDirectory("heads")
+        func canned(_ reply: String) -> String {
+            "\(server.base)/canned?b=" + Data(reply.utf8).base64EncodedString().addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+        }
+        let final = canned("HTTP/1.1 200 OK\nServer: lf-only\nContent-Length: 3\n\nok\n")
+        let interim = canned("HTTP/1.1 100 Continue\r\nX-Early: 1\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nhi")
+        let redirect = canned("HTTP/1.1 302 Found\r\nLocation: \(final)\r\nContent-Length: 5\r\n\r\nmoved")
+        let cases: [[String]] = [
+            ["-i", final], ["-i", interim], ["-i", "-L", redirect], ["-D", "-", "-o", "/dev/null", "-L", redirect],
+            ["-i", "-D", "-", final, interim], ["-D", "heads.txt", "-L", redirect, final],
+        ]
+        for args in cases {
+            try? FileManager.default.removeItem(at: dir.appendingPathComponent("heads.txt"))
+            let curl = try PekitProcess.run(program: URL(fileURLWithPath: "/usr/bin/curl"), ["-s"] + args, directory: dir)
+            let theirs = try? Data(contentsOf: dir.appendingPathComponent("heads.txt"))
+            try? FileManager.default.removeItem(at: dir.appendingPathComponent("heads.txt"))
+            let ours = try PekitProcess.run(["request", "--send"] + args, directory: dir)
+            XCTAssertEqual(ours.status, 0, ours.stderr)
+            XCTAssertEqual(ours.stdout, curl.stdout, "\(args)")
+            XCTAssertEqual(try? Data(contentsOf: dir.appendingPathComponent("heads.txt")), theirs, "\(args)")
+        }
+    }
+
     /// Progress on standard error: with --progress (here, a pipe), ending at the total; never
     /// in a pipe otherwise.
     func testProgressLine() throws {

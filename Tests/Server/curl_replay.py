@@ -395,8 +395,10 @@ def boundaries_named(request):
 def verdict(fixture, result):
     """Compares pekit's run with curl's recording: (verdict, detail).
 
-    verdict is "same" (every request byte for byte, in order, and the exit status), "refused"
-    (pekit named a curl flag it does not take; detail is the flag) or "differs"."""
+    verdict is "same" (every request byte for byte, in order, and the exit status, and what it
+    wrote where curl writes the same every run), "refused" (pekit named a curl flag it does not
+    take; detail is the flag), "output" (the same requests and status, but other output) or
+    "differs"."""
     refused = refusal(result["stderr"])
     if refused and not result["requests"]:
         return "refused", refused
@@ -419,6 +421,16 @@ def verdict(fixture, result):
     elif fixture["curl"]["status"] != result["status"]:
         return "differs", "curl exits %s, pekit %s: %s" % (
             fixture["curl"]["status"], result["status"], result["stderr"].strip()[:300])
+    if fixture["curl"].get("output_steady"):
+        # The same requests and status: then what the client wrote, where curl writes the same
+        # every run (standard output, and the file of --output).
+        for key, name in (("stdout", "standard output"), ("output", "the -o file")):
+            want, have = fixture["curl"].get(key), result.get(key)
+            want = None if want is None else decode_blob(want)
+            have = None if have is None else decode_blob(have)
+            if want != have:
+                return "output", "%s: curl wrote %r, pekit %r" % (
+                    name, None if want is None else want[:400], None if have is None else have[:400])
     return "same", ""
 
 
@@ -432,7 +444,7 @@ def compare_all(fixtures, pekit, jobs, newer):
         kind, detail = verdict(fixture, result)
         fix = newer.get(str(fixture["test"]))
         if fix is not None:
-            if kind == "same":
+            if kind in ("same", "output"):
                 kind, detail = "differs", "listed in newer-curl.json but pekit does as curl 7.88"
             elif result["status"] == fix["status"] and len(result["requests"]) == fix["requests"]:
                 kind, detail = "newer", fix["why"]

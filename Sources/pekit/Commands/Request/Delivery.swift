@@ -66,6 +66,8 @@ struct Delivery {
         }
         let verbose = parsed.has(RequestOptions.verbose)
         let include = parsed.has(RequestOptions.include) || parsed.has(RequestOptions.head)
+        // -i and -D write the header blocks as they came: every response's (redirects, 1xx), LF alone kept.
+        options.keepsHeads = include || parsed.has(RequestOptions.dumpHeader)
         if verbose {
             options.willRetry = { attempt, cause, wait in
                 Output.stderr.line(printable("* retry: attempt \(attempt) after \(cause), waiting \(String(format: "%.1f", wait.inSeconds)) s"))
@@ -166,11 +168,18 @@ struct Delivery {
                 for field in response.headers { text += style.field(shown(field.name), shown(field.value.description)) + "\r\n" }
                 return text + "\r\n"
             }
-            if let path = parsed.value(RequestOptions.dumpHeader) {
-                // curl's -D: the final response's status line and header fields, as they came (with
-                // several URLs, each one's in turn, written once at the end).
-                if path == "-" { Output.stdout.write(head(escaped: false)) } else if let heads { heads.text += head(escaped: false) } else {
-                    try Files.writeAtomically(Array(head(escaped: false).utf8), to: path, mode: 0o644)
+            // As curl -i and -D: each response's header block as it came (every redirect followed,
+            // every 1xx), line by line: with -D - and -i both on standard output, each line twice,
+            // as curl writes a line to both as it reads it (its test 1066).
+            let rawHeads = response.heads
+            let dumpPath = parsed.value(RequestOptions.dumpHeader)
+            let shownOnTerminal = outputPath == nil && isatty(STDOUT_FILENO) != 0
+            let doubled = dumpPath == "-" && include && outputPath == nil && !shownOnTerminal
+            if let path = dumpPath {
+                if path == "-" {
+                    if !doubled { Output.stdout.write(rawHeads) }
+                } else if let heads { heads.bytes += rawHeads } else {
+                    try Files.writeAtomically(rawHeads, to: path, mode: 0o644)
                 }
             }
             if toTerminal, !UTF8Validation.isValid(response.body) || response.body.contains(0) {
@@ -178,8 +187,21 @@ struct Delivery {
                 return 1
             }
             if held {
-                // As curl -i: the head as it came, but escaped when a person reads it on a terminal.
-                let shownHead = include ? Array(head(escaped: outputPath == nil && isatty(STDOUT_FILENO) != 0, style: style).utf8) : []
+                // As curl -i: the heads as they came, but the final one escaped (and coloured) when a
+                // person reads it on a terminal.
+                var shownHead: [UInt8] = []
+                if include {
+                    if shownOnTerminal {
+                        // The earlier responses' blocks (redirects, 1xx) escaped, the final one coloured.
+                        let blocks = headBlocks(rawHeads)
+                        for block in blocks.dropLast() { shownHead += Array(printable(String(decoding: block, as: UTF8.self), keepingLineBreaks: true).utf8) }
+                        shownHead += Array(head(escaped: true, style: style).utf8)
+                    } else if doubled {
+                        for line in rawHeads.split(separator: 0x0A, omittingEmptySubsequences: false).dropLast() {
+                            shownHead += line + [0x0A] + line + [0x0A]
+                        }
+                    } else { shownHead = rawHeads }
+                }
                 if let path = outputPath {
                     try Files.writeAtomically(shownHead + response.body, to: path, mode: 0o644)
                 } else {
@@ -193,3 +215,14 @@ struct Delivery {
     }
 }
 
+
+/// Header blocks as they came, one per response (each through its empty line).
+func headBlocks(_ heads: [UInt8]) -> [[UInt8]] {
+    var blocks: [[UInt8]] = [], current: [UInt8] = []
+    for line in heads.split(separator: 0x0A, omittingEmptySubsequences: false).dropLast() {
+        current += line + [0x0A]
+        if line.isEmpty || line == [0x0D] { blocks.append(current); current = [] }
+    }
+    if !current.isEmpty { blocks.append(current) }
+    return blocks
+}

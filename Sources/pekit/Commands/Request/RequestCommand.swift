@@ -79,7 +79,7 @@ func runRequest(_ args: [[UInt8]], built handler: BuiltRequestHandler?) throws -
 
 /// The heads -D FILE gets from several transfers, in the order given.
 final class HeadDump {
-    var text = ""
+    var bytes: [UInt8] = []
 }
 
 /// Each -o FILE and -O, in the order given (curl pairs them with the URLs in order).
@@ -146,7 +146,7 @@ func runSeveral(_ parsed: Arguments, urls: [String], _ handler: BuiltRequestHand
     let heads = parsed.value(RequestOptions.dumpHeader).flatMap { $0 == "-" ? nil : HeadDump() }
     func finished() -> Int32 {
         if let heads, let path = parsed.value(RequestOptions.dumpHeader) {
-            do { try Files.writeAtomically(Array(heads.text.utf8), to: path, mode: 0o644) } catch {
+            do { try Files.writeAtomically(heads.bytes, to: path, mode: 0o644) } catch {
                 Output.stderr.line("pekit request: -D \(printable(path)): \(error)")
                 status = 1
             }
