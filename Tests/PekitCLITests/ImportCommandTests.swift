@@ -165,6 +165,41 @@ final class ImportCommandTests: XCTestCase {
         XCTAssertEqual(curlLong.status, 26)
     }
 
+    /// Issue 69: `-b FILE` in a pasted command. The printed script loads the file into a jar
+    /// that keeps cookies as curl's engine does (`as_curl`: curl's order and caps), and sends
+    /// what bash running curl and `--send` send; a file not there yet turns the engine on.
+    func testCookieFilesInAPastedCommand() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/curl") else { throw XCTSkip("curl is not installed") }
+        let dir = try makeTemporaryDirectory("cookie-files")
+        // curl sends longer paths first, then longer names; a #HttpOnly_ line is a cookie too.
+        try """
+            127.0.0.1\tFALSE\t/\tFALSE\t0\tsession\tabc123
+            #HttpOnly_127.0.0.1\tFALSE\t/\tFALSE\t0\thttponly\tyes
+            127.0.0.1\tFALSE\t/c/deeper\tFALSE\t0\td\t1
+            127.0.0.1\tFALSE\t/c\tFALSE\t0\tid\t2
+            other.example\tFALSE\t/\tFALSE\t0\tnot\tsent
+
+            """.write(toFile: dir.appendingPathComponent("cookies.txt").path, atomically: true, encoding: .utf8)
+        let (server, port) = try RequestCommandTests.startEcho(requests: 9)
+        defer { server.terminate() }
+        let forms = [
+            "curl -b cookies.txt http://127.0.0.1:\(port)/c/deeper/x",
+            "curl -b cookies.txt -b 'x=1; y=2' http://127.0.0.1:\(port)/c",
+            "curl -b not-there.txt http://127.0.0.1:\(port)/none",
+        ]
+        for form in forms {
+            let bash = try PekitProcess.run(program: URL(fileURLWithPath: "/bin/bash"), ["-c", form + " -s"], directory: dir)
+            XCTAssertEqual(bash.status, 0, "\(form): \(bash.stderr)")
+            let sent = try PekitProcess.run(["import", "curl", "--send", form], directory: dir)
+            XCTAssertEqual(sent.stdout, bash.stdout, "\(form): --send")
+            let script = try PekitProcess.run(["import", "curl", form], directory: dir)
+            XCTAssertEqual(script.status, 0, "\(form): \(script.stderr)")
+            XCTAssertTrue(script.stdout.contains("local jar = pekit.cookies.jar{ as_curl = true }\n"), script.stdout)
+            let ran = try PekitProcess.run(["run", "-"], stdin: Array(script.stdout.utf8), directory: dir)
+            XCTAssertEqual(ran.stdout, bash.stdout, "\(form): the script\n\(script.stdout)")
+        }
+    }
+
     /// --policy P: the query read back as P nests it (a table, in order where P keeps the given
     /// order), only when P writes the same bytes again; the script sends that query.
     /// Issue 68: the pasted command's control bytes reached the script's header comment raw (and

@@ -122,6 +122,14 @@ public final class CookieJar: @unchecked Sendable {
     }
     @exclusivity(unchecked) var storedHeaderRule = CookieHeaderRule.rfc6265
 
+    /// Keeps cookies as curl's cookie engine does (its -b and -c jars): the Cookie header in
+    /// curl's order and caps (`CookieHeaderRule.curl`), a file's name prefixes matched with their
+    /// case, and no browser's cap of 50 cookies a domain (the jar's total still caps them).
+    public func keepAsCurl() {
+        headerRule = .curl
+        limits.perDomain = limits.total
+    }
+
     // The jar's storage, read and changed on every cookie received or sent, without the runtime's
     // exclusivity checks (about 20 a received cookie, a tenth of its cost): only the jar's own
     // code touches these, and none holds an access across a call that could reach the jar again

@@ -253,8 +253,10 @@ enum CookiesModule: LuaModule {
             var filters: [CookieFilter] = []
             var usePSL = true
             var file: String?
-            if let options = try LuaFields.read(call, argument: 1, known: ["filter", "now", "public_suffixes", "file"]) {
+            var asCurl = false
+            if let options = try LuaFields.read(call, argument: 1, known: ["filter", "now", "public_suffixes", "file", "as_curl"]) {
                 file = try options.string("file")
+                asCurl = try options.flag("as_curl") ?? false
                 clockValue = try options.number("now", in: -1e11...1e11, expected: "a time in seconds since 1970")
                 usePSL = try options.flag("public_suffixes") ?? true
                 filters = try options.with("filter") { try Self.filters(at: $0, call) } ?? []
@@ -263,6 +265,7 @@ enum CookiesModule: LuaModule {
             let clock = JarClock(fixed: clockValue)
             let jar = CookieJar(publicSuffixes: suffixes, clock: { clock.now() })
             jar.filters = filters
+            if asCurl { jar.keepAsCurl() }
             if let file {
                 // Loaded when it is there (a missing file is an empty jar); a file that is not a
                 // jar is refused now rather than replaced at the end.

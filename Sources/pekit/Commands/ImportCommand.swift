@@ -319,7 +319,15 @@ private func luaScript(_ request: PekitRequest, builder: RequestBuilder, options
             field("cookie", luaQuote(cookie))
         }
     }
-    if builder.jar != nil { fields.append("  -- (cookies from a cookie file: load it with pekit.cookies.jar():load(path) and give jar = …)") }
+    if builder.jar != nil {
+        // curl's -b FILE (and -b "", -c): curl's cookie engine, each file that is there loaded
+        // when the script runs (a file not there yet, or a folder, gives none, as in curl).
+        jarLines.append("local jar = pekit.cookies.jar{ as_curl = true }")
+        for file in parsed.all(RequestOptions.cookie) where !file.contains("=") && !file.isEmpty && FilePaths.exists(file) && !FilePaths.isDirectory(file) {
+            jarLines.append("jar:load(\(luaQuote(file)))")
+        }
+        field("jar", "jar")
+    }
     if !builder.connect.isEmpty {
         field("connect", "{ " + builder.connect.map { "[\(luaQuote(HostMapping.bracketed($0.host) + ($0.port.map { ":\($0)" } ?? "")))] = \(luaQuote(HostMapping.bracketed($0.address) + ($0.addressPort.map { ":\($0)" } ?? "")))" }.joined(separator: ", ") + " }")
     }

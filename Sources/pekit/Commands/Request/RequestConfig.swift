@@ -181,10 +181,7 @@ private func mapHandWrittenHost(_ builder: RequestBuilder, url: String, jar: Coo
 /// a domain (the jar's total still caps them). pekit's own --jar sends as `pekit cookies header`.
 private func newJar(asCurl: Bool = true) throws -> CookieJar {
     let jar = CookieJar(publicSuffixes: try PublicSuffixList.loadFromProcessEnvironment(), clock: { Date().timeIntervalSince1970 })
-    if asCurl {
-        jar.headerRule = .curl
-        jar.limits.perDomain = jar.limits.total
-    }
+    if asCurl { jar.keepAsCurl() }
     return jar
 }
 
