@@ -79,7 +79,10 @@ final class Exchange {
     /// (interim 1xx responses are replaced by the final one), an empty line ends it.
     func headerLine(_ raw: UnsafeRawBufferPointer) {
         if tracesReads, let trace { trace(.headerIn, Array(raw)) }
-        if keepsHeads && !headersOver { response.heads.append(contentsOf: raw) }
+        if keepsHeads {
+            // A trailer's lines too, apart (curl writes them after the body); not the empty line that ends them.
+            if !headersOver { response.heads.append(contentsOf: raw) } else if raw.first != 0x0D && raw.first != 0x0A { response.trailerHeads.append(contentsOf: raw) }
+        }
         // Read in place: no copy of the line (this runs for every header of every response).
         var end = raw.count
         while end > 0, raw[end - 1] == 0x0A || raw[end - 1] == 0x0D { end -= 1 }

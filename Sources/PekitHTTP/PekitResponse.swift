@@ -57,6 +57,9 @@ public struct PekitResponse: Sendable {
     /// for byte (each line with its own ending, LF alone included): every redirect followed and
     /// every interim 1xx response, then the final one. Empty otherwise.
     public var heads: [UInt8] = []
+    /// With `SendOptions.keepsHeads`: the trailer's lines after a chunked body as they came
+    /// (without the empty line that ends them), which curl's -i writes after the body.
+    public var trailerHeads: [UInt8] = []
     /// Fields sent after a chunked body (RFC 9110 §6.5), in order: metadata about the body,
     /// never read for cookies, the status or a redirect. Kept up to 300 KiB.
     public var trailers: [Field] = []

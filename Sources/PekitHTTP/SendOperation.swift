@@ -26,8 +26,8 @@ final class SendOperation {
     private var attempt = 1
     private var current: PekitRequest
     private var hops: [PekitResponse.Hop] = []
-    /// With `keepsHeads`: the header blocks of the responses before the current one (redirects
-    /// followed, tries retried), as curl writes them all with -i and -D.
+    /// With `keepsHeads`: the header blocks of the responses before the current one in this try
+    /// (redirects followed), as curl writes them all with -i and -D.
     private var earlierHeads: [UInt8] = []
     /// The rate limiter's slot for the current hop is booked (the wait for it is over or running).
     private var booked = false
@@ -117,10 +117,13 @@ final class SendOperation {
                 throw timedOut(received: 0)
             }
             let canFollow = options.followRedirects
-            // Unless it is the last try, a response a retry would replace has its body dropped.
+            // A response a retry will replace has its body dropped; one the retry policy leaves
+            // (the last try, a Retry-After past --retry-max-time: curl's test 366) keeps it.
             let retryable = lastTry ? [] : retry?.statuses ?? []
-            return .transfer(current) { status, headers in
-                (canFollow && Redirect.isRedirect(status) && Redirect.location(PekitResponse.first("Location", in: headers)) != nil) || (!retryable.isEmpty && retryable.contains(status))
+            return .transfer(current) { [self] status, headers in
+                if canFollow && Redirect.isRedirect(status) && Redirect.location(PekitResponse.first("Location", in: headers)) != nil { return true }
+                guard !retryable.isEmpty, retryable.contains(status) else { return false }
+                return retryWait(status: status, retryAfter: PekitResponse.first("Retry-After", in: headers)?.description, now: PekitClient.now()) != nil
             }
         } catch {
             return failed(error, now: now)
@@ -208,11 +211,22 @@ final class SendOperation {
         var response = consume response
         response.attempts = attempt
         if !earlierHeads.isEmpty { response.heads = earlierHeads + response.heads }
-        guard let retry, !lastTry, retry.statuses.contains(response.status) else { return .done(.success(response)) }
-        let wait = retry.delay(before: attempt + 1, retryAfter: response.header("Retry-After")?.description, now: now)
-        if let maxTime = retry.maxTimeSeconds, now + wait - (firstStarted ?? now) > maxTime { return .done(.success(response)) }
-        earlierHeads = response.heads
+        guard let wait = retryWait(status: response.status, retryAfter: response.header("Retry-After")?.description, now: now) else {
+            return .done(.success(response))
+        }
+        // The next try's output replaces this one's, as curl truncates its -o file for it.
+        earlierHeads = []
         return again(after: wait, cause: "status \(response.status)", now: now)
+    }
+
+    /// The wait before another try after a response of `status` (with its Retry-After), or nil
+    /// when the policy does not try again: a status it does not retry, the last try, or a wait
+    /// past `maxTimeSeconds`.
+    private func retryWait(status: Int, retryAfter: String?, now: Double) -> Double? {
+        guard let retry, !lastTry, retry.statuses.contains(status) else { return nil }
+        let wait = retry.delay(before: attempt + 1, retryAfter: retryAfter, now: now)
+        if let maxTime = retry.maxTimeSeconds, now + wait - (firstStarted ?? now) > maxTime { return nil }
+        return wait
     }
 
     /// What is left of `timeout` for the current hop (nil: no limit).

@@ -171,15 +171,15 @@ struct Delivery {
             // As curl -i and -D: each response's header block as it came (every redirect followed,
             // every 1xx), line by line: with -D - and -i both on standard output, each line twice,
             // as curl writes a line to both as it reads it (its test 1066).
-            let rawHeads = response.heads
+            let rawHeads = response.heads, trailers = response.trailerHeads
             let dumpPath = parsed.value(RequestOptions.dumpHeader)
             let shownOnTerminal = outputPath == nil && isatty(STDOUT_FILENO) != 0
             let doubled = dumpPath == "-" && include && outputPath == nil && !shownOnTerminal
             if let path = dumpPath {
                 if path == "-" {
-                    if !doubled { Output.stdout.write(rawHeads) }
-                } else if let heads { heads.bytes += rawHeads } else {
-                    try Files.writeAtomically(rawHeads, to: path, mode: 0o644)
+                    if !doubled { Output.stdout.write(rawHeads + trailers) }
+                } else if let heads { heads.bytes += rawHeads + trailers } else {
+                    try Files.writeAtomically(rawHeads + trailers, to: path, mode: 0o644)
                 }
             }
             if toTerminal, !UTF8Validation.isValid(response.body) || response.body.contains(0) {
@@ -202,11 +202,17 @@ struct Delivery {
                         }
                     } else { shownHead = rawHeads }
                 }
+                // A trailer's lines come after the body, as curl writes them (twice with -D -).
+                var shownTrailers: [UInt8] = []
+                if include && !shownOnTerminal {
+                    shownTrailers = doubled ? Array(trailers.split(separator: 0x0A).map { $0 + [0x0A] + $0 + [0x0A] }.joined()) : trailers
+                }
                 if let path = outputPath {
-                    try Files.writeAtomically(shownHead + response.body, to: path, mode: 0o644)
+                    try Files.writeAtomically(shownHead + response.body + shownTrailers, to: path, mode: 0o644)
                 } else {
                     Output.stdout.write(shownHead)
                     Output.stdout.write(style.body(response.body, contentType: response.header("Content-Type")?.description) ?? response.body)
+                    Output.stdout.write(shownTrailers)
                 }
             }
             if let writeOut { Output.stdout.write(writeOut.render(response, urlnum: urlnum)) }
