@@ -1,4 +1,3 @@
-import Glibc
 import PekitCore
 
 /// AWS Signature Version 4, computed as botocore computes it (`SigV4Auth`, `S3SigV4Auth`,
@@ -287,18 +286,17 @@ extension PythonParser {
 }
 
 /// A value behind a mutex (the signing-key cache is shared by every runtime and thread).
+/// (The core's lock: a mutex that does not move, where a `pthread_mutex_t` stored in a class
+/// property may.)
 final class Locked<Value>: @unchecked Sendable {
     private var value: Value
-    private var mutex = pthread_mutex_t()
+    private let lock = RecursiveLock()
 
-    init(_ value: Value) {
-        self.value = value
-        pthread_mutex_init(&mutex, nil)
-    }
+    init(_ value: Value) { self.value = value }
 
     func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
-        pthread_mutex_lock(&mutex)
-        defer { pthread_mutex_unlock(&mutex) }
+        lock.lock()
+        defer { lock.unlock() }
         return try body(&value)
     }
 }

@@ -1,4 +1,3 @@
-import Foundation
 import PekitCore
 
 /// Exchanges written as an HTTP Archive (HAR 1.2), as Chrome's and Firefox's developer tools
@@ -13,7 +12,7 @@ public final class HARLog: @unchecked Sendable {
     /// Each exchange with the time it started: added as they finish, written as they started.
     /// Under `lock`: `pekit test --jobs` adds from several threads.
     private var entries: [(started: Double, entry: PekitValue)] = []
-    private let lock = NSLock()
+    private let lock = RecursiveLock()
     /// Whether credentials and cookies are written (`--har-with-secrets`).
     public let keepsSecrets: Bool
 
@@ -118,7 +117,10 @@ public final class HARLog: @unchecked Sendable {
         var unclaimed = sent[...]
         return request.headers.fields.filter { PekitHeaders.sameName($0.name, "Cookie") }.flatMap { field in
             field.value.split(separator: ";").map { pair -> PekitValue in
-                let trimmed = pair.trimmingCharacters(in: [" "])
+                var cut = pair
+                while cut.first == " " { cut.removeFirst() }
+                while cut.last == " " { cut.removeLast() }
+                let trimmed = String(cut)
                 let parts = trimmed.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
                 // A nameless cookie is sent as its value alone (RFC 6265bis §5.8.3).
                 let (name, value) = parts.count == 2 ? (parts[0], parts[1]) : ("", trimmed)

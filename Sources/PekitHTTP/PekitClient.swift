@@ -5,7 +5,8 @@ import PekitCore
 import Glibc
 #endif
 
-/// Sends `PekitRequest`s with libcurl and follows redirects itself, so that every hop's cookies go
+/// Sends `PekitRequest`s (pekit's own HTTP/1.1 transport for what it takes, libcurl for the rest:
+/// `Transport` chooses) and follows redirects itself, so that every hop's cookies go
 /// through the jar (and its filters) and the method rules are RFC 9110's.
 ///
 /// One client holds one `HTTPEngine` and its connection cache: requests to the same host reuse

@@ -3,7 +3,7 @@ import CLuaShim
 import XCTest
 @testable import PekitLua
 
-/// The precompiled prelude (Sources/CLuaShim/prelude.c, from scripts/prelude-bytecode) is what
+/// The precompiled prelude (Sources/CLuaShim/Data/prelude.c, from scripts/prelude-bytecode) is what
 /// the linked Lua makes of the prelude's current source, byte for byte, and is the one loaded.
 final class PreludeBytecodeTests: XCTestCase {
     private func committed(for source: String = preludeSource) -> [UInt8] {

@@ -58,7 +58,7 @@ void pekit_room_push(lua_State *L, char *text, size_t length);
 void pekit_close(lua_State *L);
 
 // ---- The prelude, precompiled ----
-/// The prelude as Lua bytecode (prelude.c, made by scripts/prelude-bytecode) if it was made from
+/// The prelude as Lua bytecode (Data/prelude.c, made by scripts/prelude-bytecode) if it was made from
 /// `source`, the prelude's text; its length in `length`: 0 when it was made from another text,
 /// or pekit is built against another release of Lua than the one that made it.
 const char *pekit_prelude_bytecode(const char *source, size_t source_length, size_t *length);

@@ -17,7 +17,7 @@ final class StoredRequest {
     }
 }
 
-/// `pekit.http`: sends requests with libcurl. `send(req_or_fields [, options])`, `req:send(options)`,
+/// `pekit.http`: sends requests (through PekitHTTP: its own HTTP/1.1 transport or libcurl). `send(req_or_fields [, options])`, `req:send(options)`,
 /// and `get/post/put/patch/delete/head(url [, fields_and_options])`. The response is a table:
 /// status, reason, http_version, headers, body, bytes, url, method, redirects, timing, address.
 enum HTTPModule: LuaModule {

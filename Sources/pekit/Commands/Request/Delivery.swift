@@ -2,7 +2,8 @@ import Foundation
 import PekitCore
 import PekitHTTP
 
-/// `pekit request --send`: sends with libcurl and prints what came back.
+/// `pekit request --send`: sends (pekit's own HTTP/1.1 transport or libcurl, as `Transport`
+/// chooses) and prints what came back.
 func send(_ request: PekitRequest, builder: RequestBuilder, _ parsed: Arguments, output: OutputChoice) throws -> Int32 {
     let delivery = try Delivery(request, builder: builder, parsed, output: output, alone: true)
     return try delivery.finish(Result { try PekitClient().send(request, options: delivery.options) })
@@ -92,7 +93,7 @@ struct Delivery {
         // or a file, the bytes as they came.
         let style = outputPath == nil ? try Style(parsed, command: "request") : .plain
         let errorStyle = try Style(parsed, command: "request", fd: STDERR_FILENO)
-        // -v and --trace-ascii FILE: what libcurl reports, as curl shows it (the trace is written
+        // -v and --trace-ascii FILE: what the sender reports, as curl shows it (the trace is written
         // whole at the end, complete or not at all).
         let trace = CallbackState([UInt8]())
         let tracePath = parsed.value(RequestOptions.traceAscii)

@@ -1,7 +1,7 @@
 import XCTest
 @testable import PekitCore
 
-final class QueryFlattenerTests: XCTestCase {
+final class QueryStringTests: XCTestCase {
     func map(_ entries: [(ByteString, PekitValue)]) -> PekitValue {
         .map(PekitMap(unordered: entries.map { .init(key: $0.0, value: $0.1) }))
     }

@@ -6,7 +6,7 @@ import XCTest
 /// The fourth hardening round's Lua items (issue 41): a task's result read after its handle was
 /// collected, every pekit function at a nearly full stack, and work in Swift that a short input
 /// makes huge, charged to the state's memory cap while it grows.
-final class TaskAndMemoryHardeningTests: XCTestCase {
+final class TaskAndMemoryLimitTests: XCTestCase {
     /// `pekit.wait(pekit.spawn(f, k - 1))` nested: each waiting coroutine drops its handle, so
     /// the collector could release a finished task's result before its waiter read it (a
     /// SIGSEGV from 40 deep). Every depth gives the result, sandboxed or not, with a full

@@ -4,7 +4,7 @@ import XCTest
 
 /// Issue 33, the frictions of the first hour: what did not happen is said, and a near miss gets
 /// its "did you mean".
-final class FrictionTests: XCTestCase {
+final class GuidanceTests: XCTestCase {
     func testDidYouMean() throws {
         XCTAssertEqual(try PekitProcess.run(["encod", "x"]).stderr, "pekit: unknown command 'encod'; did you mean 'encode'? (see 'pekit help')\n")
         XCTAssertEqual(try PekitProcess.run(["hlep"]).stderr, "pekit: unknown command 'hlep'; did you mean 'help'? (see 'pekit help')\n")
