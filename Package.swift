@@ -62,7 +62,7 @@ let package = Package(
         // LocalizedError for every error, so that the libraries themselves need no Foundation.
         .target(name: "PekitFoundation", dependencies: ["PekitCore", "PekitHTTP", "PekitCrypto"]),
         .target(name: "PekitLua", dependencies: ["PekitCore", "PekitHTTP", "PekitCrypto", "CLua", "CLuaShim"]),
-        .executableTarget(name: "pekit", dependencies: ["PekitCore", "PekitHTTP", "PekitCrypto", "PekitLua", "CEditShim", "CLuaShim"]),
+        .executableTarget(name: "pekit", dependencies: ["PekitCore", "PekitHTTP", "PekitCrypto", "PekitLua", "CEditShim"]),
         // Timing harness for scripts/bench: pekit's core against Foundation in one process.
         .executableTarget(name: "pekit-bench", dependencies: ["PekitCore", "PekitCrypto", "PekitHTTP"]),
         // libFuzzer target for the Lua value conversion: scripts/fuzz lua SECONDS. Without main

@@ -2,6 +2,10 @@
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <errno.h>
+#include <signal.h>
+#include <string.h>
+#include <unistd.h>
 
 static struct {
     char *(*readline)(const char *);
@@ -71,3 +75,49 @@ void pekit_set_attempted_completion_over(int over) { *edit.attempted_completion_
 void pekit_set_completion_append_character(int character) { *edit.completion_append_character = character; }
 const char *pekit_line_buffer(void) { return *edit.line_buffer; }
 void pekit_set_getc(pekit_getc_fn *function) { *edit.getc = function; }
+
+// ---- Ctrl-C at the REPL's prompt ----
+// Without SA_RESTART, so the read under the prompt returns EINTR and the line can be cleared.
+static volatile sig_atomic_t prompt_interrupted = 0;
+static struct sigaction prompt_previous;
+
+static void on_prompt_sigint(int sig) { (void)sig; prompt_interrupted = 1; }
+
+void pekit_prompt_begin(void) {
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = on_prompt_sigint;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGINT, &action, &prompt_previous);
+}
+
+void pekit_prompt_end(void) { sigaction(SIGINT, &prompt_previous, NULL); }
+
+int pekit_prompt_take_interrupt(void) {
+    int was = prompt_interrupted;
+    prompt_interrupted = 0;
+    return was;
+}
+
+int pekit_prompt_read_char(int fd) {
+    unsigned char lead;
+    for (;;) {
+        ssize_t n = read(fd, &lead, 1);
+        if (n == 1) break;
+        if (n < 0 && errno == EINTR && !prompt_interrupted) continue;
+        return -1;
+    }
+    // A UTF-8 sequence is read whole: the line editor takes one code point per call.
+    int extra = lead >= 0xF0 && lead < 0xF8 ? 3 : lead >= 0xE0 ? 2 : lead >= 0xC0 ? 1 : 0;
+    if (lead >= 0x80 && lead < 0xC0) return 0xFFFD;
+    int code = extra == 3 ? lead & 0x07 : extra == 2 ? lead & 0x0F : extra == 1 ? lead & 0x1F : lead;
+    for (int i = 0; i < extra; i++) {
+        unsigned char next;
+        ssize_t n;
+        do { n = read(fd, &next, 1); } while (n < 0 && errno == EINTR && !prompt_interrupted);
+        if (n != 1) return -1;
+        if ((next & 0xC0) != 0x80) return 0xFFFD;
+        code = (code << 6) | (next & 0x3F);
+    }
+    return code;
+}

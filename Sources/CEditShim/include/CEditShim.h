@@ -32,4 +32,14 @@ void pekit_set_completion_append_character(int character);
 const char *pekit_line_buffer(void);
 void pekit_set_getc(pekit_getc_fn *function);
 
+/// Ctrl-C at the REPL's prompt: `begin` installs a SIGINT handler without SA_RESTART (so the
+/// read under the prompt is interrupted), `end` restores the one before, `take_interrupt` says
+/// whether Ctrl-C came (and clears it).
+void pekit_prompt_begin(void);
+void pekit_prompt_end(void);
+int pekit_prompt_take_interrupt(void);
+/// One code point from `fd` (a whole UTF-8 sequence; U+FFFD for a broken one), or -1 at end of
+/// input, on an error, or when Ctrl-C interrupted the read: the line editor's getc.
+int pekit_prompt_read_char(int fd);
+
 #endif

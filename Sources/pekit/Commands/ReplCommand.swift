@@ -1,5 +1,4 @@
 import CEditShim
-import CLuaShim
 import Foundation
 import PekitCore
 import PekitLua
