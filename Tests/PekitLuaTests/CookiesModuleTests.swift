@@ -92,7 +92,7 @@ final class CookiesModuleTests: XCTestCase {
         _ = lua.eval(#"rw = pekit.cookies.jar{ filter = { rewrite = function(c) c.value = c.value:upper(); return c end } }"#)
         XCTAssertEqual(lua.eval(#"rw:receive("http://example.com/", "a=low").stored[1].value"#), #""LOW""#)
         XCTAssertEqual(lua.eval(#"pekit.cookies.jar{ filter = "afnetworking" }"#), #"error: stdin:1: pekit.cookies.jar: plugin "afnetworking" (\#(repoPlugins)/afnetworking.lua) is a policy, not a cookie-filter"#)
-        XCTAssertEqual(lua.eval(#"pekit.cookies.jar{ filtre = "x" }"#), #"error: stdin:1: pekit.cookies.jar: bad argument #1 (unknown field "filtre" (did you mean "filter"?); known: filter, now, public_suffixes, file)"#)
+        XCTAssertEqual(lua.eval(#"pekit.cookies.jar{ filtre = "x" }"#), #"error: stdin:1: pekit.cookies.jar: bad argument #1 (unknown field "filtre" (did you mean "filter"?); known: filter, now, public_suffixes, file, as_curl)"#)
     }
 
     func testExplainSetClockAndPersistence() throws {
