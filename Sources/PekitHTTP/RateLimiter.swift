@@ -22,7 +22,7 @@ public final class RateLimiter: @unchecked Sendable {
     /// - Parameter acrossHosts: one pace for all requests, not one per host.
     /// - Throws: `RateLimiter.Failure` for text that is not COUNT/UNIT.
     public init(_ text: String, acrossHosts: Bool = false) throws {
-        let parts = text.split(separator: "/", maxSplits: 1).map { String($0).trimmingCharacters(in: [" "]) }
+        let parts = text.split(separator: "/", maxSplits: 1).map { $0.trimmingOWS }
         let units: [String: Double] = ["s": 1, "sec": 1, "second": 1, "m": 60, "min": 60, "minute": 60, "h": 3600, "hour": 3600]
         guard parts.count == 2, let count = Double(parts[0]), count > 0, count.isFinite, let unit = units[parts[1].lowercased()] else {
             throw Failure(description: "a rate is COUNT/s, COUNT/m or COUNT/h (\"10/s\", \"600/m\"), not \"\(text)\"")

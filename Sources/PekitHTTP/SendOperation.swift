@@ -135,7 +135,7 @@ final class SendOperation {
     /// and the jar then sends nothing to that name. Says so, and what does what was meant.
     static func hostFieldNote(_ url: RequestURL, _ request: PekitRequest) -> SendOptions.Notice? {
         guard url.hostIsIPAddress, let field = request.headers["Host"] else { return nil }
-        var name = Substring(field.trimmingCharacters(in: .whitespaces))
+        var name = Substring(field.trimmingOWS)
         if name.hasPrefix("[") { return nil }
         if let colon = name.lastIndex(of: ":") { name = name[..<colon] }
         guard !name.isEmpty, !RequestURL.isIPAddress(String(name)), name.lowercased() != url.host.lowercased() else { return nil }
@@ -248,10 +248,10 @@ final class SendOperation {
     /// count from the try's start, as one libcurl transfer following redirects would.
     private func wholeTryTimeout(_ error: Error) -> Error {
         guard !hops.isEmpty, case .transfer(_, _, 28, let reason, _) = error as? HTTPError,
-              reason.hasPrefix("Operation timed out after "), let with = reason.range(of: " milliseconds with ") else { return error }
+              reason.hasPrefix("Operation timed out after "), let with = reason.firstRange(of: " milliseconds with ") else { return error }
         let rest = reason[with.upperBound...]
         guard rest.hasSuffix(" bytes received"), let received = Int(rest.prefix { $0.isNumber }) else { return error }
-        let expected = rest.range(of: " out of ").map { String(rest[$0.lowerBound...].dropLast(" bytes received".count)) } ?? ""
+        let expected = rest.firstRange(of: " out of ").map { String(rest[$0.lowerBound...].dropLast(" bytes received".count)) } ?? ""
         return timedOut(received: received, of: expected)
     }
 

@@ -7,9 +7,15 @@ import XCTest
 final class ConsumerPackageTests: XCTestCase {
     func testASwift6PackageDoesTheFiveTasks() throws {
         let root = PekitProcess.packageRoot.path
-        // A fresh scratch directory: SwiftPM's cached build plan of a path dependency can miss a
-        // source file added to pekit since the last build.
-        let build = try PekitProcess.runShell("cd '\(root)' && rm -rf .build/consumer && swift build --package-path Tests/Consumer --scratch-path .build/consumer -Xswiftc -warnings-as-errors 2>&1; echo \"status $?\"")
+        // SwiftPM's cached build plan of a path dependency can miss a source file added to (or
+        // moved in) pekit since the last build: the scratch directory is made afresh only when
+        // the list of source files or the manifest changed (its fingerprint kept beside it), and
+        // kept otherwise, so that a run builds only what changed (issue 70).
+        let fingerprint = try Self.sourceListFingerprint(root: root)
+        let stamp = root + "/.build/consumer/.pekit-source-list"
+        let fresh = (try? String(contentsOfFile: stamp, encoding: .utf8)) != fingerprint
+        let build = try PekitProcess.runShell("cd '\(root)' && \(fresh ? "rm -rf .build/consumer && " : "")swift build --package-path Tests/Consumer --scratch-path .build/consumer -Xswiftc -warnings-as-errors 2>&1; echo \"status $?\"")
+        if build.hasSuffix("status 0\n") { try fingerprint.write(toFile: stamp, atomically: true, encoding: .utf8) }
         XCTAssertTrue(build.hasSuffix("status 0\n"), build)
         XCTAssertFalse(build.contains("warning:"), build)
 
@@ -44,5 +50,18 @@ final class ConsumerPackageTests: XCTestCase {
             "5 refused: the host holds the forbidden code point U+0020 (at code point 11)",
             "",
         ])
+    }
+
+    /// Every file under Sources/ and Tests/Consumer (paths, not contents: SwiftPM follows a
+    /// changed file itself) and the manifests' text, as one string.
+    static func sourceListFingerprint(root: String) throws -> String {
+        var lines: [String] = []
+        for folder in ["Sources", "Tests/Consumer"] {
+            let files = FileManager.default.enumerator(atPath: root + "/" + folder)?.compactMap { $0 as? String } ?? []
+            lines += files.filter { !$0.hasPrefix(".build") }.map { folder + "/" + $0 }.sorted()
+        }
+        lines.append(try String(contentsOfFile: root + "/Package.swift", encoding: .utf8))
+        lines.append(try String(contentsOfFile: root + "/Tests/Consumer/Package.swift", encoding: .utf8))
+        return lines.joined(separator: "\n")
     }
 }

@@ -88,13 +88,3 @@ extension RequestBuilder {
         return true
     }
 }
-
-extension StringProtocol {
-    /// Without the spaces and tabs at either end (HTTP's optional whitespace).
-    var trimmingOWS: String {
-        var s = Substring(self)
-        while let c = s.first, c == " " || c == "\t" { s = s.dropFirst() }
-        while let c = s.last, c == " " || c == "\t" { s = s.dropLast() }
-        return String(s)
-    }
-}
