@@ -5,6 +5,14 @@
 ///
 /// Charges are made where memory grows out of proportion to the input, or in bulk: a list made
 /// at a length its input names, an output buffer sized for its worst case. O(1) a charge.
+///
+/// The seam, in one place each side. The budget is set by `with(_:_:)`: the Lua host wraps
+/// every call a script makes into pekit (PekitLua's `LuaFunction.swift`, the trampoline), with
+/// the script's memory cap as the account; nothing else in pekit sets one. It is charged, in
+/// the core, by the calls whose doc comments say `MemoryBudget.Exceeded`: `Policy.pairs(_:)`
+/// and `Policy.queryString(_:)` (a long key over many items), and `QueryServer.read(_:)` (qs's
+/// sparse lists, the trees of the server models); in the host, by its conversions of Lua
+/// values. A Swift caller that wants a cap on those calls sets its own account with `with`.
 public enum MemoryBudget {
     /// The budget ran out: the work stopped. The caller says so in its own words (the Lua host
     /// raises its memory error).

@@ -5,8 +5,9 @@
 extension Policy {
     /// The pairs, unencoded, in the order the policy gives them.
     /// - Parameter value: a map, an ordered map, or a list of `{key, value}` pairs.
-    /// - Throws: `QueryError` for a top-level value that is not a map, or an error thrown by a
-    ///   custom function of the policy.
+    /// - Throws: `QueryError` for a top-level value that is not a map, an error thrown by a
+    ///   custom function of the policy, or `MemoryBudget.Exceeded` past the budget the caller
+    ///   set (`MemoryBudget.with`; none: never).
     public func pairs(_ value: PekitValue) throws -> [QueryPair] {
         let list = PairList()
         var flattener = Flattener(policy: self, sink: list)
@@ -20,6 +21,7 @@ extension Policy {
     /// The query string: the pairs encoded and joined, with the policy's prefix when not empty.
     /// Unless pairs are sorted by their encoded bytes (`order = "bytes"`), each pair is encoded
     /// straight into the query as it is flattened: no list of pairs, no string per key.
+    /// - Throws: what `pairs(_:)` throws.
     public func queryString(_ value: PekitValue) throws -> ByteString {
         if sortsEncodedPairs { return ByteString(join(try encodedPairs(pairs(value)))) }
         let writer = QueryWriter(policy: self)

@@ -126,6 +126,8 @@ let luaDispatcher: pekit_dispatch_fn = { state, context in
         return PEKIT_RAISE
     }
     let call = LuaCall(stack: stack, name: box.name, runtime: runtime, count: stack.top)
+    // The one place a memory budget is set (MemoryBudget's seam): the script's cap, for
+    // everything this call does in the core.
     return MemoryBudget.with(runtime.memoryAccount) {
         runtime.enter(state, name: box.name) { dispatch(box, call) }
     }

@@ -137,7 +137,8 @@ public enum QueryServer: Sendable {
     }
 
     /// What the server makes of `query`: the value its program would see, and the error it would raise instead, if any (the value is then what it read before).
-    /// - Throws: `MemoryBudget.Exceeded` past the caller's budget.
+    /// - Throws: `MemoryBudget.Exceeded` past the budget the caller set (`MemoryBudget.with`;
+    ///   none: never).
     public func read(_ query: ByteString) throws -> (value: PekitValue, error: QueryServerError?) { try parser.read(query) }
 }
 
