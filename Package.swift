@@ -61,13 +61,17 @@ let package = Package(
         // Opt-in bridges to Foundation (URLRequest, HTTPURLResponse, HTTPCookie, URL) and
         // LocalizedError for every error, so that the libraries themselves need no Foundation.
         .target(name: "PekitFoundation", dependencies: ["PekitCore", "PekitHTTP", "PekitCrypto"]),
-        .target(name: "PekitLua", dependencies: ["PekitCore", "PekitHTTP", "PekitCrypto", "CLua", "CLuaShim"]),
+        // The Lua the host runs (the prelude, the test harness) is kept as .lua files and
+        // compiled in as bytes: no file is read at run time.
+        .target(name: "PekitLua", dependencies: ["PekitCore", "PekitHTTP", "PekitCrypto", "CLua", "CLuaShim"],
+                resources: [.embedInCode("Lua/prelude.lua"), .embedInCode("Lua/test_harness.lua")]),
         .executableTarget(name: "pekit", dependencies: ["PekitCore", "PekitHTTP", "PekitCrypto", "PekitLua", "CEditShim"]),
         // Timing harness for scripts/bench: pekit's core against Foundation in one process.
         .executableTarget(name: "pekit-bench", dependencies: ["PekitCore", "PekitCrypto", "PekitHTTP"]),
         // libFuzzer target for the Lua value conversion: scripts/fuzz lua SECONDS. Without main
         // (-parse-as-library) so libFuzzer's own main is used in the fuzz build.
         .executableTarget(name: "pekit-fuzz-lua", dependencies: ["PekitLua", "PekitCore"],
+                          resources: [.embedInCode("Lua/hostile_setup.lua"), .embedInCode("Lua/probe.lua")],
                           swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
         // libFuzzer target for the two HTTP/1.1 readers (pekit's and libcurl's) on the same bytes:
         // scripts/fuzz http SECONDS; a plain build compares them over random mutations.

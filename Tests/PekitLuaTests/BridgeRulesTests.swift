@@ -74,4 +74,29 @@ final class BridgeRulesTests: XCTestCase {
                                    "PekitLua/Runtime/LuaRuntime+PublicAPI.swift", "PekitLua/Runtime/LuaRuntime+Run.swift"])
         XCTAssertEqual(long, [])
     }
+
+    /// Lua that pekit runs is kept as Lua (issue 70): `.lua` files in the source tree, compiled in
+    /// (SwiftPM's `embedInCode`), read, linted and diffed as Lua, never a Swift string literal.
+    /// A multi-line literal of eight lines or more with two `local` lines and two `end` lines is
+    /// Lua (the shells' scripts, which `pekit completion` writes, end their blocks otherwise).
+    func testNoLuaSourceInSwiftStrings() throws {
+        let files = FileManager.default.enumerator(atPath: Self.sources.path)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") } ?? []
+        let quotes = String(repeating: "\"", count: 3)
+        let literal = try NSRegularExpression(pattern: "#?" + quotes + "\\n(.*?)\\n[ \\t]*" + quotes + "#?", options: [.dotMatchesLineSeparators])
+        var found: [String] = []
+        for file in files.sorted() {
+            let text = try String(contentsOf: Self.sources.appendingPathComponent(file), encoding: .utf8)
+            for match in literal.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
+                guard let range = Range(match.range(at: 1), in: text) else { continue }
+                let lines = text[range].split(separator: "\n", omittingEmptySubsequences: false)
+                let locals = lines.filter { $0.drop { $0 == " " }.hasPrefix("local ") }.count
+                let ends = lines.filter { $0.drop { $0 == " " }.hasPrefix("end") }.count
+                if lines.count >= 8 && locals >= 2 && ends >= 2 { found.append(file) }
+            }
+        }
+        XCTAssertEqual(found, [], "Lua in Swift string literals: move it to a .lua file, embedded in code")
+        // And the ones that were: the prelude and the test harness, compiled in.
+        let lua = Self.sources.appendingPathComponent("PekitLua/Lua")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: lua.path).sorted(), ["prelude.lua", "test_harness.lua"])
+    }
 }

@@ -68,7 +68,7 @@ public final class StopFlag: @unchecked Sendable {
     public func raise() { lock.lock(); set = true; lock.unlock() }
 }
 
-/// Runs `pekit test`'s files, each in a runtime of its own, with the harness (TestHarness.swift).
+/// Runs `pekit test`'s files, each in a runtime of its own, with the harness (Lua/test_harness.lua).
 public enum TestRunner {
     /// Whether Lua takes `pattern` as a pattern (`--filter`): tried by `string.find` itself.
     public static func isValidPattern(_ pattern: String) -> Bool {
