@@ -48,12 +48,19 @@ extension SendOptions {
         package let swift: String
         /// What it takes.
         package let kind: Kind
-        /// A flag of `pekit request` (curl's name, and its one-letter form if curl has one).
-        package struct Flag: ExpressibleByStringLiteral, Sendable {
+        /// A flag of `pekit request` (curl's name, and its one-letter form if curl has one), declared
+        /// here once: its row in `pekit request --help`, the man page, completion and the parser
+        /// are made from it (issue 70).
+        package struct Flag: Sendable {
             package let name: String
             package let short: Character?
-            package init(_ name: String, short: Character? = nil) { self.name = name; self.short = short }
-            package init(stringLiteral name: String) { self.init(name) }
+            /// What help calls its value (`S`, `N`, `FILE`); nil for a flag that takes none.
+            package let value: String?
+            /// What help says of it (lines after the first are indented under it).
+            package let help: String
+            package init(_ name: String, short: Character? = nil, value: String? = nil, _ help: String) {
+                self.name = name; self.short = short; self.value = value; self.help = help
+            }
         }
 
         /// The flags of `pekit request` that give it, the first named in errors (none: the

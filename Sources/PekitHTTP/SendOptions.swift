@@ -220,22 +220,48 @@ public struct SendOptions: Sendable {
         Field("site_for_cookies", swift: "cookieContext.siteForCookies", .script("the URL of the page the request is for (each hop's site is judged from it)")),
         Field("navigation", swift: "cookieContext.navigation", .flag) { $0.cookieContext.navigation = $1.flag },
         Field("top_level", swift: "cookieContext.topLevel", .script("the top-level page's URL (CHIPS partitions)")),
-        Field("follow", swift: "followRedirects", .flag, flags: ["no-follow"], implied: ["no-follow": .flag(false)]) { $0.followRedirects = $1.flag },
-        Field("max_redirects", swift: "maxRedirects", .count(redirectRange), flags: ["max-redirects", "max-redirs"]) { $0.maxRedirects = $1.integer ?? $0.maxRedirects },
-        Field("timeout", swift: "timeout", .seconds, flags: ["timeout", Field.Flag("max-time", short: "m")]) { $0.timeoutSeconds = $1.number },
-        Field("connect_timeout", swift: "connectTimeout", .seconds, flags: ["connect-timeout"]) { $0.connectSeconds = $1.number },
-        Field("insecure", swift: "insecure", .flag, flags: [Field.Flag("insecure", short: "k")]) { $0.insecure = $1.flag },
-        Field("cacert", swift: "caCertificate", .text, flags: ["cacert"]) { $0.caCertificate = $1.text },
-        Field("proxy", swift: "proxy", .text, flags: [Field.Flag("proxy", short: "x")]) { $0.proxy = $1.text },
+        Field("follow", swift: "followRedirects", .flag, flags: [
+            Field.Flag("no-follow", """
+                do not follow redirects (pekit follows up to 10 by default, where curl
+                follows only with -L, which pekit accepts)
+                """)], implied: ["no-follow": .flag(false)]) { $0.followRedirects = $1.flag },
+        Field("max_redirects", swift: "maxRedirects", .count(redirectRange), flags: [
+            Field.Flag("max-redirects", value: "N", "follow at most N redirects"),
+            Field.Flag("max-redirs", value: "N", "the same, by curl's name")]) { $0.maxRedirects = $1.integer ?? $0.maxRedirects },
+        Field("timeout", swift: "timeout", .seconds, flags: [
+            Field.Flag("timeout", value: "S", "give up after S seconds in all"),
+            Field.Flag("max-time", short: "m", value: "S", "the same, by curl's name")]) { $0.timeoutSeconds = $1.number },
+        Field("connect_timeout", swift: "connectTimeout", .seconds, flags: [
+            Field.Flag("connect-timeout", value: "S", "give up connecting after S seconds (default 30)")]) { $0.connectSeconds = $1.number },
+        Field("insecure", swift: "insecure", .flag, flags: [
+            Field.Flag("insecure", short: "k", "do not check certificates")]) { $0.insecure = $1.flag },
+        Field("cacert", swift: "caCertificate", .text, flags: [
+            Field.Flag("cacert", value: "FILE", "trust the CAs in FILE")]) { $0.caCertificate = $1.text },
+        Field("proxy", swift: "proxy", .text, flags: [
+            Field.Flag("proxy", short: "x", value: "URL", "use this proxy ('' for none; default: http_proxy, HTTPS_PROXY, NO_PROXY…)")]) { $0.proxy = $1.text },
         Field("connect", swift: "connect", .script("a table {[\"host:port\"] = \"address:port\"}")),
-        Field("http", swift: "version", .choice(["1.1", "2", "auto"]), flags: ["http", "http1.1", "http2"], implied: ["http1.1": .text("1.1"), "http2": .text("2")]) { options, value in
+        Field("http", swift: "version", .choice(["1.1", "2", "auto"]), flags: [
+            Field.Flag("http", value: "V", "1.1, 2 or auto: the HTTP version to ask for"),
+            Field.Flag("http1.1", "the same as --http 1.1 (curl's flag)"),
+            Field.Flag("http2", "the same as --http 2 (curl's flag)")], implied: ["http1.1": .text("1.1"), "http2": .text("2")]) { options, value in
             options.version = value.text.flatMap(Version.init(rawValue:)) ?? .automatic
         },
-        Field("compressed", swift: "compressed", .flag, flags: ["compressed"]) { $0.compressed = $1.flag },
-        Field("raw_transfer", swift: "rawTransfer", .flag, flags: ["raw-transfer"]) { $0.rawTransfer = $1.flag },
+        Field("compressed", swift: "compressed", .flag, flags: [
+            Field.Flag("compressed", "ask for a compressed body (every coding libcurl decodes, as curl) and decode it")]) { $0.compressed = $1.flag },
+        Field("raw_transfer", swift: "rawTransfer", .flag, flags: [
+            Field.Flag("raw-transfer", """
+                the body as it comes, chunked framing and codings included, nothing
+                decoded (curl's --raw, which pekit import curl reads as this)
+                """)]) { $0.rawTransfer = $1.flag },
         Field("sink", swift: "sink", .script("a file path or a function(chunk)")),
-        Field("max_body", swift: "maxBody", .bytes, flags: ["max-filesize"]) { $0.maxBody = $1.integer },
-        Field("ip_version", swift: "ipVersion", .choice(["4", "6", "any"]), flags: [Field.Flag("ipv4", short: "4"), Field.Flag("ipv6", short: "6")],
+        Field("max_body", swift: "maxBody", .bytes, flags: [
+            Field.Flag("max-filesize", value: "N", """
+                fail when the response body is larger than N bytes (default with -i:
+                1 GiB, since the body is then held in memory; none when streamed)
+                """)]) { $0.maxBody = $1.integer },
+        Field("ip_version", swift: "ipVersion", .choice(["4", "6", "any"]), flags: [
+            Field.Flag("ipv4", short: "4", "resolve names to IPv4 addresses only"),
+            Field.Flag("ipv6", short: "6", "resolve names to IPv6 addresses only")],
               implied: ["ipv4": .text("4"), "ipv6": .text("6")]) { $0.ipVersion = $1.text.flatMap(IPVersion.init(rawValue:)) ?? .any },
         Field("retry", swift: "retry", .script("true or a table of retry options")),
         Field("rate", swift: "rate", .script("\"COUNT/s\" (or /m, /h), or {\"COUNT/s\", per = \"host\" or \"all\"}")),

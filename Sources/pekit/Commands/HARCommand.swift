@@ -44,8 +44,9 @@ enum HAROptions {
         """)
     static let noProgress = Option("no-progress", "never show them")
     static let connect = Option("connect", value: "N:P=A:Q", "send requests for host N port P to address A port Q (repeat)")
-    static let insecure = Option("insecure", short: "k", "do not check TLS certificates")
-    static let cacert = Option("cacert", value: "FILE", "trust the CAs in FILE")
+    // The send options' own rows (declared once, in SendOptions.fields).
+    static let insecure = RequestOptions.insecure
+    static let cacert = RequestOptions.cacert
     static let all: [Option] = [filter, compare, color, concurrency, progress, noProgress, connect, insecure, cacert, .help]
 }
 

@@ -4,7 +4,7 @@ import PekitHTTP
 /// `pekit request`'s options (also what `pekit import curl` reads a command with): one row an
 /// option, its help beside it. A row with `sendOnly` is an option only sending has: with it, the
 /// command sends, as the same curl command would. The send options' flags (`--timeout`, `-k`…)
-/// are `SendOptions.fields`' own, which `checkedAgainstSendOptions` holds these rows to.
+/// are `SendOptions.fields`' own: their rows here are made from those declarations (`sendFlag`).
 enum RequestOptions {
     // What the request is.
     static let method = Option("method", short: "X", value: "M", "the method (default GET; POST when a body is given)")
@@ -89,7 +89,7 @@ enum RequestOptions {
         the content encoded (a space as +)
         """)
     static let get = Option("get", short: "G", "put the -d data into the query instead (GET)")
-    static let compressed = Option("compressed", "ask for a compressed body (every coding libcurl decodes, as curl) and decode it")
+    static let compressed = sendFlag("compressed")
     static let userAgent = Option("user-agent", short: "A", value: "A", "the User-Agent ('' removes it)")
     static let referer = Option("referer", short: "e", value: "URL", "the Referer")
     static let connectTo = Option("connect-to", value: "H1:P1:H2:P2", "connect to H2:P2 for H1:P1 (either port may be empty)")
@@ -171,32 +171,23 @@ enum RequestOptions {
         Proxy-Authorization, Cookie or Set-Cookie values, no cookie lists)
         """, sendOnly: true)
     static let harWithSecrets = Option("har-with-secrets", "keep those values in the HAR", sendOnly: true)
-    static let noFollow = Option("no-follow", """
-        do not follow redirects (pekit follows up to 10 by default, where curl
-        follows only with -L, which pekit accepts)
-        """, sendOnly: true)
+    static let noFollow = sendFlag("no-follow")
     static let location = Option("location", short: "L", "follow redirects (the default)", sendOnly: true)
-    static let maxRedirects = Option("max-redirects", value: "N", "follow at most N redirects", sendOnly: true)
-    static let maxRedirs = Option("max-redirs", value: "N", "the same, by curl's name", sendOnly: true)
-    static let maxFilesize = Option("max-filesize", value: "N", """
-        fail when the response body is larger than N bytes (default with -i:
-        1 GiB, since the body is then held in memory; none when streamed)
-        """, sendOnly: true)
-    static let ipv4 = Option("ipv4", short: "4", "resolve names to IPv4 addresses only", sendOnly: true)
-    static let ipv6 = Option("ipv6", short: "6", "resolve names to IPv6 addresses only", sendOnly: true)
-    static let timeout = Option("timeout", value: "S", "give up after S seconds in all", sendOnly: true)
-    static let maxTime = Option("max-time", short: "m", value: "S", "the same, by curl's name", sendOnly: true)
-    static let connectTimeout = Option("connect-timeout", value: "S", "give up connecting after S seconds (default 30)", sendOnly: true)
-    static let cacert = Option("cacert", value: "FILE", "trust the CAs in FILE", sendOnly: true)
-    static let insecure = Option("insecure", short: "k", "do not check certificates", sendOnly: true)
-    static let proxy = Option("proxy", short: "x", value: "URL", "use this proxy ('' for none; default: http_proxy, HTTPS_PROXY, NO_PROXY…)", sendOnly: true)
-    static let http = Option("http", value: "V", "1.1, 2 or auto: the HTTP version to ask for", sendOnly: true)
-    static let http11 = Option("http1.1", "the same as --http 1.1 (curl's flag)", sendOnly: true)
-    static let http2 = Option("http2", "the same as --http 2 (curl's flag)", sendOnly: true)
-    static let rawTransfer = Option("raw-transfer", """
-        the body as it comes, chunked framing and codings included, nothing
-        decoded (curl's --raw, which pekit import curl reads as this)
-        """, sendOnly: true)
+    static let maxRedirects = sendFlag("max-redirects")
+    static let maxRedirs = sendFlag("max-redirs")
+    static let maxFilesize = sendFlag("max-filesize")
+    static let ipv4 = sendFlag("ipv4")
+    static let ipv6 = sendFlag("ipv6")
+    static let timeout = sendFlag("timeout")
+    static let maxTime = sendFlag("max-time")
+    static let connectTimeout = sendFlag("connect-timeout")
+    static let cacert = sendFlag("cacert")
+    static let insecure = sendFlag("insecure")
+    static let proxy = sendFlag("proxy")
+    static let http = sendFlag("http")
+    static let http11 = sendFlag("http1.1")
+    static let http2 = sendFlag("http2")
+    static let rawTransfer = sendFlag("raw-transfer")
     static let silent = Option("silent", short: "s", """
         as curl: no progress meter, and a failed transfer's message left out
         (the exit status says it); usage errors still show
@@ -219,7 +210,7 @@ enum RequestOptions {
                  http2, rawTransfer, silent, showError].map { .option($0) }
 
     /// The sections of `pekit request --help`, in order.
-    static let sections: [HelpSection] = checkedAgainstSendOptions([
+    static let sections: [HelpSection] = [
         HelpSection("options:", requestRows),
         HelpSection("what is done with it (one of):", showRows),
         HelpSection("curl's flags, with curl's meaning (a test holds pekit's bytes on the wire to curl's):", curlRows),
@@ -227,28 +218,21 @@ enum RequestOptions {
             sending (--send): the response body goes to standard output; the exit status is 0 for any
             HTTP status (--fail: 22 for 400 and above, as curl -f), 1 when the transfer fails.
             """, rows: sendRows),
-    ])
+    ]
 
     /// Every row, in help's order.
     static let all: [Option] = sections.flatMap { $0.options }
 
-    /// The sections, held to the send options' rows: each flag of `SendOptions.fields` is an
-    /// option here with the same short form and the same need of a value, sending only except
-    /// --compressed (a request field). A mismatch is a mistake in pekit, caught by the debug
-    /// builds the tests run; a release build does not look (the walk was 2% of a preview's start).
-    private static func checkedAgainstSendOptions(_ sections: [HelpSection]) -> [HelpSection] {
-        assert(mismatchedSendOption(sections) == nil, "pekit request: --\(mismatchedSendOption(sections) ?? "") does not match its send option's row")
-        return sections
-    }
-
-    private static func mismatchedSendOption(_ sections: [HelpSection]) -> String? {
-        let options = sections.flatMap { $0.options }
+    /// The row of a send option's flag, made from its one declaration in `SendOptions.fields`
+    /// (name, short form, value, help): only sending has it, except --compressed (a request
+    /// field, as curl's).
+    private static func sendFlag(_ name: String) -> Option {
         for field in SendOptions.fields {
-            for flag in field.flags {
-                let row = options.first { $0.name == flag.name }
-                if !(row?.short == flag.short && row?.takesValue == field.takesValue(flag) && row?.sendOnly == (flag.name != "compressed")) { return flag.name }
+            for flag in field.flags where flag.name == name {
+                return Option(name, short: flag.short, value: field.takesValue(flag) ? (flag.value ?? "VALUE") : nil, flag.help, sendOnly: name != "compressed")
             }
         }
-        return nil
+        assertionFailure("pekit request: --\(name) is no send option's flag")
+        return Option(name, "(no send option)")
     }
 }
