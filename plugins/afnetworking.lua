@@ -1,18 +1,14 @@
--- AFNetworking's AFQueryStringPairsFromDictionary and AFPercentEscapedStringFromString:
--- URLQueryAllowedCharacterSet minus the general delimiters ":#[]@" and the sub-delimiters
--- "!$&'()*+,;=", so "?" and "/" stay as they are (RFC 3986 section 3.4).
+-- The built-in policy "afnetworking" as a plugin file, written by `pekit plugins export afnetworking`
+-- (scripts/policy-plugins) from its definition in PekitCore (Sources/PekitCore/Policy/). pekit
+-- uses the built-in policy itself while this file is unchanged; an edited file is read as a
+-- plugin. To start a policy of your own, copy it under another name (or write extends = "afnetworking").
 return {
   name = "afnetworking",
   kind = "policy",
   description = "AFNetworking 3/4 AFQueryStringFromParameters: query-allowed minus :#[]@!$&'()*+,;= (so / and ? stay), sorted keys, a[]/a[b], null as key alone",
-  allowed = pekit.charset.query - ":#[]@!$&'()*+,;=",
-  space = "%20",
-  order = "ascending",     -- keys compared as strings at every level
-  arrays = "brackets",     -- families[]=father
-  objects = "brackets",    -- phone[home]=xx
-  null = "key",            -- [NSNull null] gives the key alone
-  booleans = "numeric",    -- NSNumber's description of YES is 1
-  numbers = "objc",        -- NSNumber's description: %0.16g, so 3.0 is 3 and 0.1 + 0.2 is 0.3
-  -- AFHTTPRequestSerializer's default field: the locale's languages, q from 1 down by 0.1.
+  allowed = pekit.charset.afnetworking,
+  null = "key",
+  booleans = "numeric",
+  numbers = "objc",
   accept_language = "afnetworking",
 }

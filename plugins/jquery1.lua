@@ -1,20 +1,14 @@
--- jQuery 1.x and 2.x jQuery.param(obj) (traditional = false): encodeURIComponent escaping with
--- %20 turned into + (jQuery 3 keeps %20: see jquery.lua),
--- a[]=x for plain elements but a[0][b]=x for elements that are objects or arrays, null as "a=".
+-- The built-in policy "jquery1" as a plugin file, written by `pekit plugins export jquery1`
+-- (scripts/policy-plugins) from its definition in PekitCore (Sources/PekitCore/Policy/). pekit
+-- uses the built-in policy itself while this file is unchanged; an edited file is read as a
+-- plugin. To start a policy of your own, copy it under another name (or write extends = "jquery1").
 return {
   name = "jquery1",
   kind = "policy",
   description = "jQuery 1.x/2.x jQuery.param: a[]=x, a[0][b]=x for nested elements, encodeURIComponent with + for space",
-  allowed = pekit.charset.alphanumerics + "-_.!~*'()",
+  allowed = pekit.charset.unreserved + "!'()*",
   space = "+",
   order = "given",
-  objects = "brackets",
-  null = "empty",
-  booleans = "literal",
-  numbers = "javascript",  -- String(x): 1e20 is 100000000000000000000
-  -- The rule jQuery's buildParams applies: an index only when the element is itself nested.
-  arrays = function(key, index, nested)
-    if nested then return key .. "[" .. (index - 1) .. "]" end
-    return key .. "[]"
-  end,
+  arrays = "indices-when-nested",
+  numbers = "javascript",
 }

@@ -1,8 +1,11 @@
--- qs.stringify with { arrayFormat: 'brackets' }.
+-- The built-in policy "qs-brackets" as a plugin file, written by `pekit plugins export qs-brackets`
+-- (scripts/policy-plugins) from its definition in PekitCore (Sources/PekitCore/Policy/). pekit
+-- uses the built-in policy itself while this file is unchanged; an edited file is read as a
+-- plugin. To start a policy of your own, copy it under another name (or write extends = "qs-brackets").
 return {
   name = "qs-brackets",
   kind = "policy",
   description = "qs 6.11 qs.stringify with arrayFormat 'brackets'",
-  extends = "qs",
-  arrays = "brackets",       -- a[]=1&a[]=2
+  order = "given",
+  numbers = "javascript",
 }

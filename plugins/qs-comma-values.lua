@@ -1,9 +1,13 @@
--- qs.stringify with { arrayFormat: 'comma', encodeValuesOnly: true }: keys as they are, and every
--- value split at its commas, each piece encoded, joined with raw commas (qs 6.11 stringify.js).
+-- The built-in policy "qs-comma-values" as a plugin file, written by `pekit plugins export qs-comma-values`
+-- (scripts/policy-plugins) from its definition in PekitCore (Sources/PekitCore/Policy/). pekit
+-- uses the built-in policy itself while this file is unchanged; an edited file is read as a
+-- plugin. To start a policy of your own, copy it under another name (or write extends = "qs-comma-values").
 return {
   name = "qs-comma-values",
   kind = "policy",
   description = "qs 6.11 qs.stringify with arrayFormat 'comma' and encodeValuesOnly: keys unencoded, commas raw",
-  extends = "qs-comma",
+  order = "given",
+  arrays = "comma",
+  numbers = "javascript",
   encode_keys = false,
 }

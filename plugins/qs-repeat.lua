@@ -1,8 +1,12 @@
--- qs.stringify with { arrayFormat: 'repeat' }.
+-- The built-in policy "qs-repeat" as a plugin file, written by `pekit plugins export qs-repeat`
+-- (scripts/policy-plugins) from its definition in PekitCore (Sources/PekitCore/Policy/). pekit
+-- uses the built-in policy itself while this file is unchanged; an edited file is read as a
+-- plugin. To start a policy of your own, copy it under another name (or write extends = "qs-repeat").
 return {
   name = "qs-repeat",
   kind = "policy",
   description = "qs 6.11 qs.stringify with arrayFormat 'repeat'",
-  extends = "qs",
-  arrays = "repeat",         -- a=1&a=2
+  order = "given",
+  arrays = "repeat",
+  numbers = "javascript",
 }

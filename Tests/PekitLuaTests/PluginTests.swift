@@ -26,15 +26,38 @@ final class PluginTests: XCTestCase {
         XCTAssertEqual(components.percentEncodedQuery, "k=" + expected["foundation-query"]!)
     }
 
-    // Each shipped plugin says exactly what the Swift built-in of the same name says.
+    // One source per built-in policy (issue 70): each shipped plugins/NAME.lua is the text
+    // `pekit plugins export NAME` writes from the Swift definition (scripts/policy-plugins), it
+    // reads back, as a plugin, to exactly that policy, and while unchanged it is the built-in
+    // policy itself: no Lua state is started for it.
     func testPluginsAgreeWithBuiltins() throws {
         let runtime = try makeRuntime()
+        let lua = LuaREPL(runtime: runtime)
         for (name, builtin) in Policy.builtins {
-            let plugin = try runtime.policy(named: name)
-            XCTAssertEqual(describe(plugin), describe(builtin), name)
-            XCTAssertNotNil(runtime.plugins.find(name), "\(name) is shipped as a plugin file")
+            let file = try XCTUnwrap(runtime.plugins.find(name), "\(name) is shipped as a plugin file")
+            let text = try String(contentsOfFile: file, encoding: .utf8)
+            XCTAssertEqual(text, builtinPolicyPluginText(builtin), "\(file) is not what scripts/policy-plugins writes: run it")
+            XCTAssertEqual(try runtime.policies.entry(name).origin, "built-in", "\(name): the unchanged file costs no Lua state")
+            // Read as a plugin (under another name), the file is the built-in policy.
+            let copy = "copy-of-" + name
+            let defined = lua.eval("local t = assert(load(\(LuaLiteral.quoted(text)), \"=\(name).lua\"))(); t.name = \"\(copy)\"; return pekit.policy.define(t) ~= nil")
+            XCTAssertEqual(defined, "true", name)
+            XCTAssertEqual(describe(try runtime.policy(named: copy)), describe(builtin).replacingOccurrences(of: "\(name)|", with: "\(copy)|", options: .anchored), name)
         }
     }
+
+    /// An edited copy of a built-in policy's file is a plugin like any other: read, and what it says wins.
+    func testAnEditedBuiltinFileIsAPlugin() throws {
+        let shipped = try String(contentsOfFile: PluginTests.repositoryPlugins + "/php.lua", encoding: .utf8)
+        let directory = try pluginDirectory(["php": shipped.replacingOccurrences(of: "  space = \"+\",\n", with: "")])
+        let runtime = try makeRuntime(plugins: [directory])
+        XCTAssertEqual(try runtime.policies.entry("php").origin, directory + "/php.lua")
+        XCTAssertEqual(LuaREPL(runtime: runtime).eval(#"pekit.encode("a b", "php")"#), #""a%20b""#)
+        XCTAssertEqual(LuaREPL(runtime: try makeRuntime()).eval(#"pekit.encode("a b", "php")"#), #""a+b""#)
+    }
+
+    static let repositoryPlugins = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("plugins").path
 
     func describe(_ p: Policy) -> String {
         "\(p.name)|\(p.description)|\(p.allowed)|\(p.space)|\(p.hexCase)|\(p.order)|\(p.arrays)|\(p.objects)|\(p.null)|\(p.booleans)|\(p.encodeKeys)|\(p.encodeValues)|\(p.separator)|\(p.assign)|\(p.empty)|\(p.prefix)|\(p.numbers.name)|\(p.paramsIn ?? "-")|\(p.methodsInQuery?.sorted() ?? [])|\(String(describing: p.acceptLanguage))|\(p.requestHeaders.map { "\($0.name)=\($0.value)" })"

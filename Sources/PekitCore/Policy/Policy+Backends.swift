@@ -73,9 +73,7 @@ extension Policy {
         var policy = Policy(
             name: "jquery1", description: "jQuery 1.x/2.x jQuery.param: a[]=x, a[0][b]=x for nested elements, encodeURIComponent with + for space",
             allowed: .alphanumerics + AllowedSet(ascii: "-_.!~*'()"), space: .plus, order: .given,
-            arrays: .custom { key, index, nested in
-                nested ? ByteString(bytes: key.bytes + Array("[\(index)]".utf8)) : ByteString(bytes: key.bytes + [0x5B, 0x5D])
-            })
+            arrays: .indicesWhenNested)
         policy.numbers = .javascript
         return policy
     }()

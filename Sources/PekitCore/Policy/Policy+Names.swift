@@ -31,7 +31,8 @@ extension Policy.Order: NamedPolicyOption {
 }
 
 extension Policy.ArrayEncoding: NamedPolicyOption {
-    public static let named: [(String, Policy.ArrayEncoding)] = [("brackets", .brackets), ("indices", .indices), ("repeat", .repeat), ("comma", .comma)]
+    public static let named: [(String, Policy.ArrayEncoding)] = [("brackets", .brackets), ("indices", .indices), ("repeat", .repeat), ("comma", .comma),
+                                                                  ("indices-when-nested", .indicesWhenNested)]
 
     /// The array style's name.
     public var name: String {
@@ -40,6 +41,7 @@ extension Policy.ArrayEncoding: NamedPolicyOption {
         case .indices: return "indices"
         case .repeat: return "repeat"
         case .comma: return "comma"
+        case .indicesWhenNested: return "indices-when-nested"
         case .custom: return "custom"
         }
     }

@@ -29,6 +29,9 @@ public struct Policy: Sendable {
         case `repeat`
         /// `a=1,2` (elements that are themselves nested take `a[0]`).
         case comma
+        /// `a[]=1` for a plain element, `a[0][b]=1` for one that is itself an array, set or map
+        /// (jQuery.param's `buildParams`).
+        case indicesWhenNested
         /// `(key, index, nested) -> key` with a 0-based index; `nested` says whether the element
         /// is itself an array, set or map (jQuery.param writes `a[0][b]` for those, `a[]` otherwise).
         case custom(@Sendable (ByteString, Int, Bool) throws -> ByteString)

@@ -71,7 +71,7 @@ package struct Flattener: ~Copyable {
         }
     }
 
-    private enum Style { case brackets, indices, plain, dots, custom }
+    private enum Style { case brackets, indices, plain, dots, custom, indicesWhenNested }
 
     package init(policy: Policy, sink: any QueryPairSink) {
         // Worked out in locals and stored at the end: a noncopyable value is not read while it
@@ -82,6 +82,7 @@ package struct Flattener: ~Copyable {
         case .brackets: arrayStyle = .brackets
         case .indices, .comma: arrayStyle = .indices
         case .repeat: arrayStyle = .plain
+        case .indicesWhenNested: arrayStyle = .indicesWhenNested
         case .custom: arrayStyle = .custom
         }
         switch policy.objects {
@@ -223,6 +224,10 @@ package struct Flattener: ~Copyable {
             open.append(to: &key)
             Self.withDecimal(Int64(i)) { key.append($0) }
             close.append(to: &key)
+        case .indicesWhenNested:
+            open.append(to: &key)
+            if nested() { Self.withDecimal(Int64(i)) { key.append($0) } }
+            close.append(to: &key)
         case .plain, .dots:
             break
         case .custom:
@@ -249,7 +254,7 @@ package struct Flattener: ~Copyable {
     package mutating func under(entry name: UnsafeBufferPointer<UInt8>, _ body: (inout Self) throws -> Void) throws {
         let mark = key.count
         switch objectStyle {
-        case .brackets, .indices, .plain:
+        case .brackets, .indices, .plain, .indicesWhenNested:
             open.append(to: &key); appendSegment(name); close.append(to: &key)
         case .dots:
             dot.append(to: &key); appendSegment(name)

@@ -12,7 +12,7 @@ struct PolicyDefinition {
         ("allowed", "a charset, a preset name (\(AllowedSet.presetNames.joined(separator: ", "))) or extra characters to allow beyond unreserved"),
         ("space", alternatives(PercentEncoder.Space.names)), ("lower", "a boolean"),
         ("order", "\"ascending\", \"bytes\", \"pairs\", \"given\" or a function(a, b)"),
-        ("arrays", "\"brackets\", \"indices\", \"repeat\", \"comma\" or a function(key, index)"),
+        ("arrays", "\"brackets\", \"indices\", \"repeat\", \"comma\", \"indices-when-nested\" or a function(key, index, nested)"),
         ("objects", "\"brackets\", \"dots\" or a function(prefix, key)"),
         ("null", "\"key\", \"empty\", \"skip\" or { text = \"...\" }"), ("booleans", "\"literal\", \"numeric\" or \"capitalized\""),
         ("numbers", alternatives(NumberStyle.names)),

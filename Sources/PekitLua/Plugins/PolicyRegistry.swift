@@ -54,7 +54,16 @@ final class PolicyRegistry {
         resolving.append(name)
         defer { resolving.removeLast() }
         let plugins = runtime.plugins
-        if plugins.find(name) != nil {
+        let file = plugins.find(name)
+        // A built-in policy's own file (plugins/NAME.lua as `pekit plugins export` writes it)
+        // is the built-in policy: no Lua state is started to read what Swift already holds.
+        if let file, let builtin = Policy.builtins[name], let text = PolicyPluginSource.text(builtin),
+           case .bytes(let bytes) = PekitCore.Files.read(file, limit: PluginLoader.sizeLimit), bytes.elementsEqual(text.utf8) {
+            let entry = Entry(policy: builtin, origin: "built-in", fromPlugin: false)
+            entries[name] = entry
+            return entry
+        }
+        if file != nil {
             let loaded = try plugins.load(name)
             guard loaded.kind == .policy else {
                 throw PluginError(description: "plugin \"\(name)\" (\(loaded.file)) is a \(loaded.kind.rawValue), not a policy")

@@ -1,3 +1,4 @@
+import PekitCore
 import PekitLua
 
 let pluginsCommand = Command(
@@ -5,12 +6,16 @@ let pluginsCommand = Command(
     summary: "list the plugins on the search path",
     synopsis: """
     usage: pekit plugins [--plugins DIR] [--path]
+           pekit plugins export NAME
 
     Lists every plugin on the search path (first match per name wins): name, kind, description
     and file; a file that fails to load is listed with its error. The search path is:
     --plugins DIR, then $PEKIT_PLUGIN_PATH (colon-separated), ./plugins when trusted
     (PEKIT_TRUST_LOCAL_PLUGINS=1: a checkout's own plugins are not run by default),
     ~/.config/pekit/plugins, and the plugins installed beside the pekit binary.
+
+    export NAME prints a built-in policy as the plugin file that reads back to it (the shipped
+    plugins/NAME.lua is this text): a start for a policy of your own, under another name.
     """,
     sections: { [HelpSection("options:", PluginsOptions.all)] },
     epilogue: """
@@ -18,6 +23,7 @@ let pluginsCommand = Command(
       pekit plugins
       pekit plugins --path
       pekit plugins --plugins ./my-plugins
+      pekit plugins export php > my-php.lua
     """,
     run: runPlugins
 )
@@ -31,6 +37,17 @@ enum PluginsOptions {
 private func runPlugins(_ args: [[UInt8]]) throws -> Int32 {
     let parsed = try pluginsCommand.parse(args)
     if parsed.has(.help) { Output.stdout.line(pluginsCommand.help); return 0 }
+    if parsed.positionals.first == "export" {
+        guard parsed.positionals.count == 2 else { throw UsageError(command: "plugins", message: "give the built-in policy to export: pekit plugins export NAME") }
+        let name = parsed.positionals[1]
+        guard let policy = Policy.builtins[name] else {
+            let near = Suggestion.closest(to: name, among: Array(Policy.builtins.keys)).map { "; did you mean \"\($0)\"?" } ?? ""
+            throw UsageError(command: "plugins", message: "\"\(name)\" is not a built-in policy\(near) (built in: \(Policy.builtins.keys.sorted().joined(separator: ", ")))")
+        }
+        guard let text = builtinPolicyPluginText(policy) else { throw CommandFailure(message: "pekit plugins: \(name) cannot be written as a plugin file") }
+        Output.stdout.write(Array(text.utf8))
+        return 0
+    }
     if let extra = parsed.positionals.first { throw UsageError(command: "plugins", message: "unexpected argument '\(extra)'") }
     let runtime = try makeRuntime(extraPluginDirectories: parsed.all(.plugins))
     if parsed.has(PluginsOptions.path) {

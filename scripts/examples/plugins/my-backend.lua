@@ -7,7 +7,7 @@ return {
   space = "%20",                    -- or "+"
   lower = false,                    -- lower-case hex digits
   order = "ascending",              -- "bytes" | "pairs" | "given" | function(a, b)   (query flattener)
-  arrays = "brackets",              -- "indices" | "repeat" | "comma" | function(key, i)
+  arrays = "brackets",              -- "indices" | "repeat" | "comma" | "indices-when-nested" | function(key, i, nested)
   objects = "brackets",             -- "dots" | function(prefix, key)
   null = "key",                     -- "empty" | "skip" | { text = "<null>" }
   booleans = "literal",             -- "numeric" | "capitalized"
