@@ -64,8 +64,12 @@ let package = Package(
         // The Lua the host runs (the prelude, the test harness) is kept as .lua files and
         // compiled in as bytes: no file is read at run time.
         .target(name: "PekitLua", dependencies: ["PekitCore", "PekitHTTP", "PekitCrypto", "CLua", "CLuaShim"],
-                resources: [.embedInCode("Lua/prelude.lua"), .embedInCode("Lua/test_harness.lua")]),
-        .executableTarget(name: "pekit", dependencies: ["PekitCore", "PekitHTTP", "PekitCrypto", "PekitLua", "CEditShim"]),
+                resources: [.embedInCode("Lua/prelude.lua")]),
+        // What the command line builds on the host, apart from the host a Swift program embeds:
+        // the REPL's evaluator, `pekit test`'s runner and harness, the Lua API's reference.
+        .target(name: "PekitTools", dependencies: ["PekitLua", "PekitCore", "PekitHTTP", "CLua", "CLuaShim"],
+                resources: [.embedInCode("Lua/test_harness.lua")]),
+        .executableTarget(name: "pekit", dependencies: ["PekitCore", "PekitHTTP", "PekitCrypto", "PekitLua", "PekitTools", "CEditShim"]),
         // Timing harness for scripts/bench: pekit's core against Foundation in one process.
         .executableTarget(name: "pekit-bench", dependencies: ["PekitCore", "PekitCrypto", "PekitHTTP"]),
         // libFuzzer target for the Lua value conversion: scripts/fuzz lua SECONDS. Without main
@@ -78,7 +82,7 @@ let package = Package(
         .executableTarget(name: "pekit-fuzz-http", dependencies: ["PekitHTTP", "PekitCore"],
                           swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
         .testTarget(name: "PekitCoreTests", dependencies: ["PekitCore", "PekitTestSupport"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "PekitLuaTests", dependencies: ["PekitLua", "PekitCore", "PekitCrypto", "PekitTestSupport"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "PekitLuaTests", dependencies: ["PekitLua", "PekitTools", "PekitCore", "PekitCrypto", "PekitTestSupport"], resources: [.copy("Fixtures")]),
         // Starts Tests/Server/pekit_test_server.py (HTTP and HTTPS on 127.0.0.1) for the tests.
         .target(name: "PekitTestSupport", path: "Tests/PekitTestSupport"),
         .testTarget(name: "PekitCryptoTests", dependencies: ["PekitCrypto", "PekitCore", "PekitTestSupport"], resources: [.copy("Fixtures")]),

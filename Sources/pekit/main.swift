@@ -3,6 +3,7 @@ import Glibc
 #endif
 import PekitCore
 import PekitLua
+import PekitTools
 import PekitHTTP
 
 let commands: [Command] = [encodeCommand, decodeCommand, queryCommand, urlCommand, cookiesCommand, requestCommand, importCommand, harCommand, runCommand, testCommand, replCommand, pluginsCommand, completionCommand]

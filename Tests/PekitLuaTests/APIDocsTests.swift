@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import PekitLua
+@testable import PekitTools
 
 /// The Lua API reference: docs/reference/lua-api.md is made from it, every example in it runs and prints
 /// what it says, and the REPL's help finds entries by name and by value.

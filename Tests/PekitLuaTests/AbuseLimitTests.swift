@@ -2,6 +2,7 @@ import Foundation
 import PekitTestSupport
 import XCTest
 @testable import PekitLua
+@testable import PekitTools
 
 /// Input meant to break pekit: each case checks the exact message and that the runtime is still
 /// usable afterwards. Plugins that loop, allocate without bound or sort inconsistently are in

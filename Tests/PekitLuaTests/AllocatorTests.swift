@@ -3,6 +3,7 @@ import CLuaShim
 import PekitCore
 import XCTest
 @testable import PekitLua
+@testable import PekitTools
 
 /// The state's allocator (small blocks from size classes, the rest from malloc): Lua data of
 /// every size keeps its contents through growing, shrinking and collection, and the memory the

@@ -95,8 +95,23 @@ final class BridgeRulesTests: XCTestCase {
             }
         }
         XCTAssertEqual(found, [], "Lua in Swift string literals: move it to a .lua file, embedded in code")
-        // And the ones that were: the prelude and the test harness, compiled in.
-        let lua = Self.sources.appendingPathComponent("PekitLua/Lua")
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: lua.path).sorted(), ["prelude.lua", "test_harness.lua"])
+        // And the ones that were: the prelude (the host's) and the test harness (PekitTools'), compiled in.
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: Self.sources.appendingPathComponent("PekitLua/Lua").path).sorted(), ["prelude.lua"])
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: Self.sources.appendingPathComponent("PekitTools/Lua").path).sorted(), ["test_harness.lua"])
+    }
+
+    /// PekitLua is the host a Swift program embeds, no more (issue 70): the REPL's evaluator,
+    /// `pekit test`'s runner and the Lua API's reference are PekitTools', which the command
+    /// line builds on; PekitLua does not know them.
+    func testTheHostHoldsNoApplication() throws {
+        let host = Self.sources.appendingPathComponent("PekitLua")
+        let files = FileManager.default.enumerator(atPath: host.path)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") } ?? []
+        XCTAssertGreaterThan(files.count, 30)
+        for file in files {
+            let text = try String(contentsOf: host.appendingPathComponent(file), encoding: .utf8)
+            for name in ["LuaREPL", "TestRunner", "LuaAPIDocs", "testHarnessSource"] {
+                XCTAssertFalse(text.contains(name), "PekitLua/\(file) names \(name), which is PekitTools'")
+            }
+        }
     }
 }

@@ -1,6 +1,7 @@
 import XCTest
 import PekitCore
 @testable import PekitLua
+@testable import PekitTools
 
 final class BridgeTests: XCTestCase {
     func testStringsCrossAsBytes() throws {

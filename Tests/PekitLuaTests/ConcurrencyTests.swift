@@ -2,6 +2,7 @@ import Foundation
 import PekitTestSupport
 import XCTest
 @testable import PekitLua
+@testable import PekitTools
 
 /// Many requests at once: pekit.http.all and pekit.spawn/wait against the test server, which
 /// counts the requests for a key that are in progress at once (/inflight/KEY).

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import PekitLua
+@testable import PekitTools
 
 /// Plugins and `run --sandbox` are code written by a stranger. Each file of Fixtures/hostile is
 /// one attack; its first lines say what the host must answer: `-- expect: MESSAGE` (or `ok` when

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 import PekitCore
 @testable import PekitLua
+@testable import PekitTools
 
 final class CookiesModuleTests: XCTestCase {
     // The seed's three operations: store from response headers for a URL, the Cookie header

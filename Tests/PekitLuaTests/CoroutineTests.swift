@@ -2,6 +2,7 @@ import Foundation
 import PekitTestSupport
 import XCTest
 @testable import PekitLua
+@testable import PekitTools
 
 /// Every pekit function works on the stack of the coroutine that called it.
 final class CoroutineTests: XCTestCase {

@@ -3,6 +3,7 @@ import XCTest
 import PekitCore
 import PekitCrypto
 @testable import PekitLua
+@testable import PekitTools
 
 /// pekit.crypto and pekit.time from Lua (their vectors are in PekitCryptoTests).
 final class CryptoTimeModuleTests: XCTestCase {

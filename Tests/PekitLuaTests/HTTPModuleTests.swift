@@ -3,6 +3,7 @@ import PekitTestSupport
 import XCTest
 import PekitHTTP
 @testable import PekitLua
+@testable import PekitTools
 
 final class HTTPModuleTests: LocalServerLuaTestCase {
     func testResponseShape() {

@@ -3,6 +3,7 @@ import XCTest
 import PekitCore
 import PekitCrypto
 @testable import PekitLua
+@testable import PekitTools
 
 final class JWTModuleTests: XCTestCase {
     func testFromLua() throws {

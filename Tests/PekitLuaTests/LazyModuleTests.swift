@@ -2,6 +2,7 @@ import Foundation
 import PekitTestSupport
 import XCTest
 @testable import PekitLua
+@testable import PekitTools
 
 /// pekit's modules are installed the first time a script reads one of their fields
 /// (`PekitModule`): a state starts with the top level only, each module works when it is the

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import PekitLua
+@testable import PekitTools
 import PekitHTTP
 
 /// Every options table is read by one reader: unknown fields listed, types and ranges checked,

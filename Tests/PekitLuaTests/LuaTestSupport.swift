@@ -2,6 +2,7 @@ import Foundation
 import PekitTestSupport
 import XCTest
 @testable import PekitLua
+@testable import PekitTools
 
 /// The repository's plugins/ directory.
 let repoPlugins = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

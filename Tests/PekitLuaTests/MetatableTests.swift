@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import PekitLua
+@testable import PekitTools
 
 /// Metatables that error, yield or loop, wherever a script can put them: on the tables it passes
 /// to pekit, on `_G`, on the string metatable, in callbacks. No abort, no hang, and an error that

@@ -4,6 +4,7 @@ import PekitCore
 import PekitCrypto
 import PekitTestSupport
 @testable import PekitLua
+@testable import PekitTools
 
 /// Signed requests sent to the local server, which checks them per RFC 5849 (hashlib and hmac).
 final class OAuth1SendTests: XCTestCase {

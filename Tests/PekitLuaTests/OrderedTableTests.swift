@@ -1,5 +1,6 @@
 import XCTest
 @testable import PekitLua
+@testable import PekitTools
 
 /// Decoded data is Lua data: what a script changes is what every consumer sees.
 final class OrderedTableTests: XCTestCase {

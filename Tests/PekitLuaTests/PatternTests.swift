@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import PekitLua
+@testable import PekitTools
 
 /// pekit's pattern matcher (stoppable, so plugins cannot hang in C) gives exactly what Lua's
 /// own gives: the same script, the same seed, in lua5.4 and in pekit.

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 import PekitCore
 @testable import PekitLua
+@testable import PekitTools
 
 final class PluginTests: XCTestCase {
     let sample = #"a b+c/?&=~*:[]é"#

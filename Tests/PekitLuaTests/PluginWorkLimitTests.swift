@@ -1,5 +1,6 @@
 import XCTest
 @testable import PekitLua
+@testable import PekitTools
 
 /// Issue 68: a plugin's call ends within its budget whatever it calls. The instruction budget
 /// counts Lua code; a host function's own work (a JSONPath query's nodes, the bytes a library

@@ -2,6 +2,7 @@ import CLua
 import CLuaShim
 import XCTest
 @testable import PekitLua
+@testable import PekitTools
 
 /// The precompiled prelude (Sources/CLuaShim/Data/prelude.c, from scripts/prelude-bytecode) is what
 /// the linked Lua makes of the prelude's current source, byte for byte, and is the one loaded.

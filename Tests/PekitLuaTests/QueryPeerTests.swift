@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 import PekitCore
 @testable import PekitLua
+@testable import PekitTools
 
 /// The shipped backend plugins against the real implementations (Fixtures/make_query_vectors.py).
 final class QueryPeerTests: XCTestCase {

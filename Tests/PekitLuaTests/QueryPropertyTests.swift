@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import PekitLua
+@testable import PekitTools
 
 final class QueryPropertyTests: XCTestCase {
     /// The round trip through qs, PHP and Rack is exact exactly where check says so, on random

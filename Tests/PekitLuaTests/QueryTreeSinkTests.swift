@@ -1,6 +1,7 @@
 import XCTest
 import PekitCore
 @testable import PekitLua
+@testable import PekitTools
 
 /// `pekit.query.decode` builds qs's result as Lua tables straight from the parser's tree; the
 /// tables must be exactly those pushing the parsed `PekitValue` makes.

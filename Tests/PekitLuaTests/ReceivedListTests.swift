@@ -1,5 +1,6 @@
 import XCTest
 @testable import PekitLua
+@testable import PekitTools
 
 /// jar:receive's `stored` list makes its cookie tables on its first read (cookie_list.c): every
 /// way a script or the host can read a table sees the same list as one already read.

@@ -1,5 +1,6 @@
 import XCTest
 @testable import PekitLua
+@testable import PekitTools
 
 /// Tab completion in the REPL: names from the session, raw (no metamethod runs), and the names
 /// string arguments take.

@@ -4,6 +4,7 @@ import PekitCore
 import PekitCrypto
 import PekitTestSupport
 @testable import PekitLua
+@testable import PekitTools
 
 /// Signed requests sent to the local server, which checks the signature as AWS does
 /// (Tests/Server/pekit_test_server.py, /aws/…, recomputed with hashlib and hmac).

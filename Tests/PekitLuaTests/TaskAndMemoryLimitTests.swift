@@ -2,6 +2,7 @@ import Foundation
 import PekitCore
 import XCTest
 @testable import PekitLua
+@testable import PekitTools
 
 /// The fourth hardening round's Lua items (issue 41): a task's result read after its handle was
 /// collected, every pekit function at a nearly full stack, and work in Swift that a short input

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import PekitLua
+@testable import PekitTools
 
 final class ThreadTests: XCTestCase {
     /// A runtime used from another thread refuses with a clear error and stays usable at home.

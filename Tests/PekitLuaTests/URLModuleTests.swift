@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 import PekitCore
 @testable import PekitLua
+@testable import PekitTools
 
 /// pekit.url from Lua: parsing, setters, the query as pairs, building, IDNA, and URL values
 /// wherever a request takes a URL.

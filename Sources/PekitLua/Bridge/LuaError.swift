@@ -32,14 +32,14 @@ public struct LuaError: Error, CustomStringConvertible, Equatable {
 
 /// An error's message as a script reads it: HTTPError names the options by their Lua fields
 /// (`max_redirects`), not the Swift properties its `description` names.
-func luaMessage(_ error: any Error) -> String {
+package func luaMessage(_ error: any Error) -> String {
     if let error = error as? HTTPError { return error.message(.lua) }
     return "\(error)"
 }
 
 /// An error a Swift function exposed to Lua reports; the bridge turns it into a Lua error
 /// prefixed with the caller's position and the function's name.
-struct LuaArgumentError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
+package struct LuaArgumentError: Error, CustomStringConvertible {
+    package let description: String
+    package init(_ description: String) { self.description = description }
 }

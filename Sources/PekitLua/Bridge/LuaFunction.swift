@@ -13,10 +13,10 @@ final class LuaFunctionBox {
 /// What a Swift function sees of one call from Lua: its arguments, and helpers that turn bad
 /// ones into clear errors (`pekit.encode: bad argument #2 (table expected, got boolean)`, the
 /// script's place put before it when raised: `script.lua:3: pekit.encode: …`).
-struct LuaCall {
-    let stack: LuaStack
+package struct LuaCall {
+    package let stack: LuaStack
     let name: String
-    let runtime: LuaRuntime
+    package let runtime: LuaRuntime
     /// The number of arguments passed.
     let count: Int32
 
@@ -67,7 +67,7 @@ struct LuaCall {
         scratch.trim()
     }
 
-    func string(_ n: Int32) throws -> String { String(decoding: try bytes(n), as: UTF8.self) }
+    package func string(_ n: Int32) throws -> String { String(decoding: try bytes(n), as: UTF8.self) }
 
     func optionalString(_ n: Int32) throws -> String? { stack.isNoneOrNil(n) ? nil : try string(n) }
 

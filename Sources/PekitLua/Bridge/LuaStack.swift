@@ -5,34 +5,34 @@ import PekitCore
 
 /// Stack helpers over a raw `lua_State` (the main state or a coroutine). None of these raise,
 /// except on a real out-of-memory with the cap already relaxed.
-struct LuaStack {
+package struct LuaStack {
     let L: OpaquePointer
 
-    var top: Int32 { lua_gettop(L) }
-    func setTop(_ n: Int32) { lua_settop(L, n) }
-    func pop(_ n: Int32 = 1) { pekit_pop(L, n) }
-    func type(_ i: Int32) -> Int32 { lua_type(L, i) }
-    func typeName(_ i: Int32) -> String {
+    package var top: Int32 { lua_gettop(L) }
+    package func setTop(_ n: Int32) { lua_settop(L, n) }
+    package func pop(_ n: Int32 = 1) { pekit_pop(L, n) }
+    package func type(_ i: Int32) -> Int32 { lua_type(L, i) }
+    package func typeName(_ i: Int32) -> String {
         String(decoding: UnsafeRawBufferPointer(start: pekit_typename_at(L, i), count: strlen(pekit_typename_at(L, i))), as: UTF8.self)
     }
-    func isNoneOrNil(_ i: Int32) -> Bool { pekit_isnoneornil(L, i) != 0 }
-    func absolute(_ i: Int32) -> Int32 { lua_absindex(L, i) }
+    package func isNoneOrNil(_ i: Int32) -> Bool { pekit_isnoneornil(L, i) != 0 }
+    package func absolute(_ i: Int32) -> Int32 { lua_absindex(L, i) }
 
-    func push(_ bytes: [UInt8]) {
+    package func push(_ bytes: [UInt8]) {
         bytes.withUnsafeBufferPointer { buffer in
             _ = buffer.baseAddress.map { base in
                 base.withMemoryRebound(to: CChar.self, capacity: buffer.count) { lua_pushlstring(L, $0, buffer.count) }
             } ?? lua_pushlstring(L, "", 0)
         }
     }
-    func push(_ bytes: UnsafeBufferPointer<UInt8>) {
+    package func push(_ bytes: UnsafeBufferPointer<UInt8>) {
         bytes.withMemoryRebound(to: CChar.self) { chars in
             _ = lua_pushlstring(L, chars.baseAddress ?? UnsafePointer(bitPattern: 1), chars.count)
         }
     }
     /// Pushes the text's UTF-8 bytes straight from its storage (no copy: strings are pushed for
     /// every field of every table pekit builds).
-    func push(_ string: String) {
+    package func push(_ string: String) {
         var string = string
         string.withUTF8 { buffer in
             buffer.withMemoryRebound(to: CChar.self) { chars in
@@ -40,17 +40,17 @@ struct LuaStack {
             }
         }
     }
-    func push(_ bytes: ByteString) { push(bytes.bytes) }
-    func push(integer: Int64) { lua_pushinteger(L, lua_Integer(integer)) }
-    func push(number: Double) { lua_pushnumber(L, number) }
-    func push(bool: Bool) { lua_pushboolean(L, bool ? 1 : 0) }
-    func pushNil() { lua_pushnil(L) }
-    func pushValue(_ i: Int32) { lua_pushvalue(L, i) }
-    func newTable(narr: Int32 = 0, nrec: Int32 = 0) { lua_createtable(L, narr, nrec) }
+    package func push(_ bytes: ByteString) { push(bytes.bytes) }
+    package func push(integer: Int64) { lua_pushinteger(L, lua_Integer(integer)) }
+    package func push(number: Double) { lua_pushnumber(L, number) }
+    package func push(bool: Bool) { lua_pushboolean(L, bool ? 1 : 0) }
+    package func pushNil() { lua_pushnil(L) }
+    package func pushValue(_ i: Int32) { lua_pushvalue(L, i) }
+    package func newTable(narr: Int32 = 0, nrec: Int32 = 0) { lua_createtable(L, narr, nrec) }
 
     /// The bytes of the string at `i`, or nil when it is not a string (numbers are not converted,
     /// since `lua_tolstring` would change them in place).
-    func bytes(_ i: Int32) -> [UInt8]? {
+    package func bytes(_ i: Int32) -> [UInt8]? {
         guard lua_type(L, i) == LUA_TSTRING else { return nil }
         var length = 0
         guard let pointer = lua_tolstring(L, i, &length) else { return nil }
@@ -58,7 +58,7 @@ struct LuaStack {
     }
 
     /// The string at `i` as Swift text (invalid UTF-8 repaired), or nil when it is not a string.
-    func string(_ i: Int32) -> String? {
+    package func string(_ i: Int32) -> String? {
         guard lua_type(L, i) == LUA_TSTRING else { return nil }
         var length = 0
         guard let pointer = lua_tolstring(L, i, &length) else { return nil }
@@ -66,7 +66,7 @@ struct LuaStack {
     }
 
     /// What `tostring` would give, under protection (calls `__tostring`).
-    func toStringMeta(_ i: Int32) -> String {
+    package func toStringMeta(_ i: Int32) -> String {
         if pekit_tostring(L, i) != 0 {
             let message = string(-1) ?? "?"
             pop()
@@ -76,37 +76,37 @@ struct LuaStack {
         return string(-1) ?? ""
     }
 
-    func integer(_ i: Int32) -> Int64? {
+    package func integer(_ i: Int32) -> Int64? {
         var isNumber: Int32 = 0
         let value = pekit_tointeger(L, i, &isNumber)
         return isNumber != 0 && lua_type(L, i) == LUA_TNUMBER ? Int64(value) : nil
     }
 
-    func number(_ i: Int32) -> Double? {
+    package func number(_ i: Int32) -> Double? {
         guard lua_type(L, i) == LUA_TNUMBER else { return nil }
         return Double(pekit_tonumber(L, i, nil))
     }
 
-    func isInteger(_ i: Int32) -> Bool { lua_isinteger(L, i) != 0 }
-    func bool(_ i: Int32) -> Bool { lua_toboolean(L, i) != 0 }
+    package func isInteger(_ i: Int32) -> Bool { lua_isinteger(L, i) != 0 }
+    package func bool(_ i: Int32) -> Bool { lua_toboolean(L, i) != 0 }
 
     /// Raw field access (no metamethods, so nothing can raise).
-    func rawGet(_ table: Int32, _ key: String) -> Int32 {
+    package func rawGet(_ table: Int32, _ key: String) -> Int32 {
         let t = absolute(table)
         push(key)
         return lua_rawget(L, t)
     }
-    func rawSet(_ table: Int32, _ key: String) {  // sets t[key] = top, pops it
+    package func rawSet(_ table: Int32, _ key: String) {  // sets t[key] = top, pops it
         let t = absolute(table)
         push(key)
         lua_rotate(L, -2, 1)
         lua_rawset(L, t)
     }
-    func rawGetIndex(_ table: Int32, _ n: Int64) -> Int32 { lua_rawgeti(L, table, lua_Integer(n)) }
-    func rawSetIndex(_ table: Int32, _ n: Int64) { lua_rawseti(L, table, lua_Integer(n)) }
+    package func rawGetIndex(_ table: Int32, _ n: Int64) -> Int32 { lua_rawgeti(L, table, lua_Integer(n)) }
+    package func rawSetIndex(_ table: Int32, _ n: Int64) { lua_rawseti(L, table, lua_Integer(n)) }
     /// The length of the value at `i` without `__len`; a `jar:receive` list not read yet is
     /// made first (it is empty until then).
-    func rawLength(_ i: Int32) -> Int {
+    package func rawLength(_ i: Int32) -> Int {
         pekit_cookie_list_settle(L, i)
         return Int(lua_rawlen(L, i))
     }
@@ -133,7 +133,7 @@ func formatLuaFloat(_ value: Double) -> String {
 
 extension LuaStack {
     /// Pushes the global `name` (raw access to the global table).
-    func pushGlobal(_ name: String) {
+    package func pushGlobal(_ name: String) {
         pekit_pushglobaltable(L)
         _ = rawGet(-1, name)
         lua_rotate(L, -2, 1)

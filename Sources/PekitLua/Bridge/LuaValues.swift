@@ -11,7 +11,7 @@ struct LuaConversionError: Error, CustomStringConvertible {
 
 /// The marks a table can carry (metatables set up by the prelude): `pekit.null`, `pekit.ordered`,
 /// `pekit.set`, `pekit.array`.
-enum LuaMarker: CaseIterable {
+package enum LuaMarker: CaseIterable {
     case null, ordered, set, array
 
     var metatableKey: RegistryKey {
@@ -32,14 +32,14 @@ extension LuaRuntime {
     /// Integer-valued map keys are written in decimal. Cycles and nesting deeper than
     /// `options.maxDepth` are errors naming the key path; nothing recurses without bound.
     /// - Parameter path: the name of the value for messages (`params`).
-    func value(at index: Int32, path: String) throws -> PekitValue {
+    package func value(at index: Int32, path: String) throws -> PekitValue {
         var onPath = Set<UnsafeRawPointer>()
         var keyPath = KeyPath(root: path)
         return try readValue(stack.absolute(index), path: &keyPath, depth: 0, onPath: &onPath)
     }
 
     /// The mark of the table at `index`, if it has one.
-    func marker(of index: Int32) -> LuaMarker? {
+    package func marker(of index: Int32) -> LuaMarker? {
         guard lua_getmetatable(L, index) != 0 else { return nil }
         // The marker metatables never move (Lua's collector does not move objects, and the
         // registry keeps them alive), so comparing addresses is exact.

@@ -4,7 +4,7 @@ import Foundation
 import PekitCore
 
 /// `pekit.cookies`: RFC 6265 jars, filters from plugins, persistence.
-enum CookiesModule: LuaModule {
+package enum CookiesModule: LuaModule {
     static let name = "cookies"
 
     /// A jar as a script holds it, with its clock (`jar:clock(t)` fixes it).
@@ -62,7 +62,7 @@ enum CookiesModule: LuaModule {
     }
 
     /// The jar of the handle at `index`.
-    static func jar(at index: Int32, _ call: LuaCall) throws -> CookieJar { try heldJar(at: index, call).jar }
+    package static func jar(at index: Int32, _ call: LuaCall) throws -> CookieJar { try heldJar(at: index, call).jar }
 
     // MARK: The module
 

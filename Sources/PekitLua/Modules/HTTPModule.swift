@@ -6,9 +6,9 @@ import PekitHTTP
 
 /// A built request as a handle keeps it: the request and the send options its builder implies
 /// (its jar, whether its Cookie header is the caller's).
-final class StoredRequest {
+package final class StoredRequest {
     /// Replaced when the request is signed (`pekit.sign.*`).
-    var request: PekitRequest
+    package var request: PekitRequest
     let sendDefaults: SendOptions
 
     init(request: PekitRequest, sendDefaults: SendOptions) {
@@ -20,13 +20,13 @@ final class StoredRequest {
 /// `pekit.http`: sends requests (through PekitHTTP: its own HTTP/1.1 transport or libcurl). `send(req_or_fields [, options])`, `req:send(options)`,
 /// and `get/post/put/patch/delete/head(url [, fields_and_options])`. The response is a table:
 /// status, reason, http_version, headers, body, bytes, url, method, redirects, timing, address.
-enum HTTPModule: LuaModule {
+package enum HTTPModule: LuaModule {
     static let name = "http"
 
     /// What the module keeps for one runtime: the client and its connection cache (made on first
     /// send), whether the `insecure = true` warning was given, and the rate limiters by their
     /// text ("10/s"): every request naming a rate shares its limiter.
-    final class State {
+    package final class State {
         var client: PekitClient?
         var warnedInsecure = false
         var limiters: [String: RateLimiter] = [:]
@@ -35,14 +35,14 @@ enum HTTPModule: LuaModule {
         /// a file, on a terminal).
         var progressLine: Bool?
         /// `pekit test`: the running test's jar, for every send that names none.
-        var defaultJar: CookieJar?
+        package var defaultJar: CookieJar?
         /// `pekit test`: each exchange (every hop), for the explanation of a failed expectation.
-        var exchanges: ((PekitRequest, PekitResponse) -> Void)?
+        package var exchanges: ((PekitRequest, PekitResponse) -> Void)?
         /// `pekit test --har`: the running test, named in each entry's comment.
-        var harComment: String?
+        package var harComment: String?
     }
 
-    static func state(_ runtime: LuaRuntime) -> State { runtime.moduleState(State.self, State.init) }
+    package static func state(_ runtime: LuaRuntime) -> State { runtime.moduleState(State.self, State.init) }
 
     /// Whether a transfer of this runtime's client is going on (a task or a sleep must not start
     /// the engine again from inside it).

@@ -10,7 +10,7 @@ import PekitCore
 /// name a module makes is an object each cycle of Lua's collector marks and sweeps, so a state
 /// holding all fourteen made each cycle of a script that uses one of them cost twice what it
 /// needs (issue 47: `pekit.encode` on 1 MB from Lua, where a cycle comes every other call).
-enum PekitModule {
+package enum PekitModule {
     /// The modules. Adding a module is one type and one row here (docs/BRIDGE.md, "Adding a module").
     static let modules: [LuaModule.Type] = [CharsetModule.self, QueryModule.self, CryptoModule.self, TimeModule.self, SignModule.self,
                                             JWTModule.self, HARModule.self, TaskModule.self, PolicyModule.self, PluginsModule.self,
@@ -71,7 +71,7 @@ enum PekitModule {
     }
 
     /// Installs every module not installed yet (the REPL's completion lists what is there).
-    static func installAll(in runtime: LuaRuntime) {
+    package static func installAll(in runtime: LuaRuntime) {
         for module in modules { install(module, in: runtime) }
     }
 

@@ -5,7 +5,7 @@ import PekitHTTP
 
 /// `pekit.request{…}`: builds a request; the result has `method`, `url`, `headers`, `body`,
 /// and `:raw()`, `:curl()`, `:json()`, `:write_body(path)`.
-enum RequestModule: LuaModule {
+package enum RequestModule: LuaModule {
     static let name = "request"
 
     /// What the module keeps for one runtime: the built requests its scripts hold.
@@ -16,7 +16,7 @@ enum RequestModule: LuaModule {
     static func state(_ runtime: LuaRuntime) -> State { runtime.moduleState(State.self, State.init) }
 
     /// The request of the handle at `index`, or nil when the value there is something else.
-    static func heldRequest(at index: Int32, in runtime: LuaRuntime) -> StoredRequest? {
+    package static func heldRequest(at index: Int32, in runtime: LuaRuntime) -> StoredRequest? {
         state(runtime).requests.object(at: index, in: runtime)
     }
 

@@ -11,7 +11,7 @@ import PekitCore
 /// the Standard's setter rules; `query` read and set as `{{name, value}, …}`; `tostring(url)` and
 /// `..` give `href`; `url:resolve(ref)`, `url:copy()`, `url:fields()` — or nil and the reason.
 /// `pekit.url.build{…}`, `pekit.url.domain_to_ascii(s)`, `pekit.url.domain_to_unicode(s)`.
-enum URLModule: LuaModule {
+package enum URLModule: LuaModule {
     static let name = "url"
     static let urlMetatable = "pekit.url"
 
@@ -132,7 +132,7 @@ enum URLModule: LuaModule {
         stack.rawSet(pekit, "url")
     }
 
-    static func urlField(_ url: WHATWGURL, _ field: WHATWGURL.Component) -> String {
+    package static func urlField(_ url: WHATWGURL, _ field: WHATWGURL.Component) -> String {
         switch field {
         case .href: return url.href
         case .origin: return url.origin
@@ -201,7 +201,7 @@ enum URLModule: LuaModule {
         return isURL ? raw : nil
     }
 
-    static func urlIfHandle(at index: Int32, in runtime: LuaRuntime) -> WHATWGURL? {
+    package static func urlIfHandle(at index: Int32, in runtime: LuaRuntime) -> WHATWGURL? {
         let L = runtime.L, stack = runtime.stack
         guard let raw = urlUserdata(at: index, in: runtime) else { return nil }
         let spans = raw.loadUnaligned(as: WHATWGURL.Spans.self)

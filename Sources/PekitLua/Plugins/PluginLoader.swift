@@ -20,7 +20,7 @@ struct PluginError: Error, CustomStringConvertible {
 
 /// Finds plugin files on the search path and loads each, as text, into a runtime of its own
 /// (role `.plugin`: its own Lua state, memory cap and instruction budget, pure functions only).
-final class PluginLoader {
+package final class PluginLoader {
     /// One loaded plugin; its table stays in its own runtime's registry.
     struct Loaded {
         let name: String
@@ -83,7 +83,7 @@ final class PluginLoader {
     }
 
     /// The current search path (the Lua table `pekit.plugins.path`, which scripts may change).
-    var path: [String] {
+    package var path: [String] {
         let stack = runtime.stack
         // The table is made with `pekit.plugins`, which a script that names a plugin's policy
         // (`pekit.encode(s, "mypolicy")`) may never have read.
@@ -215,7 +215,7 @@ final class PluginLoader {
 
     /// Every plugin file on the path (first match per name), loaded to read its kind and
     /// description; files that fail to load are listed with their error.
-    func list() -> [PluginInfo] {
+    package func list() -> [PluginInfo] {
         var seen = Set<String>()
         var result: [PluginInfo] = []
         for directory in path {

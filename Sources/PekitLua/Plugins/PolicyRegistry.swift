@@ -4,7 +4,7 @@ import PekitCore
 
 /// Named policies: those defined by scripts (`pekit.policy.define`), those loaded from plugin
 /// files on first use, and the built-in ones of `PekitCore` when no plugin file has the name.
-final class PolicyRegistry {
+package final class PolicyRegistry {
     final class Entry {
         let policy: Policy
         /// "built-in", "defined by a script", or the plugin file.
@@ -122,7 +122,7 @@ final class PolicyRegistry {
     }
 
     /// Every policy a name can reach: defined ones, policy plugins on the path, built-ins.
-    func list() -> [(name: String, description: String, origin: String)] {
+    package func list() -> [(name: String, description: String, origin: String)] {
         var result: [String: (String, String)] = [:]
         for (name, builtin) in Policy.builtins { result[name] = (builtin.description, "built-in") }
         for plugin in runtime.plugins.list() where plugin.kind == PluginKind.policy.rawValue { result[plugin.name] = (plugin.description, plugin.file) }

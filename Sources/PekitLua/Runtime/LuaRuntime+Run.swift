@@ -74,7 +74,7 @@ extension LuaRuntime {
         setGlobal("arg")
     }
 
-    func prependPackagePath(_ directory: String) {
+    package func prependPackagePath(_ directory: String) {
         stack.pushGlobal("package")
         guard stack.type(-1) == LUA_TTABLE else { stack.pop(); return }
         let current = stack.rawGet(-1, "path") == LUA_TSTRING ? (stack.string(-1) ?? "") : ""
@@ -85,7 +85,7 @@ extension LuaRuntime {
     }
 
     /// Calls the function on top with Ctrl-C stopping it (exit 130 in the CLI), as lua.c does.
-    func callCatchingInterrupts(_ nargs: Int32, results: Int32) throws {
+    package func callCatchingInterrupts(_ nargs: Int32, results: Int32) throws {
         pekit_catch_interrupts()
         defer { pekit_release_interrupts() }
         try call(nargs, results: results)

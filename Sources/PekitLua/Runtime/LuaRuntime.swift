@@ -91,7 +91,7 @@ public final class LuaRuntime {
     /// by `on(_:_:)` (and only there) for the duration of each call from Lua; `mainState`
     /// between calls.
     /// Every helper that pushes or reads values uses it, so none touches another thread's stack.
-    var L: OpaquePointer
+    package var L: OpaquePointer
     let options: Options
     /// `options.environment`, made once, on the first request or jar that reads it.
     private(set) lazy var environment: [String: String] = options.environment
@@ -160,9 +160,9 @@ public final class LuaRuntime {
     // Resolved once: `pekit.encode(s, name)` looks a policy up on every call, and reading the
     // weak `host` each time is an atomic operation on the hot path.
     /// Named policies: a plugin's runtime uses its host's.
-    lazy var policies: PolicyRegistry = host?.policies ?? PolicyRegistry(runtime: self)
+    package lazy var policies: PolicyRegistry = host?.policies ?? PolicyRegistry(runtime: self)
     /// The plugin loader: a plugin's runtime uses its host's.
-    lazy var plugins: PluginLoader = host?.plugins ?? PluginLoader(runtime: self)
+    package lazy var plugins: PluginLoader = host?.plugins ?? PluginLoader(runtime: self)
 
     /// Creates a state with the standard libraries and the `pekit` module (global and `require`).
     /// - Throws: `LuaError` when the state cannot be created or set up.
@@ -233,7 +233,7 @@ public final class LuaRuntime {
         return Unmanaged<LuaRuntime>.fromOpaque(pointer).takeUnretainedValue()
     }
 
-    var stack: LuaStack { LuaStack(L: L) }
+    package var stack: LuaStack { LuaStack(L: L) }
 
     /// Says `warning` on standard error, once for this runtime (nil: nothing to say).
     func warnOnce(_ warning: String?, from module: String) {
@@ -245,14 +245,14 @@ public final class LuaRuntime {
     var isOwnerThread: Bool { pthread_equal(owner, pthread_self()) != 0 }
 
     /// - Throws: `LuaError` when called from a thread other than the one that made the runtime.
-    func checkThread() throws {
+    package func checkThread() throws {
         guard isOwnerThread else { throw LuaError(message: Self.wrongThread) }
     }
 
     // MARK: Exposing Swift functions
 
     /// Pushes a Lua function that runs `body`; errors it throws become Lua errors naming `name`.
-    func pushFunction(_ name: String, _ body: @escaping (LuaCall) throws -> Int32) {
+    package func pushFunction(_ name: String, _ body: @escaping (LuaCall) throws -> Int32) {
         let box = LuaFunctionBox(name: name, body: body)
         boxes.append(box)
         pekit_push_swift_function(L, Unmanaged.passUnretained(box).toOpaque())
@@ -264,7 +264,7 @@ public final class LuaRuntime {
     }
 
     /// Sets `table[field]` (table at `index`) to a function named `qualifier.field`.
-    func setFunction(_ index: Int32, _ qualifier: String, _ field: String, _ body: @escaping (LuaCall) throws -> Int32) {
+    package func setFunction(_ index: Int32, _ qualifier: String, _ field: String, _ body: @escaping (LuaCall) throws -> Int32) {
         let table = stack.absolute(index)
         pushFunction(qualifier.isEmpty ? field : "\(qualifier).\(field)", body)
         stack.rawSet(table, field)
@@ -327,7 +327,7 @@ public final class LuaRuntime {
         try load(Array(preludeSource.utf8), chunkName: chunkName)
     }
 
-    func load(_ source: [UInt8], chunkName: String) throws {
+    package func load(_ source: [UInt8], chunkName: String) throws {
         try checkThread()
         let source = source.isEmpty ? [0x20] : source  // a non-null buffer for an empty chunk
         let status = source.withUnsafeBufferPointer { buffer -> Int32 in
@@ -384,7 +384,7 @@ public final class LuaRuntime {
 
     /// Sets the global `name` to the value on top (pops it), without metamethods: a script may
     /// have given `_G` a `__newindex` that errors, and an error here would cross Swift frames.
-    func setGlobal(_ name: String) {
+    package func setGlobal(_ name: String) {
         pekit_pushglobaltable(L)
         lua_rotate(L, -2, 1)
         stack.rawSet(-2, name)

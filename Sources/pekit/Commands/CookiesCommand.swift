@@ -1,6 +1,7 @@
 import Foundation
 import PekitCore
 import PekitLua
+import PekitTools
 
 let cookiesCommand = Command(
     name: "cookies",

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import PekitCore
 import PekitLua
+import PekitTools
 
 let encodeCommand = Command(
     name: "encode",

@@ -1,6 +1,7 @@
 import Foundation
 import PekitCore
 import PekitLua
+import PekitTools
 import PekitHTTP
 
 let importCommand = Command(

@@ -1,5 +1,6 @@
 import PekitCore
 import PekitLua
+import PekitTools
 
 let queryCommand = Command(
     name: "query",

@@ -2,6 +2,7 @@ import CEditShim
 import Foundation
 import PekitCore
 import PekitLua
+import PekitTools
 
 let replCommand = Command(
     name: "repl",
@@ -167,7 +168,7 @@ private func interactive(_ repl: LuaREPL) -> Int32 {
     pekit_using_history()
     pekit_stifle_history(Int32(historyLimit))
     _ = pekit_read_history(historyFile)
-    fputs("pekit \(PekitLua.version) (Lua 5.4) — :help for help, :quit or Ctrl-D to leave\n", stdout)
+    fputs("pekit \(Pekit.version) (Lua 5.4) — :help for help, :quit or Ctrl-D to leave\n", stdout)
     fflush(stdout)
     var interruptedOnEmptyLine = false
     while true {

@@ -2,6 +2,7 @@ import PekitCore
 import PekitHTTP
 import Foundation
 import PekitLua
+import PekitTools
 
 let runCommand = Command(
     name: "run",

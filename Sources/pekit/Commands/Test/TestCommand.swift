@@ -2,6 +2,7 @@ import Foundation
 import PekitCore
 import PekitHTTP
 import PekitLua
+import PekitTools
 
 let testCommand = Command(
     name: "test",

@@ -1,6 +1,7 @@
 import Foundation
 import PekitCore
 import PekitLua
+import PekitTools
 
 /// The reports `pekit test --report` writes: TAP 13, JUnit XML, JSON, GitHub annotations.
 enum TestReport {

@@ -1,5 +1,6 @@
 import Foundation
 import PekitLua
+import PekitTools
 
 /// Finds the test files of `pekit test`'s paths.
 enum TestFiles {

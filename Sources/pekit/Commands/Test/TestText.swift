@@ -1,5 +1,6 @@
 import Foundation
 import PekitLua
+import PekitTools
 
 /// What `pekit test` prints of one file: a line a test, and under a failure what explains it.
 enum TestText {

@@ -1,6 +1,7 @@
 import CLua
 import CLuaShim
 import PekitCore
+import PekitLua
 
 /// Tab completion for the REPL: names of globals and of fields and methods (`pekit.q` →
 /// `pekit.query.`, `jar:` → the jar's methods), and policy or plugin names inside the string

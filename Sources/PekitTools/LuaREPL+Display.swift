@@ -1,6 +1,7 @@
 import CLua
 import CLuaShim
 import PekitCore
+import PekitLua
 
 /// How `pekit repl` shows a value to a person (`LuaREPL(runtime:forPeople: true)`): JSON values
 /// (`pekit.ordered`, `pekit.array`, `pekit.null`, what `pekit.json.decode` gives) as JSON-like

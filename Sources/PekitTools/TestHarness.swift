@@ -1,3 +1,4 @@
+import PekitLua
 /// The Lua side of `pekit test` (TestRunner runs it): `test`, `before_each`, `after_each`, `skip` and `expect` as
 /// globals, and the loop that runs one file's tests (hooks, a fresh jar a test, captured
 /// output, failures with the line they come from). Trusted code, run once a file in the file's

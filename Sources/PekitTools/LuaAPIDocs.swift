@@ -1,4 +1,5 @@
 import PekitCore
+import PekitLua
 
 /// The Lua API's reference: one entry per row of docs/reference/lua-api.md, which is made from
 /// it (`pekit help --lua-api` prints the page; a test holds the file to it), and what the REPL's

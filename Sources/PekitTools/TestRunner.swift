@@ -2,6 +2,7 @@ import CLua
 import CLuaShim
 import Foundation
 import PekitCore
+import PekitLua
 import PekitHTTP
 
 /// One test's result, one per iteration (`--repeat`), as `pekit test` reports it.

@@ -2,6 +2,7 @@ import Foundation
 import CLua
 import CLuaShim
 import PekitCore
+import PekitLua
 
 /// The read-eval-print logic of `pekit repl`, apart from the terminal: feed it lines, print
 /// what it returns. As in Lua's own `lua.c`: a line is first tried as `return <line>` so an
