@@ -84,21 +84,8 @@ enum PolicyPluginSource {
         return text
     }
 
-    /// A Lua string literal in double quotes (the texts here are printable ASCII and UTF-8).
-    static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F { out += "\\\(scalar.value)" } else { out.unicodeScalars.append(scalar) }
-            }
-        }
-        return out + "\""
-    }
+    /// A Lua string literal (the bridge's one writer of them).
+    static func quoted(_ text: String) -> String { LuaLiteral.quoted(text) }
 }
 
 /// A built-in policy's plugin file (`pekit plugins export NAME`); nil for a policy with a custom
