@@ -119,6 +119,9 @@ final class Exchange {
     /// where the body's bytes would otherwise be counted as they came.
     private func checkAnnouncedLength() {
         guard let limit = announcedLimit, let field = PekitResponse.first("Content-Length", in: response.headers) else { return }
+        // With a Transfer-Encoding field libcurl ignores Content-Length (Curl_http_size), and
+        // the limit is judged on the bytes as they come.
+        if PekitResponse.first("Transfer-Encoding", in: response.headers) != nil { return }
         let digits = field.bytes.prefix { (0x30...0x39).contains($0) }
         guard !digits.isEmpty else { return }
         let length = Int(String(decoding: digits, as: UTF8.self)) ?? Int.max  // all digits: nil is an overflow

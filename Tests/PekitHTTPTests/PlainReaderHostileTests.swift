@@ -69,6 +69,11 @@ final class PlainReaderHostileTests: XCTestCase {
         Case(name: "an unknown coding and bytes past an empty body", head: "HTTP/1.1 200 OK\r\nTransfer-Encoding: foo\r\nContent-Length: 0\r\n\r\n0\r\n\r\n"),
         Case(name: "gzip and bytes past an empty body", head: "HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip\r\nContent-Length: 0\r\n\r\n0\r\n\r\n"),
         Case(name: "identity and bytes past the body", head: "HTTP/1.1 200 OK\r\nTransfer-Encoding: identity\r\nContent-Length: 2\r\n\r\nokEXTRA"),
+        // (The http fuzz target's finding in session 21: a Transfer-Encoding field with no chunked
+        // makes libcurl ignore Content-Length and read to the close.)
+        Case(name: "a coding without chunked ignores the length", head: "HTTP/1.1 201 OK\r\nContent-Length: 200\r\nTransfer-Encoding: foo\r\n\r\n"),
+        Case(name: "the http fuzz target's Transfer-Encoding finding", head: "HTTP/2 201\r\nContent-Length: 200 OK\r\nTransfer-Encoding: g(ip, chu~ked\r\nCofer-t-Length: 0\r\n\r\n"),
+        Case(name: "an empty Transfer-Encoding ignores the length", head: "HTTP/1.1 200 OK\r\nTransfer-Encoding:\r\nContent-Length: 2\r\n\r\nokEXTRA"),
         Case(name: "a chunk size of 17 digits", head: "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n00000000000000002\r\nok\r\n0\r\n\r\n"),
         Case(name: "a bare CR in a trailer", head: "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nok\r\n0\r\nX: a\rb\r\n\r\n"),
         Case(name: "a 101 and what follows", head: "HTTP/1.1 101 Switching\r\nUpgrade: x\r\n\r\nrest of it"),

@@ -48,6 +48,8 @@ struct ResponseReader {
     /// No body and no Content-Length for this response (1xx, 204, 304).
     private var bodyless = false
     private var contentLength: Int?
+    /// A Transfer-Encoding field came before any chunked: Content-Length is not the framing.
+    private var ignoresLength = false
     var chunked = false
     /// Transfer codings other than chunked seen (libcurl's decoding stages; more than 5 it refuses).
     var codings = 0
@@ -309,6 +311,9 @@ struct ResponseReader {
             close = true
         } else if !bodyless && starts("transfer-encoding:") {
             try codings(UnsafeRawBufferPointer(rebasing: raw[18...]))
+            // libcurl 7.88 (http.c): a Transfer-Encoding field with no chunked so far makes it
+            // ignore Content-Length, the body then ending only at the close (RFC 9112 §6.3).
+            if !chunked { ignoresLength = true; close = true }
         }
     }
 
@@ -377,7 +382,7 @@ struct ResponseReader {
         }
         if isHead || bodyless { state = .done; return }
         if chunked { state = .chunk(.hex); return }
-        if let contentLength {
+        if let contentLength, !ignoresLength {
             if contentLength == 0 { state = .done } else { remaining = contentLength; state = .body }
             return
         }
@@ -395,7 +400,7 @@ struct ResponseReader {
         if isHead { state = .done; return }
         if chunked { state = .chunk(.hex); return }
         if status == 204 || status == 304 { state = .done; return }
-        if let contentLength, !bodyless {
+        if let contentLength, !bodyless, !ignoresLength {
             if contentLength == 0 { state = .done } else { remaining = contentLength; state = .body }
             return
         }
