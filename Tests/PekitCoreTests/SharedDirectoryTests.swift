@@ -71,6 +71,42 @@ final class SharedDirectoryTests: XCTestCase {
         try read.load(from: path)
         XCTAssertEqual(try read.header(for: RequestURL("http://example.com/")), "theirs=1; mine=2")
     }
+
+    /// A jar that loaded no file keeps no journal of its stores (issue 70: a crawler's jar paid a
+    /// dictionary write a cookie for it): merging it writes every cookie it holds, and its
+    /// removals; from then on only what changes. The result is the journaled jar's.
+    func testAJarThatLoadedNoFileMergesAllItsCookies() throws {
+        let dir = try makeTemporaryDirectory("merge-unjournaled")
+        let path = dir.appendingPathComponent("jar.txt").path
+        let url = try RequestURL("http://example.com/")
+        func other(_ sets: [String]) throws {
+            let jar = CookieJar(publicSuffixes: nil, clock: { 1_800_000_000 })
+            if FileManager.default.fileExists(atPath: path) { try jar.load(from: path) }
+            for set in sets { _ = try jar.receive(set, from: url) }
+            XCTAssertTrue(try jar.save(mergingInto: path))
+        }
+        let mine = CookieJar(publicSuffixes: nil, clock: { 1_800_000_000 })
+        XCTAssertFalse(mine.hasChanges)
+        _ = try mine.receive("a=1; Max-Age=3600", from: url)
+        _ = try mine.receive("gone=1; Max-Age=3600", from: url)
+        XCTAssertTrue(mine.hasChanges)
+        XCTAssertEqual(mine.remove(CookieKey(name: "gone", domain: "example.com", path: "/", hostOnly: true)), true)
+        // Meanwhile another writer made the file, with a cookie of its own and one this jar removed.
+        try other(["theirs=1; Max-Age=3600", "gone=old; Max-Age=3600"])
+        XCTAssertTrue(try mine.save(mergingInto: path))
+        func fileHeader() throws -> String? {
+            let read = CookieJar(publicSuffixes: nil, clock: { 1_800_000_000 })
+            try read.load(from: path)
+            return try read.header(for: url)
+        }
+        XCTAssertEqual(try fileHeader(), "theirs=1; a=1")
+        // The other writer changes a; this jar, unchanged since its save, does not write it back.
+        try other(["a=2; Max-Age=3600"])
+        XCTAssertFalse(try mine.save(mergingInto: path), "no change since the last save")
+        _ = try mine.receive("b=1; Max-Age=3600", from: url)
+        XCTAssertTrue(try mine.save(mergingInto: path))
+        XCTAssertEqual(try fileHeader(), "theirs=1; a=2; b=1")
+    }
 }
 
 /// Cookie attributes as RFC 6265bis §5.6 reads them (issue 41): a control character anywhere

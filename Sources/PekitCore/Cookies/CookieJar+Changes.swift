@@ -8,12 +8,15 @@ extension CookieJar {
     enum Change { case stored, removed }
 
     /// Whether the jar changed since it was made or saved by merging.
-    public var hasChanges: Bool { lock.locked { !changes.isEmpty } }
+    public var hasChanges: Bool { lock.locked { !changes.isEmpty || storedUnjournaled } }
 
-    /// Notes that the cookie with `key` was stored or removed (never while a file loads).
+    /// Notes that the cookie with `key` was stored or removed (never while a file loads). A
+    /// store is written only once the journal of stores is kept (`journalsStores`): before,
+    /// every cookie of the jar is its own change, and `save(mergingInto:)` writes them all.
     @inline(__always)
     func noteChange(_ key: CookieKey, _ change: Change) {
         guard loadDepth == 0 else { return }
+        if change == .stored && !journalsStores { storedUnjournaled = true; return }
         changes[key] = change
         // Stored cookies the jar evicted since are no change to write: let them go once the
         // journal outgrows the jar (O(1) amortized a change).
@@ -25,6 +28,16 @@ extension CookieJar {
         present.reserveCapacity(count)
         for list in byDomain.values { for cookie in list { present.insert(cookie.key) } }
         changes = changes.filter { $0.value == .removed || present.contains($0.key) }
+    }
+
+    /// Starts the journal of stores (a file is about to load, or the jar was just merged into
+    /// one): the cookies the jar holds are its own until then, and are journaled as stored.
+    func startJournalingStores() {
+        guard !journalsStores else { return }
+        journalsStores = true
+        guard storedUnjournaled else { return }
+        for list in byDomain.values { for cookie in list where changes[cookie.key] == nil { changes[cookie.key] = .stored } }
+        storedUnjournaled = false
     }
 
     /// The cookie with `key`, if the jar has it.

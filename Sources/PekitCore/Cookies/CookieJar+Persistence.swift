@@ -99,9 +99,19 @@ extension CookieJar {
             let base = CookieJar(publicSuffixes: publicSuffixes, clock: clock)
             base.limits = limits
             if exists { _ = try base.load(from: path, format: format) }
-            if exists { applyChanges(to: base) } else { base.changes = [:]; applyAll(to: base) }
+            if exists && journalsStores {
+                applyChanges(to: base)
+            } else {
+                // A jar that loaded no file: every cookie in it is its own (and its removals too).
+                if exists { for (key, change) in changes where change == .removed { base.remove(key) } }
+                base.changes = [:]
+                applyAll(to: base)
+            }
             try Files.writeAtomically(base.serialized(format ?? .guess(path), sessions: sessions), to: path)
             changes = [:]
+            storedUnjournaled = false
+            // From now on the file holds this jar's cookies: only what changes is written next time.
+            journalsStores = true
             return true
         }
     }
@@ -148,6 +158,8 @@ extension CookieJar {
     /// Adds the cookies of file text (see `load(from:)`).
     public func load(_ bytes: [UInt8], format: FileFormat, name: String) throws -> (loaded: Int, warnings: [String]) {
         lock.lock(); defer { lock.unlock() }
+        // What is loaded is no change; what the jar held before, and stores after, are.
+        startJournalingStores()
         loadDepth += 1
         defer { loadDepth -= 1 }
         var warnings: [String] = []

@@ -157,6 +157,12 @@ public final class CookieJar: @unchecked Sendable {
     /// (CookieJar+Changes.swift), and whether a file is loading (which changes nothing).
     @exclusivity(unchecked) var changes: [CookieKey: Change] = [:]
     var loadDepth = 0
+    /// Whether stores are written in `changes`: only once the jar loaded a file or saved into one
+    /// by merging. Before that every cookie in it is its own, and a merge writes them all: a jar
+    /// that is never merged (a crawler's, a script's) keeps no journal of its stores (issue 70).
+    var journalsStores = false
+    /// A store was made while `journalsStores` was off (so the jar has changes to save).
+    var storedUnjournaled = false
     /// The last domain checked against the suffix list, and the answer: a response's cookies
     /// mostly name one Domain, which is then looked up once.
     private var lastSuffixCheck: (domain: String, isSuffix: Bool)?
