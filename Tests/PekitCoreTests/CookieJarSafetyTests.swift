@@ -190,4 +190,24 @@ final class CookieJarSafetyTests: XCTestCase {
         _ = try jar.receive("b=1; Max-Age=60", from: RequestURL("https://example.com/"))
         XCTAssertEqual(try jar.header(for: RequestURL("https://example.com/")), "b=1")
     }
+
+    /// The word-at-a-time scan for control bytes (every cookie received passes it) finds what the
+    /// byte-at-a-time reference finds, on random bytes of every length and offset: mostly
+    /// printable text with tabs, bytes past ASCII, and now and then a control byte or DEL.
+    func testTheControlByteScanIsTheByteByByteOne() {
+        var generator = SystemRandomNumberGenerator()
+        let pool: [UInt8] = Array(0x20...0x7E) + [0x09, 0x09, 0x80, 0xC3, 0xA9, 0xFF, 0x7F, 0x00, 0x1F, 0x0A, 0x01]
+        for _ in 0..<20_000 {
+            let length = Int.random(in: 0...40, using: &generator)
+            let bytes = (0..<length).map { _ in Bool.random(using: &generator) && Bool.random(using: &generator) ? pool.randomElement(using: &generator)! : UInt8.random(in: 0x20...0x7E, using: &generator) }
+            let offset = Int.random(in: 0...7, using: &generator)
+            let padded = [UInt8](repeating: 0x41, count: offset) + bytes
+            padded.withUnsafeBufferPointer { all in
+                let part = UnsafeBufferPointer(rebasing: all[offset...])
+                let fast = SetCookie.controlCharacter(part), slow = SetCookie.controlCharacterByBytes(part)
+                XCTAssertEqual(fast?.0, slow?.0, "\(bytes)")
+                XCTAssertEqual(fast?.1, slow?.1, "\(bytes)")
+            }
+        }
+    }
 }
