@@ -28,34 +28,42 @@ static struct {
 } lib;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
+// One library's symbols and where each goes: the three libraries are loaded by one function
+// from these tables.
+struct symbol { const char *name; void **slot; };
+static const struct symbol zlib_symbols[] = {
+    {"inflateInit2_", (void **)&lib.inflateInit2_}, {"inflate", (void **)&lib.inflate},
+    {"inflateEnd", (void **)&lib.inflateEnd}, {"zlibVersion", (void **)&lib.zlibVersion},
+};
+static const struct symbol brotli_symbols[] = {
+    {"BrotliDecoderCreateInstance", (void **)&lib.brCreate}, {"BrotliDecoderDecompressStream", (void **)&lib.brDecompress},
+    {"BrotliDecoderDestroyInstance", (void **)&lib.brDestroy},
+};
+static const struct symbol zstd_symbols[] = {
+    {"ZSTD_createDStream", (void **)&lib.zCreate}, {"ZSTD_decompressStream", (void **)&lib.zDecompress},
+    {"ZSTD_freeDStream", (void **)&lib.zFree}, {"ZSTD_isError", (void **)&lib.zIsError},
+};
+
+// Loads `soname` once (`*state`: 0 not tried, 1 loaded, -1 not there or missing a symbol) and
+// fills every slot; whether it is usable. Under `lock`.
+static int open_library(int *state, const char *soname, const struct symbol *symbols, size_t count) {
+    if (!*state) {
+        void *h = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
+        size_t found = 0;
+        while (h && found < count && (*symbols[found].slot = dlsym(h, symbols[found].name))) found++;
+        *state = h && found == count ? 1 : -1;
+    }
+    return *state == 1;
+}
+
+#define SYMBOLS(table) table, sizeof table / sizeof table[0]
+
 static int load(int kind) {
     pthread_mutex_lock(&lock);
     int ok = 0;
-    if (kind == PEKIT_DECODE_GZIP || kind == PEKIT_DECODE_DEFLATE) {
-        if (!lib.zlib) {
-            void *h = dlopen("libz.so.1", RTLD_NOW | RTLD_LOCAL);
-            lib.zlib = -1;
-            if (h && (lib.inflateInit2_ = dlsym(h, "inflateInit2_")) && (lib.inflate = dlsym(h, "inflate")) &&
-                (lib.inflateEnd = dlsym(h, "inflateEnd")) && (lib.zlibVersion = dlsym(h, "zlibVersion"))) lib.zlib = 1;
-        }
-        ok = lib.zlib == 1;
-    } else if (kind == PEKIT_DECODE_BROTLI) {
-        if (!lib.brotli) {
-            void *h = dlopen("libbrotlidec.so.1", RTLD_NOW | RTLD_LOCAL);
-            lib.brotli = -1;
-            if (h && (lib.brCreate = dlsym(h, "BrotliDecoderCreateInstance")) && (lib.brDecompress = dlsym(h, "BrotliDecoderDecompressStream")) &&
-                (lib.brDestroy = dlsym(h, "BrotliDecoderDestroyInstance"))) lib.brotli = 1;
-        }
-        ok = lib.brotli == 1;
-    } else if (kind == PEKIT_DECODE_ZSTD) {
-        if (!lib.zstd) {
-            void *h = dlopen("libzstd.so.1", RTLD_NOW | RTLD_LOCAL);
-            lib.zstd = -1;
-            if (h && (lib.zCreate = dlsym(h, "ZSTD_createDStream")) && (lib.zDecompress = dlsym(h, "ZSTD_decompressStream")) &&
-                (lib.zFree = dlsym(h, "ZSTD_freeDStream")) && (lib.zIsError = dlsym(h, "ZSTD_isError"))) lib.zstd = 1;
-        }
-        ok = lib.zstd == 1;
-    }
+    if (kind == PEKIT_DECODE_GZIP || kind == PEKIT_DECODE_DEFLATE) ok = open_library(&lib.zlib, "libz.so.1", SYMBOLS(zlib_symbols));
+    else if (kind == PEKIT_DECODE_BROTLI) ok = open_library(&lib.brotli, "libbrotlidec.so.1", SYMBOLS(brotli_symbols));
+    else if (kind == PEKIT_DECODE_ZSTD) ok = open_library(&lib.zstd, "libzstd.so.1", SYMBOLS(zstd_symbols));
     pthread_mutex_unlock(&lock);
     return ok;
 }

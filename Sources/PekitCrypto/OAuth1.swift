@@ -58,7 +58,7 @@ public struct OAuth1: Sendable {
     public func sign(_ request: inout PekitRequest, now: Double) throws -> Explanation {
         let url = try request.requestURL()
         let contentType = request.headers["Content-Type"]
-        let mediaType = contentType.map { String($0.split(separator: ";", maxSplits: 1)[0]).trimmingSpaces.lowercased() }
+        let mediaType = contentType.map { String($0.split(separator: ";", maxSplits: 1)[0]).trimmingOWS.lowercased() }
         let isForm = mediaType == "application/x-www-form-urlencoded"
         let body = try request.bodyBytes()
         let freshNonce = nonce == nil ? String(decoding: Hex.encode(try Digest.random(16)), as: UTF8.self) : ""
@@ -139,13 +139,6 @@ public struct OAuth1: Sendable {
 }
 
 extension String {
-    var trimmingSpaces: String {
-        var s = Substring(self)
-        while s.first == " " || s.first == "\t" { s.removeFirst() }
-        while s.last == " " || s.last == "\t" { s.removeLast() }
-        return String(s)
-    }
-
     /// Spaces as %20 (oauthlib's base string URI).
     var replacingSpaces: String { split(separator: " ", omittingEmptySubsequences: false).joined(separator: "%20") }
 }

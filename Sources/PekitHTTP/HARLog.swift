@@ -117,7 +117,7 @@ public final class HARLog: @unchecked Sendable {
         var unclaimed = sent[...]
         return request.headers.fields.filter { PekitHeaders.sameName($0.name, "Cookie") }.flatMap { field in
             field.value.split(separator: ";").map { pair -> PekitValue in
-                let trimmed = pair.trimmingOWS
+                let trimmed = String(pair.trimmingOWS)
                 let parts = trimmed.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
                 // A nameless cookie is sent as its value alone (RFC 6265bis §5.8.3).
                 let (name, value) = parts.count == 2 ? (parts[0], parts[1]) : ("", trimmed)

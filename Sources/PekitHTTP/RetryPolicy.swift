@@ -64,7 +64,7 @@ public struct RetryPolicy: Sendable, Equatable {
     /// The wait a `Retry-After` value asks for (RFC 9110 §10.2.3: seconds or an HTTP-date), or
     /// nil when it is neither.
     public static func retryAfterSeconds(_ text: String, now: Double) -> Double? {
-        let value = text.trimmingOWS
+        let value = String(text.trimmingOWS)
         if let seconds = Double(value), seconds >= 0 { return seconds }
         if let date = try? Timestamp.parse(value, .http) { return max(0, date - now) }
         return nil

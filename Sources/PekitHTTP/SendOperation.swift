@@ -135,7 +135,7 @@ final class SendOperation {
     /// and the jar then sends nothing to that name. Says so, and what does what was meant.
     static func hostFieldNote(_ url: RequestURL, _ request: PekitRequest) -> SendOptions.Notice? {
         guard url.hostIsIPAddress, let field = request.headers["Host"] else { return nil }
-        var name = Substring(field.trimmingOWS)
+        var name = field.trimmingOWS
         if name.hasPrefix("[") { return nil }
         if let colon = name.lastIndex(of: ":") { name = name[..<colon] }
         guard !name.isEmpty, !RequestURL.isIPAddress(String(name)), name.lowercased() != url.host.lowercased() else { return nil }

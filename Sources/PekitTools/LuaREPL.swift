@@ -228,6 +228,3 @@ public func formatPlugins(_ list: [PluginInfo]) -> String {
         return name + info.kind.padding(toLength: kindWidth, withPad: " ", startingAt: 0) + info.description + "  [" + info.file + "]"
     }.joined(separator: "\n")
 }
-
-/// The pekit version, for banners.
-public let version = Pekit.version

@@ -68,15 +68,17 @@ extension Cookie {
     ///   a file's cookies.
     static func namePrefix(_ name: String, matchingCase: Bool = false) -> NamePrefix? {
         guard name.utf8.first == 0x5F else { return nil }  // "_"
-        if matchingCase {
-            return [NamePrefix.secure, .hostHTTP, .host, .http].first { name.hasPrefix($0.rawValue) }
-        }
         var name = name
         return name.withUTF8 { bytes in
-            if ASCII.hasPrefix(bytes, ignoringCase: "__secure-") { return .secure }
-            if ASCII.hasPrefix(bytes, ignoringCase: "__host-http-") { return .hostHTTP }
-            if ASCII.hasPrefix(bytes, ignoringCase: "__host-") { return .host }
-            return ASCII.hasPrefix(bytes, ignoringCase: "__http-") ? .http : nil
+            // The words as RFC 6265bis writes them: compared as they are, or without case.
+            func starts(_ word: StaticString) -> Bool {
+                guard matchingCase else { return ASCII.hasPrefix(bytes, ignoringCase: word) }
+                return bytes.starts(with: UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount))
+            }
+            if starts("__Secure-") { return .secure }
+            if starts("__Host-Http-") { return .hostHTTP }
+            if starts("__Host-") { return .host }
+            return starts("__Http-") ? .http : nil
         }
     }
 }

@@ -36,11 +36,11 @@ extension CookieJar {
                     pendingSameSite = nil; pendingPartitioned = false; pendingPartitionKey = nil
                     let attributes = text((start + Self.attributesPrefix.utf8.count)..<end)
                     for attribute in attributes.split(separator: ";") {
-                        let parts = attribute.split(separator: "=", maxSplits: 1).map { $0.trimmingSpaces }
+                        let parts = attribute.split(separator: "=", maxSplits: 1).map { $0.trimmingOWS }
                         switch parts.first?.lowercased() {
                         case "samesite": pendingSameSite = parts.count > 1 ? Cookie.SameSite.allCases.first { $0.rawValue.lowercased() == parts[1].lowercased() } : nil
                         case "partitioned": pendingPartitioned = true; pendingPartitionKey = parts.count > 1 ? String(parts[1]) : nil
-                        default: warn("\(name):\(number): unknown attribute \"\(attribute.trimmingSpaces)\" ignored")
+                        default: warn("\(name):\(number): unknown attribute \"\(attribute.trimmingOWS)\" ignored")
                         }
                     }
                     continue

@@ -211,12 +211,3 @@ extension CookieJar {
     }
 }
 
-extension StringProtocol {
-    /// Without the spaces and tabs at either end.
-    var trimmingSpaces: SubSequence {
-        var s = self[...]
-        while let f = s.first, f == " " || f == "\t" { s.removeFirst() }
-        while let l = s.last, l == " " || l == "\t" { s.removeLast() }
-        return s
-    }
-}

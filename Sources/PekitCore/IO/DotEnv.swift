@@ -27,7 +27,7 @@ public enum DotEnv {
             if line.isEmpty || line.hasPrefix("#") { continue }
             if line.hasPrefix("export ") { line = line.dropFirst(7).drop { $0 == " " } }
             guard let eq = line.firstIndex(of: "=") else { throw ParseError(line: number, reason: "expected NAME=VALUE") }
-            let name = String(line[..<eq].trimmingSpaces)
+            let name = String(line[..<eq].trimmingOWS)
             guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." || $0 == "-" }) else {
                 throw ParseError(line: number, reason: "'\(name)' is not a variable name")
             }
@@ -68,7 +68,7 @@ public enum DotEnv {
                 }
             } else {
                 if let hash = rest.firstRange(of: " #") { rest = rest[..<hash.lowerBound] }
-                value = String(rest.trimmingSpaces)
+                value = String(rest.trimmingOWS)
             }
             if let i = out.firstIndex(where: { $0.name == name }) { out[i].value = value } else { out.append((name, value)) }
         }

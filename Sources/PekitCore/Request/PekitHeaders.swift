@@ -1,6 +1,7 @@
 /// Header fields in order, duplicates allowed, names compared case-insensitively. Every name
-/// must be an HTTP token (or, added as written, hold no colon or control byte) and no value may hold CR, LF, NUL or another control byte (tab aside),
-/// so no header can be injected through them.
+/// must be an HTTP token (or, one read as curl's -H line, hold no colon or control byte) and no
+/// value may hold CR, LF, NUL or another control byte (tab aside), so no header can be injected
+/// through them.
 public struct PekitHeaders: Equatable, Sendable {
     /// One field: a name and a value, as written.
     public struct Field: Equatable, Sendable {
@@ -57,9 +58,10 @@ public struct PekitHeaders: Equatable, Sendable {
 
     /// Checks a field before it is added.
     /// - Complexity: one pass over each (this runs for every header of every request).
-    public static func validate(name: String, value: String) throws {
+    /// - Parameter nameAsWritten: see `validate(name:bytes:nameAsWritten:)`.
+    public static func validate(name: String, value: String, nameAsWritten: Bool = false) throws {
         var value = value
-        try value.withUTF8 { try validate(name: name, bytes: $0) }
+        try value.withUTF8 { try validate(name: name, bytes: $0, nameAsWritten: nameAsWritten) }
     }
 
     /// `validate(name:value:)` for a value given as bytes.
@@ -137,16 +139,17 @@ public struct PekitHeaders: Equatable, Sendable {
     }
 
     /// Adds a field whose value is bytes, sent as they are (another one of the same name may exist).
-    /// - Parameters:
-    ///   - name: the field's name, an HTTP token (unless `nameAsWritten`).
-    ///   - value: its bytes, with no CR, LF, NUL or other control byte (tab aside).
-    ///   - spacing: what goes between the colon and the value (spaces and tabs only).
-    ///   - nameAsWritten: a name that is not an HTTP token is sent as written (see
-    ///     `validate(name:bytes:nameAsWritten:)`).
-    public mutating func add(_ name: String, bytes value: [UInt8], spacing: String = " ", nameAsWritten: Bool = false) throws {
-        try Self.validate(name: name, bytes: value, nameAsWritten: nameAsWritten)
+    public mutating func add(_ name: String, bytes value: [UInt8], spacing: String = " ") throws {
+        try Self.validate(name: name, bytes: value)
         try Self.checkSpacing(name, spacing)
         fields.append(Field(name: name, valueBytes: value, spacing: spacing))
+    }
+
+    /// Adds a field whose name and value the caller checked (`validate`): only its spacing is
+    /// checked here. The value's bytes are `raw` where they are not UTF-8, else `value`'s.
+    package mutating func addChecked(_ name: String, _ value: String, raw: [UInt8]?, spacing: String) throws {
+        try Self.checkSpacing(name, spacing)
+        fields.append(raw.map { Field(name: name, valueBytes: $0, spacing: spacing) } ?? Field(name: name, value: value, spacing: spacing))
     }
 
     private static func checkSpacing(_ name: String, _ spacing: String) throws {

@@ -18,13 +18,15 @@ extension RequestBuilder {
     ///   body's length.
     func fields(authority: String, credentials: (user: String, password: String)?, jarCookies: [UInt8]?,
                 body: PekitRequest.Body, bodyType: String?) throws -> PekitHeaders {
+        // Every caller's field checked once, before any is placed (the first bad one is reported).
         for header in headers {
-            try PekitHeaders.validate(name: header.name, bytes: header.rawValue ?? Array((header.value ?? "").utf8), nameAsWritten: header.nameAsWritten)
+            if let raw = header.rawValue { try PekitHeaders.validate(name: header.name, bytes: raw, nameAsWritten: header.nameAsWritten) }
+            else { try PekitHeaders.validate(name: header.name, value: header.value ?? "", nameAsWritten: header.nameAsWritten) }
         }
         // A caller's field: its bytes where they are not UTF-8, as given.
         func add(_ header: Header, as name: String, to fields: inout PekitHeaders) throws {
-            guard header.value != nil else { return }
-            try fields.add(name, bytes: header.rawValue ?? Array((header.value ?? "").utf8), spacing: header.spacing, nameAsWritten: header.nameAsWritten)
+            guard let value = header.value else { return }
+            try fields.addChecked(name, value, raw: header.rawValue, spacing: header.spacing)
         }
         func given(_ name: String) -> Bool { headers.contains { PekitHeaders.sameName($0.name, name) } }
         // A policy's default of one of curl's own fields (a backend's User-Agent or Accept) takes

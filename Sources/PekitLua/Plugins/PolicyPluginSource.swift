@@ -69,15 +69,16 @@ enum PolicyPluginSource {
 
     /// The set as a Lua expression: the named charset nearest to it, then `+ "…"` for the
     /// characters it adds and `- "…"` for those it takes away.
+    /// Ties go to the earlier name: the plainest sets first.
     static func charset(_ set: AllowedSet) -> String {
         let names = ["unreserved", "alphanumerics", "letters"] + AllowedSet.presetNames.filter { !["unreserved", "alphanumerics", "letters"].contains($0) }
-        var best: (name: String, added: [UInt8], removed: [UInt8])?
-        for name in names {
-            guard let preset = AllowedSet.preset(named: name) else { continue }
-            let added = set.subtracting(preset).bytes, removed = preset.subtracting(set).bytes
-            if best == nil || added.count + removed.count < best!.added.count + best!.removed.count { best = (name, added, removed) }
+        let candidates = names.compactMap { name in
+            AllowedSet.preset(named: name).map { (name: name, added: set.subtracting($0).bytes, removed: $0.subtracting(set).bytes) }
         }
-        guard let best else { return quoted(String(decoding: set.bytes, as: UTF8.self)) }
+        // min(by:) keeps the first of equal elements.
+        guard let best = candidates.min(by: { $0.added.count + $0.removed.count < $1.added.count + $1.removed.count }) else {
+            return quoted(String(decoding: set.bytes, as: UTF8.self))
+        }
         var text = "pekit.charset.\(best.name)"
         if !best.added.isEmpty { text += " + " + quoted(String(decoding: best.added, as: UTF8.self)) }
         if !best.removed.isEmpty { text += " - " + quoted(String(decoding: best.removed, as: UTF8.self)) }

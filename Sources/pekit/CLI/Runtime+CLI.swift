@@ -3,7 +3,6 @@ import Glibc
 #endif
 import PekitCore
 import PekitLua
-import PekitTools
 
 /// Makes the Lua runtime the way every command that needs one wants it.
 func makeRuntime(extraPluginDirectories: [String], sandboxed: Bool = false) throws -> LuaRuntime {

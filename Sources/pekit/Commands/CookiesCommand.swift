@@ -1,7 +1,6 @@
 import Foundation
 import PekitCore
 import PekitLua
-import PekitTools
 
 let cookiesCommand = Command(
     name: "cookies",

@@ -3,7 +3,6 @@ import Glibc
 #endif
 import PekitCore
 import PekitLua
-import PekitTools
 
 let encodeCommand = Command(
     name: "encode",

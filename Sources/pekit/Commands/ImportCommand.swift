@@ -1,7 +1,6 @@
 import Foundation
 import PekitCore
 import PekitLua
-import PekitTools
 import PekitHTTP
 
 let importCommand = Command(

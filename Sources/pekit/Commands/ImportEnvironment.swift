@@ -1,6 +1,5 @@
 import Foundation
 import PekitLua
-import PekitTools
 
 // The environment variables of a pasted command, in the script `pekit import curl` prints:
 // read when the script runs (os.getenv), never their values at import.

@@ -1,6 +1,5 @@
 import PekitCore
 import PekitLua
-import PekitTools
 
 let queryCommand = Command(
     name: "query",

@@ -2,7 +2,6 @@ import PekitCore
 import PekitHTTP
 import Foundation
 import PekitLua
-import PekitTools
 
 let runCommand = Command(
     name: "run",

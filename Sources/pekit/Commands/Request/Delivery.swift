@@ -194,20 +194,15 @@ struct Delivery {
                 if include {
                     if shownOnTerminal {
                         // The earlier responses' blocks (redirects, 1xx) escaped, the final one coloured.
-                        let blocks = headBlocks(rawHeads)
-                        for block in blocks.dropLast() { shownHead += Array(printable(String(decoding: block, as: UTF8.self), keepingLineBreaks: true).utf8) }
-                        shownHead += Array(head(escaped: true, style: style).utf8)
-                    } else if doubled {
-                        for line in rawHeads.split(separator: 0x0A, omittingEmptySubsequences: false).dropLast() {
-                            shownHead += line + [0x0A] + line + [0x0A]
-                        }
-                    } else { shownHead = rawHeads }
+                        let earlier = rawHeads[..<lastHeadBlockStart(rawHeads)]
+                        shownHead = Array(printable(String(decoding: earlier, as: UTF8.self), keepingLineBreaks: true).utf8) + Array(head(escaped: true, style: style).utf8)
+                    } else {
+                        shownHead = doubled ? eachLineTwice(rawHeads) : rawHeads
+                    }
                 }
                 // A trailer's lines come after the body, as curl writes them (twice with -D -).
                 var shownTrailers: [UInt8] = []
-                if include && !shownOnTerminal {
-                    shownTrailers = doubled ? Array(trailers.split(separator: 0x0A).map { $0 + [0x0A] + $0 + [0x0A] }.joined()) : trailers
-                }
+                if include && !shownOnTerminal { shownTrailers = doubled ? eachLineTwice(trailers) : trailers }
                 if let path = outputPath {
                     try Files.writeAtomically(shownHead + response.body + shownTrailers, to: path, mode: 0o644)
                 } else {
@@ -222,14 +217,28 @@ struct Delivery {
     }
 }
 
-
-/// Header blocks as they came, one per response (each through its empty line).
-func headBlocks(_ heads: [UInt8]) -> [[UInt8]] {
-    var blocks: [[UInt8]] = [], current: [UInt8] = []
-    for line in heads.split(separator: 0x0A, omittingEmptySubsequences: false).dropLast() {
-        current += line + [0x0A]
-        if line.isEmpty || line == [0x0D] { blocks.append(current); current = [] }
+/// Each line of `bytes` (through its LF) written twice: what curl writes to standard output
+/// when a head's line goes both to `-D -` and to `-i`'s output as it is read.
+func eachLineTwice(_ bytes: [UInt8]) -> [UInt8] {
+    var out: [UInt8] = [], start = 0
+    out.reserveCapacity(bytes.count * 2)
+    while start < bytes.count {
+        let end = bytes[start...].firstIndex(of: 0x0A).map { $0 + 1 } ?? bytes.count
+        out += bytes[start..<end]
+        out += bytes[start..<end]
+        start = end
     }
-    if !current.isEmpty { blocks.append(current) }
-    return blocks
+    return out
+}
+
+/// Where the last header block of `heads` starts: after the empty line that ends the block
+/// before it (a redirect's, a 1xx's), or 0.
+func lastHeadBlockStart(_ heads: [UInt8]) -> Int {
+    var lineStart = 0, last = 0
+    while let lf = heads[lineStart...].firstIndex(of: 0x0A) {
+        let line = heads[lineStart..<lf]
+        lineStart = lf + 1
+        if (line.isEmpty || line.elementsEqual([0x0D])) && lineStart < heads.count { last = lineStart }
+    }
+    return last
 }

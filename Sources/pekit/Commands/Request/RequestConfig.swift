@@ -3,7 +3,6 @@ import PekitCore
 import PekitCrypto
 import PekitHTTP
 import PekitLua
-import PekitTools
 
 /// Builds the request a command line describes, then hands it to `handler` (import), sends it,
 /// or shows it (`--raw`, `--curl`, `--describe`).
