@@ -57,8 +57,11 @@ public struct PekitHeaders: Equatable, Sendable {
     public init() {}
 
     /// Checks a field before it is added.
+    /// - Parameters:
+    ///   - name: the field's name, an HTTP token (unless `nameAsWritten`).
+    ///   - value: its value, with no CR, LF, NUL or other control byte (tab aside).
+    ///   - nameAsWritten: see `validate(name:bytes:nameAsWritten:)`.
     /// - Complexity: one pass over each (this runs for every header of every request).
-    /// - Parameter nameAsWritten: see `validate(name:bytes:nameAsWritten:)`.
     public static func validate(name: String, value: String, nameAsWritten: Bool = false) throws {
         var value = value
         try value.withUTF8 { try validate(name: name, bytes: $0, nameAsWritten: nameAsWritten) }
