@@ -27,7 +27,7 @@ public struct ByteString: Hashable, Comparable, Sendable, ExpressibleByStringLit
 
     public static func == (lhs: ByteString, rhs: ByteString) -> Bool { lhs.bytes == rhs.bytes }
     /// The bytes as a String when they are valid UTF-8.
-    public var utf8String: String? { String(validating: bytes, as: UTF8.self) }
+    public var utf8String: String? { ValidUTF8.string(bytes) }
     /// Whether there are no bytes.
     public var isEmpty: Bool { bytes.isEmpty }
     /// The number of bytes.

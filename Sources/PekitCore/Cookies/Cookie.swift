@@ -54,8 +54,14 @@ public struct Cookie: Equatable, Sendable {
 
     /// Sets the value from bytes, kept as they are where they are not UTF-8.
     public mutating func setValue(bytes: [UInt8]) {
-        if let text = String(validating: bytes, as: UTF8.self) { value = text; rawValue = nil } else {
-            value = String(decoding: bytes, as: UTF8.self); rawValue = bytes
+        bytes.withUnsafeBufferPointer { setValue(bytes: $0) }
+    }
+
+    /// `setValue(bytes:)` from bytes where they are (a line of a file): an array is made of
+    /// them only when they are not UTF-8.
+    package mutating func setValue(bytes: UnsafeBufferPointer<UInt8>) {
+        if let text = ValidUTF8.string(bytes) { value = text; rawValue = nil } else {
+            value = String(decoding: bytes, as: UTF8.self); rawValue = Array(bytes)
         }
     }
 

@@ -6,6 +6,9 @@ struct BulkIndex {
     /// cookie there, and a mismatch falls back to a scan of the domain's list, so a collision
     /// costs time, never a wrong answer. A hash with no entry belongs to no cookie in the jar.
     var places: [UInt64: Int] = [:]
+    /// Each domain as the file writes it → its canonical host and whether that is an IP address
+    /// (`checkStorable`'s work, done once a domain a load).
+    var hosts: [String: (canonical: String, isIP: Bool)] = [:]
 
     static func hash(_ cookie: Cookie) -> UInt64 {
         add(cookie.partitionKey ?? "", to: FNV1a.add(cookie.hostOnly ? 1 : 0, to: add(cookie.path, to: add(cookie.name, to: add(cookie.domain, to: FNV1a.basis)))))

@@ -87,8 +87,8 @@ extension CookieJar {
                                     hostOnly: !subdomains && !dotted, secure: secure, httpOnly: httpOnly, sameSite: sameSite, partitioned: partitioned,
                                     partitionKey: partitionKey)
                 // The value's bytes as the file has them (not UTF-8 ones too).
-                if fields.count == 7 { cookie.setValue(bytes: Array(buffer[fields[6]])) }
-                do { try set(cookie) } catch { warn("\(name):\(number): \(error); line skipped"); continue }
+                if fields.count == 7 { cookie.setValue(bytes: UnsafeBufferPointer(rebasing: buffer[fields[6]])) }
+                do { try set(consume cookie) } catch { warn("\(name):\(number): \(error); line skipped"); continue }
                 loaded += 1
             }
             return loaded

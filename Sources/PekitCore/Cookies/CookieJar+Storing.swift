@@ -80,8 +80,10 @@ extension CookieJar {
             }
         }
         let secureOrigin = url.isSecureContext
-        if let (rule, reason) = Self.brokenRule(StorageCandidate(cookie: cookie, origin: url, pathAttribute: parsed.path, domainAttribute: parsed.domain,
-                                                                 http: http, site: site)) {
+        // The candidate (a copy of the cookie) made only when a rule may refuse it.
+        if Self.mayBreakARule(cookie: cookie, origin: url, http: http, site: site),
+           let (rule, reason) = Self.brokenRuleOfRows(StorageCandidate(cookie: cookie, origin: url, pathAttribute: parsed.path, domainAttribute: parsed.domain,
+                                                                       http: http, site: site)) {
             return reject(rule, reason)
         }
         // CHIPS: a partitioned cookie belongs to the top-level site it was set under.
@@ -186,12 +188,14 @@ extension CookieJar {
     /// same key; its expiry is capped at `Cookie.maximumLifetime` from now.
     /// - Throws: `CookieError.invalidCookie` for control bytes in the name or value, a name and
     ///   value over the size limit, or an expiry that is not a number.
-    public func set(_ cookie: Cookie) throws {
+    public func set(_ given: consuming Cookie) throws {
+        // Taken, not copied (a file's loader passes each cookie on): the copy of a cookie with
+        // its seven strings was a tenth of loading a cookies.txt line.
+        var cookie = consume given
         lock.lock(); defer { lock.unlock() }
         if let (_, problem) = Cookie.problem(name: cookie.name, value: cookie.value, limit: limits.maxNameValueBytes, valueBytes: cookie.rawValue?.count) {
             throw CookieError.invalidCookie("cookie \"\(String(cookie.name.prefix(40)))\": \(problem)")
         }
-        var cookie = cookie
         try checkStorable(&cookie)
         let wall = clock()
         let now = tick(at: wall)
@@ -229,8 +233,15 @@ extension CookieJar {
     /// - Throws: `CookieError.invalidCookie` naming the cookie and the rule.
     func checkStorable(_ cookie: inout Cookie) throws {
         func refuse(_ why: String) -> CookieError { .invalidCookie("cookie \"\(String(cookie.name.prefix(40)))\": \(why)") }
-        let domain: String
-        do { domain = try RequestURL.checkedCanonicalHost(cookie.domain) } catch { throw refuse("the domain \"\(cookie.domain)\" is not a host name: \(error)") }
+        let domain: String, isIP: Bool
+        if let known = bulk?.hosts[cookie.domain] {
+            // A file names each domain many times: its canonical form is found once a load.
+            (domain, isIP) = known
+        } else {
+            do { domain = try RequestURL.checkedCanonicalHost(cookie.domain) } catch { throw refuse("the domain \"\(cookie.domain)\" is not a host name: \(error)") }
+            isIP = RequestURL.isIPAddress(domain)
+            bulk?.hosts[cookie.domain] = (domain, isIP)
+        }
         cookie.domain = domain
         // A path is written into cookies.txt as it is: a control character in it is refused,
         // as a received cookie with one is (RFC 6265bis §5.6).
@@ -239,9 +250,11 @@ extension CookieJar {
             throw refuse("the path holds control byte 0x\(ASCII.hex(byte)) at byte \(offset)")
         }
         if cookie.path.utf8.count > SetCookie.maxAttributeValue { throw refuse("the path is over \(SetCookie.maxAttributeValue) bytes") }
-        if RequestURL.isIPAddress(domain) { cookie.hostOnly = true }
+        if isIP { cookie.hostOnly = true }
         if !cookie.hostOnly && isPublicSuffix(domain) { throw refuse("the domain \(domain) is a public suffix") }
-        // The same rules a received cookie passes, but for those that need a response.
+        // The same rules a received cookie passes, but for those that need a response; the
+        // candidate (a copy of the cookie) made only when one of them may refuse it.
+        guard Self.mayBreakARule(cookie: cookie, origin: nil, http: true, site: .same) else { return }
         var candidate = StorageCandidate(cookie: cookie, origin: nil, pathAttribute: nil, domainAttribute: nil, http: true, site: .same)
         candidate.prefixesMatchCase = headerRule == .curl
         if let (_, reason) = Self.brokenRule(candidate) {

@@ -25,7 +25,7 @@ public struct PekitHeaders: Equatable, Sendable {
         /// A field whose value is bytes: kept as they are where they are not UTF-8.
         public init(name: String, valueBytes: [UInt8], spacing: String = " ") {
             self.name = name; self.spacing = spacing
-            if let text = String(validating: valueBytes, as: UTF8.self) { value = text; rawValue = nil } else {
+            if let text = ValidUTF8.string(valueBytes) { value = text; rawValue = nil } else {
                 value = String(decoding: valueBytes, as: UTF8.self); rawValue = valueBytes
             }
         }

@@ -38,7 +38,7 @@ public struct RequestBuilder: Sendable {
         /// A field whose value is bytes (a Lua string, a command line's argument), sent as given.
         public init(_ name: String, bytes: [UInt8], spacing: String = " ") {
             self.init(name, String(decoding: bytes, as: UTF8.self), spacing: spacing)
-            if String(validating: bytes, as: UTF8.self) == nil { rawValue = bytes }
+            if ValidUTF8.string(bytes) == nil { rawValue = bytes }
         }
 
         /// A field written as one line, as curl's `-H` reads it: `Name: value` sent as written
