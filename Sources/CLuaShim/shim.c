@@ -38,6 +38,11 @@ typedef struct {
     char *room;
     size_t room_size;
     int adopting;
+    // A wall-clock limit on the Lua code of a state that has no budget (`pekit test --max-time`):
+    // CLOCK_MONOTONIC nanoseconds (0: none), and the words that stop the code past it.
+    long long limit_deadline;
+    char limit_message[160];
+    char limit_exempt[64];  // the chunk the limit does not stop (its source, "=pekit test")
 } pekit_alloc_state;
 
 static void pekit_hook(lua_State *L, lua_Debug *ar);
@@ -247,6 +252,9 @@ void pekit_set_dispatcher(pekit_dispatch_fn fn) { atomic_store_explicit(&dispatc
 
 static int interrupted(void);
 static int stop(lua_State *L, const char *why);
+static int past_limit(pekit_alloc_state *st);
+static int stop_at_limit(lua_State *L, pekit_alloc_state *st, int level);
+static int exempt(lua_State *L, pekit_alloc_state *st, int level);
 static int spent(pekit_alloc_state *st);
 static int stop_spent(lua_State *L, pekit_alloc_state *st);
 #define PEKIT_BYTES_PER_STEP 8
@@ -292,6 +300,8 @@ static int pekit_trampoline(lua_State *L) {
     // Ctrl-C during a call (a transfer polls for it and gives up): stop here, and at every
     // instruction after, even if the script wraps the call in pcall.
     if (interrupted()) return stop(L, "interrupted");
+    // Past a time limit (a send it cut short, a sleep it ended): stopped here, in its words.
+    if (!st->budgeted && past_limit(st) && !exempt(L, st, 1)) return stop_at_limit(L, st, 1);
     // In a plugin's state a call is charged a step and the bytes it made (the work it did
     // itself, a JSONPath query's nodes, it charged with pekit_budget_spend); a call that spent
     // the budget or passed the time limit stops the plugin, whatever error it returned.
@@ -432,6 +442,46 @@ static int stop_spent(lua_State *L, pekit_alloc_state *st) {
     return stop(L, why);
 }
 
+// ---- A time limit for a state without a budget (pekit test's --max-time) ----
+
+static int past_limit(pekit_alloc_state *st) {
+    return st->limit_deadline && monotonic_ns() > st->limit_deadline;
+}
+
+/// Whether the Lua function `level` frames up runs the host's own code (the chunk the limit
+/// exempts: pekit test's harness, which must go on to the next test).
+static int exempt(lua_State *L, pekit_alloc_state *st, int level) {
+    if (!st->limit_exempt[0]) return 0;
+    lua_Debug ar;
+    if (!lua_getstack(L, level, &ar) || !lua_getinfo(L, "S", &ar)) return 0;
+    return strcmp(ar.source, st->limit_exempt) == 0;
+}
+
+/// Stops the code at its limit; from then on every instruction of it stops it again (the hook
+/// runs at each), so code that catches the error with pcall cannot go on past the limit. The
+/// exempt chunk runs on: it sets the next limit, or none.
+static int stop_at_limit(lua_State *L, pekit_alloc_state *st, int level) {
+    lua_sethook(L, pekit_hook, LUA_MASKCOUNT, 1);
+    // Where the code was: the running function in a hook (level 0), the caller of a host call (1).
+    luaL_where(L, level);
+    lua_pushstring(L, st->limit_message);
+    lua_concat(L, 2);
+    return lua_error(L);
+}
+
+void pekit_time_limit(lua_State *L, long long nanoseconds, const char *message, const char *exempt_source) {
+    pekit_alloc_state *st = alloc_state(L);
+    if (st->budgeted) return;  // a plugin's calls have their own limit
+    st->limit_deadline = nanoseconds > 0 ? monotonic_ns() + nanoseconds : 0;
+    snprintf(st->limit_message, sizeof st->limit_message, "%s", message ? message : "time limit exceeded");
+    snprintf(st->limit_exempt, sizeof st->limit_exempt, "%s", exempt_source ? exempt_source : "");
+    // The hook reads the clock every PEKIT_HOOK_PERIOD instructions while a limit is set (a
+    // watched state runs without one otherwise); threads made after this copy it.
+    if (nanoseconds > 0) lua_sethook(st->main, pekit_hook, LUA_MASKCOUNT, PEKIT_HOOK_PERIOD);
+}
+
+int pekit_time_limit_passed(lua_State *L) { return past_limit(alloc_state(L)); }
+
 static void pekit_hook(lua_State *L, lua_Debug *ar) {
     (void)ar;
     if (interrupted()) stop(L, "interrupted");
@@ -439,10 +489,15 @@ static void pekit_hook(lua_State *L, lua_Debug *ar) {
     if (st->budgeted) {
         st->budget -= lua_gethookcount(L);
         if (spent(st)) stop_spent(L, st);
+    } else if (past_limit(st)) {
+        if (!exempt(L, st, 0)) stop_at_limit(L, st, 0);
+        // The exempt chunk runs at the usual period, and is checked again there.
+        lua_sethook(L, pekit_hook, LUA_MASKCOUNT, 1);
+        return;
     }
-    // Ctrl-C dealt with: a watched state runs without a hook again; any other goes back to the
-    // usual period (after a stop, or with a new budget).
-    if (st->slot >= 0 && !st->budgeted) lua_sethook(L, NULL, 0, 0);
+    // Ctrl-C dealt with: a watched state runs without a hook again (unless a time limit needs
+    // it); any other goes back to the usual period (after a stop, or with a new budget).
+    if (st->slot >= 0 && !st->budgeted && !st->limit_deadline) lua_sethook(L, NULL, 0, 0);
     else if (lua_gethookcount(L) != PEKIT_HOOK_PERIOD) lua_sethook(L, pekit_hook, LUA_MASKCOUNT, PEKIT_HOOK_PERIOD);
 }
 

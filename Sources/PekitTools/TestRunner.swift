@@ -57,6 +57,14 @@ public struct TestOptions: Sendable {
     /// The bytes curl sends for a command line (`expect(req):same_as_curl(cmd)`): pekit's own
     /// reading of curl's flags, which the command line gives.
     public var curlRequest: (@Sendable (String) throws -> [UInt8])?
+    /// `--max-time`: the seconds a test (its before_each hooks and body) may run, and its
+    /// after_each hooks as many more; nil: no limit. A run that waits forever is a failed test,
+    /// not a stuck CI job.
+    public var maxTime: Double? = TestOptions.defaultMaxTime
+    /// `--timeout`: the seconds a send that gives no timeout of its own may take; nil: none.
+    public var requestTimeout: Double? = TestOptions.defaultRequestTimeout
+    public static let defaultMaxTime = 300.0
+    public static let defaultRequestTimeout = 30.0
     public init() {}
 }
 
@@ -100,6 +108,7 @@ public enum TestRunner {
                 return result
             }
             runtime.harLog = options.har
+            HTTPModule.state(runtime).defaultTimeout = options.requestTimeout
             let chunk = stack.top
             try runtime.load(Array(testHarnessSource.utf8), chunkName: "=pekit test")
             stack.pushGlobal("pekit")
@@ -111,6 +120,8 @@ public enum TestRunner {
             stack.push(bool: options.failFast); stack.rawSet(-2, "fail_fast")
             stack.push(integer: Int64(options.outputLimit)); stack.rawSet(-2, "output_limit")
             stack.push(Self.shortSource(path)); stack.rawSet(-2, "short_src")
+            if let maxTime = options.maxTime { stack.push(number: maxTime); stack.rawSet(-2, "max_time") }
+            if let timeout = options.requestTimeout { stack.push(number: timeout); stack.rawSet(-2, "request_timeout") }
             try runtime.callCatchingInterrupts(4, results: 1)
             let report = try runtime.value(at: -1, path: "the harness's report")
             stack.pop(2)
@@ -148,6 +159,12 @@ public enum TestRunner {
             state.harComment = try call.string(2)
             last = nil
             state.exchanges = { last = ($0, $1) }
+            return 0
+        }
+        // limit(seconds, message): from now, the test's code may run `seconds` more (0: no
+        // limit), and its sends are given no longer than what is left.
+        setFunction(-1, "pekit test", "limit") { call in
+            call.runtime.setTimeLimit(call.stack.number(1), message: (try? call.string(2)) ?? "", exempting: "=pekit test")
             return 0
         }
         setFunction(-1, "pekit test", "finish") { _ in state.defaultJar = nil; state.exchanges = nil; state.harComment = nil; last = nil; return 0 }
@@ -206,11 +223,60 @@ public enum TestRunner {
         for field in response.headers {
             lines.append("  \(field.name): " + (HARLog.secretFields.contains(field.name.lowercased()) ? "<redacted>" : field.value.description))
         }
+        // The body as the server sent it, but for the credentials left out above: a server that
+        // echoes the request (or sets a cookie it also writes in the page) must not show them here.
+        let hidden = secretValues(sent.headers.fields.map { ($0.name, $0.value.description) } + response.headers.map { ($0.name, $0.value.description) })
+        lines += bodyLines(response.body, contentType: response.headers.first { $0.name.lowercased() == "content-type" }?.value.description)
+            .map { line in hidden.reduce(line) { $0.replacingOccurrences(of: $1, with: "<redacted>") } }
         if let notes = response.cookieNotes, !(notes.sent.isEmpty && notes.received.isEmpty) {
             lines.append("the jar:")
             lines += (notes.sent + notes.received).map { "  " + $0 }
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// What of the credential fields (`HARLog.secretFields`) a page may repeat: each value
+    /// whole, an Authorization value's credentials after its scheme, and each cookie's
+    /// `name=value` (its value alone when that is long enough not to be a common word), longest
+    /// first so that a value is hidden before a part of it.
+    static func secretValues(_ fields: [(name: String, value: String)]) -> [String] {
+        var found: Set<String> = []
+        for (name, value) in fields where HARLog.secretFields.contains(name.lowercased()) {
+            found.insert(value)
+            let lower = name.lowercased()
+            if lower.hasSuffix("authorization"), let space = value.firstIndex(of: " ") { found.insert(String(value[value.index(after: space)...].trimmingOWS)) }
+            if lower == "cookie" || lower == "set-cookie" {
+                let pairs = value.split(separator: ";").prefix(lower == "cookie" ? Int.max : 1)
+                for pair in pairs.map({ String($0.trimmingOWS) }) {
+                    found.insert(pair)
+                    if let eq = pair.firstIndex(of: "="), pair.distance(from: eq, to: pair.endIndex) > 8 { found.insert(String(pair[pair.index(after: eq)...])) }
+                }
+            }
+        }
+        return found.filter { $0.utf8.count >= 4 }.sorted { $0.utf8.count > $1.utf8.count }
+    }
+
+    /// The most of a response's body a failure shows (Hurl's `--error-format long` shows it all;
+    /// a report with a 10 MB page in every failure helps no one).
+    static let shownBody = 4096
+
+    /// A failed test's response body, as its reader wants it: JSON indented, other text as it
+    /// is, each line indented under "the response:"; the first `shownBody` bytes and the size
+    /// when it is longer; a body that is not text by its size alone.
+    static func bodyLines(_ body: [UInt8], contentType: String?) -> [String] {
+        guard !body.isEmpty else { return [] }
+        func indented(_ text: String) -> [String] { [""] + text.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 } }
+        let json = contentType.map { $0.lowercased().contains("json") } ?? false
+        if json, let value = try? JSON.parse(body, maxDepth: 64, duplicates: .keep) {
+            let pretty = JSON.display(value)
+            let cut = pretty.count > shownBody ? "… (\(body.count) bytes; the first \(shownBody) of it indented shown)" : ""
+            return indented(String(decoding: pretty.prefix(shownBody), as: UTF8.self) + cut)
+        }
+        // Text cut at a character's start, never inside one.
+        var end = min(body.count, shownBody)
+        while end < body.count && end > 0 && body[end] & 0xC0 == 0x80 { end -= 1 }
+        guard let prefix = String(validating: body[..<end], as: UTF8.self) else { return ["", "  (a body of \(body.count) bytes, not text)"] }
+        return indented(prefix + (end < body.count ? "… (\(body.count) bytes; the first \(end) shown)" : ""))
     }
 
     static func read(_ report: PekitValue, into result: inout TestFileResult) {

@@ -11,6 +11,36 @@ final class CookiesCommandTests: XCTestCase {
 
     func run(_ args: String...) throws -> PekitResult { try PekitProcess.run(Array(args), directory: directory) }
 
+    /// Issue 71: a cookie from an address that names a domain is refused with the two ways to
+    /// keep it as the name's (the URL with the name and `--connect`, or the httpdns filter), as
+    /// `pekit request` points to them; and `--filter NAME:KEY=VALUE` hands the plugin typed
+    /// values, as `query --set` reads them (`false` is false, `3` a number).
+    func testAnAddressCookieHintAndTypedFilterOptions() throws {
+        let directory = try makeTemporaryDirectory("pekit-cookies-hint")
+        let r = try PekitProcess.run(["cookies", "receive", "j.txt", "http://203.0.113.7/", "sid=1; Domain=example.com"], directory: directory)
+        XCTAssertEqual(r.stdout, """
+            rejected sid: Domain=example.com does not match the host 203.0.113.7: an IP address takes no Domain attribute but itself
+            hint     the response came from the address 203.0.113.7: to keep the cookie as example.com's, put the name in the URL and the address apart (pekit request --connect example.com:80=203.0.113.7:80 http://example.com/…), or map the address with the httpdns filter: --filter 'httpdns:hosts=203.0.113.7=example.com'
+
+            """)
+        // The filter the hint names does what it says.
+        let mapped = try PekitProcess.run(["cookies", "receive", "--filter", "httpdns:hosts=203.0.113.7=example.com", "j.txt", "http://203.0.113.7/", "sid=1; Domain=example.com"], directory: directory)
+        XCTAssertTrue(mapped.stdout.hasPrefix("stored   sid=1  domain=example.com"), mapped.stdout + mapped.stderr)
+
+        let plugins = directory.appendingPathComponent("plugins")
+        try FileManager.default.createDirectory(at: plugins, withIntermediateDirectories: true)
+        try #"""
+            return { name = "typed", kind = "cookie-filter", description = "accepts only when its options came typed",
+              new = function(o)
+                local ok = o.strict == false and math.type(o.max) == "integer" and o.name == "x" and o.hosts.a == 1 and #o.list == 2
+                return { accept = function() return ok end }
+              end }
+            """#.write(to: plugins.appendingPathComponent("typed.lua"), atomically: true, encoding: .utf8)
+        let typed = try PekitProcess.run(["cookies", "receive", "--plugins", plugins.path, "--filter", "typed:strict=false,max=3,name=x,hosts=a=1,list=1,list=true",
+                                          "t.txt", "http://h.example/", "a=1"], directory: directory)
+        XCTAssertTrue(typed.stdout.hasPrefix("stored   a=1"), typed.stdout + typed.stderr)
+    }
+
     func testReceiveHeaderListExplainDelete() throws {
         // The clock in 2038, so the Expires (2038-06-09) is within the 400 days a cookie is kept.
         let receive = try run("cookies", "receive", "jar.txt", "https://www.example.com/a/b", "sid=1; Domain=example.com; Secure; HttpOnly; Expires=Wed, 09 Jun 2038 10:18:14 GMT",

@@ -6,7 +6,7 @@ import PekitTestSupport
 /// each option, in each of its forms, is in the help; each help has an example; `help` works
 /// every way a user asks for it.
 final class HelpTextTests: XCTestCase {
-    static let commands = ["encode", "decode", "query", "url", "cookies", "request", "import", "har", "run", "repl", "plugins", "completion"]
+    static let commands = ["encode", "decode", "query", "url", "cookies", "request", "import", "har", "run", "repl", "test", "plugins", "completion"]
 
     func testEveryOptionIsInItsCommandsHelp() throws {
         var missing: [String] = []
@@ -26,6 +26,20 @@ final class HelpTextTests: XCTestCase {
             XCTAssertTrue(help.range(of: #"(?m)^ *examples?:"#, options: .regularExpression) != nil, "pekit \(command) --help has no example")
         }
         XCTAssertEqual(missing, [], "options missing from their command's help")
+    }
+
+    /// No option row loses its start (`pekit url --help` showed `--color WHEN` with nothing
+    /// after it, its help's first line empty): every row's help begins on its label's line, and
+    /// no line of any help ends in spaces.
+    func testNoHelpRowLosesItsStart() throws {
+        var broken: [String] = []
+        for command in Self.commands + ["help"] {
+            let help = try PekitProcess.run(command == "help" ? ["--help"] : [command, "--help"]).stdout
+            for line in help.split(separator: "\n", omittingEmptySubsequences: false) where line.last == " " || line.last == "\t" {
+                broken.append("pekit \(command): \"\(line)\"")
+            }
+        }
+        XCTAssertEqual(broken, [])
     }
 
     func testHelpEveryWayItIsAskedFor() throws {

@@ -16,6 +16,9 @@ final class OptionDeclarationTests: XCTestCase {
         for file in files {
             let text = try String(contentsOf: cli.appendingPathComponent(file), encoding: .utf8)
             for name in names {
+                // pekit test's --max-time is a test's limit, not a send's (the issue that asked
+                // for it names it so); its --timeout is the send option's row.
+                if file == "Commands/Test/TestCommand.swift" && name == "max-time" { continue }
                 XCTAssertFalse(text.contains("Option(\"\(name)\""), "\(file) declares --\(name) again: it is SendOptions.fields' (use its row)")
             }
         }

@@ -1,3 +1,5 @@
+import Foundation
+import PekitTestSupport
 import XCTest
 
 final class QueryCommandTests: XCTestCase {
@@ -94,14 +96,39 @@ final class QueryCommandTests: XCTestCase {
         XCTAssertEqual(try PekitProcess.run("query", "--decode", "--server", "qs", "--set", "depth=0", "a[b]=1").stdout, #"{"a[b]":"1"}"# + "\n")
     }
 
+    /// Issue 71: a framework's name reads as the parser it runs (Rails and Sinatra: Rack's
+    /// parse_nested_query; Laravel and Symfony: PHP's; Express 4: qs), and Django, Flask and
+    /// FastAPI as Python's parse_qs keeping blank values, held to Python itself.
+    func testFrameworksReadAsTheParserTheyRun() throws {
+        for (framework, model, query) in [("rails", "rack", "a[b]=1&a[c][]=2&d="), ("sinatra", "rack", "x[]=1&x[]=2"), ("laravel", "php", "a[]=1&b.c=2"),
+                                          ("symfony", "php", "a[x]=1"), ("express", "qs", "a[b]=1&c=2&c=3")] {
+            let got = try PekitProcess.run("query", "--decode", "--server", framework, query)
+            let want = try PekitProcess.run("query", "--decode", "--server", model, query)
+            XCTAssertEqual(got.stdout, want.stdout, framework)
+            XCTAssertEqual(got.status, 0, got.stderr)
+        }
+        let query = "a=&b=1&a=2&c"
+        let python = String(decoding: try runPython("import json, sys, urllib.parse; print(json.dumps(urllib.parse.parse_qs(sys.stdin.read(), keep_blank_values=True), separators=(',', ':')))",
+                                                     input: Data(query.utf8)), as: UTF8.self)
+        for framework in ["django", "flask", "fastapi", "Django"] {
+            XCTAssertEqual(try PekitProcess.run("query", "--decode", "--server", framework, query).stdout, python, framework)
+        }
+        // A framework's options under the user's: --set wins.
+        XCTAssertEqual(try PekitProcess.run("query", "--decode", "--server", "django", "--set", "keep_blank_values=false", query).stdout, #"{"b":["1"],"a":["2"]}"# + "\n")
+        // And from Lua, by name and in an options table.
+        let lua = try PekitProcess.run(["run", "-e", #"print(pekit.json.encode(pekit.query.decode("a[b]=1", "rails")), pekit.json.encode(pekit.query.decode("a=", { server = "flask" })))"#])
+        XCTAssertEqual(lua.stdout, #"{"a":{"b":"1"}}\#t{"a":[""]}"# + "\n", lua.stderr)
+    }
+
     func testErrors() throws {
         let json = try PekitProcess.run(["query"], stdin: Array("{\"x\": [1,".utf8))
         XCTAssertEqual(json.stderr, "pekit query: standard input: invalid JSON at byte 10: unexpected end of input\n")
         XCTAssertEqual(json.status, 1)
         let top = try PekitProcess.run("query", "[1, 2]")
         XCTAssertEqual(top.stderr, "pekit query: parameters[1]: parameters must be a map or a list of {key, value} pairs\n")
-        let server = try PekitProcess.run("query", "--check", "django", "{}")
-        XCTAssertEqual(server.stderr, "pekit query: unknown server 'django' (known: qs, php, rack, python, go, whatwg, node-querystring) (see 'pekit query --help')\n")
+        let server = try PekitProcess.run("query", "--check", "pyramid", "{}")
+        XCTAssertEqual(server.stderr, "pekit query: unknown server 'pyramid' (known: qs, php, rack, python, go, whatwg, node-querystring; "
+                       + "frameworks: rails (rack), sinatra (rack), laravel (php), symfony (php), express (qs), django (python), flask (python), fastapi (python)) (see 'pekit query --help')\n")
         XCTAssertEqual(server.status, 2)
         let policy = try PekitProcess.run("query", "--policy", "nope", "{}")
         XCTAssertTrue(policy.stderr.hasPrefix("pekit query: unknown policy \"nope\""), policy.stderr)

@@ -513,4 +513,23 @@ final class RequestCommandTests: XCTestCase {
         XCTAssertEqual(usage.status, 2)
         XCTAssertEqual(try PekitProcess.run(["request"]).stderr, "pekit request: give a URL (see 'pekit request --help')\n")
     }
+
+    /// Issue 71: `--param-json` takes a whole JSON object (each member a parameter), and an item
+    /// that does not read is named under the option it came with.
+    func testParamJSONTakesAnObjectAndNamesItself() throws {
+        let object = try PekitProcess.run("request", "--param-json", #"{"a":{"b":1},"n":2}"#, "--param", "c=3", "http://h.example/")
+        // The members join the other parameters, which the default policy sorts by key.
+        XCTAssertEqual(object.stdout.components(separatedBy: "\r\n").first, "GET /?a%5Bb%5D=1&c=3&n=2 HTTP/1.1", object.stderr)
+        let word = try PekitProcess.run("request", "--param-json", "nope", "http://h.example/")
+        XCTAssertEqual(word.stderr, "pekit request: --param-json takes key=JSON or a JSON object, not 'nope' (see 'pekit request --help')\n")
+        XCTAssertEqual(word.status, 2)
+        let list = try PekitProcess.run("request", "--param-json", "[1]", "http://h.example/")
+        XCTAssertEqual(list.stderr, "pekit request: --param-json takes key=JSON or a JSON object, not '[1]' (see 'pekit request --help')\n")
+        let bad = try PekitProcess.run("request", "--param-json", #"{"a":}"#, "http://h.example/")
+        XCTAssertTrue(bad.stderr.hasPrefix(#"pekit request: --param-json takes key=JSON or a JSON object, and '{"a":}' is neither: "#), bad.stderr)
+        let value = try PekitProcess.run("request", "--param-json", "n=x", "http://h.example/")
+        XCTAssertTrue(value.stderr.hasPrefix("pekit request: --param-json 'n=x': the value is not JSON"), value.stderr)
+        let plain = try PekitProcess.run("request", "--param", "x", "http://h.example/")
+        XCTAssertEqual(plain.stderr, "pekit request: --param takes key=value, not 'x' (see 'pekit request --help')\n")
+    }
 }

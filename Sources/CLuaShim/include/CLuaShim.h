@@ -147,6 +147,14 @@ void pekit_budget_end(lua_State *L);
 /// Charges `steps` of C-level work (pattern matching) to the budget; raises "instruction budget
 /// exceeded" or "interrupted" like the hook does. Only for C functions called from Lua.
 void pekit_charge(lua_State *L, long long steps);
+/// A wall-clock limit on the Lua code of a state without a budget (`pekit test --max-time`):
+/// from now, `nanoseconds` (0: none). Past it, the code is stopped with `message` at the next
+/// hook or return from a host call, and at every instruction after (a pcall cannot keep it
+/// going), except the code of the chunk whose source is `exempt_source` (the host's harness,
+/// which sets the next limit; NULL: none).
+void pekit_time_limit(lua_State *L, long long nanoseconds, const char *message, const char *exempt_source);
+/// Whether the state's time limit has passed (polled by the host's waits: a sleep, a poll).
+int pekit_time_limit_passed(lua_State *L);
 /// Installs a SIGINT handler; from now on Ctrl-C stops the Lua code running in any state (as
 /// lua.c does, but also inside coroutines and pattern matching).
 void pekit_catch_interrupts(void);

@@ -19,6 +19,12 @@ public struct JSONPath: Sendable, CustomStringConvertible {
 
     public var description: String { text }
 
+    /// Whether the query is singular (RFC 9535 §2.3.5.1: name and index selectors only, one a
+    /// segment, no descendant segment): it selects at most one node, where any other query
+    /// selects a node list, even of one node. A test compares a singular query's node, and any
+    /// other query's list.
+    public var isSingular: Bool { Query(relative: false, segments: segments).isSingular }
+
     /// The values the query selects from `document`, in the order RFC 9535 gives them, with no
     /// limit on the work: for queries and documents the caller trusts.
     /// Complexity: O(nodes visited); a descendant segment visits the whole subtree, and each

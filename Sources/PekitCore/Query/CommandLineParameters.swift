@@ -1,7 +1,8 @@
 /// Parameters written as `key=value` on a command line, read into the nested value a Lua table
 /// would be, so that a policy writes brackets, arrays and order its own way: `u[name]=x`,
 /// `tags[]=a`, `m[0][k]=v`, and with `dots` (a policy that writes objects as `a.b`) `u.name=x`.
-/// A value from `jsonValues` is typed (`n=1` is the number 1, `u={"name":"x"}` an object).
+/// A typed item's value is JSON (`n=1` is the number 1, `u={"name":"x"}` an object), and a typed
+/// item may be a whole JSON object, each member a parameter (`{"u":{"name":"x"},"n":1}`).
 /// The result is always a table, so the policy orders its keys as it orders a Lua table's (afnetworking
 /// sorts them); a key given again is a list of its values, which the policy writes its own way
 /// (`roles=a roles=b`: `roles[]=a&roles[]=b` with brackets, `roles=a&roles=b` with repeats).
@@ -9,6 +10,9 @@ public enum CommandLineParameters {
     /// Why an item does not read.
     public struct Failure: Error, CustomStringConvertible {
         public let description: String
+        /// Whether the item it names was a typed one (`--param-json`), so the message names the
+        /// option the user wrote.
+        public internal(set) var typed = false
     }
 
     /// The parameters `items` give.
@@ -17,20 +21,44 @@ public enum CommandLineParameters {
     /// - Throws: `Failure` naming the item (no `=`, a key that is both a value and a table, a
     ///   list index that skips, JSON that does not parse).
     public static func read(_ items: [(text: String, typed: Bool)], dots: Bool = false) throws -> PekitValue {
-        var parsed: [(path: [Segment], value: PekitValue, text: String)] = []
+        var parsed: [(path: [Segment], value: PekitValue, text: String, typed: Bool)] = []
         for (text, typed) in items {
-            guard let eq = text.firstIndex(of: "=") else { throw Failure(description: "takes key=value, not '\(text)'") }
-            let key = String(text[..<eq]), raw = String(text[text.index(after: eq)...])
-            let value: PekitValue
-            if typed {
-                do { value = try JSON.parse(Array(raw.utf8)) } catch { throw Failure(description: "'\(text)': the value is not JSON: \(error)") }
-            } else {
-                value = .text(raw)
+            do {
+                // A typed item may be a whole JSON object: each of its members a parameter.
+                if typed, text.drop(while: { $0 == " " || $0 == "\t" || $0 == "\n" }).first == "{" {
+                    let object: PekitValue
+                    do { object = try JSON.parse(Array(text.utf8), duplicates: .error) } catch {
+                        throw Failure(description: "takes key=JSON or a JSON object, and '\(text)' is neither: \(error)")
+                    }
+                    guard case .map(let members) = object else { throw Failure(description: "takes key=JSON or a JSON object, not '\(text)'") }
+                    for member in members.entries {
+                        parsed.append(([.key(member.key.description)], member.value, text, typed))
+                    }
+                    continue
+                }
+                guard let eq = text.firstIndex(of: "=") else {
+                    throw Failure(description: typed ? "takes key=JSON or a JSON object, not '\(text)'" : "takes key=value, not '\(text)'")
+                }
+                let key = String(text[..<eq]), raw = String(text[text.index(after: eq)...])
+                let value: PekitValue
+                if typed {
+                    do { value = try JSON.parse(Array(raw.utf8)) } catch { throw Failure(description: "'\(text)': the value is not JSON: \(error)") }
+                } else {
+                    value = .text(raw)
+                }
+                parsed.append((try path(key, dots: dots, item: text), value, text, typed))
+            } catch var failure as Failure {
+                failure.typed = typed
+                throw failure
             }
-            parsed.append((try path(key, dots: dots, item: text), value, text))
         }
         var root = Node.map([])
-        for item in parsed { try insert(item.value, at: item.path[...], into: &root, item: item.text) }
+        for item in parsed {
+            do { try insert(item.value, at: item.path[...], into: &root, item: item.text) } catch var failure as Failure {
+                failure.typed = item.typed
+                throw failure
+            }
+        }
         return root.value
     }
 

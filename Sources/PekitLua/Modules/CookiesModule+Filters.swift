@@ -39,10 +39,14 @@ extension CookiesModule {
         return [filter(fromTable: i, name: "inline", in: runtime)]
     }
 
-    /// `KEY=VALUE,…` as options: a value with `=` is a map entry, a repeated key a list.
+    /// `KEY=VALUE,…` as options: a value with `=` is a map entry, a repeated key a list; each
+    /// value JSON where it parses (`strict=false` is false, `max=3` is 3), as `query --set` reads.
     static func shorthandOptions(_ text: String, filter: String) throws -> PekitValue {
         var keys: [String] = []
         var values: [String: PekitValue] = [:]
+        // The keys given more than once: their values are a list (a value that is itself a JSON
+        // list, `names=["a"]`, is not one to append to).
+        var repeated: Set<String> = []
         for item in text.split(separator: ",", omittingEmptySubsequences: true) {
             guard let eq = item.firstIndex(of: "="), eq != item.startIndex else {
                 throw LuaArgumentError("\(filter): options are KEY=VALUE separated by commas (or a JSON object), not \"\(item)\"")
@@ -53,16 +57,16 @@ extension CookiesModule {
                 var entries: [PekitMap.Entry] = []
                 if case .map(let existing)? = values[key] { entries = existing.entries }
                 else if values[key] != nil { throw LuaArgumentError("\(filter): option \"\(key)\" is given both as a map entry and as a value") }
-                entries.append(.init(key: ByteString(String(value[..<inner])), value: .text(String(value[value.index(after: inner)...]))))
+                entries.append(.init(key: ByteString(String(value[..<inner])), value: JSON.optionValue(String(value[value.index(after: inner)...]))))
                 values[key] = .map(PekitMap(ordered: entries))
             } else if let existing = values[key] {
                 switch existing {
-                case .array(let items): values[key] = .array(items + [.text(String(value))])
-                case .string: values[key] = .array([existing, .text(String(value))])
-                default: throw LuaArgumentError("\(filter): option \"\(key)\" is given both as a map entry and as a value")
+                case .map: throw LuaArgumentError("\(filter): option \"\(key)\" is given both as a map entry and as a value")
+                case .array(let items) where repeated.contains(key): values[key] = .array(items + [JSON.optionValue(String(value))])
+                default: values[key] = .array([existing, JSON.optionValue(String(value))]); repeated.insert(key)
                 }
             } else {
-                values[key] = .text(String(value))
+                values[key] = JSON.optionValue(String(value))
             }
         }
         return .map(PekitMap(ordered: keys.map { .init(key: ByteString($0), value: values[$0] ?? .null) }))

@@ -40,6 +40,11 @@ package enum HTTPModule: LuaModule {
         package var exchanges: ((PekitRequest, PekitResponse) -> Void)?
         /// `pekit test --har`: the running test, named in each entry's comment.
         package var harComment: String?
+        /// `pekit test --timeout`: the limit of a send that gives none of its own, in seconds.
+        package var defaultTimeout: Double?
+        /// `pekit test --max-time`: when the running test must end (`Timestamp.monotonic()`);
+        /// no send is given longer than what is left.
+        package var deadline: Double?
     }
 
     package static func state(_ runtime: LuaRuntime) -> State { runtime.moduleState(State.self, State.init) }
@@ -214,6 +219,12 @@ package enum HTTPModule: LuaModule {
         var options = consume given
         let state = state(runtime)
         if options.jar == nil, let jar = state.defaultJar { options.jar = jar }
+        if options.timeoutSeconds == nil, let limit = state.defaultTimeout { options.timeoutSeconds = limit }
+        if let deadline = state.deadline {
+            // Cut short at the test's end, which then stops the test in its own words.
+            let left = max(0.001, deadline - Timestamp.monotonic())
+            options.timeoutSeconds = min(options.timeoutSeconds ?? left, left)
+        }
         let har = runtime.harLog, exchanges = state.exchanges, comment = state.harComment
         if har != nil || exchanges != nil {
             options.record = { request, response, started in

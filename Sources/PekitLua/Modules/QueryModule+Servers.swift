@@ -22,7 +22,7 @@ extension QueryModule {
             return (.qs(QSParser(policy: try policies.defaultEntry().policy)), true)
         case LUA_TSTRING:
             let name = try call.string(n)
-            if QueryServer.names.contains(name) { return (try QueryServer.named(name), true) }
+            if QueryServer.names.contains(name) || QueryServer.framework(named: name) != nil { return (try QueryServer.named(name), true) }
             return (.qs(QSParser(policy: try policies.entry(name).policy)), true)
         case LUA_TTABLE:
             break
@@ -33,9 +33,9 @@ extension QueryModule {
         let serverName: String? = try {
             defer { stack.pop() }
             guard stack.rawGet(n, "server") != LUA_TNIL else { return nil }
-            guard let name = stack.string(-1), QueryServer.names.contains(name) else {
+            guard let name = stack.string(-1), QueryServer.names.contains(name) || QueryServer.framework(named: name) != nil else {
                 let got = stack.type(-1) == LUA_TSTRING ? "\"\(stack.string(-1) ?? "")\"" : "a \(stack.typeName(-1))"
-                throw call.badArgument(n, "field \"server\": expected \(alternatives(QueryServer.names)), got \(got)")
+                throw call.badArgument(n, "field \"server\": expected \(alternatives(QueryServer.names)) or a framework (\(QueryServer.frameworks.map(\.name).joined(separator: ", "))), got \(got)")
             }
             return name
         }()

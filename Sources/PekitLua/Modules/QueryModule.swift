@@ -130,6 +130,11 @@ enum QueryModule: LuaModule {
             }
             return 1
         }
+        setFunction(-1, "pekit.json", "is_singular") { call in
+            // pekit.json.is_singular(path): whether the query selects at most one node (§2.3.5.1).
+            do { call.stack.push(bool: try JSONPath(try call.string(1)).isSingular) } catch let error as JSONPath.ParseError { throw LuaArgumentError("\(error)") }
+            return 1
+        }
         setFunction(-1, "pekit.json", "encode") { call in
             // pekit.json.encode(v [, {pretty = true}]): two-space indent, key order kept.
             let pretty = try LuaFields.read(call, argument: 2, known: ["pretty"])?.flag("pretty") ?? false

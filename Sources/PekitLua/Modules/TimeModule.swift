@@ -48,10 +48,12 @@ enum TimeModule: LuaModule {
             }
             setFunction(module, "pekit.time", "sleep") { call in
                 try call.require(.waiting)
-                guard call.stack.type(1) == LUA_TNUMBER, let seconds = call.stack.number(1), seconds.isFinite, seconds >= 0, seconds <= 1e6 else {
+                guard call.stack.type(1) == LUA_TNUMBER, var seconds = call.stack.number(1), seconds.isFinite, seconds >= 0, seconds <= 1e6 else {
                     throw call.typeError(1, expected: "number of seconds from 0 to 1000000")
                 }
                 let runtime = call.runtime, scheduler = runtime.tasks
+                // No sleep outlasts a test's time limit: it ends there, and the return stops the test.
+                if let limit = HTTPModule.state(runtime).deadline { seconds = min(seconds, max(0, limit - Timestamp.monotonic()) + 0.002) }
                 // In a task (pekit.spawn): the task is suspended and the others run.
                 if let current = scheduler.suspendable(call.L) {
                     lua_settop(call.L, 0)
@@ -66,6 +68,8 @@ enum TimeModule: LuaModule {
                 // In short steps, so that Ctrl-C stops it at once.
                 while PekitClient.now() < deadline {
                     if pekit_interrupt_pending() != 0 { throw LuaError(message: "interrupted") }
+                    // A test's time limit ends the sleep; the call's return stops the test.
+                    if pekit_time_limit_passed(call.L) != 0 { break }
                     var spec = timespec(tv_sec: 0, tv_nsec: Int(min(0.02, max(0, deadline - PekitClient.now())) * 1e9))
                     nanosleep(&spec, nil)
                 }

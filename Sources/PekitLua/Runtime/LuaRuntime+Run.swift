@@ -4,6 +4,22 @@ import Foundation
 import PekitCore
 
 extension LuaRuntime {
+    /// A wall-clock limit on the Lua code running in this runtime from now (`pekit test
+    /// --max-time`): past it, the code is stopped with `message`, and no send is given longer
+    /// than what is left; nil lifts it. Without effect in a plugin's state, whose calls have
+    /// their own limit. The code of the chunk named `chunk` (its source: `=pekit test`) is not
+    /// stopped: it runs on to lift the limit or set the next.
+    package func setTimeLimit(_ seconds: Double?, message: String, exempting chunk: String? = nil) {
+        let state = HTTPModule.state(self)
+        if let seconds, seconds > 0 {
+            state.deadline = Timestamp.monotonic() + seconds
+            pekit_time_limit(L, Int64(min(seconds, 1e9) * 1e9), message, chunk)
+        } else {
+            state.deadline = nil
+            pekit_time_limit(L, 0, nil, nil)
+        }
+    }
+
     /// Runs a script file as `pekit run` does: `arg` set as Lua's own interpreter sets it, the
     /// script's directory first on `package.path`, the arguments passed as `...`, Ctrl-C caught.
     /// - Parameters:

@@ -8,6 +8,7 @@ local encode, query, null = pekit.json.encode, pekit.json.query, pekit.null
 
 local tests, befores, afters = {}, {}, {}
 local OUTPUT_LIMIT = options.output_limit
+local MAX_TIME, REQUEST_TIMEOUT = options.max_time or 0, options.request_timeout
 local file_skip, running
 local failure_mt = { __name = "pekit.test.failure", __tostring = function(f) return f.where .. ": " .. f.message end }
 local skip_mt = { __name = "pekit.test.skip" }
@@ -61,12 +62,36 @@ local function fail(message, detail)
   error(setmetatable({ message = message, where = w, line = line, detail = detail }, failure_mt), 0)
 end
 
--- Deep equality of JSON-like values: tables by their keys (order aside), numbers by value.
+-- What a value is in JSON: a decoded array or object keeps its kind (pekit.array, pekit.ordered);
+-- a plain table is an array when its keys are 1..n and it has some, an object otherwise (an
+-- empty {} is an object, as pekit.json.encode writes it: pekit.array{} is the empty array).
+local function kind(v)
+  local t = type(v)
+  if t ~= "table" then return t end
+  if v == null then return "null" end
+  local mt = getmetatable(v)
+  if mt == "pekit.array" then return "array" end
+  if mt == "pekit.ordered" then return "object" end
+  if mt ~= nil then return "table" end
+  if next(v) == nil then return "object" end
+  local n, count = #v, 0
+  for _ in next, v do count = count + 1 end
+  return count == n and "array" or "object"
+end
+
+-- Deep equality of JSON values: the same kind ([] is not {}), arrays item by item, objects by
+-- their keys (order aside), numbers by value.
 local function same(a, b)
   if a == b then return true end
-  if type(a) ~= "table" or type(b) ~= "table" then return false end
-  for k, v in next, a do if not same(v, b[k]) then return false end end
-  for k in next, b do if a[k] == nil then return false end end
+  local ka = kind(a)
+  if ka ~= kind(b) or (ka ~= "array" and ka ~= "object" and ka ~= "table") then return false end
+  if ka == "array" then
+    if #a ~= #b then return false end
+    for i = 1, #a do if not same(a[i], b[i]) then return false end end
+    return true
+  end
+  for k, v in pairs(a) do if not same(v, b[k]) then return false end end
+  for k in pairs(b) do if a[k] == nil then return false end end
   return true
 end
 
@@ -79,9 +104,10 @@ local function diff_lines(a, b)
   end end
   local out, i, j = { "  --- expected", "  +++ got" }, 1, 1
   while i <= n or j <= m do
+    -- What was expected and is not there comes first, as a unified diff writes it.
     if i <= n and j <= m and a[i] == b[j] then out[#out + 1] = "    " .. a[i]; i, j = i + 1, j + 1
-    elseif j <= m and (i > n or L[i][j + 1] >= L[i + 1][j]) then out[#out + 1] = "  + " .. b[j]; j = j + 1
-    else out[#out + 1] = "  - " .. a[i]; i = i + 1 end
+    elseif i <= n and (j > m or L[i + 1][j] >= L[i][j + 1]) then out[#out + 1] = "  - " .. a[i]; i = i + 1
+    else out[#out + 1] = "  + " .. b[j]; j = j + 1 end
   end
   return concat(out, "\n")
 end
@@ -104,13 +130,112 @@ local function message_lines(bytes)
   return out
 end
 
-local function matches(value, want)
-  if value == want then return true end
-  local ok, found = pcall(sfind, value, want)
-  return ok and found ~= nil
+local function plural(n, word) return n .. " " .. word .. (n == 1 and "" or "s") end
+
+-- Predicates (`is.*` in a test file), as Hurl's asserts have them: each says what it wants in
+-- words ("be greater than 3") and tests a value, `present` false where there is none (a JSONPath
+-- that selects nothing, a header the response lacks).
+local predicate_mt = { __name = "pekit.test.predicate" }
+predicate_mt.__index = predicate_mt
+predicate_mt.__tostring = function(p) return "is." .. p.name end
+local function predicate(name, wants, test) return setmetatable({ name = name, wants = wants, test = test }, predicate_mt) end
+local function is_predicate(v) return getmetatable(v) == predicate_mt end
+
+local is = {}
+local function present_and(test) return function(v, present) return present and test(v) end end
+local function text_test(name, verb, f)
+  is[name] = function(want)
+    if type(want) ~= "string" then error(sformat("is.%s: expected a string, got %s", name, type(want)), 2) end
+    return predicate(name, verb .. " " .. shown(want), present_and(function(v) return type(v) == "string" and f(v, want) end))
+  end
+end
+text_test("contains", "contain", function(v, w) return sfind(v, w, 1, true) ~= nil end)
+text_test("starts_with", "start with", function(v, w) return ssub(v, 1, #w) == w end)
+text_test("ends_with", "end with", function(v, w) return #w == 0 or ssub(v, -#w) == w end)
+is.matches = function(pattern)
+  if type(pattern) ~= "string" then error("is.matches: expected a Lua pattern (a string), got " .. type(pattern), 2) end
+  local ok, err = pcall(sfind, "", pattern)
+  if not ok then error("is.matches: " .. tostring(err):gsub("^.-:%d+: ", ""), 2) end
+  return predicate("matches", "match the Lua pattern " .. shown(pattern), present_and(function(v) return type(v) == "string" and sfind(v, pattern) ~= nil end))
+end
+is.eq = function(want) return predicate("eq", "be " .. shown(want), present_and(function(v) return same(want, v) end)) end
+is.ne = function(want) return predicate("ne", "not be " .. shown(want), function(v, present) return not present or not same(want, v) end) end
+local function order_test(name, words, f)
+  is[name] = function(want)
+    if type(want) ~= "number" and type(want) ~= "string" then error(sformat("is.%s: expected a number or a string, got %s", name, type(want)), 2) end
+    return predicate(name, words .. " " .. shown(want), present_and(function(v) return type(v) == type(want) and f(v, want) end))
+  end
+end
+order_test("lt", "be less than", function(v, w) return v < w end)
+order_test("le", "be at most", function(v, w) return v <= w end)
+order_test("gt", "be greater than", function(v, w) return v > w end)
+order_test("ge", "be at least", function(v, w) return v >= w end)
+is.includes = function(want)
+  return predicate("includes", "include " .. shown(want), present_and(function(v)
+    if kind(v) ~= "array" then return false end
+    for _, item in ipairs(v) do if same(want, item) then return true end end
+    return false
+  end))
+end
+is.exists = predicate("exists", "exist", function(_, present) return present end)
+is.missing = predicate("missing", "be missing", function(_, present) return not present end)
+is.empty = predicate("empty", "be empty", present_and(function(v)
+  local k = kind(v)
+  return (k == "string" and v == "") or ((k == "array" or k == "object") and next(v) == nil)
+end))
+local function kind_test(name, words, f) is[name] = predicate(name, words, present_and(f)) end
+kind_test("string", "be a string", function(v) return type(v) == "string" end)
+kind_test("number", "be a number", function(v) return type(v) == "number" end)
+kind_test("integer", "be an integer", function(v) return math.type(v) == "integer" or (math.type(v) == "float" and v == floor(v) and v == v) end)
+kind_test("float", "be a number with a fraction", function(v) return math.type(v) == "float" and v ~= floor(v) end)
+kind_test("boolean", "be a boolean", function(v) return type(v) == "boolean" end)
+kind_test("null", "be null", function(v) return v == null end)
+kind_test("list", "be a list", function(v) return kind(v) == "array" end)
+kind_test("object", "be an object", function(v) return kind(v) == "object" end)
+kind_test("collection", "be a list or an object", function(v) local k = kind(v) return k == "array" or k == "object" end)
+-- count(n) or count(predicate): the items of a list or an object, or a string's bytes.
+is.count = function(want)
+  local inner = is_predicate(want) and want or is.eq(want)
+  if not is_predicate(want) and math.type(want) ~= "integer" then error("is.count: expected a whole number or a predicate, got " .. shown(want), 2) end
+  local p = predicate("count", is_predicate(want) and "have a count that would " .. want.wants or "have " .. plural(want, "item"), nil)
+  p.test = function(v, present)
+    if not present then return false end
+    local k, n = kind(v), nil
+    if k == "string" then n = #v elseif k == "array" or k == "object" then n = 0 for _ in pairs(v) do n = n + 1 end end
+    p.counted = n
+    return n ~= nil and inner.test(n, true)
+  end
+  return p
+end
+is["not"] = function(p)
+  if not is_predicate(p) then error("is.not: expected a predicate (is.…), got " .. type(p), 2) end
+  return predicate("not", "not " .. p.wants, function(v, present) return not p.test(v, present) end)
+end
+G.is = is
+
+-- How an expectation takes what it is given for a text (a body, a header, a Cookie header): a
+-- string means "contains" (Hurl's `contains`: not a Lua pattern, so dates, UUIDs and
+-- `no-cache` are themselves); `is.eq(s)` is equality, `is.matches(p)` a Lua pattern; a
+-- predicate or a function (true to pass; false, or false and why, to fail) as it is.
+local function text_predicate(want, what)
+  if is_predicate(want) then return want end
+  if type(want) == "string" then return is.contains(want) end
+  if type(want) == "function" then return want end
+  error(sformat("%s: expected a string (contained), a predicate (is.eq, is.matches, …) or a function, got %s", what, type(want)), 3)
 end
 
-local function plural(n, word) return n .. " " .. word .. (n == 1 and "" or "s") end
+-- Whether `value` passes `p` (a predicate or a function), and the words for a failure.
+local function check(p, value, present)
+  if type(p) == "function" then
+    local ok, why = p(value)
+    if ok then return true end
+    local info = getinfo(p, "S")
+    local name = sformat("satisfy the function at %s:%d", info.short_src, info.linedefined)
+    return false, why ~= nil and name .. " (" .. tostring(why) .. ")" or name
+  end
+  if p.test(value, present) then return true end
+  return false, p.wants, p.counted
+end
 
 -- expect(response)
 local Response = {}
@@ -139,34 +264,51 @@ end
 
 function Response:header(name, want)
   local got = self.value:header(name)
-  if got == nil then
-    fail(want == nil and sformat("expected a header %s, the response has none", name)
-      or sformat("expected header %s: %s, the response has none", name, want))
+  if want == nil then
+    if got == nil then fail(sformat("expected a header %s, the response has none", name)) end
+    return self
   end
-  if want ~= nil and not matches(got, want) then fail(sformat("expected header %s: %s, got %s", name, want, got)) end
+  local p = text_predicate(want, "expect(response):header")
+  local ok, wants = check(p, got, got ~= nil)
+  if not ok then
+    if got == nil then fail(sformat("expected header %s to %s, the response has none", name, wants)) end
+    fail(sformat("expected header %s to %s, got %s", name, wants, shown(got)))
+  end
   return self
 end
 
+-- The values a JSONPath selects, compared as RFC 9535 has them: a singular query (names and
+-- indexes only, §2.3.5) selects at most one node, which is compared; any other query selects a
+-- node list, which is compared as a list. Each failure says which of the two it was.
 function Response:json(path, want)
   local ok, doc = pcall(self.value.json, self.value)
   if not ok then fail("expected a JSON body: " .. (tostring(doc):gsub("^.-pekit%.json%.decode: ", ""))) end
   local qok, nodes = pcall(query, doc, path)
   if not qok then error(nodes, 2) end
+  local singular = pekit.json.is_singular(path)
+  local what = singular and path or path .. " (a node list)"
+  local got, present
+  if singular then got, present = nodes[1], #nodes > 0 else got, present = nodes, true end
   if want == nil then
     if #nodes == 0 then fail(sformat("expected %s to match something, it matches nothing", path)) end
     return self
   end
-  if #nodes == 0 then fail(sformat("expected %s to be %s, it matches nothing", path, shown(want))) end
-  local got = #nodes == 1 and nodes[1] or nodes
-  if not same(want, got) then
-    fail(sformat("expected %s to be %s, got %s", path, shown(want), shown(got)), type(want) == "table" and diff(want, got) or nil)
+  local p = (is_predicate(want) or type(want) == "function") and want or is.eq(want)
+  local passed, wants, counted = check(p, got, present)
+  if not passed then
+    if not present then fail(sformat("expected %s to %s, it matches nothing", what, wants)) end
+    local detail = is_predicate(p) and p.name == "eq" and type(want) == "table" and type(got) == "table" and diff(want, got) or nil
+    local shown_got = counted and sformat("%s (a count of %d)", shown(got), counted) or shown(got)
+    fail(sformat("expected %s to %s, got %s", what, wants, shown_got), detail)
   end
   return self
 end
 
 function Response:body(want)
   local body = self.value.body
-  if not matches(body, want) then fail(sformat("expected the body to match %s, got %s", shown(want), cut(body))) end
+  local p = text_predicate(want, "expect(response):body")
+  local ok, wants = check(p, body, true)
+  if not ok then fail(sformat("expected the body to %s, got %s", wants, cut(body))) end
   return self
 end
 
@@ -204,8 +346,10 @@ end
 
 function Jar:sends(url, want)
   local got = self.value:header(url)
-  if got == nil or not matches(got, want) then
-    fail(sformat("expected the jar to send %s to %s, it sends %s", shown(want), url, got and shown(got) or "nothing"), explanation(self.value, url))
+  local p = want == nil and is.exists or text_predicate(want, "expect(jar):sends")
+  local ok, wants = check(p, got, got ~= nil)
+  if not ok then
+    fail(sformat("expected the jar's Cookie header for %s to %s, it sends %s", url, wants, got and shown(got) or "nothing"), explanation(self.value, url))
   end
   return self
 end
@@ -348,8 +492,12 @@ local function run_one(t, iteration, count)
   local context = { name = t.name, iteration = iteration, jar = jar }
   local started = hooks.clock()
   local ok, err = true, nil
+  -- --max-time: the hooks before and the test, then the hooks after (cleanup runs even after a
+  -- test that ran out of time), each within the limit; the limit set again first thing after.
+  hooks.limit(MAX_TIME, sformat("the test ran past --max-time %g s", MAX_TIME))
   for _, h in ipairs(befores) do ok, err = xpcall(h, handler, context) if not ok then break end end
   if ok then ok, err = xpcall(isolated(t.fn), handler, context) end
+  hooks.limit(MAX_TIME, sformat("after_each ran past --max-time %g s", MAX_TIME))
   for _, h in ipairs(afters) do
     local hok, herr = xpcall(h, handler, context)
     if ok and not hok then ok, err = hok, herr end
@@ -357,6 +505,7 @@ local function run_one(t, iteration, count)
   -- A task the test spawned and nothing waited for ends here, under this test: its output is
   -- this test's, and its failure fails this test (pekit run fails the script so).
   local task_error = hooks.tasks()
+  hooks.limit(0)
   if task_error and (ok or getmetatable(err) == skip_mt) then ok, err = false, { message = task_error } end
   record.seconds = hooks.clock() - started
   if exited then ok, err, exited = false, exited, nil end
@@ -381,7 +530,13 @@ local function run_one(t, iteration, count)
     record.status, record.message, record.traceback = "failed", err.message, err.traceback
     record.line = line_of(err) or t.line
   end
-  if record.status == "failed" then record.exchange = hooks.exchange() end
+  if record.status == "failed" then
+    record.exchange = hooks.exchange()
+    -- A send cut short by the run's own limit says which limit that was.
+    if REQUEST_TIMEOUT and sfind(record.message or "", "(curl error 28)", 1, true) then
+      record.message = record.message .. sformat(" (pekit test gives a send that names no timeout %g s: --timeout)", REQUEST_TIMEOUT)
+    end
+  end
   hooks.finish()
   return record
 end

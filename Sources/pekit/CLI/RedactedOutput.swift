@@ -79,21 +79,45 @@ final class RedactedOutput {
 
 /// `--secret NAME=VALUE` and `--secret-file FILE` (dotenv), as `pekit test` and `pekit run` take them.
 enum SecretOptions {
-    static let secret = Option("secret", value: "NAME=VALUE", """
+    static let secret = Option("secret", value: "NAME[=VALUE]", """
         set pekit.vars.NAME to a secret: its value is replaced by <secret NAME> in
         everything pekit writes (output, errors, reports, HAR), percent-encoded,
-        base64-encoded or inside a longer value too
+        base64-encoded or inside a longer value too. NAME alone takes the value of
+        the environment variable NAME; every PEKIT_SECRET_NAME in the environment
+        is a secret NAME too (as Hurl reads HURL_SECRET_*)
         """)
-    static let secretFile = Option("secret-file", value: "FILE", "read secrets from FILE (NAME=VALUE lines, as --env-file)")
+    static let secretFile = Option("secret-file", value: "FILE", "read secrets from FILE (NAME=VALUE lines, as --env-file; - or a pipe too)")
     static let rows: [Option] = [secret, secretFile]
 
-    /// The secrets the options give (a file's first, then each --secret).
-    static func read(_ parsed: Arguments, command: String) throws -> [(name: String, value: String)] {
+    /// The prefix of the environment variables that are secrets.
+    static let environmentPrefix = "PEKIT_SECRET_"
+
+    /// The secrets the environment and the options give: every `PEKIT_SECRET_NAME` (by name),
+    /// then a file's, then each --secret, a later one of a name replacing an earlier.
+    static func read(_ parsed: Arguments, command: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> [(name: String, value: String)] {
         var secrets: [(name: String, value: String)] = []
-        if let path = parsed.value(secretFile) {
-            secrets = try VarOptions.readFile(path, option: "--secret-file", command: command)
+        for (key, value) in environment.sorted(by: { $0.key < $1.key }) where key.hasPrefix(environmentPrefix) && key.count > environmentPrefix.count {
+            secrets.append((String(key.dropFirst(environmentPrefix.count)), value))
         }
-        for item in parsed.all(secret) { try VarOptions.assign(item, option: "--secret", into: &secrets, command: command, shown: false) }
+        if let path = parsed.value(secretFile) {
+            for (name, value) in try VarOptions.readFile(path, option: "--secret-file", command: command) {
+                secrets.removeAll { $0.name == name }
+                secrets.append((name, value))
+            }
+        }
+        for item in parsed.all(secret) {
+            if !item.contains("=") {
+                // --secret NAME: the value is the environment's, never on the command line (where
+                // `ps` and the shell's history would show it).
+                guard !item.isEmpty, let value = environment[item] else {
+                    throw UsageError(command: command, message: "--secret \(item): the environment has no variable \(item) (give NAME=VALUE, or export \(item))")
+                }
+                secrets.removeAll { $0.name == item }
+                secrets.append((item, value))
+                continue
+            }
+            try VarOptions.assign(item, option: "--secret", into: &secrets, command: command, shown: false)
+        }
         return secrets
     }
 }
@@ -114,9 +138,19 @@ enum VarOptions {
         return (vars, secrets)
     }
 
+    /// A dotenv file's names and values: a file, a pipe (`<(printf 'TOKEN=…')`, /dev/fd/N) or `-`
+    /// (standard input), read in memory and written nowhere.
     static func readFile(_ path: String, option: String, command: String) throws -> [(name: String, value: String)] {
-        guard let data = FileManager.default.contents(atPath: path) else { throw UsageError(command: command, message: "\(option): cannot read \(path)") }
-        do { return try DotEnv.parse(Array(data)) } catch let error as DotEnv.ParseError {
+        let bytes: [UInt8]
+        if path == "-" {
+            bytes = try readAllInput()
+        } else {
+            guard let read = Files.read(path) else {
+                throw UsageError(command: command, message: "\(option): cannot read \(path) (\(FilePaths.exists(path) ? "permission denied or not a file" : "no such file"))")
+            }
+            bytes = read
+        }
+        do { return try DotEnv.parse(bytes) } catch let error as DotEnv.ParseError {
             throw UsageError(command: command, message: "\(option): \(path):\(error.line): \(error.reason)")
         }
     }

@@ -146,7 +146,9 @@ private func runCookieAction(_ action: String, jar: CookieJar, jarPath: String, 
                 case .stored(let cookie, let warnings):
                     lines.append("stored   " + describe(cookie))
                     for warning in warnings { lines.append("warning  \(cookie.name): \(warning.rule.rawValue): \(warning.reason)") }
-                case .rejected(let name, let reason, _): rejected.append(printable("rejected \(name): \(reason)"))
+                case .rejected(let name, let reason, let rule):
+                    rejected.append(printable("rejected \(name): \(reason)"))
+                    if rule == .ipAddressDomain, let hint = addressHint(url: url, header: Array(header)) { rejected.append(printable(hint)) }
                 case .removed(let name, let count):
                     // Max-Age=0 or a past Expires: how a server deletes a cookie.
                     lines.append(printable("expired  \(name) (\(count > 0 ? "deleted the stored one" : "no stored cookie to delete"))"))
@@ -205,4 +207,17 @@ private func describe(_ c: Cookie) -> String {
         line += " session"
     }
     return printable(line)
+}
+
+/// What to do when a cookie from an address names a domain (an app that resolves its API's name
+/// itself, HTTPDNS, and asks the address): the cookie belongs to the name, so the URL must carry
+/// the name and the address be given apart, as `pekit request --connect` does, or the httpdns
+/// filter must map the address to the name. Nil when the Domain attribute is not a name.
+private func addressHint(url: RequestURL?, header: [UInt8]) -> String? {
+    guard let url, RequestURL.isIPAddress(url.host), !url.host.contains(":"),
+          let domain = SetCookie(String(decoding: header, as: UTF8.self))?.domain, !RequestURL.isIPAddress(domain) else { return nil }
+    let port = url.port ?? (url.scheme == "https" ? 443 : 80)
+    return "hint     the response came from the address \(url.host): to keep the cookie as \(domain)'s, put the name in the URL "
+        + "and the address apart (pekit request --connect \(domain):\(port)=\(url.host):\(port) \(url.scheme)://\(domain)/…), "
+        + "or map the address with the httpdns filter: --filter 'httpdns:hosts=\(url.host)=\(domain)'"
 }

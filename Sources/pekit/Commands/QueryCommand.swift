@@ -79,7 +79,9 @@ private let serverHelp: String = QueryServer.models.map { model in
     }
     if !line.isEmpty { lines.append(String(repeating: " ", count: 19) + line) }
     return lines.joined(separator: "\n")
-}.joined(separator: "\n")
+}.joined(separator: "\n") + "\n  frameworks, by the model each runs: " + QueryServer.frameworks.map { framework in
+    framework.name + " (" + framework.model + (framework.options.isEmpty ? "" : " " + framework.options.map { "\($0.name)=\($0.value)" }.joined(separator: " ")) + ")"
+}.joined(separator: ", ")
 
 private func runQuery(_ args: [[UInt8]]) throws -> Int32 {
     let parsed = try queryCommand.parse(args)
@@ -102,7 +104,7 @@ private func runQuery(_ args: [[UInt8]]) throws -> Int32 {
             throw UsageError(command: "query", message: "--set takes OPTION=VALUE, got '\(setting)'")
         }
         let text = String(setting[setting.index(after: equals)...])
-        return (String(setting[..<equals]), (try? JSON.parse(Array(text.utf8))) ?? .text(text))
+        return (String(setting[..<equals]), JSON.optionValue(text))
     }
     func server(_ name: String?, policyName: String?) throws -> QueryServer {
         do {

@@ -36,7 +36,7 @@ enum URLOptions {
     static let base = Option("base", value: "URL", "resolve relative URLs against URL (parse)")
     static let json = Option("json", "host: one line of JSON each ({\"input\", \"ascii\", \"unicode\"})")
     static let color = Option.color("""
-
+        auto (on a terminal, JSON indented and coloured unless NO_COLOR is
         set; one line in a pipe), always or never
         """)
     static let all: [Option] = [base, json, color, .help]

@@ -81,16 +81,26 @@ public enum QueryServer: Sendable {
 
     /// The registration of the model called `name`.
     /// - Throws: `QueryError` listing the models there are.
+    /// A framework's name (`rails`, `django`: `QueryServer.frameworks`) is its model's.
+    /// - Throws: `QueryError` listing the models and frameworks there are.
     public static func model(named name: String) throws -> Model {
-        guard let found = models.first(where: { $0.name == name }) else {
-            throw QueryError(Suggestion.message("unknown server '\(name)'", for: name, among: names) + " (known: \(names.joined(separator: ", ")))")
+        let wanted = framework(named: name)?.model ?? name
+        guard let found = models.first(where: { $0.name == wanted }) else {
+            let known = names + frameworks.map(\.name)
+            throw QueryError(Suggestion.message("unknown server '\(name)'", for: name, among: known)
+                             + " (known: \(names.joined(separator: ", ")); frameworks: \(frameworks.map { "\($0.name) (\($0.model))" }.joined(separator: ", ")))")
         }
         return found
     }
 
-    /// The model called `name`, with its defaults.
+    /// The model called `name`, with its defaults; a framework's model with the options the
+    /// framework sets.
     /// - Throws: `QueryError` listing the models there are.
-    public static func named(_ name: String) throws -> QueryServer { try model(named: name).defaults }
+    public static func named(_ name: String) throws -> QueryServer {
+        let defaults = try model(named: name).defaults
+        guard let framework = framework(named: name), !framework.options.isEmpty else { return defaults }
+        return try defaults.setting(framework.options)
+    }
 
     /// The parser this value holds.
     var parser: any QueryServerParser {

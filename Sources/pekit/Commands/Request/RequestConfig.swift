@@ -74,7 +74,8 @@ func requestBuilder(_ parsed: Arguments, url: String, sending: Bool, sharedJar: 
     }
     if !items.isEmpty {
         do { builder.params = try CommandLineParameters.read(items, dots: { if case .dots = builder.policy.objects { return true }; return false }()) } catch let failure as CommandLineParameters.Failure {
-            throw UsageError(command: "request", message: "--param \(failure)")  // "takes key=value, …" or "'item': why"
+            // "takes key=value, …" or "'item': why", under the option the item came with.
+            throw UsageError(command: "request", message: "--\(failure.typed ? RequestOptions.paramJson.name : RequestOptions.param.name) \(failure)")
         }
     }
     if let placement = parsed.value(RequestOptions.paramsIn) {

@@ -16,7 +16,10 @@ enum RequestOptions {
         in its key order; a key given twice is a list (roles=a roles=b is
         roles[]=a&roles[]=b, or roles=a&roles=b under qs-repeat)
         """)
-    static let paramJson = Option("param-json", value: "k=J", "a parameter with a typed JSON value (n=1, flag=true, u={\"name\":\"x\"})")
+    static let paramJson = Option("param-json", value: "k=J", """
+        a parameter with a typed JSON value (n=1, flag=true, u={"name":"x"});
+        or a JSON object, each member a parameter
+        """)
     static let paramsIn = Option("params-in", value: "W", "query or body, to override the method's default")
     static let form = Option("form", short: "F", value: "SPEC", """
         a multipart/form-data part, as curl's -F: name=value, name=@file (a
@@ -226,10 +229,15 @@ enum RequestOptions {
     /// The row of a send option's flag, made from its one declaration in `SendOptions.fields`
     /// (name, short form, value, help): only sending has it, except --compressed (a request
     /// field, as curl's).
-    private static func sendFlag(_ name: String) -> Option {
+    private static func sendFlag(_ name: String) -> Option { sendFlag(name, help: nil) }
+
+    /// A send flag's row with another command's words for it (`pekit test --timeout` is the
+    /// limit of each send of the run that names none): the flag, its short form and its value
+    /// stay the send option's.
+    static func sendFlag(_ name: String, help: String?) -> Option {
         for field in SendOptions.fields {
             for flag in field.flags where flag.name == name {
-                return Option(name, short: flag.short, value: field.takesValue(flag) ? (flag.value ?? "VALUE") : nil, flag.help, sendOnly: name != "compressed")
+                return Option(name, short: flag.short, value: field.takesValue(flag) ? (flag.value ?? "VALUE") : nil, help ?? flag.help, sendOnly: name != "compressed")
             }
         }
         assertionFailure("pekit request: --\(name) is no send option's flag")

@@ -8,7 +8,8 @@ let testCommand = Command(
     name: "test",
     summary: "run API tests written in Lua, with reports CI systems read",
     synopsis: """
-    usage: pekit test [--filter PATTERN] [--jobs N] [--fail-fast] [--repeat N] [--var NAME=VALUE]...
+    usage: pekit test [--filter PATTERN] [--jobs N] [--fail-fast] [--repeat N] [--max-time S]
+                      [--timeout S] [--var NAME=VALUE]...
                       [--env-file FILE] [--secret NAME=VALUE]... [--secret-file FILE]
                       [--report KIND[:FILE]]... [--har FILE] [--plugins DIR] [PATH...]
 
@@ -27,13 +28,18 @@ let testCommand = Command(
     """,
     sections: { [HelpSection("options:", TestOptionRows.all)] },
     epilogue: """
-    expectations: expect(response):status(200 | {200, 201} | "2xx" | "200-299"), :header(name [, value or
-    Lua pattern]), :json(JSONPath [, value]), :body(value or pattern), :time_under(seconds),
-    :redirects(n), :cookie(name); expect(jar):sends(url, header or pattern), :holds(name),
-    :explains(url, {name = rule}); expect(request):read_by(server [, "body"]):equals(table),
-    :same_as_curl("curl …") (the bytes curl sends for that command line).
+    expectations: expect(response):status(200 | {200, 201} | "2xx" | "200-299"), :header(name [, want]),
+    :json(JSONPath [, want]), :body(want), :time_under(seconds), :redirects(n), :cookie(name);
+    expect(jar):sends(url [, want]), :holds(name), :explains(url, {name = rule});
+    expect(request):read_by(server [, "body"]):equals(table), :same_as_curl("curl …").
+    For a body or a header a string is contained (not a Lua pattern); for :json a value is
+    compared as JSON ([] is not {}; a singular path compares its node, any other its node list).
+    A predicate asks the rest: is.eq, is.ne, is.lt, is.le, is.gt, is.ge, is.contains,
+    is.starts_with, is.ends_with, is.matches (a Lua pattern), is.includes, is.count, is.exists,
+    is.missing, is.empty, is.string, is.number, is.integer, is.float, is.boolean, is.null,
+    is.list, is.object, is.collection, is["not"](p); or a function(value) returning true.
     A failure says what was expected and what was got (a diff for JSON), the request as sent
-    and as curl, the response's status line and fields, and what the jar did.
+    and as curl, the response's status line, fields and body, and what the jar did.
 
     examples:
       pekit test
@@ -53,6 +59,13 @@ enum TestOptionRows {
     static let jobs = Option("jobs", short: "j", value: "N", "run N files at once (each file's output is kept together; default 1)")
     static let failFast = Option("fail-fast", "stop at the first failure (files not started are not run)")
     static let repeatCount = Option("repeat", value: "N", "run every test N times, each iteration reported on its own")
+    static let maxTime = Option("max-time", value: "S", """
+        fail a test that runs more than S seconds (its before_each hooks and body;
+        its after_each hooks get S more); 0: no limit (default 300)
+        """)
+    static let timeout = RequestOptions.sendFlag("timeout", help: """
+        give a send that names no timeout of its own S seconds; 0: none (default 30)
+        """)
     static let envFile = Option("env-file", value: "FILE", "read pekit.vars from FILE: NAME=VALUE lines, as dotenv reads them")
     static let report = Option("report", value: "KIND[:FILE]", """
         also write a report: tap (TAP 13, to standard output), junit:FILE,
@@ -64,7 +77,7 @@ enum TestOptionRows {
         write every exchange of the run to FILE as HAR 1.2 (sanitized as pekit run
         --har writes it), each entry's comment naming its file and test
         """)
-    static let all: [Option] = [filter, jobs, failFast, repeatCount, VarOptions.variable, envFile] + SecretOptions.rows + [report, har, .plugins, .help]
+    static let all: [Option] = [filter, jobs, failFast, repeatCount, maxTime, timeout, VarOptions.variable, envFile] + SecretOptions.rows + [report, har, .plugins, .help]
 }
 
 private func runTests(_ args: [[UInt8]]) throws -> Int32 {
@@ -89,12 +102,31 @@ private func runTests(_ args: [[UInt8]]) throws -> Int32 {
         return n
     }
     options.iterations = try count(TestOptionRows.repeatCount, 1...10_000) ?? 1
+    func seconds(_ option: Option, default value: Double) throws -> Double? {
+        guard let text = parsed.value(option) else { return value }
+        guard let s = Double(text), s.isFinite, s >= 0, s <= 1e9 else {
+            throw UsageError(command: "test", message: "--\(option.name) takes seconds (a number, 0 for no limit), not '\(text)'")
+        }
+        return s == 0 ? nil : s
+    }
+    options.maxTime = try seconds(TestOptionRows.maxTime, default: TestOptions.defaultMaxTime)
+    options.requestTimeout = try seconds(TestOptionRows.timeout, default: TestOptions.defaultRequestTimeout)
     let jobs = try count(TestOptionRows.jobs, 1...256) ?? 1
     let (vars, secrets) = try VarOptions.read(parsed, envFile: TestOptionRows.envFile, command: "test")
     options.vars = vars
     let redactor = Redactor(secrets: secrets)
     var harPath: String?
     let reports = try parsed.all(TestOptionRows.report).map { try TestReport.Kind(parsing: $0) }
+    // A report's directories are made before the run (`--report junit:reports/sub/junit.xml`),
+    // so that a run is never lost at its end for want of them, and a directory that cannot be
+    // made is said before any test runs.
+    for path in reports.compactMap(\.path) + [parsed.value(TestOptionRows.har)].compactMap({ $0 }) {
+        let directory = (path as NSString).deletingLastPathComponent
+        guard !directory.isEmpty else { continue }
+        do { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) } catch {
+            throw CommandFailure(message: "pekit test: cannot make the directory \(directory) for \(path): \((error as NSError).localizedDescription)")
+        }
+    }
     let paths = parsed.positionals.isEmpty ? ["tests"] : parsed.positionals
     let files = try TestFiles.find(paths)
     let directories = parsed.all(.plugins)

@@ -21,6 +21,14 @@ enum TestReport {
             }
         }
 
+        /// The file the report is written to, if any.
+        var path: String? {
+            switch self {
+            case .tap, .github: return nil
+            case .junit(let path), .json(let path): return path
+            }
+        }
+
         var isOnStandardOutput: Bool {
             switch self {
             case .tap, .github: return true
