@@ -63,6 +63,8 @@ public struct TestOptions: Sendable {
     public var maxTime: Double? = TestOptions.defaultMaxTime
     /// `--timeout`: the seconds a send that gives no timeout of its own may take; nil: none.
     public var requestTimeout: Double? = TestOptions.defaultRequestTimeout
+    /// Every test's last exchange kept, a passing one's too (for a report that shows them all).
+    public var recordsEveryExchange = false
     public static let defaultMaxTime = 300.0
     public static let defaultRequestTimeout = 30.0
     public init() {}
@@ -122,6 +124,7 @@ public enum TestRunner {
             stack.push(Self.shortSource(path)); stack.rawSet(-2, "short_src")
             if let maxTime = options.maxTime { stack.push(number: maxTime); stack.rawSet(-2, "max_time") }
             if let timeout = options.requestTimeout { stack.push(number: timeout); stack.rawSet(-2, "request_timeout") }
+            stack.push(bool: options.recordsEveryExchange); stack.rawSet(-2, "all_exchanges")
             try runtime.callCatchingInterrupts(4, results: 1)
             let report = try runtime.value(at: -1, path: "the harness's report")
             stack.pop(2)
@@ -275,7 +278,9 @@ public enum TestRunner {
         // Text cut at a character's start, never inside one.
         var end = min(body.count, shownBody)
         while end < body.count && end > 0 && body[end] & 0xC0 == 0x80 { end -= 1 }
-        guard let prefix = String(validating: body[..<end], as: UTF8.self) else { return ["", "  (a body of \(body.count) bytes, not text)"] }
+        guard var prefix = String(validating: body[..<end], as: UTF8.self) else { return ["", "  (a body of \(body.count) bytes, not text)"] }
+        // A text's last line break ends its last line; it starts no empty one.
+        if end == body.count, prefix.hasSuffix("\n") { prefix.removeLast() }
         return indented(prefix + (end < body.count ? "… (\(body.count) bytes; the first \(end) shown)" : ""))
     }
 

@@ -530,8 +530,8 @@ local function run_one(t, iteration, count)
     record.status, record.message, record.traceback = "failed", err.message, err.traceback
     record.line = line_of(err) or t.line
   end
+  if record.status == "failed" or (options.all_exchanges and record.status == "passed") then record.exchange = hooks.exchange() end
   if record.status == "failed" then
-    record.exchange = hooks.exchange()
     -- A send cut short by the run's own limit says which limit that was.
     if REQUEST_TIMEOUT and sfind(record.message or "", "(curl error 28)", 1, true) then
       record.message = record.message .. sformat(" (pekit test gives a send that names no timeout %g s: --timeout)", REQUEST_TIMEOUT)

@@ -69,8 +69,8 @@ enum TestOptionRows {
     static let envFile = Option("env-file", value: "FILE", "read pekit.vars from FILE: NAME=VALUE lines, as dotenv reads them")
     static let report = Option("report", value: "KIND[:FILE]", """
         also write a report: tap (TAP 13, to standard output), junit:FILE,
-        json:FILE, or github (workflow annotations, to standard output);
-        repeat for more. With a report on standard output, the test output goes
+        json:FILE, html:DIR (one page, DIR/index.html, every test's exchange),
+        or github (workflow annotations, to standard output); repeat for more. With a report on standard output, the test output goes
         to standard error
         """)
     static let har = Option("har", value: "FILE", """
@@ -127,6 +127,8 @@ private func runTests(_ args: [[UInt8]]) throws -> Int32 {
             throw CommandFailure(message: "pekit test: cannot make the directory \(directory) for \(path): \((error as NSError).localizedDescription)")
         }
     }
+    // The HTML page shows every test's exchange, not only a failure's.
+    options.recordsEveryExchange = reports.contains { if case .html = $0 { return true }; return false }
     let paths = parsed.positionals.isEmpty ? ["tests"] : parsed.positionals
     let files = try TestFiles.find(paths)
     let directories = parsed.all(.plugins)

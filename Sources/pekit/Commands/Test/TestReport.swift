@@ -6,9 +6,9 @@ import PekitTools
 /// The reports `pekit test --report` writes: TAP 13, JUnit XML, JSON, GitHub annotations.
 enum TestReport {
     enum Kind {
-        case tap, github, junit(String), json(String)
+        case tap, github, junit(String), json(String), html(String)
 
-        /// `tap`, `github`, `junit:FILE`, `json:FILE`.
+        /// `tap`, `github`, `junit:FILE`, `json:FILE`, `html:DIR`.
         init(parsing text: String) throws {
             let (name, file) = text.firstIndex(of: ":").map { (String(text[..<$0]), String(text[text.index(after: $0)...])) } ?? (text, "")
             switch (name, file.isEmpty) {
@@ -16,8 +16,10 @@ enum TestReport {
             case ("github", true): self = .github
             case ("junit", false): self = .junit(file)
             case ("json", false): self = .json(file)
+            case ("html", false): self = .html(file)
             case ("junit", true), ("json", true): throw UsageError(command: "test", message: "--report \(name) needs a file: --report \(name):FILE")
-            default: throw UsageError(command: "test", message: "--report takes tap, github, junit:FILE or json:FILE, not '\(text)'")
+            case ("html", true): throw UsageError(command: "test", message: "--report html needs a directory: --report html:DIR (its page is DIR/index.html)")
+            default: throw UsageError(command: "test", message: "--report takes tap, github, junit:FILE, json:FILE or html:DIR, not '\(text)'")
             }
         }
 
@@ -26,13 +28,14 @@ enum TestReport {
             switch self {
             case .tap, .github: return nil
             case .junit(let path), .json(let path): return path
+            case .html(let directory): return (directory as NSString).appendingPathComponent("index.html")
             }
         }
 
         var isOnStandardOutput: Bool {
             switch self {
             case .tap, .github: return true
-            case .junit, .json: return false
+            case .junit, .json, .html: return false
             }
         }
 
@@ -44,6 +47,8 @@ enum TestReport {
             // Written as XML text, so that the report stays well-formed.
             case .junit(let path): try Files.writeAtomically(redactor.redact(Array(TestReport.junit(results, summary).utf8), placeholder: .xml), to: path)
             case .json(let path): try Files.writeAtomically(redactor.redact(TestReport.json(results, summary) + [0x0A]), to: path)
+            // HTML escapes as XML does: the placeholder is written &lt;secret NAME&gt;.
+            case .html: try Files.writeAtomically(redactor.redact(Array(TestHTMLReport.page(results, summary).utf8), placeholder: .xml), to: path ?? "index.html", mode: 0o644)
             }
         }
     }
