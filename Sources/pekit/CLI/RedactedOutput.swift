@@ -109,8 +109,9 @@ enum SecretOptions {
             if !item.contains("=") {
                 // --secret NAME: the value is the environment's, never on the command line (where
                 // `ps` and the shell's history would show it).
+                // What was given is not shown: it may be the value, written without its NAME=.
                 guard !item.isEmpty, let value = environment[item] else {
-                    throw UsageError(command: command, message: "--secret \(item): the environment has no variable \(item) (give NAME=VALUE, or export \(item))")
+                    throw UsageError(command: command, message: "--secret takes NAME=VALUE, or the NAME of a variable of the environment (none of that name is set)")
                 }
                 secrets.removeAll { $0.name == item }
                 secrets.append((item, value))
