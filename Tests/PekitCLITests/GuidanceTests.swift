@@ -14,7 +14,8 @@ final class GuidanceTests: XCTestCase {
         XCTAssertTrue(try PekitProcess.run(["encode", "--policy", "afnetworkin", "x"]).stderr
                         .hasPrefix("pekit encode: unknown policy \"afnetworkin\"; did you mean \"afnetworking\"? (no afnetworkin.lua"))
         XCTAssertEqual(try PekitProcess.run(["query", "--decode", "--server", "rak", "a=1"]).stderr,
-                       "pekit query: unknown server 'rak'; did you mean 'rack'? (known: qs, php, rack, python, go, whatwg, node-querystring) (see 'pekit query --help')\n")
+                       "pekit query: unknown server 'rak'; did you mean 'rack'? (known: qs, php, rack, python, go, whatwg, node-querystring; "
+                       + "frameworks: rails (rack), sinatra (rack), laravel (php), symfony (php), express (qs), django (python), flask (python), fastapi (python)) (see 'pekit query --help')\n")
         let field = try PekitProcess.run(["run", "-e", "pekit.http.get('http://127.0.0.1:1/', { folow = false })"])
         XCTAssertTrue(field.stderr.contains(#"pekit.http.get: bad argument #2 (unknown field "folow" (did you mean "follow"?); known: "#), field.stderr)
     }
