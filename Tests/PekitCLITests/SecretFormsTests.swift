@@ -96,7 +96,8 @@ final class SecretFormsTests: XCTestCase {
         XCTAssertTrue(r.stdout.contains("printf '<secret UML>\\000' | curl"), r.stdout)
         XCTAssertTrue(r.stdout.contains("  t=<secret PHP>\thttp://h/<secret PHP>\n"), r.stdout)
         XCTAssertTrue(r.stdout.contains("      key:\n" + String(repeating: "      <secret PEM>\n", count: 4)), r.stdout)
-        XCTAssertTrue(r.stdout.contains("::error file=./s_test.lua,line=8,title=leaks::./s_test.lua:8: xml <secret XML> {\"q\":\"<secret XML>\",\"u\":\"<secret UML>\"} http://h/?t=<secret PHP>" + String(repeating: "%0A<secret PEM>", count: 4) + "\n"), r.stdout)
+        // The annotation's message, then (%0A) the rest of the explanation.
+        XCTAssertTrue(r.stdout.contains("::error file=./s_test.lua,line=8,title=leaks::./s_test.lua:8: xml <secret XML> {\"q\":\"<secret XML>\",\"u\":\"<secret UML>\"} http://h/?t=<secret PHP>" + String(repeating: "%0A<secret PEM>", count: 4) + "%0A"), r.stdout)
         // The JUnit report is still XML, and reads back as the placeholder.
         let junit = try Data(contentsOf: dir.appendingPathComponent("r.xml"))
         let parser = XMLParser(data: junit)

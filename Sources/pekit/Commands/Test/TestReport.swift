@@ -107,8 +107,11 @@ enum TestReport {
             if let error = result.loadError {
                 out += "::error file=\(property(result.path))" + (result.loadErrorLine.map { ",line=\($0)" } ?? "") + ",title=\(property("the file did not load"))::\(data(error))\n"
             }
+            // The whole explanation (the diff, the exchange with the response's body), as the
+            // other reports give it: an annotation shows its lines when opened.
             for o in result.outcomes where o.status == .failed {
-                out += "::error file=\(property(result.path))" + (o.line.map { ",line=\($0)" } ?? "") + ",title=\(property(TestText.name(o)))::\(data(o.message ?? "failed"))\n"
+                out += "::error file=\(property(result.path))" + (o.line.map { ",line=\($0)" } ?? "") + ",title=\(property(TestText.name(o)))::"
+                    + data(TestText.explanation(o, withOutput: false) ?? o.message ?? "failed") + "\n"
             }
         }
         return out
