@@ -5,13 +5,7 @@ import XCTest
 /// Issue 44: `pekit test`, the runner: expectations' texts byte for byte, exit codes, jobs,
 /// fail-fast, repeat, vars, a jar a test, and the reports.
 final class TestCommandTests: XCTestCase {
-    func write(_ files: [String: String], in dir: URL) throws {
-        for (name, text) in files {
-            let url = dir.appendingPathComponent(name)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try text.write(to: url, atomically: true, encoding: .utf8)
-        }
-    }
+    func write(_ files: [String: String], in dir: URL) throws { try TestRunFiles.write(files, in: dir) }
 
     /// Durations change from run to run; the rest is what the user sees.
     func stable(_ s: String) -> String {
@@ -20,10 +14,7 @@ final class TestCommandTests: XCTestCase {
             .replacingOccurrences(of: #"Date: [^\n]*"#, with: "Date: D", options: .regularExpression)
     }
 
-    func messages(_ json: URL) throws -> [String] {
-        let document = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: json)) as? [String: Any])
-        return (document["files"] as? [[String: Any]] ?? []).flatMap { ($0["tests"] as? [[String: Any]] ?? []).map { "\($0["name"] ?? ""): \($0["message"] ?? "passed")" } }
-    }
+    func messages(_ json: URL) throws -> [String] { try TestRunFiles.messages(json) }
 
     /// Each expectation passes where it should and, where it fails, says so in these words.
     func testEveryExpectationsTexts() throws {

@@ -5,16 +5,8 @@ import XCTest
 /// Issue 71: no `pekit test` run may hang, polling survives a service starting up, and a failure
 /// shows the body it failed on.
 final class TestRunLimitsTests: XCTestCase {
-    func write(_ text: String, to name: String, in dir: URL) throws {
-        let url = dir.appendingPathComponent(name)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try text.write(to: url, atomically: true, encoding: .utf8)
-    }
-
-    func messages(_ json: URL) throws -> [String] {
-        let document = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: json)) as? [String: Any])
-        return (document["files"] as? [[String: Any]] ?? []).flatMap { ($0["tests"] as? [[String: Any]] ?? []).map { "\($0["name"] ?? ""): \($0["message"] ?? "passed")" } }
-    }
+    func write(_ text: String, to name: String, in dir: URL) throws { try TestRunFiles.write([name: text], in: dir) }
+    func messages(_ json: URL) throws -> [String] { try TestRunFiles.messages(json) }
 
     /// `--max-time` fails a test that runs too long however it waits (a loop, a loop that
     /// catches the error, a sleep, a poll, a slow send), runs its after_each hooks, and goes on to

@@ -106,21 +106,9 @@ enum TestHTMLReport {
         }.joined(separator: "\n")
     }
 
-    /// Text as HTML holds it.
-    static func escape<S: StringProtocol>(_ text: S) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for c in text.unicodeScalars {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            default: out.unicodeScalars.append(c)
-            }
-        }
-        return out
-    }
+    /// Text as HTML holds it: XML's escaping (`TestReport.xml`), which HTML reads the same, control
+    /// characters aside included.
+    static func escape<S: StringProtocol>(_ text: S) -> String { TestReport.xml(String(text)) }
 
     static let style = """
         :root { color-scheme: light dark; --ok: #1a7f37; --bad: #cf222e; --skip: #9a6700; --line: #d0d7de; --code: #f6f8fa; }
