@@ -36,6 +36,8 @@ public struct TestFileResult: Sendable {
     public var traceback: String?
     /// `--fail-fast` stopped it before its end.
     public var stopped = false
+    /// What a translated file did not carry over (a .http file's JavaScript handlers), with lines.
+    public var notes: [String] = []
     public var seconds = 0.0
     public init(path: String) { self.path = path }
 }
@@ -63,6 +65,8 @@ public struct TestOptions: Sendable {
     public var maxTime: Double? = TestOptions.defaultMaxTime
     /// `--timeout`: the seconds a send that gives no timeout of its own may take; nil: none.
     public var requestTimeout: Double? = TestOptions.defaultRequestTimeout
+    /// `--connect`: host mappings added to every send of the run.
+    public var connect: [HostMapping] = []
     /// Every test's last exchange kept, a passing one's too (for a report that shows them all).
     public var recordsEveryExchange = false
     public static let defaultMaxTime = 300.0
@@ -100,7 +104,19 @@ public enum TestRunner {
                 result.loadError = "cannot open \(path) (\(FilePaths.exists(path) ? "permission denied" : "no such file"))"
                 return result
             }
-            if source.first == 0x23 { source.removeSubrange(0..<(source.firstIndex(of: 0x0A) ?? source.count)) }
+            if path.hasSuffix(".http") {
+                // A .http file runs as the Lua it translates to, laid out on its own lines.
+                let file: HTTPFile
+                do { file = try HTTPFile.parse(String(decoding: source, as: UTF8.self), path: path) } catch let error as HTTPFile.ParseError {
+                    result.loadError = error.description
+                    result.loadErrorLine = error.line
+                    return result
+                }
+                result.notes = file.notes(path: path)
+                source = Array(file.lua(path: path, directory: FilePaths.directory(of: path), layout: .aligned).utf8)
+            } else if source.first == 0x23 {
+                source.removeSubrange(0..<(source.firstIndex(of: 0x0A) ?? source.count))
+            }
             runtime.prependPackagePath(FilePaths.directory(of: path))
             runtime.setArgTable(script: path, arguments: [[UInt8]](), interpreter: ["pekit", "test"])
             runtime.setVars(options.vars)
@@ -111,6 +127,7 @@ public enum TestRunner {
             }
             runtime.harLog = options.har
             HTTPModule.state(runtime).defaultTimeout = options.requestTimeout
+            HTTPModule.state(runtime).defaultConnect = options.connect
             let chunk = stack.top
             try runtime.load(Array(testHarnessSource.utf8), chunkName: "=pekit test")
             stack.pushGlobal("pekit")

@@ -40,6 +40,8 @@ package enum HTTPModule: LuaModule {
         package var exchanges: ((PekitRequest, PekitResponse) -> Void)?
         /// `pekit test --har`: the running test, named in each entry's comment.
         package var harComment: String?
+        /// `pekit test --connect`: host mappings added to every send.
+        package var defaultConnect: [HostMapping] = []
         /// `pekit test --timeout`: the limit of a send that gives none of its own, in seconds.
         package var defaultTimeout: Double?
         /// `pekit test --max-time`: when the running test must end (`Timestamp.monotonic()`);
@@ -220,6 +222,7 @@ package enum HTTPModule: LuaModule {
         let state = state(runtime)
         if options.jar == nil, let jar = state.defaultJar { options.jar = jar }
         if options.timeoutSeconds == nil, let limit = state.defaultTimeout { options.timeoutSeconds = limit }
+        options.connect += state.defaultConnect
         if let deadline = state.deadline {
             // Cut short at the test's end, which then stops the test in its own words.
             let left = max(0.001, deadline - Timestamp.monotonic())

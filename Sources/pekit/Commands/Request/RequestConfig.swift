@@ -140,12 +140,7 @@ func requestBuilder(_ parsed: Arguments, url: String, sending: Bool, sharedJar: 
     } else {
         try setUpCookies(&builder, parsed, sending: sending)
     }
-    builder.connect = try parsed.all(RequestOptions.connect).map { spec in
-        guard let eq = spec.firstIndex(of: "=") else {
-            throw UsageError(command: "request", message: "--connect takes NAME:PORT=ADDRESS:PORT, not '\(spec)'")
-        }
-        return try HostMapping(String(spec[..<eq]), String(spec[spec.index(after: eq)...]), written: "--connect \(spec)")
-    }
+    builder.connect = try parsed.all(RequestOptions.connect).map { try connectMapping($0, command: "request") }
     builder.connect += try curlMappings(parsed)
     builder.method = parsed.value(RequestOptions.method) ?? (parsed.has(RequestOptions.head) ? "HEAD" : builder.body.isNone ? "GET" : "POST")
     // -X as curl sends it: methods are case-sensitive (`-X wHat` is `wHat`); the URL as curl
@@ -264,4 +259,13 @@ private func setUpCookies(_ builder: inout RequestBuilder, _ parsed: Arguments, 
         }
         builder.jar = jar
     }
+}
+
+/// `--connect NAME:PORT=ADDRESS:PORT` (pekit request's, pekit test's) as a host mapping.
+/// - Throws: `UsageError` for a spec without `=`; HostMapping's error for a bad side.
+func connectMapping(_ spec: String, command: String) throws -> HostMapping {
+    guard let eq = spec.firstIndex(of: "=") else {
+        throw UsageError(command: command, message: "--connect takes NAME:PORT=ADDRESS:PORT, not '\(spec)'")
+    }
+    return try HostMapping(String(spec[..<eq]), String(spec[spec.index(after: eq)...]), written: "--connect \(spec)")
 }

@@ -9,12 +9,14 @@ let testCommand = Command(
     summary: "run API tests written in Lua, with reports CI systems read",
     synopsis: """
     usage: pekit test [--filter PATTERN] [--jobs N] [--fail-fast] [--repeat N] [--max-time S]
-                      [--timeout S] [--var NAME=VALUE]...
+                      [--timeout S] [--connect N:P=A:Q]... [--var NAME=VALUE]... [--env NAME]
                       [--env-file FILE] [--secret NAME=VALUE]... [--secret-file FILE]
                       [--report KIND[:FILE]]... [--har FILE] [--plugins DIR] [PATH...]
 
     Runs test files: each PATH that is a file, and every *_test.lua under each PATH that is a
-    directory (tests/ when none is given), files in name order. A file declares tests:
+    directory (tests/ when none is given), files in name order. A .http file named (JetBrains'
+    HTTP Request in Editor format) runs each request as a test; see pekit import http. A file
+    declares tests:
 
       test("login", function(t)
         local r = pekit.http.post(pekit.vars.BASE .. "/login", { form = { user = "ada" } })
@@ -66,6 +68,10 @@ enum TestOptionRows {
     static let timeout = RequestOptions.sendFlag("timeout", help: """
         give a send that names no timeout of its own S seconds; 0: none (default 30)
         """)
+    static let httpEnvironment = Option("env", value: "NAME", """
+        for .http files: the environment NAME of http-client.env.json (and
+        http-client.private.env.json over it) beside each file
+        """)
     static let envFile = Option("env-file", value: "FILE", "read pekit.vars from FILE: NAME=VALUE lines, as dotenv reads them")
     static let report = Option("report", value: "KIND[:FILE]", """
         also write a report: tap (TAP 13, to standard output), junit:FILE,
@@ -77,7 +83,7 @@ enum TestOptionRows {
         write every exchange of the run to FILE as HAR 1.2 (sanitized as pekit run
         --har writes it), each entry's comment naming its file and test
         """)
-    static let all: [Option] = [filter, jobs, failFast, repeatCount, maxTime, timeout, VarOptions.variable, envFile] + SecretOptions.rows + [report, har, .plugins, .help]
+    static let all: [Option] = [filter, jobs, failFast, repeatCount, maxTime, timeout, RequestOptions.connect, VarOptions.variable, envFile, httpEnvironment] + SecretOptions.rows + [report, har, .plugins, .help]
 }
 
 private func runTests(_ args: [[UInt8]]) throws -> Int32 {
@@ -110,10 +116,15 @@ private func runTests(_ args: [[UInt8]]) throws -> Int32 {
         return s == 0 ? nil : s
     }
     options.maxTime = try seconds(TestOptionRows.maxTime, default: TestOptions.defaultMaxTime)
+    // Every send of the run to other addresses (a suite written for example.com run against a
+    // local server), names kept for Host, TLS and cookies.
+    options.connect = try parsed.all(RequestOptions.connect).map { try connectMapping($0, command: "test") }
     options.requestTimeout = try seconds(TestOptionRows.timeout, default: TestOptions.defaultRequestTimeout)
     let jobs = try count(TestOptionRows.jobs, 1...256) ?? 1
     let (vars, secrets) = try VarOptions.read(parsed, envFile: TestOptionRows.envFile, command: "test")
     options.vars = vars
+    // A .http file's environment is read beside it, by the name this var gives (http_file.lua).
+    if let environment = parsed.value(TestOptionRows.httpEnvironment) { options.vars.append(("http-client-env", environment)) }
     let redactor = Redactor(secrets: secrets)
     var harPath: String?
     let reports = try parsed.all(TestOptionRows.report).map { try TestReport.Kind(parsing: $0) }

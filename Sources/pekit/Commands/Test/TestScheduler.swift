@@ -6,6 +6,7 @@ import PekitTools
 enum TestFiles {
     /// Each path that is a file, and the `*_test.lua` files under each directory, sorted by path.
     /// - Throws: `UsageError` for a path that does not exist, or when no file is found.
+    /// Each file named (a .lua or a .http file), and every *_test.lua under each directory.
     static func find(_ paths: [String]) throws -> [String] {
         var files: [String] = []
         for path in paths {

@@ -14,6 +14,7 @@ enum TestText {
 
     static func render(_ result: TestFileResult) -> String {
         var out = result.path + "\n"
+        for note in result.notes { out += "  note  " + note + "\n" }
         if let error = result.loadError {
             out += "  ERROR " + error + "\n"
             if let traceback = result.traceback { out += indented(traceback, by: "        ") + "\n" }
