@@ -11,7 +11,7 @@ final class ImportCommandTests: XCTestCase {
     func testEveryFixtureRoundTrips() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/curl") else { throw XCTSkip("curl is not installed") }
         let files = try FileManager.default.contentsOfDirectory(atPath: Self.fixtures.path).filter { $0.hasSuffix(".txt") }.sorted()
-        XCTAssertGreaterThanOrEqual(files.count, 28)
+        XCTAssertGreaterThanOrEqual(files.count, 30)
         let (server, port) = try RequestCommandTests.startEcho(requests: files.count * 3)
         defer { server.terminate() }
         func run(_ executable: String, _ args: [String]) throws -> [UInt8] { try PekitProcess.output(of: executable, args) }

@@ -41,7 +41,9 @@ extension RequestBuilder {
         } else {
             fields.addValid("Host", authority)
         }
-        if let (user, password) = credentials, !given("Authorization") {
+        if let token = bearerToken, !given("Authorization") {
+            try fields.add("Authorization", "Bearer " + token)
+        } else if let (user, password) = credentials, !given("Authorization") {
             fields.addValid("Authorization", Self.basicAuthorization(user: user, password: password))
         }
         for (name, value) in zip(placed, [userAgent, accept, acceptEncoding, referer]) where !given(name) {

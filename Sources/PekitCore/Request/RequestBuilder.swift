@@ -135,6 +135,9 @@ public struct RequestBuilder: Sendable {
     public var boundary: String?
     /// `Authorization: Basic …` (curl's `-u`).
     public var basicAuth: (user: String, password: String)?
+    /// An OAuth 2.0 bearer token, sent as `Authorization: Bearer TOKEN` (RFC 6750 §2.1) in the
+    /// place Basic's field takes; it wins over `basicAuth`, as curl's --oauth2-bearer wins over -u.
+    public var bearerToken: String?
     /// The jar whose cookies go in the Cookie field, and where a send stores the responses' cookies.
     public var jar: CookieJar?
     /// The context the jar's cookies are sent in (a cross-site request, the top-level page for

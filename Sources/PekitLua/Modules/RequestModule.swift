@@ -85,13 +85,19 @@ package enum RequestModule: LuaModule {
         builder.environment = runtime.environment
         if let methods = try fields.strings("methods_in_query") { builder.methodsInQuery = Set(methods.map { $0.uppercased() }) }
         if let headers = try fields.with("headers", { try headerFields(at: $0, fields, call) }) { builder.headers = headers }
-        if let auth = try fields.with("auth", { i -> (String, String) in
-            guard let credentials = try LuaFields.read(call, argument: argument, known: ["user", "password"], at: i),
-                  let user = try credentials.string("user"), let password = try credentials.string("password") else {
-                throw fields.error("auth", "expected {user = …, password = …}")
+        // auth = {user = …, password = …} (Basic), or {bearer = TOKEN} (OAuth 2.0, RFC 6750).
+        try fields.with("auth", { i in
+            guard let credentials = try LuaFields.read(call, argument: argument, known: ["user", "password", "bearer"], at: i) else {
+                throw fields.error("auth", "expected {user = …, password = …} or {bearer = …}")
             }
-            return (user, password)
-        }) { builder.basicAuth = auth }
+            if let token = try credentials.string("bearer") {
+                builder.bearerToken = token
+            } else if let user = try credentials.string("user"), let password = try credentials.string("password") {
+                builder.basicAuth = (user, password)
+            } else {
+                throw fields.error("auth", "expected {user = …, password = …} or {bearer = …}")
+            }
+        })
         if let jar = try fields.with("jar", { try CookiesModule.jar(at: $0, call) }) { builder.jar = jar }
         // The jar's context, for the Cookie field it gives and, sent, for every hop.
         try CookiesModule.readContext(fields, into: &builder.cookieContext)

@@ -291,7 +291,8 @@ private func luaScript(_ request: PekitRequest, builder: RequestBuilder, options
     if builder.userAgent != RequestBuilder.userAgent { field("user_agent", builder.userAgent.map(luaQuote) ?? "false") }
     if builder.accept != "*/*" { fields.append("  -- (no Accept by default)") }
     if let referer = builder.referer { field("referer", luaQuote(referer)) }
-    if let (user, password) = builder.basicAuth { field("auth", "{ user = \(luaQuote(user)), password = \(luaQuote(password)) }") }
+    if let token = builder.bearerToken { field("auth", "{ bearer = \(luaQuote(token)) }") }
+    else if let (user, password) = builder.basicAuth { field("auth", "{ user = \(luaQuote(user)), password = \(luaQuote(password)) }") }
     if builder.acceptEncoding != nil { field("compressed", "true") }
     if !builder.headers.isEmpty {
         // A list of pairs keeps the order and repeats; a field written with other spacing than

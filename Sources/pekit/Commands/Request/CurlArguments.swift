@@ -48,7 +48,27 @@ struct CurlDataPart {
     var file: String?
     var stripsLines = false
     var encodes = false
+    /// The escapes' hex digits in lower case: curl 7.88's --url-query writes `%c3%a9` where
+    /// --data-urlencode writes `%C3%A9` (its test 1221).
+    var lowerHex = false
     let option: String
+
+    /// --data-urlencode's five forms: content, =content, name=content, @file, name@file.
+    static func urlencoded(_ v: [UInt8], option: String) -> CurlDataPart {
+        var part = CurlDataPart(option: option)
+        part.encodes = true
+        let equals = v.firstIndex(of: 0x3D), at = v.firstIndex(of: 0x40)
+        if let at, equals.map({ at < $0 }) ?? true {
+            part.file = String(decoding: v[(at + 1)...], as: UTF8.self)
+            if at > 0 { part.prefix = Array(v[..<at]) + [0x3D] }
+        } else if let equals {
+            part.prefix = equals == 0 ? [] : Array(v[...equals])
+            part.literal = Array(v[(equals + 1)...])
+        } else {
+            part.literal = v
+        }
+        return part
+    }
 
     /// The piece's bytes.
     func bytes() throws -> [UInt8] {
@@ -60,7 +80,7 @@ struct CurlDataPart {
             }
         }
         if stripsLines { content = Self.curlFileText(content) }
-        return prefix + (encodes ? curlEscape(content) : content)
+        return prefix + (encodes ? curlEscape(content, lowerHex: lowerHex) : content)
     }
 
     /// A file as curl's file2string reads it for -d @FILE: line by line as fgets gives them (up
@@ -99,18 +119,7 @@ func curlDataParts(_ parsed: Arguments) -> [CurlDataPart]? {
         case RequestOptions.dataBinary.name:
             if v.first == 0x40 { part.file = path(v.dropFirst()) } else { part.literal = v }
         case RequestOptions.dataUrlencode.name:
-            // curl's five forms: content, =content, name=content, @file, name@file.
-            part.encodes = true
-            let equals = v.firstIndex(of: 0x3D), at = v.firstIndex(of: 0x40)
-            if let at, equals.map({ at < $0 }) ?? true {
-                part.file = path(v[(at + 1)...])
-                if at > 0 { part.prefix = Array(v[..<at]) + [0x3D] }
-            } else if let equals {
-                part.prefix = equals == 0 ? [] : Array(v[...equals])
-                part.literal = Array(v[(equals + 1)...])
-            } else {
-                part.literal = v
-            }
+            part = CurlDataPart.urlencoded(v, option: name)
         default:
             part.literal = v
         }
@@ -133,8 +142,8 @@ func curlData(_ parsed: Arguments) throws -> (bytes: [UInt8], file: String?)? {
 
 /// What curl's --data-urlencode writes: ALPHA, DIGIT and -._~ as they are, a space as '+',
 /// everything else as %XX (upper case).
-func curlEscape(_ bytes: [UInt8]) -> [UInt8] {
-    PercentEncoder(allowed: .unreserved, space: .plus).encode(bytes: bytes)
+func curlEscape(_ bytes: [UInt8], lowerHex: Bool = false) -> [UInt8] {
+    PercentEncoder(allowed: .unreserved, space: .plus, hexCase: lowerHex ? .lower : .upper).encode(bytes: bytes)
 }
 
 
@@ -277,4 +286,19 @@ private func isCurlRange(_ text: String) -> Bool {
     if ends[0].allSatisfy(\.isNumber) && ends[1].allSatisfy(\.isNumber) { return true }
     guard ends[0].count == 1, ends[1].count == 1, let a = ends[0].first, let b = ends[1].first, a.isASCII, b.isASCII else { return false }
     return (a.isLowercase && b.isLowercase) || (a.isUppercase && b.isUppercase)
+}
+
+/// curl's --url-query pieces (7.87): each as --data-urlencode reads it, or, after a leading '+',
+/// as it is; joined with '&', for the end of the URL's query. Nil when none was given.
+func curlURLQuery(_ parsed: Arguments) throws -> String? {
+    let given = parsed.rawValues.filter { $0.name == RequestOptions.urlQuery.name }
+    guard !given.isEmpty else { return nil }
+    let pieces = try given.map { _, value -> [UInt8] in
+        let v = value ?? []
+        if v.first == 0x2B { return Array(v.dropFirst()) }
+        var part = CurlDataPart.urlencoded(v, option: RequestOptions.urlQuery.name)
+        part.lowerHex = true
+        return try part.bytes()
+    }
+    return String(decoding: Array(pieces.joined(separator: [0x26])), as: UTF8.self)
 }

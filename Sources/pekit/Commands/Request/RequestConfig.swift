@@ -86,6 +86,14 @@ func requestBuilder(_ parsed: Arguments, url: String, sending: Bool, sharedJar: 
     }
     builder.headers = try curlHeaders(parsed)
 
+    // --url-query: added to the query, but for -G with data, where curl 7.88 sends -G's alone.
+    if let query = try curlURLQuery(parsed) {
+        if parsed.has(RequestOptions.get) && curlDataParts(parsed) != nil {
+            Output.stderr.line("pekit request: warning: --url-query is not sent with -G and -d, as curl 7.88 sends neither of its pieces: put them in -d")
+        } else {
+            builder.url = URLResolution.appendQuery(query, to: builder.url)
+        }
+    }
     // The body: one of -d/--data…, --json, -F/--file, --body-file.
     var bodies: [(RequestBody, String)] = []
     if let (data, file) = try curlData(parsed) {
@@ -121,6 +129,7 @@ func requestBuilder(_ parsed: Arguments, url: String, sending: Bool, sharedJar: 
     }
     builder.body = bodies.first?.0 ?? .none
 
+    builder.bearerToken = parsed.value(RequestOptions.oauth2Bearer)
     if let user = parsed.value(RequestOptions.user), !parsed.has(RequestOptions.awsSigv4) {
         let parts = user.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
         builder.basicAuth = (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")

@@ -92,6 +92,11 @@ enum RequestOptions {
         the content encoded (a space as +)
         """)
     static let get = Option("get", short: "G", "put the -d data into the query instead (GET)")
+    static let urlQuery = Option("url-query", value: "D", """
+        add to the URL's query, as --data-urlencode writes D (+D: D as it is);
+        repeat for more, joined with &
+        """)
+    static let oauth2Bearer = Option("oauth2-bearer", value: "TOKEN", "send Authorization: Bearer TOKEN (in -u's place; wins over -u)")
     static let compressed = sendFlag("compressed")
     static let userAgent = Option("user-agent", short: "A", value: "A", "the User-Agent ('' removes it)")
     static let referer = Option("referer", short: "e", value: "URL", "the Referer")
@@ -200,7 +205,7 @@ enum RequestOptions {
     static let requestRows: [Option] = [method, policy, param, paramJson, paramsIn, form, json, file, bodyFile, header, jar, force, filter] + CookieContextOptions.rows + [
                                         connect, base, url, globoff, pathAsIs, requestTarget, user, awsSigv4, .plugins]
     static let showRows: [Option] = [raw, curl, describe, send, color, .help]
-    static let curlRows: [Option] = [data, dataAscii, dataRaw, dataBinary, dataUrlencode, get, userAgent, referer, connectTo, resolve, cookie, compressed]
+    static let curlRows: [Option] = [data, dataAscii, dataRaw, dataBinary, dataUrlencode, get, urlQuery, oauth2Bearer, userAgent, referer, connectTo, resolve, cookie, compressed]
     static let sendRows: [HelpSection.Row] = [include, head, fail, failWithBody, output, progress, noProgress, remoteName, dumpHeader, writeOut,
                                              verbose, traceAscii].map { .option($0) } + [.argument("URL...", """
         several URLs: the same request to each, one after another (curl's way);
