@@ -38,7 +38,7 @@ final class LuaFieldsTests: XCTestCase {
             (#"pekit.request{ url = "http://h/", params_in = "header" }"#,
              #"pekit.request: bad argument #1 (field "params_in": expected "query", "body" or "auto", got "header")"#),
             (#"pekit.request{ url = "http://h/", auth = { user = "u" } }"#,
-             #"pekit.request: bad argument #1 (field "auth": expected {user = …, password = …})"#),
+             #"pekit.request: bad argument #1 (field "auth": expected {user = …, password = …} or {bearer = …})"#),
             (#"pekit.request{ url = "http://h/", method = "POST", multipart = { { name = "a", value = "1", fielname = "x" } } }"#,
              #"pekit.request: bad argument #1 (multipart[1]: unknown field "fielname"; known: name, value, data, path, filename, type)"#),
             (#"pekit.request{ url = "http://h/", headers = { ["X-A"] = {} } }"#,
