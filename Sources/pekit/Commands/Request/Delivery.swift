@@ -84,9 +84,16 @@ struct Delivery {
             let segment = (try? request.requestURL())?.path.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? ""
             let name = String(decoding: (try? PercentDecoder(mode: .lenient).decode(bytes: Array(segment.utf8))) ?? Array(segment.utf8), as: UTF8.self)
             guard !name.isEmpty, name != ".", name != "..", !name.contains("/") else {
-                throw UsageError(command: "request", message: "-O needs a URL that ends in a file name (use -o FILE)")
+                // Before anything is sent, with curl 7.88's exit status ("Remote file name has no
+                // length!", 23; its tests 690, 691, 1639, 1644).
+                throw CommandFailure(message: "pekit request: -O needs a URL that ends in a file name, and \(request.url) names none (use -o FILE)", status: 23)
             }
             outputPath = name
+        }
+        // --output-dir: -o's and -O's file in that directory, as curl 7.88 joins them
+        // (`DIR/FILE`, whatever FILE is; standard output is not a file).
+        if let directory = parsed.value(RequestOptions.outputDir), !directory.isEmpty, let path = outputPath, path != "-" {
+            outputPath = directory + "/" + path
         }
         let writeOut = try parsed.value(RequestOptions.writeOut).map(WriteOut.argument)
         // --color: a person's terminal gets JSON indented and coloured, heads coloured; a pipe
