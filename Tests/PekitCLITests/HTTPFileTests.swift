@@ -117,6 +117,10 @@ final class HTTPFileTests: XCTestCase {
                 hello
                 > {% client.test("js", function() {}); %}
                 # @pekit expect(r):json("$.body", "goodbye")
+
+                ### asks for HTTP/2
+                GET {{base}}/echo HTTP/2
+                # @pekit expect(r):json("$.headers[?@[0] == 'Upgrade'][1]", {"h2c"})
                 """,
             "http-client.env.json": #"{ "dev": { "host": "\#(host)", "stage": "dev", "token": "public-1" } }"#,
             "http-client.private.env.json": #"{ "dev": { "token": "private-1" } }"#,
@@ -125,6 +129,8 @@ final class HTTPFileTests: XCTestCase {
             "set a cookie (api.http:5): passed",
             "sends it back (api.http:10): passed",
             #"fails at its line (api.http:17): api.http:22: expected $.body to be "goodbye", got "hello""#,
+            // §3.2.1's version asks for HTTP/2: on http://, the upgrade to h2c, as curl --http2 asks.
+            "asks for HTTP/2 (api.http:25): passed",
         ]
         let report = dir.appendingPathComponent("r.json")
         let r = try PekitProcess.run(["test", "--env", "dev", "--var", "who=cli", "--report", "json:" + report.path, "api.http"], directory: dir)

@@ -56,7 +56,7 @@ extension HTTPFile {
                 out.append("test(\(quoted(testName(request, path: shortName))), { jar = jar }, function(t)")
                 out.append("  local response = pekit.http.send(pekit.request{")
                 for field in fields(request) { out.append("    \(field),") }
-                out.append("  })")
+                out.append("  }" + (sendOptions(request).map { ", " + $0 } ?? "") + ")")
                 out.append("  local r = response")
                 for (line, code) in request.assertions { out.append("  \(code)  -- \(shortName):\(line)") }
                 out.append("end)")
@@ -71,7 +71,7 @@ extension HTTPFile {
                 lines[line - 1] += (lines[line - 1].isEmpty ? "" : " ") + code
             }
             for request in requests {
-                let open = "test(\(quoted(testName(request, path: shortName))), { jar = jar }, function(t) local response = pekit.http.send(pekit.request{ \(fields(request).joined(separator: ", ")) }) local r = response"
+                let open = "test(\(quoted(testName(request, path: shortName))), { jar = jar }, function(t) local response = pekit.http.send(pekit.request{ \(fields(request).joined(separator: ", ")) }\(sendOptions(request).map { ", " + $0 } ?? "")) local r = response"
                 at(request.line, open)
                 var last = request.line
                 for (line, code) in request.assertions {
@@ -115,8 +115,16 @@ extension HTTPFile {
             }
             out.append("body = " + joined(parts))
         }
-        if request.version == "HTTP/2" || request.version == "HTTP/2.0" { out.append("http2 = true") }
         return out
+    }
+
+    /// The send's options a request line asks for: its HTTP version (`HTTP/2`, `HTTP/1.1`), or nil.
+    func sendOptions(_ request: Request) -> String? {
+        switch request.version {
+        case "HTTP/2", "HTTP/2.0": return "{ http = \"2\" }"
+        case "HTTP/1.1": return "{ http = \"1.1\" }"
+        default: return nil
+        }
     }
 
     /// The URL: an absolute target with http as the default scheme, or an origin-form target
