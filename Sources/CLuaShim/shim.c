@@ -480,7 +480,12 @@ void pekit_time_limit(lua_State *L, long long nanoseconds, const char *message, 
     if (nanoseconds > 0) lua_sethook(st->main, pekit_hook, LUA_MASKCOUNT, PEKIT_HOOK_PERIOD);
 }
 
-int pekit_time_limit_passed(lua_State *L) { return past_limit(alloc_state(L)); }
+double pekit_time_limit_left(lua_State *L) {
+    pekit_alloc_state *st = alloc_state(L);
+    if (!st->limit_deadline) return -1;
+    long long left = st->limit_deadline - monotonic_ns();
+    return left > 0 ? (double)left / 1e9 : 0;
+}
 
 static void pekit_hook(lua_State *L, lua_Debug *ar) {
     (void)ar;

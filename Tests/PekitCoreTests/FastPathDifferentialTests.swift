@@ -45,7 +45,9 @@ final class FastPathDifferentialTests: XCTestCase {
                                              domainAttribute: pick([nil, "a.example"]), http: .random(using: &generator),
                                              site: pick(CookieJar.RequestContext.Site.allCases))
             candidate.prefixesMatchCase = .random(using: &generator)
-            let fast = CookieJar.brokenRule(candidate), general = CookieJar.brokenRuleOfRows(candidate)
+            let fast = CookieJar.brokenRule(candidate.cookie, origin: candidate.origin, pathAttribute: candidate.pathAttribute, domainAttribute: candidate.domainAttribute,
+                                            http: candidate.http, site: candidate.site, prefixesMatchCase: candidate.prefixesMatchCase)
+            let general = CookieJar.brokenRuleOfRows(candidate)
             XCTAssertEqual(fast?.rule, general?.rule, "\(candidate)")
             XCTAssertEqual(fast?.reason, general?.reason, "\(candidate)")
             if general == nil { stored += 1 } else { refused += 1 }

@@ -153,8 +153,9 @@ void pekit_charge(lua_State *L, long long steps);
 /// going), except the code of the chunk whose source is `exempt_source` (the host's harness,
 /// which sets the next limit; NULL: none).
 void pekit_time_limit(lua_State *L, long long nanoseconds, const char *message, const char *exempt_source);
-/// Whether the state's time limit has passed (polled by the host's waits: a sleep, a poll).
-int pekit_time_limit_passed(lua_State *L);
+/// The seconds left before the state's time limit (0 once it has passed), or -1 for no limit:
+/// the one clock the host's waits (a sleep, a poll) and sends are cut to.
+double pekit_time_limit_left(lua_State *L);
 /// Installs a SIGINT handler; from now on Ctrl-C stops the Lua code running in any state (as
 /// lua.c does, but also inside coroutines and pattern matching).
 void pekit_catch_interrupts(void);

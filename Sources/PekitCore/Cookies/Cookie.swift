@@ -54,7 +54,10 @@ public struct Cookie: Equatable, Sendable {
 
     /// Sets the value from bytes, kept as they are where they are not UTF-8.
     public mutating func setValue(bytes: [UInt8]) {
-        bytes.withUnsafeBufferPointer { setValue(bytes: $0) }
+        // The array kept as it is when not UTF-8 (the buffer form would copy it).
+        if let text = ValidUTF8.string(bytes) { value = text; rawValue = nil } else {
+            value = String(decoding: bytes, as: UTF8.self); rawValue = bytes
+        }
     }
 
     /// `setValue(bytes:)` from bytes where they are (a line of a file): an array is made of

@@ -80,10 +80,7 @@ extension CookieJar {
             }
         }
         let secureOrigin = url.isSecureContext
-        // The candidate (a copy of the cookie) made only when a rule may refuse it.
-        if Self.mayBreakARule(cookie: cookie, origin: url, http: http, site: site),
-           let (rule, reason) = Self.brokenRuleOfRows(StorageCandidate(cookie: cookie, origin: url, pathAttribute: parsed.path, domainAttribute: parsed.domain,
-                                                                       http: http, site: site)) {
+        if let (rule, reason) = Self.brokenRule(cookie, origin: url, pathAttribute: parsed.path, domainAttribute: parsed.domain, http: http, site: site) {
             return reject(rule, reason)
         }
         // CHIPS: a partitioned cookie belongs to the top-level site it was set under.
@@ -252,12 +249,8 @@ extension CookieJar {
         if cookie.path.utf8.count > SetCookie.maxAttributeValue { throw refuse("the path is over \(SetCookie.maxAttributeValue) bytes") }
         if isIP { cookie.hostOnly = true }
         if !cookie.hostOnly && isPublicSuffix(domain) { throw refuse("the domain \(domain) is a public suffix") }
-        // The same rules a received cookie passes, but for those that need a response; the
-        // candidate (a copy of the cookie) made only when one of them may refuse it.
-        guard Self.mayBreakARule(cookie: cookie, origin: nil, http: true, site: .same) else { return }
-        var candidate = StorageCandidate(cookie: cookie, origin: nil, pathAttribute: nil, domainAttribute: nil, http: true, site: .same)
-        candidate.prefixesMatchCase = headerRule == .curl
-        if let (_, reason) = Self.brokenRule(candidate) {
+        // The same rules a received cookie passes, but for those that need a response.
+        if let (_, reason) = Self.brokenRule(cookie, origin: nil, http: true, site: .same, prefixesMatchCase: headerRule == .curl) {
             throw refuse(reason)
         }
     }

@@ -158,29 +158,27 @@ extension CookieJar {
         }),
     ]
 
-    /// The first storage rule `candidate` breaks, and why.
-    static func brokenRule(_ candidate: StorageCandidate) -> (rule: CookieRule, reason: String)? {
-        // Most cookies break no rule, and asking each row costs a call and a copy of the cookie
-        // for nine rows (a seventh of loading a cookies.txt line): the rows are asked only when
-        // `mayBreakARule` finds what some row needs to refuse a cookie.
-        guard mayBreakARule(candidate) else { return nil }
+    /// The first storage rule a cookie breaks, and why, for the candidate these make. Most
+    /// cookies break no rule, and asking each row costs a call and a copy of the cookie for
+    /// nine rows (a seventh of loading a cookies.txt line): the candidate is made and the rows
+    /// asked only when `mayBreakARule` finds what some row needs to refuse a cookie.
+    static func brokenRule(_ cookie: borrowing Cookie, origin: RequestURL?, pathAttribute: String? = nil, domainAttribute: String? = nil,
+                           http: Bool, site: CookieJar.RequestContext.Site, prefixesMatchCase: Bool = false) -> (rule: CookieRule, reason: String)? {
+        guard mayBreakARule(cookie: cookie, origin: origin, http: http, site: site) else { return nil }
+        var candidate = StorageCandidate(cookie: copy cookie, origin: origin, pathAttribute: pathAttribute, domainAttribute: domainAttribute, http: http, site: site)
+        candidate.prefixesMatchCase = prefixesMatchCase
         return brokenRuleOfRows(candidate)
     }
 
-    /// `brokenRule` asking every row: the reference `mayBreakARule` is held to.
+    /// The first storage rule `candidate` breaks, asking every row: the reference `brokenRule`
+    /// is held to (`FastPathDifferentialTests`, on random candidates).
     static func brokenRuleOfRows(_ candidate: StorageCandidate) -> (rule: CookieRule, reason: String)? {
         for (rule, check) in storageRules { if let reason = check(candidate) { return (rule, reason) } }
         return nil
     }
 
-    /// False only when no row of `storageRules` can refuse the candidate: each row needs one of
-    /// these (a new row adds its own here; `FastPathDifferentialTests` holds the two paths equal on random
-    /// candidates).
-    static func mayBreakARule(_ candidate: StorageCandidate) -> Bool {
-        mayBreakARule(cookie: candidate.cookie, origin: candidate.origin, http: candidate.http, site: candidate.site)
-    }
-
-    /// `mayBreakARule` of the candidate these would make, before it is made.
+    /// False only when no row of `storageRules` can refuse such a cookie: each row needs one of
+    /// these (a new row adds its own here).
     static func mayBreakARule(cookie c: borrowing Cookie, origin: RequestURL?, http: Bool, site: CookieJar.RequestContext.Site) -> Bool {
         if c.httpOnly && !http { return true }                                  // HttpOnly from non-HTTP
         if c.name.utf8.first.map({ $0 == 0x5F }) ?? true { return true }       // "__" prefixes; no name

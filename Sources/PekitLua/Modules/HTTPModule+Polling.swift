@@ -99,7 +99,7 @@ extension HTTPModule {
             let until = now + wait
             while Timestamp.monotonic() < until {
                 // A test's time limit ends the wait; the call's return stops the test.
-                if pekit_time_limit_passed(call.L) != 0 { throw LuaArgumentError("stopped at the test's time limit") }
+                if pekit_time_limit_left(call.L) == 0 { throw LuaArgumentError("stopped at the test's time limit") }
                 if pekit_interrupt_pending() != 0 {
                     var interrupted = LuaError(message: "interrupted")
                     interrupted.isInterrupt = true

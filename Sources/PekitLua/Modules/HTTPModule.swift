@@ -44,9 +44,6 @@ package enum HTTPModule: LuaModule {
         package var defaultConnect: [HostMapping] = []
         /// `pekit test --timeout`: the limit of a send that gives none of its own, in seconds.
         package var defaultTimeout: Double?
-        /// `pekit test --max-time`: when the running test must end (`Timestamp.monotonic()`);
-        /// no send is given longer than what is left.
-        package var deadline: Double?
     }
 
     package static func state(_ runtime: LuaRuntime) -> State { runtime.moduleState(State.self, State.init) }
@@ -223,9 +220,10 @@ package enum HTTPModule: LuaModule {
         if options.jar == nil, let jar = state.defaultJar { options.jar = jar }
         if options.timeoutSeconds == nil, let limit = state.defaultTimeout { options.timeoutSeconds = limit }
         options.connect += state.defaultConnect
-        if let deadline = state.deadline {
-            // Cut short at the test's end, which then stops the test in its own words.
-            let left = max(0.001, deadline - Timestamp.monotonic())
+        // Cut short at a test's time limit, which then stops the test in its own words.
+        let limit = pekit_time_limit_left(runtime.L)
+        if limit >= 0 {
+            let left = max(0.001, limit)
             options.timeoutSeconds = min(options.timeoutSeconds ?? left, left)
         }
         let har = runtime.harLog, exchanges = state.exchanges, comment = state.harComment

@@ -10,12 +10,10 @@ extension LuaRuntime {
     /// their own limit. The code of the chunk named `chunk` (its source: `=pekit test`) is not
     /// stopped: it runs on to lift the limit or set the next.
     package func setTimeLimit(_ seconds: Double?, message: String, exempting chunk: String? = nil) {
-        let state = HTTPModule.state(self)
+        // The limit is the C control block's alone; sends and waits ask it what is left.
         if let seconds, seconds > 0 {
-            state.deadline = Timestamp.monotonic() + seconds
             pekit_time_limit(L, Int64(min(seconds, 1e9) * 1e9), message, chunk)
         } else {
-            state.deadline = nil
             pekit_time_limit(L, 0, nil, nil)
         }
     }

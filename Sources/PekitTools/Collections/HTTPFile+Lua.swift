@@ -1,4 +1,5 @@
 import PekitCore
+import PekitLua
 
 /// A `.http` file as a pekit test file: each request a test (named by its name, else its request
 /// line), sent as the file writes it, the requests of the file sharing one cookie jar (as
@@ -41,16 +42,15 @@ extension HTTPFile {
             fileVariables.append("[\(quoted(name))] = function() return \(template(value, line: line)) end")
         }
         // Aligned, the helper is one line (its source as a string, loaded), so that the .http
-        // file's lines keep their numbers.
-        let prelude = (layout == .readable ? "local http_file = (function()\n" + helper + "end)() " : "local http_file = load(\(quoted(helper)), \"=http_file.lua\")() ")
-            + "local jar = pekit.cookies.jar() local function var(name, line) return http_file.var(name, line) end "
-            + "http_file.setup(\(quoted(directory)), \(quoted(path)), {\(fileVariables.joined(separator: ", "))})"
+        // file's lines keep their numbers; readable, it is a function written out.
+        let prelude = [layout == .readable ? "local http_file = (function()\n" + helper + "end)()" : "local http_file = load(\(quoted(helper)), \"=http_file.lua\")()",
+                       "local jar = pekit.cookies.jar()",
+                       "local function var(name, line) return http_file.var(name, line) end",
+                       "http_file.setup(\(quoted(directory)), \(quoted(path)), {\(fileVariables.joined(separator: ", "))})"]
         switch layout {
         case .readable:
             var out = ["-- The requests of \(shortName) as pekit tests (made by `pekit import http \(shortName)`): run",
-                       "-- `pekit test` on this file, with --var NAME=VALUE or --env NAME for the variables.",
-                       prelude.replacingOccurrences(of: " local jar", with: "\nlocal jar").replacingOccurrences(of: " local function var", with: "\nlocal function var")
-                           .replacingOccurrences(of: " http_file.setup", with: "\nhttp_file.setup"), ""]
+                       "-- `pekit test` on this file, with --var NAME=VALUE or --env NAME for the variables."] + prelude + [""]
             for note in notes(path: path) { out.append("-- " + note) }
             for request in requests {
                 out.append("test(\(quoted(testName(request, path: shortName))), { jar = jar }, function(t)")
@@ -65,7 +65,7 @@ extension HTTPFile {
             return out.joined(separator: "\n")
         case .aligned:
             // Line n of the output is line n of the .http file.
-            var lines: [String] = [prelude]
+            var lines: [String] = [prelude.joined(separator: " ")]
             func at(_ line: Int, _ code: String) {
                 while lines.count < line { lines.append("") }
                 lines[line - 1] += (lines[line - 1].isEmpty ? "" : " ") + code
@@ -175,23 +175,8 @@ extension HTTPFile {
         return out.isEmpty ? "\"\"" : out.joined(separator: " .. ")
     }
 
-    /// A Lua string literal holding `text` exactly.
-    func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar.value {
-            case 0x5C: out += "\\\\"
-            case 0x22: out += "\\\""
-            case 0x0A: out += "\\n"
-            case 0x0D: out += "\\r"
-            case 0x09: out += "\\t"
-            // Control characters by number, three digits (so a digit after one is not read as its).
-            case 0..<0x20, 0x7F: out += "\\" + String(repeating: "0", count: 3 - String(scalar.value).count) + String(scalar.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
+    /// A Lua string literal holding `text` exactly (the bridge's one literal writer).
+    func quoted(_ text: String) -> String { LuaLiteral.quoted(text) }
 }
 
 /// `Lua/http_file.lua`: the variables and files a test made from a .http file uses.

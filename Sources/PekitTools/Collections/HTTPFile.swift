@@ -66,6 +66,29 @@ public struct HTTPFile: Sendable {
     /// The methods the specification lists (a first word that is none of them is the target's).
     static let methods: Set<String> = ["GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "PATCH", "OPTIONS", "TRACE"]
 
+    /// A comment's directive: `# @name NAME` names the request, `# @pekit CODE` is an assertion.
+    enum Directive { case name(String), assertion(String) }
+
+    /// Whether a line is a comment (`#` or `//`, indented or not; `###` separates requests).
+    static func isComment(_ line: String) -> Bool {
+        let t = line.drop { $0 == " " || $0 == "\t" }
+        return t.hasPrefix("#") && !t.hasPrefix("###") || t.hasPrefix("//")
+    }
+
+    /// A comment line's directive, or nil for a plain comment.
+    static func directive(_ line: String) -> Directive? {
+        let t = line.drop { $0 == " " || $0 == "\t" }
+        let text = t.dropFirst(t.hasPrefix("//") ? 2 : 1).trimmingOWS
+        if text == "@name" || text.hasPrefix("@name ") { return .name(String(text.dropFirst(5).trimmingOWS)) }
+        if text.hasPrefix("@pekit ") { return .assertion(String(text.dropFirst(7).trimmingOWS)) }
+        return nil
+    }
+
+    /// Whether a trimmed line ends a request's fields or body: a handler, a reference, a separator.
+    static func endsSection(_ t: Substring) -> Bool {
+        t.hasPrefix("###") || t.hasPrefix("> ") || t.hasPrefix(">{%") || t == ">" || t.hasPrefix("<> ")
+    }
+
     /// Parses a `.http` file's text.
     /// - Parameter path: named in errors.
     /// - Throws: `ParseError` with the line and column.
@@ -75,51 +98,34 @@ public struct HTTPFile: Sendable {
         let lines = text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
             .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         func fail(_ line: Int, _ column: Int, _ message: String) -> ParseError { ParseError(path: path, line: line, column: column, message: message) }
-        func isComment(_ s: String) -> Bool {
-            let t = s.drop { $0 == " " || $0 == "\t" }
-            return t.hasPrefix("#") && !t.hasPrefix("###") || t.hasPrefix("//")
-        }
-        func commentText(_ s: String) -> String {
-            let t = s.drop { $0 == " " || $0 == "\t" }
-            return String(t.dropFirst(t.hasPrefix("//") ? 2 : 1)).ows
+        // Directives written before a request line are the next request's.
+        var pending = Request(name: nil, line: 0, method: "", target: "")
+        func apply(_ directive: Directive?, at line: Int, to request: inout Request) {
+            switch directive {
+            case .name(let name)?: request.name = name
+            case .assertion(let code)?: request.assertions.append((line, code))
+            case nil: break
+            }
         }
         var i = 0
-        var pendingName: String?
-        var pendingAssertions: [(line: Int, code: String)] = []
-        // A comment's directive: `@name NAME` names the request, `@pekit CODE` is an assertion.
-        func directive(_ s: String, at number: Int, into request: inout Request?) -> Bool {
-            let c = commentText(s)
-            if c.hasPrefix("@name ") || c == "@name" {
-                let name = String(c.dropFirst(5)).ows
-                if request != nil { request?.name = name } else { pendingName = name }
-                return true
-            }
-            if c.hasPrefix("@pekit ") {
-                let code = String(c.dropFirst(7)).ows
-                if request != nil { request?.assertions.append((number, code)) } else { pendingAssertions.append((number, code)) }
-                return true
-            }
-            return false
-        }
         while i < lines.count {
             let line = lines[i], number = i + 1
-            let trimmed = line.ows
+            let trimmed = line.trimmingOWS
             if trimmed.hasPrefix("###") {
-                let name = String(trimmed.dropFirst(3)).ows
-                pendingName = name.isEmpty ? nil : name
-                pendingAssertions = []
+                let name = trimmed.dropFirst(3).trimmingOWS
+                pending = Request(name: name.isEmpty ? nil : String(name), line: 0, method: "", target: "")
                 i += 1; continue
             }
             if trimmed.isEmpty { i += 1; continue }
-            if isComment(line) { var none: Request? = nil; _ = directive(line, at: number, into: &none); i += 1; continue }
+            if isComment(line) { apply(directive(line), at: number, to: &pending); i += 1; continue }
             if trimmed.hasPrefix("@") {
                 // A file variable: @name = value (the value to the line's end, trimmed).
                 guard let eq = trimmed.firstIndex(of: "=") else { throw fail(number, 1, "expected a variable, @name = value") }
-                let name = String(trimmed[trimmed.index(after: trimmed.startIndex)..<eq]).ows
+                let name = trimmed[trimmed.index(after: trimmed.startIndex)..<eq].trimmingOWS
                 guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" || $0 == "." }) else {
                     throw fail(number, 2, "expected a variable's name (letters, digits, '-', '_', '.') before '='")
                 }
-                file.variables.append((name, String(trimmed[trimmed.index(after: eq)...]).ows, number))
+                file.variables.append((String(name), String(trimmed[trimmed.index(after: eq)...].trimmingOWS), number))
                 i += 1; continue
             }
             // A request line: [method SP] target [SP HTTP/x.y].
@@ -132,73 +138,78 @@ public struct HTTPFile: Sendable {
             var version: String?
             if let last = words.last, words.count > 1, last.hasPrefix("HTTP/") { version = last; words.removeLast() }
             guard !words.isEmpty else { throw fail(number, line.count + 1, "expected a request target after \(method)") }
-            var request = Request(name: pendingName, line: number, method: method, target: words.joined(separator: " "), version: version)
-            request.assertions = pendingAssertions
-            pendingName = nil
-            pendingAssertions = []
+            var request = pending
+            (request.line, request.method, request.target, request.version) = (number, method, words.joined(separator: " "), version)
+            pending = Request(name: nil, line: 0, method: "", target: "")
             i += 1
-            // The target's continuation: indented lines right after the request line.
-            while i < lines.count, let c = lines[i].first, c == " " || c == "\t", !lines[i].ows.isEmpty {
-                var part = lines[i].ows
-                if part.hasSuffix(" " + (request.version ?? "\u{0}")) { part = String(part.dropLast((request.version ?? "").count + 1)) }
-                if let v = part.split(separator: " ").last, part.contains(" "), v.hasPrefix("HTTP/") { request.version = String(v); part = String(part.dropLast(v.count + 1)) }
+            // The target's continuation: indented lines right after the request line, the last
+            // of which may end in the version.
+            while i < lines.count, let c = lines[i].first, c == " " || c == "\t", !lines[i].trimmingOWS.isEmpty {
+                var part = lines[i].trimmingOWS
+                if let space = part.lastIndex(of: " "), part[part.index(after: space)...].hasPrefix("HTTP/") {
+                    request.version = String(part[part.index(after: space)...])
+                    part = part[..<space].trimmingOWS
+                }
                 request.target += part
                 i += 1
             }
             // Header fields, to an empty line (or the request's end).
-            var optional: Request? = request
             while i < lines.count {
-                let l = lines[i], t = l.ows
-                if t.isEmpty || t.hasPrefix("###") { break }
-                if isComment(l) { _ = directive(l, at: i + 1, into: &optional); i += 1; continue }
-                if t.hasPrefix("> ") || t.hasPrefix(">{%") || t.hasPrefix("<> ") || t == ">" { break }
+                let l = lines[i], t = l.trimmingOWS
+                if t.isEmpty || endsSection(t) { break }
+                if isComment(l) { apply(directive(l), at: i + 1, to: &request); i += 1; continue }
                 guard let colon = l.firstIndex(of: ":"), colon != l.startIndex else {
                     throw fail(i + 1, 1, "expected a header field (Name: value), or an empty line before the body")
                 }
-                let name = String(l[..<colon]).ows
+                let name = l[..<colon].trimmingOWS
                 guard !name.contains(" ") else { throw fail(i + 1, 1, "expected a header field's name (no spaces) before ':'") }
-                optional?.headers.append(Header(name: name, value: String(l[l.index(after: colon)...]).ows, line: i + 1))
+                request.headers.append(Header(name: String(name), value: String(l[l.index(after: colon)...].trimmingOWS), line: i + 1))
                 i += 1
             }
-            request = optional ?? request
             // The body: from after the empty line to a handler, a reference or the next request.
-            if i < lines.count, lines[i].ows.isEmpty {
+            if i < lines.count, lines[i].trimmingOWS.isEmpty {
                 i += 1
                 var body: [BodyLine] = []
-                while i < lines.count {
-                    let l = lines[i], t = l.ows
-                    if t.hasPrefix("###") || t.hasPrefix("> ") || t.hasPrefix(">{%") || t == ">" || t.hasPrefix("<> ") { break }
-                    // A comment in a body starts its line (the specification's rule).
-                    if isComment(l) { _ = directive(l, at: i + 1, into: &optional); request = optional ?? request; i += 1; continue }
-                    if t.hasPrefix("< ") { body.append(.file(String(t.dropFirst(2)).ows, line: i + 1)) }
+                while i < lines.count, !endsSection(lines[i].trimmingOWS) {
+                    let l = lines[i], t = l.trimmingOWS
+                    // A comment in a body starts its line, indented or not (the specification's rule).
+                    if isComment(l) { apply(directive(l), at: i + 1, to: &request) }
+                    else if t.hasPrefix("< ") { body.append(.file(String(t.dropFirst(2).trimmingOWS), line: i + 1)) }
                     else { body.append(.text(l)) }
                     i += 1
                 }
                 // An in-place body is sent without the whitespace around it (§4.2.2: from a
                 // file, a body is sent whole).
-                while case .text(let first)? = body.first, first.ows.isEmpty { body.removeFirst() }
-                while case .text(let last)? = body.last, last.ows.isEmpty { body.removeLast() }
+                while case .text(let first)? = body.first, first.trimmingOWS.isEmpty { body.removeFirst() }
+                while case .text(let last)? = body.last, last.trimmingOWS.isEmpty { body.removeLast() }
                 if case .text(let first)? = body.first { body[0] = .text(String(first.drop { $0 == " " || $0 == "\t" })) }
-                if case .text(let last)? = body.last { body[body.count - 1] = .text(String(last.reversed().drop { $0 == " " || $0 == "\t" }.reversed())) }
+                if case .text(var last)? = body.last {
+                    while last.last == " " || last.last == "\t" { last.removeLast() }
+                    body[body.count - 1] = .text(last)
+                }
                 if !body.isEmpty { request.body = body }
             }
             // Handlers and references.
             while i < lines.count {
-                let l = lines[i], t = l.ows
+                let l = lines[i], t = l.trimmingOWS
                 if t.hasPrefix("###") { break }
                 if t.isEmpty { i += 1; continue }
-                if isComment(l) { var o: Request? = request; _ = directive(l, at: i + 1, into: &o); request = o ?? request; i += 1; continue }
+                if isComment(l) { apply(directive(l), at: i + 1, to: &request); i += 1; continue }
                 if t.hasPrefix("<> ") { request.responseReferences.append(i + 1); i += 1; continue }
                 if t.hasPrefix(">") {
-                    let rest = String(t.dropFirst()).ows
+                    let rest = t.dropFirst().trimmingOWS
                     if rest.hasPrefix("{%") {
-                        let start = i + 1
                         // In place, to the line that closes it with %}.
-                        while i < lines.count && !(i == start - 1 ? String(rest.dropFirst(2)) : lines[i]).contains("%}") { i += 1 }
-                        guard i < lines.count else { throw fail(start, 1, "a response handler's {% is not closed by %}") }
+                        let start = i + 1
+                        var closed = rest.dropFirst(2).contains("%}")
+                        while !closed {
+                            i += 1
+                            guard i < lines.count else { throw fail(start, 1, "a response handler's {% is not closed by %}") }
+                            closed = lines[i].contains("%}")
+                        }
                         request.handlers.append(Handler(line: start, file: nil))
                     } else {
-                        request.handlers.append(Handler(line: i + 1, file: rest))
+                        request.handlers.append(Handler(line: i + 1, file: String(rest)))
                     }
                     i += 1; continue
                 }
@@ -208,9 +219,4 @@ public struct HTTPFile: Sendable {
         }
         return file
     }
-}
-
-extension StringProtocol {
-    /// Without the spaces and tabs at either end (the core's `trimmingOWS`), as a String.
-    var ows: String { String(trimmingOWS) }
 }

@@ -136,7 +136,6 @@ local function plural(n, word) return n .. " " .. word .. (n == 1 and "" or "s")
 -- words ("be greater than 3") and tests a value, `present` false where there is none (a JSONPath
 -- that selects nothing, a header the response lacks).
 local predicate_mt = { __name = "pekit.test.predicate" }
-predicate_mt.__index = predicate_mt
 predicate_mt.__tostring = function(p) return "is." .. p.name end
 local function predicate(name, wants, test) return setmetatable({ name = name, wants = wants, test = test }, predicate_mt) end
 local function is_predicate(v) return getmetatable(v) == predicate_mt end

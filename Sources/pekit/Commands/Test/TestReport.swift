@@ -28,9 +28,12 @@ enum TestReport {
             switch self {
             case .tap, .github: return nil
             case .junit(let path), .json(let path): return path
-            case .html(let directory): return (directory as NSString).appendingPathComponent("index.html")
+            case .html(let directory): return Self.htmlPage(in: directory)
             }
         }
+
+        /// The HTML report's one page in its directory.
+        static func htmlPage(in directory: String) -> String { (directory as NSString).appendingPathComponent("index.html") }
 
         var isOnStandardOutput: Bool {
             switch self {
@@ -48,7 +51,9 @@ enum TestReport {
             case .junit(let path): try Files.writeAtomically(redactor.redact(Array(TestReport.junit(results, summary).utf8), placeholder: .xml), to: path)
             case .json(let path): try Files.writeAtomically(redactor.redact(TestReport.json(results, summary) + [0x0A]), to: path)
             // HTML escapes as XML does: the placeholder is written &lt;secret NAME&gt;.
-            case .html: try Files.writeAtomically(redactor.redact(Array(TestHTMLReport.page(results, summary).utf8), placeholder: .xml), to: path ?? "index.html", mode: 0o644)
+            case .html(let directory):
+                try Files.writeAtomically(redactor.redact(Array(TestHTMLReport.page(results, summary).utf8), placeholder: .xml),
+                                          to: Self.htmlPage(in: directory), mode: 0o644)
             }
         }
     }
