@@ -104,16 +104,16 @@ public enum TestRunner {
                 result.loadError = "cannot open \(path) (\(FilePaths.exists(path) ? "permission denied" : "no such file"))"
                 return result
             }
-            if path.hasSuffix(".http") {
-                // A .http file runs as the Lua it translates to, laid out on its own lines.
-                let file: HTTPFile
-                do { file = try HTTPFile.parse(String(decoding: source, as: UTF8.self), path: path) } catch let error as HTTPFile.ParseError {
+            if CollectionFile.handles(path) {
+                // A .http or .hurl file runs as the Lua it translates to, laid out on its own lines.
+                let translated: CollectionFile.Translation
+                do { translated = try CollectionFile.translate(source, path: path, layout: .aligned) } catch let error as CollectionFile.ParseError {
                     result.loadError = error.description
                     result.loadErrorLine = error.line
                     return result
                 }
-                result.notes = file.notes(path: path)
-                source = Array(file.lua(path: path, directory: FilePaths.directory(of: path), layout: .aligned).utf8)
+                result.notes = translated.notes
+                source = Array(translated.lua.utf8)
             } else if source.first == 0x23 {
                 source.removeSubrange(0..<(source.firstIndex(of: 0x0A) ?? source.count))
             }

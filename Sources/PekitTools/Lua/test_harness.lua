@@ -43,6 +43,17 @@ function G.skip(why)
   file_skip = why
 end
 
+-- fail(message [, at]): fails the running test with `message`, no traceback; it names the
+-- caller's line, or `at` ("file:line") where the failure is another file's (a .hurl file's).
+function G.fail(message, at)
+  if at == nil then
+    local w, line = where(1)
+    error(setmetatable({ message = tostring(message), where = w, line = line }, failure_mt), 0)
+  end
+  at = tostring(at)
+  error(setmetatable({ message = tostring(message), where = at, line = tonumber(smatch(at, ":(%d+)$")) }, failure_mt), 0)
+end
+
 -- Values as a failure shows them: JSON where it can, tostring otherwise.
 local function shown(v)
   if v == nil then return "nothing" end

@@ -10,12 +10,14 @@ let testCommand = Command(
     synopsis: """
     usage: pekit test [--filter PATTERN] [--jobs N] [--fail-fast] [--repeat N] [--max-time S]
                       [--timeout S] [--connect N:P=A:Q]... [--var NAME=VALUE]... [--env NAME]
-                      [--env-file FILE] [--secret NAME=VALUE]... [--secret-file FILE]
+                      [--env-file FILE] [--variables-file FILE]... [--hurl-option NAME[=VALUE]]...
+                      [--secret NAME=VALUE]... [--secret-file FILE]
                       [--report KIND[:FILE]]... [--har FILE] [--plugins DIR] [PATH...]
 
     Runs test files: each PATH that is a file, and every *_test.lua under each PATH that is a
     directory (tests/ when none is given), files in name order. A .http file named (JetBrains'
-    HTTP Request in Editor format) runs each request as a test; see pekit import http. A file
+    HTTP Request in Editor format) runs each request as a test, and a .hurl file each entry, as
+    Hurl runs it; see pekit import http, pekit import hurl and docs/collections.md. A file
     declares tests:
 
       test("login", function(t)
@@ -73,6 +75,15 @@ enum TestOptionRows {
         http-client.private.env.json over it) beside each file
         """)
     static let envFile = Option("env-file", value: "FILE", "read pekit.vars from FILE: NAME=VALUE lines, as dotenv reads them")
+    static let variablesFile = Option("variables-file", value: "FILE", """
+        Hurl's --variables-file: NAME=VALUE lines read into pekit.vars as --env-file reads
+        them (repeat for more; a later file wins, --var over all)
+        """)
+    static let hurlOption = Option("hurl-option", value: "NAME[=VALUE]", """
+        for .hurl files: an [Options] line every entry has first, as Hurl's command-line
+        options give them (location, max-redirs=5, header=X-A: 1, user=u:p, retry=3,
+        compressed, insecure, delay=100ms…; NAME alone is NAME=true); repeat for more
+        """)
     static let report = Option("report", value: "KIND[:FILE]", """
         also write a report: tap (TAP 13, to standard output), junit:FILE,
         json:FILE, html:DIR (one page, DIR/index.html, every test's exchange),
@@ -83,7 +94,7 @@ enum TestOptionRows {
         write every exchange of the run to FILE as HAR 1.2 (sanitized as pekit run
         --har writes it), each entry's comment naming its file and test
         """)
-    static let all: [Option] = [filter, jobs, failFast, repeatCount, maxTime, timeout, RequestOptions.connect, VarOptions.variable, envFile, httpEnvironment] + SecretOptions.rows + [report, har, .plugins, .help]
+    static let all: [Option] = [filter, jobs, failFast, repeatCount, maxTime, timeout, RequestOptions.connect, VarOptions.variable, envFile, variablesFile, httpEnvironment, hurlOption] + SecretOptions.rows + [report, har, .plugins, .help]
 }
 
 private func runTests(_ args: [[UInt8]]) throws -> Int32 {
@@ -122,7 +133,16 @@ private func runTests(_ args: [[UInt8]]) throws -> Int32 {
     options.requestTimeout = try seconds(TestOptionRows.timeout, default: TestOptions.defaultRequestTimeout)
     let jobs = try count(TestOptionRows.jobs, 1...256) ?? 1
     let (vars, secrets) = try VarOptions.read(parsed, envFile: TestOptionRows.envFile, command: "test")
-    options.vars = vars
+    // Hurl's variables files first, each later one over it, then --env-file and --var over them.
+    var merged: [(name: String, value: String)] = []
+    for path in parsed.all(TestOptionRows.variablesFile) { merged += try VarOptions.readFile(path, option: "--variables-file", command: "test") }
+    for (name, value) in merged + vars {
+        options.vars.removeAll { $0.name == name }
+        options.vars.append((name, value))
+    }
+    // A .hurl file's entries read these as [Options] lines of their own (hurl.lua).
+    let hurlOptions = parsed.all(TestOptionRows.hurlOption).map { $0.contains("=") ? $0 : $0 + "=true" }
+    if !hurlOptions.isEmpty { options.vars.append(("hurl-options", hurlOptions.joined(separator: "\n"))) }
     // A .http file's environment is read beside it, by the name this var gives (http_file.lua).
     if let environment = parsed.value(TestOptionRows.httpEnvironment) { options.vars.append(("http-client-env", environment)) }
     let redactor = Redactor(secrets: secrets)

@@ -1,0 +1,1 @@
+HURL_name=Bob

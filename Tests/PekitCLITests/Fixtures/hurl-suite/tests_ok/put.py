@@ -1,0 +1,6 @@
+from app import app
+
+
+@app.route("/put", methods=["PUT"])
+def put():
+    return ""

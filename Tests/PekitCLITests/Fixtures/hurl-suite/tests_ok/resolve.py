@@ -1,0 +1,6 @@
+from app import app
+
+
+@app.route("/resolve")
+def resolve():
+    return "Hello World!"
