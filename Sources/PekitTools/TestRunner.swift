@@ -118,6 +118,7 @@ public enum TestRunner {
                 source.removeSubrange(0..<(source.firstIndex(of: 0x0A) ?? source.count))
             }
             runtime.prependPackagePath(FilePaths.directory(of: path))
+            try installHelpers(in: runtime)
             runtime.setArgTable(script: path, arguments: [[UInt8]](), interpreter: ["pekit", "test"])
             runtime.setVars(options.vars)
             do { try runtime.load(source, chunkName: "@" + path) } catch let error as LuaError {
@@ -156,6 +157,24 @@ public enum TestRunner {
         result.loadError = result.loadError.map { printable($0, keepingLineBreaks: true) }
         result.traceback = result.traceback.map { printable($0, keepingLineBreaks: true) }
         return result
+    }
+
+    /// The Lua a translated file requires, compiled in: `require("pekit.hurl")` and
+    /// `require("pekit.http_file")` give the helper's chunk, which the file calls for a fresh copy
+    /// of its own (its variables and jar are the file's).
+    static let helpers = [("pekit.hurl", hurlHelperSource, "=hurl.lua"), ("pekit.http_file", httpFileHelperSource, "=http_file.lua")]
+
+    private static func installHelpers(in runtime: LuaRuntime) throws {
+        let stack = runtime.stack
+        stack.pushGlobal("package")
+        let package = stack.top
+        _ = stack.rawGet(package, "loaded")
+        let loaded = stack.top
+        for (name, source, chunkName) in helpers {
+            try runtime.load(Array(source.utf8), chunkName: chunkName)
+            stack.rawSet(loaded, name)
+        }
+        stack.pop(2)
     }
 
     /// Lua's short_src for a chunk named "@path" (the messages' `path:LINE:` prefix).

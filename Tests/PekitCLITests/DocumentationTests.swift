@@ -141,7 +141,7 @@ final class DocumentationTests: XCTestCase {
     /// Each guide starts with its topic's summary, as `pekit help TOPIC` prints it.
     func testGuidesStartWithTheirTopicsSummary() throws {
         let topics = try PekitProcess.run(["help", "topics"]).stdout.split(separator: "\n").map { String($0.split(separator: " ")[0]) }
-        XCTAssertEqual(topics.count, 8)
+        XCTAssertEqual(topics.count, 9)
         for topic in topics {
             let help = try PekitProcess.run(["help", topic]).stdout
             let guide = try XCTUnwrap(help.range(of: #"The whole guide: (\S+)"#, options: .regularExpression).map { String(help[$0].dropFirst("The whole guide: ".count)) })

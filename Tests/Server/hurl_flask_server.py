@@ -15,6 +15,19 @@ import sys
 import types
 
 from flask import Flask
+import werkzeug.http
+
+# Hurl's routes set cookies with Domain=localhost, which Werkzeug 2.3 and later write as given
+# and Debian 12's Werkzeug 2.2 refuses (a ValueError, an answer 500). Where that Werkzeug runs,
+# its http module is given 2.3's reading: the domain, its port dropped, as bytes.
+if not hasattr(werkzeug.http, "_cookie_no_quote_re"):  # (added in 2.3)
+    def _make_cookie_domain(domain):
+        if domain is None:
+            return None
+        domain = domain.encode("idna") if isinstance(domain, str) else domain
+        return domain.split(b":", 1)[0]
+
+    werkzeug.http._make_cookie_domain = _make_cookie_domain
 
 routes_dir = sys.argv[1]
 port = int(sys.argv[2]) if len(sys.argv) > 2 else 8000

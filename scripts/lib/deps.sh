@@ -8,8 +8,8 @@ PEKIT_BUILD_PACKAGES="pkg-config liblua5.4-dev libedit-dev libcurl4-openssl-dev 
 # suffix list for cookies, curl to write a real cookies.txt, python3 and openssl for the local
 # HTTP/HTTPS test server and its certificates, nghttpd for HTTP/2, tap.py and xmlschema to read
 # pekit test's TAP and check its JUnit XML against the schema Jenkins reads, man-db to render the
-# man page, chromium (headless) to render pekit test's HTML report.
-PEKIT_TEST_PACKAGES="tmux lua5.4 curl python3 openssl nghttp2-server python3-tap python3-more-itertools python3-yaml python3-xmlschema man-db groff-base chromium"
+# man page, chromium (headless) to render pekit test's HTML report, Flask for Hurl's test server.
+PEKIT_TEST_PACKAGES="tmux lua5.4 curl python3 openssl nghttp2-server python3-tap python3-more-itertools python3-yaml python3-xmlschema python3-flask man-db groff-base chromium"
 
 pekit_missing_packages() {
     local missing=""
@@ -46,6 +46,8 @@ pekit_missing_packages() {
         # (tap.py reads TAP 13's YAML blocks only with these two.)
         /usr/bin/python3 -c 'import more_itertools, yaml' >/dev/null 2>&1 || missing="$missing python3-more-itertools python3-yaml"
         /usr/bin/python3 -c 'import xmlschema' >/dev/null 2>&1 || missing="$missing python3-xmlschema"
+        # Hurl's own integration cases answer from its Flask routes.
+        /usr/bin/python3 -c 'import flask' >/dev/null 2>&1 || missing="$missing python3-flask"
         # The man page is rendered by man-db (and groff) to check it has no warnings.
         command -v man >/dev/null 2>&1 && command -v groff >/dev/null 2>&1 || missing="$missing man-db groff-base"
         # pekit test's HTML report is checked in a real browser.

@@ -8,8 +8,8 @@ import PekitCore
 /// work (`CDecodeShim`, loaded when a response first needs one).
 final class BodyDecoders {
     private var decoders: [OpaquePointer] = []
-    /// Set while `write` runs: where the last stage's bytes go, and what stopped a stage.
-    private var exchange: Exchange?
+    /// Set while `write` runs: where the last stage's bytes go (false: stop), and what stopped a stage.
+    private var sink: ((UnsafeRawBufferPointer) -> Bool)?
     private var stopped: ResponseReader.Failure?
 
     /// The stages for `codings`, given in the order the field lists them (`PEKIT_DECODE_*`).
@@ -31,8 +31,13 @@ final class BodyDecoders {
     /// - Throws: libcurl's failure for bytes a stage cannot decode (61) or bytes after a stage's
     ///   end (23).
     func write(_ bytes: UnsafeRawBufferPointer, into exchange: Exchange) throws(ResponseReader.Failure) -> Bool {
-        self.exchange = exchange
-        defer { self.exchange = nil }
+        try write(bytes) { exchange.bodyBytes($0) }
+    }
+
+    /// Decodes `bytes` through every stage into `sink`; false once the sink asked to stop.
+    func write(_ bytes: UnsafeRawBufferPointer, to sink: @escaping (UnsafeRawBufferPointer) -> Bool) throws(ResponseReader.Failure) -> Bool {
+        self.sink = sink
+        defer { self.sink = nil }
         stopped = nil
         let accepted = feed(0, bytes)
         if let stopped { throw stopped }
@@ -41,7 +46,7 @@ final class BodyDecoders {
 
     /// Stage `index`'s input (past the last stage: the exchange's body); false when it stopped.
     private func feed(_ index: Int, _ bytes: UnsafeRawBufferPointer) -> Bool {
-        guard index < decoders.count else { return exchange?.bodyBytes(bytes) ?? false }
+        guard index < decoders.count else { return sink?(bytes) ?? false }
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return true }
         let context = StageContext(chain: self, next: index + 1)
         let code = withExtendedLifetime(context) {

@@ -34,13 +34,13 @@ extension ResponseReader {
     }
 
     /// libcurl 7.88's identity stage names.
-    private static func passes(_ name: UnsafeRawBufferPointer) -> Bool {
+    static func passes(_ name: UnsafeRawBufferPointer) -> Bool {
         ASCII.equals(name, ignoringCase: "identity") || ASCII.equals(name, ignoringCase: "none")
     }
 
     /// The stage libcurl 7.88 decodes for a name (content_encoding.c's table, with this build's
     /// libraries), or nil.
-    private static func stage(_ name: UnsafeRawBufferPointer) -> Int32? {
+    static func stage(_ name: UnsafeRawBufferPointer) -> Int32? {
         if ASCII.equals(name, ignoringCase: "gzip") || ASCII.equals(name, ignoringCase: "x-gzip") { return Int32(PEKIT_DECODE_GZIP) }
         if ASCII.equals(name, ignoringCase: "deflate") { return Int32(PEKIT_DECODE_DEFLATE) }
         if ASCII.equals(name, ignoringCase: "br") { return Int32(PEKIT_DECODE_BROTLI) }

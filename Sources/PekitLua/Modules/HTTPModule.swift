@@ -401,5 +401,12 @@ package enum HTTPModule: LuaModule {
         // which every pekit start-up would otherwise pay for.
         installBatchFunctions(into: http, in: runtime)
         setFunction(http, "pekit.http", "curl_version") { call in call.stack.push(PekitClient.curlVersion); return 1 }
+        setFunction(http, "pekit.http", "decode") { call in
+            let body = try call.bytes(1), coding = try call.string(2)
+            do { call.stack.push(ByteString(try ContentDecoding.decode(body, contentEncoding: coding))) } catch let failure as ContentDecoding.Failure {
+                throw call.badArgument(1, failure.description)
+            }
+            return 1
+        }
     }
 }

@@ -33,17 +33,15 @@ extension HTTPFile {
     /// The test file's Lua.
     /// - Parameter path: the .http file's path as given (names the tests and the errors).
     /// - Parameter directory: where its `< file` bodies and environment files are read from.
-    /// - Parameter helper: `http_file.lua`'s source (the variables and files a request uses).
-    public func lua(path: String, directory: String, layout: Layout, helper: String = httpFileHelperSource) -> String {
+    public func lua(path: String, directory: String, layout: Layout) -> String {
         let shortName = path.split(separator: "/").last.map(String.init) ?? path
         var fileVariables: [String] = []
         for (name, value, line) in variables {
             // Read when used (a value may name a variable of the environment).
             fileVariables.append("[\(quoted(name))] = function() return \(template(value, line: line)) end")
         }
-        // Aligned, the helper is one line (its source as a string, loaded), so that the .http
-        // file's lines keep their numbers; readable, it is a function written out.
-        let prelude = [layout == .readable ? "local http_file = (function()\n" + helper + "end)()" : "local http_file = load(\(quoted(helper)), \"=http_file.lua\")()",
+        // The helper is pekit test's own (`TestRunner.helpers`), a fresh copy for each file.
+        let prelude = ["local http_file = require(\"pekit.http_file\")()",
                        "local jar = pekit.cookies.jar()",
                        "local function var(name, line) return http_file.var(name, line) end",
                        "http_file.setup(\(quoted(directory)), \(quoted(path)), {\(fileVariables.joined(separator: ", "))})"]

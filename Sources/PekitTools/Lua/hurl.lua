@@ -33,6 +33,7 @@ end
 
 -- Hurl's typing of a --variable value.
 local function typed(text)
+  if #text >= 2 and text:sub(1, 1) == '"' and text:sub(-1) == '"' then return text:sub(2, -2) end
   if text == "null" then return null end
   if text == "true" then return true end
   if text == "false" then return false end
@@ -430,7 +431,36 @@ filters.location = function(v, line)
   fail(line, "location reads a redirect (from the redirects query)")
 end
 
+-- Hurl's JSONPath takes dot names RFC 9535 does not (`$.profile-id`, `$.[0]`): written as brackets.
+local function standard_path(path)
+  local out, i, quote = {}, 1, nil
+  while i <= #path do
+    local c = path:sub(i, i)
+    if quote then
+      if c == "\\" then out[#out + 1] = path:sub(i, i + 1) i = i + 2 goto next end
+      if c == quote then quote = nil end
+      out[#out + 1] = c
+    elseif c == "'" or c == '"' then quote = c out[#out + 1] = c
+    elseif c == "." and path:sub(i + 1, i + 1) == "[" then
+      i = i + 1 -- `$.[0]` is `$[0]`
+      goto next
+    elseif c == "." and path:sub(i + 1, i + 1) ~= "." then
+      local name = path:match("^[%w_%-]+", i + 1)
+      if name and name:find("-", 1, true) then
+        out[#out + 1] = "['" .. name .. "']"
+        i = i + 1 + #name
+        goto next
+      end
+      out[#out + 1] = c
+    else out[#out + 1] = c end
+    i = i + 1
+    ::next::
+  end
+  return table.concat(out)
+end
+
 function M.jsonpath(doc, path)
+  path = standard_path(path)
   local nodes = json_query(doc, path)
   if pekit.json.is_singular(path) then return nodes[1] end
   return list(nodes)
@@ -882,6 +912,13 @@ function M.entry(n, req, res)
     while true do
       if o.delay then pekit.time.sleep(o.delay / 1000) end
       local r = pekit.http.send(pekit.request(request_fields(req, o)), o.send)
+      -- Hurl's queries read the body decoded, whoever asked for its coding.
+      local coding = table.concat(headers_named(r, "content-encoding"), ",")
+      if coding ~= "" and not o.fields.compressed then
+        local ok, body = pcall(pekit.http.decode, r.body, coding)
+        if not ok then fail(req.line, "the body does not decode: " .. tostring(body)) end
+        r.body = body
+      end
       local errors = res and verify(r, res) or {}
       if o.output then
         local f = o.output == "-" and io.stdout or io.open(o.output, "wb")

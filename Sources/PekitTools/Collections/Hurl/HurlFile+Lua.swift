@@ -14,10 +14,10 @@ extension HurlFile {
     ///   - directory: where `file,…;` names are read from (Hurl's `--file-root`, by default the
     ///     file's directory).
     ///   - layout: `.aligned` keeps line n of the Lua on line n of the file; `.readable` indents.
-    ///   - helper: `hurl.lua`'s source.
-    public func lua(path: String, directory: String, layout: HTTPFile.Layout, helper: String = hurlHelperSource) -> String {
+    public func lua(path: String, directory: String, layout: HTTPFile.Layout) -> String {
         let shortName = path.split(separator: "/").last.map(String.init) ?? path
-        let prelude = [layout == .readable ? "local hurl = (function()\n" + helper + "end)()" : "local hurl = load(\(q(helper)), \"=hurl.lua\")()",
+        // The helper is pekit test's own (`TestRunner.helpers`), a fresh copy for each file.
+        let prelude = ["local hurl = require(\"pekit.hurl\")()",
                        "local jar = pekit.cookies.jar()",
                        "local t, x, null = hurl.t, hurl.x, pekit.null",
                        "hurl.setup(\(q(path)), \(q(directory)), jar)"]
@@ -150,7 +150,7 @@ extension HurlFile {
     }
 
     func filters(_ filters: [Filter]) -> String {
-        "{ " + filters.map { f in "{ " + ([q(f.name)] + f.arguments.map(value)).joined(separator: ", ") + " }" }.joined(separator: ", ") + " }"
+        filters.isEmpty ? "{}" : "{ " + filters.map { f in "{ " + ([q(f.name)] + f.arguments.map(value)).joined(separator: ", ") + " }" }.joined(separator: ", ") + " }"
     }
 
     func body(_ body: Body) -> String {

@@ -261,6 +261,9 @@ extension HurlScanner {
             skipSpaces()
             let w = word()
             if w == "not" || HurlFile.predicates.contains(w) || "=!<>".unicodeScalars.contains(peek() ?? " ") { break }
+            guard HurlScanner.filters[w] != nil else {
+                throw error("expected a predicate (==, !=, >, >=, <, <=, \(HurlFile.predicates.sorted().joined(separator: ", "))) or a filter, found \(w.isEmpty ? describe(peek()) : w)")
+            }
             filters.append(try filter())
         }
         var not = false

@@ -25,8 +25,8 @@ let testCommand = Command(
         expect(r):status(200):json("$.user", "ada")
       end)
 
-    with before_each(f), after_each(f) and skip("why") (in a test: that test; at the top of a
-    file: all of it). Each test has a jar of its own, which every send that names none uses
+    with before_each(f), after_each(f), fail("why") (the test fails there, no traceback) and
+    skip("why") (in a test: that test; at the top of a file: all of it). Each test has a jar of its own, which every send that names none uses
     (t.jar); test("name", { jar = shared }, f) shares one on purpose. What a test prints is kept
     and shown when it fails.
     """,
@@ -76,8 +76,8 @@ enum TestOptionRows {
         """)
     static let envFile = Option("env-file", value: "FILE", "read pekit.vars from FILE: NAME=VALUE lines, as dotenv reads them")
     static let variablesFile = Option("variables-file", value: "FILE", """
-        Hurl's --variables-file: NAME=VALUE lines read into pekit.vars as --env-file reads
-        them (repeat for more; a later file wins, --var over all)
+        Hurl's --variables-file: NAME=VALUE lines into pekit.vars, typed in a .hurl file as
+        Hurl types them ("…" a string); repeat for more, a later file wins, --var over all
         """)
     static let hurlOption = Option("hurl-option", value: "NAME[=VALUE]", """
         for .hurl files: an [Options] line every entry has first, as Hurl's command-line
@@ -135,7 +135,14 @@ private func runTests(_ args: [[UInt8]]) throws -> Int32 {
     let (vars, secrets) = try VarOptions.read(parsed, envFile: TestOptionRows.envFile, command: "test")
     // Hurl's variables files first, each later one over it, then --env-file and --var over them.
     var merged: [(name: String, value: String)] = []
-    for path in parsed.all(TestOptionRows.variablesFile) { merged += try VarOptions.readFile(path, option: "--variables-file", command: "test") }
+    for path in parsed.all(TestOptionRows.variablesFile) {
+        guard let bytes = path == "-" ? try readAllInput() : Files.read(path) else {
+            throw UsageError(command: "test", message: "--variables-file: cannot read \(path) (\(FilePaths.exists(path) ? "permission denied or not a file" : "no such file"))")
+        }
+        do { merged += try HurlVariables.parse(bytes) } catch let error as HurlVariables.ParseError {
+            throw UsageError(command: "test", message: "--variables-file: \(path):\(error.line): \(error.reason)")
+        }
+    }
     for (name, value) in merged + vars {
         options.vars.removeAll { $0.name == name }
         options.vars.append((name, value))

@@ -1,0 +1,49 @@
+import Foundation
+import PekitTestSupport
+import XCTest
+
+/// Issue 72 (the Hurl slice): Hurl's own integration cases (its `integration/hurl/tests_ok`,
+/// generated into Fixtures/hurl-suite by scripts/hurl-suite-fixtures, which names the commit)
+/// run under `pekit test FILE.hurl` and, translated, under `pekit test` of what `pekit import
+/// hurl` prints, against Hurl's own Flask routes, which assert what each request must be. The
+/// expectation is the suite's (every entry passes, or the exit status its .exit file gives);
+/// the cases pekit does not take are listed with the reason in not-taken.json, and the list
+/// only shrinks: a listed case that passes fails this test.
+final class HurlSuiteTests: XCTestCase {
+    static let folder = PekitProcess.packageRoot.appendingPathComponent("Tests/PekitCLITests/Fixtures/hurl-suite")
+
+    private struct Results: Decodable {
+        let passed: [String]
+        let failed: [String: String]
+        let not_taken: [String: String]
+        let listed_but_passing: [String]
+    }
+
+    private func run(imported: Bool) throws -> Results {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("hurl-suite-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: output) }
+        let script = PekitProcess.packageRoot.appendingPathComponent("Tests/Server/hurl_suite.py").path
+        // Debian's python3, which has Flask (scripts/lib/deps.sh); another may come first on PATH.
+        let run = try PekitProcess.run(program: URL(fileURLWithPath: "/usr/bin/python3"),
+                                       [script, "--pekit", PekitProcess.binary.path, "--json", output.path] + (imported ? ["--import"] : []))
+        let results = try JSONDecoder().decode(Results.self, from: Data(contentsOf: output))
+        XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
+        return results
+    }
+
+    func testHurlsOwnCasesPassAsHurlsSuiteExpects() throws {
+        let cases = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: Self.folder.appendingPathComponent("cases.json"))) as? [[String: Any]])
+        XCTAssertEqual(cases.count, 111)
+        for imported in [false, true] {
+            let results = try run(imported: imported)
+            let mode = imported ? "as pekit import hurl prints it" : "as a .hurl file"
+            for (name, why) in results.failed.sorted(by: { $0.key < $1.key }) { XCTFail("Hurl's case \(name), \(mode): \(why)") }
+            for name in results.listed_but_passing { XCTFail("Hurl's case \(name) passes \(mode): take it off not-taken.json") }
+            // Every case is run or said not to be (with its reason), and the passing ones are named.
+            XCTAssertEqual(results.passed.count + results.failed.count + results.not_taken.count, cases.count)
+            XCTAssertEqual(results.passed.count, 84, mode)
+            XCTAssertTrue(results.passed.contains("assert_json") && results.passed.contains("cookies") && results.passed.contains("post_json")
+                          && results.passed.contains("multipart_form_data") && results.passed.contains("graphql"), mode)
+        }
+    }
+}
