@@ -41,9 +41,40 @@ final class HurlSuiteTests: XCTestCase {
             for name in results.listed_but_passing { XCTFail("Hurl's case \(name) passes \(mode): take it off not-taken.json") }
             // Every case is run or said not to be (with its reason), and the passing ones are named.
             XCTAssertEqual(results.passed.count + results.failed.count + results.not_taken.count, cases.count)
-            XCTAssertEqual(results.passed.count, 84, mode)
+            XCTAssertEqual(results.passed.count, 86, mode)
             XCTAssertTrue(results.passed.contains("assert_json") && results.passed.contains("cookies") && results.passed.contains("post_json")
-                          && results.passed.contains("multipart_form_data") && results.passed.contains("graphql"), mode)
+                          && results.passed.contains("multipart_form_data") && results.passed.contains("graphql")
+                          && results.passed.contains("charset") && results.passed.contains("compressed_option"), mode)
+        }
+    }
+
+    private struct ParseError: Decodable {
+        let name: String
+        let line: Int
+        let column: Int
+        let message: String
+    }
+
+    /// Every file of Hurl's tests_error_parser is refused at the line and column Hurl's own
+    /// parser names (its .err file), in its words (where Hurl lists the valid values, pekit's
+    /// list is its own: the words before the list).
+    func testMalformedFilesAreRefusedWhereHurlsParserRefusesThem() throws {
+        let errors = try JSONDecoder().decode([ParseError].self, from: Data(contentsOf: Self.folder.appendingPathComponent("parse-errors.json")))
+        XCTAssertEqual(errors.count, 42)
+        for expected in errors {
+            let path = "tests_error_parser/\(expected.name).hurl"
+            for command in [["import", "hurl", path], ["test", path]] {
+                let run = try PekitProcess.run(command, directory: Self.folder)
+                XCTAssertNotEqual(run.status, 0, "\(command): \(run.stdout)")
+                let shown = command[0] == "import" ? run.stderr : run.stdout
+                let place = "\(path):\(expected.line):\(expected.column): "
+                guard let at = shown.range(of: place) else {
+                    XCTFail("\(command.joined(separator: " ")): Hurl's parser stops at \(expected.line):\(expected.column) (\(expected.message)); pekit said: \(shown + run.stderr)")
+                    continue
+                }
+                let words = expected.message.components(separatedBy: " Valid values are")[0].components(separatedBy: " must be")[0]
+                XCTAssertTrue(shown[at.upperBound...].hasPrefix(words) || shown[at.upperBound...].contains(words), "\(path): Hurl says \"\(expected.message)\"; pekit: \(shown)")
+            }
         }
     }
 }

@@ -349,6 +349,13 @@ function response_methods:header_all(name)
   return out
 end
 function response_methods:json() is_response(self, "json()") return pekit.json.decode(self.body) end
+-- The body as UTF-8 text: converted from the charset Content-Type names (none, utf-8, us-ascii: as it is).
+function response_methods:text()
+  is_response(self, "text()")
+  local charset = smatch(slower(self.headers["content-type"] or ""), "charset%s*=%s*\"?([%w_.:-]+)")
+  if charset == nil or charset == "utf-8" or charset == "utf8" or charset == "us-ascii" then return self.body end
+  return pekit.text.decode(self.body, charset)
+end
 local response_mt = { __name = "pekit.response", __metatable = "pekit.response", __index = response_methods,
   __tostring = function(r) return sformat("response %d %s", r.status, r.url) end,
   __summary = function(r)

@@ -408,9 +408,9 @@ base64("base64UrlSafeEncode", "base64url", false)
 filters.toHex = function(v, line) return (to_text(v, line, "toHex"):gsub(".", function(c) return ("%02x"):format(c:byte()) end)) end
 filters.decode = function(v, line, charset)
   local name = value_of(charset, line)
-  local bytes = to_text(v, line, "decode")
-  if name:lower():gsub("-", "") == "utf8" then return bytes end
-  fail(line, "decode " .. shown(name) .. ": pekit decodes UTF-8 only")
+  local ok, text = pcall(pekit.text.decode, to_text(v, line, "decode"), name)
+  if not ok then fail(line, "decode " .. shown(name) .. ": " .. tostring(text)) end
+  return text
 end
 filters.utf8Decode = function(v, line) return to_text(v, line, "utf8Decode") end
 filters.utf8Encode = function(v, line) return M.bytes(to_text(v, line, "utf8Encode")) end
@@ -658,13 +658,9 @@ end
 
 -- The body as text, decoded by the charset its Content-Type names (UTF-8 when none), as Hurl reads it.
 function M.text_body(r, line)
-  local content_type = headers_named(r, "content-type")[1] or ""
-  local charset = (content_type:lower():match("charset%s*=%s*\"?([%w_.:-]+)") or "utf-8"):gsub("_", "-")
-  if charset == "utf-8" or charset == "utf8" or charset == "us-ascii" then return r.body end
-  if charset == "iso-8859-1" or charset == "latin1" or charset == "latin-1" then
-    return (r.body:gsub("[\128-\255]", function(c) return utf8.char(c:byte()) end))
-  end
-  fail(line, "the body's charset " .. charset .. " is not one pekit decodes (UTF-8, ISO-8859-1)")
+  local ok, text = pcall(r.text, r)
+  if not ok then fail(line, "the body cannot be read as text: " .. tostring(text)) end
+  return text
 end
 
 local cookie_attributes = { Value = "value", Expires = "expires", ["Max-Age"] = "max_age", Domain = "domain", Path = "path",

@@ -77,9 +77,15 @@ extension HurlScanner {
         let line = self.line
         var j = index
         while j < text.count, ("A"..."Z").contains(text[j]) { j += 1 }
-        guard j > index, j < text.count, text[j] == " " || text[j] == "\t" else {
-            throw error("expected a request: a method in capitals (GET, POST, …), a space and the URL; found \(atResponseLine ? "a response line with no request before it" : describe(peek()))")
+        if j == index || (j < text.count && !" \t\n\r".unicodeScalars.contains(text[j])) {
+            if atResponseLine { throw error("expected a request before the response line") }
+            let written = word()
+            let found = written.isEmpty ? describe(peek()) : "<\(written)>"
+            let known = ["GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH"]
+            if known.contains(written.uppercased()) { throw error("the HTTP method \(found) is not valid. Did you mean \(written.uppercased())?") }
+            throw error("the HTTP method \(found) is not valid. Valid values are \(known.joined(separator: ", ")) (or another method in capitals)")
         }
+        guard j < text.count, text[j] == " " || text[j] == "\t" else { throw error("expecting a space and the URL after the method", at: j) }
         let method = String(String.UnicodeScalarView(text[index..<j]))
         index = j
         skipSpaces()
@@ -110,7 +116,9 @@ extension HurlScanner {
             var written = ""
             index += 1
             while let c = peek(), c != " " && c != "\t" && c != "\n" { written.unicodeScalars.append(c); index += 1 }
-            guard ["1.0", "1.1", "2", "3"].contains(written) else { throw error("expected HTTP/1.0, HTTP/1.1, HTTP/2, HTTP/3 or HTTP, found HTTP/\(written)") }
+            guard ["1.0", "1.1", "2", "3"].contains(written) else {
+                throw error("HTTP version must be HTTP, HTTP/1.0, HTTP/1.1, HTTP/2 or HTTP/3, not HTTP/\(written)", at: index - written.unicodeScalars.count - 5)
+            }
             version += "/" + written
         }
         guard peek() == " " || peek() == "\t" else { throw error("expected a space and the status after \(version)") }
@@ -120,7 +128,7 @@ extension HurlScanner {
             let start = index
             while let c = peek(), ("0"..."9").contains(c) { index += 1 }
             guard index > start, let code = Int(String(String.UnicodeScalarView(text[start..<index]))) else {
-                throw error("expected the status (digits, or * for any) after \(version)", at: start)
+                throw error("HTTP status code is not valid: expected digits, or * for any, after \(version)", at: start)
             }
             status = code
         }
@@ -145,15 +153,20 @@ extension HurlScanner {
         let allowed: Set<String> = isRequest
             ? ["QueryStringParams", "Query", "FormParams", "Form", "MultipartFormData", "Multipart", "Cookies", "BasicAuth", "Options"]
             : ["Captures", "Asserts"]
-        var section = "header"
+        var section = "header", seen: Set<String> = []
+        let aliases = ["Query": "QueryStringParams", "Form": "FormParams", "Multipart": "MultipartFormData"]
         while true {
             skipLines()
             if atEnd || atRequestLine || (isRequest && atResponseLine) { return }
+            // A line that is not `name: value` where a header could be ends the request or the
+            // response (Hurl's parser then reads it as the next entry's request line).
+            if section == "header" && sectionName == nil && !atBody && !atKeyValue { return }
             comments = []
             if let name = sectionName {
                 guard allowed.contains(name) else {
-                    throw error("[\(name)] is not a section of a \(isRequest ? "request" : "response") (\(allowed.sorted().map { "[\($0)]" }.joined(separator: ", ")))")
+                    throw error("the section is not valid. Valid values are \(allowed.sorted().joined(separator: ", "))", at: index + 1)
                 }
+                guard seen.insert(aliases[name] ?? name).inserted else { throw error("the section is already defined") }
                 index += name.unicodeScalars.count + 2
                 try endOfLine(after: "[\(name)]")
                 section = name
@@ -200,7 +213,9 @@ extension HurlScanner {
         }
         let path = try fileReference()
         skipSpaces()
-        let type = try valueString(what: "a content type")
+        let typeStart = index
+        let type: HurlFile.Template
+        do { type = try valueString(what: "a content type") } catch { throw self.error("expecting a content type", at: typeStart) }
         try endOfLine(after: "a multipart file")
         return .file(key: key, path: path, contentType: type.isEmpty ? nil : type, line: line)
     }
@@ -210,7 +225,10 @@ extension HurlScanner {
         var name = ""
         while let c = peek(), c.properties.isAlphabetic || ("0"..."9").contains(c) || c == "-" || c == "." { name.unicodeScalars.append(c); index += 1 }
         guard HurlFile.optionNames.contains(name) else {
-            throw error("\(name.isEmpty ? "expected an option" : "\(name) is not an option of Hurl's") (\(HurlFile.optionNames.sorted().joined(separator: ", ")))", at: start)
+            // A name that starts one option, or that one starts: what was meant.
+            let near = HurlFile.optionNames.sorted().filter { !name.isEmpty && ($0.hasPrefix(name) || name.hasPrefix($0)) }
+            if near.count == 1 { throw error("the option name is not valid. Did you mean \(near[0])?", at: start) }
+            throw error("the option name is not valid. Valid values are \(HurlFile.optionNames.sorted().joined(separator: ", "))", at: start)
         }
         skipSpaces()
         guard peek() == ":" else { throw error("expected : after the option \(name), found \(describe(peek()))") }
@@ -221,12 +239,17 @@ extension HurlScanner {
             var variable = ""
             while let c = peek(), c.properties.isAlphabetic || ("0"..."9").contains(c) || c == "_" || c == "-" { variable.unicodeScalars.append(c); index += 1 }
             guard !variable.isEmpty, peek() == "=" else { throw error("expected name=value after variable:", at: nameStart) }
+            if ["newUuid", "newDate", "getEnv"].contains(variable) {
+                throw error("conflicts with the \(variable) function, use a different name", at: nameStart)
+            }
             index += 1
             let value: HurlFile.Value = peek() == "\"" ? .string(try quotedString(what: "a variable's value")) : HurlFile.typed(try valueString(what: "a variable's value"))
             try endOfLine(after: "the variable")
             return HurlFile.Option(name: name, value: value, variableName: variable, line: line)
         }
+        let valueStart = index
         let value = try valueString(what: "the option \(name)")
+        try checkOption(name, value, at: valueStart)
         try endOfLine(after: "the option \(name)")
         return HurlFile.Option(name: name, value: .string(value), variableName: nil, line: line)
     }
@@ -262,7 +285,7 @@ extension HurlScanner {
             let w = word()
             if w == "not" || HurlFile.predicates.contains(w) || "=!<>".unicodeScalars.contains(peek() ?? " ") { break }
             guard HurlScanner.filters[w] != nil else {
-                throw error("expected a predicate (==, !=, >, >=, <, <=, \(HurlFile.predicates.sorted().joined(separator: ", "))) or a filter, found \(w.isEmpty ? describe(peek()) : w)")
+                throw error("expecting a predicate (==, !=, >, >=, <, <=, \(HurlFile.predicates.sorted().joined(separator: ", "))) or a filter, found \(w.isEmpty ? describe(peek()) : w)")
             }
             filters.append(try filter())
         }
@@ -278,7 +301,7 @@ extension HurlScanner {
             for op in ["==", "!=", ">=", "<=", ">", "<"] where looking(at: op) { predicate = op; break }
         }
         guard !predicate.isEmpty, HurlFile.predicates.contains(predicate) || predicate.first.map({ "=!<>".contains($0) }) == true else {
-            throw error("expected a predicate (==, !=, >, >=, <, <=, \(HurlFile.predicates.sorted().joined(separator: ", "))), found \(describe(peek()))")
+            throw error("expecting a predicate (==, !=, >, >=, <, <=, \(HurlFile.predicates.sorted().joined(separator: ", "))), found \(describe(peek()))")
         }
         index += predicate.unicodeScalars.count
         var value: HurlFile.Value?
@@ -286,7 +309,9 @@ extension HurlScanner {
         if takesValue {
             guard peek() == " " || peek() == "\t" else { throw error("expected a space and a value after \(predicate)") }
             skipSpaces()
+            let valueStart = index
             value = try self.value(what: "a value for \(predicate)")
+            if let value { try checkPredicateValue(predicate, value, at: valueStart) }
         }
         try endOfLine(after: "the assert")
         return HurlFile.Assertion(query: query, filters: filters, not: not, predicate: predicate, value: value, line: line)

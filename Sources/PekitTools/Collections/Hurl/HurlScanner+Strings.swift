@@ -18,7 +18,7 @@ extension HurlScanner {
                     text.unicodeScalars.append(try unicodeEscape(at: at, what: what))
                     continue
                 }
-                guard let meant = escapes[next] else { throw error("\\\(Character(next)) is not an escape \(what) takes", at: at) }
+                guard let meant = escapes[next] else { throw error("the escaping sequence is not valid (\\\(Character(next)) in \(what))", at: at + 1) }
                 text.unicodeScalars.append(meant)
                 index += 1
             } else if placeholders && c == "{" && peek(1) == "{" {
@@ -36,12 +36,12 @@ extension HurlScanner {
     /// `\u{hex}` (the place at the `u`).
     mutating func unicodeEscape(at: Int, what: String) throws -> Unicode.Scalar {
         index += 1
-        guard peek() == "{" else { throw error("expected { after \\u in \(what)", at: at) }
+        guard peek() == "{" else { throw error("expecting '{' after \\u in \(what)") }
         index += 1
         var hex = ""
         while let c = peek(), c != "}" , hex.count < 8 { hex.unicodeScalars.append(c); index += 1 }
         guard peek() == "}", let value = UInt32(hex, radix: 16), let scalar = Unicode.Scalar(value) else {
-            throw error("\\u{\(hex)} is not a Unicode scalar value", at: at)
+            throw error("Invalid unicode literal \\u{\(hex)}", at: at + 2)
         }
         index += 1
         return scalar
@@ -82,7 +82,7 @@ extension HurlScanner {
         let open = index
         index += 1
         let value = try template(what: what, escapes: Self.with(["\""])) { $0 == "\"" || $0 == "\n" }
-        guard peek() == "\"" else { throw error("a quoted string that does not end on its line (\(what))", at: open) }
+        guard peek() == "\"" else { throw error("expecting '\"': the quoted string of column \(position(open).column) (\(what)) does not end on its line") }
         index += 1
         return value
     }
@@ -92,7 +92,7 @@ extension HurlScanner {
         let open = index
         index += 1
         let value = try template(what: "a `string`", escapes: Self.with(["`", "#"])) { $0 == "`" || $0 == "\n" }
-        guard peek() == "`" else { throw error("a `string` that does not end on its line", at: open) }
+        guard peek() == "`" else { throw error("expecting '`': the `string` of column \(position(open).column) does not end on its line") }
         index += 1
         return value
     }
@@ -115,12 +115,12 @@ extension HurlScanner {
             switch attribute {
             case "escape": escape = true
             case "novariable": variables = false
-            default: throw error("expected escape or novariable after the ``` string's type, found \(attribute.isEmpty ? describe(peek()) : attribute)")
+            default: throw error("Invalid attribute \(attribute.isEmpty ? describe(peek()) : attribute) (escape or novariable)")
             }
             index += attribute.unicodeScalars.count
         }
         if !type.isEmpty && !["json", "xml", "graphql", "hex", "base64"].contains(type) {
-            throw error("\(type) is not a type of ``` string (json, xml, graphql, hex, base64)", at: open + 3)
+            throw error("Invalid attribute \(type): a ``` string's type is json, xml, graphql, hex or base64", at: open + 3)
         }
         try endOfLine(after: "the ``` string's type")
         // The text ends at the ``` that begins a line (after blanks), or at ``` on the text's last line.
@@ -166,7 +166,7 @@ extension HurlScanner {
         skipSpaces()
         let name = word()
         guard let first = name.unicodeScalars.first, first.properties.isAlphabetic else {
-            throw error("expected a variable's name or a function (newUuid, newDate, getEnv) after {{", at: index)
+            throw error("expecting a variable (a name, or a function: newUuid, newDate, getEnv) after {{", at: index)
         }
         var full = name
         index += name.unicodeScalars.count

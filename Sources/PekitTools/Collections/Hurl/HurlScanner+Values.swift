@@ -42,11 +42,16 @@ extension HurlScanner {
         skipSpaces()
         switch kind {
         case .string:
-            guard peek() == "\"" else { throw error("expected a \"quoted string\" after \(what), found \(describe(peek()))") }
+            guard peek() == "\"" else { throw error("expecting '\"' (a quoted string after \(what)), found \(describe(peek()))") }
             return .string(try quotedString(what: what))
         case .pattern:
-            if peek() == "/" { return .regex(try regexLiteral()) }
-            guard peek() == "\"" else { throw error("expected a \"quoted string\" or a /regex/ after \(what), found \(describe(peek()))") }
+            if peek() == "/" {
+                let start = index + 1
+                let pattern = try regexLiteral()
+                try checkRegex(pattern, at: start)
+                return .regex(pattern)
+            }
+            guard peek() == "\"" else { throw error("expecting '\" or /' (a quoted string or a /regex/ after \(what)), found \(describe(peek()))") }
             return .string(try quotedString(what: what))
         case .integer:
             let start = index
@@ -67,6 +72,13 @@ extension HurlScanner {
         }
         index += name.unicodeScalars.count
         guard let kind else { return HurlFile.Query(kind: name, argument: nil) }
+        if name == "cookie" {
+            var quote = index
+            while quote < text.count, text[quote] == " " || text[quote] == "\t" { quote += 1 }
+            let argument = try self.argument(kind, of: "the query cookie")
+            if case .string(let spec) = argument { try checkCookieQuery(spec, at: quote) }
+            return HurlFile.Query(kind: name, argument: argument)
+        }
         if name == "certificate" {
             skipSpaces()
             let field = word()
@@ -97,7 +109,7 @@ extension HurlScanner {
         }
         if looking(at: "hex,") || looking(at: "base64,") { return .bytes(try encodedBytes()) }
         if looking(at: "file,") { return .file(try fileReference()) }
-        throw error("expected \(what) (a \"string\", a number, true, false, null, a /regex/, {{variable}}, hex,…; base64,…; or file,…;), found \(describe(c))")
+        throw error("invalid predicate value: expected \(what) (a \"string\", a number, true, false, null, a /regex/, {{variable}}, hex,…; base64,…; or file,…;), found \(describe(c))")
     }
 
     /// `-?digits(.digits)?(e±digits)?`.
@@ -117,10 +129,14 @@ extension HurlScanner {
         index += hex ? 4 : 7
         var digits = ""
         while let c = peek(), c != ";" {
-            if c != " " && c != "\t" && c != "\n" && c != "\r" { digits.unicodeScalars.append(c) }
+            if c != " " && c != "\t" && c != "\n" && c != "\r" {
+                let isDigit = hex ? c.properties.isASCIIHexDigit : (c.properties.isAlphabetic && c.isASCII) || ("0"..."9").contains(c) || "+/=-_".unicodeScalars.contains(c)
+                guard isDigit else { throw error(hex ? "expecting a valid hexadecimal number" : "expecting ';'") }
+                digits.unicodeScalars.append(c)
+            }
             index += 1
         }
-        guard peek() == ";" else { throw error("a \(hex ? "hex" : "base64"), that does not end with ;", at: open) }
+        guard peek() == ";" else { throw error("expecting ';' (the end of \(hex ? "hex" : "base64"),…)") }
         index += 1
         if hex {
             guard let bytes = try? Hex.decode(Array(digits.utf8)) else { throw error("hex,…; holds a character that is not a hex digit, or an odd number of digits", at: open) }
@@ -136,45 +152,11 @@ extension HurlScanner {
         index += 5
         skipSpaces()
         let name = try filename()
+        if name.isEmpty { throw error("expecting a filename") }
         skipSpaces()
-        guard peek() == ";" else { throw error("a file,…; that does not end with ;", at: open) }
+        guard peek() == ";" else { throw error("expecting ';' (the end of the file,…; started at column \(position(open).column))") }
         index += 1
         return name
-    }
-
-    /// A JSON value as written, the place at its first character; a placeholder in a string is
-    /// written JSON-escaped, one in a value's place as its text.
-    mutating func json() throws -> HurlFile.Template {
-        let open = index
-        var parts: HurlFile.Template = [], text = "", depth = 0, inString = false
-        func flush() { if !text.isEmpty { parts.append(.text(text)); text = "" } }
-        while let c = peek() {
-            if c == "{" && peek(1) == "{" {
-                flush()
-                parts.append(.expression(try placeholder(), jsonString: inString))
-                if depth == 0 && !inString { break }
-                continue
-            }
-            text.unicodeScalars.append(c)
-            index += 1
-            if inString {
-                if c == "\\", let next = peek() { text.unicodeScalars.append(next); index += 1 } else if c == "\"" { inString = false; if depth == 0 { break } }
-                continue
-            }
-            switch c {
-            case "\"": inString = true
-            case "{", "[": depth += 1
-            case "}", "]":
-                depth -= 1
-                if depth == 0 { flush(); return parts }
-            default:
-                // A scalar at the top ends at the end of its word.
-                if depth == 0, let next = peek(), next == " " || next == "\t" || next == "\n" || next == "\r" || next == "#" { flush(); return parts }
-            }
-        }
-        flush()
-        if depth > 0 || inString { throw error("a JSON body that does not end (a \(inString ? "string" : "{ or [") left open)", at: open) }
-        return parts
     }
 
     /// An XML body as written: from its first `<` to the end of its root element.
@@ -204,7 +186,7 @@ extension HurlScanner {
             }
             if seenRoot && depth == 0 { break }
         }
-        if depth > 0 { throw error("an XML body whose root element does not end", at: open) }
+        if depth > 0 { throw error("invalid XML: the root element that starts at line \(position(open).line) does not end", at: endOfContent()) }
         return String(String.UnicodeScalarView(text[open..<index]))
     }
 
