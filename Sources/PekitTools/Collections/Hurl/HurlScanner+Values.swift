@@ -116,7 +116,7 @@ extension HurlScanner {
     mutating func number() throws -> HurlFile.Value {
         let start = index
         if peek() == "-" { index += 1 }
-        while let c = peek(), ("0"..."9").contains(c) || c == "." || c == "e" || c == "E" || ((c == "+" || c == "-") && (text[index - 1] == "e" || text[index - 1] == "E")) { index += 1 }
+        while let c = peek(), ("0"..."9").contains(c) || c == "." || c == "e" || c == "E" || ((c == "+" || c == "-") && index > start && (text[index - 1] == "e" || text[index - 1] == "E")) { index += 1 }
         let written = String(String.UnicodeScalarView(text[start..<index]))
         guard Double(written) != nil else { throw error("\(written) is not a number", at: start) }
         return .number(written)
