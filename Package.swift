@@ -43,6 +43,9 @@ let package = Package(
         // libbrotlidec and libzstd, loaded with dlopen when a response first needs one (their
         // headers, from zlib1g-dev, libbrotli-dev and libzstd-dev, give the types only).
         .target(name: "CDecodeShim", linkerSettings: [.linkedLibrary("dl")]),
+        // XPath over Debian's libxml2, loaded with dlopen when a script first asks (its headers,
+        // from libxml2-dev, give the types only: include/libxml links to them).
+        .target(name: "CXMLShim", linkerSettings: [.linkedLibrary("dl")]),
         // libedit (BSD licence, Debian's libedit2, which libedit-dev brings) for the REPL's line
         // editing and history, loaded with dlopen when the REPL starts: no other command pays
         // for it and the three libraries it pulls in at start-up.
@@ -63,7 +66,7 @@ let package = Package(
         .target(name: "PekitFoundation", dependencies: ["PekitCore", "PekitHTTP", "PekitCrypto"]),
         // The Lua the host runs (the prelude, the test harness) is kept as .lua files and
         // compiled in as bytes: no file is read at run time.
-        .target(name: "PekitLua", dependencies: ["PekitCore", "PekitHTTP", "PekitCrypto", "CLua", "CLuaShim"],
+        .target(name: "PekitLua", dependencies: ["PekitCore", "PekitHTTP", "PekitCrypto", "CLua", "CLuaShim", "CXMLShim"],
                 resources: [.embedInCode("Lua/prelude.lua")]),
         // What the command line builds on the host, apart from the host a Swift program embeds:
         // the REPL's evaluator, `pekit test`'s runner and harness, the Lua API's reference.

@@ -2,8 +2,8 @@
 # on Debian when it is missing. Everything comes from Debian's packages.
 
 # pkg-config modules pekit links against, and the Debian packages that provide them.
-PEKIT_PKGCONFIG="lua5.4 libedit libcurl libcrypto zlib libbrotlidec libzstd"
-PEKIT_BUILD_PACKAGES="pkg-config liblua5.4-dev libedit-dev libcurl4-openssl-dev libssl-dev zlib1g-dev libbrotli-dev libzstd-dev"
+PEKIT_PKGCONFIG="lua5.4 libedit libcurl libcrypto zlib libbrotlidec libzstd libxml-2.0"
+PEKIT_BUILD_PACKAGES="pkg-config liblua5.4-dev libedit-dev libcurl4-openssl-dev libssl-dev zlib1g-dev libbrotli-dev libzstd-dev libxml2-dev"
 # What the tests drive: a real terminal for the REPL, the plain Lua interpreter, the public
 # suffix list for cookies, curl to write a real cookies.txt, python3 and openssl for the local
 # HTTP/HTTPS test server and its certificates, nghttpd for HTTP/2, tap.py and xmlschema to read

@@ -14,7 +14,7 @@ package enum PekitModule {
     /// The modules. Adding a module is one type and one row here (docs/BRIDGE.md, "Adding a module").
     static let modules: [LuaModule.Type] = [CharsetModule.self, QueryModule.self, CryptoModule.self, TimeModule.self, SignModule.self,
                                             JWTModule.self, HARModule.self, TaskModule.self, PolicyModule.self, PluginsModule.self,
-                                            CookiesModule.self, RequestModule.self, HTTPModule.self, URLModule.self, RegexModule.self, TextModule.self]
+                                            CookiesModule.self, RequestModule.self, HTTPModule.self, URLModule.self, RegexModule.self, TextModule.self, XMLModule.self]
 
     /// Builds the `pekit` table in `runtime`, makes it the global `pekit` and what `require "pekit"` returns.
     static func install(in runtime: LuaRuntime) throws {

@@ -414,6 +414,18 @@ filters.decode = function(v, line, charset)
 end
 filters.utf8Decode = function(v, line) return to_text(v, line, "utf8Decode") end
 filters.utf8Encode = function(v, line) return M.bytes(to_text(v, line, "utf8Encode")) end
+-- XPath on text (HTML or XML, as Hurl reads a body by its Content-Type); a node set is its
+-- nodes' string values, an empty one nothing.
+local function xpath(text, expression, html, line)
+  local ok, result = pcall(pekit.xml.xpath, text, expression, { html = html })
+  if not ok then fail(line, "xpath " .. shown(expression) .. ": " .. tostring(result)) end
+  if type(result) == "table" and #result == 0 then return nil end
+  return result
+end
+filters.xpath = function(v, line, expression)
+  local text = to_text(v, line, "xpath")
+  return xpath(text, value_of(expression, line), text:find("^%s*<!DOCTYPE html") ~= nil or text:find("<html", 1, true) ~= nil, line)
+end
 filters.jsonpath = function(v, line, path)
   local ok, doc = pcall(json_decode, to_text(v, line, "jsonpath"))
   if not ok then fail(line, "jsonpath: the value is not JSON") end
@@ -710,7 +722,10 @@ end
 queries.jsonpath = function(r, line, path) return M.jsonpath(json_of(r, line), value_of(path, line)) end
 queries.regex = function(r, line, p) return group(pattern_of(p, line), M.text_body(r, line)) end
 queries.variable = function(_, line, name) return vars[value_of(name, line)] end
-queries.xpath = function(_, line) fail(line, "xpath is not taken yet: pekit has no XML reader") end
+queries.xpath = function(r, line, expression)
+  local html = (headers_named(r, "content-type")[1] or ""):lower():find("html", 1, true) ~= nil
+  return xpath(M.text_body(r, line), value_of(expression, line), html, line)
+end
 queries.certificate = function(_, line) fail(line, "certificate is not taken yet") end
 
 local function query(r, q, line)
