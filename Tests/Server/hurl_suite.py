@@ -31,13 +31,14 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 FIXTURES = os.path.join(os.path.dirname(HERE), "PekitCLITests", "Fixtures", "hurl-suite")
 PORT = 8000
 
-# Hurl's options that are [Options] lines (a flag, or one taking a value).
+# Hurl's options that are [Options] lines, or that the Hurl runtime reads from the command line
+# (--cookie, --from-entry, --to-entry, --ignore-asserts): a flag, or one taking a value.
 OPTION_FLAGS = {"--location", "--ipv4", "--ipv6", "--compressed", "--path-as-is", "--insecure", "-k",
-                "--http1.1", "--http2"}
+                "--http1.1", "--http2", "--netrc", "--netrc-optional", "--ignore-asserts"}
 OPTION_VALUES = {"--header", "-H", "--user", "-u", "--connect-to", "--resolve", "--max-redirs", "--retry",
                  "--retry-interval", "--delay", "--user-agent", "-A", "--proxy", "-x", "--connect-timeout",
-                 "--max-time", "-m"}
-SHORT = {"-k": "insecure", "-H": "header", "-u": "user", "-A": "user-agent", "-x": "proxy", "-m": "max-time"}
+                 "--max-time", "-m", "--netrc-file", "--cookie", "-b", "--from-entry", "--to-entry"}
+SHORT = {"-k": "insecure", "-H": "header", "-u": "user", "-A": "user-agent", "-x": "proxy", "-m": "max-time", "-b": "cookie"}
 # Options that only choose what Hurl prints or how it schedules files.
 OUTPUT_FLAGS = {"--verbose", "-v", "--very-verbose", "--no-output", "--test", "--color", "--no-color", "--json",
                 "--include", "-i", "--parallel", "--progress-bar"}

@@ -43,8 +43,9 @@ local function typed(text)
   return text
 end
 
--- The [Options] lines every entry has first (pekit test --hurl-option, Hurl's command line).
-local defaults = {}
+-- The [Options] lines every entry has first (pekit test --hurl-option, Hurl's command line), the
+-- entries to run, whether asserts count.
+local defaults, run_only, ignore_asserts = {}, {}, false
 
 function M.setup(path, directory, cookie_jar)
   source, root, jar = path, directory, cookie_jar
@@ -58,6 +59,21 @@ function M.setup(path, directory, cookie_jar)
       vars[name] = typed(value)
     end
   end
+  -- The command line's own options (Hurl's --cookie, --from-entry, --to-entry, --ignore-asserts).
+  local kept = {}
+  for _, opt in ipairs(defaults) do
+    if opt[1] == "cookie" then
+      local ok, err = pcall(jar.load, jar, opt[2])
+      if not ok then _G.fail("--hurl-option cookie=" .. opt[2] .. ": " .. tostring(err)) end
+    elseif opt[1] == "from-entry" or opt[1] == "to-entry" then
+      run_only[opt[1]] = math.tointeger(tonumber(opt[2])) or _G.fail("--hurl-option " .. opt[1] .. ": expected an entry's number")
+    elseif opt[1] == "ignore-asserts" then
+      ignore_asserts = opt[2] == "true"
+    else
+      kept[#kept + 1] = opt
+    end
+  end
+  defaults = kept
 end
 
 local function kind(v)
@@ -524,8 +540,7 @@ end
 local refused = {
   ["http1.0"] = "pekit sends HTTP/1.1 and HTTP/2 only", http3 = "pekit has no HTTP/3",
   cacert = "not yet: a CA file for one request", cert = "not yet: client certificates", key = "not yet: client certificates",
-  ["aws-sigv4"] = "not yet: write pekit.sign in Lua", netrc = "not yet: .netrc files", ["netrc-file"] = "not yet: .netrc files",
-  ["netrc-optional"] = "not yet: .netrc files", ["unix-socket"] = "not yet: Unix sockets", ["limit-rate"] = "not yet: rate limits in bytes",
+  ["aws-sigv4"] = "not yet: write pekit.sign in Lua", ["unix-socket"] = "not yet: Unix sockets", ["limit-rate"] = "not yet: rate limits in bytes",
   pinnedpubkey = "not yet: pinned keys", ["location-trusted"] = "not yet: credentials sent to other hosts on redirects",
 }
 
@@ -563,6 +578,9 @@ local function read_options(req)
         o.send.connect = o.send.connect or {}
         o.send.connect[h1 .. ":" .. p1] = h2 .. ":" .. p2
       elseif name == "user" then o.user = text
+      elseif name == "netrc-file" then o.netrc, o.netrc_required = text, true
+      elseif name == "netrc" or name == "netrc-optional" then
+        if flag(text, name, line) then o.netrc, o.netrc_required = (os.getenv("HOME") or "") .. "/.netrc", name == "netrc" end
       elseif name == "user-agent" and opt.cli then o.fields.user_agent = text
       elseif name == "header" then
         local n, v = text:match("^([^:]+):%s*(.*)$")
@@ -586,6 +604,31 @@ end
 local function has(headers, name)
   for _, h in ipairs(headers) do if h[1]:lower() == name then return true end end
   return false
+end
+
+-- The login:password a .netrc file gives the URL's host (its `machine` entry, else `default`),
+-- as libcurl reads the file; nil when it names none (or, optional, when there is no file).
+local function netrc_user(path, url, required, line)
+  local f = io.open(path, "r")
+  if not f then
+    if required then fail(line, "cannot read the .netrc file " .. path) end
+    return nil
+  end
+  local words = {}
+  for word in f:read("a"):gmatch("%S+") do words[#words + 1] = word end
+  f:close()
+  local host = (pekit.url.parse(url) or {}).hostname
+  local found, current = nil, nil
+  local i = 1
+  while i <= #words do
+    local w = words[i]
+    if w == "machine" then current = { host = words[i + 1] } i = i + 2
+    elseif w == "default" then current = { host = false } i = i + 1
+    elseif (w == "login" or w == "password") and current then current[w] = words[i + 1] i = i + 2
+    else i = i + 1 end
+    if current and current.login and current.password and not found and (current.host == host or current.host == false) then found = current end
+  end
+  return found and (found.login .. ":" .. found.password) or nil
 end
 
 -- The request's fields for pekit.request, as Hurl's client builds the request.
@@ -643,6 +686,7 @@ local function request_fields(req, o)
     fields.cookie = table.concat(parts, "; ")
   end
   local user = o.user
+  if not user and o.netrc then user = netrc_user(o.netrc, url, o.netrc_required, req.line) end
   local auth = rendered_pairs(req.basic_auth)
   if #auth > 0 then user = auth[1][1] .. ":" .. auth[1][2] end
   if user and not has(headers, "authorization") then
@@ -852,6 +896,10 @@ end
 -- the asserts, each failure kept: every failure of the entry is told, as Hurl tells them.
 local function verify(r, res)
   local errors = {}
+  if ignore_asserts then
+    -- --ignore-asserts: the captures only, as Hurl keeps them.
+    res = { version = "HTTP", captures = res.captures }
+  end
   local function add(line, message) errors[#errors + 1] = { where = source .. ":" .. line, message = message } end
   local function caught(err, line)
     if type(err) == "table" and err.where then errors[#errors + 1] = err else add(line, tostring(err)) end
@@ -905,6 +953,11 @@ end
 -- One entry: its options, its request sent (again while `retry` allows, after `retry-interval`),
 -- its response checked; `repeat` runs it so many times. An entry after a failed one is skipped.
 function M.entry(n, req, res)
+  if n == 1 then last_done = 0 end
+  if (run_only["from-entry"] and n < run_only["from-entry"]) or (run_only["to-entry"] and n > run_only["to-entry"]) then
+    last_done = n
+    skip("not run: outside --from-entry/--to-entry")
+  end
   if last_done < n - 1 then skip("not run: an earlier entry failed (Hurl stops a file at its first failure)") end
   for _, command in ipairs(req.cookie_storage or {}) do
     if command[1] == "clear" then jar:clear() else

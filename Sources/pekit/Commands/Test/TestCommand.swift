@@ -82,7 +82,8 @@ enum TestOptionRows {
     static let hurlOption = Option("hurl-option", value: "NAME[=VALUE]", """
         for .hurl files: an [Options] line every entry has first, as Hurl's command-line
         options give them (location, max-redirs=5, header=X-A: 1, user=u:p, retry=3,
-        compressed, insecure, delay=100ms…; NAME alone is NAME=true); repeat for more
+        compressed, netrc-file=F, delay=100ms…), or Hurl's cookie=FILE, from-entry=N,
+        to-entry=N, ignore-asserts, user-agent=UA; NAME alone is NAME=true; repeat for more
         """)
     static let report = Option("report", value: "KIND[:FILE]", """
         also write a report: tap (TAP 13, to standard output), junit:FILE,
