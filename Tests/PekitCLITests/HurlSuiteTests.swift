@@ -25,7 +25,7 @@ final class HurlSuiteTests: XCTestCase {
         let script = PekitProcess.packageRoot.appendingPathComponent("Tests/Server/hurl_suite.py").path
         // Debian's python3, which has Flask (scripts/lib/deps.sh); another may come first on PATH.
         let run = try PekitProcess.run(program: URL(fileURLWithPath: "/usr/bin/python3"),
-                                       [script, "--pekit", PekitProcess.binary.path, "--json", output.path] + (imported ? ["--import"] : []))
+                                       [script, "--pekit", PekitProcess.binary.path, "--jobs", "4", "--json", output.path] + (imported ? ["--import"] : []))
         let results = try JSONDecoder().decode(Results.self, from: Data(contentsOf: output))
         XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
         return results

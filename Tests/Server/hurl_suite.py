@@ -13,11 +13,12 @@ reports its own way. A case whose command needs a flag pekit does not take is no
 that not-taken.json lists (with the reason) runs, and is reported if it now passes (the list
 only shrinks).
 
-Usage: hurl_suite.py --pekit BIN [--import] [--json OUT] [--only NAME,…]
+Usage: hurl_suite.py --pekit BIN [--import] [--jobs N] [--json OUT] [--only NAME,…]
   --import  run each file as `pekit import hurl` prints it (the Lua test file), not the .hurl
 """
 
 import argparse
+import concurrent.futures
 import json
 import os
 import shutil
@@ -89,6 +90,7 @@ def main():
     parser.add_argument("--import", dest="imported", action="store_true")
     parser.add_argument("--json")
     parser.add_argument("--only")
+    parser.add_argument("--jobs", type=int, default=1, help="cases run at once (each its own pekit test)")
     o = parser.parse_args()
     pekit = os.path.abspath(o.pekit)
     with open(os.path.join(FIXTURES, "cases.json"), encoding="utf-8") as handle:
@@ -110,40 +112,45 @@ def main():
     try:
         if not wait_for_port(PORT, 20):
             sys.exit("hurl_suite: Hurl's Flask server did not start: " + server.stderr.read().decode(errors="replace")[-2000:])
-        for case in cases:
+        def run_case(case):
+            """The case's verdict: ("passed" | "failed" | "not_taken", detail)."""
             name = case["name"]
             args, refused = pekit_args(case["args"])
             if args is None:
-                results["not_taken"][name] = "Hurl's " + refused + " is not taken"
-                continue
+                return "not_taken", "Hurl's " + refused + " is not taken"
             if o.imported:
                 converted = []
                 for a in args:
                     if a.endswith(".hurl") and os.path.exists(os.path.join(FIXTURES, a)):
                         lua = subprocess.run([pekit, "import", "hurl", a], cwd=FIXTURES, capture_output=True)
                         if lua.returncode != 0:
-                            results["failed"][name] = "pekit import hurl: " + lua.stderr.decode(errors="replace")[-1500:]
-                            break
-                        target = os.path.join(scratch, os.path.basename(a)[:-5] + "_test.lua")
+                            return "failed", "pekit import hurl: " + lua.stderr.decode(errors="replace")[-1500:]
+                        target = os.path.join(scratch, name + "-" + os.path.basename(a)[:-5] + "_test.lua")
                         with open(target, "wb") as handle:
                             handle.write(lua.stdout)
                         converted.append(target)
                     else:
                         converted.append(a)
-                if name in results["failed"]:
-                    continue
                 args = converted
             run = subprocess.run([pekit, "test", "--timeout", "20"] + args, cwd=FIXTURES, capture_output=True, timeout=120)
             passed = (run.returncode == 0) == (case["exit"] == 0) and run.returncode in (0, 1)
+            return ("passed" if passed else "failed"), "exit %d (Hurl's suite expects %d)\n%s" % (
+                run.returncode, case["exit"], (run.stdout + run.stderr).decode(errors="replace")[-1500:])
+
+        with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, o.jobs)) as pool:
+            verdicts = list(pool.map(run_case, cases))
+        for case, (verdict, detail) in zip(cases, verdicts):
+            name = case["name"]
             if name in not_taken:
                 results["not_taken"][name] = not_taken[name]
-                if passed:
+                if verdict == "passed":
                     results["listed_but_passing"].append(name)
-            elif passed:
+            elif verdict == "passed":
                 results["passed"].append(name)
+            elif verdict == "not_taken":
+                results["not_taken"][name] = detail
             else:
-                results["failed"][name] = "exit %d (Hurl's suite expects %d)\n%s" % (
-                    run.returncode, case["exit"], (run.stdout + run.stderr).decode(errors="replace")[-1500:])
+                results["failed"][name] = detail
     finally:
         server.terminate()
         server.wait()
