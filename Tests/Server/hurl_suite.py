@@ -26,7 +26,10 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+
+import hurl_bytes
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FIXTURES = os.path.join(os.path.dirname(HERE), "PekitCLITests", "Fixtures", "hurl-suite")
@@ -91,6 +94,8 @@ def main():
     parser.add_argument("--json")
     parser.add_argument("--only")
     parser.add_argument("--jobs", type=int, default=1, help="cases run at once (each its own pekit test)")
+    parser.add_argument("--bytes", action="store_true",
+                        help="also record what pekit sends and what the suite's .curl equivalents send (curl), and compare")
     o = parser.parse_args()
     pekit = os.path.abspath(o.pekit)
     with open(os.path.join(FIXTURES, "cases.json"), encoding="utf-8") as handle:
@@ -107,7 +112,8 @@ def main():
         pass
     server = subprocess.Popen([sys.executable, os.path.join(HERE, "hurl_flask_server.py"), "tests_ok", str(PORT)],
                               cwd=FIXTURES, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    results = {"passed": [], "failed": {}, "not_taken": {}, "listed_but_passing": []}
+    results = {"passed": [], "failed": {}, "not_taken": {}, "listed_but_passing": [], "bytes": {}}
+    byte_lock = threading.Lock()
     scratch = tempfile.mkdtemp()
     try:
         if not wait_for_port(PORT, 20):
@@ -132,8 +138,27 @@ def main():
                     else:
                         converted.append(a)
                 args = converted
+            hurl_files = [a for a in args if a.endswith(".hurl")]
+            curl_file = os.path.join(FIXTURES, hurl_files[0][:-5] + ".curl") if len(hurl_files) == 1 else None
+            recorder = None
+            if o.bytes and curl_file and os.path.exists(curl_file):
+                recorder = hurl_bytes.Recorder(PORT)
+                args = ["--connect", "localhost:%d=127.0.0.1:%d" % (PORT, recorder.port)] + args
             run = subprocess.run([pekit, "test", "--timeout", "20"] + args, cwd=FIXTURES, capture_output=True, timeout=120)
             passed = (run.returncode == 0) == (case["exit"] == 0) and run.returncode in (0, 1)
+            if recorder:
+                recorder.close()
+                if passed and run.returncode == 0:
+                    theirs = hurl_bytes.Recorder(PORT)
+                    with open(curl_file, encoding="utf-8") as handle:
+                        for line in handle.read().splitlines():
+                            if line.startswith("curl "):
+                                subprocess.run(["bash", "-c", line + " --connect-to localhost:%d:127.0.0.1:%d -s -o /dev/null" % (PORT, theirs.port)],
+                                               cwd=FIXTURES, capture_output=True, timeout=60)
+                    theirs.close()
+                    difference = hurl_bytes.first_difference(recorder.requests, theirs.requests)
+                    with byte_lock:
+                        results["bytes"][name] = difference or "same"
             return ("passed" if passed else "failed"), "exit %d (Hurl's suite expects %d)\n%s" % (
                 run.returncode, case["exit"], (run.stdout + run.stderr).decode(errors="replace")[-1500:])
 
@@ -163,6 +188,12 @@ def main():
     for name, why in sorted(results["failed"].items()):
         print("FAIL %s: %s" % (name, why.splitlines()[0] if why else ""))
     print("%d passed, %d failed, %d not taken" % (len(results["passed"]), len(results["failed"]), len(results["not_taken"])))
+    if o.bytes:
+        same = sorted(n for n, d in results["bytes"].items() if d == "same")
+        print("bytes: %d cases send what curl sends for their .curl equivalents, %d differ" % (len(same), len(results["bytes"]) - len(same)))
+        for name, difference in sorted(results["bytes"].items()):
+            if difference != "same":
+                print("  BYTES %s: %s" % (name, difference[:400]))
     sys.exit(1 if results["failed"] or results["listed_but_passing"] else 0)
 
 

@@ -640,8 +640,9 @@ local function request_fields(req, o)
   end
   local headers = rendered_pairs(req.headers)
   for _, h in ipairs(o.headers) do headers[#headers + 1] = h end
-  -- The URL as libcurl reads it (dot segments removed unless path-as-is), as Hurl sends it.
-  local fields = { method = req.method, url = url, headers = headers, url_as_curl = true }
+  -- The URL as libcurl reads it (dot segments removed unless path-as-is), as Hurl sends it; the
+  -- jar's Cookie field where libcurl writes it.
+  local fields = { method = req.method, url = url, headers = headers, url_as_curl = true, jar = jar }
   for k, v in pairs(o.fields) do fields[k] = v end
   local content_type
   if req.form and #req.form > 0 then
