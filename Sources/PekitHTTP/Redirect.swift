@@ -29,10 +29,11 @@ enum Redirect {
     ///   does, as §15.4.2/3 allow); a method that changes drops the body and its headers.
     ///   307 and 308 keep method and body.
     /// - Host follows the new URL (a hand-written one stays on the same host, as in curl); Authorization, Proxy-Authorization and a hand-written Cookie
-    ///   are dropped when the origin changes (the jar decides cookies per URL anyway).
+    ///   are dropped when the origin changes (the jar decides cookies per URL anyway), unless
+    ///   `trusted` (curl's --location-trusted) keeps them.
     /// - A Location without a fragment keeps the fragment of the request's URL (§10.2.2).
     /// - Throws: `HTTPError.badRedirect` for a Location that is not an http(s) URL.
-    static func next(after request: PekitRequest, status: Int, location: ByteString) throws -> PekitRequest {
+    static func next(after request: PekitRequest, status: Int, location: ByteString, trusted: Bool = false) throws -> PekitRequest {
         // A space in the query is sent as '+', one before it as %20, as curl's URL API encodes a
         // Location (curl test 40); the rest that a URL cannot hold as UTF-8 escapes.
         var bytes = location.bytes
@@ -78,7 +79,7 @@ enum Redirect {
             let written = source.map { field != $0.authority } ?? false
             if !written || source?.host.lowercased() != target.host.lowercased() { try? next.headers.set("Host", target.authority) }
         }
-        if let source, !sameOrigin(source, target) {
+        if let source, !trusted, !sameOrigin(source, target) {
             // Credentials for the first origin (a proxy's too, as python-requests drops it).
             next.headers.remove("Authorization")
             next.headers.remove("Proxy-Authorization")

@@ -63,6 +63,9 @@ public struct SendOptions: Sendable {
     public var ownCookie: String?
     /// Whether redirects are followed (`Location` of a 3xx); false returns the redirect itself.
     public var followRedirects = true
+    /// Whether a redirect to another origin keeps the credentials (Authorization, a hand-written
+    /// Cookie), as curl's `--location-trusted`: only for hosts all trusted. False drops them.
+    public var trustsRedirects = false
     /// The most redirects followed before `HTTPError.tooManyRedirects` (10, as requests has 30 and curl 50).
     public var maxRedirects = 10
     /// How long connecting may take (DNS, TCP, TLS); nil: curl's 300 seconds. Default 30 seconds.
@@ -225,6 +228,11 @@ public struct SendOptions: Sendable {
                 do not follow redirects (pekit follows up to 10 by default, where curl
                 follows only with -L, which pekit accepts)
                 """)], implied: ["no-follow": .flag(false)]) { $0.followRedirects = $1.flag },
+        Field("location_trusted", swift: "trustsRedirects", .flag, flags: [
+            Field.Flag("location-trusted", """
+                follow redirects and send the credentials (Authorization, a written Cookie)
+                to every host they lead to, as curl's --location-trusted: trusted hosts only
+                """)]) { $0.trustsRedirects = $1.flag },
         Field("max_redirects", swift: "maxRedirects", .count(redirectRange), flags: [
             Field.Flag("max-redirects", value: "N", "follow at most N redirects"),
             Field.Flag("max-redirs", value: "N", "the same, by curl's name")]) { $0.maxRedirects = $1.integer ?? $0.maxRedirects },

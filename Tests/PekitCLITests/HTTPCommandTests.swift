@@ -55,6 +55,27 @@ final class HTTPCommandTests: XCTestCase {
         XCTAssertTrue(bad.stderr.hasPrefix("pekit request: -w: unknown variable %{bogus} (known: http_code"), bad.stderr)
     }
 
+    /// --location-trusted (issue 73, and Hurl's `location-trusted`): a redirect to another host
+    /// keeps the credentials, where without it they are dropped; held to curl 7.88 on the same
+    /// redirect (127.0.0.1 to localhost: another host for curl, another origin for pekit).
+    func testLocationTrustedKeepsCredentialsAsCurlDoes() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/curl") else { throw XCTSkip("curl is not installed") }
+        let port = server.base.split(separator: ":").last.map(String.init) ?? ""
+        let url = "http://127.0.0.1:\(port)/redirect/302?to=http://localhost:\(port)/echo"
+        func authorization(_ json: String) -> String {
+            let headers = (try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])?["headers"] as? [[String]] ?? []
+            return headers.first { $0.first?.lowercased() == "authorization" }?.last ?? "(none)"
+        }
+        for trusted in [false, true] {
+            let flags = ["-s", "-L", "-u", "ada:secret"] + (trusted ? ["--location-trusted"] : [])
+            let theirs = String(decoding: try PekitProcess.output(of: "/usr/bin/curl", flags + [url]), as: UTF8.self)
+            let ours = try PekitProcess.run(["request"] + flags + [url])
+            XCTAssertEqual(ours.status, 0, ours.stderr)
+            XCTAssertEqual(authorization(ours.stdout), authorization(theirs), "trusted: \(trusted)")
+            XCTAssertEqual(authorization(ours.stdout), trusted ? "Basic YWRhOnNlY3JldA==" : "(none)")
+        }
+    }
+
     /// Issue 69: -i and -D write the header blocks as they came, as curl does: LF-only lines
     /// kept (curl's test 14), every redirect followed and every 1xx, and with -D - and -i on
     /// standard output each line twice (its test 1066). Byte for byte against curl, on replies the

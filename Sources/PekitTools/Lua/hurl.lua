@@ -541,7 +541,7 @@ local refused = {
   ["http1.0"] = "pekit sends HTTP/1.1 and HTTP/2 only", http3 = "pekit has no HTTP/3",
   cacert = "not yet: a CA file for one request", cert = "not yet: client certificates", key = "not yet: client certificates",
   ["aws-sigv4"] = "not yet: write pekit.sign in Lua", ["unix-socket"] = "not yet: Unix sockets", ["limit-rate"] = "not yet: rate limits in bytes",
-  pinnedpubkey = "not yet: pinned keys", ["location-trusted"] = "not yet: credentials sent to other hosts on redirects",
+  pinnedpubkey = "not yet: pinned keys",
 }
 
 -- The entry's options, read: the send's options, and what the entry does around the send.
@@ -557,6 +557,8 @@ local function read_options(req)
     if name == "variable" then vars[opt.var] = value_of(opt[2], line) else
       local text = render(value_of(opt[2], line), line)
       if name == "location" then o.send.follow = flag(text, name, line)
+      elseif name == "location-trusted" then
+        if flag(text, name, line) then o.send.follow, o.send.location_trusted = true, true end
       elseif name == "max-redirs" then
         local n = integer(text, name, line)
         o.send.max_redirects = n < 0 and 1000 or n

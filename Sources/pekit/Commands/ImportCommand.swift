@@ -201,7 +201,7 @@ func curlArguments(_ text: String, environment: @escaping (String) -> String? = 
             }
             if word.hasPrefix("--") {
                 valueNext = takes && !word.contains("=")
-                if name == "--location" { follows = true }
+                if name == "--location" || name == "--location-trusted" { follows = true }  // curl: "like -L"
             } else {
                 // Bundled short flags (-sSL, -XPOST): the first that takes a value takes the rest
                 // of the word, or the next word when it ends the bundle.

@@ -184,6 +184,7 @@ enum RequestOptions {
     static let location = Option("location", short: "L", "follow redirects (the default)", sendOnly: true)
     static let maxRedirects = sendFlag("max-redirects")
     static let maxRedirs = sendFlag("max-redirs")
+    static let locationTrusted = sendFlag("location-trusted")
     static let maxFilesize = sendFlag("max-filesize")
     static let ipv4 = sendFlag("ipv4")
     static let ipv6 = sendFlag("ipv6")
@@ -214,7 +215,7 @@ enum RequestOptions {
         standard output; a failure is reported and the rest still go (exit
         status: the last transfer's, as curl). --jar, -c, --har and --trace-ascii
         take one URL
-        """)] + [parallel, parallelMax, rate, retry, retryMaxTime, retryAllErrors, har, harWithSecrets, cookieJar, noFollow, location,
+        """)] + [parallel, parallelMax, rate, retry, retryMaxTime, retryAllErrors, har, harWithSecrets, cookieJar, noFollow, location, locationTrusted,
                  maxRedirects, maxRedirs, maxFilesize, ipv4, ipv6, timeout, maxTime, connectTimeout, cacert, insecure, proxy, http, http11,
                  http2, rawTransfer, silent, showError].map { .option($0) }
 
