@@ -55,6 +55,21 @@ final class HTTPCommandTests: XCTestCase {
         XCTAssertTrue(bad.stderr.hasPrefix("pekit request: -w: unknown variable %{bogus} (known: http_code"), bad.stderr)
     }
 
+    /// -N / --no-buffer (issue 73): a body that comes in three pieces 0.4 s apart reaches a pipe
+    /// in three bursts, as curl -N gives it; without -N pekit writes it at the end, in one.
+    func testNoBufferWritesEachPieceAsItArrives() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/curl") else { throw XCTSkip("curl is not installed") }
+        let script = PekitProcess.packageRoot.appendingPathComponent("Tests/Server/pipe_reads.py").path
+        let url = "\(server.base)/bytes/48192?chunked=1&pause=0.4"  // three blocks of 16,064 bytes
+        func bursts(_ command: [String]) throws -> String {
+            String(decoding: try PekitProcess.output(of: "/usr/bin/python3", [script] + command), as: UTF8.self)
+        }
+        XCTAssertEqual(try bursts(["/usr/bin/curl", "-s", "-N", url]), "3 48192 0\n")
+        XCTAssertEqual(try bursts([PekitProcess.binary.path, "request", "-N", url]), "3 48192 0\n")
+        XCTAssertEqual(try bursts([PekitProcess.binary.path, "request", "--no-buffer", url]), "3 48192 0\n")
+        XCTAssertEqual(try bursts([PekitProcess.binary.path, "request", "--send", url]), "1 48192 0\n")
+    }
+
     /// --location-trusted (issue 73, and Hurl's `location-trusted`): a redirect to another host
     /// keeps the credentials, where without it they are dropped; held to curl 7.88 on the same
     /// redirect (127.0.0.1 to localhost: another host for curl, another origin for pekit).

@@ -42,7 +42,7 @@ final class HurlSuiteTests: XCTestCase {
             for name in results.listed_but_passing { XCTFail("Hurl's case \(name) passes \(mode): take it off not-taken.json") }
             // Every case is run or said not to be (with its reason), and the passing ones are named.
             XCTAssertEqual(results.passed.count + results.failed.count + results.not_taken.count, cases.count)
-            XCTAssertEqual(results.passed.count, 96, mode)
+            XCTAssertEqual(results.passed.count, 97, mode)
             if !imported { try checkBytes(results.bytes) }
             XCTAssertTrue(results.passed.contains("assert_json") && results.passed.contains("cookies") && results.passed.contains("post_json")
                           && results.passed.contains("multipart_form_data") && results.passed.contains("graphql")

@@ -120,11 +120,22 @@ struct Delivery {
         // As curl: a body that is not text is not written to a terminal unless asked (-o -).
         let toTerminal = outputPath == nil && isatty(STDOUT_FILENO) != 0
         if outputPath == "-" { outputPath = nil }
-        // Several at once write to standard output only at the end, one after another.
-        let held = failQuietly || include || writeOut != nil || toTerminal || style.indents || (!alone && outputPath == nil)
+        // Several at once write to standard output only at the end, one after another. -N
+        // streams to a terminal too (each piece checked for binary bytes as it comes) and hands
+        // each piece on at once.
+        let noBuffer = parsed.has(RequestOptions.noBuffer) && alone
+        let held = failQuietly || include || writeOut != nil || (toTerminal && !noBuffer) || style.indents || (!alone && outputPath == nil)
         if held { options.sink = .memory }
         else if let path = outputPath { options.sink = .file(path) }
-        else { options.sink = .custom { Output.stdout.write($0) } }
+        else if noBuffer {
+            options.sink = .custom { piece in
+                if toTerminal && (piece.contains(0) || !UTF8Validation.isValid(piece)) {
+                    throw CommandFailure(message: "pekit request: the body is binary and would mess up the terminal: use -o FILE, or -o - to write it here anyway")
+                }
+                Output.stdout.write(piece)
+                Output.stdout.flush()
+            }
+        } else { options.sink = .custom { Output.stdout.write($0) } }
         self.options = options
         finish = { result in
             defer {

@@ -131,6 +131,11 @@ enum RequestOptions {
         file when standard error is a terminal)
         """, sendOnly: true)
     static let noProgress = Option("no-progress", "never show it", sendOnly: true)
+    static let noBuffer = Option("no-buffer", short: "N", """
+        write the body to standard output as each piece arrives (a stream, server-sent
+        events), a terminal too, as curl's -N; with -i, -w or --json the response is still
+        written when it is complete
+        """, sendOnly: true)
     static let remoteName = Option("remote-name", short: "O", "write it to the file the URL names, in the current directory", sendOnly: true)
     static let outputDir = Option("output-dir", value: "DIR", "write -o's and -O's file in DIR (curl's; DIR/FILE, the directory made by no one)", sendOnly: true)
     static let dumpHeader = Option("dump-header", short: "D", value: "FILE", """
@@ -208,7 +213,7 @@ enum RequestOptions {
                                         connect, base, url, globoff, pathAsIs, requestTarget, user, awsSigv4, .plugins]
     static let showRows: [Option] = [raw, curl, describe, send, color, .help]
     static let curlRows: [Option] = [data, dataAscii, dataRaw, dataBinary, dataUrlencode, get, urlQuery, oauth2Bearer, userAgent, referer, connectTo, resolve, cookie, compressed]
-    static let sendRows: [HelpSection.Row] = [include, head, fail, failWithBody, output, progress, noProgress, remoteName, outputDir, dumpHeader, writeOut,
+    static let sendRows: [HelpSection.Row] = [include, head, fail, failWithBody, output, progress, noProgress, noBuffer, remoteName, outputDir, dumpHeader, writeOut,
                                              verbose, traceAscii].map { .option($0) } + [.argument("URL...", """
         several URLs: the same request to each, one after another (curl's way);
         each -o FILE or -O pairs with one URL in order, the others write to

@@ -14,8 +14,8 @@ let testCommand = Command(
                       [--secret NAME=VALUE]... [--secret-file FILE]
                       [--report KIND[:FILE]]... [--har FILE] [--plugins DIR] [PATH...]
 
-    Runs test files: each PATH that is a file, and every *_test.lua under each PATH that is a
-    directory (tests/ when none is given), files in name order. A .http file named (JetBrains'
+    Runs test files: each PATH that is a file, and every *_test.lua and *.hurl under each PATH
+    that is a directory (tests/ when none is given), files in name order. A .http file named (JetBrains'
     HTTP Request in Editor format) runs each request as a test, and a .hurl file each entry, as
     Hurl runs it; see pekit import http, pekit import hurl and docs/collections.md. A file
     declares tests:

@@ -4,9 +4,10 @@ import PekitTools
 
 /// Finds the test files of `pekit test`'s paths.
 enum TestFiles {
-    /// Each path that is a file, and the `*_test.lua` files under each directory, sorted by path.
+    /// Each path that is a file (a .lua, .http or .hurl file), and the `*_test.lua` and `*.hurl`
+    /// files under each directory (a Hurl file is a test file, as `hurl --test DIR` runs them),
+    /// sorted by path.
     /// - Throws: `UsageError` for a path that does not exist, or when no file is found.
-    /// Each file named (a .lua or a .http file), and every *_test.lua under each directory.
     static func find(_ paths: [String]) throws -> [String] {
         var files: [String] = []
         for path in paths {
@@ -18,12 +19,14 @@ enum TestFiles {
             let base = path.hasSuffix("/") ? String(path.dropLast()) : path
             var found: [String] = []
             if let walker = FileManager.default.enumerator(atPath: path) {
-                for case let relative as String in walker where relative.hasSuffix("_test.lua") { found.append(base + "/" + relative) }
+                for case let relative as String in walker where relative.hasSuffix("_test.lua") || relative.hasSuffix(".hurl") {
+                    found.append(base + "/" + relative)
+                }
             }
             files += found.sorted()
         }
         guard !files.isEmpty else {
-            throw UsageError(command: "test", message: "no *_test.lua files under \(paths.joined(separator: ", "))")
+            throw UsageError(command: "test", message: "no *_test.lua or *.hurl files under \(paths.joined(separator: ", "))")
         }
         return files
     }
