@@ -34,6 +34,7 @@ extension Timestamp.ParseError: LocalizedError { public var errorDescription: St
 extension HAR.Failure: LocalizedError { public var errorDescription: String? { description } }
 extension ShellWords.Failure: LocalizedError { public var errorDescription: String? { description } }
 extension HTTPError: LocalizedError { public var errorDescription: String? { description } }
+extension SendOptions.StopBody: LocalizedError { public var errorDescription: String? { description } }
 extension ContentDecoding.Failure: LocalizedError { public var errorDescription: String? { description } }
 extension CharsetConversion.Failure: LocalizedError { public var errorDescription: String? { description } }
 extension RateLimiter.Failure: LocalizedError { public var errorDescription: String? { description } }

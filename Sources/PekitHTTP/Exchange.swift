@@ -190,6 +190,10 @@ final class Exchange {
             case .custom(let consume): try consume(Array(raw))
             }
             return true
+        } catch is SendOptions.StopBody {
+            // The caller has what it wanted: the transfer ends here, as a response.
+            response.stoppedEarly = true
+            return false
         } catch {
             self.error = error
             return false
@@ -223,6 +227,9 @@ final class Exchange {
         if writer == nil { writer = try Files.AtomicWriter(path: path) }
         try writer?.commit()
     }
+
+    /// Whether the sink asked to stop (the transfer ends as a response, not an error).
+    var stoppedEarly: Bool { response.stoppedEarly }
 
     /// Throws what stopped the transfer early (a callback's error, Ctrl-C), leaving nothing partial.
     func throwIfStopped() throws {

@@ -87,6 +87,8 @@ public struct PekitResponse: Sendable {
     public var redirects: [Hop] = []
     /// How many times the request was sent (more than 1 after retries).
     public var attempts = 1
+    /// Whether the body was cut short because its sink asked to stop (`SendOptions.StopBody`).
+    public var stoppedEarly = false
     /// When each phase of the final exchange ended.
     public var timing = Timing()
     /// The address and port the final exchange was sent to (after any `connect` mapping).

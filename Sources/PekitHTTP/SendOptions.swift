@@ -9,8 +9,16 @@ public struct SendOptions: Sendable {
         case memory
         /// Written to a file that appears complete, or not at all (temporary file, then rename).
         case file(String)
-        /// Handed over in pieces as they arrive; an error thrown stops the transfer.
+        /// Handed over in pieces as they arrive; an error thrown stops the transfer, and
+        /// `SendOptions.StopBody` stops it with no error (the response comes back `stoppedEarly`).
         case custom(@Sendable ([UInt8]) throws -> Void)
+    }
+
+    /// Thrown by a `.custom` sink that has read enough (a stream it follows ended for it): the
+    /// transfer stops there and the send returns the response so far, `stoppedEarly`.
+    public struct StopBody: Error, Sendable, CustomStringConvertible {
+        public init() {}
+        public var description: String { "the body's sink asked to stop the transfer" }
     }
 
     /// Which HTTP version is asked for.

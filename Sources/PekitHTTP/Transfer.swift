@@ -181,7 +181,8 @@ final class Transfer {
     ///   curl's reason; a partial file is removed.
     func finish(_ code: CURLcode) throws -> PekitResponse {
         try exchange.throwIfStopped()
-        guard code == CURLE_OK else {
+        // A sink that asked to stop ends the transfer with libcurl's write error: not a failure.
+        guard code == CURLE_OK || (code == CURLE_WRITE_ERROR && exchange.stoppedEarly) else {
             exchange.abandon()
             let detail = cText(easy.errorBuffer)
             var reason = detail.isEmpty ? pekit_curl.easy_strerror(code).map { cText($0) } ?? "curl error" : detail

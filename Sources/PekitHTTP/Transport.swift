@@ -29,7 +29,7 @@ enum Transport: Equatable, CustomStringConvertible {
     /// mean nothing to an `http://` URL).
     static let implementedOptions: Set<String> = [
         "maxBody", "jar", "cookieHeaderFromJar", "ownCookie", "followRedirects", "maxRedirects", "connectSeconds", "timeoutSeconds", "insecure",
-        "caCertificate", "sink", "isCancelled", "record", "notice", "rate", "retry", "willRetry", "sign", "plainHTTP",
+        "caCertificate", "sink", "isCancelled", "record", "notice", "rate", "retry", "willRetry", "sign", "plainHTTP", "trustsRedirects",
         "explainsCookies", "cookieContext", "trace", "keepsHeads",
     ]
     /// Options only libcurl implements: set, they send through it.

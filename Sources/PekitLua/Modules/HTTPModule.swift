@@ -163,7 +163,13 @@ package enum HTTPModule: LuaModule {
                 case LUA_TFUNCTION:
                     stack.pushValue(i)
                     let callback = LuaCallback(runtime: runtime, origin: "sink")
-                    options.sink = .custom { chunk in try callback.call([.string(ByteString(chunk))]) { _, _ in () } }
+                    // `return false` stops the transfer: the response comes back with `stopped = true`.
+                    options.sink = .custom { chunk in
+                        let stop = try callback.call([.string(ByteString(chunk))]) { runtime, first in
+                            runtime.stack.type(first) == LUA_TBOOLEAN && !runtime.stack.bool(first)
+                        }
+                        if stop { throw SendOptions.StopBody() }
+                    }
                 default:
                     throw fields.mismatch("sink", expected: "a file path or a function(chunk)")
                 }
@@ -353,6 +359,7 @@ package enum HTTPModule: LuaModule {
             lua_setmetatable(L, -2)
             stack.rawSet(-2, key)
         }
+        if r.stoppedEarly { stack.push(bool: true); stack.rawSet(-2, "stopped") }
         runtime.getRegistry(.responseMetatable)
         lua_setmetatable(L, -2)
     }
