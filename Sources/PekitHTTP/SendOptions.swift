@@ -17,7 +17,9 @@ public struct SendOptions: Sendable {
     /// Thrown by a `.custom` sink that has read enough (a stream it follows ended for it): the
     /// transfer stops there and the send returns the response so far, `stoppedEarly`.
     public struct StopBody: Error, Sendable, CustomStringConvertible {
+        /// The stop, to throw from a `.custom` sink.
         public init() {}
+        /// What it is, for a person.
         public var description: String { "the body's sink asked to stop the transfer" }
     }
 
