@@ -116,6 +116,15 @@ struct Arguments {
     func value(_ option: Option) -> String? { value(named: option.name) }
     /// Every value given for the option, in order.
     func all(_ option: Option) -> [String] { all(named: option.name) }
+    /// Every value given for any of `options`, with its option, in the order given (-F and
+    /// --form-string parts interleave as written).
+    func all(_ options: [Option]) -> [(option: Option, value: String)] {
+        options.forEach { checked($0.name) }
+        return values.compactMap { given in
+            guard let value = given.value, let option = options.first(where: { $0.name == given.name }) else { return nil }
+            return (option, value)
+        }
+    }
     /// The options given, each once, in their rows' order among `options`.
     func given(_ options: [Option]) -> [Option] { options.filter(has) }
 

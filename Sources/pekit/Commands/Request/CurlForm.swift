@@ -10,6 +10,20 @@ import PekitCore
 /// - Throws: `UsageError` without `=`; `CommandFailure` with curl's exit 26 for a file that
 ///   cannot be read (nothing is sent).
 func curlFormPart(_ spec: String) throws -> MultipartBody.Part {
+    try formPart(spec)
+}
+
+/// A part of curl's --form-string: `name=text`, the text as written (tool_getparam.c sends it
+/// with no type, no file and no `;` attributes read).
+/// - Throws: `UsageError` without `=`.
+func curlFormStringPart(_ spec: String) throws -> MultipartBody.Part {
+    guard let eq = spec.firstIndex(of: "=") else {
+        throw UsageError(command: "request", message: "--form-string takes name=text, not '\(spec)'")
+    }
+    return MultipartBody.Part(name: String(spec[..<eq]), source: .data(Array(spec[spec.index(after: eq)...].utf8)))
+}
+
+private func formPart(_ spec: String) throws -> MultipartBody.Part {
     // A part may have no name (`-F =value`: curl sends it with none; its test 1293).
     guard let eq = spec.firstIndex(of: "=") else {
         throw UsageError(command: "request", message: "-F/--form takes name=value, name=@file or name=<file, not '\(spec)'")

@@ -121,7 +121,9 @@ func requestBuilder(_ parsed: Arguments, url: String, sending: Bool, sharedJar: 
         let path = String(spec[spec.index(eq, offsetBy: 2)...])
         parts.append(MultipartBody.Part(name: String(spec[..<eq]), filename: String(path.split(separator: "/").last ?? ""), source: .file(path)))
     }
-    for spec in parsed.all(RequestOptions.form) { parts.append(try curlFormPart(spec)) }
+    for (option, spec) in parsed.all([RequestOptions.form, RequestOptions.formString]) {
+        parts.append(option.name == RequestOptions.formString.name ? try curlFormStringPart(spec) : try curlFormPart(spec))
+    }
     if !parts.isEmpty { bodies.append((.multipart(parts), "-F")) }
     if let path = parsed.value(RequestOptions.bodyFile) { bodies.append((.file(path, contentType: nil), "--body-file")) }
     if bodies.count > 1 {

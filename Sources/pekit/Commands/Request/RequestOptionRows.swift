@@ -26,6 +26,10 @@ enum RequestOptions {
         file part; its type guessed from the name as curl does), name=<file (a
         text part from the file), each with ;type=… and ;filename=… (repeat)
         """)
+    static let formString = Option("form-string", value: "NAME=TEXT", """
+        a multipart/form-data text part whose value is TEXT as written (curl's
+        --form-string: @, < and ;type= mean nothing in it); with -F, in the order given
+        """)
     static let json = Option("json", value: "DATA", """
         a JSON body, as curl's --json: DATA as written, or @FILE (@- for
         standard input); Content-Type and Accept application/json
@@ -209,7 +213,7 @@ enum RequestOptions {
         """, sendOnly: true)
     static let showError = Option("show-error", short: "S", "with -s: a failed transfer's message still shows", sendOnly: true)
 
-    static let requestRows: [Option] = [method, policy, param, paramJson, paramsIn, form, json, file, bodyFile, header, jar, force, filter] + CookieContextOptions.rows + [
+    static let requestRows: [Option] = [method, policy, param, paramJson, paramsIn, form, formString, json, file, bodyFile, header, jar, force, filter] + CookieContextOptions.rows + [
                                         connect, base, url, globoff, pathAsIs, requestTarget, user, awsSigv4, .plugins]
     static let showRows: [Option] = [raw, curl, describe, send, color, .help]
     static let curlRows: [Option] = [data, dataAscii, dataRaw, dataBinary, dataUrlencode, get, urlQuery, oauth2Bearer, userAgent, referer, connectTo, resolve, cookie, compressed]
