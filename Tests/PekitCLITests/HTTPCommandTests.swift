@@ -70,6 +70,31 @@ final class HTTPCommandTests: XCTestCase {
         XCTAssertEqual(try bursts([PekitProcess.binary.path, "request", "--send", url]), "1 48192 0\n")
     }
 
+    /// Long options by any unambiguous start, as curl reads them (issue 73: pasted commands say
+    /// `--sil`): the same request as curl 7.88's for `--sil --heade … --max-t 5`, and an
+    /// ambiguous start refused with curl's exit status 2, in pekit request and pekit import curl.
+    func testUnambiguousStartsOfLongOptionsAsCurlReadsThem() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/curl") else { throw XCTSkip("curl is not installed") }
+        let url = "\(server.base)/echo"
+        let flags = ["--sil", "--heade", "X-A: 1", "--max-t", "5"]
+        let theirs = String(decoding: try PekitProcess.output(of: "/usr/bin/curl", flags + [url]), as: UTF8.self)
+        let imported = try PekitProcess.run(["import", "curl", "--send", "curl --sil --heade 'X-A: 1' --max-t 5 \(url)"])
+        XCTAssertEqual(imported.status, 0, imported.stderr)
+        func seen(_ json: String) -> [[String]] {
+            ((try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])?["headers"] as? [[String]] ?? [])
+        }
+        XCTAssertEqual(seen(imported.stdout), seen(theirs))
+        let ours = try PekitProcess.run(["request"] + flags + [url])
+        XCTAssertEqual(ours.status, 0, ours.stderr)
+        XCTAssertEqual(seen(ours.stdout).filter { $0[0] != "User-Agent" }, seen(theirs).filter { $0[0] != "User-Agent" })
+        let curlAmbiguous = try PekitProcess.run(program: URL(fileURLWithPath: "/usr/bin/curl"), ["-s", "--fo", "x=1", url])
+        let ambiguous = try PekitProcess.run(["request", "--fo", "x=1", url])
+        XCTAssertEqual(curlAmbiguous.status, 2)
+        XCTAssertEqual(ambiguous.status, 2)
+        XCTAssertEqual(ambiguous.stderr, "pekit request: option '--fo' is ambiguous: --form, --form-string, --force (see 'pekit request --help')\n")
+        XCTAssertEqual(try PekitProcess.run(["import", "curl", "curl --fo x=1 \(url)"]).status, 2)
+    }
+
     /// --location-trusted (issue 73, and Hurl's `location-trusted`): a redirect to another host
     /// keeps the credentials, where without it they are dropped; held to curl 7.88 on the same
     /// redirect (127.0.0.1 to localhost: another host for curl, another origin for pekit).

@@ -30,8 +30,10 @@ struct Arguments {
     /// and positionals keep their bytes in `rawValues`/`rawPositionals`, and are text (invalid
     /// UTF-8 repaired) in `values`/`positionals`.
     /// - Parameter stopAtFirstPositional: everything after the first positional is positional (for `run`).
-    /// - Throws: `UsageError` naming the unknown option or the missing value.
-    init(_ raw: [[UInt8]], command: String, options: [Option], stopAtFirstPositional: Bool = false) throws {
+    /// - Parameter prefixes: a long option may be any unambiguous start of its name (`--sil` for
+    ///   `--silent`), as curl reads its options (`pekit request`).
+    /// - Throws: `UsageError` naming the unknown option, an ambiguous start, or the missing value.
+    init(_ raw: [[UInt8]], command: String, options: [Option], stopAtFirstPositional: Bool = false, prefixes: Bool = false) throws {
         let args = raw.map { String(decoding: $0, as: UTF8.self) }
         known = options.map { $0.name }
         // `pekit COMMAND --list-options`: the option table itself (for shell completion, and
@@ -85,6 +87,14 @@ struct Arguments {
                 }
                 guard let last else { continue }
                 name = last.name
+            }
+            if prefixes, arg.hasPrefix("--"), !options.contains(where: { $0.name == name }) {
+                // curl's rule (tool_getparam.c): a start that only one long option has is that option.
+                let starting = options.filter { $0.name.hasPrefix(name) }
+                if starting.count > 1 {
+                    throw UsageError(command: command, message: "option '--\(name)' is ambiguous: " + starting.map { "--" + $0.name }.joined(separator: ", "))
+                }
+                if let only = starting.first { name = only.name }
             }
             guard let option = options.first(where: { $0.name == name }) else {
                 throw UsageError(command: command, message: Suggestion.message("unknown option '\(arg)'", for: "--" + name,

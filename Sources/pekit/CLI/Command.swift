@@ -40,7 +40,7 @@ struct Command {
 
     /// The command line parsed with this command's options.
     /// - Throws: `UsageError` naming an unknown option or a missing value; `OptionTable` for `--list-options`.
-    func parse(_ args: [[UInt8]], stopAtFirstPositional: Bool = false) throws -> Arguments {
-        try Arguments(args, command: name, options: options, stopAtFirstPositional: stopAtFirstPositional)
+    func parse(_ args: [[UInt8]], stopAtFirstPositional: Bool = false, prefixes: Bool = false) throws -> Arguments {
+        try Arguments(args, command: name, options: options, stopAtFirstPositional: stopAtFirstPositional, prefixes: prefixes)
     }
 }

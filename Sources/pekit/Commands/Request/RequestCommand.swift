@@ -42,7 +42,8 @@ func runRequest(_ args: [[UInt8]]) throws -> Int32 { try runRequest(args, built:
 typealias BuiltRequestHandler = (PekitRequest, RequestBuilder, Arguments) throws -> Int32
 
 func runRequest(_ args: [[UInt8]], built handler: BuiltRequestHandler?) throws -> Int32 {
-    let parsed = try requestCommand.parse(args)
+    // Long options by any unambiguous start, as curl reads them (a pasted `--sil`).
+    let parsed = try requestCommand.parse(args, prefixes: true)
     if parsed.has(.help) { Output.stdout.line(requestCommand.help); return 0 }
     QuietTransfers.on = parsed.has(RequestOptions.silent) && !parsed.has(RequestOptions.showError)
     // curl's --url URL is the same as the URL given alone.
