@@ -43,6 +43,13 @@ final class HTTPCommandTests: XCTestCase {
         let format = "%{http_code} %{num_redirects} %{size_download} %{url_effective} %{content_type} %{method}\\n"
         XCTAssertEqual(try pekit(["-L", "-w", format, "-o", "/dev/null", "\(server.base)/redirect/302?to=/bytes/50"]).stdout,
                        try curl(["-L", "-w", format, "-o", "/dev/null", "\(server.base)/redirect/302?to=/bytes/50"]))
+        // Issue 73: %{scheme}, %{num_headers} and %{redirect_url}, of a redirect followed and not.
+        let more = "%{scheme} %{num_headers} [%{redirect_url}]\\n"
+        XCTAssertEqual(try pekit(["--no-follow", "-w", more, "-o", "/dev/null", "\(server.base)/redirect/302?to=/echo"]).stdout,
+                       try curl(["-w", more, "-o", "/dev/null", "\(server.base)/redirect/302?to=/echo"]))
+        XCTAssertEqual(try pekit(["-L", "-w", more, "-o", "/dev/null", "\(server.base)/redirect/302?to=/echo"]).stdout,
+                       try curl(["-L", "-w", more, "-o", "/dev/null", "\(server.base)/redirect/302?to=/echo"]))
+        XCTAssertTrue(try pekit(["-w", "%{speed_download}", "-o", "/dev/null", "\(server.base)/bytes/5000"]).stdout.allSatisfy(\.isNumber))
         // -D: the head; -O: the file named by the URL.
         let ours = try pekit(["-D", "-", "-o", "/dev/null", "\(server.base)/status/201"]).stdout
         let theirs = try curl(["-D", "-", "-o", "/dev/null", "\(server.base)/status/201"])

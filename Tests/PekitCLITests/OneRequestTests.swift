@@ -150,9 +150,13 @@ final class OneRequestTests: XCTestCase {
         XCTAssertEqual(object["http_code"] as? Int, 200)
         XCTAssertEqual(object["url_effective"] as? String, url)
         XCTAssertEqual(object["urlnum"] as? Int, 0)
-        XCTAssertEqual(Array(object.keys).sorted(), ["content_type", "http_code", "http_version", "method", "num_redirects", "remote_ip", "remote_port",
-                                                     "response_code", "size_download", "size_header", "time_appconnect", "time_connect",
-                                                     "time_namelookup", "time_starttransfer", "time_total", "url_effective", "urlnum"])
+        XCTAssertEqual(Array(object.keys).sorted(), ["content_type", "http_code", "http_version", "method", "num_headers", "num_redirects", "redirect_url",
+                                                     "remote_ip", "remote_port", "response_code", "scheme", "size_download", "size_header",
+                                                     "speed_download", "time_appconnect", "time_connect", "time_namelookup", "time_starttransfer",
+                                                     "time_total", "url_effective", "urlnum"])
+        // Each of them is one of curl's (its %{json} of the same request).
+        let curls = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(try PekitProcess.output(of: "/usr/bin/curl", ["-s", "-o", "/dev/null", "-w", "%{json}", url]))) as? [String: Any])
+        XCTAssertEqual(Set(object.keys).subtracting(curls.keys), [])
         let bad = try PekitProcess.run(["request", "-w", "%date{x}", url])
         XCTAssertEqual(bad.stderr, "pekit request: -w: unknown %date{…} (known: %{variable} and %header{name}) (see 'pekit request --help')\n")
         XCTAssertEqual(bad.status, 2)

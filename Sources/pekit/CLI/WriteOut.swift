@@ -6,7 +6,10 @@ import PekitHTTP
 /// `%{http_version}`, `%{method}`, `%{url_effective}`, `%{num_redirects}`, `%{content_type}`,
 /// `%{size_download}`, `%{size_header}`, `%{remote_ip}`, `%{remote_port}`, and the times
 /// `%{time_namelookup}`, `%{time_connect}`, `%{time_appconnect}`, `%{time_starttransfer}`,
-/// `%{time_total}` (seconds, six decimals, as curl writes them), `%{urlnum}` (the URL's place in
+/// `%{time_total}` (seconds, six decimals, as curl writes them), `%{scheme}` (upper case, as
+/// curl 7.88 writes it), `%{num_headers}` (the last response's fields), `%{redirect_url}` (the
+/// Location a redirect not followed points to, resolved), `%{speed_download}` (bytes a second,
+/// whole), `%{urlnum}` (the URL's place in
 /// the command, from 0), `%{json}` (those as one JSON object, names sorted, as curl writes it),
 /// `%{header_json}` (the response's fields as curl writes them: lower-case names, each with its
 /// list of values) and `%header{name}` (the first field of that name); `\n`, `\r`, `\t`, `\\`
@@ -18,7 +21,8 @@ struct WriteOut {
 
     static let variables = ["http_code", "response_code", "http_version", "method", "url_effective", "num_redirects", "content_type",
                             "size_download", "size_header", "remote_ip", "remote_port", "time_namelookup", "time_connect",
-                            "time_appconnect", "time_starttransfer", "time_total", "urlnum", "json", "header_json"]
+                            "time_appconnect", "time_starttransfer", "time_total", "urlnum", "scheme", "num_headers", "redirect_url",
+                            "speed_download", "json", "header_json"]
 
     /// The format `-w` names: the text itself, or as curl reads `@FILE` (`@-`: standard input),
     /// the file's text (an empty file writes nothing, curl's test 1271).
@@ -87,7 +91,8 @@ struct WriteOut {
             case .header(let name): return r.headers.first { PekitHeaders.sameName($0.name, name) }?.value.description ?? ""
             case .variable("json"):
                 // curl's object: every variable by name, sorted; numbers bare, text quoted.
-                let numeric: Set<String> = ["http_code", "response_code", "num_redirects", "size_download", "size_header", "remote_port", "urlnum"]
+                let numeric: Set<String> = ["http_code", "response_code", "num_redirects", "size_download", "size_header", "remote_port", "urlnum",
+                                            "num_headers", "speed_download"]
                 let members = Self.variables.filter { $0 != "json" && $0 != "header_json" }.sorted().map { name -> String in
                     let value = Self.value(name, r, urlnum: urlnum)
                     let bare = numeric.contains(name) || name.hasPrefix("time_")
@@ -130,6 +135,16 @@ struct WriteOut {
                 case "time_appconnect": return seconds(r.timing.tls)
                 case "time_starttransfer": return seconds(r.timing.firstByte)
                 case "urlnum": return String(urlnum)
+                case "scheme": return String(r.url.prefix { $0 != ":" }).uppercased()
+                case "num_headers": return String(r.headers.count)
+                case "redirect_url":
+                    guard (300..<400).contains(r.status), let location = r.headers.last(where: { PekitHeaders.sameName($0.name, "Location") }) else { return "" }
+                    // As curl's URL API writes it (an empty path is "/").
+                    let resolved = URLResolution.resolve(location.value.description, against: r.url)
+                    guard var url = try? RequestURL(resolved, readingHostAsCurl: true) else { return resolved }
+                    if url.path.isEmpty { url.path = "/" }
+                    return url.description
+                case "speed_download": return String(r.timing.total > 0 ? Int(Double(r.bodyLength) / r.timing.total) : 0)
                 default: return seconds(r.timing.total)
                 }
     }

@@ -151,6 +151,7 @@ enum RequestOptions {
         %{url_effective}, %{content_type}, %{method}, %{http_version}, %{remote_ip},
         %{remote_port}, %{size_header}, %{time_namelookup}, %{time_connect},
         %{time_appconnect}, %{time_starttransfer}, %{time_total}, %{urlnum},
+        %{scheme}, %{num_headers}, %{redirect_url}, %{speed_download},
         %{json} (all of these), %{header_json} (the fields), %header{NAME};
         \\n \\t \\\\ %% (an unknown variable is an error, before anything is sent)
         """, sendOnly: true)
