@@ -55,14 +55,6 @@ enum ImportOptions {
     static let own: [Option] = [policy, send, words, .help]
 }
 
-/// curl flags the copying tools emit that change nothing pekit sends (they are left out, saying
-/// so on standard error): pekit sends the path as it is, and draws no progress bar.
-/// `-q`/`--disable` keep curl from reading `.curlrc` only as the first flag (taken there, before
-/// the loop); the progress flags change only what curl draws on the terminal.
-/// The long options `pekit import curl` reads itself, besides those pekit request takes.
-private let curlOwnNames = ["--config", "--next", "--url", "--request", "--raw"]
-
-private let ignoredCurlFlags: Set<String> = ["--no-buffer", "-N", "--progress-bar", "-#", "-q", "--disable", "--no-progress-meter"]
 
 /// Send options of the command line that a script cannot carry: they are named in it.
 private let notCarried: Set<String> = Set([RequestOptions.include, RequestOptions.verbose, RequestOptions.writeOut, RequestOptions.dumpHeader,
@@ -182,18 +174,10 @@ func curlArguments(_ text: String, environment: @escaping (String) -> String? = 
         var word = String(decoding: raw, as: UTF8.self)
         if word.hasPrefix("-") && word != "-" {
             var name = word.hasPrefix("--") ? String(word.split(separator: "=", maxSplits: 1)[0]) : String(word.prefix(2))
-            if word.hasPrefix("--"), takesValue[name] == nil, !ignoredCurlFlags.contains(name), !curlOwnNames.contains(name) {
-                // Any unambiguous start of a long option is that option, as curl reads it (`--sil`).
-                let starting = Set(takesValue.keys.filter { $0.hasPrefix("--") } + ignoredCurlFlags.filter { $0.hasPrefix("--") } + curlOwnNames)
-                    .filter { $0.hasPrefix(name) }.sorted()
-                if starting.count > 1 {
-                    throw CommandFailure(message: "pekit import: curl's option \(name) is ambiguous: \(starting.joined(separator: ", "))", status: 2)
-                }
-                if let full = starting.first {
-                    word = full + word.dropFirst(name.count)
-                    raw = Array(word.utf8)
-                    name = full
-                }
+            if word.hasPrefix("--"), let full = try curlLongName(name, takesValue: takesValue), full != name {
+                word = full + word.dropFirst(name.count)
+                raw = Array(word.utf8)
+                name = full
             }
             if ignoredCurlFlags.contains(name) { dropped.append(word); continue }
             // -K FILE: the file's options take the flag's place, as curl reads them.
