@@ -161,18 +161,21 @@ public enum TestRunner {
 
     /// The Lua a translated file requires, compiled in: `require("pekit.hurl")` and
     /// `require("pekit.http_file")` give the helper's chunk, which the file calls for a fresh copy
-    /// of its own (its variables and jar are the file's).
+    /// of its own (its variables and jar are the file's). Compiled when first required
+    /// (`package.preload`), so a test file that needs neither pays for neither.
     static let helpers = [("pekit.hurl", hurlHelperSource, "=hurl.lua"), ("pekit.http_file", httpFileHelperSource, "=http_file.lua")]
 
     private static func installHelpers(in runtime: LuaRuntime) throws {
         let stack = runtime.stack
         stack.pushGlobal("package")
         let package = stack.top
-        _ = stack.rawGet(package, "loaded")
-        let loaded = stack.top
+        _ = stack.rawGet(package, "preload")
+        let preload = stack.top
         for (name, source, chunkName) in helpers {
-            try runtime.load(Array(source.utf8), chunkName: chunkName)
-            stack.rawSet(loaded, name)
+            runtime.setFunction(preload, "require", name) { call in
+                try call.runtime.load(Array(source.utf8), chunkName: chunkName)
+                return 1
+            }
         }
         stack.pop(2)
     }

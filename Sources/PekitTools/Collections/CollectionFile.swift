@@ -10,10 +10,14 @@ public enum CollectionFile {
         public var notes: [String]
     }
 
-    /// A file that does not read as its format: where, and what was expected.
-    public struct ParseError: Error, CustomStringConvertible, Sendable {
-        public let description: String
+    /// A file that does not read as its format: the file, line and column (1-based), and what
+    /// was expected there.
+    public struct ParseError: Error, CustomStringConvertible, Equatable, Sendable {
+        public let path: String
         public let line: Int
+        public let column: Int
+        public let message: String
+        public var description: String { "\(path):\(line):\(column): \(message)" }
     }
 
     /// Whether pekit translates a file of this name (`.http`, `.rest`, `.hurl`).
@@ -30,18 +34,10 @@ public enum CollectionFile {
         let text = String(decoding: bytes, as: UTF8.self)
         let directory = FilePaths.directory(of: path)
         if format(of: path) == "hurl" {
-            do {
-                let file = try HurlFile.parse(text, path: path)
-                return Translation(lua: file.lua(path: path, directory: directory, layout: layout), notes: [])
-            } catch let error as HurlFile.ParseError {
-                throw ParseError(description: error.description, line: error.line)
-            }
+            let file = try HurlFile.parse(text, path: path)
+            return Translation(lua: file.lua(path: path, directory: directory, layout: layout), notes: [])
         }
-        do {
-            let file = try HTTPFile.parse(text, path: path)
-            return Translation(lua: file.lua(path: path, directory: directory, layout: layout), notes: file.notes(path: path))
-        } catch let error as HTTPFile.ParseError {
-            throw ParseError(description: error.description, line: error.line)
-        }
+        let file = try HTTPFile.parse(text, path: path)
+        return Translation(lua: file.lua(path: path, directory: directory, layout: layout), notes: file.notes(path: path))
     }
 }

@@ -55,13 +55,7 @@ public struct HTTPFile: Sendable {
     public var requests: [Request] = []
 
     /// A file that does not read as the specification's grammar: where, and what was expected.
-    public struct ParseError: Error, CustomStringConvertible, Equatable {
-        public let path: String
-        public let line: Int
-        public let column: Int
-        public let message: String
-        public var description: String { "\(path):\(line):\(column): \(message)" }
-    }
+    public typealias ParseError = CollectionFile.ParseError
 
     /// The methods the specification lists (a first word that is none of them is the target's).
     static let methods: Set<String> = ["GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "PATCH", "OPTIONS", "TRACE"]

@@ -148,11 +148,5 @@ public struct HurlFile: Sendable {
     public var entries: [Entry] = []
 
     /// A file that does not read as Hurl's grammar: where, and what was expected there.
-    public struct ParseError: Error, CustomStringConvertible, Equatable {
-        public let path: String
-        public let line: Int
-        public let column: Int
-        public let message: String
-        public var description: String { "\(path):\(line):\(column): \(message)" }
-    }
+    public typealias ParseError = CollectionFile.ParseError
 }

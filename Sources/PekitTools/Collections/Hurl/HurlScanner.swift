@@ -5,6 +5,8 @@ import PekitCore
 struct HurlScanner {
     let text: [Unicode.Scalar]
     let path: String
+    /// Where each line starts (its first character's index), found once: every item asks its line.
+    let lineStarts: [Int]
     var index = 0
     /// The comment lines met since the last line with something else on it, in order (the
     /// text after `#`): those above a request line are the request's.
@@ -13,6 +15,9 @@ struct HurlScanner {
     init(_ source: String, path: String) {
         text = Array(source.unicodeScalars)
         self.path = path
+        var starts = [0]
+        for (k, c) in text.enumerated() where c == "\n" { starts.append(k + 1) }
+        lineStarts = starts
         // A byte order mark is not part of the file's text.
         if text.first == "\u{FEFF}" { index = 1 }
     }
@@ -31,11 +36,16 @@ struct HurlScanner {
     }
 
     /// The line and column (1-based, in characters) of `at`, or of the place.
+    /// - Complexity: O(log lines).
     func position(_ at: Int? = nil) -> (line: Int, column: Int) {
         let target = min(at ?? index, text.count)
-        var line = 1, start = 0
-        for k in 0..<target where text[k] == "\n" { line += 1; start = k + 1 }
-        return (line, target - start + 1)
+        // The last line that starts at or before the target.
+        var low = 0, high = lineStarts.count - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if lineStarts[middle] <= target { low = middle } else { high = middle - 1 }
+        }
+        return (low + 1, target - lineStarts[low] + 1)
     }
 
     var line: Int { position().line }
