@@ -12,6 +12,8 @@ let package = Package(
         .library(name: "PekitHTTP", targets: ["PekitHTTP"]),
         .library(name: "PekitCrypto", targets: ["PekitCrypto"]),
         .library(name: "PekitFoundation", targets: ["PekitFoundation"]),
+        .library(name: "PekitHTTPFoundation", targets: ["PekitHTTPFoundation"]),
+        .library(name: "PekitCryptoFoundation", targets: ["PekitCryptoFoundation"]),
         .library(name: "PekitLua", targets: ["PekitLua"]),
         .executable(name: "pekit", targets: ["pekit"]),
     ],
@@ -61,9 +63,14 @@ let package = Package(
         .target(name: "PekitCore", dependencies: ["CPercentKernels"]),
         // Sending: PekitCore's requests over libcurl, cookies through the jar, redirects by RFC 9110.
         .target(name: "PekitHTTP", dependencies: ["PekitCore", "CCurl", "CCurlShim", "CDecodeShim"]),
-        // Opt-in bridges to Foundation (URLRequest, HTTPURLResponse, HTTPCookie, URL) and
-        // LocalizedError for every error, so that the libraries themselves need no Foundation.
-        .target(name: "PekitFoundation", dependencies: ["PekitCore", "PekitHTTP", "PekitCrypto"]),
+        // Opt-in bridges to Foundation, so that the libraries themselves need no Foundation: of
+        // PekitCore's types (URLRequest, HTTPCookie, URL, Date, LocalizedError), needing PekitCore
+        // alone, so it builds wherever PekitCore does (iOS included; PortableCoreTests); of
+        // PekitHTTP's (HTTPURLResponse) and of PekitCrypto's (Date, LocalizedError), each beside
+        // the module it bridges.
+        .target(name: "PekitFoundation", dependencies: ["PekitCore"]),
+        .target(name: "PekitHTTPFoundation", dependencies: ["PekitHTTP", "PekitFoundation", "PekitCore"]),
+        .target(name: "PekitCryptoFoundation", dependencies: ["PekitCrypto", "PekitFoundation", "PekitCore"]),
         // The Lua the host runs (the prelude, the test harness) is kept as .lua files and
         // compiled in as bytes: no file is read at run time.
         .target(name: "PekitLua", dependencies: ["PekitCore", "PekitHTTP", "PekitCrypto", "CLua", "CLuaShim", "CXMLShim"],
@@ -90,7 +97,7 @@ let package = Package(
         .target(name: "PekitTestSupport", path: "Tests/PekitTestSupport"),
         .testTarget(name: "PekitCryptoTests", dependencies: ["PekitCrypto", "PekitCore", "PekitTestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "PekitHTTPTests", dependencies: ["PekitHTTP", "PekitCore", "PekitTestSupport"]),
-        .testTarget(name: "PekitFoundationTests", dependencies: ["PekitFoundation", "PekitCore", "PekitHTTP", "PekitCrypto"]),
+        .testTarget(name: "PekitFoundationTests", dependencies: ["PekitFoundation", "PekitHTTPFoundation", "PekitCryptoFoundation", "PekitCore", "PekitHTTP", "PekitCrypto"]),
         // Its fixtures are read from the source tree (#filePath), not bundled.
         .testTarget(name: "PekitCLITests", dependencies: ["PekitTestSupport"], exclude: ["Fixtures"]),
     ]

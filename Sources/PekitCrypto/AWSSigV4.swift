@@ -67,7 +67,7 @@ public struct AWSSigV4: Sendable {
     ///   that cannot be read, or a query signature asked of a request with a body.
     @discardableResult
     public func sign(_ request: inout PekitRequest, at time: Double) throws -> Explanation {
-        guard let stamp = Timestamp.format(time, .iso8601Basic) else { throw CryptoError("cannot sign at time \(time)") }
+        guard let stamp = UnixTime.format(time, .iso8601Basic) else { throw CryptoError("cannot sign at time \(time)") }
         let date = String(stamp.prefix(8))
         let scope = "\(date)/\(region)/\(service)/aws4_request"
         let url = try request.requestURL()
@@ -130,7 +130,7 @@ public struct AWSSigV4: Sendable {
         else if let payloadHash { bodyHash = payloadHash }
         else { bodyHash = try payloadDigest(request, signedURL) }
         let canonical = [
-            request.method.uppercased(),
+            request.method.rawValue.uppercased(),
             isS3 ? signedURL.path : Self.canonicalPath(signedURL.path),
             Self.canonicalQuery(signedURL.query ?? ""),
             canonicalHeaders(headers) + "\n",
@@ -271,7 +271,7 @@ public struct AWSSigV4: Sendable {
 
     /// email.utils.formatdate: `Sun, 06 Nov 1994 08:49:37 -0000`.
     static func rfc2822(_ time: Double) -> String {
-        let http = Timestamp.format(time, .http) ?? ""
+        let http = UnixTime.format(time, .http) ?? ""
         return http.hasSuffix(" GMT") ? http.dropLast(4) + " -0000" : http
     }
 }

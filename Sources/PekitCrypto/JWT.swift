@@ -139,7 +139,7 @@ public enum JWT {
         // A member given twice would be checked on one copy and read from another (RFC 7515 §4
         // and RFC 7519 §4 let a parser refuse it): refused, naming it.
         func json(_ bytes: [UInt8], _ name: String) throws -> PekitValue {
-            do { return try JSON.parse(bytes, duplicates: .error) } catch { throw VerificationError(check: "format", message: "the \(name) is not JSON: \(error)") }
+            do { return try JSONText.parse(bytes, duplicates: .error) } catch { throw VerificationError(check: "format", message: "the \(name) is not JSON: \(error)") }
         }
         let header = try json(try part(0, "header"), "header"), claims = try json(try part(1, "claims"), "claims")
         guard case .map = header else { throw VerificationError(check: "format", message: "the header is not a JSON object") }
@@ -210,7 +210,7 @@ public enum JWT {
     static func checkClaims(_ claims: PekitValue, _ options: Options) throws {
         guard case .map(let map) = claims else { return }
         let now = options.now, leeway = options.leewaySeconds
-        func time(_ t: Double) -> String { Timestamp.format(t, .iso8601) ?? String(t) }
+        func time(_ t: Double) -> String { UnixTime.format(t, .iso8601) ?? String(t) }
         if let value = map["exp"] {
             guard let exp = number(value) else { throw VerificationError(check: "exp", message: "exp must be a number") }
             if exp <= now - leeway { throw VerificationError(check: "exp", message: "the token expired at \(time(exp)) (now \(time(now)))") }
@@ -254,7 +254,7 @@ public enum JWT {
 
     /// Compact JSON with every non-ASCII character as \uXXXX, as Python's json.dumps writes it.
     static func asciiJSON(_ value: PekitValue) throws -> [UInt8] {
-        let json = try JSON.encode(value, root: "claims")
+        let json = try JSONText.encode(value, root: "claims")
         var out: [UInt8] = []
         out.reserveCapacity(json.count)
         var i = 0

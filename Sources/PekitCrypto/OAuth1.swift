@@ -90,7 +90,7 @@ public struct OAuth1: Sendable {
             host = String(authority[..<colon])
         }
         let baseURI = "\(url.scheme.lowercased())://\(host)\(url.path.isEmpty ? "/" : url.path)".replacingSpaces
-        let baseString = [Self.escape(request.method.uppercased()), Self.escape(baseURI), Self.escape(normalized)].joined(separator: "&")
+        let baseString = [Self.escape(request.method.rawValue.uppercased()), Self.escape(baseURI), Self.escape(normalized)].joined(separator: "&")
         let key = Self.escape(consumerSecret) + "&" + Self.escape(tokenSecret ?? "")
         let signature: String
         switch method {

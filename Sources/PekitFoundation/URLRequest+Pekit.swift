@@ -17,7 +17,7 @@ extension URLRequest {
             throw RequestError.invalid("Foundation's URL cannot hold \(request.url)")
         }
         self.init(url: url)
-        httpMethod = request.method
+        httpMethod = request.method.rawValue
         for field in request.headers.fields { addValue(field.value, forHTTPHeaderField: field.name) }
         switch request.body {
         case .empty: httpBody = nil
@@ -47,7 +47,7 @@ extension PekitRequest {
         } else if let stream = request.httpBodyStream {
             body = .bytes(Self.readAll(stream))
         }
-        self.init(method: request.httpMethod ?? "GET", url: url, headers: headers, body: body)
+        self.init(method: .init(request.httpMethod ?? "GET"), url: url, headers: headers, body: body)
     }
 
     private static func readAll(_ stream: InputStream) -> [UInt8] {

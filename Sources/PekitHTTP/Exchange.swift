@@ -9,6 +9,9 @@ final class Exchange {
     var response = PekitResponse()
     let body: BodyStream
     let sink: SendOptions.Sink
+    /// Told of the final response's head before its first body byte (`SendOptions.head`); nil
+    /// once told.
+    private var head: (@Sendable (PekitResponse) -> Void)?
     /// Decides, once the header block is complete, whether this response is a redirect that will
     /// be followed, in which case its body is not the caller's and is dropped.
     let willFollow: WillFollow
@@ -68,7 +71,7 @@ final class Exchange {
 
     /// One exchange under `options` (its sink, its body limit, its cancellation, whether it records).
     init(body: BodyStream, options: borrowing SendOptions, url: String, willFollow: @escaping WillFollow) {
-        self.body = body; sink = options.sink; maxBody = options.effectiveMaxBody; self.url = url
+        self.body = body; sink = options.sink; head = options.head; maxBody = options.effectiveMaxBody; self.url = url
         announcedLimit = options.maxBody
         self.willFollow = willFollow; isCancelled = options.isCancelled
         if case .memory = options.sink { copiesBody = false } else { copiesBody = options.record != nil }
@@ -165,6 +168,10 @@ final class Exchange {
     /// Returns false to stop the transfer.
     func bodyBytes(_ raw: UnsafeRawBufferPointer) -> Bool {
         if discardBody { return true }
+        if let told = head {
+            head = nil
+            told(response)
+        }
         response.bodyLength += raw.count
         if let maxBody, response.bodyLength > maxBody {
             var inMemory = false

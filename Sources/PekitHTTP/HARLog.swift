@@ -49,7 +49,7 @@ public final class HARLog: @unchecked Sendable {
         } ?? []
         let body = (try? request.bodyBytes()) ?? []
         var requestFields: [(String, PekitValue)] = [
-            ("method", .text(request.method)), ("url", .text(request.url)), ("httpVersion", .text("HTTP/1.1")),
+            ("method", .text(request.method.rawValue)), ("url", .text(request.url)), ("httpVersion", .text("HTTP/1.1")),
             ("cookies", .array(keepsSecrets ? Self.requestCookies(request, sent: response.cookieNotes?.sentCookies ?? []) : [])),
             ("headers", .array(request.headers.fields.map { field($0.name, shown($0.name, $0.value)) })),
             ("queryString", .array(query)), ("headersSize", .integer(-1)), ("bodySize", .integer(Int64(body.count))),
@@ -76,7 +76,7 @@ public final class HARLog: @unchecked Sendable {
         func ms(_ seconds: Double) -> PekitValue { .number((seconds * 1000 * 1000).rounded() / 1000) }
         let wait = max(0, t.firstByte - t.connect - t.tls), receive = max(0, t.total - t.firstByte)
         var entry: [(String, PekitValue)] = [
-            ("startedDateTime", .text(Timestamp.format(started, .iso8601) ?? "1970-01-01T00:00:00Z")),
+            ("startedDateTime", .text(UnixTime.format(started, .iso8601) ?? "1970-01-01T00:00:00Z")),
             ("time", ms(t.total)),
             ("request", map(requestFields)), ("response", map(responseFields)), ("cache", map([])),
             ("timings", map([("blocked", .integer(-1)), ("dns", ms(t.dns)), ("connect", ms(max(0, t.connect - t.dns))),
@@ -98,7 +98,7 @@ public final class HARLog: @unchecked Sendable {
         var entries: [PekitMap.Entry] = [.init(key: "name", value: .text(name)), .init(key: "value", value: .text(value))]
         if let path { entries.append(.init(key: "path", value: .text(path))) }
         if let domain { entries.append(.init(key: "domain", value: .text(domain))) }
-        if let expires, let text = Timestamp.format(expires, .iso8601) { entries.append(.init(key: "expires", value: .text(text))) }
+        if let expires, let text = UnixTime.format(expires, .iso8601) { entries.append(.init(key: "expires", value: .text(text))) }
         entries.append(.init(key: "httpOnly", value: .boolean(httpOnly)))
         entries.append(.init(key: "secure", value: .boolean(secure)))
         if let sameSite { entries.append(.init(key: "sameSite", value: .text(sameSite.rawValue))) }
@@ -162,7 +162,7 @@ public final class HARLog: @unchecked Sendable {
             // In the order the requests started (as browsers write them), not the order they ended.
             .init(key: "entries", value: .array(entries.enumerated().sorted { ($0.element.started, $0.offset) < ($1.element.started, $1.offset) }.map(\.element.entry))),
         ]))
-        return (try? JSON.encodePretty(.map(PekitMap(ordered: [.init(key: "log", value: log)])))) ?? JSON.write(log)
+        return (try? JSONText.encodePretty(.map(PekitMap(ordered: [.init(key: "log", value: log)])))) ?? JSONText.write(log)
     }
 
     /// `value` with every string redacted, and a `{"text": …, "encoding": "base64"}` content's

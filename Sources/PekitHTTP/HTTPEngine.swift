@@ -100,7 +100,7 @@ public final class HTTPEngine {
         if let soonest = sleeping.map(\.wakeAt).min() { wait = min(wait, max(0, soonest - PekitClient.now())) }
         var soonest = Double.infinity
         for entry in plain { soonest = min(soonest, entry.transfer.nextDeadline) }
-        if soonest.isFinite { wait = min(wait, max(0, soonest - Timestamp.monotonic())) }
+        if soonest.isFinite { wait = min(wait, max(0, soonest - UnixTime.monotonic())) }
         // Ctrl-C is checked after each wait, so a wait is cut short to notice it soon.
         wait = min(wait, 0.05)
         if !running.isEmpty || !plain.isEmpty {
@@ -220,7 +220,7 @@ public final class HTTPEngine {
         move(job, PlainTransfer(request: request, head: head, exchange: exchange, connection: connection, reused: reused,
                                 started: PekitClient.now(),
                                 timeouts: .init(connect: operation.options.connectSeconds, total: operation.options.timeoutSeconds,
-                                                begun: operation.tryBegun ?? Timestamp.monotonic())))
+                                                begun: operation.tryBegun ?? UnixTime.monotonic())))
         return true
     }
 
@@ -252,7 +252,7 @@ public final class HTTPEngine {
     private func stepPlain() {
         let current = plain
         plain.removeAll(keepingCapacity: true)
-        let now = Timestamp.monotonic()
+        let now = UnixTime.monotonic()
         for (job, transfer) in current {
             if case .done(let result)? = transfer.timedOut(now: now) {
                 endPlain(job, transfer, result)

@@ -70,7 +70,7 @@ public final class PekitClient: @unchecked Sendable {
     }
 
     /// The wall clock, in Unix seconds.
-    public static func now() -> Double { Timestamp.now() }
+    public static func now() -> Double { UnixTime.now() }
 
     /// Runs `body` with the client's engine, or with a fresh one when another thread is using it
     /// or when called from a callback of a running send (a sink that sends): libcurl's multi
@@ -81,11 +81,16 @@ public final class PekitClient: @unchecked Sendable {
         return try body(engine.isRunning ? try HTTPEngine() : engine)
     }
 
-    /// Sends `request`, following redirects by `options`, and waits for the answer.
+    /// Sends `request`, following redirects by `options`, and waits for the answer, blocking the
+    /// calling thread (a command line's, a Lua host's); in `async` code use `send(_:options:)`,
+    /// which never blocks. Named apart from it so that `try await client.send(r)` always gets the
+    /// awaited send: with two overloads of one name, Swift's top-level code picks the blocking
+    /// one and only warns.
     /// - Returns: the final response; an HTTP error status (4xx, 5xx) is a response, not an error.
     /// - Throws: `HTTPError` for a failed transfer (naming the method, URL and curl's reason),
     ///   too many redirects or an unusable Location; the sink's or the jar's filters' errors.
-    public func send(_ request: PekitRequest, options: consuming SendOptions = SendOptions()) throws -> PekitResponse {
+    @available(*, noasync, message: "blocks the thread: use await send(_:options:)")
+    public func sendBlocking(_ request: PekitRequest, options: consuming SendOptions = SendOptions()) throws -> PekitResponse {
         let options = options
         let result = CallbackState<Result<PekitResponse, Error>?>(nil)
         try withEngine { engine in
@@ -99,13 +104,15 @@ public final class PekitClient: @unchecked Sendable {
         }
     }
 
-    /// Sends `requests` with at most `concurrency` in flight at once, and waits for all.
+    /// Sends `requests` with at most `concurrency` in flight at once, and waits for all, blocking
+    /// the calling thread; in `async` code use `sendAll(_:concurrency:)`.
     /// - Parameter requests: what to send, each with its options.
     /// - Parameter concurrency: the most transfers in flight at once.
     /// - Parameter completed: told of each as it ends (its index and result), in the order they end.
     /// - Returns: each request's response or error, in the order given; one failing does not stop the rest.
     /// - Complexity: one thread; the network is the limit.
-    public func sendAll(_ requests: [(PekitRequest, SendOptions)], concurrency: Int,
+    @available(*, noasync, message: "blocks the thread: use await sendAll(_:concurrency:)")
+    public func sendAllBlocking(_ requests: [(PekitRequest, SendOptions)], concurrency: Int,
                         completed: ((Int, Result<PekitResponse, Error>) -> Void)? = nil) -> [Result<PekitResponse, Error>] {
         var results = [Result<PekitResponse, Error>?](repeating: nil, count: requests.count)
         do {

@@ -17,7 +17,7 @@ final class SendOperation {
     let options: SendOptions
     /// The options' part of the choice of sender (`Transport`), read once: they do not change.
     let transportReason: String?, proxySet: Bool
-    private let retry: RetryPolicy?
+    private let retry: SendRetryPolicy?
     private let origin: RequestURL?
     private var firstStarted: Double?
     /// When the current try's first hop went out (monotonic): `timeout` bounds the whole try,
@@ -36,12 +36,15 @@ final class SendOperation {
     /// With `explainsCookies`: the cookies the jar sent on the current hop, in the header's order.
     private var hopSentCookies: [Cookie] = []
 
-    init(_ request: consuming PekitRequest, options: consuming SendOptions) {
+    init(_ request: consuming PekitRequest, options given: consuming SendOptions) {
+        // The jar and signer the request was built with, where the options name none: the one
+        // place a built request's cookie setup reaches a send (issue 76).
+        let options = given.completed(by: request)
         self.request = request
         transportReason = Transport.reason(options)
         proxySet = options.proxy != nil
         self.options = options
-        retry = options.retry.flatMap { $0.applies(to: request.method) ? $0 : nil }
+        retry = options.retry.flatMap { $0.applies(to: request.method.rawValue) ? $0 : nil }
         origin = options.sign == nil ? nil : try? request.requestURL()
         current = request
     }
@@ -60,7 +63,7 @@ final class SendOperation {
     /// judged from the site for cookies.
     private var hopContext: CookieJar.RequestContext {
         var context = options.cookieContext
-        context.method = current.method
+        context.method = current.method.rawValue
         return context
     }
 
@@ -112,8 +115,8 @@ final class SendOperation {
                 }
                 current = hop
             }
-            if tryBegun == nil { tryBegun = Timestamp.monotonic() }
-            if let total = options.timeoutSeconds, total.isFinite, total > 0, let begun = tryBegun, Timestamp.monotonic() - begun >= total {
+            if tryBegun == nil { tryBegun = UnixTime.monotonic() }
+            if let total = options.timeoutSeconds, total.isFinite, total > 0, let begun = tryBegun, UnixTime.monotonic() - begun >= total {
                 throw timedOut(received: 0)
             }
             let canFollow = options.followRedirects
@@ -186,18 +189,18 @@ final class SendOperation {
                 // A body that went to a file or a callback is recorded from its copy.
                 if let copy = response.recordedBody { recorded.body = copy; recorded.recordedBody = nil; response.recordedBody = nil }
                 recorded.url = current.url
-                recorded.method = current.method
+                recorded.method = current.method.rawValue
                 record(current, recorded, started)
             }
             guard options.followRedirects, Redirect.isRedirect(response.status), let location = Redirect.location(response.header("Location")) else {
                 response.url = current.url
-                response.method = current.method
+                response.method = current.method.rawValue
                 response.redirects = hops
                 return ended(response, now: now)
             }
             guard hops.count < options.maxRedirects else { throw HTTPError.tooManyRedirects(url: request.url, limit: options.maxRedirects) }
             earlierHeads += response.heads
-            hops.append(.init(method: current.method, url: current.url, status: response.status, location: location.description))
+            hops.append(.init(method: current.method.rawValue, url: current.url, status: response.status, location: location.description))
             current = try Redirect.next(after: current, status: response.status, location: location, trusted: options.trustsRedirects)
             return next(now: now)
         } catch {
@@ -234,13 +237,13 @@ final class SendOperation {
         guard let total = options.timeoutSeconds else { return nil }
         // What libcurl makes of a limit that is not a positive number is its own (none).
         guard total.isFinite, total > 0, let begun = tryBegun else { return total }
-        return max(0.001, total - (Timestamp.monotonic() - begun))
+        return max(0.001, total - (UnixTime.monotonic() - begun))
     }
 
     /// libcurl's words for a transfer past its time, counted from the try's first hop.
     private func timedOut(received: Int, of expected: String = "") -> HTTPError {
-        let milliseconds = Int(((Timestamp.monotonic() - (tryBegun ?? Timestamp.monotonic())) * 1000).rounded(.down))
-        return .transfer(method: current.method, url: current.url, code: 28,
+        let milliseconds = Int(((UnixTime.monotonic() - (tryBegun ?? UnixTime.monotonic())) * 1000).rounded(.down))
+        return .transfer(method: current.method.rawValue, url: current.url, code: 28,
                          reason: "Operation timed out after \(milliseconds) milliseconds with \(received)\(expected) bytes received", hint: .timeout)
     }
 

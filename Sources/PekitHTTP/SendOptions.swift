@@ -109,6 +109,11 @@ public struct SendOptions: Sendable {
     public var rawTransfer = false
     /// Where the final response's body goes.
     public var sink = Sink.memory
+    /// Told once of the final response's head (status, fields, URL; no body yet), just before
+    /// its first body byte goes to the sink: a streaming reader's status and fields before the
+    /// stream (`PekitClient.stream(_:options:)`). A response without a body is not told here;
+    /// the send's result is the whole of it.
+    public var head: (@Sendable (PekitResponse) -> Void)?
     /// Whether a request `PlainTransfer` takes (plain HTTP/1.1, no body, no proxy…) is sent by
     /// pekit itself; false sends everything through libcurl (the tests compare the two).
     package var plainHTTP = true
@@ -187,7 +192,7 @@ public struct SendOptions: Sendable {
     /// Spaces requests to each host (every request of a redirect chain and every retry counts).
     public var rate: RateLimiter?
     /// When to send again after a passing failure (nil: never).
-    public var retry: RetryPolicy?
+    public var retry: SendRetryPolicy?
     /// Called before each retry: the attempt about to start, the status or error that caused it,
     /// and the wait (for -v).
     public var willRetry: (@Sendable (Int, String, Duration) -> Void)?
@@ -196,13 +201,30 @@ public struct SendOptions: Sendable {
     public init() {}
 
     /// Options that keep the cookies as `builder` set them up: its jar, and a Cookie header the
-    /// caller wrote or removed by hand left alone.
+    /// caller wrote or removed by hand left alone. A send derives the same from the request the
+    /// builder built (`PekitRequest.cookieSetup`, `signer`) when these options name no jar or
+    /// signer of their own: this is for changing one of them before sending.
     public init(cookiesOf builder: RequestBuilder) {
         jar = builder.jar
         cookieHeaderFromJar = !builder.overridesCookie
         ownCookie = builder.cookie
         cookieContext = builder.cookieContext
         sign = builder.signer
+    }
+
+    /// These options with what `request` was built with filled in where they name none: its jar
+    /// and Cookie setup when no `jar` is given, its signer when no `sign` is.
+    public func completed(by request: PekitRequest) -> SendOptions {
+        guard (jar == nil && request.cookieSetup != nil) || (sign == nil && request.signer != nil) else { return self }
+        var options = self
+        if options.jar == nil, let setup = request.cookieSetup {
+            options.jar = setup.jar
+            options.cookieHeaderFromJar = setup.headerFromJar
+            options.ownCookie = setup.own
+            options.cookieContext = setup.context
+        }
+        if options.sign == nil { options.sign = request.signer }
+        return options
     }
 
     /// Signs each hop to the request's own origin again (a redirect to another origin carries no

@@ -86,9 +86,9 @@ final class Transfer {
             set(CURLOPT_READDATA, pointer: context)
             if pekit_curl_setopt_seek_callback(handle, seekCallback) != CURLE_OK { failed = failed ?? CURLOPT_SEEKFUNCTION }
             set(CURLOPT_SEEKDATA, pointer: context)
-            if request.method != "POST" { set(CURLOPT_CUSTOMREQUEST, request.method) }
+            if request.method != "POST" { set(CURLOPT_CUSTOMREQUEST, request.method.rawValue) }
         } else if request.method != "GET" {
-            set(CURLOPT_CUSTOMREQUEST, request.method)
+            set(CURLOPT_CUSTOMREQUEST, request.method.rawValue)
         }
 
         // Exactly the request's header fields: curl's own defaults are removed ("Name:") unless
@@ -190,7 +190,7 @@ final class Transfer {
                 // What libcurl 7.88 says when a header line passes its limit (CURL_MAX_HTTP_HEADER).
                 reason = ResponseReader.tooLong.reason
             }
-            throw HTTPError.transfer(method: request.method, url: request.url, code: Int(code.rawValue), reason: reason,
+            throw HTTPError.transfer(method: request.method.rawValue, url: request.url, code: Int(code.rawValue), reason: reason,
                                      hint: PekitClient.hint(code, reason))
         }
         var response = try exchange.complete()

@@ -21,9 +21,9 @@ extension LuaREPL {
             return Self.describe(stored.request)
         }
         if stack.type(i) == LUA_TTABLE || stack.type(i) == LUA_TUSERDATA, runtime.marker(of: i) != nil, let value = try? runtime.value(at: i, path: "value") {
-            let line = String(decoding: JSON.display(value, style: JSON.DisplayStyle(indent: nil)), as: UTF8.self)
+            let line = String(decoding: JSONText.display(value, style: JSONText.DisplayStyle(indent: nil)), as: UTF8.self)
             if line.count <= Self.oneLineWidth && !line.contains("\n") { return line }
-            return String(decoding: JSON.display(value, style: JSON.DisplayStyle(indent: 2)), as: UTF8.self)
+            return String(decoding: JSONText.display(value, style: JSONText.DisplayStyle(indent: 2)), as: UTF8.self)
         }
         return runtime.inspect(at: i, fold: true)
     }

@@ -97,7 +97,7 @@ public enum TestRunner {
     public static func run(path: String, options: TestOptions, in runtime: LuaRuntime) -> TestFileResult {
         var result = TestFileResult(path: path)
         let stack = runtime.stack
-        let started = Timestamp.monotonic()
+        let started = UnixTime.monotonic()
         do {
             try runtime.checkThread()
             guard var source = Files.read(path) else {
@@ -153,7 +153,7 @@ public enum TestRunner {
         } catch {
             result.loadError = luaMessage(error)
         }
-        result.seconds = Timestamp.monotonic() - started
+        result.seconds = UnixTime.monotonic() - started
         result.loadError = result.loadError.map { printable($0, keepingLineBreaks: true) }
         result.traceback = result.traceback.map { printable($0, keepingLineBreaks: true) }
         return result
@@ -210,7 +210,7 @@ public enum TestRunner {
             return 0
         }
         setFunction(-1, "pekit test", "finish") { _ in state.defaultJar = nil; state.exchanges = nil; state.harComment = nil; last = nil; return 0 }
-        setFunction(-1, "pekit test", "clock") { call in call.stack.push(number: Timestamp.monotonic()); return 1 }
+        setFunction(-1, "pekit test", "clock") { call in call.stack.push(number: UnixTime.monotonic()); return 1 }
         // The tasks a test spawned, run to their end before the next test starts (as `pekit run`
         // runs them before it exits): the failure of one nothing waited for, or nil.
         setFunction(-1, "pekit test", "tasks") { call in
@@ -309,8 +309,8 @@ public enum TestRunner {
         guard !body.isEmpty else { return [] }
         func indented(_ text: String) -> [String] { [""] + text.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 } }
         let json = contentType.map { $0.lowercased().contains("json") } ?? false
-        if json, let value = try? JSON.parse(body, maxDepth: 64, duplicates: .keep) {
-            let pretty = JSON.display(value)
+        if json, let value = try? JSONText.parse(body, maxDepth: 64, duplicates: .keep) {
+            let pretty = JSONText.display(value)
             let cut = pretty.count > shownBody ? "… (\(body.count) bytes; the first \(shownBody) of it indented shown)" : ""
             return indented(String(decoding: pretty.prefix(shownBody), as: UTF8.self) + cut)
         }

@@ -46,10 +46,10 @@ if args.first == "send", args.count >= 3, let n = Int(args[args.startIndex + 2])
         let request = try RequestBuilder(url: url).build()
         let start = now()
         if concurrency > 1 {
-            let results = client.sendAll(Array(repeating: (request, SendOptions()), count: n), concurrency: concurrency)
+            let results = client.sendAllBlocking(Array(repeating: (request, SendOptions()), count: n), concurrency: concurrency)
             if results.contains(where: { if case .failure = $0 { return true }; return false }) { print("a request failed"); exit(1) }
         } else {
-            for _ in 0..<n { _ = try client.send(try RequestBuilder(url: url).build()) }
+            for _ in 0..<n { _ = try client.sendBlocking(try RequestBuilder(url: url).build()) }
         }
         print("{\"impl\":\"pekit-swift-send\",\"requests\":\(n),\"concurrency\":\(concurrency),\"elapsed\":\(now() - start)}")
     } catch {
@@ -80,7 +80,7 @@ if args.first == "build", args.count >= 3, let n = Int(args[args.startIndex + 2]
 
 // pekit-bench query DOC.json: flatten+encode under qs's rules, then parse back (ms, medians).
 if args.first == "query", let path = args.dropFirst().first {
-    guard let data = FileManager.default.contents(atPath: path), let doc = try? JSON.parse([UInt8](data)) else {
+    guard let data = FileManager.default.contents(atPath: path), let doc = try? JSONText.parse([UInt8](data)) else {
         FileHandle.standardError.write("pekit-bench: cannot read \(path)\n".data(using: .utf8)!)
         exit(1)
     }

@@ -75,7 +75,7 @@ func outcome(_ server: CannedServer, plain: Bool) -> String {
     let cookies = { jar.all.map { "\($0.name)=\($0.value)" }.sorted().joined(separator: ",") }
     do {
         let request = try RequestBuilder(url: "http://127.0.0.1:\(server.port)/f").build()
-        let r = try PekitClient().send(request, options: options)
+        let r = try PekitClient().sendBlocking(request, options: options)
         func shown(_ bytes: [UInt8]) -> String { bytes.count <= 64 ? "\(bytes)" : "\(bytes.count) bytes, hash \(bytes.hashValue)" }
         let fields = r.headers.map { "\(Array($0.name.utf8)): \(shown($0.value.bytes))" }
         let trailers = r.trailers.map { "\(Array($0.name.utf8)): \(shown($0.value.bytes))" }

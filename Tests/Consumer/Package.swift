@@ -3,6 +3,10 @@
 // (the tools version's default), every warning an error. ConsumerPackageTests builds and runs it.
 import PackageDescription
 
+// Stand-ins for the libraries an app uses beside pekit: each declares the top-level type names
+// of the real one (scripts/ecosystem-names generates them from the libraries' sources).
+let standIns = ["Alamofire", "AsyncHTTPClient", "Firebase", "HTTPTypes", "NIO", "SwiftyJSON"]
+
 let package = Package(
     name: "consumer",
     platforms: [.macOS(.v13)],
@@ -15,10 +19,9 @@ let package = Package(
                 .product(name: "PekitHTTP", package: "pekit"),
                 .product(name: "PekitCrypto", package: "pekit"),
                 .product(name: "PekitFoundation", package: "pekit"),
-                "Ecosystem",
-            ]
+                .product(name: "PekitHTTPFoundation", package: "pekit"),
+                .product(name: "PekitCryptoFoundation", package: "pekit"),
+            ] + standIns.map { .target(name: $0) }
         ),
-        // Names other HTTP libraries declare (Sources/Ecosystem/Names.swift).
-        .target(name: "Ecosystem"),
-    ]
+    ] + standIns.map { .target(name: $0) }
 )

@@ -210,7 +210,7 @@ final class OneRequestTests: XCTestCase {
     }
 
     /// JSON integers are exact whatever their size: requests writes every digit (as Python's
-    /// urlencode does), qs the double JavaScript's JSON.parse holds; a JSON body keeps them.
+    /// urlencode does), qs the double JavaScript's JSONText.parse holds; a JSON body keeps them.
     func testJSONIntegersStayExact() throws {
         let big = #"{"e":12345678901234567890,"n":-99999999999999999999999}"#
         XCTAssertEqual(try PekitProcess.run(["query", "--policy", "python-requests", big]).stdout, "e=12345678901234567890&n=-99999999999999999999999\n")

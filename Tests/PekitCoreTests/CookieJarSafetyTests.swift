@@ -184,7 +184,7 @@ final class CookieJarSafetyTests: XCTestCase {
     /// (issue 45: a jar made with no arguments works as a browser's does).
     func testAPlainJarUsesTheSystemClockAndTheSuffixList() throws {
         let jar = CookieJar()
-        XCTAssertEqual(jar.clock(), Timestamp.now(), accuracy: 5)
+        XCTAssertEqual(jar.clock(), UnixTime.now(), accuracy: 5)
         guard case .rejected(_, _, let rule) = try jar.receive("a=1; Domain=com", from: RequestURL("https://example.com/")) else { return XCTFail("stored") }
         XCTAssertEqual(rule, .publicSuffix)
         _ = try jar.receive("b=1; Max-Age=60", from: RequestURL("https://example.com/"))

@@ -10,11 +10,11 @@ final class JSONValueTests: XCTestCase {
     /// place, or refused naming it.
     func testJSONMembersGivenTwice() throws {
         let text = Array(#"{"aud":"good","aud":"evil","n":{"x":1,"x":2}}"#.utf8)
-        XCTAssertEqual(JSON.write(try JSON.parse(text, duplicates: .last)), Array(#"{"aud":"evil","n":{"x":2}}"#.utf8))
-        XCTAssertThrowsError(try JSON.parse(text, duplicates: .error)) {
+        XCTAssertEqual(JSONText.write(try JSONText.parse(text, duplicates: .last)), Array(#"{"aud":"evil","n":{"x":2}}"#.utf8))
+        XCTAssertThrowsError(try JSONText.parse(text, duplicates: .error)) {
             XCTAssertEqual("\($0)", #"invalid JSON at byte 15: the member "aud" appears twice in one object"#)
         }
-        guard case .map(let kept) = try JSON.parse(text) else { return XCTFail() }
+        guard case .map(let kept) = try JSONText.parse(text) else { return XCTFail() }
         XCTAssertEqual(kept.count, 3)
     }
 

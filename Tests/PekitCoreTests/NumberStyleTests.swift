@@ -24,7 +24,7 @@ final class NumberStyleTests: XCTestCase {
     }
 
     /// JSON integers are exact whatever their size (Python's json.loads keeps them; JavaScript's
-    /// JSON.parse holds the nearest double), and JSON output writes them back digit for digit.
+    /// JSONText.parse holds the nearest double), and JSON output writes them back digit for digit.
     func testJSONIntegersOfAnySizeAreWrittenAsThePeersDo() throws {
         let url = try XCTUnwrap(Bundle.module.url(forResource: "number-vectors", withExtension: "json", subdirectory: "Fixtures"))
         let file = try JSONDecoder().decode(File.self, from: Data(contentsOf: url))
@@ -34,15 +34,15 @@ final class NumberStyleTests: XCTestCase {
         javascript.numbers = .javascript
         php.numbers = .php
         for vector in file.integers {
-            let value = try JSON.parse(Array(vector.json.utf8))
+            let value = try JSONText.parse(Array(vector.json.utf8))
             XCTAssertEqual(python.text(value)?.description, vector.python, vector.json)
             XCTAssertEqual(javascript.text(value)?.description, vector.javascript, vector.json)
             XCTAssertEqual(php.text(value)?.description, vector.php, vector.json)
             XCTAssertEqual(Policy.rfc3986.text(value)?.description, vector.python, vector.json)
-            XCTAssertEqual(JSON.write(value), Array(vector.json.utf8), vector.json)
+            XCTAssertEqual(JSONText.write(value), Array(vector.json.utf8), vector.json)
         }
-        XCTAssertEqual(try JSON.parse(Array("12345678901234567890".utf8)), .bigInteger("12345678901234567890"))
-        XCTAssertThrowsError(try JSON.parse(Array("1.5e400".utf8)), "a float out of range is still refused")
+        XCTAssertEqual(try JSONText.parse(Array("12345678901234567890".utf8)), .bigInteger("12345678901234567890"))
+        XCTAssertThrowsError(try JSONText.parse(Array("1.5e400".utf8)), "a float out of range is still refused")
     }
 
     /// Integers: exact, except in JavaScript past 2^53, where the number is the double it holds.

@@ -26,7 +26,7 @@ final class OneURLParseTests: XCTestCase {
             for params in [nil, PekitValue.map(PekitMap(ordered: [.init(key: "k", value: .text("v w")), .init(key: "汉", value: .integer(1))]))] {
                 for method in ["GET", "POST"] {
                     var builder = RequestBuilder(url: url)
-                    builder.method = method
+                    builder.method = .init(method)
                     builder.params = params
                     guard let request = try? builder.build() else { continue }
                     built += 1

@@ -100,4 +100,51 @@ final class PortableCoreTests: XCTestCase {
         }
         XCTAssertGreaterThanOrEqual(generated, 6)
     }
+
+    /// PekitFoundation, the bridge of PekitCore's types to Foundation (URLRequest, HTTPCookie,
+    /// URL, Date, LocalizedError), needs PekitCore alone (issue 76), so that an iOS app can hand
+    /// pekit's request to URLSession: its manifest entry names PekitCore only, its files import
+    /// nothing else of pekit's, and its sources type-check against PekitCore's module alone, with
+    /// PekitHTTP, PekitCrypto and the C libraries they load not on the search path.
+    func testTheFoundationBridgeNeedsTheCoreAlone() throws {
+        let manifest = try String(contentsOf: Self.root.appendingPathComponent("Package.swift"), encoding: .utf8)
+        XCTAssertTrue(manifest.contains(#".target(name: "PekitFoundation", dependencies: ["PekitCore"])"#), "PekitFoundation depends on more than PekitCore")
+        let folder = Self.root.appendingPathComponent("Sources/PekitFoundation")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".swift") }.sorted()
+        XCTAssertGreaterThanOrEqual(files.count, 4)
+        for file in files {
+            let modules = imports(try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8))
+            XCTAssertEqual(Set(modules).subtracting(["Foundation", "FoundationNetworking", "PekitCore"]), [], file)
+        }
+        // The module the tests' own build made, alone in a directory of its own.
+        let modules = Self.root.appendingPathComponent(".build/debug/Modules/PekitCore.swiftmodule")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: modules.path), "no debug build of PekitCore at \(modules.path)")
+        let alone = FileManager.default.temporaryDirectory.appendingPathComponent("pekit-core-alone-\(getpid())")
+        try? FileManager.default.removeItem(at: alone)
+        try FileManager.default.createDirectory(at: alone, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: alone) }
+        try FileManager.default.copyItem(at: modules, to: alone.appendingPathComponent("PekitCore.swiftmodule"))
+        func typecheck(_ sources: [String]) throws -> (status: Int32, output: String) {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["swiftc", "-typecheck", "-suppress-warnings", "-swift-version", "6", "-I", alone.path,
+                                 "-I", Self.root.appendingPathComponent("Sources/CPercentKernels/include").path] + sources
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            process.standardError = pipe
+            try process.run()
+            let output = pipe.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+        }
+        let sources = files.map { folder.appendingPathComponent($0).path }
+        let bridge = try typecheck(sources)
+        XCTAssertEqual(bridge.status, 0, bridge.output)
+        // The same check refuses a file that needs PekitHTTP: the proof is not vacuous.
+        let needsHTTP = alone.appendingPathComponent("NeedsHTTP.swift")
+        try "import PekitHTTP\n".write(to: needsHTTP, atomically: true, encoding: .utf8)
+        let refused = try typecheck(sources + [needsHTTP.path])
+        XCTAssertNotEqual(refused.status, 0)
+        XCTAssertTrue(refused.output.contains("no such module 'PekitHTTP'"), refused.output)
+    }
 }

@@ -7,7 +7,7 @@ import XCTest
 final class QSFastPathTests: XCTestCase {
     func both(_ parser: QSParser, _ query: ByteString) -> (fast: String, faithful: String) {
         func run() -> String {
-            do { return String(decoding: JSON.write(try parser.parse(query)), as: UTF8.self) } catch { return "error: \(error)" }
+            do { return String(decoding: JSONText.write(try parser.parse(query)), as: UTF8.self) } catch { return "error: \(error)" }
         }
         QSParser.faithfulOnly = false
         let fast = run()
@@ -18,7 +18,7 @@ final class QSFastPathTests: XCTestCase {
 
     func testFastPathAgreesWithThePort() throws {
         let url = try XCTUnwrap(Bundle.module.url(forResource: "server-vectors", withExtension: "json", subdirectory: "Fixtures/servers"))
-        guard case .array(let vectors) = try JSON.parse(Data(contentsOf: url)) else { return XCTFail("not a list") }
+        guard case .array(let vectors) = try JSONText.parse(Data(contentsOf: url)) else { return XCTFail("not a list") }
         var queries: [(QSParser, ByteString)] = []
         for case .map(let vector) in vectors where vector["model"] == .text("qs") {
             guard case .string(let query)? = vector["query"], case .map(let options)? = vector["options"] else { continue }

@@ -2,7 +2,7 @@ import XCTest
 @testable import PekitCore
 
 final class QueryCheckTests: XCTestCase {
-    func json(_ value: PekitValue) -> String { String(decoding: JSON.write(value), as: UTF8.self) }
+    func json(_ value: PekitValue) -> String { String(decoding: JSONText.write(value), as: UTF8.self) }
     func map(_ entries: [(ByteString, PekitValue)]) -> PekitValue { .map(PekitMap(ordered: entries.map { .init(key: $0.0, value: $0.1) })) }
 
     func lines(_ value: PekitValue, _ policy: Policy, _ server: String) throws -> [String] {
@@ -131,15 +131,15 @@ final class QueryCheckTests: XCTestCase {
 
     func testJSON() throws {
         let text = #"{"b":[1,2.5,-3e2,true,null],"a":{"s":"\u6c49\n\"","e":{}},"u":"\ud83d\ude00"}"#
-        let value = try JSON.parse(Array(text.utf8))
+        let value = try JSONText.parse(Array(text.utf8))
         XCTAssertEqual(json(value), #"{"b":[1,2.5,-300.0,true,null],"a":{"s":"汉\n\"","e":{}},"u":"😀"}"#)
-        XCTAssertThrowsError(try JSON.parse(Array("{\"a\": }".utf8))) { XCTAssertEqual("\($0)", "invalid JSON at byte 7: unexpected character \"}\"") }
-        XCTAssertThrowsError(try JSON.parse(Array(String(repeating: "[", count: 10_000).utf8))) {
+        XCTAssertThrowsError(try JSONText.parse(Array("{\"a\": }".utf8))) { XCTAssertEqual("\($0)", "invalid JSON at byte 7: unexpected character \"}\"") }
+        XCTAssertThrowsError(try JSONText.parse(Array(String(repeating: "[", count: 10_000).utf8))) {
             XCTAssertEqual("\($0)", "invalid JSON at byte 513: nested deeper than 512 levels")
         }
         XCTAssertEqual(json(.string(ByteString([0x61, 0xFF]))), #""a\u00ff""#)
         // Found by scripts/fuzz json: a number that overflows to infinity could not be written back.
-        XCTAssertThrowsError(try JSON.parse(Array("-52e1862".utf8))) { XCTAssertEqual("\($0)", "invalid JSON at byte 1: number \"-52e1862\" is out of range") }
+        XCTAssertThrowsError(try JSONText.parse(Array("-52e1862".utf8))) { XCTAssertEqual("\($0)", "invalid JSON at byte 1: number \"-52e1862\" is out of range") }
     }
 }
 

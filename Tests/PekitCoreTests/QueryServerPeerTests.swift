@@ -65,7 +65,7 @@ final class QueryServerPeerTests: XCTestCase {
     /// compares the canonical result: how many, how many per model, and each difference.
     static func compare(_ name: String) throws -> (count: Int, perModel: [String: Int], failures: [String]) {
         let url = try XCTUnwrap(Bundle.module.url(forResource: name, withExtension: "json", subdirectory: "Fixtures/servers"))
-        guard case .array(let vectors) = try JSON.parse(Data(contentsOf: url)) else { return (0, [:], ["\(name): not a list"]) }
+        guard case .array(let vectors) = try JSONText.parse(Data(contentsOf: url)) else { return (0, [:], ["\(name): not a list"]) }
         var failures: [String] = []
         var perModel: [String: Int] = [:]
         for case .map(let vector) in vectors {
@@ -75,7 +75,7 @@ final class QueryServerPeerTests: XCTestCase {
             let model = try Self.model(modelName.description, options)
             let got: PekitValue
             do {
-                let (value, error) = try model.read(query)
+                let (value, error) = try model.reading(query)
                 if case .go = model {
                     got = .map(PekitMap(ordered: [.init(key: "error", value: error.map { .text($0.message) } ?? .null),
                                                   .init(key: "values", value: Self.canonical(value, sortKeys: true))]))
@@ -93,9 +93,9 @@ final class QueryServerPeerTests: XCTestCase {
             if case .map(let m) = expected, let values = m["values"] {
                 want = .map(PekitMap(ordered: [.init(key: "error", value: m["error"] ?? .null), .init(key: "values", value: values)]))
             }
-            let a = String(decoding: JSON.write(got), as: UTF8.self), b = String(decoding: JSON.write(Self.holesAsNull(want)), as: UTF8.self)
+            let a = String(decoding: JSONText.write(got), as: UTF8.self), b = String(decoding: JSONText.write(Self.holesAsNull(want)), as: UTF8.self)
             if a != b {
-                failures.append("\(modelName) \(String(decoding: JSON.write(.map(options)), as: UTF8.self)) \(query.description.prefix(120)):\n   got  \(a.prefix(400))\n   want \(b.prefix(400))")
+                failures.append("\(modelName) \(String(decoding: JSONText.write(.map(options)), as: UTF8.self)) \(query.description.prefix(120)):\n   got  \(a.prefix(400))\n   want \(b.prefix(400))")
             }
         }
         return (vectors.count, perModel, failures)

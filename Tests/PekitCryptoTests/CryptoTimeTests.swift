@@ -60,24 +60,24 @@ final class CryptoTimeTests: XCTestCase {
         let f = try fixture()
         for case let v as [String: Any] in try XCTUnwrap(f["times"] as? [Any]) {
             let t = Double(try XCTUnwrap(v["t"] as? Int))
-            for format in Timestamp.Format.allCases {
+            for format in UnixTime.Format.allCases {
                 guard let want = v[format.rawValue] as? String else { continue }
-                XCTAssertEqual(Timestamp.format(t, format), want, "\(t) \(format)")
-                XCTAssertEqual(try Timestamp.parse(want, format, now: 1_764_504_000), t, "\(want)")
+                XCTAssertEqual(UnixTime.format(t, format), want, "\(t) \(format)")
+                XCTAssertEqual(try UnixTime.parse(want, format, now: 1_764_504_000), t, "\(want)")
             }
         }
         for case let v as [String: Any] in try XCTUnwrap(f["parse"] as? [Any]) {
-            let format = try XCTUnwrap(Timestamp.Format(rawValue: try XCTUnwrap(v["format"] as? String)))
+            let format = try XCTUnwrap(UnixTime.Format(rawValue: try XCTUnwrap(v["format"] as? String)))
             let want = try XCTUnwrap((v["t"] as? NSNumber)?.doubleValue)
-            XCTAssertEqual(try Timestamp.parse(try XCTUnwrap(v["text"] as? String), format, now: 1_764_504_000), want, "\(v)")
+            XCTAssertEqual(try UnixTime.parse(try XCTUnwrap(v["text"] as? String), format, now: 1_764_504_000), want, "\(v)")
         }
-        func failure(_ text: String, _ format: Timestamp.Format) -> String {
-            do { _ = try Timestamp.parse(text, format); return "no error" } catch { return "\(error)" }
+        func failure(_ text: String, _ format: UnixTime.Format) -> String {
+            do { _ = try UnixTime.parse(text, format); return "no error" } catch { return "\(error)" }
         }
         XCTAssertEqual(failure("2026-02-30T00:00:00Z", .iso8601), "not an iso8601 time at byte 1: day 30 is not in month 2 of 2026")
         XCTAssertEqual(failure("2026-11-30 12:00:00Z", .iso8601), #"not an iso8601 time at byte 11: expected "T" between the date and the time"#)
         XCTAssertEqual(failure("20261130T120000", .iso8601Basic), #"not an iso8601-basic time at byte 16: expected "Z" or an offset (+0100) after the time"#)
         XCTAssertEqual(failure("Sun, 06 Nov 1994 08:49:37 UTC", .http), #"not an HTTP time at byte 27: expected "GMT""#)
-        XCTAssertNil(Timestamp.format(1e300, .http))
+        XCTAssertNil(UnixTime.format(1e300, .http))
     }
 }

@@ -21,7 +21,7 @@ final class JWTTests: XCTestCase {
     func fixture() throws -> (Fixture, PekitValue) {
         let url = try XCTUnwrap(Bundle.module.url(forResource: "jwt-vectors", withExtension: "json", subdirectory: "Fixtures"))
         let data = try Data(contentsOf: url)
-        return (try JSONDecoder().decode(Fixture.self, from: data), try JSON.parse(Array(data)))
+        return (try JSONDecoder().decode(Fixture.self, from: data), try JSONText.parse(Array(data)))
     }
 
     func testEncodesAsPyJWT() throws {

@@ -28,7 +28,7 @@ final class OAuth1Tests: XCTestCase {
             var headers = PekitHeaders()
             for case let pair as [String] in try XCTUnwrap(v["headers"] as? [Any]) { try headers.add(pair[0], pair[1]) }
             let body = Array(try XCTUnwrap(v["body"] as? String).utf8)
-            var request = PekitRequest(method: try XCTUnwrap(v["method"] as? String), url: try XCTUnwrap(v["url"] as? String),
+            var request = PekitRequest(method: .init(try XCTUnwrap(v["method"] as? String)), url: try XCTUnwrap(v["url"] as? String),
                                       headers: headers, body: body.isEmpty ? .empty : .bytes(body))
             let explanation = try signer.sign(&request, now: 0)
             let label = "\(v["url"] ?? "")"

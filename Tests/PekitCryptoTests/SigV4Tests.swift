@@ -17,7 +17,7 @@ final class SigV4Tests: XCTestCase {
             var headers = PekitHeaders()
             for case let pair as [String] in try XCTUnwrap(v["headers"] as? [Any]) { try headers.add(pair[0], pair[1]) }
             let body = try Hex.decode(Array(try XCTUnwrap(v["body"] as? String).utf8))
-            var request = PekitRequest(method: try XCTUnwrap(v["method"] as? String), url: try XCTUnwrap(v["url"] as? String),
+            var request = PekitRequest(method: .init(try XCTUnwrap(v["method"] as? String)), url: try XCTUnwrap(v["url"] as? String),
                                       headers: headers, body: body.isEmpty ? .empty : .bytes(body))
             var signer = AWSSigV4(accessKey: try XCTUnwrap(file["access_key"] as? String), secretKey: try XCTUnwrap(file["secret_key"] as? String),
                                   sessionToken: v["token"] as? String, region: try XCTUnwrap(file["region"] as? String),

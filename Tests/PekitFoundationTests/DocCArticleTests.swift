@@ -3,6 +3,8 @@ import XCTest
 import PekitCore
 import PekitCrypto
 import PekitFoundation
+import PekitHTTPFoundation
+import PekitCryptoFoundation
 import PekitHTTP
 
 /// The DocC articles' examples do what they say: each line quoted here is in its article, and
@@ -35,7 +37,7 @@ final class DocCArticleTests: XCTestCase {
         check(text, "try Policy.php.queryString(params)", try Policy.php.queryString(params).description)
         let php = try QueryServer.php(PHPParser()).read(query, as: Search.self)
         XCTAssertEqual(php.page, 2)
-        check(text, "try QueryServer.qs(QSParser()).read(query).value", "\(try QueryServer.qs(QSParser()).read(query).value)")
+        check(text, "try QueryServer.qs(QSParser()).read(query)", "\(try QueryServer.qs(QSParser()).read(query))")
         var mine = Policy.qs
         mine.arrays = .custom { key, index, _ in ByteString(bytes: key.bytes + Array("[\(index + 1)]".utf8)) }
         XCTAssertTrue(text.contains(#"mine.arrays = .custom { key, index, nested in ByteString(bytes: key.bytes + Array("[\(index + 1)]".utf8)) }"#))

@@ -5,6 +5,8 @@ import FoundationNetworking
 import PekitCore
 import PekitCrypto
 import PekitFoundation
+import PekitHTTPFoundation
+import PekitCryptoFoundation
 import PekitHTTP
 import XCTest
 

@@ -2,14 +2,15 @@ import Foundation
 import XCTest
 
 /// Every public error type of PekitCore, PekitHTTP and PekitCrypto is made a LocalizedError by
-/// PekitFoundation: a new error type that is not fails here, by name.
+/// the bridge of its own module (PekitFoundation, PekitHTTPFoundation, PekitCryptoFoundation): a
+/// new error type that is not fails here, by name.
 final class LocalizedErrorTests: XCTestCase {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// `Outer.Inner` for each `public struct|enum Inner…: Error…` in the libraries' sources.
-    func publicErrorTypes() throws -> [String] {
+    /// `Outer.Inner` for each `public struct|enum Inner…: Error…` in a library's sources.
+    func publicErrorTypes(of library: String) throws -> [String] {
         var names: [String] = []
-        for library in ["PekitCore", "PekitHTTP", "PekitCrypto"] {
+        do {
             let directory = Self.root.appendingPathComponent("Sources/\(library)")
             let files = try XCTUnwrap(FileManager.default.enumerator(atPath: directory.path)).compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") }
             for file in files {
@@ -37,11 +38,15 @@ final class LocalizedErrorTests: XCTestCase {
     }
 
     func testEveryPublicErrorIsALocalizedError() throws {
-        let listed = try String(contentsOf: Self.root.appendingPathComponent("Sources/PekitFoundation/LocalizedErrors.swift"), encoding: .utf8)
-        let types = try publicErrorTypes()
-        XCTAssertGreaterThanOrEqual(types.count, 25)
-        for name in types {
-            XCTAssertTrue(listed.contains("extension \(name): LocalizedError"), "\(name) is not a LocalizedError in PekitFoundation")
+        let bridges = [("PekitCore", "PekitFoundation/LocalizedErrors.swift", 20), ("PekitHTTP", "PekitHTTPFoundation/LocalizedErrors+HTTP.swift", 4),
+                       ("PekitCrypto", "PekitCryptoFoundation/LocalizedErrors+Crypto.swift", 2)]
+        for (library, file, least) in bridges {
+            let listed = try String(contentsOf: Self.root.appendingPathComponent("Sources/" + file), encoding: .utf8)
+            let types = try publicErrorTypes(of: library)
+            XCTAssertGreaterThanOrEqual(types.count, least, library)
+            for name in types {
+                XCTAssertTrue(listed.contains("extension \(name): LocalizedError"), "\(library)'s \(name) is not a LocalizedError in \(file)")
+            }
         }
     }
 }

@@ -3,6 +3,8 @@ import XCTest
 import PekitCore
 import PekitCrypto
 import PekitFoundation
+import PekitHTTPFoundation
+import PekitCryptoFoundation
 import PekitHTTP
 
 /// Times as Swift code has them (issue 45): spans are `Duration`, instants `Date`; each is the
@@ -15,11 +17,11 @@ final class TimeTests: XCTestCase {
         options.timeout = .milliseconds(1500)
         XCTAssertEqual(options.timeout, .milliseconds(1500))
         XCTAssertEqual(options.timeoutSeconds, 1.5, "what libcurl is given")
-        var retry = RetryPolicy()
+        var retry = SendRetryPolicy()
         XCTAssertEqual([retry.baseDelay, retry.maxDelay], [.milliseconds(500), .seconds(30)])
         retry.maxTime = .seconds(90)
         XCTAssertEqual(retry.maxTimeSeconds, 90)
-        XCTAssertEqual(RetryPolicy.curl(retries: 2).maxDelay, .seconds(600))
+        XCTAssertEqual(SendRetryPolicy.curl(retries: 2).maxDelay, .seconds(600))
         XCTAssertEqual(try RateLimiter("4/s").interval, .milliseconds(250))
     }
 

@@ -23,7 +23,7 @@ final class AsyncClientTests: XCTestCase {
     }
 
     /// The blocking send, from outside any task.
-    func blockingSend(_ client: PekitClient, _ request: PekitRequest) throws -> PekitResponse { try client.send(request) }
+    func blockingSend(_ client: PekitClient, _ request: PekitRequest) throws -> PekitResponse { try client.sendBlocking(request) }
 
     func testTheAsyncSendIsTheBlockingSend() async throws {
         let client = try PekitClient()

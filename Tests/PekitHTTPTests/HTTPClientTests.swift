@@ -39,7 +39,7 @@ final class HTTPClientTests: XCTestCase {
             var options = SendOptions()
             options.timeoutSeconds = seconds  // what a script or the command line may give: no Duration holds these
             options.connectSeconds = seconds
-            let response = try PekitClient().send(request, options: options)
+            let response = try PekitClient().sendBlocking(request, options: options)
             XCTAssertEqual(response.status, 204, "\(seconds)")
         }
     }
@@ -80,7 +80,7 @@ final class HTTPClientTests: XCTestCase {
         ]
         // Each twice in a row (the second reuses the header list its handle kept), then all again.
         for request in requests.flatMap({ [$0, $0] }) + requests {
-            let response = try client.send(request)
+            let response = try client.sendBlocking(request)
             XCTAssertEqual(response.status, 200)
             XCTAssertEqual(response.body, try request.raw(), "\(request.method) \(request.url):\n\(String(decoding: response.body.prefix(600), as: UTF8.self))")
         }
@@ -93,12 +93,12 @@ final class HTTPClientTests: XCTestCase {
         XCTAssertNotNil(request.parsedURL)
         request.url = "http://127.0.0.1:1/a b\r\nX-Evil: 1"
         XCTAssertNil(request.parsedURL)
-        XCTAssertThrowsError(try client.send(request)) {
+        XCTAssertThrowsError(try client.sendBlocking(request)) {
             XCTAssertEqual("\($0)", #"invalid URL "http://127.0.0.1:1/a b\x0D\x0AX-Evil: 1": control byte 0x0D (CR) at byte 23; encode it (%0D) if it is data"#)
         }
         let handMade = PekitRequest(method: "GET", url: "\(server.base)/echo", headers: request.headers, body: .empty)
         XCTAssertNil(handMade.parsedURL)
-        XCTAssertEqual(try client.send(handMade).status, 200)
+        XCTAssertEqual(try client.sendBlocking(handMade).status, 200)
     }
 
     func testPreviewShowsTheCanonicalURL() throws {
@@ -116,7 +116,7 @@ final class HTTPClientTests: XCTestCase {
     func testRedirectMethodRulesMatchCurl() throws {
         for code in [301, 302, 303, 307, 308] {
             let request = try build("\(server.base)/redirect/\(code)?to=/echo") { $0.method = "POST"; $0.body = .form(.map(PekitMap(ordered: [.init(key: "a", value: .text("1"))]))) }
-            let response = try client.send(request)
+            let response = try client.sendBlocking(request)
             let ours = try echo(response)
             let curl = try runCurl(["-sL", "-d", "a=1", "\(server.base)/redirect/\(code)?to=/echo"])
             let theirs = try XCTUnwrap(JSONSerialization.jsonObject(with: curl) as? [String: Any])
@@ -128,7 +128,7 @@ final class HTTPClientTests: XCTestCase {
             XCTAssertEqual(response.url, "\(server.base)/echo")
             XCTAssertEqual(response.method, code >= 307 ? "POST" : "GET")
         }
-        let head = try client.send(try build("\(server.base)/redirect/303?to=/echo") { $0.method = "HEAD" })
+        let head = try client.sendBlocking(try build("\(server.base)/redirect/303?to=/echo") { $0.method = "HEAD" })
         XCTAssertEqual(head.method, "HEAD")
         XCTAssertEqual(head.status, 200)
     }
@@ -148,22 +148,22 @@ final class HTTPClientTests: XCTestCase {
     func testRedirectLimitsAndNotFollowing() throws {
         var options = SendOptions()
         options.maxRedirects = 3
-        XCTAssertThrowsError(try client.send(try build("\(server.base)/chain/5"), options: options)) { error in
+        XCTAssertThrowsError(try client.sendBlocking(try build("\(server.base)/chain/5"), options: options)) { error in
             XCTAssertEqual("\(error)", "\(server.base)/chain/5: more than 3 redirects (raise maxRedirects, or followRedirects = false to see the response)")
         }
-        XCTAssertEqual(try client.send(try build("\(server.base)/chain/3"), options: options).redirects.count, 3)
+        XCTAssertEqual(try client.sendBlocking(try build("\(server.base)/chain/3"), options: options).redirects.count, 3)
         options.followRedirects = false
-        let response = try client.send(try build("\(server.base)/chain/5"), options: options)
+        let response = try client.sendBlocking(try build("\(server.base)/chain/5"), options: options)
         XCTAssertEqual(response.status, 302)
         XCTAssertEqual(response.header("location"), "/chain/4")
         XCTAssertEqual(response.redirects, [])
         let bad = try build("\(server.base)/redirect/302?to=ftp://example.test/x")
-        XCTAssertThrowsError(try client.send(bad)) { error in
+        XCTAssertThrowsError(try client.sendBlocking(bad)) { error in
             XCTAssertEqual("\(error)", "\(server.base)/redirect/302?to=ftp://example.test/x: cannot follow redirect to \"ftp://example.test/x\": only http and https are followed")
         }
         // A Location with a space and UTF-8 (servers do send them) is encoded as curl's URL API
         // encodes it (RequestCommandTests holds that to curl): '+' in the query, lower-case hex.
-        let odd = try client.send(try build("\(server.base)/redirect/302?to=/echo%3Fq%3Da%20b%C3%A9"))
+        let odd = try client.sendBlocking(try build("\(server.base)/redirect/302?to=/echo%3Fq%3Da%20b%C3%A9"))
         XCTAssertEqual(try echo(odd)["target"] as? String, "/echo?q=a+b%c3%a9")
     }
 
@@ -172,14 +172,14 @@ final class HTTPClientTests: XCTestCase {
         let jar = CookieJar(publicSuffixes: nil, clock: { 1_800_000_000 })
         var options = SendOptions()
         options.jar = jar
-        let response = try client.send(try build("\(server.base)/redirect/302?to=/cookies&cookie=hop%3D1"), options: options)
+        let response = try client.sendBlocking(try build("\(server.base)/redirect/302?to=/cookies&cookie=hop%3D1"), options: options)
         XCTAssertEqual(try echo(response)["cookie"] as? String, "hop=1")
         XCTAssertEqual(try jar.header(for: RequestURL("http://127.0.0.1/")), "hop=1")
         // To another host name (same server): the cookie of 127.0.0.1 is not sent there.
-        let other = try client.send(try build("\(server.base)/redirect/302?to=http://localhost:\(server.httpPort)/cookies"), options: options)
+        let other = try client.sendBlocking(try build("\(server.base)/redirect/302?to=http://localhost:\(server.httpPort)/cookies"), options: options)
         XCTAssertTrue(try echo(other)["cookie"] is NSNull)
         // A login: POST, 303 with the session cookie, then GET /me with it.
-        let login = try client.send(try build("\(server.base)/login") {
+        let login = try client.sendBlocking(try build("\(server.base)/login") {
             $0.method = "POST"; $0.body = .form(.map(PekitMap(ordered: [.init(key: "user", value: .text("ada")), .init(key: "password", value: .text("secret"))])))
         }, options: options)
         XCTAssertEqual(login.status, 200)
@@ -187,7 +187,7 @@ final class HTTPClientTests: XCTestCase {
         XCTAssertEqual(try jar.cookies(for: RequestURL("http://127.0.0.1/")).map(\.name), ["hop", "session"])
         // A hand-written Cookie header is kept when the caller says so.
         options.cookieHeaderFromJar = false
-        let manual = try client.send(try build("\(server.base)/cookies") { $0.headers = [.init("Cookie", "mine=1")] }, options: options)
+        let manual = try client.sendBlocking(try build("\(server.base)/cookies") { $0.headers = [.init("Cookie", "mine=1")] }, options: options)
         XCTAssertEqual(try echo(manual)["cookie"] as? String, "mine=1")
     }
 
@@ -200,16 +200,16 @@ final class HTTPClientTests: XCTestCase {
         var options = SendOptions()
         options.jar = jar
         options.cookieContext = .init(siteForCookies: try RequestURL("http://127.0.0.1/page"), navigation: true)
-        let post = try client.send(try build(api + "/cookies") { $0.method = "POST" }, options: options)
+        let post = try client.sendBlocking(try build(api + "/cookies") { $0.method = "POST" }, options: options)
         XCTAssertTrue(try echo(post)["cookie"] is NSNull)
-        let redirected = try client.send(try build(api + "/redirect/303?to=/cookies") { $0.method = "POST" }, options: options)
+        let redirected = try client.sendBlocking(try build(api + "/redirect/303?to=/cookies") { $0.method = "POST" }, options: options)
         XCTAssertEqual(try echo(redirected)["cookie"] as? String, "l=1")
         // A subresource of that page (no navigation) sends it on no hop.
         options.cookieContext.navigation = false
-        XCTAssertTrue(try echo(client.send(try build(api + "/redirect/302?to=/cookies"), options: options))["cookie"] is NSNull)
+        XCTAssertTrue(try echo(client.sendBlocking(try build(api + "/redirect/302?to=/cookies"), options: options))["cookie"] is NSNull)
         // Same-site: the page is on the API's own site.
         options.cookieContext.siteForCookies = try RequestURL(api + "/app")
-        XCTAssertEqual(try echo(client.send(try build(api + "/cookies") { $0.method = "POST" }, options: options))["cookie"] as? String, "l=1")
+        XCTAssertEqual(try echo(client.sendBlocking(try build(api + "/cookies") { $0.method = "POST" }, options: options))["cookie"] as? String, "l=1")
     }
 
     /// Issue 45: a builder's own cookie (`cookie`) goes with the jar's on the wire, as in the
@@ -221,7 +221,7 @@ final class HTTPClientTests: XCTestCase {
             builder.cookie = "manual=1"
             builder.jar = jar
             XCTAssertEqual(try builder.build().headers["Cookie"], jar.all.isEmpty ? "manual=1" : "sid=1; manual=1")
-            return try echo(client.send(try builder.build(), options: SendOptions(cookiesOf: builder)))["cookie"]
+            return try echo(client.sendBlocking(try builder.build(), options: SendOptions(cookiesOf: builder)))["cookie"]
         }
         XCTAssertEqual(try sent("\(server.base)/cookies") as? String, "manual=1")
         _ = try jar.receive("sid=1; Path=/", from: RequestURL(server.base + "/"))
@@ -234,7 +234,7 @@ final class HTTPClientTests: XCTestCase {
     func testCurlCommandsKeepDotSegments() throws {
         for path in ["/raw/../raw", "/raw/%2e%2E/raw", "/raw/./raw"] {
             let request = try build(server.base + path)
-            let ours = try client.send(request).body
+            let ours = try client.sendBlocking(request).body
             let shell = Process()
             shell.executableURL = URL(fileURLWithPath: "/bin/sh")
             shell.arguments = ["-c", try request.curl() + " --silent"]
@@ -261,9 +261,9 @@ final class HTTPClientTests: XCTestCase {
         var options = SendOptions()
         options.jar = jar
         options.plainHTTP = plain
-        _ = try client.send(try build("\(server.base)/cookies/raw?h=bananas%3D%FFtest%FF%3B%20Path%3D%2F"), options: options)
+        _ = try client.sendBlocking(try build("\(server.base)/cookies/raw?h=bananas%3D%FFtest%FF%3B%20Path%3D%2F"), options: options)
         XCTAssertEqual(try jar.headerBytes(for: RequestURL("http://127.0.0.1/")), Array("bananas=".utf8) + [0xFF] + Array("test".utf8) + [0xFF])
-        let echoed = try client.send(try build("\(server.base)/raw"), options: options)
+        let echoed = try client.sendBlocking(try build("\(server.base)/raw"), options: options)
         XCTAssertTrue(echoed.body.starts(with: Array("GET /raw HTTP/1.1\r\n".utf8)))
         let cookieLine = Array("Cookie: bananas=".utf8) + [0xFF] + Array("test".utf8) + [0xFF] + [0x0D, 0x0A]
         XCTAssertNotNil(echoed.body.firstRange(of: cookieLine), String(decoding: echoed.body, as: UTF8.self))
@@ -278,7 +278,7 @@ final class HTTPClientTests: XCTestCase {
         options.caCertificate = server.cacert
         options.jar = jar
         options.connect = [try HostMapping("api.example.test:\(server.httpsPort)", "127.0.0.1:\(server.httpsPort)")]
-        let response = try client.send(try build(url), options: options)
+        let response = try client.sendBlocking(try build(url), options: options)
         let e = try echo(response)
         XCTAssertEqual(e["sni"] as? String, "api.example.test")
         XCTAssertEqual(e["tls"] as? Bool, true)
@@ -289,7 +289,7 @@ final class HTTPClientTests: XCTestCase {
         // The mapping can also travel with the request (and shows in its curl command).
         let request = try build("https://api.example.test:\(server.httpsPort)/echo") { $0.connect = options.connect }
         options.connect = []
-        XCTAssertEqual(try client.send(request, options: options).status, 200)
+        XCTAssertEqual(try client.sendBlocking(request, options: options).status, 200)
         XCTAssertTrue(try request.curl().contains("--connect-to api.example.test:\(server.httpsPort):127.0.0.1:\(server.httpsPort) "))
     }
 
@@ -297,20 +297,20 @@ final class HTTPClientTests: XCTestCase {
         var options = SendOptions()
         options.connect = [try HostMapping("api.example.test", "127.0.0.1")]
         let url = "https://api.example.test:\(server.httpsPort)/echo"
-        XCTAssertThrowsError(try client.send(try build(url), options: options)) { error in
+        XCTAssertThrowsError(try client.sendBlocking(try build(url), options: options)) { error in
             let text = "\(error)"
             XCTAssertTrue(text.hasPrefix("GET \(url): SSL certificate problem: unable to get local issuer certificate (curl error 60); to trust a private CA pass caCertificate = \"ca.pem\" (insecure = true skips the check: never in production)"), text)
         }
         options.caCertificate = server.cacert
         options.connect = []
         let byAddress = "https://127.0.0.1:\(server.httpsPort)/echo"
-        XCTAssertThrowsError(try client.send(try build(byAddress), options: options)) { error in
+        XCTAssertThrowsError(try client.sendBlocking(try build(byAddress), options: options)) { error in
             let text = "\(error)"
             XCTAssertTrue(text.contains("(curl error 60); the certificate is not for this host name: to reach a host at another address, keep its name in the URL and map it with connect = [HostMapping(host: \"name\", port: 443, address: \"address\", addressPort: 443)]"), text)
         }
         options.caCertificate = nil
         options.insecure = true
-        XCTAssertEqual(try client.send(try build(byAddress), options: options).status, 200)
+        XCTAssertEqual(try client.sendBlocking(try build(byAddress), options: options).status, 200)
     }
 
     /// One message, three spellings of its options: a Swift caller reads the SendOptions
@@ -332,18 +332,18 @@ final class HTTPClientTests: XCTestCase {
     }
 
     func testNetworkErrorsAndTimeouts() throws {
-        XCTAssertThrowsError(try client.send(try build("http://127.0.0.1:1/x"))) { error in
+        XCTAssertThrowsError(try client.sendBlocking(try build("http://127.0.0.1:1/x"))) { error in
             XCTAssertEqual("\(error)".replacingOccurrences(of: #"after \d+ ms"#, with: "after 0 ms", options: .regularExpression), "GET http://127.0.0.1:1/x: Failed to connect to 127.0.0.1 port 1 after 0 ms: Couldn't connect to server (curl error 7)")
         }
         var options = SendOptions()
         options.timeout = .seconds(0.3)
-        XCTAssertThrowsError(try client.send(try build("\(server.base)/delay/3"), options: options)) { error in
+        XCTAssertThrowsError(try client.sendBlocking(try build("\(server.base)/delay/3"), options: options)) { error in
             let text = "\(error)"
             XCTAssertTrue(text.hasPrefix("GET \(server.base)/delay/3: Operation timed out after "), text)
             XCTAssertTrue(text.hasSuffix("(curl error 28); raise timeout or connectTimeout (seconds)"), text)
         }
         // An HTTP error status is a response.
-        let missing = try client.send(try build("\(server.base)/status/404"))
+        let missing = try client.sendBlocking(try build("\(server.base)/status/404"))
         XCTAssertEqual(missing.status, 404)
         XCTAssertEqual(missing.reason, "Not Found")
         XCTAssertEqual(String(decoding: missing.body, as: UTF8.self), "status 404\n")
@@ -354,7 +354,7 @@ final class HTTPClientTests: XCTestCase {
         let path = dir.appendingPathComponent("download.bin").path
         var options = SendOptions()
         options.sink = .file(path)
-        let response = try client.send(try build("\(server.base)/redirect/302?to=/bytes/1000000"), options: options)
+        let response = try client.sendBlocking(try build("\(server.base)/redirect/302?to=/bytes/1000000"), options: options)
         XCTAssertEqual(response.body, [])
         XCTAssertEqual(response.bodyLength, 1_000_000)
         let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -364,30 +364,30 @@ final class HTTPClientTests: XCTestCase {
 
         let counts = CallbackState((chunks: 0, total: 0))
         options.sink = .custom { chunk in counts.value.chunks += 1; counts.value.total += chunk.count }
-        _ = try client.send(try build("\(server.base)/bytes/300000?chunked=1"), options: options)
+        _ = try client.sendBlocking(try build("\(server.base)/bytes/300000?chunked=1"), options: options)
         XCTAssertEqual(counts.value.total, 300_000)
         XCTAssertGreaterThan(counts.value.chunks, 1)
 
         // A sink that fails stops the transfer; a failed download leaves no file behind.
         struct Enough: Error {}
         options.sink = .custom { _ in throw Enough() }
-        XCTAssertThrowsError(try client.send(try build("\(server.base)/bytes/300000"), options: options)) { XCTAssertTrue($0 is Enough) }
+        XCTAssertThrowsError(try client.sendBlocking(try build("\(server.base)/bytes/300000"), options: options)) { XCTAssertTrue($0 is Enough) }
         let partial = dir.appendingPathComponent("partial.bin").path
         options.sink = .file(partial)
         options.timeout = .seconds(0.5)
-        XCTAssertThrowsError(try client.send(try build("\(server.base)/delay/2"), options: options))
+        XCTAssertThrowsError(try client.sendBlocking(try build("\(server.base)/delay/2"), options: options))
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path), ["download.bin"])
 
         // An upload from a file: the server's hash of what arrived is the file's.
         let upload = dir.appendingPathComponent("upload.bin")
         let content = Data((0..<3_000_000).map { UInt8(($0 * 7) % 256) })
         try content.write(to: upload)
-        let sent = try client.send(try build("\(server.base)/upload") { $0.method = "POST"; $0.body = .file(upload.path, contentType: nil) })
+        let sent = try client.sendBlocking(try build("\(server.base)/upload") { $0.method = "POST"; $0.body = .file(upload.path, contentType: nil) })
         let e = try echo(sent)
         XCTAssertEqual(e["length"] as? Int, 3_000_000)
         XCTAssertEqual(e["sha256"] as? String, try sha256(upload.path))
         // ...and again after a 307, which sends the body a second time.
-        let again = try client.send(try build("\(server.base)/redirect/307?to=/upload") { $0.method = "POST"; $0.body = .file(upload.path, contentType: nil) })
+        let again = try client.sendBlocking(try build("\(server.base)/redirect/307?to=/upload") { $0.method = "POST"; $0.body = .file(upload.path, contentType: nil) })
         XCTAssertEqual(try echo(again)["length"] as? Int, 3_000_000)
     }
 
@@ -405,8 +405,8 @@ final class HTTPClientTests: XCTestCase {
 
     /// One client keeps the connection: two requests arrive from the same client port.
     func testKeepAlive() throws {
-        let a = try echo(try client.send(try build("\(server.base)/echo")))
-        let b = try echo(try client.send(try build("\(server.base)/echo")))
+        let a = try echo(try client.sendBlocking(try build("\(server.base)/echo")))
+        let b = try echo(try client.sendBlocking(try build("\(server.base)/echo")))
         XCTAssertEqual(a["client_port"] as? Int, b["client_port"] as? Int)
     }
 
@@ -414,11 +414,11 @@ final class HTTPClientTests: XCTestCase {
     func testCompressed() throws {
         var options = SendOptions()
         options.compressed = true
-        let decoded = try client.send(try build("\(server.base)/gzip"), options: options)
+        let decoded = try client.sendBlocking(try build("\(server.base)/gzip"), options: options)
         XCTAssertEqual(decoded.header("Content-Encoding"), "gzip")
         XCTAssertEqual(String(decoding: decoded.body, as: UTF8.self), String(repeating: "compressible ", count: 200))
         XCTAssertLessThan(Int(decoded.header("Content-Length")?.description ?? "") ?? .max, 200, "it came compressed")
-        let plain = try client.send(try build("\(server.base)/gzip"))
+        let plain = try client.sendBlocking(try build("\(server.base)/gzip"))
         XCTAssertNil(plain.header("Content-Encoding"))
         XCTAssertEqual(plain.body.count, 13 * 200)
     }
@@ -426,11 +426,11 @@ final class HTTPClientTests: XCTestCase {
     func testProxyAndCancel() throws {
         var options = SendOptions()
         options.proxy = server.base
-        let viaProxy = try echo(try client.send(try build("http://logical.example.test/echo?x=1"), options: options))
+        let viaProxy = try echo(try client.sendBlocking(try build("http://logical.example.test/echo?x=1"), options: options))
         XCTAssertEqual(viaProxy["target"] as? String, "http://logical.example.test/echo?x=1")
         options = SendOptions()
         options.isCancelled = { true }
-        XCTAssertThrowsError(try client.send(try build("\(server.base)/delay/2"), options: options)) { error in
+        XCTAssertThrowsError(try client.sendBlocking(try build("\(server.base)/delay/2"), options: options)) { error in
             XCTAssertEqual("\(error)", "\(server.base)/delay/2: interrupted")
         }
     }
@@ -463,7 +463,7 @@ final class HTTPClientTests: XCTestCase {
         let request = try build("https://api.example.test:\(port)/hello.txt")
         var response: PekitResponse?
         for _ in 0..<50 {  // until nghttpd listens
-            response = try? client.send(request, options: options)
+            response = try? client.sendBlocking(request, options: options)
             if response != nil { break }
             Thread.sleep(forTimeInterval: 0.1)
         }
@@ -474,7 +474,7 @@ final class HTTPClientTests: XCTestCase {
         XCTAssertEqual(String(decoding: r.body, as: UTF8.self), "hello over h2\n")
         // Asked for explicitly, the same; nghttpd speaks nothing else (HTTP/1.1 gets no reply).
         options.version = .http2
-        XCTAssertEqual(try client.send(request, options: options).httpVersion, "2")
+        XCTAssertEqual(try client.sendBlocking(request, options: options).httpVersion, "2")
     }
 
     /// Many requests at once with HTTP/2 share one connection (multiplexing): nghttpd's log
@@ -489,11 +489,11 @@ final class HTTPClientTests: XCTestCase {
         options.connect = [try HostMapping("api.example.test:\(port)", "127.0.0.1:\(port)")]
         options.version = .http2
         // Until nghttpd listens (a first connection that then closes is not counted below).
-        for _ in 0..<50 where (try? PekitClient().send(try build("https://api.example.test:\(port)/f1.txt"), options: options)) == nil {
+        for _ in 0..<50 where (try? PekitClient().sendBlocking(try build("https://api.example.test:\(port)/f1.txt"), options: options)) == nil {
             Thread.sleep(forTimeInterval: 0.1)
         }
         let batch = try (1...20).map { (try build("https://api.example.test:\(port)/f\($0).txt"), options) }
-        let results = try PekitClient().sendAll(batch, concurrency: 20)
+        let results = try PekitClient().sendAllBlocking(batch, concurrency: 20)
         process.terminate()
         process.waitUntilExit()
         XCTAssertEqual(try results.map { String(decoding: try $0.get().body, as: UTF8.self) }, (1...20).map { "file \($0)\n" })
@@ -548,7 +548,7 @@ final class HTTPClientTests: XCTestCase {
             var b = RequestBuilder(url: "\(server.base)/redirect/302?to=\(PercentEncoder.rfc3986.encode(to))")
             b.headers = [.init("Proxy-Authorization", "Basic cHJveHk="), .init("Authorization", "Bearer t"),
                          .init("Cookie", "a=1")]
-            let r = try PekitClient().send(try b.build())
+            let r = try PekitClient().sendBlocking(try b.build())
             let echo = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(r.body)) as? [String: Any])
             let names = Set((echo["headers"] as? [[String]] ?? []).map { $0[0] })
             for name in ["Proxy-Authorization", "Authorization", "Cookie"] {

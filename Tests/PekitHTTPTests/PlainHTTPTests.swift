@@ -53,13 +53,13 @@ final class PlainHTTPTests: XCTestCase {
     /// What a send came to, as text: the whole response or the error.
     func outcome(_ url: String, plain: Bool, method: String = "GET") throws -> String {
         var builder = RequestBuilder(url: url)
-        builder.method = method
+        builder.method = .init(method)
         let request = try builder.build()
         var options = SendOptions()
         options.plainHTTP = plain
         XCTAssertEqual(Transport.choose(request, options) == .plain, plain)
         do {
-            let r = try PekitClient().send(request, options: options)
+            let r = try PekitClient().sendBlocking(request, options: options)
             let fields = r.headers.map { "\($0.name): \($0.value)" }.joined(separator: "\n")
             return "\(r.status) [\(r.reason)] HTTP/\(r.httpVersion)\n\(fields)\n\n\(String(decoding: r.body, as: UTF8.self)) (\(r.bodyLength))"
         } catch {
@@ -137,9 +137,9 @@ final class PlainHTTPTests: XCTestCase {
         try request.headers.add("host", "second.test")
         try request.headers.add("Accept", "*/*")
         var options = SendOptions()
-        let ours = try PekitClient().send(request, options: options)
+        let ours = try PekitClient().sendBlocking(request, options: options)
         options.plainHTTP = false
-        let curls = try PekitClient().send(request, options: options)
+        let curls = try PekitClient().sendBlocking(request, options: options)
         XCTAssertEqual(String(decoding: ours.body, as: UTF8.self), String(decoding: curls.body, as: UTF8.self))
         XCTAssertEqual(String(decoding: ours.body, as: UTF8.self),
                        "GET /raw?a=1 HTTP/1.1\r\nHost:  example.test:1\r\nX-First: 1\r\nX-Empty:\r\nAccept: */*\r\n\r\n")
@@ -153,12 +153,12 @@ final class PlainHTTPTests: XCTestCase {
         let client = try PekitClient()
         // No "Connection: close", yet the server closes: the client believes it can reuse it.
         let b64 = Data("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok".utf8).base64EncodedString()
-        let first = try client.send(try RequestBuilder(url: "\(server.base)/canned?b=\(b64)&close=1").build())
+        let first = try client.sendBlocking(try RequestBuilder(url: "\(server.base)/canned?b=\(b64)&close=1").build())
         XCTAssertEqual(first.body, Array("ok".utf8))
         Thread.sleep(forTimeInterval: 0.05)
-        let echo = try client.send(try RequestBuilder(url: "\(server.base)/echo").build())
+        let echo = try client.sendBlocking(try RequestBuilder(url: "\(server.base)/echo").build())
         XCTAssertEqual(echo.status, 200)
-        let again = try client.send(try RequestBuilder(url: "\(server.base)/echo").build())
+        let again = try client.sendBlocking(try RequestBuilder(url: "\(server.base)/echo").build())
         let port = { (r: PekitResponse) in (try? JSONSerialization.jsonObject(with: Data(r.body)) as? [String: Any])?["client_port"] as? Int }
         XCTAssertNotNil(port(echo))
         XCTAssertEqual(port(echo), port(again))
@@ -170,9 +170,9 @@ final class PlainHTTPTests: XCTestCase {
         let client = try PekitClient()
         let url = server.base.replacingOccurrences(of: "127.0.0.1", with: "localhost") + "/echo"
         let port = { (r: PekitResponse) in (try? JSONSerialization.jsonObject(with: Data(r.body)) as? [String: Any])?["client_port"] as? Int }
-        let first = try client.send(try RequestBuilder(url: url).build())
-        let second = try client.send(try RequestBuilder(url: url).build())
-        let third = try client.send(try RequestBuilder(url: url).build())
+        let first = try client.sendBlocking(try RequestBuilder(url: url).build())
+        let second = try client.sendBlocking(try RequestBuilder(url: url).build())
+        let third = try client.sendBlocking(try RequestBuilder(url: url).build())
         XCTAssertEqual(first.remoteAddress, "127.0.0.1")
         XCTAssertEqual(second.remoteAddress, "127.0.0.1")
         XCTAssertNotEqual(port(first), port(second), "libcurl's connection, then pekit's")
@@ -207,7 +207,7 @@ final class PlainHTTPTests: XCTestCase {
             var options = SendOptions()
             options.connectTimeout = .seconds(0.3)
             options.plainHTTP = plain
-            do { _ = try PekitClient().send(request, options: options); return "sent" } catch {
+            do { _ = try PekitClient().sendBlocking(request, options: options); return "sent" } catch {
                 return "\(error)".replacingOccurrences(of: #"after \d+ ms"#, with: "after N ms", options: .regularExpression)
             }
         }
@@ -229,7 +229,7 @@ final class PlainHTTPTests: XCTestCase {
         options.plainHTTP = plain
         XCTAssertEqual(Transport.choose(request, options) == .plain, plain)
         do {
-            let r = try PekitClient().send(request, options: options)
+            let r = try PekitClient().sendBlocking(request, options: options)
             return "\(r.status) \(r.bodyLength)"
         } catch {
             return "error: " + "\(error)".replacingOccurrences(of: #"after \d+ m"#, with: "after N m", options: .regularExpression)
@@ -314,7 +314,7 @@ final class PlainHTTPTests: XCTestCase {
         XCTAssertEqual(PlainRoute("http://example.com:8080#f")?.port, 8080)
         XCTAssertNil(PlainRoute("http://example.com:0/"))
         // Connecting fails: libcurl tries and says why, in its words.
-        XCTAssertThrowsError(try PekitClient().send(get)) { error in
+        XCTAssertThrowsError(try PekitClient().sendBlocking(get)) { error in
             XCTAssertTrue("\(error)".hasPrefix("GET http://127.0.0.1:1/x: Failed to connect to 127.0.0.1 port 1 after "), "\(error)")
         }
     }

@@ -97,7 +97,7 @@ final class PlainReaderHostileTests: XCTestCase {
         XCTAssertEqual(Transport.choose(request, options) == .plain, plain)
         let cookies = { jar.all.map { "\($0.name)=\($0.value)" }.sorted().joined(separator: ",") }
         do {
-            let r = try PekitClient().send(request, options: options)
+            let r = try PekitClient().sendBlocking(request, options: options)
             let fields = r.headers.filter { $0.name != "Date" && $0.name != "Server" }.map { "\($0.name): \($0.value)" }
             let trailers = r.trailers.map { "\($0.name): \($0.value.bytes.count) bytes" }
             return "\(r.status) \(r.reason) HTTP/\(r.httpVersion) \(fields.count) fields, last \(fields.last ?? "-")\n"
@@ -166,7 +166,7 @@ final class PlainReaderHostileTests: XCTestCase {
             let ours = try outcome("\(server.base)/canned?b=\(b64)&c=\(key)", plain: true).replacingOccurrences(of: "&c=\(key)", with: "")
             let curls = try outcome("\(server.base)/canned?b=\(b64)", plain: false)
             XCTAssertEqual(ours, curls, name)
-            let count = try PekitClient().send(try RequestBuilder(url: "\(server.base)/canned-count/\(key)").build())
+            let count = try PekitClient().sendBlocking(try RequestBuilder(url: "\(server.base)/canned-count/\(key)").build())
             XCTAssertEqual(String(decoding: count.body, as: UTF8.self), #"{"count": 1}"#, "\(name): one request")
         }
     }
@@ -187,7 +187,7 @@ final class PlainReaderHostileTests: XCTestCase {
                 let answer = "HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\n\(name)"
                 let forged = "HTTP/1.1 200 OK\r\nContent-Length: 6\r\n\r\nFORGED"
                 let url = "\(server.base)/canned?b=\(b64(answer))&later=\(b64(forged))&delay=0.05&close=0"
-                bodies.append(String(decoding: try client.send(try RequestBuilder(url: url).build(), options: options).body, as: UTF8.self))
+                bodies.append(String(decoding: try client.sendBlocking(try RequestBuilder(url: url).build(), options: options).body, as: UTF8.self))
                 Thread.sleep(forTimeInterval: 0.15)
             }
             XCTAssertEqual(bodies, ["A", "B", "C"], "plain: \(plain)")
@@ -204,7 +204,7 @@ final class PlainReaderHostileTests: XCTestCase {
             options.timeout = .seconds(1.0)
             let started = Date()
             do {
-                let r = try PekitClient().send(try RequestBuilder(url: "\(server.base)/chain/5?delay=0.3").build(), options: options)
+                let r = try PekitClient().sendBlocking(try RequestBuilder(url: "\(server.base)/chain/5?delay=0.3").build(), options: options)
                 XCTFail("plain: \(plain): a response after \(r.redirects.count) redirects")
             } catch let error as HTTPError {
                 guard case .transfer(_, let url, 28, let reason, _) = error else { return XCTFail("plain: \(plain): \(error)") }

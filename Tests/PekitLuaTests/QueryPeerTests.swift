@@ -26,7 +26,7 @@ final class QueryPeerTests: XCTestCase {
         let runtime = try makeRuntime()
         var failures = 0
         for v in vectors {
-            let value = try JSON.parse(Array(v.doc.utf8))
+            let value = try JSONText.parse(Array(v.doc.utf8))
             for (source, policy) in [("plugin", try runtime.policy(named: v.policy)), ("Swift preset", try XCTUnwrap(Policy.builtins[v.policy]))] {
                 var got = try policy.queryString(value).description
                 var expected = v.expected
@@ -49,7 +49,7 @@ final class QueryPeerTests: XCTestCase {
         for (name, preset) in Policy.builtins.sorted(by: { $0.key < $1.key }) {
             let plugin = try runtime.policy(named: name)
             for doc in docs {
-                let value = try JSON.parse(Array(doc.utf8))
+                let value = try JSONText.parse(Array(doc.utf8))
                 XCTAssertEqual(try preset.queryString(value), try plugin.queryString(value), "\(name) on \(doc)")
                 XCTAssertEqual(try preset.pairs(value), try plugin.pairs(value), "\(name) pairs on \(doc)")
             }
@@ -103,7 +103,7 @@ final class QueryPeerTests: XCTestCase {
         let vectors: [Vector] = try fixtureCases("qs-comma-vectors", count: 8)
         let runtime = try makeRuntime()
         for v in vectors {
-            XCTAssertEqual(try runtime.policy(named: v.policy).queryString(try JSON.parse(Array(v.doc.utf8))).description, v.expected, "\(v.peer) on \(v.doc)")
+            XCTAssertEqual(try runtime.policy(named: v.policy).queryString(try JSONText.parse(Array(v.doc.utf8))).description, v.expected, "\(v.peer) on \(v.doc)")
         }
     }
 }

@@ -62,7 +62,7 @@ extension CookieJar {
                 return .map(PekitMap(ordered: entries))
             }
             let document = PekitValue.map(PekitMap(ordered: [.init(key: "pekit_cookies", value: .integer(1)), .init(key: "cookies", value: .array(list))]))
-            return JSON.write(document) + [0x0A]
+            return JSONText.write(document) + [0x0A]
         }
     }
 
@@ -173,7 +173,7 @@ extension CookieJar {
                 loaded = loadNetscape(bytes, name: name, warn: warn)
             case .json:
                 let document: PekitValue
-                do { document = try JSON.parse(bytes) } catch { throw CookieError.file(path: name, reason: "\(error)") }
+                do { document = try JSONText.parse(bytes) } catch { throw CookieError.file(path: name, reason: "\(error)") }
                 guard case .map(let map) = document, case .array(let list)? = map["cookies"] else {
                     throw CookieError.file(path: name, reason: "not a pekit cookie file (expected {\"pekit_cookies\": 1, \"cookies\": [...]})")
                 }

@@ -177,7 +177,7 @@ public final class CookieJar: @unchecked Sendable {
     /// A jar on the system clock that checks Domain attributes against the public suffix list
     /// (Debian's file, `PEKIT_PUBLIC_SUFFIX_LIST`), read when a check first needs it.
     public convenience init() {
-        self.init(publicSuffixes: nil, clock: { Timestamp.now() })
+        self.init(publicSuffixes: nil, clock: { UnixTime.now() })
         suffixLoader = { try? PublicSuffixList.loadFromProcessEnvironment() }
     }
 

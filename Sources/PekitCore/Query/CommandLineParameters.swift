@@ -27,7 +27,7 @@ public enum CommandLineParameters {
                 // A typed item may be a whole JSON object: each of its members a parameter.
                 if typed, text.drop(while: { $0 == " " || $0 == "\t" || $0 == "\n" }).first == "{" {
                     let object: PekitValue
-                    do { object = try JSON.parse(Array(text.utf8), duplicates: .error) } catch {
+                    do { object = try JSONText.parse(Array(text.utf8), duplicates: .error) } catch {
                         throw Failure(description: "takes key=JSON or a JSON object, and '\(text)' is neither: \(error)")
                     }
                     guard case .map(let members) = object else { throw Failure(description: "takes key=JSON or a JSON object, not '\(text)'") }
@@ -42,7 +42,7 @@ public enum CommandLineParameters {
                 let key = String(text[..<eq]), raw = String(text[text.index(after: eq)...])
                 let value: PekitValue
                 if typed {
-                    do { value = try JSON.parse(Array(raw.utf8)) } catch { throw Failure(description: "'\(text)': the value is not JSON: \(error)") }
+                    do { value = try JSONText.parse(Array(raw.utf8)) } catch { throw Failure(description: "'\(text)': the value is not JSON: \(error)") }
                 } else {
                     value = .text(raw)
                 }

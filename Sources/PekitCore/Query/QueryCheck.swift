@@ -49,7 +49,7 @@ public enum QueryCheck {
         var walker = Walker(policy: policy, server: server)
         let read: PekitValue
         do {
-            let result = try server.read(ByteString(Array(query.bytes.dropFirst(policy.prefix.count))))
+            let result = try server.reading(ByteString(Array(query.bytes.dropFirst(policy.prefix.count))))
             read = result.value
             if let error = result.error { walker.add("params", .error, "\(error)") }
         } catch let error as QueryServerError {

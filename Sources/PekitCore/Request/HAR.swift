@@ -30,7 +30,7 @@ public enum HAR {
         /// body's length, or one beside `Transfer-Encoding` (never both on the wire).
         public func builder() -> RequestBuilder {
             var b = RequestBuilder(url: url)
-            b.method = method
+            b.method = .init(method)
             b.userAgent = nil
             b.accept = nil
             let length = String(body?.count ?? 0)
@@ -52,9 +52,9 @@ public enum HAR {
 
     /// The entries of a HAR file.
     /// - Throws: `Failure` naming the entry and field that is missing or of the wrong type;
-    ///   `JSON.ParseError` for text that is not JSON.
+    ///   `JSONText.ParseError` for text that is not JSON.
     public static func entries(_ bytes: [UInt8]) throws -> [Entry] {
-        let document = try JSON.parse(bytes)
+        let document = try JSONText.parse(bytes)
         guard case .map(let root) = document, case .map(let log)? = root["log"] else {
             throw Failure(description: "not a HAR file: no \"log\" object at the top")
         }

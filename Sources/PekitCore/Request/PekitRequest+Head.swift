@@ -15,7 +15,7 @@ extension PekitRequest {
             var text = text
             text.withUTF8 { out.append(contentsOf: $0) }
         }
-        add(method)
+        add(method.rawValue)
         out.append(0x20)
         if let target = requestTarget {
             add(target)

@@ -9,7 +9,7 @@ extension PekitRequest {
                                            .init(key: "text", value: UTF8Validation.isValid(bytes) && bytes.count <= 65536 ? .string(ByteString(bytes)) : .null)]))
         }
         return .map(PekitMap(ordered: [
-            .init(key: "method", value: .text(method)), .init(key: "url", value: .text(url)),
+            .init(key: "method", value: .text(method.rawValue)), .init(key: "url", value: .text(url)),
             .init(key: "headers", value: .array(headers.fields.map { .array([.text($0.name), .text($0.value)]) })),
             .init(key: "body", value: body),
         ]))

@@ -23,7 +23,7 @@ public struct PekitRequest: Sendable {
     }
 
     /// The method, as sent (`GET`).
-    public var method: String
+    public var method: Method
     /// The final URL, as text (the policy's output untouched).
     public var url: String { didSet { parsedURL = nil } }
     /// `url`'s parts, where the builder (or a redirect) parsed it: carried to the wire so that the
@@ -62,8 +62,35 @@ public struct PekitRequest: Sendable {
     /// does, leaves it out. Any field added later is the caller's.
     public var framingLength = false
 
+    /// The cookies a `RequestBuilder` set the request up with: the jar its Cookie field came
+    /// from, where a send then stores each hop's Set-Cookie fields and reads each redirect's
+    /// Cookie field, with no second step (a send's own `jar` option, when given, wins). Nil for a
+    /// request made by hand or built without a jar.
+    public var cookieSetup: CookieSetup?
+    /// The signer the builder signed the request with (`RequestBuilder.signer`), which a send
+    /// asks again for each redirect to the request's own origin.
+    public var signer: (@Sendable (inout PekitRequest) throws -> Void)?
+
+    /// How a built request's cookies are kept: the jar, and a Cookie header written by hand.
+    public struct CookieSetup: Sendable {
+        /// The jar the Cookie field came from and a send stores into.
+        public var jar: CookieJar
+        /// Whether each hop's Cookie field comes from the jar (false: the caller wrote or removed
+        /// the Cookie header by hand, and it is left alone).
+        public var headerFromJar: Bool
+        /// The caller's own cookie pairs (`RequestBuilder.cookie`), sent after the jar's.
+        public var own: String?
+        /// The context the jar's cookies are sent and received in.
+        public var context: CookieJar.RequestContext
+
+        /// A setup: the jar, whether it writes the Cookie field, the caller's own pairs, the context.
+        public init(jar: CookieJar, headerFromJar: Bool = true, own: String? = nil, context: CookieJar.RequestContext = .init()) {
+            self.jar = jar; self.headerFromJar = headerFromJar; self.own = own; self.context = context
+        }
+    }
+
     /// A request made by hand (`RequestBuilder.build()` makes one with pekit's rules).
-    public init(method: String, url: String, headers: PekitHeaders, body: Body, connect: [HostMapping] = []) {
+    public init(method: Method, url: String, headers: PekitHeaders, body: Body, connect: [HostMapping] = []) {
         self.method = method; self.url = url; self.headers = headers; self.body = body; self.connect = connect
     }
 
@@ -165,7 +192,7 @@ extension PekitRequest {
         var words = ["curl", "--http1.1"]
         for mapping in connect { words += ["--connect-to", mapping.curlArgument.shellQuoted] }
         let sendsBody = body != .empty || isChunked
-        if method == "HEAD" { words.append("--head") } else if !(method == "GET" && !sendsBody) { words += ["--request", method.shellQuoted] }
+        if method == "HEAD" { words.append("--head") } else if !(method == "GET" && !sendsBody) { words += ["--request", method.rawValue.shellQuoted] }
         if let requestTarget { words += ["--request-target", requestTarget.shellQuoted] }
         if decodesBody { words.append("--compressed") }
         // pekit sends a path as it is (libcurl's PATH_AS_IS); curl's own command line would

@@ -84,7 +84,7 @@ public struct RequestBuilder: Sendable {
 
     /// The method (`GET`; any token), upper-cased as Python's requests and node's http do, unless
     /// `keepsMethodCase`.
-    public var method = "GET"
+    public var method: PekitRequest.Method = .get
     /// Sends `method` as given (`wHat` stays `wHat`), as curl's `-X` does: methods are
     /// case-sensitive (RFC 9110 §9.1).
     public var keepsMethodCase = false
@@ -201,8 +201,8 @@ public struct RequestBuilder: Sendable {
     ///   framings (`Content-Length` and `Transfer-Encoding`); or an error of the policy's custom
     ///   functions.
     public func build() throws -> PekitRequest {
-        let method = keepsMethodCase ? self.method : Self.uppercased(self.method)
-        guard PekitHeaders.isToken(method) else { throw RequestError.invalidMethod(self.method) }
+        let method = keepsMethodCase ? self.method.rawValue : Self.uppercased(self.method.rawValue)
+        guard PekitHeaders.isToken(method) else { throw RequestError.invalidMethod(self.method.rawValue) }
         // A base URL is a directory, as AFNetworking's relativeToURL: reads it ("users" against
         // ".../v1" is ".../v1/users").
         var urlText = base.map { URLResolution.resolve(url, against: $0, baseIsDirectory: true) } ?? url
@@ -248,7 +248,7 @@ public struct RequestBuilder: Sendable {
             requestBody = .bytes(try policy.queryString(form).bytes)
             bodyType = "application/x-www-form-urlencoded; charset=utf-8"
         case .json(let json):
-            requestBody = .bytes(try JSON.encode(ordered(json), root: "json"))
+            requestBody = .bytes(try JSONText.encode(ordered(json), root: "json"))
             bodyType = "application/json"
         case .bytes(let bytes, let type):
             requestBody = .bytes(bytes)
@@ -285,7 +285,7 @@ public struct RequestBuilder: Sendable {
         if ownTypeReplaced { written.headers.removeAll { PekitHeaders.sameName($0.name, "Content-Type") } }
         let headers = try written.fields(authority: authority, credentials: credentials, jarCookies: cookies, body: requestBody, bodyType: bodyType)
         let (wireText, wireURL) = Self.wire(urlText, parsed: parsed, authority: authority, asCurl: readsURLAsCurl)
-        var request = PekitRequest(method: method, url: wireText, headers: headers, body: requestBody, connect: connect)
+        var request = PekitRequest(method: .init(method), url: wireText, headers: headers, body: requestBody, connect: connect)
         request.keepsDotSegments = keepsDotSegments
         if let (user, password) = credentials, !self.headers.contains(where: { PekitHeaders.sameName($0.name, "Authorization") }) {
             request.basicCredentials = [user, password]
@@ -310,6 +310,8 @@ public struct RequestBuilder: Sendable {
             request.requestTarget = target
         }
         try signer?(&request)
+        request.signer = signer
+        if let jar { request.cookieSetup = .init(jar: jar, headerFromJar: !overridesCookie, own: cookie, context: cookieContext) }
         return request
     }
 

@@ -36,7 +36,7 @@ public struct Redactor: Sendable {
                 // Whole forms the escape-aware match does not read: JSON's \u escapes of
                 // non-ASCII, and base64.
                 var forms: [[UInt8]] = [part]
-                let json = JSON.write(.text(String(decoding: part, as: UTF8.self)))
+                let json = JSONText.write(.text(String(decoding: part, as: UTF8.self)))
                 forms.append(Array(json.dropFirst().dropLast()))
                 forms.append(Base64.encode(part, alphabet: .standard))
                 forms.append(Base64.encode(part, alphabet: .url))

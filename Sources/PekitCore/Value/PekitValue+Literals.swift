@@ -15,7 +15,7 @@ extension PekitValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, E
 }
 
 /// A value prints as compact JSON (`{"a":[1,2.5,true,null]}`): sets as arrays, bytes that are
-/// not UTF-8 as `\u00XX` escapes of each byte (`JSON.write`).
+/// not UTF-8 as `\u00XX` escapes of each byte (`JSONText.write`).
 extension PekitValue: CustomStringConvertible {
-    public var description: String { String(decoding: JSON.write(self), as: UTF8.self) }
+    public var description: String { String(decoding: JSONText.write(self), as: UTF8.self) }
 }

@@ -75,12 +75,12 @@ final class PlainCache {
     /// `request`'s head: the last one's when it is the same request (a loop sends one again and
     /// again), else made and kept.
     func head(of request: PekitRequest) -> [UInt8] {
-        if let last = lastHead, last.method == request.method, last.url == request.url, last.target == request.requestTarget,
+        if let last = lastHead, last.method == request.method.rawValue, last.url == request.url, last.target == request.requestTarget,
            last.fields == request.headers.fields {
             return last.bytes
         }
         let bytes = request.head()
-        lastHead = (request.method, request.url, request.requestTarget, request.headers.fields, bytes)
+        lastHead = (request.method.rawValue, request.url, request.requestTarget, request.headers.fields, bytes)
         return bytes
     }
 
@@ -102,12 +102,12 @@ final class PlainCache {
     /// Spins for `transfer`'s answer (see `spinLimit`); returns whether its socket became ready.
     func spun(for transfer: PlainTransfer) -> Bool {
         guard Self.spinAllowed, transfer.phase == .receiving, recentWait < Self.spinLimit else { return false }
-        let deadline = Timestamp.monotonic() + Self.spinLimit
+        let deadline = UnixTime.monotonic() + Self.spinLimit
         var entry = pollfd(fd: transfer.connection.fd, events: Int16(POLLIN), revents: 0)
         repeat {
             if poll(&entry, 1, 0) > 0 { return true }
             sched_yield()  // a server on the same CPU gets it now
-        } while Timestamp.monotonic() < deadline
+        } while UnixTime.monotonic() < deadline
         return false
     }
 }

@@ -39,7 +39,7 @@ final class PlainTransfer {
     private var output: [UInt8]
     private var written = 0
     private(set) var reader: ResponseReader
-    private let start = Timestamp.monotonic()
+    private let start = UnixTime.monotonic()
     private var connectedAt = 0.0, sentAt = 0.0, firstByteAt = 0.0
     /// The send's limits (`SendOptions.connectTimeout`, `timeout`), and when its first try began
     /// (monotonic seconds): a try on a new connection keeps the deadlines.
@@ -98,7 +98,7 @@ final class PlainTransfer {
             guard poll(&p, 1, 0) > 0 else { return .running }
             // A connection that could not be made: libcurl tries again, and says why in its words.
             guard connection.connectError() == 0 else { return .handOver }
-            connectedAt = Timestamp.monotonic()
+            connectedAt = UnixTime.monotonic()
             phase = .sending
             if let trace = exchange.trace {
                 let host = (try? request.requestURL()).map { HostMapping.bracketed($0.host) } ?? connection.address
@@ -118,7 +118,7 @@ final class PlainTransfer {
                 written += n
             }
             phase = .receiving
-            sentAt = Timestamp.monotonic()
+            sentAt = UnixTime.monotonic()
             exchange.trace?(.headerOut, output)
             // The answer cannot be there yet: wait for it rather than ask the socket now.
             return .running
@@ -138,7 +138,7 @@ final class PlainTransfer {
                 do { try reader.closed() } catch { return fail(error) }
                 return finish()
             }
-            if firstByteAt == 0 { firstByteAt = Timestamp.monotonic() }
+            if firstByteAt == 0 { firstByteAt = UnixTime.monotonic() }
             do {
                 guard try reader.read(UnsafeRawBufferPointer(rebasing: buffer[0..<n]), into: exchange) else {
                     return .done(Result { try exchange.complete() })  // the exchange stopped it: its error
@@ -169,12 +169,12 @@ final class PlainTransfer {
 
     private func fail(_ failure: ResponseReader.Failure) -> Outcome {
         exchange.abandon()
-        return .done(.failure(HTTPError.transfer(method: request.method, url: request.url, code: failure.code, reason: failure.reason,
+        return .done(.failure(HTTPError.transfer(method: request.method.rawValue, url: request.url, code: failure.code, reason: failure.reason,
                                                  hint: PekitClient.hint(CURLcode(rawValue: UInt32(failure.code)), failure.reason))))
     }
 
     private func finish() -> Outcome {
-        let end = Timestamp.monotonic()
+        let end = UnixTime.monotonic()
         return .done(Result {
             var response = try exchange.complete()
             // A status line the exchange cannot read: libcurl's code for it, as its path reports.

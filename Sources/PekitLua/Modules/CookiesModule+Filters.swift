@@ -57,16 +57,16 @@ extension CookiesModule {
                 var entries: [PekitMap.Entry] = []
                 if case .map(let existing)? = values[key] { entries = existing.entries }
                 else if values[key] != nil { throw LuaArgumentError("\(filter): option \"\(key)\" is given both as a map entry and as a value") }
-                entries.append(.init(key: ByteString(String(value[..<inner])), value: JSON.optionValue(String(value[value.index(after: inner)...]))))
+                entries.append(.init(key: ByteString(String(value[..<inner])), value: JSONText.optionValue(String(value[value.index(after: inner)...]))))
                 values[key] = .map(PekitMap(ordered: entries))
             } else if let existing = values[key] {
                 switch existing {
                 case .map: throw LuaArgumentError("\(filter): option \"\(key)\" is given both as a map entry and as a value")
-                case .array(let items) where repeated.contains(key): values[key] = .array(items + [JSON.optionValue(String(value))])
-                default: values[key] = .array([existing, JSON.optionValue(String(value))]); repeated.insert(key)
+                case .array(let items) where repeated.contains(key): values[key] = .array(items + [JSONText.optionValue(String(value))])
+                default: values[key] = .array([existing, JSONText.optionValue(String(value))]); repeated.insert(key)
                 }
             } else {
-                values[key] = JSON.optionValue(String(value))
+                values[key] = JSONText.optionValue(String(value))
             }
         }
         return .map(PekitMap(ordered: keys.map { .init(key: ByteString($0), value: values[$0] ?? .null) }))

@@ -42,7 +42,7 @@ extension HTTPModule {
         let stack = runtime.stack
         stack.newTable(nrec: 4)
         stack.push(Self.message(for: error, request)); stack.rawSet(-2, "error")
-        stack.push(request.method); stack.rawSet(-2, "method")
+        stack.push(request.method.rawValue); stack.rawSet(-2, "method")
         stack.push(request.url); stack.rawSet(-2, "url")
         if case HTTPError.transfer(_, _, let code, _, _) = error { stack.push(integer: Int64(code)); stack.rawSet(-2, "code") }
         runtime.getRegistry(.errorMetatable)
@@ -88,7 +88,7 @@ extension HTTPModule {
             let client = try httpClient(runtime)
             let report = BatchProgress(total: batch.count, inFlight: min(concurrency, batch.count), watcher: watcher,
                                        display: watcher == nil && progressLine ? runtime.progressDisplay : nil)
-            let results = client.sendAll(batch, concurrency: concurrency) { _, result in
+            let results = client.sendAllBlocking(batch, concurrency: concurrency) { _, result in
                 if case .failure = result { report.failed += 1 } else { report.succeeded += 1 }
                 report.changed()
             }

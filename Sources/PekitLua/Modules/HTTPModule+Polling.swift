@@ -34,7 +34,7 @@ extension HTTPModule {
         guard let condition else { return nil }
         let every = try fields.seconds("every") ?? 1
         let maxTime = try fields.seconds("max_time") ?? 30
-        if !(options.retry?.allMethods ?? false) && !RetryPolicy.isIdempotent(method) {
+        if !(options.retry?.allMethods ?? false) && !SendRetryPolicy.isIdempotent(method) {
             throw fields.error("until", "\(method) is not idempotent: polling would send it again; give retry = {all_methods = true} to poll it anyway")
         }
         return Poll(condition: condition, every: every, maxTime: maxTime)
@@ -48,7 +48,7 @@ extension HTTPModule {
     static func send(_ request: PekitRequest, options: SendOptions, polling poll: Poll, _ call: LuaCall) throws -> Int32 {
         let runtime = call.runtime
         let client = try httpClient(runtime)
-        let started = Timestamp.monotonic()
+        let started = UnixTime.monotonic()
         var tries = 0
         var lastResponse: PekitResponse?
         var lastError: String?
@@ -56,7 +56,7 @@ extension HTTPModule {
             tries += 1
             var retryAfter = 0.0
             do {
-                let response = try client.send(request, options: prepared(options, for: request, in: runtime))
+                let response = try client.sendBlocking(request, options: prepared(options, for: request, in: runtime))
                 lastResponse = response
                 lastError = nil
                 let holds: Bool
@@ -71,7 +71,7 @@ extension HTTPModule {
                     return 1
                 }
                 // (An HTTP-date in Retry-After is read against the wall clock.)
-                retryAfter = response.header("Retry-After").flatMap { RetryPolicy.retryAfterSeconds($0.description, now: Timestamp.now()) } ?? 0
+                retryAfter = response.header("Retry-After").flatMap { SendRetryPolicy.retryAfterSeconds($0.description, now: UnixTime.now()) } ?? 0
             } catch let error as HTTPError {
                 // Named once: the message this one is part of starts with the request.
                 let text = Self.message(for: error, request), prefix = "\(request.method) \(request.url): "
@@ -80,7 +80,7 @@ extension HTTPModule {
                 // The request itself is wrong: no later try can mend it.
                 throw LuaArgumentError(Self.message(for: error, request))
             }
-            let now = Timestamp.monotonic()
+            let now = UnixTime.monotonic()
             let wait = max(poll.every, retryAfter)
             let elapsed = now - started
             if elapsed + wait > poll.maxTime {
@@ -97,7 +97,7 @@ extension HTTPModule {
             }
             // Slept in slices, so Ctrl-C ends the wait at once.
             let until = now + wait
-            while Timestamp.monotonic() < until {
+            while UnixTime.monotonic() < until {
                 // A test's time limit ends the wait; the call's return stops the test.
                 if pekit_time_limit_left(call.L) == 0 { throw LuaArgumentError("stopped at the test's time limit") }
                 if pekit_interrupt_pending() != 0 {
@@ -105,7 +105,7 @@ extension HTTPModule {
                     interrupted.isInterrupt = true
                     throw interrupted
                 }
-                usleep(UInt32(min(0.05, max(0, until - Timestamp.monotonic())) * 1_000_000))
+                usleep(UInt32(min(0.05, max(0, until - UnixTime.monotonic())) * 1_000_000))
             }
         }
     }

@@ -179,9 +179,9 @@ package enum HTTPModule: LuaModule {
 
     /// `retry = {attempts=, on={429, 503, "connect", "timeout", …}, backoff={base=, max=, jitter=},
     /// all_methods=, max_time=}` (`retry = true`: the defaults).
-    static func retryPolicy(at index: Int32, _ call: LuaCall, argument n: Int32) throws -> RetryPolicy {
+    static func retryPolicy(at index: Int32, _ call: LuaCall, argument n: Int32) throws -> SendRetryPolicy {
         let stack = call.stack
-        var policy = RetryPolicy()
+        var policy = SendRetryPolicy()
         if stack.type(index) == LUA_TBOOLEAN {
             guard stack.bool(index) else { throw call.badArgument(n, "field \"retry\": true or a table of retry options") }
             return policy
@@ -310,7 +310,7 @@ package enum HTTPModule: LuaModule {
         defer { display?.finish() }
         let response: PekitResponse
         // A sink function that sends again while a transfer runs gets an engine of its own (the client sees to it).
-        do { response = try client.send(request, options: options) } catch where error is HTTPError || error is RequestError {
+        do { response = try client.sendBlocking(request, options: options) } catch where error is HTTPError || error is RequestError {
             throw LuaArgumentError(Self.message(for: error, request))
         }
         push(response: response, in: runtime)
@@ -383,7 +383,7 @@ package enum HTTPModule: LuaModule {
                 request = try builder.build()
                 options = try sendOptions(from: call, argument: 2, base: SendOptions(cookiesOf: builder), alsoAllowed: Self.pollFields)
             }
-            if let poll = try poll(from: call, argument: 2, method: request.method, options: options) { return try send(request, options: options, polling: poll, call) }
+            if let poll = try poll(from: call, argument: 2, method: request.method.rawValue, options: options) { return try send(request, options: options, polling: poll, call) }
             return try send(request, options: options, call)
         }
         for method in ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD"] {
@@ -396,7 +396,7 @@ package enum HTTPModule: LuaModule {
                     builder = try RequestModule.requestBuilder(from: call, table: 2, alsoAllowed: Self.sendFields + Self.pollFields, url: url, method: method, argument: 2)
                 } else {
                     builder = RequestBuilder(url: url)
-                    builder.method = method
+                    builder.method = .init(method)
                 }
                 let request = try builder.build()
                 let options = try sendOptions(from: call, argument: 2, base: SendOptions(cookiesOf: builder), alsoAllowed: RequestModule.requestFields + Self.pollFields)

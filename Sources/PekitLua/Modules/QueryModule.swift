@@ -49,7 +49,9 @@ enum QueryModule: LuaModule {
                 if sink.exhausted { throw MemoryBudget.Exceeded() }
                 return 1
             }
-            let (value, error) = try server.read(query)
+            // Go's reading is two values, as url.ParseQuery returns them: the values and the
+            // first error's message (or nil).
+            let (value, error) = try server.reading(query)
             call.runtime.push(value, keepOrder: ordered)
             guard case .go = server else { return 1 }
             if let error { call.stack.push(ByteString(error.message)) } else { call.stack.pushNil() }
@@ -94,11 +96,11 @@ enum QueryModule: LuaModule {
         stack.newTable()
         setFunction(-1, "pekit.json", "decode") { call in
             // A member given twice: the last value, at the first one's place (as JavaScript's
-            // JSON.parse and Python's json), or {duplicates = "error"} to refuse it.
+            // JSONText.parse and Python's json), or {duplicates = "error"} to refuse it.
             let text = try call.bytes(1)
             let options = try LuaFields.read(call, argument: 2, known: ["duplicates"])
-            let duplicates = try options?.choice("duplicates", ["last", "error"]).flatMap(JSON.Duplicates.init(rawValue:)) ?? .last
-            do { call.runtime.push(try JSON.parse(text, maxDepth: call.runtime.options.maxDepth, duplicates: duplicates)) } catch let error as JSON.ParseError {
+            let duplicates = try options?.choice("duplicates", ["last", "error"]).flatMap(JSONText.Duplicates.init(rawValue:)) ?? .last
+            do { call.runtime.push(try JSONText.parse(text, maxDepth: call.runtime.options.maxDepth, duplicates: duplicates)) } catch let error as JSONText.ParseError {
                 throw LuaArgumentError("\(error)")
             }
             return 1
@@ -109,7 +111,7 @@ enum QueryModule: LuaModule {
             do { path = try JSONPath(try call.string(2)) } catch let error as JSONPath.ParseError { throw LuaArgumentError("\(error)") }
             let document: PekitValue
             if call.stack.type(1) == LUA_TSTRING {
-                do { document = try JSON.parse(try call.bytes(1), maxDepth: call.runtime.options.maxDepth, duplicates: .last) } catch let error as JSON.ParseError {
+                do { document = try JSONText.parse(try call.bytes(1), maxDepth: call.runtime.options.maxDepth, duplicates: .last) } catch let error as JSONText.ParseError {
                     throw LuaArgumentError("\(error)")
                 }
             } else {
@@ -139,7 +141,7 @@ enum QueryModule: LuaModule {
             // pekit.json.encode(v [, {pretty = true}]): two-space indent, key order kept.
             let pretty = try LuaFields.read(call, argument: 2, known: ["pretty"])?.flag("pretty") ?? false
             let value = try call.runtime.value(at: 1, path: "value")
-            do { call.stack.push(pretty ? try JSON.encodePretty(value) : try JSON.encode(value)) } catch let error as JSON.EncodeError {
+            do { call.stack.push(pretty ? try JSONText.encodePretty(value) : try JSONText.encode(value)) } catch let error as JSONText.EncodeError {
                 throw LuaArgumentError("\(error)")
             }
             return 1

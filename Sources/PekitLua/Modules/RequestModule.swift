@@ -49,7 +49,7 @@ package enum RequestModule: LuaModule {
         if let fixedMethod, fieldMethod != nil { throw fields.error("method", "this function sends \(fixedMethod)") }
         guard let url = fixedURL ?? fieldURL else { throw call.badArgument(argument, "a request needs a field \"url\"") }
         var builder = RequestBuilder(url: url)
-        if let method = fixedMethod ?? fieldMethod { builder.method = method }
+        if let method = fixedMethod ?? fieldMethod { builder.method = .init(method) }
         // The method as written ("wHat"), as curl's -X sends it; upper-cased otherwise.
         builder.keepsMethodCase = try fields.flag("keep_method_case") ?? false
         // The URL as curl reads its command line (`pekit import curl` writes this where the two
@@ -202,7 +202,7 @@ package enum RequestModule: LuaModule {
         }
         setFunction(methods, "request", "json") { call in
             let r = try request(at: 1, call)
-            call.stack.push(JSON.write(r.summary))
+            call.stack.push(JSONText.write(r.summary))
             return 1
         }
         setFunction(methods, "request", "write_body") { call in
@@ -223,7 +223,7 @@ package enum RequestModule: LuaModule {
             let r = try request(at: 1, call)
             let key = call.stack.string(2) ?? ""
             switch key {
-            case "method": call.stack.push(r.method)
+            case "method": call.stack.push(r.method.rawValue)
             case "url": call.stack.push(r.url)
             case "target": call.stack.push(r.target)
             case "body": call.stack.push(try r.bodyBytes())

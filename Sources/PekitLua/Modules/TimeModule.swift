@@ -19,21 +19,21 @@ enum TimeModule: LuaModule {
     static func install(in runtime: LuaRuntime, into pekit: Int32) {
         let setFunction = runtime.setFunction
         installTable(in: runtime, into: pekit) { module in
-            let formats = Timestamp.Format.allCases.map { $0.rawValue }
-            func format(_ call: LuaCall, _ n: Int32) throws -> Timestamp.Format {
+            let formats = UnixTime.Format.allCases.map { $0.rawValue }
+            func format(_ call: LuaCall, _ n: Int32) throws -> UnixTime.Format {
                 guard let name = try call.optionalString(n) else { return .iso8601 }
-                guard let format = Timestamp.Format(rawValue: name) else {
+                guard let format = UnixTime.Format(rawValue: name) else {
                     throw call.badArgument(n, "format \(alternatives(formats)) expected, got \"\(name)\"")
                 }
                 return format
             }
             setFunction(module, "pekit.time", "now") { call in
-                call.stack.push(number: Timestamp.now())
+                call.stack.push(number: UnixTime.now())
                 return 1
             }
             setFunction(module, "pekit.time", "format") { call in
                 guard call.stack.type(1) == LUA_TNUMBER, let t = call.stack.number(1) else { throw call.typeError(1, expected: "number (Unix seconds)") }
-                guard let text = Timestamp.format(t, try format(call, 2)) else {
+                guard let text = UnixTime.format(t, try format(call, 2)) else {
                     throw call.badArgument(1, "\(call.stack.toStringMeta(1)) is not a time from year 1 to 9999")
                 }
                 call.stack.push(ByteString(text))
@@ -42,7 +42,7 @@ enum TimeModule: LuaModule {
             setFunction(module, "pekit.time", "parse") { call in
                 var spec = timespec()
                 clock_gettime(CLOCK_REALTIME, &spec)
-                let t = try Timestamp.parse(try call.string(1), try format(call, 2), now: Double(spec.tv_sec))
+                let t = try UnixTime.parse(try call.string(1), try format(call, 2), now: Double(spec.tv_sec))
                 if t == t.rounded(), abs(t) < 9e15 { call.stack.push(integer: Int64(t)) } else { call.stack.push(number: t) }
                 return 1
             }

@@ -74,7 +74,7 @@ extension LuaRuntime {
         let name = String(spec[..<colon]), rest = String(spec[spec.index(after: colon)...])
         let options: PekitValue
         if rest.hasPrefix("{") {
-            do { options = try JSON.parse(Array(rest.utf8)) } catch { throw LuaArgumentError("\(name): the options are not a JSON object: \(error)") }
+            do { options = try JSONText.parse(Array(rest.utf8)) } catch { throw LuaArgumentError("\(name): the options are not a JSON object: \(error)") }
             guard case .map = options else { throw LuaArgumentError("\(name): the options must be a JSON object") }
         } else {
             options = try CookiesModule.shorthandOptions(rest, filter: name)

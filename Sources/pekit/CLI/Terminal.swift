@@ -51,15 +51,15 @@ struct Style {
 
     /// `value` as this style shows it: indented (and coloured), or compact JSON.
     func json(_ value: PekitValue) -> [UInt8] {
-        guard indents else { return JSON.write(value) }
-        return JSON.display(value, style: JSON.DisplayStyle(indent: 2, colors: colors ? .jq : nil))
+        guard indents else { return JSONText.write(value) }
+        return JSONText.display(value, style: JSONText.DisplayStyle(indent: 2, colors: colors ? .jq : nil))
     }
 
     /// A body shown to a person: JSON (by its Content-Type, and only when it parses) indented
     /// and coloured, ended by a newline; anything else as it came (nil).
     func body(_ bytes: [UInt8], contentType: String?) -> [UInt8]? {
         guard indents, let type = contentType?.lowercased(), Self.isJSON(type), !bytes.isEmpty,
-              let value = try? JSON.parse(bytes) else { return nil }
+              let value = try? JSONText.parse(bytes) else { return nil }
         return json(value) + [0x0A]
     }
 

@@ -81,7 +81,7 @@ struct WriteOut {
         return WriteOut(pieces: pieces)
     }
 
-    private func quoted(_ text: String) -> String { String(decoding: JSON.write(.text(text)), as: UTF8.self) }
+    private func quoted(_ text: String) -> String { String(decoding: JSONText.write(.text(text)), as: UTF8.self) }
 
     /// - Parameter urlnum: the URL's place among the command's URLs, from 0.
     func render(_ r: PekitResponse, urlnum: Int = 0) -> String {

@@ -102,7 +102,7 @@ private func runHAR(_ args: [[UInt8]]) throws -> Int32 {
     let progress = showProgress ? ProgressLine() : nil
     var succeeded = 0, failed = 0
     let started = PekitClient.now()
-    let results = try PekitClient().sendAll(batch, concurrency: concurrency) { _, result in
+    let results = try PekitClient().sendAllBlocking(batch, concurrency: concurrency) { _, result in
         if case .failure = result { failed += 1 } else { succeeded += 1 }
         progress?.update(done: succeeded + failed, failed: failed, inFlight: min(concurrency, batch.count - succeeded - failed),
                          total: batch.count, elapsed: PekitClient.now() - started)

@@ -57,7 +57,7 @@ struct HARComparison {
         }
         if body, let recorded = entry.responseBody, recorded != response.body {
             // The same JSON value, spaced or escaped another way, is the same body.
-            if let a = try? JSON.parse(recorded), let b = try? JSON.parse(response.body), a == b { return lines }
+            if let a = try? JSONText.parse(recorded), let b = try? JSONText.parse(response.body), a == b { return lines }
             let first = zip(recorded, response.body).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(recorded.count, response.body.count)
             lines.append("body: recorded \(recorded.count) bytes, now \(response.body.count); they differ from byte \(first + 1)")
         }

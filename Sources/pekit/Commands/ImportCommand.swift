@@ -253,9 +253,9 @@ private func luaScript(_ request: PekitRequest, builder: RequestBuilder, options
     }
     var fields: [String] = []
     func field(_ name: String, _ value: String) { fields.append("  \(name) = \(value),") }
-    field("method", luaQuote(request.method))
+    field("method", luaQuote(request.method.rawValue))
     // curl sends -X as written; pekit.request upper-cases unless told.
-    if request.method != RequestBuilder.uppercased(request.method) { field("keep_method_case", "true") }
+    if request.method.rawValue != RequestBuilder.uppercased(request.method.rawValue) { field("keep_method_case", "true") }
     // curl's reading of the URL (dot segments, the host's case, escapes), where it is not what
     // pekit.request reads from the same text.
     var browserReading = builder
@@ -413,7 +413,7 @@ private func bodyFields(_ builder: RequestBuilder, same: (RequestBuilder) -> Boo
         return ["  body_file = \(luaQuote(path)),"] + (type.map { ["  content_type = \(luaQuote($0)),"] } ?? [])
     case .bytes(let bytes, let type):
         let typeLine = type.map { ["  content_type = \(luaQuote($0)),"] } ?? []
-        if let value = try? JSON.parse(bytes), case .map = value {
+        if let value = try? JSONText.parse(bytes), case .map = value {
             var json = builder
             json.body = .json(value)
             // Keys come out sorted (the policy's order), so a plain table reads back the same.

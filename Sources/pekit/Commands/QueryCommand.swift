@@ -104,7 +104,7 @@ private func runQuery(_ args: [[UInt8]]) throws -> Int32 {
             throw UsageError(command: "query", message: "--set takes OPTION=VALUE, got '\(setting)'")
         }
         let text = String(setting[setting.index(after: equals)...])
-        return (String(setting[..<equals]), JSON.optionValue(text))
+        return (String(setting[..<equals]), JSONText.optionValue(text))
     }
     func server(_ name: String?, policyName: String?) throws -> QueryServer {
         do {
@@ -126,7 +126,7 @@ private func runQuery(_ args: [[UInt8]]) throws -> Int32 {
             Output.stderr.line("pekit query: reading the query part of the \(source == .url ? "URL" : "'?…' input"): \(String(decoding: query, as: UTF8.self))")
         }
         do {
-            let (value, error) = try model.read(ByteString(bytes: query))
+            let (value, error) = try model.reading(ByteString(bytes: query))
             // On a terminal, indented and coloured (--color); in a pipe, compact.
             let style = try Style(parsed, command: "query")
             let json: [UInt8]
@@ -134,10 +134,10 @@ private func runQuery(_ args: [[UInt8]]) throws -> Int32 {
                 json = style.json(escapingBytes(value))
             } else {
                 do {
-                    // Checked as JSON.encode checks it: bytes that are not UTF-8 are refused.
-                    let compact = try JSON.encode(value, root: "query")
+                    // Checked as JSONText.encode checks it: bytes that are not UTF-8 are refused.
+                    let compact = try JSONText.encode(value, root: "query")
                     json = style.indents ? style.json(value) : compact
-                } catch let error as JSON.EncodeError {
+                } catch let error as JSONText.EncodeError {
                     throw CommandFailure(message: "pekit query: \(error.path): byte 0x\(String(format: "%02X", error.byte)) at \(error.position) is not UTF-8, which JSON cannot hold; --escape-bytes writes such bytes as \\x\(String(format: "%02X", error.byte))")
                 }
             }
@@ -153,7 +153,7 @@ private func runQuery(_ args: [[UInt8]]) throws -> Int32 {
     if parsed.has(QueryOptions.escapeBytes) { throw UsageError(command: "query", message: "--escape-bytes goes with --decode") }
     if !settings.isEmpty, !parsed.has(QueryOptions.check) { throw UsageError(command: "query", message: "--set goes with --decode or --check") }
     let value: PekitValue
-    do { value = try JSON.parse(input) } catch {
+    do { value = try JSONText.parse(input) } catch {
         throw CommandFailure(message: "pekit query: \(parsed.positionals.first.map { _ in "argument" } ?? "standard input"): \(error)")
     }
     do {

@@ -47,7 +47,7 @@ for b in inputs:
     except UnicodeDecodeError:
         pass
 texts = [t for t in texts if not any(0xD800 <= ord(c) <= 0xDFFF for c in t)]
-script = "const t=JSON.parse(require('fs').readFileSync(0,'utf8'));" \
+script = "const t=JSONText.parse(require('fs').readFileSync(0,'utf8'));" \
          "process.stdout.write(JSON.stringify(t.map(s=>new URLSearchParams([['k',s]]).toString().slice(2))))"
 encoded = json.loads(subprocess.run(["node", "-e", script], input=json.dumps(texts), capture_output=True,
                                     text=True, check=True).stdout)

@@ -6,7 +6,7 @@ documents description(withLocale:); what AFNetworking and Alamofire write), by P
 which rounds exactly as C's printf does; php: what http_build_query writes (precision 14), by
 Debian's php-cli (apt-get install php-cli); javascript: String(x) (what qs, jQuery.param and querystring write), by Debian's nodejs.
 Each double is carried as its 64 bits in hex, so nothing is lost on the way. "integers" are JSON
-integer texts, some past 64 bits, as json.loads then str() and JSON.parse then String() write them.
+integer texts, some past 64 bits, as json.loads then str() and JSONText.parse then String() write them.
 Run: python3 Tests/PekitCoreTests/Fixtures/make_number_vectors.py"""
 import json, os, random, struct, subprocess, sys
 
@@ -18,7 +18,7 @@ fixed = [0.0, -0.0, 1.0, -1.0, 0.1, 0.5, 1.5, 3.0, 100.0, 1e15, 1e16, 1e20, 1e21
 rng = random.Random(42)
 values = fixed + [rng.uniform(-1, 1) * 10 ** rng.randint(-30, 30) for _ in range(300)] + [float(rng.randint(-10**18, 10**18)) for _ in range(40)]
 bits = [struct.pack(">d", v).hex() for v in values]
-script = ("const b = JSON.parse(require('fs').readFileSync(0, 'utf8'));"
+script = ("const b = JSONText.parse(require('fs').readFileSync(0, 'utf8'));"
           "const out = b.map(h => { const buf = Buffer.from(h, 'hex'); return String(buf.readDoubleBE(0)); });"
           "process.stdout.write(JSON.stringify(out));")
 js = json.loads(subprocess.run(["node", "-e", script], input=json.dumps(bits), capture_output=True, text=True, check=True).stdout)
@@ -27,8 +27,8 @@ ints = ["0", "-1", "9007199254740993", "9223372036854775807", "-9223372036854775
         "-9223372036854775809", "12345678901234567890", "18446744073709551615", "18446744073709551616",
         "-99999999999999999999999", "100000000000000000000", "1000000000000000000000",
         "123456789012345678901234567890123456789"] + [str(rng.randint(-10**40, 10**40)) for _ in range(30)]
-js_ints = json.loads(subprocess.run(["node", "-e", "const t = JSON.parse(require('fs').readFileSync(0, 'utf8'));"
-                                     "process.stdout.write(JSON.stringify(t.map(s => String(JSON.parse(s)))));"],
+js_ints = json.loads(subprocess.run(["node", "-e", "const t = JSONText.parse(require('fs').readFileSync(0, 'utf8'));"
+                                     "process.stdout.write(JSON.stringify(t.map(s => String(JSONText.parse(s)))));"],
                                     input=json.dumps(ints), capture_output=True, text=True, check=True).stdout)
 php_script = ('$b = json_decode(stream_get_contents(STDIN), true); $out = [];'
               'foreach ($b as $h) { $out[] = urldecode(substr(http_build_query(["x" => unpack("E", hex2bin($h))[1]]), 2)); }'

@@ -21,7 +21,7 @@ DOCS = [
 ]
 NODE = """
 const qs = require('qs');
-const docs = JSON.parse(require('fs').readFileSync(0, 'utf8'));
+const docs = JSONText.parse(require('fs').readFileSync(0, 'utf8'));
 console.log(JSON.stringify(docs.map(d => qs.stringify(d, {arrayFormat: 'comma', encodeValuesOnly: true}))));
 """
 out = subprocess.run(["node", "-e", NODE], input=json.dumps(DOCS), capture_output=True, text=True, check=True,
@@ -34,7 +34,7 @@ with open(os.path.join(HERE, "qs-comma-vectors.json"), "w") as f:
 PREFIX = ["?a=1", "??a=1", "a=1", "???a=1&b=2", "?", "??", "?a[b]=1&?c=2", "%3Fa=1"]
 NODE_PARSE = """
 const qs = require('qs');
-const inputs = JSON.parse(require('fs').readFileSync(0, 'utf8'));
+const inputs = JSONText.parse(require('fs').readFileSync(0, 'utf8'));
 console.log(JSON.stringify(inputs.map(s => qs.parse(s, {ignoreQueryPrefix: true}))));
 """
 parsed = subprocess.run(["node", "-e", NODE_PARSE], input=json.dumps(PREFIX), capture_output=True, text=True, check=True,
@@ -47,7 +47,7 @@ PLAIN = ["hasOwnProperty=1", "toString[a]=2&b=1", "a[hasOwnProperty]=1&a[b]=2", 
          "constructor=1&valueOf[]=2", "a[toString]=1&a[toString]=2", "isPrototypeOf"]
 NODE_PLAIN = """
 const qs = require('qs');
-const inputs = JSON.parse(require('fs').readFileSync(0, 'utf8'));
+const inputs = JSONText.parse(require('fs').readFileSync(0, 'utf8'));
 console.log(JSON.stringify(inputs.map(s => [qs.parse(s, {plainObjects: true}), qs.parse(s)])));
 """
 parsed = subprocess.run(["node", "-e", NODE_PLAIN], input=json.dumps(PLAIN), capture_output=True, text=True, check=True,

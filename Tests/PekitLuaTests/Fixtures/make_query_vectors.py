@@ -34,7 +34,7 @@ DOCS = [
 
 NODE = """
 const qs = require('qs');
-const docs = JSON.parse(require('fs').readFileSync(0, 'utf8'));
+const docs = JSONText.parse(require('fs').readFileSync(0, 'utf8'));
 const out = {};
 for (const fmt of ['indices', 'brackets', 'repeat', 'comma']) out[fmt] = docs.map(d => qs.stringify(d, {arrayFormat: fmt}));
 process.stdout.write(JSON.stringify(out));
@@ -45,7 +45,7 @@ echo json_encode(array_map(fn($d) => http_build_query($d), $docs), JSON_UNESCAPE
 """
 RUBY = r"""
 require 'json'; require 'rack'
-docs = JSON.parse($stdin.read)
+docs = JSONText.parse($stdin.read)
 print JSON.generate(docs.map { |d| Rack::Utils.build_nested_query(d) })
 """
 
@@ -67,11 +67,11 @@ function stub() {
 const $ = require('/usr/share/javascript/jquery/jquery.js')({ document: stub(), addEventListener() {}, removeEventListener() {},
   navigator: { userAgent: 'node' }, location: { href: 'http://x/' }, Array, Object, Date, Math, JSON, RegExp, String, Error,
   setTimeout, clearTimeout });
-const docs = JSON.parse(require('fs').readFileSync(0, 'utf8'));
+const docs = JSONText.parse(require('fs').readFileSync(0, 'utf8'));
 process.stdout.write(JSON.stringify({ version: $.fn.jquery, out: docs.map(d => $.param(d)) }));
 """
 QUERYSTRING = """
-const docs = JSON.parse(require('fs').readFileSync(0, 'utf8'));
+const docs = JSONText.parse(require('fs').readFileSync(0, 'utf8'));
 process.stdout.write(JSON.stringify(docs.map(d => require('querystring').stringify(d))));
 """
 GO = """

@@ -121,5 +121,12 @@ extension Unicode.Scalar {
 }
 
 extension GoParser: QueryServerParser {
-    public func read(_ query: ByteString) throws -> (value: PekitValue, error: QueryServerError?) { parse(query) }
+    /// Go's values, or its first error with the values it read beside it (`valuesRead`), as
+    /// `url.ParseQuery` returns both.
+    public func read(_ query: ByteString) throws -> PekitValue {
+        let (value, error) = parse(query)
+        guard var error else { return value }
+        error.valuesRead = value
+        throw error
+    }
 }

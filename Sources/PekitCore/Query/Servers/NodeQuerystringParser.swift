@@ -157,7 +157,7 @@ public struct NodeQuerystringParser: Sendable {
 }
 
 extension NodeQuerystringParser: QueryServerParser {
-    public func read(_ query: ByteString) throws -> (value: PekitValue, error: QueryServerError?) { (parse(query), nil) }
+    public func read(_ query: ByteString) throws -> PekitValue { parse(query) }
 
     /// `querystring.parse(str, sep, eq, {maxKeys})`.
     static let optionRows: [QueryServer.OptionRow<NodeQuerystringParser>] = [

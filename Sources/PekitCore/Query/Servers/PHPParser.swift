@@ -146,7 +146,7 @@ public struct PHPParser: Sendable {
 }
 
 extension PHPParser: QueryServerParser {
-    public func read(_ query: ByteString) throws -> (value: PekitValue, error: QueryServerError?) { (parse(query), nil) }
+    public func read(_ query: ByteString) throws -> PekitValue { parse(query) }
 
     /// PHP's ini settings that change `parse_str`.
     static let optionRows: [QueryServer.OptionRow<PHPParser>] = [

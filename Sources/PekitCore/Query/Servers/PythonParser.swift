@@ -169,7 +169,7 @@ func hexDigits(_ value: UInt32, width: Int) -> String {
 }
 
 extension PythonParser: QueryServerParser {
-    public func read(_ query: ByteString) throws -> (value: PekitValue, error: QueryServerError?) { (try parse(query), nil) }
+    public func read(_ query: ByteString) throws -> PekitValue { try parse(query) }
 
     /// `parse_qs`'s keyword arguments.
     static let optionRows: [QueryServer.OptionRow<PythonParser>] = [

@@ -395,7 +395,7 @@ public struct QSParser: Sendable {
 }
 
 extension QSParser: QueryServerParser {
-    public func read(_ query: ByteString) throws -> (value: PekitValue, error: QueryServerError?) { (try parse(query), nil) }
+    public func read(_ query: ByteString) throws -> PekitValue { try parse(query) }
 
     /// qs's options, under qs's names.
     static let optionRows: [QueryServer.OptionRow<QSParser>] = [

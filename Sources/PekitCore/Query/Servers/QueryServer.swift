@@ -146,18 +146,33 @@ public enum QueryServer: Sendable {
         return (query, source)
     }
 
-    /// What the server makes of `query`: the value its program would see, and the error it would raise instead, if any (the value is then what it read before).
-    /// - Throws: `MemoryBudget.Exceeded` past the budget the caller set (`MemoryBudget.with`;
-    ///   none: never).
-    public func read(_ query: ByteString) throws -> (value: PekitValue, error: QueryServerError?) { try parser.read(query) }
+    /// What the server makes of `query`: the value its program would see. One way to fail: a
+    /// thrown error, never an error returned beside a value.
+    /// - Throws: `QueryServerError` where the server refuses the query (Rack's
+    ///   `ParameterTypeError`, Python's strict parsing, qs's limits); for Go, whose
+    ///   `url.ParseQuery` returns its first error and the values it read, the error carries
+    ///   those values (`valuesRead`). `MemoryBudget.Exceeded` past the budget the caller set
+    ///   (`MemoryBudget.with`; none: never).
+    public func read(_ query: ByteString) throws -> PekitValue { try parser.read(query) }
+
+    /// `read(_:)` with Go's error given beside its values rather than thrown (what pekit's own
+    /// views show: `pekit query`, `pekit.query.decode`, the round-trip check).
+    /// - Throws: what `read(_:)` throws, except an error that comes with values.
+    package func reading(_ query: ByteString) throws -> (value: PekitValue, error: QueryServerError?) {
+        do {
+            return (try read(query), nil)
+        } catch let error as QueryServerError where error.valuesRead != nil {
+            return (error.valuesRead ?? .null, error)
+        }
+    }
 }
 
 /// A parser that models one server's reading of a query.
 public protocol QueryServerParser: Sendable {
-    /// What the server reads from `query`: the parameters, and the error the server returns
-    /// beside them (Go's), if any.
-    /// - Throws: `QueryServerError` where the server raises.
-    func read(_ query: ByteString) throws -> (value: PekitValue, error: QueryServerError?)
+    /// What the server reads from `query`: the parameters.
+    /// - Throws: `QueryServerError` where the server raises, or returns an error beside the
+    ///   values (Go's: the error's `valuesRead` holds them).
+    func read(_ query: ByteString) throws -> PekitValue
 }
 
 /// The map a flat model returns: each name, in order of first appearance, to its values.

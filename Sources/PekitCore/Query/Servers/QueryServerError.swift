@@ -11,14 +11,19 @@ public struct QueryServerError: Error, Equatable, Sendable, CustomStringConverti
     public let key: ByteString?
     /// The byte offset of that parameter in the query.
     public let offset: Int?
+    /// What the server's program is given beside the error, where it is given both: Go's
+    /// `url.ParseQuery` returns the values it could read and its first error. Nil where the
+    /// server raises and its program gets nothing (Rack, Python's strict parsing, qs).
+    public var valuesRead: PekitValue?
 
     /// An error of `server`'s, of the `kind` it names, at `key` and the byte `offset` where known.
-    public init(server: String, kind: String, message: String, key: ByteString? = nil, offset: Int? = nil) {
+    public init(server: String, kind: String, message: String, key: ByteString? = nil, offset: Int? = nil, valuesRead: PekitValue? = nil) {
         self.server = server
         self.kind = kind
         self.message = message
         self.key = key
         self.offset = offset
+        self.valuesRead = valuesRead
     }
 
     public var description: String {

@@ -238,7 +238,7 @@ final class RackParams {
 }
 
 extension RackParser: QueryServerParser {
-    public func read(_ query: ByteString) throws -> (value: PekitValue, error: QueryServerError?) { (try parse(query), nil) }
+    public func read(_ query: ByteString) throws -> PekitValue { try parse(query) }
 
     /// Rack's limits and separators, under Rack's names.
     static let optionRows: [QueryServer.OptionRow<RackParser>] = [

@@ -52,5 +52,5 @@ public struct WHATWGFormParser: Sendable {
 }
 
 extension WHATWGFormParser: QueryServerParser {
-    public func read(_ query: ByteString) throws -> (value: PekitValue, error: QueryServerError?) { (parse(query), nil) }
+    public func read(_ query: ByteString) throws -> PekitValue { parse(query) }
 }

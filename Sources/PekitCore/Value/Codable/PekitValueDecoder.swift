@@ -2,22 +2,31 @@
 /// value a string, as PHP's `$_GET` and Rack's `params` hold them) or JWT claims. A string is
 /// read as the number or boolean a property asks for (`"2"` as `Int`, `"true"`, `"1"`, `"on"`
 /// as `true`), a map with keys 0…n-1 (PHP's `a[0]=…&a[1]=…`) as an array, and a missing or
-/// null value as nil for an optional property.
+/// null value as nil for an optional property. With `typed`, as for JSON, a value is read only
+/// as its own kind, as Foundation's `JSONDecoder` reads it (`"2"` is not an `Int`, `1` not a
+/// `Bool` or a `String`).
 public struct PekitValueDecoder: Sendable {
+    /// Whether a value is read only as its own kind (JSON), not a string as a number or boolean
+    /// (query strings, whose every value is a string).
+    public var typed: Bool
+
     /// A decoder.
-    public init() {}
+    /// - Parameter typed: read each value only as its own kind (JSON), not a string as a number
+    ///   or a boolean.
+    public init(typed: Bool = false) { self.typed = typed }
 
     /// The `T` that `value` holds.
     /// - Throws: `DecodingError` naming the coding path: a key missing, a value of the wrong
     ///   kind, a number out of the property's range.
     public func decode<T: Decodable>(_ type: T.Type, from value: PekitValue) throws -> T {
-        try T(from: ValueDecoder(value: value, codingPath: []))
+        try T(from: ValueDecoder(value: value, codingPath: [], typed: typed))
     }
 }
 
 private struct ValueDecoder: Decoder {
     let value: PekitValue
     let codingPath: [CodingKey]
+    let typed: Bool
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func mismatch<T>(_ type: T.Type, _ what: String) -> DecodingError {
@@ -26,14 +35,14 @@ private struct ValueDecoder: Decoder {
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         guard case .map(let map) = value else { throw mismatch([String: PekitValue].self, "a map") }
-        return KeyedDecodingContainer(KeyedContainer<Key>(map: map, codingPath: codingPath))
+        return KeyedDecodingContainer(KeyedContainer<Key>(map: map, codingPath: codingPath, typed: typed))
     }
 
     func unkeyedContainer() throws -> UnkeyedDecodingContainer {
         switch value {
-        case .array(let items), .set(let items): return UnkeyedContainer(items: items, codingPath: codingPath)
-        case .map(let map) where map.entries.enumerated().allSatisfy({ $0.element.key == ByteString(String($0.offset)) }):
-            return UnkeyedContainer(items: map.entries.map(\.value), codingPath: codingPath)
+        case .array(let items), .set(let items): return UnkeyedContainer(items: items, codingPath: codingPath, typed: typed)
+        case .map(let map) where !typed && map.entries.enumerated().allSatisfy({ $0.element.key == ByteString(String($0.offset)) }):
+            return UnkeyedContainer(items: map.entries.map(\.value), codingPath: codingPath, typed: typed)
         default: throw mismatch([PekitValue].self, "a list")
         }
     }
@@ -52,6 +61,7 @@ private struct AnyKey: CodingKey {
 private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let map: PekitMap
     let codingPath: [CodingKey]
+    let typed: Bool
     var allKeys: [Key] { map.entries.compactMap { Key(stringValue: $0.key.description) } }
 
     func contains(_ key: Key) -> Bool { map[ByteString(key.stringValue)] != nil }
@@ -63,7 +73,7 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         return v
     }
 
-    private func decoder(_ key: Key) throws -> ValueDecoder { ValueDecoder(value: try value(key), codingPath: codingPath + [key]) }
+    private func decoder(_ key: Key) throws -> ValueDecoder { ValueDecoder(value: try value(key), codingPath: codingPath + [key], typed: typed) }
 
     func decodeNil(forKey key: Key) throws -> Bool {
         guard let v = map[ByteString(key.stringValue)] else { return true }
@@ -76,25 +86,26 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         try decoder(key).container(keyedBy: type)
     }
     func nestedUnkeyedContainer(forKey key: Key) throws -> UnkeyedDecodingContainer { try decoder(key).unkeyedContainer() }
-    func superDecoder() throws -> Decoder { ValueDecoder(value: .map(map), codingPath: codingPath) }
+    func superDecoder() throws -> Decoder { ValueDecoder(value: .map(map), codingPath: codingPath, typed: typed) }
     func superDecoder(forKey key: Key) throws -> Decoder { try decoder(key) }
 }
 
 private struct UnkeyedContainer: UnkeyedDecodingContainer {
     let items: [PekitValue]
     let codingPath: [CodingKey]
+    let typed: Bool
     var currentIndex = 0
     var count: Int? { items.count }
     var isAtEnd: Bool { currentIndex >= items.count }
 
-    init(items: [PekitValue], codingPath: [CodingKey]) { self.items = items; self.codingPath = codingPath }
+    init(items: [PekitValue], codingPath: [CodingKey], typed: Bool) { self.items = items; self.codingPath = codingPath; self.typed = typed }
 
     private mutating func next() throws -> ValueDecoder {
         guard !isAtEnd else {
             throw DecodingError.valueNotFound(PekitValue.self, .init(codingPath: codingPath + [AnyKey(currentIndex)], debugDescription: "the list has only \(items.count) values"))
         }
         defer { currentIndex += 1 }
-        return ValueDecoder(value: items[currentIndex], codingPath: codingPath + [AnyKey(currentIndex)])
+        return ValueDecoder(value: items[currentIndex], codingPath: codingPath + [AnyKey(currentIndex)], typed: typed)
     }
 
     mutating func decodeNil() throws -> Bool {
@@ -125,7 +136,7 @@ private struct SingleContainer: SingleValueDecodingContainer {
         case .integer(let n): parsed = T(exactly: n)
         case .bigInteger(let digits): parsed = T(digits)
         case .number(let x): parsed = x.rounded() == x ? T(exactly: x) : nil
-        case .string(let s): parsed = T(s.description)
+        case .string(let s) where !decoder.typed: parsed = T(s.description)
         default: throw decoder.mismatch(type, "an integer")
         }
         guard let parsed else {
@@ -139,7 +150,7 @@ private struct SingleContainer: SingleValueDecodingContainer {
         case .integer(let n): return Double(n)
         case .number(let x): return x
         case .bigInteger(let digits): if let x = Double(digits) { return x }
-        case .string(let s): if let x = Double(s.description) { return x }
+        case .string(let s) where !decoder.typed: if let x = Double(s.description) { return x }
         default: break
         }
         throw decoder.mismatch(Double.self, "a number")
@@ -160,8 +171,8 @@ private struct SingleContainer: SingleValueDecodingContainer {
         case is Bool.Type:
             switch value {
             case .boolean(let b): return try cast(b)
-            case .string(let s) where ["true", "1", "on", "yes"].contains(s.description.lowercased()): return try cast(true)
-            case .string(let s) where ["false", "0", "off", "no", ""].contains(s.description.lowercased()): return try cast(false)
+            case .string(let s) where !decoder.typed && ["true", "1", "on", "yes"].contains(s.description.lowercased()): return try cast(true)
+            case .string(let s) where !decoder.typed && ["false", "0", "off", "no", ""].contains(s.description.lowercased()): return try cast(false)
             default: throw decoder.mismatch(type, "a boolean")
             }
         case is Int.Type: return try cast(try integer(Int.self))
@@ -188,8 +199,6 @@ extension QueryServer {
     /// - Throws: `QueryServerError` where the server itself refuses the query (Go's invalid
     ///   escapes, Python's strict parsing); `DecodingError` naming the parameter otherwise.
     public func read<T: Decodable>(_ query: ByteString, as type: T.Type) throws -> T {
-        let (value, error) = try read(query)
-        if let error { throw error }
-        return try PekitValueDecoder().decode(type, from: value)
+        try PekitValueDecoder().decode(type, from: try read(query))
     }
 }

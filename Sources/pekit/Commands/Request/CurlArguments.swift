@@ -201,7 +201,7 @@ func curlJSON(_ parsed: Arguments) throws -> [UInt8]? {
             body += bytes
         } else {
             let text = String(decoding: data, as: UTF8.self)
-            if (try? JSON.parse(data)) == nil, FileManager.default.fileExists(atPath: text) {
+            if (try? JSONText.parse(data)) == nil, FileManager.default.fileExists(atPath: text) {
                 throw UsageError(command: "request", message: "--json takes the JSON itself or @FILE, as curl does: for the file, --json @\(text)")
             }
             body += data

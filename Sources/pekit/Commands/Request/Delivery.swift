@@ -6,7 +6,7 @@ import PekitHTTP
 /// chooses) and prints what came back.
 func send(_ request: PekitRequest, builder: RequestBuilder, _ parsed: Arguments, output: OutputChoice) throws -> Int32 {
     let delivery = try Delivery(request, builder: builder, parsed, output: output, alone: true)
-    return try delivery.finish(Result { try PekitClient().send(request, options: delivery.options) })
+    return try delivery.finish(Result { try PekitClient().sendBlocking(request, options: delivery.options) })
 }
 
 /// Where one URL's body goes: curl pairs each -o FILE and -O with the URLs in order; a URL
@@ -57,7 +57,7 @@ struct Delivery {
         if let text = parsed.value(RequestOptions.retry) {
             // Any count curl takes (its tests 197 and 198 use 1000): waits are capped, not tries.
             guard let n = Int(text), (0...Int(Int32.max)).contains(n) else { throw UsageError(command: "request", message: "--retry takes a whole number from 0, not '\(text)'") }
-            var policy = RetryPolicy.curl(retries: n)
+            var policy = SendRetryPolicy.curl(retries: n)
             policy.maxTimeSeconds = try seconds(RequestOptions.retryMaxTime, parsed)
             policy.onAnyError = parsed.has(RequestOptions.retryAllErrors)
             policy.allMethods = true
@@ -153,7 +153,7 @@ struct Delivery {
                 if let writeOut {
                     var none = PekitResponse()
                     none.url = request.url
-                    none.method = request.method
+                    none.method = request.method.rawValue
                     Output.stdout.write(writeOut.render(none, urlnum: urlnum))
                 }
                 throw error

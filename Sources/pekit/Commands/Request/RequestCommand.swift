@@ -163,7 +163,7 @@ func runSeveral(_ parsed: Arguments, urls: [String], _ handler: BuiltRequestHand
                 try buildAndRun(parsed, url: url, output: output, sharedJar: sharedJar) { request, builder, _ in
                     sharedJar = builder.jar
                     let delivery = try Delivery(request, builder: builder, parsed, output: output, alone: true, heads: heads, rate: rate, urlnum: number)
-                    return try delivery.finish(Result { try client.send(request, options: delivery.options) })
+                    return try delivery.finish(Result { try client.sendBlocking(request, options: delivery.options) })
                 }
             }
         }
@@ -184,7 +184,7 @@ func runSeveral(_ parsed: Arguments, urls: [String], _ handler: BuiltRequestHand
     let progress = showProgress ? ProgressLine() : nil
     var succeeded = 0, failed = 0
     let started = PekitClient.now()
-    let results = try PekitClient().sendAll(deliveries.map { ($0.request, $0.options) }, concurrency: limit) { _, result in
+    let results = try PekitClient().sendAllBlocking(deliveries.map { ($0.request, $0.options) }, concurrency: limit) { _, result in
         if case .failure = result { failed += 1 } else { succeeded += 1 }
         progress?.update(done: succeeded + failed, failed: failed, inFlight: min(limit, deliveries.count - succeeded - failed),
                          total: deliveries.count, elapsed: PekitClient.now() - started)

@@ -23,7 +23,7 @@ func buildAndRun(_ parsed: Arguments, url: String, output: OutputChoice, sharedJ
         if parsed.has(RequestOptions.curl) {
             Output.stdout.line(try request.curl())
         } else if parsed.has(RequestOptions.describe) {
-            Output.stdout.write(JSON.write(request.summary))
+            Output.stdout.write(JSONText.write(request.summary))
             Output.stdout.line("")
         } else {
             Output.stdout.write(try request.raw())
@@ -153,7 +153,7 @@ func requestBuilder(_ parsed: Arguments, url: String, sending: Bool, sharedJar: 
     }
     builder.connect = try parsed.all(RequestOptions.connect).map { try connectMapping($0, command: "request") }
     builder.connect += try curlMappings(parsed)
-    builder.method = parsed.value(RequestOptions.method) ?? (parsed.has(RequestOptions.head) ? "HEAD" : builder.body.isNone ? "GET" : "POST")
+    builder.method = .init(parsed.value(RequestOptions.method) ?? (parsed.has(RequestOptions.head) ? "HEAD" : builder.body.isNone ? "GET" : "POST"))
     // -X as curl sends it: methods are case-sensitive (`-X wHat` is `wHat`); the URL as curl
     // reads its command line (slashes, dot segments, the host's case, escapes).
     builder.keepsMethodCase = true

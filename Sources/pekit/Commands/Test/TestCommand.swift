@@ -174,7 +174,7 @@ private func runTests(_ args: [[UInt8]]) throws -> Int32 {
     let reportsOnStdout = reports.contains { $0.isOnStandardOutput }
     let human = reportsOnStdout ? Output.stderr : Output.stdout
 
-    let started = Timestamp.monotonic()
+    let started = UnixTime.monotonic()
     let progress = isatty(STDERR_FILENO) != 0 && !reportsOnStdout ? ProgressLine() : nil
     // From here on, what reaches standard output and error is redacted.
     let redacted = redactor.isEmpty ? nil : RedactedOutput(redactor)
@@ -186,7 +186,7 @@ private func runTests(_ args: [[UInt8]]) throws -> Int32 {
         if done < total { progress?.show(text: "\(done)/\(total) files  running…") }
     }
     progress?.finish()
-    let summary = TestSummary(results, seconds: Timestamp.monotonic() - started)
+    let summary = TestSummary(results, seconds: UnixTime.monotonic() - started)
     human.line(summary.line)
     for report in reports { try report.write(results, summary, redactor) }
     if let log = options.har, let path = harPath { try Files.writeAtomically(log.json(redactedBy: redactor), to: path, mode: 0o600) }

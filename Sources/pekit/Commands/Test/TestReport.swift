@@ -96,7 +96,7 @@ enum TestReport {
     }
 
     /// A YAML double-quoted scalar.
-    static func quoted(_ s: String) -> String { String(decoding: JSON.write(.text(s)), as: UTF8.self) }
+    static func quoted(_ s: String) -> String { String(decoding: JSONText.write(.text(s)), as: UTF8.self) }
 
     /// GitHub Actions workflow commands: an `::error` a failed test or file, at its line.
     static func github(_ results: [TestFileResult]) -> String {
@@ -144,7 +144,7 @@ enum TestReport {
     /// JUnit XML as Jenkins and GitLab read it: a testsuite a file, a testcase a test and
     /// iteration, a failure's whole explanation in `<failure>`, what it printed in `<system-out>`.
     static func junit(_ results: [TestFileResult], _ summary: TestSummary) -> String {
-        let timestamp = Timestamp.format(Date().timeIntervalSince1970, .iso8601).map { String($0.prefix(19)) } ?? "1970-01-01T00:00:00"
+        let timestamp = UnixTime.format(Date().timeIntervalSince1970, .iso8601).map { String($0.prefix(19)) } ?? "1970-01-01T00:00:00"
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         out += "<testsuites name=\"pekit test\" tests=\"\(summary.passed + summary.failed + summary.skipped + summary.errored)\" failures=\"\(summary.failed)\" errors=\"\(summary.errored)\" time=\"\(seconds(summary.seconds))\">\n"
         for (id, result) in results.enumerated() {
@@ -200,6 +200,6 @@ enum TestReport {
                                         entry("skipped", .integer(Int64(summary.skipped))), entry("errored", .integer(Int64(summary.errored))),
                                         entry("seconds", .number(summary.seconds))])
         let document = PekitValue.map(PekitMap(ordered: [entry("pekit_test", .integer(1)), entry("files", .array(files)), entry("summary", .map(counts))]))
-        return (try? JSON.encodePretty(document)) ?? JSON.write(document)
+        return (try? JSONText.encodePretty(document)) ?? JSONText.write(document)
     }
 }

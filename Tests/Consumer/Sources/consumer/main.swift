@@ -1,101 +1,57 @@
-// The five tasks of issue 45, as a Swift 6 program would do them with pekit:
-//   consumer BASE_URL DIRECTORY
+// pekit as a Swift 6 program uses it: consumer BASE_URL DIRECTORY
 // BASE_URL is an HTTP server to send to (the tests' own), DIRECTORY a place for the jar's file.
-import Ecosystem
+// Tasks 1–5 (issue 45) are in Tasks.swift; task 6 (issue 76) is here, in top-level code, where
+// an `await` once picked a blocking overload of the same name.
 import Foundation
 import PekitCore
-import PekitCrypto
 import PekitFoundation
 import PekitHTTP
+import PekitHTTPFoundation
 
-struct Search: Codable, Equatable, Sendable {
-    var q: String
-    var tags: [String]
-    var page: Int
-    var draft: Bool?
+let arguments = CommandLine.arguments
+guard arguments.count == 3 else {
+    FileHandle.standardError.write(Data("usage: consumer BASE_URL DIRECTORY\n".utf8))
+    exit(2)
+}
+let base = arguments[1]
+do {
+    try await Tasks.run(base: base, directory: arguments[2])
+} catch {
+    FileHandle.standardError.write(Data("consumer: \(error.localizedDescription)\n".utf8))
+    exit(1)
 }
 
-@main
-struct Consumer {
-    static func main() async {
-        let arguments = CommandLine.arguments
-        guard arguments.count == 3 else {
-            FileHandle.standardError.write(Data("usage: consumer BASE_URL DIRECTORY\n".utf8))
-            exit(2)
-        }
-        do {
-            try await run(base: arguments[1], directory: arguments[2])
-        } catch {
-            FileHandle.standardError.write(Data("consumer: \(error.localizedDescription)\n".utf8))
-            exit(1)
-        }
-    }
+/// What the test server's /echo answers, in part.
+struct Echo: Decodable {
+    var method: String
+    var target: String
+    var cookie: String?
+}
 
-    static func run(base: String, directory: String) async throws {
-        // 1. Parameters encoded as AFNetworking does, read as PHP and qs do.
-        let search = Search(q: "café & co", tags: ["a", "b"], page: 2, draft: nil)
-        let query = try Policy.afnetworking.queryString(encoding: search)
-        print("1 query:", query)
-        print("1 php:", try QueryServer.php(PHPParser()).read(query, as: Search.self) == search)
-        print("1 qs:", try QueryServer.qs(QSParser()).read(query))
-
-        // 2. A filtered jar, saved and loaded again.
-        let jar = CookieJar(publicSuffixes: try PublicSuffixList.load(environment: [:]), now: { Date(timeIntervalSince1970: 1_800_000_000) })
-        jar.filters = [CookieFilter(name: "no trackers", accept: { cookie, _ in !cookie.name.hasPrefix("_ga") })]
-        let site = try RequestURL("https://www.example.com/")
-        for field in ["sid=1; Path=/; Secure; HttpOnly", "_ga=GA1.2; Path=/", "wide=1; Domain=com"] {
-            print("2 receive:", CookieJar.line(try jar.receive(field, from: site)))
-        }
-        let file = directory + "/cookies.txt"
-        try jar.save(to: file)
-        let loaded = CookieJar(publicSuffixes: nil, now: { Date(timeIntervalSince1970: 1_800_000_000) })
-        try loaded.load(from: file)
-        print("2 loaded:", try loaded.header(for: site) ?? "none")
-
-        // 3. A request built, shown as curl, and sent (awaited) with the jar.
-        var builder = RequestBuilder(url: base + "/cookies/set")
-        builder.params = ["token": "x y"]
-        let request = try builder.build()
-        let host = String(base.dropFirst("http://".count))
-        print("3 curl:", try request.curl().replacingOccurrences(of: base, with: "BASE").replacingOccurrences(of: host, with: "HOST"))
-        let client = try PekitClient()
-        let shared = CookieJar(publicSuffixes: nil, now: { Date(timeIntervalSince1970: 1_800_000_000) })
-        var options = SendOptions()
-        options.jar = shared
-        options.timeout = .seconds(30)
-        let sendOptions = options
-        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
-            for _ in 0..<5 { group.addTask { try await client.send(request, options: sendOptions).status } }
-            return try await group.reduce(into: [Int]()) { $0.append($1) }
-        }
-        print("3 sent:", statuses, "jar:", shared.all.map(\.pair))
-
-        // 4. SigV4 (botocore's first vector) and JWT.
-        var iam = RequestBuilder(url: "https://iam.amazonaws.com/?Action=ListUsers&Version=2010-05-08")
-        iam.accept = nil
-        iam.headers = [.init("Accept-Language", "en;q=1")]
-        var signed = try iam.build()
-        let signer = AWSSigV4(accessKey: "AKIDEXAMPLE", secretKey: "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY", region: "us-east-1", service: "iam")
-        try signer.sign(&signed, at: Date(timeIntervalSince1970: 1_796_042_096))
-        print("4 sigv4:", signed.headers.values("Authorization").joined())
-        struct Claims: Codable, Equatable { var sub: String; var exp: Int }
-        var verifying = JWT.Options(now: Date(timeIntervalSince1970: 1_800_000_000))
-        verifying.leeway = .seconds(30)
-        let token = try JWT.encode(claims: Claims(sub: "u1", exp: 1_900_000_000), key: Array("secret".utf8), algorithm: .hs256)
-        print("4 jwt:", try JWT.verify(token, key: Array("secret".utf8), options: verifying, as: Claims.self).sub)
-
-        // Beside another HTTP library: its names, unqualified, are its own (a pekit type of the
-        // same name would make each line below ambiguous, and the build fail).
-        let theirs: [any Sendable] = [
-            HTTPRequest(), HTTPResponse(), HTTPField(), HTTPFields(), HTTPClient(), HTTPClientRequest(), HTTPClientResponse(),
-            HTTPHeaders(), HTTPHeader(), HTTPMethod(), HTTPVersion(), HTTPRequestHead(), HTTPResponseStatus(), Session(),
-            URLEncoding(), JSONEncoding(), ParameterEncoding(), URLEncodedFormEncoder(), DataRequest(), HTTPClientError(), AFError(),
-        ]
-        print("4 names:", theirs.count == ecosystemNames.count + 2)
-
-        // 5. URLs as browsers parse them, and as Foundation takes them.
-        let url = try WHATWGURL("http://0x7f.1/a/../b?x=1 2")
-        print("5 url:", url.href, URL(url)?.host ?? "none")
-        do { _ = try WHATWGURL("http://exa mple.com/") } catch { print("5 refused:", error.localizedDescription) }
-    }
+do {
+    // 6. The jar set once, on the builder: the send stores the answer's cookie in it.
+    let client = try PekitClient()
+    let jar = CookieJar()
+    var login = RequestBuilder(url: base + "/cookies/set?session=abc")
+    login.jar = jar
+    let set = try await client.send(try login.build())
+    print("6 sent:", set.status, "jar:", jar.all.map(\.pair))
+    // A typed method, the jar's cookie sent, the answer decoded; a decoding error names its path.
+    var echo = RequestBuilder(url: base + "/echo?page=2")
+    echo.method = .post
+    echo.body = .json(["q": "x"])
+    echo.jar = jar
+    let echoed = try await client.send(try echo.build())
+    let read = try echoed.decode(Echo.self)
+    print("6 decoded:", read.method, read.target, read.cookie ?? "no cookie")
+    struct Wrong: Decodable { var body_length: String }
+    do { _ = try echoed.decode(Wrong.self) } catch { print("6 refused:", error.localizedDescription.replacingOccurrences(of: base, with: "BASE")) }
+    // The body as it arrives: three blocks, 0.2 s apart, as an AsyncSequence of chunks.
+    let streamed = try await client.stream(try RequestBuilder(url: base + "/bytes/48192?chunked=1&pause=0.2").build())
+    var chunks = 0, bytes = 0
+    for try await chunk in streamed.body { chunks += 1; bytes += chunk.count }
+    print("6 streamed:", streamed.head.status, bytes, "bytes in more than one chunk:", chunks > 1)
+} catch {
+    FileHandle.standardError.write(Data("consumer: \(error.localizedDescription)\n".utf8))
+    exit(1)
 }

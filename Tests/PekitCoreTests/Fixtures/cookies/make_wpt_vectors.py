@@ -48,7 +48,7 @@ ORIGIN = "https://web-platform.test"
 NOT_COOKIE_TESTS = {"cleanup: unregister the service worker"}
 SCENARIO_RECORDER = r"""
 const vm = require('vm');
-const { path, origin, skip } = JSON.parse(process.argv[1]);
+const { path, origin, skip } = JSONText.parse(process.argv[1]);
 const script = require('fs').readFileSync(0, 'utf8');
 const page = origin + '/' + path.replace(/\.js$/, '.html');
 const latin1 = bytes => Buffer.from(bytes).toString('latin1');
@@ -86,7 +86,7 @@ const context = {
       // wptserve percent-decodes the query into bytes; cookie.py sends them as they are.
       const bytes = latin1(Buffer.from(target.search.slice(5).replace(/%([0-9A-Fa-f]{2})/g,
         (_, h) => String.fromCharCode(parseInt(h, 16))), 'latin1'));
-      for (const field of JSON.parse(bytes)) steps.push({ set: field, from: target.href, http: true });
+      for (const field of JSONText.parse(bytes)) steps.push({ set: field, from: target.href, http: true });
       return { ok: true };
     }
     const observed = read(target.href, true);
@@ -127,7 +127,7 @@ context.probeAtPath = async path => ({ path, cookie: read(path, false) });
 """
 RECORDER = r"""
 const vm = require('vm');
-const scripts = JSON.parse(require('fs').readFileSync(0, 'utf8'));
+const scripts = JSONText.parse(require('fs').readFileSync(0, 'utf8'));
 const out = scripts.map(script => {
   const tests = [];
   const context = {

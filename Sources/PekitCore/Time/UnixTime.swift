@@ -1,6 +1,6 @@
 /// Unix times (seconds since 1970-01-01T00:00:00Z, fractions allowed) as the text formats HTTP
 /// and signing schemes use, and back.
-public enum Timestamp {
+public enum UnixTime {
     /// A text form of a time.
     public enum Format: String, Sendable, CaseIterable {
         /// `2026-11-30T12:00:00Z` (RFC 3339; parsing also takes `+01:00` offsets and fractions).

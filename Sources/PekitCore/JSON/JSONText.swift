@@ -1,6 +1,6 @@
 /// JSON to and from `PekitValue`, keeping object key order (objects become ordered maps) and
 /// strings as bytes. Numbers without a fraction or exponent that fit in 64 bits are integers.
-public enum JSON {
+public enum JSONText {
     /// Why a JSON text could not be read: the byte position (1-based) and the cause.
     public struct ParseError: Error, Equatable, CustomStringConvertible {
         /// Where, as a 1-based byte offset.

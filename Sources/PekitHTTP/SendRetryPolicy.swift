@@ -4,7 +4,7 @@ import PekitCore
 /// waiting as the server says (`Retry-After`, seconds or an HTTP-date) or with exponential
 /// backoff. Only idempotent methods (GET, HEAD, PUT, DELETE, OPTIONS, TRACE) unless
 /// `allMethods`: sending a POST twice may do it twice.
-public struct RetryPolicy: Sendable, Equatable {
+public struct SendRetryPolicy: Sendable, Equatable {
     /// Tries in all, the first included (3: two retries).
     public var attempts: Int
     /// The statuses that are retried.
@@ -49,8 +49,8 @@ public struct RetryPolicy: Sendable, Equatable {
 
     /// curl's --retry N: N retries on a timeout and on 408, 429, 500, 502, 503 and 504, waiting
     /// 1 second and doubling up to 10 minutes (or as Retry-After says).
-    public static func curl(retries: Int) -> RetryPolicy {
-        RetryPolicy(attempts: retries + 1, statuses: [408, 429, 500, 502, 503, 504], onConnectFailure: false, onTimeout: true,
+    public static func curl(retries: Int) -> SendRetryPolicy {
+        SendRetryPolicy(attempts: retries + 1, statuses: [408, 429, 500, 502, 503, 504], onConnectFailure: false, onTimeout: true,
                     baseDelay: .seconds(1), maxDelay: .seconds(600), jitter: false)
     }
 
@@ -66,7 +66,7 @@ public struct RetryPolicy: Sendable, Equatable {
     public static func retryAfterSeconds(_ text: String, now: Double) -> Double? {
         let value = String(text.trimmingOWS)
         if let seconds = Double(value), seconds >= 0 { return seconds }
-        if let date = try? Timestamp.parse(value, .http) { return max(0, date - now) }
+        if let date = try? UnixTime.parse(value, .http) { return max(0, date - now) }
         return nil
     }
 

@@ -1,4 +1,4 @@
-extension JSON {
+extension JSONText {
     /// An option's value as a command line writes it (`--set keep_blank_values=true`,
     /// `--filter 'x:strict=false,max=3'`): JSON where the text parses as JSON (`true`, `3`,
     /// `"quoted"`, `[1, 2]`), the text itself otherwise (`^_ga`, `203.0.113.7`). One reading for

@@ -1,5 +1,5 @@
-/// Reading the formats `Timestamp.format` writes (and, for HTTP, the two obsolete ones).
-extension Timestamp {
+/// Reading the formats `UnixTime.format` writes (and, for HTTP, the two obsolete ones).
+extension UnixTime {
     /// The Unix time `text` names in `format`.
     /// - Parameter text: the time as written.
     /// - Parameter format: the format it is written in.

@@ -7,7 +7,7 @@ import Darwin
 #endif
 
 /// pekit's two clocks, the only place that asks the system for the time.
-extension Timestamp {
+extension UnixTime {
     /// The system clock: seconds since 1970 (what a `CookieJar()` keeps time by).
     public static func now() -> Double { seconds(CLOCK_REALTIME) }
 

@@ -1,7 +1,7 @@
 /// JSON for people to read: indented (or on one line with a space after `:` and `,`), and
 /// coloured as jq colours it when the reader is a terminal. What a program reads stays
-/// `JSON.write`'s bytes; this is only for display.
-extension JSON {
+/// `JSONText.write`'s bytes; this is only for display.
+extension JSONText {
     /// How `display` writes a value.
     public struct DisplayStyle: Sendable {
         /// Spaces a level; nil writes one line.
@@ -33,7 +33,7 @@ extension JSON {
     }
 
     /// `value` as text for a person: see `DisplayStyle`. Bytes that are not UTF-8 are escaped
-    /// as `JSON.write` escapes them.
+    /// as `JSONText.write` escapes them.
     public static func display(_ value: PekitValue, style: DisplayStyle = DisplayStyle()) -> [UInt8] {
         var out: [UInt8] = []
         display(value, style: style, depth: 0, into: &out)
