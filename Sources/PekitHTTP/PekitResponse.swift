@@ -15,7 +15,7 @@ public struct PekitResponse: Sendable {
     /// A redirect that was followed: the request that got it and where it pointed.
     public struct Hop: Equatable, Sendable {
         /// The method of the request that got the redirect.
-        public let method: String
+        public let method: PekitRequest.Method
         /// That request's URL.
         public let url: String
         /// The redirect's status (301, 302, 303, 307, 308).
@@ -23,7 +23,7 @@ public struct PekitResponse: Sendable {
         /// Its `Location`, as sent.
         public let location: String
         /// A hop.
-        public init(method: String, url: String, status: Int, location: String) {
+        public init(method: PekitRequest.Method, url: String, status: Int, location: String) {
             self.method = method; self.url = url; self.status = status; self.location = location
         }
     }
@@ -82,7 +82,7 @@ public struct PekitResponse: Sendable {
     /// The URL of the final request.
     public var url = ""
     /// The method of the final request (a 303 turns POST into GET).
-    public var method = ""
+    public var method: PekitRequest.Method = ""
     /// The redirects followed on the way, in order.
     public var redirects: [Hop] = []
     /// How many times the request was sent (more than 1 after retries).

@@ -189,18 +189,18 @@ final class SendOperation {
                 // A body that went to a file or a callback is recorded from its copy.
                 if let copy = response.recordedBody { recorded.body = copy; recorded.recordedBody = nil; response.recordedBody = nil }
                 recorded.url = current.url
-                recorded.method = current.method.rawValue
+                recorded.method = current.method
                 record(current, recorded, started)
             }
             guard options.followRedirects, Redirect.isRedirect(response.status), let location = Redirect.location(response.header("Location")) else {
                 response.url = current.url
-                response.method = current.method.rawValue
+                response.method = current.method
                 response.redirects = hops
                 return ended(response, now: now)
             }
             guard hops.count < options.maxRedirects else { throw HTTPError.tooManyRedirects(url: request.url, limit: options.maxRedirects) }
             earlierHeads += response.heads
-            hops.append(.init(method: current.method.rawValue, url: current.url, status: response.status, location: location.description))
+            hops.append(.init(method: current.method, url: current.url, status: response.status, location: location.description))
             current = try Redirect.next(after: current, status: response.status, location: location, trusted: options.trustsRedirects)
             return next(now: now)
         } catch {

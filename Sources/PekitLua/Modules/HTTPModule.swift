@@ -321,7 +321,7 @@ package enum HTTPModule: LuaModule {
     /// then the redirects and the headers (a pair per call). This runs per request.
     static func push(response r: PekitResponse, in runtime: LuaRuntime) {
         let stack = runtime.stack, L = runtime.L
-        var reason = r.reason, version = r.httpVersion, url = r.url, method = r.method, address = r.remoteAddress
+        var reason = r.reason, version = r.httpVersion, url = r.url, method = r.method.rawValue, address = r.remoteAddress
         reason.withUTF8 { reason in version.withUTF8 { version in url.withUTF8 { url in method.withUTF8 { method in
             address.withUTF8 { address in r.body.withUnsafeBufferPointer { body in
                 var fields = pekit_response_fields(
@@ -335,7 +335,7 @@ package enum HTTPModule: LuaModule {
         stack.newTable(narr: Int32(r.redirects.count))
         for (i, hop) in r.redirects.enumerated() {
             stack.newTable(nrec: 4)
-            stack.push(hop.method); stack.rawSet(-2, "method")
+            stack.push(hop.method.rawValue); stack.rawSet(-2, "method")
             stack.push(hop.url); stack.rawSet(-2, "url")
             stack.push(integer: Int64(hop.status)); stack.rawSet(-2, "status")
             stack.push(hop.location); stack.rawSet(-2, "location")

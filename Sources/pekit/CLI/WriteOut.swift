@@ -118,7 +118,7 @@ struct WriteOut {
                 switch name {
                 case "http_code", "response_code": return String(format: "%03d", r.status)
                 case "http_version": return r.httpVersion
-                case "method": return r.method
+                case "method": return r.method.rawValue
                 case "url_effective": return r.url
                 case "num_redirects": return String(r.redirects.count)
                 case "content_type": return r.headers.last { $0.name.lowercased() == "content-type" }?.value.description ?? ""

@@ -153,7 +153,7 @@ struct Delivery {
                 if let writeOut {
                     var none = PekitResponse()
                     none.url = request.url
-                    none.method = request.method.rawValue
+                    none.method = request.method
                     Output.stdout.write(writeOut.render(none, urlnum: urlnum))
                 }
                 throw error
