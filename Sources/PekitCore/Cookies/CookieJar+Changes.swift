@@ -14,13 +14,13 @@ extension CookieJar {
     /// store is written only once the journal of stores is kept (`journalsStores`): before,
     /// every cookie of the jar is its own change, and `save(mergingInto:)` writes them all.
     @inline(__always)
-    func noteChange(_ key: CookieKey, _ change: Change) {
+    func noteChange(_ key: @autoclosure () -> CookieKey, _ change: Change) {
         guard loadDepth == 0 else { return }
         if change == .stored && !journalsStores { storedUnjournaled = true; return }
-        changes[key] = change
+        changes[key()] = change
         // Stored cookies the jar evicted since are no change to write: let them go once the
         // journal outgrows the jar (O(1) amortized a change).
-        if changes.count > 2 * max(count, limits.total) + 1024 { pruneChanges() }
+        if changes.count > 2 * max(storedCount, storedLimits.total) + 1024 { pruneChanges() }
     }
 
     private func pruneChanges() {

@@ -132,19 +132,19 @@ extension CookieJar {
         guard eviction.valid else { return }
         // Kept only while the jar is at its limit (a crawler's jar): below it, no lookup or store
         // pays for the queues, and they are rebuilt in O(n log n) when the limit is reached again.
-        guard count >= limits.total else { eviction.reset(); return }
+        guard storedCount >= storedLimits.total else { eviction.reset(); return }
         eviction.note(cookie.key, lastAccess: cookie.lastAccess, expires: cookie.expires)
         // Stale entries (cookies sent again, replaced, evicted) past the live ones: start afresh,
         // O(n log n) once per 3n notes. Counted by the keys, one a note, which no pop removes:
         // an expiry entry outlives its cookie's eviction, so a jar at its limit would otherwise
         // grow both (and each push's cost) without end.
-        if eviction.keys.count > 4 * count + 1024 { eviction.valid = false }
+        if eviction.keys.count > 4 * storedCount + 1024 { eviction.valid = false }
     }
 
     func rebuildEviction() {
         var access: [EvictionIndex.Entry] = [], expiry: [EvictionIndex.Entry] = [], keys: [CookieKey] = []
-        access.reserveCapacity(count)
-        keys.reserveCapacity(count)
+        access.reserveCapacity(storedCount)
+        keys.reserveCapacity(storedCount)
         for (domain, list) in byDomain {
             for c in list {
                 keys.append(CookieKey(name: c.name, domain: domain, path: c.path, hostOnly: c.hostOnly))
@@ -161,16 +161,16 @@ extension CookieJar {
     /// Within `limits.total`: every expired cookie removed (as `removeExpired` would), then the
     /// least recently used, one at a time. O(log n) a cookie removed, amortized.
     func evictOverTotal() {
-        let total = limits.total
-        guard count > total else { return }
+        let total = storedLimits.total
+        guard storedCount > total else { return }
         if !eviction.valid { rebuildEviction() }
-        let now = clock()
+        let now = storedClock()
         while let entry = eviction.byExpiry.min, entry.time <= now {
             eviction.byExpiry.popMin()
             removeCookie(eviction.keys[entry.key]) { $0.expires == entry.time }
         }
         var removed = 0
-        while count > total, let entry = eviction.byAccess.popMin() {
+        while storedCount > total, let entry = eviction.byAccess.popMin() {
             if removeCookie(eviction.keys[entry.key], where: { $0.lastAccess == entry.time }) { removed += 1 }
         }
         evictedCount += removed

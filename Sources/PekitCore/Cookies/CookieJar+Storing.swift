@@ -14,14 +14,14 @@ extension CookieJar {
                         topLevel: RequestURL? = nil) throws -> Outcome {
         lock.lock(); defer { lock.unlock() }
         var header = setCookie
-        return try header.withUTF8 { try receive(bytes: $0, from: url, http: http, site: site, topLevel: topLevel) }
+        return try header.withUTF8 { try store(bytes: $0, from: url, http: http, site: site, topLevel: topLevel) }
     }
 
     /// `receive` in a request's context, as `header(for:context:)` takes it: its `http`, its
     /// top-level page, and its site, judged for `url` as a response's (`site(for:storing:in:)`).
     public func receive(bytes: UnsafeBufferPointer<UInt8>, from url: RequestURL, context: RequestContext) throws -> Outcome {
         lock.lock(); defer { lock.unlock() }
-        return try receive(bytes: bytes, from: url, http: context.http, site: context.site(for: url, storing: true, in: self), topLevel: context.topLevel)
+        return try store(bytes: bytes, from: url, http: context.http, site: context.site(for: url, storing: true, in: self), topLevel: context.topLevel)
     }
 
     /// `receive` of a Set-Cookie value's bytes where they are (a script's string, a response's
@@ -30,6 +30,12 @@ extension CookieJar {
     public func receive(bytes: UnsafeBufferPointer<UInt8>, from url: RequestURL, http: Bool = true,
                         site: RequestContext.Site = .same, topLevel: RequestURL? = nil) throws -> Outcome {
         lock.lock(); defer { lock.unlock() }
+        return try store(bytes: bytes, from: url, http: http, site: site, topLevel: topLevel)
+    }
+
+    /// `receive(bytes:…)` with the lock held.
+    private func store(bytes: UnsafeBufferPointer<UInt8>, from url: RequestURL, http: Bool, site: RequestContext.Site,
+                       topLevel: RequestURL?) throws -> Outcome {
         guard let parsed = SetCookie.parse(bytes) else {
             let setCookie = String(decoding: bytes, as: UTF8.self)
             let name = setCookie.split(separator: ";").first.map { String($0.prefix(40)) } ?? ""
@@ -37,7 +43,7 @@ extension CookieJar {
         }
         let name = parsed.name
         func reject(_ rule: CookieRule, _ reason: String) -> Outcome { .rejected(name: name, reason: reason, rule: rule) }
-        if let (rule, problem) = Cookie.problem(name: name, value: parsed.value, limit: limits.maxNameValueBytes, valueBytes: parsed.rawValue?.count) {
+        if let (rule, problem) = Cookie.problem(name: name, value: parsed.value, limit: storedLimits.maxNameValueBytes, valueBytes: parsed.rawValue?.count) {
             return reject(rule, problem)
         }
         // In an attribute: the name and value were looked at above, with their own words, so
@@ -47,7 +53,7 @@ extension CookieJar {
             let offset = attributes + at
             return reject(.controlCharacter, "the Set-Cookie value holds control byte 0x\(ASCII.hex(byte)) at byte \(offset) (the whole cookie is ignored, as RFC 6265bis section 5.6 says)")
         }
-        let wall = clock()
+        let wall = storedClock()
         let now = tick(at: wall)
         let host = try logicalHost(url)
         var cookie = Cookie(name: name, value: parsed.value, domain: host, path: parsed.path ?? Self.defaultPath(url.path),
@@ -85,7 +91,7 @@ extension CookieJar {
         }
         // CHIPS: a partitioned cookie belongs to the top-level site it was set under.
         if cookie.partitioned { cookie.partitionKey = self.site(of: topLevel ?? url) }
-        for filter in filters {
+        for filter in storedFilters {
             if let rewrite = filter.rewrite, let changed = try rewrite(cookie, url) { cookie = changed }
             if let accept = filter.accept, try !accept(cookie, url) { return reject(.filter, "refused by the filter \"\(filter.name)\"") }
         }
@@ -132,13 +138,11 @@ extension CookieJar {
         storedCount += 1
         noteForEviction(cookie)
         noteChange(cookie.key, .stored)
-        if domainCount > limits.perDomain { enforceLimits(domain: cookie.domain, now: now) } else { evictOverTotal() }
-        if !parsed.ignoredAttributes.isEmpty {
-            return .stored(cookie, warnings: parsed.ignoredAttributes.map {
-                Warning(rule: .attributeTooLong, reason: "the \($0) attribute's value is over \(SetCookie.maxAttributeValue) bytes: ignored")
-            })
+        if domainCount > storedLimits.perDomain { enforceLimits(domain: cookie.domain, now: now) } else { evictOverTotal() }
+        let warnings = parsed.ignoredAttributes.map {
+            Warning(rule: .attributeTooLong, reason: "the \($0) attribute's value is over \(SetCookie.maxAttributeValue) bytes: ignored")
         }
-        return .stored(cookie)
+        return .stored(cookie, warnings: warnings)
     }
 
     /// What a Domain attribute (as parsed: lower-cased, no leading dot) makes of a cookie from
@@ -190,11 +194,11 @@ extension CookieJar {
         // its seven strings was a tenth of loading a cookies.txt line.
         var cookie = consume given
         lock.lock(); defer { lock.unlock() }
-        if let (_, problem) = Cookie.problem(name: cookie.name, value: cookie.value, limit: limits.maxNameValueBytes, valueBytes: cookie.rawValue?.count) {
+        if let (_, problem) = Cookie.problem(name: cookie.name, value: cookie.value, limit: storedLimits.maxNameValueBytes, valueBytes: cookie.rawValue?.count) {
             throw CookieError.invalidCookie("cookie \"\(String(cookie.name.prefix(40)))\": \(problem)")
         }
         try checkStorable(&cookie)
-        let wall = clock()
+        let wall = storedClock()
         let now = tick(at: wall)
         cookie.expires = try Cookie.keptExpiry(cookie.expires, now: wall)
         if cookie.creation == 0 || !cookie.creation.isFinite { cookie.creation = now }
@@ -256,9 +260,9 @@ extension CookieJar {
     }
 
     func enforceLimits(domain: String, now: Double) {
-        if var list = byDomain[domain], list.count > limits.perDomain {
+        if var list = byDomain[domain], list.count > storedLimits.perDomain {
             list.removeAll { $0.isExpired(at: now) }
-            while list.count > limits.perDomain, let oldest = list.indices.min(by: { list[$0].lastAccess < list[$1].lastAccess }) {
+            while list.count > storedLimits.perDomain, let oldest = list.indices.min(by: { list[$0].lastAccess < list[$1].lastAccess }) {
                 list.remove(at: oldest)
                 evictedCount += 1
             }

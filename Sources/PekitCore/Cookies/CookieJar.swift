@@ -80,11 +80,13 @@ public final class CookieJar: @unchecked Sendable {
     // whole, as if the jar were used by one thread. Recursive, since filters and the clock run
     // inside operations and may read the jar.
     let lock = RecursiveLock()
-    private var storedLimits = Limits()
-    private var storedClock: @Sendable () -> Double
-    private var storedSuffixes: PublicSuffixList?
+    // The jar's own code, which runs with the lock held, reads these directly: a public getter
+    // takes the lock again (a pthread mutex lock and unlock), about ten a received cookie.
+    private(set) var storedLimits = Limits()
+    private(set) var storedClock: @Sendable () -> Double
+    private(set) var storedSuffixes: PublicSuffixList?
     private var storedLoader: (@Sendable () -> PublicSuffixList?)?
-    private var storedFilters: [CookieFilter] = []
+    private(set) var storedFilters: [CookieFilter] = []
 
     /// The limits on cookies and files (RFC 6265bis's at least, browsers' at most).
     public var limits: Limits {
@@ -201,11 +203,11 @@ public final class CookieJar: @unchecked Sendable {
     /// Whether `domain` is a public suffix, a trailing dot or not (`com.` is `com`: curl's
     /// CVE-2022-27779); false when there is no list.
     func isPublicSuffix(_ domain: String) -> Bool {
-        if publicSuffixes == nil, let loader = suffixLoader {
-            suffixLoader = nil
+        if storedSuffixes == nil, let loader = storedLoader {
+            storedLoader = nil
             publicSuffixes = loader()
         }
-        guard let list = publicSuffixes else { return false }
+        guard let list = storedSuffixes else { return false }
         if let last = lastSuffixCheck, last.domain == domain { return last.isSuffix }
         let answer = list.isPublicSuffix(domain.utf8.last == UInt8(ascii: ".") ? String(domain.dropLast()) : domain)
         lastSuffixCheck = (domain, answer)
@@ -214,7 +216,7 @@ public final class CookieJar: @unchecked Sendable {
 
     /// Strictly increasing times, so that creation order is total even within one clock tick.
     func tick(at now: Double? = nil) -> Double {
-        let now = now ?? clock()
+        let now = now ?? storedClock()
         lastTime = max(now, lastTime.nextUp)
         return lastTime
     }
@@ -268,7 +270,7 @@ public final class CookieJar: @unchecked Sendable {
     }
 
     func logicalHost(_ url: RequestURL) throws -> String {
-        for filter in filters { if let host = try filter.host?(url) { return host.lowercased() } }
+        for filter in storedFilters { if let host = try filter.host?(url) { return host.lowercased() } }
         return url.host
     }
 

@@ -82,6 +82,43 @@ public struct SetCookie: Equatable, Sendable {
     }
 
     /// `init?(_:)` over a value's bytes as they arrived.
+    /// A word of at most 8 bytes (lower-case ASCII letters and '-') packed little-endian, with
+    /// the bit that makes each letter lower case: `bytes | letters == packed` reads the bytes
+    /// as the word with its letters in any case, and its other bytes exactly.
+    struct Word {
+        let packed: UInt64, letters: UInt64, count: Int
+        init(_ word: StaticString) {
+            precondition(word.utf8CodeUnitCount <= 8, "a Word holds at most 8 bytes")
+            count = word.utf8CodeUnitCount
+            var packed: UInt64 = 0, letters: UInt64 = 0
+            for i in 0..<count {
+                let byte = word.utf8Start[i]
+                packed |= UInt64(byte) << (8 * UInt64(i))
+                if byte >= 0x61 && byte <= 0x7A { letters |= 0x20 << (8 * UInt64(i)) }
+            }
+            self.packed = packed; self.letters = letters
+        }
+        static let path = Word("path"), domain = Word("domain"), secure = Word("secure"), expires = Word("expires")
+        static let maxage = Word("max-age"), httponly = Word("httponly"), samesite = Word("samesite")
+        static let strict = Word("strict"), lax = Word("lax"), none = Word("none")
+    }
+
+    /// Whether `bytes[range]` is `word`, its letters in any case: `ASCII.equals(_:ignoringCase:)`
+    /// as one comparison of a word (each received cookie compares six or seven attribute names);
+    /// held to it on random bytes by `SetCookieWordTests`.
+    static func spells(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ word: Word) -> Bool {
+        guard range.count == word.count, let base = bytes.baseAddress else { return false }
+        var packed: UInt64 = 0
+        if range.lowerBound + 8 <= bytes.count {
+            // One load of 8 bytes, those past the word masked off.
+            let loaded = UInt64(littleEndian: UnsafeRawPointer(base).loadUnaligned(fromByteOffset: range.lowerBound, as: UInt64.self))
+            packed = word.count == 8 ? loaded : loaded & ((1 << (8 * UInt64(word.count))) - 1)
+        } else {
+            for i in 0..<range.count { packed |= UInt64(bytes[range.lowerBound + i]) << (8 * UInt64(i)) }
+        }
+        return packed | word.letters == word.packed
+    }
+
     static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> SetCookie? {
         let end = bytes.count
         func find(_ byte: UInt8, from start: Int, to limit: Int) -> Int? {
@@ -97,6 +134,7 @@ public struct SetCookie: Equatable, Sendable {
         func named(_ range: Range<Int>, _ word: StaticString) -> Bool {
             ASCII.equals(UnsafeBufferPointer(rebasing: bytes[range]), ignoringCase: word)
         }
+        func spells(_ range: Range<Int>, _ word: Word) -> Bool { Self.spells(bytes, range, word) }
         let firstSemicolon = find(0x3B, from: 0, to: end)
         let nameValueEnd = firstSemicolon ?? end
         // §5.6 steps 3 to 5: no '=', an empty name and the whole pair the value; both empty: ignored.
@@ -120,30 +158,30 @@ public struct SetCookie: Equatable, Sendable {
             let tooLong = attributeValue.count > Self.maxAttributeValue
             if tooLong { cookie.ignoredAttributes.append(text(attributeName)) }
             switch tooLong ? (0, 0) : (attributeName.count, initial) {
-            case (4, 0x70) where named(attributeName, "path"):
+            case (4, 0x70) where spells(attributeName, Word.path):
                 cookie.path = attributeValue.first.map({ bytes[$0] }) == 0x2F ? text(attributeValue) : nil
-            case (6, 0x64) where named(attributeName, "domain"):
+            case (6, 0x64) where spells(attributeName, Word.domain):
                 // §5.6.3: an empty value is ignored (an earlier Domain stands); "." empties it
                 // after the dot is dropped, which makes the cookie host-only (§5.7 step 8).
                 if attributeValue.isEmpty { break }
                 var domain = attributeValue
                 if domain.first.map({ bytes[$0] }) == 0x2E { domain = domain.dropFirst() }
                 cookie.domain = domain.isEmpty ? nil : ASCII.lowercased(UnsafeBufferPointer(rebasing: bytes[domain]))
-            case (6, 0x73) where named(attributeName, "secure"):
+            case (6, 0x73) where spells(attributeName, Word.secure):
                 cookie.secure = true
-            case (7, 0x65) where named(attributeName, "expires"):
+            case (7, 0x65) where spells(attributeName, Word.expires):
                 if let seconds = CookieDate.parse(text(attributeValue)) { cookie.expires = seconds }
-            case (7, 0x6D) where named(attributeName, "max-age"):
+            case (7, 0x6D) where spells(attributeName, Word.maxage):
                 // A digit or '-' first, then digits only; otherwise the attribute is ignored.
                 let digits = UnsafeBufferPointer(rebasing: bytes[attributeValue])
                 if let first = digits.first, first == 0x2D || (0x30...0x39).contains(first),
                    digits.dropFirst().allSatisfy({ (0x30...0x39).contains($0) }), !(digits.count == 1 && first == 0x2D) {
                     cookie.maxAge = ASCII.int64(digits) ?? (first == 0x2D ? Int64.min : Int64.max)
                 }
-            case (8, 0x68) where named(attributeName, "httponly"):
+            case (8, 0x68) where spells(attributeName, Word.httponly):
                 cookie.httpOnly = true
-            case (8, 0x73) where named(attributeName, "samesite"):
-                cookie.sameSite = named(attributeValue, "strict") ? .strict : named(attributeValue, "lax") ? .lax : named(attributeValue, "none") ? Cookie.SameSite.none : nil
+            case (8, 0x73) where spells(attributeName, Word.samesite):
+                cookie.sameSite = spells(attributeValue, Word.strict) ? .strict : spells(attributeValue, Word.lax) ? .lax : spells(attributeValue, Word.none) ? Cookie.SameSite.none : nil
             case (11, 0x70) where named(attributeName, "partitioned"):
                 cookie.partitioned = true
             default:

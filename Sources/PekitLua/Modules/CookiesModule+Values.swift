@@ -36,12 +36,16 @@ extension CookiesModule {
 
     /// Calls `body` with the cookie's fields as C reads them (its text borrowed, not copied).
     static func withFields<T>(of cookie: Cookie, _ body: (inout pekit_cookie_fields) -> T) -> T {
-        var name = cookie.name, domain = cookie.domain, path = cookie.path, partition = cookie.partitionKey ?? ""
-        // The value's bytes as they came (one that is not UTF-8 too): a Lua string holds bytes.
-        let value = cookie.valueBytes
+        var name = cookie.name, domain = cookie.domain, path = cookie.path, partition = cookie.partitionKey ?? "", text = cookie.value
         // The SameSite words are static strings: their bytes need no copy.
         let sameSite: StaticString = switch cookie.sameSite { case .strict?: "Strict"; case .lax?: "Lax"; case .none?: "None"; case nil: "" }
-        return name.withUTF8 { name in value.withUnsafeBufferPointer { value in domain.withUTF8 { domain in path.withUTF8 { path in partition.withUTF8 { partition in
+        // The value's bytes as they came (one that is not UTF-8 too: a Lua string holds bytes),
+        // read where they are, no array made of them (this runs for every cookie received).
+        func withValue(_ body: (UnsafeBufferPointer<UInt8>) -> T) -> T {
+            if let raw = cookie.rawValue { return raw.withUnsafeBufferPointer(body) }
+            return text.withUTF8(body)
+        }
+        return name.withUTF8 { name in withValue { value in domain.withUTF8 { domain in path.withUTF8 { path in partition.withUTF8 { partition in
             var fields = pekit_cookie_fields(
                 name: pekit_span(name), value: pekit_span(value), domain: pekit_span(domain), path: pekit_span(path),
                 same_site: pekit_span(UnsafeBufferPointer(start: sameSite.utf8Start, count: sameSite.utf8CodeUnitCount)),

@@ -108,7 +108,7 @@ package enum CookiesModule: LuaModule {
                 let outcome = try pointer.withMemoryRebound(to: UInt8.self, capacity: length) {
                     try jar.receive(bytes: UnsafeBufferPointer(start: $0, count: length), from: url, context: given)
                 }
-                switch outcome {
+                switch consume outcome {
                 case .stored(let cookie, let ignored):
                     try records.append(cookie)
                     for warning in ignored { warnings.append((cookie.name, warning.reason, warning.rule)) }
