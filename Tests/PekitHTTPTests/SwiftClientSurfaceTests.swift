@@ -156,4 +156,19 @@ final class SwiftClientSurfaceTests: XCTestCase {
         builder.method = "BAD METHOD"
         XCTAssertThrowsError(try builder.build()) { XCTAssertEqual("\($0)", "method \"BAD METHOD\" is not an HTTP token") }
     }
+
+    /// Server-sent events as an AsyncSequence (issue 73): each as it comes, with its last event ID.
+    func testServerSentEventsAreAnAsyncSequence() async throws {
+        let client = try PekitClient()
+        let started = Date()
+        let streamed = try await client.stream(try RequestBuilder(url: server.base + "/events?n=3&pause=0.3").build())
+        XCTAssertEqual(streamed.head.header("Content-Type")?.description, "text/event-stream")
+        var events: [ServerSentEvent] = [], arrivals: [TimeInterval] = []
+        for try await event in streamed.body.events {
+            events.append(event)
+            arrivals.append(Date().timeIntervalSince(started))
+        }
+        XCTAssertEqual(events, (1...3).map { ServerSentEvent(data: "event \($0)", lastEventId: "\($0)") })
+        XCTAssertGreaterThan(arrivals[2] - arrivals[0], 0.4, "the events came at once: \(arrivals)")
+    }
 }

@@ -18,6 +18,10 @@ Endpoints (any method unless noted):
   /chain/N[?delay=S]    302 to /chain/N-1 … /chain/0 is /echo (each hop S seconds late)
   /delay/SECONDS        waits, then /echo
   /bytes/N[?chunked=1][&pause=S]  N bytes, byte i = i % 251 (S seconds between blocks of 16,064)
+  /events?n=N[&pause=S&retry=MS&type=T&close_after=C]  a server-sent event stream
+                        (text/event-stream, or T): events up to N, "id: k" and "data: event k" (k
+                        from the request's Last-Event-ID + 1, else 1), S seconds apart (0.2),
+                        chunked, "retry: MS" first; the connection ends after C events (all)
   /upload               reads the body in pieces: JSON {length, sha256}
   /status/CODE          that status with a one-line body
   /flaky/KEY/N[?status=S&after=A]  the first N requests for KEY answer S (503) with Retry-After A
@@ -390,6 +394,28 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 if pause:
                     self.wfile.flush()
                     time.sleep(pause)
+            return
+        if head == "events":
+            q = dict(query)
+            total, pause = int(q.get("n", "3")), float(q.get("pause", "0.2"))
+            first = int(self.headers.get("Last-Event-ID") or 0) + 1
+            self.send_response(200)
+            self.send_header("Content-Type", q.get("type", "text/event-stream"))
+            self.send_header("Cache-Control", "no-store")
+            self.send_header("Transfer-Encoding", "chunked")
+            self.end_headers()
+
+            def chunk(data):
+                self.wfile.write(b"%x\r\n" % len(data) + data + b"\r\n")
+                self.wfile.flush()
+            if q.get("retry"):
+                chunk(b"retry: %s\n\n" % q["retry"].encode())
+            last = min(total, first + int(q.get("close_after", total)) - 1)
+            for k in range(first, last + 1):
+                chunk(b"id: %d\ndata: event %d\n\n" % (k, k))
+                if k < last:
+                    time.sleep(pause)
+            self.wfile.write(b"0\r\n\r\n")
             return
         if head == "upload":
             length = int(self.headers.get("Content-Length") or 0)

@@ -44,6 +44,8 @@ package enum HTTPModule: LuaModule {
         package var defaultConnect: [HostMapping] = []
         /// `pekit test --timeout`: the limit of a send that gives none of its own, in seconds.
         package var defaultTimeout: Double?
+        /// The event streams scripts read (`pekit.http.events`).
+        let eventSources = LuaHandleTable<EventSource>(metatable: "pekit.http.events")
     }
 
     package static func state(_ runtime: LuaRuntime) -> State { runtime.moduleState(State.self, State.init) }
@@ -407,6 +409,7 @@ package enum HTTPModule: LuaModule {
         // A function, not a field: curl_version() initialises libcurl's TLS and LDAP libraries,
         // which every pekit start-up would otherwise pay for.
         installBatchFunctions(into: http, in: runtime)
+        installEvents(into: http, in: runtime)
         setFunction(http, "pekit.http", "curl_version") { call in call.stack.push(PekitClient.curlVersion); return 1 }
         setFunction(http, "pekit.http", "decode") { call in
             let body = try call.bytes(1), coding = try call.string(2)

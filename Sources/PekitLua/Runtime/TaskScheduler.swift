@@ -73,6 +73,8 @@ final class TaskScheduler {
     private var runnable: [LuaTask] = []
     private var runnableHead = 0
     private var sleepers: [(until: Double, task: LuaTask)] = []
+    /// Work due at a time (an event stream's reconnection), run by the loop like a sleeper's wake.
+    private var timers: [(at: Double, run: () -> Void)] = []
     private(set) var isRunning = false
     /// Tasks not yet over: "wait for every task" asks this, not each task.
     private(set) var unfinished = 0
@@ -106,6 +108,11 @@ final class TaskScheduler {
     func sleep(_ task: LuaTask, seconds: Double) {
         task.state = .waiting
         sleepers.append((PekitClient.now() + seconds, task))
+    }
+
+    /// Runs `work` once `seconds` have passed, from the loop (`run`), whichever task is waiting.
+    func after(_ seconds: Double, _ work: @escaping () -> Void) {
+        timers.append((PekitClient.now() + seconds, work))
     }
 
     /// Suspends `task` until every one of `others` is over, then calls `then` (which wakes it).
@@ -180,13 +187,20 @@ final class TaskScheduler {
                 sleepers = still
                 if runnableHead < runnable.count { continue }
             }
+            if !timers.isEmpty {
+                let due = timers.filter { $0.at <= now }
+                timers.removeAll { $0.at <= now }
+                for timer in due { timer.run() }
+                if !due.isEmpty { continue }
+            }
             if let deadline, now >= deadline { return }
             var wait = 1.0
             if let soonest = sleepers.map(\.until).min() { wait = min(wait, soonest - now) }
+            if let soonest = timers.map(\.at).min() { wait = min(wait, soonest - now) }
             if let deadline { wait = min(wait, deadline - now) }
             if let engine, engine.pending > 0 {
                 engine.step(timeout: max(0, wait))
-            } else if !sleepers.isEmpty || deadline != nil {
+            } else if !sleepers.isEmpty || !timers.isEmpty || deadline != nil {
                 var t = timespec(tv_sec: 0, tv_nsec: Int(min(max(0, wait), 0.05) * 1e9))
                 nanosleep(&t, nil)
             } else {
