@@ -70,7 +70,7 @@ enum Redirect {
         if toGet {
             next.method = "GET"
             next.body = .empty
-            for name in ["Content-Type", "Content-Length", "Content-Encoding", "Transfer-Encoding"] { next.headers.remove(name) }
+            for name in ["Content-Type", "Content-Length", "Content-Encoding", "Transfer-Encoding", "Expect"] { next.headers.remove(name) }
         }
         if let field = request.headers["Host"] {
             // A Host the user wrote (not the URL's own) stays while the chain stays on the same

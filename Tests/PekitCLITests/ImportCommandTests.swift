@@ -53,6 +53,40 @@ final class ImportCommandTests: XCTestCase {
         }
     }
 
+    /// Issue 73: curl's -T uploads as curl 7.88 does (PUT, no Content-Type, Expect:
+    /// 100-continue, the file's name after a URL ending in /, standard input chunked): bash
+    /// running curl, `--send` and the printed script put the same bytes on the wire; -T beside
+    /// -d is refused as curl refuses it (exit 2).
+    func testUploadFileIsCurls() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/curl") else { throw XCTSkip("curl is not installed") }
+        let dir = try makeTemporaryDirectory("upload-file")
+        try "hello\r\nworld".write(toFile: dir.appendingPathComponent("a b.txt").path, atomically: true, encoding: .utf8)
+        let forms = [
+            "curl -T 'a b.txt' URL/dir/",
+            "curl -T 'a b.txt' URL",
+            "curl --upload-file 'a b.txt' -X POST -H 'Content-Type: text/plain' URL/up/",
+            "printf 'xyz' | curl -T - URL/stdin",
+        ]
+        let (server, port) = try RequestCommandTests.startEcho(requests: forms.count * 3)
+        defer { server.terminate() }
+        for form in forms {
+            let command = form.replacingOccurrences(of: "URL", with: "http://127.0.0.1:\(port)")
+            let bash = try PekitProcess.run(program: URL(fileURLWithPath: "/bin/bash"), ["-c", command.replacingOccurrences(of: "curl ", with: "curl -s ")], directory: dir)
+            XCTAssertEqual(bash.status, 0, "\(form): \(bash.stderr)")
+            XCTAssertTrue(bash.stdout.contains("Expect: 100-continue"), "\(form): \(bash.stdout)")
+            let sent = try PekitProcess.run(["import", "curl", "--send", command], directory: dir)
+            XCTAssertEqual(sent.stdout, bash.stdout, "\(form): --send")
+            let script = try PekitProcess.run(["import", "curl", command], directory: dir)
+            XCTAssertEqual(script.status, 0, "\(form): \(script.stderr)")
+            XCTAssertTrue(script.stdout.contains("  upload = true,\n"), script.stdout)
+            let ran = try PekitProcess.run(["run", "-"], stdin: Array(script.stdout.utf8), directory: dir)
+            XCTAssertEqual(ran.stdout, bash.stdout, "\(form): the script\n\(script.stdout)")
+        }
+        let both = try PekitProcess.run(["import", "curl", "--send", "curl -T 'a b.txt' -d x http://127.0.0.1:\(port)/"], directory: dir)
+        XCTAssertEqual(both.status, 2)
+        XCTAssertEqual(both.stderr, "pekit request: You can only select one HTTP request method! You asked for both PUT (-T, --upload-file) and POST (-d), as curl says (see 'pekit request --help')\n")
+    }
+
     /// Issue 69: a pasted command is a shell command. Its variables, `<`, here-documents,
     /// here-strings and `echo`/`printf`/`cat` pipelines are read as bash reads them: bash
     /// running curl, `--send` and the printed script (which reads the variables when it runs)

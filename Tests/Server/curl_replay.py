@@ -368,6 +368,7 @@ def run_case(fixture, client, pekit):
 REFUSALS = [
     (re.compile(r"curl's (\S+) is not something pekit takes"), "{0}"),
     (re.compile(r"the URL has curl's glob (?:list|range)"), "URL globbing"),
+    (re.compile(r"the -T file name has curl's glob (?:list|range)"), "-T globbing"),
     (re.compile(r"-w: unknown variable %\{([^}]+)\}"), "-w %{{{0}}}"),
     (re.compile(r"-w: unknown %(\w+)\{"), "-w %{0}{{…}}"),
     (re.compile(r'Protocol "(\w+)" not supported'), "{0}:// URLs"),

@@ -74,7 +74,7 @@ extension RequestBuilder {
             fields.addValid("Content-Length", String(length))
         }
         if let bodyType, !given("Content-Type") { try fields.add("Content-Type", bodyType) }
-        if length > Self.expectThreshold, !given("Expect") { fields.addValid("Expect", "100-continue") }
+        if length > Self.expectThreshold || (uploadsAsCurl && (length > 0 || chunked)), !given("Expect") { fields.addValid("Expect", "100-continue") }
         return fields
     }
 

@@ -88,6 +88,9 @@ public struct RequestBuilder: Sendable {
     /// Sends `method` as given (`wHat` stays `wHat`), as curl's `-X` does: methods are
     /// case-sensitive (RFC 9110 §9.1).
     public var keepsMethodCase = false
+    /// The body is an upload as curl's `-T` sends one: no `Content-Type`, and `Expect:
+    /// 100-continue` whatever its size (libcurl asks for it on every HTTP/1.1 upload).
+    public var uploadsAsCurl = false
     /// Reads `url` as curl reads one from its command line (`CurlURL`): one to three slashes
     /// after the scheme, dot segments removed (unless `keepsDotSegments`), the host's case kept
     /// for `Host`, a name ending in a number taken as a name, and the path and query escaped as
@@ -252,10 +255,10 @@ public struct RequestBuilder: Sendable {
             bodyType = "application/json"
         case .bytes(let bytes, let type):
             requestBody = .bytes(bytes)
-            bodyType = type ?? "application/octet-stream"
+            bodyType = type ?? (uploadsAsCurl ? nil : "application/octet-stream")
         case .file(let path, let type):
             requestBody = .file(path)
-            bodyType = type ?? "application/octet-stream"
+            bodyType = type ?? (uploadsAsCurl ? nil : "application/octet-stream")
         case .multipart(var parts):
             if let params, placement != .query {
                 // Parameters become text fields, named by the policy's key rules.

@@ -21,7 +21,7 @@ package enum RequestModule: LuaModule {
     }
 
     static let requestFields = ["method", "keep_method_case", "url", "url_as_curl", "path_as_is", "base", "params", "policy", "params_in", "methods_in_query", "headers", "json", "form",
-                                "body", "body_file", "content_type", "multipart", "boundary", "auth", "jar", "connect", "sign", "target", "compressed",
+                                "body", "body_file", "upload", "content_type", "multipart", "boundary", "auth", "jar", "connect", "sign", "target", "compressed",
                                 "user_agent", "referer", "cookie"] + CookiesModule.contextFields
 
     /// The request of the handle at `index`, with its send defaults.
@@ -52,6 +52,7 @@ package enum RequestModule: LuaModule {
         if let method = fixedMethod ?? fieldMethod { builder.method = .init(method) }
         // The method as written ("wHat"), as curl's -X sends it; upper-cased otherwise.
         builder.keepsMethodCase = try fields.flag("keep_method_case") ?? false
+        builder.uploadsAsCurl = try fields.flag("upload") ?? false
         // The URL as curl reads its command line (`pekit import curl` writes this where the two
         // readings differ), and its dot segments kept as with curl's --path-as-is.
         builder.readsURLAsCurl = try fields.flag("url_as_curl") ?? false

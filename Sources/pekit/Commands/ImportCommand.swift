@@ -294,7 +294,7 @@ private func luaScript(_ request: PekitRequest, builder: RequestBuilder, options
     if let referer = builder.referer { field("referer", luaQuote(referer)) }
     if let token = builder.bearerToken { field("auth", "{ bearer = \(luaQuote(token)) }") }
     else if let (user, password) = builder.basicAuth { field("auth", "{ user = \(luaQuote(user)), password = \(luaQuote(password)) }") }
-    if builder.acceptEncoding != nil { field("compressed", "true") }
+    for (flag, name) in [(builder.acceptEncoding != nil, "compressed"), (builder.uploadsAsCurl, "upload")] where flag { field(name, "true") }
     if !builder.headers.isEmpty {
         // A list of pairs keeps the order and repeats; a field written with other spacing than
         // one space after the colon is given as its whole line, which is sent as written.

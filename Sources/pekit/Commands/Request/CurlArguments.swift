@@ -235,16 +235,16 @@ func curlGuessedScheme(_ url: String) -> String {
 /// expand into several URLs (`{a,b}`, `[1-5]`, `[a-z:2]`) is refused, as pekit sends the one URL
 /// given; brackets or braces curl cannot read as a glob (`u[name]`, a `}` alone; `[]` is kept)
 /// fail as curl fails them, with its exit status 3 (its test 2409).
-func curlGlobbed(_ url: String) throws -> String {
+func curlGlobbed(_ url: String, subject: String = "the URL") throws -> String {
     let chars = Array(url)
     guard chars.contains(where: { "[]{}".contains($0) }) else { return url }
     var out = ""
     var i = 0
     func refuse(_ what: String) -> UsageError {
-        UsageError(command: "request", message: "the URL has curl's glob \(what) at character \(i + 1), which curl expands into several URLs: give each URL, or -g/--globoff to send it as written (\\[ and \\{ write a bracket)")
+        UsageError(command: "request", message: "\(subject) has curl's glob \(what) at character \(i + 1), which curl expands into several \(subject == "the URL" ? "URLs: give each URL" : "names: give each"), or -g/--globoff to send it as written (\\[ and \\{ write a bracket)")
     }
     func malformed(_ what: String) -> CommandFailure {
-        CommandFailure(message: "pekit request: \(what) in the URL at character \(i + 1), as curl's globbing reads it: -g/--globoff sends brackets and braces as written (\\[ and \\{ write one)", status: 3)
+        CommandFailure(message: "pekit request: \(what) in \(subject) at character \(i + 1), as curl's globbing reads it: -g/--globoff sends brackets and braces as written (\\[ and \\{ write one)", status: 3)
     }
     while i < chars.count {
         let c = chars[i]

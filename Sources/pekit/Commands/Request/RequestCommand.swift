@@ -160,7 +160,7 @@ func runSeveral(_ parsed: Arguments, urls: [String], _ handler: BuiltRequestHand
         let client = try PekitClient()
         for (number, (url, output)) in zip(urls, choices).enumerated() {
             report(url) {
-                try buildAndRun(parsed, url: url, output: output, sharedJar: sharedJar) { request, builder, _ in
+                try buildAndRun(parsed, url: url, urlIndex: number, output: output, sharedJar: sharedJar) { request, builder, _ in
                     sharedJar = builder.jar
                     let delivery = try Delivery(request, builder: builder, parsed, output: output, alone: true, heads: heads, rate: rate, urlnum: number)
                     return try delivery.finish(Result { try client.sendBlocking(request, options: delivery.options) })
@@ -172,7 +172,7 @@ func runSeveral(_ parsed: Arguments, urls: [String], _ handler: BuiltRequestHand
     // -Z: every request built first (a usage error stops the command before anything is sent).
     var deliveries: [Delivery] = []
     for (number, (url, output)) in zip(urls, choices).enumerated() {
-        _ = try buildAndRun(parsed, url: url, output: output, sharedJar: sharedJar) { request, builder, _ in
+        _ = try buildAndRun(parsed, url: url, urlIndex: number, output: output, sharedJar: sharedJar) { request, builder, _ in
             sharedJar = builder.jar
             deliveries.append(try Delivery(request, builder: builder, parsed, output: output, alone: false, heads: heads, rate: rate, urlnum: number))
             return 0

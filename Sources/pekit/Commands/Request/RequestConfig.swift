@@ -8,10 +8,10 @@ import PekitLua
 /// or shows it (`--raw`, `--curl`, `--describe`).
 /// `sharedJar`: the cookie engine of an earlier URL of the same command, which this one uses
 /// (curl shares its cookies across a command's URLs).
-func buildAndRun(_ parsed: Arguments, url: String, output: OutputChoice, sharedJar: CookieJar? = nil, _ handler: BuiltRequestHandler?) throws -> Int32 {
+func buildAndRun(_ parsed: Arguments, url: String, urlIndex: Int = 0, output: OutputChoice, sharedJar: CookieJar? = nil, _ handler: BuiltRequestHandler?) throws -> Int32 {
     do {
         let sending = try isSending(parsed)
-        let builder = try requestBuilder(parsed, url: url, sending: sending, sharedJar: sharedJar)
+        let builder = try requestBuilder(parsed, url: url, urlIndex: urlIndex, sending: sending, sharedJar: sharedJar)
         var request = try builder.build()
         if let spec = parsed.value(RequestOptions.awsSigv4) {
             try signAWS(&request, spec: spec, user: parsed.value(RequestOptions.user))
@@ -53,7 +53,7 @@ func buildAndRun(_ parsed: Arguments, url: String, output: OutputChoice, sharedJ
 /// (`--param`, `--policy`, `--jar`, `--connect`). A Lua host is started only for a policy.
 /// `sharedJar`, when given, is the jar (loaded from --jar and -b files, with --filter's
 /// plugins, before an earlier URL of the command) this URL uses as it is.
-func requestBuilder(_ parsed: Arguments, url: String, sending: Bool, sharedJar: CookieJar? = nil) throws -> RequestBuilder {
+func requestBuilder(_ parsed: Arguments, url: String, urlIndex: Int = 0, sending: Bool, sharedJar: CookieJar? = nil) throws -> RequestBuilder {
     // A URL with no scheme gets the one curl guesses; one relative to --base is not guessed at.
     let base = parsed.value(RequestOptions.base)
     let url = base == nil ? curlGuessedScheme(url) : url
@@ -126,6 +126,17 @@ func requestBuilder(_ parsed: Arguments, url: String, sending: Bool, sharedJar: 
     }
     if !parts.isEmpty { bodies.append((.multipart(parts), "-F")) }
     if let path = parsed.value(RequestOptions.bodyFile) { bodies.append((.file(path, contentType: nil), "--body-file")) }
+    // Each -T goes with one URL, in order, as curl pairs them; a URL past the last has none.
+    let uploads = parsed.all(RequestOptions.uploadFile)
+    if urlIndex < uploads.count {
+        let upload = parsed.has(RequestOptions.globoff) ? uploads[urlIndex] : try curlGlobbed(uploads[urlIndex], subject: "the -T file name")
+        // curl 7.88 refuses -T beside -d, -F or --json: both a PUT and a POST (exit 2).
+        if let other = bodies.first {
+            throw UsageError(command: "request", message: "You can only select one HTTP request method! You asked for both PUT (-T, --upload-file) and POST (\(other.1)), as curl says")
+        }
+        try curlUpload(upload, into: &builder)
+        bodies.append((builder.body, "-T"))
+    }
     if bodies.count > 1 {
         throw UsageError(command: "request", message: "give one body: \(bodies.map(\.1).joined(separator: " and ")) cannot go together")
     }
@@ -153,7 +164,7 @@ func requestBuilder(_ parsed: Arguments, url: String, sending: Bool, sharedJar: 
     }
     builder.connect = try parsed.all(RequestOptions.connect).map { try connectMapping($0, command: "request") }
     builder.connect += try curlMappings(parsed)
-    builder.method = .init(parsed.value(RequestOptions.method) ?? (parsed.has(RequestOptions.head) ? "HEAD" : builder.body.isNone ? "GET" : "POST"))
+    builder.method = .init(parsed.value(RequestOptions.method) ?? (parsed.has(RequestOptions.head) ? "HEAD" : builder.uploadsAsCurl ? "PUT" : builder.body.isNone ? "GET" : "POST"))
     // -X as curl sends it: methods are case-sensitive (`-X wHat` is `wHat`); the URL as curl
     // reads its command line (slashes, dot segments, the host's case, escapes).
     builder.keepsMethodCase = true
@@ -279,4 +290,38 @@ func connectMapping(_ spec: String, command: String) throws -> HostMapping {
         throw UsageError(command: command, message: "--connect takes NAME:PORT=ADDRESS:PORT, not '\(spec)'")
     }
     return try HostMapping(String(spec[..<eq]), String(spec[spec.index(after: eq)...]), written: "--connect \(spec)")
+}
+
+/// curl's `-T FILE`: the file streamed as the body with no `Content-Type` and `Expect:
+/// 100-continue` (as libcurl uploads), a URL whose path is empty or ends in `/` given the file's
+/// name (escaped as `curl_easy_escape` escapes it: curl's `add_file_name_to_url`), and `-T -`
+/// (or `.`) standard input, sent chunked as curl sends a body of unknown size.
+/// - Throws: `CommandFailure` (exit 26) for a file that cannot be read, as curl's "Can't open".
+private func curlUpload(_ path: String, into builder: inout RequestBuilder) throws {
+    builder.uploadsAsCurl = true
+    if path == "-" || path == "." {
+        builder.body = .bytes(try readAllInput(), contentType: nil)
+        if !builder.headers.contains(where: { PekitHeaders.sameName($0.name, "Transfer-Encoding") }) {
+            builder.headers.append(RequestBuilder.Header("Transfer-Encoding", "chunked"))
+        }
+        return
+    }
+    guard FilePaths.isReadable(path) else {
+        throw CommandFailure(message: "pekit request: -T: cannot read \(PercentDecodingError.printable(Array(path.utf8)))", status: 26)
+    }
+    builder.body = .file(path, contentType: nil)
+    // The name goes after a path that is empty or ends in /, before any query.
+    let url = builder.url
+    let schemeEnd = url.range(of: "://").map { $0.upperBound } ?? url.startIndex
+    let queryStart = url[schemeEnd...].firstIndex(where: { $0 == "?" || $0 == "#" }) ?? url.endIndex
+    let beforeQuery = url[..<queryStart]
+    let pathStart = beforeQuery[schemeEnd...].firstIndex(of: "/")
+    guard pathStart == nil || beforeQuery.hasSuffix("/") else { return }
+    let name = String(path.split(separator: "/", omittingEmptySubsequences: false).last ?? "")
+    // Escaped as curl 7.88 escapes it (its URL API): unreserved bytes kept, hex in lower case.
+    var escaped = "", hex = 0
+    for c in PercentEncoder(allowed: .unreserved).encode(name) {
+        if c == "%" { hex = 2; escaped.append(c) } else if hex > 0 { hex -= 1; escaped += c.lowercased() } else { escaped.append(c) }
+    }
+    builder.url = String(beforeQuery) + (pathStart == nil ? "/" : "") + escaped + url[queryStart...]
 }

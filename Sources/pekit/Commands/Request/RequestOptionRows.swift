@@ -36,6 +36,11 @@ enum RequestOptions {
         """)
     static let file = Option("file", value: "f=@path", "a multipart file part (repeat; -F f=@path says the same)")
     static let bodyFile = Option("body-file", value: "PATH", "a raw body streamed from PATH (any size, bounded memory)")
+    static let uploadFile = Option("upload-file", short: "T", value: "FILE", """
+        upload FILE as curl -T does: PUT (unless -X), the body streamed, no
+        Content-Type, Expect: 100-continue; a URL ending in / gets the file's
+        name; - reads standard input and sends it chunked
+        """)
     static let header = Option("header", short: "H", value: "'K: V'", """
         a header (repeat, repeats kept; as curl: 'K:' removes a default one,
         'K;' sends it empty, the line goes as written, 'X-A:1' as X-A:1; @FILE
@@ -217,7 +222,7 @@ enum RequestOptions {
     static let requestRows: [Option] = [method, policy, param, paramJson, paramsIn, form, formString, json, file, bodyFile, header, jar, force, filter] + CookieContextOptions.rows + [
                                         connect, base, url, globoff, pathAsIs, requestTarget, user, awsSigv4, .plugins]
     static let showRows: [Option] = [raw, curl, describe, send, color, .help]
-    static let curlRows: [Option] = [data, dataAscii, dataRaw, dataBinary, dataUrlencode, get, urlQuery, oauth2Bearer, userAgent, referer, connectTo, resolve, cookie, compressed]
+    static let curlRows: [Option] = [data, dataAscii, dataRaw, dataBinary, dataUrlencode, uploadFile, get, urlQuery, oauth2Bearer, userAgent, referer, connectTo, resolve, cookie, compressed]
     static let sendRows: [HelpSection.Row] = [include, head, fail, failWithBody, output, progress, noProgress, noBuffer, remoteName, outputDir, dumpHeader, writeOut,
                                              verbose, traceAscii].map { .option($0) } + [.argument("URL...", """
         several URLs: the same request to each, one after another (curl's way);
