@@ -44,7 +44,7 @@ lines += ["Ingest from Lua (`pekit run scripts/bench-tools/cookie_ingest.lua N`:
           "5 interleaved rounds, medians:", "",
           "| cookies received | pekit µs a cookie | python µs a cookie | ratio | target |", "|---|---|---|---|---|"]
 for n in sizes:
-    lines.append(f"| {n:,} | {med[n][0]:.2f} | {med[n][1]:.1f} | {med[n][1] / med[n][0]:.1f}× | ≥ 10× |")
+    lines.append(f"| {n:,} | {med[n][0]:.2f} | {med[n][1]:.1f} | {med[n][1] / med[n][0]:.1f}× | ≥ 12× (issue 70) |")
 lines += ["", "Growth (µs a cookie at 100k ÷ at 1k, and ÷ at 10k, where pekit's jar is already at its limit): "
           f"pekit {med[100000][0] / med[1000][0]:.2f} and {med[100000][0] / med[10000][0]:.2f}, "
           f"python {med[100000][1] / med[1000][1]:.2f} and {med[100000][1] / med[10000][1]:.2f}."]
