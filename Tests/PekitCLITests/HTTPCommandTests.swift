@@ -123,6 +123,52 @@ final class HTTPCommandTests: XCTestCase {
         }
     }
 
+    /// Issue 73: -O -J names the file as curl 7.88 does: the Content-Disposition fields of curl's
+    /// own -J tests (1311, 1312, 1313, 1584, 1585) and more, each answered by the test server and
+    /// fetched by curl and by pekit into directories of their own: the same files, the same
+    /// bytes; a file already there is not replaced (exit 23, as curl); -J with -i is refused.
+    func testRemoteHeaderNameIsCurls() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/curl") else { throw XCTSkip("curl is not installed") }
+        func canned(_ reply: String) -> String {
+            "\(server.base)/canned?b=" + Data(reply.utf8).base64EncodedString().addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+        }
+        let fields = [
+            "filename=name1311; charset=funny; option=strange", "inline; filename=\"name1312;weird\"", "inline; filename='name1313",
+            "filename=log/server/name1584", "filename=log\\server\\name1585", "attachment; FILENAME=upper", "attachment; filename*=UTF-8''x; filename=\"b c.txt\"",
+            "attachment; filename=/", "attachment", nil,
+        ]
+        for (n, field) in fields.enumerated() {
+            let url = canned("HTTP/1.1 200 OK\r\n" + (field.map { "Content-Disposition: \($0)\r\n" } ?? "") + "Content-Length: 4\r\n\r\nbody")
+            var got: [String: [String: Data]] = [:]
+            for client in ["curl", "pekit"] {
+                let dir = try makeTemporaryDirectory("J-\(client)-\(n)")
+                let result = client == "curl"
+                    ? try PekitProcess.run(program: URL(fileURLWithPath: "/usr/bin/curl"), ["-s", "-O", "-J", "--output-dir", dir.path, url])
+                    : try PekitProcess.run(["request", "--send", "-s", "-O", "-J", "--output-dir", dir.path, url])
+                XCTAssertEqual(result.status, field == "attachment; filename=/" ? 23 : 0, "\(client), \(field ?? "no field"): \(result.stderr)")
+                var files: [String: Data] = [:]
+                for name in try FileManager.default.contentsOfDirectory(atPath: dir.path) { files[name] = try Data(contentsOf: dir.appendingPathComponent(name)) }
+                got[client] = files
+            }
+            XCTAssertEqual(got["pekit"], got["curl"], field ?? "no field")
+        }
+        // A file of the name already there: curl and pekit leave it and exit 23.
+        let url = canned("HTTP/1.1 200 OK\r\nContent-Disposition: filename=kept\r\nContent-Length: 4\r\n\r\nbody")
+        for client in ["curl", "pekit"] {
+            let dir = try makeTemporaryDirectory("J-exists-\(client)")
+            try "mine".write(to: dir.appendingPathComponent("kept"), atomically: true, encoding: .utf8)
+            let result = client == "curl"
+                ? try PekitProcess.run(program: URL(fileURLWithPath: "/usr/bin/curl"), ["-s", "-O", "-J", "--output-dir", dir.path, url])
+                : try PekitProcess.run(["request", "--send", "-s", "-O", "-J", "--output-dir", dir.path, url])
+            XCTAssertEqual(result.status, 23, client)
+            XCTAssertEqual(try String(contentsOf: dir.appendingPathComponent("kept"), encoding: .utf8), "mine", client)
+            XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path), ["kept"], client)
+        }
+        let both = try PekitProcess.run(["request", "--send", "-i", "-O", "-J", url])
+        XCTAssertEqual(both.status, 2)
+        XCTAssertEqual(both.stderr, "pekit request: showing headers and --remote-header-name cannot be combined (as curl says)\n")
+    }
+
     /// Issue 69: -i and -D write the header blocks as they came, as curl does: LF-only lines
     /// kept (curl's test 14), every redirect followed and every 1xx, and with -D - and -i on
     /// standard output each line twice (its test 1066). Byte for byte against curl, on replies the

@@ -12,11 +12,12 @@ import PekitHTTP
 /// whole), `%{urlnum}` (the URL's place in
 /// the command, from 0), `%{json}` (those as one JSON object, names sorted, as curl writes it),
 /// `%{header_json}` (the response's fields as curl writes them: lower-case names, each with its
-/// list of values) and `%header{name}` (the first field of that name); `\n`, `\r`, `\t`, `\\`
-/// and `%%`. An unknown variable, or an unknown `%word{…}`, is an error before anything is sent
+/// list of values) and `%header{name}` (the first field of that name); `%{stderr}` and
+/// `%{stdout}` send what follows them to standard error or back to standard output, as curl
+/// 7.88 does; `\n`, `\r`, `\t`, `\\` and `%%`. An unknown variable, or an unknown `%word{…}`, is an error before anything is sent
 /// (curl warns and writes nothing, or writes it as it is).
 struct WriteOut {
-    enum Piece { case text(String), variable(String), header(String) }
+    enum Piece { case text(String), variable(String), header(String), stream(Int32) }
     let pieces: [Piece]
 
     static let variables = ["http_code", "response_code", "http_version", "method", "url_effective", "num_redirects", "content_type",
@@ -47,6 +48,12 @@ struct WriteOut {
                     throw UsageError(command: "request", message: "-w: '%{' without its '}' in '\(format)'")
                 }
                 let name = String(rest[rest.index(after: rest.startIndex)..<close])
+                if name == "stderr" || name == "stdout" {
+                    if !text.isEmpty { pieces.append(.text(text)); text = "" }
+                    pieces.append(.stream(name == "stderr" ? STDERR_FILENO : STDOUT_FILENO))
+                    rest = rest[rest.index(after: close)...]
+                    continue
+                }
                 guard variables.contains(name) else {
                     throw UsageError(command: "request", message: "-w: unknown variable %{\(name)} (known: \(variables.joined(separator: ", ")))")
                 }
@@ -83,10 +90,32 @@ struct WriteOut {
 
     private func quoted(_ text: String) -> String { String(decoding: JSONText.write(.text(text)), as: UTF8.self) }
 
+    /// Writes the format for `r`: to standard output, and after `%{stderr}` to standard error
+    /// (until `%{stdout}`).
+    /// - Parameter urlnum: the URL's place among the command's URLs, from 0.
+    func write(_ r: PekitResponse, urlnum: Int = 0) {
+        var toError = false, text = ""
+        func flush() {
+            if toError { Output.stderr.write(Array(text.utf8)) } else { Output.stdout.write(text) }
+            text = ""
+        }
+        for piece in pieces {
+            if case .stream(let fd) = piece {
+                flush()
+                toError = fd == STDERR_FILENO
+            } else {
+                text += WriteOut(pieces: [piece]).render(r, urlnum: urlnum)
+            }
+        }
+        flush()
+    }
+
+    /// The format for `r` as one text (`%{stderr}` and `%{stdout}` write nothing).
     /// - Parameter urlnum: the URL's place among the command's URLs, from 0.
     func render(_ r: PekitResponse, urlnum: Int = 0) -> String {
         pieces.map { piece -> String in
             switch piece {
+            case .stream: return ""
             case .text(let text): return text
             case .header(let name): return r.headers.first { PekitHeaders.sameName($0.name, name) }?.value.description ?? ""
             case .variable("json"):

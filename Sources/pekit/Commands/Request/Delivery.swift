@@ -79,11 +79,17 @@ struct Delivery {
         let failQuietly = parsed.has(RequestOptions.fail) && !parsed.has(RequestOptions.failWithBody)
         var outputPath: String? = nil
         if case .file(let path) = output { outputPath = path }
+        // -J with -O: the name the answer gives (curl's -J is for -O alone).
+        let headerNamed = output == .remoteName && parsed.has(RequestOptions.remoteHeaderName)
+        if headerNamed && include {
+            throw CommandFailure(message: "pekit request: showing headers and --remote-header-name cannot be combined (as curl says)", status: 2)
+        }
         if output == .remoteName {
             // curl's -O: the URL's last path segment, in the current directory.
             let segment = (try? request.requestURL())?.path.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? ""
             let name = String(decoding: (try? PercentDecoder(mode: .lenient).decode(bytes: Array(segment.utf8))) ?? Array(segment.utf8), as: UTF8.self)
-            guard !name.isEmpty, name != ".", name != "..", !name.contains("/") else {
+            // With -J the answer may name the file: a URL naming none fails only if it does not.
+            guard (headerNamed && name.isEmpty) || (!name.isEmpty && name != "." && name != ".." && !name.contains("/")) else {
                 // Before anything is sent, with curl 7.88's exit status ("Remote file name has no
                 // length!", 23; its tests 690, 691, 1639, 1644).
                 throw CommandFailure(message: "pekit request: -O needs a URL that ends in a file name, and \(request.url) names none (use -o FILE)", status: 23)
@@ -125,8 +131,12 @@ struct Delivery {
         // each piece on at once.
         let noBuffer = parsed.has(RequestOptions.noBuffer) && alone
         let held = failQuietly || include || writeOut != nil || (toTerminal && !noBuffer) || style.indents || (!alone && outputPath == nil)
+        let named = headerNamed ? HeaderNamedFile(urlPath: outputPath ?? "", directory: parsed.value(RequestOptions.outputDir)) : nil
         if held { options.sink = .memory }
-        else if let path = outputPath { options.sink = .file(path) }
+        else if let named {
+            options.head = { named.choose($0) }
+            options.sink = .custom { try named.write($0) }
+        } else if let path = outputPath { options.sink = .file(path) }
         else if noBuffer {
             options.sink = .custom { piece in
                 if toTerminal && (piece.contains(0) || !UTF8Validation.isValid(piece)) {
@@ -149,12 +159,13 @@ struct Delivery {
             defer { progressLine?.finish() }
             let response: PekitResponse
             do { response = try result.get() } catch {
+                named?.abandon()
                 // As curl: -w is written for a transfer that failed too (%{http_code} is 000).
                 if let writeOut {
                     var none = PekitResponse()
                     none.url = request.url
                     none.method = request.method
-                    Output.stdout.write(writeOut.render(none, urlnum: urlnum))
+                    writeOut.write(none, urlnum: urlnum)
                 }
                 throw error
             }
@@ -178,7 +189,7 @@ struct Delivery {
                     Output.stderr.line("pekit request: the server answered \(response.status)\(response.reason.isEmpty ? "" : " " + printable(response.reason)) (--fail)")
                 }
                 // As curl: -w is still written (a script reads %{http_code} to learn why).
-                if let writeOut { Output.stdout.write(writeOut.render(response, urlnum: urlnum)) }
+                writeOut?.write(response, urlnum: urlnum)
                 return 22
             }
             func head(escaped: Bool, style: Style = .plain) -> String {
@@ -221,7 +232,11 @@ struct Delivery {
                 // A trailer's lines come after the body, as curl writes them (twice with -D -).
                 var shownTrailers: [UInt8] = []
                 if include && !shownOnTerminal { shownTrailers = doubled ? eachLineTwice(trailers) : trailers }
-                if let path = outputPath {
+                if let named {
+                    named.choose(response)
+                    try named.write(shownHead + response.body + shownTrailers)
+                    try named.commit()
+                } else if let path = outputPath {
                     try Files.writeAtomically(shownHead + response.body + shownTrailers, to: path, mode: 0o644)
                 } else {
                     Output.stdout.write(shownHead)
@@ -229,9 +244,113 @@ struct Delivery {
                     Output.stdout.write(shownTrailers)
                 }
             }
-            if let writeOut { Output.stdout.write(writeOut.render(response, urlnum: urlnum)) }
+            if let named, !held {
+                named.choose(response)
+                try named.commit()
+            }
+            writeOut?.write(response, urlnum: urlnum)
             return failed ? 22 : 0
         }
+    }
+}
+
+/// The file of `-O -J`: named by the answer's `Content-Disposition` (its `filename=`, read as
+/// curl 7.88 reads it, in `--output-dir` when given) and then never replacing a file already
+/// there, as curl opens it; else the URL's name, as `-O` alone. Chosen from the final
+/// response's head, before its first body byte (`SendOptions.head`) or at its end; written
+/// to a temporary file renamed into place when complete.
+final class HeaderNamedFile: @unchecked Sendable {
+    // Touched from the sending thread's callbacks and then the command's: one after the other.
+    let urlPath: String
+    let directory: String?
+    private(set) var path: String?
+    private var keepsExisting = false
+    private var writer: Files.AtomicWriter?
+
+    init(urlPath: String, directory: String?) { self.urlPath = urlPath; self.directory = directory }
+
+    /// Chooses the name from `head`, once.
+    func choose(_ head: PekitResponse) {
+        guard path == nil else { return }
+        let field = head.headers.first { PekitHeaders.sameName($0.name, "Content-Disposition") }
+        switch field.map({ Self.filename($0.value.bytes) }) {
+        case .some(.some(.some(let name))):
+            path = directory.map { $0.isEmpty ? name : $0 + "/" + name } ?? name
+            keepsExisting = true
+        case .some(.some(.none)):
+            // A filename= curl reads as no name (`filename=/`): curl makes no file (exit 23).
+            path = ""
+        default:
+            path = urlPath
+        }
+    }
+
+    /// Appends `bytes`, opening the file on the first.
+    /// - Throws: `CommandFailure` (exit 23, curl's write error) when the file cannot be made.
+    func write(_ bytes: [UInt8]) throws {
+        if writer == nil { writer = try open() }
+        try writer?.write(bytes)
+    }
+
+    /// Completes the file (an empty one when no byte came).
+    func commit() throws {
+        if writer == nil { writer = try open() }
+        if keepsExisting, let path, FilePaths.exists(path) { throw refusal(path) }
+        try writer?.commit()
+        writer = nil
+    }
+
+    /// Removes the file begun, if any: a failed transfer leaves none.
+    func abandon() { writer?.abort(); writer = nil }
+
+    private func refusal(_ path: String) -> CommandFailure {
+        CommandFailure(message: "pekit request: -J: \(printable(path)) exists and is not replaced (as curl does not replace it)", status: 23)
+    }
+
+    private func open() throws -> Files.AtomicWriter {
+        let path = path ?? urlPath
+        guard !path.isEmpty, !path.hasSuffix("/") else {
+            throw CommandFailure(message: "pekit request: -O -J: neither the URL nor the answer's Content-Disposition names a file", status: 23)
+        }
+        if keepsExisting, FilePaths.exists(path) { throw refusal(path) }
+        do { return try Files.AtomicWriter(path: path) } catch {
+            throw CommandFailure(message: "pekit request: cannot write \(printable(path)): \(error)", status: 23)
+        }
+    }
+
+    /// The `filename=` of a Content-Disposition field's value as curl 7.88 reads it
+    /// (`tool_cb_hdr.c`): the first parameter spelled `filename=` (its case as written; an
+    /// encoded `filename*=` is not read); a value in quotes ends at the same quote, one without
+    /// at `;`; only what follows its last `/` and then its last `\` (none when nothing does);
+    /// cut at CR or LF.
+    /// - Returns: nil when the field has no `filename=`; `.some(nil)` when it has one that
+    ///   names no file (`/`, a path ending in a separator).
+    static func filename(_ value: [UInt8]) -> String?? {
+        let word = Array("filename=".utf8)
+        var p = 0
+        while true {
+            while p < value.count, !((0x41...0x5A).contains(value[p]) || (0x61...0x7A).contains(value[p])) { p += 1 }
+            guard value.count - p >= word.count else { return nil }
+            if !value[p..<(p + word.count)].elementsEqual(word) {
+                while p < value.count, value[p] != 0x3B { p += 1 }
+                continue
+            }
+            p += word.count
+            break
+        }
+        var rest = Array(value[p...])
+        var stop: UInt8 = 0x3B
+        if let first = rest.first, first == 0x27 || first == 0x22 { stop = first; rest.removeFirst() }
+        if let end = rest.firstIndex(of: stop) { rest = Array(rest[..<end]) }
+        for separator: UInt8 in [0x2F, 0x5C] {
+            if let last = rest.lastIndex(of: separator) {
+                rest = Array(rest[(last + 1)...])
+                if rest.isEmpty { return .some(nil) }
+            }
+        }
+        if let cr = rest.firstIndex(of: 0x0D) { rest = Array(rest[..<cr]) }
+        if let lf = rest.firstIndex(of: 0x0A) { rest = Array(rest[..<lf]) }
+        return .some(String(decoding: rest, as: UTF8.self))
     }
 }
 

@@ -146,6 +146,10 @@ enum RequestOptions {
         written when it is complete
         """, sendOnly: true)
     static let remoteName = Option("remote-name", short: "O", "write it to the file the URL names, in the current directory", sendOnly: true)
+    static let remoteHeaderName = Option("remote-header-name", short: "J", """
+        with -O, the file name the answer's Content-Disposition gives (curl's
+        -J: the name only, never a path; a file already there is not replaced)
+        """, sendOnly: true)
     static let outputDir = Option("output-dir", value: "DIR", "write -o's and -O's file in DIR (curl's; DIR/FILE, the directory made by no one)", sendOnly: true)
     static let dumpHeader = Option("dump-header", short: "D", value: "FILE", """
         write the response's status line and header fields to FILE ('-':
@@ -223,7 +227,7 @@ enum RequestOptions {
                                         connect, base, url, globoff, pathAsIs, requestTarget, user, awsSigv4, .plugins]
     static let showRows: [Option] = [raw, curl, describe, send, color, .help]
     static let curlRows: [Option] = [data, dataAscii, dataRaw, dataBinary, dataUrlencode, uploadFile, get, urlQuery, oauth2Bearer, userAgent, referer, connectTo, resolve, cookie, compressed]
-    static let sendRows: [HelpSection.Row] = [include, head, fail, failWithBody, output, progress, noProgress, noBuffer, remoteName, outputDir, dumpHeader, writeOut,
+    static let sendRows: [HelpSection.Row] = [include, head, fail, failWithBody, output, progress, noProgress, noBuffer, remoteName, remoteHeaderName, outputDir, dumpHeader, writeOut,
                                              verbose, traceAscii].map { .option($0) } + [.argument("URL...", """
         several URLs: the same request to each, one after another (curl's way);
         each -o FILE or -O pairs with one URL in order, the others write to
