@@ -9,7 +9,8 @@ import PekitHTTP
 /// `%{time_total}` (seconds, six decimals, as curl writes them), `%{scheme}` (upper case, as
 /// curl 7.88 writes it), `%{num_headers}` (the last response's fields), `%{redirect_url}` (the
 /// Location a redirect not followed points to, resolved), `%{speed_download}` (bytes a second,
-/// whole), `%{urlnum}` (the URL's place in
+/// whole), `%{filename_effective}` (the file the body went to: `-o`'s, `-O`'s, `-J`'s name as the
+/// answer gave it), `%{urlnum}` (the URL's place in
 /// the command, from 0), `%{json}` (those as one JSON object, names sorted, as curl writes it),
 /// `%{header_json}` (the response's fields as curl writes them: lower-case names, each with its
 /// list of values) and `%header{name}` (the first field of that name); `%{stderr}` and
@@ -23,7 +24,7 @@ struct WriteOut {
     static let variables = ["http_code", "response_code", "http_version", "method", "url_effective", "num_redirects", "content_type",
                             "size_download", "size_header", "remote_ip", "remote_port", "time_namelookup", "time_connect",
                             "time_appconnect", "time_starttransfer", "time_total", "urlnum", "scheme", "num_headers", "redirect_url",
-                            "speed_download", "json", "header_json"]
+                            "speed_download", "filename_effective", "json", "header_json"]
 
     /// The format `-w` names: the text itself, or as curl reads `@FILE` (`@-`: standard input),
     /// the file's text (an empty file writes nothing, curl's test 1271).
@@ -93,7 +94,8 @@ struct WriteOut {
     /// Writes the format for `r`: to standard output, and after `%{stderr}` to standard error
     /// (until `%{stdout}`).
     /// - Parameter urlnum: the URL's place among the command's URLs, from 0.
-    func write(_ r: PekitResponse, urlnum: Int = 0) {
+    /// - Parameter filename: the file the body went to (`%{filename_effective}`), if any.
+    func write(_ r: PekitResponse, urlnum: Int = 0, filename: String? = nil) {
         var toError = false, text = ""
         func flush() {
             if toError { Output.stderr.write(Array(text.utf8)) } else { Output.stdout.write(text) }
@@ -104,7 +106,7 @@ struct WriteOut {
                 flush()
                 toError = fd == STDERR_FILENO
             } else {
-                text += WriteOut(pieces: [piece]).render(r, urlnum: urlnum)
+                text += WriteOut(pieces: [piece]).render(r, urlnum: urlnum, filename: filename)
             }
         }
         flush()
@@ -112,7 +114,8 @@ struct WriteOut {
 
     /// The format for `r` as one text (`%{stderr}` and `%{stdout}` write nothing).
     /// - Parameter urlnum: the URL's place among the command's URLs, from 0.
-    func render(_ r: PekitResponse, urlnum: Int = 0) -> String {
+    /// - Parameter filename: the file the body went to (`%{filename_effective}`), if any.
+    func render(_ r: PekitResponse, urlnum: Int = 0, filename: String? = nil) -> String {
         pieces.map { piece -> String in
             switch piece {
             case .stream: return ""
@@ -123,7 +126,7 @@ struct WriteOut {
                 let numeric: Set<String> = ["http_code", "response_code", "num_redirects", "size_download", "size_header", "remote_port", "urlnum",
                                             "num_headers", "speed_download"]
                 let members = Self.variables.filter { $0 != "json" && $0 != "header_json" }.sorted().map { name -> String in
-                    let value = Self.value(name, r, urlnum: urlnum)
+                    let value = Self.value(name, r, urlnum: urlnum, filename: filename)
                     let bare = numeric.contains(name) || name.hasPrefix("time_")
                     return quoted(name) + ":" + (!bare ? quoted(value) : name.hasPrefix("time_") ? value : String(Int(value) ?? 0))
                 }
@@ -137,12 +140,12 @@ struct WriteOut {
                     values[name, default: []].append(field.value.description)
                 }
                 return "{" + names.map { quoted($0) + ":[" + (values[$0] ?? []).map { quoted($0) }.joined(separator: ",") + "]" }.joined(separator: ",\n") + "\n}"
-            case .variable(let name): return Self.value(name, r, urlnum: urlnum)
+            case .variable(let name): return Self.value(name, r, urlnum: urlnum, filename: filename)
             }
         }.joined()
     }
 
-    static func value(_ name: String, _ r: PekitResponse, urlnum: Int) -> String {
+    static func value(_ name: String, _ r: PekitResponse, urlnum: Int, filename: String? = nil) -> String {
         func seconds(_ t: Double) -> String { String(format: "%.6f", t) }
                 switch name {
                 case "http_code", "response_code": return String(format: "%03d", r.status)
@@ -164,6 +167,7 @@ struct WriteOut {
                 case "time_appconnect": return seconds(r.timing.tls)
                 case "time_starttransfer": return seconds(r.timing.firstByte)
                 case "urlnum": return String(urlnum)
+                case "filename_effective": return filename ?? ""
                 case "scheme": return String(r.url.prefix { $0 != ":" }).uppercased()
                 case "num_headers": return String(r.headers.count)
                 case "redirect_url":

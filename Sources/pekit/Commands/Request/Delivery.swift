@@ -189,7 +189,7 @@ struct Delivery {
                     Output.stderr.line("pekit request: the server answered \(response.status)\(response.reason.isEmpty ? "" : " " + printable(response.reason)) (--fail)")
                 }
                 // As curl: -w is still written (a script reads %{http_code} to learn why).
-                writeOut?.write(response, urlnum: urlnum)
+                writeOut?.write(response, urlnum: urlnum, filename: named?.shownName ?? outputPath)
                 return 22
             }
             func head(escaped: Bool, style: Style = .plain) -> String {
@@ -248,7 +248,7 @@ struct Delivery {
                 named.choose(response)
                 try named.commit()
             }
-            writeOut?.write(response, urlnum: urlnum)
+            writeOut?.write(response, urlnum: urlnum, filename: named?.shownName ?? outputPath)
             return failed ? 22 : 0
         }
     }
@@ -264,6 +264,9 @@ final class HeaderNamedFile: @unchecked Sendable {
     let urlPath: String
     let directory: String?
     private(set) var path: String?
+    /// The name as `-w %{filename_effective}` says it: the answer's (without `--output-dir`,
+    /// as curl 7.88 says it), or the URL's path.
+    private(set) var shownName: String?
     private var keepsExisting = false
     private var writer: Files.AtomicWriter?
 
@@ -276,12 +279,14 @@ final class HeaderNamedFile: @unchecked Sendable {
         switch field.map({ Self.filename($0.value.bytes) }) {
         case .some(.some(.some(let name))):
             path = directory.map { $0.isEmpty ? name : $0 + "/" + name } ?? name
+            shownName = name
             keepsExisting = true
         case .some(.some(.none)):
             // A filename= curl reads as no name (`filename=/`): curl makes no file (exit 23).
             path = ""
         default:
             path = urlPath
+            shownName = urlPath
         }
     }
 
