@@ -13,7 +13,7 @@ import PekitCrypto
 import PekitHTTP
 import SwiftyJSON
 
-/// The 94 names, each resolved to pekit's type.
+/// The 96 names, each resolved to pekit's type.
 enum PekitNames {
     typealias AWSSigV4Name = AWSSigV4
     typealias AcceptLanguageName = AcceptLanguage
@@ -40,6 +40,7 @@ enum PekitNames {
     typealias DigestName = Digest
     typealias DigestAlgorithmName = DigestAlgorithm
     typealias DotEnvName = DotEnv
+    typealias EventStreamName = EventStream
     typealias FilesName = Files
     typealias GoParserName = GoParser
     typealias HARName = HAR
@@ -96,6 +97,7 @@ enum PekitNames {
     typealias SendOptionsName = SendOptions
     typealias SendRetryPolicyName = SendRetryPolicy
     typealias SendRuleName = SendRule
+    typealias ServerSentEventName = ServerSentEvent
     typealias SetCookieName = SetCookie
     typealias ShellCommandName = ShellCommand
     typealias ShellWordsName = ShellWords
