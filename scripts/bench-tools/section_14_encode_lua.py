@@ -41,6 +41,6 @@ lines += ["", "The goal holds in the steady state, as the kernel's yardstick is 
           "process's first call writes its result (12 MB for CJK text) into pages the kernel must fault in and zero,",
           "which no reuse can spare it, and which cost it more than the encoding (the first call's rate against the",
           "steady one); since a result of a megabyte or more is charged to Lua's collector before its block",
-          "is taken (2026-12-06), the calls after it reuse the pages of the results before (the steady rate from the third",
-          "call on CJK; from the sixth before).", ""]
+          "is taken (2026-12-06), the calls after it reuse the pages of the results before (the median of calls 2–5 is",
+          "near the steady rate).", ""]
 print("\n".join(lines))
