@@ -150,7 +150,8 @@ final class OneRequestTests: XCTestCase {
         XCTAssertEqual(object["http_code"] as? Int, 200)
         XCTAssertEqual(object["url_effective"] as? String, url)
         XCTAssertEqual(object["urlnum"] as? Int, 0)
-        XCTAssertEqual(Array(object.keys).sorted(), ["content_type", "http_code", "http_version", "method", "num_headers", "num_redirects", "redirect_url",
+        XCTAssertEqual(object["filename_effective"] as? String, "/dev/null")
+        XCTAssertEqual(Array(object.keys).sorted(), ["content_type", "filename_effective", "http_code", "http_version", "method", "num_headers", "num_redirects", "redirect_url",
                                                      "remote_ip", "remote_port", "response_code", "scheme", "size_download", "size_header",
                                                      "speed_download", "time_appconnect", "time_connect", "time_namelookup", "time_starttransfer",
                                                      "time_total", "url_effective", "urlnum"])

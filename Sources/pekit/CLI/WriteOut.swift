@@ -128,6 +128,8 @@ struct WriteOut {
                 let members = Self.variables.filter { $0 != "json" && $0 != "header_json" }.sorted().map { name -> String in
                     let value = Self.value(name, r, urlnum: urlnum, filename: filename)
                     let bare = numeric.contains(name) || name.hasPrefix("time_")
+                    // No file: null, as curl writes it.
+                    if name == "filename_effective" && value.isEmpty { return quoted(name) + ":null" }
                     return quoted(name) + ":" + (!bare ? quoted(value) : name.hasPrefix("time_") ? value : String(Int(value) ?? 0))
                 }
                 return "{" + members.joined(separator: ",") + "}"
