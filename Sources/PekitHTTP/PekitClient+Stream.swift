@@ -72,10 +72,9 @@ extension PekitClient {
         // its own, stopped through the stream's termination or the caller's cancellation.
         let transfer = Task {
             do {
-                var whole = try await self.send(request, options: sending)
-                // A response with no body has told nothing yet: the whole response is its head.
-                whole.body = []
-                head.resolve(.success(whole))
+                // A response with no body has told nothing yet: the whole response (its body
+                // went to the sink, so it holds none) is its head.
+                head.resolve(.success(try await self.send(request, options: sending)))
                 continuation.finish()
             } catch {
                 head.resolve(.failure(error))

@@ -46,8 +46,7 @@ extension PekitResponse {
         } catch let error as DecodingError {
             let (context, reason): (DecodingError.Context, String)
             switch error {
-            case .typeMismatch(_, let c), .dataCorrupted(let c): (context, reason) = (c, c.debugDescription)
-            case .valueNotFound(_, let c): (context, reason) = (c, c.debugDescription)
+            case .typeMismatch(_, let c), .valueNotFound(_, let c), .dataCorrupted(let c): (context, reason) = (c, c.debugDescription)
             case .keyNotFound(let key, let c):
                 (context, reason) = (DecodingError.Context(codingPath: c.codingPath + [key], debugDescription: c.debugDescription), "no such member")
             @unknown default: throw error

@@ -23,6 +23,7 @@ extension PekitStreamedResponse {
         public struct AsyncIterator: AsyncIteratorProtocol {
             var chunks: Body.AsyncIterator
             var parser = EventStream()
+            /// The events of the last chunk not yet given, last first (taken from the end).
             var ready: [ServerSentEvent] = []
             var ended = false
 
@@ -36,9 +37,9 @@ extension PekitStreamedResponse {
                         ended = true
                         return nil
                     }
-                    ready = parser.feed(chunk)
+                    ready = parser.feed(chunk).reversed()
                 }
-                return ready.removeFirst()
+                return ready.removeLast()
             }
         }
 

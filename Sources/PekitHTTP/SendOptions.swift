@@ -205,10 +205,7 @@ public struct SendOptions: Sendable {
     /// builder built (`PekitRequest.cookieSetup`, `signer`) when these options name no jar or
     /// signer of their own: this is for changing one of them before sending.
     public init(cookiesOf builder: RequestBuilder) {
-        jar = builder.jar
-        cookieHeaderFromJar = !builder.overridesCookie
-        ownCookie = builder.cookie
-        cookieContext = builder.cookieContext
+        keepCookies(jar: builder.jar, headerFromJar: !builder.overridesCookie, own: builder.cookie, context: builder.cookieContext)
         sign = builder.signer
     }
 
@@ -218,13 +215,18 @@ public struct SendOptions: Sendable {
         guard (jar == nil && request.cookieSetup != nil) || (sign == nil && request.signer != nil) else { return self }
         var options = self
         if options.jar == nil, let setup = request.cookieSetup {
-            options.jar = setup.jar
-            options.cookieHeaderFromJar = setup.headerFromJar
-            options.ownCookie = setup.own
-            options.cookieContext = setup.context
+            options.keepCookies(jar: setup.jar, headerFromJar: setup.headerFromJar, own: setup.own, context: setup.context)
         }
         if options.sign == nil { options.sign = request.signer }
         return options
+    }
+
+    /// The four cookie options a builder's setup gives, set together.
+    private mutating func keepCookies(jar: CookieJar?, headerFromJar: Bool, own: String?, context: CookieJar.RequestContext) {
+        self.jar = jar
+        cookieHeaderFromJar = headerFromJar
+        ownCookie = own
+        cookieContext = context
     }
 
     /// Signs each hop to the request's own origin again (a redirect to another origin carries no

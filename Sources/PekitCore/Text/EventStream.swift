@@ -42,8 +42,9 @@ public struct EventStream: Sendable {
     private var idBuffer: String
     private var line: [UInt8] = []
     private var afterCR = false
-    /// Bytes of a possible BOM at the start, until three have come or one differed.
-    private var start: [UInt8]? = []
+    /// How many bytes of a leading BOM (EF BB BF) have come; nil once the stream's start is past.
+    private var bomSeen: Int? = 0
+    private static let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
     private var eventType = ""
     private var data = ""
 
@@ -54,17 +55,14 @@ public struct EventStream: Sendable {
     public mutating func feed<Bytes: Sequence>(_ chunk: Bytes) -> [ServerSentEvent] where Bytes.Element == UInt8 {
         var events: [ServerSentEvent] = []
         for byte in chunk {
-            if var pending = start {
+            if let seen = bomSeen {
                 // The stream's first bytes: EF BB BF is a BOM, dropped; anything else is text.
-                pending.append(byte)
-                let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
-                if pending == Array(bom.prefix(pending.count)) {
-                    if pending.count == 3 { start = nil } else { start = pending }
+                if byte == Self.bom[seen] {
+                    bomSeen = seen == 2 ? nil : seen + 1
                     continue
                 }
-                start = nil
-                for b in pending { take(b, &events) }
-                continue
+                bomSeen = nil
+                for b in Self.bom[..<seen] { take(b, &events) }
             }
             take(byte, &events)
         }
@@ -74,12 +72,14 @@ public struct EventStream: Sendable {
     /// The end of the stream: a line not ended is one, and an event not ended by an empty line
     /// is discarded (as the standard says).
     public mutating func finish() {
-        if let pending = start, !pending.isEmpty {
-            start = nil
-            var none: [ServerSentEvent] = []
-            for b in pending { take(b, &none) }
+        // A stream's end is no line end: an unfinished line (the start of a BOM included)
+        // completes no event.
+        var none: [ServerSentEvent] = []
+        if let seen = bomSeen {
+            bomSeen = nil
+            for b in Self.bom[..<seen] { take(b, &none) }
         }
-        if !line.isEmpty { var none: [ServerSentEvent] = []; endLine(&none) }
+        if !line.isEmpty { endLine(&none) }
         eventType = ""; data = ""; idBuffer = lastEventId
     }
 

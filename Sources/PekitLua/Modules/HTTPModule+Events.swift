@@ -24,24 +24,33 @@ extension HTTPModule {
     final class EventSource: @unchecked Sendable {
         // Touched only on the Lua thread: the engine calls the sink and the completion there,
         // and the scheduler its timers.
-        let name: String
+        /// Whether the stream goes on, ended for good, or failed (and why).
+        enum State { case open, ended, failed(String) }
+
         var request: PekitRequest
         let options: SendOptions
-        var parser = EventStream()
-        var queue: [ServerSentEvent] = []
-        var head: PekitResponse?
-        /// Set once the stream is over for good: nil when it ended (and no reconnection is
-        /// left), else why it failed.
-        var over: String??
-        var reconnectsLeft: Int
+        private(set) var parser = EventStream()
+        /// Events not yet read: `queue[queueHead...]`.
+        private var queue: [ServerSentEvent] = []
+        private var queueHead = 0
+        /// Why the final answer is no event stream, as its head says (nil: it is one).
+        private var refusal: String?
+        private(set) var state = State.open
+        private var reconnectsLeft: Int
         var closed = false
         /// A task waiting for the next event, and how to wake it.
         var waiting: (() -> Void)?
         /// Starts the transfer again after a delay (the scheduler's timer).
         var restart: ((Double) -> Void)?
 
-        init(name: String, request: PekitRequest, options: SendOptions, reconnects: Int) {
-            self.name = name; self.request = request; self.options = options; reconnectsLeft = reconnects
+        init(request: PekitRequest, options: SendOptions, reconnects: Int) {
+            self.request = request; self.options = options; reconnectsLeft = reconnects
+        }
+
+        /// Whether an event is waiting, or the stream is over: a wait for the next one is done.
+        var isReady: Bool {
+            if case .open = state { return queueHead < queue.count }
+            return true
         }
 
         /// Why the answer is no event stream, as EventSource would fail it; nil when it is one.
@@ -55,19 +64,20 @@ extension HTTPModule {
 
         /// Starts (or starts again) the transfer in `engine`.
         func start(in engine: HTTPEngine) {
-            guard !closed else { over = .some(nil); return wakeWaiter() }
+            guard !closed else { state = .ended; return wakeWaiter() }
             var options = options
-            // Weak: a handle the script let go (collected) stops its transfer.
-            options.head = { [weak self] in self?.head = $0 }
+            // Weak: a handle the script let go (collected) stops its transfer. The head is
+            // judged once, not at every chunk.
+            options.head = { [weak self] in self?.refusal = Self.refusal($0) }
             options.sink = .custom { [weak self] chunk in
                 guard let self, !closed else { throw SendOptions.StopBody() }
-                if let head, let refusal = Self.refusal(head) { throw LuaArgumentError(refusal) }
+                if let refusal { throw LuaArgumentError(refusal) }
                 queue += parser.feed(chunk)
-                if !queue.isEmpty { wakeWaiter() }
+                if queueHead < queue.count { wakeWaiter() }
             }
             let asked = options.isCancelled
             options.isCancelled = { [weak self] in self?.closed ?? true || asked?() == true }
-            head = nil
+            refusal = nil
             engine.add(request, options: options) { [weak self] result in self?.ended(result) }
         }
 
@@ -75,17 +85,17 @@ extension HTTPModule {
         private func ended(_ result: Result<PekitResponse, Error>) {
             parser.finish()
             switch result {
-            case .failure where closed: over = .some(nil)
-            case .failure(let error as LuaArgumentError): over = .some("\(request.method) \(request.url): \(error)")
-            case .failure(let error): over = .some(HTTPModule.message(for: error, request))
+            case .failure where closed: state = .ended
+            case .failure(let error as LuaArgumentError): state = .failed("\(request.method) \(request.url): \(error)")
+            case .failure(let error): state = .failed(HTTPModule.message(for: error, request))
             case .success(let response):
                 if let refusal = Self.refusal(response), !closed {
-                    over = .some("\(request.method) \(request.url): \(refusal)")
+                    state = .failed("\(request.method) \(request.url): \(refusal)")
                 } else if reconnectsLeft > 0, !closed, let restart {
                     restart(prepareReconnect())
                     return
                 } else {
-                    over = .some(nil)
+                    state = .ended
                 }
             }
             wakeWaiter()
@@ -98,11 +108,18 @@ extension HTTPModule {
         }
 
         /// The next event, if one came.
-        func next() -> ServerSentEvent? { queue.isEmpty ? nil : queue.removeFirst() }
+        func next() -> ServerSentEvent? {
+            guard queueHead < queue.count else { return nil }
+            defer {
+                queueHead += 1
+                if queueHead == queue.count { queue.removeAll(keepingCapacity: true); queueHead = 0 }
+            }
+            return queue[queueHead]
+        }
 
         /// Prepares the reconnection (`Last-Event-ID` from the parser, a fresh parser) and
         /// returns its delay: the stream's `retry:`, or the default.
-        func prepareReconnect() -> Double {
+        private func prepareReconnect() -> Double {
             reconnectsLeft -= 1
             let delay = parser.retry.map { Double($0) / 1000 } ?? HTTPModule.defaultReconnectDelay
             var headers = request.headers
@@ -144,13 +161,7 @@ extension HTTPModule {
         stack.pop()
         runtime.setFunction(http, "pekit.http", "events") { call in
             try call.require(.network)
-            let url = try URLModule.urlOrString(at: 1, call)
-            var builder: RequestBuilder
-            if try call.optionalTable(2) {
-                builder = try RequestModule.requestBuilder(from: call, table: 2, alsoAllowed: Self.sendFields + Self.eventFields, url: url, method: "GET", argument: 2)
-            } else {
-                builder = RequestBuilder(url: url)
-            }
+            var builder = try urlAndFields(call, method: "GET", alsoAllowed: Self.eventFields)
             // What EventSource sends (the HTML Standard's "fetch" of an event source).
             if !builder.headers.contains(where: { PekitHeaders.sameName($0.name, "Accept") }) { builder.accept = "text/event-stream" }
             if !builder.headers.contains(where: { PekitHeaders.sameName($0.name, "Cache-Control") }) { builder.headers.append(.init("Cache-Control", "no-cache")) }
@@ -161,7 +172,7 @@ extension HTTPModule {
             }
             let options = prepared(try sendOptions(from: call, argument: 2, base: SendOptions(cookiesOf: builder),
                                                    alsoAllowed: RequestModule.requestFields + Self.eventFields), for: request, in: call.runtime)
-            let source = EventSource(name: "pekit.http.events", request: request, options: options, reconnects: reconnects)
+            let source = EventSource(request: request, options: options, reconnects: reconnects)
             let engine = try httpClient(call.runtime).engine
             source.restart = { [unowned scheduler = call.runtime.tasks, weak source] delay in
                 scheduler.after(delay) { source?.start(in: engine) }
@@ -181,10 +192,10 @@ extension HTTPModule {
         let runtime = call.runtime
         while true {
             if let event = source.next() { push(event, in: runtime); return 1 }
-            if let over = source.over {
-                if let failure = over { throw LuaArgumentError(failure) }
-                call.stack.pushNil()
-                return 1
+            switch source.state {
+            case .failed(let failure): throw LuaArgumentError(failure)
+            case .ended: call.stack.pushNil(); return 1
+            case .open: break
             }
             // Nothing yet: a task waits (the others run); elsewhere the tasks, the transfers and
             // a reconnection's timer run until an event comes or the stream is over.
@@ -196,9 +207,9 @@ extension HTTPModule {
                         if let event = source.next() {
                             runtime.stack.push(bool: true)
                             push(event, in: runtime)
-                        } else if case .some(.some(let failure)) = source.over {
+                        } else if case .failed(let failure) = source.state {
                             runtime.stack.push(bool: false)
-                            runtime.stack.push("\(source.name): \(failure)")
+                            runtime.stack.push("pekit.http.events: \(failure)")
                         } else {
                             runtime.stack.push(bool: true)
                             runtime.stack.pushNil()
@@ -212,7 +223,7 @@ extension HTTPModule {
             guard !scheduler.isRunning, !isSending(runtime) else {
                 throw LuaArgumentError("pekit.http.events: an event stream cannot be waited for inside a transfer's callback")
             }
-            try scheduler.run(runtime, until: { !source.queue.isEmpty || source.over != nil })
+            try scheduler.run(runtime, until: { source.isReady })
             if pekit_interrupt_pending() != 0 { throw LuaArgumentError("pekit.http.events: interrupted") }
         }
     }

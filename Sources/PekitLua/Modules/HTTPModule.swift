@@ -370,6 +370,18 @@ package enum HTTPModule: LuaModule {
         installTable(in: runtime, into: pekit) { http in fill(http, runtime) }
     }
 
+    /// The request of `f(url [, t])` (`pekit.http.get`, `pekit.http.events`): the URL, and the
+    /// request fields of `t` beside its send options and `alsoAllowed`.
+    static func urlAndFields(_ call: LuaCall, method: String, alsoAllowed: [String]) throws -> RequestBuilder {
+        let url = try URLModule.urlOrString(at: 1, call)
+        if try call.optionalTable(2) {
+            return try RequestModule.requestBuilder(from: call, table: 2, alsoAllowed: Self.sendFields + alsoAllowed, url: url, method: method, argument: 2)
+        }
+        var builder = RequestBuilder(url: url)
+        builder.method = .init(method)
+        return builder
+    }
+
     private static func fill(_ http: Int32, _ runtime: LuaRuntime) {
         let setFunction = runtime.setFunction
         setFunction(http, "pekit.http", "send") { call in
@@ -392,14 +404,7 @@ package enum HTTPModule: LuaModule {
             // get(url, {params=…, headers=…, jar=…, timeout=…}): request fields and send options in one table.
             setFunction(http, "pekit.http", method.lowercased()) { call in
                 try call.require(.network)
-                let url = try URLModule.urlOrString(at: 1, call)
-                var builder: RequestBuilder
-                if try call.optionalTable(2) {
-                    builder = try RequestModule.requestBuilder(from: call, table: 2, alsoAllowed: Self.sendFields + Self.pollFields, url: url, method: method, argument: 2)
-                } else {
-                    builder = RequestBuilder(url: url)
-                    builder.method = .init(method)
-                }
+                let builder = try urlAndFields(call, method: method, alsoAllowed: Self.pollFields)
                 let request = try builder.build()
                 let options = try sendOptions(from: call, argument: 2, base: SendOptions(cookiesOf: builder), alsoAllowed: RequestModule.requestFields + Self.pollFields)
                 if let poll = try poll(from: call, argument: 2, method: method, options: options) { return try send(request, options: options, polling: poll, call) }

@@ -96,55 +96,42 @@ struct WriteOut {
     /// - Parameter urlnum: the URL's place among the command's URLs, from 0.
     /// - Parameter filename: the file the body went to (`%{filename_effective}`), if any.
     func write(_ r: PekitResponse, urlnum: Int = 0, filename: String? = nil) {
-        var toError = false, text = ""
-        func flush() {
-            if toError { Output.stderr.write(Array(text.utf8)) } else { Output.stdout.write(text) }
-            text = ""
-        }
+        var stream = Output.stdout
         for piece in pieces {
-            if case .stream(let fd) = piece {
-                flush()
-                toError = fd == STDERR_FILENO
-            } else {
-                text += WriteOut(pieces: [piece]).render(r, urlnum: urlnum, filename: filename)
-            }
+            if case .stream(let fd) = piece { stream = fd == STDERR_FILENO ? Output.stderr : Output.stdout; continue }
+            stream.write(text(of: piece, r, urlnum: urlnum, filename: filename))
         }
-        flush()
     }
 
-    /// The format for `r` as one text (`%{stderr}` and `%{stdout}` write nothing).
-    /// - Parameter urlnum: the URL's place among the command's URLs, from 0.
-    /// - Parameter filename: the file the body went to (`%{filename_effective}`), if any.
-    func render(_ r: PekitResponse, urlnum: Int = 0, filename: String? = nil) -> String {
-        pieces.map { piece -> String in
-            switch piece {
-            case .stream: return ""
-            case .text(let text): return text
-            case .header(let name): return r.headers.first { PekitHeaders.sameName($0.name, name) }?.value.description ?? ""
-            case .variable("json"):
-                // curl's object: every variable by name, sorted; numbers bare, text quoted.
-                let numeric: Set<String> = ["http_code", "response_code", "num_redirects", "size_download", "size_header", "remote_port", "urlnum",
-                                            "num_headers", "speed_download"]
-                let members = Self.variables.filter { $0 != "json" && $0 != "header_json" }.sorted().map { name -> String in
-                    let value = Self.value(name, r, urlnum: urlnum, filename: filename)
-                    let bare = numeric.contains(name) || name.hasPrefix("time_")
-                    // No file: null, as curl writes it.
-                    if name == "filename_effective" && value.isEmpty { return quoted(name) + ":null" }
-                    return quoted(name) + ":" + (!bare ? quoted(value) : name.hasPrefix("time_") ? value : String(Int(value) ?? 0))
-                }
-                return "{" + members.joined(separator: ",") + "}"
-            case .variable("header_json"):
-                // curl's layout: a member a line, names lower-cased in the order first seen.
-                var names: [String] = [], values: [String: [String]] = [:]
-                for field in r.headers {
-                    let name = field.name.lowercased()
-                    if values[name] == nil { names.append(name) }
-                    values[name, default: []].append(field.value.description)
-                }
-                return "{" + names.map { quoted($0) + ":[" + (values[$0] ?? []).map { quoted($0) }.joined(separator: ",") + "]" }.joined(separator: ",\n") + "\n}"
-            case .variable(let name): return Self.value(name, r, urlnum: urlnum, filename: filename)
+    /// What one piece of the format writes for `r` (a `%{stderr}` or `%{stdout}`: nothing).
+    private func text(of piece: Piece, _ r: PekitResponse, urlnum: Int, filename: String?) -> String {
+        switch piece {
+        case .stream: return ""
+        case .text(let text): return text
+        case .header(let name): return r.headers.first { PekitHeaders.sameName($0.name, name) }?.value.description ?? ""
+        case .variable("json"):
+            // curl's object: every variable by name, sorted; numbers bare, text quoted.
+            let numeric: Set<String> = ["http_code", "response_code", "num_redirects", "size_download", "size_header", "remote_port", "urlnum",
+                                        "num_headers", "speed_download"]
+            let members = Self.variables.filter { $0 != "json" && $0 != "header_json" }.sorted().map { name -> String in
+                let value = Self.value(name, r, urlnum: urlnum, filename: filename)
+                let bare = numeric.contains(name) || name.hasPrefix("time_")
+                // No file: null, as curl writes it.
+                if name == "filename_effective" && value.isEmpty { return quoted(name) + ":null" }
+                return quoted(name) + ":" + (!bare ? quoted(value) : name.hasPrefix("time_") ? value : String(Int(value) ?? 0))
             }
-        }.joined()
+            return "{" + members.joined(separator: ",") + "}"
+        case .variable("header_json"):
+            // curl's layout: a member a line, names lower-cased in the order first seen.
+            var names: [String] = [], values: [String: [String]] = [:]
+            for field in r.headers {
+                let name = field.name.lowercased()
+                if values[name] == nil { names.append(name) }
+                values[name, default: []].append(field.value.description)
+            }
+            return "{" + names.map { quoted($0) + ":[" + (values[$0] ?? []).map { quoted($0) }.joined(separator: ",") + "]" }.joined(separator: ",\n") + "\n}"
+        case .variable(let name): return Self.value(name, r, urlnum: urlnum, filename: filename)
+        }
     }
 
     static func value(_ name: String, _ r: PekitResponse, urlnum: Int, filename: String? = nil) -> String {

@@ -319,9 +319,6 @@ private func curlUpload(_ path: String, into builder: inout RequestBuilder) thro
     guard pathStart == nil || beforeQuery.hasSuffix("/") else { return }
     let name = String(path.split(separator: "/", omittingEmptySubsequences: false).last ?? "")
     // Escaped as curl 7.88 escapes it (its URL API): unreserved bytes kept, hex in lower case.
-    var escaped = "", hex = 0
-    for c in PercentEncoder(allowed: .unreserved).encode(name) {
-        if c == "%" { hex = 2; escaped.append(c) } else if hex > 0 { hex -= 1; escaped += c.lowercased() } else { escaped.append(c) }
-    }
+    let escaped = name.utf8.map { AllowedSet.unreserved.contains($0) ? String(UnicodeScalar($0)) : "%" + ASCII.hex($0, uppercase: false) }.joined()
     builder.url = String(beforeQuery) + (pathStart == nil ? "/" : "") + escaped + url[queryStart...]
 }
