@@ -60,6 +60,11 @@ final class EventStreamTests: XCTestCase {
         stream.finish()
         XCTAssertEqual(stream.lastEventId, "a")
         XCTAssertEqual(stream.retry, 1000)
+        // An unfinished last line is pending data the standard discards: its retry: is not read.
+        var cut = EventStream()
+        _ = cut.feed(Array("retry:1000\ndata:x\n\nretry:50".utf8))
+        cut.finish()
+        XCTAssertEqual(cut.retry, 1000)
         var resumed = EventStream(lastEventId: "a")
         XCTAssertEqual(resumed.feed(Array("data:b\n\n".utf8)), [ServerSentEvent(data: "b", lastEventId: "a")])
     }

@@ -43,6 +43,13 @@ final class EventsTests: LocalServerLuaTestCase {
                        #""pekit.http.events: bad argument #2 (unknown field \"reconect\""#)
     }
 
+    /// A stream waited for inside a transfer's callback is refused, named once.
+    func testAStreamCannotBeWaitedForInsideACallback() {
+        XCTAssertTrue(lua.eval(#"""
+            return select(2, pcall(pekit.http.get, base .. "/bytes/10", { sink = function() for ev in pekit.http.events(base .. "/events?n=1") do end end }))
+            """#).hasSuffix(#"stdin:1: pekit.http.events: an event stream cannot be waited for inside a transfer's callback""#))
+    }
+
     /// Leaving the loop stops the transfer: a 50-event stream a second apart is not waited for.
     func testBreakingOffStopsTheStream() {
         XCTAssertEqual(lua.eval(#"""

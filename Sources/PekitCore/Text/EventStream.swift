@@ -69,17 +69,13 @@ public struct EventStream: Sendable {
         return events
     }
 
-    /// The end of the stream: a line not ended is one, and an event not ended by an empty line
-    /// is discarded (as the standard says).
+    /// The end of the stream: a line not ended and an event not ended by an empty line are
+    /// discarded (as the standard says: "any pending data must be discarded").
     public mutating func finish() {
-        // A stream's end is no line end: an unfinished line (the start of a BOM included)
-        // completes no event.
-        var none: [ServerSentEvent] = []
-        if let seen = bomSeen {
-            bomSeen = nil
-            for b in Self.bom[..<seen] { take(b, &none) }
-        }
-        if !line.isEmpty { endLine(&none) }
+        // A stream's end is no line end: an unfinished line is not read (a `retry:` in it
+        // counts no more than a `data:`), and the event it was part of is dropped.
+        bomSeen = nil
+        line.removeAll()
         eventType = ""; data = ""; idBuffer = lastEventId
     }
 

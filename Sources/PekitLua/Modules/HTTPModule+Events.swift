@@ -221,10 +221,10 @@ extension HTTPModule {
             }
             let scheduler = runtime.tasks
             guard !scheduler.isRunning, !isSending(runtime) else {
-                throw LuaArgumentError("pekit.http.events: an event stream cannot be waited for inside a transfer's callback")
+                throw LuaArgumentError("an event stream cannot be waited for inside a transfer's callback")
             }
             try scheduler.run(runtime, until: { source.isReady })
-            if pekit_interrupt_pending() != 0 { throw LuaArgumentError("pekit.http.events: interrupted") }
+            if pekit_interrupt_pending() != 0 { throw LuaArgumentError("interrupted") }
         }
     }
 
