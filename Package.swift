@@ -78,7 +78,7 @@ let package = Package(
         // What the command line builds on the host, apart from the host a Swift program embeds:
         // the REPL's evaluator, `pekit test`'s runner and harness, the Lua API's reference.
         .target(name: "PekitTools", dependencies: ["PekitLua", "PekitCore", "PekitHTTP", "CLua", "CLuaShim"],
-                resources: [.embedInCode("Lua/test_harness.lua"), .embedInCode("Lua/http_file.lua"), .embedInCode("Lua/hurl.lua")]),
+                resources: [.embedInCode("Lua/test_harness.lua"), .embedInCode("Lua/http_file.lua"), .embedInCode("Lua/hurl.lua"), .embedInCode("Lua/postman.lua")]),
         .executableTarget(name: "pekit", dependencies: ["PekitCore", "PekitHTTP", "PekitCrypto", "PekitLua", "PekitTools", "CEditShim"]),
         // Timing harness for scripts/bench: pekit's core against Foundation in one process.
         .executableTarget(name: "pekit-bench", dependencies: ["PekitCore", "PekitCrypto", "PekitHTTP"]),

@@ -163,7 +163,8 @@ public enum TestRunner {
     /// `require("pekit.http_file")` give the helper's chunk, which the file calls for a fresh copy
     /// of its own (its variables and jar are the file's). Compiled when first required
     /// (`package.preload`), so a test file that needs neither pays for neither.
-    static let helpers = [("pekit.hurl", hurlHelperSource, "=hurl.lua"), ("pekit.http_file", httpFileHelperSource, "=http_file.lua")]
+    static let helpers = [("pekit.hurl", hurlHelperSource, "=hurl.lua"), ("pekit.http_file", httpFileHelperSource, "=http_file.lua"),
+                          ("pekit.postman", postmanHelperSource, "=postman.lua")]
 
     private static func installHelpers(in runtime: LuaRuntime) throws {
         let stack = runtime.stack

@@ -139,39 +139,16 @@ extension HTTPFile {
         return "http_file.url(\(template(target, line: request.line)), \(request.line))"
     }
 
-    /// A piece of a value: text as it is, or Lua that gives text.
-    enum Part { case literal(String), expression(String) }
+    typealias Part = LuaTemplate.Part
 
     /// Text with `{{name}}` variables as a Lua expression.
-    func template(_ text: String, line: Int) -> String { joined(templateParts(text, line: line)) }
+    func template(_ text: String, line: Int) -> String { LuaTemplate.joined(templateParts(text, line: line)) }
 
     func templateParts(_ text: String, line: Int) -> [Part] {
-        var parts: [Part] = []
-        var rest = Substring(text)
-        while let open = rest.range(of: "{{"), let close = rest[open.upperBound...].range(of: "}}") {
-            if open.lowerBound > rest.startIndex { parts.append(.literal(String(rest[..<open.lowerBound]))) }
-            let name = String(rest[open.upperBound..<close.lowerBound].trimmingOWS)
-            parts.append(.expression("var(\(quoted(name)), \(line))"))
-            rest = rest[close.upperBound...]
-        }
-        if !rest.isEmpty { parts.append(.literal(String(rest))) }
-        return parts
+        LuaTemplate.parts(text) { "var(\(quoted(String($0.trimmingOWS))), \(line))" }
     }
 
-    /// Parts as one Lua expression, neighbouring texts in one string.
-    func joined(_ parts: [Part]) -> String {
-        var out: [String] = [], pending: String?
-        for part in parts {
-            switch part {
-            case .literal(let text): pending = (pending ?? "") + text
-            case .expression(let code):
-                if let text = pending { out.append(quoted(text)); pending = nil }
-                out.append(code)
-            }
-        }
-        if let text = pending { out.append(quoted(text)) }
-        return out.isEmpty ? "\"\"" : out.joined(separator: " .. ")
-    }
+    func joined(_ parts: [Part]) -> String { LuaTemplate.joined(parts) }
 
     /// A Lua string literal holding `text` exactly (the bridge's one literal writer).
     func quoted(_ text: String) -> String { LuaLiteral.quoted(text) }

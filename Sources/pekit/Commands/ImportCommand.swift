@@ -6,10 +6,10 @@ import PekitTools
 
 let importCommand = Command(
     name: "import",
-    summary: "turn a copied curl command (\"Copy as cURL\") into a pekit Lua script, or send it; a .http or .hurl file into tests",
+    summary: "turn a copied curl command (\"Copy as cURL\") into a pekit Lua script, or send it; a .http or .hurl file or a Postman collection into tests",
     synopsis: """
     usage: pekit import curl [--policy P] [--send | --words] ['curl …' | -]
-           pekit import http FILE.http  |  pekit import hurl FILE.hurl
+           pekit import http FILE.http  |  pekit import hurl FILE.hurl  |  pekit import postman FILE.json
 
     Reads a curl command as browsers' developer tools (Chrome, Firefox, Safari, Edge) and
     proxies or API tools (Charles, Proxyman, Postman, Insomnia) copy it — POSIX shell quoting
@@ -37,6 +37,7 @@ let importCommand = Command(
       pekit import curl --policy rack "curl 'https://h/s?u[name]=ada&tags[]=a&tags[]=b'"
       pekit import http api.http > api_test.lua   # a .http file as the test file pekit test runs (docs/collections.md)
       pekit import hurl api.hurl > api_test.lua   # a Hurl file likewise
+      pekit import postman api.postman_collection.json > api_test.lua   # a Postman collection (v2.0, v2.1)
     """,
     run: runImport
 )
@@ -55,7 +56,6 @@ enum ImportOptions {
     static let own: [Option] = [policy, send, words, .help]
 }
 
-
 /// Send options of the command line that a script cannot carry: they are named in it.
 private let notCarried: Set<String> = Set([RequestOptions.include, RequestOptions.verbose, RequestOptions.writeOut, RequestOptions.dumpHeader,
                                             RequestOptions.traceAscii, RequestOptions.remoteName, RequestOptions.remoteHeaderName, RequestOptions.outputDir, RequestOptions.har, RequestOptions.harWithSecrets,
@@ -65,8 +65,8 @@ private let notCarried: Set<String> = Set([RequestOptions.include, RequestOption
 private func runImport(_ args: [[UInt8]]) throws -> Int32 {
     let parsed = try importCommand.parse(args)
     if parsed.has(.help) { Output.stdout.line(importCommand.help); return 0 }
-    if parsed.positionals.first == "http" || parsed.positionals.first == "hurl" { return try importCollection(parsed) }
-    guard parsed.positionals.first == "curl" else { throw UsageError(command: "import", message: "give what to import: pekit import curl 'curl …', pekit import http FILE.http, or pekit import hurl FILE.hurl") }
+    if let format = parsed.positionals.first, CollectionFile.formats.contains(format) { return try importCollection(parsed) }
+    guard parsed.positionals.first == "curl" else { throw UsageError(command: "import", message: "give what to import: pekit import curl 'curl …', pekit import http FILE.http, pekit import hurl FILE.hurl, or pekit import postman COLLECTION.json") }
     guard parsed.positionals.count <= 2 else { throw UsageError(command: "import", message: "give the curl command as one argument (quote it), or on standard input") }
     let sendNames = Set(sendOnlyOptions.map(\.name))
     let sendOptions = parsed.values.filter { sendNames.contains($0.name) }

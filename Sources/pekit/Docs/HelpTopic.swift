@@ -80,13 +80,16 @@ struct HelpTopic {
             with TAP, JUnit, GitHub and JSON reports, secrets kept out of every output.
             The Lua API reference: docs/reference/lua-api.md, or 'pekit help --lua-api'.
             """),
-        HelpTopic(name: "collections", aliases: ["hurl", "http-files", "postman"], title: "Collections: .http and Hurl files", guide: "docs/collections.md", summary: """
+        HelpTopic(name: "collections", aliases: ["hurl", "http-files", "postman"], title: "Collections: .http files, Hurl files and Postman collections", guide: "docs/collections.md", summary: """
             pekit test runs the requests teams already keep: a .http file (JetBrains' HTTP Client,
             VS Code's REST Client) runs each request as a test, a .hurl file each entry as Hurl runs
-            it (captures, asserts, options, retry, cookies across entries), with pekit's reports:
+            it (captures, asserts, options, retry, cookies across entries), a Postman collection
+            (v2.0, v2.1) each request as Postman's curl code generator sends it, with pekit's reports:
               pekit test --var base=http://127.0.0.1:8080 api.http api.hurl
+              pekit test --environment local.postman_environment.json api.postman_collection.json
             Hurl's --variable is --var, its --variables-file the same, its per-request options
-            --hurl-option NAME[=VALUE]. pekit import http|hurl FILE prints the tests as a Lua test file.
+            --hurl-option NAME[=VALUE]. pekit import http|hurl|postman FILE prints the tests as a Lua
+            test file.
             """),
         HelpTopic(name: "plugins", aliases: ["trust", "sandbox"], title: "Plugins and trust", guide: "docs/plugins-and-trust.md", summary: """
             A plugin is a Lua file that returns a table, a policy or a cookie filter; its file name

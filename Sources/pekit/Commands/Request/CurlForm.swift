@@ -42,7 +42,7 @@ private func formPart(_ spec: String) throws -> MultipartBody.Part {
                 throw CommandFailure(message: "pekit request: -F \(name)=@\(piece.data): cannot read the file", status: 26)
             }
             files.append(MultipartBody.Part(name: name, filename: piece.filename ?? fileName(piece.data),
-                                            contentType: piece.type ?? curlGuessedType(piece.data), source: .file(piece.data)))
+                                            contentType: piece.type ?? MultipartBody.curlGuessedType(ofFile: piece.data), source: .file(piece.data)))
         } while separator == ","
         if files.count == 1 { return files[0] }
         // Several files: a multipart/mixed part whose parts are attachments named by their files.
@@ -69,16 +69,6 @@ private func formPart(_ spec: String) throws -> MultipartBody.Part {
 
 /// A path's last component (what curl names a file part by).
 private func fileName(_ path: String) -> String { String(path.split(separator: "/", omittingEmptySubsequences: false).last ?? "") }
-
-/// curl's own guess of a file part's type from its name (tool_formparse.c's table), else
-/// application/octet-stream.
-private func curlGuessedType(_ path: String) -> String {
-    let guessed = ["gif": "image/gif", "jpg": "image/jpeg", "jpeg": "image/jpeg", "png": "image/png", "svg": "image/svg+xml",
-                   "txt": "text/plain", "htm": "text/html", "html": "text/html", "pdf": "application/pdf", "xml": "application/xml"]
-    let base = fileName(path)
-    guard let dot = base.lastIndex(of: ".") else { return "application/octet-stream" }
-    return guessed[base[base.index(after: dot)...].lowercased()] ?? "application/octet-stream"
-}
 
 /// The reader of one -F value: curl's get_param_word and get_param_part.
 struct CurlFormReader {

@@ -11,13 +11,14 @@ let testCommand = Command(
     usage: pekit test [--filter PATTERN] [--jobs N] [--fail-fast] [--repeat N] [--max-time S]
                       [--timeout S] [--connect N:P=A:Q]... [--var NAME=VALUE]... [--env NAME]
                       [--env-file FILE] [--variables-file FILE]... [--hurl-option NAME[=VALUE]]...
-                      [--secret NAME=VALUE]... [--secret-file FILE]
+                      [--environment FILE] [--globals FILE] [--secret NAME=VALUE]... [--secret-file FILE]
                       [--report KIND[:FILE]]... [--har FILE] [--plugins DIR] [PATH...]
 
     Runs test files: each PATH that is a file, and every *_test.lua and *.hurl under each PATH
     that is a directory (tests/ when none is given), files in name order. A .http file named (JetBrains'
     HTTP Request in Editor format) runs each request as a test, and a .hurl file each entry, as
-    Hurl runs it; see pekit import http, pekit import hurl and docs/collections.md. A file
+    Hurl runs it, and a Postman collection (a .json file, v2.0 or v2.1) each request, as
+    Postman's curl code generator writes it; see pekit import and docs/collections.md. A file
     declares tests:
 
       test("login", function(t)
@@ -74,6 +75,14 @@ enum TestOptionRows {
         for .http files: the environment NAME of http-client.env.json (and
         http-client.private.env.json over it) beside each file
         """)
+    static let postmanEnvironment = Option("environment", value: "FILE", """
+        for Postman collections: the environment FILE (Postman's export) whose
+        enabled values are variables, over the collection's own
+        """)
+    static let postmanGlobals = Option("globals", value: "FILE", """
+        for Postman collections: the globals FILE (Postman's export), under the
+        collection's variables and the environment
+        """)
     static let envFile = Option("env-file", value: "FILE", "read pekit.vars from FILE: NAME=VALUE lines, as dotenv reads them")
     static let variablesFile = Option("variables-file", value: "FILE", """
         Hurl's --variables-file: NAME=VALUE lines into pekit.vars, typed in a .hurl file as
@@ -95,7 +104,7 @@ enum TestOptionRows {
         write every exchange of the run to FILE as HAR 1.2 (sanitized as pekit run
         --har writes it), each entry's comment naming its file and test
         """)
-    static let all: [Option] = [filter, jobs, failFast, repeatCount, maxTime, timeout, RequestOptions.connect, VarOptions.variable, envFile, variablesFile, httpEnvironment, hurlOption] + SecretOptions.rows + [report, har, .plugins, .help]
+    static let all: [Option] = [filter, jobs, failFast, repeatCount, maxTime, timeout, RequestOptions.connect, VarOptions.variable, envFile, variablesFile, httpEnvironment, hurlOption, postmanEnvironment, postmanGlobals] + SecretOptions.rows + [report, har, .plugins, .help]
 }
 
 private func runTests(_ args: [[UInt8]]) throws -> Int32 {
@@ -153,6 +162,12 @@ private func runTests(_ args: [[UInt8]]) throws -> Int32 {
     if !hurlOptions.isEmpty { options.vars.append(("hurl-options", hurlOptions.joined(separator: "\n"))) }
     // A .http file's environment is read beside it, by the name this var gives (http_file.lua).
     if let environment = parsed.value(TestOptionRows.httpEnvironment) { options.vars.append(("http-client-env", environment)) }
+    // A Postman collection's environment and globals are read by postman.lua, when first used.
+    for (option, name) in [(TestOptionRows.postmanEnvironment, "postman-environment"), (TestOptionRows.postmanGlobals, "postman-globals")] {
+        guard let path = parsed.value(option) else { continue }
+        guard FilePaths.exists(path) else { throw UsageError(command: "test", message: "--\(option.name): \(path): no such file") }
+        options.vars.append((name, path))
+    }
     let redactor = Redactor(secrets: secrets)
     var harPath: String?
     let reports = try parsed.all(TestOptionRows.report).map { try TestReport.Kind(parsing: $0) }
