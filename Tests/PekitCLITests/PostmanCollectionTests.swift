@@ -109,13 +109,14 @@ final class PostmanCollectionTests: XCTestCase {
             try Data(text.utf8).write(to: dir.appendingPathComponent("c.json"))
             return try PekitProcess.run(["import", "postman", "c.json"], directory: dir)
         }
+        // Where Python's json module says: "Expecting property name enclosed in double quotes: line 3 column 3".
         var r = try importing("{\n  \"info\": {\"name\": \"x\",\n  }\n}")
         XCTAssertEqual(r.status, 1)
-        XCTAssertTrue(r.stderr.hasPrefix("pekit import: c.json:3:3: not JSON: "), r.stderr)
+        XCTAssertEqual(r.stderr, "pekit import: c.json:3:3: not JSON: expected a string key\n")
         r = try importing(#"{"info": {"name": "x", "schema": "https://schema.getpostman.com/json/collection/v1.0.0/collection.json"}, "item": []}"#)
-        XCTAssertEqual(r.stderr, "pekit import: c.json:1:21: $.info.schema: the collection format https://schema.getpostman.com/json/collection/v1.0.0/collection.json is not read (v2.0.0 and v2.1.0 are: export it from Postman as Collection v2.1)\n")
+        XCTAssertEqual(r.stderr, "pekit import: c.json:1:34: $.info.schema: the collection format https://schema.getpostman.com/json/collection/v1.0.0/collection.json is not read (v2.0.0 and v2.1.0 are: export it from Postman as Collection v2.1)\n")
         r = try importing("{\"info\": {\"name\": \"x\", \"schema\": \"https://schema.getpostman.com/json/collection/v2.1.0/collection.json\"},\n \"item\": [{\"name\": \"a\", \"request\": {\"url\": \"http://h/\",\n   \"body\": {\"mode\": \"soap\"}}}]}")
-        XCTAssertEqual(r.stderr, "pekit import: c.json:3:23: $.item[0].request.body.mode: the body mode 'soap' is not one of raw, urlencoded, formdata, file, graphql\n")
+        XCTAssertEqual(r.stderr, "pekit import: c.json:3:21: $.item[0].request.body.mode: the body mode 'soap' is not one of raw, urlencoded, formdata, file, graphql\n")
         r = try importing(#"{"info": {"name": "x", "schema": "https://schema.getpostman.com/json/collection/v2.0.0/collection.json"}, "item": [{"name": "a", "request": {"url": "http://h/", "auth": {"type": "digest", "digest": {"username": "u"}}}}]}"#)
         XCTAssertEqual(r.status, 0)
         XCTAssertEqual(r.stderr, "pekit import: c.json: $.item[0].request.auth: not sent: digest auth (pekit sends basic, bearer, API key, AWS Signature v4, OAuth 1.0 and an OAuth 2.0 token)\n")

@@ -110,7 +110,7 @@ extension PostmanCollection {
     public static func parse(_ bytes: [UInt8], path: String) throws -> PostmanCollection {
         let root: PekitValue
         do { root = try JSONText.parse(bytes) } catch let error as JSONText.ParseError {
-            let (line, column) = JSONPlaces.lineAndColumn(of: error.position, in: bytes)
+            let (line, column) = JSONPlaces.lineAndColumn(of: error.position - 1, in: bytes)
             throw ParseError(path: path, line: line, column: column, message: "not JSON: \(error.reason)")
         }
         var reader = PostmanReader(bytes: bytes, path: path)
