@@ -96,9 +96,9 @@ final class BridgeRulesTests: XCTestCase {
         }
         XCTAssertEqual(found, [], "Lua in Swift string literals: move it to a .lua file, embedded in code")
         // And the ones that were: the prelude (the host's), the test harness and the .http files'
-        // helper (PekitTools'), compiled in.
+        // helper, Hurl's and Postman's (PekitTools'), compiled in.
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: Self.sources.appendingPathComponent("PekitLua/Lua").path).sorted(), ["prelude.lua"])
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: Self.sources.appendingPathComponent("PekitTools/Lua").path).sorted(), ["http_file.lua", "hurl.lua", "test_harness.lua"])
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: Self.sources.appendingPathComponent("PekitTools/Lua").path).sorted(), ["http_file.lua", "hurl.lua", "postman.lua", "test_harness.lua"])
     }
 
     /// PekitLua is the host a Swift program embeds, no more (issue 70): the REPL's evaluator,
