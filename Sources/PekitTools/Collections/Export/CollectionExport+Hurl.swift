@@ -3,10 +3,12 @@ import PekitCore
 /// A request as a Hurl entry writes it (Hurl's grammar, as `HurlFile` reads it): the request line,
 /// each field as a key string and a value string (escaped where Hurl would read a character
 /// otherwise: `\#`, `\\`, `\:` in a name, `\u{7b}` for a `{` that could start a placeholder,
-/// `\u{20}` for a space Hurl would trim), and the body as `base64,…;`, which holds any bytes.
+/// control characters as `\u{…}`), and the body as `base64,…;`, which holds any bytes.
 extension CollectionExport {
     static func hurlEntry(_ request: Sent) throws -> String {
         var lines = ["# entry \(request.number)", "\(request.method) \(hurlValue(request.url))"]
+        // (A field's value has no whitespace at its ends, which Hurl would trim: the request's
+        // fields hold values without it, as RFC 9110 §5.5 reads them.)
         for field in request.fields { lines.append("\(hurlKey(field.name)): \(hurlValue(field.value))") }
         if let body = request.body {
             lines.append("base64," + String(decoding: Base64.encode(body, alphabet: .standard), as: UTF8.self) + ";")
@@ -16,15 +18,12 @@ extension CollectionExport {
 
     /// A Hurl value string that reads back as `text`.
     static func hurlValue(_ text: String) -> String {
-        let scalars = Array(text.unicodeScalars)
         var out = ""
-        for (i, c) in scalars.enumerated() {
+        for c in text.unicodeScalars {
             switch c {
             case "\\": out += "\\\\"
             case "#": out += "\\#"
             case "{": out += "\\u{7b}"
-            case " " where i == 0 || i == scalars.count - 1: out += "\\u{20}"
-            case "\t" where i == 0 || i == scalars.count - 1: out += "\\u{9}"
             case _ where c.value < 0x20 || c.value == 0x7F: out += "\\u{\(String(c.value, radix: 16))}"
             default: out.unicodeScalars.append(c)
             }
