@@ -89,7 +89,8 @@ struct HelpTopic {
               pekit test --environment local.postman_environment.json api.postman_collection.json
             Hurl's --variable is --var, its --variables-file the same, its per-request options
             --hurl-option NAME[=VALUE]. pekit import http|hurl|postman FILE prints the tests as a Lua
-            test file.
+            test file; pekit export curl|http|hurl|postman FILE.har writes recorded requests back,
+            byte for byte.
             """),
         HelpTopic(name: "plugins", aliases: ["trust", "sandbox"], title: "Plugins and trust", guide: "docs/plugins-and-trust.md", summary: """
             A plugin is a Lua file that returns a table, a policy or a cookie filter; its file name
