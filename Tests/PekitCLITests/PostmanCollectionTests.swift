@@ -131,3 +131,91 @@ final class PostmanCollectionTests: XCTestCase {
         XCTAssertTrue(v.stdout.contains("v.json: $.item[0]: the variable {{nowhere}} is not set (--var nowhere=…, --environment FILE, or the collection's variables)"), v.stdout)
     }
 }
+
+extension PostmanCollectionTests {
+    /// OAuth 1.0 and AWS Signature v4 through pekit's signers, with the collection's fields.
+    /// OAuth 1.0's signature is held to Python's oauthlib (Debian's python3-oauthlib) signing
+    /// the same request with the same consumer, token, nonce and timestamp.
+    func testSignedAuthUsesTheCollectionsFields() throws {
+        let server = try TestServer.shared()
+        let dir = try makeTemporaryDirectory("pekit-postman-sign")
+        let collection = #"""
+        {"info": {"name": "Signed", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"},
+         "item": [
+          {"name": "oauth1", "request": {"method": "GET", "url": "{{origin}}/echo/o?a=1&b=x%20y",
+            "auth": {"type": "oauth1", "oauth1": [{"key": "consumerKey", "value": "ck"}, {"key": "consumerSecret", "value": "cs"},
+              {"key": "token", "value": "tk"}, {"key": "tokenSecret", "value": "ts"}, {"key": "signatureMethod", "value": "HMAC-SHA1"},
+              {"key": "timestamp", "value": "1700000000"}, {"key": "nonce", "value": "abc"}, {"key": "version", "value": "1.0"},
+              {"key": "addParamsToHeader", "value": true}]}}},
+          {"name": "aws", "request": {"method": "GET", "url": "{{origin}}/echo/a",
+            "auth": {"type": "awsv4", "awsv4": [{"key": "accessKey", "value": "AKID"}, {"key": "secretKey", "value": "SECRET"},
+              {"key": "region", "value": "eu-west-1"}, {"key": "service", "value": "execute-api"}]}}},
+          {"name": "binary", "request": {"method": "PUT", "url": "{{origin}}/echo/f", "body": {"mode": "file", "file": {"src": "payload.bin"}}}}
+         ]}
+        """#
+        try Data(collection.utf8).write(to: dir.appendingPathComponent("signed.json"))
+        try Data([0x00, 0xFF, 0x41]).write(to: dir.appendingPathComponent("payload.bin"))
+        let har = dir.appendingPathComponent("run.har")
+        let r = try PekitProcess.run(["test", "--var", "origin=\(server.base)", "--har", har.path, "signed.json"], directory: dir)
+        XCTAssertEqual(r.status, 0, r.stdout + r.stderr)
+        let log = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: har)) as? [String: Any])
+        let entries = try XCTUnwrap((log["log"] as? [String: Any])?["entries"] as? [[String: Any]])
+        let echoes = try entries.map { entry -> [String: Any] in
+            let text = ((entry["response"] as? [String: Any])?["content"] as? [String: Any])?["text"] as? String ?? "{}"
+            return try XCTUnwrap(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        }
+        func field(_ echo: [String: Any], _ name: String) -> String? {
+            (echo["headers"] as? [[String]])?.first { $0[0].lowercased() == name.lowercased() }?[1]
+        }
+        let oauth = try XCTUnwrap(field(echoes[0], "Authorization"))
+        let peer = try PekitProcess.run(program: URL(fileURLWithPath: "/usr/bin/python3"), ["-c", """
+            from oauthlib.oauth1 import Client
+            c = Client('ck', client_secret='cs', resource_owner_key='tk', resource_owner_secret='ts', nonce='abc', timestamp='1700000000')
+            print(c.sign('\(server.base)/echo/o?a=1&b=x%20y', 'GET')[1]['Authorization'])
+            """])
+        XCTAssertEqual(peer.status, 0, peer.stderr)
+        func parameters(_ header: String) -> [String: String] {
+            var out: [String: String] = [:]
+            for part in header.dropFirst(6).split(separator: ",") {
+                let pair = part.trimmingCharacters(in: .whitespaces).split(separator: "=", maxSplits: 1)
+                if pair.count == 2 { out[String(pair[0])] = String(pair[1]).trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
+            }
+            return out
+        }
+        XCTAssertTrue(oauth.hasPrefix("OAuth "), oauth)
+        XCTAssertEqual(parameters(oauth)["oauth_signature"], parameters(peer.stdout.trimmingCharacters(in: .newlines))["oauth_signature"], "\(oauth)\n\(peer.stdout)")
+        let formatter = DateFormatter()
+        formatter.dateFormat = "yyyyMMdd"
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        let aws = try XCTUnwrap(field(echoes[1], "Authorization"))
+        XCTAssertTrue(aws.hasPrefix("AWS4-HMAC-SHA256 Credential=AKID/\(formatter.string(from: Date()))/eu-west-1/execute-api/aws4_request, SignedHeaders="), aws)
+        XCTAssertNotNil(field(echoes[1], "X-Amz-Date"))
+        // A binary body from its file, text/plain as the generator's command sends it.
+        XCTAssertEqual(field(echoes[2], "Content-Type"), "text/plain")
+        XCTAssertEqual(echoes[2]["method"] as? String, "PUT")
+        XCTAssertEqual(field(echoes[2], "Content-Length"), "3")
+    }
+
+    /// Each refusal of the reader and the runner, with its place.
+    func testEachRefusalNamesItsPlace() throws {
+        let dir = try makeTemporaryDirectory("pekit-postman-refusals")
+        let head = #"{"info": {"name": "x", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"}, "item": "#
+        func importing(_ items: String) throws -> PekitResult {
+            try Data((head + items + "}").utf8).write(to: dir.appendingPathComponent("c.json"))
+            return try PekitProcess.run(["import", "postman", "c.json"], directory: dir)
+        }
+        XCTAssertEqual(try importing(#"[{"name": "a"}]"#).stderr, "pekit import: c.json:1:116: $.item[0]: an item with neither request nor item (a request or a folder)\n")
+        XCTAssertEqual(try importing(#"[{"name": "a", "request": {"method": "GE T", "url": "http://h/"}}]"#).stderr,
+                       "pekit import: c.json:1:152: $.item[0].request.method: 'GE T' is not a method (letters, digits and !#$%&'*+-.^_`|~)\n")
+        XCTAssertEqual(try importing(#"{"name": "a"}"#).stderr, "pekit import: c.json:1:115: $.item: expected a list, found an object\n")
+        let oauth = try importing(#"[{"name": "a", "request": {"url": "http://h/", "auth": {"type": "oauth1", "oauth1": [{"key": "consumerKey", "value": "k"}]}}}]"#)
+        XCTAssertEqual(oauth.stderr, "pekit import: c.json: $.item[0].request.auth: not sent: oauth1 auth with its parameters in the URL or body (pekit signs into the Authorization field: choose \"Request Headers\" in Postman)\n")
+        try Data((head + #"[{"name": "a", "request": {"url": "http://h/{{$randomCity}}"}}]}"#).utf8).write(to: dir.appendingPathComponent("d.json"))
+        let dynamic = try PekitProcess.run(["test", "d.json"], directory: dir)
+        XCTAssertEqual(dynamic.status, 1)
+        XCTAssertTrue(dynamic.stdout.contains("d.json: $.item[0]: Postman's dynamic variable {{$randomCity}} is not one pekit makes ($guid, $randomUUID, $timestamp, $isoTimestamp, $randomInt): give it with --var '$randomCity=…'"), dynamic.stdout)
+        let missing = try PekitProcess.run(["test", "--environment", "nowhere.json", "d.json"], directory: dir)
+        XCTAssertEqual(missing.status, 2)
+        XCTAssertEqual(missing.stderr, "pekit test: --environment: nowhere.json: no such file (see 'pekit test --help')\n")
+    }
+}

@@ -120,7 +120,8 @@ extension PostmanCollection {
                 var options = ["\"oauth1\"", "consumer_key = \(t(p["consumerKey"] ?? ""))", "consumer_secret = \(t(p["consumerSecret"] ?? ""))"]
                 for (postman, pekit) in [("token", "token"), ("tokenSecret", "token_secret"), ("signatureMethod", "method"), ("realm", "realm"),
                                          ("nonce", "nonce"), ("timestamp", "timestamp"), ("callback", "callback"), ("verifier", "verifier")] {
-                    if let value = p[postman], !value.isEmpty { options.append("\(pekit) = \(t(value))") }
+                    // (pekit's timestamp is a number; Postman keeps every field as text.)
+                    if let value = p[postman], !value.isEmpty { options.append("\(pekit) = \(pekit == "timestamp" ? "tonumber(\(t(value)))" : t(value))") }
                 }
                 signing = "sign = { \(options.joined(separator: ", ")) }"
             default: break

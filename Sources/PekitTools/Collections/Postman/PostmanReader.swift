@@ -23,11 +23,23 @@ struct PostmanReader {
         }.joined()
     }
 
+    /// A JSON value's kind in JSON's words, for messages.
+    static func kind(_ value: PekitValue) -> String {
+        switch value {
+        case .map: return "an object"
+        case .array, .set: return "a list"
+        case .string: return "a string"
+        case .boolean: return "a boolean"
+        case .null: return "null"
+        case .integer, .number, .bigInteger: return "a number"
+        }
+    }
+
     func object(_ value: PekitValue?, _ at: [Step]) throws -> PekitMap? {
         switch value {
         case nil, .null?: return nil
         case .map(let map)?: return map
-        case let other?: throw fail(at, "expected an object, found \(other.kindWithArticle)")
+        case let other?: throw fail(at, "expected an object, found \(Self.kind(other))")
         }
     }
 
@@ -35,7 +47,7 @@ struct PostmanReader {
         switch value {
         case nil, .null?: return []
         case .array(let items)?: return items
-        case let other?: throw fail(at, "expected a list, found \(other.kindWithArticle)")
+        case let other?: throw fail(at, "expected a list, found \(Self.kind(other))")
         }
     }
 
@@ -48,7 +60,7 @@ struct PostmanReader {
         case .bigInteger(let digits)?: return digits
         case .number(let d)?: return d.rounded() == d && abs(d) < 1e15 ? String(Int64(d)) : String(d)
         case .boolean(let b)?: return b ? "true" : "false"
-        case let other?: throw fail(at, "expected text, found \(other.kindWithArticle)")
+        case let other?: throw fail(at, "expected text, found \(Self.kind(other))")
         }
     }
 
