@@ -39,12 +39,14 @@ final class ExportRoundTripTests: XCTestCase {
     /// otherwise, and nothing is written.
     func testRefusalsNameTheEntryAndTheRule() throws {
         let dir = try makeTemporaryDirectory("pekit-export")
-        func har(_ url: String, headers: [(String, String)] = [], body: String? = nil, base64: Bool = false) throws -> String {
+        let agent = [("User-Agent", "t/1"), ("Accept", "*/*")]
+        func har(_ url: String, headers: [(String, String)] = [], body: String? = nil, base64: Bool = false, defaults: Bool = true) throws -> String {
             var request: [String: Any] = ["method": "POST", "url": url, "httpVersion": "HTTP/1.1",
-                                          "headers": headers.map { ["name": $0.0, "value": $0.1] }]
+                                          "headers": ((defaults ? agent : []) + headers).map { ["name": $0.0, "value": $0.1] }]
             if let body { request["postData"] = ["mimeType": "application/octet-stream", "text": body] .merging(base64 ? ["encoding": "base64"] : [:]) { a, _ in a } }
             let log: [String: Any] = ["log": ["version": "1.2", "creator": ["name": "t", "version": "1"], "entries": [
-                ["startedDateTime": "2026-01-01T00:00:00Z", "time": 0, "request": ["method": "GET", "url": "http://h/a", "httpVersion": "HTTP/1.1", "headers": []]],
+                ["startedDateTime": "2026-01-01T00:00:00Z", "time": 0, "request": ["method": "GET", "url": "http://h/a", "httpVersion": "HTTP/1.1",
+                                                                      "headers": agent.map { ["name": $0.0, "value": $0.1] }]],
                 ["startedDateTime": "2026-01-01T00:00:00Z", "time": 0, "request": request]]]]
             let path = dir.appendingPathComponent("x.har")
             try JSONSerialization.data(withJSONObject: log).write(to: path)
@@ -65,15 +67,47 @@ final class ExportRoundTripTests: XCTestCase {
         // a placeholder, a `#` that would start a comment), the body in base64.
         r = try export("hurl", try har("http://h/a", headers: [("X#Y", "a#b\\{c"), ("Content-Type", "text/plain")], body: "# not a comment"))
         XCTAssertEqual(r.status, 0, r.stderr)
-        XCTAssertTrue(r.stdout.contains("POST http://h/a\nHost: h\nX\\#Y: a\\#b\\\\\\u{7b}c\n"), r.stdout)
+        XCTAssertTrue(r.stdout.contains("POST http://h/a\nHost: h\nUser-Agent: t/1\nAccept: */*\nX\\#Y: a\\#b\\\\\\u{7b}c\n"), r.stdout)
         // And pekit's Hurl reader reads them back as they were.
         let hurl = dir.appendingPathComponent("x.hurl")
         try Data(r.stdout.utf8).write(to: hurl)
         let lua = try PekitProcess.run(["import", "hurl", hurl.path])
         XCTAssertTrue(lua.stdout.contains(#"{ "X#Y", "a#b\\{c", "#), lua.stdout)
         XCTAssertTrue(r.stdout.contains("\nbase64,IyBub3QgYSBjb21tZW50;\n"), r.stdout)
+        // A request without the fields each tool adds of its own: only curl can leave them out.
+        r = try export("hurl", try har("http://h/", defaults: false))
+        XCTAssertTrue(r.stderr.hasSuffix("x.har: entry 2: it was sent with no User-Agent field, and Hurl sends one of its own (export as curl, which can leave it out)\n"), r.stderr)
+        r = try export("curl", try har("http://h/", defaults: false))
+        XCTAssertTrue(r.stdout.hasSuffix("\ncurl --http1.1 --request POST http://h/ -H 'Host: h' -H User-Agent: -H Accept:\n"), r.stdout)
         r = try PekitProcess.run(["export", "yaml", "x.har"])
         XCTAssertEqual(r.status, 2)
         XCTAssertEqual(r.stderr, "pekit export: give a format (curl, http, hurl, postman) and a HAR file: pekit export hurl run.har (see 'pekit export --help')\n")
+    }
+}
+
+extension ExportRoundTripTests {
+    /// The property on random requests (export_roundtrip.py --random: methods, targets, fields
+    /// and bodies of random bytes, text, line ends, `{{`, `#`, `\`, with and without the fields
+    /// the tools add), each first sent by `pekit har replay`: every format sends each exactly so
+    /// or refuses it, never sends something else; curl commands hold every one.
+    func testRandomRequestsRoundTripOrAreRefused() throws {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("roundtrip-random-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: output) }
+        let script = PekitProcess.packageRoot.appendingPathComponent("Tests/Server/export_roundtrip.py").path
+        let run = try PekitProcess.run(program: URL(fileURLWithPath: "/usr/bin/python3"),
+                                       [script, "--pekit", PekitProcess.binary.path, "--random", "40", "--seed", "72", "--json", output.path])
+        XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
+        struct Report: Decodable { let counts: [String: [String: Int]]; let requests: [String: [String: String]] }
+        let report = try JSONDecoder().decode(Report.self, from: Data(contentsOf: output))
+        XCTAssertEqual(report.requests.count, 40)
+        for (number, verdicts) in report.requests.sorted(by: { $0.key < $1.key }) {
+            XCTAssertEqual(verdicts.count, 4, "request \(number): \(verdicts)")
+            for (format, verdict) in verdicts where verdict != "same" && !verdict.hasPrefix("refused: pekit export: ") {
+                XCTFail("request \(number) as \(format): \(verdict)")
+            }
+        }
+        XCTAssertEqual(report.counts["curl"]?["same"], 40)
+        // Each format carries most of what it can: the refusals are the format's own limits.
+        for format in ["http", "hurl", "postman"] { XCTAssertGreaterThanOrEqual(report.counts[format]?["same"] ?? 0, 15, format) }
     }
 }

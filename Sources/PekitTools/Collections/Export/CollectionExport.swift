@@ -39,10 +39,19 @@ public enum CollectionExport {
             return try zip(entries, sent).map { entry, request -> String in
                 do { return try entry.builder().build().curl() } catch { throw request.refuse("\(error)") }
             }.joined(separator: "\n") + "\n"
-        case .http: return try sent.map(httpRequest).joined(separator: "\n")
-        case .hurl: return try sent.map(hurlEntry).joined(separator: "\n")
-        case .postman: return try postmanCollection(sent, name: name)
+        case .http: return try sent.map { try httpRequest(toolDefaults($0, "a .http file's tool")) }.joined(separator: "\n")
+        case .hurl: return try sent.map { try hurlEntry(toolDefaults($0, "Hurl")) }.joined(separator: "\n")
+        case .postman: return try postmanCollection(sent.map { try toolDefaults($0, "Postman's curl command") }, name: name)
         }
+    }
+
+    /// The request, when it has the fields every one of these tools adds of its own where a
+    /// request has none (User-Agent and Accept: a file can give them, not take them away).
+    static func toolDefaults(_ request: Sent, _ tool: String) throws -> Sent {
+        for name in ["User-Agent", "Accept"] where !has(request, name) {
+            throw request.refuse("it was sent with no \(name) field, and \(tool) sends one of its own (export as curl, which can leave it out)")
+        }
+        return request
     }
 
     /// What an entry sent: the request it builds, its fields and body as they go out.
