@@ -8,7 +8,7 @@ import XCTest
 /// by pekit test for the files and for what pekit import prints for them. Every request must
 /// reach the recorder byte for byte as the first time (Tests/Server/export_roundtrip.py); a
 /// format that cannot hold a request refuses it, with the reason the format's own rules give.
-final class ExportRoundTripTests: XCTestCase {
+final class ExportTests: XCTestCase {
     func testEveryFormatSendsWhatWasSentOrSaysWhyNot() throws {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("roundtrip-\(UUID().uuidString).json")
         defer { try? FileManager.default.removeItem(at: output) }
@@ -85,7 +85,7 @@ final class ExportRoundTripTests: XCTestCase {
     }
 }
 
-extension ExportRoundTripTests {
+extension ExportTests {
     /// The property on random requests (export_roundtrip.py --random: methods, targets, fields
     /// and bodies of random bytes, text, line ends, `{{`, `#`, `\`, with and without the fields
     /// the tools add), each first sent by `pekit har replay`: every format sends each exactly so
