@@ -35,11 +35,20 @@ final class SendOperation {
     private var hopCookieLines: [String] = []
     /// With `explainsCookies`: the cookies the jar sent on the current hop, in the header's order.
     private var hopSentCookies: [Cookie] = []
+    /// `--digest` and `--anyauth`: the round as a try starts it, and as it stands.
+    private let roundAtStart: ChallengeRound?
+    private var round: ChallengeRound?
+    /// The request whose body the first hop of a `--digest` round held back, for the answer.
+    private var heldBack: PekitRequest?
 
     init(_ request: consuming PekitRequest, options given: consuming SendOptions) {
         // The jar and signer the request was built with, where the options name none: the one
         // place a built request's cookie setup reaches a send (issue 76).
         let options = given.completed(by: request)
+        // The credentials of --digest and --anyauth wait for a challenge: out of the request.
+        var request = request
+        roundAtStart = ChallengeRound(&request, scheme: options.authScheme, hash: options.authHash)
+        round = roundAtStart
         self.request = request
         transportReason = Transport.reason(options)
         proxySet = options.proxy != nil
@@ -115,6 +124,18 @@ final class SendOperation {
                 }
                 current = hop
             }
+            if var round {
+                if !round.answered {
+                    // The first hop of the round: without the credentials (and with --digest
+                    // without its body, which the answer carries).
+                    let first = round.firstHop(current)
+                    if first.body != current.body || first.headers != current.headers { heldBack = current; current = first }
+                } else if let origin = try? request.requestURL(), try options.trustsRedirects || Redirect.sameOrigin(origin, hopURL()) {
+                    // Answered: the scheme goes on to the hops it may go to, as curl sends it.
+                    current = try round.authorized(current)
+                }
+                self.round = round
+            }
             if tryBegun == nil { tryBegun = UnixTime.monotonic() }
             if let total = options.timeoutSeconds, total.isFinite, total > 0, let begun = tryBegun, UnixTime.monotonic() - begun >= total {
                 throw timedOut(received: 0)
@@ -123,8 +144,14 @@ final class SendOperation {
             // A response a retry will replace has its body dropped; one the retry policy leaves
             // (the last try, a Retry-After past --retry-max-time: curl's test 366) keeps it.
             let retryable = lastTry ? [] : retry?.statuses ?? []
+            let round = self.round, holding = heldBack != nil
             return .transfer(current) { [self] status, headers in
+                // The first hop of --digest sent without its body: a 2xx is not the answer.
+                if holding && status < 300 { return true }
                 if canFollow && Redirect.isRedirect(status) && Redirect.location(PekitResponse.first("Location", in: headers)) != nil { return true }
+                if let round, round.answers(status: status, challenges: headers.filter { PekitHeaders.sameName($0.name, "WWW-Authenticate") }.map(\.value.description)) {
+                    return true
+                }
                 guard !retryable.isEmpty, retryable.contains(status) else { return false }
                 return retryWait(status: status, retryAfter: PekitResponse.first("Retry-After", in: headers)?.description, now: PekitClient.now()) != nil
             }
@@ -192,6 +219,25 @@ final class SendOperation {
                 recorded.method = current.method
                 record(current, recorded, started)
             }
+            // --digest, --anyauth: a 401 whose challenge is answered is sent again, answered, once.
+            if var round, response.status == 401, round.answer(response.headers(named: "WWW-Authenticate").map(\.description)) {
+                self.round = round
+                earlierHeads += response.heads
+                current = heldBack ?? current
+                heldBack = nil
+                return next(now: now)
+            }
+            // A body held back for a challenge that did not come, and a 2xx (curl's test 175: the
+            // server took the request as it was): the request goes again, whole, as curl sends
+            // its data then (http.c, Curl_http_auth_act). Any other answer is the answer (177).
+            if let held = heldBack, response.status < 300 {
+                heldBack = nil
+                round?.endNegotiation()
+                earlierHeads += response.heads
+                current = held
+                return next(now: now)
+            }
+            round?.endNegotiation()
             guard options.followRedirects, Redirect.isRedirect(response.status), let location = Redirect.location(response.header("Location")) else {
                 response.url = current.url
                 response.method = current.method
@@ -272,6 +318,8 @@ final class SendOperation {
         tryBegun = nil
         options.willRetry?(attempt, cause, .seconds(wait))
         current = request
+        round = roundAtStart
+        heldBack = nil
         hops = []
         booked = false
         return .wait(until: now + wait)

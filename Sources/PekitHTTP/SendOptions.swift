@@ -76,6 +76,14 @@ public struct SendOptions: Sendable {
     /// Whether a redirect to another origin keeps the credentials (Authorization, a hand-written
     /// Cookie), as curl's `--location-trusted`: only for hosts all trusted. False drops them.
     public var trustsRedirects = false
+    /// How the request's credentials (its `Authorization: Basic` from a user and password) are
+    /// sent: at once (`.basic`), or only to answer a 401's challenge (`.digest`, `.any`), as
+    /// curl's `--digest` and `--anyauth`.
+    public var authScheme = AuthScheme.basic
+    /// The hash a Digest answer needs, by its name in the challenge (`MD5`, `SHA-256`):
+    /// PekitCrypto's, which the caller gives (the command line and the Lua host do); without it
+    /// a Digest challenge is not answered.
+    public var authHash: (@Sendable (String, [UInt8]) throws -> [UInt8])?
     /// The most redirects followed before `HTTPError.tooManyRedirects` (10, as requests has 30 and curl 50).
     public var maxRedirects = 10
     /// How long connecting may take (DNS, TCP, TLS); nil: curl's 300 seconds. Default 30 seconds.
@@ -267,6 +275,20 @@ public struct SendOptions: Sendable {
                 follow redirects and send the credentials (Authorization, a written Cookie)
                 to every host they lead to, as curl's --location-trusted: trusted hosts only
                 """)]) { $0.trustsRedirects = $1.flag },
+        Field("auth_scheme", swift: "authScheme", .choice(AuthScheme.allCases.map(\.rawValue)), flags: [
+            Field.Flag("digest", """
+                send -u's user and password only to answer a Digest challenge (RFC 7616:
+                MD5, SHA-256 and their -sess forms), as curl --digest: the first request
+                goes without them and without its body
+                """),
+            Field.Flag("anyauth", """
+                answer whichever challenge a 401 makes with -u's user and password,
+                Digest before Basic, as curl --anyauth (NTLM and Negotiate are not spoken)
+                """),
+            Field.Flag("basic", "send -u's user and password as Basic at once (the default)")],
+            implied: ["digest": .text("digest"), "anyauth": .text("any"), "basic": .text("basic")]) {
+                $0.authScheme = $1.text.flatMap(AuthScheme.init(rawValue:)) ?? .basic
+            },
         Field("max_redirects", swift: "maxRedirects", .count(redirectRange), flags: [
             Field.Flag("max-redirects", value: "N", "follow at most N redirects"),
             Field.Flag("max-redirs", value: "N", "the same, by curl's name")]) { $0.maxRedirects = $1.integer ?? $0.maxRedirects },

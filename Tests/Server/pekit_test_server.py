@@ -47,6 +47,11 @@ Endpoints (any method unless noted):
                         AKIDEXAMPLE, recomputed from the request as received (hashlib and hmac,
                         following AWS's specification, not pekit's code): 200 JSON {"ok": true,
                         "service": …}, or 403 with the canonical request the server computed
+  /digest/ALGORITHM[?qop=auth&opaque=O&userhash=1]  HTTP Digest (RFC 7616) for user "ada",
+                        password "pa:ss w0rd": a 401 with a Digest challenge (realm "pekit",
+                        nonce "n0nce") unless the Authorization field answers it, recomputed with
+                        hashlib per RFC 7616 §3.4 (MD5, MD5-sess, SHA-256, SHA-256-sess): then
+                        200 JSON {"ok": true, "fields": the Authorization's parameters}
   /oauth1/…             verifies an OAuth 1.0a HMAC-SHA1/HMAC-SHA256 Authorization header for consumer
                         "pekit-consumer" (secret "consumer secret") and token "pekit-token" (secret
                         "token secret"), recomputed per RFC 5849 with hashlib and hmac: 200 or 403
@@ -87,6 +92,43 @@ def oauth1_verify(method, target, headers, body, scheme):
     if ok and "oauth_body_hash" in oauth:
         ok = oauth["oauth_body_hash"] == base64.b64encode(hashlib.sha1(body).digest()).decode()
     return ok, {"ok": ok, "base_string": base}
+
+
+def digest_verify(method, target, authorization, algorithm, qop, userhash):
+    """Whether `authorization` answers the /digest challenge (RFC 7616 §3.4, hashlib), and its
+    parameters as read (RFC 7235 auth-params, quoted strings unescaped)."""
+    if not authorization or not authorization.startswith("Digest "):
+        return False, {}
+    fields, rest = {}, authorization[7:]
+    while rest:
+        rest = rest.lstrip(" ,")
+        name, _, rest = rest.partition("=")
+        if rest.startswith('"'):
+            value, i = "", 1
+            while i < len(rest) and rest[i] != '"':
+                if rest[i] == "\\":
+                    i += 1
+                value += rest[i]
+                i += 1
+            rest = rest[i + 1:]
+        else:
+            value, _, rest = rest.partition(",")
+        fields[name.strip()] = value
+    session = algorithm.lower().endswith("-sess")
+    h = {"md5": hashlib.md5, "sha-256": hashlib.sha256}[algorithm.lower().replace("-sess", "")]
+    H = lambda text: h(text.encode()).hexdigest()
+    user = H("ada:pekit") if userhash else "ada"
+    if fields.get("username") != user or fields.get("realm") != "pekit" or fields.get("nonce") != "n0nce" or fields.get("uri") != target:
+        return False, fields
+    ha1 = H("ada:pekit:pa:ss w0rd")
+    if session:
+        ha1 = H("%s:n0nce:%s" % (ha1, fields.get("cnonce", "")))
+    ha2 = H("%s:%s" % (method, target))
+    if qop:
+        want = H("%s:n0nce:%s:%s:%s:%s" % (ha1, fields.get("nc", ""), fields.get("cnonce", ""), qop, ha2))
+    else:
+        want = H("%s:n0nce:%s" % (ha1, ha2))
+    return fields.get("response") == want, fields
 
 
 def aws_verify(method, target, headers, body):
@@ -246,6 +288,20 @@ class Handler(http.server.BaseHTTPRequestHandler):
             scheme = "https" if isinstance(self.connection, ssl.SSLSocket) else "http"
             ok, details = oauth1_verify(self.command, self.path, self.headers, self.body(), scheme)
             return self.reply(200 if ok else 403, details)
+        if head == "digest" and len(parts) == 2:
+            options = dict(query)
+            qop, userhash = options.get("qop"), options.get("userhash") == "1"
+            ok, fields = digest_verify(self.command, self.path, self.headers.get("Authorization"), parts[1], qop, userhash)
+            if ok:
+                return self.reply(200, json.dumps({"ok": True, "fields": fields}).encode())
+            challenge = 'Digest realm="pekit", nonce="n0nce", algorithm=%s' % parts[1]
+            if qop:
+                challenge += ', qop="%s"' % qop
+            if "opaque" in options:
+                challenge += ', opaque="%s"' % options["opaque"].replace("\\", "\\\\").replace('"', '\\"')
+            if userhash:
+                challenge += ", userhash=true"
+            return self.reply(401, json.dumps({"ok": False, "fields": fields}).encode(), [("WWW-Authenticate", challenge)])
         if head == "aws":
             ok, details = aws_verify(self.command, self.path, self.headers, self.body())
             return self.reply(200 if ok else 403, details)

@@ -225,6 +225,7 @@ package enum HTTPModule: LuaModule {
     static func prepared(_ given: consuming SendOptions, for request: PekitRequest, in runtime: LuaRuntime) -> SendOptions {
         var options = consume given
         let state = state(runtime)
+        options.hashingDigestAnswers()
         if options.jar == nil, let jar = state.defaultJar { options.jar = jar }
         if options.timeoutSeconds == nil, let limit = state.defaultTimeout { options.timeoutSeconds = limit }
         options.connect += state.defaultConnect

@@ -31,12 +31,12 @@ extension PostmanCollection {
     /// Why pekit cannot send an auth block as Postman does, or nil when it can.
     static func unsupported(_ auth: Auth) -> String? {
         switch auth.type {
-        case "basic", "bearer", "apikey", "awsv4": return nil
+        case "basic", "bearer", "apikey", "awsv4", "digest": return nil
         case "oauth2": return auth.parameters["accessToken", default: ""].isEmpty ? "oauth2 auth with no access token (pekit does not run the grant: give the token)" : nil
         case "oauth1":
             return auth.parameters["addParamsToHeader"] == "false" || auth.parameters["addParamsToHeader"] == nil
                 ? "oauth1 auth with its parameters in the URL or body (pekit signs into the Authorization field: choose \"Request Headers\" in Postman)" : nil
-        default: return "\(auth.type) auth (pekit sends basic, bearer, API key, AWS Signature v4, OAuth 1.0 and an OAuth 2.0 token)"
+        default: return "\(auth.type) auth (pekit sends basic, digest, bearer, API key, AWS Signature v4, OAuth 1.0 and an OAuth 2.0 token)"
         }
     }
 
@@ -78,7 +78,8 @@ extension PostmanCollection {
         out.append("  local request = pekit.request{")
         for field in fields(request) { out.append("    \(field),") }
         out.append("  }")
-        out.append("  local response = pekit.http.send(request)")
+        // Digest answers the server's challenge, as Postman does: the user and password wait for it.
+        out.append(request.auth?.type == "digest" ? "  local response = pekit.http.send(request, { auth_scheme = \"digest\" })" : "  local response = pekit.http.send(request)")
         out.append("  local r = response")
         for script in request.scripts where script.listen == "test" {
             guard let lua = PostmanScripts.translate(script.lines) else { continue }
@@ -102,7 +103,7 @@ extension PostmanCollection {
         if let given = request.auth {
             let p = given.parameters
             switch given.type {
-            case "basic": auth = "auth = { user = \(t(p["username"] ?? "")), password = \(t(p["password"] ?? "")) }"
+            case "basic", "digest": auth = "auth = { user = \(t(p["username"] ?? "")), password = \(t(p["password"] ?? "")) }"
             case "bearer": auth = "auth = { bearer = \(t(p["token"] ?? "")) }"
             case "oauth2":
                 let prefix = p["headerPrefix"] ?? "Bearer"

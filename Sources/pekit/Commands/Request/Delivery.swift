@@ -51,6 +51,7 @@ struct Delivery {
         for field in SendOptions.fields {
             if let value = try sendOptionValue(field, parsed) { field.set?(&options, value) }
         }
+        options.hashingDigestAnswers()
         if options.insecure { Output.stderr.line("pekit request: warning: --insecure: TLS certificates and host names are not checked") }
         // curl's --retry N (--retry-max-time S, --retry-all-errors): any method, as curl retries
         // a POST too (its test 1633: a 429 after a POST's redirect starts the POST again).

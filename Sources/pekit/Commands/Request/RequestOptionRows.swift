@@ -204,6 +204,9 @@ enum RequestOptions {
     static let maxRedirects = sendFlag("max-redirects")
     static let maxRedirs = sendFlag("max-redirs")
     static let locationTrusted = sendFlag("location-trusted")
+    static let digest = sendFlag("digest")
+    static let anyauth = sendFlag("anyauth")
+    static let basic = sendFlag("basic")
     static let maxFilesize = sendFlag("max-filesize")
     static let ipv4 = sendFlag("ipv4")
     static let ipv6 = sendFlag("ipv6")
@@ -235,7 +238,7 @@ enum RequestOptions {
         status: the last transfer's, as curl). --jar, -c, --har and --trace-ascii
         take one URL
         """)] + [parallel, parallelMax, rate, retry, retryMaxTime, retryAllErrors, har, harWithSecrets, cookieJar, noFollow, location, locationTrusted,
-                 maxRedirects, maxRedirs, maxFilesize, ipv4, ipv6, timeout, maxTime, connectTimeout, cacert, insecure, proxy, http, http11,
+                 digest, anyauth, basic, maxRedirects, maxRedirs, maxFilesize, ipv4, ipv6, timeout, maxTime, connectTimeout, cacert, insecure, proxy, http, http11,
                  http2, rawTransfer, silent, showError].map { .option($0) }
 
     /// The sections of `pekit request --help`, in order.

@@ -13,12 +13,13 @@ import PekitCrypto
 import PekitHTTP
 import SwiftyJSON
 
-/// The 96 names, each resolved to pekit's type.
+/// The 97 names, each resolved to pekit's type.
 enum PekitNames {
     typealias AWSSigV4Name = AWSSigV4
     typealias AcceptLanguageName = AcceptLanguage
     typealias AllowedSetName = AllowedSet
     typealias AllowedSetErrorName = AllowedSetError
+    typealias AuthSchemeName = AuthScheme
     typealias Base64Name = Base64
     typealias BodySegmentName = BodySegment
     typealias BodyStreamName = BodyStream
