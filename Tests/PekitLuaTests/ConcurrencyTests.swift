@@ -60,7 +60,7 @@ final class ConcurrencyTests: LocalServerLuaTestCase {
     func testAllRefusesABadItemBeforeSending() {
         let k = key()
         XCTAssertEqual(lua.eval(#"pekit.http.all({ base .. "/inflight/\#(k)", { url = base, bogus = 1 } })"#),
-                       #"error: stdin:1: pekit.http.all: item 2: bad argument #1 (unknown field "bogus"; known: method, keep_method_case, url, url_as_curl, path_as_is, base, params, policy, params_in, methods_in_query, headers, json, form, body, body_file, upload, content_type, multipart, boundary, auth, jar, connect, sign, target, compressed, user_agent, referer, cookie, same_site, site_for_cookies, navigation, top_level, follow, location_trusted, max_redirects, timeout, connect_timeout, insecure, cacert, proxy, http, raw_transfer, sink, max_body, ip_version, retry, rate, progress)"#)
+                       #"error: stdin:1: pekit.http.all: item 2: bad argument #1 (unknown field "bogus"; known: method, keep_method_case, url, url_as_curl, path_as_is, base, params, policy, params_in, methods_in_query, headers, json, form, body, body_file, upload, content_type, multipart, boundary, auth, jar, connect, sign, target, compressed, user_agent, referer, cookie, same_site, site_for_cookies, navigation, top_level, follow, location_trusted, auth_scheme, max_redirects, timeout, connect_timeout, insecure, cacert, proxy, http, raw_transfer, sink, max_body, ip_version, retry, rate, progress)"#)
         XCTAssertEqual(lua.eval(#"return pekit.http.get(base .. "/inflight/\#(k)/stats"):json().count"#), "0")
         XCTAssertEqual(lua.eval(#"pekit.http.all({ 42 })"#), #"error: stdin:1: pekit.http.all: item 1: invalid URL "42": expected scheme://host"#)
         XCTAssertEqual(lua.eval(#"pekit.http.all({}, { concurrency = 0 })"#),
