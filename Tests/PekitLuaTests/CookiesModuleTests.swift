@@ -167,7 +167,7 @@ final class RequestModuleTests: XCTestCase {
         XCTAssertEqual(lua.eval("pekit.request{ url = 'http://x/', headers = { ['X-A'] = 'a\\r\\nB: c' } }"),
                        "error: stdin:1: pekit.request: header X-A: the value contains CR at byte 2 (header injection is refused)")
         XCTAssertEqual(lua.eval("pekit.request{ url = 'http://x/', colour = 1 }"),
-                       "error: stdin:1: pekit.request: bad argument #1 (unknown field \"colour\"; known: method, keep_method_case, url, url_as_curl, path_as_is, base, params, policy, params_in, methods_in_query, headers, json, form, body, body_file, upload, content_type, multipart, boundary, auth, jar, connect, sign, target, compressed, user_agent, referer, cookie, same_site, site_for_cookies, navigation, top_level)")
+                       "error: stdin:1: pekit.request: bad argument #1 (unknown field \"colour\"; known: method, keep_method_case, url, url_as_curl, path_as_is, base, params, policy, params_in, methods_in_query, headers, json, form, body, body_file, upload, content_type, multipart, boundary, auth, jar, connect, sign, target, compressed, user_agent, referer, range, cookie, same_site, site_for_cookies, navigation, top_level)")
         _ = lua.eval("jar = pekit.cookies.jar{}; jar:receive('https://api.example.com/', 'sid=9')")
         XCTAssertEqual(lua.eval("pekit.request{ url = 'https://api.example.com/me', jar = jar, auth = { user = 'u', password = 'p' } }.headers.cookie"), "\"sid=9\"")
         XCTAssertEqual(lua.eval("#pekit.request{ url = 'http://x/', method = 'POST', multipart = { { name = 'a', value = 'b' } }, boundary = 'XYZ' }:raw()"), "214")

@@ -46,6 +46,7 @@ extension RequestBuilder {
         } else if let (user, password) = credentials, !given("Authorization") {
             fields.addValid("Authorization", Self.basicAuthorization(user: user, password: password))
         }
+        if let range, !given("Range") { try fields.add("Range", "bytes=" + range) }
         for (name, value) in zip(placed, [userAgent, accept, acceptEncoding, referer]) where !given(name) {
             guard let value = policyValue(name) ?? value, !value.isEmpty else { continue }
             if name == "User-Agent" && value == Self.userAgent { fields.addValid(name, value) } else { try fields.add(name, value) }

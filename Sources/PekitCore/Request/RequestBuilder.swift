@@ -125,6 +125,9 @@ public struct RequestBuilder: Sendable {
     public var accept: String? = "*/*"
     /// `Referer` (curl's `-e`).
     public var referer: String?
+    /// The byte ranges asked for (curl's `-r`: `100-200`, `-101`, `0-10,12-15`), sent as
+    /// `Range: bytes=…` where curl writes it, after the credentials.
+    public var range: String?
     /// Cookies written by hand (curl's `-b 'a=1; b=2'`), after the jar's in one Cookie field.
     public var cookie: String?
     /// `Accept-Encoding`, and the response decoded (curl's `--compressed`).

@@ -22,7 +22,7 @@ package enum RequestModule: LuaModule {
 
     static let requestFields = ["method", "keep_method_case", "url", "url_as_curl", "path_as_is", "base", "params", "policy", "params_in", "methods_in_query", "headers", "json", "form",
                                 "body", "body_file", "upload", "content_type", "multipart", "boundary", "auth", "jar", "connect", "sign", "target", "compressed",
-                                "user_agent", "referer", "cookie"] + CookiesModule.contextFields
+                                "user_agent", "referer", "range", "cookie"] + CookiesModule.contextFields
 
     /// The request of the handle at `index`, with its send defaults.
     static func storedRequest(at index: Int32, _ call: LuaCall, expected: String = "request") throws -> StoredRequest {
@@ -81,6 +81,7 @@ package enum RequestModule: LuaModule {
             return text
         }) { builder.userAgent = agent }
         builder.referer = try fields.string("referer")
+        builder.range = try fields.string("range")
         builder.cookie = try fields.string("cookie")
         if try fields.flag("compressed") == true { builder.acceptEncoding = PekitClient.acceptEncoding }
         builder.environment = runtime.environment

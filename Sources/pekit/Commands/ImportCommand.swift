@@ -291,7 +291,7 @@ private func luaScript(_ request: PekitRequest, builder: RequestBuilder, options
     if policy.name != Policy.rfc3986.name { field("policy", luaQuote(policy.name)) }
     if builder.userAgent != RequestBuilder.userAgent { field("user_agent", builder.userAgent.map(luaQuote) ?? "false") }
     if builder.accept != "*/*" { fields.append("  -- (no Accept by default)") }
-    if let referer = builder.referer { field("referer", luaQuote(referer)) }
+    for case let (name, value?) in [("referer", builder.referer), ("range", builder.range)] { field(name, luaQuote(value)) }
     if let token = builder.bearerToken { field("auth", "{ bearer = \(luaQuote(token)) }") }
     else if let (user, password) = builder.basicAuth { field("auth", "{ user = \(luaQuote(user)), password = \(luaQuote(password)) }") }
     for (flag, name) in [(builder.acceptEncoding != nil, "compressed"), (builder.uploadsAsCurl, "upload")] where flag { field(name, "true") }

@@ -148,6 +148,15 @@ func requestBuilder(_ parsed: Arguments, url: String, urlIndex: Int = 0, sending
         builder.basicAuth = (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
     }
     if let agent = parsed.value(RequestOptions.userAgent) { builder.userAgent = agent.isEmpty ? nil : agent }
+    if let range = parsed.value(RequestOptions.range) {
+        // curl's tool_getparam.c: a lone number gets its dash.
+        if range.first?.isASCII == true, range.first?.isNumber == true, !range.contains("-") {
+            Output.stderr.line("pekit request: warning: a range must include a dash (-): sending \(range)-, as curl does")
+            builder.range = range + "-"
+        } else {
+            builder.range = range
+        }
+    }
     if let referer = parsed.value(RequestOptions.referer) {
         // curl's "URL;auto" also sets the Referer of redirects; the URL part is what goes out.
         let url = referer.hasSuffix(";auto") ? String(referer.dropLast(5)) : referer

@@ -109,6 +109,10 @@ enum RequestOptions {
     static let compressed = sendFlag("compressed")
     static let userAgent = Option("user-agent", short: "A", value: "A", "the User-Agent ('' removes it)")
     static let referer = Option("referer", short: "e", value: "URL", "the Referer")
+    static let range = Option("range", short: "r", value: "RANGE", """
+        ask for these bytes: Range: bytes=RANGE (100-200, -101, 0-10,12-15; a lone
+        number N is N-, as curl makes it)
+        """)
     static let connectTo = Option("connect-to", value: "H1:P1:H2:P2", "connect to H2:P2 for H1:P1 (either port may be empty)")
     static let resolve = Option("resolve", value: "H:P:ADDR", "connect to ADDR for H:P")
     static let cookie = Option("cookie", short: "b", value: "C", "a Cookie header (C has '='), or a cookie file to read (Netscape format)")
@@ -229,7 +233,7 @@ enum RequestOptions {
     static let requestRows: [Option] = [method, policy, param, paramJson, paramsIn, form, formString, json, file, bodyFile, header, jar, force, filter] + CookieContextOptions.rows + [
                                         connect, base, url, globoff, pathAsIs, requestTarget, user, awsSigv4, .plugins]
     static let showRows: [Option] = [raw, curl, describe, send, color, .help]
-    static let curlRows: [Option] = [data, dataAscii, dataRaw, dataBinary, dataUrlencode, uploadFile, get, urlQuery, oauth2Bearer, userAgent, referer, connectTo, resolve, cookie, compressed]
+    static let curlRows: [Option] = [data, dataAscii, dataRaw, dataBinary, dataUrlencode, uploadFile, get, urlQuery, oauth2Bearer, userAgent, referer, range, connectTo, resolve, cookie, compressed]
     static let sendRows: [HelpSection.Row] = [include, head, fail, failWithBody, output, progress, noProgress, noBuffer, remoteName, remoteHeaderName, outputDir, dumpHeader, writeOut,
                                              verbose, traceAscii].map { .option($0) } + [.argument("URL...", """
         several URLs: the same request to each, one after another (curl's way);
