@@ -62,6 +62,13 @@ package enum FilePaths {
     /// Whether something exists at `path` (following links).
     package static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
 
+    /// The size in bytes of the regular file at `path` (following links), or nil.
+    package static func size(of path: String) -> Int64? {
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return Int64(info.st_size)
+    }
+
     /// Whether `path` is a directory (following links).
     package static func isDirectory(_ path: String) -> Bool {
         var info = stat()

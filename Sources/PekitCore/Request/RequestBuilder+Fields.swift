@@ -47,6 +47,7 @@ extension RequestBuilder {
             fields.addValid("Authorization", Self.basicAuthorization(user: user, password: password))
         }
         if let range, !given("Range") { try fields.add("Range", "bytes=" + range) }
+        if let contentRange, !given("Content-Range") { try fields.add("Content-Range", "bytes " + contentRange) }
         for (name, value) in zip(placed, [userAgent, accept, acceptEncoding, referer]) where !given(name) {
             guard let value = policyValue(name) ?? value, !value.isEmpty else { continue }
             if name == "User-Agent" && value == Self.userAgent { fields.addValid(name, value) } else { try fields.add(name, value) }

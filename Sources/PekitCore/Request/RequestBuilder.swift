@@ -128,6 +128,9 @@ public struct RequestBuilder: Sendable {
     /// The byte ranges asked for (curl's `-r`: `100-200`, `-101`, `0-10,12-15`), sent as
     /// `Range: bytes=…` where curl writes it, after the credentials.
     public var range: String?
+    /// The part of the whole a resumed upload's body is (curl's `-C` with `-T` or `-d`: `50-99/100`),
+    /// sent as `Content-Range: bytes …` where curl writes it, after the credentials.
+    public var contentRange: String?
     /// Cookies written by hand (curl's `-b 'a=1; b=2'`), after the jar's in one Cookie field.
     public var cookie: String?
     /// `Accept-Encoding`, and the response decoded (curl's `--compressed`).

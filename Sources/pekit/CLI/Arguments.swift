@@ -135,6 +135,11 @@ struct Arguments {
             return (option, value)
         }
     }
+    /// Which of `options` was given last (curl's rule for a flag and its `--no-` twin), or nil.
+    func last(of options: [Option]) -> Option? {
+        options.forEach { checked($0.name) }
+        return values.last { given in options.contains { $0.name == given.name } }.flatMap { given in options.first { $0.name == given.name } }
+    }
     /// The options given, each once, in their rows' order among `options`.
     func given(_ options: [Option]) -> [Option] { options.filter(has) }
 

@@ -67,7 +67,8 @@ struct Delivery {
             throw UsageError(command: "request", message: "--retry-max-time and --retry-all-errors go with --retry N")
         }
         let verbose = parsed.has(RequestOptions.verbose)
-        let include = parsed.has(RequestOptions.include) || parsed.has(RequestOptions.head)
+        // -i, unless a later --no-include undoes it (curl: the last of the two wins).
+        let include = parsed.last(of: [RequestOptions.include, RequestOptions.noInclude])?.name == RequestOptions.include.name || parsed.has(RequestOptions.head)
         // -i and -D write the header blocks as they came: every response's (redirects, 1xx), LF alone kept.
         options.keepsHeads = include || parsed.has(RequestOptions.dumpHeader)
         if verbose {
@@ -131,7 +132,10 @@ struct Delivery {
         // streams to a terminal too (each piece checked for binary bytes as it comes) and hands
         // each piece on at once.
         let noBuffer = parsed.has(RequestOptions.noBuffer) && alone
-        let held = failQuietly || include || writeOut != nil || (toTerminal && !noBuffer) || style.indents || (!alone && outputPath == nil)
+        // -C on a download: the answer is judged whole (curl's rules for a resume), then added
+        // to what the file holds.
+        let resume = request.body == .empty ? (try ContinueAt.offset(parsed)).map { ContinueAt.downloadOffset($0, outputPath: outputPath) } ?? 0 : 0
+        let held = resume > 0 || failQuietly || include || writeOut != nil || (toTerminal && !noBuffer) || style.indents || (!alone && outputPath == nil)
         let named = headerNamed ? HeaderNamedFile(urlPath: outputPath ?? "", directory: parsed.value(RequestOptions.outputDir)) : nil
         if held { options.sink = .memory }
         else if let named {
@@ -184,8 +188,15 @@ struct Delivery {
             }
             // As curl -f: an HTTP error is a failure (exit 22) and its body is not printed; with
             // --fail-with-body it is.
+            let resumed = resume > 0 ? ContinueAt.verdict(response, from: resume, method: response.method.rawValue) : nil
+            // A 416 to a resume is no failure: the document is here already (curl's http_should_fail).
             let failed = (parsed.has(RequestOptions.fail) || parsed.has(RequestOptions.failWithBody)) && response.status >= 400
+                && !(response.status == 416 && (resumed?.resumeFrom ?? 0) > 0)
             if failed && failQuietly {
+                // A resumed download's file gets the head curl writes before it fails (-i).
+                if resumed != nil, include, let path = outputPath {
+                    try Files.writeAtomically((Files.read(path) ?? []) + response.heads, to: path, mode: 0o644)
+                }
                 if !parsed.has(RequestOptions.silent) || parsed.has(RequestOptions.showError) {
                     Output.stderr.line("pekit request: the server answered \(response.status)\(response.reason.isEmpty ? "" : " " + printable(response.reason)) (--fail)")
                 }
@@ -233,16 +244,24 @@ struct Delivery {
                 // A trailer's lines come after the body, as curl writes them (twice with -D -).
                 var shownTrailers: [UInt8] = []
                 if include && !shownOnTerminal { shownTrailers = doubled ? eachLineTwice(trailers) : trailers }
+                let body = resumed?.writesBody == false ? [] : response.body
                 if let named {
                     named.choose(response)
-                    try named.write(shownHead + response.body + shownTrailers)
+                    try named.write(shownHead + body + shownTrailers)
                     try named.commit()
                 } else if let path = outputPath {
-                    try Files.writeAtomically(shownHead + response.body + shownTrailers, to: path, mode: 0o644)
+                    // A resumed download goes after what the file holds.
+                    let before = resumed != nil ? Files.read(path) ?? [] : []
+                    try Files.writeAtomically(before + shownHead + body + shownTrailers, to: path, mode: 0o644)
                 } else {
                     Output.stdout.write(shownHead)
-                    Output.stdout.write(style.body(response.body, contentType: response.header("Content-Type")?.description) ?? response.body)
+                    Output.stdout.write(style.body(body, contentType: response.header("Content-Type")?.description) ?? body)
                     Output.stdout.write(shownTrailers)
+                }
+                if let failure = resumed?.failure {
+                    if !parsed.has(RequestOptions.silent) || parsed.has(RequestOptions.showError) { Output.stderr.line("pekit request: " + failure) }
+                    writeOut?.write(response, urlnum: urlnum, filename: named?.shownName ?? outputPath)
+                    return 33
                 }
             }
             if let named, !held {

@@ -11,7 +11,14 @@ import PekitLua
 func buildAndRun(_ parsed: Arguments, url: String, urlIndex: Int = 0, output: OutputChoice, sharedJar: CookieJar? = nil, _ handler: BuiltRequestHandler?) throws -> Int32 {
     do {
         let sending = try isSending(parsed)
-        let builder = try requestBuilder(parsed, url: url, urlIndex: urlIndex, sending: sending, sharedJar: sharedJar)
+        var builder = try requestBuilder(parsed, url: url, urlIndex: urlIndex, sending: sending, sharedJar: sharedJar)
+        // -C on a download: the rest, from the offset or the -o file's size.
+        if builder.body.isNone, builder.contentRange == nil, builder.range == nil, let offset = try ContinueAt.offset(parsed) {
+            var path: String?
+            if case .file(let name) = output { path = parsed.value(RequestOptions.outputDir).map { $0 + "/" + name } ?? name }
+            let n = ContinueAt.downloadOffset(offset, outputPath: path)
+            if n > 0 { builder.range = "\(n)-" }
+        }
         var request = try builder.build()
         if let spec = parsed.value(RequestOptions.awsSigv4) {
             try signAWS(&request, spec: spec, user: parsed.value(RequestOptions.user))
@@ -141,6 +148,7 @@ func requestBuilder(_ parsed: Arguments, url: String, urlIndex: Int = 0, sending
         throw UsageError(command: "request", message: "give one body: \(bodies.map(\.1).joined(separator: " and ")) cannot go together")
     }
     builder.body = bodies.first?.0 ?? .none
+    if let offset = try ContinueAt.offset(parsed) { try ContinueAt.upload(&builder, offset) }
 
     builder.bearerToken = parsed.value(RequestOptions.oauth2Bearer)
     if let user = parsed.value(RequestOptions.user), !parsed.has(RequestOptions.awsSigv4) {

@@ -109,6 +109,10 @@ enum RequestOptions {
     static let compressed = sendFlag("compressed")
     static let userAgent = Option("user-agent", short: "A", value: "A", "the User-Agent ('' removes it)")
     static let referer = Option("referer", short: "e", value: "URL", "the Referer")
+    static let continueAt = Option("continue-at", short: "C", value: "N|-", """
+        resume: a download asks for the bytes from N (-: the -o file's size) and
+        adds them to the file; an upload sends its body from N, as curl -C
+        """)
     static let range = Option("range", short: "r", value: "RANGE", """
         ask for these bytes: Range: bytes=RANGE (100-200, -101, 0-10,12-15; a lone
         number N is N-, as curl makes it)
@@ -132,6 +136,7 @@ enum RequestOptions {
 
     // Only sending has these.
     static let include = Option("include", short: "i", "print the status line and header fields first (into -o's file too)", sendOnly: true)
+    static let noInclude = Option("no-include", "undo an earlier -i, as curl's --no-include (the last of the two wins)", sendOnly: true)
     static let head = Option("head", short: "I", "send HEAD and print the head", sendOnly: true)
     static let fail = Option("fail", short: "f", "exit 22 when the status is 400 or more, printing no body (curl's -f)", sendOnly: true)
     static let failWithBody = Option("fail-with-body", "the same, with the body printed", sendOnly: true)
@@ -233,8 +238,8 @@ enum RequestOptions {
     static let requestRows: [Option] = [method, policy, param, paramJson, paramsIn, form, formString, json, file, bodyFile, header, jar, force, filter] + CookieContextOptions.rows + [
                                         connect, base, url, globoff, pathAsIs, requestTarget, user, awsSigv4, .plugins]
     static let showRows: [Option] = [raw, curl, describe, send, color, .help]
-    static let curlRows: [Option] = [data, dataAscii, dataRaw, dataBinary, dataUrlencode, uploadFile, get, urlQuery, oauth2Bearer, userAgent, referer, range, connectTo, resolve, cookie, compressed]
-    static let sendRows: [HelpSection.Row] = [include, head, fail, failWithBody, output, progress, noProgress, noBuffer, remoteName, remoteHeaderName, outputDir, dumpHeader, writeOut,
+    static let curlRows: [Option] = [data, dataAscii, dataRaw, dataBinary, dataUrlencode, uploadFile, get, urlQuery, oauth2Bearer, userAgent, referer, range, continueAt, connectTo, resolve, cookie, compressed]
+    static let sendRows: [HelpSection.Row] = [include, noInclude, head, fail, failWithBody, output, progress, noProgress, noBuffer, remoteName, remoteHeaderName, outputDir, dumpHeader, writeOut,
                                              verbose, traceAscii].map { .option($0) } + [.argument("URL...", """
         several URLs: the same request to each, one after another (curl's way);
         each -o FILE or -O pairs with one URL in order, the others write to
