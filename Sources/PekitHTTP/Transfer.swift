@@ -121,6 +121,17 @@ final class Transfer {
                     set(CURLOPT_HTTPAUTH, 1)  // CURLAUTH_BASIC (a macro Swift does not import)
                     continue
                 }
+                // A bearer token and a byte range: libcurl writes them in curl's places too
+                // (after Host and the credentials, before User-Agent).
+                if PekitHeaders.sameName(field.name, "Authorization"), field.value.hasPrefix("Bearer "), field.spacing == " " {
+                    set(CURLOPT_XOAUTH2_BEARER, String(field.value.dropFirst(7)))
+                    set(CURLOPT_HTTPAUTH, 64)  // CURLAUTH_BEARER
+                    continue
+                }
+                if PekitHeaders.sameName(field.name, "Range"), field.value.hasPrefix("bytes="), field.name == "Range", field.spacing == " " {
+                    set(CURLOPT_RANGE, String(field.value.dropFirst(6)))
+                    continue
+                }
                 if !PekitHeaders.sameName(field.name, "Host") { leading = false }
             }
             lines += field.name.utf8

@@ -52,6 +52,10 @@ struct Delivery {
             if let value = try sendOptionValue(field, parsed) { field.set?(&options, value) }
         }
         options.hashingDigestAnswers()
+        // -U: the proxy's credentials, in its URL (libcurl sends them as Basic, where curl does).
+        if let credentials = parsed.value(RequestOptions.proxyUser), let proxy = options.proxy, !proxy.isEmpty {
+            options.proxy = proxyURL(proxy, credentials: credentials)
+        }
         if options.insecure { Output.stderr.line("pekit request: warning: --insecure: TLS certificates and host names are not checked") }
         // curl's --retry N (--retry-max-time S, --retry-all-errors): any method, as curl retries
         // a POST too (its test 1633: a 429 after a POST's redirect starts the POST again).
@@ -298,4 +302,24 @@ func lastHeadBlockStart(_ heads: [UInt8]) -> Int {
         if (line.isEmpty || line.elementsEqual([0x0D])) && lineStart < heads.count { last = lineStart }
     }
     return last
+}
+
+/// A proxy URL with `user:password` (curl's -U) as its user info, each percent-encoded (all but
+/// unreserved bytes) so that the URL reads them back as given; `http://` where it names no scheme.
+func proxyURL(_ proxy: String, credentials: String) -> String {
+    let parts = credentials.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+    func encoded(_ text: String) -> String {
+        var out = ""
+        for byte in text.utf8 {
+            if (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) || [0x2D, 0x2E, 0x5F, 0x7E].contains(byte) {
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                out += String(format: "%%%02X", byte)
+            }
+        }
+        return out
+    }
+    let userInfo = encoded(parts[0]) + (parts.count > 1 ? ":" + encoded(parts[1]) : "")
+    let (scheme, rest) = proxy.range(of: "://").map { (String(proxy[..<$0.upperBound]), String(proxy[$0.upperBound...])) } ?? ("http://", proxy)
+    return scheme + userInfo + "@" + rest
 }

@@ -225,6 +225,9 @@ enum RequestOptions {
     static let cacert = sendFlag("cacert")
     static let insecure = sendFlag("insecure")
     static let proxy = sendFlag("proxy")
+    static let proxyUser = Option("proxy-user", short: "U", value: "U:P", """
+        the proxy's user and password (Proxy-Authorization: Basic), as curl -U
+        """, sendOnly: true)
     static let http = sendFlag("http")
     static let http11 = sendFlag("http1.1")
     static let http2 = sendFlag("http2")
@@ -247,7 +250,7 @@ enum RequestOptions {
         status: the last transfer's, as curl). --jar, -c, --har and --trace-ascii
         take one URL
         """)] + [parallel, parallelMax, rate, retry, retryMaxTime, retryAllErrors, har, harWithSecrets, cookieJar, noFollow, location, locationTrusted,
-                 digest, anyauth, basic, maxRedirects, maxRedirs, maxFilesize, ipv4, ipv6, timeout, maxTime, connectTimeout, cacert, insecure, proxy, http, http11,
+                 digest, anyauth, basic, maxRedirects, maxRedirs, maxFilesize, ipv4, ipv6, timeout, maxTime, connectTimeout, cacert, insecure, proxy, proxyUser, http, http11,
                  http2, rawTransfer, silent, showError].map { .option($0) }
 
     /// The sections of `pekit request --help`, in order.
