@@ -479,8 +479,8 @@ final class RequestCommandTests: XCTestCase {
     }
 
     /// curl's URL globbing: backslashes before brackets and braces go (as curl's globber takes
-    /// them), a glob that would make several URLs is refused, one curl cannot read fails as in
-    /// curl, -g sends the URL as written.
+    /// them), a glob is several URLs in curl's order, one curl cannot read fails as in curl, -g
+    /// sends the URL as written.
     func testURLGlobbing() throws {
         func line(_ args: [String]) throws -> String {
             let r = try PekitProcess.run(["request"] + args)
@@ -497,8 +497,21 @@ final class RequestCommandTests: XCTestCase {
         XCTAssertEqual(try line(["-g", "http://h/s?tags[]=a&u[name]=x"]), "GET /s?tags[]=a&u[name]=x HTTP/1.1")
         XCTAssertEqual(try PekitProcess.run(["request", "http://h/a}"]).status, 3)
         XCTAssertEqual(try line(["http://[::1]:8080/x"]), "GET /x HTTP/1.1")
-        XCTAssertEqual(try line(["http://h/{a,b}"]), "pekit request: the URL has curl's glob list {…} at character 10, which curl expands into several URLs: give each URL, or -g/--globoff to send it as written (\\[ and \\{ write a bracket) (see 'pekit request --help')\n")
-        XCTAssertEqual(try line(["http://h/p[1-10:2]"]), "pekit request: the URL has curl's glob range [1-10:2] at character 11, which curl expands into several URLs: give each URL, or -g/--globoff to send it as written (\\[ and \\{ write a bracket) (see 'pekit request --help')\n")
+        // A glob is several URLs, in curl's order, each -o name's #N its values (curl is the peer).
+        let server = try TestServer.shared()
+        let glob = "\(server.base)/echo/p[08-10:2]/{a,b}[x-y]"
+        func targets(_ out: String) -> [String] {
+            out.components(separatedBy: "\"target\": \"").dropFirst().map { String($0.prefix { $0 != "\"" }) }
+        }
+        let ours = try PekitProcess.run(["request", "--send", glob])
+        let curls = try PekitProcess.run(program: URL(fileURLWithPath: "/usr/bin/curl"), ["-s", glob])
+        XCTAssertEqual(targets(ours.stdout), targets(curls.stdout))
+        XCTAssertEqual(targets(ours.stdout), ["/echo/p08/ax", "/echo/p08/ay", "/echo/p08/bx", "/echo/p08/by", "/echo/p10/ax", "/echo/p10/ay", "/echo/p10/bx", "/echo/p10/by"])
+        let dir = try makeTemporaryDirectory("pekit-glob")
+        let named = try PekitProcess.run(["request", "--send", "\(server.base)/echo/{a,b}/[1-2]", "-o", dir.path + "/out_#2_#1_#3"])
+        XCTAssertEqual(named.status, 0, named.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted(), ["out_1_a_#3", "out_1_b_#3", "out_2_a_#3", "out_2_b_#3"])
+        XCTAssertEqual(try line(["http://h/{a,b}"]), "pekit request: several URLs are for sending (--send, or a sending option): --raw, --curl and --describe show one request (see 'pekit request --help')\n")
         XCTAssertEqual(try line(["-g", "http://h/p[1-10:2]"]), "GET /p[1-10:2] HTTP/1.1")
     }
 

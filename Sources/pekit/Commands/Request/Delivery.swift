@@ -199,7 +199,7 @@ struct Delivery {
             if failed && failQuietly {
                 // A resumed download's file gets the head curl writes before it fails (-i).
                 if resumed != nil, include, let path = outputPath {
-                    try Files.writeAtomically((Files.read(path) ?? []) + response.heads, to: path, mode: 0o644)
+                    try writeOutput((Files.read(path) ?? []) + response.heads, to: path)
                 }
                 if !parsed.has(RequestOptions.silent) || parsed.has(RequestOptions.showError) {
                     Output.stderr.line("pekit request: the server answered \(response.status)\(response.reason.isEmpty ? "" : " " + printable(response.reason)) (--fail)")
@@ -256,7 +256,7 @@ struct Delivery {
                 } else if let path = outputPath {
                     // A resumed download goes after what the file holds.
                     let before = resumed != nil ? Files.read(path) ?? [] : []
-                    try Files.writeAtomically(before + shownHead + body + shownTrailers, to: path, mode: 0o644)
+                    try writeOutput(before + shownHead + body + shownTrailers, to: path)
                 } else {
                     Output.stdout.write(shownHead)
                     Output.stdout.write(style.body(body, contentType: response.header("Content-Type")?.description) ?? body)
@@ -322,4 +322,12 @@ func proxyURL(_ proxy: String, credentials: String) -> String {
     let userInfo = encoded(parts[0]) + (parts.count > 1 ? ":" + encoded(parts[1]) : "")
     let (scheme, rest) = proxy.range(of: "://").map { (String(proxy[..<$0.upperBound]), String(proxy[$0.upperBound...])) } ?? ("http://", proxy)
     return scheme + userInfo + "@" + rest
+}
+
+/// The answer written to -o's file, whole or not at all; a file that cannot be written fails
+/// with curl's exit status 23 ("Failed writing").
+func writeOutput(_ bytes: [UInt8], to path: String) throws {
+    do { try Files.writeAtomically(bytes, to: path, mode: 0o644) } catch {
+        throw CommandFailure(message: "pekit request: cannot write \(printable(path)): \(error) (as curl, exit 23)", status: 23)
+    }
 }

@@ -48,7 +48,8 @@ func runRequest(_ args: [[UInt8]], built handler: BuiltRequestHandler?) throws -
     QuietTransfers.on = parsed.has(RequestOptions.silent) && !parsed.has(RequestOptions.showError)
     // curl's --url URL is the same as the URL given alone.
     let urls = parsed.positionals + parsed.all(RequestOptions.url)
-    guard let url = urls.first else { throw UsageError(command: "request", message: "give a URL") }
+    guard var url = urls.first else { throw UsageError(command: "request", message: "give a URL") }
+    var globbedOutput: OutputChoice?
     try parsed.requireTextPaths(command: "request", options: [RequestOptions.jar, RequestOptions.bodyFile, RequestOptions.output, RequestOptions.file,
                                                                RequestOptions.cacert, RequestOptions.cookieJar, RequestOptions.dumpHeader])
     if let format = parsed.value(RequestOptions.writeOut), !format.hasPrefix("@") { _ = try WriteOut.parse(format) }
@@ -65,11 +66,27 @@ func runRequest(_ args: [[UInt8]], built handler: BuiltRequestHandler?) throws -
             throw CommandFailure(message: "pekit request: -D \(printable(path)): cannot create the file (\(why)); nothing was sent", status: 23)
         }
     }
-    if urls.count > 1 || parsed.has(RequestOptions.parallel) { return try runSeveral(parsed, urls: urls, handler) }
+    // Each URL's globs (curl's {a,b} and [1-5]) make several: each with its -o name's #N read.
+    if handler == nil, !parsed.has(RequestOptions.globoff) {
+        let outputs = try outputChoices(parsed, urls: urls.count)
+        var targets: [Target] = []
+        for (n, given) in urls.enumerated() {
+            for expansion in try CurlGlob.expand(given) {
+                var output = n < outputs.count ? outputs[n] : .standardOutput
+                if case .file(let name) = output { output = .file(CurlGlob.outputName(name, values: expansion.values)) }
+                targets.append(Target(url: expansion.url, output: output, index: n))
+            }
+        }
+        if targets.count > 1 || parsed.has(RequestOptions.parallel) { return try runSeveral(parsed, targets: targets, handler) }
+        if let only = targets.first { url = only.url; globbedOutput = only.output }
+    } else if urls.count > 1 || parsed.has(RequestOptions.parallel) {
+        let outputs = try outputChoices(parsed, urls: urls.count)
+        return try runSeveral(parsed, targets: urls.enumerated().map { Target(url: $1, output: $0 < outputs.count ? outputs[$0] : .standardOutput, index: $0) }, handler)
+    }
     // Sending with a jar file is a read-change-write of it: under its lock, so that requests
     // sharing a jar at once merge their cookies (they run one after another) instead of each
     // writing back what it read.
-    let output = try outputChoices(parsed, urls: 1).first ?? .standardOutput
+    let output = try globbedOutput ?? outputChoices(parsed, urls: 1).first ?? .standardOutput
     if let jarPath = parsed.value(RequestOptions.jar), try isSending(parsed) {
         do { return try Files.withLock(jarPath) { try buildAndRun(parsed, url: url, output: output, handler) } } catch let error as CookieError {
             throw CommandFailure(message: "pekit request: \(error)")
@@ -100,13 +117,21 @@ func outputChoices(_ parsed: Arguments, urls: Int) throws -> [OutputChoice] {
     return outputs
 }
 
+/// One transfer of several: its URL, where its answer goes, and the number of the URL given it
+/// came from (a glob makes several of one; -T files pair with the given URLs).
+struct Target {
+    var url: String
+    var output: OutputChoice
+    var index: Int
+}
+
 /// Several URLs, as curl takes them: the same options for each; -o FILE and -O pair with the
 /// URLs in order (a URL without one writes to standard output); one after another, or with
 /// -Z/--parallel up to --parallel-max at once (50), answers shown in the order given. --rate
 /// spaces their starts. A failure is reported and the rest still go; the exit status is the
 /// last transfer's, as curl's.
-func runSeveral(_ parsed: Arguments, urls: [String], _ handler: BuiltRequestHandler?) throws -> Int32 {
-    let outputs = try outputChoices(parsed, urls: urls.count)
+func runSeveral(_ parsed: Arguments, targets: [Target], _ handler: BuiltRequestHandler?) throws -> Int32 {
+    let urls = targets.map(\.url)
     if handler != nil { throw UsageError(command: "request", message: "give one URL") }
     guard try isSending(parsed) else {
         throw UsageError(command: "request", message: "several URLs are for sending (--send, or a sending option): --raw, --curl and --describe show one request")
@@ -142,7 +167,7 @@ func runSeveral(_ parsed: Arguments, urls: [String], _ handler: BuiltRequestHand
             status = 1
         }
     }
-    let choices = urls.indices.map { $0 < outputs.count ? outputs[$0] : OutputChoice.standardOutput }
+    let choices = targets.map(\.output)
     // -D FILE: every transfer's head, in the order given, written once at the end (as curl fills it).
     let heads = parsed.value(RequestOptions.dumpHeader).flatMap { $0 == "-" ? nil : HeadDump() }
     func finished() -> Int32 {
@@ -160,7 +185,7 @@ func runSeveral(_ parsed: Arguments, urls: [String], _ handler: BuiltRequestHand
         let client = try PekitClient()
         for (number, (url, output)) in zip(urls, choices).enumerated() {
             report(url) {
-                try buildAndRun(parsed, url: url, urlIndex: number, output: output, sharedJar: sharedJar) { request, builder, _ in
+                try buildAndRun(parsed, url: url, urlIndex: targets[number].index, output: output, sharedJar: sharedJar) { request, builder, _ in
                     sharedJar = builder.jar
                     let delivery = try Delivery(request, builder: builder, parsed, output: output, alone: true, heads: heads, rate: rate, urlnum: number)
                     return try delivery.finish(Result { try client.sendBlocking(request, options: delivery.options) })
@@ -172,7 +197,7 @@ func runSeveral(_ parsed: Arguments, urls: [String], _ handler: BuiltRequestHand
     // -Z: every request built first (a usage error stops the command before anything is sent).
     var deliveries: [Delivery] = []
     for (number, (url, output)) in zip(urls, choices).enumerated() {
-        _ = try buildAndRun(parsed, url: url, urlIndex: number, output: output, sharedJar: sharedJar) { request, builder, _ in
+        _ = try buildAndRun(parsed, url: url, urlIndex: targets[number].index, output: output, sharedJar: sharedJar) { request, builder, _ in
             sharedJar = builder.jar
             deliveries.append(try Delivery(request, builder: builder, parsed, output: output, alone: false, heads: heads, rate: rate, urlnum: number))
             return 0
