@@ -53,6 +53,7 @@ extension RequestBuilder {
             if name == "User-Agent" && value == Self.userAgent { fields.addValid(name, value) } else { try fields.add(name, value) }
         }
         if !given("Cookie"), let value = Self.cookieField(jar: jarCookies, own: cookie) { try fields.add("Cookie", bytes: value) }
+        if let (name, value) = timeCondition, !given(name) { try fields.add(name, value) }
         if let rule = policy.acceptLanguage, !given("Accept-Language") {
             try fields.add("Accept-Language", rule.value(environment: environment))
         }

@@ -128,6 +128,9 @@ public struct RequestBuilder: Sendable {
     /// The byte ranges asked for (curl's `-r`: `100-200`, `-101`, `0-10,12-15`), sent as
     /// `Range: bytes=…` where curl writes it, after the credentials.
     public var range: String?
+    /// A time condition (curl's `-z`): `If-Modified-Since` or `If-Unmodified-Since` and its date,
+    /// sent where curl writes it, after the Cookie field and before the caller's own fields.
+    public var timeCondition: (name: String, value: String)?
     /// The part of the whole a resumed upload's body is (curl's `-C` with `-T` or `-d`: `50-99/100`),
     /// sent as `Content-Range: bytes …` where curl writes it, after the credentials.
     public var contentRange: String?

@@ -295,11 +295,11 @@ private func luaScript(_ request: PekitRequest, builder: RequestBuilder, options
     if let token = builder.bearerToken { field("auth", "{ bearer = \(luaQuote(token)) }") }
     else if let (user, password) = builder.basicAuth { field("auth", "{ user = \(luaQuote(user)), password = \(luaQuote(password)) }") }
     for (flag, name) in [(builder.acceptEncoding != nil, "compressed"), (builder.uploadsAsCurl, "upload")] where flag { field(name, "true") }
-    if !builder.headers.isEmpty {
-        // A list of pairs keeps the order and repeats; a field written with other spacing than
+    if !builder.headers.isEmpty || builder.timeCondition != nil {
+        // A list of pairs keeps the order and repeats (-z's field first, where curl writes it); a field written with other spacing than
         // one space after the colon is given as its whole line, which is sent as written.
         fields.append("  headers = {")
-        for header in builder.headers {
+        for header in (builder.timeCondition.map { [RequestBuilder.Header($0.name, $0.value)] } ?? []) + builder.headers {
             // As bytes: a value that is not UTF-8 goes as it came.
             if let value = header.value, header.spacing == " " || value.isEmpty {
                 fields.append("    { \(luaQuote(header.name)), \(header.rawValue.map(luaQuote) ?? luaQuote(value)) },")

@@ -139,7 +139,9 @@ struct Delivery {
         // -C on a download: the answer is judged whole (curl's rules for a resume), then added
         // to what the file holds.
         let resume = request.body == .empty ? (try ContinueAt.offset(parsed)).map { ContinueAt.downloadOffset($0, outputPath: outputPath) } ?? 0 : 0
-        let held = resume > 0 || failQuietly || include || writeOut != nil || (toTerminal && !noBuffer) || style.indents || (!alone && outputPath == nil)
+        // -z: an answer that does not meet the condition has its body dropped, as curl's "304".
+        let condition = try TimeCondition(parsed)
+        let held = resume > 0 || condition != nil || failQuietly || include || writeOut != nil || (toTerminal && !noBuffer) || style.indents || (!alone && outputPath == nil)
         let named = headerNamed ? HeaderNamedFile(urlPath: outputPath ?? "", directory: parsed.value(RequestOptions.outputDir)) : nil
         if held { options.sink = .memory }
         else if let named {
@@ -166,7 +168,7 @@ struct Delivery {
                 }
             }
             defer { progressLine?.finish() }
-            let response: PekitResponse
+            var response: PekitResponse
             do { response = try result.get() } catch {
                 named?.abandon()
                 // As curl: -w is written for a transfer that failed too (%{http_code} is 000).
@@ -192,6 +194,7 @@ struct Delivery {
             }
             // As curl -f: an HTTP error is a failure (exit 22) and its body is not printed; with
             // --fail-with-body it is.
+            let unmet = condition.map { !$0.isMet(by: response) && response.status < 300 } ?? false
             let resumed = resume > 0 ? ContinueAt.verdict(response, from: resume, method: response.method.rawValue) : nil
             // A 416 to a resume is no failure: the document is here already (curl's http_should_fail).
             let failed = (parsed.has(RequestOptions.fail) || parsed.has(RequestOptions.failWithBody)) && response.status >= 400
@@ -248,7 +251,7 @@ struct Delivery {
                 // A trailer's lines come after the body, as curl writes them (twice with -D -).
                 var shownTrailers: [UInt8] = []
                 if include && !shownOnTerminal { shownTrailers = doubled ? eachLineTwice(trailers) : trailers }
-                let body = resumed?.writesBody == false ? [] : response.body
+                let body = resumed?.writesBody == false || unmet ? [] : response.body
                 if let named {
                     named.choose(response)
                     try named.write(shownHead + body + shownTrailers)
@@ -272,6 +275,8 @@ struct Delivery {
                 named.choose(response)
                 try named.commit()
             }
+            // curl's simulated 304 for a condition not met, which -w then reports.
+            if unmet { response.status = 304 }
             writeOut?.write(response, urlnum: urlnum, filename: named?.shownName ?? outputPath)
             return failed ? 22 : 0
         }

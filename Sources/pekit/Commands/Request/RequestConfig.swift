@@ -149,6 +149,7 @@ func requestBuilder(_ parsed: Arguments, url: String, urlIndex: Int = 0, sending
     }
     builder.body = bodies.first?.0 ?? .none
     if let offset = try ContinueAt.offset(parsed) { try ContinueAt.upload(&builder, offset) }
+    builder.timeCondition = try TimeCondition(parsed)?.field
 
     builder.bearerToken = parsed.value(RequestOptions.oauth2Bearer)
     if let user = parsed.value(RequestOptions.user), !parsed.has(RequestOptions.awsSigv4) {
