@@ -112,6 +112,9 @@ public struct SendOptions: Sendable {
     public var version = Version.automatic
     /// Sends Accept-Encoding for what libcurl can decode and decodes the body.
     public var compressed = false
+    /// Asks for a transfer-encoded response (`TE: gzip`, `Connection: TE`) and decodes it, as
+    /// curl's `--tr-encoding` (libcurl sends and decodes it).
+    public var transferEncoding = false
     /// The body as it comes, its transfer framing (chunks) and codings included, nothing decoded
     /// (curl's `--raw`).
     public var rawTransfer = false
@@ -310,6 +313,8 @@ public struct SendOptions: Sendable {
             Field.Flag("http2", "the same as --http 2 (curl's flag)")], implied: ["http1.1": .text("1.1"), "http2": .text("2")]) { options, value in
             options.version = value.text.flatMap(Version.init(rawValue:)) ?? .automatic
         },
+        Field("tr_encoding", swift: "transferEncoding", .flag, flags: [
+            Field.Flag("tr-encoding", "ask for a transfer-encoded answer (TE: gzip) and decode it, as curl --tr-encoding")]) { $0.transferEncoding = $1.flag },
         Field("compressed", swift: "compressed", .flag, flags: [
             Field.Flag("compressed", "ask for a compressed body (every coding libcurl decodes, as curl) and decode it")]) { $0.compressed = $1.flag },
         Field("raw_transfer", swift: "rawTransfer", .flag, flags: [

@@ -104,7 +104,8 @@ final class Transfer {
         let plainURL = request.url.utf8.starts(with: "http://".utf8)
         let throughProxy = options.proxy.map { !$0.isEmpty }
             ?? (Transport.hasEnvironment("http_proxy") || Transport.hasEnvironment("all_proxy") || Transport.hasEnvironment("ALL_PROXY"))
-        let libcurlLeads = plainURL && (options.version == .http2 || (throughProxy && !request.headers.contains("Proxy-Connection")))
+        // With --tr-encoding libcurl writes Connection: TE and TE: gzip after its Accept too.
+        let libcurlLeads = plainURL && (options.version == .http2 || options.transferEncoding || (throughProxy && !request.headers.contains("Proxy-Connection")))
         var leading = true
         for field in request.headers.fields {
             // Only while the fields are still curl's own leading ones (Host, then these).
@@ -174,6 +175,7 @@ final class Transfer {
         // libcurl decodes what it can; the request's own Accept-Encoding (the builder writes it in
         // curl's place) replaces the one libcurl would add.
         if options.compressed || request.decodesBody { set(CURLOPT_ACCEPT_ENCODING, "") }
+        if options.transferEncoding { set(CURLOPT_TRANSFER_ENCODING, 1) }
         if options.rawTransfer {
             set(CURLOPT_HTTP_TRANSFER_DECODING, 0)
             set(CURLOPT_HTTP_CONTENT_DECODING, 0)

@@ -107,6 +107,7 @@ enum RequestOptions {
         """)
     static let oauth2Bearer = Option("oauth2-bearer", value: "TOKEN", "send Authorization: Bearer TOKEN (in -u's place; wins over -u)")
     static let compressed = sendFlag("compressed")
+    static let trEncoding = sendFlag("tr-encoding")
     static let userAgent = Option("user-agent", short: "A", value: "A", "the User-Agent ('' removes it)")
     static let referer = Option("referer", short: "e", value: "URL", "the Referer")
     static let timeCond = Option("time-cond", short: "z", value: "DATE|FILE", """
@@ -245,7 +246,7 @@ enum RequestOptions {
     static let requestRows: [Option] = [method, policy, param, paramJson, paramsIn, form, formString, json, file, bodyFile, header, jar, force, filter] + CookieContextOptions.rows + [
                                         connect, base, url, globoff, pathAsIs, requestTarget, user, awsSigv4, .plugins]
     static let showRows: [Option] = [raw, curl, describe, send, color, .help]
-    static let curlRows: [Option] = [data, dataAscii, dataRaw, dataBinary, dataUrlencode, uploadFile, get, urlQuery, oauth2Bearer, userAgent, referer, range, continueAt, timeCond, connectTo, resolve, cookie, compressed]
+    static let curlRows: [Option] = [data, dataAscii, dataRaw, dataBinary, dataUrlencode, uploadFile, get, urlQuery, oauth2Bearer, userAgent, referer, range, continueAt, timeCond, connectTo, resolve, cookie, compressed, trEncoding]
     static let sendRows: [HelpSection.Row] = [include, noInclude, head, fail, failWithBody, output, progress, noProgress, noBuffer, remoteName, remoteHeaderName, outputDir, dumpHeader, writeOut,
                                              verbose, traceAscii].map { .option($0) } + [.argument("URL...", """
         several URLs: the same request to each, one after another (curl's way);
