@@ -266,6 +266,7 @@ final class PlainHTTPTests: XCTestCase {
         o = SendOptions(); o.compressed = true; changed["compressed"] = o
         o = SendOptions(); o.rawTransfer = true; changed["rawTransfer"] = o
         o = SendOptions(); o.progress = { _ in }; changed["progress"] = o
+        o = SendOptions(); o.transferEncoding = true; changed["transferEncoding"] = o
         XCTAssertEqual(Set(changed.keys), Transport.libcurlOptions)
         for (name, options) in changed {
             guard case .libcurl = Transport.choose(get, options) else { return XCTFail("\(name) set: still pekit's transfer") }
