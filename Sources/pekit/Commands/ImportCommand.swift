@@ -57,7 +57,7 @@ enum ImportOptions {
 }
 
 /// Send options of the command line that a script cannot carry: they are named in it.
-private let notCarried: Set<String> = Set([RequestOptions.include, RequestOptions.noInclude, RequestOptions.continueAt, RequestOptions.proxyUser, RequestOptions.verbose, RequestOptions.writeOut, RequestOptions.dumpHeader,
+private let notCarried: Set<String> = Set([RequestOptions.include, RequestOptions.noInclude, RequestOptions.continueAt, RequestOptions.proxyUser, RequestOptions.etagSave, RequestOptions.verbose, RequestOptions.writeOut, RequestOptions.dumpHeader,
                                             RequestOptions.traceAscii, RequestOptions.remoteName, RequestOptions.remoteHeaderName, RequestOptions.outputDir, RequestOptions.har, RequestOptions.harWithSecrets,
                                             RequestOptions.cookieJar, RequestOptions.failWithBody, RequestOptions.progress, RequestOptions.noProgress,
                                             RequestOptions.parallel, RequestOptions.parallelMax, RequestOptions.rate].map(\.name))

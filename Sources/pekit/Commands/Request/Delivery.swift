@@ -141,6 +141,7 @@ struct Delivery {
         let resume = request.body == .empty ? (try ContinueAt.offset(parsed)).map { ContinueAt.downloadOffset($0, outputPath: outputPath) } ?? 0 : 0
         // -z: an answer that does not meet the condition has its body dropped, as curl's "304".
         let condition = try TimeCondition(parsed)
+        try ETagFiles.checkSave(parsed)
         let held = resume > 0 || condition != nil || failQuietly || include || writeOut != nil || (toTerminal && !noBuffer) || style.indents || (!alone && outputPath == nil)
         let named = headerNamed ? HeaderNamedFile(urlPath: outputPath ?? "", directory: parsed.value(RequestOptions.outputDir)) : nil
         if held { options.sink = .memory }
@@ -277,6 +278,7 @@ struct Delivery {
             }
             // curl's simulated 304 for a condition not met, which -w then reports.
             if unmet { response.status = 304 }
+            try ETagFiles.save(parsed, response)
             writeOut?.write(response, urlnum: urlnum, filename: named?.shownName ?? outputPath)
             return failed ? 22 : 0
         }

@@ -150,6 +150,7 @@ func requestBuilder(_ parsed: Arguments, url: String, urlIndex: Int = 0, sending
     builder.body = bodies.first?.0 ?? .none
     if let offset = try ContinueAt.offset(parsed) { try ContinueAt.upload(&builder, offset) }
     builder.timeCondition = try TimeCondition(parsed)?.field
+    if let field = try ETagFiles.compareField(parsed) { builder.headers.append(field) }
 
     builder.bearerToken = parsed.value(RequestOptions.oauth2Bearer)
     if let user = parsed.value(RequestOptions.user), !parsed.has(RequestOptions.awsSigv4) {

@@ -110,6 +110,8 @@ enum RequestOptions {
     static let trEncoding = sendFlag("tr-encoding")
     static let userAgent = Option("user-agent", short: "A", value: "A", "the User-Agent ('' removes it)")
     static let referer = Option("referer", short: "e", value: "URL", "the Referer")
+    static let etagCompare = Option("etag-compare", value: "FILE", "send FILE's ETag as If-None-Match, as curl --etag-compare")
+    static let etagSave = Option("etag-save", value: "FILE", "write the answer's ETag to FILE (- for standard output), as curl --etag-save", sendOnly: true)
     static let timeCond = Option("time-cond", short: "z", value: "DATE|FILE", """
         only if modified since DATE (or FILE's time; -DATE: if not modified since),
         as curl -z: an answer that does not meet it is a 304, its body not written
@@ -246,7 +248,7 @@ enum RequestOptions {
     static let requestRows: [Option] = [method, policy, param, paramJson, paramsIn, form, formString, json, file, bodyFile, header, jar, force, filter] + CookieContextOptions.rows + [
                                         connect, base, url, globoff, pathAsIs, requestTarget, user, awsSigv4, .plugins]
     static let showRows: [Option] = [raw, curl, describe, send, color, .help]
-    static let curlRows: [Option] = [data, dataAscii, dataRaw, dataBinary, dataUrlencode, uploadFile, get, urlQuery, oauth2Bearer, userAgent, referer, range, continueAt, timeCond, connectTo, resolve, cookie, compressed, trEncoding]
+    static let curlRows: [Option] = [data, dataAscii, dataRaw, dataBinary, dataUrlencode, uploadFile, get, urlQuery, oauth2Bearer, userAgent, referer, range, continueAt, timeCond, etagCompare, etagSave, connectTo, resolve, cookie, compressed, trEncoding]
     static let sendRows: [HelpSection.Row] = [include, noInclude, head, fail, failWithBody, output, progress, noProgress, noBuffer, remoteName, remoteHeaderName, outputDir, dumpHeader, writeOut,
                                              verbose, traceAscii].map { .option($0) } + [.argument("URL...", """
         several URLs: the same request to each, one after another (curl's way);
