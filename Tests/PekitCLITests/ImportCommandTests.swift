@@ -356,4 +356,16 @@ final class ImportCommandTests: XCTestCase {
         let open = try PekitProcess.run(["import", "curl", "curl 'https://h/"])
         XCTAssertEqual(open.stderr, "pekit import: a ' opened at character 6 is not closed\n")
     }
+
+    /// curl's --next: --send sends each request in turn (curl's suite holds the bytes: 338, 386,
+    /// 430–432, 1134…); a script is one request, and a command with --next is refused there.
+    func testNextIsSentInTurnAndRefusedInAScript() throws {
+        let server = try TestServer.shared()
+        let sent = try PekitProcess.run(["import", "curl", "--send", "curl -s \(server.base)/status/404 --next -d x=1 \(server.base)/echo"])
+        XCTAssertEqual(sent.status, 0, sent.stderr)
+        XCTAssertTrue(sent.stdout.contains("\"method\": \"POST\""), sent.stdout)
+        let script = try PekitProcess.run(["import", "curl", "curl \(server.base)/a --next \(server.base)/b"])
+        XCTAssertEqual(script.status, 1)
+        XCTAssertEqual(script.stderr, "pekit import: the command has curl's --next: 2 requests, and a script is made of one (--send sends them all)\n")
+    }
 }

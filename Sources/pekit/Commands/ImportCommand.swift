@@ -104,10 +104,26 @@ private func runImport(_ args: [[UInt8]]) throws -> Int32 {
         }
         kept += [Array("--policy".utf8), Array(policy.utf8)]
     }
+    let requests = curlRequests(kept)
     if parsed.has(ImportOptions.send) {
         var extra: [String] = ["--send"]
         for (name, value) in sendOptions { extra.append("--" + name); if let value { extra.append(value) } }
-        return try runRequest(kept + extra.map { Array($0.utf8) }, built: nil)
+        // curl's --next: each request in turn, a failure reported and the rest still sent; the
+        // exit status is the last one's, as curl's.
+        var status: Int32 = 0
+        for request in requests {
+            do { status = try runRequest(request + extra.map { Array($0.utf8) }, built: nil) } catch let error as CommandFailure where requests.count > 1 {
+                if !error.isQuiet { Output.stderr.line(error.message) }
+                status = error.status
+            } catch let error as UsageError where requests.count > 1 {
+                Output.stderr.line("pekit request: \(error.message)")
+                status = 2
+            }
+        }
+        return status
+    }
+    guard requests.count == 1 else {
+        throw CommandFailure(message: "pekit import: the command has curl's --next: \(requests.count) requests, and a script is made of one (--send sends them all)")
     }
     return try runRequest(kept, built: { request, builder, options in
         Output.stdout.write(try readingEnvironment(luaScript(request, builder: builder, options: options, from: text), shell.variables, defaults: shell.defaults))
@@ -120,112 +136,11 @@ private func runImport(_ args: [[UInt8]]) throws -> Int32 {
     })
 }
 
-/// A pasted curl command as `pekit request`'s arguments, and the flags left out as changing
-/// nothing pekit sends (`pekit import curl`, and `expect(req):same_as_curl(cmd)` in tests).
-/// - Throws: `CommandFailure` for a command that does not split, is not curl, or has a flag
-///   pekit does not take.
-/// A POSIX command is read with the shell around it (`ShellCommand`: `$NAME` from
-/// `environment`, `<`, here-documents, `echo … |`); what its shell gives standard input is
-/// returned in the `ShellCommand` read (its variables, their defaults, which were unquoted).
-func curlArguments(_ text: String, environment: @escaping (String) -> String? = { ProcessInfo.processInfo.environment[$0] })
-    throws -> (arguments: [[UInt8]], dropped: [String], shell: ShellCommand) {
-    // As bytes: $'a\xffb' is three bytes, and they go on the wire as such.
-    let shell: ShellCommand
-    do { shell = try ShellCommand.pasted(text, environment: environment, readFile: { Files.read($0) }) } catch {
-        throw CommandFailure(message: "pekit import: \(error)")
-    }
-    // What the shell feeds curl's standard input (`< file`, `<<EOF`, `echo … |`) is what -K -,
-    // -d @- and -T - read.
-    if let standardInput = shell.standardInput { StandardInput.replacement = standardInput }
-    var words = shell.words
-    let first = words.first.map { String(decoding: $0, as: UTF8.self) } ?? ""
-    guard ["curl", "curl.exe"].contains((first as NSString).lastPathComponent) else {
-        throw CommandFailure(message: "pekit import: this is not a curl command (it starts with '\(printable(first))')")
-    }
-    words.removeFirst()
-    // Flags pekit does not take are refused; everything else is pekit request's.
-    var kept: [[UInt8]] = [], dropped: [String] = []
-    var takesValue: [String: Bool] = [:]
-    for o in RequestOptions.all {
-        takesValue["--\(o.name)"] = o.takesValue
-        if let short = o.short { takesValue["-\(short)"] = o.takesValue }
-    }
-    var follows = false
-    // curl reads its .curlrc first, unless the command starts with -q (--disable).
-    let firstWord = words.first.map { String(decoding: $0, as: UTF8.self) }
-    if firstWord == "-q" || firstWord == "--disable" {
-        words.removeFirst()  // done: no .curlrc
-    } else if let path = CurlConfig.defaultFile(environment: { ProcessInfo.processInfo.environment[$0] }) {
-        Output.stderr.line("pekit import: read \(printable(path)), as curl reads it without -q first")
-        words = try curlConfigWords(path, takesValue: takesValue, depth: 0) + words
-    }
-    // A flag's value is the next word whatever it looks like (curl's --data-raw '------Webkit…').
-    var valueNext = false
-    var urlGiven = false
-    var index = 0
-    while index < words.count {
-        var raw = words[index]
-        index += 1
-        if valueNext {
-            kept.append(raw)
-            valueNext = false
-            continue
-        }
-        var word = String(decoding: raw, as: UTF8.self)
-        if word.hasPrefix("-") && word != "-" {
-            var name = word.hasPrefix("--") ? String(word.split(separator: "=", maxSplits: 1)[0]) : String(word.prefix(2))
-            if word.hasPrefix("--"), let full = try curlLongName(name, takesValue: takesValue), full != name {
-                word = full + word.dropFirst(name.count)
-                raw = Array(word.utf8)
-                name = full
-            }
-            if ignoredCurlFlags.contains(name) { dropped.append(word); continue }
-            // -K FILE: the file's options take the flag's place, as curl reads them.
-            if name == "-K" || name == "--config" {
-                let attached = word.hasPrefix("--") ? word.split(separator: "=", maxSplits: 1).dropFirst().first.map(String.init) : (word.count > 2 ? String(word.dropFirst(2)) : nil)
-                guard let path = attached ?? (index < words.count ? String(decoding: words[index], as: UTF8.self) : nil) else {
-                    throw CommandFailure(message: "pekit import: \(name) needs a file (curl's config file)")
-                }
-                if attached == nil { index += 1 }
-                words.insert(contentsOf: try curlConfigWords(path, takesValue: takesValue, depth: 0), at: index)
-                continue
-            }
-            // curl's --next before any URL starts nothing (a .curlrc may begin with it).
-            if name == "--next" || name == "-:", !urlGiven { dropped.append(word); continue }
-            if name == "--url" { urlGiven = true }
-            if name == "--request" { kept.append(Array("-X".utf8)); valueNext = true; continue }
-            // curl's --raw (no decoding) is pekit's --raw-transfer; pekit's own --raw is a preview.
-            if word == "--raw" { kept.append(Array("--raw-transfer".utf8)); continue }
-            guard let takes = takesValue[name] else {
-                throw CommandFailure(message: "pekit import: curl's \(name) is not something pekit takes (yet); the command was not imported")
-            }
-            if word.hasPrefix("--") {
-                valueNext = takes && !word.contains("=")
-                if name == "--location" || name == "--location-trusted" { follows = true }  // curl: "like -L"
-            } else {
-                // Bundled short flags (-sSL, -XPOST): the first that takes a value takes the rest
-                // of the word, or the next word when it ends the bundle.
-                let letters = Array(word.dropFirst())
-                let at = letters.firstIndex(where: { takesValue["-\($0)"] == true })
-                if let at { valueNext = at == letters.count - 1 }
-                if letters[..<(at ?? letters.count)].contains("L") { follows = true }
-            }
-        } else {
-            urlGiven = true
-        }
-        kept.append(raw)
-    }
-    // curl follows redirects only with -L, and sends its own User-Agent unless told otherwise.
-    if !follows { kept.append(Array("--no-follow".utf8)) }
-    // (First, so that the command's own -A, read last, wins as in curl.)
-    kept = [Array("-A".utf8), Array(PekitClient.curlUserAgent.utf8)] + kept
-    return (kept, dropped, shell)
-}
-
 /// The request `pekit request` builds for a pasted curl command: the bytes curl sends for it.
 func requestFromCurl(_ text: String) throws -> PekitRequest {
     defer { StandardInput.replacement = nil }
-    let arguments = try curlArguments(text).arguments
+    let requests = curlRequests(try curlArguments(text).arguments)
+    guard requests.count == 1, let arguments = requests.first else { throw CommandFailure(message: "the curl command has --next: give one request") }
     var made: PekitRequest?
     _ = try runRequest(arguments, built: { request, _, _ in made = request; return 0 })
     guard let made else { throw CommandFailure(message: "the curl command builds no request") }

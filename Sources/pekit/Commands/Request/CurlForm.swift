@@ -61,10 +61,12 @@ private func formPart(_ spec: String) throws -> MultipartBody.Part {
         guard let bytes = piece.data == "-" ? try readAllInput() : Files.read(piece.data) else {
             throw CommandFailure(message: "pekit request: -F \(name)=<\(piece.data): cannot read the file", status: 26)
         }
-        return MultipartBody.Part(name: name, filename: piece.filename, contentType: piece.type, source: .data(bytes))
+        return MultipartBody.Part(name: name, filename: piece.filename, contentType: piece.type ?? piece.filename.map(MultipartBody.curlGuessedType), source: .data(bytes))
     }
     let piece = reader.part(endingAt: nil)
-    return MultipartBody.Part(name: name, filename: piece.filename, contentType: piece.type, source: .data(Array(piece.data.utf8)))
+    // A part named as a file gets the type its name suggests, as libcurl's mime.c gives it.
+    return MultipartBody.Part(name: name, filename: piece.filename, contentType: piece.type ?? piece.filename.map(MultipartBody.curlGuessedType),
+                              source: .data(Array(piece.data.utf8)))
 }
 
 /// A path's last component (what curl names a file part by).
