@@ -33,7 +33,7 @@ enum Redirect {
     ///   `trusted` (curl's --location-trusted) keeps them.
     /// - A Location without a fragment keeps the fragment of the request's URL (§10.2.2).
     /// - Throws: `HTTPError.badRedirect` for a Location that is not an http(s) URL.
-    static func next(after request: PekitRequest, status: Int, location: ByteString, trusted: Bool = false) throws -> PekitRequest {
+    static func next(after request: PekitRequest, status: Int, location: ByteString, trusted: Bool = false, keepingPost: Set<Int> = []) throws -> PekitRequest {
         // A space in the query is sent as '+', one before it as %20, as curl's URL API encodes a
         // Location (curl test 40); the rest that a URL cannot hold as UTF-8 escapes.
         var bytes = location.bytes
@@ -66,7 +66,8 @@ enum Redirect {
         next.url = wire.text
         next.parsedURL = wire.url
         next.requestTarget = nil
-        let toGet = (status == 303 && request.method != "HEAD") || ((status == 301 || status == 302) && request.method == "POST")
+        let kept = request.method == "POST" && keepingPost.contains(status)
+        let toGet = !kept && ((status == 303 && request.method != "HEAD") || ((status == 301 || status == 302) && request.method == "POST"))
         if toGet {
             next.method = "GET"
             next.body = .empty

@@ -247,7 +247,7 @@ final class SendOperation {
             guard hops.count < options.maxRedirects else { throw HTTPError.tooManyRedirects(url: request.url, limit: options.maxRedirects) }
             earlierHeads += response.heads
             hops.append(.init(method: current.method, url: current.url, status: response.status, location: location.description))
-            current = try Redirect.next(after: current, status: response.status, location: location, trusted: options.trustsRedirects)
+            current = try Redirect.next(after: current, status: response.status, location: location, trusted: options.trustsRedirects, keepingPost: options.keepsPost)
             return next(now: now)
         } catch {
             return failed(error, now: now)

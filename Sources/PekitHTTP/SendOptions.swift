@@ -76,6 +76,9 @@ public struct SendOptions: Sendable {
     /// Whether a redirect to another origin keeps the credentials (Authorization, a hand-written
     /// Cookie), as curl's `--location-trusted`: only for hosts all trusted. False drops them.
     public var trustsRedirects = false
+    /// The redirect statuses after which a POST stays a POST (curl's `--post301`, `--post302`,
+    /// `--post303`; by default a 301 or 302 makes a POST a GET, and a 303 anything but HEAD).
+    public var keepsPost: Set<Int> = []
     /// How the request's credentials (its `Authorization: Basic` from a user and password) are
     /// sent: at once (`.basic`), or only to answer a 401's challenge (`.digest`, `.any`), as
     /// curl's `--digest` and `--anyauth`.
@@ -278,6 +281,12 @@ public struct SendOptions: Sendable {
                 follow redirects and send the credentials (Authorization, a written Cookie)
                 to every host they lead to, as curl's --location-trusted: trusted hosts only
                 """)]) { $0.trustsRedirects = $1.flag },
+        Field("post301", swift: "keepsPost", .flag, flags: [
+            Field.Flag("post301", "after a 301, a POST stays a POST (curl --post301)")]) { if $1.flag { $0.keepsPost.insert(301) } else { $0.keepsPost.remove(301) } },
+        Field("post302", swift: "keepsPost", .flag, flags: [
+            Field.Flag("post302", "after a 302, a POST stays a POST (curl --post302)")]) { if $1.flag { $0.keepsPost.insert(302) } else { $0.keepsPost.remove(302) } },
+        Field("post303", swift: "keepsPost", .flag, flags: [
+            Field.Flag("post303", "after a 303, a POST stays a POST (curl --post303)")]) { if $1.flag { $0.keepsPost.insert(303) } else { $0.keepsPost.remove(303) } },
         Field("auth_scheme", swift: "authScheme", .choice(AuthScheme.allCases.map(\.rawValue)), flags: [
             Field.Flag("digest", """
                 send -u's user and password only to answer a Digest challenge (RFC 7616:

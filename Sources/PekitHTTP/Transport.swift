@@ -30,7 +30,7 @@ enum Transport: Equatable, CustomStringConvertible {
     static let implementedOptions: Set<String> = [
         "maxBody", "jar", "cookieHeaderFromJar", "ownCookie", "followRedirects", "maxRedirects", "connectSeconds", "timeoutSeconds", "insecure",
         "caCertificate", "sink", "isCancelled", "record", "notice", "rate", "retry", "willRetry", "sign", "plainHTTP", "trustsRedirects",
-        "explainsCookies", "cookieContext", "trace", "keepsHeads", "head", "authScheme", "authHash",
+        "explainsCookies", "cookieContext", "trace", "keepsHeads", "head", "authScheme", "authHash", "keepsPost",
     ]
     /// Options only libcurl implements: set, they send through it.
     static let libcurlOptions: Set<String> = ["ipVersion", "proxy", "connect", "version", "compressed", "rawTransfer", "progress", "transferEncoding"]

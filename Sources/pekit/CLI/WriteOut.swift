@@ -24,7 +24,9 @@ struct WriteOut {
     static let variables = ["http_code", "response_code", "http_version", "method", "url_effective", "num_redirects", "content_type",
                             "size_download", "size_header", "remote_ip", "remote_port", "time_namelookup", "time_connect",
                             "time_appconnect", "time_starttransfer", "time_total", "urlnum", "scheme", "num_headers", "redirect_url",
-                            "speed_download", "filename_effective", "json", "header_json"]
+                            "speed_download", "filename_effective", "json", "header_json", "url", "exitcode", "errormsg"]
+    /// The URL as the command gave it (after globbing: curl's `%{url}`).
+    var inputURL = ""
 
     /// The format `-w` names: the text itself, or as curl reads `@FILE` (`@-`: standard input),
     /// the file's text (an empty file writes nothing, curl's test 1271).
@@ -95,11 +97,18 @@ struct WriteOut {
     /// (until `%{stdout}`).
     /// - Parameter urlnum: the URL's place among the command's URLs, from 0.
     /// - Parameter filename: the file the body went to (`%{filename_effective}`), if any.
-    func write(_ r: PekitResponse, urlnum: Int = 0, filename: String? = nil) {
+    /// Writes the format for `r`; `exit` is the transfer's exit status and message (curl's
+    /// `%{exitcode}` and `%{errormsg}`).
+    func write(_ r: PekitResponse, urlnum: Int = 0, filename: String? = nil, exit: (code: Int32, message: String) = (0, "")) {
         var stream = Output.stdout
         for piece in pieces {
             if case .stream(let fd) = piece { stream = fd == STDERR_FILENO ? Output.stderr : Output.stdout; continue }
-            stream.write(text(of: piece, r, urlnum: urlnum, filename: filename))
+            switch piece {
+            case .variable("url"): stream.write(inputURL)
+            case .variable("exitcode"): stream.write(String(exit.code))
+            case .variable("errormsg"): stream.write(exit.message)
+            default: stream.write(text(of: piece, r, urlnum: urlnum, filename: filename))
+            }
         }
     }
 

@@ -107,7 +107,8 @@ struct Delivery {
         if let directory = parsed.value(RequestOptions.outputDir), !directory.isEmpty, let path = outputPath, path != "-" {
             outputPath = directory + "/" + path
         }
-        let writeOut = try parsed.value(RequestOptions.writeOut).map(WriteOut.argument)
+        var writeOut = try parsed.value(RequestOptions.writeOut).map(WriteOut.argument)
+        writeOut?.inputURL = builder.url
         // --color: a person's terminal gets JSON indented and coloured, heads coloured; a pipe
         // or a file, the bytes as they came.
         let style = outputPath == nil ? try Style(parsed, command: "request") : .plain
@@ -170,14 +171,21 @@ struct Delivery {
             }
             defer { progressLine?.finish() }
             var response: PekitResponse
+            // --remove-on-error: a transfer that fails leaves no -o file at all, not even one that
+            // was there (pekit never leaves a partial one; curl truncates it first).
+            func removeOnError() {
+                if parsed.has(RequestOptions.removeOnError), let path = outputPath { try? FileManager.default.removeItem(atPath: path) }
+            }
             do { response = try result.get() } catch {
                 named?.abandon()
+                removeOnError()
                 // As curl: -w is written for a transfer that failed too (%{http_code} is 000).
                 if let writeOut {
                     var none = PekitResponse()
                     none.url = request.url
                     none.method = request.method
-                    writeOut.write(none, urlnum: urlnum)
+                    let http = error as? HTTPError
+                    writeOut.write(none, urlnum: urlnum, exit: (Int32(http?.curlExitStatus ?? 1), http?.message(.commandLine) ?? "\(error)"))
                 }
                 throw error
             }
@@ -210,6 +218,7 @@ struct Delivery {
                 }
                 // As curl: -w is still written (a script reads %{http_code} to learn why).
                 writeOut?.write(response, urlnum: urlnum, filename: named?.shownName ?? outputPath)
+                removeOnError()
                 return 22
             }
             func head(escaped: Bool, style: Style = .plain) -> String {
@@ -267,6 +276,7 @@ struct Delivery {
                     Output.stdout.write(shownTrailers)
                 }
                 if let failure = resumed?.failure {
+                    removeOnError()
                     if !parsed.has(RequestOptions.silent) || parsed.has(RequestOptions.showError) { Output.stderr.line("pekit request: " + failure) }
                     writeOut?.write(response, urlnum: urlnum, filename: named?.shownName ?? outputPath)
                     return 33
@@ -280,6 +290,7 @@ struct Delivery {
             if unmet { response.status = 304 }
             try ETagFiles.save(parsed, response)
             writeOut?.write(response, urlnum: urlnum, filename: named?.shownName ?? outputPath)
+            if failed { removeOnError() }
             return failed ? 22 : 0
         }
     }

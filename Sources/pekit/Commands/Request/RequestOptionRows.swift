@@ -116,6 +116,7 @@ enum RequestOptions {
         only if modified since DATE (or FILE's time; -DATE: if not modified since),
         as curl -z: an answer that does not meet it is a 304, its body not written
         """)
+    static let removeOnError = Option("remove-on-error", "a transfer that fails leaves no -o file, not even one there before (as curl)", sendOnly: true)
     static let continueAt = Option("continue-at", short: "C", value: "N|-", """
         resume: a download asks for the bytes from N (-: the -o file's size) and
         adds them to the file; an upload sends its body from N, as curl -C
@@ -220,6 +221,9 @@ enum RequestOptions {
     static let maxRedirects = sendFlag("max-redirects")
     static let maxRedirs = sendFlag("max-redirs")
     static let locationTrusted = sendFlag("location-trusted")
+    static let post301 = sendFlag("post301")
+    static let post302 = sendFlag("post302")
+    static let post303 = sendFlag("post303")
     static let digest = sendFlag("digest")
     static let anyauth = sendFlag("anyauth")
     static let basic = sendFlag("basic")
@@ -248,7 +252,7 @@ enum RequestOptions {
     static let requestRows: [Option] = [method, policy, param, paramJson, paramsIn, form, formString, json, file, bodyFile, header, jar, force, filter] + CookieContextOptions.rows + [
                                         connect, base, url, globoff, pathAsIs, requestTarget, user, awsSigv4, .plugins]
     static let showRows: [Option] = [raw, curl, describe, send, color, .help]
-    static let curlRows: [Option] = [data, dataAscii, dataRaw, dataBinary, dataUrlencode, uploadFile, get, urlQuery, oauth2Bearer, userAgent, referer, range, continueAt, timeCond, etagCompare, etagSave, connectTo, resolve, cookie, compressed, trEncoding]
+    static let curlRows: [Option] = [data, dataAscii, dataRaw, dataBinary, dataUrlencode, uploadFile, get, urlQuery, oauth2Bearer, userAgent, referer, range, continueAt, timeCond, etagCompare, etagSave, removeOnError, connectTo, resolve, cookie, compressed, trEncoding]
     static let sendRows: [HelpSection.Row] = [include, noInclude, head, fail, failWithBody, output, progress, noProgress, noBuffer, remoteName, remoteHeaderName, outputDir, dumpHeader, writeOut,
                                              verbose, traceAscii].map { .option($0) } + [.argument("URL...", """
         several URLs: the same request to each, one after another (curl's way);
@@ -257,7 +261,7 @@ enum RequestOptions {
         status: the last transfer's, as curl). --jar, -c, --har and --trace-ascii
         take one URL
         """)] + [parallel, parallelMax, rate, retry, retryMaxTime, retryAllErrors, har, harWithSecrets, cookieJar, noFollow, location, locationTrusted,
-                 digest, anyauth, basic, maxRedirects, maxRedirs, maxFilesize, ipv4, ipv6, timeout, maxTime, connectTimeout, cacert, insecure, proxy, proxyUser, http, http11,
+                 post301, post302, post303, digest, anyauth, basic, maxRedirects, maxRedirs, maxFilesize, ipv4, ipv6, timeout, maxTime, connectTimeout, cacert, insecure, proxy, proxyUser, http, http11,
                  http2, rawTransfer, silent, showError].map { .option($0) }
 
     /// The sections of `pekit request --help`, in order.
