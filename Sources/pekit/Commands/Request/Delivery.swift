@@ -64,6 +64,14 @@ struct Delivery {
             guard let n = Int(text), (0...Int(Int32.max)).contains(n) else { throw UsageError(command: "request", message: "--retry takes a whole number from 0, not '\(text)'") }
             var policy = SendRetryPolicy.curl(retries: n)
             policy.maxTimeSeconds = try seconds(RequestOptions.retryMaxTime, parsed)
+            // --retry-delay S: that wait before each retry (curl 7.88 takes whole seconds only).
+            if let text = parsed.value(RequestOptions.retryDelay) {
+                guard let s = Int(text), s >= 0, s <= 1_000_000 else {
+                    throw UsageError(command: "request", message: "--retry-delay takes whole seconds, not '\(text)' (as curl 7.88)")
+                }
+                policy.baseDelay = .seconds(s)
+                policy.maxDelay = .seconds(s)
+            }
             policy.onAnyError = parsed.has(RequestOptions.retryAllErrors)
             policy.allMethods = true
             options.retry = policy
@@ -107,6 +115,7 @@ struct Delivery {
         if let directory = parsed.value(RequestOptions.outputDir), !directory.isEmpty, let path = outputPath, path != "-" {
             outputPath = directory + "/" + path
         }
+        if let path = outputPath, path != "-" { outputPath = try OutputFileRules.apply(path, parsed) }
         var writeOut = try parsed.value(RequestOptions.writeOut).map(WriteOut.argument)
         writeOut?.inputURL = builder.url
         // --color: a person's terminal gets JSON indented and coloured, heads coloured; a pipe

@@ -46,6 +46,14 @@ func runRequest(_ args: [[UInt8]], built handler: BuiltRequestHandler?) throws -
     let parsed = try requestCommand.parse(args, prefixes: true)
     if parsed.has(.help) { Output.stdout.line(requestCommand.help); return 0 }
     QuietTransfers.on = parsed.has(RequestOptions.silent) && !parsed.has(RequestOptions.showError)
+    // --stderr FILE: what goes to standard error goes to FILE (- : standard output), as curl.
+    if let path = parsed.value(RequestOptions.stderrFile), try isSending(parsed) {
+        let fd = path == "-" ? STDOUT_FILENO : open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard fd >= 0 else { throw CommandFailure(message: "pekit request: --stderr: cannot write \(printable(path))", status: 23) }
+        Output.stderr.flush()
+        dup2(fd, STDERR_FILENO)
+        if fd != STDOUT_FILENO { close(fd) }
+    }
     // curl's --url URL is the same as the URL given alone.
     let urls = parsed.positionals + parsed.all(RequestOptions.url)
     guard var url = urls.first else { throw UsageError(command: "request", message: "give a URL") }

@@ -167,6 +167,10 @@ enum RequestOptions {
         with -O, the file name the answer's Content-Disposition gives (curl's
         -J: the name only, never a path; a file already there is not replaced)
         """, sendOnly: true)
+    static let noClobber = Option("no-clobber", "an -o file that is there already is kept: the answer goes to FILE.1 … FILE.100 (as curl)", sendOnly: true)
+    static let clobber = Option("clobber", "an -o file that is there already is replaced (the default; undoes --no-clobber)", sendOnly: true)
+    static let createDirs = Option("create-dirs", "make the -o file's missing directories, as curl", sendOnly: true)
+    static let stderrFile = Option("stderr", value: "FILE", "write what goes to standard error to FILE instead (- for standard output), as curl", sendOnly: true)
     static let outputDir = Option("output-dir", value: "DIR", "write -o's and -O's file in DIR (curl's; DIR/FILE, the directory made by no one)", sendOnly: true)
     static let dumpHeader = Option("dump-header", short: "D", value: "FILE", """
         write the response's status line and header fields to FILE ('-':
@@ -207,6 +211,7 @@ enum RequestOptions {
         or 504 (curl's --retry: waiting 1 s, doubling, or as Retry-After says;
         GET, HEAD, PUT, DELETE, OPTIONS only)
         """, sendOnly: true)
+    static let retryDelay = Option("retry-delay", value: "S", "wait S seconds (a whole number) before each retry instead of doubling waits, as curl", sendOnly: true)
     static let retryMaxTime = Option("retry-max-time", value: "S", "start no retry after S seconds", sendOnly: true)
     static let retryAllErrors = Option("retry-all-errors", "retry after any transfer error too", sendOnly: true)
     static let har = Option("har", value: "FILE", """
@@ -253,14 +258,14 @@ enum RequestOptions {
                                         connect, base, url, globoff, pathAsIs, requestTarget, user, awsSigv4, .plugins]
     static let showRows: [Option] = [raw, curl, describe, send, color, .help]
     static let curlRows: [Option] = [data, dataAscii, dataRaw, dataBinary, dataUrlencode, uploadFile, get, urlQuery, oauth2Bearer, userAgent, referer, range, continueAt, timeCond, etagCompare, etagSave, removeOnError, connectTo, resolve, cookie, compressed, trEncoding]
-    static let sendRows: [HelpSection.Row] = [include, noInclude, head, fail, failWithBody, output, progress, noProgress, noBuffer, remoteName, remoteHeaderName, outputDir, dumpHeader, writeOut,
+    static let sendRows: [HelpSection.Row] = [include, noInclude, head, fail, failWithBody, output, progress, noProgress, noBuffer, remoteName, remoteHeaderName, outputDir, noClobber, clobber, createDirs, dumpHeader, writeOut, stderrFile,
                                              verbose, traceAscii].map { .option($0) } + [.argument("URL...", """
         several URLs: the same request to each, one after another (curl's way);
         each -o FILE or -O pairs with one URL in order, the others write to
         standard output; a failure is reported and the rest still go (exit
         status: the last transfer's, as curl). --jar, -c, --har and --trace-ascii
         take one URL
-        """)] + [parallel, parallelMax, rate, retry, retryMaxTime, retryAllErrors, har, harWithSecrets, cookieJar, noFollow, location, locationTrusted,
+        """)] + [parallel, parallelMax, rate, retry, retryDelay, retryMaxTime, retryAllErrors, har, harWithSecrets, cookieJar, noFollow, location, locationTrusted,
                  post301, post302, post303, digest, anyauth, basic, maxRedirects, maxRedirs, maxFilesize, ipv4, ipv6, timeout, maxTime, connectTimeout, cacert, insecure, proxy, proxyUser, http, http11,
                  http2, rawTransfer, silent, showError].map { .option($0) }
 
