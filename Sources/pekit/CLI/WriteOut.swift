@@ -122,7 +122,8 @@ struct WriteOut {
             // curl's object: every variable by name, sorted; numbers bare, text quoted.
             let numeric: Set<String> = ["http_code", "response_code", "num_redirects", "size_download", "size_header", "remote_port", "urlnum",
                                         "num_headers", "speed_download"]
-            let members = Self.variables.filter { $0 != "json" && $0 != "header_json" }.sorted().map { name -> String in
+            // (%{url}, %{exitcode} and %{errormsg} are the transfer's, written by `write` alone.)
+            let members = Self.variables.filter { !["json", "header_json", "url", "exitcode", "errormsg"].contains($0) }.sorted().map { name -> String in
                 let value = Self.value(name, r, urlnum: urlnum, filename: filename)
                 let bare = numeric.contains(name) || name.hasPrefix("time_")
                 // No file: null, as curl writes it.
