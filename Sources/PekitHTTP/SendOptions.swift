@@ -118,6 +118,9 @@ public struct SendOptions: Sendable {
     /// Asks for a transfer-encoded response (`TE: gzip`, `Connection: TE`) and decodes it, as
     /// curl's `--tr-encoding` (libcurl sends and decodes it).
     public var transferEncoding = false
+    /// Reads the body to the connection's end whatever its Content-Length says, as curl's
+    /// `--ignore-content-length` (libcurl reads it so).
+    public var ignoresContentLength = false
     /// The body as it comes, its transfer framing (chunks) and codings included, nothing decoded
     /// (curl's `--raw`).
     public var rawTransfer = false
@@ -324,6 +327,8 @@ public struct SendOptions: Sendable {
         },
         Field("tr_encoding", swift: "transferEncoding", .flag, flags: [
             Field.Flag("tr-encoding", "ask for a transfer-encoded answer (TE: gzip) and decode it, as curl --tr-encoding")]) { $0.transferEncoding = $1.flag },
+        Field("ignore_content_length", swift: "ignoresContentLength", .flag, flags: [
+            Field.Flag("ignore-content-length", "read the body to the connection's end whatever its Content-Length says, as curl")]) { $0.ignoresContentLength = $1.flag },
         Field("compressed", swift: "compressed", .flag, flags: [
             Field.Flag("compressed", "ask for a compressed body (every coding libcurl decodes, as curl) and decode it")]) { $0.compressed = $1.flag },
         Field("raw_transfer", swift: "rawTransfer", .flag, flags: [

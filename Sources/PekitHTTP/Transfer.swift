@@ -176,6 +176,7 @@ final class Transfer {
         // curl's place) replaces the one libcurl would add.
         if options.compressed || request.decodesBody { set(CURLOPT_ACCEPT_ENCODING, "") }
         if options.transferEncoding { set(CURLOPT_TRANSFER_ENCODING, 1) }
+        if options.ignoresContentLength { set(CURLOPT_IGNORE_CONTENT_LENGTH, 1) }
         if options.rawTransfer {
             set(CURLOPT_HTTP_TRANSFER_DECODING, 0)
             set(CURLOPT_HTTP_CONTENT_DECODING, 0)

@@ -33,7 +33,7 @@ enum Transport: Equatable, CustomStringConvertible {
         "explainsCookies", "cookieContext", "trace", "keepsHeads", "head", "authScheme", "authHash", "keepsPost",
     ]
     /// Options only libcurl implements: set, they send through it.
-    static let libcurlOptions: Set<String> = ["ipVersion", "proxy", "connect", "version", "compressed", "rawTransfer", "progress", "transferEncoding"]
+    static let libcurlOptions: Set<String> = ["ipVersion", "proxy", "connect", "version", "compressed", "rawTransfer", "progress", "transferEncoding", "ignoresContentLength"]
 
     /// The options' part of the choice, made once per send: why libcurl must send, or nil.
     static func reason(_ options: borrowing SendOptions) -> String? {
@@ -42,6 +42,7 @@ enum Transport: Equatable, CustomStringConvertible {
         if options.progress != nil { return "option progress" }
         if options.compressed { return "option compressed" }
         if options.transferEncoding { return "option transferEncoding" }
+        if options.ignoresContentLength { return "option ignoresContentLength" }
         if options.rawTransfer { return "option rawTransfer" }
         if options.version == .http2 { return "HTTP/2" }
         if options.ipVersion != .any { return "option ipVersion" }

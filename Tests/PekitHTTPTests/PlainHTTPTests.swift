@@ -267,6 +267,7 @@ final class PlainHTTPTests: XCTestCase {
         o = SendOptions(); o.rawTransfer = true; changed["rawTransfer"] = o
         o = SendOptions(); o.progress = { _ in }; changed["progress"] = o
         o = SendOptions(); o.transferEncoding = true; changed["transferEncoding"] = o
+        o = SendOptions(); o.ignoresContentLength = true; changed["ignoresContentLength"] = o
         XCTAssertEqual(Set(changed.keys), Transport.libcurlOptions)
         for (name, options) in changed {
             guard case .libcurl = Transport.choose(get, options) else { return XCTFail("\(name) set: still pekit's transfer") }

@@ -298,6 +298,10 @@ struct Delivery {
             // curl's simulated 304 for a condition not met, which -w then reports.
             if unmet { response.status = 304 }
             try ETagFiles.save(parsed, response)
+            // --remote-time: the file's time is the answer's Last-Modified.
+            if parsed.has(RequestOptions.remoteTime), let path = outputPath, let modified = response.header("Last-Modified").flatMap({ CookieDate.parse($0.description) }) {
+                try? FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: Double(modified))], ofItemAtPath: path)
+            }
             writeOut?.write(response, urlnum: urlnum, filename: named?.shownName ?? outputPath)
             if failed { removeOnError() }
             return failed ? 22 : 0

@@ -114,6 +114,10 @@ func outputChoices(_ parsed: Arguments, urls: Int) throws -> [OutputChoice] {
     for (name, value) in parsed.values {
         if name == "output", let value { outputs.append(.file(value)) } else if name == "remote-name" { outputs.append(.remoteName) }
     }
+    // --remote-name-all (unless a later --no-remote-name): -O for each URL beyond the -o/-O given.
+    if parsed.last(of: [RequestOptions.remoteNameAll, RequestOptions.noRemoteName])?.name == RequestOptions.remoteNameAll.name {
+        while outputs.count < urls { outputs.append(.remoteName) }
+    }
     if outputs.count > urls {
         // As curl: the extra ones are not used, and a warning says so unless -s (its test 26).
         let extra = outputs.count - urls
@@ -161,7 +165,11 @@ func runSeveral(_ parsed: Arguments, targets: [Target], _ handler: BuiltRequestH
     }
     var status: Int32 = 0
     // As curl: the exit status is the last transfer's.
+    var stopped = false
     func report(_ url: String, _ body: () throws -> Int32) {
+        // --fail-early: nothing more after the first failure.
+        if stopped { return }
+        defer { if parsed.has(RequestOptions.failEarly) && status != 0 { stopped = true } }
         do {
             status = try body()
         } catch let error as UsageError {

@@ -108,6 +108,7 @@ enum RequestOptions {
     static let oauth2Bearer = Option("oauth2-bearer", value: "TOKEN", "send Authorization: Bearer TOKEN (in -u's place; wins over -u)")
     static let compressed = sendFlag("compressed")
     static let trEncoding = sendFlag("tr-encoding")
+    static let ignoreContentLength = sendFlag("ignore-content-length")
     static let userAgent = Option("user-agent", short: "A", value: "A", "the User-Agent ('' removes it)")
     static let referer = Option("referer", short: "e", value: "URL", "the Referer")
     static let etagCompare = Option("etag-compare", value: "FILE", "send FILE's ETag as If-None-Match, as curl --etag-compare")
@@ -163,6 +164,10 @@ enum RequestOptions {
         written when it is complete
         """, sendOnly: true)
     static let remoteName = Option("remote-name", short: "O", "write it to the file the URL names, in the current directory", sendOnly: true)
+    static let remoteNameAll = Option("remote-name-all", "-O for every URL that has no -o or -O of its own, as curl", sendOnly: true)
+    static let noRemoteName = Option("no-remote-name", "undo an earlier --remote-name-all (curl's; -O itself pairs with a URL)", sendOnly: true)
+    static let remoteTime = Option("remote-time", "give the -o/-O file the answer's Last-Modified time, as curl", sendOnly: true)
+    static let failEarly = Option("fail-early", "with several URLs, stop at the first that fails (its exit status), as curl", sendOnly: true)
     static let remoteHeaderName = Option("remote-header-name", short: "J", """
         with -O, the file name the answer's Content-Disposition gives (curl's
         -J: the name only, never a path; a file already there is not replaced)
@@ -257,15 +262,15 @@ enum RequestOptions {
     static let requestRows: [Option] = [method, policy, param, paramJson, paramsIn, form, formString, json, file, bodyFile, header, jar, force, filter] + CookieContextOptions.rows + [
                                         connect, base, url, globoff, pathAsIs, requestTarget, user, awsSigv4, .plugins]
     static let showRows: [Option] = [raw, curl, describe, send, color, .help]
-    static let curlRows: [Option] = [data, dataAscii, dataRaw, dataBinary, dataUrlencode, uploadFile, get, urlQuery, oauth2Bearer, userAgent, referer, range, continueAt, timeCond, etagCompare, etagSave, removeOnError, connectTo, resolve, cookie, compressed, trEncoding]
-    static let sendRows: [HelpSection.Row] = [include, noInclude, head, fail, failWithBody, output, progress, noProgress, noBuffer, remoteName, remoteHeaderName, outputDir, noClobber, clobber, createDirs, dumpHeader, writeOut, stderrFile,
+    static let curlRows: [Option] = [data, dataAscii, dataRaw, dataBinary, dataUrlencode, uploadFile, get, urlQuery, oauth2Bearer, userAgent, referer, range, continueAt, timeCond, etagCompare, etagSave, removeOnError, connectTo, resolve, cookie, compressed, trEncoding, ignoreContentLength]
+    static let sendRows: [HelpSection.Row] = [include, noInclude, head, fail, failWithBody, output, progress, noProgress, noBuffer, remoteName, remoteNameAll, noRemoteName, remoteTime, remoteHeaderName, outputDir, noClobber, clobber, createDirs, dumpHeader, writeOut, stderrFile,
                                              verbose, traceAscii].map { .option($0) } + [.argument("URL...", """
         several URLs: the same request to each, one after another (curl's way);
         each -o FILE or -O pairs with one URL in order, the others write to
         standard output; a failure is reported and the rest still go (exit
         status: the last transfer's, as curl). --jar, -c, --har and --trace-ascii
         take one URL
-        """)] + [parallel, parallelMax, rate, retry, retryDelay, retryMaxTime, retryAllErrors, har, harWithSecrets, cookieJar, noFollow, location, locationTrusted,
+        """)] + [parallel, parallelMax, failEarly, rate, retry, retryDelay, retryMaxTime, retryAllErrors, har, harWithSecrets, cookieJar, noFollow, location, locationTrusted,
                  post301, post302, post303, digest, anyauth, basic, maxRedirects, maxRedirs, maxFilesize, ipv4, ipv6, timeout, maxTime, connectTimeout, cacert, insecure, proxy, proxyUser, http, http11,
                  http2, rawTransfer, silent, showError].map { .option($0) }
 
