@@ -224,4 +224,13 @@ extension PostmanCollectionTests {
         XCTAssertEqual(missing.status, 2)
         XCTAssertEqual(missing.stderr, "pekit test: --environment: nowhere.json: no such file (see 'pekit test --help')\n")
     }
+
+    /// A request's test is named by its folders, its name and its description's first sentence.
+    func testTheDescriptionNamesTheTest() throws {
+        let r = try PekitProcess.run(["import", "postman", "basicCollection.json"], directory: Self.fixtures.appendingPathComponent("postman"))
+        let names = r.stdout.split(separator: "\n").filter { $0.hasPrefix("test(") }
+        XCTAssertEqual(names.count, 14)
+        XCTAssertEqual(names[3], #"test("GET Request with disabled query — The HTTP `GET` request method is meant to retrieve data from a server (basicCollection.json $.item[3])", { jar = jar }, function(t)"#)
+        XCTAssertTrue(names[0].hasPrefix(#"test("Request Headers (With special Characters) — A `GET` request to this endpoint returns the list of all request headers as par… ("#), String(names[0]))
+    }
 }

@@ -61,10 +61,14 @@ extension PostmanCollection {
     }
 
     func test(_ request: Request, shortName: String) -> [String] {
-        let name = request.names.joined(separator: " / ")
+        var name = request.names.joined(separator: " / ")
         var out: [String] = []
-        if let description = request.description?.split(separator: "\n").first, !description.allSatisfy(\.isWhitespace) {
-            out.append("-- " + description)
+        // The request's description names the test too: its first sentence (a line, 80
+        // characters at most), after the request's own name; the rest is a comment above it.
+        if let line = request.description?.split(separator: "\n").first, case let first = String(line.trimmingOWS), !first.isEmpty {
+            let sentence = first.prefix { $0 != "." }
+            name += " — " + (sentence.count > 80 ? sentence.prefix(79) + "…" : sentence)
+            out.append("-- " + first)
         }
         out.append("test(\(quoted(name + " (" + shortName + " " + request.place + ")")), { jar = jar }, function(t)")
         let variables = request.variables.filter { !$0.disabled }.map { "[\(quoted($0.key))] = \(quoted($0.value ?? ""))" }
