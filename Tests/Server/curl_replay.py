@@ -339,9 +339,12 @@ def run_case(fixture, client, pekit):
         with server.lock:
             requests = list(server.requests)
 
+        # The port only where it is a number of its own: a body's digits that happen to hold it
+        # (an ETag's 39462498 with port 46249) stay as they are.
+        port = re.compile(rb"(?<![0-9])%d(?![0-9])" % server.port)
+
         def normalize(data):
-            return (data.replace(logdir.encode(), b"%LOGDIR")
-                        .replace(str(server.port).encode(), b"%HTTPPORT"))
+            return port.sub(b"%HTTPPORT", data.replace(logdir.encode(), b"%LOGDIR"))
 
         output_path = os.path.join(logdir, "curl%d.out" % case.number)
         output = None
