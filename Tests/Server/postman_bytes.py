@@ -21,53 +21,16 @@ import argparse
 import json
 import os
 import re
-import socket
 import subprocess
 import shutil
 import sys
 import tempfile
-import threading
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FIXTURES = os.path.join(os.path.dirname(HERE), "PekitCLITests", "Fixtures", "postman")
 HOSTS = ["postman-echo.com", "www.postman-echo.com", "httpbin.org"]
 sys.path.insert(0, HERE)
-import hurl_bytes  # noqa: E402  (read_request: one request's bytes off a connection)
-
-
-class Recorder:
-    """A server on 127.0.0.1 (its `port`) that keeps each request's bytes and answers 200."""
-
-    def __init__(self):
-        self.requests = []
-        self.lock = threading.Lock()
-        self.listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        self.listener.bind(("127.0.0.1", 0))
-        self.listener.listen(16)
-        self.port = self.listener.getsockname()[1]
-        threading.Thread(target=self.serve, daemon=True).start()
-
-    def serve(self):
-        while True:
-            try:
-                conn, _ = self.listener.accept()
-            except OSError:
-                return
-            threading.Thread(target=self.answer, args=(conn,), daemon=True).start()
-
-    def answer(self, conn):
-        with conn:
-            request = hurl_bytes.read_request(conn)
-            if request is None:
-                return
-            with self.lock:
-                self.requests.append(request)
-            conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}")
-
-    def take(self):
-        with self.lock:
-            taken, self.requests = self.requests, []
-        return taken
+from hurl_bytes import Recorder  # noqa: E402  (one recorder for both suites; Recorder() answers itself)
 
 
 def normalized(request):

@@ -339,17 +339,7 @@ func lastHeadBlockStart(_ heads: [UInt8]) -> Int {
 /// unreserved bytes) so that the URL reads them back as given; `http://` where it names no scheme.
 func proxyURL(_ proxy: String, credentials: String) -> String {
     let parts = credentials.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
-    func encoded(_ text: String) -> String {
-        var out = ""
-        for byte in text.utf8 {
-            if (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) || [0x2D, 0x2E, 0x5F, 0x7E].contains(byte) {
-                out.unicodeScalars.append(Unicode.Scalar(byte))
-            } else {
-                out += String(format: "%%%02X", byte)
-            }
-        }
-        return out
-    }
+    func encoded(_ text: String) -> String { PercentEncoder.rfc3986.encode(text) }
     let userInfo = encoded(parts[0]) + (parts.count > 1 ? ":" + encoded(parts[1]) : "")
     let (scheme, rest) = proxy.range(of: "://").map { (String(proxy[..<$0.upperBound]), String(proxy[$0.upperBound...])) } ?? ("http://", proxy)
     return scheme + userInfo + "@" + rest

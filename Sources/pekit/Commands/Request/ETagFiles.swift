@@ -26,9 +26,8 @@ enum ETagFiles {
     ///   is not writable.
     static func checkSave(_ parsed: Arguments) throws {
         guard let path = parsed.value(RequestOptions.etagSave), path != "-" else { return }
-        let directory = FilePaths.directory(of: FilePaths.absolute(path))
-        if !FilePaths.isDirectory(directory) || access(directory, W_OK) != 0 || FilePaths.isDirectory(path) {
-            throw CommandFailure(message: "pekit request: --etag-save: cannot create \(printable(path)); nothing was sent (as curl, exit 26)", status: 26)
+        if let why = OutputFileRules.uncreatable(path) {
+            throw CommandFailure(message: "pekit request: --etag-save: cannot create \(printable(path)) (\(why)); nothing was sent (as curl, exit 26)", status: 26)
         }
     }
 

@@ -68,9 +68,7 @@ func runRequest(_ args: [[UInt8]], built handler: BuiltRequestHandler?) throws -
     // -D FILE that cannot be created: nothing is sent, as newer curl refuses before the transfer
     // (exit 23, "Failed to open"; its test 419). curl 7.88 itself crashes here.
     if let path = parsed.value(RequestOptions.dumpHeader), path != "-", try isSending(parsed) {
-        let directory = FilePaths.directory(of: FilePaths.absolute(path))
-        if !FilePaths.exists(directory) || access(directory, W_OK) != 0 || FilePaths.isDirectory(path) {
-            let why = !FilePaths.exists(directory) ? "its directory does not exist" : FilePaths.isDirectory(path) ? "it is a directory" : "its directory is not writable"
+        if let why = OutputFileRules.uncreatable(path) {
             throw CommandFailure(message: "pekit request: -D \(printable(path)): cannot create the file (\(why)); nothing was sent", status: 23)
         }
     }
