@@ -96,7 +96,7 @@ let package = Package(
         // Starts Tests/Server/pekit_test_server.py (HTTP and HTTPS on 127.0.0.1) for the tests.
         .target(name: "PekitTestSupport", path: "Tests/PekitTestSupport"),
         .testTarget(name: "PekitCryptoTests", dependencies: ["PekitCrypto", "PekitCore", "PekitTestSupport"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "PekitHTTPTests", dependencies: ["PekitHTTP", "PekitCore", "PekitTestSupport"]),
+        .testTarget(name: "PekitHTTPTests", dependencies: ["PekitHTTP", "PekitCore", "PekitTestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "PekitFoundationTests", dependencies: ["PekitFoundation", "PekitHTTPFoundation", "PekitCryptoFoundation", "PekitCore", "PekitHTTP", "PekitCrypto"]),
         // Its fixtures are read from the source tree (#filePath), not bundled.
         .testTarget(name: "PekitCLITests", dependencies: ["PekitTestSupport"], exclude: ["Fixtures"]),

@@ -95,6 +95,14 @@ public struct PekitResponse: Sendable {
     public var remoteAddress = ""
     /// The port of `remoteAddress`.
     public var remotePort = 0
+    /// The local address and port of the final exchange's connection (curl's `%{local_ip}`,
+    /// `%{local_port}`).
+    public var localAddress = ""
+    /// The port of `localAddress`.
+    public var localPort = 0
+    /// The connections the send opened, every hop of its last try included (0 for a hop sent on
+    /// a kept one): curl's `%{num_connects}`.
+    public var connections = 0
 
     /// An empty response (a status of 0), to fill in.
     public init() {}

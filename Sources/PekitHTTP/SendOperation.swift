@@ -26,6 +26,8 @@ final class SendOperation {
     private var attempt = 1
     private var current: PekitRequest
     private var hops: [PekitResponse.Hop] = []
+    /// The connections the current try's hops opened so far.
+    private var connections = 0
     /// With `keepsHeads`: the header blocks of the responses before the current one in this try
     /// (redirects followed), as curl writes them all with -i and -D.
     private var earlierHeads: [UInt8] = []
@@ -181,6 +183,7 @@ final class SendOperation {
             case .success(let value): response = value
             case .failure(let error): throw error
             }
+            connections += response.connections
             var receivedLines: [String] = [], storedCookies: [Cookie] = []
             if let jar = options.jar {
                 let url = try hopURL()
@@ -259,12 +262,14 @@ final class SendOperation {
     private func ended(_ response: consuming PekitResponse, now: Double) -> Step {
         var response = consume response
         response.attempts = attempt
+        response.connections = connections
         if !earlierHeads.isEmpty { response.heads = earlierHeads + response.heads }
         guard let wait = retryWait(status: response.status, retryAfter: response.header("Retry-After")?.description, now: now) else {
             return .done(.success(response))
         }
         // The next try's output replaces this one's, as curl truncates its -o file for it.
         earlierHeads = []
+        connections = 0
         return again(after: wait, cause: "status \(response.status)", now: now)
     }
 

@@ -58,8 +58,16 @@ extension SendOptions {
             package let value: String?
             /// What help says of it (lines after the first are indented under it).
             package let help: String
-            package init(_ name: String, short: Character? = nil, value: String? = nil, _ help: String) {
-                self.name = name; self.short = short; self.value = value; self.help = help
+            /// The proxy scheme a value without `scheme://` is given (curl's `--socks5 HOST` is
+            /// `-x socks5://HOST`).
+            package let scheme: String?
+            package init(_ name: String, short: Character? = nil, value: String? = nil, _ help: String, scheme: String? = nil) {
+                self.name = name; self.short = short; self.value = value; self.help = help; self.scheme = scheme
+            }
+            /// The value the flag gives `text`: with its scheme put before it when it has none.
+            package func value(of text: String) -> String {
+                guard let scheme, !text.contains("://") else { return text }
+                return scheme + "://" + text
             }
         }
 

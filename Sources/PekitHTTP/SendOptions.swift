@@ -27,6 +27,8 @@ public struct SendOptions: Sendable {
     public enum Version: String, Sendable {
         /// HTTP/2 over TLS when the server offers it, HTTP/1.1 otherwise.
         case automatic
+        /// HTTP/1.0 (curl's `-0`): libcurl writes the request line so and keeps no connection.
+        case http1_0 = "1.0"
         /// HTTP/1.1 only.
         case http1_1 = "1.1"
         /// HTTP/2 (over TLS by ALPN; prior knowledge on plain http).
@@ -109,6 +111,31 @@ public struct SendOptions: Sendable {
     /// A proxy URL; "" for none; nil: curl's environment variables (http_proxy, HTTPS_PROXY,
     /// ALL_PROXY, NO_PROXY).
     public var proxy: String?
+    /// Hosts reached without the proxy: curl's `--noproxy` list (names, each matching itself
+    /// and its subdomains; addresses, with a `/bits` mask; `*` for all), which replaces
+    /// `NO_PROXY` from the environment. nil: the environment's.
+    public var noProxy: String?
+    /// Through an HTTP proxy, ask it for a tunnel (`CONNECT host:port`) even for `http://`, as
+    /// curl's `-p`/`--proxytunnel`.
+    public var proxyTunnel = false
+    /// Connect to this Unix domain socket instead of the URL's host and port (curl's
+    /// `--unix-socket`); the URL still gives Host, cookies and TLS's name.
+    public var unixSocket: String?
+    /// The same for a socket in Linux's abstract namespace (curl's `--abstract-unix-socket`).
+    public var abstractUnixSocket: String?
+    /// A client certificate for TLS (curl's `-E`/`--cert`): a file, in `certificateType`'s format.
+    public var clientCertificate: String?
+    /// The certificate's format: `PEM` (the default), `DER` or `P12`.
+    public var certificateType: String?
+    /// The certificate's private key, when not in the certificate's file (curl's `--key`).
+    public var privateKey: String?
+    /// The key's format: `PEM` (the default), `DER` or `ENG`.
+    public var privateKeyType: String?
+    /// The passphrase of the key or the P12 file (curl's `--pass`, or `--cert FILE:PASSWORD`).
+    public var keyPassword: String?
+    /// Accept an HTTP/0.9 answer (a body with no status line or headers), as curl's
+    /// `--http0.9`; by default it fails, as in curl 7.66 and later.
+    public var allowsHTTP09 = false
     /// Added to the request's own host mappings.
     public var connect: [HostMapping] = []
     /// The HTTP version asked for.
@@ -317,12 +344,49 @@ public struct SendOptions: Sendable {
         Field("cacert", swift: "caCertificate", .text, flags: [
             Field.Flag("cacert", value: "FILE", "trust the CAs in FILE")]) { $0.caCertificate = $1.text },
         Field("proxy", swift: "proxy", .text, flags: [
-            Field.Flag("proxy", short: "x", value: "URL", "use this proxy ('' for none; default: http_proxy, HTTPS_PROXY, NO_PROXY…)")]) { $0.proxy = $1.text },
+            Field.Flag("proxy", short: "x", value: "URL", "use this proxy ('' for none; default: http_proxy, HTTPS_PROXY, NO_PROXY…)"),
+            Field.Flag("socks4", value: "HOST[:PORT]", "the same for a SOCKS4 proxy (socks4://HOST; the last of these and -x wins, as curl)", scheme: "socks4"),
+            Field.Flag("socks4a", value: "HOST[:PORT]", "a SOCKS4a proxy, which resolves the host's name (socks4a://HOST)", scheme: "socks4a"),
+            Field.Flag("socks5", value: "HOST[:PORT]", "a SOCKS5 proxy, the name resolved here (socks5://HOST)", scheme: "socks5"),
+            Field.Flag("socks5-hostname", value: "HOST[:PORT]", "a SOCKS5 proxy that resolves the host's name (socks5h://HOST)", scheme: "socks5h"),
+        ]) { $0.proxy = $1.text },
+        Field("noproxy", swift: "noProxy", .text, flags: [
+            Field.Flag("noproxy", value: "LIST", """
+                reach these hosts without the proxy: names (each with its subdomains),
+                addresses (with /bits), * for all; replaces NO_PROXY, as curl --noproxy
+                """)]) { $0.noProxy = $1.text },
+        Field("proxytunnel", swift: "proxyTunnel", .flag, flags: [
+            Field.Flag("proxytunnel", short: "p", "through an HTTP proxy, tunnel (CONNECT) even to http:// URLs, as curl")]) { $0.proxyTunnel = $1.flag },
+        Field("unix_socket", swift: "unixSocket", .text, flags: [
+            Field.Flag("unix-socket", value: "PATH", "connect to this Unix domain socket instead of the URL's host and port, as curl")]) { $0.unixSocket = $1.text },
+        Field("abstract_unix_socket", swift: "abstractUnixSocket", .text, flags: [
+            Field.Flag("abstract-unix-socket", value: "NAME", "the same for a socket in Linux's abstract namespace")]) { $0.abstractUnixSocket = $1.text },
+        Field("cert", swift: "clientCertificate", .text, flags: [
+            Field.Flag("cert", short: "E", value: "FILE[:PASS]", """
+                a TLS client certificate (its key too, unless --key), as curl -E: a
+                colon starts the passphrase (\\: for a colon in the name)
+                """)]) { options, value in
+                    let (certificate, passphrase) = SendOptions.certificateAndPassphrase(value.text ?? "")
+                    options.clientCertificate = certificate
+                    if let passphrase { options.keyPassword = passphrase }
+                },
+        Field("cert_type", swift: "certificateType", .choice(["PEM", "DER", "P12"]), flags: [
+            Field.Flag("cert-type", value: "TYPE", "the certificate's format: PEM (default), DER or P12")]) { $0.certificateType = $1.text },
+        Field("key", swift: "privateKey", .text, flags: [
+            Field.Flag("key", value: "FILE", "the client certificate's private key, when not in --cert's file")]) { $0.privateKey = $1.text },
+        Field("key_type", swift: "privateKeyType", .choice(["PEM", "DER", "ENG"]), flags: [
+            Field.Flag("key-type", value: "TYPE", "the key's format: PEM (default), DER or ENG")]) { $0.privateKeyType = $1.text },
+        Field("pass", swift: "keyPassword", .text, flags: [
+            Field.Flag("pass", value: "PHRASE", "the passphrase of the key (or of a P12 certificate)")]) { $0.keyPassword = $1.text },
+        Field("http09", swift: "allowsHTTP09", .flag, flags: [
+            Field.Flag("http0.9", "accept an HTTP/0.9 answer (no status line), as curl --http0.9"),
+            Field.Flag("no-http0.9", "refuse one (the default)")], implied: ["no-http0.9": .flag(false)]) { $0.allowsHTTP09 = $1.flag },
         Field("connect", swift: "connect", .script("a table {[\"host:port\"] = \"address:port\"}")),
-        Field("http", swift: "version", .choice(["1.1", "2", "auto"]), flags: [
-            Field.Flag("http", value: "V", "1.1, 2 or auto: the HTTP version to ask for"),
+        Field("http", swift: "version", .choice(["1.0", "1.1", "2", "auto"]), flags: [
+            Field.Flag("http", value: "V", "1.0, 1.1, 2 or auto: the HTTP version to ask for"),
+            Field.Flag("http1.0", short: "0", "the same as --http 1.0 (curl's flags)"),
             Field.Flag("http1.1", "the same as --http 1.1 (curl's flag)"),
-            Field.Flag("http2", "the same as --http 2 (curl's flag)")], implied: ["http1.1": .text("1.1"), "http2": .text("2")]) { options, value in
+            Field.Flag("http2", "the same as --http 2 (curl's flag)")], implied: ["http1.0": .text("1.0"), "http1.1": .text("1.1"), "http2": .text("2")]) { options, value in
             options.version = value.text.flatMap(Version.init(rawValue:)) ?? .automatic
         },
         Field("tr_encoding", swift: "transferEncoding", .flag, flags: [

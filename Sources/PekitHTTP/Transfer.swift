@@ -102,12 +102,22 @@ final class Transfer {
         // asking for HTTP/2 over http://. There curl's User-Agent and Accept are given as
         // libcurl's own, so that they come first as in curl (its tests 63, 898, 1704, 1800).
         let plainURL = request.url.utf8.starts(with: "http://".utf8)
-        let throughProxy = options.proxy.map { !$0.isEmpty }
-            ?? (Transport.hasEnvironment("http_proxy") || Transport.hasEnvironment("all_proxy") || Transport.hasEnvironment("ALL_PROXY"))
+        let proxy = ProxyChoice.choose(for: request.url, options)
+        // Through a tunnel the request is the origin's: libcurl writes its fields after Host,
+        // the credentials and the range there too (curl's User-Agent as libcurl's own, which it
+        // also gives the CONNECT). Over SOCKS the request is as without a proxy.
+        let httpProxy = proxy.map { !$0.isSOCKS } ?? false
         // With --tr-encoding libcurl writes Connection: TE and TE: gzip after its Accept too.
-        let libcurlLeads = plainURL && (options.version == .http2 || options.transferEncoding || (throughProxy && !request.headers.contains("Proxy-Connection")))
+        let libcurlLeads = plainURL && (options.version == .http2 || options.transferEncoding
+                                        || (httpProxy && (options.proxyTunnel || !request.headers.contains("Proxy-Connection"))))
         var leading = true
+        // In HTTP/1.0 libcurl asks for no 100 Continue, and cannot frame a body in chunks.
+        let http10 = options.version == .http1_0
+        if http10 && request.isChunked {
+            throw HTTPError.transfer(method: request.method.rawValue, url: request.url, code: 25, reason: "Chunky upload is not supported by HTTP 1.0", hint: nil)
+        }
         for field in request.headers.fields {
+            if http10 && request.continueExpected && PekitHeaders.sameName(field.name, "Expect") { continue }
             // Only while the fields are still curl's own leading ones (Host, then these).
             if libcurlLeads && leading {
                 if PekitHeaders.sameName(field.name, "User-Agent"), !field.value.isEmpty {
@@ -163,8 +173,19 @@ final class Transfer {
         }
         if let path = options.caCertificate { set(CURLOPT_CAINFO, path) }
         if let proxy = options.proxy { set(CURLOPT_PROXY, proxy) }
+        if let list = options.noProxy { set(CURLOPT_NOPROXY, list) }
+        if options.proxyTunnel { set(CURLOPT_HTTPPROXYTUNNEL, 1) }
+        if let path = options.unixSocket { set(CURLOPT_UNIX_SOCKET_PATH, path) }
+        if let name = options.abstractUnixSocket { set(CURLOPT_ABSTRACT_UNIX_SOCKET, name) }
+        if let path = options.clientCertificate { set(CURLOPT_SSLCERT, path) }
+        if let type = options.certificateType { set(CURLOPT_SSLCERTTYPE, type) }
+        if let path = options.privateKey { set(CURLOPT_SSLKEY, path) }
+        if let type = options.privateKeyType { set(CURLOPT_SSLKEYTYPE, type) }
+        if let passphrase = options.keyPassword { set(CURLOPT_KEYPASSWD, passphrase) }
+        if options.allowsHTTP09 { set(CURLOPT_HTTP09_ALLOWED, 1) }
         switch options.version {
         case .automatic: break
+        case .http1_0: set(CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_1_0)
         case .http1_1: set(CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_1_1)
         case .http2:
             set(CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2_0)
@@ -227,6 +248,12 @@ final class Transfer {
         if pekit_curl_getinfo_string(handle, CURLINFO_PRIMARY_IP, &ip) == CURLE_OK, let ip { response.remoteAddress = cText(ip) }
         var port = 0
         if pekit_curl_getinfo_long(handle, CURLINFO_PRIMARY_PORT, &port) == CURLE_OK { response.remotePort = port }
+        var local: UnsafeMutablePointer<CChar>?
+        if pekit_curl_getinfo_string(handle, CURLINFO_LOCAL_IP, &local) == CURLE_OK, let local { response.localAddress = cText(local) }
+        var localPort = 0
+        if pekit_curl_getinfo_long(handle, CURLINFO_LOCAL_PORT, &localPort) == CURLE_OK { response.localPort = localPort }
+        var connects = 0
+        if pekit_curl_getinfo_long(handle, CURLINFO_NUM_CONNECTS, &connects) == CURLE_OK { response.connections = connects }
         return response
     }
 }

@@ -31,9 +31,12 @@ enum Transport: Equatable, CustomStringConvertible {
         "maxBody", "jar", "cookieHeaderFromJar", "ownCookie", "followRedirects", "maxRedirects", "connectSeconds", "timeoutSeconds", "insecure",
         "caCertificate", "sink", "isCancelled", "record", "notice", "rate", "retry", "willRetry", "sign", "plainHTTP", "trustsRedirects",
         "explainsCookies", "cookieContext", "trace", "keepsHeads", "head", "authScheme", "authHash", "keepsPost",
+        // The plain transfer never goes through a proxy; TLS's client certificate means nothing to http://.
+        "noProxy", "clientCertificate", "certificateType", "privateKey", "privateKeyType", "keyPassword",
     ]
     /// Options only libcurl implements: set, they send through it.
-    static let libcurlOptions: Set<String> = ["ipVersion", "proxy", "connect", "version", "compressed", "rawTransfer", "progress", "transferEncoding", "ignoresContentLength"]
+    static let libcurlOptions: Set<String> = ["ipVersion", "proxy", "connect", "version", "compressed", "rawTransfer", "progress", "transferEncoding", "ignoresContentLength",
+                                                  "proxyTunnel", "unixSocket", "abstractUnixSocket", "allowsHTTP09"]
 
     /// The options' part of the choice, made once per send: why libcurl must send, or nil.
     static func reason(_ options: borrowing SendOptions) -> String? {
@@ -45,6 +48,10 @@ enum Transport: Equatable, CustomStringConvertible {
         if options.ignoresContentLength { return "option ignoresContentLength" }
         if options.rawTransfer { return "option rawTransfer" }
         if options.version == .http2 { return "HTTP/2" }
+        if options.version == .http1_0 { return "HTTP/1.0" }
+        if options.allowsHTTP09 { return "option allowsHTTP09" }
+        if options.unixSocket != nil || options.abstractUnixSocket != nil { return "a Unix socket" }
+        if options.proxyTunnel { return "option proxyTunnel" }
         if options.ipVersion != .any { return "option ipVersion" }
         if !options.connect.isEmpty { return "option connect" }
         if let proxy = options.proxy, !proxy.isEmpty { return "option proxy" }

@@ -151,7 +151,7 @@ final class OneRequestTests: XCTestCase {
         XCTAssertEqual(object["url_effective"] as? String, url)
         XCTAssertEqual(object["urlnum"] as? Int, 0)
         XCTAssertEqual(object["filename_effective"] as? String, "/dev/null")
-        XCTAssertEqual(Array(object.keys).sorted(), ["content_type", "filename_effective", "http_code", "http_version", "method", "num_headers", "num_redirects", "redirect_url",
+        XCTAssertEqual(Array(object.keys).sorted(), ["content_type", "filename_effective", "http_code", "http_version", "local_ip", "local_port", "method", "num_connects", "num_headers", "num_redirects", "redirect_url",
                                                      "remote_ip", "remote_port", "response_code", "scheme", "size_download", "size_header",
                                                      "speed_download", "time_appconnect", "time_connect", "time_namelookup", "time_starttransfer",
                                                      "time_total", "url_effective", "urlnum"])

@@ -268,8 +268,13 @@ final class PlainHTTPTests: XCTestCase {
         o = SendOptions(); o.progress = { _ in }; changed["progress"] = o
         o = SendOptions(); o.transferEncoding = true; changed["transferEncoding"] = o
         o = SendOptions(); o.ignoresContentLength = true; changed["ignoresContentLength"] = o
+        o = SendOptions(); o.proxyTunnel = true; changed["proxyTunnel"] = o
+        o = SendOptions(); o.unixSocket = "/tmp/s"; changed["unixSocket"] = o
+        o = SendOptions(); o.abstractUnixSocket = "s"; changed["abstractUnixSocket"] = o
+        o = SendOptions(); o.allowsHTTP09 = true; changed["allowsHTTP09"] = o
         XCTAssertEqual(Set(changed.keys), Transport.libcurlOptions)
-        for (name, options) in changed {
+        o = SendOptions(); o.version = .http1_0
+        for (name, options) in changed.map({ ($0.key, $0.value) }) + [("version 1.0", o)] {
             guard case .libcurl = Transport.choose(get, options) else { return XCTFail("\(name) set: still pekit's transfer") }
         }
     }

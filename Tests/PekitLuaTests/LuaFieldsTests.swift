@@ -19,7 +19,7 @@ final class LuaFieldsTests: XCTestCase {
             (#"pekit.http.send({ url = "http://h/" }, { max_redirects = 2.5 })"#,
              #"pekit.http.send: bad argument #2 (field "max_redirects": expected a whole number from 0 to 1000, got 2.5)"#),
             (#"pekit.http.send({ url = "http://h/" }, { http = "3" })"#,
-             #"pekit.http.send: bad argument #2 (field "http": expected "1.1", "2" or "auto", got "3")"#),
+             #"pekit.http.send: bad argument #2 (field "http": expected "1.0", "1.1", "2" or "auto", got "3")"#),
             (#"pekit.query.decode("a=1", { depth = "5" })"#,
              #"pekit.query.decode: bad argument #2 (field "depth": expected a whole number or false (at most 1000: pekit reads no deeper), got "5")"#),
             (#"pekit.query.decode("a=1", { server = "python", errors = "all" })"#,

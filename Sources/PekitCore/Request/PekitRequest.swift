@@ -38,6 +38,9 @@ public struct PekitRequest: Sendable {
     /// The user and password the builder wrote `Authorization: Basic …` from (`-u`, the URL's
     /// own), for a sender that writes that field itself in its own place (libcurl through a proxy).
     package var basicCredentials: [String]?
+    /// The builder wrote `Expect: 100-continue` itself, as libcurl asks for it on an HTTP/1.1
+    /// upload: a send in HTTP/1.0 leaves it out, as libcurl does.
+    package var continueExpected = false
 
     /// `url`'s parts: the one parse it carries, or a parse now (a request made by hand).
     /// - Throws: `RequestURL.ParseError` for a URL that cannot be sent.

@@ -303,6 +303,7 @@ public struct RequestBuilder: Sendable {
             request.basicCredentials = [user, password]
         }
         request.readsURLAsCurl = readsURLAsCurl
+        request.continueExpected = headers["Expect"] != nil && !self.headers.contains { PekitHeaders.sameName($0.name, "Expect") }
         // Decoded when pekit asked for codings (curl's --compressed, or a backend's default
         // Accept-Encoding, which its client library decodes); not for a hand-written one.
         // pekit's own length (not one the caller wrote: `Content-Length = false` removes no

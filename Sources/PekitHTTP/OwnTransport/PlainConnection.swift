@@ -53,6 +53,30 @@ final class PlainConnection {
         return PlainConnection(fd: fd, address: address, port: port, key: key)
     }
 
+    /// The connection's own address and port (getsockname), as `%{local_ip}` shows them.
+    func localEnd() -> (address: String, port: Int) {
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let got = withUnsafeMutablePointer(to: &storage) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+        guard got == 0 else { return ("", 0) }
+        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
+        let family = Int32(storage.ss_family)
+        return withUnsafePointer(to: &storage) { pointer in
+            if family == AF_INET {
+                return pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { v4 in
+                    var address = v4.pointee.sin_addr
+                    inet_ntop(AF_INET, &address, &text, socklen_t(text.count))
+                    return (String(cString: text), Int(UInt16(bigEndian: v4.pointee.sin_port)))
+                }
+            }
+            return pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { v6 in
+                var address = v6.pointee.sin6_addr
+                inet_ntop(AF_INET6, &address, &text, socklen_t(text.count))
+                return (String(cString: text), Int(UInt16(bigEndian: v6.pointee.sin6_port)))
+            }
+        }
+    }
+
     /// Whether an idle connection has something to read: bytes sent before any request asked
     /// for them, the server's close, or an error. One poll, not waiting.
     func hasUnaskedInput() -> Bool {

@@ -24,7 +24,8 @@ struct WriteOut {
     static let variables = ["http_code", "response_code", "http_version", "method", "url_effective", "num_redirects", "content_type",
                             "size_download", "size_header", "remote_ip", "remote_port", "time_namelookup", "time_connect",
                             "time_appconnect", "time_starttransfer", "time_total", "urlnum", "scheme", "num_headers", "redirect_url",
-                            "speed_download", "filename_effective", "json", "header_json", "url", "exitcode", "errormsg"]
+                            "speed_download", "filename_effective", "json", "header_json", "url", "exitcode", "errormsg",
+                            "num_connects", "local_ip", "local_port"]
     /// The URL as the command gave it (after globbing: curl's `%{url}`).
     var inputURL = ""
 
@@ -91,6 +92,20 @@ struct WriteOut {
         return WriteOut(pieces: pieces)
     }
 
+    /// The effective URL with its host as the command wrote it when that was an international
+    /// name the wire carries in its ASCII form: curl 7.88 shows `http://åäö.se/x`, not
+    /// `http://xn--4cab6c.se/x` (its tests 2046, 2047).
+    static func shownAsGiven(_ url: String, input: String) -> String {
+        guard let given = try? RequestURL(input, readingHostAsCurl: true), let effective = try? RequestURL(url, readingHostAsCurl: true),
+              given.host == effective.host, given.host.contains("xn--"), let start = input.range(of: "://")?.upperBound else { return url }
+        // The host as written: after the userinfo, up to the port, path, query or fragment.
+        var written = input[start...].prefix { !"/?#".contains($0) }
+        if let at = written.lastIndex(of: "@") { written = written[written.index(after: at)...] }
+        let name = written.prefix { $0 != ":" }
+        guard !name.isEmpty, name.unicodeScalars.contains(where: { !$0.isASCII }), let hostRange = url.range(of: "://" + effective.host) else { return url }
+        return url.replacingCharacters(in: hostRange, with: "://" + name)
+    }
+
     private func quoted(_ text: String) -> String { String(decoding: JSONText.write(.text(text)), as: UTF8.self) }
 
     /// Writes the format for `r`: to standard output, and after `%{stderr}` to standard error
@@ -121,10 +136,10 @@ struct WriteOut {
         case .variable("json"):
             // curl's object: every variable by name, sorted; numbers bare, text quoted.
             let numeric: Set<String> = ["http_code", "response_code", "num_redirects", "size_download", "size_header", "remote_port", "urlnum",
-                                        "num_headers", "speed_download"]
+                                        "num_headers", "speed_download", "num_connects", "local_port"]
             // (%{url}, %{exitcode} and %{errormsg} are the transfer's, written by `write` alone.)
             let members = Self.variables.filter { !["json", "header_json", "url", "exitcode", "errormsg"].contains($0) }.sorted().map { name -> String in
-                let value = Self.value(name, r, urlnum: urlnum, filename: filename)
+                let value = value(name, r, urlnum: urlnum, filename: filename)
                 let bare = numeric.contains(name) || name.hasPrefix("time_")
                 // No file: null, as curl writes it.
                 if name == "filename_effective" && value.isEmpty { return quoted(name) + ":null" }
@@ -140,17 +155,17 @@ struct WriteOut {
                 values[name, default: []].append(field.value.description)
             }
             return "{" + names.map { quoted($0) + ":[" + (values[$0] ?? []).map { quoted($0) }.joined(separator: ",") + "]" }.joined(separator: ",\n") + "\n}"
-        case .variable(let name): return Self.value(name, r, urlnum: urlnum, filename: filename)
+        case .variable(let name): return value(name, r, urlnum: urlnum, filename: filename)
         }
     }
 
-    static func value(_ name: String, _ r: PekitResponse, urlnum: Int, filename: String? = nil) -> String {
+    func value(_ name: String, _ r: PekitResponse, urlnum: Int, filename: String? = nil) -> String {
         func seconds(_ t: Double) -> String { String(format: "%.6f", t) }
                 switch name {
                 case "http_code", "response_code": return String(format: "%03d", r.status)
                 case "http_version": return r.httpVersion
                 case "method": return r.method.rawValue
-                case "url_effective": return r.url
+                case "url_effective": return Self.shownAsGiven(r.url, input: inputURL)
                 case "num_redirects": return String(r.redirects.count)
                 case "content_type": return r.headers.last { $0.name.lowercased() == "content-type" }?.value.description ?? ""
                 case "size_download": return String(r.bodyLength)
@@ -161,6 +176,9 @@ struct WriteOut {
                     return String(statusLine + fields + 2)
                 case "remote_ip": return r.remoteAddress
                 case "remote_port": return String(r.remotePort)
+                case "local_ip": return r.localAddress
+                case "local_port": return String(r.localPort)
+                case "num_connects": return String(r.connections)
                 case "time_namelookup": return seconds(r.timing.dns)
                 case "time_connect": return seconds(r.timing.connect)
                 case "time_appconnect": return seconds(r.timing.tls)

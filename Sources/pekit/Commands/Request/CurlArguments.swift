@@ -29,7 +29,17 @@ func curlMappings(_ parsed: Arguments) throws -> [HostMapping] {
         out.append(HostMapping(host: host(p[0]), port: try port(p[1], "connect-to", spec), address: host(p[2].isEmpty ? p[0] : p[2]),
                                addressPort: try port(p[3], "connect-to", spec)))
     }
-    for spec in parsed.all(RequestOptions.resolve) {
+    for given in parsed.all(RequestOptions.resolve) {
+        // curl 7.88: "-HOST:PORT" takes an earlier entry for HOST:PORT out; "+HOST:PORT:ADDRESS"
+        // is an entry that may time out of its cache (here, one like any other).
+        if given.hasPrefix("-") {
+            let p = split(String(given.dropFirst()))
+            guard p.count == 2, !p[0].isEmpty else { throw UsageError(command: "request", message: "--resolve -HOST:PORT takes an entry out, not '\(given)'") }
+            let n = try port(p[1], "resolve", given)
+            out.removeAll { $0.host == host(p[0]) && $0.port == n && $0.addressPort == n }
+            continue
+        }
+        let spec = given.hasPrefix("+") ? String(given.dropFirst()) : given
         let p = split(spec)
         guard p.count == 3, !p[0].isEmpty, !p[2].isEmpty else { throw UsageError(command: "request", message: "--resolve takes HOST:PORT:ADDRESS, not '\(spec)'") }
         let n = try port(p[1], "resolve", spec)

@@ -6,7 +6,7 @@ import PekitHTTP
 /// chooses) and prints what came back.
 func send(_ request: PekitRequest, builder: RequestBuilder, _ parsed: Arguments, output: OutputChoice) throws -> Int32 {
     let delivery = try Delivery(request, builder: builder, parsed, output: output, alone: true)
-    return try delivery.finish(Result { try PekitClient().sendBlocking(request, options: delivery.options) })
+    return try delivery.finish(Result { try CommandClient.shared().sendBlocking(request, options: delivery.options) })
 }
 
 /// Where one URL's body goes: curl pairs each -o FILE and -O with the URLs in order; a URL

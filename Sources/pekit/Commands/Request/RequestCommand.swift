@@ -196,7 +196,7 @@ func runSeveral(_ parsed: Arguments, targets: [Target], _ handler: BuiltRequestH
     // One cookie engine for the command, as curl's: what one URL's answer sets, the next sends.
     var sharedJar: CookieJar?
     if !parsed.has(RequestOptions.parallel) {
-        let client = try PekitClient()
+        let client = try CommandClient.shared()
         for (number, (url, output)) in zip(urls, choices).enumerated() {
             report(url) {
                 try buildAndRun(parsed, url: url, urlIndex: targets[number].index, output: output, sharedJar: sharedJar) { request, builder, _ in
@@ -223,7 +223,7 @@ func runSeveral(_ parsed: Arguments, targets: [Target], _ handler: BuiltRequestH
     let progress = showProgress ? ProgressLine() : nil
     var succeeded = 0, failed = 0
     let started = PekitClient.now()
-    let results = try PekitClient().sendAllBlocking(deliveries.map { ($0.request, $0.options) }, concurrency: limit) { _, result in
+    let results = try CommandClient.shared().sendAllBlocking(deliveries.map { ($0.request, $0.options) }, concurrency: limit) { _, result in
         if case .failure = result { failed += 1 } else { succeeded += 1 }
         progress?.update(done: succeeded + failed, failed: failed, inFlight: min(limit, deliveries.count - succeeded - failed),
                          total: deliveries.count, elapsed: PekitClient.now() - started)

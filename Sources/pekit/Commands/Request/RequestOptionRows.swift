@@ -246,6 +246,22 @@ enum RequestOptions {
     static let cacert = sendFlag("cacert")
     static let insecure = sendFlag("insecure")
     static let proxy = sendFlag("proxy")
+    static let socks4 = sendFlag("socks4")
+    static let socks4a = sendFlag("socks4a")
+    static let socks5 = sendFlag("socks5")
+    static let socks5Hostname = sendFlag("socks5-hostname")
+    static let noproxy = sendFlag("noproxy")
+    static let proxytunnel = sendFlag("proxytunnel")
+    static let unixSocket = sendFlag("unix-socket")
+    static let abstractUnixSocket = sendFlag("abstract-unix-socket")
+    static let cert = sendFlag("cert")
+    static let certType = sendFlag("cert-type")
+    static let key = sendFlag("key")
+    static let keyType = sendFlag("key-type")
+    static let pass = sendFlag("pass")
+    static let http09 = sendFlag("http0.9")
+    static let noHttp09 = sendFlag("no-http0.9")
+    static let http10 = sendFlag("http1.0")
     static let proxyUser = Option("proxy-user", short: "U", value: "U:P", """
         the proxy's user and password (Proxy-Authorization: Basic), as curl -U
         """, sendOnly: true)
@@ -271,8 +287,9 @@ enum RequestOptions {
         status: the last transfer's, as curl). --jar, -c, --har and --trace-ascii
         take one URL
         """)] + [parallel, parallelMax, failEarly, rate, retry, retryDelay, retryMaxTime, retryAllErrors, har, harWithSecrets, cookieJar, noFollow, location, locationTrusted,
-                 post301, post302, post303, digest, anyauth, basic, maxRedirects, maxRedirs, maxFilesize, ipv4, ipv6, timeout, maxTime, connectTimeout, cacert, insecure, proxy, proxyUser, http, http11,
-                 http2, rawTransfer, silent, showError].map { .option($0) }
+                 post301, post302, post303, digest, anyauth, basic, maxRedirects, maxRedirs, maxFilesize, ipv4, ipv6, timeout, maxTime, connectTimeout, cacert, insecure, cert, certType, key, keyType, pass,
+                 proxy, socks4, socks4a, socks5, socks5Hostname, noproxy, proxytunnel, proxyUser, unixSocket, abstractUnixSocket, http, http10, http11,
+                 http2, http09, noHttp09, rawTransfer, silent, showError].map { .option($0) }
 
     /// The sections of `pekit request --help`, in order.
     static let sections: [HelpSection] = [

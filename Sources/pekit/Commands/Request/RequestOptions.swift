@@ -20,13 +20,15 @@ func isSending(_ parsed: Arguments) throws -> Bool {
     return parsed.has(RequestOptions.send) || !sendOnly.isEmpty
 }
 
-/// The value a send option's row (`SendOptions.fields`) has on the command line: the first of
-/// its flags given, read by the row's kind; nil when none is given or the row is a script's.
+/// The value a send option's row (`SendOptions.fields`) has on the command line: the last of
+/// its flags given (curl's rule: `-x` then `--socks5` is the SOCKS proxy), read by the row's
+/// kind; nil when none is given or the row is a script's.
 /// - Throws: `UsageError` in the row's words (`--timeout takes a number of seconds …`).
 func sendOptionValue(_ field: SendOptions.Field, _ parsed: Arguments) throws -> SendOptions.Field.Value? {
-    guard let flag = field.flagNames.first(where: { parsed.has(named: $0) }) else { return nil }
+    let names = field.flagNames
+    guard let flag = parsed.values.last(where: { names.contains($0.name) })?.name, let row = field.flags.first(where: { $0.name == flag }) else { return nil }
     if let implied = field.implied(flag) { return implied }
-    let text = parsed.value(named: flag) ?? ""
+    let text = row.value(of: parsed.value(named: flag) ?? "")
     switch field.kind {
     case .flag: return .flag(true)
     case .seconds: return try seconds(named: flag, parsed).map { .number($0) }
