@@ -80,6 +80,9 @@ enum Redirect {
             let written = source.map { field != $0.authority } ?? false
             if !written || source?.host.lowercased() != target.host.lowercased() { try? next.headers.set("Host", target.authority) }
         }
+        // The URL's own user and password stay with a redirect on the same origin (curl resolves
+        // a relative Location in a URL that keeps them), and a Location's replace them.
+        if let source, !sameOrigin(source, target) { next.urlCredentials = nil }
         if let source, !trusted, !sameOrigin(source, target) {
             // Credentials for the first origin (a proxy's too, as python-requests drops it).
             next.headers.remove("Authorization")
@@ -92,6 +95,7 @@ enum Redirect {
             let (user, password) = RequestURL.credentials(fromUserinfo: userinfo)
             try? next.headers.set("Authorization", RequestBuilder.basicAuthorization(user: user, password: password))
             next.basicCredentials = [user, password]
+            next.urlCredentials = .init(userinfo: userinfo)
             var bare = next.parsedURL ?? target
             bare.userinfo = nil
             let rewired = RequestBuilder.wire(bare.description, parsed: bare)

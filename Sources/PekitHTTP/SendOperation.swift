@@ -42,6 +42,13 @@ final class SendOperation {
     private var round: ChallengeRound?
     /// The request whose body the first hop of a `--digest` round held back, for the answer.
     private var heldBack: PekitRequest?
+    /// `netrc`: the credentials as curl keeps them across the hops, read from the file per host.
+    private var netrc: NetrcCredentials?
+    /// The current hop's credentials came from the `.netrc` for its host: a challenge round's
+    /// answer goes there too, wherever it is.
+    private var hopHasNetrcCredentials = false
+    /// What went wrong setting the first hop up (a `.netrc` the reader stops on): the send's failure.
+    private var setupError: Error?
 
     init(_ request: consuming PekitRequest, options given: consuming SendOptions) {
         // The jar and signer the request was built with, where the options name none: the one
@@ -49,6 +56,10 @@ final class SendOperation {
         let options = given.completed(by: request)
         // The credentials of --digest and --anyauth wait for a challenge: out of the request.
         var request = request
+        netrc = NetrcCredentials(request, options)
+        if netrc != nil {
+            do { _ = try Self.applyNetrc(&netrc!, to: &request, allowed: true, writing: true) } catch { setupError = error }
+        }
         roundAtStart = ChallengeRound(&request, scheme: options.authScheme, hash: options.authHash)
         round = roundAtStart
         self.request = request
@@ -84,6 +95,7 @@ final class SendOperation {
     func next(now: Double) -> Step {
         if firstStarted == nil { firstStarted = now }
         do {
+            if let setupError { throw setupError }
             // A URL the builder did not check is parsed now, so that a bad one fails here with
             // the parser's reason rather than curl's.
             _ = try hopURL()
@@ -132,7 +144,7 @@ final class SendOperation {
                     // without its body, which the answer carries).
                     let first = round.firstHop(current)
                     if first.body != current.body || first.headers != current.headers { heldBack = current; current = first }
-                } else if let origin = try? request.requestURL(), try options.trustsRedirects || Redirect.sameOrigin(origin, hopURL()) {
+                } else if let origin = try? request.requestURL(), try options.trustsRedirects || hopHasNetrcCredentials || Redirect.sameOrigin(origin, hopURL()) {
                     // Answered: the scheme goes on to the hops it may go to, as curl sends it.
                     current = try round.authorized(current)
                 }
@@ -251,10 +263,52 @@ final class SendOperation {
             earlierHeads += response.heads
             hops.append(.init(method: current.method, url: current.url, status: response.status, location: location.description))
             current = try Redirect.next(after: current, status: response.status, location: location, trusted: options.trustsRedirects, keepingPost: options.keepsPost)
+            if netrc != nil {
+                // The file's credentials go wherever the file names the host; the others only
+                // where the first request's could (curl's Curl_auth_allowed_to_host).
+                let allowed = try options.trustsRedirects || Redirect.sameOrigin(request.requestURL(), current.requestURL())
+                // In a challenge round the round writes the field (Digest), with these credentials.
+                let given = try Self.applyNetrc(&netrc!, to: &current, allowed: allowed, writing: round == nil)
+                if let given, round != nil {
+                    round?.use(user: given.user, password: given.password)
+                    hopHasNetrcCredentials = given.fromFile
+                }
+            }
             return next(now: now)
         } catch {
             return failed(error, now: now)
         }
+    }
+
+    /// The hop's credentials from `netrc` (curl's for its host): `Authorization: Basic` where
+    /// the builder writes it, after Host; none where they may not go. A field the caller wrote
+    /// (`-H`, a bearer token) stays as it is, as curl's own gives way to it.
+    /// - Parameter writing: whether the field is written here (in a challenge round, the round
+    ///   writes it: the builder's Basic field only goes).
+    /// - Returns: the credentials that go on this hop, nil when none do.
+    private static func applyNetrc(_ netrc: inout NetrcCredentials, to hop: inout PekitRequest, allowed: Bool,
+                                   writing: Bool) throws -> (user: String, password: String, fromFile: Bool)? {
+        let url = try hop.requestURL()
+        let credentials = try netrc.hop(host: url.host, url: hop.urlCredentials, method: hop.method.rawValue, target: hop.url)
+        guard hop.basicCredentials != nil || !hop.headers.contains("Authorization") else { return nil }
+        guard let credentials, allowed || credentials.fromFile else {
+            if hop.basicCredentials != nil { hop.headers.remove("Authorization"); hop.basicCredentials = nil }
+            return nil
+        }
+        guard writing else {
+            if hop.basicCredentials != nil { hop.headers.remove("Authorization"); hop.basicCredentials = nil }
+            return credentials
+        }
+        let (user, password) = (credentials.user, credentials.password)
+        let value = RequestBuilder.basicAuthorization(user: user, password: password)
+        if hop.headers.contains("Authorization") {
+            try hop.headers.set("Authorization", value)
+        } else {
+            let host = hop.headers.fields.firstIndex { PekitHeaders.sameName($0.name, "Host") }
+            try hop.headers.insert("Authorization", value, at: host.map { $0 + 1 } ?? 0)
+        }
+        hop.basicCredentials = [user, password]
+        return credentials
     }
 
     /// A try that ended in a response: the answer, or a retry after the wait the server or the

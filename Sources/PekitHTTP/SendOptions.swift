@@ -85,6 +85,13 @@ public struct SendOptions: Sendable {
     /// sent: at once (`.basic`), or only to answer a 401's challenge (`.digest`, `.any`), as
     /// curl's `--digest` and `--anyauth`.
     public var authScheme = AuthScheme.basic
+    /// Credentials from a `.netrc` file for each hop's host (curl's `--netrc`: `.required`, the
+    /// URL's user and password set aside for the file's; `--netrc-optional`: `.optional`, the
+    /// URL's password kept when it has one); never over the caller's own (`-u`). nil: none,
+    /// unless `netrcFile` is given, which alone means `.required` (curl's `--netrc-file`).
+    public var netrc: NetrcMode?
+    /// The `.netrc` file to read (nil: `$HOME/.netrc`).
+    public var netrcFile: String?
     /// The hash a Digest answer needs, by its name in the challenge (`MD5`, `SHA-256`):
     /// PekitCrypto's, which the caller gives (the command line and the Lua host do); without it
     /// a Digest challenge is not answered.
@@ -331,6 +338,15 @@ public struct SendOptions: Sendable {
             implied: ["digest": .text("digest"), "anyauth": .text("any"), "basic": .text("basic")]) {
                 $0.authScheme = $1.text.flatMap(AuthScheme.init(rawValue:)) ?? .basic
             },
+        Field("netrc", swift: "netrc", .choice(NetrcMode.allCases.map(\.rawValue)), flags: [
+            Field.Flag("netrc", short: "n", """
+                the user and password for each host from ~/.netrc (the URL's set aside),
+                as curl --netrc reads the file; never over -u
+                """),
+            Field.Flag("netrc-optional", "the same, the URL's password kept when it has one")],
+            implied: ["netrc": .text("required"), "netrc-optional": .text("optional")]) { $0.netrc = $1.text.flatMap(NetrcMode.init(rawValue:)) },
+        Field("netrc_file", swift: "netrcFile", .text, flags: [
+            Field.Flag("netrc-file", value: "FILE", "read this file instead of ~/.netrc (alone: as --netrc)")]) { $0.netrcFile = $1.text },
         Field("max_redirects", swift: "maxRedirects", .count(redirectRange), flags: [
             Field.Flag("max-redirects", value: "N", "follow at most N redirects"),
             Field.Flag("max-redirs", value: "N", "the same, by curl's name")]) { $0.maxRedirects = $1.integer ?? $0.maxRedirects },

@@ -38,6 +38,23 @@ public struct PekitRequest: Sendable {
     /// The user and password the builder wrote `Authorization: Basic …` from (`-u`, the URL's
     /// own), for a sender that writes that field itself in its own place (libcurl through a proxy).
     package var basicCredentials: [String]?
+    /// Where `basicCredentials` came from: the caller's own option (`-u`, `auth`), which a
+    /// `.netrc` never replaces (curl's `CREDS_OPTION`).
+    package var credentialsFromOption = false
+    /// The user and password the URL named (decoded; the password nil when the userinfo has no
+    /// colon), which a `.netrc` lookup starts from as curl's does.
+    package var urlCredentials: URLCredentials?
+    /// A URL's user and password.
+    package struct URLCredentials: Equatable, Sendable {
+        package let user: String
+        package let password: String?
+        package init(user: String, password: String?) { self.user = user; self.password = password }
+        /// `user[:password]` of a URL, decoded.
+        package init(userinfo: String) {
+            let (user, password) = RequestURL.credentials(fromUserinfo: userinfo)
+            self.init(user: user, password: userinfo.contains(":") ? password : nil)
+        }
+    }
     /// The builder wrote `Expect: 100-continue` itself, as libcurl asks for it on an HTTP/1.1
     /// upload: a send in HTTP/1.0 leaves it out, as libcurl does.
     package var continueExpected = false

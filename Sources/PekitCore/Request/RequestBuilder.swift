@@ -226,6 +226,7 @@ public struct RequestBuilder: Sendable {
         // Credentials in the URL are sent as Basic authentication (as curl and browsers do), so the
         // preview shows the header that goes on the wire; the URL keeps none.
         var credentials = basicAuth
+        let urlCredentials = parsed.userinfo.map(PekitRequest.URLCredentials.init(userinfo:))
         if let userinfo = parsed.userinfo {
             if credentials == nil {
                 credentials = RequestURL.credentials(fromUserinfo: userinfo)
@@ -303,6 +304,8 @@ public struct RequestBuilder: Sendable {
             request.basicCredentials = [user, password]
         }
         request.readsURLAsCurl = readsURLAsCurl
+        request.credentialsFromOption = basicAuth != nil
+        request.urlCredentials = urlCredentials
         request.continueExpected = headers["Expect"] != nil && !self.headers.contains { PekitHeaders.sameName($0.name, "Expect") }
         // Decoded when pekit asked for codings (curl's --compressed, or a backend's default
         // Accept-Encoding, which its client library decodes); not for a hand-written one.

@@ -19,8 +19,8 @@ public enum AuthScheme: String, Sendable, CaseIterable {
 /// to (a redirect to the same origin, or anywhere with `--location-trusted`).
 struct ChallengeRound {
     let scheme: AuthScheme
-    let user: String
-    let password: String
+    private(set) var user: String
+    private(set) var password: String
     /// Where the Authorization field stood among the request's fields (curl's place: after Host).
     let place: Int
     let hash: (@Sendable (String, [UInt8]) throws -> [UInt8])?
@@ -42,6 +42,13 @@ struct ChallengeRound {
         password = credentials[1]
         self.place = place
         self.hash = hash
+    }
+
+    /// Another user and password from here on: a `.netrc`'s for the host a redirect led to,
+    /// answered with the challenge already taken, as curl answers it (its test 1966).
+    mutating func use(user: String, password: String) {
+        self.user = user
+        self.password = password
     }
 
     var answered: Bool { if case .none = answer { return false }; return true }

@@ -237,6 +237,9 @@ enum RequestOptions {
     static let digest = sendFlag("digest")
     static let anyauth = sendFlag("anyauth")
     static let basic = sendFlag("basic")
+    static let netrc = sendFlag("netrc")
+    static let netrcOptional = sendFlag("netrc-optional")
+    static let netrcFile = sendFlag("netrc-file")
     static let maxFilesize = sendFlag("max-filesize")
     static let ipv4 = sendFlag("ipv4")
     static let ipv6 = sendFlag("ipv6")
@@ -287,7 +290,7 @@ enum RequestOptions {
         status: the last transfer's, as curl). --jar, -c, --har and --trace-ascii
         take one URL
         """)] + [parallel, parallelMax, failEarly, rate, retry, retryDelay, retryMaxTime, retryAllErrors, har, harWithSecrets, cookieJar, noFollow, location, locationTrusted,
-                 post301, post302, post303, digest, anyauth, basic, maxRedirects, maxRedirs, maxFilesize, ipv4, ipv6, timeout, maxTime, connectTimeout, cacert, insecure, cert, certType, key, keyType, pass,
+                 post301, post302, post303, digest, anyauth, basic, netrc, netrcOptional, netrcFile, maxRedirects, maxRedirs, maxFilesize, ipv4, ipv6, timeout, maxTime, connectTimeout, cacert, insecure, cert, certType, key, keyType, pass,
                  proxy, socks4, socks4a, socks5, socks5Hostname, noproxy, proxytunnel, proxyUser, unixSocket, abstractUnixSocket, http, http10, http11,
                  http2, http09, noHttp09, rawTransfer, silent, showError].map { .option($0) }
 
