@@ -59,7 +59,7 @@ func main() -> Int32 {
     }
 }
 
-/// `pekit help [COMMAND | TOPIC | --lua-api | --reference | --man]`.
+/// `pekit help [COMMAND | TOPIC | --lua-api | --reference | --man | --curl-flags]`.
 func help(_ args: [String]) -> Int32 {
     switch args.first {
     case nil, "--help", "-h":
@@ -71,6 +71,9 @@ func help(_ args: [String]) -> Int32 {
         Output.stdout.write(Array(CLIReference.markdown(commands, topHelp: topHelp).utf8))
     case "--man":
         Output.stdout.write(Array(ManPage.render(commands).utf8))
+    case "--curl-flags":
+        // docs/requests-and-sending.md's table of every curl flag.
+        Output.stdout.write(Array(CurlFlagTable.markdown.utf8))
     case "topics":
         for topic in HelpTopic.all { Output.stdout.line(topic.name + String(repeating: " ", count: max(1, 17 - topic.name.count)) + topic.title) }
     case let name?:

@@ -525,7 +525,7 @@ final class HTTPCommandTests: XCTestCase {
         XCTAssertEqual(badTimeout.status, 2)
         XCTAssertEqual(badTimeout.stderr, "pekit request: --timeout takes a number of seconds more than 0 and at most 1000000, not 'soon' (see 'pekit request --help')\n")
         // The flags read by the send options' rows (SendOptions.fields), each in its row's words.
-        for (flags, message) in [(["--http", "3"], #"--http takes "1.1", "2" or "auto", not '3'"#),
+        for (flags, message) in [(["--http", "3"], #"--http takes "1.0", "1.1", "2" or "auto", not '3'"#),
                                  (["--max-redirs", "-1"], "--max-redirects takes a count from 0 to 1000, not '-1'"),
                                  (["--max-filesize", "x"], "--max-filesize takes a number of bytes, not 'x'"),
                                  (["--connect-timeout", "0"], "--connect-timeout takes a number of seconds more than 0 and at most 1000000, not '0'")] {

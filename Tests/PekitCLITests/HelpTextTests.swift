@@ -75,7 +75,7 @@ final class HelpTextTests: XCTestCase {
         // `pekit help` completes commands, the guides' topics and the references.
         XCTAssertEqual(try complete(["pekit", "help", "s"]), "servers scripting swift")
         XCTAssertEqual(try complete(["pekit", "help", "coo"]), "cookies")
-        XCTAssertEqual(try complete(["pekit", "help", "--"]), "--lua-api --reference --man")
+        XCTAssertEqual(try complete(["pekit", "help", "--"]), "--lua-api --reference --man --curl-flags")
         XCTAssertEqual(try complete(["pekit", "request", "--data-u"]), "--data-urlencode")
         XCTAssertEqual(try complete(["pekit", "url", "--"]), "--base --json --color --help")
         // Values from the server models' registration rows.

@@ -339,7 +339,7 @@ final class ImportCommandTests: XCTestCase {
 
     func testUnknownFlagsAreNamedAndDialectsSplit() throws {
         let unknown = try PekitProcess.run(["import", "curl", "curl --proto-default https https://h/"])
-        XCTAssertEqual(unknown.stderr, "pekit import: curl's --proto-default is not something pekit takes (yet); the command was not imported\n")
+        XCTAssertEqual(unknown.stderr, "pekit import: curl's --proto-default is not something pekit takes (pekit speaks http:// and https:// only, and checks each URL's scheme itself); the command was not imported\n")
         XCTAssertEqual(unknown.status, 1)
         let dropped = try PekitProcess.run(["import", "curl", "curl --no-buffer 'https://h/a/../b'"])
         XCTAssertEqual(dropped.stderr, "pekit import: left out --no-buffer (it changes nothing pekit sends)\n")

@@ -89,7 +89,7 @@ private func bashScript(_ tables: [(command: String, options: [Option])]) -> Str
 private var helpCompletions: [String] {
     var words = commands.map { $0.name }
     for topic in HelpTopic.all where !words.contains(topic.name) { words.append(topic.name) }
-    return words + ["topics", "--lua-api", "--reference", "--man"]
+    return words + ["topics", "--lua-api", "--reference", "--man", "--curl-flags"]
 }
 
 private func fishScript(_ tables: [(command: String, options: [Option])]) -> String {

@@ -90,7 +90,8 @@ func curlArguments(_ text: String, environment: @escaping (String) -> String? = 
             // curl's --raw (no decoding) is pekit's --raw-transfer; pekit's own --raw is a preview.
             if word == "--raw" { kept.append(Array("--raw-transfer".utf8)); continue }
             guard let takes = takesValue[name] else {
-                throw CommandFailure(message: "pekit import: curl's \(name) is not something pekit takes (yet); the command was not imported")
+                let why = CurlFlagTable.reason(for: name).map { " (\($0))" } ?? " (yet)"
+                throw CommandFailure(message: "pekit import: curl's \(name) is not something pekit takes\(why); the command was not imported")
             }
             if word.hasPrefix("--") {
                 valueNext = takes && !word.contains("=")

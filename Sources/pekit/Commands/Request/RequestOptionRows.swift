@@ -166,7 +166,7 @@ enum RequestOptions {
     static let remoteName = Option("remote-name", short: "O", "write it to the file the URL names, in the current directory", sendOnly: true)
     static let remoteNameAll = Option("remote-name-all", "-O for every URL that has no -o or -O of its own, as curl", sendOnly: true)
     static let noRemoteName = Option("no-remote-name", "undo an earlier --remote-name-all (curl's; -O itself pairs with a URL)", sendOnly: true)
-    static let remoteTime = Option("remote-time", "give the -o/-O file the answer's Last-Modified time, as curl", sendOnly: true)
+    static let remoteTime = Option("remote-time", short: "R", "give the -o/-O file the answer's Last-Modified time, as curl", sendOnly: true)
     static let failEarly = Option("fail-early", "with several URLs, stop at the first that fails (its exit status), as curl", sendOnly: true)
     static let remoteHeaderName = Option("remote-header-name", short: "J", """
         with -O, the file name the answer's Content-Disposition gives (curl's
