@@ -24,6 +24,8 @@ Usage: curl_replay.py run --fixtures DIR --client curl|pekit [--pekit PATH] [--j
                           [--only N,N…] [--json OUT]
        curl_replay.py compare --fixtures DIR [--pekit PATH] [--jobs N] [--only N,N…]
                           [--json OUT]   (same, differs or refused, a case a line)
+       curl_replay.py expect --fixtures DIR [--pekit PATH] …   (cases curl 7.88 cannot run,
+                          held to what curl's own tests expect: Fixtures/curl8-variables)
 """
 
 import argparse
@@ -465,6 +467,25 @@ def compare_all(fixtures, pekit, jobs, newer):
     return out
 
 
+def expect_all(fixtures, pekit, jobs):
+    """Cases curl 7.88 cannot run (Fixtures/curl8-variables): each held to what curl's own test
+    expects, its exit status and, where the test has one, its <protocol> byte for byte."""
+    results = run_all(fixtures, "pekit", pekit, jobs)
+    out = []
+    for fixture, result in zip(fixtures, results):
+        kind, detail = "same", ""
+        if result["status"] != fixture["expected_status"]:
+            kind, detail = "differs", "curl's test expects exit %s, pekit %s (%s)" % (
+                fixture["expected_status"], result["status"], result["stderr"].strip()[:300])
+        elif "newer_protocol" in fixture:
+            want = boundaries_named(decode_blob(fixture["newer_protocol"]).replace(b"%HOSTIP", HOST.encode()))
+            have = boundaries_named(b"".join(decode_blob(r) for r in result["requests"]))
+            if want != have:
+                kind, detail = "differs", "curl's test expects %r, pekit sent %r" % (want[:600], have[:600])
+        out.append({"test": fixture["test"], "verdict": kind, "detail": detail, "seconds": result["seconds"]})
+    return out
+
+
 def load_fixtures(folder, only):
     fixtures = []
     for name in sorted(os.listdir(folder)):
@@ -501,6 +522,12 @@ def main():
     compare.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     compare.add_argument("--only", default="")
     compare.add_argument("--json", default="-")
+    expect = sub.add_parser("expect", help="run fixtures through pekit, compare with what curl's tests expect")
+    expect.add_argument("--fixtures", required=True)
+    expect.add_argument("--pekit", default=os.environ.get("PEKIT_BIN", "pekit"))
+    expect.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
+    expect.add_argument("--only", default="")
+    expect.add_argument("--json", default="-")
     args = parser.parse_args()
     if os.sep in args.pekit:
         args.pekit = os.path.abspath(args.pekit)
@@ -508,6 +535,8 @@ def main():
     fixtures = load_fixtures(args.fixtures, only)
     if args.command == "run":
         results = run_all(fixtures, args.client, args.pekit, args.jobs)
+    elif args.command == "expect":
+        results = expect_all(fixtures, args.pekit, args.jobs)
     else:
         newer_path = os.path.join(args.fixtures, "newer-curl.json")
         newer = {}

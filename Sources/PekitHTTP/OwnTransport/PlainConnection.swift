@@ -60,19 +60,20 @@ final class PlainConnection {
         let got = withUnsafeMutablePointer(to: &storage) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
         guard got == 0 else { return ("", 0) }
         var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
+        func written() -> String { String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) }
         let family = Int32(storage.ss_family)
         return withUnsafePointer(to: &storage) { pointer in
             if family == AF_INET {
                 return pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { v4 in
                     var address = v4.pointee.sin_addr
                     inet_ntop(AF_INET, &address, &text, socklen_t(text.count))
-                    return (String(cString: text), Int(UInt16(bigEndian: v4.pointee.sin_port)))
+                    return (written(), Int(UInt16(bigEndian: v4.pointee.sin_port)))
                 }
             }
             return pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { v6 in
                 var address = v6.pointee.sin6_addr
                 inet_ntop(AF_INET6, &address, &text, socklen_t(text.count))
-                return (String(cString: text), Int(UInt16(bigEndian: v6.pointee.sin6_port)))
+                return (written(), Int(UInt16(bigEndian: v6.pointee.sin6_port)))
             }
         }
     }

@@ -49,6 +49,9 @@ func curlArguments(_ text: String, environment: @escaping (String) -> String? = 
         Output.stderr.line("pekit import: read \(printable(path)), as curl reads it without -q first")
         words = try curlConfigWords(path, takesValue: takesValue, depth: 0) + words
     }
+    // curl 8's --variable and --expand-OPTION, across the whole command (its --next parts too).
+    var variables = CurlVariables(command: "import")
+    defer { for warning in variables.warnings { Output.stderr.line("pekit import: warning: \(printable(warning))") } }
     // A flag's value is the next word whatever it looks like (curl's --data-raw '------Webkit…').
     var valueNext = false
     var urlGiven = false
@@ -70,6 +73,37 @@ func curlArguments(_ text: String, environment: @escaping (String) -> String? = 
                 name = full
             }
             if ignoredCurlFlags.contains(name) { dropped.append(word); continue }
+            // --variable NAME=TEXT: set, and gone from the command.
+            if name == "--variable" {
+                let attached = word.contains("=") && word.hasPrefix("--variable=") ? Array(raw.dropFirst("--variable=".utf8.count)) : nil
+                guard let value = attached ?? (index < words.count ? words[index] : nil) else {
+                    throw CommandFailure(message: "pekit import: --variable needs NAME=TEXT", status: 2)
+                }
+                if attached == nil { index += 1 }
+                try variables.set(value, environment: environment, readInput: readAllInput)
+                continue
+            }
+            // --expand-OPTION VALUE: OPTION with VALUE's {{names}} replaced, read again as written so.
+            if name.hasPrefix("--expand-") {
+                let option = try curlLongName("--" + name.dropFirst("--expand-".count), takesValue: takesValue) ?? "--" + name.dropFirst("--expand-".count)
+                guard takesValue[option] == true || curlOwnNames.contains(option) else {
+                    throw CommandFailure(message: "pekit import: \(name): \(option) takes no value to expand (or is not something pekit takes)", status: 2)
+                }
+                let equals = raw.firstIndex(of: 0x3D)
+                guard let value = equals.map({ Array(raw[($0 + 1)...]) }) ?? (index < words.count ? words[index] : nil) else {
+                    throw CommandFailure(message: "pekit import: \(name) needs a value", status: 2)
+                }
+                let expanded = try variables.expand(value)
+                if equals != nil {
+                    words[index - 1] = Array((option + "=").utf8) + expanded
+                    index -= 1
+                } else {
+                    words[index - 1] = Array(option.utf8)
+                    words[index] = expanded
+                    index -= 1
+                }
+                continue
+            }
             // -K FILE: the file's options take the flag's place, as curl reads them.
             if name == "-K" || name == "--config" {
                 let attached = word.hasPrefix("--") ? word.split(separator: "=", maxSplits: 1).dropFirst().first.map(String.init) : (word.count > 2 ? String(word.dropFirst(2)) : nil)
@@ -112,7 +146,11 @@ func curlArguments(_ text: String, environment: @escaping (String) -> String? = 
     // curl follows redirects only with -L, and sends its own User-Agent unless told otherwise
     // (first, so that the command's own -A, read last, wins as in curl).
     closeGroup()
-    return (Array(groups.map { [curlNextMark] + $0 }.joined().dropFirst()), dropped, shell)
+    // The environment variables curl 8's --variable %NAME read are the script's to read too.
+    var read = shell
+    for name in variables.environmentNames where !read.variables.contains(name) { read.variables.append(name) }
+    for (name, value) in variables.environmentDefaults where read.defaults[name] == nil { read.defaults[name] = value }
+    return (Array(groups.map { [curlNextMark] + $0 }.joined().dropFirst()), dropped, read)
 }
 
 /// What separates the requests of a command with curl's --next in `curlArguments`' words: a

@@ -43,7 +43,8 @@ typealias BuiltRequestHandler = (PekitRequest, RequestBuilder, Arguments) throws
 
 func runRequest(_ args: [[UInt8]], built handler: BuiltRequestHandler?) throws -> Int32 {
     // Long options by any unambiguous start, as curl reads them (a pasted `--sil`).
-    let parsed = try requestCommand.parse(args, prefixes: true)
+    // curl 8's --variable and --expand-OPTION first: the options as they then read.
+    let parsed = try requestCommand.parse(try CurlVariables.applied(to: args, options: RequestOptions.all), prefixes: true)
     if parsed.has(.help) { Output.stdout.line(requestCommand.help); return 0 }
     QuietTransfers.on = parsed.has(RequestOptions.silent) && !parsed.has(RequestOptions.showError)
     // --stderr FILE: what goes to standard error goes to FILE (- : standard output), as curl.

@@ -107,6 +107,12 @@ enum RequestOptions {
         """)
     static let oauth2Bearer = Option("oauth2-bearer", value: "TOKEN", "send Authorization: Bearer TOKEN (in -u's place; wins over -u)")
     static let compressed = sendFlag("compressed")
+    static let variable = Option("variable", value: "NAME=TEXT", """
+        curl 8's variables: NAME=TEXT, NAME@FILE (@-: standard input), %ENV (an
+        error when not set), %ENV=DEFAULT, NAME[N-M]… for bytes N to M; then
+        --expand-OPTION VALUE is --OPTION with each {{NAME}} in VALUE replaced
+        ({{NAME:trim}}, :json, :url, :b64, :64dec, left to right; \\{{ as written)
+        """)
     static let trEncoding = sendFlag("tr-encoding")
     static let ignoreContentLength = sendFlag("ignore-content-length")
     static let userAgent = Option("user-agent", short: "A", value: "A", "the User-Agent ('' removes it)")
@@ -281,7 +287,7 @@ enum RequestOptions {
     static let requestRows: [Option] = [method, policy, param, paramJson, paramsIn, form, formString, json, file, bodyFile, header, jar, force, filter] + CookieContextOptions.rows + [
                                         connect, base, url, globoff, pathAsIs, requestTarget, user, awsSigv4, .plugins]
     static let showRows: [Option] = [raw, curl, describe, send, color, .help]
-    static let curlRows: [Option] = [data, dataAscii, dataRaw, dataBinary, dataUrlencode, uploadFile, get, urlQuery, oauth2Bearer, userAgent, referer, range, continueAt, timeCond, etagCompare, etagSave, removeOnError, connectTo, resolve, cookie, compressed, trEncoding, ignoreContentLength]
+    static let curlRows: [Option] = [data, dataAscii, dataRaw, dataBinary, dataUrlencode, uploadFile, get, urlQuery, oauth2Bearer, userAgent, referer, range, variable, continueAt, timeCond, etagCompare, etagSave, removeOnError, connectTo, resolve, cookie, compressed, trEncoding, ignoreContentLength]
     static let sendRows: [HelpSection.Row] = [include, noInclude, head, fail, failWithBody, output, progress, noProgress, noBuffer, remoteName, remoteNameAll, noRemoteName, remoteTime, remoteHeaderName, outputDir, noClobber, clobber, createDirs, dumpHeader, writeOut, stderrFile,
                                              verbose, traceAscii].map { .option($0) } + [.argument("URL...", """
         several URLs: the same request to each, one after another (curl's way);
