@@ -47,6 +47,8 @@ final class SendOperation {
     /// The current hop's credentials came from the `.netrc` for its host: a challenge round's
     /// answer goes there too, wherever it is.
     private var hopHasNetrcCredentials = false
+    /// `--hsts`: the cache read at the start, written at the end.
+    private let hsts: HSTSCache?
     /// What went wrong setting the first hop up (a `.netrc` the reader stops on): the send's failure.
     private var setupError: Error?
 
@@ -60,6 +62,7 @@ final class SendOperation {
         if netrc != nil {
             do { _ = try Self.applyNetrc(&netrc!, to: &request, allowed: true, writing: true) } catch { setupError = error }
         }
+        hsts = options.hstsFile.map { HSTSCache(path: $0) }
         roundAtStart = ChallengeRound(&request, scheme: options.authScheme, hash: options.authHash)
         round = roundAtStart
         self.request = request
@@ -96,6 +99,12 @@ final class SendOperation {
         if firstStarted == nil { firstStarted = now }
         do {
             if let setupError { throw setupError }
+            // A host the HSTS cache lists is reached over https://, whatever the URL says.
+            if let hsts, let upgraded = hsts.upgrade(try hopURL()) {
+                let wire = RequestBuilder.wire(upgraded.description, parsed: upgraded)
+                current.url = wire.text
+                current.parsedURL = wire.url
+            }
             // A URL the builder did not check is parsed now, so that a bad one fails here with
             // the parser's reason rather than curl's.
             _ = try hopURL()
@@ -196,6 +205,10 @@ final class SendOperation {
             case .failure(let error): throw error
             }
             connections += response.connections
+            // An https answer's Strict-Transport-Security goes into the HSTS cache.
+            if let hsts, let url = try? hopURL(), url.scheme == "https" {
+                for value in response.headers(named: "Strict-Transport-Security") { hsts.take(value.description, from: url.host) }
+            }
             var receivedLines: [String] = [], storedCookies: [Cookie] = []
             if let jar = options.jar {
                 let url = try hopURL()
@@ -319,7 +332,7 @@ final class SendOperation {
         response.connections = connections
         if !earlierHeads.isEmpty { response.heads = earlierHeads + response.heads }
         guard let wait = retryWait(status: response.status, retryAfter: response.header("Retry-After")?.description, now: now) else {
-            return .done(.success(response))
+            return done(.success(response))
         }
         // The next try's output replaces this one's, as curl truncates its -o file for it.
         earlierHeads = []
@@ -364,11 +377,20 @@ final class SendOperation {
     }
 
     /// A try that failed: the error, or a retry when the policy says it may pass.
+    /// The send's end: the HSTS cache written (`--hsts`), whatever the outcome, as libcurl
+    /// writes it when the transfer is done with; a file that cannot be written fails the send.
+    private func done(_ result: Result<PekitResponse, Error>) -> Step {
+        if let hsts {
+            do { try hsts.save() } catch { if case .success = result { return .done(.failure(error)) } }
+        }
+        return .done(result)
+    }
+
     private func failed(_ error: Error, now: Double) -> Step {
         let error = wholeTryTimeout(error)
-        guard let retry, !lastTry, retry.retries(error) else { return .done(.failure(error)) }
+        guard let retry, !lastTry, retry.retries(error) else { return done(.failure(error)) }
         let wait = retry.delay(before: attempt + 1, retryAfter: nil, now: now)
-        if let maxTime = retry.maxTimeSeconds, now + wait - (firstStarted ?? now) > maxTime { return .done(.failure(error)) }
+        if let maxTime = retry.maxTimeSeconds, now + wait - (firstStarted ?? now) > maxTime { return done(.failure(error)) }
         return again(after: wait, cause: "\(error)", now: now)
     }
 

@@ -140,6 +140,10 @@ public struct SendOptions: Sendable {
     public var privateKeyType: String?
     /// The passphrase of the key or the P12 file (curl's `--pass`, or `--cert FILE:PASSWORD`).
     public var keyPassword: String?
+    /// An HSTS cache file, as curl's `--hsts`: read before the send (a host it lists is reached
+    /// over https:// whatever the URL says), each https answer's `Strict-Transport-Security`
+    /// taken into it, and written again at the end (`HSTSCache`).
+    public var hstsFile: String?
     /// Accept an HTTP/0.9 answer (a body with no status line or headers), as curl's
     /// `--http0.9`; by default it fails, as in curl 7.66 and later.
     public var allowsHTTP09 = false
@@ -394,6 +398,11 @@ public struct SendOptions: Sendable {
             Field.Flag("key-type", value: "TYPE", "the key's format: PEM (default), DER or ENG")]) { $0.privateKeyType = $1.text },
         Field("pass", swift: "keyPassword", .text, flags: [
             Field.Flag("pass", value: "PHRASE", "the passphrase of the key (or of a P12 certificate)")]) { $0.keyPassword = $1.text },
+        Field("hsts", swift: "hstsFile", .text, flags: [
+            Field.Flag("hsts", value: "FILE", """
+                an HSTS cache, as curl's: hosts it lists are reached over https://, and
+                https answers' Strict-Transport-Security are added to it
+                """)]) { $0.hstsFile = $1.text },
         Field("http09", swift: "allowsHTTP09", .flag, flags: [
             Field.Flag("http0.9", "accept an HTTP/0.9 answer (no status line), as curl --http0.9"),
             Field.Flag("no-http0.9", "refuse one (the default)")], implied: ["no-http0.9": .flag(false)]) { $0.allowsHTTP09 = $1.flag },

@@ -284,6 +284,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
         parts = [p for p in url.path.split("/") if p]
         query = parse_qsl(url.query, keep_blank_values=True)
         head = parts[0] if parts else ""
+        if head == "sts":
+            # /sts?h=VALUE…: each h a Strict-Transport-Security field of the answer (HSTS tests),
+            # the body the request's echo.
+            return self.reply(200, self.echo(), headers=[("Strict-Transport-Security", v) for k, v in query if k == "h"])
         if head == "oauth1":
             scheme = "https" if isinstance(self.connection, ssl.SSLSocket) else "http"
             ok, details = oauth1_verify(self.command, self.path, self.headers, self.body(), scheme)

@@ -18,7 +18,7 @@ enum CurlFlagTable {
     private static let tlsTuning = "TLS tuning beyond --cacert, -k and client certificates (versions, ciphers, pinning, revocation, sessions): not yet"
     private static let connection = "connection tuning (interfaces, ports, keepalive, TCP options, rate limits, DNS servers, DNS over HTTPS): not yet"
     private static let httpVersions = "HTTP/2 without asking over http:// and HTTP/3: this libcurl has no HTTP/3, and pekit asks for HTTP/2 with --http2"
-    private static let caches = "HSTS and Alt-Svc cache files: not yet"
+    private static let caches = "an Alt-Svc cache file: not yet"
     private static let protocols = "pekit speaks http:// and https:// only, and checks each URL's scheme itself"
 
     /// The flags pekit refuses, each with why (a flag not taken and not here is a protocol's
@@ -39,7 +39,7 @@ enum CurlFlagTable {
                      "tcp-nodelay", "limit-rate", "speed-limit", "speed-time", "expect100-timeout", "parallel-immediate", "retry-connrefused",
                      "doh-url", "doh-insecure", "doh-cert-status"] { out[name] = connection }
         for name in ["http2-prior-knowledge", "http3", "http3-only"] { out[name] = httpVersions }
-        for name in ["alt-svc", "hsts"] { out[name] = caches }
+        out["alt-svc"] = caches
         for name in ["proto", "proto-default", "proto-redir"] { out[name] = protocols }
         out["libcurl"] = "writes a C program that makes the transfer: curl's own, not a request's"
         out["metalink"] = "curl 7.78 and later do nothing with it"

@@ -268,6 +268,7 @@ enum RequestOptions {
     static let key = sendFlag("key")
     static let keyType = sendFlag("key-type")
     static let pass = sendFlag("pass")
+    static let hsts = sendFlag("hsts")
     static let http09 = sendFlag("http0.9")
     static let noHttp09 = sendFlag("no-http0.9")
     static let http10 = sendFlag("http1.0")
@@ -296,7 +297,7 @@ enum RequestOptions {
         status: the last transfer's, as curl). --jar, -c, --har and --trace-ascii
         take one URL
         """)] + [parallel, parallelMax, failEarly, rate, retry, retryDelay, retryMaxTime, retryAllErrors, har, harWithSecrets, cookieJar, noFollow, location, locationTrusted,
-                 post301, post302, post303, digest, anyauth, basic, netrc, netrcOptional, netrcFile, maxRedirects, maxRedirs, maxFilesize, ipv4, ipv6, timeout, maxTime, connectTimeout, cacert, insecure, cert, certType, key, keyType, pass,
+                 post301, post302, post303, digest, anyauth, basic, netrc, netrcOptional, netrcFile, maxRedirects, maxRedirs, maxFilesize, ipv4, ipv6, timeout, maxTime, connectTimeout, cacert, insecure, cert, certType, key, keyType, pass, hsts,
                  proxy, socks4, socks4a, socks5, socks5Hostname, noproxy, proxytunnel, proxyUser, unixSocket, abstractUnixSocket, http, http10, http11,
                  http2, http09, noHttp09, rawTransfer, silent, showError].map { .option($0) }
 
