@@ -37,10 +37,15 @@ public struct PekitResponse: Sendable {
         public var connect = 0.0
         /// TLS handshake done.
         public var tls = 0.0
+        /// About to send the request (connected, TLS done).
+        public var pretransfer = 0.0
         /// The first byte of the response received.
         public var firstByte = 0.0
         /// The exchange over.
         public var total = 0.0
+        /// The exchanges of the redirects followed before the final one, in all (curl's
+        /// `time_redirect`), 0 without redirects.
+        public var redirect = 0.0
         /// All phases at 0.
         public init() {}
     }
@@ -100,6 +105,15 @@ public struct PekitResponse: Sendable {
     public var localAddress = ""
     /// The port of `localAddress`.
     public var localPort = 0
+    /// Body bytes the final request sent (curl's `%{size_upload}`).
+    public var uploadedBytes = 0
+    /// Bytes of request heads sent, every hop of the last try (curl's `%{size_request}`).
+    public var requestHeadBytes = 0
+    /// The TLS certificate check's result, 0 when it passed or there was no TLS (curl's
+    /// `%{ssl_verify_result}`, OpenSSL's X509_V_ERR code).
+    public var tlsVerifyResult = 0
+    /// The `Referer` the final request carried (curl's `%{referer}`), nil when none.
+    public var referer: String?
     /// The connections the send opened, every hop of its last try included (0 for a hop sent on
     /// a kept one): curl's `%{num_connects}`.
     public var connections = 0

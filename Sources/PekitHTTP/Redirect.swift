@@ -105,6 +105,23 @@ enum Redirect {
         return next
     }
 
+    /// `-e 'URL;auto'`: the redirect's request carries the URL it came from as its Referer, with
+    /// no user, password or fragment (curl's Curl_follow), in curl's place for the field: after
+    /// the fields libcurl writes before it (Host to Accept-Encoding), before the caller's own.
+    static func setReferer(_ request: inout PekitRequest, from url: String) throws {
+        var referer = url
+        if let hash = referer.firstIndex(of: "#") { referer = String(referer[..<hash]) }
+        if var parsed = try? RequestURL(referer), parsed.userinfo != nil {
+            parsed.userinfo = nil
+            referer = parsed.description
+        }
+        if request.headers.contains("Referer") { try request.headers.set("Referer", referer); return }
+        let before = ["Host", "Authorization", "Range", "User-Agent", "Accept", "TE", "Accept-Encoding"]
+        var place = 0
+        for (i, field) in request.headers.fields.enumerated() where before.contains(where: { PekitHeaders.sameName($0, field.name) }) { place = i + 1 }
+        try request.headers.insert("Referer", referer, at: place)
+    }
+
     /// Same scheme, host and port; or http to https on the same host with default ports, which
     /// requests also treats as safe for credentials.
     static func sameOrigin(_ a: RequestURL, _ b: RequestURL) -> Bool {

@@ -26,8 +26,9 @@ final class SendOperation {
     private var attempt = 1
     private var current: PekitRequest
     private var hops: [PekitResponse.Hop] = []
-    /// The connections the current try's hops opened so far.
-    private var connections = 0
+    /// The connections the current try's hops opened so far, the bytes of their request heads,
+    /// and the time of the redirects followed.
+    private var connections = 0, requestHeadBytes = 0, redirectSeconds = 0.0
     /// With `keepsHeads`: the header blocks of the responses before the current one in this try
     /// (redirects followed), as curl writes them all with -i and -D.
     private var earlierHeads: [UInt8] = []
@@ -205,6 +206,7 @@ final class SendOperation {
             case .failure(let error): throw error
             }
             connections += response.connections
+            requestHeadBytes += response.requestHeadBytes
             // An https answer's Strict-Transport-Security goes into the HSTS cache.
             if let hsts, let url = try? hopURL(), url.scheme == "https" {
                 for value in response.headers(named: "Strict-Transport-Security") { hsts.take(value.description, from: url.host) }
@@ -270,12 +272,16 @@ final class SendOperation {
                 response.url = current.url
                 response.method = current.method
                 response.redirects = hops
+                response.referer = current.headers["Referer"]
                 return ended(response, now: now)
             }
             guard hops.count < options.maxRedirects else { throw HTTPError.tooManyRedirects(url: request.url, limit: options.maxRedirects) }
             earlierHeads += response.heads
             hops.append(.init(method: current.method, url: current.url, status: response.status, location: location.description))
+            let from = current.url
+            redirectSeconds += response.timing.total
             current = try Redirect.next(after: current, status: response.status, location: location, trusted: options.trustsRedirects, keepingPost: options.keepsPost)
+            if options.autoReferer { try Redirect.setReferer(&current, from: from) }
             if netrc != nil {
                 // The file's credentials go wherever the file names the host; the others only
                 // where the first request's could (curl's Curl_auth_allowed_to_host).
@@ -330,13 +336,15 @@ final class SendOperation {
         var response = consume response
         response.attempts = attempt
         response.connections = connections
+        response.requestHeadBytes = requestHeadBytes
+        response.timing.redirect = redirectSeconds
         if !earlierHeads.isEmpty { response.heads = earlierHeads + response.heads }
         guard let wait = retryWait(status: response.status, retryAfter: response.header("Retry-After")?.description, now: now) else {
             return done(.success(response))
         }
         // The next try's output replaces this one's, as curl truncates its -o file for it.
         earlierHeads = []
-        connections = 0
+        connections = 0; requestHeadBytes = 0; redirectSeconds = 0
         return again(after: wait, cause: "status \(response.status)", now: now)
     }
 

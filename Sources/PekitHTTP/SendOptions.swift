@@ -78,6 +78,9 @@ public struct SendOptions: Sendable {
     /// Whether a redirect to another origin keeps the credentials (Authorization, a hand-written
     /// Cookie), as curl's `--location-trusted`: only for hosts all trusted. False drops them.
     public var trustsRedirects = false
+    /// Each redirect's request carries the URL it was redirected from as its `Referer` (without
+    /// its user, password and fragment), as curl's `-e 'URL;auto'`.
+    public var autoReferer = false
     /// The redirect statuses after which a POST stays a POST (curl's `--post301`, `--post302`,
     /// `--post303`; by default a 301 or 302 makes a POST a GET, and a 303 anything but HEAD).
     public var keepsPost: Set<Int> = []
@@ -322,6 +325,7 @@ public struct SendOptions: Sendable {
                 follow redirects and send the credentials (Authorization, a written Cookie)
                 to every host they lead to, as curl's --location-trusted: trusted hosts only
                 """)]) { $0.trustsRedirects = $1.flag },
+        Field("auto_referer", swift: "autoReferer", .flag) { $0.autoReferer = $1.flag },
         Field("post301", swift: "keepsPost", .flag, flags: [
             Field.Flag("post301", "after a 301, a POST stays a POST (curl --post301)")]) { if $1.flag { $0.keepsPost.insert(301) } else { $0.keepsPost.remove(301) } },
         Field("post302", swift: "keepsPost", .flag, flags: [

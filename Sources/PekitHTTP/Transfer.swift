@@ -242,6 +242,7 @@ final class Transfer {
         response.timing.dns = seconds(CURLINFO_NAMELOOKUP_TIME_T)
         response.timing.connect = seconds(CURLINFO_CONNECT_TIME_T)
         response.timing.tls = seconds(CURLINFO_APPCONNECT_TIME_T)
+        response.timing.pretransfer = seconds(CURLINFO_PRETRANSFER_TIME_T)
         response.timing.firstByte = seconds(CURLINFO_STARTTRANSFER_TIME_T)
         response.timing.total = seconds(CURLINFO_TOTAL_TIME_T)
         var ip: UnsafeMutablePointer<CChar>?
@@ -252,6 +253,19 @@ final class Transfer {
         if pekit_curl_getinfo_string(handle, CURLINFO_LOCAL_IP, &local) == CURLE_OK, let local { response.localAddress = cText(local) }
         var localPort = 0
         if pekit_curl_getinfo_long(handle, CURLINFO_LOCAL_PORT, &localPort) == CURLE_OK { response.localPort = localPort }
+        var uploaded: curl_off_t = 0
+        if pekit_curl_getinfo_off(handle, CURLINFO_SIZE_UPLOAD_T, &uploaded) == CURLE_OK { response.uploadedBytes = Int(uploaded) }
+        var requestSize = 0
+        if pekit_curl_getinfo_long(handle, CURLINFO_REQUEST_SIZE, &requestSize) == CURLE_OK { response.requestHeadBytes = requestSize }
+        // curl sends a small -d body (under 64 KiB, no Expect: 100-continue) in one piece with
+        // its head and counts it in %{size_request} (http.c, MAX_INITIAL_POST_SIZE); pekit hands
+        // every body to libcurl as a stream, which it counts apart.
+        if !request.isChunked, !request.headers.contains("Expect"), !(request.headers["Content-Type"]?.hasPrefix("multipart/") ?? false),
+           let length = try? BodyStream.length(of: request.segments), length > 0, length < 65_536 {
+            response.requestHeadBytes += length
+        }
+        var verify = 0
+        if pekit_curl_getinfo_long(handle, CURLINFO_SSL_VERIFYRESULT, &verify) == CURLE_OK { response.tlsVerifyResult = verify }
         var connects = 0
         if pekit_curl_getinfo_long(handle, CURLINFO_NUM_CONNECTS, &connects) == CURLE_OK { response.connections = connects }
         return response

@@ -151,10 +151,13 @@ final class OneRequestTests: XCTestCase {
         XCTAssertEqual(object["url_effective"] as? String, url)
         XCTAssertEqual(object["urlnum"] as? Int, 0)
         XCTAssertEqual(object["filename_effective"] as? String, "/dev/null")
-        XCTAssertEqual(Array(object.keys).sorted(), ["content_type", "filename_effective", "http_code", "http_version", "local_ip", "local_port", "method", "num_connects", "num_headers", "num_redirects", "redirect_url",
-                                                     "remote_ip", "remote_port", "response_code", "scheme", "size_download", "size_header",
-                                                     "speed_download", "time_appconnect", "time_connect", "time_namelookup", "time_starttransfer",
-                                                     "time_total", "url_effective", "urlnum"])
+        XCTAssertEqual(Array(object.keys).sorted(), ["content_type", "filename_effective", "http_code", "http_version", "local_ip", "local_port", "method",
+                                                     "num_connects", "num_headers", "num_redirects", "redirect_url", "referer", "remote_ip", "remote_port",
+                                                     "response_code", "scheme", "size_download", "size_header", "size_request", "size_upload",
+                                                     "speed_download", "speed_upload", "ssl_verify_result", "time_appconnect", "time_connect",
+                                                     "time_namelookup", "time_pretransfer", "time_redirect", "time_starttransfer", "time_total",
+                                                     "url_effective", "urlnum"])
+        XCTAssertTrue(object["referer"] is NSNull, "no Referer: null, as curl writes it")
         // Each of them is one of curl's (its %{json} of the same request).
         let curls = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(try PekitProcess.output(of: "/usr/bin/curl", ["-s", "-o", "/dev/null", "-w", "%{json}", url]))) as? [String: Any])
         XCTAssertEqual(Set(object.keys).subtracting(curls.keys), [])
@@ -254,5 +257,22 @@ final class OneRequestTests: XCTestCase {
         XCTAssertEqual(fields(fromLua), expected, "pekit.request")
         let script = try sh(#""$0" import curl "curl -H \$'X-A: caf\\xe9' -H \$'X-B:\\xff' '$1'" | "$0" run -"#)
         XCTAssertEqual(fields(script), expected, "the script import curl prints")
+    }
+
+    /// Issue 73: the sizes, counts and checks -w writes are curl's for the same transfers (a
+    /// POST, a redirect followed, TLS); the times have curl's form (six decimals).
+    func testWriteOutSizesAndCountsAreCurls() throws {
+        let server = try TestServer.shared()
+        let format = "%{size_request} %{size_upload} %{ssl_verify_result} %{num_connects} %{num_redirects} %{referer}|%{time_pretransfer} %{time_redirect}"
+        let tls = ["--cacert", server.cacert, "--resolve", "api.example.test:\(server.httpsPort):127.0.0.1"]
+        for args in [["-d", "abc=1", "\(server.base)/echo"], ["-L", "-e", ";auto", "\(server.base)/redirect/302?to=/redirect/301%3Fto%3D/echo"],
+                     tls + ["https://api.example.test:\(server.httpsPort)/echo"]] {
+            let all = ["-s", "-o", "/dev/null", "-A", "x/1", "-w", format] + args
+            let theirs = String(decoding: try PekitProcess.output(of: "/usr/bin/curl", all), as: UTF8.self)
+            let ours = try PekitProcess.run(["request"] + all)
+            XCTAssertEqual(ours.status, 0, ours.stderr)
+            XCTAssertEqual(ours.stdout.split(separator: "|").first, theirs.split(separator: "|").first, "\(args)")
+            XCTAssertNotNil(ours.stdout.range(of: #"\|\d+\.\d{6} \d+\.\d{6}$"#, options: .regularExpression), ours.stdout)
+        }
     }
 }

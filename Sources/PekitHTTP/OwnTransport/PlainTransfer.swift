@@ -181,6 +181,8 @@ final class PlainTransfer {
             if response.status == 0 { response.status = reader.status }
             // curl's phases, from the start of this exchange: no name to resolve, no TLS.
             response.timing.connect = connectedAt - start
+            response.timing.pretransfer = connectedAt - start
+            response.requestHeadBytes = head.count
             response.timing.firstByte = firstByteAt == 0 ? end - start : firstByteAt - start
             response.timing.total = end - start
             response.remoteAddress = connection.address

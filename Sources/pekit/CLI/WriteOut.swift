@@ -15,17 +15,20 @@ import PekitHTTP
 /// `%{header_json}` (the response's fields as curl writes them: lower-case names, each with its
 /// list of values) and `%header{name}` (the first field of that name); `%{stderr}` and
 /// `%{stdout}` send what follows them to standard error or back to standard output, as curl
-/// 7.88 does; `\n`, `\r`, `\t`, `\\` and `%%`. An unknown variable, or an unknown `%word{…}`, is an error before anything is sent
+/// 7.88 does; `%{onerror}` writes what follows only for a transfer that failed; `%{referer}`,
+/// `%{num_connects}`, `%{local_ip}`, `%{local_port}`, `%{time_pretransfer}`, `%{time_redirect}`,
+/// `%{size_upload}`, `%{size_request}`, `%{speed_upload}`, `%{ssl_verify_result}`; `\n`, `\r`, `\t`, `\\` and `%%`. An unknown variable, or an unknown `%word{…}`, is an error before anything is sent
 /// (curl warns and writes nothing, or writes it as it is).
 struct WriteOut {
-    enum Piece { case text(String), variable(String), header(String), stream(Int32) }
+    enum Piece { case text(String), variable(String), header(String), stream(Int32), onError }
     let pieces: [Piece]
 
     static let variables = ["http_code", "response_code", "http_version", "method", "url_effective", "num_redirects", "content_type",
                             "size_download", "size_header", "remote_ip", "remote_port", "time_namelookup", "time_connect",
                             "time_appconnect", "time_starttransfer", "time_total", "urlnum", "scheme", "num_headers", "redirect_url",
                             "speed_download", "filename_effective", "json", "header_json", "url", "exitcode", "errormsg",
-                            "num_connects", "local_ip", "local_port"]
+                            "num_connects", "local_ip", "local_port", "referer", "time_pretransfer", "time_redirect", "size_upload",
+                            "size_request", "speed_upload", "ssl_verify_result"]
     /// The URL as the command gave it (after globbing: curl's `%{url}`).
     var inputURL = ""
 
@@ -52,6 +55,13 @@ struct WriteOut {
                     throw UsageError(command: "request", message: "-w: '%{' without its '}' in '\(format)'")
                 }
                 let name = String(rest[rest.index(after: rest.startIndex)..<close])
+                if name == "onerror" {
+                    // curl's %{onerror}: what follows is written only for a transfer that failed.
+                    if !text.isEmpty { pieces.append(.text(text)); text = "" }
+                    pieces.append(.onError)
+                    rest = rest[rest.index(after: close)...]
+                    continue
+                }
                 if name == "stderr" || name == "stdout" {
                     if !text.isEmpty { pieces.append(.text(text)); text = "" }
                     pieces.append(.stream(name == "stderr" ? STDERR_FILENO : STDOUT_FILENO))
@@ -118,6 +128,7 @@ struct WriteOut {
         var stream = Output.stdout
         for piece in pieces {
             if case .stream(let fd) = piece { stream = fd == STDERR_FILENO ? Output.stderr : Output.stdout; continue }
+            if case .onError = piece { if exit.code == 0 { return } else { continue } }
             switch piece {
             case .variable("url"): stream.write(inputURL)
             case .variable("exitcode"): stream.write(String(exit.code))
@@ -130,19 +141,19 @@ struct WriteOut {
     /// What one piece of the format writes for `r` (a `%{stderr}` or `%{stdout}`: nothing).
     private func text(of piece: Piece, _ r: PekitResponse, urlnum: Int, filename: String?) -> String {
         switch piece {
-        case .stream: return ""
+        case .stream, .onError: return ""
         case .text(let text): return text
         case .header(let name): return r.headers.first { PekitHeaders.sameName($0.name, name) }?.value.description ?? ""
         case .variable("json"):
             // curl's object: every variable by name, sorted; numbers bare, text quoted.
             let numeric: Set<String> = ["http_code", "response_code", "num_redirects", "size_download", "size_header", "remote_port", "urlnum",
-                                        "num_headers", "speed_download", "num_connects", "local_port"]
+                                        "num_headers", "speed_download", "num_connects", "local_port", "size_upload", "size_request", "speed_upload", "ssl_verify_result"]
             // (%{url}, %{exitcode} and %{errormsg} are the transfer's, written by `write` alone.)
             let members = Self.variables.filter { !["json", "header_json", "url", "exitcode", "errormsg"].contains($0) }.sorted().map { name -> String in
                 let value = value(name, r, urlnum: urlnum, filename: filename)
                 let bare = numeric.contains(name) || name.hasPrefix("time_")
                 // No file: null, as curl writes it.
-                if name == "filename_effective" && value.isEmpty { return quoted(name) + ":null" }
+                if (name == "filename_effective" && value.isEmpty) || (name == "referer" && r.referer == nil) { return quoted(name) + ":null" }
                 return quoted(name) + ":" + (!bare ? quoted(value) : name.hasPrefix("time_") ? value : String(Int(value) ?? 0))
             }
             return "{" + members.joined(separator: ",") + "}"
@@ -179,6 +190,13 @@ struct WriteOut {
                 case "local_ip": return r.localAddress
                 case "local_port": return String(r.localPort)
                 case "num_connects": return String(r.connections)
+                case "referer": return r.referer ?? ""
+                case "time_pretransfer": return seconds(r.timing.pretransfer)
+                case "time_redirect": return seconds(r.timing.redirect)
+                case "size_upload": return String(r.uploadedBytes)
+                case "size_request": return String(r.requestHeadBytes)
+                case "speed_upload": return String(r.timing.total > 0 ? Int(Double(r.uploadedBytes) / r.timing.total) : 0)
+                case "ssl_verify_result": return String(r.tlsVerifyResult)
                 case "time_namelookup": return seconds(r.timing.dns)
                 case "time_connect": return seconds(r.timing.connect)
                 case "time_appconnect": return seconds(r.timing.tls)

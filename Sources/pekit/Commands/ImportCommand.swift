@@ -291,6 +291,7 @@ private func luaScript(_ request: PekitRequest, builder: RequestBuilder, options
         case nil: break
         }
     }
+    if parsed.value(RequestOptions.referer)?.hasSuffix(";auto") == true { send.append("auto_referer = true") }
     if let n = parsed.value(RequestOptions.retry).flatMap(Int.init) {
         // curl's --retry N: N more tries after a timeout or a 408, 429, 500, 502, 503 or 504,
         // waiting 1 s and doubling (or as Retry-After says).

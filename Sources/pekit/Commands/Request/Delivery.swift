@@ -52,6 +52,8 @@ struct Delivery {
             if let value = try sendOptionValue(field, parsed) { field.set?(&options, value) }
         }
         options.hashingDigestAnswers()
+        // -e 'URL;auto': each redirect's Referer is the URL it came from.
+        if parsed.value(RequestOptions.referer)?.hasSuffix(";auto") == true { options.autoReferer = true }
         // -U: the proxy's credentials, in its URL (libcurl sends them as Basic, where curl does).
         if let credentials = parsed.value(RequestOptions.proxyUser), let proxy = options.proxy, !proxy.isEmpty {
             options.proxy = proxyURL(proxy, credentials: credentials)
@@ -218,15 +220,22 @@ struct Delivery {
             let failed = (parsed.has(RequestOptions.fail) || parsed.has(RequestOptions.failWithBody)) && response.status >= 400
                 && !(response.status == 416 && (resumed?.resumeFrom ?? 0) > 0)
             if failed && failQuietly {
-                // A resumed download's file gets the head curl writes before it fails (-i).
-                if resumed != nil, include, let path = outputPath {
-                    try writeOutput((Files.read(path) ?? []) + response.heads, to: path)
+                // With -i the head goes out before curl judges it (a resumed download's file
+                // keeps what it had before it).
+                if include {
+                    if let path = outputPath, path != "-" {
+                        try writeOutput((resumed != nil ? Files.read(path) ?? [] : []) + response.heads, to: path)
+                    } else {
+                        Output.stdout.write(response.heads)
+                    }
                 }
                 if !parsed.has(RequestOptions.silent) || parsed.has(RequestOptions.showError) {
                     Output.stderr.line("pekit request: the server answered \(response.status)\(response.reason.isEmpty ? "" : " " + printable(response.reason)) (--fail)")
                 }
-                // As curl: -w is still written (a script reads %{http_code} to learn why).
-                writeOut?.write(response, urlnum: urlnum, filename: named?.shownName ?? outputPath)
+                // As curl: -w is still written (a script reads %{http_code} to learn why), with
+                // curl's exit status and message for it.
+                writeOut?.write(response, urlnum: urlnum, filename: named?.shownName ?? outputPath,
+                                exit: (22, "The requested URL returned error: \(response.status)"))
                 removeOnError()
                 return 22
             }
