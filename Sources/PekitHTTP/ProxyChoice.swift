@@ -38,8 +38,8 @@ struct ProxyChoice: Equatable {
     }
 
     private static func environment(_ name: String) -> String? {
-        guard let value = getenv(name), value.pointee != 0 else { return nil }
-        return String(cString: value)
+        guard let value = CLibrary.environment(name), !value.isEmpty else { return nil }
+        return value
     }
 
     /// Whether `host` (a name, or an address; IPv6 with or without brackets) is on `list` as libcurl

@@ -44,7 +44,7 @@ struct NetrcCredentials {
         if let text { return text }
         let name: String
         if let path { name = path } else {
-            guard let home = getenv("HOME").map({ String(cString: $0) }) else { return nil }
+            guard let home = CLibrary.environment("HOME") else { return nil }
             name = home + "/.netrc"
         }
         guard let read = Files.read(name) else { return nil }

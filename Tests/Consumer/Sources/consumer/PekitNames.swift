@@ -13,7 +13,7 @@ import PekitCrypto
 import PekitHTTP
 import SwiftyJSON
 
-/// The 97 names, each resolved to pekit's type.
+/// The 98 names, each resolved to pekit's type.
 enum PekitNames {
     typealias AWSSigV4Name = AWSSigV4
     typealias AcceptLanguageName = AcceptLanguage
@@ -59,6 +59,7 @@ enum PekitNames {
     typealias MemoryBudgetName = MemoryBudget
     typealias MultipartBodyName = MultipartBody
     typealias NamedPolicyOptionName = any NamedPolicyOption
+    typealias NetrcModeName = NetrcMode
     typealias NodeQuerystringParserName = NodeQuerystringParser
     typealias NumberStyleName = NumberStyle
     typealias OAuth1Name = OAuth1
