@@ -121,6 +121,14 @@ public struct SendOptions: Sendable {
     /// A proxy URL; "" for none; nil: curl's environment variables (http_proxy, HTTPS_PROXY,
     /// ALL_PROXY, NO_PROXY).
     public var proxy: String?
+    /// How the proxy's credentials (`-U`, the proxy URL's) are sent: Basic at once (nil or
+    /// `.basic`), or to answer its 407 challenge (`.digest`, `.any`: Digest, NTLM or Negotiate
+    /// before Basic, as libcurl picks), as curl's `--proxy-basic`, `--proxy-digest`,
+    /// `--proxy-anyauth`. libcurl answers the challenge.
+    public var proxyAuthScheme: AuthScheme?
+    /// How long an upload with `Expect: 100-continue` waits for the server's answer before it
+    /// sends its body anyway (curl's `--expect100-timeout`; libcurl's default: 1 second).
+    public var expectContinueSeconds: Double?
     /// Hosts reached without the proxy: curl's `--noproxy` list (names, each matching itself
     /// and its subdomains; addresses, with a `/bits` mask; `*` for all), which replaces
     /// `NO_PROXY` from the environment. nil: the environment's.
@@ -374,6 +382,17 @@ public struct SendOptions: Sendable {
             Field.Flag("socks5", value: "HOST[:PORT]", "a SOCKS5 proxy, the name resolved here (socks5://HOST)", scheme: "socks5"),
             Field.Flag("socks5-hostname", value: "HOST[:PORT]", "a SOCKS5 proxy that resolves the host's name (socks5h://HOST)", scheme: "socks5h"),
         ]) { $0.proxy = $1.text },
+        Field("proxy_auth", swift: "proxyAuthScheme", .choice(AuthScheme.allCases.map(\.rawValue)), flags: [
+            Field.Flag("proxy-basic", "send -U's credentials to the proxy as Basic at once (the default)"),
+            Field.Flag("proxy-digest", "send -U's credentials to the proxy only to answer its Digest challenge, as curl"),
+            Field.Flag("proxy-anyauth", "answer whichever challenge the proxy's 407 makes, as curl (libcurl picks)")],
+            implied: ["proxy-basic": .text("basic"), "proxy-digest": .text("digest"), "proxy-anyauth": .text("any")]) {
+                $0.proxyAuthScheme = $1.text.flatMap(AuthScheme.init(rawValue:))
+            },
+        Field("expect100_timeout", swift: "expectContinueSeconds", .seconds, flags: [
+            Field.Flag("expect100-timeout", value: "S", "wait S seconds for an upload's 100 Continue before sending the body (default 1)")]) {
+                $0.expectContinueSeconds = $1.number
+            },
         Field("noproxy", swift: "noProxy", .text, flags: [
             Field.Flag("noproxy", value: "LIST", """
                 reach these hosts without the proxy: names (each with its subdomains),

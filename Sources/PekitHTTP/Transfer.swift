@@ -174,6 +174,13 @@ final class Transfer {
         if let path = options.caCertificate { set(CURLOPT_CAINFO, path) }
         if let proxy = options.proxy { set(CURLOPT_PROXY, proxy) }
         if let list = options.noProxy { set(CURLOPT_NOPROXY, list) }
+        switch options.proxyAuthScheme {
+        case nil, .basic?: break
+        case .digest?: set(CURLOPT_PROXYAUTH, 2)  // CURLAUTH_DIGEST
+        // CURLAUTH_ANY (~CURLAUTH_DIGEST_IE), a macro Swift does not import.
+        case .any?: set(CURLOPT_PROXYAUTH, Int(bitPattern: ~UInt(16)))
+        }
+        if let seconds = options.expectContinueSeconds { set(CURLOPT_EXPECT_100_TIMEOUT_MS, PekitClient.milliseconds(seconds)) }
         if options.proxyTunnel { set(CURLOPT_HTTPPROXYTUNNEL, 1) }
         if let path = options.unixSocket { set(CURLOPT_UNIX_SOCKET_PATH, path) }
         if let name = options.abstractUnixSocket { set(CURLOPT_ABSTRACT_UNIX_SOCKET, name) }

@@ -32,7 +32,7 @@ enum Transport: Equatable, CustomStringConvertible {
         "caCertificate", "sink", "isCancelled", "record", "notice", "rate", "retry", "willRetry", "sign", "plainHTTP", "trustsRedirects",
         "explainsCookies", "cookieContext", "trace", "keepsHeads", "head", "authScheme", "authHash", "keepsPost",
         // The plain transfer never goes through a proxy; TLS's client certificate means nothing to http://.
-        "netrc", "netrcFile", "hstsFile", "autoReferer", "noProxy", "clientCertificate", "certificateType", "privateKey", "privateKeyType", "keyPassword",
+        "netrc", "netrcFile", "hstsFile", "autoReferer", "noProxy", "proxyAuthScheme", "expectContinueSeconds", "clientCertificate", "certificateType", "privateKey", "privateKeyType", "keyPassword",
     ]
     /// Options only libcurl implements: set, they send through it.
     static let libcurlOptions: Set<String> = ["ipVersion", "proxy", "connect", "version", "compressed", "rawTransfer", "progress", "transferEncoding", "ignoresContentLength",

@@ -190,6 +190,8 @@ struct Delivery {
             do { response = try result.get() } catch {
                 named?.abandon()
                 removeOnError()
+                // -c is written after a failed transfer too, as curl writes its cookie jar.
+                if let jar = builder.jar, let path = parsed.value(RequestOptions.cookieJar) { try jar.save(to: path, sessions: true, force: true) }
                 // As curl: -w is written for a transfer that failed too (%{http_code} is 000).
                 if let writeOut {
                     var none = PekitResponse()

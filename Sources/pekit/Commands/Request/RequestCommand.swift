@@ -147,9 +147,11 @@ func runSeveral(_ parsed: Arguments, targets: [Target], _ handler: BuiltRequestH
     guard try isSending(parsed) else {
         throw UsageError(command: "request", message: "several URLs are for sending (--send, or a sending option): --raw, --curl and --describe show one request")
     }
-    // These files are written whole once per command, and the jar is one read-change-write:
-    // with several transfers they would keep only the last one's.
-    for option in parsed.given([RequestOptions.har, RequestOptions.traceAscii, RequestOptions.jar, RequestOptions.cookieJar]) {
+    // These files are written whole once per command, and --jar is one read-change-write: with
+    // several transfers they would keep only the last one's. (-c is the command's one cookie
+    // engine written out, every cookie so far, after each transfer: the last write has them all,
+    // as curl's one write at the end.)
+    for option in parsed.given([RequestOptions.har, RequestOptions.traceAscii, RequestOptions.jar]) {
         throw UsageError(command: "request", message: "--\(option.name) takes one URL (for several, a script: pekit run, with pekit.http.all and a jar)")
     }
     let rate = try parsed.value(RequestOptions.rate).map { text -> RateLimiter in

@@ -260,6 +260,10 @@ enum RequestOptions {
     static let socks5 = sendFlag("socks5")
     static let socks5Hostname = sendFlag("socks5-hostname")
     static let noproxy = sendFlag("noproxy")
+    static let proxyBasic = sendFlag("proxy-basic")
+    static let proxyDigest = sendFlag("proxy-digest")
+    static let proxyAnyauth = sendFlag("proxy-anyauth")
+    static let expect100Timeout = sendFlag("expect100-timeout")
     static let proxytunnel = sendFlag("proxytunnel")
     static let unixSocket = sendFlag("unix-socket")
     static let abstractUnixSocket = sendFlag("abstract-unix-socket")
@@ -294,11 +298,11 @@ enum RequestOptions {
         several URLs: the same request to each, one after another (curl's way);
         each -o FILE or -O pairs with one URL in order, the others write to
         standard output; a failure is reported and the rest still go (exit
-        status: the last transfer's, as curl). --jar, -c, --har and --trace-ascii
-        take one URL
+        status: the last transfer's, as curl); one cookie engine for them all, -c
+        written with every cookie. --jar, --har and --trace-ascii take one URL
         """)] + [parallel, parallelMax, failEarly, rate, retry, retryDelay, retryMaxTime, retryAllErrors, har, harWithSecrets, cookieJar, noFollow, location, locationTrusted,
-                 post301, post302, post303, digest, anyauth, basic, netrc, netrcOptional, netrcFile, maxRedirects, maxRedirs, maxFilesize, ipv4, ipv6, timeout, maxTime, connectTimeout, cacert, insecure, cert, certType, key, keyType, pass, hsts,
-                 proxy, socks4, socks4a, socks5, socks5Hostname, noproxy, proxytunnel, proxyUser, unixSocket, abstractUnixSocket, http, http10, http11,
+                 post301, post302, post303, expect100Timeout, digest, anyauth, basic, netrc, netrcOptional, netrcFile, maxRedirects, maxRedirs, maxFilesize, ipv4, ipv6, timeout, maxTime, connectTimeout, cacert, insecure, cert, certType, key, keyType, pass, hsts,
+                 proxy, socks4, socks4a, socks5, socks5Hostname, noproxy, proxytunnel, proxyUser, proxyBasic, proxyDigest, proxyAnyauth, unixSocket, abstractUnixSocket, http, http10, http11,
                  http2, http09, noHttp09, rawTransfer, silent, showError].map { .option($0) }
 
     /// The sections of `pekit request --help`, in order.
