@@ -82,10 +82,10 @@ final class Exchange {
     /// (interim 1xx responses are replaced by the final one), an empty line ends it.
     func headerLine(_ raw: UnsafeRawBufferPointer) {
         if tracesReads, let trace { trace(.headerIn, Array(raw)) }
-        // A status line after a final head is libcurl's own next request of the transfer (it
-        // answers a proxy's 407 itself, --proxy-digest/--proxy-anyauth): a new block, not a
-        // trailer (a field name cannot hold "/").
-        if headersOver, raw.count >= 5, raw[0] == 0x48, raw[1] == 0x54, raw[2] == 0x54, raw[3] == 0x50, raw[4] == 0x2F {
+        // After a 407 a status line is libcurl's own next request of the transfer (it answers
+        // the proxy's challenge itself, --proxy-digest/--proxy-anyauth): a new block. After any
+        // other answer such a line is a trailer, as libcurl reads one.
+        if headersOver, response.status == 407, raw.count >= 5, raw[0] == 0x48, raw[1] == 0x54, raw[2] == 0x54, raw[3] == 0x50, raw[4] == 0x2F {
             headersOver = false
             discardBody = false
         }

@@ -12,7 +12,6 @@ enum CurlFlagTable {
 
     // The reasons, one per kind of flag.
     private static let proxyTLS = "TLS to an HTTPS proxy itself: pekit checks the proxy's certificate against the system's CAs and takes no option of its own for it yet"
-    private static let proxyAuth = "authentication with the proxy beyond -U's Basic (Digest, NTLM, Negotiate, a challenge round): not yet"
     private static let proxyOther = "a proxy feature beyond -x, -U, SOCKS, -p and --noproxy: not yet"
     private static let notSpoken = "an authentication scheme pekit does not speak: NTLM and Negotiate (SPNEGO, GSS-API) are deprecated or need a Kerberos realm; not planned"
     private static let tlsTuning = "TLS tuning beyond --cacert, -k and client certificates (versions, ciphers, pinning, revocation, sessions): not yet"
@@ -28,7 +27,6 @@ enum CurlFlagTable {
         for name in ["proxy-cacert", "proxy-capath", "proxy-cert", "proxy-cert-type", "proxy-ciphers", "proxy-crlfile", "proxy-insecure", "proxy-key",
                      "proxy-key-type", "proxy-pass", "proxy-pinnedpubkey", "proxy-ssl-allow-beast", "proxy-ssl-auto-client-cert", "proxy-tls13-ciphers",
                      "proxy-tlsauthtype", "proxy-tlspassword", "proxy-tlsuser", "proxy-tlsv1"] { out[name] = proxyTLS }
-        for name in ["proxy-anyauth", "proxy-basic", "proxy-digest"] { out[name] = proxyAuth }
         for name in ["proxy-header", "proxy1.0", "preproxy", "haproxy-protocol", "socks5-basic"] { out[name] = proxyOther }
         for name in ["ntlm", "ntlm-wb", "negotiate", "service-name", "proxy-negotiate", "proxy-ntlm", "proxy-service-name", "socks5-gssapi",
                      "socks5-gssapi-nec", "socks5-gssapi-service"] { out[name] = notSpoken }
@@ -36,7 +34,7 @@ enum CurlFlagTable {
                      "pinnedpubkey", "random-file", "ssl-allow-beast", "ssl-auto-client-cert", "ssl-no-revoke", "ssl-revoke-best-effort", "tls13-ciphers",
                      "tlsauthtype", "tlspassword", "tlsuser", "tlsv1", "tlsv1.0", "tlsv1.1", "tlsv1.2", "tlsv1.3", "tls-max"] { out[name] = tlsTuning }
         for name in ["dns-servers", "happy-eyeballs-timeout-ms", "interface", "keepalive-time", "no-keepalive", "local-port", "tcp-fastopen",
-                     "tcp-nodelay", "limit-rate", "speed-limit", "speed-time", "expect100-timeout", "parallel-immediate", "retry-connrefused",
+                     "tcp-nodelay", "limit-rate", "speed-limit", "speed-time", "parallel-immediate", "retry-connrefused",
                      "doh-url", "doh-insecure", "doh-cert-status"] { out[name] = connection }
         for name in ["http2-prior-knowledge", "http3", "http3-only"] { out[name] = httpVersions }
         out["alt-svc"] = caches
