@@ -45,8 +45,13 @@ final class ConnectionRouteTests: XCTestCase {
         return lines.dropFirst(count).compactMap { line -> String? in
             guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: String],
                   let bytes = object["bytes"].flatMap({ Data(base64Encoded: $0) }) else { return nil }
-            return object["kind", default: ""] + " " + bytes.map { (0x20..<0x7F).contains($0) || $0 == 0x0A || $0 == 0x0D ? String(UnicodeScalar($0)) : String(format: "\\x%02x", $0) }.joined()
+            return object["kind", default: ""] + " " + Self.shown(Array(bytes))
         }
+    }
+
+    /// Bytes as the handshakes are compared: printable ASCII as it is, the rest as \xNN.
+    private static func shown(_ bytes: [UInt8]) -> String {
+        bytes.map { (0x20..<0x7F).contains($0) || $0 == 0x0A || $0 == 0x0D ? String(UnicodeScalar($0)) : String(format: "\\x%02x", $0) }.joined()
     }
 
     private func handshakeCount() throws -> Int { try handshakes(after: 0).count }
@@ -75,7 +80,8 @@ final class ConnectionRouteTests: XCTestCase {
 
     func testSOCKSProxiesAsCurlSpeaksThem() throws {
         let proxy = "127.0.0.1:\(routes.proxy)", port = server.httpPort
-        let p = String(format: "\\x%02x\\x%02x", port >> 8, port & 0xFF)
+        // The port's two bytes, shown as the handshakes are (a byte may be printable).
+        let p = Self.shown([UInt8(port >> 8), UInt8(port & 0xFF)])
         // SOCKS4 and SOCKS5 are given the address; SOCKS4a and SOCKS5 with the name, the name.
         try assertSameAsCurl(["--socks4", proxy], "http://127.0.0.1:\(port)/s4", handshake: "socks4 \\x04\\x01\(p)\\x7f\\x00\\x00\\x01\\x00")
         try assertSameAsCurl(["--socks4a", proxy], "http://localhost:\(port)/s4a", handshake: "socks4a \\x04\\x01\(p)\\x00\\x00\\x00\\x01\\x00localhost\\x00")
