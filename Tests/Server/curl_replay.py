@@ -509,25 +509,18 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
-    run = sub.add_parser("run", help="run fixtures through a client, print the results as JSON")
-    run.add_argument("--fixtures", required=True)
-    run.add_argument("--client", choices=["curl", "pekit"], required=True)
-    run.add_argument("--pekit", default=os.environ.get("PEKIT_BIN", "pekit"))
-    run.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
-    run.add_argument("--only", default="")
-    run.add_argument("--json", default="-")
-    compare = sub.add_parser("compare", help="run fixtures through pekit, compare with curl")
-    compare.add_argument("--fixtures", required=True)
-    compare.add_argument("--pekit", default=os.environ.get("PEKIT_BIN", "pekit"))
-    compare.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
-    compare.add_argument("--only", default="")
-    compare.add_argument("--json", default="-")
-    expect = sub.add_parser("expect", help="run fixtures through pekit, compare with what curl's tests expect")
-    expect.add_argument("--fixtures", required=True)
-    expect.add_argument("--pekit", default=os.environ.get("PEKIT_BIN", "pekit"))
-    expect.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
-    expect.add_argument("--only", default="")
-    expect.add_argument("--json", default="-")
+    helps = {"run": "run fixtures through a client, print the results as JSON",
+             "compare": "run fixtures through pekit, compare with curl",
+             "expect": "run fixtures through pekit, compare with what curl's tests expect"}
+    for name, text in helps.items():
+        command = sub.add_parser(name, help=text)
+        command.add_argument("--fixtures", required=True)
+        if name == "run":
+            command.add_argument("--client", choices=["curl", "pekit"], required=True)
+        command.add_argument("--pekit", default=os.environ.get("PEKIT_BIN", "pekit"))
+        command.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
+        command.add_argument("--only", default="")
+        command.add_argument("--json", default="-")
     args = parser.parse_args()
     if os.sep in args.pekit:
         args.pekit = os.path.abspath(args.pekit)

@@ -53,8 +53,11 @@ final class PlainConnection {
         return PlainConnection(fd: fd, address: address, port: port, key: key)
     }
 
-    /// The connection's own address and port (getsockname), as `%{local_ip}` shows them.
-    func localEnd() -> (address: String, port: Int) {
+    /// The connection's own address and port, as `%{local_ip}` shows them: asked of the socket
+    /// once (getsockname), not for every request the connection carries.
+    private(set) lazy var localEnd: (address: String, port: Int) = askLocalEnd()
+
+    private func askLocalEnd() -> (address: String, port: Int) {
         var storage = sockaddr_storage()
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
         let got = withUnsafeMutablePointer(to: &storage) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }

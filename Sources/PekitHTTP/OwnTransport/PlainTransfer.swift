@@ -187,7 +187,7 @@ final class PlainTransfer {
             response.timing.total = end - start
             response.remoteAddress = connection.address
             response.remotePort = connection.port
-            (response.localAddress, response.localPort) = connection.localEnd()
+            (response.localAddress, response.localPort) = connection.localEnd
             response.connections = reused ? 0 : 1
             return response
         })
