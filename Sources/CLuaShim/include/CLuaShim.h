@@ -28,6 +28,8 @@ static inline const char *pekit_typename_at(lua_State *L, int i) { return luaL_t
 static inline size_t pekit_gc_bytes(lua_State *L) { return (size_t)lua_gc(L, LUA_GCCOUNT) * 1024 + (size_t)lua_gc(L, LUA_GCCOUNTB); } // lua_gc is variadic
 // The collector's work for `kb` KB of new memory, done now (lua_gc is variadic); returns whether a cycle ended.
 static inline int pekit_gc_step(lua_State *L, int kb) { return lua_gc(L, LUA_GCSTEP, kb); }
+// A whole collection now (lua_gc is variadic): handles Lua no longer reaches release their Swift objects.
+static inline void pekit_gc_collect(lua_State *L) { lua_gc(L, LUA_GCCOLLECT); }
 
 // ---- The allocator: a memory cap that applies only while Lua code runs ----
 /// A new state whose allocations are counted; `limit` bytes (0 = none) are enforced while

@@ -256,4 +256,7 @@ public struct LatencyHistogram: Sendable, Equatable {
 
     /// The number of counts (what a log entry's layout implies).
     var countsLength: Int { counts.count }
+
+    /// The bytes its counts take (fixed by the layout: about 184 KB for 1 µs to an hour at 3 digits).
+    public var footprint: Int { counts.count * MemoryLayout<Int64>.stride }
 }

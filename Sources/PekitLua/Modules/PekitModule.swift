@@ -13,7 +13,7 @@ import PekitCore
 package enum PekitModule {
     /// The modules. Adding a module is one type and one row here (docs/BRIDGE.md, "Adding a module").
     static let modules: [LuaModule.Type] = [CharsetModule.self, QueryModule.self, CryptoModule.self, TimeModule.self, SignModule.self,
-                                            JWTModule.self, HARModule.self, TaskModule.self, PolicyModule.self, PluginsModule.self,
+                                            JWTModule.self, HARModule.self, HistogramModule.self, TaskModule.self, PolicyModule.self, PluginsModule.self,
                                             CookiesModule.self, RequestModule.self, HTTPModule.self, URLModule.self, RegexModule.self, TextModule.self, XMLModule.self]
 
     /// Builds the `pekit` table in `runtime`, makes it the global `pekit` and what `require "pekit"` returns.

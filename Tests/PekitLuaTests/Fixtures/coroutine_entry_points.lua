@@ -40,6 +40,11 @@ case("query.compare", function() return pekit.query.compare({ s = "a b", l = { 1
 case("query.check", function() return pekit.query.check({ a = { 1, 2 } }, "qs", "rack") end)
 case("json", function() return pekit.json.encode({ a = 1, b = { true, pekit.null } }), pekit.json.decode('{"x":[1,{"y":null}]}') end)
 case("json error", function() return pekit.json.decode("[1,") end)
+case("histogram", function()
+  local h = pekit.histogram{ digits = 2 }
+  h:record(1500, 3) h:record_corrected(40000, 10000)
+  return h:count(), h:percentile(50), h:max(), #h:distribution(), pcall(h.record, h, -1)
+end)
 case("policy.get", function() return pekit.policy.get("afnetworking") end)
 case("policy.define", function() return pekit.policy.define{ name = "co-test", extends = "rfc3986", allowed = "[]", order = function(a, b) return a < b end } end)
 case("policy.define used", function() return pcall(pekit.encode, "[x y]", "co-test") end)

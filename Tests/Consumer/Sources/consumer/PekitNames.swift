@@ -13,7 +13,7 @@ import PekitCrypto
 import PekitHTTP
 import SwiftyJSON
 
-/// The 98 names, each resolved to pekit's type.
+/// The 99 names, each resolved to pekit's type.
 enum PekitNames {
     typealias AWSSigV4Name = AWSSigV4
     typealias AcceptLanguageName = AcceptLanguage
@@ -56,6 +56,7 @@ enum PekitNames {
     typealias JSONPathName = JSONPath
     typealias JSONTextName = JSONText
     typealias JWTName = JWT
+    typealias LatencyHistogramName = LatencyHistogram
     typealias MemoryBudgetName = MemoryBudget
     typealias MultipartBodyName = MultipartBody
     typealias NamedPolicyOptionName = any NamedPolicyOption
