@@ -20,8 +20,11 @@ public struct LatencyHistogram: Sendable, Equatable {
     private var counts: [Int64]
     private var minRecorded = Int64.max, maxRecorded: Int64 = 0
     private let unitMagnitude: Int, subBucketHalfCountMagnitude: Int
-    private let subBucketCount: Int64, subBucketHalfCount: Int64, subBucketMask: Int64
-    let bucketCount: Int
+    private let subBucketHalfCount: Int64, subBucketMask: Int64
+    /// The layout's buckets (powers of two of the range) and sub-buckets in each (its precision),
+    /// as HdrHistogram's `.hgrm` footer states them.
+    public let bucketCount: Int
+    public let subBucketCount: Int64
 
     /// Why a histogram cannot be made, or a value not recorded.
     public enum Failure: Error, Equatable, CustomStringConvertible {

@@ -415,6 +415,7 @@ package enum HTTPModule: LuaModule {
         // A function, not a field: curl_version() initialises libcurl's TLS and LDAP libraries,
         // which every pekit start-up would otherwise pay for.
         installBatchFunctions(into: http, in: runtime)
+        installLoadFunction(into: http, in: runtime)
         installEvents(into: http, in: runtime)
         setFunction(http, "pekit.http", "curl_version") { call in call.stack.push(PekitClient.curlVersion); return 1 }
         setFunction(http, "pekit.http", "decode") { call in

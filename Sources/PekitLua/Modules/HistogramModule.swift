@@ -44,6 +44,11 @@ enum HistogramModule: LuaModule {
         return Int64(number.rounded(.towardZero))
     }
 
+    /// Pushes a handle for `histogram` (the module installed).
+    static func push(_ histogram: LatencyHistogram, in runtime: LuaRuntime) {
+        state(runtime).histograms.push(Box(histogram), in: runtime)
+    }
+
     static func install(in runtime: LuaRuntime, into pekit: Int32) {
         let stack = runtime.stack
         let setFunction = runtime.setFunction

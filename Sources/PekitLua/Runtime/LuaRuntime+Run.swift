@@ -105,6 +105,15 @@ extension LuaRuntime {
         try call(nargs, results: results)
     }
 
+    /// Runs `body` with Ctrl-C caught instead of ending the process: `interrupted()` says whether
+    /// it came (`pekit load` then ends its run and reports what it measured). Lua code running
+    /// meanwhile stops at its next instruction, as under `callCatchingInterrupts`.
+    package static func catchingInterrupts<T>(_ body: (_ interrupted: @escaping () -> Bool) throws -> T) rethrows -> T {
+        pekit_catch_interrupts()
+        defer { pekit_release_interrupts() }
+        return try body { pekit_interrupt_pending() != 0 }
+    }
+
     /// The pretty form of the value at `index` (nested tables, sorted keys, cycles marked).
     /// - Parameter fold: show only the start of long strings (the REPL).
     public func inspect(at index: Int32, fold: Bool = false) -> String {

@@ -1,0 +1,224 @@
+import PekitCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Runs a load plan: sends the requests a source gives, on one `HTTPEngine` (the path every
+/// other send takes: pekit's own HTTP/1.1 transport where it applies, libcurl elsewhere), and
+/// records what came back in a `LoadResult`.
+///
+/// The source and the check run on the thread that calls `run` (a Lua function may be either).
+/// Memory does not grow with the run's length: histograms have a fixed size, and the timeline
+/// takes a few bytes a second.
+///
+/// At the end of a `duration`, requests still in flight are not waited for. One that has waited
+/// longer than every answer of the run counts as a timeout (a server that stopped answering is
+/// not hidden by leaving its requests out); the others are reported as `unanswered`.
+public final class LoadRunner {
+    /// The request numbered `n` (0, 1, …, warm-up requests included) and its send options, or
+    /// nil to end the run early.
+    public typealias Source = (_ n: Int) throws -> (request: PekitRequest, options: SendOptions)?
+    /// Why an answer does not count as a success, or nil when it does.
+    public typealias Check = (PekitResponse) -> String?
+
+    /// Where a run is, for a progress line (about five times a second).
+    public struct Progress: Sendable {
+        /// Seconds since the run started (the warm-up included).
+        public var elapsed: Double
+        /// Whether the warm-up is still going on.
+        public var warmingUp: Bool
+        public var requests: Int64, errors: Int64
+        /// Requests ended in the last second.
+        public var recentRate: Double
+        /// The measured latencies so far (microseconds).
+        public var p50: Int64, p99: Int64
+        /// The share of the run done (0 to 1), by time or by requests.
+        public var done: Double
+    }
+
+    let plan: LoadPlan
+    let source: Source
+    let check: Check?
+    let naming: HTTPError.Naming
+
+    /// - Parameters:
+    ///   - plan: connections, schedule, length (validated by `run`).
+    ///   - source: the requests, one call each.
+    ///   - check: nil to count an answer of 400 or more as an error (`status`); otherwise its
+    ///     verdict (`check`), the status aside.
+    ///   - naming: how error messages name options (the command line's flags, Lua's fields).
+    public init(plan: LoadPlan, source: @escaping Source, check: Check? = nil, naming: HTTPError.Naming = .swift) {
+        self.plan = plan
+        self.source = source
+        self.check = check
+        self.naming = naming
+    }
+
+    /// A request in flight: when it started and when the schedule meant it to.
+    private final class Flight {
+        let started: Double, intended: Double, measured: Bool
+        var over = false
+        init(started: Double, intended: Double, measured: Bool) { self.started = started; self.intended = intended; self.measured = measured }
+    }
+
+    /// Raised when the run ends: the sends still in flight stop.
+    private final class EndFlag: @unchecked Sendable { var raised = false }
+
+    /// Runs the plan.
+    /// - Parameters:
+    ///   - progress: called about five times a second, and once at the end.
+    ///   - stop: asked between steps; true ends the run as its duration would (Ctrl-C).
+    /// - Returns: what was measured.
+    /// - Throws: `LoadPlan.Invalid`; the source's error (the run stops there, nothing returned).
+    public func run(progress: ((Progress) -> Void)? = nil, stop: (() -> Bool)? = nil) throws -> LoadResult {
+        try plan.validate()
+        var result = try LoadResult(plan: plan)
+        let engine = try HTTPEngine()
+        let flag = EndFlag()
+        let start = UnixTime.monotonic()
+        let measureFrom = start + plan.warmup
+        let end = plan.duration.map { measureFrom + $0 }
+        let interval = plan.rate.map { 1 / $0 }
+        var nextIntended = start
+        var launched = 0, measuredLaunched = 0
+        var flights: [Flight] = []
+        var sourceDone = false
+        var lastProgress = start, lastCount: Int64 = 0, lastCountAt = start, recentRate = 0.0
+        var failure: Error?
+
+        func record(_ flight: Flight, _ outcome: Result<PekitResponse, Error>) {
+            flight.over = true
+            guard !flag.raised else { return }
+            guard flight.measured else { result.warmupRequests += 1; return }
+            let now = UnixTime.monotonic()
+            result.requests += 1
+            let second = Swift.max(0, Int(now - measureFrom))
+            while result.timeline.count <= second { result.timeline.append(LoadResult.Second()) }
+            result.timeline[second].requests += 1
+            var problem: (kind: String, message: String)?
+            switch outcome {
+            case .failure(let error):
+                problem = (LoadResult.kind(of: error), (error as? HTTPError)?.message(naming) ?? "\(error)")
+            case .success(let response):
+                result.statuses[response.status, default: 0] += 1
+                result.bytesReceived += Int64(response.bodyLength)
+                let micro = { (seconds: Double) in Swift.min(Int64((seconds * 1e6).rounded()), 3_600_000_000) }
+                try? result.latency.record(micro(now - flight.started))
+                try? result.corrected?.record(micro(now - flight.intended))
+                let t = response.timing
+                for (i, value) in [t.dns, t.connect, t.tls, t.firstByte, t.total].enumerated() {
+                    try? result.phases[i].histogram.record(micro(Swift.max(0, value)))
+                }
+                if let check {
+                    if let why = check(response) { problem = ("check", why) }
+                } else if response.status >= 400 {
+                    problem = ("status", "HTTP \(response.status)")
+                }
+            }
+            if let problem {
+                result.errors[problem.kind, default: 0] += 1
+                result.timeline[second].errors += 1
+                result.note(problem.message)
+            }
+        }
+
+        func launch(intended: Double) throws {
+            guard let (request, given) = try source(launched) else {
+                sourceDone = true
+                return
+            }
+            var options = given
+            if options.timeoutSeconds == nil { options.timeoutSeconds = plan.timeout }
+            options.isCancelled = { flag.raised }
+            let now = UnixTime.monotonic()
+            let flight = Flight(started: now, intended: Swift.min(intended, now), measured: now >= measureFrom)
+            launched += 1
+            if flight.measured { measuredLaunched += 1 }
+            flights.append(flight)
+            engine.add(request, options: options) { record(flight, $0) }
+        }
+
+        func report(_ now: Double) {
+            guard let progress else { return }
+            if now - lastCountAt >= 1 {
+                recentRate = Double(result.requests - lastCount) / (now - lastCountAt)
+                lastCount = result.requests
+                lastCountAt = now
+            }
+            let done: Double
+            if let end { done = Swift.min(1, Swift.max(0, (now - start) / (end - start))) } else if let n = plan.requests {
+                done = Double(result.requests) / Double(n)
+            } else { done = 0 }
+            progress(Progress(elapsed: now - start, warmingUp: now < measureFrom, requests: result.requests, errors: result.errorCount,
+                              recentRate: recentRate, p50: result.latency.value(atPercentile: 50), p99: result.latency.value(atPercentile: 99), done: done))
+        }
+
+        var stopped = false
+        while true {
+            var now = UnixTime.monotonic()
+            if let end, now >= end { break }
+            if stop?() == true { stopped = true; break }
+            flights.removeAll { $0.over }
+            let allSent = sourceDone || (plan.requests.map { measuredLaunched >= $0 } ?? false)
+            if allSent && flights.isEmpty { break }
+            if !allSent {
+                do {
+                    if let interval {
+                        while flights.count < plan.connections, nextIntended <= now, !sourceDone, plan.requests.map({ measuredLaunched < $0 }) ?? true {
+                            try launch(intended: nextIntended)
+                            nextIntended += interval
+                        }
+                    } else {
+                        while flights.count < plan.connections, !sourceDone, plan.requests.map({ measuredLaunched < $0 }) ?? true {
+                            try launch(intended: now)
+                        }
+                    }
+                } catch {
+                    failure = error
+                    break
+                }
+            }
+            now = UnixTime.monotonic()
+            var wait = 0.05
+            if interval != nil && !allSent { wait = Swift.min(wait, Swift.max(0, nextIntended - now)) }
+            if let end { wait = Swift.min(wait, Swift.max(0, end - now)) }
+            if engine.pending > 0 {
+                engine.step(timeout: wait)
+            } else if wait > 0 {
+                var t = timespec(tv_sec: 0, tv_nsec: Int(wait * 1e9))
+                nanosleep(&t, nil)
+            }
+            now = UnixTime.monotonic()
+            if now - lastProgress >= 0.2 {
+                lastProgress = now
+                report(now)
+            }
+        }
+        let finished = UnixTime.monotonic()
+        result.seconds = Swift.max(0, (end.map { Swift.min($0, finished) } ?? finished) - measureFrom)
+        if stopped { result.seconds = Swift.max(0, finished - measureFrom) }
+        // What is still in flight: a request that waited longer than every answer is a timeout.
+        let longest = Double(result.latency.max) / 1e6
+        for flight in flights where !flight.over && flight.measured {
+            if finished - flight.started > longest {
+                result.requests += 1
+                result.errors["timeout", default: 0] += 1
+                result.note("no answer in \(Int((finished - flight.started) * 1000)) ms, when the run ended")
+                if !result.timeline.isEmpty { result.timeline[result.timeline.count - 1].errors += 1 }
+            } else {
+                result.unanswered += 1
+            }
+        }
+        if let interval {
+            // The schedule's starts that never went out (every connection was busy).
+            let due = Int64(((end.map { Swift.min($0, finished) } ?? finished) - start) / interval)
+            result.behind = Swift.max(0, due - Int64(launched))
+            if plan.requests != nil { result.behind = 0 }
+        }
+        flag.raised = true
+        while engine.pending > 0 { engine.step(timeout: 0.05) }
+        report(UnixTime.monotonic())
+        if let failure { throw failure }
+        return result
+    }
+}
