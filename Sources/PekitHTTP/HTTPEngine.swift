@@ -43,6 +43,9 @@ public final class HTTPEngine {
     private let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 65_536, alignment: 16)
     private var pollList: [pollfd] = []
     private var waitList: [curl_waitfd] = []
+    /// When the last step's wait ended (monotonic seconds): the answers its completions report were
+    /// there by then, however long the completions before theirs took (`LoadRunner` measures to it).
+    public private(set) var wokeAt = 0.0
     /// Inside `step` (libcurl's callbacks may run user code that must not start another step here).
     public private(set) var isRunning = false
     /// A descriptor whose readability cuts a wait short (the read end of `AsyncDriver`'s pipe:
@@ -131,6 +134,7 @@ public final class HTTPEngine {
                 _ = pekit_curl.multi_poll(multi, &waitList, UInt32(waitList.count), idleBefore ? 0 : milliseconds, &events)
                 for (k, entry) in plain.enumerated() { entry.transfer.ready = waitList[k].revents != 0 }
             }
+            wokeAt = UnixTime.monotonic()
             if !plain.isEmpty { stepPlain() }
             if !running.isEmpty, let multi = multiHandle {
                 var stillRunning: Int32 = 0
