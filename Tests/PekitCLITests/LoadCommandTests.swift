@@ -1,0 +1,163 @@
+import Foundation
+import PekitTestSupport
+import XCTest
+
+/// `pekit load` (issue 75) against the local test server: what each output format shows, the
+/// thresholds' exit status, a script's request function and check, `--compare`, and the Lua
+/// function the command's scripts share (`pekit.http.load`).
+final class LoadCommandTests: XCTestCase {
+    private var server: TestServer!
+    private var directory: URL!
+
+    override func setUpWithError() throws {
+        server = try TestServer.shared()
+        directory = try makeTemporaryDirectory("load")
+    }
+
+    private func json(_ text: String) throws -> [String: Any] {
+        try XCTUnwrap(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+    }
+
+    func testTheJSONCarriesEverythingMeasured() throws {
+        let r = try PekitProcess.run(["load", "\(server.base)/echo", "-n", "40", "-c", "4", "-o", "json", "--no-progress"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.stderr, "")
+        let run = try json(r.stdout)
+        XCTAssertEqual(run["target"] as? String, "\(server.base)/echo")
+        XCTAssertEqual(run["model"] as? String, "closed")
+        XCTAssertEqual(run["connections"] as? Int, 4)
+        XCTAssertEqual(run["requests"] as? Int, 40)
+        XCTAssertEqual(run["statuses"] as? [String: Int], ["200": 40])
+        XCTAssertEqual((run["errors"] as? [String: Any])?["total"] as? Int, 0)
+        XCTAssertEqual(run["latency_unit"] as? String, "us")
+        let latency = try XCTUnwrap(run["latency"] as? [String: Any])
+        XCTAssertTrue(latency["corrected"] is NSNull)
+        let recorded = try XCTUnwrap(latency["recorded"] as? [String: Any])
+        XCTAssertEqual(recorded["count"] as? Int, 40)
+        XCTAssertEqual(Array((recorded.keys.sorted())), ["count", "max", "mean", "min", "p50", "p75", "p90", "p99", "p99.9", "p99.99", "p99.999", "stddev"])
+        let p50 = try XCTUnwrap(recorded["p50"] as? Int), p99 = try XCTUnwrap(recorded["p99"] as? Int), max = try XCTUnwrap(recorded["max"] as? Int)
+        XCTAssertTrue(0 < p50 && p50 <= p99 && p99 <= max, "\(p50) \(p99) \(max)")
+        XCTAssertEqual((run["phases"] as? [String: Any])?.keys.sorted(), ["connect", "dns", "first byte", "tls", "total"])
+        let timeline = try XCTUnwrap(run["timeline"] as? [[String: Int]])
+        XCTAssertEqual(timeline.reduce(0) { $0 + ($1["requests"] ?? 0) }, 40)
+    }
+
+    func testTheTextSummaryAndThresholds() throws {
+        let r = try PekitProcess.run(["load", "\(server.base)/echo", "-n", "25", "-c", "5", "--no-progress",
+                                      "--threshold", "errors==0", "--threshold", "rps > 1e12", "--threshold", "p99<60s"])
+        XCTAssertEqual(r.status, 99, "a threshold that does not hold: k6's status")
+        let lines = r.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        XCTAssertEqual(lines[0], "load \(server.base)/echo: 25 requests, 5 connections (closed model)")
+        XCTAssertTrue(lines[3].hasPrefix("  recorded     "), lines[3])
+        XCTAssertTrue(lines.contains { $0.hasPrefix("  25 requests in ") }, r.stdout)
+        XCTAssertTrue(lines.contains("  statuses: 200 ×25"), r.stdout)
+        XCTAssertTrue(lines.contains("  errors: 0"), r.stdout)
+        XCTAssertTrue(lines.contains("  ✓ errors==0  (0)"), r.stdout)
+        XCTAssertTrue(lines.contains { $0.hasPrefix("  ✗ rps > 1e12  (") && $0.hasSuffix("/s)") }, r.stdout)
+        XCTAssertTrue(lines.contains { $0.hasPrefix("  ✓ p99<60s  (") }, r.stdout)
+
+        let failing = try PekitProcess.run(["load", "\(server.base)/status/503", "-n", "6", "-c", "2", "--no-progress", "--threshold", "errors<50%"])
+        XCTAssertEqual(failing.status, 99)
+        XCTAssertTrue(failing.stdout.contains("  statuses: 503 ×6\n"), failing.stdout)
+        XCTAssertTrue(failing.stdout.contains("  errors: 6 (100.00%): status 6\n    6 × HTTP 503\n"), failing.stdout)
+        XCTAssertTrue(failing.stdout.contains("  ✗ errors<50%  (100.000%)\n"), failing.stdout)
+    }
+
+    /// HdrHistogram's percentile distribution in its own layout (what its plotter reads).
+    func testTheHgrmAndCSVOutputsAreHdrHistogramsLayout() throws {
+        let r = try PekitProcess.run(["load", "\(server.base)/echo", "-n", "30", "-c", "3", "-o", "hgrm", "--no-progress"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let lines = r.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        XCTAssertEqual(lines[0], "       Value     Percentile TotalCount 1/(1-Percentile)")
+        XCTAssertEqual(lines[1], "")
+        XCTAssertTrue(lines[2].range(of: #"^ +\d+\.\d{3} 0\.000000000000 +1 +1\.00$"#, options: .regularExpression) != nil, lines[2])
+        let last = lines[lines.count - 5]
+        XCTAssertTrue(last.range(of: #"^ +\d+\.\d{3} 1\.000000000000 +30$"#, options: .regularExpression) != nil, last)
+        XCTAssertTrue(lines[lines.count - 4].hasPrefix("#[Mean    = "))
+        XCTAssertTrue(lines[lines.count - 3].range(of: #"^#\[Max     = +\d+\.\d{3}, Total count    = +30\]$"#, options: .regularExpression) != nil, lines[lines.count - 3])
+        XCTAssertEqual(lines[lines.count - 2], "#[Buckets =           22, SubBuckets     =         2048]")
+        let csv = try PekitProcess.run(["load", "\(server.base)/echo", "-n", "10", "-c", "2", "-o", "csv", "--no-progress"])
+        let rows = csv.stdout.split(separator: "\n").map(String.init)
+        XCTAssertEqual(rows.first, "\"Value\",\"Percentile\",\"TotalCount\",\"1/(1-Percentile)\"")
+        XCTAssertTrue(rows.last?.hasSuffix(",1.000000000000,10,Infinity") == true, csv.stdout)
+    }
+
+    func testAScriptGivesEachRequestAndChecksEachAnswer() throws {
+        let script = directory.appendingPathComponent("load.lua")
+        try """
+            local base = arg[1]
+            function request(n)
+              if n > 30 then return nil end
+              return { url = base .. "/echo?n=" .. n, method = "POST", body = "x" }
+            end
+            function check(r)
+              local echo = r:json()
+              local n = tonumber(echo.target:match("n=(%d+)"))
+              if echo.method ~= "POST" then return "not a POST" end
+              if n % 2 == 1 then return "odd " .. n end
+            end
+            """.write(to: script, atomically: true, encoding: .utf8)
+        let r = try PekitProcess.run(["load", script.path, "-c", "3", "-z", "30s", "-o", "json", "--no-progress", server.base])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let run = try json(r.stdout)
+        XCTAssertEqual(run["requests"] as? Int, 30, "the function's nil ends the run")
+        XCTAssertEqual((run["errors"] as? [String: Any])?["check"] as? Int, 15)
+        let text = try PekitProcess.run(["load", script.path, "-c", "1", "-n", "4", "--no-progress", server.base])
+        XCTAssertTrue(text.stdout.contains("  errors: 2 (50.00%): check 2\n    2 × odd 1\n"), text.stdout)
+
+        try "request = 42".write(to: script, atomically: true, encoding: .utf8)
+        let bad = try PekitProcess.run(["load", script.path, "-n", "1", "--no-progress"])
+        XCTAssertEqual(bad.status, 1)
+        XCTAssertEqual(bad.stderr, "pekit load: \(script.path): invalid URL \"42\": expected scheme://host\n")
+        try "x = 1".write(to: script, atomically: true, encoding: .utf8)
+        let none = try PekitProcess.run(["load", script.path, "-n", "1", "--no-progress"])
+        XCTAssertEqual(none.stderr, "pekit load: \(script.path): no request to send: give request = a URL, a request table or a function returning one\n")
+    }
+
+    func testCompareShowsTheEarlierRunBeside() throws {
+        let first = try PekitProcess.run(["load", "\(server.base)/echo", "-n", "20", "-c", "2", "-o", "json", "--no-progress"])
+        let file = directory.appendingPathComponent("run.json")
+        try first.stdout.write(to: file, atomically: true, encoding: .utf8)
+        let second = try PekitProcess.run(["load", "\(server.base)/echo", "-n", "20", "-c", "2", "--no-progress", "--compare", file.path])
+        XCTAssertEqual(second.status, 0, second.stderr)
+        let tail = second.stdout.components(separatedBy: "\n\n").last ?? ""
+        let lines = tail.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.first, "              \(file.path) this run        change")
+        XCTAssertEqual(lines.map { String($0.prefix(14)) }, ["              ", "requests/s    ", "errors        ", "recorded p50  ", "recorded p75  ", "recorded p90  ",
+                                                             "recorded p99  ", "recorded p99.9", "recorded p99.9", "recorded p99.9", "recorded max  "])
+        let notRun = directory.appendingPathComponent("other.json")
+        try "{\"a\": 1}".write(to: notRun, atomically: true, encoding: .utf8)
+        let bad = try PekitProcess.run(["load", "\(server.base)/echo", "-n", "2", "--no-progress", "--compare", notRun.path])
+        XCTAssertEqual(bad.stderr, "pekit load: --compare \(notRun.path): not the JSON of a pekit load run (no \"latency\")\n")
+    }
+
+    func testUsageErrorsNameTheOption() throws {
+        for (args, message) in [([], "give a URL or a Lua script"),
+                                (["--rate", "abc", "http://x/"], "--rate takes requests a second (100, 100/s, 6000/m), not 'abc'"),
+                                (["-z", "soon", "http://x/"], "--duration takes a duration (10s, 500ms, 2m, 1h), not 'soon'"),
+                                (["--threshold", "p99", "http://x/"], "--threshold 'p99': no comparison (write METRIC<VALUE, e.g. p99<200ms or errors<0.1%)"),
+                                (["--threshold", "latency<2", "http://x/"], "--threshold 'latency<2': unknown metric 'latency' (p50, p99.9, min, mean, max, errors, rps, requests)"),
+                                (["-o", "xml", "http://x/"], "--output takes text, json, hgrm or csv, not 'xml'"),
+                                (["-c", "0", "http://x/"], "--connections takes 1 to 10000 (got 0)"),
+                                (["-X", "POST", "s.lua"], "-X, -H, --data and --json are for a URL; a script sets its own request")] {
+            let r = try PekitProcess.run(["load"] + args)
+            XCTAssertEqual(r.status, 2, "\(args)")
+            XCTAssertEqual(r.stderr, "pekit load: \(message) (see 'pekit load --help')\n")
+        }
+    }
+
+    /// The Lua function the command's scripts share: a result table, its histograms usable.
+    func testPekitHTTPLoadFromLua() throws {
+        let r = try PekitProcess.run(["run", "-e", """
+            local run = pekit.http.load{ request = { url = "\(server.base)/echo", headers = { ["X-Load"] = "1" } }, connections = 2, requests = 12,
+                                         check = function(r)
+                                           for _, h in ipairs(r:json().headers) do if h[1] == "X-Load" then return h[2] == "1" end end
+                                           return false
+                                         end }
+            print(run.requests, run.errors.total, run.statuses[200], run.latency:count(), run.corrected, run.phases.total:count())
+            print(pcall(pekit.http.load, { request = "\(server.base)/echo" }))
+            """])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.stdout, "12\t0\t12\t12\tnil\t12\nfalse\tpekit.http.load: bad argument #1 (say how long the run is: duration = seconds or requests = N)\n")
+    }
+}
