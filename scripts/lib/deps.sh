@@ -25,6 +25,9 @@ pekit_missing_packages() {
         python3 -c 'import requests' >/dev/null 2>&1 || missing="$missing python3-requests"
         # The HTTP client figures are taken against nginx on loopback (a server that costs nothing).
         [ -x /usr/sbin/nginx ] || command -v nginx >/dev/null 2>&1 || missing="$missing nginx-light"
+        # pekit load's peers (issue 75): wrk and hey from Debian, locust from PyPI (scripts/bench).
+        command -v wrk >/dev/null 2>&1 || missing="$missing wrk"
+        command -v hey >/dev/null 2>&1 || missing="$missing hey"
         # ICU, the IDNA figures' yardstick (scripts/bench-tools/idna_icu.c); pekit itself uses none.
         [ -f /usr/include/unicode/uidna.h ] || missing="$missing libicu-dev"
         # ada (C++20), the URL figures' yardstick, built from PyPI's ada-url wheel by section_9_urls.py.
