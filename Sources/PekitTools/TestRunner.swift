@@ -24,6 +24,14 @@ public struct TestOutcome: Sendable {
     public var traceback: String?
     /// The last exchange of a failed test (the request as sent and as curl, the response's head, the jar's lines).
     public var exchange: String?
+
+    /// An outcome made outside a test file (`pekit load`'s thresholds, reported as tests).
+    public init(name: String, status: Status, seconds: Double = 0, message: String? = nil) {
+        self.name = name
+        self.status = status
+        self.seconds = seconds
+        self.message = message
+    }
 }
 
 /// One file's run: its tests' outcomes, or why it could not load.

@@ -161,3 +161,44 @@ final class LoadCommandTests: XCTestCase {
         XCTAssertEqual(r.stdout, "12\t0\t12\t12\tnil\t12\nfalse\tpekit.http.load: bad argument #1 (say how long the run is: duration = seconds or requests = N)\n")
     }
 }
+
+/// `pekit load --report html:FILE` in a real browser (Debian's chromium, headless), and the
+/// thresholds as pekit test's reports.
+final class LoadReportPageTests: XCTestCase {
+    func testThePageRendersItsPlotsInABrowser() throws {
+        let server = try TestServer.shared()
+        let dir = try makeTemporaryDirectory("load-report")
+        let run = try PekitProcess.run(["load", "\(server.base)/echo", "--rate", "40", "-z", "2s", "-c", "4", "--no-progress",
+                                        "--report", "html:out/load.html", "--report", "junit:out/load.xml",
+                                        "--threshold", "errors==0", "--threshold", "rps>1000"], directory: dir)
+        XCTAssertEqual(run.status, 99, run.stderr)
+        let page = dir.appendingPathComponent("out/load.html")
+        let html = try String(contentsOf: page, encoding: .utf8)
+        XCTAssertNil(html.range(of: #"(src|href)\s*=|@import|url\(|<script"#, options: .regularExpression), "the page refers to something outside it")
+
+        let dom = try TestHTMLReportTests.browse(["--dump-dom", page.absoluteString], in: dir)
+        XCTAssertEqual(dom.status, 0, dom.stderr)
+        let text = dom.stdout
+        func count(_ pattern: String) -> Int {
+            (try? NSRegularExpression(pattern: pattern).numberOfMatches(in: text, range: NSRange(text.startIndex..., in: text))) ?? -1
+        }
+        XCTAssertTrue(text.contains("<title>pekit load \(server.base)/echo</title>"), text)
+        XCTAssertTrue(text.contains(#"<p id="summary">80 requests in 2.00 s, 40.0 a second, 0 errors</p>"#), text)
+        XCTAssertEqual(count(#"<svg id="percentiles""#), 1)
+        XCTAssertEqual(count(#"<polyline class="corrected" points="[\d. ,]+"></polyline>"#), 1, text)
+        XCTAssertEqual(count(#"<polyline class="recorded" points="[\d. ,]+"></polyline>"#), 1, text)
+        XCTAssertEqual(count(#"<rect class="requests" "#), 2, "one bar a second")
+        XCTAssertEqual(count(#"<title>second 0: 40 requests, 0 errors</title>"#), 1, text)
+        XCTAssertTrue(text.contains("2s, 4 connections, 40 requests/s (open model)"), text)
+
+        let shot = dir.appendingPathComponent("out/load.png")
+        let picture = try TestHTMLReportTests.browse(["--window-size=1000,1100", "--screenshot=" + shot.path, page.absoluteString], in: dir)
+        XCTAssertEqual(picture.status, 0, picture.stderr)
+        XCTAssertEqual(Array(try Data(contentsOf: shot).prefix(8)), [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+
+        let junit = try String(contentsOf: dir.appendingPathComponent("out/load.xml"), encoding: .utf8)
+        XCTAssertTrue(junit.contains(#"<testsuites name="pekit test" tests="2" failures="1" errors="0""#), junit)
+        XCTAssertTrue(junit.contains(#"<testcase name="errors==0" classname="\#(server.base)/echo""#), junit)
+        XCTAssertTrue(junit.contains(#"<failure message="rps&gt;1000: the run's value is 40.0/s" type="failure">"#), junit)
+    }
+}

@@ -12,7 +12,7 @@ final class TestHTMLReportTests: XCTestCase {
         ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
-    func chromium(_ args: [String], in dir: URL) throws -> PekitResult {
+    static func browse(_ args: [String], in dir: URL) throws -> PekitResult {
         let browser = try XCTUnwrap(Self.chromium, "chromium is not installed (scripts/test installs it: apt-get install chromium)")
         // No sandbox (tests run as root in CI); no GPU, no network beyond the file.
         return try PekitProcess.run(program: URL(fileURLWithPath: browser),
@@ -42,7 +42,7 @@ final class TestHTMLReportTests: XCTestCase {
         XCTAssertNil(html.range(of: #"(src|href)\s*=|@import|url\("#, options: .regularExpression), "the page refers to something outside it")
         XCTAssertFalse(html.contains("sekrit-7f3a"))
 
-        let dom = try chromium(["--dump-dom", page.absoluteString], in: dir)
+        let dom = try Self.browse(["--dump-dom", page.absoluteString], in: dir)
         XCTAssertEqual(dom.status, 0, dom.stderr)
         let text = dom.stdout
         func count(_ pattern: String) -> Int {
@@ -63,7 +63,7 @@ final class TestHTMLReportTests: XCTestCase {
         XCTAssertTrue(text.contains("<p class=\"message\">skipped: not today</p>"), text)
 
         let shot = dir.appendingPathComponent("out/report/screenshot.png")
-        let picture = try chromium(["--window-size=1100,1400", "--screenshot=" + shot.path, page.absoluteString], in: dir)
+        let picture = try Self.browse(["--window-size=1100,1400", "--screenshot=" + shot.path, page.absoluteString], in: dir)
         XCTAssertEqual(picture.status, 0, picture.stderr)
         let png = try Data(contentsOf: shot)
         XCTAssertEqual(Array(png.prefix(8)), [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])

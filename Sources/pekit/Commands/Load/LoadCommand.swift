@@ -2,6 +2,7 @@ import Foundation
 import PekitCore
 import PekitHTTP
 import PekitLua
+import PekitTools
 
 let loadCommand = Command(
     name: "load",
@@ -62,10 +63,15 @@ enum LoadOptions {
         distribution, which its plotter reads), csv (the same as CSV)
         """)
     static let compare = Option("compare", value: "RUN.json", "show this run beside an earlier one (its --output json)")
+    static let report = Option("report", value: "KIND", """
+        also write html:FILE (a page with the percentile plot, requests and
+        errors each second, the summary); or the thresholds as pekit test
+        reports tests: junit:FILE, json:FILE, tap, github (repeat)
+        """)
     static let progress = Option("progress", "show the run going on, on standard error (the default on a terminal)")
     static let noProgress = Option("no-progress", "never show it")
     static let insecure = RequestOptions.insecure
-    static let all: [Option] = [connections, rate, duration, requests, warmup, timeout, method, header, data, json, threshold, output, compare,
+    static let all: [Option] = [connections, rate, duration, requests, warmup, timeout, method, header, data, json, threshold, output, compare, report,
                                 progress, noProgress, insecure, .plugins, .help]
 }
 
@@ -100,6 +106,19 @@ private func runLoad(_ args: [[UInt8]]) throws -> Int32 {
     let thresholds = try parsed.all(LoadOptions.threshold).map(LoadThreshold.init)
     let format = parsed.value(LoadOptions.output) ?? "text"
     guard ["text", "json", "hgrm", "csv"].contains(format) else { throw usage("--output takes text, json, hgrm or csv, not '\(format)'") }
+    var reports: [(html: String?, kind: TestReport.Kind?)] = []
+    for text in parsed.all(LoadOptions.report) {
+        if text.hasPrefix("html:") {
+            let path = String(text.dropFirst(5))
+            guard !path.isEmpty else { throw usage("--report html needs a file: --report html:FILE") }
+            reports.append((path, nil))
+        } else {
+            do { reports.append((nil, try TestReport.Kind(parsing: text))) } catch {
+                throw usage("--report takes html:FILE, junit:FILE, json:FILE, tap or github, not '\(text)'")
+            }
+        }
+    }
+    try TestReport.makeDirectories(for: reports.compactMap { $0.html ?? $0.kind?.path }, command: "load")
     var earlier: (PekitValue, String)?
     if let path = parsed.value(LoadOptions.compare) {
         guard let bytes = Files.read(path) else { throw CommandFailure(message: "pekit load: --compare \(path): cannot read the file") }
@@ -156,6 +175,24 @@ private func runLoad(_ args: [[UInt8]]) throws -> Int32 {
     if let (value, name) = earlier {
         let text = try report.compared(with: value, name: name)
         if format == "text" { Output.stdout.write("\n" + text) } else { Output.stderr.write(text) }
+    }
+    for (html, kind) in reports {
+        do {
+            if let html {
+                try Files.writeAtomically(Array(LoadHTMLReport.page(report).utf8), to: html, mode: 0o644)
+            } else if let kind {
+                // The thresholds as tests of one file named for the target: CI shows them as it shows tests.
+                var file = TestFileResult(path: target)
+                file.seconds = result.seconds
+                file.outcomes = thresholds.map { t in
+                    TestOutcome(name: t.text, status: t.holds(for: result) ? .passed : .failed, seconds: result.seconds,
+                                message: t.holds(for: result) ? nil : "\(t.text): the run's value is \(t.shown(result))")
+                }
+                try kind.write([file], TestSummary([file], seconds: result.seconds), Redactor(secrets: []))
+            }
+        } catch {
+            throw CommandFailure(message: "pekit load: --report: \(error)")
+        }
     }
     return thresholds.allSatisfy { $0.holds(for: result) } ? 0 : 99
 }

@@ -174,13 +174,7 @@ private func runTests(_ args: [[UInt8]]) throws -> Int32 {
     // A report's directories are made before the run (`--report junit:reports/sub/junit.xml`),
     // so that a run is never lost at its end for want of them, and a directory that cannot be
     // made is said before any test runs.
-    for path in reports.compactMap(\.path) + [parsed.value(TestOptionRows.har)].compactMap({ $0 }) {
-        let directory = (path as NSString).deletingLastPathComponent
-        guard !directory.isEmpty else { continue }
-        do { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) } catch {
-            throw CommandFailure(message: "pekit test: cannot make the directory \(directory) for \(path): \((error as NSError).localizedDescription)")
-        }
-    }
+    try TestReport.makeDirectories(for: reports.compactMap(\.path) + [parsed.value(TestOptionRows.har)].compactMap({ $0 }), command: "test")
     // The HTML page shows every test's exchange, not only a failure's.
     options.recordsEveryExchange = reports.contains { if case .html = $0 { return true }; return false }
     let paths = parsed.positionals.isEmpty ? ["tests"] : parsed.positionals

@@ -58,6 +58,19 @@ enum TestReport {
         }
     }
 
+    /// Makes the directories of the files reports will be written to (`--report junit:reports/sub/junit.xml`)
+    /// before a run, so that a run is never lost at its end for want of them, and a directory that
+    /// cannot be made is said before anything runs.
+    static func makeDirectories(for paths: [String], command: String) throws {
+        for path in paths {
+            let directory = (path as NSString).deletingLastPathComponent
+            guard !directory.isEmpty else { continue }
+            do { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) } catch {
+                throw CommandFailure(message: "pekit \(command): cannot make the directory \(directory) for \(path): \((error as NSError).localizedDescription)")
+            }
+        }
+    }
+
     /// TAP 13: a line a test, failures with a YAML block, skips as `# SKIP`, a file that did not
     /// load as one failed point.
     static func tap(_ results: [TestFileResult]) -> String {
