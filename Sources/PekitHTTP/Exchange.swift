@@ -85,7 +85,7 @@ final class Exchange {
         // After a 407 a status line is libcurl's own next request of the transfer (it answers
         // the proxy's challenge itself, --proxy-digest/--proxy-anyauth): a new block. After any
         // other answer such a line is a trailer, as libcurl reads one.
-        if headersOver, response.status == 407, raw.count >= 5, raw[0] == 0x48, raw[1] == 0x54, raw[2] == 0x54, raw[3] == 0x50, raw[4] == 0x2F {
+        if headersOver, response.status == 407, Self.startsStatusLine(raw) {
             headersOver = false
             discardBody = false
         }
@@ -109,19 +109,32 @@ final class Exchange {
             }
             return
         }
-        if line.count >= 5, line[0] == 0x48, line[1] == 0x54, line[2] == 0x54, line[3] == 0x50, line[4] == 0x2F {  // "HTTP/"
+        if let (space, codeEnd, status) = Self.statusLine(line) {
             inHeaders = true
-            // "HTTP/1.1 200 OK": the version, the code, and the reason (which may hold spaces).
-            let space = line.firstIndex(of: 0x20) ?? line.count
-            let codeEnd = space < line.count ? line[(space + 1)...].firstIndex(of: 0x20) ?? line.count : line.count
             response.headers.removeAll(keepingCapacity: true)
             response.headers.reserveCapacity(12)
             response.httpVersion = text(5..<space)
-            response.status = space < line.count ? Int(text(space + 1..<codeEnd)) ?? 0 : 0
+            response.status = status
             response.reason = codeEnd < line.count ? text(codeEnd + 1..<line.count) : ""
             return
         }
         Self.add(line, to: &response.headers)
+    }
+
+    /// A status line (`line` without its line ending) as the response reports it: "HTTP/1.1 200
+    /// OK" read as the version (up to `space`), the code (0 when it is not a number), and the
+    /// reason after `codeEnd` (which may hold spaces); nil when the line does not start "HTTP/".
+    static func statusLine(_ line: UnsafeRawBufferPointer) -> (space: Int, codeEnd: Int, status: Int)? {
+        guard line.count >= 5, line[0] == 0x48, line[1] == 0x54, line[2] == 0x54, line[3] == 0x50, line[4] == 0x2F else { return nil }
+        let space = line.firstIndex(of: 0x20) ?? line.count
+        let codeEnd = space < line.count ? line[(space + 1)...].firstIndex(of: 0x20) ?? line.count : line.count
+        let status = space < line.count ? Int(String(decoding: UnsafeRawBufferPointer(rebasing: line[space + 1..<codeEnd]), as: UTF8.self)) ?? 0 : 0
+        return (space, codeEnd, status)
+    }
+
+    /// Whether `raw` (a header line as delivered) starts "HTTP/": after a 407, libcurl's own next request.
+    static func startsStatusLine(_ raw: UnsafeRawBufferPointer) -> Bool {
+        raw.count >= 5 && raw[0] == 0x48 && raw[1] == 0x54 && raw[2] == 0x54 && raw[3] == 0x50 && raw[4] == 0x2F
     }
 
     /// As curl's --max-filesize: a Content-Length past the limit, or past what a 64-bit count

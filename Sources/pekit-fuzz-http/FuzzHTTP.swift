@@ -4,6 +4,8 @@
 // reason, version, fields, trailers, body, the cookies a jar stores, and the error (libcurl's
 // code and words). A difference is a finding. Without -DPEKIT_FUZZ (a plain build) it runs the
 // same comparison over N random mutations of its seeds: `swift run pekit-fuzz-http [N]`.
+// `pekit load`'s fast path (LoadConnections: the same reader, its own connections) is held to
+// pekit's general path on the same bytes too: the status and body length it counts, or its error.
 import Foundation
 import PekitCore
 import PekitHTTP
@@ -86,6 +88,36 @@ func outcome(_ server: CannedServer, plain: Bool) -> String {
     }
 }
 
+/// What `pekit load`'s fast path counted of one request: `status body N`, or its error's words.
+func loadOutcome(_ server: CannedServer) -> String {
+    var options = SendOptions()
+    options.followRedirects = false
+    options.timeout = .seconds(5)
+    do {
+        let request = try RequestBuilder(url: "http://127.0.0.1:\(server.port)/f").build()
+        let runner = LoadRunner(plan: LoadPlan(connections: 1, duration: nil, requests: 1, timeout: 5), request: request, options: options)
+        let result = try runner.run()
+        if let (status, _) = result.statuses.first { return "\(status) body \(result.bytesReceived)" }
+        return "error \(result.messages.first?.text ?? "none")".replacingOccurrences(of: "\(server.port)", with: "PORT")
+    } catch {
+        return "error \(error)"
+    }
+}
+
+/// The same of pekit's general path (`PekitClient`, the plain transfer).
+func generalOutcome(_ server: CannedServer) -> String {
+    var options = SendOptions()
+    options.followRedirects = false
+    options.timeout = .seconds(5)
+    do {
+        let request = try RequestBuilder(url: "http://127.0.0.1:\(server.port)/f").build()
+        let r = try PekitClient().sendBlocking(request, options: options)
+        return "\(r.status) body \(r.bodyLength)"
+    } catch {
+        return "error \(error)".replacingOccurrences(of: "\(server.port)", with: "PORT")
+    }
+}
+
 let server = CannedServer()
 
 /// Compares both readers on `bytes`; a difference is reported with both outcomes.
@@ -93,7 +125,9 @@ func compare(_ bytes: [UInt8]) -> String? {
     server.answer(with: bytes)
     let ours = outcome(server, plain: true)
     let curls = outcome(server, plain: false)
-    return ours == curls ? nil : "pekit's reader:\n\(ours)\nlibcurl:\n\(curls)"
+    if ours != curls { return "pekit's reader:\n\(ours)\nlibcurl:\n\(curls)" }
+    let general = generalOutcome(server), fast = loadOutcome(server)
+    return general == fast ? nil : "pekit's general path:\n\(general)\npekit load's fast path:\n\(fast)"
 }
 
 #if PEKIT_FUZZ

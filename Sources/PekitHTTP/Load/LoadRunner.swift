@@ -40,6 +40,11 @@ public final class LoadRunner {
     let source: Source
     let check: Check?
     let naming: HTTPError.Naming
+    /// The one request of a run that sends nothing else (`init(plan:request:options:)`).
+    private let constant: (request: PekitRequest, options: SendOptions)?
+    /// Whether a constant request may take `LoadConnections` when it qualifies (tests compare
+    /// the two paths by turning it off).
+    var usesFastPath = true
 
     /// - Parameters:
     ///   - plan: connections, schedule, length (validated by `run`).
@@ -52,6 +57,19 @@ public final class LoadRunner {
         self.source = source
         self.check = check
         self.naming = naming
+        constant = nil
+    }
+
+    /// A run that sends `request` with `options` again and again. Without a check, where the
+    /// general path would do nothing but send it and read the answer, it takes the fast path
+    /// (`LoadConnections`: the same head bytes, the same reader of the answer, nothing else a
+    /// request).
+    public init(plan: LoadPlan, request: PekitRequest, options: SendOptions, check: Check? = nil, naming: HTTPError.Naming = .swift) {
+        self.plan = plan
+        source = { _ in (request, options) }
+        self.check = check
+        self.naming = naming
+        constant = (request, options)
     }
 
     /// A request in flight: when it started and when the schedule meant it to.
@@ -59,6 +77,12 @@ public final class LoadRunner {
         let started: Double, intended: Double, measured: Bool
         var over = false
         init(started: Double, intended: Double, measured: Bool) { self.started = started; self.intended = intended; self.measured = measured }
+    }
+
+    /// What became of a request, on either path.
+    private enum Ending {
+        case answered(status: Int, bodyLength: Int, timing: PekitResponse.Timing, response: PekitResponse?)
+        case failed(Error)
     }
 
     /// Raised when the run ends: the sends still in flight stop.
@@ -75,6 +99,12 @@ public final class LoadRunner {
         var result = try LoadResult(plan: plan)
         let engine = try HTTPEngine()
         let flag = EndFlag()
+        var fast: LoadConnections?
+        if usesFastPath, check == nil, let constant, let route = LoadConnections.route(for: constant.request, options: constant.options) {
+            fast = LoadConnections(request: constant.request, route: route, connections: plan.connections,
+                                   timeout: constant.options.timeoutSeconds ?? plan.timeout)
+        }
+        let woke = { fast?.wokeAt ?? engine.wokeAt }
         let start = UnixTime.monotonic()
         let measureFrom = start + plan.warmup
         let end = plan.duration.map { measureFrom + $0 }
@@ -86,35 +116,35 @@ public final class LoadRunner {
         var lastProgress = start, lastCount: Int64 = 0, lastCountAt = start, recentRate = 0.0
         var failure: Error?
 
-        func record(_ flight: Flight, _ outcome: Result<PekitResponse, Error>) {
+        func record(_ flight: Flight, _ outcome: Ending) {
             flight.over = true
             guard !flag.raised else { return }
             guard flight.measured else { result.warmupRequests += 1; return }
-            // The answer was there when the engine's wait ended: the completions handled before
-            // this one in the same step (a hundred answers at once) are not its latency.
-            let now = engine.wokeAt > flight.started ? engine.wokeAt : UnixTime.monotonic()
+            // The answer was there when the wait ended: the completions handled before this one
+            // in the same step (a hundred answers at once) are not its latency.
+            let wokeAt = woke()
+            let now = wokeAt > flight.started ? wokeAt : UnixTime.monotonic()
             result.requests += 1
             let second = Swift.max(0, Int(now - measureFrom))
             while result.timeline.count <= second { result.timeline.append(LoadResult.Second()) }
             result.timeline[second].requests += 1
             var problem: (kind: String, message: String)?
             switch outcome {
-            case .failure(let error):
+            case .failed(let error):
                 problem = (LoadResult.kind(of: error), (error as? HTTPError)?.message(naming) ?? "\(error)")
-            case .success(let response):
-                result.statuses[response.status, default: 0] += 1
-                result.bytesReceived += Int64(response.bodyLength)
+            case .answered(let status, let bodyLength, let t, let response):
+                result.statuses[status, default: 0] += 1
+                result.bytesReceived += Int64(bodyLength)
                 let micro = { (seconds: Double) in Swift.min(Int64((seconds * 1e6).rounded()), 3_600_000_000) }
                 try? result.latency.record(micro(now - flight.started))
                 try? result.corrected?.record(micro(now - flight.intended))
-                let t = response.timing
                 for (i, value) in [t.dns, t.connect, t.tls, t.firstByte, t.total].enumerated() {
                     try? result.phases[i].histogram.record(micro(Swift.max(0, value)))
                 }
-                if let check {
+                if let check, let response {
                     if let why = check(response) { problem = ("check", why) }
-                } else if response.status >= 400 {
-                    problem = ("status", "HTTP \(response.status)")
+                } else if status >= 400 {
+                    problem = ("status", "HTTP \(status)")
                 }
             }
             if let problem {
@@ -125,6 +155,20 @@ public final class LoadRunner {
         }
 
         func launch(intended: Double) throws {
+            if let fast {
+                let now = UnixTime.monotonic()
+                let flight = Flight(started: now, intended: Swift.min(intended, now), measured: now >= measureFrom)
+                launched += 1
+                if flight.measured { measuredLaunched += 1 }
+                flights.append(flight)
+                fast.start { outcome in
+                    switch outcome {
+                    case .answered(let status, let bodyLength, let timing): record(flight, .answered(status: status, bodyLength: bodyLength, timing: timing, response: nil))
+                    case .failed(let error): record(flight, .failed(error))
+                    }
+                }
+                return
+            }
             guard let (request, given) = try source(launched) else {
                 sourceDone = true
                 return
@@ -137,7 +181,13 @@ public final class LoadRunner {
             launched += 1
             if flight.measured { measuredLaunched += 1 }
             flights.append(flight)
-            engine.add(request, options: options) { record(flight, $0) }
+            engine.add(request, options: options) { outcome in
+                switch outcome {
+                case .success(let response):
+                    record(flight, .answered(status: response.status, bodyLength: response.bodyLength, timing: response.timing, response: response))
+                case .failure(let error): record(flight, .failed(error))
+                }
+            }
         }
 
         func report(_ now: Double) {
@@ -184,7 +234,9 @@ public final class LoadRunner {
             var wait = 0.05
             if interval != nil && !allSent { wait = Swift.min(wait, Swift.max(0, nextIntended - now)) }
             if let end { wait = Swift.min(wait, Swift.max(0, end - now)) }
-            if engine.pending > 0 {
+            if let fast, fast.inFlight > 0 {
+                fast.step(timeout: wait)
+            } else if engine.pending > 0 {
                 engine.step(timeout: wait)
             } else if wait > 0 {
                 var t = timespec(tv_sec: 0, tv_nsec: Int(wait * 1e9))
@@ -218,6 +270,7 @@ public final class LoadRunner {
             if plan.requests != nil { result.behind = 0 }
         }
         flag.raised = true
+        fast?.abandonAll()
         while engine.pending > 0 { engine.step(timeout: 0.05) }
         report(UnixTime.monotonic())
         if let failure { throw failure }

@@ -30,7 +30,7 @@ final class BodyDecoders {
     /// Decodes `bytes` through every stage into `exchange`; false once the exchange asked to stop.
     /// - Throws: libcurl's failure for bytes a stage cannot decode (61) or bytes after a stage's
     ///   end (23).
-    func write(_ bytes: UnsafeRawBufferPointer, into exchange: Exchange) throws(ResponseReader.Failure) -> Bool {
+    func write<Sink: ResponseSink>(_ bytes: UnsafeRawBufferPointer, into exchange: Sink) throws(ResponseReader.Failure) -> Bool {
         try write(bytes) { exchange.bodyBytes($0) }
     }
 

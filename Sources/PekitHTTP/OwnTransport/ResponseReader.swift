@@ -89,7 +89,7 @@ struct ResponseReader {
     /// Takes `bytes` (any split); returns false once the exchange asked to stop (its error is
     /// kept there). Bytes after the end of the response are a protocol error on a kept-alive
     /// connection and make it unusable; they are ignored.
-    mutating func read(_ bytes: UnsafeRawBufferPointer, into exchange: Exchange) throws(Failure) -> Bool {
+    mutating func read<Sink: ResponseSink>(_ bytes: UnsafeRawBufferPointer, into exchange: Sink) throws(Failure) -> Bool {
         if !bytes.isEmpty { started = true }
         var i = 0
         let n = bytes.count
@@ -233,7 +233,7 @@ struct ResponseReader {
         for (b, expected) in zip(bytes.prefix(5), "HTTP/".utf8) where ASCII.lower(b) != ASCII.lower(expected) { throw Self.http09 }
     }
 
-    private mutating func take(line raw: UnsafeRawBufferPointer, _ exchange: Exchange) throws(Failure) {
+    private mutating func take<Sink: ResponseSink>(line raw: UnsafeRawBufferPointer, _ exchange: Sink) throws(Failure) {
         consumed += raw.count
         sawLine = true
         if state == .statusLine { try checkPrefix(raw) }
@@ -356,14 +356,14 @@ struct ResponseReader {
     }
 
     /// Body bytes to the exchange, through the decoding stages when the field names some.
-    private mutating func deliver(_ bytes: UnsafeRawBufferPointer, _ exchange: Exchange) throws(Failure) -> Bool {
+    private mutating func deliver<Sink: ResponseSink>(_ bytes: UnsafeRawBufferPointer, _ exchange: Sink) throws(Failure) -> Bool {
         guard codings > 0 else { return exchange.bodyBytes(bytes) }
         try checkStages()
         guard let decoders else { return exchange.bodyBytes(bytes) }
         return try decoders.write(bytes, into: exchange)
     }
 
-    private mutating func endOfHeaders(_ exchange: Exchange) throws(Failure) {
+    private mutating func endOfHeaders<Sink: ResponseSink>(_ exchange: Sink) throws(Failure) {
         if (100...199).contains(status) {
             if status == 101 {
                 // Switched to another protocol: what follows is the body, to the close (its
@@ -410,7 +410,7 @@ struct ResponseReader {
 
     /// One byte of chunked framing, as libcurl's Curl_httpchunk_read takes it; returns whether
     /// the byte was used (some states look at it and pass it to the next).
-    private mutating func chunkByte(_ b: UInt8, _ step: Chunk, _ exchange: Exchange) throws(Failure) -> Bool {
+    private mutating func chunkByte<Sink: ResponseSink>(_ b: UInt8, _ step: Chunk, _ exchange: Sink) throws(Failure) -> Bool {
         consumed += 1
         switch step {
         case .hex:
@@ -480,7 +480,7 @@ struct ResponseReader {
 
     /// A trailer line, ended as libcurl ends it (CR LF): kept by its headers API (a field, with
     /// no NUL) and then handed to the header callback. What the API refuses fails the transfer.
-    private mutating func deliverTrailer(_ exchange: Exchange) throws(Failure) {
+    private mutating func deliverTrailer<Sink: ResponseSink>(_ exchange: Sink) throws(Failure) {
         let refused = Failure(code: 43, reason: "Failed reading the chunked-encoded stream")
         if trailer.contains(0) { throw refused }
         let fold = trailer[0] == 0x20 || trailer[0] == 0x09

@@ -70,8 +70,9 @@ enum LoadOptions {
         """)
     static let progress = Option("progress", "show the run going on, on standard error (the default on a terminal)")
     static let noProgress = Option("no-progress", "never show it")
+    static let location = Option("location", short: "L", "follow redirects (by default a redirect is the answer measured, as wrk counts it)")
     static let insecure = RequestOptions.insecure
-    static let all: [Option] = [connections, rate, duration, requests, warmup, timeout, method, header, data, json, threshold, output, compare, report,
+    static let all: [Option] = [connections, rate, duration, requests, warmup, timeout, method, header, data, json, location, threshold, output, compare, report,
                                 progress, noProgress, insecure, .plugins, .help]
 }
 
@@ -128,8 +129,8 @@ private func runLoad(_ args: [[UInt8]]) throws -> Int32 {
     let isScript = target.hasSuffix(".lua") && !target.contains("://")
     let runner: LoadRunner
     if isScript {
-        if parsed.has(LoadOptions.method) || parsed.has(LoadOptions.header) || parsed.has(LoadOptions.data) || parsed.has(LoadOptions.json) {
-            throw usage("-X, -H, --data and --json are for a URL; a script sets its own request")
+        if parsed.has(LoadOptions.method) || parsed.has(LoadOptions.header) || parsed.has(LoadOptions.data) || parsed.has(LoadOptions.json) || parsed.has(LoadOptions.location) {
+            throw usage("-X, -H, --data, --json and -L are for a URL; a script sets its own request")
         }
         let runtime = try makeRuntime(extraPluginDirectories: parsed.all(.plugins))
         do {
@@ -143,7 +144,7 @@ private func runLoad(_ args: [[UInt8]]) throws -> Int32 {
     } else {
         guard parsed.positionals.count == 1 else { throw usage("give one URL (several: a script whose request function picks each)") }
         let (request, options) = try loadRequest(parsed, url: target)
-        runner = LoadRunner(plan: plan, source: { _ in (request, options) }, naming: .commandLine)
+        runner = LoadRunner(plan: plan, request: request, options: options, naming: .commandLine)
     }
 
     let line = parsed.has(LoadOptions.noProgress) || !(parsed.has(LoadOptions.progress) || isatty(STDERR_FILENO) != 0) ? nil : ProgressLine()
@@ -221,6 +222,8 @@ private func loadRequest(_ parsed: Arguments, url: String) throws -> (PekitReque
     do { request = try builder.build() } catch { throw CommandFailure(message: "pekit load: \(error)") }
     var options = SendOptions()
     options.insecure = parsed.has(LoadOptions.insecure)
+    // A redirect is an answer, as wrk and curl count it; -L follows it.
+    options.followRedirects = parsed.has(LoadOptions.location)
     return (request, options)
 }
 

@@ -1,0 +1,293 @@
+import CCurl
+import PekitCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `LoadRunner`'s fast path: one request, sent again and again over up to N kept-alive plain
+/// HTTP/1.1 connections, with nothing per request but the writing of its head (the bytes
+/// `HTTPEngine` writes for it, made once) and `ResponseReader`'s reading of the answer (libcurl's
+/// reading, the one the engine uses) into a sink that counts the body.
+///
+/// Taken only where the general path would do nothing else for the request (`route(for:)`): no
+/// redirect to follow, no retry, cookie jar, authentication, signing, rate, trace or record, a
+/// bodiless `http://` request to an IP address that `Transport` gives pekit's own transport.
+/// `LoadFastPathTests` holds it to the general path on the same servers, and the `load` fuzz
+/// target on random answers.
+final class LoadConnections {
+    /// The status and the body's length, all a load run keeps of an answer: the status read from
+    /// the header lines as `Exchange` reads it (its `statusLine`; interim 1xx blocks replaced by
+    /// the final one; after a 407 a status line starts a new block), the body's bytes counted.
+    final class CountingSink: ResponseSink {
+        var trace: ((SendOptions.TraceEvent, [UInt8]) -> Void)? { nil }
+        var tracesReads: Bool { false }
+        var stopsAfterHead: Bool { false }
+        var discardBody: Bool { false }
+        var bodyLength = 0
+        var status = 0
+        private var headersOver = false
+
+        func reset() {
+            bodyLength = 0
+            status = 0
+            headersOver = false
+        }
+
+        func headerLine(_ raw: UnsafeRawBufferPointer) {
+            if headersOver, status == 407, Exchange.startsStatusLine(raw) { headersOver = false }
+            if headersOver { return }
+            var end = raw.count
+            while end > 0, raw[end - 1] == 0x0A || raw[end - 1] == 0x0D { end -= 1 }
+            let line = UnsafeRawBufferPointer(rebasing: raw[0..<end])
+            if line.isEmpty {
+                if status >= 200 { headersOver = true }
+            } else if let (_, _, code) = Exchange.statusLine(line) {
+                status = code
+            }
+        }
+
+        func bodyBytes(_ raw: UnsafeRawBufferPointer) -> Bool {
+            bodyLength += raw.count
+            return true
+        }
+    }
+
+    /// An answer, or why there was none.
+    enum Outcome {
+        case answered(status: Int, bodyLength: Int, timing: PekitResponse.Timing)
+        case failed(HTTPError)
+    }
+
+    private enum Phase { case idle, connecting, sending, receiving }
+
+    private struct Slot {
+        var connection: PlainConnection?
+        var reused = false
+        var phase = Phase.idle
+        var written = 0
+        var head: [UInt8] = []
+        var started = 0.0, connectedAt = 0.0, firstByteAt = 0.0, deadline = 0.0
+        /// Sent again once on a new connection, after a kept-alive one closed before answering.
+        var retried = false
+        var completion: ((Outcome) -> Void)?
+    }
+
+    private let request: PekitRequest
+    private let route: PlainRoute
+    private let address: String
+    private let head: [UInt8]
+    private let isHead: Bool
+    private let timeout: Double
+    private var slots: [Slot]
+    private var readers: [ResponseReader]
+    private var free: [Int]
+    private var polls: [pollfd]
+    private let sinks: [CountingSink]
+    private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 65_536, alignment: 16)
+    /// When the last wait ended (monotonic seconds): the answers it found were there by then.
+    private(set) var wokeAt = 0.0
+
+    /// The route the fast path can take for `request` under `options`, or nil (the general path's turn).
+    static func route(for request: PekitRequest, options: SendOptions) -> PlainRoute? {
+        guard !options.followRedirects, options.jar == nil, options.retry == nil, options.rate == nil, options.sign == nil,
+              options.trace == nil, options.record == nil, options.head == nil, options.progress == nil, options.notice == nil,
+              options.netrc == nil, options.authHash == nil, options.maxBody == nil, options.ownCookie == nil, options.hstsFile == nil,
+              case .memory = options.sink, Transport.choose(request, options) == .plain,
+              let route = PlainRoute(request), route.literalAddress != nil else { return nil }
+        return route
+    }
+
+    /// - Parameter connections: at most this many at once.
+    init(request: PekitRequest, route: PlainRoute, connections: Int, timeout: Double) {
+        self.request = request
+        self.route = route
+        address = route.literalAddress ?? route.host
+        head = PlainCache().head(of: request)
+        isHead = request.method == "HEAD"
+        self.timeout = timeout
+        slots = Array(repeating: Slot(), count: connections)
+        readers = Array(repeating: ResponseReader(isHead: request.method == "HEAD"), count: connections)
+        sinks = (0..<connections).map { _ in CountingSink() }
+        free = Array((0..<connections).reversed())
+        polls = Array(repeating: pollfd(fd: -1, events: 0, revents: 0), count: connections)
+    }
+
+    deinit { buffer.deallocate() }
+
+    /// Requests in flight.
+    var inFlight: Int { slots.count - free.count }
+    var hasRoom: Bool { !free.isEmpty }
+
+    /// Sends the request on a free connection (a new one when it has none); `completion` gets
+    /// the answer from within a later `step`.
+    func start(_ completion: @escaping (Outcome) -> Void) {
+        guard let i = free.popLast() else { return }
+        slots[i].completion = completion
+        slots[i].retried = false
+        begin(i)
+    }
+
+    private func begin(_ i: Int) {
+        let now = UnixTime.monotonic()
+        slots[i].started = now
+        slots[i].deadline = now + timeout
+        slots[i].written = 0
+        slots[i].firstByteAt = 0
+        readers[i] = ResponseReader(isHead: isHead)
+        sinks[i].reset()
+        if let connection = slots[i].connection {
+            slots[i].reused = true
+            slots[i].connectedAt = now
+            slots[i].head = connection.answersHTTP10 ? PlainTransfer.asHTTP10(head) : head
+            slots[i].phase = .sending
+            write(i)
+        } else {
+            guard let connection = PlainConnection.start(address: address, port: route.port, key: route.key) else {
+                return end(i, .failed(failure(7, "Failed to connect to \(address) port \(route.port): \(cText(strerror(errno)))")))
+            }
+            slots[i].connection = connection
+            slots[i].reused = false
+            slots[i].head = head
+            slots[i].phase = .connecting
+            polls[i] = pollfd(fd: connection.fd, events: Int16(POLLOUT), revents: 0)
+        }
+    }
+
+    /// Writes what the socket takes of the head; then waits for the answer.
+    private func write(_ i: Int) {
+        guard let connection = slots[i].connection else { return }
+        while slots[i].written < slots[i].head.count {
+            let from = slots[i].written
+            let n = slots[i].head.withUnsafeBytes { bytes in
+                bytes.baseAddress.map { Glibc.send(connection.fd, $0 + from, bytes.count - from, Int32(MSG_NOSIGNAL)) } ?? 0
+            }
+            if n < 0 {
+                if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR {
+                    polls[i] = pollfd(fd: connection.fd, events: Int16(POLLOUT), revents: 0)
+                    return
+                }
+                if slots[i].reused && !slots[i].retried { return again(i) }
+                return end(i, .failed(failure(55, "Send failure: \(cText(strerror(errno)))")))
+            }
+            slots[i].written += n
+        }
+        slots[i].phase = .receiving
+        polls[i] = pollfd(fd: connection.fd, events: Int16(POLLIN), revents: 0)
+    }
+
+    /// A kept-alive connection the server closed before answering: once more on a new one, as
+    /// curl (and `HTTPEngine`) does.
+    private func again(_ i: Int) {
+        slots[i].connection = nil
+        slots[i].retried = true
+        polls[i].fd = -1
+        begin(i)
+    }
+
+    /// Waits at most `timeout` seconds for the sockets, then moves every transfer on; the
+    /// completions of those that ended run here.
+    func step(timeout: Double) {
+        let milliseconds = Int32((Swift.max(0, timeout) * 1000).rounded(.up))
+        let ready = polls.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), milliseconds) }
+        wokeAt = UnixTime.monotonic()
+        if ready > 0 {
+            for i in slots.indices where polls[i].fd >= 0 && polls[i].revents != 0 {
+                polls[i].revents = 0
+                advance(i)
+            }
+        }
+        // Limits, in the words libcurl uses for them.
+        for i in slots.indices where slots[i].phase != .idle && wokeAt >= slots[i].deadline {
+            let milliseconds = Int(((wokeAt - slots[i].started) * 1000).rounded(.down))
+            if slots[i].phase == .connecting {
+                end(i, .failed(failure(28, "Connection timed out after \(milliseconds) milliseconds")))
+            } else {
+                let of = readers[i].expectedLength.map { " out of \($0)" } ?? ""
+                end(i, .failed(failure(28, "Operation timed out after \(milliseconds) milliseconds with \(sinks[i].bodyLength)\(of) bytes received")))
+            }
+        }
+    }
+
+    private func advance(_ i: Int) {
+        guard let connection = slots[i].connection else { return }
+        switch slots[i].phase {
+        case .idle: return
+        case .connecting:
+            let error = connection.connectError()
+            guard error == 0 else {
+                return end(i, .failed(failure(7, "Failed to connect to \(address) port \(route.port): \(cText(strerror(error)))")))
+            }
+            slots[i].connectedAt = UnixTime.monotonic()
+            slots[i].phase = .sending
+            write(i)
+        case .sending:
+            write(i)
+        case .receiving:
+            for _ in 0..<16 {
+                let n = recv(connection.fd, buffer.baseAddress, buffer.count, 0)
+                if n < 0 {
+                    if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { return }
+                    let error = errno
+                    if slots[i].reused && !readers[i].started && !slots[i].retried { return again(i) }
+                    do { try readers[i].closed(error: error) } catch { return end(i, .failed(failure(error.code, error.reason))) }
+                    return finish(i, closed: true)
+                }
+                if n == 0 {
+                    if slots[i].reused && !readers[i].started && !slots[i].retried { return again(i) }
+                    do { try readers[i].closed() } catch { return end(i, .failed(failure(error.code, error.reason))) }
+                    return finish(i, closed: true)
+                }
+                if slots[i].firstByteAt == 0 { slots[i].firstByteAt = UnixTime.monotonic() }
+                do {
+                    _ = try readers[i].read(UnsafeRawBufferPointer(rebasing: buffer[0..<n]), into: sinks[i])
+                } catch {
+                    return end(i, .failed(failure(error.code, error.reason)))
+                }
+                if readers[i].isDone { return finish(i, closed: false) }
+            }
+        }
+    }
+
+    private func finish(_ i: Int, closed: Bool) {
+        let end = UnixTime.monotonic(), s = slots[i]
+        var timing = PekitResponse.Timing()
+        timing.connect = s.connectedAt - s.started
+        timing.pretransfer = timing.connect
+        timing.firstByte = s.firstByteAt == 0 ? end - s.started : s.firstByteAt - s.started
+        timing.total = end - s.started
+        // A status line the head did not give: the reader's (libcurl's code), as the general path takes it.
+        let status = sinks[i].status == 0 ? readers[i].status : sinks[i].status
+        if !closed && readers[i].reusable, let connection = s.connection {
+            connection.answersHTTP10 = readers[i].version == 10
+        } else {
+            slots[i].connection = nil
+        }
+        self.end(i, .answered(status: status, bodyLength: sinks[i].bodyLength, timing: timing))
+    }
+
+    private func end(_ i: Int, _ outcome: Outcome) {
+        if case .failed = outcome { slots[i].connection = nil }
+        let completion = slots[i].completion
+        slots[i].completion = nil
+        slots[i].phase = .idle
+        polls[i].fd = -1
+        free.append(i)
+        completion?(outcome)
+    }
+
+    private func failure(_ code: Int, _ reason: String) -> HTTPError {
+        HTTPError.transfer(method: request.method.rawValue, url: request.url, code: code, reason: reason,
+                           hint: PekitClient.hint(CURLcode(rawValue: UInt32(code)), reason))
+    }
+
+    /// Ends every transfer in flight without an outcome (the run is over).
+    func abandonAll() {
+        for i in slots.indices where slots[i].phase != .idle {
+            slots[i].completion = nil
+            slots[i].connection = nil
+            slots[i].phase = .idle
+            polls[i].fd = -1
+            free.append(i)
+        }
+    }
+}

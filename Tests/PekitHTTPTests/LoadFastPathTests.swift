@@ -1,0 +1,101 @@
+import Foundation
+import PekitCore
+@testable import PekitHTTP
+import PekitTestSupport
+import XCTest
+
+/// `pekit load`'s fast path (`LoadConnections`) held to the general path (`HTTPEngine`): the
+/// same run on the same server, answered in each way a server answers (lengths, chunks, HTTP/1.0
+/// to the close, `Connection: close`, a HEAD, a redirect not followed, an error status, a broken
+/// status line, a timeout, nobody listening), counts the same requests, statuses, bytes and
+/// errors. The `http` fuzz target compares them on random answers.
+final class LoadFastPathTests: XCTestCase {
+    private func run(_ url: String, method: String = "GET", fast: Bool, requests: Int = 24, timeout: Double = 5) throws -> LoadResult {
+        var builder = RequestBuilder(url: url)
+        builder.method = .init(method)
+        let request = try builder.build()
+        var options = SendOptions()
+        options.followRedirects = false
+        XCTAssertNotNil(LoadConnections.route(for: request, options: options), "the fast path takes \(url)")
+        let runner = LoadRunner(plan: LoadPlan(connections: 3, duration: nil, requests: requests, timeout: timeout), request: request, options: options)
+        runner.usesFastPath = fast
+        return try runner.run()
+    }
+
+    private func canned(_ response: String, close: Bool) throws -> String {
+        let b = Data(response.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+        return try TestServer.shared().base + "/canned?b=\(b)&close=\(close ? 1 : 0)"
+    }
+
+    private func assertSame(_ url: String, method: String = "GET", requests: Int = 24, timeout: Double = 5, messages: Bool = true,
+                            file: StaticString = #filePath, line: UInt = #line) throws {
+        let general = try run(url, method: method, fast: false, requests: requests, timeout: timeout)
+        let fast = try run(url, method: method, fast: true, requests: requests, timeout: timeout)
+        XCTAssertEqual(fast.requests, general.requests, "requests: \(url)", file: file, line: line)
+        XCTAssertEqual(fast.statuses, general.statuses, "statuses: \(url)", file: file, line: line)
+        XCTAssertEqual(fast.bytesReceived, general.bytesReceived, "bytes: \(url)", file: file, line: line)
+        XCTAssertEqual(fast.errors, general.errors, "errors: \(url)", file: file, line: line)
+        XCTAssertEqual(fast.latency.count, general.latency.count, "answers: \(url)", file: file, line: line)
+        if messages {
+            // The same words; the milliseconds a timeout took are the clock's.
+            let shape = { (text: String) in text.replacingOccurrences(of: #"\d+ milliseconds"#, with: "N milliseconds", options: .regularExpression) }
+            XCTAssertEqual(fast.messages.map { shape($0.text) }, general.messages.map { shape($0.text) }, "messages: \(url)", file: file, line: line)
+        }
+    }
+
+    func testEachWayOfAnsweringCountsTheSameOnBothPaths() throws {
+        try assertSame(try canned("HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello", close: false))
+        try assertSame(try canned("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n3\r\nabc\r\n0\r\n\r\n", close: false))
+        try assertSame(try canned("HTTP/1.0 200 OK\r\n\r\nread to the close", close: true))
+        try assertSame(try canned("HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 2\r\n\r\nok", close: true))
+        try assertSame(try canned("HTTP/1.1 302 Found\r\nLocation: /elsewhere\r\nContent-Length: 0\r\n\r\n", close: false))
+        try assertSame(try canned("HTTP/1.1 503 Service Unavailable\r\nContent-Length: 4\r\n\r\nbusy", close: false))
+        try assertSame(try canned("HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 204 No Content\r\n\r\n", close: false))
+        try assertSame(try canned("HTTP/1.1 abc\r\n\r\n", close: true))
+        try assertSame(try canned("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nshort", close: true))
+        try assertSame(try TestServer.shared().base + "/echo", method: "HEAD")
+    }
+
+    func testTimeoutsAndRefusedConnectionsAreTheSameKinds() throws {
+        try assertSame(try TestServer.shared().base + "/delay/2", requests: 3, timeout: 0.3)
+        // Nobody listens: libcurl's words on the general path, pekit's on the fast one; the kind is the same.
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) } }
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) } }
+        let port = Int(UInt16(bigEndian: address.sin_port))
+        close(socket)
+        try assertSame("http://127.0.0.1:\(port)/", requests: 6, messages: false)
+    }
+
+    /// Where the general path would do more than send and read, the fast path is not taken.
+    func testTheFastPathIsTakenOnlyWhereTheGeneralPathWouldDoNothingMore() throws {
+        let request = try RequestBuilder(url: "http://127.0.0.1:9/").build()
+        var bare = SendOptions()
+        bare.followRedirects = false
+        XCTAssertNotNil(LoadConnections.route(for: request, options: bare))
+        var changes: [(String, (inout SendOptions) -> Void)] = [
+            ("follows redirects", { $0.followRedirects = true }),
+            ("a jar", { $0.jar = CookieJar(publicSuffixes: nil, clock: { 1_800_000_000 }) }),
+            ("retries", { $0.retry = .curl(retries: 1) }),
+            ("a trace", { $0.trace = { _, _ in } }),
+            ("a proxy", { $0.proxy = "http://127.0.0.1:3128" }),
+            ("HTTP/2", { $0.version = .http2 }),
+            ("a sink", { $0.sink = .custom { _ in } }),
+        ]
+        changes.append(("a body limit", { $0.maxBody = 10 }))
+        for (what, change) in changes {
+            var options = bare
+            change(&options)
+            XCTAssertNil(LoadConnections.route(for: request, options: options), what)
+        }
+        XCTAssertNil(LoadConnections.route(for: try RequestBuilder(url: "http://localhost:9/").build(), options: bare), "a name to resolve")
+        XCTAssertNil(LoadConnections.route(for: try RequestBuilder(url: "https://127.0.0.1:9/").build(), options: bare), "TLS")
+        var post = RequestBuilder(url: "http://127.0.0.1:9/")
+        post.body = .bytes([1], contentType: nil)
+        XCTAssertNil(LoadConnections.route(for: try post.build(), options: bare), "a body")
+    }
+}
