@@ -19,7 +19,8 @@ extension HTTPModule {
     static func loadRunner(plan: LoadPlan, request: Int32, check: Int32, in runtime: LuaRuntime, naming: HTTPError.Naming = .lua) throws -> LoadRunner {
         let stack = runtime.stack
         let call = LuaCall(stack: stack, name: "pekit.http.load", runtime: runtime, count: 0)
-        let source: LoadRunner.Source
+        var source: LoadRunner.Source
+        var constant: (PekitRequest, SendOptions)?
         switch stack.type(request) {
         case LUA_TFUNCTION:
             stack.pushValue(request)
@@ -34,9 +35,10 @@ extension HTTPModule {
         case LUA_TNIL, LUA_TNONE:
             throw LuaArgumentError("no request to send: give request = a URL, a request table or a function returning one")
         default:
+            // One request sent again and again: the runner may take its fast path for it.
             let (built, options) = try batchItem(at: request, call, argument: 1, base: SendOptions())
-            let ready = prepared(options, for: built, in: runtime)
-            source = { _ in (built, ready) }
+            constant = (built, prepared(options, for: built, in: runtime))
+            source = { _ in nil }
         }
         var verdict: LoadRunner.Check?
         if check != 0, stack.type(check) != LUA_TNIL {
@@ -57,6 +59,7 @@ extension HTTPModule {
                 }
             }
         }
+        if let (request, options) = constant { return LoadRunner(plan: plan, request: request, options: options, check: verdict, naming: naming) }
         return LoadRunner(plan: plan, source: source, check: verdict, naming: naming)
     }
 
