@@ -82,6 +82,26 @@ final class LoadCommandTests: XCTestCase {
         XCTAssertTrue(rows.last?.hasSuffix(",1.000000000000,10,Infinity") == true, csv.stdout)
     }
 
+    /// HdrHistogram's log: a line a second, each its compressed histogram (LatencyHistogramTests
+    /// holds the encoding to the hdrhistogram package byte for byte).
+    func testTheLogHasAHistogramEachSecond() throws {
+        let r = try PekitProcess.run(["load", "\(server.base)/echo", "--rate", "30", "-z", "2s", "-c", "3", "-o", "hlog", "--no-progress"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let lines = r.stdout.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines[0], "#[Histogram log format version 1.3]")
+        XCTAssertTrue(lines[1].range(of: #"^#\[StartTime: \d+\.\d{3} \(seconds since epoch\), \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\]$"#, options: .regularExpression) != nil, lines[1])
+        XCTAssertEqual(lines[2], "\"StartTimestamp\",\"Interval_Length\",\"Interval_Max\",\"Interval_Compressed_Histogram\"")
+        XCTAssertEqual(lines.count, 5, r.stdout)
+        for (i, line) in lines.dropFirst(3).enumerated() {
+            let fields = line.split(separator: ",").map(String.init)
+            XCTAssertEqual(fields.count, 4, line)
+            XCTAssertEqual(fields[0], "\(i).000")
+            XCTAssertEqual(fields[1], "1.000")
+            let bytes = try XCTUnwrap(Data(base64Encoded: fields[3]))
+            XCTAssertEqual(Array(bytes.prefix(4)), [0x1C, 0x84, 0x93, 0x14], line)
+        }
+    }
+
     func testAScriptGivesEachRequestAndChecksEachAnswer() throws {
         let script = directory.appendingPathComponent("load.lua")
         try """
@@ -137,7 +157,7 @@ final class LoadCommandTests: XCTestCase {
                                 (["-z", "soon", "http://x/"], "--duration takes a duration (10s, 500ms, 2m, 1h), not 'soon'"),
                                 (["--threshold", "p99", "http://x/"], "--threshold 'p99': no comparison (write METRIC<VALUE, e.g. p99<200ms or errors<0.1%)"),
                                 (["--threshold", "latency<2", "http://x/"], "--threshold 'latency<2': unknown metric 'latency' (p50, p99.9, min, mean, max, errors, rps, requests)"),
-                                (["-o", "xml", "http://x/"], "--output takes text, json, hgrm or csv, not 'xml'"),
+                                (["-o", "xml", "http://x/"], "--output takes text, json, hgrm, csv or hlog, not 'xml'"),
                                 (["-c", "0", "http://x/"], "--connections takes 1 to 10000 (got 0)"),
                                 (["-X", "POST", "s.lua"], "-X, -H, --data, --json and -L are for a URL; a script sets its own request")] {
             let r = try PekitProcess.run(["load"] + args)

@@ -1,4 +1,5 @@
 import Foundation
+import CDecodeShim
 @testable import PekitHTTP
 import XCTest
 
@@ -20,6 +21,7 @@ final class LatencyHistogramTests: XCTestCase {
         let mean: Double, stddev: Double
         let percentiles: [[Double]]
         let distribution: [[Double]]
+        let v2: String?
     }
 
     private func cases() throws -> [Case] {
@@ -63,6 +65,36 @@ final class LatencyHistogramTests: XCTestCase {
                 XCTAssertEqual(row.totalCount, Int64(expected[2]), c.name)
             }
         }
+    }
+
+    /// HdrHistogram's V2 encoding, the bytes its log carries (before their zlib stream), as the
+    /// package writes them; and the compressed form inflates to them (libz, as any reader does).
+    func testTheEncodingIsHdrHistogramsV2ByteForByte() throws {
+        var checked = 0
+        let all = try cases()
+        let byName = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })
+        for c in all {
+            guard let hex = c.expect.v2 else { continue }
+            var h: LatencyHistogram
+            if let merge = c.merge {
+                h = try filled(try XCTUnwrap(byName[merge[0]]))
+                try h.merge(try filled(try XCTUnwrap(byName[merge[1]])))
+            } else {
+                h = try filled(c)
+            }
+            let encoded = h.encoded()
+            XCTAssertEqual(encoded.map { String(format: "%02x", $0) }.joined(), hex, c.name)
+            let compressed = h.compressedEncoding()
+            XCTAssertEqual(Array(compressed.prefix(4)), [0x1C, 0x84, 0x93, 0x14], c.name)
+            let length = compressed[4..<8].reduce(0) { $0 << 8 | Int($1) }
+            XCTAssertEqual(length, compressed.count - 8, c.name)
+            var inflated: [UInt8] = []
+            let decoders = try BodyDecoders(codings: [Int32(PEKIT_DECODE_DEFLATE)])
+            _ = try compressed.dropFirst(8).withUnsafeBytes { try decoders.write($0) { inflated += $0; return true } }
+            XCTAssertEqual(inflated, encoded, c.name)
+            checked += 1
+        }
+        XCTAssertEqual(checked, 10)
     }
 
     /// HdrHistogram's README: 10,000 answers of 1 ms and one 100 s stall, at one request per 10 ms.

@@ -18,7 +18,8 @@ public struct LatencyHistogram: Sendable, Equatable {
     /// How many values were recorded.
     public private(set) var count: Int64 = 0
     private var counts: [Int64]
-    private var minRecorded = Int64.max, maxRecorded: Int64 = 0
+    private var minRecorded = Int64.max
+    private(set) var maxRecorded: Int64 = 0
     private let unitMagnitude: Int, subBucketHalfCountMagnitude: Int
     private let subBucketHalfCount: Int64, subBucketMask: Int64
     /// The layout's buckets (powers of two of the range) and sub-buckets in each (its precision),
@@ -213,7 +214,7 @@ public struct LatencyHistogram: Sendable, Equatable {
         64 - (value | subBucketMask).leadingZeroBitCount - unitMagnitude - (subBucketHalfCountMagnitude + 1)
     }
 
-    private func index(of value: Int64) -> Int {
+    func index(of value: Int64) -> Int {
         let bucket = bucketIndex(value)
         let subBucket = value >> (bucket + unitMagnitude)
         return ((bucket + 1) << subBucketHalfCountMagnitude) + Int(subBucket - subBucketHalfCount)
@@ -251,6 +252,9 @@ public struct LatencyHistogram: Sendable, Equatable {
         let requested = Swift.min(percentile, 100)
         return Swift.max(Int64(requested * Double(count) / 100 + 0.5), 1)
     }
+
+    /// The count at `index` of the layout.
+    func countAt(_ index: Int) -> Int64 { counts[index] }
 
     /// The counts that are not zero, by their index (what a log entry encodes).
     var nonZeroCounts: [(index: Int, count: Int64)] {

@@ -2,6 +2,8 @@
 public struct LoadResult: Sendable {
     /// The plan the run followed.
     public var plan: LoadPlan
+    /// When measuring began (Unix seconds): the log's `StartTime`.
+    public var startTime = 0.0
     /// Seconds measured (the warm-up left out).
     public var seconds = 0.0
     /// Requests that ended while measuring (answered or failed).
@@ -33,10 +35,23 @@ public struct LoadResult: Sendable {
     public var bytesReceived: Int64 = 0
     /// Each measured second: requests that ended in it and the errors among them.
     public var timeline: [Second] = []
+    /// Each measured second's latencies (the corrected ones in the open model), as HdrHistogram's
+    /// log carries them: what `pekit load --output hlog` writes.
+    public var intervals: [Interval] = []
     /// The first check or error messages seen (at most ten, each with how often it came).
     public var messages: [(text: String, count: Int64)] = []
 
     private var messageShapes: [String] = []
+
+    /// One interval of HdrHistogram's log.
+    public struct Interval: Sendable, Equatable {
+        /// Seconds from the start of measuring, and the interval's length.
+        public var start: Double, length: Double
+        /// The largest value recorded in it (microseconds).
+        public var max: Int64
+        /// Its histogram, HdrHistogram's compressed V2 encoding.
+        public var histogram: [UInt8]
+    }
 
     /// One second of a run.
     public struct Second: Sendable, Equatable {

@@ -107,6 +107,7 @@ public final class LoadRunner {
         let woke = { fast?.wokeAt ?? engine.wokeAt }
         let start = UnixTime.monotonic()
         let measureFrom = start + plan.warmup
+        result.startTime = UnixTime.now() + plan.warmup
         let end = plan.duration.map { measureFrom + $0 }
         let interval = plan.rate.map { 1 / $0 }
         var nextIntended = start
@@ -115,6 +116,16 @@ public final class LoadRunner {
         var sourceDone = false
         var lastProgress = start, lastCount: Int64 = 0, lastCountAt = start, recentRate = 0.0
         var failure: Error?
+        // The current second's latencies, written to `result.intervals` when a later second begins.
+        var thisSecond = try LatencyHistogram()
+        var intervalSecond = 0
+        func closeInterval(until next: Int) {
+            if thisSecond.count > 0 {
+                result.intervals.append(.init(start: Double(intervalSecond), length: 1, max: thisSecond.max, histogram: thisSecond.compressedEncoding()))
+                thisSecond.reset()
+            }
+            intervalSecond = next
+        }
 
         func record(_ flight: Flight, _ outcome: Ending) {
             flight.over = true
@@ -125,9 +136,9 @@ public final class LoadRunner {
             let wokeAt = woke()
             let now = wokeAt > flight.started ? wokeAt : UnixTime.monotonic()
             result.requests += 1
-            let second = Swift.max(0, Int(now - measureFrom))
-            while result.timeline.count <= second { result.timeline.append(LoadResult.Second()) }
-            result.timeline[second].requests += 1
+            let secondIndex = Swift.max(0, Int(now - measureFrom))
+            while result.timeline.count <= secondIndex { result.timeline.append(LoadResult.Second()) }
+            result.timeline[secondIndex].requests += 1
             var problem: (kind: String, message: String)?
             switch outcome {
             case .failed(let error):
@@ -138,6 +149,8 @@ public final class LoadRunner {
                 let micro = { (seconds: Double) in Swift.min(Int64((seconds * 1e6).rounded()), 3_600_000_000) }
                 try? result.latency.record(micro(now - flight.started))
                 try? result.corrected?.record(micro(now - flight.intended))
+                if secondIndex != intervalSecond { closeInterval(until: secondIndex) }
+                try? thisSecond.record(micro(now - (result.corrected == nil ? flight.started : flight.intended)))
                 for (i, value) in [t.dns, t.connect, t.tls, t.firstByte, t.total].enumerated() {
                     try? result.phases[i].histogram.record(micro(Swift.max(0, value)))
                 }
@@ -149,7 +162,7 @@ public final class LoadRunner {
             }
             if let problem {
                 result.errors[problem.kind, default: 0] += 1
-                result.timeline[second].errors += 1
+                result.timeline[secondIndex].errors += 1
                 result.note(problem.message)
             }
         }
@@ -249,6 +262,7 @@ public final class LoadRunner {
             }
         }
         let finished = UnixTime.monotonic()
+        closeInterval(until: intervalSecond)
         result.seconds = Swift.max(0, (end.map { Swift.min($0, finished) } ?? finished) - measureFrom)
         if stopped { result.seconds = Swift.max(0, finished - measureFrom) }
         // What is still in flight: a request that waited longer than every answer is a timeout.

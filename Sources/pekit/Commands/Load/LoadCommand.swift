@@ -60,7 +60,8 @@ enum LoadOptions {
     static let output = Option("output", short: "o", value: "FORMAT", """
         what standard output gets: text (the default), json (everything
         measured; what --compare reads), hgrm (HdrHistogram's percentile
-        distribution, which its plotter reads), csv (the same as CSV)
+        distribution, which its plotter reads), csv (the same as CSV), hlog
+        (HdrHistogram's log: a histogram a second, which its tools merge)
         """)
     static let compare = Option("compare", value: "RUN.json", "show this run beside an earlier one (its --output json)")
     static let report = Option("report", value: "KIND", """
@@ -106,7 +107,7 @@ private func runLoad(_ args: [[UInt8]]) throws -> Int32 {
     do { try plan.validate() } catch let invalid as LoadPlan.Invalid { throw usage(invalid.description) }
     let thresholds = try parsed.all(LoadOptions.threshold).map(LoadThreshold.init)
     let format = parsed.value(LoadOptions.output) ?? "text"
-    guard ["text", "json", "hgrm", "csv"].contains(format) else { throw usage("--output takes text, json, hgrm or csv, not '\(format)'") }
+    guard ["text", "json", "hgrm", "csv", "hlog"].contains(format) else { throw usage("--output takes text, json, hgrm, csv or hlog, not '\(format)'") }
     var reports: [(html: String?, kind: TestReport.Kind?)] = []
     for text in parsed.all(LoadOptions.report) {
         if text.hasPrefix("html:") {
@@ -170,6 +171,7 @@ private func runLoad(_ args: [[UInt8]]) throws -> Int32 {
         Output.stdout.line("")
     case "hgrm": Output.stdout.write(LoadReport.distribution(result.corrected ?? result.latency, csv: false))
     case "csv": Output.stdout.write(LoadReport.distribution(result.corrected ?? result.latency, csv: true))
+    case "hlog": Output.stdout.write(report.log)
     default:
         Output.stdout.write(report.text)
     }

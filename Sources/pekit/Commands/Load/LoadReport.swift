@@ -140,6 +140,25 @@ struct LoadReport {
         return out
     }
 
+    // MARK: HdrHistogram's log
+
+    /// HdrHistogram's log (format 1.3, as its HistogramLogWriter writes it): one line a second of
+    /// the run, its start, length, largest value in milliseconds and compressed histogram
+    /// (microseconds; the corrected latencies in the open model). HistogramLogProcessor, the
+    /// plotter and the `hdrhistogram` PyPI package read it and merge its intervals.
+    var log: String {
+        let start = result.startTime
+        let date = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: start))
+        var out = "#[Histogram log format version 1.3]\n"
+        out += "#[StartTime: \(LoadQuantity.fixed(start, 3)) (seconds since epoch), \(date)]\n"
+        out += "\"StartTimestamp\",\"Interval_Length\",\"Interval_Max\",\"Interval_Compressed_Histogram\"\n"
+        for interval in result.intervals {
+            out += "\(LoadQuantity.fixed(interval.start, 3)),\(LoadQuantity.fixed(interval.length, 3)),\(LoadQuantity.fixed(Double(interval.max) / 1000, 3)),"
+            out += Base64.encode(interval.histogram) + "\n"
+        }
+        return out
+    }
+
     // MARK: --compare
 
     /// This run beside an earlier one (its `--output json`): requests a second, errors and each
