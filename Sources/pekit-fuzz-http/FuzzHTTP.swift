@@ -88,11 +88,17 @@ func outcome(_ server: CannedServer, plain: Bool) -> String {
     }
 }
 
-/// What `pekit load`'s fast path counted of one request: `status body N`, or its error's words.
-func loadOutcome(_ server: CannedServer) -> String {
+/// Send options that leave a request to be sent and read, nothing more (what the fast path takes).
+func bareOptions() -> SendOptions {
     var options = SendOptions()
     options.followRedirects = false
     options.timeout = .seconds(5)
+    return options
+}
+
+/// What `pekit load`'s fast path counted of one request: `status body N`, or its error's words.
+func loadOutcome(_ server: CannedServer) -> String {
+    let options = bareOptions()
     do {
         let request = try RequestBuilder(url: "http://127.0.0.1:\(server.port)/f").build()
         let runner = LoadRunner(plan: LoadPlan(connections: 1, duration: nil, requests: 1, timeout: 5), request: request, options: options)
@@ -106,9 +112,7 @@ func loadOutcome(_ server: CannedServer) -> String {
 
 /// The same of pekit's general path (`PekitClient`, the plain transfer).
 func generalOutcome(_ server: CannedServer) -> String {
-    var options = SendOptions()
-    options.followRedirects = false
-    options.timeout = .seconds(5)
+    let options = bareOptions()
     do {
         let request = try RequestBuilder(url: "http://127.0.0.1:\(server.port)/f").build()
         let r = try PekitClient().sendBlocking(request, options: options)

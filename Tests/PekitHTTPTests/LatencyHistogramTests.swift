@@ -36,18 +36,19 @@ final class LatencyHistogramTests: XCTestCase {
         return h
     }
 
+    /// The case's histogram: its values recorded, or (a merge) the first case's with the second's added.
+    private func histogram(_ c: Case, _ all: [Case]) throws -> LatencyHistogram {
+        guard let merge = c.merge else { return try filled(c) }
+        var h = try filled(try XCTUnwrap(all.first { $0.name == merge[0] }))
+        try h.merge(try filled(try XCTUnwrap(all.first { $0.name == merge[1] })))
+        return h
+    }
+
     func testEveryCaseReadsAsTheHdrhistogramPackageReadsIt() throws {
         let all = try cases()
         XCTAssertEqual(all.count, 11)
-        let byName = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })
         for c in all {
-            var h: LatencyHistogram
-            if let merge = c.merge {
-                h = try filled(try XCTUnwrap(byName[merge[0]]))
-                try h.merge(try filled(try XCTUnwrap(byName[merge[1]])))
-            } else {
-                h = try filled(c)
-            }
+            let h = try histogram(c, all)
             let e = c.expect
             XCTAssertEqual(h.count, e.count, c.name)
             XCTAssertEqual(h.min, e.min, c.name)
@@ -72,16 +73,9 @@ final class LatencyHistogramTests: XCTestCase {
     func testTheEncodingIsHdrHistogramsV2ByteForByte() throws {
         var checked = 0
         let all = try cases()
-        let byName = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })
         for c in all {
             guard let hex = c.expect.v2 else { continue }
-            var h: LatencyHistogram
-            if let merge = c.merge {
-                h = try filled(try XCTUnwrap(byName[merge[0]]))
-                try h.merge(try filled(try XCTUnwrap(byName[merge[1]])))
-            } else {
-                h = try filled(c)
-            }
+            let h = try histogram(c, all)
             let encoded = h.encoded()
             XCTAssertEqual(encoded.map { String(format: "%02x", $0) }.joined(), hex, c.name)
             let compressed = h.compressedEncoding()

@@ -27,10 +27,11 @@ public final class LoadRunner {
         public var elapsed: Double
         /// Whether the warm-up is still going on.
         public var warmingUp: Bool
+        /// Requests ended while measuring, and the failed ones among them.
         public var requests: Int64, errors: Int64
         /// Requests ended in the last second.
         public var recentRate: Double
-        /// The measured latencies so far (microseconds).
+        /// The median and the 99th percentile of the latencies measured so far (microseconds).
         public var p50: Int64, p99: Int64
         /// The share of the run done (0 to 1), by time or by requests.
         public var done: Double
