@@ -20,7 +20,7 @@ with open(script, "w") as f:
     f.write(f'function request(n) return {{ url = "{url}", headers = {{ ["X-Request"] = tostring(n) }} }} end\n')
 locustfile = os.path.join(work, "locustfile.py")
 with open(locustfile, "w") as f:
-    f.write("from locust import constant\nfrom locust.contrib.fasthttp import FastHttpUser, task\n"
+    f.write("from locust import constant, task\nfrom locust.contrib.fasthttp import FastHttpUser\n"
             "class User(FastHttpUser):\n    wait_time = constant(0)\n    @task\n    def ok(self):\n        self.client.get('/ok')\n")
 
 
