@@ -42,6 +42,18 @@ final class LoadCommandTests: XCTestCase {
         XCTAssertEqual(timeline.reduce(0) { $0 + ($1["requests"] ?? 0) }, 40)
     }
 
+    /// A progress line on a terminal (rewritten in place, ended with a newline before the
+    /// report); nothing of it in a pipe.
+    func testTheProgressLineIsForATerminalOnly() throws {
+        let piped = try PekitProcess.run(["load", "\(server.base)/echo", "-z", "1s", "-c", "2"])
+        XCTAssertEqual(piped.status, 0, piped.stderr)
+        XCTAssertEqual(piped.stderr, "")
+        let terminal = String(decoding: try PekitProcess.runInTerminal(["load", "\(server.base)/echo", "-z", "1s", "-c", "2"]), as: UTF8.self)
+        XCTAssertTrue(terminal.contains("\r\u{1B}[K0:00  "), terminal)
+        XCTAssertTrue(terminal.range(of: #"\d+ requests  \d+/s  p50 [\d.]+(us|ms)  p99 [\d.]+(us|ms)  errors 0  \d+%"#, options: .regularExpression) != nil, terminal)
+        XCTAssertTrue(terminal.contains("\nload \(server.base)/echo: 1s, 2 connections (closed model)\n"), terminal)
+    }
+
     func testTheTextSummaryAndThresholds() throws {
         let r = try PekitProcess.run(["load", "\(server.base)/echo", "-n", "25", "-c", "5", "--no-progress",
                                       "--threshold", "errors==0", "--threshold", "rps > 1e12", "--threshold", "p99<60s"])
