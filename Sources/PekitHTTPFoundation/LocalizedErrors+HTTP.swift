@@ -11,3 +11,5 @@ extension SendOptions.StopBody: LocalizedError { public var errorDescription: St
 extension ContentDecoding.Failure: LocalizedError { public var errorDescription: String? { description } }
 extension RateLimiter.Failure: LocalizedError { public var errorDescription: String? { description } }
 extension PekitResponse.DecodingFailure: LocalizedError { public var errorDescription: String? { description } }
+extension LatencyHistogram.Failure: LocalizedError { public var errorDescription: String? { description } }
+extension LoadPlan.Invalid: LocalizedError { public var errorDescription: String? { description } }

@@ -47,7 +47,7 @@ enum LoadOptions {
     static let duration = Option("duration", short: "z", value: "D", "how long to send (10s, 500ms, 2m; default 10s unless --requests)")
     static let requests = Option("requests", short: "n", value: "N", "send N requests (with --duration: whichever comes first)")
     static let warmup = Option("warmup", value: "D", "send for D first without recording (connections opened, caches warm)")
-    static let timeout = Option("timeout", value: "D", "a request unanswered after D is an error, `timeout` (default 30s)")
+    static let timeout = RequestOptions.sendFlag("timeout", help: "a request unanswered after S (30s, 500ms; default 30s) is an error, `timeout`")
     static let method = Option("method", short: "X", value: "M", "the method (default GET; POST with --data or --json)")
     static let header = Option("header", short: "H", value: "'K: V'", "a header field (repeat)")
     static let data = Option("data", value: "D", "the body, as given (@FILE: the file's bytes), application/x-www-form-urlencoded")

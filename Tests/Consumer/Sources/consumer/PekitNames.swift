@@ -13,7 +13,7 @@ import PekitCrypto
 import PekitHTTP
 import SwiftyJSON
 
-/// The 99 names, each resolved to pekit's type.
+/// The 102 names, each resolved to pekit's type.
 enum PekitNames {
     typealias AWSSigV4Name = AWSSigV4
     typealias AcceptLanguageName = AcceptLanguage
@@ -57,6 +57,9 @@ enum PekitNames {
     typealias JSONTextName = JSONText
     typealias JWTName = JWT
     typealias LatencyHistogramName = LatencyHistogram
+    typealias LoadPlanName = LoadPlan
+    typealias LoadResultName = LoadResult
+    typealias LoadRunnerName = LoadRunner
     typealias MemoryBudgetName = MemoryBudget
     typealias MultipartBodyName = MultipartBody
     typealias NamedPolicyOptionName = any NamedPolicyOption
