@@ -25,13 +25,18 @@ public struct LatencyHistogram: Sendable, Equatable {
     /// The layout's buckets (powers of two of the range) and sub-buckets in each (its precision),
     /// as HdrHistogram's `.hgrm` footer states them.
     public let bucketCount: Int
+    /// The sub-buckets in each bucket: twice the values told apart exactly at the low end.
     public let subBucketCount: Int64
 
     /// Why a histogram cannot be made, or a value not recorded.
     public enum Failure: Error, Equatable, CustomStringConvertible {
+        /// `lowest` below 1, or `highest` below twice `lowest` (or too large to lay out).
         case badRange(lowest: Int64, highest: Int64)
+        /// Significant digits outside 1 to 5.
         case badDigits(Int)
+        /// A value below 0 or above `highest`.
         case outOfRange(value: Int64, highest: Int64)
+        /// A merge of a histogram that holds values above this one's `highest`.
         case differentLayout
 
         public var description: String {

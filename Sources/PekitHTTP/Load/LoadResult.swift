@@ -55,7 +55,9 @@ public struct LoadResult: Sendable {
 
     /// One second of a run.
     public struct Second: Sendable, Equatable {
+        /// Requests that ended in this second.
         public var requests: Int64 = 0
+        /// The failed ones among them.
         public var errors: Int64 = 0
     }
 
