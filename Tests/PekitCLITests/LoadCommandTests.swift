@@ -222,6 +222,8 @@ final class LoadReportPageTests: XCTestCase {
         XCTAssertEqual(count(#"<rect class="requests" "#), 2, "one bar a second")
         XCTAssertEqual(count(#"<title>second 0: 40 requests, 0 errors</title>"#), 1, text)
         XCTAssertTrue(text.contains("2s, 4 connections, 40 requests/s (open model)"), text)
+        XCTAssertTrue(text.contains(#"<table id="phases"><tbody><tr><th>phase</th><th>p50</th><th>p75</th><th>p90</th><th>p99</th><th>p99.9</th><th>p99.99</th><th>p99.999</th><th>max</th></tr>"#), text)
+        XCTAssertEqual(count(#"<tr><td>(first byte|total)</td>(<td>[\d.]+(us|ms|s)</td>){8}</tr>"#), 2, text)
 
         let shot = dir.appendingPathComponent("out/load.png")
         let picture = try TestHTMLReportTests.browse(["--window-size=1000,1100", "--screenshot=" + shot.path, page.absoluteString], in: dir)

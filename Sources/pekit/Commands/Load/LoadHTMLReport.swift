@@ -26,6 +26,8 @@ enum LoadHTMLReport {
             .corrected { stroke: #c0392b; fill: none; stroke-width: 2; } .recorded { stroke: #2471a3; fill: none; stroke-width: 2; }
             .requests { fill: #5d9cec; } .errors { fill: #c0392b; }
             .legend rect { stroke: none; }
+            table { border-collapse: collapse; } td, th { padding: 3px 10px; text-align: right; border-bottom: 1px solid #eee; }
+            td:first-child, th:first-child { text-align: left; }
             </style></head><body>
             <h1>\(title)</h1>
             <p id="summary">\(r.requests) requests in \(LoadQuantity.fixed(r.seconds, 2)) s, \(LoadQuantity.fixed(r.requestsPerSecond, 1)) a second, \(r.errorCount) errors</p>
@@ -33,6 +35,8 @@ enum LoadHTMLReport {
             \(distributionPlot(r))
             <h2>Requests and errors each second</h2>
             \(timelinePlot(r))
+            <h2>Phases</h2>
+            \(phasesTable(r))
             <h2>Summary</h2>
             <pre id="text">\(rows)</pre>
             </body></html>
@@ -110,6 +114,22 @@ enum LoadHTMLReport {
             }
         }
         return svg + "</svg>"
+    }
+
+    /// Each phase's percentiles, from the request's start as curl's `time_*` measure them (a
+    /// phase that never took time, TLS on http://, left out).
+    static func phasesTable(_ r: LoadResult) -> String {
+        let shown = r.phases.filter { $0.histogram.max > 0 }
+        guard !shown.isEmpty else { return "<p>No answers to measure.</p>" }
+        var html = "<table id=\"phases\"><tr><th>phase</th>"
+        for p in LoadReport.percentiles { html += "<th>\(LoadReport.label(p))</th>" }
+        html += "<th>max</th></tr>"
+        for phase in shown {
+            html += "<tr><td>\(TestReport.xml(phase.name))</td>"
+            for p in LoadReport.percentiles { html += "<td>\(LoadQuantity.micros(phase.histogram.value(atPercentile: p)))</td>" }
+            html += "<td>\(LoadQuantity.micros(phase.histogram.max))</td></tr>"
+        }
+        return html + "</table>"
     }
 
     /// 1, 2 or 5 times a power of ten, at least `value`.
