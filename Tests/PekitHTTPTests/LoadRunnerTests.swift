@@ -61,7 +61,9 @@ final class LoadRunnerTests: XCTestCase {
         for p in [80.0, 90, 95, 99, 99.9] {
             let k = (p / 100 * n).rounded() - (n - 100)
             let expected = 10_000 * k + overhead
-            XCTAssertEqual(Double(corrected.value(atPercentile: p)), expected, accuracy: expected * 0.01, "corrected p\(p)")
+            // Within 1%, or 5 ms where 1% is less (the hundred answers at the freeze's end go out
+            // over a few milliseconds, in no promised order).
+            XCTAssertEqual(Double(corrected.value(atPercentile: p)), expected, accuracy: Swift.max(expected * 0.01, 5_000), "corrected p\(p)")
         }
         XCTAssertLessThan(corrected.value(atPercentile: 50), 20_000, "most of the run never saw the freeze")
     }
