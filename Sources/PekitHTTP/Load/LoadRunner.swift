@@ -168,13 +168,22 @@ public final class LoadRunner {
             }
         }
 
+        // One closure for every send of the run, not one a request.
+        let cancelled: @Sendable () -> Bool = { flag.raised }
+
+        /// A request going out now, counted (either path).
+        func takeOff(_ intended: Double) -> Flight {
+            let now = UnixTime.monotonic()
+            let flight = Flight(started: now, intended: Swift.min(intended, now), measured: now >= measureFrom)
+            launched += 1
+            if flight.measured { measuredLaunched += 1 }
+            flights.append(flight)
+            return flight
+        }
+
         func launch(intended: Double) throws {
             if let fast {
-                let now = UnixTime.monotonic()
-                let flight = Flight(started: now, intended: Swift.min(intended, now), measured: now >= measureFrom)
-                launched += 1
-                if flight.measured { measuredLaunched += 1 }
-                flights.append(flight)
+                let flight = takeOff(intended)
                 fast.start { outcome in
                     switch outcome {
                     case .answered(let status, let bodyLength, let timing): record(flight, .answered(status: status, bodyLength: bodyLength, timing: timing, response: nil))
@@ -189,12 +198,8 @@ public final class LoadRunner {
             }
             var options = given
             if options.timeoutSeconds == nil { options.timeoutSeconds = plan.timeout }
-            options.isCancelled = { flag.raised }
-            let now = UnixTime.monotonic()
-            let flight = Flight(started: now, intended: Swift.min(intended, now), measured: now >= measureFrom)
-            launched += 1
-            if flight.measured { measuredLaunched += 1 }
-            flights.append(flight)
+            options.isCancelled = cancelled
+            let flight = takeOff(intended)
             engine.add(request, options: options) { outcome in
                 switch outcome {
                 case .success(let response):
