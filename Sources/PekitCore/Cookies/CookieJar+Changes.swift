@@ -15,9 +15,28 @@ extension CookieJar {
     /// every cookie of the jar is its own change, and `save(mergingInto:)` writes them all.
     @inline(__always)
     func noteChange(_ key: @autoclosure () -> CookieKey, _ change: Change) {
-        guard loadDepth == 0 else { return }
-        if change == .stored && !journalsStores { storedUnjournaled = true; return }
-        changes[key()] = change
+        guard journals(change) else { return }
+        record(key(), change)
+    }
+
+    /// `noteChange` for a cookie whose key is made only when the journal keeps it: no closure
+    /// reads the cookie (a received cookie's store, which runs for each one).
+    @inline(__always)
+    func noteChange(keyOf cookie: borrowing Cookie, _ change: Change) {
+        guard journals(change) else { return }
+        record(cookie.key, change)
+    }
+
+    /// Whether a change goes into the journal; a store that does not is noted as made.
+    @inline(__always)
+    private func journals(_ change: Change) -> Bool {
+        guard loadDepth == 0 else { return false }
+        if change == .stored && !journalsStores { storedUnjournaled = true; return false }
+        return true
+    }
+
+    private func record(_ key: CookieKey, _ change: Change) {
+        changes[key] = change
         // Stored cookies the jar evicted since are no change to write: let them go once the
         // journal outgrows the jar (O(1) amortized a change).
         if changes.count > 2 * max(storedCount, storedLimits.total) + 1024 { pruneChanges() }

@@ -36,7 +36,8 @@ extension CookieJar {
     /// `receive(bytes:…)` with the lock held.
     private func store(bytes: UnsafeBufferPointer<UInt8>, from url: RequestURL, http: Bool, site: RequestContext.Site,
                        topLevel: RequestURL?) throws -> Outcome {
-        guard let parsed = SetCookie.parse(bytes) else {
+        var domainRange: Range<Int>?
+        guard let parsed = SetCookie.parse(bytes, domain: &domainRange) else {
             let setCookie = String(decoding: bytes, as: UTF8.self)
             let name = setCookie.split(separator: ";").first.map { String($0.prefix(40)) } ?? ""
             return .rejected(name: name, reason: "not a cookie: its name and value are both empty (RFC 6265bis section 5.6)", rule: .emptyNameAndValue)
@@ -68,16 +69,21 @@ extension CookieJar {
         } else if let expires = parsed.expires {
             cookie.expires = try Cookie.keptExpiry(Double(expires), now: wall)
         }
-        if let written = parsed.domain {
-            // A response's cookies mostly name one Domain: the answer for the last one is kept.
-            let check: DomainCheck
-            if let last = lastDomainCheck, last.written == written, last.host == host {
-                check = last.check
+        var domainAttribute: String?
+        if let domainRange {
+            // A response's cookies mostly name one Domain: the answer for the last one is kept,
+            // and the attribute's text is made only when it is another.
+            let written = UnsafeBufferPointer(rebasing: bytes[domainRange])
+            let memo: DomainCheckMemo
+            if let last = lastDomainCheck, last.answers(written, host: host) {
+                memo = last
             } else {
-                check = domainCheck(written, host: host)
-                lastDomainCheck = (written, host, check)
+                let text = ASCII.lowercased(written)
+                memo = DomainCheckMemo(written: text, host: host, check: domainCheck(text, host: host))
+                lastDomainCheck = memo
             }
-            switch check {
+            domainAttribute = memo.written
+            switch memo.check {
             case .rejected(let rule, let reason): return reject(rule, reason)
             case .hostOnly: break
             case .domain(let domain):
@@ -86,7 +92,7 @@ extension CookieJar {
             }
         }
         let secureOrigin = url.isSecureContext
-        if let (rule, reason) = Self.brokenRule(cookie, origin: url, pathAttribute: parsed.path, domainAttribute: parsed.domain, http: http, site: site) {
+        if let (rule, reason) = Self.brokenRule(cookie, origin: url, pathAttribute: parsed.path, domainAttribute: domainAttribute, http: http, site: site) {
             return reject(rule, reason)
         }
         // CHIPS: a partitioned cookie belongs to the top-level site it was set under.
@@ -98,11 +104,14 @@ extension CookieJar {
         // Leave secure cookies alone (RFC 6265bis §5.7 step 16): an insecure origin cannot shadow
         // one whose domain domain-matches the new one's either way (a parent's or a subdomain's).
         if !cookie.secure && !secureOrigin {
-            let below = "." + cookie.domain
-            let related = cookies(inDomainsOf: cookie.domain) + byDomain.lazy.filter { $0.key.hasSuffix(below) }.flatMap(\.value)
+            // The fields as their own values: a closure that read `cookie` would make every
+            // store keep the cookie in memory rather than in registers, and copy it.
+            let (newName, newDomain, newPath) = (cookie.name, cookie.domain, cookie.path)
+            let below = "." + newDomain
+            let related = cookies(inDomainsOf: newDomain) + byDomain.lazy.filter { $0.key.hasSuffix(below) }.flatMap(\.value)
             let shadowed = related.contains { old in
-                old.secure && old.name == cookie.name && (Self.domainMatches(old.domain, cookie.domain) || Self.domainMatches(cookie.domain, old.domain))
-                    && Self.pathMatches(cookie.path, old.path)
+                old.secure && old.name == newName && (Self.domainMatches(old.domain, newDomain) || Self.domainMatches(newDomain, old.domain))
+                    && Self.pathMatches(newPath, old.path)
             }
             if shadowed { return reject(.overwritesSecure, "a Secure cookie of that name exists; an insecure origin cannot replace it") }
         }
@@ -120,24 +129,24 @@ extension CookieJar {
                 if cookie.isExpired(at: now) {
                     if byDomain.values[slot].count == 1 { byDomain.remove(at: slot) } else { byDomain.values[slot].remove(at: index) }
                     storedCount -= 1
-                    noteChange(cookie.key, .removed)
+                    noteChange(key, .removed)
                     return .removed(name: name, count: 1)
                 }
                 byDomain.values[slot][index] = cookie
                 storedCount -= 1
             } else {
-                if cookie.isExpired(at: now) { noteChange(cookie.key, .removed); return .removed(name: name, count: 0) }
+                if cookie.isExpired(at: now) { noteChange(key, .removed); return .removed(name: name, count: 0) }
                 byDomain.values[slot].append(cookie)
             }
             domainCount = byDomain.values[slot].count
         } else {
-            if cookie.isExpired(at: now) { noteChange(cookie.key, .removed); return .removed(name: name, count: 0) }
+            if cookie.isExpired(at: now) { noteChange(keyOf: cookie, .removed); return .removed(name: name, count: 0) }
             byDomain[cookie.domain] = [cookie]
             domainCount = 1
         }
         storedCount += 1
         noteForEviction(cookie)
-        noteChange(cookie.key, .stored)
+        noteChange(keyOf: cookie, .stored)
         if domainCount > storedLimits.perDomain { enforceLimits(domain: cookie.domain, now: now) } else { evictOverTotal() }
         let warnings = parsed.ignoredAttributes.map {
             Warning(rule: .attributeTooLong, reason: "the \($0) attribute's value is over \(SetCookie.maxAttributeValue) bytes: ignored")

@@ -169,11 +169,36 @@ public final class CookieJar: @unchecked Sendable {
     /// mostly name one Domain, which is then looked up once.
     private var lastSuffixCheck: (domain: String, isSuffix: Bool)?
     /// The last Domain attribute checked for a host, and what it made of the cookie.
-    @exclusivity(unchecked) var lastDomainCheck: (written: String, host: String, check: DomainCheck)?
+    @exclusivity(unchecked) var lastDomainCheck: DomainCheckMemo?
     enum DomainCheck {
         case hostOnly
         case domain(String)
         case rejected(CookieRule, String)
+    }
+    /// A Domain attribute (lower-cased), the host it came from, and its check: a class, so
+    /// that asking it copies nothing (each received cookie with a Domain asks).
+    final class DomainCheckMemo {
+        let written: String, host: String, check: DomainCheck
+        /// `written`'s bytes, when they are all ASCII (nil otherwise: no bytes answer).
+        private let ascii: [UInt8]?
+        init(written: String, host: String, check: DomainCheck) {
+            self.written = written; self.host = host; self.check = check
+            ascii = written.utf8.allSatisfy { $0 < 0x80 } ? Array(written.utf8) : nil
+        }
+
+        /// Whether `bytes`, lower-cased, are `written` and `host` is this host: ASCII only
+        /// (other bytes are lower-cased as Unicode text, which the caller does). Bytes already
+        /// in lower case (most Domain attributes) are one memcmp.
+        func answers(_ bytes: UnsafeBufferPointer<UInt8>, host: String) -> Bool {
+            guard let ascii, ascii.count == bytes.count, let given = bytes.baseAddress else { return false }
+            let same = ascii.withUnsafeBufferPointer { mine in
+                guard let base = mine.baseAddress else { return true }
+                if CLibrary.equal(base, given, count: mine.count) { return true }
+                for i in 0..<mine.count where bytes[i] >= 0x80 || ASCII.lower(bytes[i]) != mine[i] { return false }
+                return true
+            }
+            return same && host == self.host
+        }
     }
 
     /// A jar on the system clock that checks Domain attributes against the public suffix list

@@ -37,9 +37,11 @@ public struct SetCookie: Equatable, Sendable {
         self = parsed
     }
 
-    private init(name: String, value: String) {
-        self.name = name
-        self.value = value
+    private init(name: String, value: String, rawValue: [UInt8]?, expires: Int64?, maxAge: Int64?, domain: String?, path: String?,
+                 secure: Bool, httpOnly: Bool, sameSite: Cookie.SameSite?, partitioned: Bool, ignoredAttributes: [String]) {
+        self.name = name; self.value = value; self.rawValue = rawValue; self.expires = expires; self.maxAge = maxAge
+        self.domain = domain; self.path = path; self.secure = secure; self.httpOnly = httpOnly; self.sameSite = sameSite
+        self.partitioned = partitioned; self.ignoredAttributes = ignoredAttributes
     }
 
     /// The longest attribute value applied (RFC 6265bis §5.6 step 6).
@@ -81,31 +83,30 @@ public struct SetCookie: Equatable, Sendable {
         return nil
     }
 
-    /// `init?(_:)` over a value's bytes as they arrived.
     /// A word of at most 8 bytes (lower-case ASCII letters and '-') packed little-endian, with
     /// the bit that makes each letter lower case: `bytes | letters == packed` reads the bytes
     /// as the word with its letters in any case, and its other bytes exactly.
     struct Word {
         let packed: UInt64, letters: UInt64, count: Int
-        init(_ word: StaticString) {
-            precondition(word.utf8CodeUnitCount <= 8, "a Word holds at most 8 bytes")
-            count = word.utf8CodeUnitCount
-            var packed: UInt64 = 0, letters: UInt64 = 0
-            for i in 0..<count {
-                let byte = word.utf8Start[i]
-                packed |= UInt64(byte) << (8 * UInt64(i))
-                if byte >= 0x61 && byte <= 0x7A { letters |= 0x20 << (8 * UInt64(i)) }
-            }
-            self.packed = packed; self.letters = letters
-        }
-        static let path = Word("path"), domain = Word("domain"), secure = Word("secure"), expires = Word("expires")
-        static let maxage = Word("max-age"), httponly = Word("httponly"), samesite = Word("samesite")
-        static let strict = Word("strict"), lax = Word("lax"), none = Word("none")
+        // Written as numbers (the word's bytes little-endian; 0x20 under each letter) so that
+        // each is a constant in the binary: a `static let` made by a loop is initialized on
+        // first use, behind a check at every read. `SetCookieWordTests` holds each to its text.
+        static let path = Word(packed: 0x6874_6170, letters: 0x2020_2020, count: 4)
+        static let domain = Word(packed: 0x6E69_616D_6F64, letters: 0x2020_2020_2020, count: 6)
+        static let secure = Word(packed: 0x6572_7563_6573, letters: 0x2020_2020_2020, count: 6)
+        static let expires = Word(packed: 0x73_6572_6970_7865, letters: 0x20_2020_2020_2020, count: 7)
+        static let maxage = Word(packed: 0x65_6761_2D78_616D, letters: 0x20_2020_0020_2020, count: 7)
+        static let httponly = Word(packed: 0x796C_6E6F_7074_7468, letters: 0x2020_2020_2020_2020, count: 8)
+        static let samesite = Word(packed: 0x6574_6973_656D_6173, letters: 0x2020_2020_2020_2020, count: 8)
+        static let strict = Word(packed: 0x7463_6972_7473, letters: 0x2020_2020_2020, count: 6)
+        static let lax = Word(packed: 0x78_616C, letters: 0x20_2020, count: 3)
+        static let none = Word(packed: 0x656E_6F6E, letters: 0x2020_2020, count: 4)
     }
 
     /// Whether `bytes[range]` is `word`, its letters in any case: `ASCII.equals(_:ignoringCase:)`
     /// as one comparison of a word (each received cookie compares six or seven attribute names);
     /// held to it on random bytes by `SetCookieWordTests`.
+    @inline(__always)
     static func spells(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ word: Word) -> Bool {
         guard range.count == word.count, let base = bytes.baseAddress else { return false }
         var packed: UInt64 = 0
@@ -119,7 +120,18 @@ public struct SetCookie: Equatable, Sendable {
         return packed | word.letters == word.packed
     }
 
+    /// `init?(_:)` over a value's bytes as they arrived.
     static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> SetCookie? {
+        var domain: Range<Int>?
+        guard var cookie = parse(bytes, domain: &domain) else { return nil }
+        if let domain { cookie.domain = ASCII.lowercased(UnsafeBufferPointer(rebasing: bytes[domain])) }
+        return cookie
+    }
+
+    /// `parse(_:)` that leaves `domain` nil and gives, in `domainRange`, where the Domain
+    /// attribute's text is (its leading dot dropped; nil when absent or empty): the jar makes
+    /// no string of it when the response's last cookie named the same one.
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, domain domainRange: inout Range<Int>?) -> SetCookie? {
         let end = bytes.count
         func find(_ byte: UInt8, from start: Int, to limit: Int) -> Int? {
             ByteSearch.first(byte, in: UnsafeRawBufferPointer(bytes), from: start, to: limit)
@@ -134,7 +146,7 @@ public struct SetCookie: Equatable, Sendable {
         func named(_ range: Range<Int>, _ word: StaticString) -> Bool {
             ASCII.equals(UnsafeBufferPointer(rebasing: bytes[range]), ignoringCase: word)
         }
-        func spells(_ range: Range<Int>, _ word: Word) -> Bool { Self.spells(bytes, range, word) }
+        @inline(__always) func spells(_ range: Range<Int>, _ word: Word) -> Bool { Self.spells(bytes, range, word) }
         let firstSemicolon = find(0x3B, from: 0, to: end)
         let nameValueEnd = firstSemicolon ?? end
         // §5.6 steps 3 to 5: no '=', an empty name and the whole pair the value; both empty: ignored.
@@ -142,11 +154,14 @@ public struct SetCookie: Equatable, Sendable {
         let nameRange = eq.map { trimmed(0, $0) } ?? 0..<0
         let valueRange = eq.map { trimmed($0 + 1, nameValueEnd) } ?? trimmed(0, nameValueEnd)
         guard !nameRange.isEmpty || !valueRange.isEmpty else { return nil }
-        var cookie = SetCookie(name: text(nameRange), value: text(valueRange))
+        // The fields as values of their own, the cookie made once at the end: a `var` of the
+        // whole struct changed in the loop was copied on the way out (each cookie received).
+        let name = text(nameRange), value = text(valueRange)
         let valueBytes = UnsafeBufferPointer(rebasing: bytes[valueRange])
-        if !UTF8Validation.isValid(valueBytes) { cookie.rawValue = Array(valueBytes) }
-        guard var start = firstSemicolon.map({ $0 + 1 }) else { return cookie }
-        while true {
+        let rawValue = UTF8Validation.isValid(valueBytes) ? nil : Array(valueBytes)
+        var expires: Int64?, maxAge: Int64?, path: String?, secure = false, httpOnly = false
+        var sameSite: Cookie.SameSite?, partitioned = false, ignoredAttributes: [String] = []
+        if var start = firstSemicolon.map({ $0 + 1 }) { while true {
             let stop = find(0x3B, from: start, to: end) ?? end
             let e = find(0x3D, from: start, to: stop)
             let attributeName = trimmed(start, e ?? stop)
@@ -156,40 +171,42 @@ public struct SetCookie: Equatable, Sendable {
             // RFC 6265bis §5.6 step 6: an attribute whose value is over 1,024 octets is ignored,
             // as if it were absent (a 1,025-byte Domain does not refuse the cookie).
             let tooLong = attributeValue.count > Self.maxAttributeValue
-            if tooLong { cookie.ignoredAttributes.append(text(attributeName)) }
+            if tooLong { ignoredAttributes.append(text(attributeName)) }
             switch tooLong ? (0, 0) : (attributeName.count, initial) {
             case (4, 0x70) where spells(attributeName, Word.path):
-                cookie.path = attributeValue.first.map({ bytes[$0] }) == 0x2F ? text(attributeValue) : nil
+                path = attributeValue.first.map({ bytes[$0] }) == 0x2F ? text(attributeValue) : nil
             case (6, 0x64) where spells(attributeName, Word.domain):
                 // §5.6.3: an empty value is ignored (an earlier Domain stands); "." empties it
                 // after the dot is dropped, which makes the cookie host-only (§5.7 step 8).
                 if attributeValue.isEmpty { break }
                 var domain = attributeValue
                 if domain.first.map({ bytes[$0] }) == 0x2E { domain = domain.dropFirst() }
-                cookie.domain = domain.isEmpty ? nil : ASCII.lowercased(UnsafeBufferPointer(rebasing: bytes[domain]))
+                domainRange = domain.isEmpty ? nil : domain
             case (6, 0x73) where spells(attributeName, Word.secure):
-                cookie.secure = true
+                secure = true
             case (7, 0x65) where spells(attributeName, Word.expires):
-                if let seconds = CookieDate.parse(text(attributeValue)) { cookie.expires = seconds }
+                if let seconds = CookieDate.parse(text(attributeValue)) { expires = seconds }
             case (7, 0x6D) where spells(attributeName, Word.maxage):
                 // A digit or '-' first, then digits only; otherwise the attribute is ignored.
                 let digits = UnsafeBufferPointer(rebasing: bytes[attributeValue])
                 if let first = digits.first, first == 0x2D || (0x30...0x39).contains(first),
                    digits.dropFirst().allSatisfy({ (0x30...0x39).contains($0) }), !(digits.count == 1 && first == 0x2D) {
-                    cookie.maxAge = ASCII.int64(digits) ?? (first == 0x2D ? Int64.min : Int64.max)
+                    maxAge = ASCII.int64(digits) ?? (first == 0x2D ? Int64.min : Int64.max)
                 }
             case (8, 0x68) where spells(attributeName, Word.httponly):
-                cookie.httpOnly = true
+                httpOnly = true
             case (8, 0x73) where spells(attributeName, Word.samesite):
-                cookie.sameSite = spells(attributeValue, Word.strict) ? .strict : spells(attributeValue, Word.lax) ? .lax : spells(attributeValue, Word.none) ? Cookie.SameSite.none : nil
+                sameSite = spells(attributeValue, Word.strict) ? .strict : spells(attributeValue, Word.lax) ? .lax : spells(attributeValue, Word.none) ? Cookie.SameSite.none : nil
             case (11, 0x70) where named(attributeName, "partitioned"):
-                cookie.partitioned = true
+                partitioned = true
             default:
                 break
             }
             if stop == end { break }
             start = stop + 1
-        }
-        return cookie
+        } }
+        return SetCookie(name: name, value: value, rawValue: rawValue, expires: expires, maxAge: maxAge, domain: nil, path: path,
+                         secure: secure, httpOnly: httpOnly, sameSite: sameSite, partitioned: partitioned,
+                         ignoredAttributes: ignoredAttributes)
     }
 }

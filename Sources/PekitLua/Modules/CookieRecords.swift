@@ -19,8 +19,8 @@ final class CookieRecords {
 
     /// Adds `cookie`'s record. O(its length).
     /// - Throws: when no memory is left for it.
-    func append(_ cookie: Cookie) throws {
-        guard CookiesModule.withFields(of: cookie, { pekit_cookie_records_append(&records, &$0) }) != 0 else {
+    func append(_ cookie: inout Cookie) throws {
+        guard CookiesModule.withFields(of: &cookie, { pekit_cookie_records_append(&records, &$0) }) != 0 else {
             throw LuaArgumentError("not enough memory for the cookies stored")
         }
     }

@@ -31,30 +31,42 @@ extension CookiesModule {
     /// Pushes `cookie` as the table `value(of:)` describes, made in C in one call
     /// (`pekit_push_cookie`: a received cookie's table is made on every `jar:receive`).
     static func push(_ cookie: Cookie, in runtime: LuaRuntime) {
-        withFields(of: cookie) { pekit_push_cookie(runtime.L, &$0) }
+        var cookie = cookie
+        withFields(of: &cookie) { pekit_push_cookie(runtime.L, &$0) }
     }
 
-    /// Calls `body` with the cookie's fields as C reads them (its text borrowed, not copied).
-    static func withFields<T>(of cookie: Cookie, _ body: (inout pekit_cookie_fields) -> T) -> T {
-        var name = cookie.name, domain = cookie.domain, path = cookie.path, partition = cookie.partitionKey ?? "", text = cookie.value
+    /// Calls `body` with the cookie's fields as C reads them: its text read where it is, no
+    /// string copied (`inout` so that each field's bytes are borrowed in place; the cookie is
+    /// not changed).
+    static func withFields<T>(of cookie: inout Cookie, _ body: (inout pekit_cookie_fields) -> T) -> T {
         // The SameSite words are static strings: their bytes need no copy.
         let sameSite: StaticString = switch cookie.sameSite { case .strict?: "Strict"; case .lax?: "Lax"; case .none?: "None"; case nil: "" }
-        // The value's bytes as they came (one that is not UTF-8 too: a Lua string holds bytes),
-        // read where they are, no array made of them (this runs for every cookie received).
-        func withValue(_ body: (UnsafeBufferPointer<UInt8>) -> T) -> T {
-            if let raw = cookie.rawValue { return raw.withUnsafeBufferPointer(body) }
-            return text.withUTF8(body)
-        }
-        return name.withUTF8 { name in withValue { value in domain.withUTF8 { domain in path.withUTF8 { path in partition.withUTF8 { partition in
+        let (creation, lastAccess, expires) = (cookie.creation, cookie.lastAccess, cookie.expires)
+        let flags = (hostOnly: cookie.hostOnly, secure: cookie.secure, httpOnly: cookie.httpOnly, partitioned: cookie.partitioned)
+        var noPartition = ""
+        func make(_ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>, _ domain: UnsafeBufferPointer<UInt8>,
+                  _ path: UnsafeBufferPointer<UInt8>, _ partition: UnsafeBufferPointer<UInt8>) -> T {
             var fields = pekit_cookie_fields(
                 name: pekit_span(name), value: pekit_span(value), domain: pekit_span(domain), path: pekit_span(path),
                 same_site: pekit_span(UnsafeBufferPointer(start: sameSite.utf8Start, count: sameSite.utf8CodeUnitCount)),
                 partition_key: pekit_span(partition),
-                creation: cookie.creation, last_access: cookie.lastAccess, expires: cookie.expires ?? 0,
-                has_expires: cookie.expires == nil ? 0 : 1, host_only: cookie.hostOnly ? 1 : 0, secure: cookie.secure ? 1 : 0,
-                http_only: cookie.httpOnly ? 1 : 0, partitioned: cookie.partitioned ? 1 : 0)
+                creation: creation, last_access: lastAccess, expires: expires ?? 0,
+                has_expires: expires == nil ? 0 : 1, host_only: flags.hostOnly ? 1 : 0, secure: flags.secure ? 1 : 0,
+                http_only: flags.httpOnly ? 1 : 0, partitioned: flags.partitioned ? 1 : 0)
             return body(&fields)
-        } } } } }
+        }
+        // The value's bytes as they came (one that is not UTF-8 too: a Lua string holds bytes).
+        return cookie.name.withUTF8 { name in cookie.domain.withUTF8 { domain in cookie.path.withUTF8 { path in
+            func withPartition(_ value: UnsafeBufferPointer<UInt8>) -> T {
+                if cookie.partitionKey != nil {
+                    var key = cookie.partitionKey ?? ""
+                    return key.withUTF8 { make(name, value, domain, path, $0) }
+                }
+                return noPartition.withUTF8 { make(name, value, domain, path, $0) }
+            }
+            if let raw = cookie.rawValue { return raw.withUnsafeBufferPointer(withPartition) }
+            return cookie.value.withUTF8(withPartition)
+        } } }
     }
 
     /// Pushes a list of cookies' tables.

@@ -109,8 +109,8 @@ package enum CookiesModule: LuaModule {
                     try jar.receive(bytes: UnsafeBufferPointer(start: $0, count: length), from: url, context: given)
                 }
                 switch consume outcome {
-                case .stored(let cookie, let ignored):
-                    try records.append(cookie)
+                case .stored(var cookie, let ignored):
+                    try records.append(&cookie)
                     for warning in ignored { warnings.append((cookie.name, warning.reason, warning.rule)) }
                 case .removed(_, let count): removed += count
                 case .rejected(let name, let reason, let rule): rejected.append((name, reason, rule))
@@ -139,8 +139,10 @@ package enum CookiesModule: LuaModule {
         }
         func context(_ call: LuaCall, _ n: Int32) throws -> CookieJar.RequestContext {
             var context = CookieJar.RequestContext()
-            let known = ["http_only", "method"] + Self.contextFields
-            guard let fields = try LuaFields.read(call, argument: n, known: known) else { return context }
+            // Most calls give no context: nothing is made for them (this runs for every
+            // `jar:receive` and `jar:header`).
+            if call.stack.isNoneOrNil(n) { return context }
+            guard let fields = try LuaFields.read(call, argument: n, known: Self.contextArgumentFields) else { return context }
             if let http = try fields.flag("http_only") { context.http = http }
             if let method = try fields.string("method") { context.method = method }
             try Self.readContext(fields, into: &context)
@@ -311,6 +313,8 @@ extension CookiesModule {
     /// The fields of a jar's context that a request table, send options and `jar:header`'s
     /// context all take, read by `readContext`.
     static let contextFields = ["same_site", "site_for_cookies", "navigation", "top_level"]
+    /// The fields of a jar method's context argument: `contextFields`, `http_only` and `method`.
+    static let contextArgumentFields = ["http_only", "method"] + contextFields
 
     /// Reads `contextFields` from `fields` into `context`: the site given or the page to judge
     /// it from (not both), a top-level navigation, and the top-level page (CHIPS).
