@@ -102,6 +102,48 @@ final class HTTPCommandTests: XCTestCase {
         XCTAssertEqual(try PekitProcess.run(["import", "curl", "curl --fo x=1 \(url)"]).status, 2)
     }
 
+    /// curl's `--no-` form of every flag that takes no value (issue 73: pasted commands say
+    /// `--no-location`): the last of a flag and its `--no-` form wins, in pekit request and in
+    /// pekit import curl, held to curl 7.88 on the same server (what is answered, how many
+    /// redirects, the method and the Authorization field sent); `--no-` before a flag that
+    /// takes a value is refused with curl's exit status 2. (`-I --no-head`, which curl 7.88
+    /// refuses as asking for two methods, is a GET in pekit: docs/requests-and-sending.md.)
+    func testNoFormsOfFlagsAsCurlReadsThem() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/curl") else { throw XCTSkip("curl is not installed") }
+        let redirect = "\(server.base)/redirect/302?to=/echo", echo = "\(server.base)/echo"
+        let cases: [[String]] = [
+            ["-L", "--no-location", redirect], ["--no-location", "-L", redirect], ["-sL", "--no-loc", redirect],
+            ["--no-location", redirect], ["--no-head", echo], ["-u", "ada:secret", "--no-basic", echo],
+            ["-u", "ada:secret", "--basic", "--no-basic", echo], ["--no-http0.9", "--no-compressed", echo],
+        ]
+        let format = "%{http_code} %{num_redirects}"
+        func seen(_ output: String) -> String {
+            // The status and redirects, then the method and Authorization the echo saw.
+            let parts = output.components(separatedBy: "\n--\n")
+            let json = (try? JSONSerialization.jsonObject(with: Data((parts.first ?? "").utf8)) as? [String: Any]) ?? [:]
+            let headers = json["headers"] as? [[String]] ?? []
+            let auth = headers.first { $0.first?.lowercased() == "authorization" }?.last ?? "-"
+            return "\(parts.last ?? "") \(json["method"] as? String ?? "-") \(auth)"
+        }
+        for flags in cases {
+            let common = ["-s", "-w", "\n--\n" + format]
+            let theirs = try PekitProcess.run(program: URL(fileURLWithPath: "/usr/bin/curl"), common + flags)
+            let ours = try PekitProcess.run(["request"] + common + flags)
+            XCTAssertEqual(ours.status, theirs.status, "\(flags): \(ours.stderr)")
+            XCTAssertEqual(seen(ours.stdout), seen(theirs.stdout), "pekit request \(flags)")
+            let command = "curl " + (common + flags).map { "'\($0)'" }.joined(separator: " ")
+            let imported = try PekitProcess.run(["import", "curl", "--send", command])
+            XCTAssertEqual(imported.status, theirs.status, "\(command): \(imported.stderr)")
+            XCTAssertEqual(seen(imported.stdout), seen(theirs.stdout), "pekit import curl --send \(command)")
+        }
+        let theirs = try PekitProcess.run(program: URL(fileURLWithPath: "/usr/bin/curl"), ["-s", "--no-max-time", "5", echo])
+        XCTAssertEqual(theirs.status, 2)
+        let ours = try PekitProcess.run(["request", "--no-max-time", "5", echo])
+        XCTAssertEqual(ours.status, 2)
+        XCTAssertEqual(ours.stderr, "pekit request: option '--no-max-time': --max-time takes a value, so it has no --no- form (curl's rule) (see 'pekit request --help')\n")
+        XCTAssertEqual(try PekitProcess.run(["import", "curl", "--send", "curl --no-max-time 5 \(echo)"]).status, 2)
+    }
+
     /// --location-trusted (issue 73, and Hurl's `location-trusted`): a redirect to another host
     /// keeps the credentials, where without it they are dropped; held to curl 7.88 on the same
     /// redirect (127.0.0.1 to localhost: another host for curl, another origin for pekit).

@@ -81,12 +81,27 @@ struct Arguments {
                         break
                     }
                     if k == flags.count - 1 { last = option } else {
+                        if let negation = option.negation { remove(negation) }
                         values.append((option.name, nil))
                         rawValues.append((option.name, nil))
                     }
                 }
                 guard let last else { continue }
                 name = last.name
+            }
+            if prefixes, arg.hasPrefix("--"), !options.contains(where: { $0.name == name }), name.hasPrefix("no-") {
+                // curl's rule for its boolean options (tool_getparam.c): `--no-NAME` turns NAME
+                // off, NAME found as any other long option is (a unique start will do).
+                let positive = String(name.dropFirst(3))
+                let starting = options.filter { $0.name.hasPrefix(positive) }
+                if let option = options.first(where: { $0.name == positive }) ?? (starting.count == 1 ? starting.first : nil) {
+                    guard !option.takesValue else {
+                        throw UsageError(command: command, message: "option '\(arg)': --\(option.name) takes a value, so it has no --no- form (curl's rule)")
+                    }
+                    guard inlineValue == nil else { throw UsageError(command: command, message: "option '\(arg)' takes no value") }
+                    turnOff(option)
+                    continue
+                }
             }
             if prefixes, arg.hasPrefix("--"), !options.contains(where: { $0.name == name }) {
                 // curl's rule (tool_getparam.c): a start that only one long option has is that option.
@@ -114,9 +129,24 @@ struct Arguments {
                 }
             } else {
                 guard inlineValue == nil else { throw UsageError(command: command, message: "option '--\(name)' takes no value") }
+                // A flag after its `--no-` form given earlier: the last wins.
+                if let negation = option.negation { remove(negation) }
                 values.append((name, nil))
                 rawValues.append((name, nil))
             }
+        }
+
+        /// `--no-NAME`: the flag given before is undone, and its negation (if it has one) given.
+        func turnOff(_ option: Option) {
+            remove(option.name)
+            if let negation = option.negation {
+                values.append((negation, nil))
+                rawValues.append((negation, nil))
+            }
+        }
+        func remove(_ name: String) {
+            values.removeAll { $0.name == name }
+            rawValues.removeAll { $0.name == name }
         }
     }
 

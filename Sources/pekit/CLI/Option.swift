@@ -13,15 +13,21 @@ struct Option {
     private let helpText: @Sendable () -> String
     /// Only sending has it (`pekit request`'s -i, -o…): with it, the command sends.
     var sendOnly = false
+    /// The option that `--no-NAME` gives, for a flag whose opposite is not simply its absence
+    /// (`-L`'s is `--no-follow`: pekit follows by default, curl only with -L); the last of the
+    /// two given wins, as curl's toggles do.
+    var negation: String?
 
     var takesValue: Bool { value != nil }
 
-    init(_ name: String, short: Character? = nil, value: String? = nil, _ help: @autoclosure @escaping @Sendable () -> String, sendOnly: Bool = false) {
+    init(_ name: String, short: Character? = nil, value: String? = nil, _ help: @autoclosure @escaping @Sendable () -> String, sendOnly: Bool = false,
+         negation: String? = nil) {
         self.name = name
         self.short = short
         self.value = value
         self.helpText = help
         self.sendOnly = sendOnly
+        self.negation = negation
     }
 
     /// How it is written: `-X`, `--method`, or both.

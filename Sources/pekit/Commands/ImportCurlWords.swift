@@ -123,6 +123,19 @@ func curlArguments(_ text: String, environment: @escaping (String) -> String? = 
             if name == "--request" { kept.append(Array("-X".utf8)); valueNext = true; continue }
             // curl's --raw (no decoding) is pekit's --raw-transfer; pekit's own --raw is a preview.
             if word == "--raw" { kept.append(Array("--raw-transfer".utf8)); continue }
+            // curl's `--no-NAME` for a flag that takes no value (tool_getparam.c): NAME turned
+            // off. One pekit takes is handed on (pekit request reads the same rule); another of
+            // curl's is off already, so the word changes nothing pekit sends.
+            if name.hasPrefix("--no-"), takesValue[name] == nil, CurlFlagTable.reason(for: name) == nil,
+               let positive = try curlLongName("--" + name.dropFirst("--no-".count), takesValue: takesValue) {
+                let isFlag = takesValue[positive].map { !$0 } ?? curlFlagList.contains { "--" + $0.long == positive && $0.argument.isEmpty }
+                guard isFlag else {
+                    throw CommandFailure(message: "pekit import: curl's \(name): \(positive) takes a value, so it has no --no- form (curl stops here too)", status: 2)
+                }
+                if positive == "--location" || positive == "--location-trusted" { follows = false }
+                if takesValue[positive] != nil { kept.append(Array(("--no-" + positive.dropFirst(2)).utf8)) } else { dropped.append(word) }
+                continue
+            }
             guard let takes = takesValue[name] else {
                 let why = CurlFlagTable.reason(for: name).map { " (\($0))" } ?? " (yet)"
                 throw CommandFailure(message: "pekit import: curl's \(name) is not something pekit takes\(why); the command was not imported")

@@ -233,7 +233,8 @@ enum RequestOptions {
         """, sendOnly: true)
     static let harWithSecrets = Option("har-with-secrets", "keep those values in the HAR", sendOnly: true)
     static let noFollow = sendFlag("no-follow")
-    static let location = Option("location", short: "L", "follow redirects (the default)", sendOnly: true)
+    static let location = Option("location", short: "L", "follow redirects (the default; --no-location is --no-follow, as curl's)", sendOnly: true,
+                                 negation: "no-follow")
     static let maxRedirects = sendFlag("max-redirects")
     static let maxRedirs = sendFlag("max-redirs")
     static let locationTrusted = sendFlag("location-trusted")
