@@ -144,6 +144,42 @@ final class HTTPCommandTests: XCTestCase {
         XCTAssertEqual(try PekitProcess.run(["import", "curl", "--send", "curl --no-max-time 5 \(echo)"]).status, 2)
     }
 
+    /// curl's `-K FILE` and `--next` in `pekit request` itself (issue 73: every flag the same in
+    /// pekit request and pekit import curl): a config file's options read in its place, and
+    /// each request of a `--next` command with only its own options, held to curl 7.88 on the
+    /// same server (the methods, the test's header fields and the exit status of each request).
+    func testConfigFilesAndNextInPekitRequestAsCurl() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/curl") else { throw XCTSkip("curl is not installed") }
+        let echo = "\(server.base)/echo"
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pekit-config-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let config = folder.appendingPathComponent("one.cfg").path
+        try Data("# a comment\nheader = \"X-From-Config: yes\"\n--data x=1\nurl = \"\(echo)?from=config\"\n".utf8).write(to: URL(fileURLWithPath: config))
+        // Each request's words (curl's -s and -w are each request's own: given to each one).
+        let cases: [[[String]]] = [
+            [["-K", config]], [["--config", config, "-H", "X-After: 2"]], [["-H", "X-A: 1", echo], ["-H", "X-B: 2", echo + "?second"]],
+            [["-X", "PUT", echo], [echo]], [["-K", config], ["-G", "-d", "q=2", echo]],
+        ]
+        func seen(_ output: String) -> [String] {
+            output.components(separatedBy: "\n==\n").dropLast().map { body in
+                let json = (try? JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any]) ?? [:]
+                let fields = (json["headers"] as? [[String]] ?? []).filter { $0.first?.hasPrefix("X-") == true }.map { $0.joined(separator: ": ") }
+                return "\(json["method"] as? String ?? "(no body)") \(json["path"] as? String ?? "") \(fields)"
+            }
+        }
+        for (n, requests) in cases.enumerated() {
+            let flags = Array(requests.map { ["-s", "-w", "\n==\n"] + $0 }.joined(separator: [n % 2 == 0 ? "--next" : "-:"]))
+            let theirs = try PekitProcess.run(program: URL(fileURLWithPath: "/usr/bin/curl"), flags)
+            let ours = try PekitProcess.run(["request"] + flags)
+            XCTAssertEqual(ours.status, theirs.status, "\(flags): \(ours.stderr)")
+            XCTAssertEqual(seen(ours.stdout), seen(theirs.stdout), "\(flags)")
+            XCTAssertEqual(seen(theirs.stdout).count, requests.count, "\(flags)")
+        }
+        let missing = try PekitProcess.run(["request", "-K", folder.appendingPathComponent("none.cfg").path])
+        XCTAssertEqual(missing.status, 26, "curl's exit status for a config file it cannot read")
+    }
+
     /// --location-trusted (issue 73, and Hurl's `location-trusted`): a redirect to another host
     /// keeps the credentials, where without it they are dropped; held to curl 7.88 on the same
     /// redirect (127.0.0.1 to localhost: another host for curl, another origin for pekit).

@@ -108,19 +108,8 @@ private func runImport(_ args: [[UInt8]]) throws -> Int32 {
     if parsed.has(ImportOptions.send) {
         var extra: [String] = ["--send"]
         for (name, value) in sendOptions { extra.append("--" + name); if let value { extra.append(value) } }
-        // curl's --next: each request in turn, a failure reported and the rest still sent; the
-        // exit status is the last one's, as curl's.
-        var status: Int32 = 0
-        for request in requests {
-            do { status = try runRequest(request + extra.map { Array($0.utf8) }, built: nil) } catch let error as CommandFailure where requests.count > 1 {
-                if !error.isQuiet { Output.stderr.line(error.message) }
-                status = error.status
-            } catch let error as UsageError where requests.count > 1 {
-                Output.stderr.line("pekit request: \(error.message)")
-                status = 2
-            }
-        }
-        return status
+        // curl's --next: each request in turn, the exit status the last one's.
+        return try runInTurn(requests, extra: extra.map { Array($0.utf8) })
     }
     guard requests.count == 1 else {
         throw CommandFailure(message: "pekit import: the command has curl's --next: \(requests.count) requests, and a script is made of one (--send sends them all)")

@@ -119,32 +119,33 @@ enum CurlConfig {
 /// A curl config file's options as command-line words (`CurlConfig`): each option, then its
 /// value where the option takes one. A value given to an option that takes none is left out
 /// with curl's warning; a `-K` inside is read in its place (at most 8 deep: curl would loop).
-func curlConfigWords(_ path: String, takesValue: [String: Bool], depth: Int) throws -> [[UInt8]] {
-    guard depth < 8 else { throw CommandFailure(message: "pekit import: -K \(printable(path)): config files include each other more than 8 deep") }
+/// - Parameter command: the command whose messages these are (`import`, `request`).
+func curlConfigWords(_ path: String, takesValue: [String: Bool], depth: Int, command: String = "import") throws -> [[UInt8]] {
+    guard depth < 8 else { throw CommandFailure(message: "pekit \(command): -K \(printable(path)): config files include each other more than 8 deep") }
     let bytes: [UInt8]
     if path == "-" { bytes = try readAllInput() } else {
         guard let read = Files.read(path) else {
-            throw CommandFailure(message: "pekit import: -K \(printable(path)): cannot read the config file", status: 26)
+            throw CommandFailure(message: "pekit \(command): -K \(printable(path)): cannot read the config file", status: 26)
         }
         bytes = read
     }
     let shown = path == "-" ? "<stdin>" : path
     let entries: [CurlConfig.Entry], warnings: [String]
     do { (entries, warnings) = try CurlConfig.entries(bytes, file: shown) } catch {
-        throw CommandFailure(message: "pekit import: -K: \(printable(String(describing: error)))", status: 26)
+        throw CommandFailure(message: "pekit \(command): -K: \(printable(String(describing: error)))", status: 26)
     }
-    for warning in warnings { Output.stderr.line("pekit import: warning: " + printable(warning)) }
+    for warning in warnings { Output.stderr.line("pekit \(command): warning: " + printable(warning)) }
     var words: [[UInt8]] = []
     for entry in entries {
         if entry.option == "-K" || entry.option == "--config" {
-            guard let value = entry.value else { throw CommandFailure(message: "pekit import: \(printable(shown)):\(entry.line): \(entry.option) needs a file") }
-            words += try curlConfigWords(String(decoding: value, as: UTF8.self), takesValue: takesValue, depth: depth + 1)
+            guard let value = entry.value else { throw CommandFailure(message: "pekit \(command): \(printable(shown)):\(entry.line): \(entry.option) needs a file") }
+            words += try curlConfigWords(String(decoding: value, as: UTF8.self), takesValue: takesValue, depth: depth + 1, command: command)
             continue
         }
         words.append(Array(entry.option.utf8))
         guard let value = entry.value else { continue }
         if takesValue[entry.option] == false {
-            Output.stderr.line("pekit import: warning: \(printable(shown)):\(entry.line): '\(printable(entry.option))' takes no value: '\(PercentDecodingError.printable(value))' is left out, as curl leaves it")
+            Output.stderr.line("pekit \(command): warning: \(printable(shown)):\(entry.line): '\(printable(entry.option))' takes no value: '\(PercentDecodingError.printable(value))' is left out, as curl leaves it")
         } else {
             words.append(value)
         }

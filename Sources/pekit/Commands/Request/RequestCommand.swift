@@ -35,7 +35,11 @@ let requestCommand = Command(
     run: runRequest
 )
 
-func runRequest(_ args: [[UInt8]]) throws -> Int32 { try runRequest(args, built: nil) }
+func runRequest(_ args: [[UInt8]]) throws -> Int32 {
+    // curl's -K FILE read in its place, and its --next: one request a group, in turn.
+    let groups = try requestGroups(args)
+    return groups.count == 1 ? try runRequest(groups[0], built: nil) : try runInTurn(groups)
+}
 
 /// What `pekit import curl` does with the request a command line builds, instead of printing
 /// or sending it.
@@ -222,7 +226,7 @@ func runSeveral(_ parsed: Arguments, targets: [Target], _ handler: BuiltRequestH
     }
     // Done, failed and in flight on standard error, as `har replay` shows a batch (a terminal's
     // default unless -s; --progress always, --no-progress never).
-    let showProgress = (parsed.has(RequestOptions.progress) || (isatty(STDERR_FILENO) != 0 && !parsed.has(RequestOptions.silent))) && !parsed.has(RequestOptions.noProgress)
+    let showProgress = (parsed.has(RequestOptions.progress) || (isatty(STDERR_FILENO) != 0 && !parsed.has(RequestOptions.silent))) && !parsed.has(RequestOptions.noProgress) && !parsed.has(RequestOptions.noProgressMeter)
     let progress = showProgress ? ProgressLine() : nil
     var succeeded = 0, failed = 0
     let started = PekitClient.now()

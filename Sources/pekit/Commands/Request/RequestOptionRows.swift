@@ -113,6 +113,13 @@ enum RequestOptions {
         --expand-OPTION VALUE is --OPTION with each {{NAME}} in VALUE replaced
         ({{NAME:trim}}, :json, :url, :b64, :64dec, left to right; \\{{ as written)
         """)
+    // Read before the options are (`requestGroups`): their rows give help, completion and
+    // the parser's names.
+    static let config = Option("config", short: "K", value: "FILE", """
+        read options from FILE in this place, as curl's -K reads its config files
+        (- : standard input)
+        """)
+    static let next = Option("next", short: ":", "end one request's options and URLs: what follows is the next request's, as curl's --next")
     static let trEncoding = sendFlag("tr-encoding")
     static let ignoreContentLength = sendFlag("ignore-content-length")
     static let userAgent = Option("user-agent", short: "A", value: "A", "the User-Agent ('' removes it)")
@@ -164,6 +171,7 @@ enum RequestOptions {
         file when standard error is a terminal)
         """, sendOnly: true)
     static let noProgress = Option("no-progress", "never show it", sendOnly: true)
+    static let noProgressMeter = Option("no-progress-meter", "the same, by curl's name", sendOnly: true)
     static let noBuffer = Option("no-buffer", short: "N", """
         write the body to standard output as each piece arrives (a stream, server-sent
         events), a terminal too, as curl's -N; with -i, -w or --json the response is still
@@ -293,8 +301,8 @@ enum RequestOptions {
     static let requestRows: [Option] = [method, policy, param, paramJson, paramsIn, form, formString, json, file, bodyFile, header, jar, force, filter] + CookieContextOptions.rows + [
                                         connect, base, url, globoff, pathAsIs, requestTarget, user, awsSigv4, .plugins]
     static let showRows: [Option] = [raw, curl, describe, send, color, .help]
-    static let curlRows: [Option] = [data, dataAscii, dataRaw, dataBinary, dataUrlencode, uploadFile, get, urlQuery, oauth2Bearer, userAgent, referer, range, variable, continueAt, timeCond, etagCompare, etagSave, removeOnError, connectTo, resolve, cookie, compressed, trEncoding, ignoreContentLength]
-    static let sendRows: [HelpSection.Row] = [include, noInclude, head, fail, failWithBody, output, progress, noProgress, noBuffer, remoteName, remoteNameAll, noRemoteName, remoteTime, remoteHeaderName, outputDir, noClobber, clobber, createDirs, dumpHeader, writeOut, stderrFile,
+    static let curlRows: [Option] = [data, dataAscii, dataRaw, dataBinary, dataUrlencode, uploadFile, get, urlQuery, oauth2Bearer, userAgent, referer, range, variable, config, next, continueAt, timeCond, etagCompare, etagSave, removeOnError, connectTo, resolve, cookie, compressed, trEncoding, ignoreContentLength]
+    static let sendRows: [HelpSection.Row] = [include, noInclude, head, fail, failWithBody, output, progress, noProgress, noProgressMeter, noBuffer, remoteName, remoteNameAll, noRemoteName, remoteTime, remoteHeaderName, outputDir, noClobber, clobber, createDirs, dumpHeader, writeOut, stderrFile,
                                              verbose, traceAscii].map { .option($0) } + [.argument("URL...", """
         several URLs: the same request to each, one after another (curl's way);
         each -o FILE or -O pairs with one URL in order, the others write to
