@@ -6,7 +6,7 @@ import PekitLua
 import PekitTools
 import PekitHTTP
 
-let commands: [Command] = [encodeCommand, decodeCommand, queryCommand, urlCommand, cookiesCommand, requestCommand, importCommand, exportCommand, harCommand, runCommand, testCommand, loadCommand, replCommand, pluginsCommand, completionCommand]
+let commands: [Command] = [encodeCommand, decodeCommand, queryCommand, urlCommand, cookiesCommand, requestCommand, importCommand, exportCommand, harCommand, runCommand, testCommand, loadCommand, serveCommand, replCommand, pluginsCommand, completionCommand]
 
 /// `pekit help`: made when asked for, so start-up builds none of it.
 var topHelp: String {

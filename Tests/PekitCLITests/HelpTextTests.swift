@@ -73,7 +73,7 @@ final class HelpTextTests: XCTestCase {
         }
         XCTAssertEqual(try complete(["pekit", "req"]), "request")
         // `pekit help` completes commands, the guides' topics and the references.
-        XCTAssertEqual(try complete(["pekit", "help", "s"]), "servers scripting swift")
+        XCTAssertEqual(try complete(["pekit", "help", "s"]), "serve servers scripting swift")
         XCTAssertEqual(try complete(["pekit", "help", "coo"]), "cookies")
         XCTAssertEqual(try complete(["pekit", "help", "--"]), "--lua-api --reference --man --curl-flags")
         XCTAssertEqual(try complete(["pekit", "request", "--data-u"]), "--data-urlencode")

@@ -92,7 +92,7 @@ public struct PekitHeaders: Equatable, Sendable {
     private static let tokenHigh: UInt64 = (0x3FFFFFF << (0x41 - 64)) | (1 << (0x5E - 64)) | (1 << (0x5F - 64)) | (1 << (0x60 - 64))
         | (0x3FFFFFF << (0x61 - 64)) | (1 << (0x7C - 64)) | (1 << (0x7E - 64))
 
-    static func isTokenByte(_ b: UInt8) -> Bool {
+    package static func isTokenByte(_ b: UInt8) -> Bool {
         b < 64 ? tokenLow >> b & 1 != 0 : b < 128 && tokenHigh >> (b - 64) & 1 != 0
     }
 

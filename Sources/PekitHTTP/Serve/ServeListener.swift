@@ -1,0 +1,197 @@
+import PekitCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A plain HTTP/1.1 server on one address: connections accepted and read with `poll` on one
+/// thread (a slow or silent client holds up no other), each request framed by
+/// `RequestFraming`, handed to `run`'s handler, and answered; kept-alive connections serve
+/// several. Bounded: at most `maxConnections` at once, a connection idle `idleSeconds` closed.
+package final class ServeListener {
+    /// An answer to write: a status, header fields and a body (`Content-Length` is added).
+    package struct Answer {
+        package var status: Int
+        package var headers: [(String, String)]
+        package var body: [UInt8]
+        package init(status: Int, headers: [(String, String)] = [], body: [UInt8] = []) {
+            self.status = status; self.headers = headers; self.body = body
+        }
+    }
+
+    /// Why the server could not start.
+    package struct Failure: Error, CustomStringConvertible {
+        package let description: String
+    }
+
+    /// The address it listens on, as given, and the port (the one the system chose for 0).
+    package let host: String
+    package let port: Int
+    package var framing = RequestFraming()
+    package var maxConnections = 256
+    package var idleSeconds = 30.0
+    private let listener: Int32
+
+    private final class Connection {
+        let fd: Int32, peer: String
+        var buffer: [UInt8] = []
+        var lastActive: Double
+        var sentContinue = false
+        init(fd: Int32, peer: String, now: Double) { self.fd = fd; self.peer = peer; lastActive = now }
+    }
+
+    /// Binds `host` (an IPv4 or IPv6 address) and `port` (0: any free port).
+    /// - Throws: `Failure` naming the address and the system's reason.
+    package init(host: String, port: Int) throws {
+        self.host = host
+        var v4 = sockaddr_in(), v6 = sockaddr_in6()
+        let isV6 = host.contains(":")
+        if isV6 {
+            v6.sin6_family = sa_family_t(AF_INET6)
+            v6.sin6_port = in_port_t(UInt16(clamping: port)).bigEndian
+            guard host.withCString({ inet_pton(AF_INET6, $0, &v6.sin6_addr) }) == 1 else {
+                throw Failure(description: "--listen: \(host) is not an IP address (give one, as 127.0.0.1 or ::1)")
+            }
+        } else {
+            v4.sin_family = sa_family_t(AF_INET)
+            v4.sin_port = in_port_t(UInt16(clamping: port)).bigEndian
+            guard host.withCString({ inet_pton(AF_INET, $0, &v4.sin_addr) }) == 1 else {
+                throw Failure(description: "--listen: \(host) is not an IP address (give one, as 127.0.0.1 or ::1)")
+            }
+        }
+        let fd = socket(isV6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw Failure(description: "cannot make a socket: \(cText(strerror(errno)))") }
+        var one: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+        let bound = isV6
+            ? withUnsafePointer(to: &v6) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) } }
+            : withUnsafePointer(to: &v4) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        guard bound == 0, listen(fd, 128) == 0 else {
+            let reason = cText(strerror(errno))
+            close(fd)
+            throw Failure(description: "cannot listen on \(isV6 ? "[\(host)]" : host):\(port): \(reason)")
+        }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        var length = socklen_t(MemoryLayout<sockaddr_in6>.size)
+        var chosen = sockaddr_in6()
+        _ = withUnsafeMutablePointer(to: &chosen) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+        // sin_port and sin6_port sit at the same offset.
+        self.port = Int(UInt16(bigEndian: chosen.sin6_port))
+        listener = fd
+    }
+
+    deinit { close(listener) }
+
+    /// Serves until `stop` returns true (asked at least once a second).
+    /// - Parameter handle: the answer to each request, in the order they arrive.
+    package func run(stop: () -> Bool, handle: (ServedRequest) -> Answer) {
+        var connections: [Connection] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while !stop() {
+            var polls = [pollfd(fd: listener, events: Int16(POLLIN), revents: 0)] + connections.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
+            let ready = poll(&polls, nfds_t(polls.count), 1000)
+            let now = UnixTime.monotonic()
+            if ready < 0 && errno != EINTR { break }
+            var closed: Set<Int32> = []
+            // The connections polled (one accepted below waits for the next round).
+            for (i, connection) in connections.enumerated() where polls[i + 1].revents != 0 {
+                let n = buffer.withUnsafeMutableBytes { recv(connection.fd, $0.baseAddress, $0.count, 0) }
+                if n <= 0 {
+                    if n < 0 && (errno == EAGAIN || errno == EINTR) { continue }
+                    closed.insert(connection.fd)
+                    continue
+                }
+                connection.buffer += buffer[0..<n]
+                connection.lastActive = now
+                if !serve(connection, handle: handle) { closed.insert(connection.fd) }
+            }
+            for connection in connections where now - connection.lastActive > idleSeconds { closed.insert(connection.fd) }
+            if polls[0].revents & Int16(POLLIN) != 0 { accept(into: &connections, now: now) }
+            if !closed.isEmpty {
+                for fd in closed { close(fd) }
+                connections.removeAll { closed.contains($0.fd) }
+            }
+        }
+        for connection in connections { close(connection.fd) }
+    }
+
+    private func accept(into connections: inout [Connection], now: Double) {
+        while true {
+            var address = sockaddr_storage()
+            var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+            let fd = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.accept(listener, $0, &length) } }
+            guard fd >= 0 else { return }
+            guard connections.count < maxConnections else { close(fd); continue }
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            connections.append(Connection(fd: fd, peer: Self.describe(&address), now: now))
+        }
+    }
+
+    /// Answers every whole request the connection's bytes hold; false when it is to be closed.
+    private func serve(_ connection: Connection, handle: (ServedRequest) -> Answer) -> Bool {
+        while true {
+            switch framing.frame(connection.buffer) {
+            case .incomplete(let expectsContinue):
+                if expectsContinue && !connection.sentContinue {
+                    connection.sentContinue = true
+                    return write(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8), to: connection.fd)
+                }
+                return true
+            case .refused(let status, let reason):
+                _ = write(Self.bytes(of: Answer(status: status, headers: [("Content-Type", "text/plain; charset=utf-8"), ("Connection", "close")],
+                                               body: Array("pekit serve: \(reason)\n".utf8))), to: connection.fd)
+                return false
+            case .request(var request, let consumed):
+                connection.buffer.removeFirst(consumed)
+                connection.sentContinue = false
+                request.peer = connection.peer
+                let closes = request.header("Connection").map { $0.lowercased().contains("close") } ?? (request.version == "HTTP/1.0")
+                var answer = handle(request)
+                if closes { answer.headers.append(("Connection", "close")) }
+                guard write(Self.bytes(of: answer, head: request.method == "HEAD"), to: connection.fd), !closes else { return false }
+            }
+        }
+    }
+
+    /// The answer's bytes: status line, fields, Content-Length, then the body (none for HEAD).
+    static func bytes(of answer: Answer, head: Bool = false) -> [UInt8] {
+        var text = "HTTP/1.1 \(answer.status) \(reason(answer.status))\r\n"
+        for (name, value) in answer.headers { text += "\(name): \(value)\r\n" }
+        text += "Content-Length: \(answer.body.count)\r\n\r\n"
+        return Array(text.utf8) + (head ? [] : answer.body)
+    }
+
+    static func reason(_ status: Int) -> String {
+        [200: "OK", 400: "Bad Request", 404: "Not Found", 405: "Method Not Allowed", 413: "Content Too Large",
+         431: "Request Header Fields Too Large", 501: "Not Implemented", 505: "HTTP Version Not Supported"][status] ?? "Status"
+    }
+
+    /// Writes every byte, waiting up to five seconds at a time for room; false when it cannot.
+    private func write(_ bytes: [UInt8], to fd: Int32) -> Bool {
+        var sent = 0
+        while sent < bytes.count {
+            let n = bytes[sent...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if n > 0 { sent += n; continue }
+            guard n < 0, errno == EAGAIN || errno == EINTR else { return false }
+            var room = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+            guard poll(&room, 1, 5000) > 0 else { return false }
+        }
+        return true
+    }
+
+    private static func describe(_ address: inout sockaddr_storage) -> String {
+        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+        if address.ss_family == sa_family_t(AF_INET6) {
+            return withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { p in
+                var a = p.pointee.sin6_addr
+                inet_ntop(AF_INET6, &a, &text, socklen_t(text.count))
+                return "[\(cText(text))]:\(UInt16(bigEndian: p.pointee.sin6_port))"
+            } }
+        }
+        return withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { p in
+            var a = p.pointee.sin_addr
+            inet_ntop(AF_INET, &a, &text, socklen_t(text.count))
+            return "\(cText(text)):\(UInt16(bigEndian: p.pointee.sin_port))"
+        } }
+    }
+}

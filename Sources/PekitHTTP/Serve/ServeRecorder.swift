@@ -1,0 +1,93 @@
+import PekitCore
+
+/// What `pekit serve` keeps of the requests it received, and how each server model reads each
+/// one: the newest `limit` requests, at most `byteLimit` bytes of them (older ones go first),
+/// numbered from 1 in the order they came. Used from the listener's one thread.
+package final class ServeRecorder {
+    /// The models asked, by the names `--servers` takes.
+    package let servers: [(name: String, model: QueryServer)]
+    package let limit: Int, byteLimit: Int
+    private var kept: [ServedRequest] = []
+    private var keptBytes = 0
+    /// Every request received, those let go included.
+    package private(set) var total = 0
+
+    package init(servers: [(name: String, model: QueryServer)], limit: Int = 1000, byteLimit: Int = 64 << 20) {
+        self.servers = servers; self.limit = limit; self.byteLimit = byteLimit
+    }
+
+    /// Numbers the request and keeps it.
+    package func record(_ request: inout ServedRequest) {
+        total += 1
+        request.number = total
+        kept.append(request)
+        keptBytes += request.raw.count + request.body.count
+        while kept.count > limit || (keptBytes > byteLimit && kept.count > 1) {
+            keptBytes -= kept[0].raw.count + kept[0].body.count
+            kept.removeFirst()
+        }
+    }
+
+    /// The request numbered `number`, while it is kept.
+    package func request(number: Int) -> ServedRequest? { kept.first { $0.number == number } }
+
+    /// `{"total": N, "kept": K, "requests": [{number, method, target, received_at, body_bytes}…]}`.
+    package func list() -> PekitValue {
+        .map(PekitMap(ordered: [
+            .init(key: "total", value: .integer(Int64(total))),
+            .init(key: "kept", value: .integer(Int64(kept.count))),
+            .init(key: "requests", value: .array(kept.map { request in
+                .map(PekitMap(ordered: [
+                    .init(key: "number", value: .integer(Int64(request.number))),
+                    .init(key: "method", value: .string(ByteString(request.method))),
+                    .init(key: "target", value: .string(ByteString(request.target))),
+                    .init(key: "received_at", value: .number(request.receivedAt)),
+                    .init(key: "body_bytes", value: .integer(Int64(request.body.count))),
+                ]))
+            })),
+        ]))
+    }
+
+    /// One request whole: its parts, its exact bytes (as text when they are UTF-8, else in
+    /// base64 under `raw_base64`), and under `servers` what each model reads from it.
+    package func detail(_ request: ServedRequest) -> PekitValue {
+        var entries: [PekitMap.Entry] = [
+            .init(key: "number", value: .integer(Int64(request.number))),
+            .init(key: "received_at", value: .number(request.receivedAt)),
+            .init(key: "peer", value: .string(ByteString(request.peer))),
+            .init(key: "method", value: .string(ByteString(request.method))),
+            .init(key: "target", value: .string(ByteString(request.target))),
+            .init(key: "version", value: .string(ByteString(request.version))),
+            .init(key: "headers", value: .array(request.headers.map { .array([.string(ByteString($0.name)), .string(ByteString($0.value))]) })),
+            .init(key: "body_bytes", value: .integer(Int64(request.body.count))),
+        ]
+        if UTF8Validation.isValid(request.raw) {
+            entries.append(.init(key: "raw", value: .string(ByteString(request.raw))))
+        } else {
+            entries.append(.init(key: "raw_base64", value: .string(ByteString(Base64.encode(request.raw)))))
+        }
+        entries.append(.init(key: "servers", value: readings(of: request)))
+        return .map(PekitMap(ordered: entries))
+    }
+
+    /// Under each model's name, what that server reads from the query and from an
+    /// `application/x-www-form-urlencoded` body: its value, `null` when there is none, or
+    /// `{"error": why}` where the server refuses it.
+    package func readings(of request: ServedRequest) -> PekitValue {
+        let form = request.header("Content-Type").map { type in
+            (type.split(separator: ";").first.map(String.init) ?? "").filter { $0 != " " && $0 != "\t" }.lowercased() == "application/x-www-form-urlencoded"
+        } ?? false
+        return .map(PekitMap(ordered: servers.map { server in
+            func read(_ bytes: [UInt8]?) -> PekitValue {
+                guard let bytes else { return .null }
+                do { return try server.model.read(ByteString(bytes)) } catch {
+                    return .map(PekitMap(ordered: [.init(key: "error", value: .string(ByteString("\(error)")))]))
+                }
+            }
+            return .init(key: ByteString(server.name), value: .map(PekitMap(ordered: [
+                .init(key: "query", value: read(request.query)),
+                .init(key: "body", value: read(form ? request.body : nil)),
+            ])))
+        }))
+    }
+}

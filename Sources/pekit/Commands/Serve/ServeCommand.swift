@@ -1,0 +1,153 @@
+import Foundation
+import PekitCore
+import PekitHTTP
+
+let serveCommand = Command(
+    name: "serve",
+    summary: "a local HTTP server that records each request exactly and shows how each real server reads it",
+    synopsis: """
+    usage: pekit serve [--listen ADDRESS:PORT] [--servers qs,php,rack,python,go,whatwg,node] [--echo] [-v]
+
+    Accepts any request, keeps it as it came (every byte, the head and the body), and answers
+    with what each server model reads from its query and from an urlencoded body: qs (Express),
+    PHP's $_GET/$_POST, Rack (Rails, Sinatra), Python's parse_qs, Go's ParseQuery, the WHATWG
+    URLSearchParams and node's querystring, side by side. One line a request on the terminal;
+    -v adds each server's reading. The requests kept are in a JSON API:
+      GET /_pekit/requests      the list (the newest 1,000), with the total received
+      GET /_pekit/requests/N    request N: its parts, its exact bytes (as text, or base64 under
+                                raw_base64 when they are not UTF-8) and each server's reading
+    Loopback only unless --listen names another address (then with a warning: what others
+    send is recorded and shown).
+    """,
+    sections: { [HelpSection("options:", ServeOptions.all)] },
+    epilogue: """
+    examples:
+      pekit serve                                   # http://127.0.0.1:8080/
+      curl 'http://127.0.0.1:8080/form?a[b]=1&a[c]=2' -d 'tags[]=x&tags[]=y'
+      curl http://127.0.0.1:8080/_pekit/requests/1
+      pekit serve --listen 127.0.0.1:0 --servers php,rack -v
+
+    exit status: 0 when stopped (Ctrl-C); 1 when the address cannot be listened on; 2 on a
+    usage error.
+    """,
+    run: runServe
+)
+
+/// `pekit serve`'s options, in the order its help shows them.
+enum ServeOptions {
+    static let listen = Option("listen", value: "ADDRESS:PORT", """
+        where to listen (default 127.0.0.1:8080; [::1]:8080; PORT alone on
+        127.0.0.1; port 0: any free port, printed)
+        """)
+    static let servers = Option("servers", value: "LIST", "the server models to show, by name, comma-separated (default: all)")
+    static let echo = Option("echo", "answer with the request's own bytes (message/http) instead of the readings")
+    static let verbose = Option("verbose", short: "v", "print each server's reading of each request")
+    static let maxBody = Option("max-body", value: "SIZE", "the largest body taken (default 10M; 16K, 1M, 2G); a larger one is answered 413")
+    static let all = [listen, servers, echo, verbose, maxBody, .help]
+}
+
+/// The names `--servers` takes: the models' own, and `node` for node-querystring.
+private func serverModels(_ list: String?) throws -> [(name: String, model: QueryServer)] {
+    guard let list else { return QueryServer.all }
+    return try list.split(separator: ",").map { raw in
+        let name = raw.trimmingCharacters(in: .whitespaces)
+        let known = name == "node" ? "node-querystring" : name
+        guard let found = QueryServer.all.first(where: { $0.name == known }) else {
+            throw UsageError(command: "serve", message: Suggestion.message("no server model '\(name)'", for: name, among: QueryServer.names + ["node"]))
+        }
+        return found
+    }
+}
+
+/// `--listen`'s address and port.
+private func listenAddress(_ text: String?) throws -> (host: String, port: Int) {
+    guard let text else { return ("127.0.0.1", 8080) }
+    func port(_ digits: Substring) throws -> Int {
+        guard let port = Int(digits), (0...65_535).contains(port) else {
+            throw UsageError(command: "serve", message: "--listen takes ADDRESS:PORT with a port from 0 to 65535, not '\(text)'")
+        }
+        return port
+    }
+    if text.hasPrefix("["), let close = text.firstIndex(of: "]") {
+        let rest = text[text.index(after: close)...]
+        guard rest.hasPrefix(":") else { throw UsageError(command: "serve", message: "--listen takes [IPv6]:PORT, not '\(text)'") }
+        return (String(text[text.index(after: text.startIndex)..<close]), try port(rest.dropFirst()))
+    }
+    if let colon = text.lastIndex(of: ":") { return (String(text[..<colon]), try port(text[text.index(after: colon)...])) }
+    return ("127.0.0.1", try port(Substring(text)))
+}
+
+func runServe(_ args: [[UInt8]]) throws -> Int32 {
+    let parsed = try serveCommand.parse(args)
+    if parsed.has(.help) { Output.stdout.line(serveCommand.help); return 0 }
+    guard parsed.positionals.isEmpty else { throw UsageError(command: "serve", message: "takes no arguments, only options") }
+    let (host, port) = try listenAddress(parsed.value(ServeOptions.listen))
+    let recorder = ServeRecorder(servers: try serverModels(parsed.value(ServeOptions.servers)))
+    let listener: ServeListener
+    do { listener = try ServeListener(host: host, port: port) } catch let failure as ServeListener.Failure {
+        throw CommandFailure(message: "pekit serve: \(failure.description)")
+    }
+    if let size = parsed.value(ServeOptions.maxBody) {
+        guard let bytes = byteCount(size) else { throw UsageError(command: "serve", message: "--max-body takes a size (16K, 1M, 2G), not '\(size)'") }
+        listener.framing.maxBody = bytes
+    }
+    let shown = host.contains(":") ? "[\(host)]" : host
+    let base = "http://\(shown):\(listener.port)"
+    Output.stdout.line("pekit serve: listening on \(base)/ (the requests: \(base)/_pekit/requests; Ctrl-C stops)")
+    if !(host.hasPrefix("127.") || host == "::1") {
+        Output.stderr.line("pekit serve: warning: \(shown) is reachable from other machines: what they send is recorded and shown")
+    }
+    Output.stdout.flush()
+    let echo = parsed.has(ServeOptions.echo), verbose = parsed.has(ServeOptions.verbose)
+    listener.run(stop: { false }) { request in
+        var request = request
+        let path = String(decoding: request.path, as: UTF8.self)
+        // The API's own requests are answered, not recorded.
+        if path == "/_pekit/requests" || path.hasPrefix("/_pekit/requests/") {
+            return api(path, recorder)
+        }
+        request.receivedAt = UnixTime.now()
+        recorder.record(&request)
+        let target = PercentDecodingError.printable(request.target)
+        Output.stdout.line("#\(request.number) \(request.method) \(target)  \(request.body.count) bytes  from \(request.peer)")
+        if verbose {
+            if case .map(let readings) = recorder.readings(of: request) {
+                for entry in readings.entries {
+                    Output.stdout.line("    \(entry.key): " + String(decoding: JSONText.write(entry.value), as: UTF8.self))
+                }
+            }
+        }
+        Output.stdout.flush()
+        if echo { return .init(status: 200, headers: [("Content-Type", "message/http")], body: request.raw) }
+        let answer = PekitValue.map(PekitMap(ordered: [
+            .init(key: "number", value: .integer(Int64(request.number))),
+            .init(key: "servers", value: recorder.readings(of: request)),
+        ]))
+        return json(answer)
+    }
+    return 0
+}
+
+/// A size as curl writes one: digits, then K, M or G (powers of 1024).
+private func byteCount(_ text: String) -> Int? {
+    let scale = ["k": 1 << 10, "m": 1 << 20, "g": 1 << 30][text.last.map { String($0).lowercased() } ?? ""]
+    guard let number = Int(scale == nil ? text : String(text.dropLast())), number >= 0 else { return nil }
+    let (count, overflow) = number.multipliedReportingOverflow(by: scale ?? 1)
+    return overflow ? nil : count
+}
+
+private func json(_ value: PekitValue, status: Int = 200) -> ServeListener.Answer {
+    .init(status: status, headers: [("Content-Type", "application/json")], body: JSONText.write(value) + [0x0A])
+}
+
+/// `/_pekit/requests` and `/_pekit/requests/N`.
+private func api(_ path: String, _ recorder: ServeRecorder) -> ServeListener.Answer {
+    if path == "/_pekit/requests" { return json(recorder.list()) }
+    let number = Int(path.dropFirst("/_pekit/requests/".count))
+    guard let number, let request = recorder.request(number: number) else {
+        let why = number.map { $0 >= 1 && $0 <= recorder.total ? "request \($0) is no longer kept (the newest \(recorder.limit) are)" : "there is no request \($0)" }
+            ?? "not a request number"
+        return json(.map(PekitMap(ordered: [.init(key: "error", value: .string(ByteString(why)))])), status: 404)
+    }
+    return json(recorder.detail(request))
+}

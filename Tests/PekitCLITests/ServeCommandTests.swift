@@ -1,0 +1,106 @@
+import Foundation
+import XCTest
+
+/// `pekit serve` (issue 74, its first part): requests kept exactly as they came and read as each
+/// real server reads them. `Tests/Server/serve_check.py` speaks HTTP over raw sockets, so the
+/// bytes compared are the ones it wrote, and the readings are held to what PHP, Rack, qs,
+/// Python, Go, node and the WHATWG parser themselves read (the query vectors the server models
+/// are generated from, `Tests/PekitCoreTests/Fixtures/servers`).
+final class ServeCommandTests: XCTestCase {
+    /// A `pekit serve` on a free loopback port, stopped when the test ends.
+    final class Served {
+        let process = Process()
+        let port: Int
+        let firstLine: String
+
+        init(_ args: [String]) throws {
+            process.executableURL = PekitProcess.binary
+            process.arguments = ["serve", "--listen", "127.0.0.1:0"] + args
+            let out = Pipe()
+            process.standardOutput = out
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            // The first line names the port the system chose.
+            var line: [UInt8] = []
+            while let byte = try out.fileHandleForReading.read(upToCount: 1)?.first, byte != 0x0A { line.append(byte) }
+            let said = String(decoding: line, as: UTF8.self)
+            firstLine = said
+            let port = said.range(of: "127.0.0.1:").flatMap { Int(said[$0.upperBound...].prefix { $0.isNumber }) }
+            self.port = try XCTUnwrap(port, "pekit serve said: \(said)")
+        }
+
+        deinit {
+            process.terminate()
+            process.waitUntilExit()
+        }
+    }
+
+    private func check(_ args: [String]) throws -> [String: Any] {
+        let output = try PekitProcess.output(of: "/usr/bin/python3", [PekitProcess.packageRoot.appendingPathComponent("Tests/Server/serve_check.py").path] + args)
+        return try XCTUnwrap(JSONSerialization.jsonObject(with: Data(output)) as? [String: Any], String(decoding: output, as: UTF8.self))
+    }
+
+    func testEachModelShowsWhatItsRealServerReads() throws {
+        let served = try Served([])
+        XCTAssertEqual(served.firstLine, "pekit serve: listening on http://127.0.0.1:\(served.port)/ (the requests: http://127.0.0.1:\(served.port)/_pekit/requests; Ctrl-C stops)")
+        let fixture = PekitProcess.packageRoot.appendingPathComponent("Tests/PekitCoreTests/Fixtures/servers/server-vectors.json").path
+        let found = try check(["vectors", String(served.port), fixture])
+        XCTAssertEqual(found["failures"] as? [String], [])
+        XCTAssertEqual(found["queries"] as? Int, 400)
+        let perModel = try XCTUnwrap(found["per_model"] as? [String: Int])
+        XCTAssertEqual(Set(perModel.keys), ["qs", "php", "rack", "python", "go", "whatwg", "node-querystring"])
+        for (model, count) in perModel { XCTAssertGreaterThanOrEqual(count, 20, model) }
+    }
+
+    func testRequestsAreKeptAsTheyCameAndFramedAsAServerFramesThem() throws {
+        let served = try Served(["--max-body", "16"])
+        let found = try check(["framing", String(served.port)])
+        XCTAssertEqual(found["raw_exact"] as? Bool, true, "non-UTF-8 bytes and a chunked body's framing kept exactly")
+        XCTAssertEqual(found["body_bytes"] as? Int, 7)
+        XCTAssertEqual(found["php_body"] as? [String: String], ["a": "1", "b": "2"])
+        XCTAssertEqual(found["pipelined"] as? [String], ["HTTP/1.1 200 OK", "HTTP/1.1 200 OK"])
+        XCTAssertEqual((found["targets"] as? [String])?.suffix(2), ["/one", "/two?z=9"])
+        XCTAssertEqual(found["continue"] as? String, "HTTP/1.1 100 Continue\r\n\r\n")
+        XCTAssertEqual(found["after_continue"] as? String, "HTTP/1.1 200 OK")
+        XCTAssertEqual(found["too_large"] as? String, "HTTP/1.1 413 Content Too Large")
+        XCTAssertEqual(found["garbage"] as? String, "HTTP/1.1 400 Bad Request")
+    }
+
+    /// What curl sends, as the terminal line and the API show it, with -v's readings.
+    func testCurlsRequestOnTheTerminalAndInTheAPI() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/curl") else { throw XCTSkip("curl is not installed") }
+        let served = try Served(["-v", "--servers", "php,python"])
+        let base = "http://127.0.0.1:\(served.port)"
+        let answer = try PekitProcess.output(of: "/usr/bin/curl", ["-gs", "\(base)/form?a[b]=1&x=1&x=2", "-d", "tags[]=x&tags[]=y"])
+        XCTAssertEqual(String(decoding: answer, as: UTF8.self), """
+            {"number":1,"servers":{"php":{"query":{"a":{"b":"1"},"x":"2"},"body":{"tags":["x","y"]}},\
+            "python":{"query":{"a[b]":["1"],"x":["1","2"]},"body":{"tags[]":["x","y"]}}}}
+
+            """)
+        let detail = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(try PekitProcess.output(of: "/usr/bin/curl", ["-s", "\(base)/_pekit/requests/1"]))) as? [String: Any])
+        XCTAssertEqual(detail["raw"] as? String, "POST /form?a[b]=1&x=1&x=2 HTTP/1.1\r\nHost: 127.0.0.1:\(served.port)\r\nUser-Agent: curl/7.88.1\r\nAccept: */*\r\n"
+                       + "Content-Length: 17\r\nContent-Type: application/x-www-form-urlencoded\r\n\r\ntags[]=x&tags[]=y")
+        let missing = try PekitProcess.run(program: URL(fileURLWithPath: "/usr/bin/curl"), ["-s", "-w", "%{http_code}", "\(base)/_pekit/requests/7"])
+        XCTAssertEqual(missing.stdout, "{\"error\":\"there is no request 7\"}\n404")
+        served.process.terminate()
+        served.process.waitUntilExit()
+        let out = (served.process.standardOutput as? Pipe)?.fileHandleForReading.readDataToEndOfFile() ?? Data()
+        let lines = String(decoding: out, as: UTF8.self).split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.first?.hasPrefix("#1 POST /form?a[b]=1&x=1&x=2  17 bytes  from 127.0.0.1:"), true, "\(lines)")
+        XCTAssertEqual(Array(lines.dropFirst()), [
+            #"    php: {"query":{"a":{"b":"1"},"x":"2"},"body":{"tags":["x","y"]}}"#,
+            #"    python: {"query":{"a[b]":["1"],"x":["1","2"]},"body":{"tags[]":["x","y"]}}"#,
+        ])
+    }
+
+    func testUsageErrors() throws {
+        let unknown = try PekitProcess.run(["serve", "--servers", "phpp"])
+        XCTAssertEqual(unknown.status, 2)
+        XCTAssertEqual(unknown.stderr, "pekit serve: no server model 'phpp'; did you mean 'php'? (see 'pekit serve --help')\n")
+        let badPort = try PekitProcess.run(["serve", "--listen", "127.0.0.1:70000"])
+        XCTAssertEqual(badPort.status, 2)
+        let notAnAddress = try PekitProcess.run(["serve", "--listen", "localhost:0"])
+        XCTAssertEqual(notAnAddress.status, 1)
+        XCTAssertEqual(notAnAddress.stderr, "pekit serve: --listen: localhost is not an IP address (give one, as 127.0.0.1 or ::1)\n")
+    }
+}

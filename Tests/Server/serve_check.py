@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+"""Drives a running `pekit serve` for ServeCommandTests, speaking HTTP over raw sockets (so the
+bytes sent are exactly the ones written here), and prints what it found as JSON.
+
+  serve_check.py vectors PORT FIXTURE   each query of the real servers' vectors
+                                        (Tests/PekitCoreTests/Fixtures/servers/server-vectors.json:
+                                        what PHP, Rack, qs, Python, Go, node and the WHATWG parser
+                                        read) sent to pekit serve; what it shows under each model
+                                        compared with what that server read
+  serve_check.py framing PORT           exact bytes kept (non-UTF-8, chunked, pipelined),
+                                        100 Continue, a body over --max-body (16 bytes) refused
+"""
+import json, socket, sys
+
+def exchange(port, data, expect_answers=1, first=None):
+    """Sends `data` and reads until `expect_answers` whole answers came; returns them."""
+    s = socket.create_connection(("127.0.0.1", port), timeout=10)
+    s.sendall(data)
+    answers, buffer = [], b""
+    while len(answers) < expect_answers:
+        chunk = s.recv(65536)
+        if not chunk:
+            break
+        buffer += chunk
+        while b"\r\n\r\n" in buffer:
+            head, rest = buffer.split(b"\r\n\r\n", 1)
+            length = 0
+            for line in head.split(b"\r\n")[1:]:
+                name, _, value = line.partition(b":")
+                if name.strip().lower() == b"content-length":
+                    length = int(value.strip())
+            if len(rest) < length:
+                break
+            answers.append((head.split(b"\r\n")[0].decode(), rest[:length]))
+            buffer = rest[length:]
+    s.close()
+    return answers
+
+def get_json(port, path):
+    answers = exchange(port, f"GET {path} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+    return json.loads(answers[0][1])
+
+def canonical(value, sort_keys=False):
+    if isinstance(value, dict):
+        items = sorted(value.items()) if sort_keys else list(value.items())
+        return {"$map": [[k, canonical(v, sort_keys)] for k, v in items]}
+    if isinstance(value, list):
+        return [canonical(v, sort_keys) for v in value]
+    return value
+
+def vectors(port, fixture):
+    with open(fixture) as f:
+        cases = json.load(f)
+    by_query = {}
+    for case in cases:
+        query, expected = case["query"], case["expected"]
+        text = json.dumps(expected)
+        # A query a request line can carry as it is, read with the server's defaults, and an
+        # answer that is a reading (not an error, not bytes that are not UTF-8).
+        if case["options"] or not query.isascii() or any(c in query for c in " #\t\r\n") or not query.isprintable():
+            continue
+        if "$error" in text or "$bytes" in text or (case["model"] == "go" and expected.get("error") is not None):
+            continue
+        by_query.setdefault(query, []).append(case)
+    compared, failures, per_model = 0, [], {}
+    for n, (query, group) in enumerate(sorted(by_query.items())[:400]):
+        answer = exchange(port, f"GET /v{n}?{query} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+        number = json.loads(answer[0][1])["number"]
+        shown = get_json(port, f"/_pekit/requests/{number}")["servers"]
+        for case in group:
+            model = case["model"]
+            expected = case["expected"]
+            if model == "go":
+                got, want = canonical(shown[model]["query"], sort_keys=True), expected["values"]
+            else:
+                got, want = canonical(shown[model]["query"]), expected
+            compared += 1
+            per_model[model] = per_model.get(model, 0) + 1
+            if got != want:
+                failures.append(f"{model} {query!r}: pekit serve shows {json.dumps(got)}, the server read {json.dumps(want)}")
+    print(json.dumps({"compared": compared, "queries": min(len(by_query), 400), "per_model": per_model, "failures": failures[:20]}))
+
+def framing(port):
+    found = {}
+    # Bytes that are not UTF-8 in the target and a header, and a chunked body: kept as sent.
+    sent = (b"POST /bin?x=%FF\xff HTTP/1.1\r\nHost: x\r\nX-Bin: \xfe\xff\r\nTransfer-Encoding: chunked\r\n"
+            b"Content-Type: application/x-www-form-urlencoded\r\n\r\n4\r\na=1&\r\n3;ext=1\r\nb=2\r\n0\r\nTrailer: t\r\n\r\n")
+    answer = exchange(port, sent)
+    number = json.loads(answer[0][1])["number"]
+    detail = get_json(port, f"/_pekit/requests/{number}")
+    import base64
+    found["raw_exact"] = base64.b64decode(detail.get("raw_base64", "")) == sent
+    found["body_bytes"] = detail["body_bytes"]
+    found["php_body"] = detail["servers"]["php"]["body"]
+    # Two requests in one write: two answers, two records.
+    answers = exchange(port, b"GET /one HTTP/1.1\r\nHost: x\r\n\r\nGET /two?z=9 HTTP/1.1\r\nHost: x\r\n\r\n", expect_answers=2)
+    found["pipelined"] = [a[0] for a in answers]
+    listing = get_json(port, "/_pekit/requests")
+    found["targets"] = [r["target"] for r in listing["requests"]]
+    # Expect: 100-continue: the interim answer before the body is sent.
+    s = socket.create_connection(("127.0.0.1", port), timeout=10)
+    s.sendall(b"POST /wait HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nExpect: 100-continue\r\n\r\n")
+    found["continue"] = s.recv(100).decode()
+    s.sendall(b"k=v")
+    found["after_continue"] = s.recv(1000).split(b"\r\n")[0].decode()
+    s.close()
+    # Over --max-body 16: 413, and the connection closed.
+    answers = exchange(port, b"POST /big HTTP/1.1\r\nHost: x\r\nContent-Length: 17\r\n\r\n" + b"x" * 17)
+    found["too_large"] = answers[0][0] if answers else None
+    # Not a request line: 400.
+    answers = exchange(port, b"HELLO\r\n\r\n")
+    found["garbage"] = answers[0][0] if answers else None
+    print(json.dumps(found))
+
+if __name__ == "__main__":
+    if sys.argv[1] == "vectors":
+        vectors(int(sys.argv[2]), sys.argv[3])
+    else:
+        framing(int(sys.argv[2]))
