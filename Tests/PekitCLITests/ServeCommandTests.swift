@@ -1,4 +1,5 @@
 import Foundation
+import PekitTestSupport
 import XCTest
 
 /// `pekit serve` (issue 74, its first part): requests kept exactly as they came and read as each
@@ -42,7 +43,7 @@ final class ServeCommandTests: XCTestCase {
 
     func testEachModelShowsWhatItsRealServerReads() throws {
         let served = try Served([])
-        XCTAssertEqual(served.firstLine, "pekit serve: listening on http://127.0.0.1:\(served.port)/ (the requests: http://127.0.0.1:\(served.port)/_pekit/requests; Ctrl-C stops)")
+        XCTAssertEqual(served.firstLine, "pekit serve: listening on http://127.0.0.1:\(served.port)/ (in a browser: http://127.0.0.1:\(served.port)/_pekit/; as JSON: http://127.0.0.1:\(served.port)/_pekit/requests; Ctrl-C stops)")
         let fixture = PekitProcess.packageRoot.appendingPathComponent("Tests/PekitCoreTests/Fixtures/servers/server-vectors.json").path
         let found = try check(["vectors", String(served.port), fixture])
         XCTAssertEqual(found["failures"] as? [String], [])
@@ -91,6 +92,51 @@ final class ServeCommandTests: XCTestCase {
             #"    php: {"query":{"a":{"b":"1"},"x":"2"},"body":{"tags":["x","y"]}}"#,
             #"    python: {"query":{"a[b]":["1"],"x":["1","2"]},"body":{"tags[]":["x","y"]}}"#,
         ])
+    }
+
+    /// The page, in a real browser (Debian's headless chromium): the browser itself submits a
+    /// form with nested field names, a non-ASCII value and an escaped query to pekit serve;
+    /// then the request's page shows each server's reading of it, the cells that differ
+    /// marked, and each escape explained. A screenshot is kept for a person to look at
+    /// (.build/test-screenshots/serve-request.png).
+    func testThePageShowsABrowsersFormAsEachServerReadsIt() throws {
+        let served = try Served([])
+        let base = "http://127.0.0.1:\(served.port)"
+        let dir = try makeTemporaryDirectory("pekit-serve-page")
+        let form = dir.appendingPathComponent("form.html")
+        try """
+            <!DOCTYPE html><html><body>
+            <form id="f" method="post" action="\(base)/signup?ref=a%2Fb&amp;x=1&amp;x=2">
+            <input name="user[name]" value="Ada Lovelace"><input name="user[tags][]" value="a"><input name="user[tags][]" value="b">
+            <input name="note" value="é &amp; ü">
+            </form><script>document.getElementById("f").submit()</script></body></html>
+            """.write(to: form, atomically: true, encoding: .utf8)
+        let submitted = try TestHTMLReportTests.browse(["--dump-dom", "--virtual-time-budget=5000", form.absoluteString], in: dir)
+        XCTAssertEqual(submitted.status, 0, submitted.stderr)
+        XCTAssertTrue(submitted.stdout.contains(#"{"number":1,"servers":{"qs":"#), "the browser shows pekit serve's answer: \(submitted.stdout)")
+
+        let page = try TestHTMLReportTests.browse(["--dump-dom", "\(base)/_pekit/requests/1"], in: dir)
+        XCTAssertEqual(page.status, 0, page.stderr)
+        let dom = page.stdout
+        XCTAssertTrue(dom.contains("<title>pekit serve: request #1</title>"), dom)
+        // Each server's reading of the body the browser sent, side by side.
+        let php = #"<tr><th>php</th><td><pre>{\#n  "ref": "a/b",\#n  "x": "2"\#n}</pre></td><td><pre>{\#n  "user": {\#n    "name": "Ada Lovelace",\#n    "tags": [\#n      "a",\#n      "b"\#n    ]\#n  },\#n  "note": "é &amp; ü"\#n}</pre></td></tr>"#
+        XCTAssertTrue(dom.contains(php.replacingOccurrences(of: "<td><pre>{\n  \"ref\"", with: #"<td class="differs" title="differs from qs's reading"><pre>{\#n  "ref""#)), dom)
+        XCTAssertTrue(dom.contains(#"<th>python</th><td class="differs" title="differs from qs's reading"><pre>{\#n  "ref": [\#n    "a/b"\#n  ],"#), dom)
+        XCTAssertTrue(dom.contains(#"<mark class="esc" title="%2F: the byte 0x2F, '/'">%2F</mark>"#), dom)
+        XCTAssertTrue(dom.contains(#"<mark class="esc" title="%C3: the byte 0xC3, a byte outside printable ASCII">%C3</mark>"#), dom)
+        XCTAssertTrue(dom.contains("user%5Bname%5D=Ada+Lovelace&amp;user%5Btags%5D%5B%5D=a".replacingOccurrences(of: "%5B", with: #"<mark class="esc" title="%5B: the byte 0x5B, '['">%5B</mark>"#)
+                                    .replacingOccurrences(of: "%5D", with: #"<mark class="esc" title="%5D: the byte 0x5D, ']'">%5D</mark>"#)), dom)
+
+        let list = try TestHTMLReportTests.browse(["--dump-dom", "\(base)/_pekit/"], in: dir)
+        XCTAssertTrue(list.stdout.contains(#"<tr><td><a href="/_pekit/requests/1">#1</a></td><td>POST</td>"#), list.stdout)
+
+        let folder = PekitProcess.packageRoot.appendingPathComponent(".build/test-screenshots")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let shot = folder.appendingPathComponent("serve-request.png")
+        let picture = try TestHTMLReportTests.browse(["--window-size=1100,1300", "--screenshot=" + shot.path, "\(base)/_pekit/requests/1"], in: dir)
+        XCTAssertEqual(picture.status, 0, picture.stderr)
+        XCTAssertEqual(Array(try Data(contentsOf: shot).prefix(8)), [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
     }
 
     func testUsageErrors() throws {

@@ -93,7 +93,7 @@ func runServe(_ args: [[UInt8]]) throws -> Int32 {
     }
     let shown = host.contains(":") ? "[\(host)]" : host
     let base = "http://\(shown):\(listener.port)"
-    Output.stdout.line("pekit serve: listening on \(base)/ (the requests: \(base)/_pekit/requests; Ctrl-C stops)")
+    Output.stdout.line("pekit serve: listening on \(base)/ (in a browser: \(base)/_pekit/; as JSON: \(base)/_pekit/requests; Ctrl-C stops)")
     if !(host.hasPrefix("127.") || host == "::1") {
         Output.stderr.line("pekit serve: warning: \(shown) is reachable from other machines: what they send is recorded and shown")
     }
@@ -102,8 +102,16 @@ func runServe(_ args: [[UInt8]]) throws -> Int32 {
     listener.run(stop: { false }) { request in
         var request = request
         let path = String(decoding: request.path, as: UTF8.self)
-        // The API's own requests are answered, not recorded.
+        // The page and the API are answered, not recorded: the page for a browser (at
+        // /_pekit/, and at / asked for with no query), the API's JSON otherwise.
+        let browser = request.method == "GET" && (request.header("Accept")?.contains("text/html") ?? false)
+        if path == "/_pekit" || path == "/_pekit/" || (browser && request.target == Array("/".utf8)) {
+            return .init(status: 200, headers: [("Content-Type", "text/html; charset=utf-8")], body: ServePages.list(recorder))
+        }
         if path == "/_pekit/requests" || path.hasPrefix("/_pekit/requests/") {
+            if browser, let number = Int(path.dropFirst("/_pekit/requests/".count)), let kept = recorder.request(number: number) {
+                return .init(status: 200, headers: [("Content-Type", "text/html; charset=utf-8")], body: ServePages.detail(kept, recorder))
+            }
             return api(path, recorder)
         }
         request.receivedAt = UnixTime.now()

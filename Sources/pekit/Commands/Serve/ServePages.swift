@@ -1,0 +1,136 @@
+import PekitCore
+import PekitHTTP
+
+/// `pekit serve`'s web page: the requests kept, and one request with its bytes (each escape and
+/// each byte outside printable ASCII marked and explained) and each server's reading side by
+/// side. Self-contained (its style inline, nothing fetched) and static: it needs no JavaScript.
+enum ServePages {
+    /// The list of requests kept, newest first.
+    static func list(_ recorder: ServeRecorder) -> [UInt8] {
+        var rows = ""
+        if case .map(let listing) = recorder.list(), case .array(let requests)? = listing["requests"] {
+            for case .map(let r) in requests.reversed() {
+                let number: Int64 = r["number"].flatMap { if case .integer(let n) = $0 { return n } else { return nil } } ?? 0
+                rows += "<tr><td><a href=\"/_pekit/requests/\(number)\">#\(number)</a></td><td>\(text(r["method"]))</td>"
+                    + "<td class=\"target\">\(text(r["target"]))</td><td>\(text(r["body_bytes"]))</td></tr>\n"
+            }
+        }
+        let body = recorder.total == 0
+            ? "<p class=\"empty\">No request yet. Send one to this address (a form, an app, curl) and reload.</p>"
+            : "<table class=\"list\"><thead><tr><th>#</th><th>method</th><th>target</th><th>body bytes</th></tr></thead><tbody>\n\(rows)</tbody></table>"
+        return page(title: "pekit serve: \(recorder.total) request\(recorder.total == 1 ? "" : "s")", body: """
+            <h1>Requests received: \(recorder.total)</h1>
+            \(body)
+            """)
+    }
+
+    /// One request: its parts, its bytes explained, and each server's reading.
+    static func detail(_ request: ServedRequest, _ recorder: ServeRecorder) -> [UInt8] {
+        var table = "<table class=\"servers\"><thead><tr><th>server</th><th>query</th><th>body (urlencoded)</th></tr></thead><tbody>\n"
+        var first: (query: String, body: String)?
+        if case .map(let readings) = recorder.readings(of: request) {
+            for entry in readings.entries {
+                guard case .map(let reading) = entry.value else { continue }
+                let query = json(reading["query"]), body = json(reading["body"])
+                let baseline = first ?? (query, body)
+                if first == nil { first = baseline }
+                let mark = { (cell: String, base: String) in cell == base ? "" : " class=\"differs\" title=\"differs from \(escape(String(describing: readings.entries[0].key)))'s reading\"" }
+                table += "<tr><th>\(escape(entry.key.description))</th><td\(mark(query, baseline.query))><pre>\(escape(query))</pre></td>"
+                    + "<td\(mark(body, baseline.body))><pre>\(escape(body))</pre></td></tr>\n"
+            }
+        }
+        table += "</tbody></table>"
+        let headers = request.headers.map { "<tr><th>\(escape($0.name))</th><td>\(explained($0.value))</td></tr>" }.joined(separator: "\n")
+        return page(title: "pekit serve: request #\(request.number)", body: """
+            <p><a href="/_pekit/">all requests</a></p>
+            <h1>#\(request.number) \(escape(request.method)) <span class="target">\(explained(request.target))</span></h1>
+            <p>\(escape(request.version)) from \(escape(request.peer)), \(request.body.count) body bytes, \(request.raw.count) bytes in all</p>
+            <h2>How each server reads it</h2>
+            <p class="note">A cell marked <span class="differs">so</span> differs from the first server's reading.</p>
+            \(table)
+            <h2>Header fields</h2>
+            <table class="headers"><tbody>
+            \(headers)
+            </tbody></table>
+            <h2>The bytes, as received</h2>
+            <p class="note">Escapes (<mark class="esc">%2F</mark>) and bytes outside printable ASCII (<mark class="byte">\\xFF</mark>) are marked; hover for what each is. ␍ is a CR byte.</p>
+            <pre class="raw">\(explained(request.raw))</pre>
+            """)
+    }
+
+    private static func text(_ value: PekitValue?) -> String {
+        switch value {
+        case .string(let s)?: return explained(s.bytes)
+        case .integer(let n)?: return String(n)
+        default: return ""
+        }
+    }
+
+    private static func json(_ value: PekitValue?) -> String {
+        guard let value else { return "null" }
+        return String(decoding: (try? JSONText.encodePretty(value)) ?? JSONText.write(value), as: UTF8.self)
+    }
+
+    /// HTML text of bytes: each `%XX` escape marked with the byte it stands for, each byte
+    /// outside printable ASCII marked with its value (a UTF-8 sequence as its character), CR as ␍.
+    static func explained(_ bytes: [UInt8]) -> String {
+        var out = "", i = 0
+        while i < bytes.count {
+            let b = bytes[i]
+            if b == 0x25, i + 2 < bytes.count, let hi = ASCII.hexValue(bytes[i + 1]), let lo = ASCII.hexValue(bytes[i + 2]) {
+                let value = UInt8(hi * 16 + lo)
+                let shown = value >= 0x20 && value < 0x7F ? "'\(Character(Unicode.Scalar(value)))'" : "a byte outside printable ASCII"
+                out += "<mark class=\"esc\" title=\"%\(ASCII.hex(value)): the byte 0x\(ASCII.hex(value)), \(escape(shown))\">\(escape(String(decoding: bytes[i..<(i + 3)], as: UTF8.self)))</mark>"
+                i += 3
+                continue
+            }
+            if b == 0x0D { out += "<span class=\"cr\">␍</span>"; i += 1; continue }
+            if b == 0x0A || b == 0x09 || (b >= 0x20 && b < 0x7F) { out += escape(String(Character(Unicode.Scalar(b)))); i += 1; continue }
+            // A whole UTF-8 sequence is one character; another byte is shown by its value.
+            let length = b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : b >= 0xC0 ? 2 : 1
+            if length > 1, i + length <= bytes.count, let character = ValidUTF8.string(Array(bytes[i..<(i + length)])) {
+                let hex = bytes[i..<(i + length)].map { ASCII.hex($0) }.joined(separator: " ")
+                out += "<mark class=\"byte\" title=\"UTF-8 bytes \(hex): \(escape(character))\">\(escape(character))</mark>"
+                i += length
+            } else {
+                out += "<mark class=\"byte\" title=\"the byte 0x\(ASCII.hex(b)), not a character\">\\x\(ASCII.hex(b))</mark>"
+                i += 1
+            }
+        }
+        return out
+    }
+
+    static func escape(_ text: String) -> String {
+        var out = ""
+        for c in text {
+            switch c {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            default: out.append(c)
+            }
+        }
+        return out
+    }
+
+    private static func page(title: String, body: String) -> [UInt8] {
+        Array("""
+            <!DOCTYPE html>
+            <html lang="en"><head><meta charset="utf-8"><title>\(escape(title))</title>
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <style>
+            body { font: 15px/1.45 system-ui, sans-serif; margin: 1.5em auto; max-width: 72em; padding: 0 1em; color: #1d2330; }
+            h1 { font-size: 1.4em; } h2 { font-size: 1.1em; margin-top: 1.6em; }
+            table { border-collapse: collapse; width: 100%; } th, td { border: 1px solid #d5d9e2; padding: .3em .5em; text-align: left; vertical-align: top; }
+            th { background: #f3f5f9; font-weight: 600; } pre { margin: 0; white-space: pre-wrap; word-break: break-all; font: 13px/1.4 ui-monospace, monospace; }
+            .raw { background: #f7f8fb; border: 1px solid #d5d9e2; padding: .6em; }
+            mark.esc { background: #dfe9ff; color: #123a8c; border-radius: 2px; } mark.byte { background: #ffe3c2; color: #7a3b00; border-radius: 2px; }
+            .cr { color: #9aa3b5; } .differs, td.differs { background: #fff4c7; } .note, .empty { color: #5a6478; } .target { word-break: break-all; }
+            </style></head><body>
+            \(body)
+            </body></html>
+
+            """.utf8)
+    }
+}
