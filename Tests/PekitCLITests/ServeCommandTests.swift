@@ -139,6 +139,26 @@ final class ServeCommandTests: XCTestCase {
         XCTAssertEqual(Array(try Data(contentsOf: shot).prefix(8)), [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
     }
 
+    /// The `curl` each request's page and JSON give sends it again byte for byte: curl 7.88
+    /// sends a request, the command pekit serve made of it is run, and the two requests kept
+    /// are the same bytes (a bracketed query, a UTF-8 field value and a body included).
+    func testTheCurlCommandSendsTheSameBytesAgain() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/curl") else { throw XCTSkip("curl is not installed") }
+        let served = try Served([])
+        let base = "http://127.0.0.1:\(served.port)"
+        _ = try PekitProcess.output(of: "/usr/bin/curl", ["-gs", "-o", "/dev/null", "\(base)/form?a[b]=1&x=1&x=2", "-d", "tags[]=x&it's=1", "-H", "X-Name: Zoë"])
+        func detail(_ n: Int) throws -> [String: Any] {
+            try XCTUnwrap(JSONSerialization.jsonObject(with: Data(try PekitProcess.output(of: "/usr/bin/curl", ["-s", "\(base)/_pekit/requests/\(n)"]))) as? [String: Any])
+        }
+        let first = try detail(1)
+        let command = try XCTUnwrap(first["curl"] as? String)
+        XCTAssertTrue(command.hasPrefix("printf 'tags[]=x&it\\047s=1' | curl --http1.1 --request POST --globoff '\(base)/form?a[b]=1&x=1&x=2' -H"), command)
+        _ = try PekitProcess.runShell(command + " -s -o /dev/null")
+        let second = try detail(2)
+        XCTAssertEqual(second["raw"] as? String, first["raw"] as? String)
+        XCTAssertNotNil(first["raw"] as? String)
+    }
+
     func testUsageErrors() throws {
         let unknown = try PekitProcess.run(["serve", "--servers", "phpp"])
         XCTAssertEqual(unknown.status, 2)

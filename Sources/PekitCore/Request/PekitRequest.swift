@@ -218,6 +218,9 @@ extension PekitRequest {
         // pekit sends a path as it is (libcurl's PATH_AS_IS); curl's own command line would
         // remove its dot segments (`/a/../b`, `/a/%2e%2e/b`) unless told.
         if requestTarget == nil, Self.hasDotSegments(url) { words.append("--path-as-is") }
+        // Brackets and braces after the host are curl's URL globs unless it is told otherwise
+        // (a query such as `a[b]=1` would stop curl with exit 3); an IPv6 host's are not.
+        if Self.afterAuthority(url).contains(where: { "[]{}".contains($0) }) { words.append("--globoff") }
         words.append(url.shellQuoted)
         for field in headers.fields {
             // "Name:" alone would tell curl to remove the header; "Name;" sends it empty. Bytes
@@ -249,6 +252,13 @@ extension PekitRequest {
             }
             return "{ " + producers.joined(separator: "; ") + "; } | " + words.joined(separator: " ")
         }
+    }
+
+    /// The URL from its path on (all of it when it has no `scheme://`).
+    static func afterAuthority(_ url: String) -> Substring {
+        guard let scheme = url.firstRange(of: "://") else { return url[...] }
+        let rest = url[scheme.upperBound...]
+        return rest[(rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex)...]
     }
 
     /// Whether the URL's path has a `.` or `..` segment, written as dots or as `%2e` (either case).

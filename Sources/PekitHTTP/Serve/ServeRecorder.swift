@@ -7,6 +7,8 @@ package final class ServeRecorder {
     /// The models asked, by the names `--servers` takes.
     package let servers: [(name: String, model: QueryServer)]
     package let limit: Int, byteLimit: Int
+    /// The server's own `host:port`, for a request that named no Host.
+    package var authority = "127.0.0.1"
     private var kept: [ServedRequest] = []
     private var keptBytes = 0
     /// Every request received, those let go included.
@@ -49,7 +51,8 @@ package final class ServeRecorder {
     }
 
     /// One request whole: its parts, its exact bytes (as text when they are UTF-8, else in
-    /// base64 under `raw_base64`), and under `servers` what each model reads from it.
+    /// base64 under `raw_base64`), a curl command sending it again (`curl`), and under
+    /// `servers` what each model reads from it.
     package func detail(_ request: ServedRequest) -> PekitValue {
         var entries: [PekitMap.Entry] = [
             .init(key: "number", value: .integer(Int64(request.number))),
@@ -66,6 +69,7 @@ package final class ServeRecorder {
         } else {
             entries.append(.init(key: "raw_base64", value: .string(ByteString(Base64.encode(request.raw)))))
         }
+        if let curl = request.curl(authority: authority) { entries.append(.init(key: "curl", value: .string(ByteString(curl)))) }
         entries.append(.init(key: "servers", value: readings(of: request)))
         return .map(PekitMap(ordered: entries))
     }

@@ -33,6 +33,26 @@ package struct ServedRequest: Sendable {
         return Array(rest.prefix { $0 != 0x23 })
     }
 
+    /// A shell command that sends this request again with curl (`PekitRequest.curl`): the
+    /// same method, target, header fields in order and body, to the Host it named (or
+    /// `authority` when it named none). nil for a target that is not `/…` or `http://…`, or
+    /// fields curl cannot write.
+    package func curl(authority: String) -> String? {
+        let target = String(decoding: self.target, as: UTF8.self)
+        let url: String
+        if target.hasPrefix("/") { url = "http://" + (header("Host") ?? authority) + target }
+        else if target.hasPrefix("http://") || target.hasPrefix("https://") { url = target }
+        else { return nil }
+        var fields = PekitHeaders()
+        // A chunked body is sent again as it was decoded, its length given.
+        let chunked = headers.contains { PekitHeaders.sameName($0.name, "Transfer-Encoding") }
+        for (name, value) in headers where !(chunked && PekitHeaders.sameName(name, "Transfer-Encoding")) {
+            do { try fields.add(name, bytes: value) } catch { return nil }
+        }
+        let request = PekitRequest(method: .init(method), url: url, headers: fields, body: body.isEmpty ? .empty : .bytes(body))
+        return try? request.curl()
+    }
+
     /// The path: the target up to its `?`.
     package var path: [UInt8] { Array(target.prefix { $0 != 0x3F && $0 != 0x23 }) }
 }

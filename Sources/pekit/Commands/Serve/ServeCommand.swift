@@ -93,6 +93,7 @@ func runServe(_ args: [[UInt8]]) throws -> Int32 {
     }
     let shown = host.contains(":") ? "[\(host)]" : host
     let base = "http://\(shown):\(listener.port)"
+    recorder.authority = "\(shown):\(listener.port)"
     Output.stdout.line("pekit serve: listening on \(base)/ (in a browser: \(base)/_pekit/; as JSON: \(base)/_pekit/requests; Ctrl-C stops)")
     if !(host.hasPrefix("127.") || host == "::1") {
         Output.stderr.line("pekit serve: warning: \(shown) is reachable from other machines: what they send is recorded and shown")
