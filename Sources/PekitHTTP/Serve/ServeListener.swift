@@ -166,11 +166,15 @@ package final class ServeListener {
          431: "Request Header Fields Too Large", 501: "Not Implemented", 505: "HTTP Version Not Supported"][status] ?? "Status"
     }
 
+    /// Linux's MSG_NOSIGNAL (which Swift's Glibc module does not carry): a peer that closed is
+    /// an error from `send`, not a SIGPIPE that would end the server.
+    private static let noSignal: Int32 = 0x4000
+
     /// Writes every byte, waiting up to five seconds at a time for room; false when it cannot.
     private func write(_ bytes: [UInt8], to fd: Int32) -> Bool {
         var sent = 0
         while sent < bytes.count {
-            let n = bytes[sent...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let n = bytes[sent...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Self.noSignal) }
             if n > 0 { sent += n; continue }
             guard n < 0, errno == EAGAIN || errno == EINTR else { return false }
             var room = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
