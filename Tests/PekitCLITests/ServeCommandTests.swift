@@ -130,6 +130,7 @@ final class ServeCommandTests: XCTestCase {
 
         let list = try TestHTMLReportTests.browse(["--dump-dom", "\(base)/_pekit/"], in: dir)
         XCTAssertTrue(list.stdout.contains(#"<tr><td><a href="/_pekit/requests/1">#1</a></td><td>POST</td>"#), list.stdout)
+        XCTAssertTrue(list.stdout.contains(#"<h1>Requests received: <span id="total">1</span></h1>"#), list.stdout)
 
         let folder = PekitProcess.packageRoot.appendingPathComponent(".build/test-screenshots")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -157,6 +158,18 @@ final class ServeCommandTests: XCTestCase {
         let second = try detail(2)
         XCTAssertEqual(second["raw"] as? String, first["raw"] as? String)
         XCTAssertNotNil(first["raw"] as? String)
+    }
+
+    /// The requests as they come, as server-sent events on `/_pekit/events` (what the page's
+    /// list reads when the browser runs its script; it is there without one too).
+    func testRequestsAreAnnouncedAsServerSentEvents() throws {
+        let served = try Served([])
+        let found = try check(["events", String(served.port)])
+        XCTAssertEqual(found["head"] as? String, "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-store")
+        let event = try XCTUnwrap(found["event"] as? String)
+        XCTAssertTrue(event.hasPrefix(#"event: request\#ndata: {"number":1,"method":"GET","target":"/live?a=1","received_at":"#), event)
+        XCTAssertTrue(event.hasSuffix(#","body_bytes":0}"#), event)
+        XCTAssertEqual(event.split(separator: "\n").count, 2, event)
     }
 
     func testUsageErrors() throws {

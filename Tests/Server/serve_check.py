@@ -7,6 +7,7 @@ bytes sent are exactly the ones written here), and prints what it found as JSON.
                                         what PHP, Rack, qs, Python, Go, node and the WHATWG parser
                                         read) sent to pekit serve; what it shows under each model
                                         compared with what that server read
+  serve_check.py events PORT            the event stream of requests as they come
   serve_check.py framing PORT           exact bytes kept (non-UTF-8, chunked, pipelined),
                                         100 Continue, a body over --max-body (16 bytes) refused
 """
@@ -112,8 +113,24 @@ def framing(port):
     found["garbage"] = answers[0][0] if answers else None
     print(json.dumps(found))
 
+def events(port):
+    """The event stream: its head, then the event a request sent meanwhile makes."""
+    s = socket.create_connection(("127.0.0.1", port), timeout=10)
+    s.sendall(b"GET /_pekit/events HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n")
+    data = b""
+    while b"\r\n\r\n" not in data:
+        data += s.recv(1000)
+    head, data = data.split(b"\r\n\r\n", 1)
+    exchange(port, b"GET /live?a=1 HTTP/1.1\r\nHost: x\r\n\r\n")
+    while b"\n\n" not in data:
+        data += s.recv(1000)
+    s.close()
+    print(json.dumps({"head": head.decode(), "event": data.split(b"\n\n")[0].decode()}))
+
 if __name__ == "__main__":
     if sys.argv[1] == "vectors":
         vectors(int(sys.argv[2]), sys.argv[3])
+    elif sys.argv[1] == "events":
+        events(int(sys.argv[2]))
     else:
         framing(int(sys.argv[2]))

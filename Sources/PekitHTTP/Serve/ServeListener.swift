@@ -13,8 +13,11 @@ package final class ServeListener {
         package var status: Int
         package var headers: [(String, String)]
         package var body: [UInt8]
-        package init(status: Int, headers: [(String, String)] = [], body: [UInt8] = []) {
-            self.status = status; self.headers = headers; self.body = body
+        /// An event stream (`text/event-stream`): the head is written without a length and the
+        /// connection kept for `broadcast`.
+        package var streams = false
+        package init(status: Int, headers: [(String, String)] = [], body: [UInt8] = [], streams: Bool = false) {
+            self.status = status; self.headers = headers; self.body = body; self.streams = streams
         }
     }
 
@@ -30,12 +33,16 @@ package final class ServeListener {
     package var maxConnections = 256
     package var idleSeconds = 30.0
     private let listener: Int32
+    private var connections: [Connection] = []
 
     private final class Connection {
         let fd: Int32, peer: String
         var buffer: [UInt8] = []
         var lastActive: Double
         var sentContinue = false
+        /// An event stream's reader: written to by `broadcast`, never closed for being idle.
+        var subscribed = false
+        var broken = false
         init(fd: Int32, peer: String, now: Double) { self.fd = fd; self.peer = peer; lastActive = now }
     }
 
@@ -84,8 +91,8 @@ package final class ServeListener {
     /// Serves until `stop` returns true (asked at least once a second).
     /// - Parameter handle: the answer to each request, in the order they arrive.
     package func run(stop: () -> Bool, handle: (ServedRequest) -> Answer) {
-        var connections: [Connection] = []
         var buffer = [UInt8](repeating: 0, count: 65_536)
+        var lastPing = UnixTime.monotonic()
         while !stop() {
             var polls = [pollfd(fd: listener, events: Int16(POLLIN), revents: 0)] + connections.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
             let ready = poll(&polls, nfds_t(polls.count), 1000)
@@ -104,7 +111,15 @@ package final class ServeListener {
                 connection.lastActive = now
                 if !serve(connection, handle: handle) { closed.insert(connection.fd) }
             }
-            for connection in connections where now - connection.lastActive > idleSeconds { closed.insert(connection.fd) }
+            // An event stream's reader gets a comment now and then: a peer that went away is
+            // found by the write failing.
+            if now - lastPing >= 15 {
+                lastPing = now
+                broadcast(Array(": ping\n\n".utf8))
+            }
+            for connection in connections where connection.broken || (!connection.subscribed && now - connection.lastActive > idleSeconds) {
+                closed.insert(connection.fd)
+            }
             if polls[0].revents & Int16(POLLIN) != 0 { accept(into: &connections, now: now) }
             if !closed.isEmpty {
                 for fd in closed { close(fd) }
@@ -112,6 +127,14 @@ package final class ServeListener {
             }
         }
         for connection in connections { close(connection.fd) }
+        connections = []
+    }
+
+    /// Writes `bytes` to every event stream's reader (an event: `event: NAME\ndata: …\n\n`).
+    package func broadcast(_ bytes: [UInt8]) {
+        for connection in connections where connection.subscribed && !connection.broken {
+            if !write(bytes, to: connection.fd) { connection.broken = true }
+        }
     }
 
     private func accept(into connections: inout [Connection], now: Double) {
@@ -147,6 +170,10 @@ package final class ServeListener {
                 request.peer = connection.peer
                 let closes = request.header("Connection").map { $0.lowercased().contains("close") } ?? (request.version == "HTTP/1.0")
                 var answer = handle(request)
+                if answer.streams {
+                    connection.subscribed = true
+                    return write(Self.bytes(of: answer), to: connection.fd)
+                }
                 if closes { answer.headers.append(("Connection", "close")) }
                 guard write(Self.bytes(of: answer, head: request.method == "HEAD"), to: connection.fd), !closes else { return false }
             }
@@ -157,12 +184,13 @@ package final class ServeListener {
     static func bytes(of answer: Answer, head: Bool = false) -> [UInt8] {
         var text = "HTTP/1.1 \(answer.status) \(reason(answer.status))\r\n"
         for (name, value) in answer.headers { text += "\(name): \(value)\r\n" }
-        text += "Content-Length: \(answer.body.count)\r\n\r\n"
+        // An event stream has no length: it ends when the connection does.
+        text += answer.streams ? "\r\n" : "Content-Length: \(answer.body.count)\r\n\r\n"
         return Array(text.utf8) + (head ? [] : answer.body)
     }
 
     static func reason(_ status: Int) -> String {
-        [200: "OK", 400: "Bad Request", 404: "Not Found", 405: "Method Not Allowed", 413: "Content Too Large",
+        [200: "OK", 204: "No Content", 400: "Bad Request", 404: "Not Found", 405: "Method Not Allowed", 413: "Content Too Large",
          431: "Request Header Fields Too Large", 501: "Not Implemented", 505: "HTTP Version Not Supported"][status] ?? "Status"
     }
 

@@ -38,15 +38,19 @@ package final class ServeRecorder {
         .map(PekitMap(ordered: [
             .init(key: "total", value: .integer(Int64(total))),
             .init(key: "kept", value: .integer(Int64(kept.count))),
-            .init(key: "requests", value: .array(kept.map { request in
-                .map(PekitMap(ordered: [
-                    .init(key: "number", value: .integer(Int64(request.number))),
-                    .init(key: "method", value: .string(ByteString(request.method))),
-                    .init(key: "target", value: .string(ByteString(request.target))),
-                    .init(key: "received_at", value: .number(request.receivedAt)),
-                    .init(key: "body_bytes", value: .integer(Int64(request.body.count))),
-                ]))
-            })),
+            .init(key: "requests", value: .array(kept.map(summary))),
+        ]))
+    }
+
+    /// `{number, method, target, received_at, body_bytes}`: a request in the list, and the data
+    /// of its event on `/_pekit/events`.
+    package func summary(of request: ServedRequest) -> PekitValue {
+        .map(PekitMap(ordered: [
+            .init(key: "number", value: .integer(Int64(request.number))),
+            .init(key: "method", value: .string(ByteString(request.method))),
+            .init(key: "target", value: .string(ByteString(request.target))),
+            .init(key: "received_at", value: .number(request.receivedAt)),
+            .init(key: "body_bytes", value: .integer(Int64(request.body.count))),
         ]))
     }
 

@@ -16,6 +16,7 @@ let serveCommand = Command(
       GET /_pekit/requests      the list (the newest 1,000), with the total received
       GET /_pekit/requests/N    request N: its parts, its exact bytes (as text, or base64 under
                                 raw_base64 when they are not UTF-8) and each server's reading
+      GET /_pekit/events        each request as it comes (server-sent events, "request")
     Loopback only unless --listen names another address (then with a warning: what others
     send is recorded and shown).
     """,
@@ -109,6 +110,12 @@ func runServe(_ args: [[UInt8]]) throws -> Int32 {
         if path == "/_pekit" || path == "/_pekit/" || (browser && request.target == Array("/".utf8)) {
             return .init(status: 200, headers: [("Content-Type", "text/html; charset=utf-8")], body: ServePages.list(recorder))
         }
+        // A browser's own fetch of an icon for the page is answered, not recorded.
+        if request.method == "GET" && request.target == Array("/favicon.ico".utf8) { return .init(status: 204) }
+        if path == "/_pekit/events" {
+            // Each request as it is recorded: the page's live list.
+            return .init(status: 200, headers: [("Content-Type", "text/event-stream"), ("Cache-Control", "no-store")], streams: true)
+        }
         if path == "/_pekit/requests" || path.hasPrefix("/_pekit/requests/") {
             if browser, let number = Int(path.dropFirst("/_pekit/requests/".count)), let kept = recorder.request(number: number) {
                 return .init(status: 200, headers: [("Content-Type", "text/html; charset=utf-8")], body: ServePages.detail(kept, recorder))
@@ -117,6 +124,7 @@ func runServe(_ args: [[UInt8]]) throws -> Int32 {
         }
         request.receivedAt = UnixTime.now()
         recorder.record(&request)
+        listener.broadcast(Array("event: request\ndata: ".utf8) + JSONText.write(recorder.summary(of: request)) + Array("\n\n".utf8))
         let target = PercentDecodingError.printable(request.target)
         Output.stdout.line("#\(request.number) \(request.method) \(target)  \(request.body.count) bytes  from \(request.peer)")
         if verbose {

@@ -15,12 +15,27 @@ enum ServePages {
                     + "<td class=\"target\">\(text(r["target"]))</td><td>\(text(r["body_bytes"]))</td></tr>\n"
             }
         }
-        let body = recorder.total == 0
-            ? "<p class=\"empty\">No request yet. Send one to this address (a form, an app, curl) and reload.</p>"
-            : "<table class=\"list\"><thead><tr><th>#</th><th>method</th><th>target</th><th>body bytes</th></tr></thead><tbody>\n\(rows)</tbody></table>"
-        return page(title: "pekit serve: \(recorder.total) request\(recorder.total == 1 ? "" : "s")", body: """
-            <h1>Requests received: \(recorder.total)</h1>
-            \(body)
+        // Static as served; a browser with JavaScript adds each new request at the top as it
+        // comes (`/_pekit/events`).
+        let empty = recorder.total == 0 ? "<p class=\"empty\">No request yet. Send one to this address (a form, an app, curl): it appears here.</p>" : ""
+        return page(title: "pekit serve: requests", body: """
+            <h1>Requests received: <span id="total">\(recorder.total)</span></h1>
+            \(empty)
+            <table class="list"><thead><tr><th>#</th><th>method</th><th>target</th><th>body bytes</th></tr></thead><tbody id="requests">
+            \(rows)</tbody></table>
+            <script>
+            new EventSource("/_pekit/events").addEventListener("request", function (event) {
+              var r = JSON.parse(event.data), row = document.createElement("tr"), link = document.createElement("a");
+              link.href = "/_pekit/requests/" + r.number; link.textContent = "#" + r.number;
+              [link, r.method, r.target, String(r.body_bytes)].forEach(function (v, i) {
+                var cell = document.createElement("td"); if (i === 2) cell.className = "target";
+                if (typeof v === "string") cell.textContent = v; else cell.appendChild(v); row.appendChild(cell);
+              });
+              document.getElementById("requests").prepend(row);
+              document.getElementById("total").textContent = r.number;
+              var empty = document.querySelector(".empty"); if (empty) empty.remove();
+            });
+            </script>
             """)
     }
 
