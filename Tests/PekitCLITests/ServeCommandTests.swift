@@ -172,6 +172,36 @@ final class ServeCommandTests: XCTestCase {
         XCTAssertEqual(event.split(separator: "\n").count, 2, event)
     }
 
+    /// The requests kept as HAR 1.2 (`/_pekit/requests.har`): each request as sent (method,
+    /// URL, fields in order, its body) and what pekit serve answered it, Cookie redacted.
+    func testTheRequestsKeptAsHAR() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/curl") else { throw XCTSkip("curl is not installed") }
+        let served = try Served(["--echo"])
+        let base = "http://127.0.0.1:\(served.port)"
+        _ = try PekitProcess.output(of: "/usr/bin/curl", ["-s", "-o", "/dev/null", "\(base)/a?x=1&y=%20", "-d", "k=v", "-b", "sid=secret1"])
+        _ = try PekitProcess.output(of: "/usr/bin/curl", ["-s", "-o", "/dev/null", "\(base)/b", "-H", "X-Two: 2"])
+        let text = try PekitProcess.output(of: "/usr/bin/curl", ["-s", "\(base)/_pekit/requests.har"])
+        let har = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(text)) as? [String: Any])
+        let log = try XCTUnwrap(har["log"] as? [String: Any])
+        XCTAssertEqual(log["version"] as? String, "1.2")
+        let entries = try XCTUnwrap(log["entries"] as? [[String: Any]])
+        XCTAssertEqual(entries.count, 2)
+        let first = try XCTUnwrap(entries.first?["request"] as? [String: Any])
+        XCTAssertEqual(first["method"] as? String, "POST")
+        XCTAssertEqual(first["url"] as? String, "\(base)/a?x=1&y=%20")
+        XCTAssertEqual((first["postData"] as? [String: Any])?["text"] as? String, "k=v")
+        XCTAssertEqual((first["headers"] as? [[String: String]])?.map { $0["name"] ?? "" }, ["Host", "User-Agent", "Accept", "Cookie", "Content-Length", "Content-Type"])
+        let cookie = (first["headers"] as? [[String: String]])?.first { $0["name"] == "Cookie" }?["value"]
+        XCTAssertNotNil(cookie)
+        XCTAssertNotEqual(cookie, "sid=secret1", "the request's Cookie value is redacted (the answer --echo gave shows it: it is the answer)")
+        XCTAssertEqual((first["queryString"] as? [[String: String]])?.map { ($0["name"] ?? "") + "=" + ($0["value"] ?? "") }, ["x=1", "y= "])
+        let answered = try XCTUnwrap(entries.last?["response"] as? [String: Any])
+        XCTAssertEqual(answered["status"] as? Int, 200)
+        let content = try XCTUnwrap(answered["content"] as? [String: Any])
+        XCTAssertEqual(content["mimeType"] as? String, "message/http")
+        XCTAssertEqual(content["text"] as? String, "GET /b HTTP/1.1\r\nHost: 127.0.0.1:\(served.port)\r\nUser-Agent: curl/7.88.1\r\nAccept: */*\r\nX-Two: 2\r\n\r\n")
+    }
+
     func testUsageErrors() throws {
         let unknown = try PekitProcess.run(["serve", "--servers", "phpp"])
         XCTAssertEqual(unknown.status, 2)

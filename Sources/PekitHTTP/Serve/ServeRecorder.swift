@@ -78,6 +78,27 @@ package final class ServeRecorder {
         return .map(PekitMap(ordered: entries))
     }
 
+    /// The requests kept as a HAR 1.2 log, each with the answer `answer` gives it (what
+    /// pekit serve sent back). Authorization and Cookie values are redacted, as in every HAR
+    /// pekit writes; the exact bytes are in `detail`.
+    package func har(answer: (ServedRequest) -> ServeListener.Answer) -> [UInt8] {
+        let log = HARLog()
+        for request in kept {
+            guard let sent = request.pekitRequest(authority: authority) else { continue }
+            let given = answer(request)
+            var response = PekitResponse()
+            response.status = given.status
+            response.reason = ServeListener.reason(given.status)
+            response.httpVersion = "1.1"
+            response.headers = (given.headers + [("Content-Length", String(given.body.count))]).map { .init(name: $0.0, value: ByteString($0.1)) }
+            response.body = given.body
+            response.bodyLength = given.body.count
+            response.url = sent.url
+            log.add(sent, response, started: request.receivedAt, comment: "pekit serve request #\(request.number)")
+        }
+        return log.json()
+    }
+
     /// Under each model's name, what that server reads from the query and from an
     /// `application/x-www-form-urlencoded` body: its value, `null` when there is none, or
     /// `{"error": why}` where the server refuses it.

@@ -37,20 +37,24 @@ package struct ServedRequest: Sendable {
     /// same method, target, header fields in order and body, to the Host it named (or
     /// `authority` when it named none). nil for a target that is not `/…` or `http://…`, or
     /// fields curl cannot write.
-    package func curl(authority: String) -> String? {
+    package func curl(authority: String) -> String? { try? pekitRequest(authority: authority)?.curl() }
+
+    /// This request as pekit would send it (`curl`, HAR): its method, URL (the Host it named,
+    /// or `authority`, before an origin-form target), fields in order and body (a chunked one
+    /// as decoded, its Transfer-Encoding left out). nil for a target that is not `/…` or
+    /// `http(s)://…`, or a field pekit would not send.
+    package func pekitRequest(authority: String) -> PekitRequest? {
         let target = String(decoding: self.target, as: UTF8.self)
         let url: String
         if target.hasPrefix("/") { url = "http://" + (header("Host") ?? authority) + target }
         else if target.hasPrefix("http://") || target.hasPrefix("https://") { url = target }
         else { return nil }
         var fields = PekitHeaders()
-        // A chunked body is sent again as it was decoded, its length given.
         let chunked = headers.contains { PekitHeaders.sameName($0.name, "Transfer-Encoding") }
         for (name, value) in headers where !(chunked && PekitHeaders.sameName(name, "Transfer-Encoding")) {
             do { try fields.add(name, bytes: value) } catch { return nil }
         }
-        let request = PekitRequest(method: .init(method), url: url, headers: fields, body: body.isEmpty ? .empty : .bytes(body))
-        return try? request.curl()
+        return PekitRequest(method: .init(method), url: url, headers: fields, body: body.isEmpty ? .empty : .bytes(body))
     }
 
     /// The path: the target up to its `?`.

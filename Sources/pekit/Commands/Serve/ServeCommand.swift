@@ -17,6 +17,7 @@ let serveCommand = Command(
       GET /_pekit/requests/N    request N: its parts, its exact bytes (as text, or base64 under
                                 raw_base64 when they are not UTF-8) and each server's reading
       GET /_pekit/events        each request as it comes (server-sent events, "request")
+      GET /_pekit/requests.har  the requests kept and their answers, as HAR 1.2
     Loopback only unless --listen names another address (then with a warning: what others
     send is recorded and shown).
     """,
@@ -101,6 +102,14 @@ func runServe(_ args: [[UInt8]]) throws -> Int32 {
     }
     Output.stdout.flush()
     let echo = parsed.has(ServeOptions.echo), verbose = parsed.has(ServeOptions.verbose)
+    /// What a recorded request is answered (its JSON, or with --echo its own bytes).
+    func answer(_ request: ServedRequest) -> ServeListener.Answer {
+        if echo { return .init(status: 200, headers: [("Content-Type", "message/http")], body: request.raw) }
+        return json(.map(PekitMap(ordered: [
+            .init(key: "number", value: .integer(Int64(request.number))),
+            .init(key: "servers", value: recorder.readings(of: request)),
+        ])))
+    }
     listener.run(stop: { false }) { request in
         var request = request
         let path = String(decoding: request.path, as: UTF8.self)
@@ -115,6 +124,9 @@ func runServe(_ args: [[UInt8]]) throws -> Int32 {
         if path == "/_pekit/events" {
             // Each request as it is recorded: the page's live list.
             return .init(status: 200, headers: [("Content-Type", "text/event-stream"), ("Cache-Control", "no-store")], streams: true)
+        }
+        if path == "/_pekit/requests.har" {
+            return .init(status: 200, headers: [("Content-Type", "application/json")], body: recorder.har(answer: answer))
         }
         if path == "/_pekit/requests" || path.hasPrefix("/_pekit/requests/") {
             if browser, let number = Int(path.dropFirst("/_pekit/requests/".count)), let kept = recorder.request(number: number) {
@@ -135,12 +147,7 @@ func runServe(_ args: [[UInt8]]) throws -> Int32 {
             }
         }
         Output.stdout.flush()
-        if echo { return .init(status: 200, headers: [("Content-Type", "message/http")], body: request.raw) }
-        let answer = PekitValue.map(PekitMap(ordered: [
-            .init(key: "number", value: .integer(Int64(request.number))),
-            .init(key: "servers", value: recorder.readings(of: request)),
-        ]))
-        return json(answer)
+        return answer(request)
     }
     return 0
 }
