@@ -65,6 +65,8 @@ final class ServeCommandTests: XCTestCase {
         XCTAssertEqual(found["after_continue"] as? String, "HTTP/1.1 200 OK")
         XCTAssertEqual(found["too_large"] as? String, "HTTP/1.1 413 Content Too Large")
         XCTAssertEqual(found["garbage"] as? String, "HTTP/1.1 400 Bad Request")
+        // A stranger's bytes neither stop nor wedge it.
+        XCTAssertEqual(try check(["garbage", String(served.port)])["after"] as? String, "HTTP/1.1 200 OK")
     }
 
     /// What curl sends, as the terminal line and the API show it, with -v's readings.

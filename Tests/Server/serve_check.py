@@ -7,6 +7,7 @@ bytes sent are exactly the ones written here), and prints what it found as JSON.
                                         what PHP, Rack, qs, Python, Go, node and the WHATWG parser
                                         read) sent to pekit serve; what it shows under each model
                                         compared with what that server read
+  serve_check.py garbage PORT           random bytes from strangers, then a request still answered
   serve_check.py events PORT            the event stream of requests as they come
   serve_check.py framing PORT           exact bytes kept (non-UTF-8, chunked, pipelined),
                                         100 Continue, a body over --max-body (16 bytes) refused
@@ -127,9 +128,38 @@ def events(port):
     s.close()
     print(json.dumps({"head": head.decode(), "event": data.split(b"\n\n")[0].decode()}))
 
+def garbage(port):
+    """A stranger's bytes: 300 messages made of request pieces at random (huge and negative
+    lengths, bad chunk sizes, NULs, a 70,000-byte line, half-closed connections); then a plain
+    request must still be answered."""
+    import random
+    rng = random.Random(7)
+    pieces = [b"GET ", b"POST ", b"/x?a=1", b" HTTP/1.1\r\n", b"Host: x\r\n", b"Content-Length: ", b"99999999999999999999", b"-1",
+              b"5, 6", b"Transfer-Encoding: chunked\r\n", b"\r\n", b"\n", b"ffffffffffffffffff\r\n", b"0\r\n\r\n", b"3\r\nabc\r\n",
+              b"\x00\xff\xfe", b":", b" ", b"Expect: 100-continue\r\n", b"HTTP/2.0", b"a" * 70000]
+    for _ in range(300):
+        data = b"".join(rng.choice(pieces) for _ in range(rng.randint(1, 12)))
+        try:
+            s = socket.create_connection(("127.0.0.1", port), timeout=2)
+            s.settimeout(0.02)
+            s.sendall(data)
+            if rng.random() < 0.5:
+                s.shutdown(socket.SHUT_WR)
+            try:
+                s.recv(100000)
+            except OSError:
+                pass
+            s.close()
+        except OSError:
+            pass
+    answers = exchange(port, b"GET /after HTTP/1.1\r\nHost: x\r\n\r\n")
+    print(json.dumps({"after": answers[0][0] if answers else None}))
+
 if __name__ == "__main__":
     if sys.argv[1] == "vectors":
         vectors(int(sys.argv[2]), sys.argv[3])
+    elif sys.argv[1] == "garbage":
+        garbage(int(sys.argv[2]))
     elif sys.argv[1] == "events":
         events(int(sys.argv[2]))
     else:
