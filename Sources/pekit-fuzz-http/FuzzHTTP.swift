@@ -5,7 +5,8 @@
 // code and words). A difference is a finding. Without -DPEKIT_FUZZ (a plain build) it runs the
 // same comparison over N random mutations of its seeds: `swift run pekit-fuzz-http [N]`.
 // `pekit load`'s fast path (LoadConnections: the same reader, its own connections) is held to
-// pekit's general path on the same bytes too: the status and body length it counts, or its error.
+// pekit's general path on the same bytes too: the status and body length it counts, or its error;
+// and `pekit serve`'s request framing reads the same bytes as a request (`framingProblem`).
 import Foundation
 import PekitCore
 import PekitHTTP
@@ -124,8 +125,25 @@ func generalOutcome(_ server: CannedServer) -> String {
 
 let server = CannedServer()
 
+/// `pekit serve`'s reader of requests (`RequestFraming`) on the same bytes, read as a request:
+/// a stranger's bytes stop it on nothing, and what it frames is the input's first bytes, its
+/// body within the limit; the bytes given in two parts frame as they do whole.
+func framingProblem(_ bytes: [UInt8]) -> String? {
+    let framing = RequestFraming(maxHead: 2048, maxBody: 1024)
+    guard case .request(let request, let consumed) = framing.frame(bytes) else { return nil }
+    guard consumed <= bytes.count, request.raw == Array(bytes[..<consumed]), request.body.count <= 1024 else {
+        return "pekit serve's framing took \(consumed) of \(bytes.count) bytes, a body of \(request.body.count)"
+    }
+    // Fewer bytes than it took are not yet a request.
+    if consumed > 0, case .request = framing.frame(Array(bytes[..<(consumed - 1)])) {
+        return "pekit serve's framing found a request in \(consumed - 1) bytes and another in \(consumed)"
+    }
+    return nil
+}
+
 /// Compares both readers on `bytes`; a difference is reported with both outcomes.
 func compare(_ bytes: [UInt8]) -> String? {
+    if let problem = framingProblem(bytes) { return problem }
     server.answer(with: bytes)
     let ours = outcome(server, plain: true)
     let curls = outcome(server, plain: false)
