@@ -202,6 +202,19 @@ final class ServeCommandTests: XCTestCase {
         let content = try XCTUnwrap(answered["content"] as? [String: Any])
         XCTAssertEqual(content["mimeType"] as? String, "message/http")
         XCTAssertEqual(content["text"] as? String, "GET /b HTTP/1.1\r\nHost: 127.0.0.1:\(served.port)\r\nUser-Agent: curl/7.88.1\r\nAccept: */*\r\nX-Two: 2\r\n\r\n")
+
+        // --har-with-secrets keeps the Cookie's value; `pekit export http` writes the requests as
+        // a .http file that holds the same request line, fields and body.
+        let kept = try Served(["--har-with-secrets"])
+        let keptBase = "http://127.0.0.1:\(kept.port)"
+        _ = try PekitProcess.output(of: "/usr/bin/curl", ["-s", "-o", "/dev/null", "\(keptBase)/a?x=1", "-d", "k=v", "-b", "sid=secret1"])
+        let dir = try makeTemporaryDirectory("pekit-serve-har")
+        let file = dir.appendingPathComponent("session.har")
+        try Data(try PekitProcess.output(of: "/usr/bin/curl", ["-s", "\(keptBase)/_pekit/requests.har"])).write(to: file)
+        let exported = try PekitProcess.run(["export", "http", file.path])
+        XCTAssertEqual(exported.status, 0, exported.stderr)
+        XCTAssertTrue(exported.stdout.contains("POST \(keptBase)/a?x=1\nHost: 127.0.0.1:\(kept.port)\nUser-Agent: curl/7.88.1\nAccept: */*\nCookie: sid=secret1\n"
+                                               + "Content-Length: 3\nContent-Type: application/x-www-form-urlencoded\n\nk=v"), exported.stdout)
     }
 
     func testUsageErrors() throws {

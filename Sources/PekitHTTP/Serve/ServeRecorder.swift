@@ -80,9 +80,9 @@ package final class ServeRecorder {
 
     /// The requests kept as a HAR 1.2 log, each with the answer `answer` gives it (what
     /// pekit serve sent back). Authorization and Cookie values are redacted, as in every HAR
-    /// pekit writes; the exact bytes are in `detail`.
-    package func har(answer: (ServedRequest) -> ServeListener.Answer) -> [UInt8] {
-        let log = HARLog()
+    /// pekit writes, unless `secrets`; the exact bytes are in `detail`.
+    package func har(secrets: Bool = false, answer: (ServedRequest) -> ServeListener.Answer) -> [UInt8] {
+        let log = HARLog(secrets: secrets)
         for request in kept {
             guard let sent = request.pekitRequest(authority: authority) else { continue }
             let given = answer(request)

@@ -17,7 +17,8 @@ let serveCommand = Command(
       GET /_pekit/requests/N    request N: its parts, its exact bytes (as text, or base64 under
                                 raw_base64 when they are not UTF-8) and each server's reading
       GET /_pekit/events        each request as it comes (server-sent events, "request")
-      GET /_pekit/requests.har  the requests kept and their answers, as HAR 1.2
+      GET /_pekit/requests.har  the requests kept and their answers, as HAR 1.2 (pekit export
+                                writes them as curl, .http, Hurl or a Postman collection)
     Loopback only unless --listen names another address (then with a warning: what others
     send is recorded and shown).
     """,
@@ -45,7 +46,8 @@ enum ServeOptions {
     static let echo = Option("echo", "answer with the request's own bytes (message/http) instead of the readings")
     static let verbose = Option("verbose", short: "v", "print each server's reading of each request")
     static let maxBody = Option("max-body", value: "SIZE", "the largest body taken (default 10M; 16K, 1M, 2G); a larger one is answered 413")
-    static let all = [listen, servers, echo, verbose, maxBody, .help]
+    static let harWithSecrets = Option("har-with-secrets", "keep Authorization and Cookie values in /_pekit/requests.har (redacted by default)")
+    static let all = [listen, servers, echo, verbose, maxBody, harWithSecrets, .help]
 }
 
 /// The names `--servers` takes: the models' own, and `node` for node-querystring.
@@ -101,7 +103,7 @@ func runServe(_ args: [[UInt8]]) throws -> Int32 {
         Output.stderr.line("pekit serve: warning: \(shown) is reachable from other machines: what they send is recorded and shown")
     }
     Output.stdout.flush()
-    let echo = parsed.has(ServeOptions.echo), verbose = parsed.has(ServeOptions.verbose)
+    let echo = parsed.has(ServeOptions.echo), verbose = parsed.has(ServeOptions.verbose), harSecrets = parsed.has(ServeOptions.harWithSecrets)
     /// What a recorded request is answered (its JSON, or with --echo its own bytes).
     func answer(_ request: ServedRequest) -> ServeListener.Answer {
         if echo { return .init(status: 200, headers: [("Content-Type", "message/http")], body: request.raw) }
@@ -126,7 +128,7 @@ func runServe(_ args: [[UInt8]]) throws -> Int32 {
             return .init(status: 200, headers: [("Content-Type", "text/event-stream"), ("Cache-Control", "no-store")], streams: true)
         }
         if path == "/_pekit/requests.har" {
-            return .init(status: 200, headers: [("Content-Type", "application/json")], body: recorder.har(answer: answer))
+            return .init(status: 200, headers: [("Content-Type", "application/json")], body: recorder.har(secrets: harSecrets, answer: answer))
         }
         if path == "/_pekit/requests" || path.hasPrefix("/_pekit/requests/") {
             if browser, let number = Int(path.dropFirst("/_pekit/requests/".count)), let kept = recorder.request(number: number) {
