@@ -194,7 +194,8 @@ public final class CookieJar: @unchecked Sendable {
             let same = ascii.withUnsafeBufferPointer { mine in
                 guard let base = mine.baseAddress else { return true }
                 if CLibrary.equal(base, given, count: mine.count) { return true }
-                for i in 0..<mine.count where bytes[i] >= 0x80 || ASCII.lower(bytes[i]) != mine[i] { return false }
+                // `written` is ASCII: a byte past it (lower-cased to itself) never equals its byte.
+                for i in 0..<mine.count where ASCII.lower(bytes[i]) != mine[i] { return false }
                 return true
             }
             return same && host == self.host

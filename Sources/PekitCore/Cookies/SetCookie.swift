@@ -161,7 +161,9 @@ public struct SetCookie: Equatable, Sendable {
         let rawValue = UTF8Validation.isValid(valueBytes) ? nil : Array(valueBytes)
         var expires: Int64?, maxAge: Int64?, path: String?, secure = false, httpOnly = false
         var sameSite: Cookie.SameSite?, partitioned = false, ignoredAttributes: [String] = []
-        if var start = firstSemicolon.map({ $0 + 1 }) { while true {
+        // Each attribute from the byte after a ';' to the next one (or the end).
+        var next = firstSemicolon.map { $0 + 1 }
+        while let start = next {
             let stop = find(0x3B, from: start, to: end) ?? end
             let e = find(0x3D, from: start, to: stop)
             let attributeName = trimmed(start, e ?? stop)
@@ -202,9 +204,8 @@ public struct SetCookie: Equatable, Sendable {
             default:
                 break
             }
-            if stop == end { break }
-            start = stop + 1
-        } }
+            next = stop == end ? nil : stop + 1
+        }
         return SetCookie(name: name, value: value, rawValue: rawValue, expires: expires, maxAge: maxAge, domain: nil, path: path,
                          secure: secure, httpOnly: httpOnly, sameSite: sameSite, partitioned: partitioned,
                          ignoredAttributes: ignoredAttributes)

@@ -43,30 +43,22 @@ extension CookiesModule {
         let sameSite: StaticString = switch cookie.sameSite { case .strict?: "Strict"; case .lax?: "Lax"; case .none?: "None"; case nil: "" }
         let (creation, lastAccess, expires) = (cookie.creation, cookie.lastAccess, cookie.expires)
         let flags = (hostOnly: cookie.hostOnly, secure: cookie.secure, httpOnly: cookie.httpOnly, partitioned: cookie.partitioned)
-        var noPartition = ""
-        func make(_ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>, _ domain: UnsafeBufferPointer<UInt8>,
-                  _ path: UnsafeBufferPointer<UInt8>, _ partition: UnsafeBufferPointer<UInt8>) -> T {
-            var fields = pekit_cookie_fields(
-                name: pekit_span(name), value: pekit_span(value), domain: pekit_span(domain), path: pekit_span(path),
-                same_site: pekit_span(UnsafeBufferPointer(start: sameSite.utf8Start, count: sameSite.utf8CodeUnitCount)),
-                partition_key: pekit_span(partition),
-                creation: creation, last_access: lastAccess, expires: expires ?? 0,
-                has_expires: expires == nil ? 0 : 1, host_only: flags.hostOnly ? 1 : 0, secure: flags.secure ? 1 : 0,
-                http_only: flags.httpOnly ? 1 : 0, partitioned: flags.partitioned ? 1 : 0)
-            return body(&fields)
-        }
-        // The value's bytes as they came (one that is not UTF-8 too: a Lua string holds bytes).
-        return cookie.name.withUTF8 { name in cookie.domain.withUTF8 { domain in cookie.path.withUTF8 { path in
-            func withPartition(_ value: UnsafeBufferPointer<UInt8>) -> T {
-                if cookie.partitionKey != nil {
-                    var key = cookie.partitionKey ?? ""
-                    return key.withUTF8 { make(name, value, domain, path, $0) }
-                }
-                return noPartition.withUTF8 { make(name, value, domain, path, $0) }
+        var partition = cookie.partitionKey ?? ""
+        return cookie.name.withUTF8 { name in cookie.domain.withUTF8 { domain in cookie.path.withUTF8 { path in partition.withUTF8 { partition in
+            // The value's bytes as they came (one that is not UTF-8 too: a Lua string holds bytes).
+            func make(_ value: UnsafeBufferPointer<UInt8>) -> T {
+                var fields = pekit_cookie_fields(
+                    name: pekit_span(name), value: pekit_span(value), domain: pekit_span(domain), path: pekit_span(path),
+                    same_site: pekit_span(UnsafeBufferPointer(start: sameSite.utf8Start, count: sameSite.utf8CodeUnitCount)),
+                    partition_key: pekit_span(partition),
+                    creation: creation, last_access: lastAccess, expires: expires ?? 0,
+                    has_expires: expires == nil ? 0 : 1, host_only: flags.hostOnly ? 1 : 0, secure: flags.secure ? 1 : 0,
+                    http_only: flags.httpOnly ? 1 : 0, partitioned: flags.partitioned ? 1 : 0)
+                return body(&fields)
             }
-            if let raw = cookie.rawValue { return raw.withUnsafeBufferPointer(withPartition) }
-            return cookie.value.withUTF8(withPartition)
-        } } }
+            if let raw = cookie.rawValue { return raw.withUnsafeBufferPointer(make) }
+            return cookie.value.withUTF8(make)
+        } } } }
     }
 
     /// Pushes a list of cookies' tables.

@@ -139,9 +139,6 @@ package enum CookiesModule: LuaModule {
         }
         func context(_ call: LuaCall, _ n: Int32) throws -> CookieJar.RequestContext {
             var context = CookieJar.RequestContext()
-            // Most calls give no context: nothing is made for them (this runs for every
-            // `jar:receive` and `jar:header`).
-            if call.stack.isNoneOrNil(n) { return context }
             guard let fields = try LuaFields.read(call, argument: n, known: Self.contextArgumentFields) else { return context }
             if let http = try fields.flag("http_only") { context.http = http }
             if let method = try fields.string("method") { context.method = method }

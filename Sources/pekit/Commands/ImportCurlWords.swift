@@ -27,11 +27,7 @@ func curlArguments(_ text: String, environment: @escaping (String) -> String? = 
     words.removeFirst()
     // Flags pekit does not take are refused; everything else is pekit request's.
     var kept: [[UInt8]] = [], dropped: [String] = []
-    var takesValue: [String: Bool] = [:]
-    for o in RequestOptions.all {
-        takesValue["--\(o.name)"] = o.takesValue
-        if let short = o.short { takesValue["-\(short)"] = o.takesValue }
-    }
+    let takesValue = RequestOptions.takesValue
     var follows = false
     // curl's --next: the words before it are one request's (its options and URLs), those after
     // it the next's; each is handed on with its own -A and -L, the groups separated by --next.

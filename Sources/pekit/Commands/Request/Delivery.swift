@@ -139,7 +139,7 @@ struct Delivery {
         if let har { options.record = { har.add($0, $1, started: $2) } }
         // A download to a file shows its progress when standard error is a terminal (--progress:
         // always, --no-progress: never); not for transfers running at once, whose lines would fight.
-        let progressLine = alone && (parsed.has(RequestOptions.progress) || (outputPath != nil && outputPath != "-" && isatty(STDERR_FILENO) != 0)) && !parsed.has(RequestOptions.noProgress) && !parsed.has(RequestOptions.noProgressMeter) ? ProgressLine() : nil
+        let progressLine = alone && (parsed.has(RequestOptions.progress) || (outputPath != nil && outputPath != "-" && isatty(STDERR_FILENO) != 0)) && !RequestOptions.hidesProgress(parsed) ? ProgressLine() : nil
         if let progressLine { options.progress = { progressLine.update($0) } }
         // As curl: a body that is not text is not written to a terminal unless asked (-o -).
         let toTerminal = outputPath == nil && isatty(STDOUT_FILENO) != 0

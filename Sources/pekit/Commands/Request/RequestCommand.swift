@@ -226,7 +226,7 @@ func runSeveral(_ parsed: Arguments, targets: [Target], _ handler: BuiltRequestH
     }
     // Done, failed and in flight on standard error, as `har replay` shows a batch (a terminal's
     // default unless -s; --progress always, --no-progress never).
-    let showProgress = (parsed.has(RequestOptions.progress) || (isatty(STDERR_FILENO) != 0 && !parsed.has(RequestOptions.silent))) && !parsed.has(RequestOptions.noProgress) && !parsed.has(RequestOptions.noProgressMeter)
+    let showProgress = (parsed.has(RequestOptions.progress) || (isatty(STDERR_FILENO) != 0 && !parsed.has(RequestOptions.silent))) && !RequestOptions.hidesProgress(parsed)
     let progress = showProgress ? ProgressLine() : nil
     var succeeded = 0, failed = 0
     let started = PekitClient.now()

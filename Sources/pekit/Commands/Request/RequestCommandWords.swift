@@ -5,11 +5,7 @@
 /// - Throws: `UsageError` for a `-K` without a file; `CommandFailure` for a config file curl
 ///   would not read (exit 26, as curl).
 func requestGroups(_ args: [[UInt8]]) throws -> [[[UInt8]]] {
-    var takesValue: [String: Bool] = [:]
-    for option in RequestOptions.all {
-        takesValue["--\(option.name)"] = option.takesValue
-        if let short = option.short { takesValue["-\(short)"] = option.takesValue }
-    }
+    let takesValue = RequestOptions.takesValue
     // A long option by its full name or, as curl reads it, any start only one name has.
     let longNames = Array(takesValue.keys.filter { $0.hasPrefix("--") }) + ["--config", "--next"]
     func long(_ name: String) -> String {

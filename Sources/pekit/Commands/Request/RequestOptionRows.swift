@@ -172,6 +172,8 @@ enum RequestOptions {
         """, sendOnly: true)
     static let noProgress = Option("no-progress", "never show it", sendOnly: true)
     static let noProgressMeter = Option("no-progress-meter", "the same, by curl's name", sendOnly: true)
+    /// Whether the progress is never to be shown: --no-progress, or curl's name for it.
+    static func hidesProgress(_ parsed: Arguments) -> Bool { parsed.has(noProgress) || parsed.has(noProgressMeter) }
     static let noBuffer = Option("no-buffer", short: "N", """
         write the body to standard output as each piece arrives (a stream, server-sent
         events), a terminal too, as curl's -N; with -i, -w or --json the response is still
@@ -327,6 +329,16 @@ enum RequestOptions {
 
     /// Every row, in help's order.
     static let all: [Option] = sections.flatMap { $0.options }
+    /// Each option's spellings (`--name`, `-x`) → whether it takes a value: what a reader of
+    /// curl's words needs to tell a flag's value from the next flag.
+    static let takesValue: [String: Bool] = {
+        var table: [String: Bool] = [:]
+        for option in all {
+            table["--\(option.name)"] = option.takesValue
+            if let short = option.short { table["-\(short)"] = option.takesValue }
+        }
+        return table
+    }()
 
     /// The row of a send option's flag, made from its one declaration in `SendOptions.fields`
     /// (name, short form, value, help): only sending has it, except --compressed (a request

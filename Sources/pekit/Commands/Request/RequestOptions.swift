@@ -38,10 +38,7 @@ func sendOptionValue(_ field: SendOptions.Field, _ parsed: Arguments) throws -> 
         }
         return .integer(count)
     case .bytes:
-        // curl's suffixes: 16K, 1M, 2G (powers of 1024).
-        let scale = ["k": 1 << 10, "m": 1 << 20, "g": 1 << 30][text.last.map { String($0).lowercased() } ?? ""]
-        let digits = scale == nil ? text : String(text.dropLast())
-        guard let number = Int(digits), number >= 0, case let (count, overflow) = number.multipliedReportingOverflow(by: scale ?? 1), !overflow else {
+        guard let count = curlByteCount(text) else {
             throw UsageError(command: "request", message: "--\(flag) takes a number of bytes, not '\(text)'")
         }
         return .integer(count)
@@ -51,6 +48,15 @@ func sendOptionValue(_ field: SendOptions.Field, _ parsed: Arguments) throws -> 
         return .text(text)
     case .script: return nil
     }
+}
+
+/// A size as curl writes one: digits, then nothing or K, M or G (powers of 1024); nil for
+/// anything else or a size past `Int`.
+func curlByteCount(_ text: String) -> Int? {
+    let scale = ["k": 1 << 10, "m": 1 << 20, "g": 1 << 30][text.last.map { String($0).lowercased() } ?? ""]
+    guard let number = Int(scale == nil ? text : String(text.dropLast())), number >= 0 else { return nil }
+    let (count, overflow) = number.multipliedReportingOverflow(by: scale ?? 1)
+    return overflow ? nil : count
 }
 
 /// A number of seconds given with the option, checked as libcurl can take it.

@@ -92,7 +92,7 @@ func runServe(_ args: [[UInt8]]) throws -> Int32 {
         throw CommandFailure(message: "pekit serve: \(failure.description)")
     }
     if let size = parsed.value(ServeOptions.maxBody) {
-        guard let bytes = byteCount(size) else { throw UsageError(command: "serve", message: "--max-body takes a size (16K, 1M, 2G), not '\(size)'") }
+        guard let bytes = curlByteCount(size) else { throw UsageError(command: "serve", message: "--max-body takes a size (16K, 1M, 2G), not '\(size)'") }
         listener.framing.maxBody = bytes
     }
     let shown = host.contains(":") ? "[\(host)]" : host
@@ -104,12 +104,13 @@ func runServe(_ args: [[UInt8]]) throws -> Int32 {
     }
     Output.stdout.flush()
     let echo = parsed.has(ServeOptions.echo), verbose = parsed.has(ServeOptions.verbose), harSecrets = parsed.has(ServeOptions.harWithSecrets)
-    /// What a recorded request is answered (its JSON, or with --echo its own bytes).
-    func answer(_ request: ServedRequest) -> ServeListener.Answer {
+    /// What a recorded request is answered (its JSON, or with --echo its own bytes); `readings`
+    /// when they were made already (`-v` prints them), so that each server reads it once.
+    func answer(_ request: ServedRequest, readings: PekitValue? = nil) -> ServeListener.Answer {
         if echo { return .init(status: 200, headers: [("Content-Type", "message/http")], body: request.raw) }
         return json(.map(PekitMap(ordered: [
             .init(key: "number", value: .integer(Int64(request.number))),
-            .init(key: "servers", value: recorder.readings(of: request)),
+            .init(key: "servers", value: readings ?? recorder.readings(of: request)),
         ])))
     }
     listener.run(stop: { false }) { request in
@@ -128,7 +129,7 @@ func runServe(_ args: [[UInt8]]) throws -> Int32 {
             return .init(status: 200, headers: [("Content-Type", "text/event-stream"), ("Cache-Control", "no-store")], streams: true)
         }
         if path == "/_pekit/requests.har" {
-            return .init(status: 200, headers: [("Content-Type", "application/json")], body: recorder.har(secrets: harSecrets, answer: answer))
+            return .init(status: 200, headers: [("Content-Type", "application/json")], body: recorder.har(secrets: harSecrets) { answer($0) })
         }
         if path == "/_pekit/requests" || path.hasPrefix("/_pekit/requests/") {
             if browser, let number = Int(path.dropFirst("/_pekit/requests/".count)), let kept = recorder.request(number: number) {
@@ -141,25 +142,16 @@ func runServe(_ args: [[UInt8]]) throws -> Int32 {
         listener.broadcast(Array("event: request\ndata: ".utf8) + JSONText.write(recorder.summary(of: request)) + Array("\n\n".utf8))
         let target = PercentDecodingError.printable(request.target)
         Output.stdout.line("#\(request.number) \(request.method) \(target)  \(request.body.count) bytes  from \(request.peer)")
-        if verbose {
-            if case .map(let readings) = recorder.readings(of: request) {
-                for entry in readings.entries {
-                    Output.stdout.line("    \(entry.key): " + String(decoding: JSONText.write(entry.value), as: UTF8.self))
-                }
+        let readings = verbose ? recorder.readings(of: request) : nil
+        if case .map(let shown)? = readings {
+            for entry in shown.entries {
+                Output.stdout.line("    \(entry.key): " + String(decoding: JSONText.write(entry.value), as: UTF8.self))
             }
         }
         Output.stdout.flush()
-        return answer(request)
+        return answer(request, readings: readings)
     }
     return 0
-}
-
-/// A size as curl writes one: digits, then K, M or G (powers of 1024).
-private func byteCount(_ text: String) -> Int? {
-    let scale = ["k": 1 << 10, "m": 1 << 20, "g": 1 << 30][text.last.map { String($0).lowercased() } ?? ""]
-    guard let number = Int(scale == nil ? text : String(text.dropLast())), number >= 0 else { return nil }
-    let (count, overflow) = number.multipliedReportingOverflow(by: scale ?? 1)
-    return overflow ? nil : count
 }
 
 private func json(_ value: PekitValue, status: Int = 200) -> ServeListener.Answer {

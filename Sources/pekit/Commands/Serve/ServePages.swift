@@ -116,19 +116,8 @@ enum ServePages {
         return out
     }
 
-    static func escape(_ text: String) -> String {
-        var out = ""
-        for c in text {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            default: out.append(c)
-            }
-        }
-        return out
-    }
+    /// Text as HTML holds it: the test report's escaping (`TestHTMLReport.escape`).
+    static func escape(_ text: String) -> String { TestHTMLReport.escape(text) }
 
     private static func page(title: String, body: String) -> [UInt8] {
         Array("""
