@@ -210,4 +210,48 @@ final class CookieJarSafetyTests: XCTestCase {
             }
         }
     }
+
+    /// A received cookie's checks for control bytes and size start with one scan of the whole
+    /// value, and look closely only at what it does not clear: the refusals are those of the
+    /// checks made in full (the name and value's own, with their words; then the attributes'),
+    /// on random values with tabs, control bytes and DEL in names, values and attributes, and
+    /// pairs at and past a small size limit.
+    func testTheOneScanShortcutRefusesWhatTheFullChecksRefuse() throws {
+        var rng = SplitMix(seed: 6265)
+        let pool: [UInt8] = Array("ab=; \t".utf8) + [0x09, 0x00, 0x01, 0x0A, 0x1F, 0x7F, 0xC3, 0xA9, 0xFF]
+        let attributes = ["", "; Path=/", "; Secure", "; Max-Age=60", "; Domain=example.com", "; SameSite=Lax"]
+        let url = try RequestURL("https://www.example.com/a/b")
+        var refused = 0
+        for _ in 0..<20_000 {
+            func random(_ count: Int) -> [UInt8] {
+                (0..<count).map { _ in rng.next(4) == 0 ? pool[rng.next(pool.count)] : UInt8(0x61 + rng.next(26)) }
+            }
+            var bytes = random(rng.next(8)) + [0x3D] + random(rng.next(12))
+            for _ in 0..<rng.next(3) { bytes += Array(attributes[rng.next(attributes.count)].utf8) + (rng.next(3) == 0 ? random(rng.next(4)) : []) }
+            let jar = CookieJar(publicSuffixes: suffixes, clock: { 1_700_000_000 })
+            jar.limits.maxNameValueBytes = 12
+            let outcome = try bytes.withUnsafeBufferPointer { try jar.receive(bytes: $0, from: url) }
+            // The checks in full, as they were made before the shortcut.
+            var expected: (rule: CookieRule, reason: String)?
+            if let parsed = bytes.withUnsafeBufferPointer({ SetCookie.parse($0) }) {
+                if let problem = Cookie.problem(name: parsed.name, value: parsed.value, limit: 12, valueBytes: parsed.rawValue?.count) {
+                    expected = problem
+                } else {
+                    let start = bytes.firstIndex(of: 0x3B) ?? bytes.count
+                    if let (at, byte) = bytes[start...].withUnsafeBufferPointer({ SetCookie.controlCharacterByBytes($0) }) {
+                        expected = (.controlCharacter, "the Set-Cookie value holds control byte 0x\(ASCII.hex(byte)) at byte \(start + at) (the whole cookie is ignored, as RFC 6265bis section 5.6 says)")
+                    }
+                }
+            }
+            guard let expected else {
+                if case .rejected(_, _, let rule) = outcome, rule == .controlCharacter || rule == .nameValueTooLong { XCTFail("\(bytes): refused, \(outcome)") }
+                continue
+            }
+            refused += 1
+            guard case .rejected(_, let reason, let rule) = outcome else { XCTFail("\(bytes): \(outcome), expected \(expected)"); return }
+            XCTAssertEqual(rule, expected.rule, "\(bytes)")
+            XCTAssertEqual(reason, expected.reason, "\(bytes)")
+        }
+        XCTAssertGreaterThan(refused, 5_000)
+    }
 }

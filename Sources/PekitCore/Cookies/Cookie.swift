@@ -104,6 +104,13 @@ public struct Cookie: Equatable, Sendable {
     /// host-only flag and path. A host-only `a` from example.com and `a; Domain=example.com` are
     /// two cookies, as in Chromium and Firefox.
     public var key: CookieKey { CookieKey(name: name, domain: domain, path: path, hostOnly: hostOnly, partitionKey: partitionKey) }
+
+    /// Whether `other`, of the same domain's list, has this cookie's key: `key.matches` without
+    /// a key made (and its strings retained) for the comparison.
+    @inline(__always)
+    func hasSameKey(as other: borrowing Cookie) -> Bool {
+        name == other.name && path == other.path && hostOnly == other.hostOnly && partitionKey == other.partitionKey
+    }
 }
 
 /// Name, domain, host-only flag and path: two cookies with the same key are the same cookie.

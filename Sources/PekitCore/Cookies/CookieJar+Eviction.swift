@@ -4,8 +4,12 @@
 /// entry is pushed when a cookie is stored or sent; one whose cookie has since changed or left is
 /// skipped when it comes up, and the queues are rebuilt when stale entries outnumber the cookies
 /// (or after a change not tracked entry by entry: a file loaded, limits enforced in bulk).
+/// An entry names the cookie's domain and time, not its key: the jar's ticks make each stored
+/// or sent time its own, and where times are equal (one header's cookies, a loaded file) any
+/// cookie of that time is as least recently used as another. A key of three strings made for
+/// every cookie stored at the limit was a sixth of receiving one.
 struct EvictionIndex {
-    /// A time the queues order by, and the cookie's key in `keys`.
+    /// A time the queues order by, and the cookie's domain in `domains`.
     struct Entry: Comparable {
         let time: Double
         let key: Int
@@ -14,23 +18,28 @@ struct EvictionIndex {
         static func < (a: Entry, b: Entry) -> Bool { a.time < b.time }
     }
 
-    /// The cookies' keys, each kept once, so that the queues hold plain values (moving an entry
-    /// then retains and releases nothing).
-    var keys: [CookieKey] = []
+    /// The cookies' domains (the jar's own key strings, shared), each note's once, so that the
+    /// queues hold plain values (moving an entry then retains and releases nothing).
+    var domains: [String] = []
+    /// The cookies the queues were built or noted with: each adds entries no pop removes (an
+    /// expiry entry outlives its cookie's eviction), so this bounds the queues' size.
+    var noted = 0
     var byAccess = TimeQueue()
     var byExpiry = TimeQueue()
     /// Whether the queues hold an entry for every cookie (when false, rebuilt before use).
     var valid = false
 
     /// Notes a cookie by its times: its last access, and its expiry when it has one.
-    mutating func note(_ key: CookieKey, lastAccess: Double, expires: Double?) {
-        keys.append(key)
-        byAccess.push(Entry(time: lastAccess, key: keys.count - 1))
-        if let expires { byExpiry.push(Entry(time: expires, key: keys.count - 1)) }
+    mutating func note(domain: String, lastAccess: Double, expires: Double?) {
+        domains.append(domain)
+        noted += 1
+        byAccess.push(Entry(time: lastAccess, key: domains.count - 1))
+        if let expires { byExpiry.push(Entry(time: expires, key: domains.count - 1)) }
     }
 
     mutating func reset() {
-        keys = []
+        domains = []
+        noted = 0
         byAccess = TimeQueue()
         byExpiry = TimeQueue()
         valid = false
@@ -133,26 +142,27 @@ extension CookieJar {
         // Kept only while the jar is at its limit (a crawler's jar): below it, no lookup or store
         // pays for the queues, and they are rebuilt in O(n log n) when the limit is reached again.
         guard storedCount >= storedLimits.total else { eviction.reset(); return }
-        eviction.note(cookie.key, lastAccess: cookie.lastAccess, expires: cookie.expires)
+        eviction.note(domain: cookie.domain, lastAccess: cookie.lastAccess, expires: cookie.expires)
         // Stale entries (cookies sent again, replaced, evicted) past the live ones: start afresh,
-        // O(n log n) once per 3n notes. Counted by the keys, one a note, which no pop removes:
-        // an expiry entry outlives its cookie's eviction, so a jar at its limit would otherwise
-        // grow both (and each push's cost) without end.
-        if eviction.keys.count > 4 * storedCount + 1024 { eviction.valid = false }
+        // O(n log n) once per 3n notes. An expiry entry outlives its cookie's eviction, so a jar
+        // at its limit would otherwise grow the queues (and each push's cost) without end.
+        if eviction.noted > 4 * storedCount + 1024 { eviction.valid = false }
     }
 
     func rebuildEviction() {
-        var access: [EvictionIndex.Entry] = [], expiry: [EvictionIndex.Entry] = [], keys: [CookieKey] = []
+        var access: [EvictionIndex.Entry] = [], expiry: [EvictionIndex.Entry] = [], domains: [String] = []
         access.reserveCapacity(storedCount)
-        keys.reserveCapacity(storedCount)
+        domains.reserveCapacity(byDomain.count)
         for (domain, list) in byDomain {
+            // One domain entry for all of its cookies.
+            domains.append(domain)
             for c in list {
-                keys.append(CookieKey(name: c.name, domain: domain, path: c.path, hostOnly: c.hostOnly))
-                access.append(.init(time: c.lastAccess, key: keys.count - 1))
-                if let expires = c.expires { expiry.append(.init(time: expires, key: keys.count - 1)) }
+                access.append(.init(time: c.lastAccess, key: domains.count - 1))
+                if let expires = c.expires { expiry.append(.init(time: expires, key: domains.count - 1)) }
             }
         }
-        eviction.keys = keys
+        eviction.domains = domains
+        eviction.noted = storedCount
         eviction.byAccess.build(access)
         eviction.byExpiry.build(expiry)
         eviction.valid = true
@@ -167,24 +177,27 @@ extension CookieJar {
         let now = storedClock()
         while let entry = eviction.byExpiry.min, entry.time <= now {
             eviction.byExpiry.popMin()
-            removeCookie(eviction.keys[entry.key]) { $0.expires == entry.time }
+            removeCookie(inDomain: eviction.domains[entry.key]) { $0.expires == entry.time }
         }
         var removed = 0
         while storedCount > total, let entry = eviction.byAccess.popMin() {
-            if removeCookie(eviction.keys[entry.key], where: { $0.lastAccess == entry.time }) { removed += 1 }
+            if removeCookie(inDomain: eviction.domains[entry.key], where: { $0.lastAccess == entry.time }) { removed += 1 }
         }
         evictedCount += removed
     }
 
-    /// Removes the cookie with `key` if `current` holds for it (for eviction: the entry that found
-    /// it is not stale); returns whether it did. One dictionary lookup, however it ends: the
+    /// Removes the cookie with `key`; returns whether it was there.
+    @discardableResult
+    func removeCookie(_ key: CookieKey) -> Bool { removeCookie(inDomain: key.domain, where: key.matches) }
+
+    /// Removes the first cookie of `domain` for which `chosen` holds (for eviction: the one of the
+    /// entry's time); returns whether there was one. One dictionary lookup, however it ends: the
     /// domain's list is changed where it is.
     @discardableResult
-    func removeCookie(_ key: CookieKey, where current: (Cookie) -> Bool = { _ in true }) -> Bool {
-        guard let slot = byDomain.index(forKey: key.domain) else { return false }
-        // The time compared first: it differs for all but the one cookie. No copy of the list is
-        // kept (one alive while it changes would copy every cookie in it).
-        guard let i = byDomain.values[slot].firstIndex(where: { current($0) && key.matches($0) }) else { return false }
+    func removeCookie(inDomain domain: String, where chosen: (Cookie) -> Bool) -> Bool {
+        guard let slot = byDomain.index(forKey: domain) else { return false }
+        // No copy of the list is kept (one alive while it changes would copy every cookie in it).
+        guard let i = byDomain.values[slot].firstIndex(where: chosen) else { return false }
         if byDomain.values[slot].count == 1 {
             byDomain.remove(at: slot)
         } else {

@@ -44,32 +44,37 @@ extension CookieJar {
         }
         let name = parsed.name
         func reject(_ rule: CookieRule, _ reason: String) -> Outcome { .rejected(name: name, reason: reason, rule: rule) }
-        if let (rule, problem) = Cookie.problem(name: name, value: parsed.value, limit: storedLimits.maxNameValueBytes, valueBytes: parsed.rawValue?.count) {
+        // One scan of the whole value, eight bytes a step, clears most cookies of every check
+        // below (this runs for each one received); only a value it does not clear, a tab in the
+        // name (which a cookies.txt line cannot carry) or a long pair is looked at closely.
+        let clean = SetCookie.controlCharacter(bytes) == nil
+        let size = name.utf8.count + (parsed.rawValue?.count ?? parsed.value.utf8.count)
+        if !clean || size > storedLimits.maxNameValueBytes || name.utf8.contains(0x09),
+           let (rule, problem) = Cookie.problem(name: name, value: parsed.value, limit: storedLimits.maxNameValueBytes, valueBytes: parsed.rawValue?.count) {
             return reject(rule, problem)
         }
         // In an attribute: the name and value were looked at above, with their own words, so
-        // only what follows the first ';' is scanned (this runs for every cookie received).
-        let attributes = bytes.firstIndex(of: 0x3B) ?? bytes.count
-        if let (at, byte) = SetCookie.controlCharacter(UnsafeBufferPointer(rebasing: bytes[attributes...])) {
-            let offset = attributes + at
-            return reject(.controlCharacter, "the Set-Cookie value holds control byte 0x\(ASCII.hex(byte)) at byte \(offset) (the whole cookie is ignored, as RFC 6265bis section 5.6 says)")
+        // only what follows the first ';' is scanned.
+        if !clean {
+            let attributes = bytes.firstIndex(of: 0x3B) ?? bytes.count
+            if let (at, byte) = SetCookie.controlCharacter(UnsafeBufferPointer(rebasing: bytes[attributes...])) {
+                let offset = attributes + at
+                return reject(.controlCharacter, "the Set-Cookie value holds control byte 0x\(ASCII.hex(byte)) at byte \(offset) (the whole cookie is ignored, as RFC 6265bis section 5.6 says)")
+            }
         }
         let wall = storedClock()
         let now = tick(at: wall)
         let host = try logicalHost(url)
-        var cookie = Cookie(name: name, value: parsed.value, domain: host, path: parsed.path ?? Self.defaultPath(url.path),
-                            creation: now, hostOnly: true, secure: parsed.secure, httpOnly: parsed.httpOnly,
-                            sameSite: parsed.sameSite, partitioned: parsed.partitioned)
-        cookie.rawValue = parsed.rawValue
         // The cap counts from the clock's time, not the tie-breaking tick, so that storing the same
         // cookie again (a saved jar loaded back) keeps the same expiry.
+        var expires: Double?
         if let maxAge = parsed.maxAge {
-            cookie.expires = maxAge <= 0 ? -Double.greatestFiniteMagnitude
+            expires = maxAge <= 0 ? -Double.greatestFiniteMagnitude
                 : try Cookie.keptExpiry(now + Double(min(maxAge, Int64(1) << 40)), now: wall)
-        } else if let expires = parsed.expires {
-            cookie.expires = try Cookie.keptExpiry(Double(expires), now: wall)
+        } else if let seconds = parsed.expires {
+            expires = try Cookie.keptExpiry(Double(seconds), now: wall)
         }
-        var domainAttribute: String?
+        var domainAttribute: String?, domain = host, hostOnly = true
         if let domainRange {
             // A response's cookies mostly name one Domain: the answer for the last one is kept,
             // and the attribute's text is made only when it is another.
@@ -86,11 +91,15 @@ extension CookieJar {
             switch memo.check {
             case .rejected(let rule, let reason): return reject(rule, reason)
             case .hostOnly: break
-            case .domain(let domain):
-                cookie.hostOnly = false
-                cookie.domain = domain
+            case .domain(let named): (domain, hostOnly) = (named, false)
             }
         }
+        // Made once its fields are known: a cookie made and then changed field by field (and
+        // across a `try`) was copied on the way.
+        var cookie = Cookie(name: name, value: parsed.value, domain: domain, path: parsed.path ?? Self.defaultPath(url.path),
+                            expires: expires, creation: now, hostOnly: hostOnly, secure: parsed.secure, httpOnly: parsed.httpOnly,
+                            sameSite: parsed.sameSite, partitioned: parsed.partitioned)
+        if let raw = parsed.rawValue { cookie.rawValue = raw }
         let secureOrigin = url.isSecureContext
         if let (rule, reason) = Self.brokenRule(cookie, origin: url, pathAttribute: parsed.path, domainAttribute: domainAttribute, http: http, site: site) {
             return reject(rule, reason)
@@ -122,20 +131,23 @@ extension CookieJar {
         if let slot = byDomain.index(forKey: cookie.domain) {
             // The domain's key shared: one string for all its cookies, not one each.
             cookie.domain = byDomain.keys[slot]
-            let key = cookie.key
-            if let index = byDomain.values[slot].firstIndex(where: key.matches) {
+            // Compared field by field, through a pointer: a key made of the cookie's strings
+            // (retained, then released) or a closure that captured the cookie (which copied it)
+            // was a twentieth of receiving one.
+            let found = withUnsafeMutablePointer(to: &cookie) { new in byDomain.values[slot].firstIndex { $0.hasSameKey(as: new.pointee) } }
+            if let index = found {
                 if byDomain.values[slot][index].httpOnly && !http { return reject(.overwritesHttpOnly, "an HttpOnly cookie of that name exists") }
                 cookie.creation = byDomain.values[slot][index].creation
                 if cookie.isExpired(at: now) {
                     if byDomain.values[slot].count == 1 { byDomain.remove(at: slot) } else { byDomain.values[slot].remove(at: index) }
                     storedCount -= 1
-                    noteChange(key, .removed)
+                    noteChange(keyOf: cookie, .removed)
                     return .removed(name: name, count: 1)
                 }
                 byDomain.values[slot][index] = cookie
                 storedCount -= 1
             } else {
-                if cookie.isExpired(at: now) { noteChange(key, .removed); return .removed(name: name, count: 0) }
+                if cookie.isExpired(at: now) { noteChange(keyOf: cookie, .removed); return .removed(name: name, count: 0) }
                 byDomain.values[slot].append(cookie)
             }
             domainCount = byDomain.values[slot].count
