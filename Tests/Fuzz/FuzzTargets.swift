@@ -1,5 +1,6 @@
 // libFuzzer entry point for scripts/fuzz: compiled into the PekitCore module itself (no Lua).
-// The target is chosen by PEKIT_FUZZ_TARGET: decoder, query, setcookie, cookiefile, jarsave, json, url, jsonpath.
+// The target is chosen by PEKIT_FUZZ_TARGET: decoder, query, setcookie, cookiefile, jarsave, json, url, jsonpath,
+// explain.
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -214,6 +215,24 @@ public func pekitFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
                 _ = try? regex.matches(subject, whole: whole, budget: &budget)
                 precondition(budget.spent <= (subject.unicodeScalars.count + 1) * (regex.program.count + 1) + subject.unicodeScalars.count / 64,
                              "\(budget.spent) steps for \(subject.unicodeScalars.count) code points and \(regex.program.count) instructions")
+            }
+        }
+    case "explain":
+        // `pekit encode --explain`: under the set, space and escapes the first byte picks, the
+        // steps join into the encoder's output, and each server's reading of that output worked
+        // out rule by rule is the model's parse of the whole query; so is the reading of the
+        // input itself made ASCII (what a set that allows everything would leave).
+        let pick = bytes.first ?? 0
+        let sets: [AllowedSet] = [.unreserved, .query, .path, .form, .afnetworking, ~AllowedSet()]
+        let encoder = PercentEncoder(allowed: sets[Int(pick & 7) % sets.count], space: pick & 8 == 0 ? .percent : .plus,
+                                     keepsValidEscapes: pick & 16 != 0)
+        let input = Array(bytes.dropFirst())
+        let steps = encoder.explain(input, origin: AllowedSetOrigin(base: .unreserved, name: "unreserved"))
+        let encoded = encoder.encode(bytes: input)
+        precondition(steps.flatMap(\.bytes) == input && steps.flatMap(\.written) == encoded, "the steps are not the encoding")
+        for model in QueryServer.models {
+            for value in [encoded, input.map { $0 & 0x7F }] {
+                if let disagreement = model.disagreement(value) { preconditionFailure(disagreement) }
             }
         }
     default:

@@ -19,6 +19,42 @@ final class EncodeDecodeCommandTests: XCTestCase {
         XCTAssertEqual(try PekitProcess.run("encode", "--", "-x").stdout, "-x\n")
     }
 
+    /// --explain: a row a character (why it is kept or escaped, RFC 3986's name for it, the URL
+    /// Standard's sets that escape it), then how each server reads the result as a value, with
+    /// the rule behind each change: '+' a space to every form decoder, Rack 2.2 splitting at
+    /// ';', Go 1.17 dropping a pair with ';' (its release notes), qs leaving a value that is not
+    /// UTF-8 undecoded, Python, the URL Standard and node writing U+FFFD for it.
+    func testEncodeExplainSaysWhyAndHowEachServerReadsIt() throws {
+        let r = try PekitProcess.run("encode", "--explain", "--allow", "+;", "a+;é")
+        XCTAssertEqual(r.stdout, """
+            input:   "a+;é"
+            encoded: a+;%C3%A9
+
+              char  bytes  written  why                                                                   RFC 3986               URL Standard sets that escape it
+              a     61     a        kept: in the unreserved set                                           a letter (unreserved)  none
+              +     2B     +        kept: not in the unreserved set, but allowed                          a sub-delimiter        component, form
+              ;     3B     ;        kept: not in the unreserved set, but allowed                          a sub-delimiter        userinfo, component, form
+              é     C3 A9  %C3%A9   escaped: not ASCII, each of its 2 UTF-8 bytes (RFC 3986 section 2.5)  not ASCII              all
+
+            how each server reads it back as a value (explain=a+;%C3%A9):
+              qs                "a ;é"                                           differs: '+' is a space to every form decoder (%2B is a '+')
+              php               "a ;é"                                           differs: '+' is a space to every form decoder (%2B is a '+')
+              rack              "a "                                             differs: ';' ends the value too: Rack 2.2 splits pairs at ';' as at '&'; '+' is a space to every form decoder (%2B is a '+')
+              python            "a ;é"                                           differs: '+' is a space to every form decoder (%2B is a '+')
+              go                no value (invalid semicolon separator in query)  differs: Go (1.17 on) drops a pair with a ';' in it and returns an error
+              whatwg            "a ;é"                                           differs: '+' is a space to every form decoder (%2B is a '+')
+              node-querystring  "a ;é"                                           differs: '+' is a space to every form decoder (%2B is a '+')
+
+            """)
+        XCTAssertEqual(r.status, 0)
+        // Bytes that are not UTF-8, from standard input: each server's own reading.
+        let bytes = try PekitProcess.run(["encode", "--explain"], stdin: [0x61, 0xFF, 0x0A]).stdout
+        XCTAssert(bytes.contains("  \\xFF  FF     %FF      escaped: a byte that is not UTF-8, as it is"), bytes)
+        XCTAssert(bytes.contains("  qs                \"a%FF\"   differs: qs leaves the value undecoded"), bytes)
+        XCTAssert(bytes.contains("  php               \"a\\xFF\"  as sent"), bytes)
+        XCTAssert(bytes.contains("  python            \"a\u{FFFD}\"     differs: bytes that are not UTF-8 become U+FFFD"), bytes)
+    }
+
     func testEncodeStandardInputLinesAreBytes() throws {
         let r = try PekitProcess.run(["encode"], stdin: [0x61, 0x20, 0x0A, 0xFF, 0x00, 0x0A, 0x7A])
         XCTAssertEqual(r.stdout, "a%20\n%FF%00\nz\n")

@@ -94,6 +94,33 @@ final class QueryCommandTests: XCTestCase {
         XCTAssertEqual(option.stderr, "pekit query: --set depth: php has no such option (known: max_input_vars, max_input_nesting_level, arg_separator.input) (see 'pekit query --help')\n")
         XCTAssertEqual(option.status, 2)
         XCTAssertEqual(try PekitProcess.run("query", "--decode", "--server", "qs", "--set", "depth=0", "a[b]=1").stdout, #"{"a[b]":"1"}"# + "\n")
+        // Several servers side by side: PHP's '.' in a name read as '_', Rack 2.2's split at ';',
+        // Python's flat names, Go 1.17's error for ';' (each as its own documentation says);
+        // marks under the parameters read otherwise than by the first, the ones not read named.
+        let side = try PekitProcess.run("query", "--decode", "--server", "qs,php,rack,python,go", "a[]=1&b.c=2;3")
+        XCTAssertEqual(side.stdout, #"""
+            qs      {"a":["1"],"b.c":"2;3"}
+            php     {"a":["1"],"b_c":"2;3"}
+                               ^^^^^^^^^^^
+                    (no "b.c")
+            rack    {"a":["1"],"b.c":"2","3":null}
+                               ^^^^^^^^^ ^^^^^^^^
+            python  {"a[]":["1"],"b.c":["2;3"]}
+                     ^^^^^^^^^^^ ^^^^^^^^^^^^^
+                    (no "a")
+            go      {"a[]":["1"]}
+                     ^^^^^^^^^^^
+                    (no "a", "b.c")
+                    (go also returns an error: invalid semicolon separator in query)
+
+            """#)
+        XCTAssertEqual(side.status, 0)
+        let refused = try PekitProcess.run("query", "--decode", "--server", "qs,rack", "a=%zz")
+        XCTAssertEqual(refused.stdout, #"""
+            qs    {"a":"%zz"}
+            rack  error: Rack InvalidParameterError: invalid %-encoding (%zz) (parameter "a=%zz" at byte 0)
+
+            """#)
     }
 
     /// Issue 71: a framework's name reads as the parser it runs (Rails and Sinatra: Rack's

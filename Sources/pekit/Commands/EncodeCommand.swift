@@ -9,11 +9,14 @@ let encodeCommand = Command(
     summary: "percent-encode strings (RFC 3986 by default)",
     synopsis: """
     usage: pekit encode [--policy NAME] [--set NAME] [--allow CHARS] [--disallow CHARS] [--space plus|percent|+|%20] [--lower]
-                        [--keep-escapes] [--binary] [--plugins DIR] [STRING...]
+                        [--keep-escapes] [--binary] [--explain] [--plugins DIR] [STRING...]
 
     Percent-encodes each STRING (its bytes, as the shell passed them), or each line of standard
     input when no STRING is given, and prints one result per line. A line's CR LF ending is
     removed whole (as Python's text mode reads it); --binary keeps the CR, to be encoded as %0D.
+    With --explain, says for each character why it was kept or escaped (the set, the option
+    that changed it, RFC 3986's name for it, the URL Standard's sets that escape it), then how
+    each server reads the result back as a value, and the rule behind every change.
     """,
     sections: { [HelpSection("options:", EncodeOptions.all)] },
     epilogue: """
@@ -21,6 +24,7 @@ let encodeCommand = Command(
       pekit encode '汉字&ss'                     %E6%B1%89%E5%AD%97%26ss
       pekit encode --set afnetworking 'a b/?'   a%20b/?
       pekit encode --set form 'a b&c'           a+b%26c
+      pekit encode --explain --allow '+;' 'a+b;c'
     """,
     run: runEncode
 )
@@ -47,14 +51,30 @@ private enum EncodeOptions {
     static let lower = Option("lower", "lower-case hex digits (%2f)")
     static let keepEscapes = Option("keep-escapes", "keep valid %XX escapes already in the input instead of encoding their '%'")
     static let binary = Option("binary", "lines of standard input end at LF only (a CR before it is data)")
-    static let all = [policy, set, allow, disallow, space, lower, keepEscapes, binary, .plugins, .help]
+    static let explain = Option("explain", "say why each character is kept or escaped, and how each server reads the result")
+    static let all = [policy, set, allow, disallow, space, lower, keepEscapes, binary, explain, .plugins, .help]
 }
 
 private func runEncode(_ args: [[UInt8]]) throws -> Int32 {
     let parsed = try encodeCommand.parse(args)
     if parsed.has(.help) { Output.stdout.line(encodeCommand.help); return 0 }
-    let encoder = try makeEncoder(parsed)
+    let (encoder, origin) = try makeEncoder(parsed)
     let newline: [UInt8] = [0x0A]
+    if parsed.has(EncodeOptions.explain) {
+        var inputs = parsed.rawPositionals
+        if inputs.isEmpty {
+            let dropCR = !parsed.has(EncodeOptions.binary)
+            inputs = try readAllInput().split(separator: 0x0A, omittingEmptySubsequences: false).map { line in
+                Array(dropCR && line.last == 0x0D ? line.dropLast() : line)
+            }
+            if inputs.last?.isEmpty == true { inputs.removeLast() }
+        }
+        for (n, input) in inputs.enumerated() {
+            if n > 0 { Output.stdout.line("") }
+            Output.stdout.write(EncodingExplanationText.render(input, encoder: encoder, origin: origin))
+        }
+        return 0
+    }
     if parsed.positionals.isEmpty {
         try encodeLines(encoder, dropCR: !parsed.has(EncodeOptions.binary))
     } else {
@@ -65,19 +85,24 @@ private func runEncode(_ args: [[UInt8]]) throws -> Int32 {
     return 0
 }
 
-private func makeEncoder(_ parsed: Arguments) throws -> PercentEncoder {
+/// The encoder the options make, and the set it started from before --allow and --disallow
+/// (what --explain names).
+private func makeEncoder(_ parsed: Arguments) throws -> (PercentEncoder, AllowedSetOrigin) {
     var encoder = PercentEncoder()
+    var origin = AllowedSetOrigin(base: .unreserved, name: "unreserved")
     if let policy = parsed.value(EncodeOptions.policy) {
         let runtime = try commandHost(extraPluginDirectories: parsed.all(.plugins))
         do { encoder = try runtime.encoder(policy: policy) } catch {
             throw CommandFailure(message: "pekit encode: \(error)")
         }
+        origin = AllowedSetOrigin(base: encoder.allowed, name: "policy \(policy)'s")
     }
     if let name = parsed.value(EncodeOptions.set) {
         guard let set = AllowedSet.preset(named: name) else {
             throw UsageError(command: "encode", message: "unknown set '\(name)' (known: \(AllowedSet.presetNames.joined(separator: ", ")))")
         }
         encoder.allowed = set
+        origin = AllowedSetOrigin(base: set, name: name)
         if name == "form" { encoder.space = .plus }
     }
     // In the order given: --allow '/' --disallow '/' leaves '/' encoded.
@@ -97,7 +122,7 @@ private func makeEncoder(_ parsed: Arguments) throws -> PercentEncoder {
     }
     if parsed.has(EncodeOptions.lower) { encoder.hexCase = .lower }
     if parsed.has(EncodeOptions.keepEscapes) { encoder.keepsValidEscapes = true }
-    return encoder
+    return (encoder, origin)
 }
 
 /// Line mode: standard input read 256 KB at a time and encoded in one pass a buffer

@@ -24,6 +24,7 @@ let queryCommand = Command(
       pekit query --as afnetworking,php,qs '{"list": [1, 2], "s": "a b"}'
       pekit query --policy qs-comma --check qs '{"tags": ["a,b", "c"]}'
       pekit query --decode --server php 'a[]=1&a[]=2&b.c=3'
+      pekit query --decode --server qs,php,rack,go 'a[]=1&b.c=2;3'
       pekit query --decode --server python --set keep_blank_values=true 'https://h/p?a=&b=1'
     """,
     run: runQuery
@@ -50,7 +51,11 @@ enum QueryOptions {
         a loss, a changed value, an extra value or an error
         """)
     static let decode = Option("decode", "read QUERY instead (JSON out)")
-    static let server = Option("server", value: "SERVER", "with --decode: the server whose parser to run (default: qs under --policy)")
+    static let server = Option("server", value: "SERVER", """
+        with --decode: the server whose parser to run (default: qs under --policy);
+        several, as A,B,…: one line each, ^ under the parameters read otherwise
+        than by the first (bytes that are not UTF-8 written \\xFF)
+        """)
     static let set = Option("set", value: "OPTION=VALUE", """
         an option of the server's model, in its own name (repeat for more;
         VALUE is JSON when it parses as JSON, else a string):
@@ -120,6 +125,11 @@ private func runQuery(_ args: [[UInt8]]) throws -> Int32 {
         if parsed.has(QueryOptions.check) || parsed.has(QueryOptions.asPolicies) { throw UsageError(command: "query", message: "--decode cannot be used with --check or --as") }
         if parsed.has(QueryOptions.server), parsed.has(QueryOptions.policy) { throw UsageError(command: "query", message: "give --server or --policy with --decode, not both") }
         while input.last == 0x0A || input.last == 0x0D { input.removeLast() }
+        let names = parsed.value(QueryOptions.server).map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        if let names, names.count > 1 {
+            if parsed.has(QueryOptions.policy) { throw UsageError(command: "query", message: "give --server or --policy with --decode, not both") }
+            return try decodeSideBySide(input, models: names.map { try server($0, policyName: nil) })
+        }
         let model = try server(parsed.value(QueryOptions.server), policyName: parsed.value(QueryOptions.policy))
         let (query, source) = model.queryPart(of: input)
         if source != .query {
@@ -212,6 +222,51 @@ private func runQuery(_ args: [[UInt8]]) throws -> Int32 {
     } catch let error as QueryError {
         throw CommandFailure(message: "pekit query: \(error)")
     }
+}
+
+/// `--decode --server A,B,…`: each server's reading on its own line as compact JSON (bytes that
+/// are not UTF-8 as \xFF), labelled, `^` under each parameter that the first server reads
+/// otherwise or not at all, the ones this server does not read named, and each server's error.
+private func decodeSideBySide(_ input: [UInt8], models: [QueryServer]) throws -> Int32 {
+    guard let first = models.first else { return 0 }
+    let (query, source) = first.queryPart(of: input)
+    if source != .query {
+        Output.stderr.line("pekit query: reading the query part of the \(source == .url ? "URL" : "'?…' input"): \(String(decoding: query, as: UTF8.self))")
+    }
+    func json(_ value: PekitValue) -> String { String(decoding: (try? JSONText.encode(escapingBytes(value))) ?? [], as: UTF8.self) }
+    let width = (models.map(\.name.count).max() ?? 0) + 2
+    let indent = String(repeating: " ", count: width)
+    var reference: [(key: ByteString, value: PekitValue)]?
+    for model in models {
+        let label = model.name.padding(toLength: width, withPad: " ", startingAt: 0)
+        let value: PekitValue, error: QueryServerError?
+        do {
+            (value, error) = try model.reading(ByteString(bytes: model.queryPart(of: input).query))
+        } catch let refused as QueryServerError {
+            Output.stdout.line(label + "error: \(refused)")
+            continue
+        }
+        guard case .map(let map) = value else { Output.stdout.line(label + json(value)); continue }
+        let entries = map.entries.map { (key: $0.key, value: $0.value) }
+        // Each parameter as its own piece of the line, so that marks fall under whole ones.
+        let pieces = entries.map { json(.string($0.key)) + ":" + json($0.value) }
+        Output.stdout.line(label + "{" + pieces.joined(separator: ",") + "}")
+        if let reference {
+            var marks = " "
+            for (entry, piece) in zip(entries, pieces) {
+                let same = reference.contains { $0.key == entry.key && $0.value == entry.value }
+                marks += String(repeating: same ? " " : "^", count: piece.count) + " "
+            }
+            while marks.last == " " { marks.removeLast() }
+            if !marks.isEmpty { Output.stdout.line(indent + marks) }
+            let missing = reference.filter { old in !entries.contains { $0.key == old.key } }.map { json(.string($0.key)) }
+            if !missing.isEmpty { Output.stdout.line(indent + "(no \(missing.joined(separator: ", ")))") }
+        } else {
+            reference = entries
+        }
+        if let error { Output.stdout.line(indent + "(\(model.name) also returns an error: \(error.message))") }
+    }
+    return 0
 }
 
 /// Strings and keys with bytes that are not UTF-8 written as `\xFF` (Python's backslashreplace).

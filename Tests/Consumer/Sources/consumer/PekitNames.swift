@@ -13,12 +13,13 @@ import PekitCrypto
 import PekitHTTP
 import SwiftyJSON
 
-/// The 102 names, each resolved to pekit's type.
+/// The 105 names, each resolved to pekit's type.
 enum PekitNames {
     typealias AWSSigV4Name = AWSSigV4
     typealias AcceptLanguageName = AcceptLanguage
     typealias AllowedSetName = AllowedSet
     typealias AllowedSetErrorName = AllowedSetError
+    typealias AllowedSetOriginName = AllowedSetOrigin
     typealias AuthSchemeName = AuthScheme
     typealias Base64Name = Base64
     typealias BodySegmentName = BodySegment
@@ -41,6 +42,7 @@ enum PekitNames {
     typealias DigestName = Digest
     typealias DigestAlgorithmName = DigestAlgorithm
     typealias DotEnvName = DotEnv
+    typealias EncodingStepName = EncodingStep
     typealias EventStreamName = EventStream
     typealias FilesName = Files
     typealias GoParserName = GoParser
@@ -114,6 +116,7 @@ enum PekitNames {
     typealias UTF8DecodingName = UTF8Decoding
     typealias UTF8ValidationName = UTF8Validation
     typealias UnixTimeName = UnixTime
+    typealias ValueReadingName = ValueReading
     typealias WHATWGFormParserName = WHATWGFormParser
     typealias WHATWGURLName = WHATWGURL
     typealias WorkBudgetName = WorkBudget

@@ -1,0 +1,50 @@
+import PekitTestSupport
+import XCTest
+@testable import PekitCore
+
+/// `pekit encode --explain`'s two halves, each held to the general path it explains: the
+/// steps to the encoder's own output, and the reading of a value predicted rule by rule to each
+/// server model's parse of the whole query (the models are held to the real servers by
+/// server-vectors.json).
+final class EncodingExplanationTests: XCTestCase {
+    /// Joined, the steps' bytes are the input and their written bytes the encoder's output, for
+    /// random inputs (tabs, escapes, bytes that are not UTF-8) under random sets and options.
+    func testStepsJoinIntoTheEncodersOutput() {
+        var rng = SplitMix(seed: 3986)
+        let pool: [UInt8] = Array("aZ09-._~ +%2F%zz;&=?#/[]!*'()\t".utf8) + [0xC3, 0xA9, 0xE6, 0xB1, 0x89, 0xFF, 0x80, 0x00, 0x7F]
+        let sets: [AllowedSet] = [.unreserved, .query, .path, .form, .afnetworking, .unreserved + AllowedSet(ascii: "%+;&")]
+        for _ in 0..<5_000 {
+            let input = (0..<rng.next(24)).map { _ in pool[rng.next(pool.count)] }
+            let encoder = PercentEncoder(allowed: sets[rng.next(sets.count)], space: rng.next(2) == 0 ? .plus : .percent,
+                                         hexCase: rng.next(2) == 0 ? .upper : .lower, keepsValidEscapes: rng.next(2) == 0)
+            let steps = encoder.explain(input, origin: AllowedSetOrigin(base: .unreserved, name: "unreserved"))
+            XCTAssertEqual(steps.flatMap(\.bytes), input)
+            XCTAssertEqual(steps.flatMap(\.written), encoder.encode(bytes: input), "\(input)")
+            // Each reason says what happened: kept, escaped, or a space written '+'.
+            for step in steps where !step.reason.hasPrefix("written '+'") {
+                XCTAssertEqual(step.reason.hasPrefix("kept"), step.kept, "\(step)")
+                XCTAssertEqual(step.reason.hasPrefix("escaped"), !step.kept, "\(step)")
+            }
+        }
+    }
+
+    /// The rule-by-rule reading of one value is each model's reading of `explain=VALUE`, on
+    /// random values as an encoder writes them (ASCII: escapes for the rest) made of the pieces
+    /// where servers differ: '+', '%' with and without digits, ';', '&', '=', escapes of bytes
+    /// that are not UTF-8, NUL (as a set that allows it leaves it) and escaped.
+    func testEachServersReadingOfAValueIsItsModels() throws {
+        var rng = SplitMix(seed: 74)
+        let pieces = ["a", "b", "+", "%", ";", "&", "=", " ", "%2B", "%20", "%C3", "%A9", "%c3%a9", "%FF", "%80", "%zz", "%4", "2F", "%25",
+                      "\u{0}", "%00", "\t", "#", "\u{7F}"]
+        var rules = Set<String>()
+        for _ in 0..<4_000 {
+            let value = (0..<rng.next(8)).flatMap { _ in Array(pieces[rng.next(pieces.count)].utf8) }
+            for model in QueryServer.models {
+                XCTAssertNil(model.disagreement(value), "\(value)")
+                rules.formUnion(model.readValue(value).notes)
+            }
+        }
+        // Every rule came up (the values are not all plain ones).
+        XCTAssertEqual(rules.count, 14, "\(rules.sorted())")
+    }
+}
