@@ -65,6 +65,48 @@ final class RequestCommandTests: XCTestCase {
 
     func sh(_ command: String) throws -> [UInt8] { try PekitProcess.output(of: "/bin/sh", ["-c", command]) }
 
+    /// --read-by: the request's query and form body as each server reads them, side by side
+    /// (PHP's '.' in a name read as '_', Rack 2.2 splitting at ';', Go 1.17 refusing it, Python's
+    /// flat names, each as its own documentation says); a body that is not a form said so; and
+    /// only showing, as --describe: a sending option beside it is refused.
+    func testReadByShowsHowEachServerReadsTheQueryAndTheForm() throws {
+        let get = try PekitProcess.run("request", "--read-by", "qs,php,rack,go", "--param", "b.c=x y", "http://h/p?z=1;2")
+        XCTAssertEqual(get.stdout, #"""
+            query: z=1;2&b.c=x%20y
+            qs    {"z":"1;2","b.c":"x y"}
+            php   {"z":"1;2","b_c":"x y"}
+                             ^^^^^^^^^^^
+                  (no "b.c")
+            rack  {"z":"1","2":null,"b.c":"x y"}
+                   ^^^^^^^ ^^^^^^^^
+            go    {"b.c":["x y"]}
+                   ^^^^^^^^^^^^^
+                  (no "z")
+                  (go also returns an error: invalid semicolon separator in query)
+            body: none
+
+            """#)
+        XCTAssertEqual(get.status, 0)
+        let post = try PekitProcess.run("request", "-X", "POST", "--read-by", "php,python", "--policy", "php", "--param", "tags[]=a", "--param", "tags[]=b", "http://h/")
+        XCTAssertEqual(post.stdout, #"""
+            query: none
+            body (application/x-www-form-urlencoded; charset=utf-8): tags%5B0%5D=a&tags%5B1%5D=b
+            php     {"tags":["a","b"]}
+            python  {"tags[0]":["a"],"tags[1]":["b"]}
+                     ^^^^^^^^^^^^^^^ ^^^^^^^^^^^^^^^
+                    (no "tags")
+
+            """#)
+        let json = try PekitProcess.run("request", "--read-by", "qs", "--json", #"{"a":1}"#, "http://h/")
+        XCTAssertEqual(json.stdout, "query: none\nbody: 7 bytes of application/json, not a form: not read as parameters\n")
+        let refused = try PekitProcess.run("request", "--read-by", "qs", "-i", "http://h/")
+        XCTAssertEqual(refused.stderr, "pekit request: --include is for sending, and --read-by only shows the request: leave one out (see 'pekit request --help')\n")
+        XCTAssertEqual(refused.status, 2)
+        let unknown = try PekitProcess.run("request", "--read-by", "qs,nginx", "http://h/")
+        XCTAssertEqual(unknown.status, 2)
+        XCTAssert(unknown.stderr.hasPrefix("pekit request: "), unknown.stderr)
+    }
+
     func testRawMessage() throws {
         let r = try PekitProcess.run(["request", "--policy", "afnetworking", "--param", "name=p&p", "--param", "nick_name=p&p[]@= =!",
                                       "--header", "X-Trace: 1", "--header", "Accept-Language:", "https://www.baidu.com"],

@@ -128,7 +128,13 @@ private func runQuery(_ args: [[UInt8]]) throws -> Int32 {
         let names = parsed.value(QueryOptions.server).map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
         if let names, names.count > 1 {
             if parsed.has(QueryOptions.policy) { throw UsageError(command: "query", message: "give --server or --policy with --decode, not both") }
-            return try decodeSideBySide(input, models: names.map { try server($0, policyName: nil) })
+            let models = try names.map { try server($0, policyName: nil) }
+            let (query, source) = models[0].queryPart(of: input)
+            if source != .query {
+                Output.stderr.line("pekit query: reading the query part of the \(source == .url ? "URL" : "'?…' input"): \(String(decoding: query, as: UTF8.self))")
+            }
+            for line in ServerReadings.lines(Array(query), models: models) { Output.stdout.line(line) }
+            return 0
         }
         let model = try server(parsed.value(QueryOptions.server), policyName: parsed.value(QueryOptions.policy))
         let (query, source) = model.queryPart(of: input)
@@ -224,53 +230,8 @@ private func runQuery(_ args: [[UInt8]]) throws -> Int32 {
     }
 }
 
-/// `--decode --server A,B,…`: each server's reading on its own line as compact JSON (bytes that
-/// are not UTF-8 as \xFF), labelled, `^` under each parameter that the first server reads
-/// otherwise or not at all, the ones this server does not read named, and each server's error.
-private func decodeSideBySide(_ input: [UInt8], models: [QueryServer]) throws -> Int32 {
-    guard let first = models.first else { return 0 }
-    let (query, source) = first.queryPart(of: input)
-    if source != .query {
-        Output.stderr.line("pekit query: reading the query part of the \(source == .url ? "URL" : "'?…' input"): \(String(decoding: query, as: UTF8.self))")
-    }
-    func json(_ value: PekitValue) -> String { String(decoding: (try? JSONText.encode(escapingBytes(value))) ?? [], as: UTF8.self) }
-    let width = (models.map(\.name.count).max() ?? 0) + 2
-    let indent = String(repeating: " ", count: width)
-    var reference: [(key: ByteString, value: PekitValue)]?
-    for model in models {
-        let label = model.name.padding(toLength: width, withPad: " ", startingAt: 0)
-        let value: PekitValue, error: QueryServerError?
-        do {
-            (value, error) = try model.reading(ByteString(bytes: model.queryPart(of: input).query))
-        } catch let refused as QueryServerError {
-            Output.stdout.line(label + "error: \(refused)")
-            continue
-        }
-        guard case .map(let map) = value else { Output.stdout.line(label + json(value)); continue }
-        let entries = map.entries.map { (key: $0.key, value: $0.value) }
-        // Each parameter as its own piece of the line, so that marks fall under whole ones.
-        let pieces = entries.map { json(.string($0.key)) + ":" + json($0.value) }
-        Output.stdout.line(label + "{" + pieces.joined(separator: ",") + "}")
-        if let reference {
-            var marks = " "
-            for (entry, piece) in zip(entries, pieces) {
-                let same = reference.contains { $0.key == entry.key && $0.value == entry.value }
-                marks += String(repeating: same ? " " : "^", count: piece.count) + " "
-            }
-            while marks.last == " " { marks.removeLast() }
-            if !marks.isEmpty { Output.stdout.line(indent + marks) }
-            let missing = reference.filter { old in !entries.contains { $0.key == old.key } }.map { json(.string($0.key)) }
-            if !missing.isEmpty { Output.stdout.line(indent + "(no \(missing.joined(separator: ", ")))") }
-        } else {
-            reference = entries
-        }
-        if let error { Output.stdout.line(indent + "(\(model.name) also returns an error: \(error.message))") }
-    }
-    return 0
-}
-
 /// Strings and keys with bytes that are not UTF-8 written as `\xFF` (Python's backslashreplace).
-private func escapingBytes(_ value: PekitValue) -> PekitValue {
+func escapingBytes(_ value: PekitValue) -> PekitValue {
     func escaped(_ s: ByteString) -> ByteString {
         guard !UTF8Validation.isValid(s.bytes) else { return s }
         var out: [UInt8] = []

@@ -127,7 +127,11 @@ extension QueryServer.Model {
     /// (the general path it is held to, by a test and the explain fuzz target), in words; nil
     /// where they agree. A dropped Go pair agrees whatever the error named: Go returns the
     /// query's first error, which may be another pair's.
+    /// A later pair whose name starts with `explain` (the same name again, `explain[x]`) is
+    /// outside what `readValue` says: servers merge or replace such pairs, each its own way.
     package func disagreement(_ encoded: [UInt8]) -> String? {
+        let later = encoded.split(omittingEmptySubsequences: false, whereSeparator: { $0 == 0x26 || $0 == 0x3B }).dropFirst()
+        if later.contains(where: { Self.formDecoded($0.prefix { $0 != 0x3D }).starts(with: Array("explain".utf8)) }) { return nil }
         let predicted = readValue(encoded).outcome
         let parsed: ValueReading.Outcome
         do {

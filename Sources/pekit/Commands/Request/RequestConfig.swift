@@ -32,6 +32,8 @@ func buildAndRun(_ parsed: Arguments, url: String, urlIndex: Int = 0, output: Ou
         } else if parsed.has(RequestOptions.describe) {
             Output.stdout.write(JSONText.write(request.summary))
             Output.stdout.line("")
+        } else if let list = parsed.value(RequestOptions.readBy) {
+            for line in try readings(of: request, by: ServerReadings.models(list, command: "request")) { Output.stdout.line(line) }
         } else {
             Output.stdout.write(try request.raw())
             // Someone at a terminal who typed a URL may have expected it sent, as curl would.
@@ -53,6 +55,32 @@ func buildAndRun(_ parsed: Arguments, url: String, urlIndex: Int = 0, output: Ou
     } catch {
         throw CommandFailure(message: "pekit request: \(error)")
     }
+}
+
+/// `--read-by`: how each server reads the request's query, then its body where it is a form
+/// (application/x-www-form-urlencoded); what another body is, in words.
+private func readings(of request: PekitRequest, by models: [QueryServer]) throws -> [String] {
+    var lines: [String] = []
+    let target = Array(request.target.utf8)
+    if let mark = target.firstIndex(of: 0x3F) {
+        let query = Array(target[(mark + 1)...].prefix { $0 != 0x23 })
+        lines.append("query: " + printable(String(decoding: query, as: UTF8.self)))
+        lines += ServerReadings.lines(query, models: models)
+    } else {
+        lines.append("query: none")
+    }
+    let type = request.headers["Content-Type"] ?? ""
+    let form = type.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } == "application/x-www-form-urlencoded"
+    switch request.body {
+    case .empty: lines.append("body: none")
+    case .bytes(let bytes) where form:
+        lines.append("body (\(type)): " + printable(String(decoding: bytes, as: UTF8.self)))
+        lines += ServerReadings.lines(bytes, models: models)
+    case .bytes(let bytes): lines.append("body: \(bytes.count) bytes of \(type.isEmpty ? "no Content-Type" : type), not a form: not read as parameters")
+    case .multipart: lines.append("body: multipart/form-data, not read as parameters here (each server's reading of its parts is not modelled yet)")
+    case .file(let path): lines.append("body: the file \(printable(path)), not read as parameters")
+    }
+    return lines
 }
 
 /// The builder a `pekit request` command line describes: curl's flags with curl's meaning (the

@@ -86,6 +86,12 @@ enum RequestOptions {
     static let raw = Option("raw", "print the exact HTTP/1.1 message (the default)")
     static let curl = Option("curl", "print one shell-safe curl command that sends the same bytes")
     static let describe = Option("describe", "print the request as JSON")
+    static let readBy = Option("read-by", value: "A,B,...", """
+        print how each server reads the request's query and its form body
+        (application/x-www-form-urlencoded), side by side, ^ under what differs
+        from the first's reading: qs, php, rack, python, go, whatwg,
+        node-querystring, or a framework's name (rails, django, express, …)
+        """)
     static let send = Option("send", "send it (any option below that only sending has sends too)")
 
     // curl's flags.
@@ -302,7 +308,7 @@ enum RequestOptions {
 
     static let requestRows: [Option] = [method, policy, param, paramJson, paramsIn, form, formString, json, file, bodyFile, header, jar, force, filter] + CookieContextOptions.rows + [
                                         connect, base, url, globoff, pathAsIs, requestTarget, user, awsSigv4, .plugins]
-    static let showRows: [Option] = [raw, curl, describe, send, color, .help]
+    static let showRows: [Option] = [raw, curl, describe, readBy, send, color, .help]
     static let curlRows: [Option] = [data, dataAscii, dataRaw, dataBinary, dataUrlencode, uploadFile, get, urlQuery, oauth2Bearer, userAgent, referer, range, variable, config, next, continueAt, timeCond, etagCompare, etagSave, removeOnError, connectTo, resolve, cookie, compressed, trEncoding, ignoreContentLength]
     static let sendRows: [HelpSection.Row] = [include, noInclude, head, fail, failWithBody, output, progress, noProgress, noProgressMeter, noBuffer, remoteName, remoteNameAll, noRemoteName, remoteTime, remoteHeaderName, outputDir, noClobber, clobber, createDirs, dumpHeader, writeOut, stderrFile,
                                              verbose, traceAscii].map { .option($0) } + [.argument("URL...", """

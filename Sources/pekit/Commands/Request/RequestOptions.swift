@@ -10,7 +10,7 @@ let sendOnlyOptions = RequestOptions.all.filter { $0.sendOnly }
 /// request, such an option is an error rather than silently ignored.
 func isSending(_ parsed: Arguments) throws -> Bool {
     let sendOnly = parsed.given(sendOnlyOptions)
-    let showing = parsed.given([RequestOptions.raw, RequestOptions.curl, RequestOptions.describe])
+    let showing = parsed.given([RequestOptions.raw, RequestOptions.curl, RequestOptions.describe, RequestOptions.readBy])
     if let option = sendOnly.first, let shown = showing.first {
         throw UsageError(command: "request", message: "--\(option.name) is for sending, and --\(shown.name) only shows the request: leave one out")
     }
