@@ -115,6 +115,48 @@ final class QueryCommandTests: XCTestCase {
 
             """#)
         XCTAssertEqual(side.status, 0)
+        // --explain: the policy's rules, each pair as flattened and as written with the characters
+        // it escaped, then the servers' readings (Rack's tags[] a list, as build_nested_query
+        // writes it; the flat servers keep "tags[]" as the name).
+        let explained = try PekitProcess.run("query", "--explain", "--policy", "rack", #"{"tags": ["a b", true]}"#)
+        XCTAssertEqual(explained.stdout, #"""
+            policy rack:
+              an array's items as a[]=1&a[]=2 (brackets)
+              a map's members as a[b]=1 (brackets)
+              null as the key alone (a)
+              booleans as true and false
+              numbers in their shortest form
+              keys in the order given
+              keys encoded segment by segment, their [ ] . kept
+              values percent-encoded with the policy's set
+              a space written '+'
+              empty arrays and maps left out
+
+            query: tags[]=a+b&tags[]=true
+
+              1. tags[] = a b  →  tags[]=a+b
+                   value: ' ' → +: written '+': space as plus, the form encoding's rule (a '+' itself is then %2B)
+              2. tags[] = true  →  tags[]=true
+
+            how each server reads it:
+              qs                {"tags":["a b","true"]}
+              php               {"tags":["a b","true"]}
+              rack              {"tags":["a b","true"]}
+              python            {"tags[]":["a b","true"]}
+                                 ^^^^^^^^^^^^^^^^^^^^^^^
+                                (no "tags")
+              go                {"tags[]":["a b","true"]}
+                                 ^^^^^^^^^^^^^^^^^^^^^^^
+                                (no "tags")
+              whatwg            {"tags[]":["a b","true"]}
+                                 ^^^^^^^^^^^^^^^^^^^^^^^
+                                (no "tags")
+              node-querystring  {"tags[]":["a b","true"]}
+                                 ^^^^^^^^^^^^^^^^^^^^^^^
+                                (no "tags")
+
+            """#)
+        XCTAssertEqual(try PekitProcess.run("query", "--explain", "--check", "qs", "{}").status, 2)
         let refused = try PekitProcess.run("query", "--decode", "--server", "qs,rack", "a=%zz")
         XCTAssertEqual(refused.stdout, #"""
             qs    {"a":"%zz"}

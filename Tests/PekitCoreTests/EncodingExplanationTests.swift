@@ -48,3 +48,47 @@ final class EncodingExplanationTests: XCTestCase {
         XCTAssertEqual(rules.count, 14, "\(rules.sorted())")
     }
 }
+
+/// `pekit query --explain`'s pairs, held to the query they explain: for every built-in policy
+/// and random nested values (strings with separators, spaces, escapes, text past ASCII; nulls,
+/// booleans, numbers, empty arrays), the written pairs joined are the query, each pair's
+/// escaped characters re-encode to what was written, and nothing is left out.
+final class QueryExplanationTests: XCTestCase {
+    func testThePairsJoinIntoTheQuery() throws {
+        var rng = SplitMix(seed: 1738)
+        let strings = ["a", "a b", "x&y=z", "100%", "é", "[]", "a.b", "+", ""]
+        func value(_ depth: Int) -> PekitValue {
+            switch rng.next(depth > 2 ? 5 : 7) {
+            case 0: return .string(ByteString(strings[rng.next(strings.count)]))
+            case 1: return .null
+            case 2: return .boolean(rng.next(2) == 0)
+            case 3: return .integer(Int64(rng.next(2000)) - 1000)
+            case 4: return .number(Double(rng.next(1000)) / 8)
+            case 5: return .array((0..<rng.next(3)).map { _ in value(depth + 1) })
+            default: return .map(PekitMap(ordered: (0..<rng.next(3)).map { i in .init(key: ByteString(strings[rng.next(strings.count)] + "\(i)"), value: value(depth + 1)) }))
+            }
+        }
+        var explained = 0
+        for (name, policy) in Policy.builtins.sorted(by: { $0.key < $1.key }) {
+            for _ in 0..<150 {
+                let top = PekitValue.map(PekitMap(ordered: (0..<1 + rng.next(3)).map { i in .init(key: ByteString("k\(i)"), value: value(0)) }))
+                guard let explanation = try? policy.explain(top) else { continue }
+                XCTAssertEqual(explanation.query, try policy.queryString(top).bytes, name)
+                guard !explanation.query.isEmpty else { continue }
+                // A policy that leaves keys as they are (qs's encodeValuesOnly) writes a key's '&'
+                // as it is: its pairs cannot be told apart, and none are given.
+                if explanation.pairs.isEmpty {
+                    XCTAssert(try policy.pairs(top).contains { $0.key.bytes.contains(policy.separator.bytes[0]) }, "\(name): \(top)")
+                    continue
+                }
+                let joined = policy.prefix.bytes + Array(explanation.pairs.map { $0.key + ($0.value.map { policy.assign.bytes + $0 } ?? []) }.joined(separator: policy.separator.bytes))
+                XCTAssertEqual(joined, explanation.query, name)
+                for pair in explanation.pairs {
+                    for step in pair.keyChanges + pair.valueChanges { XCTAssertNotEqual(step.written, step.bytes, name) }
+                }
+                explained += 1
+            }
+        }
+        XCTAssertGreaterThan(explained, 2_000)
+    }
+}

@@ -6,12 +6,15 @@ let queryCommand = Command(
     summary: "flatten JSON parameters into a query string, or read one as a real server does",
     synopsis: """
     usage: pekit query [--policy NAME] [--as A,B,...] [--check SERVER] [--set OPTION=VALUE]... [--plugins DIR] [JSON | -]
+           pekit query --explain [--policy NAME] [--plugins DIR] [JSON | -]
            pekit query --decode [--server SERVER | --policy NAME] [--set OPTION=VALUE]... [--escape-bytes] [QUERY | URL | -]
 
     Flattens a JSON object (an argument, or standard input for '-' or none) into a query string
     under a policy; JSON objects keep their key order. With --check, reads the result back as a
     real server does and reports every value: exact, changed-type (a number or true arriving as
-    a string), changed, lost or extra. With --decode, reads a query string (or the query part
+    a string), changed, lost or extra. With --explain, says the policy's rules, each pair as
+    flattened and as written with every character it escaped and why, and how each server
+    reads the query, side by side. With --decode, reads a query string (or the query part
     of a URL, or of '?…') as SERVER does and prints what it gets as JSON.
 
     servers (each a model of the real parser, checked against it; options under its own names):
@@ -23,6 +26,7 @@ let queryCommand = Command(
       pekit query --policy afnetworking '{"b": [1, 2], "a": {"x": null}}'
       pekit query --as afnetworking,php,qs '{"list": [1, 2], "s": "a b"}'
       pekit query --policy qs-comma --check qs '{"tags": ["a,b", "c"]}'
+      pekit query --explain --policy php '{"u": {"name": "a b"}, "tags": [1, true]}'
       pekit query --decode --server php 'a[]=1&a[]=2&b.c=3'
       pekit query --decode --server qs,php,rack,go 'a[]=1&b.c=2;3'
       pekit query --decode --server python --set keep_blank_values=true 'https://h/p?a=&b=1'
@@ -51,6 +55,7 @@ enum QueryOptions {
         a loss, a changed value, an extra value or an error
         """)
     static let decode = Option("decode", "read QUERY instead (JSON out)")
+    static let explain = Option("explain", "say how the policy writes each pair and why, and how each server reads the query")
     static let server = Option("server", value: "SERVER", """
         with --decode: the server whose parser to run (default: qs under --policy);
         several, as A,B,…: one line each, ^ under the parameters read otherwise
@@ -69,7 +74,7 @@ enum QueryOptions {
         with --decode: auto (on a terminal, the JSON indented and coloured
         unless NO_COLOR is set; compact in a pipe), always or never
         """)
-    static let all: [Option] = [policy, asPolicies, check, decode, server, set, escapeBytes, .plugins, color, .help]
+    static let all: [Option] = [policy, asPolicies, check, explain, decode, server, set, escapeBytes, .plugins, color, .help]
 }
 
 /// The models with their versions and options, for the help text.
@@ -122,7 +127,9 @@ private func runQuery(_ args: [[UInt8]]) throws -> Int32 {
         }
     }
     if parsed.has(QueryOptions.decode) {
-        if parsed.has(QueryOptions.check) || parsed.has(QueryOptions.asPolicies) { throw UsageError(command: "query", message: "--decode cannot be used with --check or --as") }
+        if parsed.has(QueryOptions.check) || parsed.has(QueryOptions.asPolicies) || parsed.has(QueryOptions.explain) {
+            throw UsageError(command: "query", message: "--decode cannot be used with --check, --as or --explain")
+        }
         if parsed.has(QueryOptions.server), parsed.has(QueryOptions.policy) { throw UsageError(command: "query", message: "give --server or --policy with --decode, not both") }
         while input.last == 0x0A || input.last == 0x0D { input.removeLast() }
         let names = parsed.value(QueryOptions.server).map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
@@ -198,6 +205,11 @@ private func runQuery(_ args: [[UInt8]]) throws -> Int32 {
             return 0
         }
         let chosen = try policy(parsed.value(QueryOptions.policy) ?? "rfc3986")
+        if parsed.has(QueryOptions.explain) {
+            if parsed.has(QueryOptions.check) { throw UsageError(command: "query", message: "--explain cannot be used with --check or --as") }
+            for line in try explanationLines(chosen.explain(value), policy: chosen) { Output.stdout.line(line) }
+            return 0
+        }
         if let serverName = parsed.value(QueryOptions.check) {
             let model = try server(serverName, policyName: nil)
             let report = try QueryCheck.check(value, policy: chosen, server: model)
@@ -228,6 +240,32 @@ private func runQuery(_ args: [[UInt8]]) throws -> Int32 {
     } catch let error as QueryError {
         throw CommandFailure(message: "pekit query: \(error)")
     }
+}
+
+/// `--explain`'s lines: the policy's rules, each pair as flattened and as written with the
+/// characters it escaped, and the servers' readings side by side.
+private func explanationLines(_ explanation: QueryExplanation, policy: Policy) -> [String] {
+    func text(_ bytes: [UInt8]) -> String { printable(String(decoding: bytes, as: UTF8.self)) }
+    var lines = ["policy \(policy.name):"] + explanation.rules.map { "  " + $0 }
+    lines += ["", "query: " + text(explanation.query), ""]
+    for (n, item) in explanation.pairs.enumerated() {
+        let given = text(item.pair.key.bytes) + (item.pair.value.map { " = " + text($0.bytes) } ?? " (the key alone)")
+        let written = text(item.key) + (item.value.map { "=" + text($0) } ?? "")
+        lines.append("  \(n + 1). \(given)  →  \(written)")
+        for (part, changes) in [("key", item.keyChanges), ("value", item.valueChanges)] {
+            // Each character once, in order of first appearance.
+            var seen = Set<[UInt8]>()
+            for step in changes where seen.insert(step.bytes).inserted {
+                lines.append("       \(part): \(text(step.bytes) == " " ? "' '" : text(step.bytes)) → \(text(step.written)): \(step.reason)")
+            }
+        }
+    }
+    if explanation.pairs.isEmpty && !explanation.query.isEmpty {
+        lines.append("  (the pairs cannot be told apart: a value holds the separator unescaped)")
+    }
+    let models = QueryServer.models.map(\.defaults)
+    lines += ["", "how each server reads it:"] + ServerReadings.lines(explanation.query, models: models).map { "  " + $0 }
+    return lines
 }
 
 /// Strings and keys with bytes that are not UTF-8 written as `\xFF` (Python's backslashreplace).

@@ -13,7 +13,7 @@ import PekitCrypto
 import PekitHTTP
 import SwiftyJSON
 
-/// The 105 names, each resolved to pekit's type.
+/// The 106 names, each resolved to pekit's type.
 enum PekitNames {
     typealias AWSSigV4Name = AWSSigV4
     typealias AcceptLanguageName = AcceptLanguage
@@ -89,6 +89,7 @@ enum PekitNames {
     typealias QSParserName = QSParser
     typealias QueryCheckName = QueryCheck
     typealias QueryErrorName = QueryError
+    typealias QueryExplanationName = QueryExplanation
     typealias QueryInputName = QueryInput
     typealias QueryPairName = QueryPair
     typealias QueryServerName = QueryServer
