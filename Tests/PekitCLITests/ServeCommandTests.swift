@@ -217,6 +217,73 @@ final class ServeCommandTests: XCTestCase {
                                                + "Content-Length: 3\nContent-Type: application/x-www-form-urlencoded\n\nk=v"), exported.stdout)
     }
 
+    /// --mock: each request answered with the response a HAR file recorded for a request the
+    /// --match-by server reads the same (curl sends them): the order of names, `a[]` escaped or
+    /// not and an --ignore-param cache-buster do not matter under php; a list's order does;
+    /// each recorded response once (mitmproxy pops what it replays) unless --mock-reuse;
+    /// Set-Cookie kept for the local host; a request nothing matches answered 404 with the
+    /// nearest recorded ones and how each differs; bytes compares exactly.
+    func testMockAnswersWithTheRecordedResponseWhatTheServerReadsTheSame() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/curl") else { throw XCTSkip("curl is not installed") }
+        let directory = try makeTemporaryDirectory("serve-mock")
+        let har = directory.appendingPathComponent("session.har")
+        try Data(#"""
+            {"log": {"version": "1.2", "creator": {"name": "test", "version": "1"}, "entries": [
+             {"request": {"method": "GET", "url": "https://api.example.com/items?tags[]=a&tags[]=b&_=1700000000", "headers": []},
+              "response": {"status": 200, "headers": [{"name": "Content-Type", "value": "application/json"},
+                {"name": "Set-Cookie", "value": "sid=abc; Domain=example.com; Path=/; Secure; HttpOnly; SameSite=None"},
+                {"name": "Content-Encoding", "value": "gzip"}], "content": {"size": 15, "mimeType": "application/json", "text": "{\"items\":[1,2]}"}}},
+             {"request": {"method": "POST", "url": "https://api.example.com/login", "headers": [{"name": "Content-Type", "value": "application/x-www-form-urlencoded"}],
+              "postData": {"mimeType": "application/x-www-form-urlencoded", "text": "user=ann&pass=x+y"}},
+              "response": {"status": 302, "headers": [{"name": "Location", "value": "/home"}], "content": {"size": 0, "text": ""}}}
+            ]}}
+            """#.utf8).write(to: har)
+        func curl(_ port: Int, _ args: [String]) throws -> String {
+            String(decoding: try PekitProcess.output(of: "/usr/bin/curl", ["-gsi"] + args.map { $0.replacingOccurrences(of: "BASE", with: "http://127.0.0.1:\(port)") }), as: UTF8.self)
+        }
+        let php = try Served(["--mock", har.path, "--match-by", "php", "--ignore-param", "_"])
+        XCTAssertEqual(try curl(php.port, ["BASE/items?tags%5B%5D=a&tags%5B%5D=b&_=999"]), """
+            HTTP/1.1 200 OK\r
+            Content-Type: application/json\r
+            Set-Cookie: sid=abc; Path=/; HttpOnly; SameSite=Lax\r
+            Content-Length: 15\r
+            \r
+            {"items":[1,2]}
+            """)
+        let again = try curl(php.port, ["BASE/items?tags[]=a&tags[]=b"])
+        XCTAssert(again.hasPrefix("HTTP/1.1 404 Not Found\r\n"), again)
+        XCTAssert(again.contains(#"{"entry":1,"request":"GET https://api.example.com/items?tags[]=a&tags[]=b&_=1700000000","differs":["its recorded response was served already"#), again)
+        XCTAssertEqual(try curl(php.port, ["BASE/login", "-d", "pass=x%20y&user=ann"]), "HTTP/1.1 302 Found\r\nLocation: /home\r\nContent-Length: 0\r\n\r\n")
+        let wrong = try curl(php.port, ["BASE/login", "-d", "pass=z&user=ann"])
+        XCTAssert(wrong.hasSuffix(#""match_by":"php","nearest":[{"entry":2,"request":"POST https://api.example.com/login","differs":["the form body as php reads it: {\"pass\":\"z\",\"user\":\"ann\"}, recorded {\"pass\":\"x y\",\"user\":\"ann\"}"]},"#
+                                  + #"{"entry":1,"request":"GET https://api.example.com/items?tags[]=a&tags[]=b&_=1700000000","differs":["the method: POST, recorded GET","#
+                                  + #""the path: /login, recorded /items","the query as php reads it: [], recorded {\"tags\":[\"a\",\"b\"]}","the body: 15 bytes, recorded 0, not the same"]}]}"# + "\n"), wrong)
+        let reuse = try Served(["--mock", har.path, "--match-by", "php", "--ignore-param", "_", "--mock-reuse"])
+        for query in ["tags[]=a&tags[]=b&_=1", "_=2&tags[]=a&tags[]=b"] {
+            XCTAssert(try curl(reuse.port, ["BASE/items?\(query)"]).hasPrefix("HTTP/1.1 200 OK"), query)
+        }
+        XCTAssert(try curl(reuse.port, ["BASE/items?tags[]=b&tags[]=a&_=1"]).hasPrefix("HTTP/1.1 404"), "a list's order is what the server reads")
+        let bytes = try Served(["--mock", har.path, "--match-by", "bytes"])
+        XCTAssert(try curl(bytes.port, ["BASE/items?tags%5B%5D=a&tags%5B%5D=b&_=1700000000"]).hasPrefix("HTTP/1.1 404"))
+        XCTAssert(try curl(bytes.port, ["BASE/items?tags[]=a&tags[]=b&_=1700000000"]).hasPrefix("HTTP/1.1 200 OK"))
+        // The terminal line says what each request was answered.
+        php.process.terminate()
+        php.process.waitUntilExit()
+        let out = String(decoding: (php.process.standardOutput as? Pipe)?.fileHandleForReading.readDataToEndOfFile() ?? Data(), as: UTF8.self)
+        XCTAssertEqual(out.split(separator: "\n").map { String($0).replacingOccurrences(of: #"from 127\.0\.0\.1:\d+"#, with: "from -", options: .regularExpression) }, [
+            "#1 GET /items?tags%5B%5D=a&tags%5B%5D=b&_=999  0 bytes  from -  → recorded entry 1, 200",
+            "#2 GET /items?tags[]=a&tags[]=b  0 bytes  from -  → no recorded match, 404",
+            "#3 POST /login  19 bytes  from -  → recorded entry 2, 302",
+            "#4 POST /login  15 bytes  from -  → no recorded match, 404",
+        ])
+        let missing = try PekitProcess.run(["serve", "--mock", directory.appendingPathComponent("none.har").path])
+        XCTAssertEqual(missing.status, 1)
+        XCTAssert(missing.stderr.hasPrefix("pekit serve: cannot read "), missing.stderr)
+        XCTAssertEqual(try PekitProcess.run(["serve", "--match-by", "php"]).status, 2)
+        XCTAssertEqual(try PekitProcess.run(["serve", "--mock", har.path, "--echo"]).status, 2)
+        XCTAssertEqual(try PekitProcess.run(["serve", "--mock", har.path, "--match-by", "nginx"]).status, 2)
+    }
+
     func testUsageErrors() throws {
         let unknown = try PekitProcess.run(["serve", "--servers", "phpp"])
         XCTAssertEqual(unknown.status, 2)

@@ -189,10 +189,21 @@ package final class ServeListener {
         return Array(text.utf8) + (head ? [] : answer.body)
     }
 
-    static func reason(_ status: Int) -> String {
-        [200: "OK", 204: "No Content", 400: "Bad Request", 404: "Not Found", 405: "Method Not Allowed", 413: "Content Too Large",
-         431: "Request Header Fields Too Large", 501: "Not Implemented", 505: "HTTP Version Not Supported"][status] ?? "Status"
-    }
+    /// The reason phrase RFC 9110 §15 gives a status (429 and 431: RFC 6585's); "Status" for
+    /// one it names none for (a recorded response's own code, under --mock).
+    static func reason(_ status: Int) -> String { reasons[status] ?? "Status" }
+
+    private static let reasons: [Int: String] = [
+        100: "Continue", 101: "Switching Protocols", 200: "OK", 201: "Created", 202: "Accepted", 203: "Non-Authoritative Information",
+        204: "No Content", 205: "Reset Content", 206: "Partial Content", 300: "Multiple Choices", 301: "Moved Permanently", 302: "Found",
+        303: "See Other", 304: "Not Modified", 305: "Use Proxy", 307: "Temporary Redirect", 308: "Permanent Redirect",
+        400: "Bad Request", 401: "Unauthorized", 402: "Payment Required", 403: "Forbidden", 404: "Not Found", 405: "Method Not Allowed",
+        406: "Not Acceptable", 407: "Proxy Authentication Required", 408: "Request Timeout", 409: "Conflict", 410: "Gone",
+        411: "Length Required", 412: "Precondition Failed", 413: "Content Too Large", 414: "URI Too Long", 415: "Unsupported Media Type",
+        416: "Range Not Satisfiable", 417: "Expectation Failed", 421: "Misdirected Request", 422: "Unprocessable Content",
+        426: "Upgrade Required", 429: "Too Many Requests", 431: "Request Header Fields Too Large", 500: "Internal Server Error",
+        501: "Not Implemented", 502: "Bad Gateway", 503: "Service Unavailable", 504: "Gateway Timeout", 505: "HTTP Version Not Supported",
+    ]
 
     /// Linux's MSG_NOSIGNAL (which Swift's Glibc module does not carry): a peer that closed is
     /// an error from `send`, not a SIGPIPE that would end the server.

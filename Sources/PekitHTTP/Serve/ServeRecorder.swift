@@ -103,9 +103,7 @@ package final class ServeRecorder {
     /// `application/x-www-form-urlencoded` body: its value, `null` when there is none, or
     /// `{"error": why}` where the server refuses it.
     package func readings(of request: ServedRequest) -> PekitValue {
-        let form = request.header("Content-Type").map { type in
-            (type.split(separator: ";").first.map(String.init) ?? "").filter { $0 != " " && $0 != "\t" }.lowercased() == "application/x-www-form-urlencoded"
-        } ?? false
+        let form = request.isForm
         return .map(PekitMap(ordered: servers.map { server in
             func read(_ bytes: [UInt8]?) -> PekitValue {
                 guard let bytes else { return .null }

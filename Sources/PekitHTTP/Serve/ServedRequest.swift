@@ -26,6 +26,15 @@ package struct ServedRequest: Sendable {
         headers.first { PekitHeaders.sameName($0.name, name) }.map { String(decoding: $0.value, as: UTF8.self) }
     }
 
+    /// Whether its body is a form (`application/x-www-form-urlencoded`), which servers read
+    /// as parameters.
+    package var isForm: Bool { header("Content-Type").map(Self.isFormType) ?? false }
+
+    /// Whether the media type `type` (parameters aside, any case) is `application/x-www-form-urlencoded`.
+    package static func isFormType(_ type: String) -> Bool {
+        (type.split(separator: ";").first.map(String.init) ?? "").filter { $0 != " " && $0 != "\t" }.lowercased() == "application/x-www-form-urlencoded"
+    }
+
     /// The query: what follows the first `?` of the target, up to a `#`.
     package var query: [UInt8]? {
         guard let mark = target.firstIndex(of: 0x3F) else { return nil }

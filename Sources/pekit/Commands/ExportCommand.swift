@@ -46,13 +46,7 @@ private func runExport(_ args: [[UInt8]]) throws -> Int32 {
         throw UsageError(command: "export", message: "give a format (\(formats.joined(separator: ", "))) and a HAR file: pekit export hurl run.har")
     }
     let path = parsed.positionals[1]
-    guard let bytes = path == "-" ? try readAllInput() : Files.read(path) else {
-        throw CommandFailure(message: "pekit export: cannot read \(path) (\(FilePaths.exists(path) ? "permission denied or not a file" : "no such file"))")
-    }
-    let entries: [HAR.Entry]
-    do { entries = try HAR.entries(bytes) } catch let failure as HAR.Failure {
-        throw CommandFailure(message: "pekit export: \(path): \(failure.description)")
-    }
+    let entries = try harEntries(path, command: "export")
     let base = path.split(separator: "/").last.map(String.init) ?? path
     let name = parsed.value(ExportOptions.name) ?? (base.hasSuffix(".har") ? String(base.dropLast(4)) : base)
     do {

@@ -58,11 +58,7 @@ private func runHAR(_ args: [[UInt8]]) throws -> Int32 {
         throw UsageError(command: "har", message: "give list FILE or replay FILE")
     }
     let path = parsed.positionals[1]
-    guard let bytes = Files.read(path) else { throw CommandFailure(message: "pekit har: \(path): cannot read the file") }
-    var entries: [(Int, HAR.Entry)]
-    do { entries = Array(try HAR.entries(bytes).enumerated()).map { ($0.offset + 1, $0.element) } } catch {
-        throw CommandFailure(message: "pekit har: \(path): \(error)")
-    }
+    var entries = try harEntries(path, command: "har").enumerated().map { ($0.offset + 1, $0.element) }
     if let pattern = parsed.value(HAROptions.filter) { entries = entries.filter { $0.1.url.contains(pattern) } }
     if parsed.positionals[0] == "list" {
         if parsed.has(HAROptions.compare) { throw UsageError(command: "har", message: "--compare is for replay") }

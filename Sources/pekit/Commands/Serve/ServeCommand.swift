@@ -7,6 +7,7 @@ let serveCommand = Command(
     summary: "a local HTTP server that records each request exactly and shows how each real server reads it",
     synopsis: """
     usage: pekit serve [--listen ADDRESS:PORT] [--servers qs,php,rack,python,go,whatwg,node] [--echo] [-v]
+           pekit serve --mock FILE.har [--match-by SERVER|bytes] [--ignore-param NAME]... [--mock-reuse] [...]
 
     Accepts any request, keeps it as it came (every byte, the head and the body), and answers
     with what each server model reads from its query and from an urlencoded body: qs (Express),
@@ -21,6 +22,13 @@ let serveCommand = Command(
                                 writes them as curl, .http, Hurl or a Postman collection)
     Loopback only unless --listen names another address (then with a warning: what others
     send is recorded and shown).
+
+    With --mock, each request is answered with the response a HAR file recorded for a request
+    that the --match-by server reads the same (method, path, query, form body; the host is not
+    compared), as mitmproxy's server replay does: each recorded response once, in the file's
+    order (--mock-reuse: again and again), parameters named by --ignore-param not compared.
+    Set-Cookie loses Domain and Secure so that a browser keeps it for the local host. A request
+    nothing matches is answered 404 with the nearest recorded ones and how each differs.
     """,
     sections: { [HelpSection("options:", ServeOptions.all)] },
     epilogue: """
@@ -29,6 +37,7 @@ let serveCommand = Command(
       curl 'http://127.0.0.1:8080/form?a[b]=1&a[c]=2' -d 'tags[]=x&tags[]=y'
       curl http://127.0.0.1:8080/_pekit/requests/1
       pekit serve --listen 127.0.0.1:0 --servers php,rack -v
+      pekit serve --mock session.har --match-by php --ignore-param _
 
     exit status: 0 when stopped (Ctrl-C); 1 when the address cannot be listened on; 2 on a
     usage error.
@@ -47,7 +56,15 @@ enum ServeOptions {
     static let verbose = Option("verbose", short: "v", "print each server's reading of each request")
     static let maxBody = Option("max-body", value: "SIZE", "the largest body taken (default 10M; 16K, 1M, 2G); a larger one is answered 413")
     static let harWithSecrets = Option("har-with-secrets", "keep Authorization and Cookie values in /_pekit/requests.har (redacted by default)")
-    static let all = [listen, servers, echo, verbose, maxBody, harWithSecrets, .help]
+    static let mock = Option("mock", value: "FILE.har", "answer with the responses FILE recorded, matched by --match-by")
+    static let matchBy = Option("match-by", value: "SERVER", """
+        with --mock: compare the query and a form body as SERVER reads them (a model,
+        or a framework's name; default python, as mitmproxy compares), or bytes:
+        exactly
+        """)
+    static let ignoreParam = Option("ignore-param", value: "NAME", "with --mock: leave the parameter NAME out of the comparison (repeat for more)")
+    static let mockReuse = Option("mock-reuse", "with --mock: serve a recorded response again each time it matches (by default once)")
+    static let all = [listen, servers, echo, mock, matchBy, ignoreParam, mockReuse, verbose, maxBody, harWithSecrets, .help]
 }
 
 /// The names `--servers` takes: the models' own, and `node` for node-querystring.
@@ -86,6 +103,9 @@ func runServe(_ args: [[UInt8]]) throws -> Int32 {
     if parsed.has(.help) { Output.stdout.line(serveCommand.help); return 0 }
     guard parsed.positionals.isEmpty else { throw UsageError(command: "serve", message: "takes no arguments, only options") }
     let (host, port) = try listenAddress(parsed.value(ServeOptions.listen))
+    // The file read and the options checked before the port is taken.
+    let mock = try mockReplay(parsed)
+    if mock != nil, parsed.has(ServeOptions.echo) { throw UsageError(command: "serve", message: "--mock and --echo cannot go together: each says what a request is answered") }
     let recorder = ServeRecorder(servers: try serverModels(parsed.value(ServeOptions.servers)))
     let listener: ServeListener
     do { listener = try ServeListener(host: host, port: port) } catch let failure as ServeListener.Failure {
@@ -104,10 +124,13 @@ func runServe(_ args: [[UInt8]]) throws -> Int32 {
     }
     Output.stdout.flush()
     let echo = parsed.has(ServeOptions.echo), verbose = parsed.has(ServeOptions.verbose), harSecrets = parsed.has(ServeOptions.harWithSecrets)
+    // A mocked request's answer, kept: the HAR of the session shows what was served.
+    var mocked: [Int: ServeListener.Answer] = [:]
     /// What a recorded request is answered (its JSON, or with --echo its own bytes); `readings`
     /// when they were made already (`-v` prints them), so that each server reads it once.
     func answer(_ request: ServedRequest, readings: PekitValue? = nil) -> ServeListener.Answer {
         if echo { return .init(status: 200, headers: [("Content-Type", "message/http")], body: request.raw) }
+        if let served = mocked[request.number] { return served }
         return json(.map(PekitMap(ordered: [
             .init(key: "number", value: .integer(Int64(request.number))),
             .init(key: "servers", value: readings ?? recorder.readings(of: request)),
@@ -141,7 +164,17 @@ func runServe(_ args: [[UInt8]]) throws -> Int32 {
         recorder.record(&request)
         listener.broadcast(Array("event: request\ndata: ".utf8) + JSONText.write(recorder.summary(of: request)) + Array("\n\n".utf8))
         let target = PercentDecodingError.printable(request.target)
-        Output.stdout.line("#\(request.number) \(request.method) \(target)  \(request.body.count) bytes  from \(request.peer)")
+        var line = "#\(request.number) \(request.method) \(target)  \(request.body.count) bytes  from \(request.peer)"
+        switch mock?.answer(request) {
+        case .mocked(let entry, let answer)?:
+            mocked[request.number] = answer
+            line += "  → recorded entry \(entry), \(answer.status)"
+        case .unmatched(let answer)?:
+            mocked[request.number] = answer
+            line += "  → no recorded match, 404"
+        case nil: break
+        }
+        Output.stdout.line(line)
         let readings = verbose ? recorder.readings(of: request) : nil
         if case .map(let shown)? = readings {
             for entry in shown.entries {
@@ -152,6 +185,27 @@ func runServe(_ args: [[UInt8]]) throws -> Int32 {
         return answer(request, readings: readings)
     }
     return 0
+}
+
+/// `--mock`'s replay: the HAR file's entries, matched as --match-by says.
+/// - Throws: `UsageError` for a --match-by, --ignore-param or --mock-reuse without --mock, or an
+///   unknown server; `CommandFailure` for a file that cannot be read or is not HAR.
+private func mockReplay(_ parsed: Arguments) throws -> MockReplay? {
+    guard let path = parsed.value(ServeOptions.mock) else {
+        if let option = parsed.given([ServeOptions.matchBy, ServeOptions.ignoreParam, ServeOptions.mockReuse]).first {
+            throw UsageError(command: "serve", message: "--\(option.name) goes with --mock")
+        }
+        return nil
+    }
+    let matchBy: MockReplay.MatchBy
+    switch parsed.value(ServeOptions.matchBy) ?? "python" {
+    case "bytes": matchBy = .bytes
+    case let name:
+        do { matchBy = .server(name: name, try QueryServer.named(name, options: [])) } catch {
+            throw UsageError(command: "serve", message: "--match-by: \(error) (or bytes)")
+        }
+    }
+    return MockReplay(entries: try harEntries(path, command: "serve"), matchBy: matchBy, ignored: parsed.all(ServeOptions.ignoreParam), reuse: parsed.has(ServeOptions.mockReuse))
 }
 
 private func json(_ value: PekitValue, status: Int = 200) -> ServeListener.Answer {
