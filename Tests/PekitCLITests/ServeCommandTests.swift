@@ -14,7 +14,10 @@ final class ServeCommandTests: XCTestCase {
         let port: Int
         let firstLine: String
 
-        init(_ args: [String]) throws {
+        /// - Parameter drained: read and drop what it prints after its first line (a run of
+        ///   thousands of requests would fill the pipe, and a server whose terminal does not
+        ///   read blocks on it, as any program does).
+        init(_ args: [String], drained: Bool = false) throws {
             process.executableURL = PekitProcess.binary
             process.arguments = ["serve", "--listen", "127.0.0.1:0"] + args
             let out = Pipe()
@@ -28,6 +31,10 @@ final class ServeCommandTests: XCTestCase {
             firstLine = said
             let port = said.range(of: "127.0.0.1:").flatMap { Int(said[$0.upperBound...].prefix { $0.isNumber }) }
             self.port = try XCTUnwrap(port, "pekit serve said: \(said)")
+            if drained {
+                let reader = out.fileHandleForReading
+                Thread.detachNewThread { while !reader.availableData.isEmpty {} }
+            }
         }
 
         deinit {
@@ -282,6 +289,20 @@ final class ServeCommandTests: XCTestCase {
         XCTAssertEqual(try PekitProcess.run(["serve", "--match-by", "php"]).status, 2)
         XCTAssertEqual(try PekitProcess.run(["serve", "--mock", har.path, "--echo"]).status, 2)
         XCTAssertEqual(try PekitProcess.run(["serve", "--mock", har.path, "--match-by", "nginx"]).status, 2)
+    }
+
+    /// Under wrk's 50 connections for a second, every request wrk completed is recorded, and at
+    /// most the 50 still in flight when it stopped besides; none refused or failed.
+    func testNoRequestIsLostUnderWrk() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/wrk") else { throw XCTSkip("wrk is not installed") }
+        let served = try Served([], drained: true)
+        let out = String(decoding: try PekitProcess.output(of: "/usr/bin/wrk", ["-t1", "-c50", "-d1s", "http://127.0.0.1:\(served.port)/items?tags[]=a&n=1"]), as: UTF8.self)
+        let count = try XCTUnwrap(out.range(of: #"\d+ requests in"#, options: .regularExpression).flatMap { Int(out[$0].prefix { $0.isNumber }) }, out)
+        XCTAssertFalse(out.contains("Socket errors") || out.contains("Non-2xx"), out)
+        let list = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(try PekitProcess.output(of: "/usr/bin/curl", ["-s", "http://127.0.0.1:\(served.port)/_pekit/requests"]))) as? [String: Any])
+        let total = try XCTUnwrap(list["total"] as? Int)
+        XCTAssertGreaterThan(count, 100, out)
+        XCTAssert(count <= total && total <= count + 50, "wrk completed \(count), pekit serve recorded \(total)")
     }
 
     func testUsageErrors() throws {

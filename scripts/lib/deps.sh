@@ -8,8 +8,9 @@ PEKIT_BUILD_PACKAGES="pkg-config liblua5.4-dev libedit-dev libcurl4-openssl-dev 
 # suffix list for cookies, curl to write a real cookies.txt, python3 and openssl for the local
 # HTTP/HTTPS test server and its certificates, nghttpd for HTTP/2, tap.py and xmlschema to read
 # pekit test's TAP and check its JUnit XML against the schema Jenkins reads, man-db to render the
-# man page, chromium (headless) to render pekit test's HTML report, Flask for Hurl's test server.
-PEKIT_TEST_PACKAGES="tmux lua5.4 curl python3 openssl nghttp2-server python3-tap python3-more-itertools python3-yaml python3-xmlschema python3-flask man-db groff-base chromium"
+# man page, chromium (headless) to render pekit test's HTML report, Flask for Hurl's test server,
+# wrk to load pekit serve.
+PEKIT_TEST_PACKAGES="tmux lua5.4 curl python3 openssl nghttp2-server python3-tap python3-more-itertools python3-yaml python3-xmlschema python3-flask man-db groff-base chromium wrk"
 
 pekit_missing_packages() {
     local missing=""
@@ -55,6 +56,8 @@ pekit_missing_packages() {
         command -v man >/dev/null 2>&1 && command -v groff >/dev/null 2>&1 || missing="$missing man-db groff-base"
         # pekit test's HTML report is checked in a real browser.
         command -v chromium >/dev/null 2>&1 || missing="$missing chromium"
+        # pekit serve under load: no request lost to wrk's 50 connections.
+        command -v wrk >/dev/null 2>&1 || missing="$missing wrk"
     fi
     echo $missing
 }
