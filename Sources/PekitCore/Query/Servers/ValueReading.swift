@@ -107,20 +107,10 @@ extension QueryServer.Model {
         return ValueReading(outcome: .value(decoded), notes: notes)
     }
 
-    /// `bytes` with '+' a space and each `%XX` its byte (a '%' that starts no escape kept).
+    /// `bytes` with '+' a space and each `%XX` its byte (a '%' that starts no escape kept):
+    /// the lenient form decoding most of the servers share.
     static func formDecoded(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
-        var decoded: [UInt8] = []
-        decoded.reserveCapacity(bytes.count)
-        var i = bytes.startIndex
-        while i < bytes.endIndex {
-            let b = bytes[i]
-            if b == 0x2B { decoded.append(0x20); i += 1; continue }
-            if b == 0x25, i + 2 < bytes.endIndex, let high = ASCII.hexValue(bytes[i + 1]), let low = ASCII.hexValue(bytes[i + 2]) {
-                decoded.append(UInt8(high << 4 | low)); i += 3; continue
-            }
-            decoded.append(b); i += 1
-        }
-        return decoded
+        (try? PercentDecoder(mode: .lenient, plusAsSpace: true).decode(bytes: Array(bytes))) ?? Array(bytes)
     }
 
     /// Where `readValue(encoded)` differs from the model's parse of `explain=ENCODED` whole
