@@ -23,7 +23,14 @@ package final class MockReplay {
         let number: Int
         let entry: HAR.Entry
         let method: String, path: [UInt8], query: [UInt8]?, body: [UInt8], isForm: Bool
+        /// Its query and form body as the --match-by server reads them, read once.
+        var readings: Readings?
         var used = false
+    }
+
+    /// A request's query and form body as a server reads them (nil: not a form).
+    struct Readings {
+        let query: PekitValue, body: PekitValue?
     }
 
     /// What an incoming request gets.
@@ -59,15 +66,25 @@ package final class MockReplay {
             return Recorded(number: index + 1, entry: entry, method: entry.method, path: path.isEmpty ? [0x2F] : path,
                             query: mark.map { Array(target[($0 + 1)...]) }, body: entry.body ?? [], isForm: ServedRequest.isFormType(type))
         }
+        for index in recorded.indices {
+            recorded[index].readings = readings(query: recorded[index].query, body: recorded[index].body, isForm: recorded[index].isForm)
+        }
+    }
+
+    /// What the --match-by server reads from a query and a form body; nil under `bytes`.
+    private func readings(query: [UInt8]?, body: [UInt8], isForm: Bool) -> Readings? {
+        guard case .server(_, let model) = matchBy else { return nil }
+        return Readings(query: reading(query ?? [], model), body: isForm ? reading(body, model) : nil)
     }
 
     /// The answer to `request`, taking the recorded response it uses (unless `reuse`).
     package func answer(_ request: ServedRequest) -> Outcome {
         lock.lock(); defer { lock.unlock() }
         let path = request.path.isEmpty ? [0x2F] : request.path
+        let read = readings(query: request.query, body: request.body, isForm: request.isForm)
         var nearest: [(index: Int, differences: [String])] = []
         for index in recorded.indices {
-            let differences = self.differences(request, path: path, recorded[index])
+            let differences = self.differences(request, path: path, read, recorded[index])
             if differences.isEmpty && !(recorded[index].used && !reuse) {
                 if !reuse { recorded[index].used = true }
                 return .mocked(entry: recorded[index].number, Self.answer(from: recorded[index].entry))
@@ -96,7 +113,7 @@ package final class MockReplay {
     }
 
     /// Why `recorded` is not `request`'s, one reason each; empty when it matches.
-    private func differences(_ request: ServedRequest, path: [UInt8], _ recorded: Recorded) -> [String] {
+    private func differences(_ request: ServedRequest, path: [UInt8], _ read: Readings?, _ recorded: Recorded) -> [String] {
         func text(_ bytes: [UInt8]?) -> String { bytes.map { PercentDecodingError.printable($0) } ?? "none" }
         var out: [String] = []
         if request.method != recorded.method { out.append("the method: \(request.method), recorded \(recorded.method)") }
@@ -105,12 +122,11 @@ package final class MockReplay {
         case .bytes:
             if (request.query ?? []) != (recorded.query ?? []) { out.append("the query: \(text(request.query)), recorded \(text(recorded.query))") }
             if request.body != recorded.body { out.append("the body: \(request.body.count) bytes, recorded \(recorded.body.count), not the same") }
-        case .server(let name, let model):
-            let now = reading(request.query ?? [], model), then = reading(recorded.query ?? [], model)
-            if now != then { out.append("the query as \(name) reads it: \(show(now)), recorded \(show(then))") }
-            if request.isForm && recorded.isForm {
-                let now = reading(request.body, model), then = reading(recorded.body, model)
-                if now != then { out.append("the form body as \(name) reads it: \(show(now)), recorded \(show(then))") }
+        case .server(let name, _):
+            guard let now = read, let then = recorded.readings else { break }
+            if now.query != then.query { out.append("the query as \(name) reads it: \(show(now.query)), recorded \(show(then.query))") }
+            if let nowBody = now.body, let thenBody = then.body {
+                if nowBody != thenBody { out.append("the form body as \(name) reads it: \(show(nowBody)), recorded \(show(thenBody))") }
             } else if request.body != recorded.body {
                 out.append("the body: \(request.body.count) bytes, recorded \(recorded.body.count), not the same")
             }
