@@ -108,6 +108,11 @@ final class ImportCommandTests: XCTestCase {
             #"echo '{"a": 1}' | curl --json @- URL/echo"#,
             #"printf 'a=%s&b=%s' 1 "$TOKEN" | curl -d @- URL/printf"#,
             "cat \(input) | curl --data-binary @- URL/cat",
+            // The byte escapes: printf's format \NNN (what req:curl() writes for a body that is
+            // not text) and \xHH; echo -e's and %b's \0NNN.
+            #"printf 'a\101\0\x42\x4=\0101\1234\012' | curl --data-binary @- URL/octal"#,
+            #"echo -e 'x\0101\x43\0\101\01234' | curl --data-binary @- URL/echo-e"#,
+            #"printf '%b|\103' 'y\0102\101\01234\1234' | curl --data-binary @- URL/percent-b"#,
         ]
         let (server, port) = try RequestCommandTests.startEcho(requests: forms.count * 3)
         defer { server.terminate() }

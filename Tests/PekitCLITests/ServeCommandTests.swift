@@ -305,6 +305,39 @@ final class ServeCommandTests: XCTestCase {
         XCTAssert(count <= total && total <= count + 50, "wrk completed \(count), pekit serve recorded \(total)")
     }
 
+    /// The request page's "As pekit Lua" (what `pekit import curl` makes of its curl command),
+    /// run with `pekit run`, sends the very bytes curl sent: request 2 is request 1 again, and
+    /// so for a second request with a body that is not UTF-8 and fields of its own.
+    func testTheLuaScriptOfARequestSendsTheSameBytes() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/curl") else { throw XCTSkip("curl is not installed") }
+        let served = try Served([], drained: true)
+        let base = "http://127.0.0.1:\(served.port)"
+        let directory = try makeTemporaryDirectory("serve-lua")
+        let binary = directory.appendingPathComponent("body.bin")
+        try Data([0x61, 0xFF, 0x00, 0x3D, 0x0A]).write(to: binary)
+        let sends = [["-gs", "\(base)/form?a[b]=1&x=%20y", "-H", "X-T: 1", "-d", "tags[]=x"],
+                     ["-s", "-X", "PUT", "\(base)/up?é=1", "-H", "Content-Type: application/octet-stream", "-H", "X-Empty;", "--data-binary", "@\(binary.path)"]]
+        for (n, args) in sends.enumerated() {
+            _ = try PekitProcess.output(of: "/usr/bin/curl", args)
+            let first = 2 * n + 1
+            let page = String(decoding: try PekitProcess.output(of: "/usr/bin/curl", ["-s", "-H", "Accept: text/html", "\(base)/_pekit/requests/\(first)"]), as: UTF8.self)
+            let start = try XCTUnwrap(page.range(of: "<pre class=\"lua\">"), page), end = try XCTUnwrap(page.range(of: "</pre>", range: start.upperBound..<page.endIndex))
+            let lua = String(page[start.upperBound..<end.lowerBound]).replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&lt;", with: "<")
+                .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&#39;", with: "'").replacingOccurrences(of: "&amp;", with: "&")
+            let script = directory.appendingPathComponent("r\(n).lua")
+            try Data(lua.utf8).write(to: script)
+            let run = try PekitProcess.run(["run", script.path])
+            XCTAssertEqual(run.status, 0, run.stderr)
+            func raw(_ number: Int) throws -> String? {
+                let detail = try JSONSerialization.jsonObject(with: Data(try PekitProcess.output(of: "/usr/bin/curl", ["-s", "\(base)/_pekit/requests/\(number)"]))) as? [String: Any]
+                return (detail?["raw"] as? String) ?? (detail?["raw_base64"] as? String)
+            }
+            let sent = try raw(first)
+            XCTAssertNotNil(sent)
+            XCTAssertEqual(try raw(first + 1), sent, lua)
+        }
+    }
+
     func testUsageErrors() throws {
         let unknown = try PekitProcess.run(["serve", "--servers", "phpp"])
         XCTAssertEqual(unknown.status, 2)

@@ -21,13 +21,16 @@ public struct EncodingStep: Sendable, Equatable {
 public struct AllowedSetOrigin: Sendable, Equatable {
     /// The set the options started from and its name ("unreserved", "the policy php's").
     public let base: AllowedSet, name: String
-    /// Creates one: `name` describes `base`.
+    /// Creates one.
+    /// - Parameter base: the set before the options changed it.
+    /// - Parameter name: what to call it ("unreserved", "policy php's").
     public init(base: AllowedSet, name: String) { self.base = base; self.name = name }
 }
 
 extension PercentEncoder {
     /// The encoding of `input` a character at a time, each with why it was kept or escaped.
     /// The steps' `written` bytes, joined, are `encode(bytes: input)` (held so by a test).
+    /// - Parameter input: the bytes to encode.
     /// - Parameter origin: the set the encoder's `allowed` was made from, to say which option
     ///   added or removed a byte; nil: the reason names `allowed` itself.
     /// - Complexity: O(n) in the input's length.

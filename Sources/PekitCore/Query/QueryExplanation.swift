@@ -22,6 +22,7 @@ public struct QueryExplanation: Sendable {
 
 extension Policy {
     /// `queryString(value)` with each pair and the rules that made it.
+    /// - Parameter value: the parameters, as `queryString` takes them.
     /// - Throws: what `queryString(_:)` throws.
     /// - Complexity: O(n log n) in the number of leaves, as `queryString`.
     public func explain(_ value: PekitValue) throws -> QueryExplanation {

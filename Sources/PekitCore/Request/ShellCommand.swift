@@ -89,7 +89,7 @@ public struct ShellCommand: Sendable, Equatable {
                 arguments.removeFirst()
             }
             var out = Array(arguments.joined(separator: [0x20]))
-            if escapes { out = backslashEscapes(out) }
+            if escapes { out = backslashEscapes(out, .echo) }
             return newline ? out + [0x0A] : out
         case "printf":
             guard let format = arguments.first else { throw Failure(description: "printf needs a format") }
@@ -108,13 +108,39 @@ public struct ShellCommand: Sendable, Equatable {
         }
     }
 
-    /// `\n`, `\t`, `\\` and the rest of echo -e's and printf's escapes.
-    static func backslashEscapes(_ bytes: [UInt8]) -> [UInt8] {
+    /// Where an escape is read, for its octal form: printf's format takes `\NNN` (one to three
+    /// digits, a leading zero one of them), echo -e `\0NNN` (a zero, then up to three), printf's
+    /// `%b` either (bash 5.2, as a test holds it).
+    enum EscapeContext { case format, echo, percentB }
+
+    /// `\n`, `\t`, `\\` and the rest of echo -e's and printf's escapes, and the byte escapes, as
+    /// bash reads them: `\xHH` (one or two hex digits), and the octal form of `context`. What
+    /// `req:curl()` writes for a body that is not text (`printf '\377…' | curl … --data-binary
+    /// @-`) is read back to its bytes.
+    static func backslashEscapes(_ bytes: [UInt8], _ context: EscapeContext = .format) -> [UInt8] {
         var out: [UInt8] = [], i = 0
+        func isOctal(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x37 }
         while i < bytes.count {
             guard bytes[i] == 0x5C, i + 1 < bytes.count else { out.append(bytes[i]); i += 1; continue }
             let map: [UInt8: UInt8] = [0x6E: 0x0A, 0x74: 0x09, 0x72: 0x0D, 0x5C: 0x5C, 0x61: 0x07, 0x62: 0x08, 0x66: 0x0C, 0x76: 0x0B, 0x65: 0x1B]
-            if let mapped = map[bytes[i + 1]] { out.append(mapped); i += 2 } else { out.append(bytes[i]); i += 1 }
+            let next = bytes[i + 1]
+            if let mapped = map[next] { out.append(mapped); i += 2; continue }
+            if next == 0x78, i + 2 < bytes.count, let high = ASCII.hexValue(bytes[i + 2]) {
+                // \xHH: one or two hex digits.
+                if i + 3 < bytes.count, let low = ASCII.hexValue(bytes[i + 3]) { out.append(UInt8(high << 4 | low)); i += 4 } else { out.append(UInt8(high)); i += 3 }
+                continue
+            }
+            // The digits start after the backslash, or after a zero that only introduces them.
+            let start: Int
+            switch context {
+            case .format where isOctal(next): start = i + 1
+            case .echo where next == 0x30, .percentB where next == 0x30: start = i + 2
+            case .percentB where isOctal(next): start = i + 1
+            default: out.append(bytes[i]); i += 1; continue
+            }
+            var value = 0, j = start
+            while j < bytes.count, j < start + 3, isOctal(bytes[j]) { value = value * 8 + Int(bytes[j] - 0x30); j += 1 }
+            out.append(UInt8(truncatingIfNeeded: value)); i = j
         }
         return out
     }
@@ -134,7 +160,7 @@ public struct ShellCommand: Sendable, Equatable {
                 next += 1; used = true
                 switch conversion {
                 case 0x73: out += argument  // %s
-                case 0x62: out += backslashEscapes(argument)  // %b
+                case 0x62: out += backslashEscapes(argument, .percentB)  // %b
                 case 0x64, 0x69: out += Array(String(Int(String(decoding: argument, as: UTF8.self)) ?? 0).utf8)  // %d %i
                 default: throw Failure(description: "printf's %\(Character(Unicode.Scalar(conversion))) is not read (%s, %b, %d and %% are)")
                 }

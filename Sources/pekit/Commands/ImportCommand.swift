@@ -127,11 +127,24 @@ private func runImport(_ args: [[UInt8]]) throws -> Int32 {
 
 /// The request `pekit request` builds for a pasted curl command: the bytes curl sends for it.
 func requestFromCurl(_ text: String) throws -> PekitRequest {
+    try fromCurl(text) { request, _, _ in request }
+}
+
+/// The script `pekit import curl` prints for a curl command of one request (pekit serve's
+/// "as pekit Lua").
+func luaFromCurl(_ text: String) throws -> String {
+    try fromCurl(text) { request, builder, options in luaScript(request, builder: builder, options: options, from: text) }
+}
+
+/// What `make` makes of the request a curl command of one request builds.
+private func fromCurl<T>(_ text: String, _ make: (PekitRequest, RequestBuilder, Arguments) throws -> T) throws -> T {
     defer { StandardInput.replacement = nil }
     let requests = curlRequests(try curlArguments(text).arguments)
     guard requests.count == 1, let arguments = requests.first else { throw CommandFailure(message: "the curl command has --next: give one request") }
-    var made: PekitRequest?
-    _ = try runRequest(arguments, built: { request, _, _ in made = request; return 0 })
+    var made: T?
+    try withoutActuallyEscaping(make) { make in
+        _ = try runRequest(arguments, built: { request, builder, options in made = try make(request, builder, options); return 0 })
+    }
     guard let made else { throw CommandFailure(message: "the curl command builds no request") }
     return made
 }

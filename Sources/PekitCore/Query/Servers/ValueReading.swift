@@ -26,6 +26,7 @@ extension QueryServer.Model {
     /// is plain (`explain=ENCODED`): what follows an `&` (or Rack's `;`) is another pair.
     /// `encoded` is an encoder's output, ASCII (a byte past it, which no encoder leaves, is
     /// read as its escape would be; servers differ on such raw bytes, which this does not say).
+    /// - Parameter encoded: the value as sent.
     /// - Complexity: O(n) in the value's length.
     public func readValue(_ encoded: [UInt8]) -> ValueReading {
         var notes: [String] = []

@@ -68,6 +68,7 @@ enum ServePages {
             \(headers)
             </tbody></table>
             \(request.curl(authority: recorder.authority).map { "<h2>As curl</h2>\n<p class=\"note\">The same method, target, fields and body, sent again:</p>\n<pre class=\"curl\">\(escape($0))</pre>" } ?? "")
+            \(request.curl(authority: recorder.authority).flatMap { try? luaFromCurl($0) }.map { "<h2>As pekit Lua</h2>\n<p class=\"note\">What <code>pekit import curl</code> makes of that command: a script (<code>pekit run</code>) that sends the same bytes:</p>\n<pre class=\"lua\">\(escape($0))</pre>" } ?? "")
             <h2>The bytes, as received</h2>
             <p class="note">Escapes (<mark class="esc">%2F</mark>) and bytes outside printable ASCII (<mark class="byte">\\xFF</mark>) are marked; hover for what each is. ␍ is a CR byte.</p>
             <pre class="raw">\(explained(request.raw))</pre>
