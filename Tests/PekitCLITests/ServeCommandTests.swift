@@ -307,7 +307,8 @@ final class ServeCommandTests: XCTestCase {
 
     /// The request page's "As pekit Lua" (what `pekit import curl` makes of its curl command),
     /// run with `pekit run`, sends the very bytes curl sent: request 2 is request 1 again, and
-    /// so for a second request with a body that is not UTF-8 and fields of its own.
+    /// so for a second request with a body that is not UTF-8 and fields of its own. Its ".http"
+    /// view, run with `pekit test`, sends them too.
     func testTheLuaScriptOfARequestSendsTheSameBytes() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/curl") else { throw XCTSkip("curl is not installed") }
         let served = try Served([], drained: true)
@@ -319,11 +320,12 @@ final class ServeCommandTests: XCTestCase {
                      ["-s", "-X", "PUT", "\(base)/up?é=1", "-H", "Content-Type: application/octet-stream", "-H", "X-Empty;", "--data-binary", "@\(binary.path)"]]
         for (n, args) in sends.enumerated() {
             _ = try PekitProcess.output(of: "/usr/bin/curl", args)
-            let first = 2 * n + 1
+            // Request 1 is sent again by its Lua script (2) and its .http file (3); request 4
+            // (a body that is not text) by its Lua script (5).
+            let first = 3 * n + 1
             let page = String(decoding: try PekitProcess.output(of: "/usr/bin/curl", ["-s", "-H", "Accept: text/html", "\(base)/_pekit/requests/\(first)"]), as: UTF8.self)
             let start = try XCTUnwrap(page.range(of: "<pre class=\"lua\">"), page), end = try XCTUnwrap(page.range(of: "</pre>", range: start.upperBound..<page.endIndex))
-            let lua = String(page[start.upperBound..<end.lowerBound]).replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&lt;", with: "<")
-                .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&#39;", with: "'").replacingOccurrences(of: "&amp;", with: "&")
+            let lua = unescaped(String(page[start.upperBound..<end.lowerBound]))
             let script = directory.appendingPathComponent("r\(n).lua")
             try Data(lua.utf8).write(to: script)
             let run = try PekitProcess.run(["run", script.path])
@@ -335,7 +337,27 @@ final class ServeCommandTests: XCTestCase {
             let sent = try raw(first)
             XCTAssertNotNil(sent)
             XCTAssertEqual(try raw(first + 1), sent, lua)
+            // The .http view: `pekit test` sends the same bytes; a body that is not text is
+            // said not to fit in a .http file.
+            guard let httpStart = page.range(of: "<pre class=\"http\">") else {
+                XCTAssert(page.contains("A .http file cannot hold this request exactly: entry 1: "), page)
+                XCTAssertEqual(n, 1, "only the body that is not text is refused")
+                continue
+            }
+            let httpEnd = try XCTUnwrap(page.range(of: "</pre>", range: httpStart.upperBound..<page.endIndex))
+            let http = directory.appendingPathComponent("r\(n).http")
+            try Data(unescaped(String(page[httpStart.upperBound..<httpEnd.lowerBound])).utf8).write(to: http)
+            let tested = try PekitProcess.run(["test", http.path])
+            XCTAssertEqual(tested.status, 0, tested.stdout + tested.stderr)
+            let file = try String(contentsOf: http, encoding: .utf8)
+            XCTAssertEqual(try raw(first + 2), sent, file)
         }
+    }
+
+    /// HTML's five escapes undone (what the page's `<pre>` blocks hold).
+    private func unescaped(_ html: String) -> String {
+        html.replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&lt;", with: "<")
+            .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&#39;", with: "'").replacingOccurrences(of: "&amp;", with: "&")
     }
 
     func testUsageErrors() throws {

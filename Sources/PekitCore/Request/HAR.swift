@@ -125,3 +125,16 @@ public enum HAR {
         }
     }
 }
+
+extension HAR.Entry {
+    // In an extension, so that the memberwise initializer `HAR.entries` uses stays.
+    /// An entry of a request alone, as a server received it (no response).
+    /// - Parameter method: the method, as sent.
+    /// - Parameter url: the URL.
+    /// - Parameter headers: the header fields in order, repeats kept.
+    /// - Parameter body: the body's bytes; nil: none.
+    /// - Parameter mimeType: the body's media type.
+    public init(method: String, url: String, headers: [(name: String, value: String)], body: [UInt8]?, mimeType: String? = nil) {
+        self.init(method: method, url: url, headers: headers, body: body, mimeType: mimeType, status: nil, startedDateTime: nil)
+    }
+}

@@ -66,6 +66,18 @@ package struct ServedRequest: Sendable {
         return PekitRequest(method: .init(method), url: url, headers: fields, body: body.isEmpty ? .empty : .bytes(body))
     }
 
+    /// This request as a HAR entry (what `pekit export` writes as a `.http` or Hurl file): the
+    /// fields and body `pekitRequest` sends. nil where that is nil, or a field is not text.
+    package func harEntry(authority: String) -> HAR.Entry? {
+        guard let request = pekitRequest(authority: authority) else { return nil }
+        var fields: [(name: String, value: String)] = []
+        for field in request.headers.fields {
+            guard field.rawValue == nil else { return nil }
+            fields.append((field.name, field.value))
+        }
+        return HAR.Entry(method: method, url: request.url, headers: fields, body: body.isEmpty ? nil : body, mimeType: header("Content-Type"))
+    }
+
     /// The path: the target up to its `?`.
     package var path: [UInt8] { Array(target.prefix { $0 != 0x3F && $0 != 0x23 }) }
 }

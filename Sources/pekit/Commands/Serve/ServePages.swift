@@ -1,5 +1,6 @@
 import PekitCore
 import PekitHTTP
+import PekitTools
 
 /// `pekit serve`'s web page: the requests kept, and one request with its bytes (each escape and
 /// each byte outside printable ASCII marked and explained) and each server's reading side by
@@ -69,10 +70,23 @@ enum ServePages {
             </tbody></table>
             \(request.curl(authority: recorder.authority).map { "<h2>As curl</h2>\n<p class=\"note\">The same method, target, fields and body, sent again:</p>\n<pre class=\"curl\">\(escape($0))</pre>" } ?? "")
             \(request.curl(authority: recorder.authority).flatMap { try? luaFromCurl($0) }.map { "<h2>As pekit Lua</h2>\n<p class=\"note\">What <code>pekit import curl</code> makes of that command: a script (<code>pekit run</code>) that sends the same bytes:</p>\n<pre class=\"lua\">\(escape($0))</pre>" } ?? "")
+            \(httpFile(request, recorder))
             <h2>The bytes, as received</h2>
             <p class="note">Escapes (<mark class="esc">%2F</mark>) and bytes outside printable ASCII (<mark class="byte">\\xFF</mark>) are marked; hover for what each is. ␍ is a CR byte.</p>
             <pre class="raw">\(explained(request.raw))</pre>
             """)
+    }
+
+    /// The request as a `.http` file (`pekit export http`: what `pekit test` and the editors'
+    /// HTTP clients send again), or why it cannot be one.
+    private static func httpFile(_ request: ServedRequest, _ recorder: ServeRecorder) -> String {
+        guard let entry = request.harEntry(authority: recorder.authority) else { return "" }
+        do {
+            let text = try CollectionExport.write([entry], as: .http, name: "request \(request.number)")
+            return "<h2>As a .http file</h2>\n<p class=\"note\">What <code>pekit export http</code> writes; <code>pekit test</code> sends it again:</p>\n<pre class=\"http\">\(escape(text))</pre>"
+        } catch {
+            return "<h2>As a .http file</h2>\n<p class=\"note\">A .http file cannot hold this request exactly: \(escape("\(error)"))</p>"
+        }
     }
 
     private static func text(_ value: PekitValue?) -> String {
