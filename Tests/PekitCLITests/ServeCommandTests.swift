@@ -128,6 +128,8 @@ final class ServeCommandTests: XCTestCase {
         XCTAssertEqual(page.status, 0, page.stderr)
         let dom = page.stdout
         XCTAssertTrue(dom.contains("<title>pekit serve: request #1</title>"), dom)
+        // The request's three forms (curl, pekit Lua, .http), each with a copy button made by the page's script.
+        for form in ["curl", "lua", "http"] { XCTAssertTrue(dom.contains(#"<button class="copy" type="button">copy</button><pre class="\#(form)">"#), form) }
         // Each server's reading of the body the browser sent, side by side.
         let php = #"<tr><th>php</th><td><pre>{\#n  "ref": "a/b",\#n  "x": "2"\#n}</pre></td><td><pre>{\#n  "user": {\#n    "name": "Ada Lovelace",\#n    "tags": [\#n      "a",\#n      "b"\#n    ]\#n  },\#n  "note": "é &amp; ü"\#n}</pre></td></tr>"#
         XCTAssertTrue(dom.contains(php.replacingOccurrences(of: "<td><pre>{\n  \"ref\"", with: #"<td class="differs" title="differs from qs's reading"><pre>{\#n  "ref""#)), dom)

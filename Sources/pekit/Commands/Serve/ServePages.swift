@@ -74,6 +74,18 @@ enum ServePages {
             <h2>The bytes, as received</h2>
             <p class="note">Escapes (<mark class="esc">%2F</mark>) and bytes outside printable ASCII (<mark class="byte">\\xFF</mark>) are marked; hover for what each is. ␍ is a CR byte.</p>
             <pre class="raw">\(explained(request.raw))</pre>
+            <script>
+            // A copy button above each of the request's forms, where a script runs (without one
+            // the page shows the same, and the text is selected by hand).
+            for (const pre of document.querySelectorAll("pre.curl, pre.lua, pre.http")) {
+              const button = document.createElement("button");
+              button.className = "copy";
+              button.type = "button";
+              button.textContent = "copy";
+              button.addEventListener("click", () => navigator.clipboard.writeText(pre.textContent).then(() => { button.textContent = "copied"; }));
+              pre.before(button);
+            }
+            </script>
             """)
     }
 
@@ -147,6 +159,8 @@ enum ServePages {
             .raw { background: #f7f8fb; border: 1px solid #d5d9e2; padding: .6em; }
             mark.esc { background: #dfe9ff; color: #123a8c; border-radius: 2px; } mark.byte { background: #ffe3c2; color: #7a3b00; border-radius: 2px; }
             .cr { color: #9aa3b5; } .differs, td.differs { background: #fff4c7; } .note, .empty { color: #5a6478; } .target { word-break: break-all; }
+            pre.curl, pre.lua, pre.http { background: #f7f8fb; border: 1px solid #d5d9e2; padding: .6em; }
+            button.copy { float: right; margin: .3em; font: 12px system-ui, sans-serif; }
             </style></head><body>
             \(body)
             </body></html>
