@@ -132,21 +132,17 @@ private func runQuery(_ args: [[UInt8]]) throws -> Int32 {
         }
         if parsed.has(QueryOptions.server), parsed.has(QueryOptions.policy) { throw UsageError(command: "query", message: "give --server or --policy with --decode, not both") }
         while input.last == 0x0A || input.last == 0x0D { input.removeLast() }
-        let names = parsed.value(QueryOptions.server).map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
-        if let names, names.count > 1 {
-            if parsed.has(QueryOptions.policy) { throw UsageError(command: "query", message: "give --server or --policy with --decode, not both") }
-            let models = try names.map { try server($0, policyName: nil) }
-            let (query, source) = models[0].queryPart(of: input)
-            if source != .query {
-                Output.stderr.line("pekit query: reading the query part of the \(source == .url ? "URL" : "'?…' input"): \(String(decoding: query, as: UTF8.self))")
-            }
-            for line in ServerReadings.lines(Array(query), models: models) { Output.stdout.line(line) }
-            return 0
-        }
-        let model = try server(parsed.value(QueryOptions.server), policyName: parsed.value(QueryOptions.policy))
+        // One server, or several side by side; the query part read once for all of them.
+        let names: [String?] = parsed.value(QueryOptions.server).map { $0.split(separator: ",", omittingEmptySubsequences: false).map { String($0) } } ?? [nil]
+        let models = try names.map { try server($0, policyName: parsed.value(QueryOptions.policy)) }
+        let model = models[0]
         let (query, source) = model.queryPart(of: input)
         if source != .query {
             Output.stderr.line("pekit query: reading the query part of the \(source == .url ? "URL" : "'?…' input"): \(String(decoding: query, as: UTF8.self))")
+        }
+        if models.count > 1 {
+            for line in ServerReadings.lines(Array(query), models: models) { Output.stdout.line(line) }
+            return 0
         }
         do {
             let (value, error) = try model.reading(ByteString(bytes: query))
