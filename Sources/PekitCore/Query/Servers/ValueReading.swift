@@ -126,11 +126,16 @@ extension QueryServer.Model {
     /// Where `readValue(encoded)` differs from the model's parse of `explain=ENCODED` whole
     /// (the general path it is held to, by a test and the explain fuzz target), in words; nil
     /// where they agree.
-    /// A later pair whose name starts with `explain` (the same name again, `explain[x]`) is
-    /// outside what `readValue` says: servers merge or replace such pairs, each its own way.
+    /// A later pair whose name holds `explain` (the same name again, `explain[x]`, Rack's
+    /// `[[explain]`, PHP's ` explain`) is outside what `readValue` says: servers merge or
+    /// replace such pairs, each its own way.
     package func disagreement(_ encoded: [UInt8]) -> String? {
         let later = encoded.split(omittingEmptySubsequences: false, whereSeparator: { $0 == 0x26 || $0 == 0x3B }).dropFirst()
-        if later.contains(where: { Self.formDecoded($0.prefix { $0 != 0x3D }).starts(with: Array("explain".utf8)) }) { return nil }
+        let explain = Array("explain".utf8)
+        if later.contains(where: { pair in
+            let name = Self.formDecoded(pair.prefix { $0 != 0x3D })
+            return name.indices.contains { name[$0...].starts(with: explain) }
+        }) { return nil }
         let predicted = readValue(encoded).outcome
         let parsed: ValueReading.Outcome
         do {
