@@ -88,6 +88,14 @@ extension QueryServer.Model {
                                         notes: notes + ["Rack raises where a pair's name is not UTF-8: the whole query is refused"])
                 }
             }
+            // The other pairs may clash among themselves (`b]=1` then `b][x]=2`: a string where
+            // Rack wants a hash), and Rack raises for the whole query.
+            if raw.endIndex < encoded.endIndex, case let rest = ByteString(Array(encoded[(raw.endIndex + 1)...])) {
+                do { _ = try defaults.read(rest) } catch let error as QueryServerError {
+                    return ValueReading(outcome: .refused(error.message),
+                                        notes: notes + ["Rack raises on the other pairs (\(error.message)): the whole query is refused"])
+                } catch {}
+            }
         default: break
         }
         if raw.contains(0x2B) { notes.append("'+' is a space to every form decoder (%2B is a '+')") }
@@ -150,11 +158,14 @@ extension QueryServer.Model {
             case let other?: return "\(name) read \(other)"
             }
         } catch {
-            // Rack's refusals, in its own words.
-            guard let words = ["invalid %-encoding", "invalid byte sequence in UTF-8"].first(where: { "\(error)".contains($0) }) else {
+            // Rack's refusals, in its own words (the first two said shortly).
+            if let words = ["invalid %-encoding", "invalid byte sequence in UTF-8"].first(where: { "\(error)".contains($0) }) {
+                parsed = .refused(words)
+            } else if let error = error as? QueryServerError {
+                parsed = .refused(error.message)
+            } else {
                 return "\(name) refused it otherwise: \(error)"
             }
-            parsed = .refused(words)
         }
         // A pair dropped both ways agrees whatever the words: Go returns the query's first error,
         // which may be another pair's, and a parse says no more than that the name has no value.
