@@ -86,6 +86,8 @@ public func pekitFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         }
     case "setcookie":
         let text = String(decoding: bytes, as: UTF8.self)
+        // The same bytes as a Cookie header, read by each server's cookie parser.
+        for server in CookieServer.allCases { _ = try? server.read(bytes) }
         _ = SetCookie(text)
         _ = CookieDate.parse(text)
         let jar = CookieJar(publicSuffixes: PublicSuffixList(text: "com\nco.uk\n*.ck\n!www.ck\n"), clock: { 1_700_000_000 })

@@ -60,6 +60,19 @@ final class ServeCommandTests: XCTestCase {
         for (model, count) in perModel { XCTAssertGreaterThanOrEqual(count, 20, model) }
     }
 
+    /// The Cookie headers of the real servers' vectors sent to pekit serve: under each model,
+    /// what its server's cookie parser read (Express's for qs).
+    func testEachServersCookiesAreWhatTheRealServerRead() throws {
+        let served = try Served([])
+        let fixture = PekitProcess.packageRoot.appendingPathComponent("Tests/PekitCoreTests/Fixtures/cookie-servers/cookie-vectors.json").path
+        let found = try check(["cookies", String(served.port), fixture])
+        XCTAssertEqual(found["failures"] as? [String], [])
+        XCTAssertGreaterThanOrEqual(found["headers"] as? Int ?? 0, 400)
+        let perModel = try XCTUnwrap(found["per_model"] as? [String: Int])
+        XCTAssertEqual(Set(perModel.keys), ["qs", "php", "rack", "python", "go"])
+        for (model, count) in perModel { XCTAssertGreaterThanOrEqual(count, 300, model) }
+    }
+
     func testRequestsAreKeptAsTheyCameAndFramedAsAServerFramesThem() throws {
         let served = try Served(["--max-body", "16"])
         let found = try check(["framing", String(served.port)])
@@ -81,15 +94,15 @@ final class ServeCommandTests: XCTestCase {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/curl") else { throw XCTSkip("curl is not installed") }
         let served = try Served(["-v", "--servers", "php,python"])
         let base = "http://127.0.0.1:\(served.port)"
-        let answer = try PekitProcess.output(of: "/usr/bin/curl", ["-gs", "\(base)/form?a[b]=1&x=1&x=2", "-d", "tags[]=x&tags[]=y"])
+        let answer = try PekitProcess.output(of: "/usr/bin/curl", ["-gs", "\(base)/form?a[b]=1&x=1&x=2", "-d", "tags[]=x&tags[]=y", "-b", "a=1; a=2; b=x+y"])
         XCTAssertEqual(String(decoding: answer, as: UTF8.self), """
-            {"number":1,"servers":{"php":{"query":{"a":{"b":"1"},"x":"2"},"body":{"tags":["x","y"]}},\
-            "python":{"query":{"a[b]":["1"],"x":["1","2"]},"body":{"tags[]":["x","y"]}}}}
+            {"number":1,"servers":{"php":{"query":{"a":{"b":"1"},"x":"2"},"body":{"tags":["x","y"]},"cookies":{"a":"1","b":"x+y"}},\
+            "python":{"query":{"a[b]":["1"],"x":["1","2"]},"body":{"tags[]":["x","y"]},"cookies":{"a":"2","b":"x+y"}}}}
 
             """)
         let detail = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(try PekitProcess.output(of: "/usr/bin/curl", ["-s", "\(base)/_pekit/requests/1"]))) as? [String: Any])
         XCTAssertEqual(detail["raw"] as? String, "POST /form?a[b]=1&x=1&x=2 HTTP/1.1\r\nHost: 127.0.0.1:\(served.port)\r\nUser-Agent: curl/7.88.1\r\nAccept: */*\r\n"
-                       + "Content-Length: 17\r\nContent-Type: application/x-www-form-urlencoded\r\n\r\ntags[]=x&tags[]=y")
+                       + "Cookie: a=1; a=2; b=x+y\r\nContent-Length: 17\r\nContent-Type: application/x-www-form-urlencoded\r\n\r\ntags[]=x&tags[]=y")
         let missing = try PekitProcess.run(program: URL(fileURLWithPath: "/usr/bin/curl"), ["-s", "-w", "%{http_code}", "\(base)/_pekit/requests/7"])
         XCTAssertEqual(missing.stdout, "{\"error\":\"there is no request 7\"}\n404")
         served.process.terminate()
@@ -98,8 +111,8 @@ final class ServeCommandTests: XCTestCase {
         let lines = String(decoding: out, as: UTF8.self).split(separator: "\n").map(String.init)
         XCTAssertEqual(lines.first?.hasPrefix("#1 POST /form?a[b]=1&x=1&x=2  17 bytes  from 127.0.0.1:"), true, "\(lines)")
         XCTAssertEqual(Array(lines.dropFirst()), [
-            #"    php: {"query":{"a":{"b":"1"},"x":"2"},"body":{"tags":["x","y"]}}"#,
-            #"    python: {"query":{"a[b]":["1"],"x":["1","2"]},"body":{"tags[]":["x","y"]}}"#,
+            #"    php: {"query":{"a":{"b":"1"},"x":"2"},"body":{"tags":["x","y"]},"cookies":{"a":"1","b":"x+y"}}"#,
+            #"    python: {"query":{"a[b]":["1"],"x":["1","2"]},"body":{"tags[]":["x","y"]},"cookies":{"a":"2","b":"x+y"}}"#,
         ])
     }
 
@@ -131,7 +144,7 @@ final class ServeCommandTests: XCTestCase {
         // The request's three forms (curl, pekit Lua, .http), each with a copy button made by the page's script.
         for form in ["curl", "lua", "http"] { XCTAssertTrue(dom.contains(#"<button class="copy" type="button">copy</button><pre class="\#(form)">"#), form) }
         // Each server's reading of the body the browser sent, side by side.
-        let php = #"<tr><th>php</th><td><pre>{\#n  "ref": "a/b",\#n  "x": "2"\#n}</pre></td><td><pre>{\#n  "user": {\#n    "name": "Ada Lovelace",\#n    "tags": [\#n      "a",\#n      "b"\#n    ]\#n  },\#n  "note": "é &amp; ü"\#n}</pre></td></tr>"#
+        let php = #"<tr><th>php</th><td><pre>{\#n  "ref": "a/b",\#n  "x": "2"\#n}</pre></td><td><pre>{\#n  "user": {\#n    "name": "Ada Lovelace",\#n    "tags": [\#n      "a",\#n      "b"\#n    ]\#n  },\#n  "note": "é &amp; ü"\#n}</pre></td><td><pre>null</pre></td></tr>"#
         XCTAssertTrue(dom.contains(php.replacingOccurrences(of: "<td><pre>{\n  \"ref\"", with: #"<td class="differs" title="differs from qs's reading"><pre>{\#n  "ref""#)), dom)
         XCTAssertTrue(dom.contains(#"<th>python</th><td class="differs" title="differs from qs's reading"><pre>{\#n  "ref": [\#n    "a/b"\#n  ],"#), dom)
         XCTAssertTrue(dom.contains(#"<mark class="esc" title="%2F: the byte 0x2F, '/'">%2F</mark>"#), dom)

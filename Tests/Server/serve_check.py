@@ -7,6 +7,10 @@ bytes sent are exactly the ones written here), and prints what it found as JSON.
                                         what PHP, Rack, qs, Python, Go, node and the WHATWG parser
                                         read) sent to pekit serve; what it shows under each model
                                         compared with what that server read
+  serve_check.py cookies PORT FIXTURE   each Cookie header of the real servers' vectors
+                                        (Tests/PekitCoreTests/Fixtures/cookie-servers/cookie-vectors.json:
+                                        what PHP, Rack, Python, Go and Express's `cookie` read)
+                                        sent to pekit serve; its readings compared with theirs
   serve_check.py garbage PORT           random bytes from strangers, then a request still answered
   serve_check.py events PORT            the event stream of requests as they come
   serve_check.py framing PORT           exact bytes kept (non-UTF-8, chunked, pipelined),
@@ -81,6 +85,36 @@ def vectors(port, fixture):
             if got != want:
                 failures.append(f"{model} {query!r}: pekit serve shows {json.dumps(got)}, the server read {json.dumps(want)}")
     print(json.dumps({"compared": compared, "queries": min(len(by_query), 400), "per_model": per_model, "failures": failures[:20]}))
+
+def cookies(port, fixture):
+    with open(fixture) as f:
+        cases = json.load(f)
+    # pekit serve's model names, and the cookie parser each one's server runs.
+    readers = {"qs": "express", "php": "php", "rack": "rack", "python": "python", "go": "go"}
+    compared, sent, failures, per_model = 0, 0, [], {}
+    # The chosen headers and the first of the random ones (the models are held to all of them
+    # in CookieServerPeerTests; this holds the server's framing and JSON to them).
+    for case in cases[:500]:
+        header = bytes.fromhex(case["header_hex"])
+        # A field's surrounding spaces are no part of its value to any server (RFC 9110 5.5),
+        # and a header line cannot carry CR or LF.
+        if header != header.strip(b" \t") or b"\r" in header or b"\n" in header or len(header) > 8000:
+            continue
+        answer = exchange(port, b"GET /c HTTP/1.1\r\nHost: x\r\nCookie: " + header + b"\r\n\r\n")
+        number = json.loads(answer[0][1])["number"]
+        shown = get_json(port, f"/_pekit/requests/{number}")["servers"]
+        sent += 1
+        for model, reader in readers.items():
+            expected = case["expected"][reader]
+            text = json.dumps(expected)
+            if "$error" in text or "$bytes" in text:
+                continue
+            got = canonical(shown[model]["cookies"])
+            compared += 1
+            per_model[model] = per_model.get(model, 0) + 1
+            if got != expected:
+                failures.append(f"{model} ({reader}) {header!r}: pekit serve shows {json.dumps(got)}, the server read {text}")
+    print(json.dumps({"compared": compared, "headers": sent, "per_model": per_model, "failures": failures[:20]}))
 
 def framing(port):
     found = {}
@@ -158,6 +192,8 @@ def garbage(port):
 if __name__ == "__main__":
     if sys.argv[1] == "vectors":
         vectors(int(sys.argv[2]), sys.argv[3])
+    elif sys.argv[1] == "cookies":
+        cookies(int(sys.argv[2]), sys.argv[3])
     elif sys.argv[1] == "garbage":
         garbage(int(sys.argv[2]))
     elif sys.argv[1] == "events":

@@ -99,22 +99,45 @@ package final class ServeRecorder {
         return log.json()
     }
 
-    /// Under each model's name, what that server reads from the query and from an
-    /// `application/x-www-form-urlencoded` body: its value, `null` when there is none, or
-    /// `{"error": why}` where the server refuses it.
+    /// Under each model's name, what that server reads from the query, from an
+    /// `application/x-www-form-urlencoded` body and from the Cookie header (its framework's
+    /// cookie parser, `CookieServer`): its value, `null` when there is none (or the model has
+    /// no cookie parser), or `{"error": why}` where the server refuses it.
     package func readings(of request: ServedRequest) -> PekitValue {
         let form = request.isForm
+        let cookieFields = request.headers.filter { PekitHeaders.sameName($0.name, "Cookie") }.map(\.value)
         return .map(PekitMap(ordered: servers.map { server in
             func read(_ bytes: [UInt8]?) -> PekitValue {
                 guard let bytes else { return .null }
-                do { return try server.model.read(ByteString(bytes)) } catch {
-                    return .map(PekitMap(ordered: [.init(key: "error", value: .string(ByteString("\(error)")))]))
-                }
+                do { return try server.model.read(ByteString(bytes)) } catch { return Self.failure(error) }
             }
             return .init(key: ByteString(server.name), value: .map(PekitMap(ordered: [
                 .init(key: "query", value: read(request.query)),
                 .init(key: "body", value: read(form ? request.body : nil)),
+                .init(key: "cookies", value: Self.cookies(cookieFields, by: server.model.model.cookieServer)),
             ])))
         }))
+    }
+
+    /// What `reader` reads from a request's Cookie fields: Go reads each field on its own (its
+    /// cookies one list); the others get the fields joined by "; ", as a server given one
+    /// field would read them. `null` without a field or a reader.
+    static func cookies(_ fields: [[UInt8]], by reader: CookieServer?) -> PekitValue {
+        guard let reader, !fields.isEmpty else { return .null }
+        do {
+            if reader == .go {
+                return .array(try fields.flatMap { field -> [PekitValue] in
+                    guard case .array(let pairs) = try reader.read(field) else { return [] }
+                    return pairs
+                })
+            }
+            return try reader.read(Array(fields.joined(separator: Array("; ".utf8))))
+        } catch {
+            return failure(error)
+        }
+    }
+
+    static func failure(_ error: Error) -> PekitValue {
+        .map(PekitMap(ordered: [.init(key: "error", value: .string(ByteString("\(error)")))]))
     }
 }

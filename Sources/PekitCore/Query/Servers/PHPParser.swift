@@ -60,7 +60,7 @@ public struct PHPParser: Sendable {
         return out
     }
 
-    private static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || (b >= 0x09 && b <= 0x0D) }
+    static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || (b >= 0x09 && b <= 0x0D) }
 
     /// Whether mangling made the name start with `__Host-` or `__Secure-` when the name as sent did not.
     private static func isForbidden(_ mangled: ArraySlice<UInt8>, original: ArraySlice<UInt8>) -> Bool {
@@ -70,7 +70,9 @@ public struct PHPParser: Sendable {
         return false
     }
 
-    private func register(_ rawName: [UInt8], value: ByteString, into top: PHPArray) {
+    /// Registers `value` under `rawName` as `php_register_variable_ex` does; `firstWins`: a
+    /// top-level name already there is kept (PHP's rule for `$_COOKIE`).
+    func register(_ rawName: [UInt8], value: ByteString, into top: PHPArray, firstWins: Bool = false) {
         var start = 0
         while start < rawName.count, rawName[start] == 0x20 { start += 1 }
         let original = rawName[start...]
@@ -109,7 +111,7 @@ public struct PHPParser: Sendable {
                             for k in indexStart..<v.count where v[k] == 0x20 || v[k] == 0x2E || v[k] == 0x5B { v[k] = 0x5F }
                             index = v[0...]
                         }
-                        return store(value, at: index, in: table, original: original)
+                        return store(value, at: index, in: table, original: original, keepFirst: firstWins && table === top)
                     }
                     newIndex = v[indexStart..<close]
                     ip = close
@@ -135,12 +137,13 @@ public struct PHPParser: Sendable {
                 guard ip < v.count, v[ip] == 0x5B else { break }
             }
         }
-        store(value, at: index, in: table, original: original)
+        store(value, at: index, in: table, original: original, keepFirst: firstWins && table === top)
     }
 
-    private func store(_ value: ByteString, at index: ArraySlice<UInt8>?, in table: PHPArray, original: ArraySlice<UInt8>) {
+    private func store(_ value: ByteString, at index: ArraySlice<UInt8>?, in table: PHPArray, original: ArraySlice<UInt8>, keepFirst: Bool) {
         guard let index else { table.append(.string(value)); return }
         if Self.isForbidden(index, original: original) { return }
+        if keepFirst, table[PHPArray.key(index)] != nil { return }
         table.update(PHPArray.key(index), .string(value))
     }
 }

@@ -10,8 +10,9 @@ let serveCommand = Command(
            pekit serve --mock FILE.har [--match-by SERVER|bytes] [--ignore-param NAME]... [--mock-reuse] [...]
 
     Accepts any request, keeps it as it came (every byte, the head and the body), and answers
-    with what each server model reads from its query and from an urlencoded body: qs (Express),
-    PHP's $_GET/$_POST, Rack (Rails, Sinatra), Python's parse_qs, Go's ParseQuery, the WHATWG
+    with what each server model reads from its query, from an urlencoded body and from its
+    Cookie header: qs (Express, and its cookie package), PHP's $_GET/$_POST/$_COOKIE, Rack (Rails,
+    Sinatra), Python's parse_qs and http.cookies, Go's ParseQuery and Request.Cookies, the WHATWG
     URLSearchParams and node's querystring, side by side. One line a request on the terminal;
     -v adds each server's reading. The requests kept are in a JSON API:
       GET /_pekit/requests      the list (the newest 1,000), with the total received
@@ -34,7 +35,7 @@ let serveCommand = Command(
     epilogue: """
     examples:
       pekit serve                                   # http://127.0.0.1:8080/
-      curl 'http://127.0.0.1:8080/form?a[b]=1&a[c]=2' -d 'tags[]=x&tags[]=y'
+      curl 'http://127.0.0.1:8080/form?a[b]=1&a[c]=2' -d 'tags[]=x&tags[]=y' -b 'a=1; a=2'
       curl http://127.0.0.1:8080/_pekit/requests/1
       pekit serve --listen 127.0.0.1:0 --servers php,rack -v
       pekit serve --mock session.har --match-by php --ignore-param _

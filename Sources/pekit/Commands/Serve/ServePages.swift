@@ -42,17 +42,22 @@ enum ServePages {
 
     /// One request: its parts, its bytes explained, and each server's reading.
     static func detail(_ request: ServedRequest, _ recorder: ServeRecorder) -> [UInt8] {
-        var table = "<table class=\"servers\"><thead><tr><th>server</th><th>query</th><th>body (urlencoded)</th></tr></thead><tbody>\n"
-        var first: (query: String, body: String)?
+        var table = "<table class=\"servers\"><thead><tr><th>server</th><th>query</th><th>body (urlencoded)</th><th>cookies</th></tr></thead><tbody>\n"
+        var first: [String]?
         if case .map(let readings) = recorder.readings(of: request) {
             for entry in readings.entries {
                 guard case .map(let reading) = entry.value else { continue }
-                let query = json(reading["query"]), body = json(reading["body"])
-                let baseline = first ?? (query, body)
+                let cells = ["query", "body", "cookies"].map { json(reading[ByteString($0)]) }
+                // Go's cookies are a list of pairs; compared as the map `r.Cookie(name)` reads (the first of a name).
+                let compared = [cells[0], cells[1], json(reading["cookies"].map(firstOfEachName))]
+                let baseline = first ?? compared
                 if first == nil { first = baseline }
-                let mark = { (cell: String, base: String) in cell == base ? "" : " class=\"differs\" title=\"differs from \(escape(String(describing: readings.entries[0].key)))'s reading\"" }
-                table += "<tr><th>\(escape(entry.key.description))</th><td\(mark(query, baseline.query))><pre>\(escape(query))</pre></td>"
-                    + "<td\(mark(body, baseline.body))><pre>\(escape(body))</pre></td></tr>\n"
+                table += "<tr><th>\(escape(entry.key.description))</th>"
+                for (n, cell) in cells.enumerated() {
+                    let mark = compared[n] == baseline[n] ? "" : " class=\"differs\" title=\"differs from \(escape(String(describing: readings.entries[0].key)))'s reading\""
+                    table += "<td\(mark)><pre>\(escape(cell))</pre></td>"
+                }
+                table += "</tr>\n"
             }
         }
         table += "</tbody></table>"
@@ -107,6 +112,17 @@ enum ServePages {
         case .integer(let n)?: return String(n)
         default: return ""
         }
+    }
+
+    /// A list of `[name, value]` pairs as a map of each name's first value; anything else as it is.
+    private static func firstOfEachName(_ value: PekitValue) -> PekitValue {
+        guard case .array(let pairs) = value else { return value }
+        var entries: [PekitMap.Entry] = []
+        for case .array(let pair) in pairs where pair.count == 2 {
+            guard case .string(let name) = pair[0], !entries.contains(where: { $0.key == name }) else { continue }
+            entries.append(.init(key: name, value: pair[1]))
+        }
+        return .map(PekitMap(ordered: entries))
     }
 
     private static func json(_ value: PekitValue?) -> String {

@@ -13,7 +13,7 @@ import PekitCrypto
 import PekitHTTP
 import SwiftyJSON
 
-/// The 106 names, each resolved to pekit's type.
+/// The 107 names, each resolved to pekit's type.
 enum PekitNames {
     typealias AWSSigV4Name = AWSSigV4
     typealias AcceptLanguageName = AcceptLanguage
@@ -36,6 +36,7 @@ enum PekitNames {
     typealias CookieJarName = CookieJar
     typealias CookieKeyName = CookieKey
     typealias CookieRuleName = CookieRule
+    typealias CookieServerName = CookieServer
     typealias CryptoErrorName = CryptoError
     typealias CryptoKeyName = CryptoKey
     typealias CurlURLName = CurlURL
