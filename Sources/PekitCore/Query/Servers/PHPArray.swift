@@ -9,6 +9,8 @@ final class PHPArray {
     enum Value {
         case string(ByteString)
         case array(PHPArray)
+        /// An integer element (`$_FILES`' error and size).
+        case integer(Int64)
     }
 
     private(set) var order: [Key] = []
@@ -72,6 +74,7 @@ final class PHPArray {
             switch v {
             case .string(let s): return .string(s)
             case .array(let a): return a.value
+            case .integer(let n): return .integer(n)
             }
         }
         if isList { return .array(order.compactMap { values[$0].map(convert) }) }

@@ -41,7 +41,7 @@ public struct PHPParser: Sendable {
             let value = equals.map { Self.urlDecode(piece[($0 + 1)...]) } ?? []
             var name = Self.urlDecode(piece[..<(equals ?? piece.endIndex)])
             if let nul = name.firstIndex(of: 0) { name.removeSubrange(nul...) }
-            register(name, value: ByteString(value), into: result)
+            register(name, value: .string(ByteString(value)), into: result)
         }
         return result.value
     }
@@ -72,7 +72,7 @@ public struct PHPParser: Sendable {
 
     /// Registers `value` under `rawName` as `php_register_variable_ex` does; `firstWins`: a
     /// top-level name already there is kept (PHP's rule for `$_COOKIE`).
-    func register(_ rawName: [UInt8], value: ByteString, into top: PHPArray, firstWins: Bool = false) {
+    func register(_ rawName: [UInt8], value: PHPArray.Value, into top: PHPArray, firstWins: Bool = false) {
         var start = 0
         while start < rawName.count, rawName[start] == 0x20 { start += 1 }
         let original = rawName[start...]
@@ -140,11 +140,11 @@ public struct PHPParser: Sendable {
         store(value, at: index, in: table, original: original, keepFirst: firstWins && table === top)
     }
 
-    private func store(_ value: ByteString, at index: ArraySlice<UInt8>?, in table: PHPArray, original: ArraySlice<UInt8>, keepFirst: Bool) {
-        guard let index else { table.append(.string(value)); return }
+    private func store(_ value: PHPArray.Value, at index: ArraySlice<UInt8>?, in table: PHPArray, original: ArraySlice<UInt8>, keepFirst: Bool) {
+        guard let index else { table.append(value); return }
         if Self.isForbidden(index, original: original) { return }
         if keepFirst, table[PHPArray.key(index)] != nil { return }
-        table.update(PHPArray.key(index), .string(value))
+        table.update(PHPArray.key(index), value)
     }
 }
 

@@ -89,7 +89,7 @@ public struct RackParser: Sendable {
     }
 
     /// `normalize_params(params, name, v, depth)`; returns what Ruby's method returns.
-    private func normalize(_ params: RackParams, name: ArraySlice<UInt8>?, value: RackValue, depth: Int) throws -> RackValue {
+    func normalize(_ params: RackParams, name: ArraySlice<UInt8>?, value: RackValue, depth: Int) throws -> RackValue {
         if depth <= 0 { throw error("QueryLimitError", "Rack::QueryParser::QueryLimitError") }
         let (k, after) = Self.split(name ?? [])
         if k.isEmpty {
@@ -179,6 +179,8 @@ enum RackValue {
     case string(ByteString)
     case array(RackArray)
     case params(RackParams)
+    /// An uploaded file (a plain Ruby Hash: `{filename:, type:, name:, tempfile:, head:}`).
+    case file(PekitValue)
 
     var isNil: Bool { if case .null = self { return true } else { return false } }
 
@@ -188,6 +190,7 @@ enum RackValue {
         case .string: return "String"
         case .array: return "Array"
         case .params: return "Rack::QueryParser::Params"
+        case .file: return "Hash"
         }
     }
 
@@ -197,6 +200,7 @@ enum RackValue {
         case .string(let s): return .string(s)
         case .array(let a): return .array(a.items.map(\.value))
         case .params(let p): return p.value
+        case .file(let f): return f
         }
     }
 }

@@ -9,8 +9,8 @@ Models and the peers that produced them (all from Debian 12 / this machine):
 
 Canonical form: a map is {"$map": [[name, value], ...]} in the server's order (Go's names
 sorted), a string that is not UTF-8 is {"$bytes": hex}, a raised error is {"$error": class,
-"message": text}. PHP: {"post": $_POST, "files": $_FILES with each tmp_name replaced by the
-file's content}; Rack: its params, a file as {"$file": {filename, type, name, head, content}};
+"message": text}. PHP: {"$map": [["post", $_POST], ["files", $_FILES with each tmp_name replaced
+by the file's content]]}; Rack: its params, a file as {"$file": {filename, type, name, head, content}};
 Python: the list of parts, [name, value] or [name, {"$file": {filename, type, content}}]; Go:
 {"values": Value, "files": File, each {filename, content_type, size, content}}.
 
@@ -92,6 +92,22 @@ CASES = [
     ("multipart/form-data; boundary=Other", body([field("a", "1")])),
     ("multipart/form-data", body([field("a", "1")])),
     ('multipart/form-data; boundary="a b:c"', body([field("a", "1")], boundary="a b:c")),
+    # names and files PHP treats on their own
+    (CT, body([(['Content-Disposition: form-data; filename="a.txt"'], "x"), field("b", "2")])),
+    (CT, body([upload("f", "a.txt", "1"), field("f", "2"), field("f[tmp_name]", "3"), field("g", "4")])),
+    (CT, body([field("MAX_FILE_SIZE", "3"), upload("f", "a.txt", "1234"), upload("g", "b.txt", "12")])),
+    (CT, body([upload("f%d" % i, "a%d.txt" % i, "x") for i in range(22)])),
+    (CT, body([upload("f]", "a.txt", "1"), upload("g[x]y", "b.txt", "2"), upload("h[x][y]", "c.txt", "3"), upload("i[", "d.txt", "4")])),
+    (CT, body([(["Content-Disposition: form-data; name='a'"], "1"), (['Content-Disposition: form-data; name="b c" ; x=1'], "2")])),
+    (CT, body([(['Content-Disposition: form-data;', ' name="a"'], "1"), (['Content-Disposition:form-data;name=b'], "2")])),
+    (CT, body([(['Content-Disposition: form-data; name="a"; filename="x.txt"', 'Content-Type: text/plain; charset=utf-8'], "1")])),
+    (CT, body([(['Content-Disposition: form-data; name="a\\b"; filename="c\\d.txt"'], "1")])),
+    (CT, body([(['Content-Disposition: form-data; NAME="a"; FileName="b.txt"'], "1")])),
+    (CT, body([(['X-Other: 1', 'Content-Disposition: form-data; name="a"'], "1")])),
+    (CT, body([field("a", "x\r"), field("b", "\r\n")])),
+    (CT, b"--XyZ\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\n1\r\n--XyZx\r\n--XyZ--\r\n"),
+    (CT, b"--XyZ\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\n1\n--XyZ\r\nContent-Disposition: form-data; name=\"b\"\r\n\r\n2\r\n--XyZ--"),
+    (CT, b"--XyZ \r\nContent-Disposition: form-data; name=\"a\"\r\n\r\n1\r\n--XyZ--\r\n"),
     ("multipart/form-data; boundary=----WebKitFormBoundary7MA4YWxkTrZu0gW",
      body([field("user[name]", "Ada Lovelace"), upload("avatar", "ada.png", b"\x89PNG\r\n\x1a\n", "image/png"), field("note", "é & ü")],
           boundary="----WebKitFormBoundary7MA4YWxkTrZu0gW")),
@@ -111,6 +127,20 @@ for _ in range(150):
         else:
             parts.append(field(name, value))
     CASES.append((CT, body(parts, eol=rng.choice([b"\r\n"] * 5 + [b"\n"]), close=rng.random() < 0.9)))
+
+# Random bodies line by line: delimiters right and wrong, header lines of every shape, data lines.
+LINES = [b"--XyZ", b"--XyZ--", b"--XyZ ", b"--XyZx", b"XyZ", b"", b"",
+         b'Content-Disposition: form-data; name="a"', b'Content-Disposition: form-data; name="b"; filename="b.txt"',
+         b"Content-Disposition: form-data; name=c", b'content-disposition: form-data; name="a[]"', b"Content-Disposition: form-data",
+         b'Content-Disposition: form-data; filename="x.txt"', b'Content-Disposition: form-data; name="u[x]"; filename=""',
+         b"Content-Type: text/plain", b"Content-Type: image/png; x=1", b" continued", b"X-Other: 1", b"no colon here",
+         b"value", b"x=1&y=2", b"\xff\xfe", b"caf\xc3\xa9", b"\t", b"a\rb"]
+for _ in range(200):
+    eol = rng.choice([b"\r\n"] * 6 + [b"\n"])
+    lines = [b"--XyZ"] + [rng.choice(LINES) for _ in range(rng.randint(2, 12))]
+    if rng.random() < 0.7:
+        lines.append(b"--XyZ--")
+    CASES.append((CT, eol.join(lines) + (eol if rng.random() < 0.8 else b"")))
 
 def run(cmd, items, env=None):
     out = subprocess.run(cmd, input=json.dumps(items), capture_output=True, text=True, env=env)

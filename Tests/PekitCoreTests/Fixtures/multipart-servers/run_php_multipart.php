@@ -21,4 +21,4 @@ function contents($files, $temporary = false) {
     return $files;
 }
 header('Content-Type: application/json');
-echo json_encode(['post' => canon($_POST), 'files' => canon(contents($_FILES))], JSON_UNESCAPED_UNICODE | JSON_UNESCAPED_SLASHES);
+echo json_encode(['$map' => [['post', canon($_POST)], ['files', canon(contents($_FILES))]]], JSON_UNESCAPED_UNICODE | JSON_UNESCAPED_SLASHES);

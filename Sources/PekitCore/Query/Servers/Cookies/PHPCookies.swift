@@ -20,7 +20,7 @@ extension PHPParser {
             count += 1
             if count > maxInputVars { break }
             let value = equals.map { Self.rawURLDecode(piece[($0 + 1)...]) } ?? []
-            register(Array(piece[start..<(equals ?? piece.endIndex)]), value: ByteString(value), into: result, firstWins: true)
+            register(Array(piece[start..<(equals ?? piece.endIndex)]), value: .string(ByteString(value)), into: result, firstWins: true)
         }
         return result.value
     }
