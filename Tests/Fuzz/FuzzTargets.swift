@@ -86,8 +86,13 @@ public func pekitFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         }
     case "setcookie":
         let text = String(decoding: bytes, as: UTF8.self)
-        // The same bytes as a Cookie header, read by each server's cookie parser.
+        // The same bytes as a Cookie header, read by each server's cookie parser, and as a
+        // multipart body (the boundary its first line's, or XyZ) by each server's multipart parser.
         for server in CookieServer.allCases { _ = try? server.read(bytes) }
+        let firstLine = bytes.prefix { $0 != 0x0A }
+        for contentType in [Array("multipart/form-data; boundary=XyZ".utf8), Array("multipart/form-data; boundary=".utf8) + firstLine.dropFirst(2)] {
+            for server in MultipartServer.allCases { _ = try? server.read(contentType: contentType, body: bytes) }
+        }
         _ = SetCookie(text)
         _ = CookieDate.parse(text)
         let jar = CookieJar(publicSuffixes: PublicSuffixList(text: "com\nco.uk\n*.ck\n!www.ck\n"), clock: { 1_700_000_000 })

@@ -99,21 +99,31 @@ package final class ServeRecorder {
         return log.json()
     }
 
-    /// Under each model's name, what that server reads from the query, from an
-    /// `application/x-www-form-urlencoded` body and from the Cookie header (its framework's
+    /// Under each model's name, what that server reads from the query, from the body (an
+    /// `application/x-www-form-urlencoded` one as a query; a `multipart/form-data` one with its
+    /// own multipart parser, `MultipartServer`) and from the Cookie header (its framework's
     /// cookie parser, `CookieServer`): its value, `null` when there is none (or the model has
-    /// no cookie parser), or `{"error": why}` where the server refuses it.
+    /// no such parser), or `{"error": why}` where the server refuses it.
     package func readings(of request: ServedRequest) -> PekitValue {
         let form = request.isForm
+        let multipart = request.isMultipart
+        let contentType = request.headers.first { PekitHeaders.sameName($0.name, "Content-Type") }?.value ?? []
         let cookieFields = request.headers.filter { PekitHeaders.sameName($0.name, "Cookie") }.map(\.value)
         return .map(PekitMap(ordered: servers.map { server in
             func read(_ bytes: [UInt8]?) -> PekitValue {
                 guard let bytes else { return .null }
                 do { return try server.model.read(ByteString(bytes)) } catch { return Self.failure(error) }
             }
+            var body = read(form ? request.body : nil)
+            if multipart {
+                body = .null
+                if let reader = MultipartServer.reading(for: server.model.name) {
+                    do { body = try reader.read(contentType: contentType, body: request.body) } catch { body = Self.failure(error) }
+                }
+            }
             return .init(key: ByteString(server.name), value: .map(PekitMap(ordered: [
                 .init(key: "query", value: read(request.query)),
-                .init(key: "body", value: read(form ? request.body : nil)),
+                .init(key: "body", value: body),
                 .init(key: "cookies", value: Self.cookies(cookieFields, by: server.model.model.cookieServer)),
             ])))
         }))

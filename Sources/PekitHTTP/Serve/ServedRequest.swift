@@ -30,6 +30,12 @@ package struct ServedRequest: Sendable {
     /// as parameters.
     package var isForm: Bool { header("Content-Type").map(Self.isFormType) ?? false }
 
+    /// Whether its body is `multipart/form-data` (parameters aside, any case), which each server
+    /// reads with its own multipart parser.
+    package var isMultipart: Bool {
+        (header("Content-Type").flatMap { $0.split(separator: ";").first.map(String.init) } ?? "").filter { $0 != " " && $0 != "\t" }.lowercased() == "multipart/form-data"
+    }
+
     /// Whether the media type `type` (parameters aside, any case) is `application/x-www-form-urlencoded`.
     package static func isFormType(_ type: String) -> Bool {
         (type.split(separator: ";").first.map(String.init) ?? "").filter { $0 != " " && $0 != "\t" }.lowercased() == "application/x-www-form-urlencoded"

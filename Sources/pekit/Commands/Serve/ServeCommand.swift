@@ -10,10 +10,11 @@ let serveCommand = Command(
            pekit serve --mock FILE.har [--match-by SERVER|bytes] [--ignore-param NAME]... [--mock-reuse] [...]
 
     Accepts any request, keeps it as it came (every byte, the head and the body), and answers
-    with what each server model reads from its query, from an urlencoded body and from its
-    Cookie header: qs (Express, and its cookie package), PHP's $_GET/$_POST/$_COOKIE, Rack (Rails,
-    Sinatra), Python's parse_qs and http.cookies, Go's ParseQuery and Request.Cookies, the WHATWG
-    URLSearchParams and node's querystring, side by side. One line a request on the terminal;
+    with what each server model reads from its query, from its body (urlencoded, or
+    multipart/form-data with fields and files) and from its Cookie header: qs (Express, and its
+    cookie package), PHP's $_GET/$_POST/$_FILES/$_COOKIE, Rack (Rails, Sinatra), Python's parse_qs,
+    cgi.FieldStorage and http.cookies, Go's ParseQuery, ParseMultipartForm and Request.Cookies,
+    the WHATWG URLSearchParams and node's querystring, side by side. One line a request on the terminal;
     -v adds each server's reading. The requests kept are in a JSON API:
       GET /_pekit/requests      the list (the newest 1,000), with the total received
       GET /_pekit/requests/N    request N: its parts, its exact bytes (as text, or base64 under

@@ -42,7 +42,7 @@ enum ServePages {
 
     /// One request: its parts, its bytes explained, and each server's reading.
     static func detail(_ request: ServedRequest, _ recorder: ServeRecorder) -> [UInt8] {
-        var table = "<table class=\"servers\"><thead><tr><th>server</th><th>query</th><th>body (urlencoded)</th><th>cookies</th></tr></thead><tbody>\n"
+        var table = "<table class=\"servers\"><thead><tr><th>server</th><th>query</th><th>body</th><th>cookies</th></tr></thead><tbody>\n"
         var first: [String]?
         if case .map(let readings) = recorder.readings(of: request) {
             for entry in readings.entries {
@@ -67,7 +67,7 @@ enum ServePages {
             <h1>#\(request.number) \(escape(request.method)) <span class="target">\(explained(request.target))</span></h1>
             <p>\(escape(request.version)) from \(escape(request.peer)), \(request.body.count) body bytes, \(request.raw.count) bytes in all</p>
             <h2>How each server reads it</h2>
-            <p class="note">A cell marked <span class="differs">so</span> differs from the first server's reading.</p>
+            <p class="note">A cell marked <span class="differs">so</span> differs from the first server's reading. A body is read when it is urlencoded (as a query) or multipart/form-data (by each server's own parser; Express, under qs, reads none without a middleware such as multer); cookies by each server's cookie parser (Express's <code>cookie</code> under qs).</p>
             \(table)
             <h2>Header fields</h2>
             <table class="headers"><tbody>

@@ -13,7 +13,7 @@ import PekitCrypto
 import PekitHTTP
 import SwiftyJSON
 
-/// The 107 names, each resolved to pekit's type.
+/// The 108 names, each resolved to pekit's type.
 enum PekitNames {
     typealias AWSSigV4Name = AWSSigV4
     typealias AcceptLanguageName = AcceptLanguage
@@ -65,6 +65,7 @@ enum PekitNames {
     typealias LoadRunnerName = LoadRunner
     typealias MemoryBudgetName = MemoryBudget
     typealias MultipartBodyName = MultipartBody
+    typealias MultipartServerName = MultipartServer
     typealias NamedPolicyOptionName = any NamedPolicyOption
     typealias NetrcModeName = NetrcMode
     typealias NodeQuerystringParserName = NodeQuerystringParser
