@@ -97,6 +97,30 @@ final class RequestCommandTests: XCTestCase {
                     (no "tags")
 
             """#)
+        // A multipart body and a Cookie field, by each server's own parsers: PHP's $_POST and
+        // $_FILES, Go's values and files; the cookie said twice is the first to PHP and Express,
+        // the last to Python, both to Go; Express reads no multipart body without a middleware.
+        let dir = try makeTemporaryDirectory("read-by-multipart")
+        try Data("hello\n".utf8).write(to: dir.appendingPathComponent("a.txt"))
+        let multipart = try PekitProcess.run(["request", "-F", "user[name]=ada", "-F", "f=@a.txt", "-b", "a=1; a=2; b=x+y", "--read-by", "qs,php,python,go", "http://h/"], directory: dir)
+        var shown = multipart.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        XCTAssertEqual(shown.count, 12, multipart.stdout + multipart.stderr)
+        XCTAssert(shown[1].hasPrefix("body (multipart/form-data; boundary="), shown[1])
+        shown[1] = "body (multipart/form-data; boundary=…): 2 parts"
+        XCTAssertEqual(shown, [
+            "query: none",
+            "body (multipart/form-data; boundary=…): 2 parts",
+            "qs      (no parser of its own for it)",
+            #"php     {"post":{"user":{"name":"ada"}},"files":{"f":{"name":"a.txt","full_path":"a.txt","type":"text/plain","tmp_name":"hello\n","error":0,"size":6}}}"#,
+            #"python  [["user[name]","ada"],["f",{"filename":"a.txt","type":"text/plain","content":"hello\n"}]]"#,
+            #"go      {"values":{"user[name]":["ada"]},"files":{"f":[{"filename":"a.txt","content_type":"text/plain","size":6,"content":"hello\n"}]}}"#,
+            "cookies: a=1; a=2; b=x+y",
+            #"qs      {"a":"1","b":"x+y"}"#,
+            #"php     {"a":"1","b":"x+y"}"#,
+            #"python  {"a":"2","b":"x+y"}"#,
+            #"go      [["a","1"],["a","2"],["b","x+y"]]"#,
+            "",
+        ])
         let json = try PekitProcess.run("request", "--read-by", "qs", "--json", #"{"a":1}"#, "http://h/")
         XCTAssertEqual(json.stdout, "query: none\nbody: 7 bytes of application/json, not a form: not read as parameters\n")
         let refused = try PekitProcess.run("request", "--read-by", "qs", "-i", "http://h/")

@@ -47,6 +47,21 @@ enum ServerReadings {
         return lines
     }
 
+    /// Each model's reading by `read` (a multipart body, a Cookie field), labelled, on its own
+    /// line as compact JSON; where `read` gives nil, that the server has no such parser; its error.
+    static func lines(of models: [QueryServer], _ read: (QueryServer) throws -> PekitValue?) -> [String] {
+        let width = (models.map(\.name.count).max() ?? 0) + 2
+        return models.map { model in
+            let label = model.name.padding(toLength: width, withPad: " ", startingAt: 0)
+            do {
+                guard let value = try read(model) else { return label + "(no parser of its own for it)" }
+                return label + String(decoding: (try? JSONText.encode(escapingBytes(value))) ?? [], as: UTF8.self)
+            } catch {
+                return label + "error: \(error)"
+            }
+        }
+    }
+
     /// The models named in `list` (A,B,…), as `--server` and `--read-by` take them.
     /// - Throws: `UsageError` of `command` naming an unknown server.
     static func models(_ list: String, command: String) throws -> [QueryServer] {

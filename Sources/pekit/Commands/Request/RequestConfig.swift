@@ -58,7 +58,8 @@ func buildAndRun(_ parsed: Arguments, url: String, urlIndex: Int = 0, output: Ou
 }
 
 /// `--read-by`: how each server reads the request's query, then its body where it is a form
-/// (application/x-www-form-urlencoded); what another body is, in words.
+/// (application/x-www-form-urlencoded) or multipart/form-data (each server's own multipart
+/// parser), then its Cookie field (each server's cookie parser); what another body is, in words.
 private func readings(of request: PekitRequest, by models: [QueryServer]) throws -> [String] {
     var lines: [String] = []
     let target = Array(request.target.utf8)
@@ -77,8 +78,20 @@ private func readings(of request: PekitRequest, by models: [QueryServer]) throws
         lines.append("body (\(type)): " + printable(String(decoding: bytes, as: UTF8.self)))
         lines += ServerReadings.lines(bytes, models: models)
     case .bytes(let bytes): lines.append("body: \(bytes.count) bytes of \(type.isEmpty ? "no Content-Type" : type), not a form: not read as parameters")
-    case .multipart: lines.append("body: multipart/form-data, not read as parameters here (each server's reading of its parts is not modelled yet)")
+    case .multipart(let parts):
+        lines.append("body (\(type)): \(parts.parts.count) part\(parts.parts.count == 1 ? "" : "s")")
+        let body = try request.bodyBytes()
+        lines += ServerReadings.lines(of: models) { model in
+            guard let reader = MultipartServer.reading(for: model.name) else { return nil }
+            return try reader.read(contentType: Array(type.utf8), body: body)
+        }
     case .file(let path): lines.append("body: the file \(printable(path)), not read as parameters")
+    }
+    if let cookie = request.headers["Cookie"] {
+        lines.append("cookies: " + printable(cookie))
+        lines += ServerReadings.lines(of: models) { model in
+            try model.model.cookieServer.map { try $0.read(Array(cookie.utf8)) }
+        }
     }
     return lines
 }

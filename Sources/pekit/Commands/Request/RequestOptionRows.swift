@@ -87,9 +87,10 @@ enum RequestOptions {
     static let curl = Option("curl", "print one shell-safe curl command that sends the same bytes")
     static let describe = Option("describe", "print the request as JSON")
     static let readBy = Option("read-by", value: "A,B,...", """
-        print how each server reads the request's query and its form body
-        (application/x-www-form-urlencoded), side by side, ^ under what differs
-        from the first's reading: qs, php, rack, python, go, whatwg,
+        print how each server reads the request's query, its form body
+        (application/x-www-form-urlencoded, or multipart/form-data by each
+        server's multipart parser) and its Cookie field, side by side, ^ under
+        what differs from the first's reading: qs, php, rack, python, go, whatwg,
         node-querystring, or a framework's name (rails, django, express, …)
         """)
     static let send = Option("send", "send it (any option below that only sending has sends too)")
