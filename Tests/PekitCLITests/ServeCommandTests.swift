@@ -73,6 +73,17 @@ final class ServeCommandTests: XCTestCase {
         for (model, count) in perModel { XCTAssertGreaterThanOrEqual(count, 300, model) }
     }
 
+    /// The requests of the real servers' header vectors sent to pekit serve: under each model,
+    /// the header fields as its server hands them to the program (node's under qs).
+    func testEachServersHeaderFieldsAreWhatTheRealServerGives() throws {
+        let served = try Served([])
+        let fixture = PekitProcess.packageRoot.appendingPathComponent("Tests/PekitCoreTests/Fixtures/header-servers/header-vectors.json").path
+        let found = try check(["headers", String(served.port), fixture])
+        XCTAssertEqual(found["failures"] as? [String], [])
+        XCTAssertEqual(found["requests"] as? Int, 151)
+        XCTAssertGreaterThanOrEqual(found["compared"] as? Int ?? 0, 600)
+    }
+
     func testRequestsAreKeptAsTheyCameAndFramedAsAServerFramesThem() throws {
         let served = try Served(["--max-body", "16"])
         let found = try check(["framing", String(served.port)])

@@ -11,6 +11,10 @@ bytes sent are exactly the ones written here), and prints what it found as JSON.
                                         (Tests/PekitCoreTests/Fixtures/cookie-servers/cookie-vectors.json:
                                         what PHP, Rack, Python, Go and Express's `cookie` read)
                                         sent to pekit serve; its readings compared with theirs
+  serve_check.py headers PORT FIXTURE   each request of the real servers' header vectors
+                                        (Tests/PekitCoreTests/Fixtures/header-servers/header-vectors.json:
+                                        what PHP, Rack on WEBrick, wsgiref, Go and node hand their
+                                        programs) sent to pekit serve; its readings compared with theirs
   serve_check.py garbage PORT           random bytes from strangers, then a request still answered
   serve_check.py events PORT            the event stream of requests as they come
   serve_check.py framing PORT           exact bytes kept (non-UTF-8, chunked, pipelined),
@@ -116,6 +120,30 @@ def cookies(port, fixture):
                 failures.append(f"{model} ({reader}) {header!r}: pekit serve shows {json.dumps(got)}, the server read {text}")
     print(json.dumps({"compared": compared, "headers": sent, "per_model": per_model, "failures": failures[:20]}))
 
+def headers(port, fixture):
+    with open(fixture) as f:
+        cases = json.load(f)
+    readers = {"qs": "node", "php": "php", "rack": "rack", "python": "python", "go": "go"}
+    compared, failures = 0, []
+    for case in cases:
+        fields = b"".join(n.encode("latin-1") + b": " + v.encode("latin-1") + b"\r\n" for n, v in case["fields"])
+        answer = exchange(port, b"GET /h HTTP/1.1\r\nHost: x\r\n" + fields + b"Connection: close\r\n\r\n")
+        number = json.loads(answer[0][1])["number"]
+        shown = get_json(port, f"/_pekit/requests/{number}")["servers"]
+        for model, reader in readers.items():
+            expected, got = case["expected"][reader], shown[model]["headers"]
+            # The API writes a byte that is not UTF-8 as \u00XX: such a reading is not compared.
+            if "$bytes" in json.dumps(expected):
+                continue
+            if "$error" in expected:
+                ok = isinstance(got, dict) and expected["$error"] in got.get("error", "")
+            else:
+                ok = canonical(got) == expected
+            compared += 1
+            if not ok:
+                failures.append(f"{model} ({reader}) {case['fields']!r}: pekit serve shows {json.dumps(got)}, the server gave {json.dumps(expected)}")
+    print(json.dumps({"compared": compared, "requests": len(cases), "failures": failures[:20]}))
+
 def framing(port):
     found = {}
     # Bytes that are not UTF-8 in the target and a header, and a chunked body: kept as sent.
@@ -194,6 +222,8 @@ if __name__ == "__main__":
         vectors(int(sys.argv[2]), sys.argv[3])
     elif sys.argv[1] == "cookies":
         cookies(int(sys.argv[2]), sys.argv[3])
+    elif sys.argv[1] == "headers":
+        headers(int(sys.argv[2]), sys.argv[3])
     elif sys.argv[1] == "garbage":
         garbage(int(sys.argv[2]))
     elif sys.argv[1] == "events":

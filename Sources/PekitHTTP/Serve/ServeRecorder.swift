@@ -74,7 +74,7 @@ package final class ServeRecorder {
             entries.append(.init(key: "raw_base64", value: .string(ByteString(Base64.encode(request.raw)))))
         }
         if let curl = request.curl(authority: authority) { entries.append(.init(key: "curl", value: .string(ByteString(curl)))) }
-        entries.append(.init(key: "servers", value: readings(of: request)))
+        entries.append(.init(key: "servers", value: readings(of: request, headers: true)))
         return .map(PekitMap(ordered: entries))
     }
 
@@ -101,13 +101,16 @@ package final class ServeRecorder {
 
     /// Under each model's name, what that server reads from the query, from the body (an
     /// `application/x-www-form-urlencoded` one as a query; a `multipart/form-data` one with its
-    /// own multipart parser, `MultipartServer`) and from the Cookie header (its framework's
-    /// cookie parser, `CookieServer`): its value, `null` when there is none (or the model has
-    /// no such parser), or `{"error": why}` where the server refuses it.
-    package func readings(of request: ServedRequest) -> PekitValue {
+    /// own multipart parser, `MultipartServer`), from the Cookie header (its framework's
+    /// cookie parser, `CookieServer`) and what it gives the program of the header fields
+    /// (`HeaderServer`; with `headers` only: the request's page and its detail in the API show
+    /// them, the short answer and the terminal do not): its value, `null` when there is none
+    /// (or the model has no such parser), or `{"error": why}` where the server refuses it.
+    package func readings(of request: ServedRequest, headers: Bool = false) -> PekitValue {
         let form = request.isForm
         let multipart = request.isMultipart
         let contentType = request.headers.first { PekitHeaders.sameName($0.name, "Content-Type") }?.value ?? []
+        let fields = headers ? request.fieldsAsSent : []
         let cookieFields = request.headers.filter { PekitHeaders.sameName($0.name, "Cookie") }.map(\.value)
         return .map(PekitMap(ordered: servers.map { server in
             func read(_ bytes: [UInt8]?) -> PekitValue {
@@ -121,11 +124,17 @@ package final class ServeRecorder {
                     do { body = try reader.read(contentType: contentType, body: request.body) } catch { body = Self.failure(error) }
                 }
             }
-            return .init(key: ByteString(server.name), value: .map(PekitMap(ordered: [
+            var entries: [PekitMap.Entry] = [
                 .init(key: "query", value: read(request.query)),
                 .init(key: "body", value: body),
                 .init(key: "cookies", value: Self.cookies(cookieFields, by: server.model.model.cookieServer)),
-            ])))
+            ]
+            if headers {
+                entries.append(.init(key: "headers", value: HeaderServer.reading(for: server.model.name).map { reader in
+                    do { return try reader.read(fields) } catch { return Self.failure(error) }
+                } ?? .null))
+            }
+            return .init(key: ByteString(server.name), value: .map(PekitMap(ordered: entries)))
         }))
     }
 

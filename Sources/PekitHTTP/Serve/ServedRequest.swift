@@ -21,6 +21,18 @@ package struct ServedRequest: Sendable {
     /// Every byte of the request as received.
     package let raw: [UInt8]
 
+    /// The header fields as sent: each value without the spaces and tabs after its colon, but
+    /// with those at its end (which PHP keeps), read again from `raw`.
+    package var fieldsAsSent: [(name: [UInt8], value: [UInt8])] {
+        guard let headEnd = RequestFraming.headEnd(raw) else { return [] }
+        var lines = raw[0..<headEnd].split(separator: 0x0A, omittingEmptySubsequences: false).map { $0.last == 0x0D ? $0.dropLast() : $0 }
+        while lines.first?.isEmpty == true { lines.removeFirst() }
+        return lines.dropFirst().compactMap { line in
+            guard let colon = line.firstIndex(of: 0x3A) else { return nil }
+            return (Array(line[..<colon]), Array(line[(colon + 1)...].drop { $0 == 0x20 || $0 == 0x09 }))
+        }
+    }
+
     /// The first value of the field `name` (any case), as text.
     package func header(_ name: String) -> String? {
         headers.first { PekitHeaders.sameName($0.name, name) }.map { String(decoding: $0.value, as: UTF8.self) }

@@ -61,6 +61,16 @@ enum ServePages {
             }
         }
         table += "</tbody></table>"
+        // What each server hands its program of the header fields (a table of its own: the names
+        // themselves differ, HTTP_X_A against X-A against x-a).
+        var fieldsTable = "<table class=\"servers\"><thead><tr><th>server</th><th>header fields, as the program is given them</th></tr></thead><tbody>\n"
+        if case .map(let readings) = recorder.readings(of: request, headers: true) {
+            for entry in readings.entries {
+                guard case .map(let reading) = entry.value, let fields = reading["headers"], fields != .null else { continue }
+                fieldsTable += "<tr><th>\(escape(entry.key.description))</th><td><pre>\(escape(json(fields)))</pre></td></tr>\n"
+            }
+        }
+        fieldsTable += "</tbody></table>"
         let headers = request.headers.map { "<tr><th>\(escape($0.name))</th><td>\(explained($0.value))</td></tr>" }.joined(separator: "\n")
         return page(title: "pekit serve: request #\(request.number)", body: """
             <p><a href="/_pekit/">all requests</a></p>
@@ -73,6 +83,9 @@ enum ServePages {
             <table class="headers"><tbody>
             \(headers)
             </tbody></table>
+            <h3>As each server hands them to the program</h3>
+            <p class="note">CGI-style servers (PHP, Rack, wsgiref) name a field <code>HTTP_</code> and its name with <code>-</code> as <code>_</code>, so <code>X-A</code> and <code>X_A</code> become one; a field sent twice is joined (", " or ","), listed (Go) or only its first kept (node, for fields it knows to be single).</p>
+            \(fieldsTable)
             \(request.curl(authority: recorder.authority).map { "<h2>As curl</h2>\n<p class=\"note\">The same method, target, fields and body, sent again:</p>\n<pre class=\"curl\">\(escape($0))</pre>" } ?? "")
             \(request.curl(authority: recorder.authority).flatMap { try? luaFromCurl($0) }.map { "<h2>As pekit Lua</h2>\n<p class=\"note\">What <code>pekit import curl</code> makes of that command: a script (<code>pekit run</code>) that sends the same bytes:</p>\n<pre class=\"lua\">\(escape($0))</pre>" } ?? "")
             \(httpFile(request, recorder))

@@ -13,7 +13,7 @@ import PekitCrypto
 import PekitHTTP
 import SwiftyJSON
 
-/// The 108 names, each resolved to pekit's type.
+/// The 109 names, each resolved to pekit's type.
 enum PekitNames {
     typealias AWSSigV4Name = AWSSigV4
     typealias AcceptLanguageName = AcceptLanguage
@@ -52,6 +52,7 @@ enum PekitNames {
     typealias HTTPEngineName = HTTPEngine
     typealias HTTPErrorName = HTTPError
     typealias HashStreamName = HashStream
+    typealias HeaderServerName = HeaderServer
     typealias HexName = Hex
     typealias HostMappingName = HostMapping
     typealias IDNAName = IDNA
