@@ -64,8 +64,12 @@ final class QueryServerPeerTests: XCTestCase {
     /// Reads every vector of Fixtures/servers/`name`.json with the model and options it names and
     /// compares the canonical result: how many, how many per model, and each difference.
     static func compare(_ name: String) throws -> (count: Int, perModel: [String: Int], failures: [String]) {
-        let url = try XCTUnwrap(Bundle.module.url(forResource: name, withExtension: "json", subdirectory: "Fixtures/servers"))
-        guard case .array(let vectors) = try JSONText.parse(Data(contentsOf: url)) else { return (0, [:], ["\(name): not a list"]) }
+        try compare(url: XCTUnwrap(Bundle.module.url(forResource: name, withExtension: "json", subdirectory: "Fixtures/servers")))
+    }
+
+    /// `compare` on the vectors in the file at `url` (LiveServerDifferentialTests: new ones).
+    static func compare(url: URL) throws -> (count: Int, perModel: [String: Int], failures: [String]) {
+        guard case .array(let vectors) = try JSONText.parse(Data(contentsOf: url)) else { return (0, [:], ["\(url.path): not a list"]) }
         var failures: [String] = []
         var perModel: [String: Int] = [:]
         for case .map(let vector) in vectors {

@@ -9,8 +9,9 @@ PEKIT_BUILD_PACKAGES="pkg-config liblua5.4-dev libedit-dev libcurl4-openssl-dev 
 # HTTP/HTTPS test server and its certificates, nghttpd for HTTP/2, tap.py and xmlschema to read
 # pekit test's TAP and check its JUnit XML against the schema Jenkins reads, man-db to render the
 # man page, chromium (headless) to render pekit test's HTML report, Flask for Hurl's test server,
-# wrk to load pekit serve.
-PEKIT_TEST_PACKAGES="tmux lua5.4 curl python3 openssl nghttp2-server python3-tap python3-more-itertools python3-yaml python3-xmlschema python3-flask man-db groff-base chromium wrk"
+# wrk to load pekit serve, and the real servers the server models are held to live (PHP, Rack and
+# WEBrick, Go, node's qs and cookie).
+PEKIT_TEST_PACKAGES="tmux lua5.4 curl python3 openssl nghttp2-server python3-tap python3-more-itertools python3-yaml python3-xmlschema python3-flask man-db groff-base chromium wrk php-cli ruby-rack ruby-webrick golang-go nodejs node-qs node-cookie"
 
 pekit_missing_packages() {
     local missing=""
@@ -58,6 +59,13 @@ pekit_missing_packages() {
         command -v chromium >/dev/null 2>&1 || missing="$missing chromium"
         # pekit serve under load: no request lost to wrk's 50 connections.
         command -v wrk >/dev/null 2>&1 || missing="$missing wrk"
+        # The real servers, run on new random inputs each time (LiveServerDifferentialTests).
+        command -v php >/dev/null 2>&1 || missing="$missing php-cli"
+        ruby -e 'require "rack"; require "webrick"' >/dev/null 2>&1 || missing="$missing ruby-rack ruby-webrick"
+        command -v go >/dev/null 2>&1 || missing="$missing golang-go"
+        command -v node >/dev/null 2>&1 || missing="$missing nodejs"
+        [ -f /usr/share/nodejs/qs/package.json ] || missing="$missing node-qs"
+        [ -f /usr/share/nodejs/cookie/package.json ] || missing="$missing node-cookie"
     fi
     echo $missing
 }

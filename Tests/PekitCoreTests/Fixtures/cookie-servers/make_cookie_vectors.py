@@ -48,7 +48,10 @@ HEADERS = [
 
 ATOMS = ["a", "b", "A", "1", "=", ";", "; ", " ", "\t", ",", '"', "\\", "%", "%20", "%2B", "+", "%FF", "%E5%B0%8F", "%zz",
          ".", "[", "]", "$", "Path", "path=/", "__Host-", "__proto__", "\xe9", "\x7f", "(", "@", "/", "?", "{", ":"]
-rng = random.Random(20261207)
+# `--seed N --out FILE`: the random inputs from another seed, written to FILE instead (what
+# LiveServerDifferentialTests runs on the real servers, a new seed each time).
+ARGS = dict(zip(sys.argv[1::2], sys.argv[2::2]))
+rng = random.Random(int(ARGS.get("--seed", 20261207)))
 for _ in range(1500):
     HEADERS.append("".join(rng.choice(ATOMS) for _ in range(rng.randint(1, 12))))
 
@@ -108,7 +111,7 @@ results = {
 }
 vectors = [{"header_hex": item["header_hex"], "expected": {model: results[model][i] for model in results}}
            for i, item in enumerate(items)]
-with open(os.path.join(HERE, "cookie-vectors.json"), "w") as f:
+with open(ARGS.get("--out", os.path.join(HERE, "cookie-vectors.json")), "w") as f:
     json.dump(vectors, f, ensure_ascii=False, separators=(",", ":"))
     f.write("\n")
 print(len(vectors), "headers, each read by", ", ".join(results))

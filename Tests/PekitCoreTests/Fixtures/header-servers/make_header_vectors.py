@@ -33,7 +33,10 @@ CASES = [
 NAMES = ["X-A", "x-a", "X_A", "X-B", "Cookie", "Accept", "User-Agent", "Authorization", "Referer", "X-Forwarded-For",
          "Accept-Language", "Content-Type", "Via", "X-Custom"]
 VALUES = ["1", "2", "", " a ", "a, b", "a;b", "x=1", "\u00e9"]
-rng = random.Random(20261207)
+# `--seed N --out FILE`: the random inputs from another seed, written to FILE instead (what
+# LiveServerDifferentialTests runs on the real servers, a new seed each time).
+ARGS = dict(zip(sys.argv[1::2], sys.argv[2::2]))
+rng = random.Random(int(ARGS.get("--seed", 20261207)))
 for _ in range(120):
     CASES.append([(rng.choice(NAMES), rng.choice(VALUES)) for _ in range(rng.randint(1, 5))])
 
@@ -100,7 +103,7 @@ results = {
     "node": serve(["node", os.path.join(HERE, "run_node_headers.js"), "PORT"]),
 }
 vectors = [{"fields": [[n, v] for n, v in fields], "expected": {m: results[m][i] for m in results}} for i, fields in enumerate(CASES)]
-with open(os.path.join(HERE, "header-vectors.json"), "w") as f:
+with open(ARGS.get("--out", os.path.join(HERE, "header-vectors.json")), "w") as f:
     json.dump(vectors, f, ensure_ascii=False, separators=(",", ":"))
     f.write("\n")
 print(len(vectors), "requests, each read by", ", ".join(results))

@@ -114,7 +114,10 @@ CASES = [
 ]
 
 # Random bodies from the pieces servers disagree on (fixed seed: the file is reproducible).
-rng = random.Random(20261207)
+# `--seed N --out FILE`: the random inputs from another seed, written to FILE instead (what
+# LiveServerDifferentialTests runs on the real servers, a new seed each time).
+ARGS = dict(zip(sys.argv[1::2], sys.argv[2::2]))
+rng = random.Random(int(ARGS.get("--seed", 20261207)))
 NAMES = ["a", "b", "a[]", "a[b]", "a.b", "a b", "u[x][]", "f", "f[]", "_charset_", "é", "a%5Bb%5D", ""]
 VALUES = ["1", "", "x y", "é", "a\r\nb", "--XyZ", "--XyZx", "\t", "a=b&c=d", "%41", b"\xff"]
 FILENAMES = ["a.txt", "", "C:\\d\\a.txt", "d/a.txt", "é.txt", "a;b.txt", "a b", ".", ".."]
@@ -207,7 +210,7 @@ results = {
               env=dict(os.environ, GOCACHE="/tmp/pekit-go-cache", GOFLAGS="-mod=mod")),
 }
 vectors = [dict(item, expected={m: results[m][i] for m in results}) for i, item in enumerate(items)]
-with open(os.path.join(HERE, "multipart-vectors.json"), "w") as f:
+with open(ARGS.get("--out", os.path.join(HERE, "multipart-vectors.json")), "w") as f:
     json.dump(vectors, f, ensure_ascii=False, separators=(",", ":"))
     f.write("\n")
 print(len(vectors), "bodies, each read by", ", ".join(results))
