@@ -196,6 +196,23 @@ final class ServeCommandTests: XCTestCase {
         XCTAssertEqual(Array(try Data(contentsOf: shot).prefix(8)), [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
     }
 
+    /// The list in a real browser (headless chromium, driven over the DevTools protocol: the page
+    /// keeps its event stream open, which --dump-dom cannot wait on): a request sent while the
+    /// page is open appears at the top of the list, its markup shown as text, and the total grows.
+    func testTheListShowsEachRequestAsItArrives() throws {
+        guard TestHTMLReportTests.chromium != nil else { return XCTFail("chromium is not installed (scripts/test installs it: apt-get install chromium)") }
+        let served = try Served([])
+        let base = "http://127.0.0.1:\(served.port)"
+        let dir = try makeTemporaryDirectory("pekit-serve-live")
+        let script = PekitProcess.packageRoot.appendingPathComponent("Tests/Server/browser_pipe.py").path
+        let run = try PekitProcess.run(program: URL(fileURLWithPath: "/usr/bin/python3"), [
+            script, dir.appendingPathComponent("profile").path, "\(base)/_pekit/", "\(base)/live?x=<script>1</script>",
+            #"document.getElementById("total").textContent + " " + document.getElementById("requests").innerHTML"#,
+        ])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.stdout, #""1 <tr><td><a href=\"/_pekit/requests/1\">#1</a></td><td>GET</td><td class=\"target\">/live?x=&lt;script&gt;1&lt;/script&gt;</td><td>0</td></tr>\n""# + "\n")
+    }
+
     /// The `curl` each request's page and JSON give sends it again byte for byte: curl 7.88
     /// sends a request, the command pekit serve made of it is run, and the two requests kept
     /// are the same bytes (a bracketed query, a UTF-8 field value and a body included).

@@ -25,7 +25,8 @@ enum ServePages {
             <table class="list"><thead><tr><th>#</th><th>method</th><th>target</th><th>body bytes</th></tr></thead><tbody id="requests">
             \(rows)</tbody></table>
             <script>
-            new EventSource("/_pekit/events").addEventListener("request", function (event) {
+            var stream = new EventSource("/_pekit/events");
+            stream.addEventListener("request", function (event) {
               var r = JSON.parse(event.data), row = document.createElement("tr"), link = document.createElement("a");
               link.href = "/_pekit/requests/" + r.number; link.textContent = "#" + r.number;
               [link, r.method, r.target, String(r.body_bytes)].forEach(function (v, i) {
