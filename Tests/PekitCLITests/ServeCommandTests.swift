@@ -196,6 +196,26 @@ final class ServeCommandTests: XCTestCase {
         XCTAssertEqual(Array(try Data(contentsOf: shot).prefix(8)), [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
     }
 
+    /// --match-by mitmproxy held to mitmproxy 11's server replay itself
+    /// (Fixtures/mitmproxy-replay/make_replay_vectors.py ran mitmdump on the same recorded session
+    /// and request sequences): each request answered from the same recorded entry, or from none,
+    /// with the parameters it ignores and with and without reuse.
+    func testMockMatchesAsMitmproxyReplays() throws {
+        let folder = PekitProcess.packageRoot.appendingPathComponent("Tests/PekitCLITests/Fixtures/mitmproxy-replay")
+        let fixture = folder.appendingPathComponent("replay-vectors.json")
+        let cases = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: fixture)) as? [[String: Any]])
+        XCTAssertEqual(cases.count, 8)
+        for (index, replayCase) in cases.enumerated() {
+            var args = ["--mock", folder.appendingPathComponent("session.har").path, "--match-by", "mitmproxy"]
+            for name in replayCase["ignore_params"] as? [String] ?? [] { args += ["--ignore-param", name] }
+            if replayCase["reuse"] as? Bool == true { args.append("--mock-reuse") }
+            let served = try Served(args)
+            let found = try check(["replay", String(served.port), fixture.path, String(index)])
+            let answers = (found["answers"] as? [Any])?.map { "\($0)" }, expected = (found["expected"] as? [Any])?.map { "\($0)" }
+            XCTAssertEqual(answers, expected, "sequence \(index): \(replayCase["requests"] ?? "")")
+        }
+    }
+
     /// The list in a real browser (headless chromium, driven over the DevTools protocol: the page
     /// keeps its event stream open, which --dump-dom cannot wait on): a request sent while the
     /// page is open appears at the top of the list, its markup shown as text, and the total grows.

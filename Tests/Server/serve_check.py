@@ -15,6 +15,9 @@ bytes sent are exactly the ones written here), and prints what it found as JSON.
                                         (Tests/PekitCoreTests/Fixtures/header-servers/header-vectors.json:
                                         what PHP, Rack on WEBrick, wsgiref, Go and node hand their
                                         programs) sent to pekit serve; its readings compared with theirs
+  serve_check.py replay PORT FIXTURE N  the requests of sequence N of mitmproxy's replay vectors
+                                        (Tests/PekitCLITests/Fixtures/mitmproxy-replay) sent to
+                                        pekit serve --mock: the entry each was answered from
   serve_check.py garbage PORT           random bytes from strangers, then a request still answered
   serve_check.py events PORT            the event stream of requests as they come
   serve_check.py framing PORT           exact bytes kept (non-UTF-8, chunked, pipelined),
@@ -144,6 +147,20 @@ def headers(port, fixture):
                 failures.append(f"{model} ({reader}) {case['fields']!r}: pekit serve shows {json.dumps(got)}, the server gave {json.dumps(expected)}")
     print(json.dumps({"compared": compared, "requests": len(cases), "failures": failures[:20]}))
 
+def replay(port, fixture, index):
+    with open(fixture) as f:
+        case = json.load(f)[index]
+    answers = []
+    for spec in case["requests"]:
+        body = spec[2].encode() if len(spec) > 2 else b""
+        head = f"{spec[0]} {spec[1]} HTTP/1.1\r\nHost: x\r\nContent-Length: {len(body)}\r\n".encode()
+        if body:
+            head += b"Content-Type: application/x-www-form-urlencoded\r\n"
+        answer = exchange(port, head + b"\r\n" + body)
+        text = answer[0][1].decode() if answer else ""
+        answers.append(int(text.split()[1]) if text.startswith("entry ") else None)
+    print(json.dumps({"answers": answers, "expected": case["expected"]}))
+
 def framing(port):
     found = {}
     # Bytes that are not UTF-8 in the target and a header, and a chunked body: kept as sent.
@@ -224,6 +241,8 @@ if __name__ == "__main__":
         cookies(int(sys.argv[2]), sys.argv[3])
     elif sys.argv[1] == "headers":
         headers(int(sys.argv[2]), sys.argv[3])
+    elif sys.argv[1] == "replay":
+        replay(int(sys.argv[2]), sys.argv[3], int(sys.argv[4]))
     elif sys.argv[1] == "garbage":
         garbage(int(sys.argv[2]))
     elif sys.argv[1] == "events":

@@ -16,6 +16,11 @@ package final class MockReplay {
         case server(name: String, QueryServer)
         /// The query and body bytes exactly.
         case bytes
+        /// As mitmproxy's server replay hashes a request with its default options and the host
+        /// and port ignored: the method, the path (up to a `;` after its last `/`, as
+        /// `urlparse` splits it), the body's bytes, and the query's pairs as `parse_qsl` reads
+        /// them (blank values kept, `+` a space, escapes decoded) in their order.
+        case mitmproxy
     }
 
     /// A recorded exchange, as the matcher reads its request.
@@ -109,7 +114,7 @@ package final class MockReplay {
     }
 
     private var matchName: String {
-        switch matchBy { case .server(let name, _): return name; case .bytes: return "bytes" }
+        switch matchBy { case .server(let name, _): return name; case .bytes: return "bytes"; case .mitmproxy: return "mitmproxy" }
     }
 
     /// Why `recorded` is not `request`'s, one reason each; empty when it matches.
@@ -121,6 +126,14 @@ package final class MockReplay {
         switch matchBy {
         case .bytes:
             if (request.query ?? []) != (recorded.query ?? []) { out.append("the query: \(text(request.query)), recorded \(text(recorded.query))") }
+            if request.body != recorded.body { out.append("the body: \(request.body.count) bytes, recorded \(recorded.body.count), not the same") }
+        case .mitmproxy:
+            out = out.filter { !$0.hasPrefix("the path") }
+            if Self.urlparsePath(path) != Self.urlparsePath(recorded.path) { out.append("the path as urlparse splits it: \(text(Self.urlparsePath(path))), recorded \(text(Self.urlparsePath(recorded.path)))") }
+            let now = mitmproxyPairs(request.query), then = mitmproxyPairs(recorded.query)
+            if !now.elementsEqual(then, by: { $0.name == $1.name && $0.value == $1.value }) {
+                out.append("the query's pairs in order, as parse_qsl reads them: \(text(request.query)), recorded \(text(recorded.query))")
+            }
             if request.body != recorded.body { out.append("the body: \(request.body.count) bytes, recorded \(recorded.body.count), not the same") }
         case .server(let name, _):
             guard let now = read, let then = recorded.readings else { break }
@@ -152,6 +165,20 @@ package final class MockReplay {
         } catch {
             return .map(PekitMap(ordered: [.init(key: "error", value: .string(ByteString("\(error)")))]))
         }
+    }
+
+    /// `urlparse(url).path`: the path without the parameters after a `;` in its last segment.
+    static func urlparsePath(_ path: [UInt8]) -> [UInt8] {
+        let lastSlash = path.lastIndex(of: 0x2F) ?? 0
+        guard let semicolon = path[lastSlash...].firstIndex(of: 0x3B) else { return path }
+        return Array(path[..<semicolon])
+    }
+
+    /// `parse_qsl(query, keep_blank_values=True)`, the ignored names left out.
+    private func mitmproxyPairs(_ query: [UInt8]?) -> [(name: ByteString, value: ByteString)] {
+        var parser = PythonParser()
+        parser.keepBlankValues = true
+        return ((try? parser.pairs(ByteString(query ?? []))) ?? []).filter { !ignored.contains($0.name) }
     }
 
     private func show(_ value: PekitValue) -> String { String(decoding: JSONText.write(value), as: UTF8.self) }

@@ -35,6 +35,14 @@ public struct PythonParser: Sendable {
     /// Each name, in order of first appearance, to the list of its values.
     /// - Throws: `QueryServerError` (`ValueError`, `UnicodeDecodeError`) where Python raises.
     public func parse(_ query: ByteString) throws -> PekitValue {
+        var result = FlatValues()
+        for (name, value) in try pairs(query) { result.append(name, value) }
+        return result.value
+    }
+
+    /// `parse_qsl`: the name and value of each pair, in order (what `parse_qs` groups).
+    /// - Throws: `QueryServerError` (`ValueError`, `UnicodeDecodeError`) where Python raises.
+    public func pairs(_ query: ByteString) throws -> [(name: ByteString, value: ByteString)] {
         let qs = query.bytes
         let sep = separator.bytes
         guard !sep.isEmpty else {
@@ -44,7 +52,7 @@ public struct PythonParser: Sendable {
         if let limit = maxNumFields, limit < pieces.count {
             throw QueryServerError(server: "Python", kind: "ValueError", message: "Max number of fields exceeded")
         }
-        var result = FlatValues()
+        var result: [(name: ByteString, value: ByteString)] = []
         for range in pieces {
             let piece = qs[range]
             if piece.isEmpty && !strictParsing { continue }
@@ -62,9 +70,9 @@ public struct PythonParser: Sendable {
             guard !rawValue.isEmpty || keepBlankValues else { continue }
             let name = try unquote(piece[..<(equals ?? piece.endIndex)], offset: range.lowerBound)
             let value = try unquote(rawValue, offset: range.lowerBound)
-            result.append(ByteString(name), ByteString(value))
+            result.append((ByteString(name), ByteString(value)))
         }
-        return result.value
+        return result
     }
 
     private func split(_ bytes: [UInt8], _ sep: [UInt8]) -> [Range<Int>] {

@@ -7,7 +7,7 @@ let serveCommand = Command(
     summary: "a local HTTP server that records each request exactly and shows how each real server reads it",
     synopsis: """
     usage: pekit serve [--listen ADDRESS:PORT] [--servers qs,php,rack,python,go,whatwg,node] [--echo] [-v]
-           pekit serve --mock FILE.har [--match-by SERVER|bytes] [--ignore-param NAME]... [--mock-reuse] [...]
+           pekit serve --mock FILE.har [--match-by SERVER|bytes|mitmproxy] [--ignore-param NAME]... [--mock-reuse] [...]
 
     Accepts any request, keeps it as it came (every byte, the head and the body), and answers
     with what each server model reads from its query, from its body (urlencoded, or
@@ -61,8 +61,9 @@ enum ServeOptions {
     static let mock = Option("mock", value: "FILE.har", "answer with the responses FILE recorded, matched by --match-by")
     static let matchBy = Option("match-by", value: "SERVER", """
         with --mock: compare the query and a form body as SERVER reads them (a model,
-        or a framework's name; default python, as mitmproxy compares), or bytes:
-        exactly
+        or a framework's name; default python), bytes: exactly, or mitmproxy: as
+        mitmproxy's server replay does (the query's pairs as parse_qsl reads them, in
+        order; the body's bytes; a path's ;params left out)
         """)
     static let ignoreParam = Option("ignore-param", value: "NAME", "with --mock: leave the parameter NAME out of the comparison (repeat for more)")
     static let mockReuse = Option("mock-reuse", "with --mock: serve a recorded response again each time it matches (by default once)")
@@ -202,9 +203,10 @@ private func mockReplay(_ parsed: Arguments) throws -> MockReplay? {
     let matchBy: MockReplay.MatchBy
     switch parsed.value(ServeOptions.matchBy) ?? "python" {
     case "bytes": matchBy = .bytes
+    case "mitmproxy": matchBy = .mitmproxy
     case let name:
         do { matchBy = .server(name: name, try QueryServer.named(name, options: [])) } catch {
-            throw UsageError(command: "serve", message: "--match-by: \(error) (or bytes)")
+            throw UsageError(command: "serve", message: "--match-by: \(error) (or bytes, mitmproxy)")
         }
     }
     return MockReplay(entries: try harEntries(path, command: "serve"), matchBy: matchBy, ignored: parsed.all(ServeOptions.ignoreParam), reuse: parsed.has(ServeOptions.mockReuse))
