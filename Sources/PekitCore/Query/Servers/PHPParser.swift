@@ -46,14 +46,15 @@ public struct PHPParser: Sendable {
         return result.value
     }
 
-    /// `php_url_decode`: `+` to space, `%XX` to a byte, anything else as it is.
-    static func urlDecode(_ s: ArraySlice<UInt8>) -> [UInt8] {
+    /// `php_url_decode`: `+` to space, `%XX` to a byte, anything else as it is;
+    /// `php_raw_url_decode` (`plusAsSpace` false) leaves a `+`.
+    static func urlDecode(_ s: ArraySlice<UInt8>, plusAsSpace: Bool = true) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(s.count)
         var i = s.startIndex
         while i < s.endIndex {
             let b = s[i]
-            if b == 0x2B { out.append(0x20); i += 1 }
+            if b == 0x2B && plusAsSpace { out.append(0x20); i += 1 }
             else if b == 0x25, i + 2 < s.endIndex, let hi = hexValue(s[i + 1]), let lo = hexValue(s[i + 2]) { out.append(hi << 4 | lo); i += 3 }
             else { out.append(b); i += 1 }
         }

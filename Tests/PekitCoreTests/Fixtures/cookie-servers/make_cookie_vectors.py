@@ -19,6 +19,8 @@ Run:   python3 Tests/PekitCoreTests/Fixtures/cookie-servers/make_cookie_vectors.
 """
 import http.cookies, json, os, random, socket, subprocess, sys, time
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+from peers import exchange, free_port, run, wait_for
 
 HEADERS = [
     # plain, repeated, spacing
@@ -58,33 +60,16 @@ for _ in range(1500):
 def header_bytes(h):
     return h.encode("latin-1")
 
-def run(cmd, items, env=None):
-    out = subprocess.run(cmd, input=json.dumps(items), capture_output=True, text=True, env=env)
-    if out.returncode != 0:
-        sys.exit("%s failed: %s" % (cmd[0], out.stderr))
-    return json.loads(out.stdout)
-
 def php_results(headers):
     """Each header sent to a running `php -S` in its own request; its answer is $_COOKIE."""
-    sock = socket.socket(); sock.bind(("127.0.0.1", 0)); port = sock.getsockname()[1]; sock.close()
+    port = free_port()
     server = subprocess.Popen(["php", "-S", "127.0.0.1:%d" % port, os.path.join(HERE, "run_php_cookies.php")],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        for _ in range(100):
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close(); break
-            except OSError:
-                time.sleep(0.05)
+        wait_for(port)
         results = []
         for h in headers:
-            with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
-                s.sendall(b"GET / HTTP/1.0\r\nHost: x\r\nCookie: " + header_bytes(h) + b"\r\n\r\n")
-                data = b""
-                while True:
-                    chunk = s.recv(65536)
-                    if not chunk: break
-                    data += chunk
-            head, _, body = data.partition(b"\r\n\r\n")
+            head, body = exchange(port, b"GET / HTTP/1.0\r\nHost: x\r\nCookie: " + header_bytes(h) + b"\r\n\r\n")
             if not head.startswith(b"HTTP/1.0 200") and not head.startswith(b"HTTP/1.1 200"):
                 sys.exit("php -S answered %r to %r" % (head[:40], h))
             results.append(json.loads(body))

@@ -4,15 +4,7 @@ require 'json'
 require 'rack'
 require 'rack/utils'
 
-def canon(v)
-  case v
-  when Hash then { '$map' => v.map { |k, x| [canon(k), canon(x)] } }
-  when String
-    s = v.dup.force_encoding('UTF-8')
-    s.valid_encoding? ? s : { '$bytes' => v.unpack1('H*') }
-  else v
-  end
-end
+require_relative '../canon'
 
 $VERBOSE = nil
 cases = JSON.parse($stdin.read)

@@ -17,6 +17,8 @@ Run:   python3 Tests/PekitCoreTests/Fixtures/header-servers/make_header_vectors.
 """
 import json, os, random, socket, subprocess, sys, time
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+from peers import exchange, free_port, wait_for
 
 CASES = [
     [("X-A", "1")], [("X-A", "1"), ("X-A", "2")], [("X-A", "1"), ("x-a", "2")], [("X-A", "1"), ("X_A", "2")],
@@ -40,54 +42,21 @@ rng = random.Random(int(ARGS.get("--seed", 20261207)))
 for _ in range(120):
     CASES.append([(rng.choice(NAMES), rng.choice(VALUES)) for _ in range(rng.randint(1, 5))])
 
-def free_port():
-    s = socket.socket(); s.bind(("127.0.0.1", 0)); port = s.getsockname()[1]; s.close()
-    return port
-
 def ask(port, fields):
     data = b"GET / HTTP/1.1\r\nHost: x\r\n" + b"".join(n.encode("latin-1") + b": " + v.encode("latin-1") + b"\r\n" for n, v in fields)
-    data += b"Connection: close\r\n\r\n"
-    with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
-        s.sendall(data)
-        answer = b""
-        # To the end of the answer (its length, or its last chunk): not every server closes.
-        while True:
-            chunk = s.recv(65536)
-            if not chunk: break
-            answer += chunk
-            head, _, body = answer.partition(b"\r\n\r\n")
-            if not _: continue
-            lower = head.lower()
-            if b"content-length:" in lower:
-                length = int(lower.split(b"content-length:")[1].split(b"\r\n")[0])
-                if len(body) >= length: break
-            elif b"transfer-encoding: chunked" in lower:
-                if body.endswith(b"0\r\n\r\n"): break
-    head, _, body = answer.partition(b"\r\n\r\n")
+    head, body = exchange(port, data + b"Connection: close\r\n\r\n")
     status = head.split(b"\r\n")[0].split(b" ")[1].decode()
     if status != "200":
         return {"$error": "HTTP " + status}
-    if b"transfer-encoding: chunked" in head.lower():
-        out, rest = b"", body
-        while rest:
-            size, _, rest = rest.partition(b"\r\n")
-            n = int(size, 16)
-            if n == 0: break
-            out, rest = out + rest[:n], rest[n + 2:]
-        body = out
     try:
         return json.loads(body.decode("utf-8", "replace"))
     except ValueError:
-        sys.exit("port %d answered %r to %r" % (port, answer[:300], fields))
+        sys.exit("port %d answered %r to %r" % (port, (head + body)[:300], fields))
 
 def serve(cmd, env=None):
     port = free_port()
     process = subprocess.Popen([c.replace("PORT", str(port)) for c in cmd], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
-    for _ in range(400):
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close(); break
-        except OSError:
-            time.sleep(0.05)
+    wait_for(port)
     try:
         return [ask(port, fields) for fields in CASES]
     finally:

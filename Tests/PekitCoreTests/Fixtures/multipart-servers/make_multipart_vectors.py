@@ -21,6 +21,8 @@ import io, json, os, random, socket, subprocess, sys, time, warnings
 warnings.simplefilter("ignore", DeprecationWarning)
 import cgi
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+from peers import exchange, free_port, run, wait_for
 
 def body(parts, boundary="XyZ", eol=b"\r\n", preamble=b"", epilogue=b"", close=True):
     """A multipart body: each part (its header lines, its content) after a delimiter line."""
@@ -145,33 +147,16 @@ for _ in range(200):
         lines.append(b"--XyZ--")
     CASES.append((CT, eol.join(lines) + (eol if rng.random() < 0.8 else b"")))
 
-def run(cmd, items, env=None):
-    out = subprocess.run(cmd, input=json.dumps(items), capture_output=True, text=True, env=env)
-    if out.returncode != 0:
-        sys.exit("%s failed: %s" % (cmd[0], out.stderr))
-    return json.loads(out.stdout)
-
 def php_results(cases):
     """Each body POSTed to a running `php -S`; its answer is $_POST and $_FILES."""
-    sock = socket.socket(); sock.bind(("127.0.0.1", 0)); port = sock.getsockname()[1]; sock.close()
+    port = free_port()
     server = subprocess.Popen(["php", "-S", "127.0.0.1:%d" % port, os.path.join(HERE, "run_php_multipart.php")],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        for _ in range(100):
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close(); break
-            except OSError:
-                time.sleep(0.05)
+        wait_for(port)
         results = []
         for ctype, data in cases:
-            with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
-                s.sendall(b"POST / HTTP/1.0\r\nHost: x\r\nContent-Type: " + ctype.encode() + b"\r\nContent-Length: %d\r\n\r\n" % len(data) + data)
-                answer = b""
-                while True:
-                    chunk = s.recv(65536)
-                    if not chunk: break
-                    answer += chunk
-            head, _, text = answer.partition(b"\r\n\r\n")
+            head, text = exchange(port, b"POST / HTTP/1.0\r\nHost: x\r\nContent-Type: " + ctype.encode() + b"\r\nContent-Length: %d\r\n\r\n" % len(data) + data)
             if b" 200 " not in head.split(b"\r\n")[0]:
                 sys.exit("php -S answered %r" % head[:60])
             results.append(json.loads(text))

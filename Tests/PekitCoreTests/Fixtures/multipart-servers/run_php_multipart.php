@@ -2,16 +2,7 @@
 // The router of `php -S` (PHP 8.2's built-in server): answers each request with $_POST and
 // $_FILES as PHP read them from its multipart/form-data body (each file's tmp_name, a random
 // path, replaced by its content), in the canonical form of make_multipart_vectors.py.
-function canon($v) {
-    if (is_array($v)) {
-        if (array_is_list($v)) return array_map('canon', $v);
-        $pairs = [];
-        foreach ($v as $k => $x) $pairs[] = [canon((string)$k), canon($x)];
-        return ['$map' => $pairs];
-    }
-    if (is_string($v) && !preg_match('//u', $v)) return ['$bytes' => bin2hex($v)];
-    return $v;
-}
+require __DIR__ . '/../canon.php';
 function contents($files, $temporary = false) {
     foreach ($files as $k => $v) {
         $inside = $temporary || $k === 'tmp_name';

@@ -6,21 +6,13 @@ require 'rack'
 require 'rack/multipart'
 require 'rack/mock'
 
-def canon(v)
-  case v
-  when Hash
-    if v.key?(:tempfile)
-      v[:tempfile].rewind
-      return { '$file' => { '$map' => [['filename', canon(v[:filename])], ['type', canon(v[:type])], ['name', canon(v[:name])],
-                                        ['head', canon(v[:head])], ['content', canon(v[:tempfile].read)]] } }
-    end
-    { '$map' => v.map { |k, x| [canon(k.to_s), canon(x)] } }
-  when Array then v.map { |x| canon(x) }
-  when String
-    s = v.dup.force_encoding('UTF-8')
-    s.valid_encoding? ? s : { '$bytes' => v.unpack1('H*') }
-  else v
-  end
+require_relative '../canon'
+
+# A Rack upload hash as {"$file": {filename, type, name, head, content}}.
+FILE = lambda do |v|
+  v[:tempfile].rewind
+  { '$file' => { '$map' => [['filename', canon(v[:filename])], ['type', canon(v[:type])], ['name', canon(v[:name])],
+                              ['head', canon(v[:head])], ['content', canon(v[:tempfile].read)]] } }
 end
 
 $VERBOSE = nil
@@ -29,7 +21,7 @@ out = cases.map do |c|
   body = [c['body_hex']].pack('H*')
   env = Rack::MockRequest.env_for('/', method: 'POST', input: body, 'CONTENT_TYPE' => c['content_type'])
   begin
-    canon(Rack::Multipart.parse_multipart(env))
+    canon(Rack::Multipart.parse_multipart(env), &FILE)
   rescue StandardError => e
     { '$error' => e.class.name, 'message' => e.message }
   end

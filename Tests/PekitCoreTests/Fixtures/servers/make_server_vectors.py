@@ -20,6 +20,8 @@ Run:   python3 Tests/PekitCoreTests/Fixtures/servers/make_server_vectors.py
 import json, os, subprocess, sys, urllib.parse
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.dirname(HERE))
+from peers import run
 from inputs import COMMON
 
 def keys(n, sep="&", fmt="k{i}=v"):
@@ -111,12 +113,6 @@ for o in [{"strict_parsing": True}, {"separator": ";"}, {"encoding": "latin-1"},
     add("python", [random_query() for _ in range(40)], o)
 for o in [{"sep": ";", "eq": ":"}, {"maxKeys": 2}, {"sep": "&&", "eq": "=="}]:
     add("node-querystring", [random_query() for _ in range(60)], o)
-
-def run(cmd, items, env=None):
-    out = subprocess.run(cmd, input=json.dumps(items), capture_output=True, text=True, env=env)
-    if out.returncode != 0:
-        sys.exit("%s failed: %s" % (cmd[0], out.stderr))
-    return json.loads(out.stdout)
 
 def python_model(c):
     o = c["options"]

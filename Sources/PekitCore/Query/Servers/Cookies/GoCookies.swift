@@ -22,11 +22,5 @@ enum GoCookies {
     }
 
     /// `textproto.TrimString`: without leading and trailing space, tab, CR and LF.
-    static func trimmed(_ s: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
-        let space: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D || $0 == 0x0A }
-        var s = s
-        while let first = s.first, space(first) { s = s.dropFirst() }
-        while let last = s.last, space(last) { s = s.dropLast() }
-        return s
-    }
+    static func trimmed(_ s: ArraySlice<UInt8>) -> ArraySlice<UInt8> { GoMultipart.Reader.trim(s) }
 }

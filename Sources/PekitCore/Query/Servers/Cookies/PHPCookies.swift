@@ -19,21 +19,9 @@ extension PHPParser {
             if start == piece.endIndex || start == equals { continue }
             count += 1
             if count > maxInputVars { break }
-            let value = equals.map { Self.rawURLDecode(piece[($0 + 1)...]) } ?? []
+            let value = equals.map { Self.urlDecode(piece[($0 + 1)...], plusAsSpace: false) } ?? []
             register(Array(piece[start..<(equals ?? piece.endIndex)]), value: .string(ByteString(value)), into: result, firstWins: true)
         }
         return result.value
-    }
-
-    /// `php_raw_url_decode`: `%XX` to a byte, anything else (`+` too) as it is.
-    static func rawURLDecode(_ s: ArraySlice<UInt8>) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(s.count)
-        var i = s.startIndex
-        while i < s.endIndex {
-            if s[i] == 0x25, i + 2 < s.endIndex, let hi = hexValue(s[i + 1]), let lo = hexValue(s[i + 2]) { out.append(hi << 4 | lo); i += 3 }
-            else { out.append(s[i]); i += 1 }
-        }
-        return out
     }
 }

@@ -165,21 +165,5 @@ enum PythonCookies {
     }
 
     /// Python's `repr` of a latin-1 string, as its messages quote a name.
-    static func repr(_ s: [UInt8]) -> String {
-        let quote: UInt8 = s.contains(0x27) && !s.contains(0x22) ? 0x22 : 0x27
-        var out = [quote]
-        for b in s {
-            switch b {
-            case 0x5C: out += Array("\\\\".utf8)
-            case 0x09: out += Array("\\t".utf8)
-            case 0x0A: out += Array("\\n".utf8)
-            case 0x0D: out += Array("\\r".utf8)
-            case quote: out += [0x5C, b]
-            case 0x20..<0x7F, 0xA1...0xAC, 0xAE...0xFF: out += CookieServer.latin1ToUTF8([b])
-            default: out += Array("\\x".utf8) + Array(ASCII.hex(b, uppercase: false).utf8)
-            }
-        }
-        out.append(quote)
-        return String(decoding: out, as: UTF8.self)
-    }
+    static func repr(_ s: [UInt8]) -> String { PythonParser.repr(CookieServer.latin1ToUTF8(s)) }
 }

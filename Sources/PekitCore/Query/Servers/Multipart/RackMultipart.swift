@@ -232,19 +232,26 @@ enum RackMultipart {
             defer { i += 1 }
             guard head[i..<(i + word.count)].map(ASCII.lower).elementsEqual(word) else { continue }
             let start = i + word.count
-            let colon = head[start...].firstIndex(of: 0x3A) ?? head.count
-            // `[^:]*` greedy: the last ';' before the colon from which `\s*name=VALUE` matches.
-            var semicolon = colon - 1
-            while semicolon >= start {
-                if head[semicolon] == 0x3B {
-                    var j = semicolon + 1
-                    while j < head.count, isSpace(head[j]) { j += 1 }
-                    if head[j...].map(ASCII.lower).starts(with: Array("name=".utf8)), let end = value(head, at: j + 5) {
-                        return Array(head[(j + 5)..<end])
-                    }
+            if let value = lastParameter("name=", in: head, from: start, to: head[start...].firstIndex(of: 0x3A) ?? head.count) { return value }
+        }
+        return nil
+    }
+
+    /// The VALUE of the last `;\s*NAME` (`NAME` ending in `=`, any case) that starts between
+    /// `from` and `to` and has one: what a greedy `[^:]*;\s*NAME(VALUE)` or `.*;\s*NAME(VALUE)`
+    /// captures.
+    static func lastParameter(_ name: String, in head: [UInt8], from: Int, to: Int) -> [UInt8]? {
+        let word = Array(name.utf8)
+        var semicolon = to - 1
+        while semicolon >= from {
+            if head[semicolon] == 0x3B {
+                var j = semicolon + 1
+                while j < head.count, isSpace(head[j]) { j += 1 }
+                if head[j...].map(ASCII.lower).starts(with: word), let end = value(head, at: j + word.count) {
+                    return Array(head[(j + word.count)..<end])
                 }
-                semicolon -= 1
             }
+            semicolon -= 1
         }
         return nil
     }
@@ -409,18 +416,7 @@ enum RackMultipart {
         while lineStart < head.count {
             defer { lineStart = (head[lineStart...].firstIndex(of: 0x0A) ?? head.count) + 1 }
             guard let after = condisp(head, at: lineStart) else { continue }
-            let lineEnd = head[after...].firstIndex(of: 0x0A) ?? head.count
-            var semicolon = lineEnd - 1
-            while semicolon >= after {
-                if head[semicolon] == 0x3B {
-                    var j = semicolon + 1
-                    while j < head.count, isSpace(head[j]) { j += 1 }
-                    if head[j...].map(ASCII.lower).starts(with: Array("filename=".utf8)), let end = value(head, at: j + 9) {
-                        return Array(head[(j + 9)..<end])
-                    }
-                }
-                semicolon -= 1
-            }
+            if let value = lastParameter("filename=", in: head, from: after, to: head[after...].firstIndex(of: 0x0A) ?? head.count) { return value }
         }
         return nil
     }
