@@ -37,6 +37,9 @@ let package = Package(
             providers: [.apt(["libssl-dev"])]
         ),
         .target(name: "CCryptoShim", dependencies: ["CCrypto"], linkerSettings: [.linkedLibrary("dl")]),
+        // pekit serve --tls: a certificate made on the spot and TLS on its sockets, libssl and
+        // libcrypto loaded on first use.
+        .target(name: "CTLSShim", dependencies: ["CCrypto"], linkerSettings: [.linkedLibrary("dl")]),
         // Digests, HMAC and random bytes over libcrypto.
         .target(name: "PekitCrypto", dependencies: ["PekitCore", "CCryptoShim"]),
         // Loads libcurl on first use; typed wrappers for its variadic setopt/getinfo.
@@ -62,7 +65,7 @@ let package = Package(
         .target(name: "CPercentKernels"),
         .target(name: "PekitCore", dependencies: ["CPercentKernels"]),
         // Sending: PekitCore's requests over libcurl, cookies through the jar, redirects by RFC 9110.
-        .target(name: "PekitHTTP", dependencies: ["PekitCore", "CCurl", "CCurlShim", "CDecodeShim"]),
+        .target(name: "PekitHTTP", dependencies: ["PekitCore", "CCurl", "CCurlShim", "CDecodeShim", "CTLSShim"]),
         // Opt-in bridges to Foundation, so that the libraries themselves need no Foundation: of
         // PekitCore's types (URLRequest, HTTPCookie, URL, Date, LocalizedError), needing PekitCore
         // alone, so it builds wherever PekitCore does (iOS included; PortableCoreTests); of

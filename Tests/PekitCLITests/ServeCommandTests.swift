@@ -196,6 +196,44 @@ final class ServeCommandTests: XCTestCase {
         XCTAssertEqual(Array(try Data(contentsOf: shot).prefix(8)), [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
     }
 
+    /// --tls: HTTPS with a certificate made at start: its PEM written where asked, its
+    /// fingerprint printed as openssl computes it from that file, curl trusting it (for
+    /// 127.0.0.1 and localhost) and getting the readings, the kept request's curl command in
+    /// https; a client that connects and never says hello holds up no other.
+    func testTLSWithACertificateMadeAtStart() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/curl"), FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl") else {
+            return XCTFail("curl and openssl are needed (scripts/test installs them)")
+        }
+        let dir = try makeTemporaryDirectory("serve-tls")
+        let certificate = dir.appendingPathComponent("cert.pem").path
+        let served = try Served(["--tls", certificate])
+        XCTAssertTrue(served.firstLine.hasPrefix("pekit serve: listening on https://127.0.0.1:\(served.port)/"), served.firstLine)
+        let out = try XCTUnwrap(served.process.standardOutput as? Pipe).fileHandleForReading
+        var line: [UInt8] = []
+        while let byte = try out.read(upToCount: 1)?.first, byte != 0x0A { line.append(byte) }
+        let said = String(decoding: line, as: UTF8.self)
+        let openssl = try PekitProcess.run(program: URL(fileURLWithPath: "/usr/bin/openssl"), ["x509", "-in", certificate, "-noout", "-fingerprint", "-sha256"])
+        let fingerprint = try XCTUnwrap(openssl.stdout.split(separator: "=").last).trimmingCharacters(in: .whitespacesAndNewlines)
+        XCTAssertEqual(said, "pekit serve: TLS with a certificate made now for localhost, 127.0.0.1 and ::1, in \(certificate) (curl --cacert \(certificate)); SHA-256 fingerprint \(fingerprint); HTTP/1.1 only")
+        // A client that connects and sends nothing, held open while curl asks.
+        let python = """
+            import socket, subprocess, sys
+            idle = socket.create_connection(("127.0.0.1", \(served.port)))
+            for host in ("127.0.0.1", "localhost"):
+                answer = subprocess.run(["curl", "-s", "--cacert", sys.argv[1], "https://%s:\(served.port)/t?a=1" % host], capture_output=True, text=True, timeout=20)
+                print(answer.returncode, answer.stdout[:60])
+            """
+        let both = try PekitProcess.run(program: URL(fileURLWithPath: "/usr/bin/python3"), ["-c", python, certificate])
+        XCTAssertEqual(both.stdout, """
+            0 {"number":1,"servers":{"qs":{"query":{"a":"1"},"body":null,"
+            0 {"number":2,"servers":{"qs":{"query":{"a":"1"},"body":null,"
+
+            """, both.stderr)
+        let detail = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(try PekitProcess.output(of: "/usr/bin/curl", ["-s", "--cacert", certificate, "https://127.0.0.1:\(served.port)/_pekit/requests/1"]))) as? [String: Any])
+        // The command sends it again over HTTPS (over HTTP/1.1, as it came).
+        XCTAssertEqual((detail["curl"] as? String)?.hasPrefix("curl --http1.1 'https://127.0.0.1:\(served.port)/t?a=1'"), true, "\(detail["curl"] ?? "")")
+    }
+
     /// --match-by mitmproxy held to mitmproxy 11's server replay itself
     /// (Fixtures/mitmproxy-replay/make_replay_vectors.py ran mitmdump on the same recorded session
     /// and request sequences): each request answered from the same recorded entry, or from none,

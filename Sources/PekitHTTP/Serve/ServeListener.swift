@@ -1,3 +1,4 @@
+import CTLSShim
 import PekitCore
 #if canImport(Glibc)
 import Glibc
@@ -32,6 +33,8 @@ package final class ServeListener {
     package var framing = RequestFraming()
     package var maxConnections = 256
     package var idleSeconds = 30.0
+    /// TLS on every connection (`--tls`), or plain HTTP.
+    package var tls: ServeTLS?
     private let listener: Int32
     private var connections: [Connection] = []
 
@@ -43,7 +46,11 @@ package final class ServeListener {
         /// An event stream's reader: written to by `broadcast`, never closed for being idle.
         var subscribed = false
         var broken = false
+        /// Its TLS session (`--tls`), and whether its handshake is over.
+        var session: UnsafeMutableRawPointer?
+        var handshaken = false
         init(fd: Int32, peer: String, now: Double) { self.fd = fd; self.peer = peer; lastActive = now }
+        deinit { pekit_tls_session_free(session) }
     }
 
     /// Binds `host` (an IPv4 or IPv6 address) and `port` (0: any free port).
@@ -101,6 +108,30 @@ package final class ServeListener {
             var closed: Set<Int32> = []
             // The connections polled (one accepted below waits for the next round).
             for (i, connection) in connections.enumerated() where polls[i + 1].revents != 0 {
+                if let session = connection.session {
+                    // The handshake first (a client that never finishes it is closed when idle),
+                    // then every byte the session has (it may hold more than the socket shows).
+                    if !connection.handshaken {
+                        switch pekit_tls_handshake(session) {
+                        case 1: connection.handshaken = true
+                        case 0: continue
+                        default: closed.insert(connection.fd); continue
+                        }
+                    }
+                    var read = 0, ended = false
+                    while true {
+                        let n = buffer.withUnsafeMutableBytes { pekit_tls_read(session, $0.baseAddress, $0.count) }
+                        if n > 0 { connection.buffer += buffer[0..<n]; read += n; continue }
+                        ended = n < 0
+                        break
+                    }
+                    if read > 0 {
+                        connection.lastActive = now
+                        if !serve(connection, handle: handle) { closed.insert(connection.fd); continue }
+                    }
+                    if ended { closed.insert(connection.fd) }
+                    continue
+                }
                 let n = buffer.withUnsafeMutableBytes { recv(connection.fd, $0.baseAddress, $0.count, 0) }
                 if n <= 0 {
                     if n < 0 && (errno == EAGAIN || errno == EINTR) { continue }
@@ -133,7 +164,7 @@ package final class ServeListener {
     /// Writes `bytes` to every event stream's reader (an event: `event: NAME\ndata: …\n\n`).
     package func broadcast(_ bytes: [UInt8]) {
         for connection in connections where connection.subscribed && !connection.broken {
-            if !write(bytes, to: connection.fd) { connection.broken = true }
+            if !write(bytes, to: connection) { connection.broken = true }
         }
     }
 
@@ -146,7 +177,12 @@ package final class ServeListener {
             guard connections.count < maxConnections else { close(fd); continue }
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-            connections.append(Connection(fd: fd, peer: Self.describe(&address), now: now))
+            let connection = Connection(fd: fd, peer: Self.describe(&address), now: now)
+            if let tls {
+                guard let session = pekit_tls_session(tls.context, fd) else { close(fd); continue }
+                connection.session = session
+            }
+            connections.append(connection)
         }
     }
 
@@ -157,25 +193,26 @@ package final class ServeListener {
             case .incomplete(let expectsContinue):
                 if expectsContinue && !connection.sentContinue {
                     connection.sentContinue = true
-                    return write(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8), to: connection.fd)
+                    return write(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8), to: connection)
                 }
                 return true
             case .refused(let status, let reason):
                 _ = write(Self.bytes(of: Answer(status: status, headers: [("Content-Type", "text/plain; charset=utf-8"), ("Connection", "close")],
-                                               body: Array("pekit serve: \(reason)\n".utf8))), to: connection.fd)
+                                               body: Array("pekit serve: \(reason)\n".utf8))), to: connection)
                 return false
             case .request(var request, let consumed):
                 connection.buffer.removeFirst(consumed)
                 connection.sentContinue = false
                 request.peer = connection.peer
+                if connection.session != nil { request.scheme = "https" }
                 let closes = request.header("Connection").map { $0.lowercased().contains("close") } ?? (request.version == "HTTP/1.0")
                 var answer = handle(request)
                 if answer.streams {
                     connection.subscribed = true
-                    return write(Self.bytes(of: answer), to: connection.fd)
+                    return write(Self.bytes(of: answer), to: connection)
                 }
                 if closes { answer.headers.append(("Connection", "close")) }
-                guard write(Self.bytes(of: answer, head: request.method == "HEAD"), to: connection.fd), !closes else { return false }
+                guard write(Self.bytes(of: answer, head: request.method == "HEAD"), to: connection), !closes else { return false }
             }
         }
     }
@@ -209,10 +246,21 @@ package final class ServeListener {
     /// an error from `send`, not a SIGPIPE that would end the server.
     private static let noSignal: Int32 = 0x4000
 
-    /// Writes every byte, waiting up to five seconds at a time for room; false when it cannot.
-    private func write(_ bytes: [UInt8], to fd: Int32) -> Bool {
+    /// Writes every byte (through its TLS session, if it has one), waiting up to five seconds
+    /// at a time for room; false when it cannot.
+    private func write(_ bytes: [UInt8], to connection: Connection) -> Bool {
+        let fd = connection.fd
         var sent = 0
         while sent < bytes.count {
+            if let session = connection.session {
+                let n = bytes[sent...].withUnsafeBytes { pekit_tls_write(session, $0.baseAddress, $0.count) }
+                if n > 0 { sent += n; continue }
+                guard n == 0 else { return false }
+                // TLS may need to read (a renegotiation) as well as write.
+                var room = pollfd(fd: fd, events: Int16(POLLOUT) | Int16(POLLIN), revents: 0)
+                guard poll(&room, 1, 5000) > 0 else { return false }
+                continue
+            }
             let n = bytes[sent...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Self.noSignal) }
             if n > 0 { sent += n; continue }
             guard n < 0, errno == EAGAIN || errno == EINTR else { return false }

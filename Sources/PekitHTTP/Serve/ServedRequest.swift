@@ -9,6 +9,8 @@ package struct ServedRequest: Sendable {
     package var receivedAt = 0.0
     /// The peer's address and port, as `accept` gave them.
     package var peer = ""
+    /// `https` where it came over TLS (`--tls`), else `http`.
+    package var scheme = "http"
     package let method: String
     /// The request target as written on the request line (`/path?query`, or an absolute URL).
     package let target: [UInt8]
@@ -73,7 +75,7 @@ package struct ServedRequest: Sendable {
     package func pekitRequest(authority: String) -> PekitRequest? {
         let target = String(decoding: self.target, as: UTF8.self)
         let url: String
-        if target.hasPrefix("/") { url = "http://" + (header("Host") ?? authority) + target }
+        if target.hasPrefix("/") { url = scheme + "://" + (header("Host") ?? authority) + target }
         else if target.hasPrefix("http://") || target.hasPrefix("https://") { url = target }
         else { return nil }
         var fields = PekitHeaders()

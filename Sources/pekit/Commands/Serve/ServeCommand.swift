@@ -6,7 +6,7 @@ let serveCommand = Command(
     name: "serve",
     summary: "a local HTTP server that records each request exactly and shows how each real server reads it",
     synopsis: """
-    usage: pekit serve [--listen ADDRESS:PORT] [--servers qs,php,rack,python,go,whatwg,node] [--echo] [-v]
+    usage: pekit serve [--listen ADDRESS:PORT] [--servers qs,php,rack,python,go,whatwg,node] [--echo] [--tls CERT.pem] [-v]
            pekit serve --mock FILE.har [--match-by SERVER|bytes|mitmproxy] [--ignore-param NAME]... [--mock-reuse] [...]
 
     Accepts any request, keeps it as it came (every byte, the head and the body), and answers
@@ -39,6 +39,7 @@ let serveCommand = Command(
       curl 'http://127.0.0.1:8080/form?a[b]=1&a[c]=2' -d 'tags[]=x&tags[]=y' -b 'a=1; a=2'
       curl http://127.0.0.1:8080/_pekit/requests/1
       pekit serve --listen 127.0.0.1:0 --servers php,rack -v
+      pekit serve --tls cert.pem; curl --cacert cert.pem https://localhost:8080/x
       pekit serve --mock session.har --match-by php --ignore-param _
 
     exit status: 0 when stopped (Ctrl-C); 1 when the address cannot be listened on; 2 on a
@@ -67,7 +68,12 @@ enum ServeOptions {
         """)
     static let ignoreParam = Option("ignore-param", value: "NAME", "with --mock: leave the parameter NAME out of the comparison (repeat for more)")
     static let mockReuse = Option("mock-reuse", "with --mock: serve a recorded response again each time it matches (by default once)")
-    static let all = [listen, servers, echo, mock, matchBy, ignoreParam, mockReuse, verbose, maxBody, harWithSecrets, .help]
+    static let tls = Option("tls", value: "CERT.pem", """
+        serve HTTPS (HTTP/1.1; no HTTP/2) with a certificate made at start for localhost,
+        127.0.0.1 and ::1 (a new P-256 key, valid 30 days), written to CERT.pem for clients to
+        trust (curl --cacert CERT.pem); its SHA-256 fingerprint is printed
+        """)
+    static let all = [listen, servers, echo, tls, mock, matchBy, ignoreParam, mockReuse, verbose, maxBody, harWithSecrets, .help]
 }
 
 /// The names `--servers` takes: the models' own, and `node` for node-querystring.
@@ -114,14 +120,28 @@ func runServe(_ args: [[UInt8]]) throws -> Int32 {
     do { listener = try ServeListener(host: host, port: port) } catch let failure as ServeListener.Failure {
         throw CommandFailure(message: "pekit serve: \(failure.description)")
     }
+    if let certificate = parsed.value(ServeOptions.tls) {
+        do {
+            let tls = try ServeTLS()
+            try Files.writeAtomically(Array(tls.pem.utf8), to: certificate, mode: 0o644)
+            listener.tls = tls
+        } catch let failure as ServeListener.Failure {
+            throw CommandFailure(message: "pekit serve: \(failure.description)")
+        } catch {
+            throw CommandFailure(message: "pekit serve: --tls: cannot write \(certificate): \(error)")
+        }
+    }
     if let size = parsed.value(ServeOptions.maxBody) {
         guard let bytes = curlByteCount(size) else { throw UsageError(command: "serve", message: "--max-body takes a size (16K, 1M, 2G), not '\(size)'") }
         listener.framing.maxBody = bytes
     }
     let shown = host.contains(":") ? "[\(host)]" : host
-    let base = "http://\(shown):\(listener.port)"
+    let base = "\(listener.tls == nil ? "http" : "https")://\(shown):\(listener.port)"
     recorder.authority = "\(shown):\(listener.port)"
     Output.stdout.line("pekit serve: listening on \(base)/ (in a browser: \(base)/_pekit/; as JSON: \(base)/_pekit/requests; Ctrl-C stops)")
+    if let tls = listener.tls, let certificate = parsed.value(ServeOptions.tls) {
+        Output.stdout.line("pekit serve: TLS with a certificate made now for localhost, 127.0.0.1 and ::1, in \(certificate) (curl --cacert \(certificate)); SHA-256 fingerprint \(tls.fingerprint); HTTP/1.1 only")
+    }
     if !(host.hasPrefix("127.") || host == "::1") {
         Output.stderr.line("pekit serve: warning: \(shown) is reachable from other machines: what they send is recorded and shown")
     }
