@@ -45,6 +45,7 @@ enum ServePages {
     static func detail(_ request: ServedRequest, _ recorder: ServeRecorder) -> [UInt8] {
         var table = "<table class=\"servers\"><thead><tr><th>server</th><th>query</th><th>body</th><th>cookies</th></tr></thead><tbody>\n"
         var first: [String]?
+        var differing: [String] = []
         if case .map(let readings) = recorder.readings(of: request) {
             for entry in readings.entries {
                 guard case .map(let reading) = entry.value else { continue }
@@ -54,6 +55,7 @@ enum ServePages {
                 let baseline = first ?? compared
                 if first == nil { first = baseline }
                 table += "<tr><th>\(escape(entry.key.description))</th>"
+                if compared != baseline { differing.append(entry.key.description) }
                 for (n, cell) in cells.enumerated() {
                     let mark = compared[n] == baseline[n] ? "" : " class=\"differs\" title=\"differs from \(escape(String(describing: readings.entries[0].key)))'s reading\""
                     table += "<td\(mark)><pre>\(escape(cell))</pre></td>"
@@ -62,6 +64,19 @@ enum ServePages {
             }
         }
         table += "</tbody></table>"
+        // Why: each server's rules that this request calls on, for the first server and each
+        // that reads it otherwise.
+        let cookieHeader = Array(request.headers.filter { PekitHeaders.sameName($0.name, "Cookie") }.map(\.value).joined(separator: Array("; ".utf8)))
+        var why = ""
+        for name in (recorder.servers.first.map { [$0.name] } ?? []) + differing {
+            var rules = ReadingRules.query(request.query ?? [], model: name)
+            if request.isForm { rules += ReadingRules.query(request.body, model: name).filter { !rules.contains($0) } }
+            if request.isMultipart { rules += ReadingRules.multipart(model: name) }
+            rules += ReadingRules.cookies(cookieHeader, model: name)
+            guard !rules.isEmpty else { continue }
+            why += "<li><b>\(escape(name))</b>: " + rules.map(escape).joined(separator: "; ") + "</li>\n"
+        }
+        if !why.isEmpty { table += "\n<h3>Why they differ</h3>\n<p class=\"note\">The rules of each server that this request calls on (the first server's, and each that reads it otherwise), with the code they come from.</p>\n<ul class=\"why\">\n\(why)</ul>" }
         // What each server hands its program of the header fields (a table of its own: the names
         // themselves differ, HTTP_X_A against X-A against x-a).
         var fieldsTable = "<table class=\"servers\"><thead><tr><th>server</th><th>header fields, as the program is given them</th></tr></thead><tbody>\n"

@@ -13,7 +13,7 @@ import PekitCrypto
 import PekitHTTP
 import SwiftyJSON
 
-/// The 109 names, each resolved to pekit's type.
+/// The 110 names, each resolved to pekit's type.
 enum PekitNames {
     typealias AWSSigV4Name = AWSSigV4
     typealias AcceptLanguageName = AcceptLanguage
@@ -101,6 +101,7 @@ enum PekitNames {
     typealias QueryTreeSinkName = any QueryTreeSink
     typealias RackParserName = RackParser
     typealias RateLimiterName = RateLimiter
+    typealias ReadingRulesName = ReadingRules
     typealias RedactorName = Redactor
     typealias RequestBodyName = RequestBody
     typealias RequestBuilderName = RequestBuilder
