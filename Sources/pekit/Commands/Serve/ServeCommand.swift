@@ -34,10 +34,15 @@ let serveCommand = Command(
     """,
     sections: { [HelpSection("options:", ServeOptions.all)] },
     epilogue: """
-    examples:
-      pekit serve                                   # http://127.0.0.1:8080/
+    a session: pekit serve -v in one terminal (each request a line, each reading under it);
+    curl, an app and a browser form send to it; http://127.0.0.1:8080/_pekit/ shows them all:
+      pekit serve -v
       curl 'http://127.0.0.1:8080/form?a[b]=1&a[c]=2' -d 'tags[]=x&tags[]=y' -b 'a=1; a=2'
+      python3 -c 'import requests; requests.post("http://127.0.0.1:8080/up", files={"f": b"hi"})'
+      <form method="post" enctype="multipart/form-data" action="http://127.0.0.1:8080/signup">
       curl http://127.0.0.1:8080/_pekit/requests/1
+
+    examples:
       pekit serve --listen 127.0.0.1:0 --servers php,rack -v
       pekit serve --tls cert.pem; curl --cacert cert.pem https://localhost:8080/x
       pekit serve --mock session.har --match-by php --ignore-param _
