@@ -143,7 +143,55 @@ final class LoadCommandTests: XCTestCase {
         XCTAssertEqual(bad.stderr, "pekit load: \(script.path): invalid URL \"42\": expected scheme://host\n")
         try "x = 1".write(to: script, atomically: true, encoding: .utf8)
         let none = try PekitProcess.run(["load", script.path, "-n", "1", "--no-progress"])
-        XCTAssertEqual(none.stderr, "pekit load: \(script.path): no request to send: give request = a URL, a request table or a function returning one\n")
+        XCTAssertEqual(none.stderr, "pekit load: \(script.path): no request to send: give request = a URL, a request table or a function returning one (or scenario = a list of steps)\n")
+    }
+
+    /// A scenario: each virtual user logs in, then sends a request carrying what its login's
+    /// answer said, then starts again; the check finds every second step carrying its user's
+    /// own login (the answer to the step before), and the user's table keeps its count.
+    func testAScenarioSendsEachUsersStepsInTurn() throws {
+        let script = directory.appendingPathComponent("scenario.lua")
+        try """
+            local base = arg[1]
+            local next_user = 0
+            scenario = {
+              function(user, previous)
+                if not user.id then next_user = next_user + 1; user.id = next_user end
+                user.rounds = (user.rounds or 0) + 1
+                assert(previous == nil, "the first step has no answer before it")
+                return { url = base .. "/echo?login=" .. user.id .. "." .. user.rounds, method = "POST", body = "u=" .. user.id }
+              end,
+              function(user, previous)
+                local said = previous:json().target:match("login=([%d.]+)")
+                assert(said == user.id .. "." .. user.rounds, "the answer to this user's own login")
+                return { url = base .. "/echo?items", headers = { ["X-Token"] = said } }
+              end,
+            }
+            function check(r)
+              local echo = r:json()
+              if echo.target == "/echo?items" then
+                for _, h in ipairs(echo.headers) do if h[1] == "X-Token" then return true end end
+                return "no token"
+              end
+              return echo.method == "POST" or "the login is a POST"
+            end
+            """.write(to: script, atomically: true, encoding: .utf8)
+        let r = try PekitProcess.run(["load", script.path, "-c", "3", "-n", "30", "-o", "json", "--no-progress", server.base])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let run = try json(r.stdout)
+        XCTAssertEqual(run["requests"] as? Int, 30)
+        XCTAssertEqual((run["errors"] as? [String: Any])?["total"] as? Int, 0, r.stdout)
+        // The open model: each start of the schedule a new user, its second step as soon as its
+        // first is answered.
+        let open = try PekitProcess.run(["load", script.path, "--rate", "200", "-c", "4", "-n", "20", "-o", "json", "--no-progress", server.base])
+        XCTAssertEqual(open.status, 0, open.stderr)
+        XCTAssertEqual((try json(open.stdout)["errors"] as? [String: Any])?["total"] as? Int, 0, open.stdout)
+        try "request = 'http://x/'; scenario = {}".write(to: script, atomically: true, encoding: .utf8)
+        let both = try PekitProcess.run(["load", script.path, "-n", "1", "--no-progress"])
+        XCTAssertEqual(both.stderr, "pekit load: \(script.path): give request or scenario, not both\n")
+        try "scenario = {}".write(to: script, atomically: true, encoding: .utf8)
+        let empty = try PekitProcess.run(["load", script.path, "-n", "1", "--no-progress"])
+        XCTAssertEqual(empty.stderr, "pekit load: \(script.path): scenario: give at least one step\n")
     }
 
     func testCompareShowsTheEarlierRunBeside() throws {

@@ -21,6 +21,28 @@ public final class LoadRunner {
     /// Why an answer does not count as a success, or nil when it does.
     public typealias Check = (PekitResponse) -> String?
 
+    /// Requests that depend on each other: each virtual user sends `steps` requests one after
+    /// another, each once the one before it was answered (a login, then the calls that use its
+    /// token), and then starts again at the first. In the closed model there are `connections`
+    /// users; in the open model (`rate`) each start of the schedule is a new user going through
+    /// the steps once, its later steps sent as soon as the step before is answered.
+    public struct Scenario {
+        /// How many steps a user goes through.
+        public let steps: Int
+        /// The request of step `index` (from 0) of virtual user `user` (from 0), given the answer
+        /// to the step before it (nil for the first step, or where the step before failed); nil
+        /// to stop that user.
+        public let step: (_ user: Int, _ index: Int, _ previous: PekitResponse?) throws -> (request: PekitRequest, options: SendOptions)?
+
+        /// - Parameters:
+        ///   - steps: how many steps (at least 1).
+        ///   - step: the request of each step, as above.
+        public init(steps: Int, step: @escaping (_ user: Int, _ index: Int, _ previous: PekitResponse?) throws -> (request: PekitRequest, options: SendOptions)?) {
+            self.steps = steps
+            self.step = step
+        }
+    }
+
     /// Where a run is, for a progress line (about five times a second).
     public struct Progress: Sendable {
         /// Seconds since the run started (the warm-up included).
@@ -43,6 +65,8 @@ public final class LoadRunner {
     let naming: HTTPError.Naming
     /// The one request of a run that sends nothing else (`init(plan:request:options:)`).
     private let constant: (request: PekitRequest, options: SendOptions)?
+    /// The scenario of a run of dependent steps (`init(plan:scenario:)`).
+    private let scenario: Scenario?
     /// Whether a constant request may take `LoadConnections` when it qualifies (tests compare
     /// the two paths by turning it off).
     var usesFastPath = true
@@ -59,6 +83,18 @@ public final class LoadRunner {
         self.check = check
         self.naming = naming
         constant = nil
+        scenario = nil
+    }
+
+    /// A run of `scenario`'s steps, by virtual users (`Scenario`).
+    /// - Parameters: as `init(plan:source:check:naming:)`; `scenario`: the steps.
+    public init(plan: LoadPlan, scenario: Scenario, check: Check? = nil, naming: HTTPError.Naming = .swift) {
+        self.plan = plan
+        source = { _ in nil }
+        self.check = check
+        self.naming = naming
+        constant = nil
+        self.scenario = scenario
     }
 
     /// A run that sends `request` with `options` again and again. Without a check, where the
@@ -71,12 +107,15 @@ public final class LoadRunner {
         self.check = check
         self.naming = naming
         constant = (request, options)
+        scenario = nil
     }
 
     /// A request in flight: when it started and when the schedule meant it to.
     private final class Flight {
         let started: Double, intended: Double, measured: Bool
         var over = false
+        /// The virtual user and step of a scenario's request (-1: none).
+        var user = -1, index = 0
         init(started: Double, intended: Double, measured: Bool) { self.started = started; self.intended = intended; self.measured = measured }
     }
 
@@ -128,9 +167,27 @@ public final class LoadRunner {
             intervalSecond = next
         }
 
+        // A scenario's users whose next step can go: the user, the step, the answer before it.
+        var ready: [(user: Int, index: Int, previous: PekitResponse?)] = []
+        var users = 0, stoppedUsers = 0
+        if let scenario, interval == nil {
+            users = plan.connections
+            ready = (0..<users).map { ($0, 0, nil) }
+            if scenario.steps < 1 { ready = [] }
+        }
+
         func record(_ flight: Flight, _ outcome: Ending) {
             flight.over = true
             guard !flag.raised else { return }
+            if let scenario, flight.user >= 0 {
+                var previous: PekitResponse?
+                if case .answered(_, _, _, let response) = outcome { previous = response }
+                if flight.index + 1 < scenario.steps {
+                    ready.append((flight.user, flight.index + 1, previous))
+                } else if interval == nil {
+                    ready.append((flight.user, 0, nil))
+                }
+            }
             guard flight.measured else { result.warmupRequests += 1; return }
             // The answer was there when the wait ended: the completions handled before this one
             // in the same step (a hundred answers at once) are not its latency.
@@ -181,7 +238,45 @@ public final class LoadRunner {
             return flight
         }
 
+        /// Sends one request on the general path.
+        func send(_ request: PekitRequest, _ given: SendOptions, _ flight: Flight) {
+            var options = given
+            if options.timeoutSeconds == nil { options.timeoutSeconds = plan.timeout }
+            options.isCancelled = cancelled
+            engine.add(request, options: options) { outcome in
+                switch outcome {
+                case .success(let response):
+                    record(flight, .answered(status: response.status, bodyLength: response.bodyLength, timing: response.timing, response: response))
+                case .failure(let error): record(flight, .failed(error))
+                }
+            }
+        }
+
+        /// A scenario's step for a user: false when the user stopped (its step gave nil).
+        func launchStep(_ scenario: Scenario, _ next: (user: Int, index: Int, previous: PekitResponse?), intended: Double) throws -> Bool {
+            guard let (request, options) = try scenario.step(next.user, next.index, next.previous) else {
+                stoppedUsers += 1
+                return false
+            }
+            let flight = takeOff(intended)
+            flight.user = next.user
+            flight.index = next.index
+            send(request, options, flight)
+            return true
+        }
+
         func launch(intended: Double) throws {
+            if let scenario {
+                if interval != nil {
+                    // The open model: each start of the schedule is a new user's first step.
+                    users += 1
+                    _ = try launchStep(scenario, (users - 1, 0, nil), intended: intended)
+                } else if !ready.isEmpty {
+                    _ = try launchStep(scenario, ready.removeFirst(), intended: intended)
+                }
+                if interval == nil && stoppedUsers >= users { sourceDone = true }
+                return
+            }
             if let fast {
                 let flight = takeOff(intended)
                 fast.start { outcome in
@@ -196,17 +291,7 @@ public final class LoadRunner {
                 sourceDone = true
                 return
             }
-            var options = given
-            if options.timeoutSeconds == nil { options.timeoutSeconds = plan.timeout }
-            options.isCancelled = cancelled
-            let flight = takeOff(intended)
-            engine.add(request, options: options) { outcome in
-                switch outcome {
-                case .success(let response):
-                    record(flight, .answered(status: response.status, bodyLength: response.bodyLength, timing: response.timing, response: response))
-                case .failure(let error): record(flight, .failed(error))
-                }
-            }
+            send(request, given, takeOff(intended))
         }
 
         func report(_ now: Double) {
@@ -235,12 +320,17 @@ public final class LoadRunner {
             if !allSent {
                 do {
                     if let interval {
+                        // A scenario's later steps go as soon as they can, off the schedule.
+                        while let scenario, !ready.isEmpty, flights.count < plan.connections, plan.requests.map({ measuredLaunched < $0 }) ?? true {
+                            _ = try launchStep(scenario, ready.removeFirst(), intended: now)
+                        }
                         while flights.count < plan.connections, nextIntended <= now, !sourceDone, plan.requests.map({ measuredLaunched < $0 }) ?? true {
                             try launch(intended: nextIntended)
                             nextIntended += interval
                         }
                     } else {
                         while flights.count < plan.connections, !sourceDone, plan.requests.map({ measuredLaunched < $0 }) ?? true {
+                            if scenario != nil && ready.isEmpty { break }
                             try launch(intended: now)
                         }
                     }

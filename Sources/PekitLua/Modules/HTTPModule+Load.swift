@@ -9,16 +9,31 @@ import PekitHTTP
 ///
 /// `request` is what `pekit.http.all` takes as an item (a URL, a built request, or a table of
 /// request fields and send options), sent again and again, or a function of the request's
-/// number (from 1) returning one (nil ends the run). `check(response)` counts an answer as an
-/// error when it returns false or a message, or raises one; without it, a status of 400 or
-/// more is the error.
+/// number (from 1) returning one (nil ends the run). `scenario`, instead of `request`, is a list
+/// of steps each virtual user sends in turn, each once the one before was answered: an item as
+/// above, or a function `(user, previous)` of the user's own table (kept across its steps and
+/// rounds: a token a login returned) and the answer to the step before (nil for the first)
+/// returning one (nil stops that user). `check(response)` counts an answer as an error when it
+/// returns false or a message, or raises one; without it, a status of 400 or more is the error.
 extension HTTPModule {
-    static let loadFields = ["request", "check", "connections", "rate", "duration", "requests", "warmup", "timeout"]
+    static let loadFields = ["request", "scenario", "check", "connections", "rate", "duration", "requests", "warmup", "timeout"]
 
-    /// The runner of the request and check at stack indexes `request` and `check` (0: none).
-    static func loadRunner(plan: LoadPlan, request: Int32, check: Int32, in runtime: LuaRuntime, naming: HTTPError.Naming = .lua) throws -> LoadRunner {
+    /// A scenario's step: one request, or a function that makes it.
+    private enum Step {
+        case fixed(PekitRequest, SendOptions)
+        case function(LuaCallback)
+    }
+
+    /// The runner of the request (or scenario) and check at stack indexes `request`, `scenario`
+    /// and `check` (0: none).
+    static func loadRunner(plan: LoadPlan, request: Int32, check: Int32, scenario: Int32 = 0, in runtime: LuaRuntime, naming: HTTPError.Naming = .lua) throws -> LoadRunner {
         let stack = runtime.stack
         let call = LuaCall(stack: stack, name: "pekit.http.load", runtime: runtime, count: 0)
+        let verdict = try checkFunction(check, in: runtime)
+        if scenario != 0, !stack.isNoneOrNil(scenario) {
+            guard request == 0 || stack.isNoneOrNil(request) else { throw LuaArgumentError("give request or scenario, not both") }
+            return LoadRunner(plan: plan, scenario: try loadScenario(at: scenario, plan: plan, call), check: verdict, naming: naming)
+        }
         var source: LoadRunner.Source
         var constant: (PekitRequest, SendOptions)?
         switch stack.type(request) {
@@ -33,13 +48,64 @@ extension HTTPModule {
                 }
             }
         case LUA_TNIL, LUA_TNONE:
-            throw LuaArgumentError("no request to send: give request = a URL, a request table or a function returning one")
+            throw LuaArgumentError("no request to send: give request = a URL, a request table or a function returning one (or scenario = a list of steps)")
         default:
             // One request sent again and again: the runner may take its fast path for it.
             let (built, options) = try batchItem(at: request, call, argument: 1, base: SendOptions())
             constant = (built, prepared(options, for: built, in: runtime))
             source = { _ in nil }
         }
+        if let (request, options) = constant { return LoadRunner(plan: plan, request: request, options: options, check: verdict, naming: naming) }
+        return LoadRunner(plan: plan, source: source, check: verdict, naming: naming)
+    }
+
+    /// The scenario at stack index `index`: its steps, each user's table made on its first step
+    /// (in the open model let go after its last, so that a long run does not keep them all).
+    private static func loadScenario(at index: Int32, plan: LoadPlan, _ call: LuaCall) throws -> LoadRunner.Scenario {
+        let stack = call.stack, runtime = call.runtime
+        guard stack.type(index) == LUA_TTABLE else { throw LuaArgumentError("scenario: a list of steps expected (requests or functions), got \(stack.typeName(index))") }
+        let count = Int(lua_rawlen(stack.L, index))
+        guard count >= 1 else { throw LuaArgumentError("scenario: give at least one step") }
+        var steps: [Step] = []
+        for n in 1...count {
+            _ = stack.rawGetIndex(index, Int64(n))
+            if stack.type(-1) == LUA_TFUNCTION {
+                steps.append(.function(LuaCallback(runtime: runtime, origin: "scenario step \(n)")))
+            } else {
+                let (request, options) = try batchItem(at: stack.top, call, argument: 1, base: SendOptions())
+                steps.append(.fixed(request, prepared(options, for: request, in: runtime)))
+                stack.pop(1)
+            }
+        }
+        var tables: [Int: Int32] = [:]
+        return LoadRunner.Scenario(steps: count) { user, index, previous in
+            switch steps[index] {
+            case .fixed(let request, let options): return (request, options)
+            case .function(let function):
+                if tables[user] == nil {
+                    runtime.stack.newTable()
+                    tables[user] = runtime.reference()
+                }
+                let made: (request: PekitRequest, options: SendOptions)? = try function.invoke(results: 1, push: { runtime in
+                    runtime.pushReference(tables[user] ?? 0)
+                    if let previous { push(response: previous, in: runtime) } else { runtime.stack.pushNil() }
+                    return 2
+                }) { runtime, first in
+                    if runtime.stack.isNoneOrNil(first) { return nil }
+                    let (request, options) = try batchItem(at: first, call, argument: 1, base: SendOptions())
+                    return (request, prepared(options, for: request, in: runtime))
+                }
+                // In the open model a user goes through the steps once: its table is let go after
+                // its last step, or when it stops.
+                if plan.rate != nil, index == count - 1 || made == nil, let ref = tables.removeValue(forKey: user) { runtime.releaseReference(ref) }
+                return made
+            }
+        }
+    }
+
+    /// The check function at stack index `check` (0 or nil: none).
+    private static func checkFunction(_ check: Int32, in runtime: LuaRuntime) throws -> LoadRunner.Check? {
+        let stack = runtime.stack
         var verdict: LoadRunner.Check?
         if check != 0, stack.type(check) != LUA_TNIL {
             guard stack.type(check) == LUA_TFUNCTION else { throw LuaArgumentError("check: a function(response) expected, got \(stack.typeName(check))") }
@@ -59,8 +125,7 @@ extension HTTPModule {
                 }
             }
         }
-        if let (request, options) = constant { return LoadRunner(plan: plan, request: request, options: options, check: verdict, naming: naming) }
-        return LoadRunner(plan: plan, source: source, check: verdict, naming: naming)
+        return verdict
     }
 
     /// The runner of what a load script left as its globals `request` and `check`
@@ -74,8 +139,10 @@ extension HTTPModule {
         let globals = stack.top
         _ = stack.rawGet(globals, "request")
         let request = stack.top
+        _ = stack.rawGet(globals, "scenario")
+        let scenario = stack.top
         _ = stack.rawGet(globals, "check")
-        return try loadRunner(plan: plan, request: request, check: stack.top, in: runtime, naming: naming)
+        return try loadRunner(plan: plan, request: request, check: stack.top, scenario: scenario, in: runtime, naming: naming)
     }
 
     static func installLoadFunction(into http: Int32, in runtime: LuaRuntime) {
@@ -94,8 +161,10 @@ extension HTTPModule {
             let stack = call.stack
             _ = stack.rawGet(1, "request")
             let request = stack.top
+            _ = stack.rawGet(1, "scenario")
+            let scenario = stack.top
             _ = stack.rawGet(1, "check")
-            let runner = try loadRunner(plan: plan, request: request, check: stack.top, in: call.runtime)
+            let runner = try loadRunner(plan: plan, request: request, check: stack.top, scenario: scenario, in: call.runtime)
             let result: LoadResult
             do { result = try runner.run(stop: { pekit_interrupt_pending() != 0 }) } catch let invalid as LoadPlan.Invalid {
                 throw call.badArgument(1, invalid.description)

@@ -19,8 +19,11 @@ let loadCommand = Command(
     schedule meant the request to start: the "corrected" row, which counts the time a stalled
     server made users wait (coordinated omission).
     A script sets the global `request` (a URL, a table of request fields as pekit.http.get takes
-    them, or a function(n) returning one; nil ends the run) and may set `check(response)` (false,
-    a message or an error counts the answer as an error; without it, a status of 400 or more is).
+    them, or a function(n) returning one; nil ends the run) or `scenario` (a list of steps each
+    virtual user sends in turn, each once the one before was answered: a request, or a
+    function(user, previous) of the user's own table and the answer before), and may set
+    `check(response)` (false, a message or an error counts the answer as an error; without it,
+    a status of 400 or more is).
     """,
     sections: { [HelpSection("options:", LoadOptions.all)] },
     epilogue: """
