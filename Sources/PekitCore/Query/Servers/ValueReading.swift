@@ -74,26 +74,19 @@ extension QueryServer.Model {
                                     notes: notes + ["Go drops a pair where a '%' starts no escape, and returns an error"])
             }
         case "rack":
-            // Rack reads the pairs in order and raises at the first that has a '%' starting no
-            // escape, or a name that decodes to bytes that are not UTF-8 (it is matched by a
-            // regular expression, which raises on them): this pair's value, or another pair.
-            let pairs = [raw] + encoded[raw.endIndex...].split(whereSeparator: { $0 == 0x26 || $0 == 0x3B })
-            for (n, pair) in pairs.enumerated() {
-                if (n == 0 ? bad : badEscape(in: pair)) != nil {
-                    return ValueReading(outcome: .refused("invalid %-encoding"),
-                                        notes: notes + ["Rack raises where a '%' starts no escape\(n == 0 ? "" : " in any pair"): the whole query is refused"])
-                }
-                if n > 0, !UTF8Validation.isValid(Self.formDecoded(pair.prefix { $0 != 0x3D })) {
-                    return ValueReading(outcome: .refused("invalid byte sequence in UTF-8"),
-                                        notes: notes + ["Rack raises where a pair's name is not UTF-8: the whole query is refused"])
-                }
+            // Rack reads the pairs in order and raises at the first it cannot read: this pair
+            // where its value has a '%' starting no escape; else the first of the others that
+            // has one, or a name that is not UTF-8, or clashes with an earlier one (`b]=1` then
+            // `b]x`: a string where it wants a hash). The others are read by the model itself.
+            if bad != nil {
+                return ValueReading(outcome: .refused("invalid %-encoding"),
+                                    notes: notes + ["Rack raises where a '%' starts no escape: the whole query is refused"])
             }
-            // The other pairs may clash among themselves (`b]=1` then `b][x]=2`: a string where
-            // Rack wants a hash), and Rack raises for the whole query.
             if raw.endIndex < encoded.endIndex, case let rest = ByteString(Array(encoded[(raw.endIndex + 1)...])) {
                 do { _ = try defaults.read(rest) } catch let error as QueryServerError {
-                    return ValueReading(outcome: .refused(error.message),
-                                        notes: notes + ["Rack raises on the other pairs (\(error.message)): the whole query is refused"])
+                    let words = ["invalid %-encoding", "invalid byte sequence in UTF-8"].first { error.message.contains($0) } ?? error.message
+                    return ValueReading(outcome: .refused(words),
+                                        notes: notes + ["Rack raises on another pair of the query (a '%' starting no escape, a name that is not UTF-8, or one that clashes with an earlier): the whole query is refused"])
                 } catch {}
             }
         default: break
