@@ -6,9 +6,12 @@ import XCTest
 /// new seed, has the fixtures' own generators (Fixtures/*/make_*_vectors.py) make their random
 /// inputs from it and run PHP (`php -S`, `php`), Rack (and WEBrick), node's qs, `cookie` and
 /// `http`, Python and Go on them here, then compares every model with what its server read. A
-/// failure names the seed: `python3 Tests/PekitCoreTests/Fixtures/servers/make_server_vectors.py
-/// --seed N --out FILE` makes the same inputs again.
+/// failure names the seed: `PEKIT_LIVE_SEED=N swift test --filter LiveServerDifferentialTests`
+/// runs the same inputs again (`make_*_vectors.py --seed N --out FILE` writes them).
 final class LiveServerDifferentialTests: XCTestCase {
+    /// A new seed each run, or PEKIT_LIVE_SEED's.
+    static var seed: Int { ProcessInfo.processInfo.environment["PEKIT_LIVE_SEED"].flatMap { Int($0) } ?? Int.random(in: 1...1_000_000_000) }
+
     /// Runs `script` with `seed`, its vectors written to a temporary file; the file.
     func vectors(_ script: String, seed: Int) throws -> URL {
         for program in ["php", "ruby", "go", "node"] where !FileManager.default.isExecutableFile(atPath: "/usr/bin/" + program) {
@@ -33,28 +36,28 @@ final class LiveServerDifferentialTests: XCTestCase {
     }
 
     func testQueriesReadAsTheRealServersReadThem() throws {
-        let seed = Int.random(in: 1...1_000_000_000)
+        let seed = Self.seed
         let (count, _, failures) = try QueryServerPeerTests.compare(url: vectors("servers/make_server_vectors.py", seed: seed))
         XCTAssertGreaterThan(count, 5000)
         XCTAssert(failures.isEmpty, "seed \(seed): \(failures.count) of \(count) differ:\n" + failures.prefix(20).joined(separator: "\n"))
     }
 
     func testCookieHeadersReadAsTheRealServersReadThem() throws {
-        let seed = Int.random(in: 1...1_000_000_000)
+        let seed = Self.seed
         let (count, failures) = try CookieServerPeerTests.compare(url: vectors("cookie-servers/make_cookie_vectors.py", seed: seed))
         XCTAssertGreaterThan(count, 1500)
         XCTAssert(failures.isEmpty, "seed \(seed): \(failures.count) differ:\n" + failures.prefix(20).joined(separator: "\n"))
     }
 
     func testMultipartBodiesReadAsTheRealServersReadThem() throws {
-        let seed = Int.random(in: 1...1_000_000_000)
+        let seed = Self.seed
         let (count, failures) = try MultipartServerPeerTests.compare(url: vectors("multipart-servers/make_multipart_vectors.py", seed: seed))
         XCTAssertGreaterThan(count, 400)
         XCTAssert(failures.isEmpty, "seed \(seed): \(failures.count) differ:\n" + failures.prefix(20).joined(separator: "\n"))
     }
 
     func testHeaderFieldsGivenAsTheRealServersGiveThem() throws {
-        let seed = Int.random(in: 1...1_000_000_000)
+        let seed = Self.seed
         let (count, failures) = try HeaderServerPeerTests.compare(url: vectors("header-servers/make_header_vectors.py", seed: seed))
         XCTAssertGreaterThan(count, 150)
         XCTAssert(failures.isEmpty, "seed \(seed): \(failures.count) differ:\n" + failures.prefix(20).joined(separator: "\n"))

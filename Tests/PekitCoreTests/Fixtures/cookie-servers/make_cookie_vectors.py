@@ -42,7 +42,7 @@ HEADERS = [
     # characters past the token set, and bytes past ASCII
     "a=1@2", "a=(1)", "a=1/2", "a=1?2", "a=1{2}", "a=<1>", "a=1:2", "a=[1]", "a@b=1", "a(b)=1", "a/b=1", "a?b=1",
     "a{b}=1", "a:b=1", "a=\x7f", "a\x7f=1", "a=\x01", "a=\xe9", "\xe9=1", "a=\xe5\xb0\x8f", "a=1;\xe9; b=2",
-    "\xa0a=1\xa0", "a=\xa0", "a=\x85", "a=1\x0b; b=2",
+    "\xa0a=1\xa0", "a=\xa0", "a=\x85", "a=1\x0b; b=2", "b=1; 2=x; 1=y; 01=w; a=z",
     # nesting and limits
     "a[b]=1; a[b]=2", "a=1; a[b]=2", "a[b]=1; a=2", "a[=1; a[=2", "a.b=1; a_b=2", "; ".join("k%d=v" % i for i in range(1001)),
     "; ".join("k%d=v" % i for i in range(999)) + "; ;; a=1; b=2",

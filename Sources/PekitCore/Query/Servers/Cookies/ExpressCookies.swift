@@ -4,11 +4,11 @@
 /// JavaScript's `trim`: tab to CR, space, and latin-1's no-break space), a value starting with
 /// `"` losing its first and last characters, then `decodeURIComponent`d where it has a `%` (kept
 /// as it is where that throws). The first cookie of a name wins, and a name an object already
-/// has (`constructor`, `toString`, `__proto__`…, from `Object.prototype`) is never set.
+/// has (`constructor`, `toString`, `__proto__`…, from `Object.prototype`) is never set. The
+/// result is a JavaScript object: names that are array indices (`1`) come first, ascending.
 enum ExpressCookies {
     static func parse(_ header: [UInt8]) -> PekitValue {
-        var entries: [PekitMap.Entry] = []
-        var seen = Set<ByteString>()
+        var object = JSKeyOrder<PekitValue>()
         var index = 0
         while index < header.count {
             guard let equals = header[index...].firstIndex(of: 0x3D) else { break }
@@ -19,17 +19,16 @@ enum ExpressCookies {
                 continue
             }
             let name = ByteString(CookieServer.latin1ToUTF8(trimmed(header[index..<equals])))
-            if !seen.contains(name) && !QSParser.prototypeNames.contains(name) {
+            if object[name] == nil && !QSParser.prototypeNames.contains(name) {
                 var value = trimmed(header[(equals + 1)..<end])
                 if value.first == 0x22 { value = value.count < 2 ? [] : value.dropFirst().dropLast() }
                 let text = CookieServer.latin1ToUTF8(value)
                 let decoded = text.contains(0x25) ? (try? JSURIDecoding.decodeURIComponent(text)) ?? text : text
-                seen.insert(name)
-                entries.append(.init(key: name, value: .string(ByteString(decoded))))
+                object[name] = .string(ByteString(decoded))
             }
             index = end + 1
         }
-        return .map(PekitMap(ordered: entries))
+        return .map(PekitMap(ordered: object.keys.map { .init(key: $0, value: object[$0] ?? .null) }))
     }
 
     /// JavaScript's `trim` on latin-1 text: tab, LF, VT, FF, CR, space and U+00A0 at either end.
