@@ -46,7 +46,9 @@ enum ServePages {
         var table = "<table class=\"servers\"><thead><tr><th>server</th><th>query</th><th>body</th><th>cookies</th></tr></thead><tbody>\n"
         var first: [String]?
         var differing: [String] = []
-        if case .map(let readings) = recorder.readings(of: request) {
+        // Every server's readings, once: the table below and the header fields' table share them.
+        let all = recorder.readings(of: request, headers: true)
+        if case .map(let readings) = all {
             for entry in readings.entries {
                 guard case .map(let reading) = entry.value else { continue }
                 let cells = ["query", "body", "cookies"].map { json(reading[ByteString($0)]) }
@@ -80,7 +82,7 @@ enum ServePages {
         // What each server hands its program of the header fields (a table of its own: the names
         // themselves differ, HTTP_X_A against X-A against x-a).
         var fieldsTable = "<table class=\"servers\"><thead><tr><th>server</th><th>header fields, as the program is given them</th></tr></thead><tbody>\n"
-        if case .map(let readings) = recorder.readings(of: request, headers: true) {
+        if case .map(let readings) = all {
             for entry in readings.entries {
                 guard case .map(let reading) = entry.value, let fields = reading["headers"], fields != .null else { continue }
                 fieldsTable += "<tr><th>\(escape(entry.key.description))</th><td><pre>\(escape(json(fields)))</pre></td></tr>\n"

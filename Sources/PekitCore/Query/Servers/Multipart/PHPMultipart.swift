@@ -111,7 +111,7 @@ enum PHPMultipart {
                 if lower == Array("name".utf8) { name = getwordConf(value) } else if lower == Array("filename".utf8) { filename = getwordConf(value) }
             }
             if filename == nil, let name {
-                let value = reader.readBody()
+                let value = reader.readFile()
                 count += 1
                 if count <= parser.maxInputVars { parser.register(name, value: .string(ByteString(value.data)), into: post) }
                 if name.map(ASCII.lower) == Array("max_file_size".utf8) { maxFileSize = strtoll(value.data) }
@@ -238,7 +238,7 @@ enum PHPMultipart {
             return headers
         }
 
-        /// The data to the next `\n--boundary` (or a beginning of one at the end of the body), a
+        /// The data to the next `\n--boundary` (a file's, and a field's as `multipart_buffer_read_body` reads it) (or a beginning of one at the end of the body), a
         /// CR before it dropped (and left to be read), and whether a whole one was found.
         mutating func readFile() -> (data: [UInt8], ended: Bool) {
             let needle = [0x0A] + boundary
@@ -258,8 +258,5 @@ enum PHPMultipart {
             defer { position = end }
             return (Array(body[position..<end]), ended)
         }
-
-        /// `multipart_buffer_read_body`: a field's value.
-        mutating func readBody() -> (data: [UInt8], ended: Bool) { readFile() }
     }
 }

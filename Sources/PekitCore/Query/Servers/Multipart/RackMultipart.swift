@@ -102,7 +102,7 @@ enum RackMultipart {
         }
         while true {
             // MIME_HEAD: up to the first CRLF CRLF.
-            guard let blank = firstIndex(of: [0x0D, 0x0A, 0x0D, 0x0A], in: body, from: pos) else {
+            guard let blank = GoMultipart.Reader.firstIndex(of: [0x0D, 0x0A, 0x0D, 0x0A], in: body[pos...]) else {
                 if body.count - pos > 64 * 1024 { throw error("EOFError", "multipart mime part header too large") }
                 throw eof
             }
@@ -142,15 +142,6 @@ enum RackMultipart {
             _ = try parser.normalize(params, name: part.name[...], value: value, depth: parser.paramDepthLimit)
         }
         return params.value
-    }
-
-    static func firstIndex(of needle: [UInt8], in hay: [UInt8], from start: Int) -> Int? {
-        var i = start
-        while i + needle.count <= hay.count {
-            if hay[i] == needle[0], hay[i...].starts(with: needle) { return i }
-            i += 1
-        }
-        return nil
     }
 
     /// Where `/(?:\r\n)?--boundary(?:\r\n|--)/` first matches from `from`: its start and end.
