@@ -71,6 +71,40 @@ final class LoadFastPathTests: XCTestCase {
         try assertSame("http://127.0.0.1:\(port)/", requests: 6, messages: false)
     }
 
+    /// A source giving a request each time (a script's function): those that qualify and go
+    /// where the first went take the fast path with their own heads, the others the general
+    /// path, in the same run; the counts are those of the general path alone.
+    func testASourcesRequestsTakeTheFastPathWhereTheyQualify() throws {
+        let server = try TestServer.shared()
+        for mixed in [false, true] {
+            var runs: [LoadResult] = []
+            for fast in [false, true] {
+                var options = SendOptions()
+                options.followRedirects = false
+                // Each request its own body length, so that a head sent for another shows in the bytes.
+                let source: LoadRunner.Source = { n in
+                    let host = mixed && n % 3 == 0 ? "localhost" : "127.0.0.1"
+                    let url = "http://\(host):\(server.httpPort)/bytes/\(n % 7 * 100)"
+                    return (try RequestBuilder(url: url).build(), options)
+                }
+                let runner = LoadRunner(plan: LoadPlan(connections: 4, duration: nil, requests: 60, timeout: 5), source: source)
+                runner.usesFastPath = fast
+                runs.append(try runner.run())
+                if fast {
+                    XCTAssertEqual(runner.fastPathRequests, mixed ? 40 : 60, "mixed: \(mixed)")
+                } else {
+                    XCTAssertEqual(runner.fastPathRequests, 0)
+                }
+            }
+            XCTAssertEqual(runs[1].requests, runs[0].requests)
+            XCTAssertEqual(runs[1].statuses, runs[0].statuses)
+            XCTAssertEqual(runs[1].errors, runs[0].errors)
+            // Requests 0…59: n % 7 * 100 bytes each.
+            XCTAssertEqual(runs[0].bytesReceived, Int64((0..<60).reduce(0) { $0 + $1 % 7 * 100 }))
+            XCTAssertEqual(runs[1].bytesReceived, runs[0].bytesReceived)
+        }
+    }
+
     /// Where the general path would do more than send and read, the fast path is not taken.
     func testTheFastPathIsTakenOnlyWhereTheGeneralPathWouldDoNothingMore() throws {
         let request = try RequestBuilder(url: "http://127.0.0.1:9/").build()
@@ -87,6 +121,17 @@ final class LoadFastPathTests: XCTestCase {
             ("a sink", { $0.sink = .custom { _ in } }),
         ]
         changes.append(("a body limit", { $0.maxBody = 10 }))
+        changes.append(("cookies explained", { $0.explainsCookies = true }))
+        // Notices are about a jar's cookies, and a digest hash answers only a challenge: neither
+        // does anything here, and neither keeps a request off the fast path.
+        var quiet = bare
+        quiet.notice = { _ in }
+        quiet.authHash = { _, bytes in bytes }
+        XCTAssertNotNil(LoadConnections.route(for: request, options: quiet))
+        var digest = RequestBuilder(url: "http://127.0.0.1:9/")
+        digest.basicAuth = ("u", "p")
+        quiet.authScheme = .digest
+        XCTAssertNil(LoadConnections.route(for: try digest.build(), options: quiet), "a challenge to answer")
         for (what, change) in changes {
             var options = bare
             change(&options)

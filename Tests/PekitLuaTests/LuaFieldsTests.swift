@@ -73,4 +73,40 @@ final class LuaFieldsTests: XCTestCase {
         XCTAssertEqual(lua.eval(#"pekit.http.send({ url = "http://h/" }, { cacert = {} })"#),
                        #"error: stdin:1: pekit.http.send: bad argument #2 (field "cacert": expected a string, got a table)"#)
     }
+
+    /// The rows are found by name (`HTTPModule.sendFieldRows`): each name once.
+    func testSendOptionNamesAreDistinct() {
+        let names = SendOptions.fields.map(\.name)
+        XCTAssertEqual(Set(names).count, names.count)
+        XCTAssertEqual(HTTPModule.sendFieldRows.count, names.count)
+    }
+
+    /// A plain table of header names to strings is read straight (`plainHeaderMap`, a load
+    /// script's requests); held to the general reading, which a table with a metatable takes, on
+    /// random tables: names alike but for case, bytes that are not UTF-8, long values, values that
+    /// are not strings (which the general reading takes in both).
+    func testAPlainHeaderTableReadsAsTheGeneralReadingDoes() throws {
+        let lua = LuaREPL(runtime: try makeRuntime())
+        let script = #"""
+        local names = { "X-A", "x-a", "X-a", "Accept", "accept", "User-Agent", "Host", "X-\255", "Zed", "a", "B", "x_a" }
+        local values = { "1", "", "two words", "\255\254", ("v"):rep(70), " padded ", 7, false }
+        local seed = 12345
+        local function rand(n) seed = (seed * 1103515245 + 12345) % 2147483648; return seed % n + 1 end
+        local differ = {}
+        for round = 1, 300 do
+          local plain, general = {}, setmetatable({}, {})
+          for _ = 1, rand(6) - 1 do
+            local name, value = names[rand(#names)], values[rand(#values)]
+            plain[name] = value; general[name] = value
+          end
+          local a = select(2, pcall(function() return pekit.request{ url = "http://h/", headers = plain }:raw() end))
+          local b = select(2, pcall(function() return pekit.request{ url = "http://h/", headers = general }:raw() end))
+          -- An error names its line: the two calls are on two lines.
+          a, b = tostring(a):gsub("^stdin:%d+: ", ""), tostring(b):gsub("^stdin:%d+: ", "")
+          if a ~= b then differ[#differ + 1] = round .. ": " .. tostring(a) .. " | " .. tostring(b) end
+        end
+        return #differ == 0 and "same" or table.concat(differ, "\n")
+        """#
+        XCTAssertEqual(lua.eval("(function() \(script) end)()"), "\"same\"")
+    }
 }

@@ -4,10 +4,11 @@ import PekitCore
 import Glibc
 #endif
 
-/// `LoadRunner`'s fast path: one request, sent again and again over up to N kept-alive plain
-/// HTTP/1.1 connections, with nothing per request but the writing of its head (the bytes
-/// `HTTPEngine` writes for it, made once) and `ResponseReader`'s reading of the answer (libcurl's
-/// reading, the one the engine uses) into a sink that counts the body.
+/// `LoadRunner`'s fast path: requests to one address (one request again and again, or each one a
+/// script made), sent over up to N kept-alive plain HTTP/1.1 connections, with nothing per
+/// request but the writing of its head (the bytes `HTTPEngine` writes for it) and
+/// `ResponseReader`'s reading of the answer (libcurl's reading, the one the engine uses) into a
+/// sink that counts the body.
 ///
 /// Taken only where the general path would do nothing else for the request (`route(for:)`): no
 /// redirect to follow, no retry, cookie jar, authentication, signing, rate, trace or record, a
@@ -65,22 +66,25 @@ final class LoadConnections {
         var reused = false
         var phase = Phase.idle
         var written = 0
+        /// The request (its words in errors), its head as made, and as written on this connection.
+        var request: PekitRequest?
+        var givenHead: [UInt8] = []
         var head: [UInt8] = []
+        var isHead = false
+        var timeout = 0.0
         var started = 0.0, connectedAt = 0.0, firstByteAt = 0.0, deadline = 0.0
         /// Sent again once on a new connection, after a kept-alive one closed before answering.
         var retried = false
         var completion: ((Outcome) -> Void)?
     }
 
-    private let request: PekitRequest
     private let route: PlainRoute
     private let address: String
-    private let head: [UInt8]
-    private let isHead: Bool
-    private let timeout: Double
     private var slots: [Slot]
     private var readers: [ResponseReader]
     private var free: [Int]
+    /// Kept-alive connections whose request waits to be written at the next step.
+    private var unwritten: [Int] = []
     private var polls: [pollfd]
     private let sinks: [CountingSink]
     private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 65_536, alignment: 16)
@@ -88,25 +92,26 @@ final class LoadConnections {
     private(set) var wokeAt = 0.0
 
     /// The route the fast path can take for `request` under `options`, or nil (the general path's turn).
+    /// A `notice` does not stand in the way (every notice is about a jar's cookies, and the fast
+    /// path has none), nor does `authHash` where no challenge can be answered (without
+    /// credentials, or with Basic ones already in the head: `ChallengeRound`).
     static func route(for request: PekitRequest, options: SendOptions) -> PlainRoute? {
         guard !options.followRedirects, options.jar == nil, options.retry == nil, options.rate == nil, options.sign == nil,
-              options.trace == nil, options.record == nil, options.head == nil, options.progress == nil, options.notice == nil,
-              options.netrc == nil, options.authHash == nil, options.maxBody == nil, options.ownCookie == nil, options.hstsFile == nil,
+              options.trace == nil, options.record == nil, options.head == nil, options.progress == nil, !options.explainsCookies,
+              options.netrc == nil, options.authScheme == .basic || request.basicCredentials == nil, options.maxBody == nil, options.ownCookie == nil, options.hstsFile == nil,
               case .memory = options.sink, Transport.choose(request, options) == .plain,
               let route = PlainRoute(request), route.literalAddress != nil else { return nil }
         return route
     }
 
-    /// - Parameter connections: at most this many at once.
-    init(request: PekitRequest, route: PlainRoute, connections: Int, timeout: Double) {
-        self.request = request
+    /// - Parameters:
+    ///   - route: where every request goes (`route(for:)`).
+    ///   - connections: at most this many at once.
+    init(route: PlainRoute, connections: Int) {
         self.route = route
         address = route.literalAddress ?? route.host
-        head = PlainCache().head(of: request)
-        isHead = request.method == "HEAD"
-        self.timeout = timeout
         slots = Array(repeating: Slot(), count: connections)
-        readers = Array(repeating: ResponseReader(isHead: request.method == "HEAD"), count: connections)
+        readers = Array(repeating: ResponseReader(isHead: false), count: connections)
         sinks = (0..<connections).map { _ in CountingSink() }
         free = Array((0..<connections).reversed())
         polls = Array(repeating: pollfd(fd: -1, events: 0, revents: 0), count: connections)
@@ -118,32 +123,43 @@ final class LoadConnections {
     var inFlight: Int { slots.count - free.count }
     var hasRoom: Bool { !free.isEmpty }
 
-    /// Sends the request on a free connection (a new one when it has none); `completion` gets
-    /// the answer from within a later `step`.
-    func start(_ completion: @escaping (Outcome) -> Void) {
+    /// Whether a request on `route` goes where these connections go.
+    func serves(_ route: PlainRoute) -> Bool { route.key == self.route.key }
+
+    /// Sends `request` (whose head is `head`, `request.head()` as the general path writes it) on a free connection (a new one when it has none);
+    /// `completion` gets the answer from within a later `step`.
+    /// - Parameter timeout: seconds the whole exchange may take.
+    func start(_ request: PekitRequest, head: [UInt8], timeout: Double, _ completion: @escaping (Outcome) -> Void) {
         guard let i = free.popLast() else { return }
         slots[i].completion = completion
         slots[i].retried = false
+        slots[i].request = request
+        slots[i].givenHead = head
+        slots[i].isHead = request.method == "HEAD"
+        slots[i].timeout = timeout
         begin(i)
     }
 
     private func begin(_ i: Int) {
         let now = UnixTime.monotonic()
         slots[i].started = now
-        slots[i].deadline = now + timeout
+        slots[i].deadline = now + slots[i].timeout
         slots[i].written = 0
         slots[i].firstByteAt = 0
-        readers[i] = ResponseReader(isHead: isHead)
+        readers[i] = ResponseReader(isHead: slots[i].isHead)
+        let head = slots[i].givenHead
         sinks[i].reset()
         if let connection = slots[i].connection {
             slots[i].reused = true
             slots[i].connectedAt = now
             slots[i].head = connection.answersHTTP10 ? PlainTransfer.asHTTP10(head) : head
             slots[i].phase = .sending
-            write(i)
+            // Written at the next step, with the others started before it: the server wakes
+            // once for them all (a script building each request starts them a few µs apart).
+            unwritten.append(i)
         } else {
             guard let connection = PlainConnection.start(address: address, port: route.port, key: route.key) else {
-                return end(i, .failed(failure(7, "Failed to connect to \(address) port \(route.port): \(cText(strerror(errno)))")))
+                return end(i, .failed(failure(i, 7, "Failed to connect to \(address) port \(route.port): \(cText(strerror(errno)))")))
             }
             slots[i].connection = connection
             slots[i].reused = false
@@ -167,7 +183,7 @@ final class LoadConnections {
                     return
                 }
                 if slots[i].reused && !slots[i].retried { return again(i) }
-                return end(i, .failed(failure(55, "Send failure: \(cText(strerror(errno)))")))
+                return end(i, .failed(failure(i, 55, "Send failure: \(cText(strerror(errno)))")))
             }
             slots[i].written += n
         }
@@ -187,6 +203,8 @@ final class LoadConnections {
     /// Waits at most `timeout` seconds for the sockets, then moves every transfer on; the
     /// completions of those that ended run here.
     func step(timeout: Double) {
+        for i in unwritten where slots[i].phase == .sending { write(i) }
+        unwritten.removeAll(keepingCapacity: true)
         let milliseconds = Int32((Swift.max(0, timeout) * 1000).rounded(.up))
         let ready = polls.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), milliseconds) }
         wokeAt = UnixTime.monotonic()
@@ -200,10 +218,10 @@ final class LoadConnections {
         for i in slots.indices where slots[i].phase != .idle && wokeAt >= slots[i].deadline {
             let milliseconds = Int(((wokeAt - slots[i].started) * 1000).rounded(.down))
             if slots[i].phase == .connecting {
-                end(i, .failed(failure(28, "Connection timed out after \(milliseconds) milliseconds")))
+                end(i, .failed(failure(i, 28, "Connection timed out after \(milliseconds) milliseconds")))
             } else {
                 let of = readers[i].expectedLength.map { " out of \($0)" } ?? ""
-                end(i, .failed(failure(28, "Operation timed out after \(milliseconds) milliseconds with \(sinks[i].bodyLength)\(of) bytes received")))
+                end(i, .failed(failure(i, 28, "Operation timed out after \(milliseconds) milliseconds with \(sinks[i].bodyLength)\(of) bytes received")))
             }
         }
     }
@@ -215,7 +233,7 @@ final class LoadConnections {
         case .connecting:
             let error = connection.connectError()
             guard error == 0 else {
-                return end(i, .failed(failure(7, "Failed to connect to \(address) port \(route.port): \(cText(strerror(error)))")))
+                return end(i, .failed(failure(i, 7, "Failed to connect to \(address) port \(route.port): \(cText(strerror(error)))")))
             }
             slots[i].connectedAt = UnixTime.monotonic()
             slots[i].phase = .sending
@@ -229,12 +247,12 @@ final class LoadConnections {
                     if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { return }
                     let error = errno
                     if slots[i].reused && !readers[i].started && !slots[i].retried { return again(i) }
-                    do { try readers[i].closed(error: error) } catch { return end(i, .failed(failure(error.code, error.reason))) }
+                    do { try readers[i].closed(error: error) } catch { return end(i, .failed(failure(i, error.code, error.reason))) }
                     return finish(i, closed: true)
                 }
                 if n == 0 {
                     if slots[i].reused && !readers[i].started && !slots[i].retried { return again(i) }
-                    do { try readers[i].closed() } catch { return end(i, .failed(failure(error.code, error.reason))) }
+                    do { try readers[i].closed() } catch { return end(i, .failed(failure(i, error.code, error.reason))) }
                     return finish(i, closed: true)
                 }
                 // When the wait found it there, as the runner measures the whole answer.
@@ -242,7 +260,7 @@ final class LoadConnections {
                 do {
                     _ = try readers[i].read(UnsafeRawBufferPointer(rebasing: buffer[0..<n]), into: sinks[i])
                 } catch {
-                    return end(i, .failed(failure(error.code, error.reason)))
+                    return end(i, .failed(failure(i, error.code, error.reason)))
                 }
                 if readers[i].isDone { return finish(i, closed: false) }
             }
@@ -270,14 +288,15 @@ final class LoadConnections {
         if case .failed = outcome { slots[i].connection = nil }
         let completion = slots[i].completion
         slots[i].completion = nil
+        slots[i].request = nil
         slots[i].phase = .idle
         polls[i].fd = -1
         free.append(i)
         completion?(outcome)
     }
 
-    private func failure(_ code: Int, _ reason: String) -> HTTPError {
-        HTTPError.transfer(method: request.method.rawValue, url: request.url, code: code, reason: reason,
+    private func failure(_ i: Int, _ code: Int, _ reason: String) -> HTTPError {
+        HTTPError.transfer(method: slots[i].request?.method.rawValue ?? "GET", url: slots[i].request?.url ?? "", code: code, reason: reason,
                            hint: PekitClient.hint(CURLcode(rawValue: UInt32(code)), reason))
     }
 

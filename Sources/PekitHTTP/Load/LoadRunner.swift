@@ -70,6 +70,8 @@ public final class LoadRunner {
     /// Whether a constant request may take `LoadConnections` when it qualifies (tests compare
     /// the two paths by turning it off).
     var usesFastPath = true
+    /// How many requests of the last run went on the fast path (for tests).
+    private(set) var fastPathRequests = 0
 
     /// - Parameters:
     ///   - plan: connections, schedule, length (validated by `run`).
@@ -139,12 +141,20 @@ public final class LoadRunner {
         var result = try LoadResult(plan: plan)
         let engine = try HTTPEngine()
         let flag = EndFlag()
+        // The fast path, for requests that qualify (`LoadConnections.route(for:)`) and go where
+        // the first that qualified went; made with that first request. A constant request that
+        // qualifies takes it every time, with its head made once.
         var fast: LoadConnections?
-        if usesFastPath, check == nil, let constant, let route = LoadConnections.route(for: constant.request, options: constant.options) {
-            fast = LoadConnections(request: constant.request, route: route, connections: plan.connections,
-                                   timeout: constant.options.timeoutSeconds ?? plan.timeout)
+        var triesFast = usesFastPath && check == nil && scenario == nil
+        var constantHead: [UInt8]?
+        if triesFast, let constant {
+            if let route = LoadConnections.route(for: constant.request, options: constant.options) {
+                fast = LoadConnections(route: route, connections: plan.connections)
+                constantHead = constant.request.head()
+            } else {
+                triesFast = false
+            }
         }
-        let woke = { fast?.wokeAt ?? engine.wokeAt }
         let start = UnixTime.monotonic()
         let measureFrom = start + plan.warmup
         result.startTime = UnixTime.now() + plan.warmup
@@ -176,7 +186,8 @@ public final class LoadRunner {
             if scenario.steps < 1 { ready = [] }
         }
 
-        func record(_ flight: Flight, _ outcome: Ending) {
+        /// `wokeAt`: when the wait that found the answer ended.
+        func record(_ flight: Flight, _ outcome: Ending, wokeAt: Double) {
             flight.over = true
             guard !flag.raised else { return }
             if let scenario, flight.user >= 0 {
@@ -191,7 +202,6 @@ public final class LoadRunner {
             guard flight.measured else { result.warmupRequests += 1; return }
             // The answer was there when the wait ended: the completions handled before this one
             // in the same step (a hundred answers at once) are not its latency.
-            let wokeAt = woke()
             let now = wokeAt > flight.started ? wokeAt : UnixTime.monotonic()
             result.requests += 1
             let secondIndex = Swift.max(0, Int(now - measureFrom))
@@ -246,8 +256,21 @@ public final class LoadRunner {
             engine.add(request, options: options) { outcome in
                 switch outcome {
                 case .success(let response):
-                    record(flight, .answered(status: response.status, bodyLength: response.bodyLength, timing: response.timing, response: response))
-                case .failure(let error): record(flight, .failed(error))
+                    record(flight, .answered(status: response.status, bodyLength: response.bodyLength, timing: response.timing, response: response), wokeAt: engine.wokeAt)
+                case .failure(let error): record(flight, .failed(error), wokeAt: engine.wokeAt)
+                }
+            }
+        }
+
+        /// Sends one request on the fast path.
+        fastPathRequests = 0
+        func sendFast(_ fast: LoadConnections, _ request: PekitRequest, head: [UInt8], timeout: Double?, _ flight: Flight) {
+            fastPathRequests += 1
+            fast.start(request, head: head, timeout: timeout ?? plan.timeout) { outcome in
+                switch outcome {
+                case .answered(let status, let bodyLength, let timing):
+                    record(flight, .answered(status: status, bodyLength: bodyLength, timing: timing, response: nil), wokeAt: fast.wokeAt)
+                case .failed(let error): record(flight, .failed(error), wokeAt: fast.wokeAt)
                 }
             }
         }
@@ -277,19 +300,21 @@ public final class LoadRunner {
                 if interval == nil && stoppedUsers >= users { sourceDone = true }
                 return
             }
-            if let fast {
-                let flight = takeOff(intended)
-                fast.start { outcome in
-                    switch outcome {
-                    case .answered(let status, let bodyLength, let timing): record(flight, .answered(status: status, bodyLength: bodyLength, timing: timing, response: nil))
-                    case .failed(let error): record(flight, .failed(error))
-                    }
-                }
+            if let fast, let constant, let constantHead {
+                sendFast(fast, constant.request, head: constantHead, timeout: constant.options.timeoutSeconds, takeOff(intended))
                 return
             }
             guard let (request, given) = try source(launched) else {
                 sourceDone = true
                 return
+            }
+            if triesFast, let route = LoadConnections.route(for: request, options: given) {
+                let connections = fast ?? LoadConnections(route: route, connections: plan.connections)
+                fast = connections
+                if connections.serves(route) {
+                    sendFast(connections, request, head: request.head(), timeout: given.timeoutSeconds, takeOff(intended))
+                    return
+                }
             }
             send(request, given, takeOff(intended))
         }
@@ -343,7 +368,13 @@ public final class LoadRunner {
             var wait = 0.05
             if interval != nil && !allSent { wait = Swift.min(wait, Swift.max(0, nextIntended - now)) }
             if let end { wait = Swift.min(wait, Swift.max(0, end - now)) }
-            if let fast, fast.inFlight > 0 {
+            let fastBusy = (fast?.inFlight ?? 0) > 0
+            if let fast, fastBusy, engine.pending > 0 {
+                // Requests out on both paths (a script's requests to more than one place): each
+                // waits in turn, the fast path briefly.
+                fast.step(timeout: Swift.min(wait, 0.001))
+                engine.step(timeout: 0)
+            } else if let fast, fastBusy {
                 fast.step(timeout: wait)
             } else if engine.pending > 0 {
                 engine.step(timeout: wait)

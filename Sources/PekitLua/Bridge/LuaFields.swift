@@ -19,6 +19,9 @@ struct LuaFields {
     let known: [String]
     /// Whether `[1]` is taken too (`sign = {"aws-sigv4", region = …}`).
     var takesFirst = false
+    /// The table's names, read once when it was checked: a field it does not have is answered
+    /// without asking Lua (a request table has a few of the eighty names a send reads).
+    private(set) var present: [String] = []
 
     /// The table at argument `n`, or nil when the argument is absent or nil.
     /// - Parameters:
@@ -38,8 +41,9 @@ struct LuaFields {
         return fields
     }
 
-    private func checkNames() throws {
+    private mutating func checkNames() throws {
         let stack = call.stack
+        var present: [String] = []
         try call.runtime.forEachRaw(index) {
             if takesFirst, stack.type(-2) == LUA_TNUMBER, stack.integer(-2) == 1 { return }
             guard stack.type(-2) == LUA_TSTRING, let name = stack.string(-2), known.contains(name) else {
@@ -48,7 +52,9 @@ struct LuaFields {
                 let near = text.flatMap { Suggestion.closest(to: $0, among: known) }.map { " (did you mean \"\($0)\"?)" } ?? ""
                 throw call.badArgument(argument, "unknown field \(name)\(near); known: \(known.joined(separator: ", "))")
             }
+            present.append(name)
         }
+        self.present = present
     }
 
     /// An error about field `name`.
@@ -70,12 +76,14 @@ struct LuaFields {
 
     /// Whether the field is there (not nil).
     func has(_ name: String) -> Bool {
+        guard present.contains(name) else { return false }
         defer { call.stack.pop() }
         return call.stack.rawGet(index, name) != LUA_TNIL
     }
 
     /// Calls `body` with the field's value on top (and its index), when it is not nil.
     func with<T>(_ name: String, _ body: (Int32) throws -> T) throws -> T? {
+        guard present.contains(name) else { return nil }
         let stack = call.stack
         let base = stack.top
         defer { stack.setTop(base) }

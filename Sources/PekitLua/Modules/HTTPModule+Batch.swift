@@ -27,9 +27,9 @@ extension HTTPModule {
             return (stored.request, Self.merging(base, defaults: stored.sendDefaults))
         }
         if stack.type(index) == LUA_TTABLE {
-            let builder = try RequestModule.requestBuilder(from: call, table: index, alsoAllowed: Self.sendFields, argument: n)
+            let builder = try RequestModule.requestBuilder(from: call, table: index, known: Self.itemFields, argument: n)
             let defaults = Self.merging(base, defaults: SendOptions(cookiesOf: builder))
-            let options = try sendOptions(from: call, argument: n, at: index, base: defaults, alsoAllowed: RequestModule.requestFields)
+            let options = try sendOptions(from: call, argument: n, at: index, base: defaults, known: Self.itemFields)
             return (try builder.build(), options)
         }
         let builder = RequestBuilder(url: try URLModule.urlOrString(at: index, call))

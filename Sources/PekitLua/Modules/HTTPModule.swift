@@ -46,6 +46,8 @@ package enum HTTPModule: LuaModule {
         package var defaultTimeout: Double?
         /// The event streams scripts read (`pekit.http.events`).
         let eventSources = LuaHandleTable<EventSource>(metatable: "pekit.http.events")
+        /// How every send's notices reach the script's warnings: made once, not a closure a send.
+        var notice: (@Sendable (SendOptions.Notice) -> Void)?
     }
 
     package static func state(_ runtime: LuaRuntime) -> State { runtime.moduleState(State.self, State.init) }
@@ -56,6 +58,11 @@ package enum HTTPModule: LuaModule {
 
     /// The send options' fields, from `SendOptions.fields` (one row an option).
     static let sendFields = SendOptions.fieldNames
+    /// Each send option's row in `SendOptions.fields`, by name.
+    static let sendFieldRows = Dictionary(SendOptions.fields.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
+    /// The names of a request table that is sent (`pekit.http.all`'s items, a load script's
+    /// requests): the request's fields and the send options, listed once.
+    static let itemFields = RequestModule.requestFields + sendFields.filter { !RequestModule.requestFields.contains($0) }
 
     /// Ctrl-C, as every send from Lua sees it (one closure for all, not one a call).
     static let interruptPending: @Sendable () -> Bool = { pekit_interrupt_pending() != 0 }
@@ -64,12 +71,20 @@ package enum HTTPModule: LuaModule {
     /// the request's builder implies: its jar, its hand-written Cookie header). Each row of
     /// `SendOptions.fields` is read by its kind; the `.script` ones by `scriptReaders`.
     /// - Parameter index: where the table is, when not at argument `n` itself (an item of a list).
-    static func sendOptions(from call: LuaCall, argument n: Int32, at index: Int32? = nil, base: consuming SendOptions, alsoAllowed: [String] = []) throws -> SendOptions {
+    /// - Parameter known: when given, the field names allowed, made once (`itemFields`).
+    static func sendOptions(from call: LuaCall, argument n: Int32, at index: Int32? = nil, base: consuming SendOptions, alsoAllowed: [String] = [],
+                            known: [String]? = nil) throws -> SendOptions {
         var options = consume base
         options.isCancelled = Self.interruptPending
         guard !call.stack.isNoneOrNil(index ?? n),
-              let fields = try LuaFields.read(call, argument: n, known: Self.sendFields + alsoAllowed.filter { !Self.sendFields.contains($0) }, at: index) else { return options }
-        for field in SendOptions.fields {
+              let fields = try LuaFields.read(call, argument: n, known: known ?? Self.sendFields + alsoAllowed.filter { !Self.sendFields.contains($0) }, at: index) else { return options }
+        // The rows the table names, in the table's order of rows (a request table names a few of
+        // the fifty, or none).
+        var rows: [Int] = []
+        for name in fields.present { if let row = Self.sendFieldRows[name] { rows.append(row) } }
+        rows.sort()
+        for row in rows {
+            let field = SendOptions.fields[row]
             let value: SendOptions.Field.Value?
             switch field.kind {
             case .flag: value = try fields.flag(field.name).map { .flag($0) }
@@ -243,10 +258,13 @@ package enum HTTPModule: LuaModule {
             }
             options.explainsCookies = true  // the HAR entries' comments say what the jar did
         }
-        options.notice = { [lifetime = runtime.lifetime] notice in
-            if case .cookies = notice { return }  // for the HAR's comments only
-            lifetime.current?.warnOnce(notice.text(.lua), from: "pekit.http")
+        if state.notice == nil {
+            state.notice = { [lifetime = runtime.lifetime] notice in
+                if case .cookies = notice { return }  // for the HAR's comments only
+                lifetime.current?.warnOnce(notice.text(.lua), from: "pekit.http")
+            }
         }
+        options.notice = state.notice
         if options.insecure && !state.warnedInsecure && request.url.lowercased().hasPrefix("https:") {
             state.warnedInsecure = true
             fputs("pekit.http: warning: insecure = true: TLS certificates and host names are not checked\n", stderr)

@@ -36,10 +36,11 @@ package enum RequestModule: LuaModule {
     /// from the same table (send options).
     /// `url` and `method`, when given, come from the call (`pekit.http.get(url, …)`) and may not
     /// be fields too.
-    static func requestBuilder(from call: LuaCall, table n: Int32, alsoAllowed: [String] = [], url fixedURL: String? = nil,
+    /// `known`, when given, is that list made once (`HTTPModule.itemFields`), not at each call.
+    static func requestBuilder(from call: LuaCall, table n: Int32, alsoAllowed: [String] = [], known given: [String]? = nil, url fixedURL: String? = nil,
                                method fixedMethod: String? = nil, argument: Int32 = 1) throws -> RequestBuilder {
         let runtime = call.runtime, stack = call.stack
-        let known = Self.requestFields + alsoAllowed.filter { !Self.requestFields.contains($0) }
+        let known = given ?? Self.requestFields + alsoAllowed.filter { !Self.requestFields.contains($0) }
         guard let fields = try LuaFields.read(call, argument: argument, known: known, at: n) else {
             throw call.typeError(argument, expected: "table")
         }
@@ -122,6 +123,7 @@ package enum RequestModule: LuaModule {
     private static func headerFields(at index: Int32, _ fields: LuaFields, _ call: LuaCall) throws -> [RequestBuilder.Header] {
         let runtime = call.runtime, stack = call.stack
         guard stack.type(index) == LUA_TTABLE else { throw fields.mismatch("headers", expected: "a table of header names to values, or a list of {name, value} pairs") }
+        if let plain = try plainHeaderMap(at: index, runtime) { return plain }
         let ordered = runtime.marker(of: index) == .ordered
         let value: PekitValue
         do { value = try runtime.value(at: index, path: "headers") } catch { throw LuaArgumentError("\(error)") }
@@ -152,6 +154,31 @@ package enum RequestModule: LuaModule {
         default:
             return []
         }
+    }
+
+    /// A table of names to strings without a metatable (nearly every request's `headers`), read
+    /// straight into the list `headerFields` makes of it through a `PekitValue` (the names in
+    /// byte order, then by their lower case: `PekitMap(unordered:)`, then the sort above); nil
+    /// for any other table, which that reading takes. A load script's function makes one a request.
+    private static func plainHeaderMap(at index: Int32, _ runtime: LuaRuntime) throws -> [RequestBuilder.Header]? {
+        let stack = runtime.stack, L = runtime.L
+        if lua_getmetatable(L, index) != 0 { stack.pop(); return nil }
+        var entries: [(name: [UInt8], value: [UInt8])] = []
+        stack.pushNil()
+        while lua_next(L, index) != 0 {
+            guard stack.type(-2) == LUA_TSTRING, stack.type(-1) == LUA_TSTRING, let name = stack.bytes(-2), let value = stack.bytes(-1) else {
+                stack.pop(2)
+                return nil
+            }
+            // Charged as the general reading charges each string it copies.
+            if name.count > 64 { try MemoryBudget.charge(name.count) }
+            if value.count > 64 { try MemoryBudget.charge(value.count) }
+            entries.append((name, value))
+            stack.pop()
+        }
+        if entries.count > 1 { entries.sort { $0.name.lexicographicallyPrecedes($1.name) } }
+        let list = entries.map { RequestBuilder.Header(String(decoding: $0.name, as: UTF8.self), bytes: $0.value) }
+        return list.count > 1 ? list.sorted { $0.name.lowercased() < $1.name.lowercased() } : list
     }
 
     /// One part of `multipart = {…}`: `{name=, value=|data=|path=, filename=, type=}`.
