@@ -15,13 +15,14 @@ final class LoadRunnerTests: XCTestCase {
         servers = []
     }
 
-    /// A request to a new stall server that freezes for `ms` milliseconds after `after` requests.
-    private func request(after: Int, freezing ms: Int) throws -> PekitRequest {
+    /// A request to a new stall server that freezes for `ms` milliseconds after `after` requests
+    /// (and again every `every` milliseconds after that, when given).
+    private func request(after: Int, freezing ms: Int, every: Int? = nil) throws -> PekitRequest {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Server/stall_server.py").path
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script, String(after), String(ms)]
+        process.arguments = ["python3", script, String(after), String(ms)] + (every.map { [String($0)] } ?? [])
         let out = Pipe()
         process.standardOutput = out
         try process.run()
@@ -37,20 +38,21 @@ final class LoadRunnerTests: XCTestCase {
         return try RequestBuilder(url: "http://127.0.0.1:\(port)/").build()
     }
 
-    /// 100 requests a second for 4 s on 150 connections; after 100 requests the server freezes
-    /// for 1 s. The requests the schedule meant to start in that second (100, one each 10 ms) all
-    /// go out on time (there are connections for each) and are answered when it ends: 1000, 990,
-    /// … 10 ms after they started. Every other request takes a few milliseconds. So at percentile
-    /// p of N answers, the latency is that of the k-th of those 100, k = round(p × N) − (N − 100):
-    /// 10·k ms.
+    /// 100 requests a second for 10 s on 150 connections, against a server that freezes for 1 s
+    /// every 10 s, the first time after 450 requests (4.5 s in; the next would be after the run).
+    /// The requests the schedule meant to start in that second (100, one each 10 ms) all go out
+    /// on time (there are connections for each) and are answered when it ends: 1000, 990, … 10 ms
+    /// after they started. Every other request takes a few milliseconds. So at percentile p of N
+    /// answers, the latency is that of the k-th of those 100, k = round(p × N) − (N − 100):
+    /// 10·k ms. (`scripts/bench` runs the same for 60 s, six freezes: BENCHMARKS.md.)
     func testAStallGivesThePercentilesWorkedOutByHand() throws {
-        let stalled = try request(after: 100, freezing: 1000)
-        let runner = LoadRunner(plan: LoadPlan(connections: 150, rate: 100, duration: 4), source: { _ in (stalled, SendOptions()) })
+        let stalled = try request(after: 450, freezing: 1000, every: 10_000)
+        let runner = LoadRunner(plan: LoadPlan(connections: 150, rate: 100, duration: 10), source: { _ in (stalled, SendOptions()) })
         let result = try runner.run()
         let corrected = try XCTUnwrap(result.corrected)
         let n = Double(corrected.count)
         XCTAssertEqual(result.errorCount, 0)
-        XCTAssertEqual(n, 400, accuracy: 2, "four seconds at 100 a second")
+        XCTAssertEqual(n, 1000, accuracy: 2, "ten seconds at 100 a second")
         XCTAssertEqual(result.behind, 0)
         // The freeze as the server held it: its first request waited all of it, plus what the
         // server takes to answer at its end (its timer, a hundred answers written one after
@@ -58,7 +60,7 @@ final class LoadRunnerTests: XCTestCase {
         let held = Double(corrected.max)
         XCTAssertEqual(held, 1_000_000, accuracy: 20_000, "the first request of the freeze waited all of it")
         let overhead = held - 1_000_000
-        for p in [80.0, 90, 95, 99, 99.9] {
+        for p in [92.0, 95, 99, 99.9] {
             let k = (p / 100 * n).rounded() - (n - 100)
             let expected = 10_000 * k + overhead
             // Within 1%, or 5 ms where 1% is less (the hundred answers at the freeze's end go out

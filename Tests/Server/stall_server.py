@@ -2,10 +2,12 @@
 """A minimal HTTP/1.1 server on 127.0.0.1 that answers every request at once with 200 "ok"
 (keep-alive), except that from the (AFTER+1)th request on, for MS milliseconds, each request
 waits until that time is over: a server that froze, for pekit load's coordinated-omission tests.
+With EVERY, it freezes again for MS milliseconds every EVERY milliseconds after the first freeze
+began (1 s every 10 s: `stall_server.py 450 1000 10000`).
 One asyncio loop, no threads, so that the answers held by the freeze all go out within a
 millisecond or two of its end (a thread per connection would spread them over tens of ms).
 
-Usage: stall_server.py AFTER MS    (prints {"port": N} on its first line, then serves until killed)
+Usage: stall_server.py AFTER MS [EVERY]    (prints {"port": N} on its first line, then serves until killed)
 """
 import asyncio
 import json
@@ -13,7 +15,17 @@ import sys
 import time
 
 AFTER, LENGTH = int(sys.argv[1]), float(sys.argv[2]) / 1000
-state = {"count": 0, "until": None}
+EVERY = float(sys.argv[3]) / 1000 if len(sys.argv) > 3 else None
+state = {"count": 0, "first": None}
+
+
+def frozen_until(now):
+    """The end of the freeze `now` falls in, or None."""
+    first = state["first"]
+    if first is None:
+        return None
+    start = first if EVERY is None else first + EVERY * int((now - first) // EVERY)
+    return start + LENGTH if now < start + LENGTH else None
 
 
 async def serve(reader, writer):
@@ -28,10 +40,10 @@ async def serve(reader, writer):
             if length:
                 await reader.readexactly(length)
             state["count"] += 1
-            if state["until"] is None and state["count"] > AFTER:
-                state["until"] = time.monotonic() + LENGTH
-            until = state["until"]
-            if until is not None and time.monotonic() < until:
+            if state["first"] is None and state["count"] > AFTER:
+                state["first"] = time.monotonic()
+            until = frozen_until(time.monotonic())
+            if until is not None:
                 await asyncio.sleep(until - time.monotonic())
             writer.write(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Type: text/plain\r\n\r\nok")
             await writer.drain()
