@@ -22,6 +22,7 @@ struct LuaFields {
     /// The table's names, read once when it was checked: a field it does not have is answered
     /// without asking Lua (a request table has a few of the eighty names a send reads).
     private(set) var present: [String] = []
+    private var knownSet: Set<String>?
 
     /// The table at argument `n`, or nil when the argument is absent or nil.
     /// - Parameters:
@@ -29,7 +30,8 @@ struct LuaFields {
     ///   - index: where the table is on the stack when it is not argument `n` itself.
     ///   - takesFirst: whether the table may also hold one value at `[1]`.
     /// - Throws: `LuaArgumentError` for a non-table or an unknown field.
-    static func read(_ call: LuaCall, argument n: Int32, known: [String], at index: Int32? = nil, takesFirst: Bool = false) throws -> LuaFields? {
+    ///   - knownSet: `known` as a set, where the caller keeps one (a long list read again and again).
+    static func read(_ call: LuaCall, argument n: Int32, known: [String], knownSet: Set<String>? = nil, at index: Int32? = nil, takesFirst: Bool = false) throws -> LuaFields? {
         let i = call.stack.absolute(index ?? n)
         if call.stack.isNoneOrNil(i) { return nil }
         guard call.stack.type(i) == LUA_TTABLE else {
@@ -37,6 +39,7 @@ struct LuaFields {
         }
         var fields = LuaFields(call: call, index: i, argument: n, known: known)
         fields.takesFirst = takesFirst
+        fields.knownSet = knownSet
         try fields.checkNames()
         return fields
     }
@@ -46,7 +49,7 @@ struct LuaFields {
         var present: [String] = []
         try call.runtime.forEachRaw(index) {
             if takesFirst, stack.type(-2) == LUA_TNUMBER, stack.integer(-2) == 1 { return }
-            guard stack.type(-2) == LUA_TSTRING, let name = stack.string(-2), known.contains(name) else {
+            guard stack.type(-2) == LUA_TSTRING, let name = stack.string(-2), knownSet?.contains(name) ?? known.contains(name) else {
                 let text = stack.type(-2) == LUA_TSTRING ? stack.string(-2) : nil
                 let name = text.map { "\"\($0)\"" } ?? "[\(stack.toStringMeta(-2))]"
                 let near = text.flatMap { Suggestion.closest(to: $0, among: known) }.map { " (did you mean \"\($0)\"?)" } ?? ""

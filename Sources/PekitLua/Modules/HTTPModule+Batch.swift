@@ -27,9 +27,11 @@ extension HTTPModule {
             return (stored.request, Self.merging(base, defaults: stored.sendDefaults))
         }
         if stack.type(index) == LUA_TTABLE {
-            let builder = try RequestModule.requestBuilder(from: call, table: index, known: Self.itemFields, argument: n)
+            // The table's names are checked once, for the request and its send options.
+            let fields = try LuaFields.read(call, argument: n, known: Self.itemFields, knownSet: Self.itemFieldSet, at: index)
+            let builder = try RequestModule.requestBuilder(from: call, table: index, fields: fields, argument: n)
             let defaults = Self.merging(base, defaults: SendOptions(cookiesOf: builder))
-            let options = try sendOptions(from: call, argument: n, at: index, base: defaults, known: Self.itemFields)
+            let options = try sendOptions(from: call, argument: n, at: index, base: defaults, fields: fields)
             return (try builder.build(), options)
         }
         let builder = RequestBuilder(url: try URLModule.urlOrString(at: index, call))

@@ -63,6 +63,7 @@ package enum HTTPModule: LuaModule {
     /// The names of a request table that is sent (`pekit.http.all`'s items, a load script's
     /// requests): the request's fields and the send options, listed once.
     static let itemFields = RequestModule.requestFields + sendFields.filter { !RequestModule.requestFields.contains($0) }
+    static let itemFieldSet = Set(itemFields)
 
     /// Ctrl-C, as every send from Lua sees it (one closure for all, not one a call).
     static let interruptPending: @Sendable () -> Bool = { pekit_interrupt_pending() != 0 }
@@ -71,13 +72,13 @@ package enum HTTPModule: LuaModule {
     /// the request's builder implies: its jar, its hand-written Cookie header). Each row of
     /// `SendOptions.fields` is read by its kind; the `.script` ones by `scriptReaders`.
     /// - Parameter index: where the table is, when not at argument `n` itself (an item of a list).
-    /// - Parameter known: when given, the field names allowed, made once (`itemFields`).
+    /// - Parameter fields: when given, the table already read (`batchItem`).
     static func sendOptions(from call: LuaCall, argument n: Int32, at index: Int32? = nil, base: consuming SendOptions, alsoAllowed: [String] = [],
-                            known: [String]? = nil) throws -> SendOptions {
+                            fields given: LuaFields? = nil) throws -> SendOptions {
         var options = consume base
         options.isCancelled = Self.interruptPending
         guard !call.stack.isNoneOrNil(index ?? n),
-              let fields = try LuaFields.read(call, argument: n, known: known ?? Self.sendFields + alsoAllowed.filter { !Self.sendFields.contains($0) }, at: index) else { return options }
+              let fields = try given ?? LuaFields.read(call, argument: n, known: Self.sendFields + alsoAllowed.filter { !Self.sendFields.contains($0) }, at: index) else { return options }
         // The rows the table names, in the table's order of rows (a request table names a few of
         // the fifty, or none).
         var rows: [Int] = []

@@ -36,12 +36,12 @@ package enum RequestModule: LuaModule {
     /// from the same table (send options).
     /// `url` and `method`, when given, come from the call (`pekit.http.get(url, …)`) and may not
     /// be fields too.
-    /// `known`, when given, is that list made once (`HTTPModule.itemFields`), not at each call.
-    static func requestBuilder(from call: LuaCall, table n: Int32, alsoAllowed: [String] = [], known given: [String]? = nil, url fixedURL: String? = nil,
+    /// `fields`, when given, is the table already read (its names checked once for the request
+    /// and its send options: `HTTPModule.batchItem`).
+    static func requestBuilder(from call: LuaCall, table n: Int32, alsoAllowed: [String] = [], fields given: LuaFields? = nil, url fixedURL: String? = nil,
                                method fixedMethod: String? = nil, argument: Int32 = 1) throws -> RequestBuilder {
         let runtime = call.runtime, stack = call.stack
-        let known = given ?? Self.requestFields + alsoAllowed.filter { !Self.requestFields.contains($0) }
-        guard let fields = try LuaFields.read(call, argument: argument, known: known, at: n) else {
+        guard let fields = try given ?? LuaFields.read(call, argument: argument, known: Self.requestFields + alsoAllowed.filter { !Self.requestFields.contains($0) }, at: n) else {
             throw call.typeError(argument, expected: "table")
         }
         // A URL value (pekit.url) is taken as its href.
