@@ -67,8 +67,8 @@ public final class LoadRunner {
     private let constant: (request: PekitRequest, options: SendOptions)?
     /// The scenario of a run of dependent steps (`init(plan:scenario:)`).
     private let scenario: Scenario?
-    /// Whether a constant request may take `LoadConnections` when it qualifies (tests compare
-    /// the two paths by turning it off).
+    /// Whether requests may take `LoadConnections` where they qualify (tests compare the two
+    /// paths by turning it off).
     var usesFastPath = true
     /// How many requests of the last run went on the fast path (for tests).
     private(set) var fastPathRequests = 0
@@ -262,8 +262,8 @@ public final class LoadRunner {
             }
         }
 
-        /// Sends one request on the fast path.
         fastPathRequests = 0
+        /// Sends one request on the fast path.
         func sendFast(_ fast: LoadConnections, _ request: PekitRequest, head: [UInt8], timeout: Double?, _ flight: Flight) {
             fastPathRequests += 1
             fast.start(request, head: head, timeout: timeout ?? plan.timeout) { outcome in
