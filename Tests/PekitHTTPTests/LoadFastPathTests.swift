@@ -10,12 +10,13 @@ import XCTest
 /// status line, a timeout, nobody listening), counts the same requests, statuses, bytes and
 /// errors. The `http` fuzz target compares them on random answers.
 final class LoadFastPathTests: XCTestCase {
-    private func run(_ url: String, method: String = "GET", fast: Bool, requests: Int = 24, timeout: Double = 5) throws -> LoadResult {
+    private func run(_ url: String, method: String = "GET", fast: Bool, requests: Int = 24, timeout: Double = 5, connect: Double? = 30) throws -> LoadResult {
         var builder = RequestBuilder(url: url)
         builder.method = .init(method)
         let request = try builder.build()
         var options = SendOptions()
         options.followRedirects = false
+        options.connectSeconds = connect
         XCTAssertNotNil(LoadConnections.route(for: request, options: options), "the fast path takes \(url)")
         let runner = LoadRunner(plan: LoadPlan(connections: 3, duration: nil, requests: requests, timeout: timeout), request: request, options: options)
         runner.usesFastPath = fast
@@ -27,10 +28,10 @@ final class LoadFastPathTests: XCTestCase {
         return try TestServer.shared().base + "/canned?b=\(b)&close=\(close ? 1 : 0)"
     }
 
-    private func assertSame(_ url: String, method: String = "GET", requests: Int = 24, timeout: Double = 5, messages: Bool = true,
+    private func assertSame(_ url: String, method: String = "GET", requests: Int = 24, timeout: Double = 5, connect: Double? = 30, messages: Bool = true,
                             file: StaticString = #filePath, line: UInt = #line) throws {
-        let general = try run(url, method: method, fast: false, requests: requests, timeout: timeout)
-        let fast = try run(url, method: method, fast: true, requests: requests, timeout: timeout)
+        let general = try run(url, method: method, fast: false, requests: requests, timeout: timeout, connect: connect)
+        let fast = try run(url, method: method, fast: true, requests: requests, timeout: timeout, connect: connect)
         XCTAssertEqual(fast.requests, general.requests, "requests: \(url)", file: file, line: line)
         XCTAssertEqual(fast.statuses, general.statuses, "statuses: \(url)", file: file, line: line)
         XCTAssertEqual(fast.bytesReceived, general.bytesReceived, "bytes: \(url)", file: file, line: line)
@@ -69,6 +70,33 @@ final class LoadFastPathTests: XCTestCase {
         let port = Int(UInt16(bigEndian: address.sin_port))
         close(socket)
         try assertSame("http://127.0.0.1:\(port)/", requests: 6, messages: false)
+        // A listener whose queue is full and never accepts: the kernel drops the SYNs, a connect
+        // hangs, and the connect limit ends each try, long before the whole exchange's, on both paths.
+        let full = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(full) }
+        var listening = sockaddr_in()
+        listening.sin_family = sa_family_t(AF_INET)
+        listening.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var size = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &listening) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(full, $0, size) } }
+        _ = withUnsafeMutablePointer(to: &listening) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(full, $0, &size) } }
+        listen(full, 0)
+        var fillers: [Int32] = []
+        defer { fillers.forEach { close($0) } }
+        for _ in 0..<3 {
+            let filler = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_NONBLOCK.rawValue), 0)
+            _ = withUnsafeMutablePointer(to: &listening) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(filler, $0, size) } }
+            fillers.append(filler)
+        }
+        usleep(100_000)
+        let general = try run("http://127.0.0.1:\(Int(UInt16(bigEndian: listening.sin_port)))/", fast: false, requests: 3, timeout: 5, connect: 0.3)
+        let fast = try run("http://127.0.0.1:\(Int(UInt16(bigEndian: listening.sin_port)))/", fast: true, requests: 3, timeout: 5, connect: 0.3)
+        XCTAssertEqual(general.errors, ["timeout": 3])
+        XCTAssertEqual(fast.errors, general.errors)
+        let shape = { (text: String) in text.replacingOccurrences(of: #"\d+ ms"#, with: "N ms", options: .regularExpression) }
+        XCTAssertEqual(fast.messages.map { shape($0.text) }, general.messages.map { shape($0.text) })
+        XCTAssertTrue(fast.messages.first?.text.contains("Failed to connect to 127.0.0.1 port \(Int(UInt16(bigEndian: listening.sin_port))) after ") == true,
+                      "libcurl's words for the connect's own limit: \(fast.messages)")
     }
 
     /// A source giving a request each time (a script's function): those that qualify and go

@@ -71,8 +71,10 @@ final class LoadConnections {
         var givenHead: [UInt8] = []
         var head: [UInt8] = []
         var isHead = false
-        var timeout = 0.0
+        var timeout = 0.0, connectTimeout: Double?
         var started = 0.0, connectedAt = 0.0, firstByteAt = 0.0, deadline = 0.0
+        /// When a connect still going on fails (`connectTimeout`, as libcurl's CURLOPT_CONNECTTIMEOUT).
+        var connectDeadline = 0.0
         /// Sent again once on a new connection, after a kept-alive one closed before answering.
         var retried = false
         var completion: ((Outcome) -> Void)?
@@ -128,8 +130,10 @@ final class LoadConnections {
 
     /// Sends `request` (whose head is `head`, `request.head()` as the general path writes it) on a free connection (a new one when it has none);
     /// `completion` gets the answer from within a later `step`.
-    /// - Parameter timeout: seconds the whole exchange may take.
-    func start(_ request: PekitRequest, head: [UInt8], timeout: Double, _ completion: @escaping (Outcome) -> Void) {
+    /// - Parameters:
+    ///   - timeout: seconds the whole exchange may take.
+    ///   - connectTimeout: seconds a new connection may take to connect (nil: no limit of its own).
+    func start(_ request: PekitRequest, head: [UInt8], timeout: Double, connectTimeout: Double?, _ completion: @escaping (Outcome) -> Void) {
         guard let i = free.popLast() else { return }
         slots[i].completion = completion
         slots[i].retried = false
@@ -137,6 +141,7 @@ final class LoadConnections {
         slots[i].givenHead = head
         slots[i].isHead = request.method == "HEAD"
         slots[i].timeout = timeout
+        slots[i].connectTimeout = connectTimeout
         begin(i)
     }
 
@@ -144,6 +149,8 @@ final class LoadConnections {
         let now = UnixTime.monotonic()
         slots[i].started = now
         slots[i].deadline = now + slots[i].timeout
+        // Without a limit of its own, libcurl's default connect limit (300 s), as `PlainTransfer`'s.
+        slots[i].connectDeadline = now + Swift.min(slots[i].timeout, slots[i].connectTimeout ?? 300)
         slots[i].written = 0
         slots[i].firstByteAt = 0
         readers[i] = ResponseReader(isHead: slots[i].isHead)
@@ -215,14 +222,12 @@ final class LoadConnections {
             }
         }
         // Limits, in the words libcurl uses for them.
-        for i in slots.indices where slots[i].phase != .idle && wokeAt >= slots[i].deadline {
+        for i in slots.indices where slots[i].phase != .idle
+            && (wokeAt >= slots[i].deadline || (slots[i].phase == .connecting && wokeAt >= slots[i].connectDeadline)) {
             let milliseconds = Int(((wokeAt - slots[i].started) * 1000).rounded(.down))
-            if slots[i].phase == .connecting {
-                end(i, .failed(failure(i, 28, "Connection timed out after \(milliseconds) milliseconds")))
-            } else {
-                let of = readers[i].expectedLength.map { " out of \($0)" } ?? ""
-                end(i, .failed(failure(i, 28, "Operation timed out after \(milliseconds) milliseconds with \(sinks[i].bodyLength)\(of) bytes received")))
-            }
+            end(i, .failed(failure(i, 28, PlainTransfer.timeoutReason(
+                milliseconds: milliseconds, connecting: slots[i].phase == .connecting, connectLimitFirst: slots[i].connectDeadline < slots[i].deadline,
+                address: address, port: route.port, received: sinks[i].bodyLength, expected: readers[i].expectedLength))))
         }
     }
 

@@ -264,9 +264,9 @@ public final class LoadRunner {
 
         fastPathRequests = 0
         /// Sends one request on the fast path.
-        func sendFast(_ fast: LoadConnections, _ request: PekitRequest, head: [UInt8], timeout: Double?, _ flight: Flight) {
+        func sendFast(_ fast: LoadConnections, _ request: PekitRequest, head: [UInt8], _ options: borrowing SendOptions, _ flight: Flight) {
             fastPathRequests += 1
-            fast.start(request, head: head, timeout: timeout ?? plan.timeout) { outcome in
+            fast.start(request, head: head, timeout: options.timeoutSeconds ?? plan.timeout, connectTimeout: options.connectSeconds) { outcome in
                 switch outcome {
                 case .answered(let status, let bodyLength, let timing):
                     record(flight, .answered(status: status, bodyLength: bodyLength, timing: timing, response: nil), wokeAt: fast.wokeAt)
@@ -301,7 +301,7 @@ public final class LoadRunner {
                 return
             }
             if let fast, let constant, let constantHead {
-                sendFast(fast, constant.request, head: constantHead, timeout: constant.options.timeoutSeconds, takeOff(intended))
+                sendFast(fast, constant.request, head: constantHead, constant.options, takeOff(intended))
                 return
             }
             guard let (request, given) = try source(launched) else {
@@ -312,7 +312,7 @@ public final class LoadRunner {
                 let connections = fast ?? LoadConnections(route: route, connections: plan.connections)
                 fast = connections
                 if connections.serves(route) {
-                    sendFast(connections, request, head: request.head(), timeout: given.timeoutSeconds, takeOff(intended))
+                    sendFast(connections, request, head: request.head(), given, takeOff(intended))
                     return
                 }
             }

@@ -156,15 +156,21 @@ final class PlainTransfer {
     func timedOut(now: Double) -> Outcome? {
         guard now >= nextDeadline else { return nil }
         let milliseconds = Int(((now - timeouts.begun) * 1000).rounded(.down))
-        if phase == .connecting {
-            if deadline <= connectDeadline {
-                return fail(ResponseReader.Failure(code: 28, reason: "Connection timed out after \(milliseconds) milliseconds"))
-            }
-            return fail(ResponseReader.Failure(code: 28, reason: "Failed to connect to \(connection.address) port \(connection.port) after \(milliseconds) ms: Timeout was reached"))
+        return fail(ResponseReader.Failure(code: 28, reason: Self.timeoutReason(
+            milliseconds: milliseconds, connecting: phase == .connecting, connectLimitFirst: connectDeadline < deadline,
+            address: connection.address, port: connection.port, received: exchange.response.bodyLength, expected: reader.expectedLength)))
+    }
+
+    /// libcurl's words (CURLE_OPERATION_TIMEDOUT) for a limit that ran out `milliseconds` after
+    /// the start: while connecting, the whole transfer's limit or the connect's own
+    /// (`connectLimitFirst`); later, with `received` bytes of the `expected` body.
+    static func timeoutReason(milliseconds: Int, connecting: Bool, connectLimitFirst: Bool, address: String, port: Int, received: Int, expected: Int?) -> String {
+        if connecting {
+            if !connectLimitFirst { return "Connection timed out after \(milliseconds) milliseconds" }
+            return "Failed to connect to \(address) port \(port) after \(milliseconds) ms: Timeout was reached"
         }
-        let received = exchange.response.bodyLength
-        let of = reader.expectedLength.map { " out of \($0)" } ?? ""
-        return fail(ResponseReader.Failure(code: 28, reason: "Operation timed out after \(milliseconds) milliseconds with \(received)\(of) bytes received"))
+        let of = expected.map { " out of \($0)" } ?? ""
+        return "Operation timed out after \(milliseconds) milliseconds with \(received)\(of) bytes received"
     }
 
     private func fail(_ failure: ResponseReader.Failure) -> Outcome {
