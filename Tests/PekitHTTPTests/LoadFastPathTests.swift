@@ -60,42 +60,17 @@ final class LoadFastPathTests: XCTestCase {
     func testTimeoutsAndRefusedConnectionsAreTheSameKinds() throws {
         try assertSame(try TestServer.shared().base + "/delay/2", requests: 3, timeout: 0.3)
         // Nobody listens: libcurl's words on the general path, pekit's on the fast one; the kind is the same.
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) } }
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) } }
-        let port = Int(UInt16(bigEndian: address.sin_port))
-        close(socket)
-        try assertSame("http://127.0.0.1:\(port)/", requests: 6, messages: false)
-        // A listener whose queue is full and never accepts: the kernel drops the SYNs, a connect
-        // hangs, and the connect limit ends each try, long before the whole exchange's, on both paths.
-        let full = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(full) }
-        var listening = sockaddr_in()
-        listening.sin_family = sa_family_t(AF_INET)
-        listening.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var size = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &listening) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(full, $0, size) } }
-        _ = withUnsafeMutablePointer(to: &listening) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(full, $0, &size) } }
-        listen(full, 0)
-        var fillers: [Int32] = []
-        defer { fillers.forEach { close($0) } }
-        for _ in 0..<3 {
-            let filler = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_NONBLOCK.rawValue), 0)
-            _ = withUnsafeMutablePointer(to: &listening) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(filler, $0, size) } }
-            fillers.append(filler)
-        }
-        usleep(100_000)
-        let general = try run("http://127.0.0.1:\(Int(UInt16(bigEndian: listening.sin_port)))/", fast: false, requests: 3, timeout: 5, connect: 0.3)
-        let fast = try run("http://127.0.0.1:\(Int(UInt16(bigEndian: listening.sin_port)))/", fast: true, requests: 3, timeout: 5, connect: 0.3)
+        try assertSame("http://127.0.0.1:\(LoopbackListener.unused().port)/", requests: 6, messages: false)
+        // A listener whose queue is full and never accepts: a connect hangs, and the connect
+        // limit ends each try, long before the whole exchange's, on both paths.
+        let full = LoopbackListener.neverAccepting()
+        let general = try run("http://127.0.0.1:\(full.port)/", fast: false, requests: 3, timeout: 5, connect: 0.3)
+        let fast = try run("http://127.0.0.1:\(full.port)/", fast: true, requests: 3, timeout: 5, connect: 0.3)
         XCTAssertEqual(general.errors, ["timeout": 3])
         XCTAssertEqual(fast.errors, general.errors)
         let shape = { (text: String) in text.replacingOccurrences(of: #"\d+ ms"#, with: "N ms", options: .regularExpression) }
         XCTAssertEqual(fast.messages.map { shape($0.text) }, general.messages.map { shape($0.text) })
-        XCTAssertTrue(fast.messages.first?.text.contains("Failed to connect to 127.0.0.1 port \(Int(UInt16(bigEndian: listening.sin_port))) after ") == true,
+        XCTAssertTrue(fast.messages.first?.text.contains("Failed to connect to 127.0.0.1 port \(full.port) after ") == true,
                       "libcurl's words for the connect's own limit: \(fast.messages)")
     }
 

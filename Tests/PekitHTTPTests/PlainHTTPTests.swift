@@ -184,24 +184,9 @@ final class PlainHTTPTests: XCTestCase {
     /// A connection that is not made within connect_timeout fails as libcurl's does: a listening
     /// socket whose backlog is full drops the new connection's SYN, so the connect hangs.
     func testConnectTimeoutAsLibcurl() throws {
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(listener) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) } }
-        XCTAssertEqual(listen(listener, 0), 0)
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) } }
-        let port = Int(UInt16(bigEndian: address.sin_port))
-        var fillers: [Int32] = []
-        defer { fillers.forEach { close($0) } }
-        for _ in 0..<3 {
-            let s = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
-            _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(s, $0, length) } }
-            fillers.append(s)
-        }
-        Thread.sleep(forTimeInterval: 0.1)
+        let listener = LoopbackListener.neverAccepting()
+        defer { withExtendedLifetime(listener) {} }
+        let port = listener.port
         let request = try RequestBuilder(url: "http://127.0.0.1:\(port)/").build()
         func failure(plain: Bool) -> String {
             var options = SendOptions()
