@@ -54,15 +54,18 @@ final class LoadRunnerTests: XCTestCase {
         XCTAssertEqual(result.errorCount, 0)
         XCTAssertEqual(n, 1000, accuracy: 2, "ten seconds at 100 a second")
         XCTAssertEqual(result.behind, 0)
-        // The freeze as the server held it: its first request waited all of it, plus what the
-        // server takes to answer at its end (its timer, a hundred answers written one after
-        // another: a few milliseconds, the same for each of them).
-        let held = Double(corrected.max)
-        XCTAssertEqual(held, 1_000_000, accuracy: 20_000, "the first request of the freeze waited all of it")
-        let overhead = held - 1_000_000
+        // The freeze as the server held it: its first request waited all of it.
+        XCTAssertEqual(Double(corrected.max), 1_000_000, accuracy: 20_000, "the first request of the freeze waited all of it")
+        // What the server takes to answer at the freeze's end (its timer, a hundred answers
+        // written one after another: a few milliseconds, about the same for each): the median of
+        // the frozen requests' latencies less the worked-out ones (one slow answer, the first of
+        // them often, does not move it).
+        let k = { (p: Double) in (p / 100 * n).rounded() - (n - 100) }
+        let offsets = [91.0, 92, 93, 94, 95, 96, 97, 98, 99, 99.5].map { Double(corrected.value(atPercentile: $0)) - 10_000 * k($0) }.sorted()
+        let overhead = offsets[offsets.count / 2]
+        XCTAssertLessThan(overhead, 30_000, "answers at the freeze's end: \(offsets)")
         for p in [92.0, 95, 99, 99.9] {
-            let k = (p / 100 * n).rounded() - (n - 100)
-            let expected = 10_000 * k + overhead
+            let expected = 10_000 * k(p) + overhead
             // Within 1%, or 5 ms where 1% is less (the hundred answers at the freeze's end go out
             // over a few milliseconds, in no promised order).
             XCTAssertEqual(Double(corrected.value(atPercentile: p)), expected, accuracy: Swift.max(expected * 0.01, 5_000), "corrected p\(p)")
