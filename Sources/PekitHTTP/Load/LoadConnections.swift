@@ -70,7 +70,6 @@ final class LoadConnections {
         var request: PekitRequest?
         var givenHead: [UInt8] = []
         var head: [UInt8] = []
-        var isHead = false
         var timeout = 0.0, connectTimeout: Double?
         var started = 0.0, connectedAt = 0.0, firstByteAt = 0.0, deadline = 0.0
         /// When a connect still going on fails (`connectTimeout`, as libcurl's CURLOPT_CONNECTTIMEOUT).
@@ -123,7 +122,6 @@ final class LoadConnections {
 
     /// Requests in flight.
     var inFlight: Int { slots.count - free.count }
-    var hasRoom: Bool { !free.isEmpty }
 
     /// Whether a request on `route` goes where these connections go.
     func serves(_ route: PlainRoute) -> Bool { route.key == self.route.key }
@@ -139,7 +137,6 @@ final class LoadConnections {
         slots[i].retried = false
         slots[i].request = request
         slots[i].givenHead = head
-        slots[i].isHead = request.method == "HEAD"
         slots[i].timeout = timeout
         slots[i].connectTimeout = connectTimeout
         begin(i)
@@ -153,7 +150,7 @@ final class LoadConnections {
         slots[i].connectDeadline = now + Swift.min(slots[i].timeout, slots[i].connectTimeout ?? 300)
         slots[i].written = 0
         slots[i].firstByteAt = 0
-        readers[i] = ResponseReader(isHead: slots[i].isHead)
+        readers[i] = ResponseReader(isHead: slots[i].request?.method == "HEAD")
         let head = slots[i].givenHead
         sinks[i].reset()
         if let connection = slots[i].connection {

@@ -140,7 +140,7 @@ package enum RequestModule: LuaModule {
         switch value {
         case .map(let map):
             let list = try map.entries.map { try header(.string($0.key), $0.value, "\"\($0.key)\"") }
-            return ordered ? list : list.sorted { $0.name.lowercased() < $1.name.lowercased() }
+            return ordered ? list : inNameOrder(list)
         case .array(let items):
             return try items.enumerated().map { i, item in
                 if case .string(let line) = item {
@@ -178,7 +178,12 @@ package enum RequestModule: LuaModule {
         }
         if entries.count > 1 { entries.sort { $0.name.lexicographicallyPrecedes($1.name) } }
         let list = entries.map { RequestBuilder.Header(String(decoding: $0.name, as: UTF8.self), bytes: $0.value) }
-        return list.count > 1 ? list.sorted { $0.name.lowercased() < $1.name.lowercased() } : list
+        return inNameOrder(list)
+    }
+
+    /// A map's header fields in the order they are sent: by name, case aside.
+    private static func inNameOrder(_ list: [RequestBuilder.Header]) -> [RequestBuilder.Header] {
+        list.count > 1 ? list.sorted { $0.name.lowercased() < $1.name.lowercased() } : list
     }
 
     /// One part of `multipart = {…}`: `{name=, value=|data=|path=, filename=, type=}`.
