@@ -19,6 +19,8 @@ public final class HTTPEngine {
         let operation: SendOperation
         let completion: (Result<PekitResponse, Error>) -> Void
         var wakeAt = 0.0
+        /// The first hop's answer, where another sender made and read it (`add(_:options:answered:begun:completion:)`).
+        var answered: (response: PekitResponse, begun: Double)?
         init(_ operation: SendOperation, _ completion: @escaping (Result<PekitResponse, Error>) -> Void) {
             self.operation = operation
             self.completion = completion
@@ -86,6 +88,18 @@ public final class HTTPEngine {
     /// response) or the error, from within a later `step`.
     public func add(_ request: consuming PekitRequest, options: consuming SendOptions, completion: @escaping (Result<PekitResponse, Error>) -> Void) {
         ready.append(Job(SendOperation(request, options: options), completion))
+    }
+
+    /// Goes on with a send whose first hop another sender made and read (`LoadRunner`'s fast
+    /// path): `answer` is that hop's response, a redirect the send follows from here as if this
+    /// engine had sent the hop; `completion` as `add(_:options:completion:)`'s.
+    /// - Parameter begun: when the first hop went out (monotonic seconds): `timeout` bounds the
+    ///   whole try from then.
+    func add(_ request: consuming PekitRequest, options: consuming SendOptions, answered answer: consuming PekitResponse, begun: Double,
+             completion: @escaping (Result<PekitResponse, Error>) -> Void) {
+        let job = Job(SendOperation(request, options: options), completion)
+        job.answered = (answer, begun)
+        ready.append(job)
     }
 
     /// Moves every send on as far as it can without waiting more than `timeout` seconds for the
@@ -184,6 +198,9 @@ public final class HTTPEngine {
                 // After Ctrl-C nothing new starts.
                 if job.isCancelled {
                     advance(job, job.cancelled)
+                } else if let (answer, begun) = job.answered {
+                    job.answered = nil
+                    advance(job, job.operation.resumed(after: answer, begun: begun, now: PekitClient.now()))
                 } else {
                     advance(job, job.operation.next(now: PekitClient.now()))
                 }

@@ -17,6 +17,12 @@ enum Redirect {
         return value
     }
 
+    /// Whether a response of `status` with these header fields is a redirect a send that
+    /// follows redirects goes on from: a redirect status and a Location that is not blank.
+    static func follows(status: Int, headers: [PekitResponse.Field]) -> Bool {
+        isRedirect(status) && location(PekitResponse.first("Location", in: headers)) != nil
+    }
+
     /// Bytes a Location may carry as they are; the rest (spaces, controls, non-ASCII, which
     /// servers do send) is percent-encoded, in lower-case hex as curl's URL API writes it
     /// (`ü` is `%c3%bc`), so the URL is usable; escapes already there stay as written (`%d8`).

@@ -172,7 +172,7 @@ final class SendOperation {
             return .transfer(current) { [self] status, headers in
                 // The first hop of --digest sent without its body: a 2xx is not the answer.
                 if holding && status < 300 { return true }
-                if canFollow && Redirect.isRedirect(status) && Redirect.location(PekitResponse.first("Location", in: headers)) != nil { return true }
+                if canFollow && Redirect.follows(status: status, headers: headers) { return true }
                 if let round, round.answers(status: status, challenges: headers.filter { PekitHeaders.sameName($0.name, "WWW-Authenticate") }.map(\.value.description)) {
                     return true
                 }
@@ -194,6 +194,16 @@ final class SendOperation {
         if let colon = name.lastIndex(of: ":") { name = name[..<colon] }
         guard !name.isEmpty, !RequestURL.isIPAddress(String(name)), name.lowercased() != url.host.lowercased() else { return nil }
         return .cookiesUnderAddress(address: url.host, name: name.lowercased(), port: url.effectivePort)
+    }
+
+    /// After a first hop that another sender made and read (`LoadRunner`'s fast path, for a
+    /// request the general path would only send and read), as if `next` had asked for it: its
+    /// redirect followed from here. `begun` (monotonic seconds) is when that hop went out: the
+    /// try's `timeout` counts from it.
+    func resumed(after answer: consuming PekitResponse, begun: Double, now: Double) -> Step {
+        if firstStarted == nil { firstStarted = now }
+        tryBegun = begun
+        return completed(.success(answer), started: now - (UnixTime.monotonic() - begun), now: now)
     }
 
     /// After the transfer `next` asked for ended (started at `started`, Unix seconds).

@@ -89,17 +89,19 @@ func outcome(_ server: CannedServer, plain: Bool) -> String {
     }
 }
 
-/// Send options that leave a request to be sent and read, nothing more (what the fast path takes).
-func bareOptions() -> SendOptions {
+/// Send options that leave a request to be sent and read, nothing more (what the fast path
+/// takes); with `follows`, redirects followed (the canned answer again on every hop: two at most).
+func bareOptions(follows: Bool) -> SendOptions {
     var options = SendOptions()
-    options.followRedirects = false
+    options.followRedirects = follows
+    options.maxRedirects = 2
     options.timeout = .seconds(5)
     return options
 }
 
 /// What `pekit load`'s fast path counted of one request: `status body N`, or its error's words.
-func loadOutcome(_ server: CannedServer) -> String {
-    let options = bareOptions()
+func loadOutcome(_ server: CannedServer, follows: Bool) -> String {
+    let options = bareOptions(follows: follows)
     do {
         let request = try RequestBuilder(url: "http://127.0.0.1:\(server.port)/f").build()
         let runner = LoadRunner(plan: LoadPlan(connections: 1, duration: nil, requests: 1, timeout: 5), request: request, options: options)
@@ -112,8 +114,8 @@ func loadOutcome(_ server: CannedServer) -> String {
 }
 
 /// The same of pekit's general path (`PekitClient`, the plain transfer).
-func generalOutcome(_ server: CannedServer) -> String {
-    let options = bareOptions()
+func generalOutcome(_ server: CannedServer, follows: Bool) -> String {
+    let options = bareOptions(follows: follows)
     do {
         let request = try RequestBuilder(url: "http://127.0.0.1:\(server.port)/f").build()
         let r = try PekitClient().sendBlocking(request, options: options)
@@ -148,8 +150,12 @@ func compare(_ bytes: [UInt8]) -> String? {
     let ours = outcome(server, plain: true)
     let curls = outcome(server, plain: false)
     if ours != curls { return "pekit's reader:\n\(ours)\nlibcurl:\n\(curls)" }
-    let general = generalOutcome(server), fast = loadOutcome(server)
-    return general == fast ? nil : "pekit's general path:\n\(general)\npekit load's fast path:\n\(fast)"
+    let general = generalOutcome(server, follows: false), fast = loadOutcome(server, follows: false)
+    if general != fast { return "pekit's general path:\n\(general)\npekit load's fast path:\n\(fast)" }
+    // A redirect's status: followed too, the fast path handing its answer to the general path.
+    guard general.hasPrefix("30") else { return nil }
+    let generalFollowing = generalOutcome(server, follows: true), fastFollowing = loadOutcome(server, follows: true)
+    return generalFollowing == fastFollowing ? nil : "following redirects, pekit's general path:\n\(generalFollowing)\npekit load's fast path:\n\(fastFollowing)"
 }
 
 #if PEKIT_FUZZ

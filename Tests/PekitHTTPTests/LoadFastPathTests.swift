@@ -6,21 +6,25 @@ import XCTest
 
 /// `pekit load`'s fast path (`LoadConnections`) held to the general path (`HTTPEngine`): the
 /// same run on the same server, answered in each way a server answers (lengths, chunks, HTTP/1.0
-/// to the close, `Connection: close`, a HEAD, a redirect not followed, an error status, a broken
-/// status line, a timeout, nobody listening), counts the same requests, statuses, bytes and
-/// errors. The `http` fuzz target compares them on random answers.
+/// to the close, `Connection: close`, a HEAD, a redirect not followed and followed, an error
+/// status, a broken status line, a timeout, nobody listening), counts the same requests,
+/// statuses, bytes and errors. The `http` fuzz target compares them on random answers.
 final class LoadFastPathTests: XCTestCase {
-    private func run(_ url: String, method: String = "GET", fast: Bool, requests: Int = 24, timeout: Double = 5, connect: Double? = 30) throws -> LoadResult {
+    private func run(_ url: String, method: String = "GET", fast: Bool, requests: Int = 24, timeout: Double = 5, connect: Double? = 30,
+                     follow: Bool = false) throws -> LoadResult {
         var builder = RequestBuilder(url: url)
         builder.method = .init(method)
         let request = try builder.build()
         var options = SendOptions()
-        options.followRedirects = false
+        options.followRedirects = follow
+        options.maxRedirects = 3
         options.connectSeconds = connect
         XCTAssertNotNil(LoadConnections.route(for: request, options: options), "the fast path takes \(url)")
         let runner = LoadRunner(plan: LoadPlan(connections: 3, duration: nil, requests: requests, timeout: timeout), request: request, options: options)
         runner.usesFastPath = fast
-        return try runner.run()
+        let result = try runner.run()
+        XCTAssertEqual(runner.fastPathRequests, fast ? requests : 0, "first hops on the fast path: \(url)")
+        return result
     }
 
     private func canned(_ response: String, close: Bool) throws -> String {
@@ -29,9 +33,9 @@ final class LoadFastPathTests: XCTestCase {
     }
 
     private func assertSame(_ url: String, method: String = "GET", requests: Int = 24, timeout: Double = 5, connect: Double? = 30, messages: Bool = true,
-                            file: StaticString = #filePath, line: UInt = #line) throws {
-        let general = try run(url, method: method, fast: false, requests: requests, timeout: timeout, connect: connect)
-        let fast = try run(url, method: method, fast: true, requests: requests, timeout: timeout, connect: connect)
+                            follow: Bool = false, file: StaticString = #filePath, line: UInt = #line) throws {
+        let general = try run(url, method: method, fast: false, requests: requests, timeout: timeout, connect: connect, follow: follow)
+        let fast = try run(url, method: method, fast: true, requests: requests, timeout: timeout, connect: connect, follow: follow)
         XCTAssertEqual(fast.requests, general.requests, "requests: \(url)", file: file, line: line)
         XCTAssertEqual(fast.statuses, general.statuses, "statuses: \(url)", file: file, line: line)
         XCTAssertEqual(fast.bytesReceived, general.bytesReceived, "bytes: \(url)", file: file, line: line)
@@ -55,6 +59,37 @@ final class LoadFastPathTests: XCTestCase {
         try assertSame(try canned("HTTP/1.1 abc\r\n\r\n", close: true))
         try assertSame(try canned("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nshort", close: true))
         try assertSame(try TestServer.shared().base + "/echo", method: "HEAD")
+    }
+
+    /// A request that follows redirects: its first hop on the fast path; a redirect's answer read
+    /// whole and followed by the general path's rules from there, so that every run counts what
+    /// the general path alone counts: the final status and body, a loop's error.
+    func testARedirectFollowedGoesOnFromTheFastPathsAnswer() throws {
+        let server = try TestServer.shared()
+        let base = server.base
+        for answer in [
+            "HTTP/1.1 302 Found\r\nLocation: /bytes/100\r\nContent-Length: 9\r\n\r\nelsewhere",
+            "HTTP/1.1 301 Moved Permanently\r\nLocation: http://localhost:\(server.httpPort)/bytes/50\r\nTransfer-Encoding: chunked\r\n\r\n4\r\nmove\r\n0\r\n\r\n",
+            "HTTP/1.1 307 Temporary Redirect\r\nLocation: /status/404\r\nContent-Length: 0\r\n\r\n",
+            "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 303 See Other\r\nLocation: /bytes/7\r\nContent-Length: 0\r\n\r\n",
+            // No Location: the answer itself, body and all.
+            "HTTP/1.1 302 Found\r\nContent-Length: 11\r\n\r\nnowhere yet",
+            "HTTP/1.1 302 Found\r\nLocation:  \r\nContent-Length: 5\r\n\r\nblank",
+            // Not a redirect: counted on the fast path as before.
+            "HTTP/1.1 200 OK\r\nLocation: /bytes/100\r\nContent-Length: 2\r\n\r\nok",
+        ] {
+            try assertSame(try canned(answer, close: false), follow: true)
+            try assertSame(try canned(answer, close: true), follow: true)
+        }
+        // A loop: the fourth redirect is one too many (maxRedirects 3), the same error on both paths.
+        let loop = base + "/redirect/302?to=" + "/redirect/302?to=/redirect/302%3Fto%3D/redirect/302%253Fto%253D/echo"
+        let general = try run(loop, fast: false, requests: 6, follow: true)
+        XCTAssertEqual(general.errors, ["transfer": 6], "the general path's own count: \(general.messages)")
+        try assertSame(loop, requests: 6, follow: true)
+        // The statuses the general path ends on, for the first answers above.
+        let first = try run(try canned("HTTP/1.1 302 Found\r\nLocation: /bytes/100\r\nContent-Length: 9\r\n\r\nelsewhere", close: false), fast: true, follow: true)
+        XCTAssertEqual(first.statuses, [200: 24])
+        XCTAssertEqual(first.bytesReceived, 2400)
     }
 
     func testTimeoutsAndRefusedConnectionsAreTheSameKinds() throws {
@@ -114,8 +149,10 @@ final class LoadFastPathTests: XCTestCase {
         var bare = SendOptions()
         bare.followRedirects = false
         XCTAssertNotNil(LoadConnections.route(for: request, options: bare))
+        var following = bare
+        following.followRedirects = true
+        XCTAssertNotNil(LoadConnections.route(for: request, options: following), "a redirect is handed to the general path")
         var changes: [(String, (inout SendOptions) -> Void)] = [
-            ("follows redirects", { $0.followRedirects = true }),
             ("a jar", { $0.jar = CookieJar(publicSuffixes: nil, clock: { 1_800_000_000 }) }),
             ("retries", { $0.retry = .curl(retries: 1) }),
             ("a trace", { $0.trace = { _, _ in } }),

@@ -11,30 +11,42 @@ import Glibc
 /// sink that counts the body.
 ///
 /// Taken only where the general path would do nothing else for the request (`route(for:)`): no
-/// redirect to follow, no retry, cookie jar, authentication, signing, rate, trace or record, a
-/// bodiless `http://` request to an IP address that `Transport` gives pekit's own transport.
+/// retry, cookie jar, authentication, signing, rate, trace or record, a bodiless `http://`
+/// request to an IP address that `Transport` gives pekit's own transport. A redirect the request
+/// follows is read whole (`Exchange`) and handed to the general path, which follows it with its
+/// own rules (`HTTPEngine.add(_:options:answered:begun:completion:)`); any other answer is counted.
 /// `LoadFastPathTests` holds it to the general path on the same servers, and the `load` fuzz
 /// target on random answers.
 final class LoadConnections {
     /// The status and the body's length, all a load run keeps of an answer: the status read from
     /// the header lines as `Exchange` reads it (its `statusLine`; interim 1xx blocks replaced by
     /// the final one; after a 407 a status line starts a new block), the body's bytes counted.
+    /// For a request that follows redirects, a response with a redirect's status (or a status
+    /// line whose code only the reader makes out) is read whole from its status line on by an
+    /// `Exchange` (`redirect`), for the general path to go on from (or end with).
     final class CountingSink: ResponseSink {
         var trace: ((SendOptions.TraceEvent, [UInt8]) -> Void)? { nil }
         var tracesReads: Bool { false }
         var stopsAfterHead: Bool { false }
-        var discardBody: Bool { false }
+        var discardBody: Bool { redirect?.discardBody ?? false }
         var bodyLength = 0
         var status = 0
+        /// The request follows redirects.
+        var follows = false
+        /// The redirect being read, with `url` the request's URL (for its words).
+        private(set) var redirect: Exchange?
+        var url = ""
         private var headersOver = false
 
         func reset() {
             bodyLength = 0
             status = 0
             headersOver = false
+            redirect = nil
         }
 
         func headerLine(_ raw: UnsafeRawBufferPointer) {
+            if let redirect { return redirect.headerLine(raw) }
             if headersOver, status == 407, Exchange.startsStatusLine(raw) { headersOver = false }
             if headersOver { return }
             var end = raw.count
@@ -44,18 +56,32 @@ final class LoadConnections {
                 if status >= 200 { headersOver = true }
             } else if let (_, _, code) = Exchange.statusLine(line) {
                 status = code
+                // A code the line does not give (0) is the reader's, known at the end: it may be one.
+                if follows && (Redirect.isRedirect(code) || code == 0) {
+                    // Read as the general path reads a hop, whose rules follow it from there.
+                    let exchange = Exchange(body: BodyStream([]), options: Self.plainOptions, url: url, willFollow: Redirect.follows)
+                    exchange.headerLine(raw)
+                    redirect = exchange
+                }
             }
         }
 
         func bodyBytes(_ raw: UnsafeRawBufferPointer) -> Bool {
+            if let redirect { return redirect.bodyBytes(raw) }
             bodyLength += raw.count
             return true
         }
+
+        /// The options of a request on the fast path as an exchange reads its answer with them
+        /// (`route(for:)`: the body in memory, no limit, no record, no head callback).
+        private static let plainOptions = SendOptions()
     }
 
     /// An answer, or why there was none.
     enum Outcome {
         case answered(status: Int, bodyLength: Int, timing: PekitResponse.Timing)
+        /// A redirect the request follows: the first hop's response, for `HTTPEngine` to go on from.
+        case redirected(PekitResponse)
         case failed(HTTPError)
     }
 
@@ -97,7 +123,7 @@ final class LoadConnections {
     /// path has none), nor does `authHash` where no challenge can be answered (without
     /// credentials, or with Basic ones already in the head: `ChallengeRound`).
     static func route(for request: PekitRequest, options: SendOptions) -> PlainRoute? {
-        guard !options.followRedirects, options.jar == nil, options.retry == nil, options.rate == nil, options.sign == nil,
+        guard options.jar == nil, options.retry == nil, options.rate == nil, options.sign == nil,
               options.trace == nil, options.record == nil, options.head == nil, options.progress == nil, !options.explainsCookies,
               options.netrc == nil, options.authScheme == .basic || request.basicCredentials == nil, options.maxBody == nil, options.ownCookie == nil, options.hstsFile == nil,
               case .memory = options.sink, Transport.choose(request, options) == .plain,
@@ -131,8 +157,11 @@ final class LoadConnections {
     /// - Parameters:
     ///   - timeout: seconds the whole exchange may take.
     ///   - connectTimeout: seconds a new connection may take to connect (nil: no limit of its own).
-    func start(_ request: PekitRequest, head: [UInt8], timeout: Double, connectTimeout: Double?, _ completion: @escaping (Outcome) -> Void) {
+    ///   - follows: the request follows redirects: a redirect's answer is `.redirected`.
+    func start(_ request: PekitRequest, head: [UInt8], timeout: Double, connectTimeout: Double?, follows: Bool, _ completion: @escaping (Outcome) -> Void) {
         guard let i = free.popLast() else { return }
+        sinks[i].follows = follows
+        if follows { sinks[i].url = request.url }
         slots[i].completion = completion
         slots[i].retried = false
         slots[i].request = request
@@ -260,7 +289,10 @@ final class LoadConnections {
                 // When the wait found it there, as the runner measures the whole answer.
                 if slots[i].firstByteAt == 0 { slots[i].firstByteAt = wokeAt }
                 do {
-                    _ = try readers[i].read(UnsafeRawBufferPointer(rebasing: buffer[0..<n]), into: sinks[i])
+                    // Only a redirect's exchange stops the reading (a body past its limit).
+                    guard try readers[i].read(UnsafeRawBufferPointer(rebasing: buffer[0..<n]), into: sinks[i]) else {
+                        return stopped(i, by: sinks[i].redirect?.error ?? HTTPError.cancelled(url: sinks[i].url))
+                    }
                 } catch {
                     return end(i, .failed(failure(i, error.code, error.reason)))
                 }
@@ -271,11 +303,7 @@ final class LoadConnections {
 
     private func finish(_ i: Int, closed: Bool) {
         let end = wokeAt, s = slots[i]
-        var timing = PekitResponse.Timing()
-        timing.connect = s.connectedAt - s.started
-        timing.pretransfer = timing.connect
-        timing.firstByte = s.firstByteAt == 0 ? end - s.started : s.firstByteAt - s.started
-        timing.total = end - s.started
+        let timing = PlainTransfer.timing(start: s.started, connectedAt: s.connectedAt, firstByteAt: s.firstByteAt, end: end)
         // A status line the head did not give: the reader's (libcurl's code), as the general path takes it.
         let status = sinks[i].status == 0 ? readers[i].status : sinks[i].status
         if !closed && readers[i].reusable, let connection = s.connection {
@@ -283,7 +311,21 @@ final class LoadConnections {
         } else {
             slots[i].connection = nil
         }
+        if let redirect = sinks[i].redirect, let connection = s.connection {
+            // Read whole, as `PlainTransfer` reads a hop: the general path goes on from it.
+            var response: PekitResponse
+            do { response = try redirect.complete() } catch { return stopped(i, by: error) }
+            if response.status == 0 { response.status = readers[i].status }
+            PlainTransfer.describe(&response, timing: timing, head: s.head, connection: connection, reused: s.reused)
+            return self.end(i, .redirected(response))
+        }
         self.end(i, .answered(status: status, bodyLength: sinks[i].bodyLength, timing: timing))
+    }
+
+    /// A redirect's exchange stopped: its error, as the general path reports it.
+    private func stopped(_ i: Int, by error: Error) {
+        sinks[i].redirect?.abandon()
+        end(i, .failed(error as? HTTPError ?? failure(i, 23, "\(error)")))
     }
 
     private func end(_ i: Int, _ outcome: Outcome) {

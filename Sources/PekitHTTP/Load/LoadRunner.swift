@@ -248,17 +248,23 @@ public final class LoadRunner {
             return flight
         }
 
-        /// Sends one request on the general path.
-        func send(_ request: PekitRequest, _ given: SendOptions, _ flight: Flight) {
+        /// Sends one request on the general path; or, with `answered`, goes on there from the
+        /// redirect the fast path read for it.
+        func send(_ request: PekitRequest, _ given: SendOptions, _ flight: Flight, answered: PekitResponse? = nil) {
             var options = given
             if options.timeoutSeconds == nil { options.timeoutSeconds = plan.timeout }
             options.isCancelled = cancelled
-            engine.add(request, options: options) { outcome in
+            let completion = { (outcome: Result<PekitResponse, Error>) in
                 switch outcome {
                 case .success(let response):
                     record(flight, .answered(status: response.status, bodyLength: response.bodyLength, timing: response.timing, response: response), wokeAt: engine.wokeAt)
                 case .failure(let error): record(flight, .failed(error), wokeAt: engine.wokeAt)
                 }
+            }
+            if let answered {
+                engine.add(request, options: options, answered: answered, begun: flight.started, completion: completion)
+            } else {
+                engine.add(request, options: options, completion: completion)
             }
         }
 
@@ -266,10 +272,13 @@ public final class LoadRunner {
         /// Sends one request on the fast path.
         func sendFast(_ fast: LoadConnections, _ request: PekitRequest, head: [UInt8], _ options: borrowing SendOptions, _ flight: Flight) {
             fastPathRequests += 1
-            fast.start(request, head: head, timeout: options.timeoutSeconds ?? plan.timeout, connectTimeout: options.connectSeconds) { outcome in
+            // Only a request that follows redirects keeps its options, for the general path to follow one with.
+            let follow: ((PekitResponse) -> Void)? = options.followRedirects ? { [options = copy options] answer in send(request, options, flight, answered: answer) } : nil
+            fast.start(request, head: head, timeout: options.timeoutSeconds ?? plan.timeout, connectTimeout: options.connectSeconds, follows: follow != nil) { outcome in
                 switch outcome {
                 case .answered(let status, let bodyLength, let timing):
                     record(flight, .answered(status: status, bodyLength: bodyLength, timing: timing, response: nil), wokeAt: fast.wokeAt)
+                case .redirected(let answer): follow?(answer)
                 case .failed(let error): record(flight, .failed(error), wokeAt: fast.wokeAt)
                 }
             }

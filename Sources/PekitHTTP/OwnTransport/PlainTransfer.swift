@@ -185,17 +185,31 @@ final class PlainTransfer {
             var response = try exchange.complete()
             // A status line the exchange cannot read: libcurl's code for it, as its path reports.
             if response.status == 0 { response.status = reader.status }
-            // curl's phases, from the start of this exchange: no name to resolve, no TLS.
-            response.timing.connect = connectedAt - start
-            response.timing.pretransfer = connectedAt - start
-            response.requestHeadBytes = head.count
-            response.timing.firstByte = firstByteAt == 0 ? end - start : firstByteAt - start
-            response.timing.total = end - start
-            response.remoteAddress = connection.address
-            response.remotePort = connection.port
-            (response.localAddress, response.localPort) = connection.localEnd
-            response.connections = reused ? 0 : 1
+            Self.describe(&response, timing: Self.timing(start: start, connectedAt: connectedAt, firstByteAt: firstByteAt, end: end),
+                          head: head, connection: connection, reused: reused)
             return response
         })
+    }
+
+    /// curl's phases of an exchange on the own transport, from its start (monotonic seconds):
+    /// no name to resolve, no TLS; the first byte at the end where none came before it.
+    static func timing(start: Double, connectedAt: Double, firstByteAt: Double, end: Double) -> PekitResponse.Timing {
+        var timing = PekitResponse.Timing()
+        timing.connect = connectedAt - start
+        timing.pretransfer = connectedAt - start
+        timing.firstByte = firstByteAt == 0 ? end - start : firstByteAt - start
+        timing.total = end - start
+        return timing
+    }
+
+    /// What a response read on the own transport tells of its exchange: the phases, the request
+    /// head's size, the connection's two ends, and whether the connection was new.
+    static func describe(_ response: inout PekitResponse, timing: PekitResponse.Timing, head: [UInt8], connection: PlainConnection, reused: Bool) {
+        response.timing = timing
+        response.requestHeadBytes = head.count
+        response.remoteAddress = connection.address
+        response.remotePort = connection.port
+        (response.localAddress, response.localPort) = connection.localEnd
+        response.connections = reused ? 0 : 1
     }
 }
