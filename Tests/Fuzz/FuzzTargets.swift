@@ -1,6 +1,6 @@
 // libFuzzer entry point for scripts/fuzz: compiled into the PekitCore module itself (no Lua).
 // The target is chosen by PEKIT_FUZZ_TARGET: decoder, query, setcookie, cookiefile, jarsave, json, url, jsonpath,
-// explain.
+// explain, template.
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -241,6 +241,35 @@ public func pekitFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             for value in [encoded, input.map { $0 & 0x7F }] {
                 if let disagreement = model.disagreement(value) { preconditionFailure(disagreement) }
             }
+        }
+    case "template":
+        // `RequestTemplate` (a load script's requests made from the one before) against
+        // `RequestBuilder.build()`: for a builder the bytes describe (a URL, a method, fields named
+        // and valued by the bytes, removals) and other values of its fields, where the template
+        // serves, it makes the request and head the builder builds, or throws what it throws.
+        var at = 0
+        func next() -> UInt8 { defer { at += 1 }; return at < bytes.count ? bytes[at] : 0 }
+        func chunk() -> [UInt8] { (0..<Int(next() % 12)).map { _ in next() } }
+        let urls = ["http://127.0.0.1:8080/ok", "http://u:p@h/p?q", "http://[::1]/", "http://h/\u{e9} x", "nope"]
+        var builder = RequestBuilder(url: urls[Int(next()) % urls.count])
+        builder.method = .init(["GET", "post", "HEAD", "BAD METHOD"][Int(next()) % 4])
+        let names = ["X-A", "x-a", "Host", "Accept", "Cookie", "Expect", "Content-Type", "Content-Length", "Transfer-Encoding", "User-Agent"]
+        for _ in 0..<Int(next() % 5) {
+            let pick = next()
+            let name = pick & 0x80 != 0 ? String(decoding: chunk(), as: UTF8.self) : names[Int(pick) % names.count]
+            builder.headers.append(pick & 0x40 != 0 ? .init(name, nil) : .init(name, bytes: chunk()))
+        }
+        guard let (made, _) = try? RequestTemplate.make(builder), let template = made else { break }
+        var other = builder
+        for i in other.headers.indices where other.headers[i].value != nil { other.headers[i] = .init(other.headers[i].name, bytes: chunk()) }
+        let expected = Result { try other.build() }
+        switch (Result { try template.request(url: other.url, method: other.method.rawValue, headers: other.headers) }, expected) {
+        case (.success(let request?), .success(let built)):
+            precondition(request.head() == built.head() && request.headers == built.headers && request.url == built.url && request.method == built.method,
+                         "the template made \(request.head()), the builder built \(built.head())")
+        case (.success(nil), _): break  // a value empty where the template's was not, or the other way: another shape
+        case (.failure(let a), .failure(let b)): precondition("\(a)" == "\(b)", "the template threw \(a), the builder \(b)")
+        case (let got, _): preconditionFailure("the template gave \(got), the builder \(expected)")
         }
     default:
         preconditionFailure("unknown PEKIT_FUZZ_TARGET \(fuzzTarget)")

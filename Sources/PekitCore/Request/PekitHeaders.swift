@@ -152,7 +152,18 @@ public struct PekitHeaders: Equatable, Sendable {
     /// checked here. The value's bytes are `raw` where they are not UTF-8, else `value`'s.
     package mutating func addChecked(_ name: String, _ value: String, raw: [UInt8]?, spacing: String) throws {
         try Self.checkSpacing(name, spacing)
-        fields.append(raw.map { Field(name: name, valueBytes: $0, spacing: spacing) } ?? Field(name: name, value: value, spacing: spacing))
+        fields.append(Self.field(name, value, raw: raw, spacing: spacing))
+    }
+
+    /// The field at `index` with another value, checked by the caller (`validate`), its name and
+    /// spacing kept; as `addChecked` would have added it.
+    package mutating func replaceValue(at index: Int, _ value: String, raw: [UInt8]?) {
+        fields[index] = Self.field(fields[index].name, value, raw: raw, spacing: fields[index].spacing)
+    }
+
+    /// A field whose value's bytes are `raw` where they are not UTF-8, else `value`'s.
+    private static func field(_ name: String, _ value: String, raw: [UInt8]?, spacing: String) -> Field {
+        raw.map { Field(name: name, valueBytes: $0, spacing: spacing) } ?? Field(name: name, value: value, spacing: spacing)
     }
 
     private static func checkSpacing(_ name: String, _ spacing: String) throws {

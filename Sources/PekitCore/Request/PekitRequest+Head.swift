@@ -5,9 +5,10 @@ extension PekitRequest {
     /// HTTP/1.1, the first Host field (libcurl puts it first and drops any other), the other
     /// fields in order (an empty value as `Name:`), an empty line.
     ///
-    /// Complexity: O(n) in the head's length; the URL's carried parse is used as it is (no
+    /// Complexity: O(n) in the head's length (none where a template made it with the request); the URL's carried parse is used as it is (no
     /// target string is made), as this runs for every request pekit sends itself.
     public func head() -> [UInt8] {
+        if let madeHead { return madeHead }
         var out: [UInt8] = []
         out.reserveCapacity(256)
         // Strings' bytes copied whole (this runs per request).

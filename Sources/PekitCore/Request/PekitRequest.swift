@@ -23,13 +23,16 @@ public struct PekitRequest: Sendable {
     }
 
     /// The method, as sent (`GET`).
-    public var method: Method
+    public var method: Method { didSet { madeHead = nil } }
     /// The final URL, as text (the policy's output untouched).
-    public var url: String { didSet { parsedURL = nil } }
+    public var url: String { didSet { parsedURL = nil; madeHead = nil } }
     /// `url`'s parts, where the builder (or a redirect) parsed it: carried to the wire so that the
     /// target, the connection's route, the jar, the limiter and the signer read one parse. Any
     /// change to `url` clears it.
-    package var parsedURL: RequestURL?
+    package var parsedURL: RequestURL? { didSet { madeHead = nil } }
+    /// The head `head()` writes, where it was made with the request (`RequestTemplate`): any
+    /// change to what the head is written from (method, URL, its parse, fields, target) clears it.
+    package internal(set) var madeHead: [UInt8]?
     /// Redirects keep the `.` and `..` segments of a `Location`'s path (curl's `--path-as-is`).
     package var keepsDotSegments = false
     /// The URL was read as curl reads one (`RequestBuilder.readsURLAsCurl`), and so are the
@@ -66,14 +69,14 @@ public struct PekitRequest: Sendable {
         return try RequestURL(url)
     }
     /// The header fields, in the order they are sent.
-    public var headers: PekitHeaders
+    public var headers: PekitHeaders { didSet { madeHead = nil } }
     /// The body.
     public var body: Body
     /// Logical hosts sent to other addresses (curl's `--connect-to`).
     public var connect: [HostMapping]
     /// A request target sent exactly as given instead of the URL's path and query (curl's
     /// `--request-target`), for testing how servers read what browsers would never send.
-    public var requestTarget: String?
+    public var requestTarget: String? { didSet { madeHead = nil } }
     /// Whether the response body is decoded (curl's `--compressed`; the request's
     /// `Accept-Encoding` says what may come).
     public var decodesBody = false

@@ -27,15 +27,20 @@ extension HTTPModule {
             return (stored.request, Self.merging(base, defaults: stored.sendDefaults))
         }
         if stack.type(index) == LUA_TTABLE {
-            // The table's names are checked once, for the request and its send options.
-            let fields = try LuaFields.read(call, argument: n, known: Self.itemFields, knownSet: Self.itemFieldSet, at: index)
-            let builder = try RequestModule.requestBuilder(from: call, table: index, fields: fields, argument: n)
-            let defaults = Self.merging(base, defaults: SendOptions(cookiesOf: builder))
-            let options = try sendOptions(from: call, argument: n, at: index, base: defaults, fields: fields)
+            let (builder, options) = try tableItem(at: index, call, argument: n, base: base)
             return (try builder.build(), options)
         }
         let builder = RequestBuilder(url: try URLModule.urlOrString(at: index, call))
         return (try builder.build(), Self.merging(base, defaults: SendOptions(cookiesOf: builder)))
+    }
+
+    /// A table item's builder and send options (`batchItem`), the request not yet built.
+    static func tableItem(at index: Int32, _ call: LuaCall, argument n: Int32, base: SendOptions) throws -> (RequestBuilder, SendOptions) {
+        // The table's names are checked once, for the request and its send options.
+        let fields = try LuaFields.read(call, argument: n, known: Self.itemFields, knownSet: Self.itemFieldSet, at: index)
+        let builder = try RequestModule.requestBuilder(from: call, table: index, fields: fields, argument: n)
+        let defaults = Self.merging(base, defaults: SendOptions(cookiesOf: builder))
+        return (builder, try sendOptions(from: call, argument: n, at: index, base: defaults, fields: fields))
     }
 
     /// Pushes an error value: a table `{error = message, method =, url =, code = curl's code}`

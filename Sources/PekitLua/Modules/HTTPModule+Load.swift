@@ -40,10 +40,12 @@ extension HTTPModule {
         case LUA_TFUNCTION:
             stack.pushValue(request)
             let function = LuaCallback(runtime: runtime, origin: "request")
+            // A table shaped as the one before it is made from that one's template.
+            let reader = LoadRequestReader()
             source = { n in
                 try function.invoke(results: 1, push: { runtime in runtime.stack.push(integer: Int64(n + 1)); return 1 }) { runtime, first in
                     if runtime.stack.isNoneOrNil(first) { return nil }
-                    let (request, options) = try batchItem(at: first, call, argument: 1, base: SendOptions())
+                    let (request, options) = try reader.item(at: first, call)
                     return (request, prepared(options, for: request, in: runtime))
                 }
             }

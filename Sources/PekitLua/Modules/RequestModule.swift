@@ -160,7 +160,7 @@ package enum RequestModule: LuaModule {
     /// straight into the list `headerFields` makes of it through a `PekitValue` (the names in
     /// byte order, then by their lower case: `PekitMap(unordered:)`, then the sort above); nil
     /// for any other table, which that reading takes. A load script's function makes one a request.
-    private static func plainHeaderMap(at index: Int32, _ runtime: LuaRuntime) throws -> [RequestBuilder.Header]? {
+    static func plainHeaderMap(at index: Int32, _ runtime: LuaRuntime) throws -> [RequestBuilder.Header]? {
         let stack = runtime.stack, L = runtime.L
         if lua_getmetatable(L, index) != 0 { stack.pop(); return nil }
         var entries: [(name: [UInt8], value: [UInt8])] = []

@@ -1,0 +1,113 @@
+import CLua
+import CLuaShim
+import PekitCore
+import PekitHTTP
+import XCTest
+@testable import PekitLua
+@testable import PekitTools
+
+/// A load script's tables read the quick way (`LoadRequestReader`: a table shaped as the one
+/// before it made from that one's `RequestTemplate`) held to the general reading of an item
+/// (`HTTPModule.batchItem`): on runs of random tables of one shape and then another (URLs with
+/// credentials, a space, bytes that are not UTF-8 or no host; methods in lower case or not
+/// tokens; fields alike but for case, `Host`, framing fields, `false`, values with CR LF, empty
+/// or not UTF-8; `follow`; a field of another kind), the same request, head and send options,
+/// or the same error.
+final class LoadRequestReaderTests: XCTestCase {
+    func testATableShapedAsTheOneBeforeIsMadeAsTheGeneralReadingMakesIt() throws {
+        let runtime = try makeRuntime()
+        let lua = LuaREPL(runtime: runtime)
+        let script = #"""
+        -- Mostly what a script sends; now and then what no build takes.
+        local urls = { "http://127.0.0.1:8080/ok", "http://127.0.0.1:8080/ok", "http://h/p?q=1#f", "http://u:p@h/", "http://[::1]/x y",
+                       "HTTP://H:80/a/../b", "http://h/\255", "nope" }
+        local methods = { false, false, false, "GET", "post", "HEAD", "PUT", "BAD METHOD" }
+        local names = { "X-Request", "X-Request", "x-request", "X-Id", "Host", "User-Agent", "Accept", "Authorization", "Cookie", "Expect",
+                        "Content-Type", "Content-Length", "Transfer-Encoding", "X-\255", "bad name" }
+        local values = { "1", "two words", "", "\255\254", "a\r\nb", ("v"):rep(70), " padded ", "chunked", "0" }
+        local seed = 4242
+        local function rand(n) seed = (seed * 1103515245 + 12345) % 2147483648; return seed % n + 1 end
+        local list = {}
+        for shape = 1, 120 do
+          local url, method, follow = urls[rand(#urls)], methods[rand(#methods)], ({ nil, true, false })[rand(3)]
+          local fields, removed = {}, {}
+          for _ = 1, rand(4) - 1 do
+            local name = names[rand(#names)]
+            fields[#fields + 1] = name
+            removed[name] = rand(8) == 1
+          end
+          local other = rand(10) == 1
+          for _ = 1, 2 + rand(10) do
+            local t = { url = url, follow = follow }
+            if method then t.method = method end
+            if other then t.timeout = 5 end
+            local headers = {}
+            for _, name in ipairs(fields) do
+              if removed[name] then headers[name] = false
+              elseif rand(20) == 1 then headers[name] = 7
+              else headers[name] = (rand(4) == 1) and values[rand(#values)] or tostring(rand(100000)) end
+            end
+            if #fields > 0 or rand(2) == 1 then t.headers = headers end
+            list[#list + 1] = t
+          end
+        end
+        tables = list
+        return #list
+        """#
+        let count = Int(lua.eval("(function() \(script) end)()")) ?? 0
+        XCTAssertGreaterThan(count, 300)
+        let stack = runtime.stack
+        pekit_pushglobaltable(runtime.L)
+        _ = stack.rawGet(stack.top, "tables")
+        let tables = stack.top
+        let call = LuaCall(stack: stack, name: "pekit.http.load", runtime: runtime, count: 0)
+        let reader = LoadRequestReader()
+        var fromTemplate = 0, errors = 0, differences: [String] = []
+        for i in 1...count {
+            _ = stack.rawGetIndex(tables, Int64(i))
+            let table = stack.top
+            let quick = Result { try reader.item(at: table, call) }
+            let general = Result { try HTTPModule.batchItem(at: table, call, argument: 1, base: SendOptions()) }
+            stack.pop()
+            switch (quick, general) {
+            case (.success(let (a, aOptions)), .success(let (b, bOptions))):
+                if a.madeHead != nil { fromTemplate += 1 }
+                let same = a.head() == b.head() && a.headers == b.headers && a.url == b.url && a.method == b.method && a.body == b.body
+                    && a.parsedURL == b.parsedURL && a.basicCredentials == b.basicCredentials && a.urlCredentials == b.urlCredentials
+                    && a.continueExpected == b.continueExpected && a.framingLength == b.framingLength && a.decodesBody == b.decodesBody
+                    && a.requestTarget == b.requestTarget && aOptions.followRedirects == bOptions.followRedirects
+                    && aOptions.timeoutSeconds == bOptions.timeoutSeconds
+                if !same { differences.append("\(i): \(String(decoding: a.head(), as: UTF8.self)) | \(String(decoding: b.head(), as: UTF8.self))") }
+            case (.failure(let a), .failure(let b)):
+                errors += 1
+                if "\(a)" != "\(b)" { differences.append("\(i): \(a) | \(b)") }
+            default:
+                differences.append("\(i): \(quick) | \(general)")
+            }
+        }
+        XCTAssertEqual(differences, [])
+        // Most tables follow one of their shape: the quick reading was taken, not only the general.
+        XCTAssertGreaterThan(fromTemplate, count / 8, "tables made from a template")
+        XCTAssertGreaterThan(errors, count / 20, "tables both readings refuse")
+    }
+
+    /// A script's function as BENCHMARKS.md runs it: every table after the first from the template.
+    func testACounterInAFieldIsMadeFromTheTemplate() throws {
+        let runtime = try makeRuntime()
+        let stack = runtime.stack
+        let call = LuaCall(stack: stack, name: "pekit.http.load", runtime: runtime, count: 0)
+        let reader = LoadRequestReader()
+        var heads: [String] = []
+        for n in 1...3 {
+            XCTAssertEqual(LuaREPL(runtime: runtime).eval("t = { url = 'http://127.0.0.1:9/ok', headers = { ['X-Request'] = tostring(\(n)) } }"), "")
+            pekit_pushglobaltable(runtime.L)
+            _ = stack.rawGet(stack.top, "t")
+            let (request, options) = try reader.item(at: stack.top, call)
+            stack.pop(2)
+            XCTAssertEqual(request.madeHead != nil, n > 1)
+            XCTAssertTrue(options.followRedirects)
+            heads.append(String(decoding: request.head(), as: UTF8.self))
+        }
+        XCTAssertEqual(heads, (1...3).map { "GET /ok HTTP/1.1\r\nHost: 127.0.0.1:9\r\nUser-Agent: \(RequestBuilder.userAgent)\r\nAccept: */*\r\nX-Request: \($0)\r\n\r\n" })
+    }
+}
