@@ -17,10 +17,10 @@ def free_port():
     s.close()
     return port
 
-def start_nginx(work, locations=""):
+def start_nginx(work, locations="", cpu=None):
     """nginx on loopback in `work` (a server that costs almost nothing, so a figure against it is
-    the client's): `/ok` answers "ok\\n", and `locations` adds more. Returns (process, port) once
-    it answers."""
+    the client's): `/ok` answers "ok\\n", and `locations` adds more; its worker on core `cpu`
+    where one is given. Returns (process, port) once it answers."""
     nginx_bin = shutil.which("nginx") or "/usr/sbin/nginx"
     os.chmod(work, 0o755)  # nginx's workers run as nobody when started by root
     port = free_port()
@@ -28,8 +28,9 @@ def start_nginx(work, locations=""):
     os.makedirs(temp, exist_ok=True)
     conf = os.path.join(work, "nginx.conf")
     with open(conf, "w") as f:
+        affinity = "" if cpu is None else f"worker_cpu_affinity {1 << cpu:b};\n"
         f.write(f"""worker_processes 1;
-worker_rlimit_nofile 16384;
+{affinity}worker_rlimit_nofile 16384;
 daemon off;
 pid {work}/nginx.pid;
 error_log {work}/error.log;

@@ -10,7 +10,7 @@
 /// (`Content-Length`, `Transfer-Encoding`) keeps a builder off it, and so does a value that is
 /// empty (its field is written without the space). `RequestTemplateTests` holds what it makes to
 /// `build()` on random builders and values, errors included.
-package struct RequestTemplate {
+package final class RequestTemplate {
     /// What a builder must have, but for its fields' values, for the template to serve it.
     private struct Shape: Equatable {
         var name: String, spacing: String, nameAsWritten: Bool

@@ -302,21 +302,22 @@ final class LoadConnections {
     }
 
     private func finish(_ i: Int, closed: Bool) {
-        let end = wokeAt, s = slots[i]
-        let timing = PlainTransfer.timing(start: s.started, connectedAt: s.connectedAt, firstByteAt: s.firstByteAt, end: end)
+        // The slot's fields read in place (a copy of the slot, request and all, cost as much as the rest).
+        let timing = PlainTransfer.timing(start: slots[i].started, connectedAt: slots[i].connectedAt, firstByteAt: slots[i].firstByteAt, end: wokeAt)
+        let connection = slots[i].connection
         // A status line the head did not give: the reader's (libcurl's code), as the general path takes it.
         let status = sinks[i].status == 0 ? readers[i].status : sinks[i].status
-        if !closed && readers[i].reusable, let connection = s.connection {
+        if !closed && readers[i].reusable, let connection {
             connection.answersHTTP10 = readers[i].version == 10
         } else {
             slots[i].connection = nil
         }
-        if let redirect = sinks[i].redirect, let connection = s.connection {
+        if let redirect = sinks[i].redirect, let connection {
             // Read whole, as `PlainTransfer` reads a hop: the general path goes on from it.
             var response: PekitResponse
             do { response = try redirect.complete() } catch { return stopped(i, by: error) }
             if response.status == 0 { response.status = readers[i].status }
-            PlainTransfer.describe(&response, timing: timing, head: s.head, connection: connection, reused: s.reused)
+            PlainTransfer.describe(&response, timing: timing, head: slots[i].head, connection: connection, reused: slots[i].reused)
             return self.end(i, .redirected(response))
         }
         self.end(i, .answered(status: status, bodyLength: sinks[i].bodyLength, timing: timing))
