@@ -11,21 +11,39 @@
 /// empty (its field is written without the space). `RequestTemplateTests` holds what it makes to
 /// `build()` on random builders and values, errors included.
 package final class RequestTemplate {
-    /// What a builder must have, but for its fields' values, for the template to serve it.
-    private struct Shape: Equatable {
-        var name: String, spacing: String, nameAsWritten: Bool
-        /// A value (nil: the field removes a default), and whether it is empty.
-        var valued: Bool, empty: Bool
+    /// What a builder must have, but for its fields' values, for a template to serve it: its URL,
+    /// its method, and its fields' names, spacing, removals and empty values. (A caller that
+    /// sees the same key twice in a row may expect more of it, and make a template then.)
+    package struct Key: Equatable {
+        let url: String, method: String
+        let fields: [Field]
 
-        init(_ header: RequestBuilder.Header) {
-            name = header.name; spacing = header.spacing; nameAsWritten = header.nameAsWritten
-            valued = header.value != nil; empty = header.value?.isEmpty ?? true
+        struct Field: Equatable {
+            var name: String, spacing: String, nameAsWritten: Bool
+            /// A value (nil: the field removes a default), and whether it is empty.
+            var valued: Bool, empty: Bool
+
+            init(_ header: RequestBuilder.Header) {
+                name = header.name; spacing = header.spacing; nameAsWritten = header.nameAsWritten
+                valued = header.value != nil; empty = header.value?.isEmpty ?? true
+            }
+        }
+
+        /// The key of a builder of `url`, `method` (its `rawValue`) and `headers`.
+        package init(url: String, method: String, headers: [RequestBuilder.Header]) {
+            self.url = url; self.method = method; fields = headers.map(Field.init)
+        }
+
+        /// Whether a builder of `url`, `method` and `headers` has this key (nothing made to compare).
+        func matches(url: String, method: String, headers: [RequestBuilder.Header]) -> Bool {
+            guard url == self.url, method == self.method, headers.count == fields.count else { return false }
+            for (header, field) in zip(headers, fields) where Field(header) != field { return false }
+            return true
         }
     }
 
-    private let url: String
-    private let method: String
-    private let shapes: [Shape]
+    /// The key of the builder the template was made from.
+    package let key: Key
     /// The request as built, with its head.
     private let request: PekitRequest
     /// For each field with a value, in the builder's order: its index in the request's fields.
@@ -87,9 +105,7 @@ package final class RequestTemplate {
             from = at + probes[k].utf8.count
         }
         pieces.append(Array(head[from...]))
-        url = builder.url
-        method = builder.method.rawValue
-        shapes = builder.headers.map(Shape.init)
+        key = Key(url: builder.url, method: builder.method.rawValue, headers: builder.headers)
         self.places = places
         self.pieces = pieces
         order = found.map(\.k)
@@ -111,8 +127,7 @@ package final class RequestTemplate {
     ///   builder's order).
     /// - Complexity: O(n) in the head's length.
     package func request(url: String, method: String, headers: [RequestBuilder.Header]) throws -> PekitRequest? {
-        guard url == self.url, method == self.method, headers.count == shapes.count else { return nil }
-        for (header, shape) in zip(headers, shapes) where Shape(header) != shape { return nil }
+        guard key.matches(url: url, method: method, headers: headers) else { return nil }
         return try made(with: headers).request
     }
 

@@ -7,8 +7,9 @@ import PekitHTTP
 /// where they allow it. A table of nothing but `url` and `method` (strings), `headers` (names to
 /// strings) and `follow` (a boolean), shaped as the one before it (the same URL, method, field
 /// names and `follow`), is made from that one's `RequestTemplate` with its own values; any other
-/// table, and the first of a shape, is read as `pekit.http.all` reads an item
-/// (`HTTPModule.batchItem`). `LoadRequestReaderTests` holds the two readings to the same requests,
+/// table, and the first two of a shape, is read as `pekit.http.all` reads an item
+/// (`HTTPModule.batchItem`). The template is made on the second table of a shape in a row, so
+/// that a script whose every URL differs builds each table once, as it would without templates. `LoadRequestReaderTests` holds the two readings to the same requests,
 /// heads and errors on random tables.
 final class LoadRequestReader {
     /// A table's fields, where it has only those a template can serve.
@@ -22,9 +23,11 @@ final class LoadRequestReader {
     /// The builder's method where a table names none.
     private static let defaultMethod = RequestBuilder(url: "").method.rawValue
     private var template: RequestTemplate?
-    /// The shape's send options (all a plain table's come from `follow`).
+    /// The template's send options (all a plain table's come from `follow`).
     private var options = SendOptions()
     private var follow: Bool?
+    /// The last plain table's key and `follow`, where it had no template.
+    private var last: (key: RequestTemplate.Key, follow: Bool?)?
 
     /// The request of the table at `index` and its send options (not yet `prepared`).
     /// - Throws: what `HTTPModule.batchItem` throws for the table.
@@ -32,16 +35,22 @@ final class LoadRequestReader {
         guard let plain = try Self.plainTable(at: index, call.runtime) else {
             return try HTTPModule.batchItem(at: index, call, argument: 1, base: SendOptions())
         }
-        if let template, plain.follow == follow,
-           let request = try template.request(url: plain.url, method: plain.method ?? Self.defaultMethod, headers: plain.headers) {
+        let method = plain.method ?? Self.defaultMethod
+        if let template, plain.follow == follow, let request = try template.request(url: plain.url, method: method, headers: plain.headers) {
             return (request, options)
         }
-        // The first of its shape: read as every item is, and its template kept for the next.
+        // Read as every item is; the second of a shape in a row makes the template for the next.
         let (builder, options) = try HTTPModule.tableItem(at: index, call, argument: 1, base: SendOptions())
+        let key = RequestTemplate.Key(url: plain.url, method: method, headers: plain.headers)
+        guard let last, last.key == key, last.follow == plain.follow else {
+            self.last = (key, plain.follow)
+            return (try builder.build(), options)
+        }
         let (template, request) = try RequestTemplate.make(builder)
         self.template = template
         self.options = options
         follow = plain.follow
+        self.last = nil
         return (request, options)
     }
 
