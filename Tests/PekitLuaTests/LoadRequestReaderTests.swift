@@ -98,13 +98,17 @@ final class LoadRequestReaderTests: XCTestCase {
         let stack = runtime.stack
         let call = LuaCall(stack: stack, name: "pekit.http.load", runtime: runtime, count: 0)
         let reader = LoadRequestReader()
-        var heads: [String] = []
-        for n in 1...4 {
-            XCTAssertEqual(LuaREPL(runtime: runtime).eval("t = { url = 'http://127.0.0.1:9/ok', headers = { ['X-Request'] = tostring(\(n)) } }"), "")
+        /// The table the Lua expression makes, as the reader reads it.
+        func read(_ table: String) throws -> (PekitRequest, SendOptions) {
+            XCTAssertEqual(LuaREPL(runtime: runtime).eval("t = \(table)"), "")
             pekit_pushglobaltable(runtime.L)
             _ = stack.rawGet(stack.top, "t")
-            let (request, options) = try reader.item(at: stack.top, call)
-            stack.pop(2)
+            defer { stack.pop(2) }
+            return try reader.item(at: stack.top, call)
+        }
+        var heads: [String] = []
+        for n in 1...4 {
+            let (request, options) = try read("{ url = 'http://127.0.0.1:9/ok', headers = { ['X-Request'] = tostring(\(n)) } }")
             XCTAssertEqual(request.madeHead != nil, n > 2)
             XCTAssertTrue(options.followRedirects)
             heads.append(String(decoding: request.head(), as: UTF8.self))
@@ -112,11 +116,7 @@ final class LoadRequestReaderTests: XCTestCase {
         XCTAssertEqual(heads, (1...4).map { "GET /ok HTTP/1.1\r\nHost: 127.0.0.1:9\r\nUser-Agent: \(RequestBuilder.userAgent)\r\nAccept: */*\r\nX-Request: \($0)\r\n\r\n" })
         // Each URL its own: every table built, as without templates.
         for n in 1...3 {
-            XCTAssertEqual(LuaREPL(runtime: runtime).eval("t = { url = 'http://127.0.0.1:9/item/\(n)', headers = { ['X-Request'] = '1' } }"), "")
-            pekit_pushglobaltable(runtime.L)
-            _ = stack.rawGet(stack.top, "t")
-            let (request, _) = try reader.item(at: stack.top, call)
-            stack.pop(2)
+            let (request, _) = try read("{ url = 'http://127.0.0.1:9/item/\(n)', headers = { ['X-Request'] = '1' } }")
             XCTAssertNil(request.madeHead)
             XCTAssertTrue(String(decoding: request.head(), as: UTF8.self).hasPrefix("GET /item/\(n) HTTP/1.1\r\n"))
         }
