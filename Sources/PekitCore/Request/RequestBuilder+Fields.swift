@@ -19,10 +19,7 @@ extension RequestBuilder {
     func fields(authority: String, credentials: (user: String, password: String)?, jarCookies: [UInt8]?,
                 body: PekitRequest.Body, bodyType: String?) throws -> PekitHeaders {
         // Every caller's field checked once, before any is placed (the first bad one is reported).
-        for header in headers {
-            if let raw = header.rawValue { try PekitHeaders.validate(name: header.name, bytes: raw, nameAsWritten: header.nameAsWritten) }
-            else { try PekitHeaders.validate(name: header.name, value: header.value ?? "", nameAsWritten: header.nameAsWritten) }
-        }
+        for header in headers { try header.validate() }
         // A caller's field: its bytes where they are not UTF-8, as given.
         func add(_ header: Header, as name: String, to fields: inout PekitHeaders) throws {
             guard let value = header.value else { return }

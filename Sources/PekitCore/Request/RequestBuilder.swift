@@ -30,6 +30,14 @@ public struct RequestBuilder: Sendable {
         /// ASCII included). It still holds no CR, LF, NUL or colon, so no field can be injected.
         public var nameAsWritten = false
 
+        /// Checks the field as a build checks every caller's field before placing any: its name
+        /// (a token, unless `nameAsWritten`), and its value's bytes (no control byte but tab).
+        /// - Throws: `RequestError.invalidHeaderName` or `invalidHeaderValue`.
+        func validate() throws {
+            if let rawValue { try PekitHeaders.validate(name: name, bytes: rawValue, nameAsWritten: nameAsWritten) }
+            else { try PekitHeaders.validate(name: name, value: value ?? "", nameAsWritten: nameAsWritten) }
+        }
+
         /// A field; a nil `value` removes pekit's default of that name.
         public init(_ name: String, _ value: String?, spacing: String = " ") {
             self.name = name; self.value = value; self.spacing = spacing

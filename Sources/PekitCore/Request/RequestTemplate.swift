@@ -134,10 +134,7 @@ package final class RequestTemplate {
     /// The template's request with `headers`' values (shaped as the template's builder's).
     private func made(with headers: [RequestBuilder.Header]) throws -> (request: PekitRequest, head: [UInt8]) {
         // Checked as the build checks every field, in order, before placing any.
-        for header in headers {
-            if let raw = header.rawValue { try PekitHeaders.validate(name: header.name, bytes: raw, nameAsWritten: header.nameAsWritten) }
-            else { try PekitHeaders.validate(name: header.name, value: header.value ?? "", nameAsWritten: header.nameAsWritten) }
-        }
+        for header in headers { try header.validate() }
         var request = self.request
         var values: [[UInt8]] = []
         values.reserveCapacity(places.count)
