@@ -114,6 +114,70 @@ final class LoadCommandTests: XCTestCase {
         }
     }
 
+    /// A loopback server that answers every request `ok` on kept-alive connections and appends
+    /// each request head it read, as read, to the file its first argument names (a NUL after each).
+    private static let recorder = """
+        import socket, sys, threading
+        s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        s.bind(("127.0.0.1", 0)); s.listen(16)
+        print(s.getsockname()[1], flush=True)
+        lock = threading.Lock()
+        def serve(c):
+            data = b""
+            while True:
+                while b"\\r\\n\\r\\n" not in data:
+                    chunk = c.recv(65536)
+                    if not chunk: c.close(); return
+                    data += chunk
+                head, _, data = data.partition(b"\\r\\n\\r\\n")
+                with lock, open(sys.argv[1], "ab") as out: out.write(head + b"\\r\\n\\r\\n\\0")
+                c.sendall(b"HTTP/1.1 200 OK\\r\\nContent-Length: 2\\r\\n\\r\\nok")
+        while True:
+            c, _ = s.accept(); threading.Thread(target=serve, args=(c,), daemon=True).start()
+        """
+
+    /// What a script's requests put on the wire (from the third of a URL on, made from a template
+    /// of the ones before: `RequestTemplate`) is what curl 7.88 sends for the same fields (`-A` pekit's
+    /// agent, `-H` the script's fields in the order pekit writes a map's), request by request.
+    func testAScriptsRequestsGoOutAsCurlSendsThem() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/curl") else { throw XCTSkip("curl is not installed") }
+        let record = directory.appendingPathComponent("heads.bin")
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        server.arguments = ["python3", "-c", Self.recorder, record.path]
+        let out = Pipe()
+        server.standardOutput = out
+        try server.run()
+        defer { server.terminate() }
+        let port = String(decoding: out.fileHandleForReading.availableData, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        func heads() throws -> [String] {
+            let bytes = (try? Data(contentsOf: record)) ?? Data()
+            try? FileManager.default.removeItem(at: record)
+            return bytes.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+        }
+        let script = directory.appendingPathComponent("wire.lua")
+        try """
+            function request(n)
+              return { url = "http://127.0.0.1:\(port)/items?page=" .. (n > 5 and 2 or 1), method = "GET",
+                       headers = { ["X-Request"] = tostring(n), Accept = "application/json", ["X-Trace"] = "t-" .. n * 7 } }
+            end
+            """.write(to: script, atomically: true, encoding: .utf8)
+        // One connection: the requests go out in order.
+        let r = try PekitProcess.run(["load", script.path, "-c", "1", "-n", "8", "--no-progress"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let ours = try heads()
+        XCTAssertEqual(ours.count, 8)
+        // pekit's own agent, given to curl (the one field that is pekit's by name).
+        let agent = try XCTUnwrap(ours.first?.split(separator: "\r\n").first { $0.hasPrefix("User-Agent: ") }?.dropFirst("User-Agent: ".count))
+        var theirs: [String] = []
+        for n in 1...8 {
+            _ = try PekitProcess.output(of: "/usr/bin/curl", ["-s", "-o", "/dev/null", "-A", String(agent), "-H", "Accept: application/json",
+                                                                 "-H", "X-Request: \(n)", "-H", "X-Trace: t-\(n * 7)", "http://127.0.0.1:\(port)/items?page=\(n > 5 ? 2 : 1)"])
+            theirs += try heads()
+        }
+        XCTAssertEqual(ours, theirs)
+    }
+
     func testAScriptGivesEachRequestAndChecksEachAnswer() throws {
         let script = directory.appendingPathComponent("load.lua")
         try """
