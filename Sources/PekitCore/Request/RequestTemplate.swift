@@ -46,11 +46,13 @@ package final class RequestTemplate {
     package let key: Key
     /// The request as built, with its head.
     private let request: PekitRequest
-    /// For each field with a value, in the builder's order: its index in the request's fields.
-    private let places: [Int]
+    /// The builder's fields that have a value (their indexes), and for each its index in the
+    /// request's fields.
+    private let valued: [Int], places: [Int]
     /// The head cut where the values go: `pieces[0]`, the value that comes first in the head,
     /// `pieces[1]`, …; `order[i]`: which field's value comes i-th.
     private let pieces: [[UInt8]], order: [Int]
+    private let piecesLength: Int
 
     /// The template of `builder`, and the request it builds.
     /// - Returns: nil for the template where the builder is not one it can serve (the request
@@ -106,8 +108,10 @@ package final class RequestTemplate {
         }
         pieces.append(Array(head[from...]))
         key = Key(url: builder.url, method: builder.method.rawValue, headers: builder.headers)
+        self.valued = valued
         self.places = places
         self.pieces = pieces
+        piecesLength = pieces.reduce(0) { $0 + $1.count }
         order = found.map(\.k)
         var request = built
         request.madeHead = nil
@@ -136,20 +140,17 @@ package final class RequestTemplate {
         // Checked as the build checks every field, in order, before placing any.
         for header in headers { try header.validate() }
         var request = self.request
-        var values: [[UInt8]] = []
-        values.reserveCapacity(places.count)
-        var k = 0
-        for header in headers {
-            guard let value = header.value else { continue }
-            request.headers.replaceValue(at: places[k], value, raw: header.rawValue)
-            values.append(header.rawValue ?? Array(value.utf8))
-            k += 1
+        for (k, i) in valued.enumerated() {
+            request.headers.replaceValue(at: places[k], headers[i].value ?? "", raw: headers[i].rawValue)
         }
+        // The values' bytes straight into the head (no copy of each made first).
         var head: [UInt8] = []
-        head.reserveCapacity(pieces.reduce(0) { $0 + $1.count } + values.reduce(0) { $0 + $1.count })
+        head.reserveCapacity(piecesLength + 32 * valued.count)
         for (i, piece) in pieces.enumerated() {
             head += piece
-            if i < order.count { head += values[order[i]] }
+            guard i < order.count else { continue }
+            let header = headers[valued[order[i]]]
+            if let raw = header.rawValue { head += raw } else { head += (header.value ?? "").utf8 }
         }
         request.madeHead = head
         return (request, head)
