@@ -376,9 +376,13 @@ final class SendOperation {
         return max(0.001, total - (UnixTime.monotonic() - begun))
     }
 
-    /// libcurl's words for a transfer past its time, counted from the try's first hop.
+    /// libcurl's words for a transfer past its time, counted from the try's first hop, and never
+    /// fewer milliseconds than the limit: libcurl counts whole milliseconds from each part's
+    /// start, so the hop it was given what was left of the limit may end up to one millisecond
+    /// before the limit on this clock, and libcurl never reports less than its limit.
     private func timedOut(received: Int, of expected: String = "") -> HTTPError {
-        let milliseconds = Int(((UnixTime.monotonic() - (tryBegun ?? UnixTime.monotonic())) * 1000).rounded(.down))
+        let elapsed = Int(((UnixTime.monotonic() - (tryBegun ?? UnixTime.monotonic())) * 1000).rounded(.down))
+        let milliseconds = max(elapsed, options.timeoutSeconds.flatMap { $0.isFinite && $0 > 0 ? PekitClient.milliseconds($0) : nil } ?? 0)
         return .transfer(method: current.method.rawValue, url: current.url, code: 28,
                          reason: "Operation timed out after \(milliseconds) milliseconds with \(received)\(expected) bytes received", hint: .timeout)
     }

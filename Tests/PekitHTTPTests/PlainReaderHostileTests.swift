@@ -217,6 +217,18 @@ final class PlainReaderHostileTests: XCTestCase {
         }
     }
 
+    /// A limit that ran out is reported as at least its own milliseconds, as libcurl reports
+    /// it, even where the clock's sum and difference lose a hair (CI once printed 999 for a
+    /// 1,000 ms limit): 135010.5264785016 + 2.832 − 135010.5264785016 is 2.8319999… here.
+    func testATimeoutIsNeverReportedUnderItsLimit() {
+        let begun = 135010.5264785016
+        let deadline = begun + Double(2832) / 1000
+        XCTAssertLessThan((deadline - begun) * 1000, 2832, "the sum this test needs loses a hair")
+        XCTAssertEqual(PlainTransfer.elapsedMilliseconds(now: deadline, begun: begun, deadline: deadline), 2832)
+        XCTAssertEqual(PlainTransfer.elapsedMilliseconds(now: deadline + 0.0015, begun: begun, deadline: deadline), 2833)
+        XCTAssertEqual(PlainTransfer.elapsedMilliseconds(now: begun + 4.5, begun: begun, deadline: deadline), 4500)
+    }
+
     /// The exact outcomes users see for the cases the issue names.
     func testWhatTheHostileResponsesComeTo() throws {
         func first(_ name: String) throws -> String {

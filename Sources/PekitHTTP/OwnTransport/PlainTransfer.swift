@@ -155,10 +155,17 @@ final class PlainTransfer {
     /// The transfer's end when a limit ran out, in libcurl's words for the phase it was in; or nil.
     func timedOut(now: Double) -> Outcome? {
         guard now >= nextDeadline else { return nil }
-        let milliseconds = Int(((now - timeouts.begun) * 1000).rounded(.down))
+        let milliseconds = Self.elapsedMilliseconds(now: now, begun: timeouts.begun, deadline: nextDeadline)
         return fail(ResponseReader.Failure(code: 28, reason: Self.timeoutReason(
             milliseconds: milliseconds, connecting: phase == .connecting, connectLimitFirst: connectDeadline < deadline,
             address: connection.address, port: connection.port, received: exchange.response.bodyLength, expected: reader.expectedLength)))
+    }
+
+    /// Whole milliseconds from `begun` to `now`, a limit that ran out at `deadline` being never
+    /// fewer than its own: `begun + limit - begun` may come out a hair under the limit in
+    /// floating point (135010.5264785016 + 2.832), and libcurl never says less than its limit.
+    static func elapsedMilliseconds(now: Double, begun: Double, deadline: Double) -> Int {
+        max(Int(((now - begun) * 1000).rounded(.down)), Int(((deadline - begun) * 1000).rounded()))
     }
 
     /// libcurl's words (CURLE_OPERATION_TIMEDOUT) for a limit that ran out `milliseconds` after
