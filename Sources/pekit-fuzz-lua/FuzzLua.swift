@@ -4,7 +4,8 @@
 // arrays, cycles, deep nesting, tables whose metamethods error or yield) and pushed through
 // every path that converts Lua values: JSON, the query flattener under several policies, the
 // query parser on the result, requests and inspect, on the main thread and again inside a
-// coroutine. A Lua error is an expected outcome; a crash, a sanitizer report, a broken round
+// coroutine. One input in eight is instead a run of request tables as a load script's function
+// returns them, read the quick way and the general (LoadReadingDifferential). A Lua error is an expected outcome; a crash, a sanitizer report, a broken round
 // trip or a coroutine that gets another answer is a finding. Built only with -DPEKIT_FUZZ (scripts/fuzz); a plain build says so.
 import Foundation
 import PekitCore
@@ -65,6 +66,51 @@ struct ValueGenerator {
     }
 }
 
+/// Writes a Lua array of request tables as a load script's function returns them: runs of one
+/// shape (URL, method, field names, `follow`) with values that change, the shapes and values
+/// mostly what scripts send and now and then what no build takes (`LoadReadingDifferential`).
+struct TableRunGenerator {
+    var values: ValueGenerator
+
+    static let urls = ["http://127.0.0.1:8080/ok", "http://h/p?q=1#f", "http://u:p@h/", "http://[::1]/x y", "HTTP://H:80/a/../b", "nope", "http://h:99999/"]
+    static let methods = ["GET", "post", "HEAD", "PUT", "BAD METHOD", ""]
+    static let names = ["X-Request", "x-request", "X-Id", "Host", "User-Agent", "Accept", "Authorization", "Cookie", "Expect",
+                        "Content-Type", "Content-Length", "Transfer-Encoding", "bad name", ""]
+
+    /// One of `pool`, or (one time in four) bytes of the input's own.
+    mutating func pick(_ pool: [String]) -> String {
+        let n = Int(values.next())
+        return n % 4 == 3 ? values.string() : "\"" + pool[n % pool.count].unicodeScalars.map { "\\\($0.value)" }.joined() + "\""
+    }
+
+    mutating func source() -> String {
+        var tables: [String] = []
+        for _ in 0..<(1 + Int(values.next() % 4)) {
+            let url = pick(Self.urls)
+            let method: String? = values.next() % 3 == 0 ? nil : pick(Self.methods)
+            let follow = ["", "follow = true, ", "follow = false, "][Int(values.next() % 3)]
+            let names = (0..<Int(values.next() % 4)).map { _ in pick(Self.names) }
+            let other = values.next() % 10 == 0 ? "timeout = 5, " : ""
+            let withHeaders = !names.isEmpty || values.next() & 1 == 0
+            for _ in 0..<(1 + Int(values.next() % 4)) {
+                let fields = names.map { name -> String in
+                    let value: String
+                    switch values.next() % 8 {
+                    case 0: value = "false"
+                    case 1: value = "7"
+                    case 2, 3: value = values.string()
+                    default: value = "tostring(\(values.next()))"
+                    }
+                    return "[\(name)] = \(value)"
+                }
+                let headers = withHeaders ? "headers = { " + fields.joined(separator: ", ") + " }, " : ""
+                tables.append("{ url = \(url), " + (method.map { "method = \($0), " } ?? "") + follow + other + headers + "}")
+            }
+        }
+        return "pekit_fuzz_tables = { " + tables.joined(separator: ",\n") + " }"
+    }
+}
+
 /// Metamethods that must never run when pekit reads a table: each errors or yields.
 let hostileSetup = String(decoding: PackageResources.hostile_setup_lua, as: UTF8.self) + "\npekit_fuzz_servers = { " + QueryServer.names.map { "\"\($0)\"" }.joined(separator: ", ") + " }\n"
 
@@ -86,7 +132,24 @@ private let runtime: LuaRuntime = {
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func pekitFuzzLua(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-    var generator = ValueGenerator(bytes: Array(UnsafeBufferPointer(start: data, count: size)))
+    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+    // One input in eight is a load script's run of tables, read the quick way and the general.
+    if bytes.first.map({ $0 % 8 == 3 }) == true {
+        var tables = TableRunGenerator(values: ValueGenerator(bytes: Array(bytes.dropFirst())))
+        let source = tables.source()
+        do { try runtime.runChunk(Array(source.utf8), name: "=fuzz-tables") } catch {
+            FileHandle.standardError.write(Data("finding: the generated tables do not load: \(error)\n\(source)\n".utf8))
+            abort()
+        }
+        let tally = LoadReadingDifferential.run(runtime, global: "pekit_fuzz_tables")
+        if !tally.differences.isEmpty {
+            FileHandle.standardError.write(Data("finding: the quick reading of a load script's tables differs\n\(tally.differences.joined(separator: "\n"))\n\(source)\n".utf8))
+            abort()
+        }
+        try? runtime.runChunk(Array("pekit_fuzz_tables = nil collectgarbage()".utf8))
+        return 0
+    }
+    var generator = ValueGenerator(bytes: bytes)
     var generatorCopy = generator
     let chunk = "return (function(...) \(probe) end)(\(generator.value(depth: 0)))"
     do {

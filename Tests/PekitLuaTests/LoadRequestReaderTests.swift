@@ -56,39 +56,12 @@ final class LoadRequestReaderTests: XCTestCase {
         """#
         let count = Int(lua.eval("(function() \(script) end)()")) ?? 0
         XCTAssertGreaterThan(count, 300)
-        let stack = runtime.stack
-        pekit_pushglobaltable(runtime.L)
-        _ = stack.rawGet(stack.top, "tables")
-        let tables = stack.top
-        let call = LuaCall(stack: stack, name: "pekit.http.load", runtime: runtime, count: 0)
-        let reader = LoadRequestReader()
-        var fromTemplate = 0, errors = 0, differences: [String] = []
-        for i in 1...count {
-            _ = stack.rawGetIndex(tables, Int64(i))
-            let table = stack.top
-            let quick = Result { try reader.item(at: table, call) }
-            let general = Result { try HTTPModule.batchItem(at: table, call, argument: 1, base: SendOptions()) }
-            stack.pop()
-            switch (quick, general) {
-            case (.success(let (a, aOptions)), .success(let (b, bOptions))):
-                if a.madeHead != nil { fromTemplate += 1 }
-                let same = a.head() == b.head() && a.headers == b.headers && a.url == b.url && a.method == b.method && a.body == b.body
-                    && a.parsedURL == b.parsedURL && a.basicCredentials == b.basicCredentials && a.urlCredentials == b.urlCredentials
-                    && a.continueExpected == b.continueExpected && a.framingLength == b.framingLength && a.decodesBody == b.decodesBody
-                    && a.requestTarget == b.requestTarget && aOptions.followRedirects == bOptions.followRedirects
-                    && aOptions.timeoutSeconds == bOptions.timeoutSeconds
-                if !same { differences.append("\(i): \(String(decoding: a.head(), as: UTF8.self)) | \(String(decoding: b.head(), as: UTF8.self))") }
-            case (.failure(let a), .failure(let b)):
-                errors += 1
-                if "\(a)" != "\(b)" { differences.append("\(i): \(a) | \(b)") }
-            default:
-                differences.append("\(i): \(quick) | \(general)")
-            }
-        }
-        XCTAssertEqual(differences, [])
+        let tally = LoadReadingDifferential.run(runtime, global: "tables")
+        XCTAssertEqual(tally.tables, count)
+        XCTAssertEqual(tally.differences, [])
         // Most tables follow one of their shape: the quick reading was taken, not only the general.
-        XCTAssertGreaterThan(fromTemplate, count / 8, "tables made from a template")
-        XCTAssertGreaterThan(errors, count / 20, "tables both readings refuse")
+        XCTAssertGreaterThan(tally.fromTemplate, count / 8, "tables made from a template")
+        XCTAssertGreaterThan(tally.refused, count / 20, "tables both readings refuse")
     }
 
     /// A script's function as BENCHMARKS.md runs it: every table after the second from the

@@ -15,7 +15,7 @@ enum JSONPlaces {
 
     /// The offset of the value at `path`, or of the deepest value on the way that exists.
     static func offset(of path: [Step], in bytes: [UInt8]) -> Int {
-        var scanner = Scanner(bytes: bytes)
+        let scanner = Scanner(bytes: bytes)
         return scanner.find(path[...], at: scanner.skipSpace(0))
     }
 
