@@ -5,8 +5,10 @@
 // every path that converts Lua values: JSON, the query flattener under several policies, the
 // query parser on the result, requests and inspect, on the main thread and again inside a
 // coroutine. One input in eight is instead a run of request tables as a load script's function
-// returns them, read the quick way and the general (LoadReadingDifferential). A Lua error is an expected outcome; a crash, a sanitizer report, a broken round
-// trip or a coroutine that gets another answer is a finding. Built only with -DPEKIT_FUZZ (scripts/fuzz); a plain build says so.
+// returns them, read the quick way and the general (LoadReadingDifferential). A Lua error is an
+// expected outcome; a crash, a sanitizer report, a broken round trip, a coroutine that gets
+// another answer or a table the two readings differ on is a finding. Built only with
+// -DPEKIT_FUZZ (scripts/fuzz); a plain build says so.
 import Foundation
 import PekitCore
 import PekitLua
