@@ -137,8 +137,10 @@ final class LoadCommandTests: XCTestCase {
         """
 
     /// What a script's requests put on the wire (from the third of a URL on, made from a template
-    /// of the ones before: `RequestTemplate`) is what curl 7.88 sends for the same fields (`-A` pekit's
-    /// agent, `-H` the script's fields in the order pekit writes a map's), request by request.
+    /// of the ones before: `RequestTemplate`) is what curl 7.88 sends for the same fields (`-H`
+    /// each of the script's fields, in the order pekit writes a map's), request by request: values
+    /// whose length changes, one that replaces a default (`User-Agent`), bytes past ASCII and a
+    /// tab inside a value.
     func testAScriptsRequestsGoOutAsCurlSendsThem() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/curl") else { throw XCTSkip("curl is not installed") }
         let record = directory.appendingPathComponent("heads.bin")
@@ -159,7 +161,8 @@ final class LoadCommandTests: XCTestCase {
         try """
             function request(n)
               return { url = "http://127.0.0.1:\(port)/items?page=" .. (n > 5 and 2 or 1), method = "GET",
-                       headers = { ["X-Request"] = tostring(n), Accept = "application/json", ["X-Trace"] = "t-" .. n * 7 } }
+                       headers = { ["X-Request"] = tostring(n), Accept = "application/json", ["X-Trace"] = "t-" .. n * 7,
+                                   ["User-Agent"] = "agent/" .. ("1"):rep(n), ["X-Name"] = "café " .. ("é"):rep(n), ["X-Tab"] = "a\tb" .. n } }
             end
             """.write(to: script, atomically: true, encoding: .utf8)
         // One connection: the requests go out in order.
@@ -167,12 +170,12 @@ final class LoadCommandTests: XCTestCase {
         XCTAssertEqual(r.status, 0, r.stderr)
         let ours = try heads()
         XCTAssertEqual(ours.count, 8)
-        // pekit's own agent, given to curl (the one field that is pekit's by name).
-        let agent = try XCTUnwrap(ours.first?.split(separator: "\r\n").first { $0.hasPrefix("User-Agent: ") }?.dropFirst("User-Agent: ".count))
         var theirs: [String] = []
         for n in 1...8 {
-            _ = try PekitProcess.output(of: "/usr/bin/curl", ["-s", "-o", "/dev/null", "-A", String(agent), "-H", "Accept: application/json",
-                                                                 "-H", "X-Request: \(n)", "-H", "X-Trace: t-\(n * 7)", "http://127.0.0.1:\(port)/items?page=\(n > 5 ? 2 : 1)"])
+            let fields = ["Accept: application/json", "User-Agent: agent/" + String(repeating: "1", count: n),
+                          "X-Name: café " + String(repeating: "é", count: n), "X-Request: \(n)", "X-Tab: a\tb\(n)", "X-Trace: t-\(n * 7)"]
+            _ = try PekitProcess.output(of: "/usr/bin/curl", ["-s", "-o", "/dev/null"] + fields.flatMap { ["-H", $0] }
+                                        + ["http://127.0.0.1:\(port)/items?page=\(n > 5 ? 2 : 1)"])
             theirs += try heads()
         }
         XCTAssertEqual(ours, theirs)
