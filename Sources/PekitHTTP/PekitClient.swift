@@ -146,6 +146,13 @@ public final class PekitClient: @unchecked Sendable {
         return Int(min(max((seconds * 1000).rounded(.up), 1), 1e15))
     }
 
+    /// The whole milliseconds libcurl reports for a limit of `limit` milliseconds that ran out
+    /// after `elapsed` seconds: rounded down, and never fewer than the limit's own, as libcurl
+    /// fires only once its own count reaches the limit.
+    static func reportedMilliseconds(elapsed: Double, limit: Int) -> Int {
+        max(Int((elapsed * 1000).rounded(.down)), limit)
+    }
+
     /// A next step for the failures whose fix is clear.
     static func hint(_ code: CURLcode, _ reason: String) -> HTTPError.Hint? {
         // libcurl says "Couldn't connect" when no socket could be made: the cause is named.

@@ -381,8 +381,9 @@ final class SendOperation {
     /// start, so the hop it was given what was left of the limit may end up to one millisecond
     /// before the limit on this clock, and libcurl never reports less than its limit.
     private func timedOut(received: Int, of expected: String = "") -> HTTPError {
-        let elapsed = Int(((UnixTime.monotonic() - (tryBegun ?? UnixTime.monotonic())) * 1000).rounded(.down))
-        let milliseconds = max(elapsed, options.timeoutSeconds.flatMap { $0.isFinite && $0 > 0 ? PekitClient.milliseconds($0) : nil } ?? 0)
+        let now = UnixTime.monotonic()
+        let limit = options.timeoutSeconds.flatMap { $0.isFinite && $0 > 0 ? PekitClient.milliseconds($0) : nil } ?? 0
+        let milliseconds = PekitClient.reportedMilliseconds(elapsed: now - (tryBegun ?? now), limit: limit)
         return .transfer(method: current.method.rawValue, url: current.url, code: 28,
                          reason: "Operation timed out after \(milliseconds) milliseconds with \(received)\(expected) bytes received", hint: .timeout)
     }

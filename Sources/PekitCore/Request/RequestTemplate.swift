@@ -14,7 +14,7 @@ package final class RequestTemplate {
     /// What a builder must have, but for its fields' values, for a template to serve it: its URL,
     /// its method, and its fields' names, spacing, removals and empty values. (A caller that
     /// sees the same key twice in a row may expect more of it, and make a template then.)
-    package struct Key: Equatable {
+    package struct Key {
         let url: String, method: String
         let fields: [Field]
 
@@ -35,7 +35,7 @@ package final class RequestTemplate {
         }
 
         /// Whether a builder of `url`, `method` and `headers` has this key (nothing made to compare).
-        func matches(url: String, method: String, headers: [RequestBuilder.Header]) -> Bool {
+        package func matches(url: String, method: String, headers: [RequestBuilder.Header]) -> Bool {
             guard url == self.url, method == self.method, headers.count == fields.count else { return false }
             for (header, field) in zip(headers, fields) where Field(header) != field { return false }
             return true

@@ -165,7 +165,7 @@ final class PlainTransfer {
     /// fewer than its own: `begun + limit - begun` may come out a hair under the limit in
     /// floating point (135010.5264785016 + 2.832), and libcurl never says less than its limit.
     static func elapsedMilliseconds(now: Double, begun: Double, deadline: Double) -> Int {
-        max(Int(((now - begun) * 1000).rounded(.down)), Int(((deadline - begun) * 1000).rounded()))
+        PekitClient.reportedMilliseconds(elapsed: now - begun, limit: Int(((deadline - begun) * 1000).rounded()))
     }
 
     /// libcurl's words (CURLE_OPERATION_TIMEDOUT) for a limit that ran out `milliseconds` after

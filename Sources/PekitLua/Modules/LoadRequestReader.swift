@@ -9,8 +9,9 @@ import PekitHTTP
 /// names and `follow`), is made from that one's `RequestTemplate` with its own values; any other
 /// table, and the first two of a shape, is read as `pekit.http.all` reads an item
 /// (`HTTPModule.batchItem`). The template is made on the second table of a shape in a row, so
-/// that a script whose every URL differs builds each table once, as it would without templates. `LoadRequestReaderTests` holds the two readings to the same requests,
-/// heads and errors on random tables.
+/// that a script whose every URL differs builds each table once, as it would without templates.
+/// `LoadReadingDifferential` holds the two readings to the same requests, heads and errors on
+/// random tables (`LoadRequestReaderTests`, and the `lua` fuzz target).
 final class LoadRequestReader {
     /// A table's fields, where it has only those a template can serve.
     struct PlainTable {
@@ -41,9 +42,8 @@ final class LoadRequestReader {
         }
         // Read as every item is; the second of a shape in a row makes the template for the next.
         let (builder, options) = try HTTPModule.tableItem(at: index, call, argument: 1, base: SendOptions())
-        let key = RequestTemplate.Key(url: plain.url, method: method, headers: plain.headers)
-        guard let last, last.key == key, last.follow == plain.follow else {
-            self.last = (key, plain.follow)
+        guard let last, last.follow == plain.follow, last.key.matches(url: plain.url, method: method, headers: plain.headers) else {
+            self.last = (RequestTemplate.Key(url: plain.url, method: method, headers: plain.headers), plain.follow)
             return (try builder.build(), options)
         }
         let (template, request) = try RequestTemplate.make(builder)
